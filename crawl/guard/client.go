@@ -1,0 +1,404 @@
+// Package guard is the crawler's guarded HTTP client: every line of seeds/crawler.txt "Hostile
+// input" that concerns fetching. Only http and https, never userinfo; names resolved by our own
+// resolver and refused if any address is refused (CheckAddr); the connection dials exactly the
+// checked addresses (no second lookup, so DNS rebinding cannot win); literal IPs checked before
+// any connection; redirects followed one hop at a time, each re-checked; no proxy, ever; bodies
+// read in chunks and abandoned at the limit whatever Content-Length claimed (decoded bytes
+// counted for gzip); one overall deadline per request.
+package guard
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/crawl"
+)
+
+// Defaults for the zero Options fields.
+const (
+	DefaultMaxBytes     int64 = 16 << 20 // crawler policy: 16 MiB per document
+	DefaultTimeout            = 30 * time.Second
+	DefaultMaxRedirects       = 5
+)
+
+// Resolver looks names up. *net.Resolver satisfies it; tests inject stubs.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// DialFunc opens a TCP connection to addr, which is always a checked "ip:port".
+type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// Options configure a Client. Zero fields take the defaults.
+type Options struct {
+	// AllowLoopback (--allow-loopback) admits 127.0.0.0/8 and ::1 and nothing else.
+	AllowLoopback bool
+	// MaxBytes is the body limit in bytes (decoded bytes for gzip); default 16 MiB.
+	MaxBytes int64
+	// Timeout is the one deadline per Get: resolving, connecting, redirects and body. Default 30 s.
+	Timeout time.Duration
+	// MaxRedirects is the most redirect hops followed; 0 means the default 5, negative none.
+	MaxRedirects int
+	// UserAgent is sent with every request; default crawl.UserAgent.
+	UserAgent string
+	// Resolver resolves host names; default a pure-Go *net.Resolver (never the C library's
+	// resolver, whose inet_aton reads numeric oddities as addresses).
+	Resolver Resolver
+	// Dial connects to a checked address; default a net.Dialer.
+	Dial DialFunc
+}
+
+// Client is the guarded HTTP client. Safe for concurrent use.
+type Client struct {
+	o  Options
+	hc *http.Client
+}
+
+// New returns a Client with o's settings (defaults filled in).
+func New(o Options) *Client {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxRedirects == 0 {
+		o.MaxRedirects = DefaultMaxRedirects
+	} else if o.MaxRedirects < 0 {
+		o.MaxRedirects = 0
+	}
+	if o.UserAgent == "" {
+		o.UserAgent = crawl.UserAgent
+	}
+	if o.Resolver == nil {
+		o.Resolver = &net.Resolver{PreferGo: true}
+	}
+	if o.Dial == nil {
+		o.Dial = (&net.Dialer{}).DialContext
+	}
+	c := &Client{o: o}
+	tr := &http.Transport{
+		Proxy:               nil, // never: a proxy would resolve names itself
+		DialContext:         c.dial,
+		ForceAttemptHTTP2:   true,
+		DisableCompression:  true, // we ask for gzip ourselves and count decoded bytes
+		MaxIdleConnsPerHost: 2,
+		IdleConnTimeout:     30 * time.Second,
+		TLSHandshakeTimeout: 10 * time.Second,
+	}
+	c.hc = &http.Client{
+		Transport:     tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return c
+}
+
+// Options returns the client's effective options (defaults filled in).
+func (c *Client) Options() Options { return c.o }
+
+// Request is one GET. ETag and LastModified are the validators from the last good response
+// (sent as If-None-Match / If-Modified-Since: conditional GET). Accept is sent when set.
+// MaxBytes overrides Options.MaxBytes when positive.
+type Request struct {
+	URL          string
+	ETag         string
+	LastModified string
+	Accept       string
+	MaxBytes     int64
+}
+
+// Hop is one redirect followed: From answered Status with a Location resolving to To.
+type Hop struct {
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Status int    `json:"status"`
+}
+
+// Response is the final answer after redirects. Any status is a Response (a 404 is a fact
+// about the site, not an error). NotModified is true for a 304 (Body empty). Body is the
+// decoded entity: gzip content-coding removed, so it is the document's bytes as published.
+type Response struct {
+	URL         string // the final URL, after redirects
+	Status      int
+	Header      http.Header
+	Body        []byte
+	Hops        []Hop
+	NotModified bool
+}
+
+// ETag returns the response's ETag header, "" if none.
+func (r *Response) ETag() string { return r.Header.Get("ETag") }
+
+// LastModified returns the response's Last-Modified header, "" if none.
+func (r *Response) LastModified() string { return r.Header.Get("Last-Modified") }
+
+var errDeadline = errors.New("guard deadline")
+
+// Get fetches r.URL under every rule of the guard. Errors: *RefusedError (scheme, userinfo,
+// malformed URL, refused address; Hop says which redirect), *TooLargeError, *TimeoutError,
+// *RedirectError, or a network error naming the URL ("GET <url>: ...").
+func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, c.o.Timeout, errDeadline)
+	defer cancel()
+	limit := c.o.MaxBytes
+	if r.MaxBytes > 0 {
+		limit = r.MaxBytes
+	}
+	cur := r.URL
+	var hops []Hop
+	for {
+		hop := len(hops)
+		u, err := CheckURL(cur, c.o.AllowLoopback)
+		if err != nil {
+			return nil, c.atHop(err, hops)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		if err != nil {
+			return nil, c.atHop(&RefusedError{URL: cur, Reason: err.Error()}, hops)
+		}
+		req.Header.Set("User-Agent", c.o.UserAgent)
+		req.Header.Set("Accept-Encoding", "gzip")
+		if r.Accept != "" {
+			req.Header.Set("Accept", r.Accept)
+		}
+		if r.ETag != "" {
+			req.Header.Set("If-None-Match", r.ETag)
+		}
+		if r.LastModified != "" {
+			req.Header.Set("If-Modified-Since", r.LastModified)
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			return nil, c.failure(ctx, cur, hops, err)
+		}
+		if isRedirect(resp.StatusCode) {
+			drain(resp.Body)
+			loc := resp.Header.Get("Location")
+			if loc == "" {
+				return nil, &RedirectError{URL: cur, Hop: hop + 1, Reason: fmt.Sprintf("HTTP %d without a Location header", resp.StatusCode)}
+			}
+			next, perr := u.Parse(loc)
+			if perr != nil {
+				return nil, &RedirectError{URL: cur, Hop: hop + 1, Reason: fmt.Sprintf("Location %q is not a URL", loc)}
+			}
+			hops = append(hops, Hop{From: cur, To: next.String(), Status: resp.StatusCode})
+			if len(hops) > c.o.MaxRedirects {
+				return nil, &RedirectError{URL: cur, Hop: hop + 1, Reason: fmt.Sprintf("more than %d redirects (this one to %s)", c.o.MaxRedirects, next.Redacted())}
+			}
+			cur = next.String()
+			continue
+		}
+		out := &Response{URL: cur, Status: resp.StatusCode, Header: resp.Header, Hops: hops}
+		if resp.StatusCode == http.StatusNotModified {
+			drain(resp.Body)
+			out.NotModified = true
+			return out, nil
+		}
+		body, err := readBody(resp, limit, cur)
+		resp.Body.Close()
+		if err != nil {
+			var tl *TooLargeError
+			if errors.As(err, &tl) {
+				return nil, err
+			}
+			return nil, c.failure(ctx, cur, hops, err)
+		}
+		out.Body = body
+		return out, nil
+	}
+}
+
+// atHop fills in which redirect led to a refused URL.
+func (c *Client) atHop(err error, hops []Hop) error {
+	var re *RefusedError
+	if errors.As(err, &re) && len(hops) > 0 {
+		cp := *re
+		last := hops[len(hops)-1]
+		cp.Hop, cp.From, cp.Status = len(hops), last.From, last.Status
+		cp.URL = redact(last.To)
+		return &cp
+	}
+	return err
+}
+
+// failure turns a transport error into the guard's words: a refusal from the dial, our deadline,
+// or a network error naming the URL.
+func (c *Client) failure(ctx context.Context, cur string, hops []Hop, err error) error {
+	var re *RefusedError
+	if errors.As(err, &re) {
+		cp := *re
+		cp.URL = redact(cur)
+		return c.atHop(&cp, hops)
+	}
+	if context.Cause(ctx) == errDeadline {
+		return &TimeoutError{URL: redact(cur), Timeout: c.o.Timeout}
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return fmt.Errorf("GET %s: %w", redact(cur), err)
+}
+
+// redact hides a password in a URL for error messages; other URLs are shown as given.
+func redact(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return s
+}
+
+func isRedirect(status int) bool {
+	switch status {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
+// drain reads a little of a body we do not want, so the connection can be reused, and closes it.
+func drain(b io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, b, 64<<10)
+	b.Close()
+}
+
+// errRawOver marks a gzip-encoded body whose encoded bytes alone pass the limit.
+var errRawOver = errors.New("encoded body over the limit")
+
+type capReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, errRawOver
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+// readBody reads at most limit bytes of the body, in chunks, and stops at the limit whatever
+// Content-Length claimed. An honest over-limit Content-Length is refused before reading. For a
+// gzip content-coding the decoded bytes are counted (a gzip bomb stops at the limit), and the
+// encoded bytes are capped at the limit too.
+func readBody(resp *http.Response, limit int64, cur string) ([]byte, error) {
+	tooLarge := func(announced, decoded bool) error {
+		return &TooLargeError{URL: redact(cur), Limit: limit, ContentLength: resp.ContentLength, Announced: announced, Decoded: decoded}
+	}
+	if resp.ContentLength > limit {
+		return nil, tooLarge(true, false)
+	}
+	var src io.Reader = resp.Body
+	decoded := false
+	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(&capReader{r: resp.Body, left: limit + 1})
+		if err != nil {
+			if errors.Is(err, errRawOver) {
+				return nil, tooLarge(false, true)
+			}
+			return nil, fmt.Errorf("gzip body: %w", err)
+		}
+		defer zr.Close()
+		src, decoded = zr, true
+	default:
+		return nil, fmt.Errorf("Content-Encoding %q is not supported (only gzip is requested)", enc)
+	}
+	var buf bytes.Buffer
+	if resp.ContentLength > 0 && !decoded {
+		buf.Grow(int(resp.ContentLength))
+	}
+	chunk := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(chunk)
+		if int64(buf.Len()+n) > limit {
+			return nil, tooLarge(false, decoded)
+		}
+		buf.Write(chunk[:n])
+		if err == io.EOF {
+			return buf.Bytes(), nil
+		}
+		if err != nil {
+			if errors.Is(err, errRawOver) {
+				return nil, tooLarge(false, decoded)
+			}
+			return nil, err
+		}
+	}
+}
+
+// dial is the transport's only way to connect: it checks the host again, resolves a name with
+// our resolver, refuses the name if any address is refused, then dials those checked addresses
+// (never the name, so there is no second lookup for DNS rebinding to win).
+func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, portStr, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, &RefusedError{URL: addr, Reason: "malformed address " + strconv.Quote(addr)}
+	}
+	port, err := strconv.ParseUint(portStr, 10, 16)
+	if err != nil || port == 0 {
+		return nil, &RefusedError{URL: addr, Reason: "port " + strconv.Quote(portStr) + " is not in 1-65535"}
+	}
+	if _, err := asciiHost(host); err == errNonASCII {
+		// net/http maps internationalized names to ASCII before dialing; one it could not map
+		// arrives here as is and is refused.
+		return nil, &RefusedError{Reason: fmt.Sprintf("host %q is not a valid internationalized domain name", host)}
+	}
+	lit, literal, err := checkHost(host, false, c.o.AllowLoopback)
+	if err != nil {
+		return nil, &RefusedError{Reason: err.Error(), AddressGuard: literal}
+	}
+	var addrs []netip.Addr
+	if literal {
+		addrs = []netip.Addr{lit}
+	} else {
+		name, _ := asciiHost(host)
+		name = strings.TrimSuffix(name, ".")
+		found, err := c.o.Resolver.LookupNetIP(ctx, "ip", name)
+		if err != nil {
+			return nil, fmt.Errorf("resolving %s: %w", name, err)
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("resolving %s: no addresses", name)
+		}
+		for _, a := range found {
+			// net.IP holds IPv4 in 16 bytes, so resolver results cannot tell an A record from
+			// a mapped AAAA: both reach the same IPv4 host, so check and dial the IPv4 address.
+			a = a.Unmap()
+			if err := CheckAddr(a, c.o.AllowLoopback); err != nil {
+				return nil, &RefusedError{Reason: fmt.Sprintf("name %s resolves to %s", name, err), AddressGuard: true}
+			}
+			addrs = append(addrs, a)
+		}
+	}
+	var errs []error
+	for _, a := range addrs {
+		conn, err := c.o.Dial(ctx, network, netip.AddrPortFrom(a, uint16(port)).String())
+		if err == nil {
+			return conn, nil
+		}
+		errs = append(errs, err)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, errors.Join(errs...)
+}
