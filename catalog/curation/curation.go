@@ -1,0 +1,346 @@
+// Package curation reads network/curation.toml: the decisions this index makes on its own
+// account (SPEC sections 3, 5 and 6). A [[migration]] entry is a reviewed host move: the claim
+// for a project published by the site whose index is `from` continues as the claim published at
+// `to`. A [[featured]] entry puts a project on the front page, labelled as this index's choice.
+// Nothing here changes what a publisher said; it changes how the index presents it.
+//
+// A bad file is refused when it is loaded, not when it is used (the neighbouring systems' rule,
+// SPEC "seed documents"): every problem is reported at once, each naming the entry and what is
+// wrong with it. An absent file is an empty curation.
+package curation
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Migration is one reviewed host move (a `[[migration]]` entry). From and To are site index
+// URLs (the `index_url` of an origin); Reviewed is the review date, "YYYY-MM-DD". Entry is the
+// entry's 1-based position among the file's [[migration]] entries, for messages.
+type Migration struct {
+	Project  string
+	From     string
+	To       string
+	Reason   string
+	Reviewed string
+	Entry    int
+}
+
+// Featured is one front-page choice (a `[[featured]]` entry): a project id and why. Entry is the
+// 1-based position among the [[featured]] entries, which is also the order shown.
+type Featured struct {
+	Project string
+	Note    string
+	Entry   int
+}
+
+// Curation is a loaded curation file. Migrations and Featured keep the file's order.
+type Curation struct {
+	Migrations []Migration
+	Featured   []Featured
+}
+
+// Problem is one thing wrong with the file: Entry names the entry ("[[migration]] #2
+// (project 4d0c9f6e-...)", or "file" for the document as a whole), Message what is wrong.
+type Problem struct {
+	Entry   string
+	Message string
+}
+
+// Error is a refused curation file: its path and every problem found.
+type Error struct {
+	Path     string
+	Problems []Problem
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: refused", e.Path)
+	for _, p := range e.Problems {
+		fmt.Fprintf(&b, "\n  %s: %s", p.Entry, p.Message)
+	}
+	return b.String()
+}
+
+// Load reads and checks the curation file at path. A file that does not exist is an empty
+// curation (nil error); any other read failure, a TOML syntax error or a bad entry is an error
+// (*Error for bad content) naming the path.
+func Load(path string) (*Curation, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Curation{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("curation: %w", err)
+	}
+	return Parse(path, b)
+}
+
+// Parse checks the curation document b; name is used in messages (usually the file's path).
+// Top-level keys other than migration and featured, unknown keys inside an entry, missing or
+// empty fields, a project that is not a lowercase UUID, a from/to that is not an absolute
+// http(s) URL without user info, from equal to to, a reviewed value that is not a calendar date,
+// and repeated entries (the same project and from; the same featured project) are refused.
+func Parse(name string, b []byte) (*Curation, error) {
+	var doc map[string]any
+	if _, err := toml.Decode(string(b), &doc); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &Error{Path: name, Problems: []Problem{{Entry: "file", Message: fmt.Sprintf("not valid TOML: line %d: %s", pe.Position.Line, pe.Message)}}}
+		}
+		return nil, &Error{Path: name, Problems: []Problem{{Entry: "file", Message: "not valid TOML: " + err.Error()}}}
+	}
+	c := &Curation{}
+	var ps []Problem
+	for _, k := range sortedKeys(doc) {
+		if k != "migration" && k != "featured" {
+			ps = append(ps, Problem{Entry: "file", Message: fmt.Sprintf("unknown key %q (want [[migration]] or [[featured]] entries)", k)})
+		}
+	}
+	migs, p := entries(doc, "migration")
+	ps = append(ps, p...)
+	seenMig := map[[2]string]int{}
+	for i, m := range migs {
+		mg, p := migration(i+1, m)
+		ps = append(ps, p...)
+		if len(p) > 0 {
+			continue
+		}
+		key := [2]string{mg.Project, mg.From}
+		if prev, ok := seenMig[key]; ok {
+			ps = append(ps, Problem{Entry: mg.label(), Message: fmt.Sprintf("repeats [[migration]] #%d (same project and from)", prev)})
+			continue
+		}
+		seenMig[key] = mg.Entry
+		c.Migrations = append(c.Migrations, mg)
+	}
+	feats, p := entries(doc, "featured")
+	ps = append(ps, p...)
+	seenFeat := map[string]int{}
+	for i, f := range feats {
+		ft, p := featured(i+1, f)
+		ps = append(ps, p...)
+		if len(p) > 0 {
+			continue
+		}
+		if prev, ok := seenFeat[ft.Project]; ok {
+			ps = append(ps, Problem{Entry: ft.label(), Message: fmt.Sprintf("repeats [[featured]] #%d (same project)", prev)})
+			continue
+		}
+		seenFeat[ft.Project] = ft.Entry
+		c.Featured = append(c.Featured, ft)
+	}
+	if len(ps) > 0 {
+		return nil, &Error{Path: name, Problems: ps}
+	}
+	return c, nil
+}
+
+func (m Migration) label() string { return label("migration", m.Entry, m.Project) }
+func (f Featured) label() string  { return label("featured", f.Entry, f.Project) }
+
+func label(table string, n int, project string) string {
+	if uuidRE.MatchString(project) {
+		return fmt.Sprintf("[[%s]] #%d (project %s)", table, n, project)
+	}
+	return fmt.Sprintf("[[%s]] #%d", table, n)
+}
+
+// entries returns the array of tables under key, refusing any other shape.
+func entries(doc map[string]any, key string) ([]map[string]any, []Problem) {
+	v, ok := doc[key]
+	if !ok {
+		return nil, nil
+	}
+	switch t := v.(type) {
+	case []map[string]any:
+		return t, nil
+	case []any:
+		out := make([]map[string]any, 0, len(t))
+		var ps []Problem
+		for i, e := range t {
+			m, ok := e.(map[string]any)
+			if !ok {
+				ps = append(ps, Problem{Entry: fmt.Sprintf("[[%s]] #%d", key, i+1), Message: fmt.Sprintf("is %s, not a table", tomlType(e))})
+				continue
+			}
+			out = append(out, m)
+		}
+		return out, ps
+	}
+	return nil, []Problem{{Entry: "file", Message: fmt.Sprintf("%q is %s; write each entry as a [[%s]] table", key, tomlType(v), key)}}
+}
+
+func migration(n int, m map[string]any) (Migration, []Problem) {
+	mg := Migration{Entry: n}
+	mg.Project, _ = m["project"].(string)
+	lbl := label("migration", n, mg.Project)
+	var ps []Problem
+	bad := func(format string, a ...any) { ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf(format, a...)}) }
+	for _, k := range sortedKeys(m) {
+		switch k {
+		case "project", "from", "to", "reason", "reviewed":
+		default:
+			bad("unknown key %q (want project, from, to, reason, reviewed)", k)
+		}
+	}
+	var p []Problem
+	mg.Project, p = stringField(lbl, m, "project")
+	ps = append(ps, p...)
+	if mg.Project != "" && !uuidRE.MatchString(mg.Project) {
+		bad("project %q is not a lowercase UUID", mg.Project)
+	}
+	mg.From, p = stringField(lbl, m, "from")
+	ps = append(ps, p...)
+	if mg.From != "" {
+		if msg := checkURL(mg.From); msg != "" {
+			bad("from %q %s", mg.From, msg)
+		}
+	}
+	mg.To, p = stringField(lbl, m, "to")
+	ps = append(ps, p...)
+	if mg.To != "" {
+		if msg := checkURL(mg.To); msg != "" {
+			bad("to %q %s", mg.To, msg)
+		}
+	}
+	if mg.From != "" && mg.From == mg.To {
+		bad("from and to are the same site index URL; a move needs two sites")
+	}
+	mg.Reason, p = stringField(lbl, m, "reason")
+	ps = append(ps, p...)
+	switch v := m["reviewed"].(type) {
+	case nil:
+		bad("reviewed is missing (the date this move was reviewed, YYYY-MM-DD)")
+	case string:
+		if _, err := time.Parse(time.DateOnly, v); err != nil {
+			bad("reviewed %q is not a date (want YYYY-MM-DD)", v)
+		} else {
+			mg.Reviewed = v
+		}
+	case time.Time:
+		// A bare TOML local date (reviewed = 2026-09-28) is a date too.
+		if v.Location().String() != "date-local" {
+			bad("reviewed is a date-time; want a date (YYYY-MM-DD)")
+		} else {
+			mg.Reviewed = v.Format(time.DateOnly)
+		}
+	default:
+		bad("reviewed is %s, not a date (want YYYY-MM-DD)", tomlType(v))
+	}
+	return mg, ps
+}
+
+func featured(n int, m map[string]any) (Featured, []Problem) {
+	f := Featured{Entry: n}
+	f.Project, _ = m["project"].(string)
+	lbl := label("featured", n, f.Project)
+	var ps []Problem
+	for _, k := range sortedKeys(m) {
+		if k != "project" && k != "note" {
+			ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf("unknown key %q (want project, note)", k)})
+		}
+	}
+	var p []Problem
+	f.Project, p = stringField(lbl, m, "project")
+	ps = append(ps, p...)
+	if f.Project != "" && !uuidRE.MatchString(f.Project) {
+		ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf("project %q is not a lowercase UUID", f.Project)})
+	}
+	f.Note, p = stringField(lbl, m, "note")
+	ps = append(ps, p...)
+	return f, ps
+}
+
+// stringField returns m[key] as a non-blank string, or a problem saying it is missing, blank or
+// of another type.
+func stringField(lbl string, m map[string]any, key string) (string, []Problem) {
+	v, ok := m[key]
+	if !ok {
+		return "", []Problem{{Entry: lbl, Message: key + " is missing"}}
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", []Problem{{Entry: lbl, Message: fmt.Sprintf("%s is %s, not a string", key, tomlType(v))}}
+	}
+	if strings.TrimSpace(s) == "" {
+		return "", []Problem{{Entry: lbl, Message: key + " is empty"}}
+	}
+	return s, nil
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// checkURL returns "" for an absolute http(s) URL with a host and no user info, else what is
+// wrong with it. Site index URLs are compared as written, so nothing is normalized.
+func checkURL(s string) string {
+	if strings.TrimSpace(s) != s {
+		return "has surrounding whitespace"
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return "is not a URL"
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "is not an absolute http(s) URL"
+	case u.Host == "":
+		return "has no host"
+	case u.User != nil:
+		return "carries a user name or password"
+	case u.Fragment != "" || strings.Contains(s, "#"):
+		return "has a #fragment; a site index URL has none"
+	}
+	return ""
+}
+
+// tomlType names v's TOML type with its article ("an integer"), for messages.
+func tomlType(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case bool:
+		return "a boolean"
+	case time.Time:
+		return "a date-time"
+	case map[string]any:
+		return "a table"
+	case []map[string]any, []any:
+		return "an array"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// FeaturedProject reports whether id is featured, and the entry when it is.
+func (c *Curation) FeaturedProject(id string) (Featured, bool) {
+	if c == nil {
+		return Featured{}, false
+	}
+	for _, f := range c.Featured {
+		if f.Project == id {
+			return f, true
+		}
+	}
+	return Featured{}, false
+}

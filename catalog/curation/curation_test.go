@@ -1,0 +1,193 @@
+package curation
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const (
+	idA = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90"
+	idB = "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14"
+)
+
+const good = `
+[[migration]]
+project = "` + idA + `"
+from = "https://old.example.org/mods/dreamweave.json"
+to = "https://new.example.org/dreamweave.json"
+reason = "The old front page links the new one."
+reviewed = "2026-09-28"
+
+[[migration]]
+project = "` + idB + `"
+from = "https://a.example.org/dreamweave.json"
+to = "https://b.example.org/dreamweave.json"
+reason = "Confirmed by the author."
+reviewed = 2026-10-01
+
+[[featured]]
+project = "` + idB + `"
+note = "A small library many mods build on."
+
+[[featured]]
+project = "` + idA + `"
+note = "The reference example."
+`
+
+func TestParseGood(t *testing.T) {
+	c, err := Parse("curation.toml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Curation{
+		Migrations: []Migration{
+			{Project: idA, From: "https://old.example.org/mods/dreamweave.json", To: "https://new.example.org/dreamweave.json", Reason: "The old front page links the new one.", Reviewed: "2026-09-28", Entry: 1},
+			{Project: idB, From: "https://a.example.org/dreamweave.json", To: "https://b.example.org/dreamweave.json", Reason: "Confirmed by the author.", Reviewed: "2026-10-01", Entry: 2},
+		},
+		Featured: []Featured{
+			{Project: idB, Note: "A small library many mods build on.", Entry: 1},
+			{Project: idA, Note: "The reference example.", Entry: 2},
+		},
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Fatalf("got %+v\nwant %+v", c, want)
+	}
+	if f, ok := c.FeaturedProject(idA); !ok || f.Entry != 2 {
+		t.Fatalf("FeaturedProject(idA) = %+v, %v", f, ok)
+	}
+	if _, ok := c.FeaturedProject("00000000-0000-0000-0000-000000000000"); ok {
+		t.Fatal("an unlisted project is featured")
+	}
+}
+
+func TestLoadAbsentIsEmpty(t *testing.T) {
+	c, err := Load(filepath.Join(t.TempDir(), "curation.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Migrations) != 0 || len(c.Featured) != 0 {
+		t.Fatalf("absent file gave %+v", c)
+	}
+}
+
+func TestLoadFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "curation.toml")
+	if err := os.WriteFile(p, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Migrations) != 2 || len(c.Featured) != 2 {
+		t.Fatalf("got %+v", c)
+	}
+	// A directory where the file should be is a read failure, named, not an empty curation.
+	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "curation") {
+		t.Fatalf("reading a directory: err = %v", err)
+	}
+}
+
+// The corpus's curation file is comments only: an empty curation.
+func TestCorpusCuration(t *testing.T) {
+	p := "../../../shared/corpus/network/curation.toml"
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("../shared/corpus is absent: %v", err)
+	}
+	c, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Migrations) != 0 || len(c.Featured) != 0 {
+		t.Fatalf("comment-only file gave %+v", c)
+	}
+}
+
+func TestRefused(t *testing.T) {
+	mig := func(body string) string { return "[[migration]]\n" + body }
+	full := func(skip string, extra string) string {
+		lines := []string{
+			`project = "` + idA + `"`,
+			`from = "https://old.example.org/dreamweave.json"`,
+			`to = "https://new.example.org/dreamweave.json"`,
+			`reason = "r"`,
+			`reviewed = "2026-09-28"`,
+		}
+		var out []string
+		for _, l := range lines {
+			if !strings.HasPrefix(l, skip+" ") {
+				out = append(out, l)
+			}
+		}
+		return mig(strings.Join(out, "\n") + "\n" + extra)
+	}
+	cases := []struct {
+		name, doc, entry, msg string
+	}{
+		{"syntax", "[[migration]\n", "file", "not valid TOML: line 2"},
+		{"unknown top-level", "[[featurd]]\nproject = \"" + idA + "\"\n", "file", `unknown key "featurd"`},
+		{"single table", "[migration]\nproject = \"" + idA + "\"\n", "file", `write each entry as a [[migration]] table`},
+		{"unknown key", full("", `note = "x"`), "[[migration]] #1 (project " + idA + ")", `unknown key "note"`},
+		{"missing project", full("project", ""), "[[migration]] #1", "project is missing"},
+		{"missing from", full("from", ""), "[[migration]] #1 (project " + idA + ")", "from is missing"},
+		{"missing to", full("to", ""), "[[migration]] #1 (project " + idA + ")", "to is missing"},
+		{"missing reason", full("reason", ""), "[[migration]] #1 (project " + idA + ")", "reason is missing"},
+		{"missing reviewed", full("reviewed", ""), "[[migration]] #1 (project " + idA + ")", "reviewed is missing"},
+		{"blank reason", full("reason", `reason = "  "`), "[[migration]] #1 (project " + idA + ")", "reason is empty"},
+		{"bad uuid", full("project", `project = "4D0C9F6E-2B1A-4C8E-9F3A-7E5D1B2C6A90"`), "[[migration]] #1", `is not a lowercase UUID`},
+		{"project not string", full("project", `project = 7`), "[[migration]] #1", "project is an integer, not a string"},
+		{"bad url scheme", full("from", `from = "ftp://old.example.org/dreamweave.json"`), "[[migration]] #1 (project " + idA + ")", `is not an absolute http(s) URL`},
+		{"relative url", full("to", `to = "/dreamweave.json"`), "[[migration]] #1 (project " + idA + ")", `to "/dreamweave.json" is not an absolute http(s) URL`},
+		{"userinfo", full("to", `to = "https://u:p@new.example.org/dreamweave.json"`), "[[migration]] #1 (project " + idA + ")", "user name or password"},
+		{"fragment", full("to", `to = "https://new.example.org/dreamweave.json#x"`), "[[migration]] #1 (project " + idA + ")", "#fragment"},
+		{"space", full("to", `to = " https://new.example.org/dreamweave.json"`), "[[migration]] #1 (project " + idA + ")", "whitespace"},
+		{"same site", full("to", `to = "https://old.example.org/dreamweave.json"`), "[[migration]] #1 (project " + idA + ")", "same site index URL"},
+		{"bad date", full("reviewed", `reviewed = "2026-13-01"`), "[[migration]] #1 (project " + idA + ")", `reviewed "2026-13-01" is not a date`},
+		{"datetime", full("reviewed", `reviewed = 2026-09-28T10:00:00Z`), "[[migration]] #1 (project " + idA + ")", "is a date-time"},
+		{"date int", full("reviewed", `reviewed = 20260928`), "[[migration]] #1 (project " + idA + ")", "reviewed is an integer"},
+		{"repeat migration", full("", "") + full("", ""), "[[migration]] #2 (project " + idA + ")", "repeats [[migration]] #1"},
+		{"featured unknown key", "[[featured]]\nproject = \"" + idA + "\"\nnote = \"n\"\nrank = 1\n", "[[featured]] #1 (project " + idA + ")", `unknown key "rank"`},
+		{"featured no note", "[[featured]]\nproject = \"" + idA + "\"\n", "[[featured]] #1 (project " + idA + ")", "note is missing"},
+		{"featured bad uuid", "[[featured]]\nproject = \"candlelight\"\nnote = \"n\"\n", "[[featured]] #1", `project "candlelight" is not a lowercase UUID`},
+		{"featured repeat", "[[featured]]\nproject = \"" + idA + "\"\nnote = \"n\"\n[[featured]]\nproject = \"" + idA + "\"\nnote = \"m\"\n", "[[featured]] #2 (project " + idA + ")", "repeats [[featured]] #1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse("network/curation.toml", []byte(tc.doc))
+			if err == nil {
+				t.Fatalf("accepted: %+v", c)
+			}
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %T %v is not *Error", err, err)
+			}
+			if ce.Path != "network/curation.toml" || !strings.HasPrefix(err.Error(), "network/curation.toml: refused") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			for _, p := range ce.Problems {
+				if p.Entry == tc.entry && strings.Contains(p.Message, tc.msg) {
+					return
+				}
+			}
+			t.Fatalf("no problem %q: %q in\n%v", tc.entry, tc.msg, err)
+		})
+	}
+}
+
+// Every problem in a file is reported at once, not only the first.
+func TestRefusedReportsAll(t *testing.T) {
+	doc := "[[featured]]\nproject = \"x\"\n[[migration]]\nproject = \"" + idB + "\"\n"
+	_, err := Parse("c.toml", []byte(doc))
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v", err)
+	}
+	// migration: from, to, reason, reviewed missing; featured: bad uuid and no note.
+	if len(ce.Problems) != 6 {
+		t.Fatalf("want 6 problems, got %d:\n%v", len(ce.Problems), err)
+	}
+}
