@@ -185,7 +185,9 @@ func migration(n int, m map[string]any) (Migration, []Problem) {
 	mg.Project, _ = m["project"].(string)
 	lbl := label("migration", n, mg.Project)
 	var ps []Problem
-	bad := func(format string, a ...any) { ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf(format, a...)}) }
+	bad := func(format string, a ...any) {
+		ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf(format, a...)})
+	}
 	for _, k := range sortedKeys(m) {
 		switch k {
 		case "project", "from", "to", "reason", "reviewed":
