@@ -1,0 +1,240 @@
+// Package version parses DreamWeave versions and constraints and orders versions by precedence
+// under the two versioning schemes, numeric and decimal.
+//
+// Source: SPEC.md section 1, "Versions". A version is release[-prerelease][+build]; release is 1
+// to 6 dot-separated numbers. Pre-release identifiers compare as SemVer 2.0.0 section 11; build
+// metadata is kept for String but ignored by Compare.
+package version
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Scheme is a project's versioning scheme: how release numbers compare (SPEC section 1).
+type Scheme string
+
+// The two versioning schemes a manifest's project.versioning may name.
+const (
+	// Numeric compares each number as an integer; missing trailing numbers are 0.
+	Numeric Scheme = "numeric"
+	// Decimal compares the first number as an integer and each later number as the digits
+	// after a decimal point (trailing zeros stripped, a prefix sorts first).
+	Decimal Scheme = "decimal"
+)
+
+// MaxNumbers is the most release numbers a version may have (SPEC section 1: 1 to 6).
+const MaxNumbers = 6
+
+// SchemeOf maps a manifest's project.versioning to a Scheme: "decimal" is Decimal, anything
+// else (including "", the field being absent) is Numeric. Unknown values are a schema matter.
+func SchemeOf(versioning string) Scheme {
+	if versioning == string(Decimal) {
+		return Decimal
+	}
+	return Numeric
+}
+
+// Version is a parsed version. Release holds the release numbers as the digit strings
+// published (so "0.50" keeps its zero), Pre the pre-release identifiers (nil when there is
+// none) and Build the build metadata without its "+" ("" when there is none). Scheme is the
+// scheme the version was parsed under; Compare uses its first argument's.
+type Version struct {
+	Scheme  Scheme
+	Release []string
+	Pre     []string
+	Build   string
+}
+
+// Parse parses s under sch. The error names what is wrong: empty input, too many numbers, an
+// empty or non-digit number, a leading zero the scheme forbids (the first number never may; in
+// the numeric scheme no number may; in the decimal scheme later numbers may), an empty or
+// invalid pre-release identifier (SemVer: [0-9A-Za-z-], numeric ones without leading zeros), or
+// an empty or invalid build identifier. An unknown scheme is an error too.
+func Parse(s string, sch Scheme) (Version, error) {
+	if sch != Numeric && sch != Decimal {
+		return Version{}, fmt.Errorf("version %q: unknown versioning scheme %q (want numeric or decimal)", s, sch)
+	}
+	if s == "" {
+		return Version{}, fmt.Errorf("version is empty")
+	}
+	v := Version{Scheme: sch}
+	rest := s
+	if i := strings.IndexByte(rest, '+'); i >= 0 {
+		v.Build = rest[i+1:]
+		rest = rest[:i]
+		if err := checkIdents(v.Build, false); err != nil {
+			return Version{}, fmt.Errorf("version %q: build metadata %s", s, err)
+		}
+	}
+	if i := strings.IndexByte(rest, '-'); i >= 0 {
+		pre := rest[i+1:]
+		rest = rest[:i]
+		if err := checkIdents(pre, true); err != nil {
+			return Version{}, fmt.Errorf("version %q: pre-release %s", s, err)
+		}
+		v.Pre = strings.Split(pre, ".")
+	}
+	nums := strings.Split(rest, ".")
+	if len(nums) > MaxNumbers {
+		return Version{}, fmt.Errorf("version %q: %d release numbers, at most %d allowed", s, len(nums), MaxNumbers)
+	}
+	for i, n := range nums {
+		if n == "" {
+			return Version{}, fmt.Errorf("version %q: release number %d is empty", s, i+1)
+		}
+		if !allDigits(n) {
+			return Version{}, fmt.Errorf("version %q: release number %d (%q) is not a number", s, i+1, n)
+		}
+		if len(n) > 1 && n[0] == '0' {
+			if i == 0 {
+				return Version{}, fmt.Errorf("version %q: first release number %q has a leading zero", s, n)
+			}
+			if sch == Numeric {
+				return Version{}, fmt.Errorf("version %q: release number %d (%q) has a leading zero, not allowed in the numeric scheme", s, i+1, n)
+			}
+		}
+	}
+	v.Release = nums
+	return v, nil
+}
+
+// checkIdents checks dot-separated SemVer identifiers; pre adds the no-leading-zero rule for
+// numeric identifiers (SemVer 2.0.0 items 9 and 10).
+func checkIdents(s string, pre bool) error {
+	if s == "" {
+		return fmt.Errorf("is empty")
+	}
+	for i, id := range strings.Split(s, ".") {
+		if id == "" {
+			return fmt.Errorf("identifier %d is empty", i+1)
+		}
+		for j := 0; j < len(id); j++ {
+			c := id[j]
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+				return fmt.Errorf("identifier %q has %q (only 0-9 A-Z a-z - allowed)", id, c)
+			}
+		}
+		if pre && len(id) > 1 && id[0] == '0' && allDigits(id) {
+			return fmt.Errorf("identifier %q is numeric with a leading zero", id)
+		}
+	}
+	return nil
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// String returns the version exactly as published.
+func (v Version) String() string {
+	var b strings.Builder
+	b.WriteString(strings.Join(v.Release, "."))
+	if len(v.Pre) > 0 {
+		b.WriteByte('-')
+		b.WriteString(strings.Join(v.Pre, "."))
+	}
+	if v.Build != "" {
+		b.WriteByte('+')
+		b.WriteString(v.Build)
+	}
+	return b.String()
+}
+
+// IsPrerelease reports whether v has pre-release identifiers.
+func (v Version) IsPrerelease() bool { return len(v.Pre) > 0 }
+
+// Compare orders a and b by precedence under a's scheme: -1 when a sorts first, 0 when equal,
+// 1 when b sorts first. Build metadata is ignored; a pre-release sorts below its release.
+func Compare(a, b Version) int {
+	if c := compareRelease(a.Release, b.Release, a.Scheme); c != 0 {
+		return c
+	}
+	return comparePre(a.Pre, b.Pre)
+}
+
+// Less reports whether a has lower precedence than b (Compare(a, b) < 0).
+func Less(a, b Version) bool { return Compare(a, b) < 0 }
+
+func compareRelease(a, b []string, sch Scheme) int {
+	n := max(len(a), len(b))
+	for i := 0; i < n; i++ {
+		x, y := at(a, i), at(b, i)
+		var c int
+		if i > 0 && sch == Decimal {
+			c = strings.Compare(strings.TrimRight(x, "0"), strings.TrimRight(y, "0"))
+		} else {
+			c = compareInt(x, y)
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// at returns the i-th number or "" when missing: "" is 0 as an integer and the empty digit
+// string as a decimal fraction.
+func at(s []string, i int) string {
+	if i < len(s) {
+		return s[i]
+	}
+	return ""
+}
+
+// compareInt compares digit strings of any length as non-negative integers.
+func compareInt(x, y string) int {
+	x, y = strings.TrimLeft(x, "0"), strings.TrimLeft(y, "0")
+	if len(x) != len(y) {
+		if len(x) < len(y) {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(x, y)
+}
+
+// comparePre compares pre-release identifier lists per SemVer 2.0.0 section 11.
+func comparePre(a, b []string) int {
+	switch {
+	case len(a) == 0 && len(b) == 0:
+		return 0
+	case len(a) == 0:
+		return 1
+	case len(b) == 0:
+		return -1
+	}
+	for i := 0; i < len(a) && i < len(b); i++ {
+		x, y := a[i], b[i]
+		xn, yn := allDigits(x), allDigits(y)
+		var c int
+		switch {
+		case xn && yn:
+			c = compareInt(x, y)
+		case xn:
+			c = -1
+		case yn:
+			c = 1
+		default:
+			c = strings.Compare(x, y)
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	switch {
+	case len(a) < len(b):
+		return -1
+	case len(a) > len(b):
+		return 1
+	}
+	return 0
+}
