@@ -1,0 +1,122 @@
+// Package corpus loads the real DreamWeave documents of ../shared/corpus for the diff tests:
+// project manifests as published and the reference index's sample events. Tests that use it
+// skip, saying so, when ../shared is absent (CI always has it).
+package corpus
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+)
+
+// Root returns the corpus directory (<repo>/../shared/corpus), found from the working directory
+// by walking up to go.mod. It skips the test when the corpus is absent.
+func Root(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+	root := filepath.Join(dir, "..", "shared", "corpus")
+	if _, err := os.Stat(filepath.Join(root, "www")); err != nil {
+		tb.Skipf("../shared/corpus is absent (%v): this test reads the real corpus", err)
+	}
+	return root
+}
+
+// File is one real manifest: its path under www/ and its bytes as published.
+type File struct {
+	Path  string
+	Bytes []byte
+}
+
+var (
+	mu     sync.Mutex
+	cached []File
+)
+
+// Manifests returns every project manifest under www/, sorted by path (read once per test
+// binary; callers must not modify the bytes).
+func Manifests(tb testing.TB) []File {
+	tb.Helper()
+	root := filepath.Join(Root(tb), "www")
+	mu.Lock()
+	defer mu.Unlock()
+	if cached != nil {
+		return cached
+	}
+	var out []File
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".json") || filepath.Base(filepath.Dir(p)) != "projects" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		out = append(out, File{Path: filepath.ToSlash(rel), Bytes: b})
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if len(out) == 0 {
+		tb.Fatalf("no manifests under %s", root)
+	}
+	cached = out
+	return out
+}
+
+// Decode decodes manifest bytes (plain encoding/json: the corpus is known valid).
+func Decode(tb testing.TB, b []byte) *protocol.Manifest {
+	tb.Helper()
+	var m protocol.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		tb.Fatal(err)
+	}
+	return &m
+}
+
+// Manifest returns a fresh decoded copy of the manifest of project id (the first by path when
+// several sites publish it).
+func Manifest(tb testing.TB, id string) *protocol.Manifest {
+	tb.Helper()
+	for _, f := range Manifests(tb) {
+		if strings.HasSuffix(f.Path, "/"+id+".json") {
+			return Decode(tb, f.Bytes)
+		}
+	}
+	tb.Fatalf("corpus has no manifest for project %s", id)
+	return nil
+}
+
+// EventFile returns the bytes of the reference event state/events/<id>.json.
+func EventFile(tb testing.TB, id string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(Root(tb), "state", "events", id+".json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}

@@ -1,0 +1,248 @@
+package diff_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/internal/corpus"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+)
+
+// Helpers that edit a decoded manifest, shared by the tests of this package.
+
+func release(t testing.TB, m *protocol.Manifest, v string) *protocol.Release {
+	t.Helper()
+	for i := range m.Releases {
+		if m.Releases[i].Version == v {
+			return &m.Releases[i]
+		}
+	}
+	t.Fatalf("manifest %s has no release %s", m.Project.Name, v)
+	return nil
+}
+
+func removeRelease(t testing.TB, m *protocol.Manifest, v string) {
+	t.Helper()
+	for i := range m.Releases {
+		if m.Releases[i].Version == v {
+			m.Releases = append(m.Releases[:i:i], m.Releases[i+1:]...)
+			return
+		}
+	}
+	t.Fatalf("manifest %s has no release %s", m.Project.Name, v)
+}
+
+func setHead(m *protocol.Manifest, channel, v string) {
+	if m.Channels == nil {
+		m.Channels = map[string]protocol.ChannelHead{}
+	}
+	m.Channels[channel] = protocol.ChannelHead{Version: v}
+}
+
+// cloneRelease deep-copies a release through JSON.
+func cloneRelease(t testing.TB, r *protocol.Release) protocol.Release {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c protocol.Release
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func artifact(t testing.TB, r *protocol.Release, id string) *protocol.Artifact {
+	t.Helper()
+	for i := range r.Artifacts {
+		if r.Artifacts[i].ID == id {
+			return &r.Artifacts[i]
+		}
+	}
+	t.Fatalf("release %s has no artifact %s", r.Version, id)
+	return nil
+}
+
+// refEvent is the part of a reference event these tests read.
+type refEvent struct {
+	Project string            `json:"project"`
+	Changes []json.RawMessage `json:"changes"`
+}
+
+// unapply reverts an amendment recorded by a reference event: release-date and the
+// artifact-digest, artifact-size and source-revision inside release-amended.
+func unapply(t testing.TB, m *protocol.Manifest, changes []diff.Change) {
+	t.Helper()
+	var s string
+	var n int64
+	for _, c := range changes {
+		switch c.Change {
+		case diff.ChangeReleaseDate:
+			if err := json.Unmarshal(c.Before, &s); err != nil {
+				t.Fatal(err)
+			}
+			release(t, m, c.Version).Date = s
+		case diff.ChangeReleaseAmended:
+			r := release(t, m, c.Version)
+			for _, n2 := range c.Changes {
+				switch n2.Change {
+				case diff.ChangeArtifactDigest:
+					json.Unmarshal(n2.Before, &s)
+					artifact(t, r, n2.Artifact).Digests.SHA256 = s
+				case diff.ChangeArtifactSize:
+					json.Unmarshal(n2.Before, &n)
+					artifact(t, r, n2.Artifact).Size = n
+				case diff.ChangeSourceRevision:
+					json.Unmarshal(n2.Before, &s)
+					r.Source.Revision = s
+				default:
+					t.Fatalf("unapply: nested %s", n2.Change)
+				}
+			}
+		default:
+			t.Fatalf("unapply: %s", c.Change)
+		}
+	}
+}
+
+// devPredecessor returns a copy of the development release `from` renamed to version v, with
+// the artifact sizes the reference event gives as "before" in its development channel-head.
+func devPredecessor(t testing.TB, from *protocol.Release, v string, ev []diff.Change) protocol.Release {
+	t.Helper()
+	r := cloneRelease(t, from)
+	r.Version = v
+	for _, c := range ev {
+		if c.Change == diff.ChangeChannelHead && c.Channel == "development" {
+			for _, n := range c.Changes {
+				var size int64
+				if err := json.Unmarshal(n.Before, &size); err != nil {
+					t.Fatal(err)
+				}
+				artifact(t, &r, n.Artifact).Size = size
+			}
+		}
+	}
+	return r
+}
+
+// TestReproducesReferenceEvents rebuilds the "before" manifest of each reference event whose
+// "after" manifest is in the corpus (its digest matches), by undoing what the event says
+// happened, and checks that Diff finds exactly the reference index's typed differences, in
+// its order and shape.
+func TestReproducesReferenceEvents(t *testing.T) {
+	cases := []struct {
+		event string
+		// edit turns the after manifest into the before one; for the l3i history, pre trims
+		// the after manifest first.
+		pre, edit func(t *testing.T, m *protocol.Manifest, ev []diff.Change)
+	}{
+		{event: "11d3e334e1865ca9a24f", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) { unapply(t, m, ev) }},
+		{event: "096dd134a10ca1b30c69", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) { unapply(t, m, ev) }},
+		{event: "7f4afd9313ae6fb2330a", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) { unapply(t, m, ev) }},
+		{event: "30519cfae1de38a39b39", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+			removeRelease(t, m, "3.0.2")
+			setHead(m, "stable", "3.0.1")
+		}},
+		{event: "4c906cd0ac06060bebd9", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+			removeRelease(t, m, "1.1.0")
+			setHead(m, "stable", "1.0.0")
+			m.Project.License = "GPL-3.0-only"
+		}},
+		{event: "5e4db1bcc78eaf6b2a3f", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+			removeRelease(t, m, "1.3.1")
+			setHead(m, "stable", "1.3.0")
+		}},
+		{event: "767d10a092ad848b703c",
+			pre: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+				removeRelease(t, m, "1.3.1")
+				setHead(m, "stable", "1.3.0")
+			},
+			edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+				removeRelease(t, m, "1.3.0")
+				setHead(m, "stable", "1.2.0")
+			}},
+		{event: "24dde8c981a08d975d79",
+			pre: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+				removeRelease(t, m, "1.3.1")
+				removeRelease(t, m, "1.3.0")
+				setHead(m, "stable", "1.2.0")
+			},
+			edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+				removeRelease(t, m, "1.2.0")
+				setHead(m, "stable", "1.1.0")
+			}},
+		{event: "22bed3a15b6baddaf67c", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+			dev := devPredecessor(t, release(t, m, "0.4.1-dev.0"), "0.3.1-dev.1", ev)
+			removeRelease(t, m, "0.4.1-dev.0")
+			removeRelease(t, m, "0.4.0")
+			m.Releases = append([]protocol.Release{dev}, m.Releases...)
+			setHead(m, "development", "0.3.1-dev.1")
+			setHead(m, "stable", "0.3.0")
+			m.Project.License = "GPL-3.0-only"
+		}},
+		{event: "73175697740b94ad91c4", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+			dev := devPredecessor(t, release(t, m, "1.1.1-dev.0"), "1.0.1-dev.0", ev)
+			removeRelease(t, m, "1.1.1-dev.0")
+			removeRelease(t, m, "1.1.0")
+			m.Releases = append([]protocol.Release{dev}, m.Releases...)
+			setHead(m, "development", "1.0.1-dev.0")
+			setHead(m, "stable", "1.0.0")
+			m.Project.License = "GPL-3.0-or-later"
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.event, func(t *testing.T) {
+			var ev refEvent
+			if err := json.Unmarshal(corpus.EventFile(t, tc.event), &ev); err != nil {
+				t.Fatal(err)
+			}
+			var changes []diff.Change
+			for _, raw := range ev.Changes {
+				var c diff.Change
+				if err := json.Unmarshal(raw, &c); err != nil {
+					t.Fatal(err)
+				}
+				changes = append(changes, c)
+			}
+			after := corpus.Manifest(t, ev.Project)
+			if tc.pre != nil {
+				tc.pre(t, after, changes)
+			}
+			before := corpus.Manifest(t, ev.Project)
+			if tc.pre != nil {
+				tc.pre(t, before, changes)
+			}
+			tc.edit(t, before, changes)
+			got := diff.Diff(before, after)
+			want := canon(t, ev.Changes)
+			if g := canon(t, got); !bytes.Equal(g, want) {
+				t.Errorf("Diff differs from the reference event\n got: %s\nwant: %s", g, want)
+			}
+			// and the reference JSON round-trips through Change unchanged
+			if g := canon(t, changes); !bytes.Equal(g, want) {
+				t.Errorf("reference changes do not round-trip through diff.Change\n got: %s\nwant: %s", g, want)
+			}
+		})
+	}
+}
+
+// canon re-encodes v as indented JSON with keys in a fixed order, for comparison.
+func canon(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x any
+	if err := json.Unmarshal(b, &x); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.MarshalIndent(x, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
