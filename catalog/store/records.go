@@ -53,6 +53,10 @@ type Network struct {
 const (
 	SourceResolved   = "resolved"   // discovery found a site index
 	SourceUnresolved = "unresolved" // discovery ended without a site index; Problem says why
+	// SourceRemoved: the URL is no longer listed in network/sources.toml. The record stays (Git
+	// keeps the history anyway); the refresh no longer reads it and its sites' claims are
+	// withdrawn unless another enrolled source still leads to them.
+	SourceRemoved = "removed"
 )
 
 // Source is one enrolled URL: which site it led to, how, and the discovery trail.
@@ -166,7 +170,8 @@ type Claim struct {
 	Health           string              `json:"health"`
 	Problem          *string             `json:"problem"`
 	Media            *Media              `json:"media"`
-	MovedTo          *string             `json:"moved_to,omitempty"`
+	MovedTo          *string             `json:"moved_to,omitempty"`   // site id this claim moved to (evidence: the enrolled source now leads there)
+	MovedFrom        *string             `json:"moved_from,omitempty"` // site id this claim continues (the same evidence, seen from the new site)
 	FirstObserved    string              `json:"first_observed"`
 	LastChanged      *string             `json:"last_changed"`
 	LastAttempt      string              `json:"last_attempt"`

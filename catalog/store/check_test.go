@@ -1,0 +1,301 @@
+package store
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The reference index's state fails exactly two of our invariants: its event ids follow its own
+// (unpublished) formula, and its cached images are not part of the corpus. Anything else
+// reported would be a bug in Check; anything missing would mean Check does not read the records.
+func TestCheckCorpusStateReportsExactlyForeignIDsAndMissingMedia(t *testing.T) {
+	root := corpusState(t)
+	ps := Open(root).Check()
+	var ids, media []string
+	for _, p := range ps {
+		switch {
+		case strings.HasPrefix(p.Path, "events/") && strings.Contains(p.Message, "does not match its facts"):
+			ids = append(ids, p.Path)
+		case strings.HasSuffix(p.Path, "/claim.json") && strings.Contains(p.Message, "cached image media/") && strings.HasSuffix(p.Message, "does not exist"):
+			media = append(media, p.Path)
+		default:
+			t.Errorf("unexpected problem: %s", p)
+		}
+	}
+	evs, _ := filepath.Glob(filepath.Join(root, "events", "*.json"))
+	if len(ids) != len(evs) || len(ids) != 15 {
+		t.Errorf("got %d event-id problems for %d events, want 15", len(ids), len(evs))
+	}
+	want := []string{
+		"claims/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8/claim.json",
+		"claims/e33a86c1-bc17-4f55-a72b-1ded0e58523b/dreamweave-mp-github-io-dream-archivetool-563195a7/claim.json",
+		"claims/f7b9633b-b7cb-4db9-a19f-63556586a81d/dreamweave-mp-github-io-dream-soft-render-81ca4bcc/claim.json",
+	}
+	if strings.Join(media, ",") != strings.Join(want, ",") {
+		t.Errorf("missing-media problems on %v, want %v", media, want)
+	}
+}
+
+// soundCorpus copies the corpus state and makes it pass: events renamed to our ids, the three
+// absent images dropped from their claims. The repaired tree is built once and copied per test.
+func soundCorpus(t *testing.T) *Dir {
+	t.Helper()
+	soundOnce.Do(func() { soundFiles, soundErr = buildSound(corpusState(t)) })
+	if soundErr != nil {
+		t.Fatal(soundErr)
+	}
+	dst := t.TempDir()
+	for rel, b := range soundFiles {
+		p := filepath.Join(dst, filepath.FromSlash(rel))
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, b, 0o644))
+	}
+	d := Open(dst)
+	if ps := d.Check(); len(ps) != 0 {
+		t.Fatalf("the repaired corpus state still fails: %v", ps)
+	}
+	return d
+}
+
+var (
+	soundOnce  sync.Once
+	soundFiles map[string][]byte
+	soundErr   error
+)
+
+func buildSound(src string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	s, err := Open(src).Load()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range s.Events {
+		delete(files, EventPath(e.ID))
+		e.ID = EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
+		if files[EventPath(e.ID)], err = MarshalRecord(e); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range s.Claims {
+		if c.Media != nil {
+			c.Media.File = nil
+			if files[c.Dir+"/"+ClaimFile], err = MarshalRecord(c.Claim); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return files, nil
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+const (
+	tplSite    = "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8"
+	tplProject = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90"
+	tplSource  = "dreamweave-mp-github-io-dreamweave-mod-template-1d2d6801"
+)
+
+// Each corruption of a sound state is reported as exactly the broken invariant, naming the path.
+func TestCheckNamesEachBrokenInvariant(t *testing.T) {
+	claimRel := ClaimPath(tplProject, tplSite)
+	manRel := ManifestPath(tplProject, tplSite)
+	cases := []struct {
+		name    string
+		corrupt func(t *testing.T, d *Dir)
+		path    string
+		message string
+	}{
+		{"manifest bytes changed", func(t *testing.T, d *Dir) {
+			b, _ := d.ReadBytes(manRel)
+			must(t, os.WriteFile(d.Path(manRel), append(b, ' '), 0o644))
+		}, manRel, "but claim.json records ingested_sha256"},
+		{"manifest describes another project", func(t *testing.T, d *Dir) {
+			b, _ := d.ReadBytes(manRel)
+			b = []byte(strings.Replace(string(b), tplProject, "00000000-0000-4000-8000-000000000000", 1))
+			must(t, os.WriteFile(d.Path(manRel), b, 0o644))
+			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.IngestedSHA256 = Digest(b); c.AdvertisedSHA256 = Digest(b) })
+		}, manRel, `describes project "00000000-0000-4000-8000-000000000000", not the claim's project`},
+		{"manifest missing", func(t *testing.T, d *Dir) {
+			must(t, os.Remove(d.Path(manRel)))
+		}, manRel, "is missing, but claim.json records ingested_sha256"},
+		{"site index bytes changed", func(t *testing.T, d *Dir) {
+			p := d.Path(OriginIndexPath(tplSite))
+			b, _ := os.ReadFile(p)
+			must(t, os.WriteFile(p, append(b, '\n'), 0o644))
+		}, OriginIndexPath(tplSite), "but origin.json records index_sha256"},
+		{"claim names a missing origin", func(t *testing.T, d *Dir) {
+			must(t, os.RemoveAll(d.Path(OriginsDir+"/"+tplSite)))
+		}, claimRel, "origin " + tplSite + " does not exist"},
+		{"claim directory does not match origin field", func(t *testing.T, d *Dir) {
+			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.Origin = "elsewhere-00000000" })
+		}, claimRel, "origin elsewhere-00000000 does not match its directory"},
+		{"claim directory does not match project field", func(t *testing.T, d *Dir) {
+			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.Project = "x" })
+		}, claimRel, "project x does not match its directory"},
+		{"current claim holds what is not advertised", func(t *testing.T, d *Dir) {
+			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.AdvertisedSHA256 = strings.Repeat("0", 64) })
+		}, claimRel, "is current, but holds"},
+		{"unknown health", func(t *testing.T, d *Dir) {
+			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.Health = "fine" })
+		}, claimRel, `health "fine" is not a claim health value`},
+		{"cached image missing", func(t *testing.T, d *Dir) {
+			f := "media/" + strings.Repeat("a", 64) + ".png"
+			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.Media = &Media{URL: "https://x/", File: &f} })
+		}, claimRel, "cached image media/" + strings.Repeat("a", 64) + ".png does not exist"},
+		{"media file not named by its digest", func(t *testing.T, d *Dir) {
+			must(t, d.WriteBytes("media/"+strings.Repeat("b", 64)+".png", []byte("not it")))
+		}, "media/" + strings.Repeat("b", 64) + ".png", "hashes to"},
+		{"source leads to a missing origin", func(t *testing.T, d *Dir) {
+			var s Source
+			must(t, d.ReadJSON(SourcePath(tplSource), &s))
+			gone := "gone-00000000"
+			s.Origin = &gone
+			must(t, d.WriteJSON(SourcePath(tplSource), s))
+		}, SourcePath(tplSource), "origin gone-00000000 does not exist"},
+		{"origin lists a source with no record", func(t *testing.T, d *Dir) {
+			must(t, os.Remove(d.Path(SourcePath(tplSource))))
+		}, OriginPath(tplSite), "lists source https://dreamweave-mp.github.io/DreamWeave-Mod-Template/, which has no record"},
+		{"origin named against its index url", func(t *testing.T, d *Dir) {
+			var o Origin
+			must(t, d.ReadJSON(OriginPath(tplSite), &o))
+			o.IndexURL = "https://elsewhere.example/dreamweave.json"
+			must(t, d.WriteJSON(OriginPath(tplSite), o))
+		}, OriginPath(tplSite), "index_url https://elsewhere.example/dreamweave.json names the site"},
+		{"record with an unknown field", func(t *testing.T, d *Dir) {
+			p := d.Path(claimRel)
+			b, _ := os.ReadFile(p)
+			b = []byte(strings.Replace(string(b), "{", "{\n  \"surprise\": 1,", 1))
+			must(t, os.WriteFile(p, b, 0o644))
+		}, claimRel, `does not parse as a record: json: unknown field "surprise"`},
+		{"record that does not parse", func(t *testing.T, d *Dir) {
+			must(t, os.WriteFile(d.Path(claimRel), []byte("{"), 0o644))
+		}, claimRel, "does not parse as a record"},
+		{"network.json missing", func(t *testing.T, d *Dir) {
+			must(t, os.Remove(d.Path(NetworkFile)))
+		}, NetworkFile, "missing, but the state holds records"},
+		{"bad time", func(t *testing.T, d *Dir) {
+			must(t, d.WriteJSON(NetworkFile, Network{Format: 1, Crawler: "x", ObservedAt: "yesterday"}))
+		}, NetworkFile, `observed_at "yesterday" is not a UTC time`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := soundCorpus(t)
+			tc.corrupt(t, d)
+			ps := d.Check()
+			found := false
+			for _, p := range ps {
+				if p.Path == tc.path && strings.Contains(p.Message, tc.message) {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("want a problem on %s containing %q; got %v", tc.path, tc.message, ps)
+			}
+		})
+	}
+}
+
+func TestCheckEvents(t *testing.T) {
+	d := soundCorpus(t)
+	s, err := d.Load()
+	must(t, err)
+	e := s.Events[0]
+
+	// Renamed file: the id no longer matches the file name.
+	must(t, os.Rename(d.Path(EventPath(e.ID)), d.Path(EventPath("00000000000000000000"))))
+	wantOne(t, d, "events/00000000000000000000.json", "file name does not match its id "+e.ID)
+	must(t, os.Rename(d.Path(EventPath("00000000000000000000")), d.Path(EventPath(e.ID))))
+
+	// Facts edited: the id no longer matches them.
+	e2 := e
+	e2.Kind = EventWithdrawn
+	must(t, d.WriteBytes(EventPath(e.ID), mustMarshal(t, e2)))
+	wantOne(t, d, EventPath(e.ID), "does not match its facts")
+	must(t, d.WriteBytes(EventPath(e.ID), mustMarshal(t, e)))
+
+	// An event about a claim the state does not hold.
+	e3 := e
+	e3.Project = "11111111-1111-4111-8111-111111111111"
+	e3.ID = EventID(e3.Kind, e3.Project, e3.Origin, e3.Before, e3.After)
+	must(t, d.WriteJSON(EventPath(e3.ID), e3))
+	wantOne(t, d, EventPath(e3.ID), "names claim 11111111-1111-4111-8111-111111111111/")
+}
+
+func wantOne(t *testing.T, d *Dir, path, msg string) {
+	t.Helper()
+	ps := d.Check()
+	if len(ps) != 1 || ps[0].Path != path || !strings.Contains(ps[0].Message, msg) {
+		t.Fatalf("want exactly one problem on %s containing %q; got %v", path, msg, ps)
+	}
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	b, err := MarshalRecord(v)
+	must(t, err)
+	return b
+}
+
+func editClaim(t *testing.T, d *Dir, project, site string, f func(*Claim)) {
+	t.Helper()
+	var c Claim
+	must(t, d.ReadJSON(ClaimPath(project, site), &c))
+	f(&c)
+	must(t, d.WriteJSON(ClaimPath(project, site), c))
+}
+
+func TestCheckEmptyAndMissingState(t *testing.T) {
+	if ps := Open(t.TempDir()).Check(); len(ps) != 0 {
+		t.Errorf("an empty state (no refresh yet) is sound; got %v", ps)
+	}
+	ps := Open(filepath.Join(t.TempDir(), "nope")).Check()
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "does not exist") {
+		t.Errorf("missing state: %v", ps)
+	}
+}
+
+func TestCheckIsSorted(t *testing.T) {
+	ps := Open(corpusState(t)).Check()
+	if !sort.SliceIsSorted(ps, func(i, j int) bool { return ps[i].Path < ps[j].Path }) {
+		t.Error("problems are not sorted by path")
+	}
+}
+
+func TestEventID(t *testing.T) {
+	a := "af21ea57a689bf7b0b7c2dfc13bc6f86ebe08652dfc496704e1ce6f9a6ebd4c5"
+	// printf 'observed\np\ns\n\naf21...c5' | sha256sum | cut -c1-20
+	if got := EventID("observed", "p", "s", nil, &a); got != "251162baed49b67cfef5" {
+		t.Errorf("EventID = %s, want 251162baed49b67cfef5", got)
+	}
+	empty := ""
+	if EventID("withdrawn", "p", "s", &a, nil) != EventID("withdrawn", "p", "s", &a, &empty) {
+		t.Error("a nil digest must count as the empty string")
+	}
+	if EventID("withdrawn", "p", "s", &a, nil) == EventID("changed", "p", "s", &a, nil) {
+		t.Error("kind must be part of the id")
+	}
+	if EventID("observed", "p", "s", nil, &a) == EventID("observed", "p", "t", nil, &a) {
+		t.Error("site must be part of the id")
+	}
+}
