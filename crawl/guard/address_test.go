@@ -65,7 +65,7 @@ var hostTable = []hostCase{
 	N("example.com"), N("EXAMPLE.COM."), N("dreamweave-mp.github.io"), N("localhost"),
 	N("1.2.3.4.nip.io"), N("0x7f.example"), N("xn--exmple-cua.com"), N("a_b.example"),
 	// Hosts that are not host names.
-	R("exa mple.com"), R("example..com"), R("-"+strings.Repeat("a", 64)+".com"),
+	R("exa mple.com"), R("example..com"), R("-" + strings.Repeat("a", 64) + ".com"),
 }
 
 func TestAddressTableCount(t *testing.T) {
@@ -117,7 +117,10 @@ func TestGetNeverConnectsToRefusedLiterals(t *testing.T) {
 			var dialed []string
 			c := New(Options{
 				AllowLoopback: allow,
-				Resolver:      resolverFunc(func(ctx context.Context, network, host string) ([]netip.Addr, error) { t.Errorf("%s: resolver called for %q", tc.host, host); return nil, errors.New("no") }),
+				Resolver: resolverFunc(func(ctx context.Context, network, host string) ([]netip.Addr, error) {
+					t.Errorf("%s: resolver called for %q", tc.host, host)
+					return nil, errors.New("no")
+				}),
 				Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
 					dialed = append(dialed, addr)
 					return nil, errors.New("test dial: no network")
