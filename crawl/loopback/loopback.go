@@ -1,0 +1,535 @@
+// Package loopback serves a web root of DreamWeave sites on 127.0.0.1 for drills, end-to-end
+// tests and the demo. It does in Go what shared/tools/replay.py does:
+//
+//   - a request for /<host>/<path> is answered from root/<host>/<path> (a directory answers
+//     with its index.html);
+//   - every "https://<host>/" inside a served .json or .html body is rewritten to
+//     "http://127.0.0.1:<port>/<host>/" for each host present in the root, so published
+//     documents point back at this server;
+//   - a site index's manifest_sha256 values are recomputed for the rewritten manifests, but only
+//     where the original manifest hashed to the original advertised digest: a real mismatch
+//     stays a mismatch;
+//   - responses carry an ETag (first 16 hex of the body's SHA-256, quoted) and a fixed
+//     Last-Modified; If-None-Match equal to the ETag is answered 304 (a conditional GET);
+//   - every request is logged (Requests) so a test can count what a crawler fetched;
+//   - Rules inject behaviour per path (status, redirect, delay, body, huge, lie_length, times),
+//     with the same meaning as replay.py's scenario file; Options.Wrap wraps the handler.
+//
+// Stdlib only, loopback only, deterministic: the same root and rules give the same bytes.
+package loopback
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// LastModified is the Last-Modified header of every served document (replay.py's value): a
+// fixed time keeps responses deterministic.
+const LastModified = "Wed, 30 Sep 2026 19:57:46 GMT"
+
+// Rule injects behaviour for requests whose path matches. The first matching rule wins, as in
+// replay.py's scenario "rules". The action fields are tried in this order: Delay (then go on),
+// Status, Redirect, Huge, then Body / LieLength modify the normal answer.
+type Rule struct {
+	// Path is a regular expression searched (not anchored) in the request URI, query included:
+	// "/lanterns.example/dreamweave.json$".
+	Path string
+	// Status answers this HTTP status with an empty body; 0 = unset.
+	Status int
+	// Redirect answers 302 with this Location; "{base}" expands to the server's base URL
+	// (with its final slash), "{port}" to its port.
+	Redirect string
+	// Delay waits this long before answering (the wait ends early when the client gives up).
+	Delay time.Duration
+	// Body, when non-nil, is served as is (no rewriting) instead of the file.
+	Body []byte
+	// Huge streams this many bytes of filler (spaces) as application/json with no
+	// Content-Length; 0 = unset.
+	Huge int64
+	// LieLength claims Content-Length LieLength but sends the whole body, then closes the
+	// connection; 0 = unset.
+	LieLength int64
+	// Times limits the rule to the first Times matching requests; afterwards they are served
+	// normally. 0 = every request.
+	Times int
+}
+
+// Options configure a Server. The zero value serves the root as is.
+type Options struct {
+	// Rules inject behaviour per path; see Rule.
+	Rules []Rule
+	// Wrap, when set, wraps the server's handler (after the request log, so the log records
+	// what the wrapper answered). Use it for behaviour Rules cannot express.
+	Wrap func(next http.Handler) http.Handler
+}
+
+// Logged is one request as the server saw it. Field names are replay.py's log keys.
+type Logged struct {
+	Method          string `json:"method"`
+	Path            string `json:"path"` // request URI, query included
+	Host            string `json:"host"`
+	Status          int    `json:"status"`
+	Bytes           int64  `json:"bytes"` // body bytes sent (or, for a HEAD, that would be sent)
+	UserAgent       string `json:"user_agent"`
+	IfNoneMatch     string `json:"if_none_match"`
+	IfModifiedSince string `json:"if_modified_since"`
+}
+
+// Server is a running loopback server. Its methods are safe for concurrent use.
+type Server struct {
+	ln   net.Listener
+	srv  *http.Server
+	base string // "http://127.0.0.1:<port>/"
+	port string
+
+	mu    sync.Mutex
+	root  fs.FS
+	hosts []string
+	rules []compiled
+	log   []Logged
+}
+
+type compiled struct {
+	Rule
+	re   *regexp.Regexp
+	hits int
+}
+
+// Start serves root on 127.0.0.1 at a free port. root's top-level directories are the hosts
+// (root/<host>/<path>). It fails when the root cannot be listed, a rule's Path is not a valid
+// regular expression, or no loopback port can be bound.
+func Start(root fs.FS, opts Options) (*Server, error) {
+	s := &Server{}
+	if err := s.SetRoot(root); err != nil {
+		return nil, err
+	}
+	if err := s.SetRules(opts.Rules); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("loopback: listen on 127.0.0.1: %w", err)
+	}
+	s.ln = ln
+	s.port = strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	s.base = "http://127.0.0.1:" + s.port + "/"
+	var h http.Handler = http.HandlerFunc(s.serve)
+	if opts.Wrap != nil {
+		h = opts.Wrap(h)
+	}
+	s.srv = &http.Server{Handler: s.logging(h), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// URL is the server's base URL, "http://127.0.0.1:<port>/" (final slash included).
+func (s *Server) URL() string { return s.base }
+
+// Hosts are the hosts the root serves (its top-level directories), sorted.
+func (s *Server) Hosts() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.hosts...)
+}
+
+// Close stops the server and its open connections.
+func (s *Server) Close() error { return s.srv.Close() }
+
+// SetRoot replaces the web root while the server runs (the URL stays the same), e.g. to serve
+// a site's next deployment between two refreshes. It fails when root cannot be listed.
+func (s *Server) SetRoot(root fs.FS) error {
+	if root == nil {
+		return errors.New("loopback: nil web root")
+	}
+	ents, err := fs.ReadDir(root, ".")
+	if err != nil {
+		return fmt.Errorf("loopback: list web root: %w", err)
+	}
+	var hosts []string
+	for _, e := range ents {
+		if e.IsDir() {
+			hosts = append(hosts, e.Name())
+		}
+	}
+	s.mu.Lock()
+	s.root, s.hosts = root, hosts
+	s.mu.Unlock()
+	return nil
+}
+
+// SetRules replaces the rules (and resets their Times counters). It fails, changing nothing,
+// when a rule's Path is not a valid regular expression.
+func (s *Server) SetRules(rules []Rule) error {
+	cs := make([]compiled, len(rules))
+	for i, r := range rules {
+		re, err := regexp.Compile(r.Path)
+		if err != nil {
+			return fmt.Errorf("loopback: rule %d: path %q: %w", i, r.Path, err)
+		}
+		cs[i] = compiled{Rule: r, re: re}
+	}
+	s.mu.Lock()
+	s.rules = cs
+	s.mu.Unlock()
+	return nil
+}
+
+// Requests returns a copy of the request log, oldest first.
+func (s *Server) Requests() []Logged {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Logged(nil), s.log...)
+}
+
+// ResetRequests empties the request log.
+func (s *Server) ResetRequests() {
+	s.mu.Lock()
+	s.log = nil
+	s.mu.Unlock()
+}
+
+// Rewrite maps a real URL "https://<host>/<path>" to this server's
+// "http://127.0.0.1:<port>/<host>/<path>" when <host> is in the root; any other string is
+// returned unchanged.
+func (s *Server) Rewrite(u string) string {
+	for _, h := range s.Hosts() {
+		if p := "https://" + h + "/"; strings.HasPrefix(u, p) {
+			return s.base + h + "/" + u[len(p):]
+		}
+		if u == "https://"+h {
+			return s.base + h + "/"
+		}
+	}
+	return u
+}
+
+// Bytes returns what the server answers for a URL path ("/<host>/<path>") without rules:
+// the file, rewritten and digest-fixed when it is .json or .html. ok is false when no file
+// answers (a 404).
+func (s *Server) Bytes(urlPath string) (body []byte, ok bool) {
+	s.mu.Lock()
+	root, hosts := s.root, s.hosts
+	s.mu.Unlock()
+	return s.serveBytes(root, hosts, urlPath)
+}
+
+// localPath maps a URL path to a file name in root (directory -> index.html); "" when none.
+func localPath(root fs.FS, urlPath string) string {
+	p := strings.TrimPrefix(path.Clean("/"+urlPath), "/")
+	if p == "" {
+		p = "."
+	}
+	if !fs.ValidPath(p) {
+		return ""
+	}
+	st, err := fs.Stat(root, p)
+	if err != nil {
+		return ""
+	}
+	if st.IsDir() {
+		p = path.Join(p, "index.html")
+		if st, err = fs.Stat(root, p); err != nil || st.IsDir() {
+			return ""
+		}
+	}
+	return p
+}
+
+func (s *Server) rewrite(hosts []string, data []byte) []byte {
+	for _, h := range hosts {
+		data = bytes.ReplaceAll(data, []byte("https://"+h+"/"), []byte(s.base+h+"/"))
+	}
+	return data
+}
+
+func (s *Server) serveBytes(root fs.FS, hosts []string, urlPath string) ([]byte, bool) {
+	p := localPath(root, urlPath)
+	if p == "" {
+		return nil, false
+	}
+	raw, err := fs.ReadFile(root, p)
+	if err != nil {
+		return nil, false
+	}
+	if !strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".html") {
+		return raw, true
+	}
+	data := s.rewrite(hosts, raw)
+	if strings.HasSuffix(p, ".json") {
+		data = s.fixIndexDigests(root, hosts, raw, data)
+	}
+	return data, true
+}
+
+// fixIndexDigests recomputes manifest_sha256 for manifests whose bytes changed by rewriting,
+// only where the original manifest matched the original advertised digest.
+func (s *Server) fixIndexDigests(root fs.FS, hosts []string, raw, data []byte) []byte {
+	var doc struct {
+		Document string            `json:"document"`
+		Projects []json.RawMessage `json:"projects"`
+	}
+	if json.Unmarshal(raw, &doc) != nil || doc.Document != "index" {
+		return data
+	}
+	for _, pr := range doc.Projects {
+		var e struct {
+			Manifest       *string `json:"manifest"`
+			ManifestSHA256 *string `json:"manifest_sha256"`
+		}
+		if json.Unmarshal(pr, &e) != nil || e.Manifest == nil || e.ManifestSHA256 == nil {
+			continue
+		}
+		url, old := *e.Manifest, *e.ManifestSHA256
+		for _, h := range hosts {
+			prefix := "https://" + h + "/"
+			if !strings.HasPrefix(url, prefix) {
+				continue
+			}
+			mp := localPath(root, "/"+h+"/"+url[len(prefix):])
+			if mp == "" {
+				break
+			}
+			mraw, err := fs.ReadFile(root, mp)
+			if err != nil || hexSHA(mraw) != old {
+				break // a real mismatch stays a mismatch
+			}
+			data = bytes.ReplaceAll(data, []byte(old), []byte(hexSHA(s.rewrite(hosts, mraw))))
+			break
+		}
+	}
+	return data
+}
+
+func hexSHA(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// ETag is the ETag the server sends for a body: the first 16 hex digits of its SHA-256, quoted.
+func ETag(body []byte) string { return `"` + hexSHA(body)[:16] + `"` }
+
+func (s *Server) ruleFor(uri string) *Rule {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.rules {
+		c := &s.rules[i]
+		if !c.re.MatchString(uri) {
+			continue
+		}
+		if c.Times > 0 && c.hits >= c.Times {
+			continue
+		}
+		c.hits++
+		r := c.Rule
+		return &r
+	}
+	return nil
+}
+
+// recorder captures the status and body size for the request log.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	fixed  bool // bytes set by the handler (HEAD, hijacked)
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	if !r.fixed {
+		r.bytes += int64(n)
+	}
+	return n, err
+}
+
+func (r *recorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+type recKey struct{}
+
+// recorderOf finds the request's log entry recorder, so a handler that bypasses the
+// ResponseWriter (HEAD, a hijacked connection) can still log what it sent.
+func recorderOf(req *http.Request) *recorder {
+	rec, _ := req.Context().Value(recKey{}).(*recorder)
+	return rec
+}
+
+func (s *Server) logging(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		rec := &recorder{ResponseWriter: w}
+		h.ServeHTTP(rec, req.WithContext(context.WithValue(req.Context(), recKey{}, rec)))
+		if rec.status == 0 {
+			rec.status = http.StatusOK
+		}
+		s.mu.Lock()
+		s.log = append(s.log, Logged{
+			Method: req.Method, Path: req.URL.RequestURI(), Host: req.Host,
+			Status: rec.status, Bytes: rec.bytes, UserAgent: req.UserAgent(),
+			IfNoneMatch:     req.Header.Get("If-None-Match"),
+			IfModifiedSince: req.Header.Get("If-Modified-Since"),
+		})
+		s.mu.Unlock()
+	})
+}
+
+func contentType(p string) string {
+	switch {
+	case strings.HasSuffix(p, ".json"):
+		return "application/json"
+	case strings.HasSuffix(p, "/"), strings.HasSuffix(p, ".html"):
+		return "text/html; charset=utf-8"
+	case strings.HasSuffix(p, ".png"):
+		return "image/png"
+	case strings.HasSuffix(p, ".webp"):
+		return "image/webp"
+	}
+	return "application/octet-stream"
+}
+
+func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
+	rule := s.ruleFor(req.URL.RequestURI())
+	if rule != nil {
+		if rule.Delay > 0 {
+			if !sleep(req.Context(), rule.Delay) {
+				return // the client gave up; nothing to answer
+			}
+		}
+		switch {
+		case rule.Status != 0:
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(rule.Status)
+			return
+		case rule.Redirect != "":
+			loc := strings.NewReplacer("{base}", s.base, "{port}", s.port).Replace(rule.Redirect)
+			w.Header().Set("Location", loc)
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(http.StatusFound)
+			return
+		case rule.Huge > 0:
+			huge(w, rule.Huge)
+			return
+		}
+	}
+	var body []byte
+	if rule != nil && rule.Body != nil {
+		body = rule.Body
+	} else {
+		b, ok := s.Bytes(req.URL.Path)
+		if !ok {
+			w.Header().Set("Content-Length", "0")
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		body = b
+	}
+	etag := ETag(body)
+	if req.Header.Get("If-None-Match") == etag {
+		w.Header().Set("ETag", etag)
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentType(req.URL.Path))
+	h.Set("ETag", etag)
+	h.Set("Last-Modified", LastModified)
+	if rule != nil && rule.LieLength > 0 {
+		lie(w, req, rule.LieLength, body)
+		return
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if req.Method == http.MethodHead {
+		if rec := recorderOf(req); rec != nil {
+			rec.bytes, rec.fixed = int64(len(body)), true
+		}
+		return
+	}
+	_, _ = w.Write(body)
+}
+
+// sleep waits d or until ctx ends; it reports whether the full wait passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// huge streams n bytes of filler without a Content-Length, the connection closing at the end.
+func huge(w http.ResponseWriter, n int64) {
+	w.Header().Set("Content-Type", "application/json")
+	// "identity" makes net/http send a body delimited by closing the connection, not chunks.
+	w.Header().Set("Transfer-Encoding", "identity")
+	w.Header().Set("Connection", "close")
+	w.WriteHeader(http.StatusOK)
+	chunk := bytes.Repeat([]byte(" "), 64<<10)
+	for sent := int64(0); sent < n; {
+		part := chunk[:min(int64(len(chunk)), n-sent)]
+		if _, err := w.Write(part); err != nil {
+			return
+		}
+		sent += int64(len(part))
+	}
+}
+
+// lie sends the whole body under a Content-Length of n, bypassing net/http (which would
+// truncate or fail the body), then closes the connection.
+func lie(w http.ResponseWriter, req *http.Request, n int64, body []byte) {
+	conn, bw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		http.Error(w, "loopback: lie_length needs a hijackable connection: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	defer conn.Close()
+	if rec := recorderOf(req); rec != nil {
+		rec.status, rec.bytes, rec.fixed = http.StatusOK, int64(len(body)), true
+	}
+	writeRaw(bw, w.Header(), n)
+	if req.Method != http.MethodHead {
+		_, _ = bw.Write(body)
+	}
+	_ = bw.Flush()
+}
+
+func writeRaw(bw *bufio.ReadWriter, h http.Header, n int64) {
+	fmt.Fprintf(bw, "HTTP/1.1 200 OK\r\n")
+	h.Set("Content-Length", strconv.FormatInt(n, 10))
+	h.Set("Connection", "close")
+	_ = h.Write(bw)
+	_, _ = io.WriteString(bw, "\r\n")
+}
