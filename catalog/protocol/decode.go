@@ -1,0 +1,224 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+)
+
+// Doc is a decoded DreamWeave document: Kind is DocIndex or DocProject (empty when the
+// document kind could not be told), with Index or Manifest set accordingly.
+type Doc struct {
+	Kind     string
+	Index    *Index
+	Manifest *Manifest
+}
+
+// Decode reads b as a DreamWeave document and validates it completely: strict JSON (see
+// MaxDocumentBytes, MaxDepth; UTF-8, no duplicate keys, number limits, line and column on syntax
+// errors), then schema_version/document dispatch (RuleNotDreamWeave, RuleNewerProtocol), then
+// our embedded JSON Schema for the kind, then the protocol rules the schema cannot express
+// (SPEC section 1), without an expected project id. The document is valid exactly when no
+// findings come back. The typed model is filled whenever the JSON fits it, even with findings;
+// Doc is nil when the bytes are not JSON or not a DreamWeave index or manifest.
+func Decode(b []byte) (*Doc, []Finding) {
+	return decode(b, "", "")
+}
+
+// ValidateIndex decodes and validates b as a site index (document "index"). A manifest or any
+// other document gives findings (RuleDocumentKind for a manifest). The index is returned
+// whenever its JSON fits the typed model; it is valid exactly when no findings come back.
+func ValidateIndex(b []byte) (*Index, []Finding) {
+	d, fs := decode(b, DocIndex, "")
+	if d == nil {
+		return nil, fs
+	}
+	return d.Index, fs
+}
+
+// ValidateManifest decodes and validates b as a project manifest (document "project").
+// expectID is the id of the index entry that pointed at the manifest; a different project.id
+// is a finding (RuleIDMatch). expectID "" skips that check (a manifest validated alone).
+func ValidateManifest(b []byte, expectID string) (*Manifest, []Finding) {
+	d, fs := decode(b, DocProject, expectID)
+	if d == nil {
+		return nil, fs
+	}
+	return d.Manifest, fs
+}
+
+func decode(b []byte, want, expectID string) (*Doc, []Finding) {
+	v, fs := parseStrict(b)
+	if fs != nil {
+		return nil, sortFindings(fs)
+	}
+	kind, fs := dispatch(v)
+	if fs != nil {
+		return nil, fs
+	}
+	if want != "" && kind != want {
+		return nil, []Finding{{Pointer: "/document", Rule: RuleDocumentKind,
+			Message: fmt.Sprintf("document is %q, expected %q (%s)", kind, want, kindName(want))}}
+	}
+	idx, proj, err := ourSchemas()
+	if err != nil {
+		return nil, []Finding{{Rule: RuleInternal, Message: "this index's schema does not compile: " + err.Error()}}
+	}
+	doc := &Doc{Kind: kind}
+	var findings []Finding
+	if kind == DocIndex {
+		findings = SchemaFindings(idx, v)
+		var ix Index
+		if err := json.Unmarshal(b, &ix); err == nil {
+			doc.Index = &ix
+		} else if len(findings) == 0 {
+			findings = append(findings, Finding{Rule: RuleDecode, Message: "the site index does not fit the typed model: " + err.Error()})
+		}
+		if len(findings) == 0 {
+			findings = indexRules(doc.Index)
+		}
+	} else {
+		findings = SchemaFindings(proj, v)
+		if len(findings) == 0 {
+			findings = integerFields(v)
+		}
+		var m Manifest
+		if err := json.Unmarshal(b, &m); err == nil {
+			doc.Manifest = &m
+		} else if len(findings) == 0 {
+			findings = append(findings, Finding{Rule: RuleDecode, Message: "the manifest does not fit the typed model: " + err.Error()})
+		}
+		if len(findings) == 0 {
+			findings = manifestRules(doc.Manifest, expectID)
+		}
+	}
+	return doc, sortFindings(findings)
+}
+
+func kindName(k string) string {
+	if k == DocIndex {
+		return "a site index"
+	}
+	return "a project manifest"
+}
+
+// dispatch tells the document kind from schema_version and document, never from which other
+// fields are present (SPEC section 1).
+func dispatch(v any) (string, []Finding) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", []Finding{{Rule: RuleNotDreamWeave, Message: fmt.Sprintf("the top-level value is %s, not an object: not a DreamWeave document", jsonKind(v))}}
+	}
+	sv, hasSV := m["schema_version"]
+	dv, hasDoc := m["document"]
+	switch {
+	case !hasSV && !hasDoc:
+		return "", []Finding{{Rule: RuleNotDreamWeave, Message: "no schema_version and no document field: not a DreamWeave document"}}
+	case !hasSV:
+		return "", []Finding{{Pointer: "/schema_version", Rule: RuleNotDreamWeave, Message: "no schema_version field: not a DreamWeave document"}}
+	case !hasDoc:
+		return "", []Finding{{Pointer: "/document", Rule: RuleNotDreamWeave, Message: "no document field: not a DreamWeave document"}}
+	}
+	s, ok := sv.(string)
+	if !ok {
+		return "", []Finding{{Pointer: "/schema_version", Rule: "type", Message: fmt.Sprintf("field \"schema_version\" is %s; it must be a string such as %q", jsonKind(sv), SchemaVersion)}}
+	}
+	if s != SchemaVersion {
+		return "", []Finding{{Pointer: "/schema_version", Rule: RuleNewerProtocol,
+			Message: fmt.Sprintf("schema_version %q: the document speaks a newer protocol (this index reads schema_version %q)", s, SchemaVersion)}}
+	}
+	d, ok := dv.(string)
+	if !ok {
+		return "", []Finding{{Pointer: "/document", Rule: "type", Message: fmt.Sprintf("field \"document\" is %s; it must be the string \"index\" or \"project\"", jsonKind(dv))}}
+	}
+	if d != DocIndex && d != DocProject {
+		return "", []Finding{{Pointer: "/document", Rule: RuleNotDreamWeave,
+			Message: fmt.Sprintf("document %q is neither \"index\" nor \"project\": not a DreamWeave site index or project manifest", d)}}
+	}
+	return d, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+var intLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+// integerFields checks the manifest's integer fields (artifact size, nexusmods mod_id) are
+// written as integers that fit an int64. JSON Schema calls 1.0 an integer; the typed model
+// cannot hold it, so it is refused here with a finding rather than dropped.
+func integerFields(v any) []Finding {
+	var fs []Finding
+	check := func(ptr string, x any) {
+		n, ok := x.(json.Number)
+		if !ok {
+			return
+		}
+		s := string(n)
+		if !intLiteral.MatchString(s) {
+			fs = append(fs, Finding{Pointer: ptr, Rule: RuleInteger, Message: fmt.Sprintf("%s is %s: write an integer without fraction or exponent", fieldLabel(ptr), s)})
+		} else if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			fs = append(fs, Finding{Pointer: ptr, Rule: RuleInteger, Message: fmt.Sprintf("%s is %s: beyond the 64-bit integer range", fieldLabel(ptr), s)})
+		}
+	}
+	root, _ := v.(map[string]any)
+	if p, ok := root["project"].(map[string]any); ok {
+		if in, ok := p["integrations"].(map[string]any); ok {
+			if nx, ok := in["nexusmods"].(map[string]any); ok {
+				check("/project/integrations/nexusmods/mod_id", nx["mod_id"])
+			}
+		}
+	}
+	rels, _ := root["releases"].([]any)
+	for i, r := range rels {
+		rm, _ := r.(map[string]any)
+		arts, _ := rm["artifacts"].([]any)
+		for j, a := range arts {
+			am, _ := a.(map[string]any)
+			check(Pointer("releases", i, "artifacts", j, "size"), am["size"])
+		}
+	}
+	return fs
+}
+
+// SchemeOf is the manifest's versioning scheme (project.versioning; absent means numeric).
+func SchemeOf(m *Manifest) version.Scheme {
+	if m == nil {
+		return version.Numeric
+	}
+	return version.SchemeOf(m.Project.Versioning)
+}
+
+// shortNamespaces are the extension namespaces the protocol defines by short name (SPEC
+// section 1: today only openmw). Any other namespace must be dotted.
+var shortNamespaces = map[string]bool{"openmw": true}
+
+var dottedNamespace = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$`)
+
+// ValidNamespace reports whether name may name an extension: a short name the protocol
+// defines (openmw) or a dotted name such as org.tes3mp (SPEC section 1).
+func ValidNamespace(name string) bool {
+	return shortNamespaces[name] || dottedNamespace.MatchString(name)
+}
+
+func namespaceMessage(name string) string {
+	return fmt.Sprintf("extension namespace %q is neither a short name the protocol defines (%s) nor a dotted name such as org.tes3mp", name, strings.Join(sortedKeys(shortNamespaces), ", "))
+}

@@ -1,0 +1,159 @@
+package protocol
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Finding is one problem with a document: Pointer is an RFC 6901 JSON pointer to the value at
+// fault ("" is the whole document; a missing field's pointer names the field), Rule is one of
+// the Rule* ids below or the JSON Schema keyword the value breaks ("required", "enum", "type",
+// "pattern", "additionalProperties", ...), and Message names the field and what is wrong.
+type Finding struct {
+	Pointer string `json:"pointer"`
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+// String renders a finding on one line: pointer (or "(document)"), rule in brackets, message.
+func (f Finding) String() string {
+	p := f.Pointer
+	if p == "" {
+		p = "(document)"
+	}
+	return fmt.Sprintf("%s [%s] %s", p, f.Rule, f.Message)
+}
+
+// Rule ids for findings that are not JSON Schema keywords. The protocol rules are SPEC section 1
+// "Rules the schemas cannot express"; the input rules are the bad-input policy of issue 2 and
+// crawler.txt "Resource limits".
+const (
+	// Input: the bytes are not acceptable JSON.
+	RuleCrawlerPolicy = "crawler-policy" // 16 MiB or more: refused by crawler policy, never "invalid"
+	RuleUTF8          = "utf8"           // invalid UTF-8, or a lone UTF-16 surrogate escape
+	RuleSyntax        = "json-syntax"    // malformed JSON, with line and column
+	RuleDuplicateKey  = "duplicate-key"  // the same key twice in one object
+	RuleDepth         = "depth"          // nesting deeper than MaxDepth
+	RuleNumberRange   = "number-range"   // a number no float64 holds, or an absurd literal
+	RuleInteger       = "integer"        // an integer field not written as an int64 integer
+	RuleDecode        = "decode"         // the typed model could not be filled (reported, never silent)
+	RuleInternal      = "internal"       // this index's own bug (a schema that does not compile)
+
+	// Dispatch: what kind of document this is.
+	RuleNotDreamWeave = "not-dreamweave" // no schema_version/document, or not an index or project
+	RuleNewerProtocol = "newer-protocol" // schema_version other than "2": speaks a newer protocol
+	RuleDocumentKind  = "document-kind"  // an index where a manifest was expected, or the reverse
+
+	// Protocol rules (SPEC section 1).
+	RuleIDMatch              = "id-match"                // manifest project.id differs from the index entry
+	RuleChannelHeads         = "channel-heads"           // channels differ from the recomputed heads
+	RuleUniquePrecedence     = "unique-precedence"       // two releases with equal precedence
+	RuleVersionScheme        = "version-scheme"          // a version that does not parse under the scheme
+	RuleStatusNotice         = "status-notice"           // yanked/deprecated present exactly when status says so
+	RuleExtensionNamespace   = "extension-namespace"     // extension or critical_extensions name not openmw or dotted
+	RuleConstraint           = "constraint"              // a constraint that does not parse
+	RuleRelationshipVersion  = "relationship-version"    // version without project
+	RuleRelationshipCapabity = "relationship-capability" // capability on a kind other than requires/recommends/conflicts
+	RuleRelationshipTarget   = "relationship-target"     // both project and capability
+	RuleIndexOrder           = "index-order"             // projects not sorted by id
+	RuleIndexUniqueID        = "index-unique-id"         // the same id twice in one site index
+)
+
+// IsNotDreamWeave reports whether the findings say the bytes are not a DreamWeave document (no
+// schema_version or document, or a document kind other than index and project). SPEC section 1.
+func IsNotDreamWeave(fs []Finding) bool { return hasRule(fs, RuleNotDreamWeave) }
+
+// IsNewerProtocol reports whether the findings say the document "speaks a newer protocol": its
+// schema_version is not "2". The crawler records exactly that and keeps the last good data.
+func IsNewerProtocol(fs []Finding) bool { return hasRule(fs, RuleNewerProtocol) }
+
+// IsRefused reports whether the document was refused by crawler policy (16 MiB or more), which
+// is never reported as invalid (crawler.txt "Resource limits").
+func IsRefused(fs []Finding) bool { return hasRule(fs, RuleCrawlerPolicy) }
+
+func hasRule(fs []Finding, rule string) bool {
+	for _, f := range fs {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// sortFindings orders findings by pointer (token by token, array indexes as numbers), then rule,
+// then message, and drops exact duplicates: output is deterministic.
+func sortFindings(fs []Finding) []Finding {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if c := comparePointers(fs[i].Pointer, fs[j].Pointer); c != 0 {
+			return c < 0
+		}
+		if fs[i].Rule != fs[j].Rule {
+			return fs[i].Rule < fs[j].Rule
+		}
+		return fs[i].Message < fs[j].Message
+	})
+	out := fs[:0]
+	for i, f := range fs {
+		if i > 0 && f == fs[i-1] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func comparePointers(a, b string) int {
+	at, bt := strings.Split(a, "/"), strings.Split(b, "/")
+	for i := 0; i < len(at) && i < len(bt); i++ {
+		x, y := at[i], bt[i]
+		if x == y {
+			continue
+		}
+		xn, xerr := strconv.Atoi(x)
+		yn, yerr := strconv.Atoi(y)
+		if xerr == nil && yerr == nil {
+			if xn < yn {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(x, y)
+	}
+	return len(at) - len(bt)
+}
+
+// Pointer builds an RFC 6901 JSON pointer from reference tokens (strings or ints), escaping
+// "~" as "~0" and "/" as "~1".
+func Pointer(tokens ...any) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		switch v := t.(type) {
+		case int:
+			b.WriteString(strconv.Itoa(v))
+		case string:
+			b.WriteString(escapeToken(v))
+		default:
+			b.WriteString(escapeToken(fmt.Sprint(v)))
+		}
+	}
+	return b.String()
+}
+
+func escapeToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func unescapeToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+}
+
+// lastToken returns the field name a pointer ends in ("" for the document).
+func lastToken(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return unescapeToken(p[i+1:])
+	}
+	return ""
+}

@@ -1,0 +1,219 @@
+package protocol
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+)
+
+// manifestRules checks the SPEC section 1 rules the schema cannot express on a manifest that
+// passed the schema.
+func manifestRules(m *Manifest, expectID string) []Finding {
+	var fs []Finding
+	add := func(ptr, rule, format string, args ...any) {
+		fs = append(fs, Finding{Pointer: ptr, Rule: rule, Message: fmt.Sprintf(format, args...)})
+	}
+	if expectID != "" && m.Project.ID != expectID {
+		add("/project/id", RuleIDMatch, "project.id %q differs from the id %q of the index entry that points at this manifest", m.Project.ID, expectID)
+	}
+	sch := SchemeOf(m)
+	parsed := make([]*version.Version, len(m.Releases))
+	for i := range m.Releases {
+		r := &m.Releases[i]
+		rp := Pointer("releases", i)
+		if v, err := version.Parse(r.Version, sch); err != nil {
+			add(rp+"/version", RuleVersionScheme, "release version does not parse under the project's %s versioning: %v", sch, err)
+		} else {
+			parsed[i] = &v
+		}
+		fs = append(fs, noticeRule(r, rp)...)
+		for _, n := range []struct {
+			name string
+			n    *Notice
+		}{{"yanked", r.Yanked}, {"deprecated", r.Deprecated}} {
+			if n.n != nil && n.n.Replacement != "" {
+				if _, err := version.Parse(n.n.Replacement, sch); err != nil {
+					add(rp+"/"+n.name+"/replacement", RuleVersionScheme, "%s.replacement does not parse under the project's %s versioning: %v", n.name, sch, err)
+				}
+			}
+		}
+		for _, id := range sortedKeys(r.Runtimes) {
+			if _, err := version.ParseConstraintIn(r.Runtimes[id], version.Numeric); err != nil {
+				add(Pointer("releases", i, "runtimes", id), RuleConstraint, "runtimes.%s is not a constraint under the numeric scheme: %v", id, err)
+			}
+		}
+		if o := r.OpenMWExtension(); o != nil && o.LuaAPI != "" {
+			if _, err := version.ParseConstraintIn(o.LuaAPI, version.Numeric); err != nil {
+				add(rp+"/extensions/openmw/lua_api", RuleConstraint, "extensions.openmw.lua_api is not a constraint under the numeric scheme: %v", err)
+			}
+		}
+		for _, ns := range sortedKeys(r.Extensions) {
+			if !ValidNamespace(ns) {
+				add(Pointer("releases", i, "extensions", ns), RuleExtensionNamespace, "%s", namespaceMessage(ns))
+			}
+		}
+		for k, ns := range r.CriticalExtensions {
+			if !ValidNamespace(ns) {
+				add(Pointer("releases", i, "critical_extensions", k), RuleExtensionNamespace, "critical_extensions: %s", namespaceMessage(ns))
+			}
+		}
+		for k, rel := range r.Relationships {
+			relp := Pointer("releases", i, "relationships", k)
+			if rel.Version != "" {
+				if rel.Project == "" {
+					add(relp+"/version", RuleRelationshipVersion, "relationship version %q is only allowed with a project target", rel.Version)
+				}
+				if _, err := version.ParseConstraint(rel.Version); err != nil {
+					add(relp+"/version", RuleConstraint, "relationship version is not a constraint: %v", err)
+				}
+			}
+			if rel.Capability != "" {
+				if rel.Project != "" {
+					add(relp+"/capability", RuleRelationshipTarget, "relationship names both project %q and capability %q; a target is one or the other", rel.Project, rel.Capability)
+				}
+				if rel.Kind != KindRequires && rel.Kind != KindRecommends && rel.Kind != KindConflicts {
+					add(relp+"/capability", RuleRelationshipCapabity, "relationship kind %q cannot target a capability (only requires, recommends, conflicts)", rel.Kind)
+				}
+			}
+		}
+	}
+	// Equal precedence: each later release is compared with every earlier one.
+	for j := range parsed {
+		for i := 0; i < j; i++ {
+			if parsed[i] != nil && parsed[j] != nil && version.Compare(*parsed[i], *parsed[j]) == 0 {
+				add(Pointer("releases", j, "version"), RuleUniquePrecedence, "release version %q has the same precedence as %q at /releases/%d", m.Releases[j].Version, m.Releases[i].Version, i)
+				break
+			}
+		}
+	}
+	// Channel heads (the manifest's own channel versions must parse, then equal the heads).
+	heads := Heads(m)
+	for _, ch := range sortedKeys(m.Channels) {
+		cp := Pointer("channels", ch)
+		stated := m.Channels[ch].Version
+		if _, err := version.Parse(stated, sch); err != nil {
+			add(cp+"/version", RuleVersionScheme, "channels.%s.version does not parse under the project's %s versioning: %v", ch, sch, err)
+			continue
+		}
+		h, ok := heads[ch]
+		switch {
+		case !ok:
+			add(cp, RuleChannelHeads, "channel %q has no release with status available, so it must be absent from channels", ch)
+		case h.Version != stated:
+			add(cp+"/version", RuleChannelHeads, "channels.%s.version is %q but the channel's head (its highest-precedence available release) is %q", ch, stated, h.Version)
+		}
+	}
+	for _, ch := range sortedKeys(heads) {
+		if _, ok := m.Channels[ch]; !ok {
+			add(Pointer("channels", ch), RuleChannelHeads, "channel %q is missing from channels: its head is release %q", ch, heads[ch].Version)
+		}
+	}
+	return fs
+}
+
+// noticeRule: yanked/deprecated present exactly when status says so.
+func noticeRule(r *Release, rp string) []Finding {
+	var fs []Finding
+	for _, n := range []struct {
+		name    string
+		present bool
+	}{{StatusYanked, r.Yanked != nil}, {StatusDeprecated, r.Deprecated != nil}} {
+		want := r.Status == n.name
+		switch {
+		case want && !n.present:
+			fs = append(fs, Finding{Pointer: rp + "/" + n.name, Rule: RuleStatusNotice, Message: fmt.Sprintf("status is %q but the %s notice is missing", r.Status, n.name)})
+		case !want && n.present:
+			fs = append(fs, Finding{Pointer: rp + "/" + n.name, Rule: RuleStatusNotice, Message: fmt.Sprintf("a %s notice is present but status is %q", n.name, r.Status)})
+		}
+	}
+	return fs
+}
+
+// indexRules checks a site index that passed the schema: projects sorted by id, ids unique,
+// channel versions parse (under the decimal syntax, the superset: the index does not say
+// which scheme a project uses).
+func indexRules(ix *Index) []Finding {
+	var fs []Finding
+	for i, e := range ix.Projects {
+		if i > 0 {
+			prev := ix.Projects[i-1].ID
+			switch {
+			case e.ID == prev:
+				fs = append(fs, Finding{Pointer: Pointer("projects", i, "id"), Rule: RuleIndexUniqueID, Message: fmt.Sprintf("project id %q is listed twice (also at /projects/%d)", e.ID, i-1)})
+			case e.ID < prev:
+				fs = append(fs, Finding{Pointer: Pointer("projects", i, "id"), Rule: RuleIndexOrder, Message: fmt.Sprintf("projects must be sorted by id: %q comes after %q", e.ID, prev)})
+			}
+		}
+		for _, ch := range sortedKeys(e.Channels) {
+			if _, err := version.Parse(e.Channels[ch], version.Decimal); err != nil {
+				fs = append(fs, Finding{Pointer: Pointer("projects", i, "channels", ch), Rule: RuleVersionScheme, Message: fmt.Sprintf("channels.%s is not a version: %v", ch, err)})
+			}
+		}
+	}
+	return fs
+}
+
+// Heads recomputes each channel's head from m.Releases: the highest-precedence release with
+// status available (SPEC section 1). A channel with none is absent; releases whose version does
+// not parse under the project's scheme are skipped. The map's values point into m.Releases.
+func Heads(m *Manifest) map[string]*Release {
+	heads := map[string]*Release{}
+	if m == nil {
+		return heads
+	}
+	sch := SchemeOf(m)
+	best := map[string]version.Version{}
+	for i := range m.Releases {
+		r := &m.Releases[i]
+		if r.Status != StatusAvailable {
+			continue
+		}
+		v, err := version.Parse(r.Version, sch)
+		if err != nil {
+			continue
+		}
+		if b, ok := best[r.Channel]; !ok || version.Compare(v, b) > 0 {
+			best[r.Channel] = v
+			heads[r.Channel] = r
+		}
+	}
+	return heads
+}
+
+// Current is the release a claim shows as current (issue 2): the stable head; else the
+// highest-precedence head of any other channel except development (ties go to the channel name
+// sorting first); else the development head. It returns "" and nil when no channel has a head.
+func Current(m *Manifest) (channel string, r *Release) {
+	heads := Heads(m)
+	if h, ok := heads["stable"]; ok {
+		return "stable", h
+	}
+	sch := SchemeOf(m)
+	var bestV version.Version
+	for _, ch := range sortedKeys(heads) {
+		if ch == "development" {
+			continue
+		}
+		v, _ := version.Parse(heads[ch].Version, sch) // heads only hold parsed versions
+		if r == nil || version.Compare(v, bestV) > 0 {
+			channel, r, bestV = ch, heads[ch], v
+		}
+	}
+	if r != nil {
+		return channel, r
+	}
+	if h, ok := heads["development"]; ok {
+		return "development", h
+	}
+	return "", nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

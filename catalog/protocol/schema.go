@@ -1,0 +1,200 @@
+package protocol
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// CompileSchema compiles the JSON Schema file name from fsys with the settings this index
+// validates with: draft 2020-12 by default and format assertions on (uri, date). Other schema
+// files in fsys are registered so $refs between them resolve.
+func CompileSchema(fsys fs.FS, name string) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = true
+	files, err := fs.Glob(fsys, "*.json")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.AddResource(f, bytes.NewReader(b)); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", f, err)
+		}
+	}
+	s, err := c.Compile(name)
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	return s, nil
+}
+
+var (
+	schemaOnce    sync.Once
+	indexSchema   *jsonschema.Schema
+	projectSchema *jsonschema.Schema
+	schemaErr     error
+)
+
+// ourSchemas compiles the embedded protocol schemas once.
+func ourSchemas() (index, project *jsonschema.Schema, err error) {
+	schemaOnce.Do(func() {
+		indexSchema, schemaErr = CompileSchema(schemas.FS, schemas.Index)
+		if schemaErr == nil {
+			projectSchema, schemaErr = CompileSchema(schemas.FS, schemas.Project)
+		}
+	})
+	return indexSchema, projectSchema, schemaErr
+}
+
+// SchemaFindings validates v (decoded with UseNumber, as parseStrict returns it) against s and
+// turns every failure into findings: one per missing required field and per unknown field, with
+// the pointer naming that field; oneOf/anyOf failures collapse into one finding.
+func SchemaFindings(s *jsonschema.Schema, v any) []Finding {
+	err := s.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Finding{{Rule: RuleInternal, Message: "schema validation failed: " + err.Error()}}
+	}
+	var out []Finding
+	collect(ve, &out)
+	return sortFindings(out)
+}
+
+func collect(ve *jsonschema.ValidationError, out *[]Finding) {
+	kw := keyword(ve.KeywordLocation)
+	if (kw == "oneOf" || kw == "anyOf") && len(ve.Causes) > 0 {
+		var msgs []string
+		var leaves []Finding
+		for _, c := range ve.Causes {
+			collect(c, &leaves)
+		}
+		for _, l := range leaves {
+			msgs = append(msgs, l.Message)
+		}
+		ptr := instancePointer(ve.InstanceLocation)
+		*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("%s matches none of the allowed forms: %s", fieldLabel(ptr), strings.Join(msgs, "; "))})
+		return
+	}
+	if len(ve.Causes) > 0 {
+		for _, c := range ve.Causes {
+			collect(c, out)
+		}
+		return
+	}
+	ptr := instancePointer(ve.InstanceLocation)
+	switch kw {
+	case "required":
+		for _, name := range quotedNames(strings.TrimPrefix(ve.Message, "missing properties: ")) {
+			p := ptr + "/" + escapeToken(name)
+			msg := fmt.Sprintf("required field %q is missing", name)
+			if strings.Contains(ve.KeywordLocation, "/then/") {
+				msg += " (required by the value of another field here, such as format binary)"
+			}
+			*out = append(*out, Finding{Pointer: p, Rule: kw, Message: msg})
+		}
+		return
+	case "additionalProperties":
+		if strings.HasPrefix(ve.Message, "additionalProperties ") {
+			for _, name := range quotedNames(strings.TrimSuffix(strings.TrimPrefix(ve.Message, "additionalProperties "), " not allowed")) {
+				*out = append(*out, Finding{Pointer: ptr + "/" + escapeToken(name), Rule: kw,
+					Message: fmt.Sprintf("unknown field %q is not allowed here (core fields are frozen; new data goes in namespaced extensions)", name)})
+			}
+			return
+		}
+	}
+	if strings.Contains(ve.KeywordLocation, "/propertyNames/") {
+		kw = "propertyNames"
+		*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("key %q is not an allowed name here: %s", lastToken(ptr), ve.Message)})
+		return
+	}
+	*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("%s: %s", fieldLabel(ptr), ve.Message)})
+}
+
+// fieldLabel names the field a pointer ends in, for messages.
+func fieldLabel(ptr string) string {
+	if ptr == "" {
+		return "the document"
+	}
+	name := lastToken(ptr)
+	if _, err := strconv.Atoi(name); err == nil {
+		return fmt.Sprintf("item %s of %q (%s)", name, lastToken(ptr[:strings.LastIndexByte(ptr, '/')]), ptr)
+	}
+	return fmt.Sprintf("field %q (%s)", name, ptr)
+}
+
+// keyword is the last segment of a schema keyword location ("/properties/a/type" -> "type").
+func keyword(loc string) string {
+	if i := strings.LastIndexByte(loc, '/'); i >= 0 {
+		return loc[i+1:]
+	}
+	return loc
+}
+
+// instancePointer turns the validator's instance location (tokens RFC 6901-escaped, then
+// URL-path-escaped) into a plain RFC 6901 pointer.
+func instancePointer(loc string) string {
+	if loc == "" {
+		return ""
+	}
+	toks := strings.Split(loc, "/")
+	for i, t := range toks {
+		if u, err := url.PathUnescape(t); err == nil {
+			toks[i] = u
+		}
+	}
+	return strings.Join(toks, "/")
+}
+
+// quotedNames parses the validator's list of quoted names: 'a', 'b\'c' (Go %q escapes inside,
+// with ' escaped and " left bare).
+func quotedNames(s string) []string {
+	var names []string
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\'' {
+			continue
+		}
+		j := i + 1
+		var raw strings.Builder
+		for ; j < len(s) && s[j] != '\''; j++ {
+			if s[j] == '\\' && j+1 < len(s) {
+				if s[j+1] == '\'' {
+					raw.WriteByte('\'')
+					j++
+					continue
+				}
+				raw.WriteByte('\\')
+				raw.WriteByte(s[j+1])
+				j++
+				continue
+			}
+			if s[j] == '"' {
+				raw.WriteString(`\"`)
+				continue
+			}
+			raw.WriteByte(s[j])
+		}
+		if u, err := strconv.Unquote(`"` + raw.String() + `"`); err == nil {
+			names = append(names, u)
+		} else {
+			names = append(names, raw.String())
+		}
+		i = j
+	}
+	return names
+}
