@@ -10,62 +10,6 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
-// Helpers that edit a decoded manifest, shared by the tests of this package.
-
-func release(t testing.TB, m *protocol.Manifest, v string) *protocol.Release {
-	t.Helper()
-	for i := range m.Releases {
-		if m.Releases[i].Version == v {
-			return &m.Releases[i]
-		}
-	}
-	t.Fatalf("manifest %s has no release %s", m.Project.Name, v)
-	return nil
-}
-
-func removeRelease(t testing.TB, m *protocol.Manifest, v string) {
-	t.Helper()
-	for i := range m.Releases {
-		if m.Releases[i].Version == v {
-			m.Releases = append(m.Releases[:i:i], m.Releases[i+1:]...)
-			return
-		}
-	}
-	t.Fatalf("manifest %s has no release %s", m.Project.Name, v)
-}
-
-func setHead(m *protocol.Manifest, channel, v string) {
-	if m.Channels == nil {
-		m.Channels = map[string]protocol.ChannelHead{}
-	}
-	m.Channels[channel] = protocol.ChannelHead{Version: v}
-}
-
-// cloneRelease deep-copies a release through JSON.
-func cloneRelease(t testing.TB, r *protocol.Release) protocol.Release {
-	t.Helper()
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c protocol.Release
-	if err := json.Unmarshal(b, &c); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func artifact(t testing.TB, r *protocol.Release, id string) *protocol.Artifact {
-	t.Helper()
-	for i := range r.Artifacts {
-		if r.Artifacts[i].ID == id {
-			return &r.Artifacts[i]
-		}
-	}
-	t.Fatalf("release %s has no artifact %s", r.Version, id)
-	return nil
-}
-
 // refEvent is the part of a reference event these tests read.
 type refEvent struct {
 	Project string            `json:"project"`
@@ -84,17 +28,17 @@ func unapply(t testing.TB, m *protocol.Manifest, changes []diff.Change) {
 			if err := json.Unmarshal(c.Before, &s); err != nil {
 				t.Fatal(err)
 			}
-			release(t, m, c.Version).Date = s
+			corpus.Release(t, m, c.Version).Date = s
 		case diff.ChangeReleaseAmended:
-			r := release(t, m, c.Version)
+			r := corpus.Release(t, m, c.Version)
 			for _, n2 := range c.Changes {
 				switch n2.Change {
 				case diff.ChangeArtifactDigest:
 					json.Unmarshal(n2.Before, &s)
-					artifact(t, r, n2.Artifact).Digests.SHA256 = s
+					corpus.Artifact(t, r, n2.Artifact).Digests.SHA256 = s
 				case diff.ChangeArtifactSize:
 					json.Unmarshal(n2.Before, &n)
-					artifact(t, r, n2.Artifact).Size = n
+					corpus.Artifact(t, r, n2.Artifact).Size = n
 				case diff.ChangeSourceRevision:
 					json.Unmarshal(n2.Before, &s)
 					r.Source.Revision = s
@@ -112,7 +56,7 @@ func unapply(t testing.TB, m *protocol.Manifest, changes []diff.Change) {
 // the artifact sizes the reference event gives as "before" in its development channel-head.
 func devPredecessor(t testing.TB, from *protocol.Release, v string, ev []diff.Change) protocol.Release {
 	t.Helper()
-	r := cloneRelease(t, from)
+	r := corpus.CloneRelease(t, from)
 	r.Version = v
 	for _, c := range ev {
 		if c.Change == diff.ChangeChannelHead && c.Channel == "development" {
@@ -121,7 +65,7 @@ func devPredecessor(t testing.TB, from *protocol.Release, v string, ev []diff.Ch
 				if err := json.Unmarshal(n.Before, &size); err != nil {
 					t.Fatal(err)
 				}
-				artifact(t, &r, n.Artifact).Size = size
+				corpus.Artifact(t, &r, n.Artifact).Size = size
 			}
 		}
 	}
@@ -143,53 +87,53 @@ func TestReproducesReferenceEvents(t *testing.T) {
 		{event: "096dd134a10ca1b30c69", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) { unapply(t, m, ev) }},
 		{event: "7f4afd9313ae6fb2330a", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) { unapply(t, m, ev) }},
 		{event: "30519cfae1de38a39b39", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
-			removeRelease(t, m, "3.0.2")
-			setHead(m, "stable", "3.0.1")
+			corpus.RemoveRelease(t, m, "3.0.2")
+			corpus.SetHead(m, "stable", "3.0.1")
 		}},
 		{event: "4c906cd0ac06060bebd9", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
-			removeRelease(t, m, "1.1.0")
-			setHead(m, "stable", "1.0.0")
+			corpus.RemoveRelease(t, m, "1.1.0")
+			corpus.SetHead(m, "stable", "1.0.0")
 			m.Project.License = "GPL-3.0-only"
 		}},
 		{event: "5e4db1bcc78eaf6b2a3f", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
-			removeRelease(t, m, "1.3.1")
-			setHead(m, "stable", "1.3.0")
+			corpus.RemoveRelease(t, m, "1.3.1")
+			corpus.SetHead(m, "stable", "1.3.0")
 		}},
 		{event: "767d10a092ad848b703c",
 			pre: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
-				removeRelease(t, m, "1.3.1")
-				setHead(m, "stable", "1.3.0")
+				corpus.RemoveRelease(t, m, "1.3.1")
+				corpus.SetHead(m, "stable", "1.3.0")
 			},
 			edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
-				removeRelease(t, m, "1.3.0")
-				setHead(m, "stable", "1.2.0")
+				corpus.RemoveRelease(t, m, "1.3.0")
+				corpus.SetHead(m, "stable", "1.2.0")
 			}},
 		{event: "24dde8c981a08d975d79",
 			pre: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
-				removeRelease(t, m, "1.3.1")
-				removeRelease(t, m, "1.3.0")
-				setHead(m, "stable", "1.2.0")
+				corpus.RemoveRelease(t, m, "1.3.1")
+				corpus.RemoveRelease(t, m, "1.3.0")
+				corpus.SetHead(m, "stable", "1.2.0")
 			},
 			edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
-				removeRelease(t, m, "1.2.0")
-				setHead(m, "stable", "1.1.0")
+				corpus.RemoveRelease(t, m, "1.2.0")
+				corpus.SetHead(m, "stable", "1.1.0")
 			}},
 		{event: "22bed3a15b6baddaf67c", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
-			dev := devPredecessor(t, release(t, m, "0.4.1-dev.0"), "0.3.1-dev.1", ev)
-			removeRelease(t, m, "0.4.1-dev.0")
-			removeRelease(t, m, "0.4.0")
+			dev := devPredecessor(t, corpus.Release(t, m, "0.4.1-dev.0"), "0.3.1-dev.1", ev)
+			corpus.RemoveRelease(t, m, "0.4.1-dev.0")
+			corpus.RemoveRelease(t, m, "0.4.0")
 			m.Releases = append([]protocol.Release{dev}, m.Releases...)
-			setHead(m, "development", "0.3.1-dev.1")
-			setHead(m, "stable", "0.3.0")
+			corpus.SetHead(m, "development", "0.3.1-dev.1")
+			corpus.SetHead(m, "stable", "0.3.0")
 			m.Project.License = "GPL-3.0-only"
 		}},
 		{event: "73175697740b94ad91c4", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
-			dev := devPredecessor(t, release(t, m, "1.1.1-dev.0"), "1.0.1-dev.0", ev)
-			removeRelease(t, m, "1.1.1-dev.0")
-			removeRelease(t, m, "1.1.0")
+			dev := devPredecessor(t, corpus.Release(t, m, "1.1.1-dev.0"), "1.0.1-dev.0", ev)
+			corpus.RemoveRelease(t, m, "1.1.1-dev.0")
+			corpus.RemoveRelease(t, m, "1.1.0")
 			m.Releases = append([]protocol.Release{dev}, m.Releases...)
-			setHead(m, "development", "1.0.1-dev.0")
-			setHead(m, "stable", "1.0.0")
+			corpus.SetHead(m, "development", "1.0.1-dev.0")
+			corpus.SetHead(m, "stable", "1.0.0")
 			m.Project.License = "GPL-3.0-or-later"
 		}},
 	}

@@ -120,3 +120,78 @@ func EventFile(tb testing.TB, id string) []byte {
 	}
 	return b
 }
+
+// Edits of a decoded manifest, for building test pairs one change at a time.
+
+// Release returns the release of m with version v; it fails the test when there is none.
+func Release(tb testing.TB, m *protocol.Manifest, v string) *protocol.Release {
+	tb.Helper()
+	for i := range m.Releases {
+		if m.Releases[i].Version == v {
+			return &m.Releases[i]
+		}
+	}
+	tb.Fatalf("manifest %s has no release %s", m.Project.Name, v)
+	return nil
+}
+
+// RemoveRelease removes the release with version v.
+func RemoveRelease(tb testing.TB, m *protocol.Manifest, v string) {
+	tb.Helper()
+	for i := range m.Releases {
+		if m.Releases[i].Version == v {
+			m.Releases = append(m.Releases[:i:i], m.Releases[i+1:]...)
+			return
+		}
+	}
+	tb.Fatalf("manifest %s has no release %s", m.Project.Name, v)
+}
+
+// SetHead sets channel's head version.
+func SetHead(m *protocol.Manifest, channel, v string) {
+	if m.Channels == nil {
+		m.Channels = map[string]protocol.ChannelHead{}
+	}
+	m.Channels[channel] = protocol.ChannelHead{Version: v}
+}
+
+// CloneRelease deep-copies a release through JSON.
+func CloneRelease(tb testing.TB, r *protocol.Release) protocol.Release {
+	tb.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var c protocol.Release
+	if err := json.Unmarshal(b, &c); err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// Bump publishes a copy of channel's head as version v, first in the release list, and makes
+// it the head: apart from the version, the new head is identical to the old one.
+func Bump(tb testing.TB, m *protocol.Manifest, channel, v string) *protocol.Release {
+	tb.Helper()
+	head, ok := m.Channels[channel]
+	if !ok {
+		tb.Fatalf("manifest %s has no channel %s", m.Project.Name, channel)
+	}
+	r := CloneRelease(tb, Release(tb, m, head.Version))
+	r.Version = v
+	m.Releases = append([]protocol.Release{r}, m.Releases...)
+	SetHead(m, channel, v)
+	return &m.Releases[0]
+}
+
+// Artifact returns r's artifact with id.
+func Artifact(tb testing.TB, r *protocol.Release, id string) *protocol.Artifact {
+	tb.Helper()
+	for i := range r.Artifacts {
+		if r.Artifacts[i].ID == id {
+			return &r.Artifacts[i]
+		}
+	}
+	tb.Fatalf("release %s has no artifact %s", r.Version, id)
+	return nil
+}

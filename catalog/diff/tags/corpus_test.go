@@ -1,0 +1,171 @@
+package tags_test
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/internal/corpus"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// TestCorpusEvents: the reference index's 15 recorded events get these exact tags and
+// headlines (recorded before this index existed, classified by it at build time).
+func TestCorpusEvents(t *testing.T) {
+	snap, err := store.Open(filepath.Join(corpus.Root(t), "state")).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		tags     []string
+		headline string
+	}{
+		"065dd09c24567a10fc27": {[]string{"observed"}, "Candlelight: first observed"},
+		"ae74e654ced04888c55e": {[]string{"observed"}, "Tallow: first observed"},
+		"069c44fd5f819054352d": {[]string{"observed"}, "Hawk3ye: first observed"},
+		"08c1f6147a0d911ac3e4": {[]string{"observed"}, "CHIM Climbing: first observed"},
+		"0d283cd53202ed11a7d4": {[]string{"observed"}, "Visual Soul Gems: first observed"},
+		"096dd134a10ca1b30c69": {[]string{"development"}, "Starwind PVP: 0.2-dev.4 (development) re-dated, amended"},
+		"11d3e334e1865ca9a24f": {[]string{"development"}, "FlexTag: 1.0.2-dev.3 (development) re-dated, amended"},
+		"7f4afd9313ae6fb2330a": {[]string{"artifacts", "development"}, "S3LightFixes: 0.4.61-dev.3 (development) re-dated, amended"},
+		"22bed3a15b6baddaf67c": {[]string{"release", "breaking", "metadata"},
+			"Greenmote: development 0.3.1-dev.1 -> 0.4.1-dev.0; stable 0.3.0 -> 0.4.0; 0.4.0 (stable) notes list breaking changes; license changed"},
+		"30519cfae1de38a39b39": {[]string{"release"}, "openmw-config: stable 3.0.1 -> 3.0.2"},
+		"4c906cd0ac06060bebd9": {[]string{"release", "metadata"}, "dream_archive: stable 1.0.0 -> 1.1.0; license changed"},
+		"73175697740b94ad91c4": {[]string{"release", "metadata"}, "dream_archivetool: development 1.0.1-dev.0 -> 1.1.1-dev.0; stable 1.0.0 -> 1.1.0; license changed"},
+		"24dde8c981a08d975d79": {[]string{"release", "dependencies"}, "l3i: stable 1.1.0 -> 1.2.0"},
+		"767d10a092ad848b703c": {[]string{"release"}, "l3i: stable 1.2.0 -> 1.3.0"},
+		"5e4db1bcc78eaf6b2a3f": {[]string{"release"}, "l3i: stable 1.3.0 -> 1.3.1"},
+	}
+	if len(snap.Events) != len(want) {
+		t.Fatalf("corpus has %d events, want %d", len(snap.Events), len(want))
+	}
+	for _, e := range snap.Events {
+		w, ok := want[e.ID]
+		if !ok {
+			t.Errorf("unexpected event %s", e.ID)
+			continue
+		}
+		if got := tags.Tags(e); !reflect.DeepEqual(got, w.tags) {
+			t.Errorf("%s (%s): Tags = %q, want %q", e.ID, e.Name, got, w.tags)
+		}
+		if got := tags.Headline(e); got != w.headline {
+			t.Errorf("%s: Headline =\n  %q\nwant\n  %q", e.ID, got, w.headline)
+		}
+	}
+}
+
+// TestLinesOfCorpusEvent: the l3i 1.2.0 event reads as before -> after lines, nested facts
+// indented under the moved head.
+func TestLinesOfCorpusEvent(t *testing.T) {
+	snap, err := store.Open(filepath.Join(corpus.Root(t), "state")).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range snap.Events {
+		if e.ID == "24dde8c981a08d975d79" {
+			got = diff.Lines(e.Changes)
+		}
+	}
+	want := []string{
+		"stable 1.1.0 -> 1.2.0",
+		"  requires dream-net =1.0.0 -> =1.1.0",
+		"  artifact crate size 1771181 -> 1803998 bytes",
+		"+ release 1.2.0 (stable, 2026-09-30)",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func ptr(s string) *string { return &s }
+
+// TestEventKinds: tags and headlines that come from the event's kind and moved_from.
+func TestEventKinds(t *testing.T) {
+	cases := []struct {
+		e        store.Event
+		tags     []string
+		headline string
+	}{
+		{store.Event{Kind: store.EventWithdrawn, Name: "Tallow", Changes: []diff.Change{}}, []string{"listing"},
+			"Tallow: no longer listed by its site's index"},
+		{store.Event{Kind: store.EventRestored, Name: "Tallow", Changes: []diff.Change{}}, []string{"listing"},
+			"Tallow: listed again by its site's index"},
+		{store.Event{Kind: store.EventObserved, Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", MovedFrom: ptr("old-site-12345678"), Changes: []diff.Change{}},
+			[]string{"observed", "moved"}, "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14 (moved from old-site-12345678): first observed"},
+		{store.Event{Kind: store.EventChanged, Name: "Tallow", Changes: []diff.Change{}}, []string{},
+			"Tallow: manifest changed, no structural difference"},
+	}
+	for _, c := range cases {
+		if got := tags.Tags(c.e); !reflect.DeepEqual(got, c.tags) {
+			t.Errorf("%s: Tags = %q, want %q", c.e.Kind, got, c.tags)
+		}
+		if got := tags.Headline(c.e); got != c.headline {
+			t.Errorf("%s: Headline = %q, want %q", c.e.Kind, got, c.headline)
+		}
+	}
+}
+
+// TestAnomalyRecomputed: events written without the unusual flag (as the reference index
+// writes them) are still tagged anomaly from the facts, and headlined with them first.
+func TestAnomalyRecomputed(t *testing.T) {
+	raw := func(s string) []byte { return []byte(s) }
+	cases := []struct {
+		name     string
+		changes  []diff.Change
+		headline string
+	}{
+		{"stable release vanished", []diff.Change{
+			{Change: diff.ChangeReleaseAdded, Version: "1.1.0", Channel: "stable", Notes: raw("null")},
+			{Change: diff.ChangeReleaseRemoved, Version: "1.0.0", Channel: "stable"}},
+			"X: unusual: release 1.0.0 (stable) vanished; 1.1.0 (stable) added"},
+		{"stable digest amended", []diff.Change{{Change: diff.ChangeReleaseAmended, Version: "1.0.0", Channel: "stable",
+			Changes: []diff.Change{{Change: diff.ChangeArtifactDigest, Artifact: "flat", Before: raw(`"aa"`), After: raw(`"bb"`)}}}},
+			"X: unusual: artifact digest changed under 1.0.0 (stable); 1.0.0 (stable) amended"},
+		{"scheme changed", []diff.Change{{Change: diff.ChangeProjectField, Field: "versioning", Before: raw(`"numeric"`), After: raw(`"decimal"`)}},
+			"X: unusual: versioning numeric -> decimal"},
+	}
+	for _, c := range cases {
+		e := store.Event{Kind: store.EventChanged, Name: "X", Changes: c.changes}
+		got := tags.Tags(e)
+		if !contains(got, tags.Anomaly) {
+			t.Errorf("%s: Tags = %q, want anomaly among them", c.name, got)
+		}
+		if h := tags.Headline(e); h != c.headline {
+			t.Errorf("%s: Headline = %q, want %q", c.name, h, c.headline)
+		}
+	}
+	// the same facts inside development are routine
+	dev := store.Event{Kind: store.EventChanged, Changes: []diff.Change{
+		{Change: diff.ChangeReleaseRemoved, Version: "1.0.1-dev.0", Channel: "development"},
+		{Change: diff.ChangeReleaseAmended, Version: "1.0.2-dev.0", Channel: "development",
+			Changes: []diff.Change{{Change: diff.ChangeArtifactDigest, Artifact: "flat", Before: raw(`"aa"`), After: raw(`"bb"`)}}}}}
+	if got := tags.Tags(dev); contains(got, tags.Anomaly) || !contains(got, tags.Development) {
+		t.Errorf("development rebuild: Tags = %q, want development and no anomaly", got)
+	}
+}
+
+func TestHeadlineCapsPhrases(t *testing.T) {
+	var cs []diff.Change
+	for _, v := range []string{"1.0.1", "1.0.2", "1.0.3", "1.0.4", "1.0.5", "1.0.6"} {
+		cs = append(cs, diff.Change{Change: diff.ChangeReleaseAdded, Version: v, Channel: "stable", Notes: []byte("null")})
+	}
+	got := tags.Headline(store.Event{Kind: store.EventChanged, Name: "X", Changes: cs})
+	want := "X: 1.0.1 (stable) added; 1.0.2 (stable) added; 1.0.3 (stable) added; 1.0.4 (stable) added; and 2 more"
+	if got != want {
+		t.Errorf("Headline = %q, want %q", got, want)
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,501 @@
+package tags_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/internal/corpus"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// Real projects of the corpus the golden pairs are built from.
+const (
+	tallow       = "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14" // stable 1.0.0, development 1.0.1-dev.0, one flat artifact
+	candlelight  = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90" // components, a group, relationships, provides, lua_api
+	openmwConfig = "3aaf4fe0-616f-41a3-b520-306eda9347b0" // 23 stable releases, 1.0.0 yanked
+	l3i          = "2198fb51-71ba-4695-8e1f-26b55144c4fd" // relationships to projects with constraints
+	greenmote    = "57ec3325-acb3-4307-9c0f-2031ab3354ef" // binary artifacts, platforms
+	s3lightfixes = "55e873c9-1ddc-4b13-b59a-0eb790bb2565" // decimal scheme
+)
+
+type edit func(t *testing.T, m *protocol.Manifest)
+
+// golden is one pair: a real manifest, and the same manifest with one thing edited.
+type golden struct {
+	name    string
+	project string
+	before  edit // optional, applied to the before manifest
+	after   edit // applied to the after manifest
+	want    string
+	tags    []string
+}
+
+// openmw edits a release's decoded openmw extension in place.
+func openmw(t *testing.T, r *protocol.Release, f func(o map[string]any)) {
+	t.Helper()
+	var o map[string]any
+	if err := json.Unmarshal(r.Extensions["openmw"], &o); err != nil {
+		t.Fatal(err)
+	}
+	f(o)
+	b, err := json.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Extensions["openmw"] = b
+}
+
+func rel(t *testing.T, m *protocol.Manifest, v string) *protocol.Release { return corpus.Release(t, m, v) }
+
+const tallowNotes = `{"summary":"First release: dusk, dawn and hourly callbacks."}`
+
+var goldens = []golden{
+	// --- project metadata ---
+	{name: "project name", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { m.Project.Name = "Tallow Lib" },
+		want:  `[{"change":"project-field","field":"name","before":"Tallow","after":"Tallow Lib"}]`,
+		tags:  []string{"metadata"}},
+	{name: "license added", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { m.Project.License = "MIT" },
+		want:  `[{"change":"project-field","field":"license","before":null,"after":"MIT"}]`,
+		tags:  []string{"metadata"}},
+	{name: "project tags", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { m.Project.Tags = append(m.Project.Tags, "Time") },
+		want:  `[{"change":"project-field","field":"tags","before":["Library","Lua","OpenMW"],"after":["Library","Lua","OpenMW","Time"]}]`,
+		tags:  []string{"metadata"}},
+	{name: "documentation link removed", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) { m.Project.Links.Documentation = "" },
+		want:  `[{"change":"project-field","field":"links.documentation","before":"https://dreamweave-mp.github.io/DreamWeave-Mod-Template/home/docs/","after":null}]`,
+		tags:  []string{"metadata"}},
+	{name: "project status", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { m.Project.Status = "archived" },
+		want:  `[{"change":"project-field","field":"status","before":"active","after":"archived"}]`,
+		tags:  []string{"status", "metadata"}},
+	{name: "integration mod id", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) { m.Project.Integrations.Nexusmods.ModID = 57512 },
+		want:  `[{"change":"project-field","field":"integrations","before":{"nexusmods":{"game":"morrowind","mod_id":57511}},"after":{"nexusmods":{"game":"morrowind","mod_id":57512}}}]`,
+		tags:  []string{"metadata"}},
+	{name: "versioning scheme changed (unusual)", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { m.Project.Versioning = "decimal" },
+		want:  `[{"change":"project-field","field":"versioning","before":"numeric","after":"decimal","unusual":true}]`,
+		tags:  []string{"anomaly", "metadata"}},
+	{name: "versioning written out, same scheme", project: tallow,
+		before: func(t *testing.T, m *protocol.Manifest) { m.Project.Versioning = "" },
+		after:  func(t *testing.T, m *protocol.Manifest) {},
+		want:   `[{"change":"project-field","field":"versioning","before":null,"after":"numeric"}]`,
+		tags:   []string{"metadata"}},
+	{name: "generator", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { m.Generator = "DreamWeave Mod Template 5.1.0" },
+		want:  `[{"change":"document-field","field":"generator","before":"DreamWeave Mod Template 5.0.0","after":"DreamWeave Mod Template 5.1.0"}]`,
+		tags:  []string{"metadata"}},
+
+	// --- channels ---
+	{name: "channel added", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := corpus.CloneRelease(t, rel(t, m, "1.0.0"))
+			r.Version, r.Channel = "1.1.0-beta.1", "beta"
+			m.Releases = append(m.Releases, r)
+			corpus.SetHead(m, "beta", "1.1.0-beta.1")
+		},
+		want: `[{"change":"channel-added","channel":"beta","version":"1.1.0-beta.1"},
+			{"change":"release-added","version":"1.1.0-beta.1","channel":"beta","date":"2026-09-20","status":"available","notes":` + tallowNotes + `}]`,
+		tags: []string{"release"}},
+	{name: "channel removed with its release", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			corpus.RemoveRelease(t, m, "1.0.1-dev.0")
+			delete(m.Channels, "development")
+		},
+		want: `[{"change":"channel-removed","channel":"development","version":"1.0.1-dev.0"},
+			{"change":"release-removed","version":"1.0.1-dev.0","channel":"development"}]`,
+		tags: []string{"development"}},
+	{name: "head moved, identical contents", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { corpus.Bump(t, m, "stable", "1.0.1") },
+		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"1.0.1"},
+			{"change":"release-added","version":"1.0.1","channel":"stable","date":"2026-09-20","status":"available","notes":` + tallowNotes + `}]`,
+		tags: []string{"release"}},
+	{name: "head moved, download URLs, file name and digest differ (not reported)", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := corpus.Bump(t, m, "stable", "1.0.1")
+			a := &r.Artifacts[0]
+			a.Filename = "tallow-1.0.1.zip"
+			a.Digests.SHA256 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+			a.Sources[0].URL = "https://github.com/DreamWeave-MP/DreamWeave-Mod-Template/releases/download/tallow-1.0.1/tallow-1.0.1.zip"
+			r.Source.Tag, r.Source.Revision = "tallow-1.0.1", "b25333b803bf6ff5fdb87b413215794356af32df"
+		},
+		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"1.0.1"},
+			{"change":"release-added","version":"1.0.1","channel":"stable","date":"2026-09-20","status":"available","notes":` + tallowNotes + `}]`,
+		tags: []string{"release"}},
+
+	// --- releases ---
+	{name: "release added with breaking and migration notes", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := corpus.Bump(t, m, "stable", "2.0.0")
+			r.Notes = &protocol.Notes{Summary: "Hourly callbacks renamed.", Breaking: []string{"onHour is now onTheHour."},
+				Migration: "Rename onHour to onTheHour.", KnownIssues: []string{"Dusk fires twice on the first day."}}
+		},
+		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"2.0.0"},
+			{"change":"release-added","version":"2.0.0","channel":"stable","date":"2026-09-20","status":"available",
+			 "notes":{"summary":"Hourly callbacks renamed.","breaking":["onHour is now onTheHour."],"migration":"Rename onHour to onTheHour.","known_issues":["Dusk fires twice on the first day."]}}]`,
+		tags: []string{"release", "breaking", "migration"}},
+	{name: "stable release vanished (unusual)", project: openmwConfig,
+		after: func(t *testing.T, m *protocol.Manifest) { corpus.RemoveRelease(t, m, "0.1.0") },
+		want:  `[{"change":"release-removed","version":"0.1.0","channel":"stable","unusual":true}]`,
+		tags:  []string{"anomaly"}},
+	{name: "release yanked", project: openmwConfig,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "3.0.1")
+			r.Status, r.Yanked = "yanked", &protocol.Notice{Reason: "Built against the wrong l3i.", Replacement: "3.0.2"}
+		},
+		want: `[{"change":"release-yanked","version":"3.0.1","channel":"stable","before":"available","after":"yanked",
+			"notice":{"reason":"Built against the wrong l3i.","replacement":"3.0.2"}}]`,
+		tags: []string{"status"}},
+	{name: "release deprecated", project: openmwConfig,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "2.0.0")
+			r.Status, r.Deprecated = "deprecated", &protocol.Notice{Reason: "Use 3.x."}
+		},
+		want: `[{"change":"release-deprecated","version":"2.0.0","channel":"stable","before":"available","after":"deprecated","notice":{"reason":"Use 3.x."}}]`,
+		tags: []string{"status"}},
+	{name: "release restored", project: openmwConfig,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "1.0.0")
+			r.Status, r.Yanked = "available", nil
+		},
+		want: `[{"change":"release-restored","version":"1.0.0","channel":"stable","before":"yanked","after":"available"}]`,
+		tags: []string{"status"}},
+	{name: "yank notice edited", project: openmwConfig,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.0.0").Yanked.Reason = "Yanked on crates.io: a broken build." },
+		want: `[{"change":"release-notice","version":"1.0.0","channel":"stable","field":"yanked",
+			"before":{"reason":"Yanked on crates.io.","replacement":"1.0.1"},"after":{"reason":"Yanked on crates.io: a broken build.","replacement":"1.0.1"}}]`,
+		tags: []string{"status"}},
+	{name: "release moved between channels", project: s3lightfixes,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			rel(t, m, "0.4.58").Channel = "beta"
+			corpus.SetHead(m, "beta", "0.4.58")
+		},
+		want: `[{"change":"channel-added","channel":"beta","version":"0.4.58"},
+			{"change":"release-channel","version":"0.4.58","channel":"beta","before":"stable","after":"beta"}]`,
+		tags: []string{"release"}},
+	{name: "release re-dated", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.0.0").Date = "2026-09-21" },
+		want:  `[{"change":"release-date","version":"1.0.0","before":"2026-09-20","after":"2026-09-21"}]`,
+		tags:  []string{}},
+	{name: "release notes edited", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			rel(t, m, "1.0.0").Notes.Summary = "First release: dusk, dawn and hourly callbacks, with tests."
+		},
+		want: `[{"change":"release-notes","version":"1.0.0","channel":"stable","before":` + tallowNotes + `,
+			"after":{"summary":"First release: dusk, dawn and hourly callbacks, with tests."}}]`,
+		tags: []string{}},
+	{name: "version string changed, same precedence (build metadata)", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			rel(t, m, "1.0.0").Version = "1.0.0+rebuild.1"
+			corpus.SetHead(m, "stable", "1.0.0+rebuild.1")
+		},
+		want: `[{"change":"release-amended","version":"1.0.0+rebuild.1","channel":"stable","changes":[
+			{"change":"release-version","before":"1.0.0","after":"1.0.0+rebuild.1"}]}]`,
+		tags: []string{}},
+	{name: "version string changed, same precedence (decimal trailing zero)", project: s3lightfixes,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			rel(t, m, "0.4.6").Version = "0.4.60"
+			corpus.SetHead(m, "stable", "0.4.60")
+		},
+		want: `[{"change":"release-amended","version":"0.4.60","channel":"stable","changes":[
+			{"change":"release-version","before":"0.4.6","after":"0.4.60"}]}]`,
+		tags: []string{}},
+
+	// --- amendments and artifacts ---
+	{name: "artifact digest changed without a version change (unusual)", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			rel(t, m, "1.0.0").Artifacts[0].Digests.SHA256 = "1111111111111111111111111111111111111111111111111111111111111111"
+		},
+		want: `[{"change":"release-amended","version":"1.0.0","channel":"stable","unusual":true,"changes":[
+			{"change":"artifact-digest","artifact":"flat","before":"f69b6343092ca16ff689adec17e9d754d21e05c97fa840fd07e52c852feddfd9",
+			 "after":"1111111111111111111111111111111111111111111111111111111111111111","unusual":true}]}]`,
+		tags: []string{"artifacts", "anomaly"}},
+	{name: "development rebuild (digest and size, not unusual)", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			a := &rel(t, m, "1.0.1-dev.0").Artifacts[0]
+			a.Digests.SHA256 = "2222222222222222222222222222222222222222222222222222222222222222"
+			a.Size = 107460
+		},
+		want: `[{"change":"release-amended","version":"1.0.1-dev.0","channel":"development","changes":[
+			{"change":"artifact-digest","artifact":"flat","before":"99e6fd9307a43da0734c20f50e52bc21e4661beb34dcf731248d53546a2ef51e","after":"2222222222222222222222222222222222222222222222222222222222222222"},
+			{"change":"artifact-size","artifact":"flat","before":107457,"after":107460}]}]`,
+		tags: []string{"artifacts", "development"}},
+	{name: "artifact format", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.0.0").Artifacts[0].Format = "bain" },
+		want: `[{"change":"release-amended","version":"1.0.0","channel":"stable","changes":[
+			{"change":"artifact-format","artifact":"flat","before":"flat","after":"bain"}]}]`,
+		tags: []string{"artifacts"}},
+	{name: "artifact added", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "1.0.0")
+			r.Artifacts = append(r.Artifacts, protocol.Artifact{ID: "bain", Format: "bain", Filename: "tallow-bain.zip",
+				MediaType: "application/zip", Size: 1000, Digests: protocol.Digests{SHA256: "abababababababababababababababababababababababababababababababab"},
+				Sources: []protocol.ArtifactSource{{URL: "https://example.org/tallow-bain.zip", Kind: "publisher"}}, Signatures: []protocol.Signature{}})
+		},
+		want: `[{"change":"release-amended","version":"1.0.0","channel":"stable","changes":[
+			{"change":"artifact-added","artifact":"bain","after":{"id":"bain","format":"bain","filename":"tallow-bain.zip","media_type":"application/zip","size":1000,
+			 "digests":{"sha256":"abababababababababababababababababababababababababababababababab"},
+			 "sources":[{"url":"https://example.org/tallow-bain.zip","kind":"publisher"}],"signatures":[]}}]}]`,
+		tags: []string{"artifacts"}},
+	{name: "artifact removed", project: greenmote,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "0.4.0")
+			r.Artifacts = append(r.Artifacts[:4:4], r.Artifacts[5:]...)
+		},
+		want: `[{"change":"release-amended","version":"0.4.0","channel":"stable","changes":[
+			{"change":"artifact-removed","artifact":"android-arm64","before":{"id":"android-arm64","format":"binary","filename":"greenmote-Android-ARM64.zip",
+			 "media_type":"application/zip","size":2393490,"digests":{"sha256":"8e38a3127c29b34121cd87053ee096b49af0a1afca11317d43d00c89a0029b0f"},
+			 "platform":{"os":"android","arch":"aarch64"},
+			 "sources":[{"url":"https://github.com/DreamWeave-MP/greenmote/releases/download/0.4.0/greenmote-Android-ARM64.zip","kind":"publisher"}],"signatures":[]}}]}]`,
+		tags: []string{"artifacts"}},
+	{name: "artifact platform variant", project: greenmote,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			corpus.Artifact(t, rel(t, m, "0.4.0"), "linux-arm64-portmaster").Platform.Variant = "muos"
+		},
+		want: `[{"change":"release-amended","version":"0.4.0","channel":"stable","changes":[
+			{"change":"artifact-platform","artifact":"linux-arm64-portmaster","before":{"os":"linux","arch":"aarch64","variant":"portmaster"},"after":{"os":"linux","arch":"aarch64","variant":"muos"}}]}]`,
+		tags: []string{"artifacts"}},
+	{name: "mirror added in a moved head", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			a := &corpus.Bump(t, m, "stable", "1.0.1").Artifacts[0]
+			a.Sources = append(a.Sources, protocol.ArtifactSource{URL: "https://mirror.example.org/tallow.zip", Kind: "mirror", Name: "Example mirror"})
+		},
+		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"1.0.1","changes":[
+			{"change":"artifact-sources","artifact":"flat",
+			 "before":[{"url":"https://github.com/DreamWeave-MP/DreamWeave-Mod-Template/releases/download/tallow-1.0.0/tallow.zip","kind":"publisher"}],
+			 "after":[{"url":"https://github.com/DreamWeave-MP/DreamWeave-Mod-Template/releases/download/tallow-1.0.0/tallow.zip","kind":"publisher"},
+			          {"url":"https://mirror.example.org/tallow.zip","kind":"mirror","name":"Example mirror"}]}]},
+			{"change":"release-added","version":"1.0.1","channel":"stable","date":"2026-09-20","status":"available","notes":` + tallowNotes + `}]`,
+		tags: []string{"release", "artifacts"}},
+	{name: "signature added", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			rel(t, m, "1.0.0").Artifacts[0].Signatures = []protocol.Signature{{Format: "sigstore-bundle", URL: "https://example.org/tallow.zip.sigstore.json"}}
+		},
+		want: `[{"change":"release-amended","version":"1.0.0","channel":"stable","changes":[
+			{"change":"artifact-signatures","artifact":"flat","before":[],"after":[{"format":"sigstore-bundle","url":"https://example.org/tallow.zip.sigstore.json"}]}]}]`,
+		tags: []string{"artifacts"}},
+	{name: "platform added", project: greenmote,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "0.4.0")
+			r.Platforms = append(r.Platforms, protocol.Platform{OS: "linux", Arch: "aarch64"})
+		},
+		want: `[{"change":"release-amended","version":"0.4.0","channel":"stable","changes":[
+			{"change":"platform-added","after":{"os":"linux","arch":"aarch64"}}]}]`,
+		tags: []string{"artifacts"}},
+	{name: "source tag amended", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.0.0").Source.Tag = "tallow-v1.0.0" },
+		want: `[{"change":"release-amended","version":"1.0.0","channel":"stable","changes":[
+			{"change":"source-tag","field":"tag","before":"tallow-1.0.0","after":"tallow-v1.0.0"}]}]`,
+		tags: []string{}},
+	{name: "source repository in a moved head", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			corpus.Bump(t, m, "stable", "1.0.1").Source.Repository = "https://github.com/DreamWeave-MP/Tallow"
+		},
+		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"1.0.1","changes":[
+			{"change":"source-repository","field":"repository","before":"https://github.com/DreamWeave-MP/DreamWeave-Mod-Template","after":"https://github.com/DreamWeave-MP/Tallow"}]},
+			{"change":"release-added","version":"1.0.1","channel":"stable","date":"2026-09-20","status":"available","notes":` + tallowNotes + `}]`,
+		tags: []string{"release"}},
+
+	// --- what a moved head compares ---
+	{name: "runtime constraint in a moved head", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { corpus.Bump(t, m, "stable", "1.1.0").Runtimes["openmw"] = ">=0.50" },
+		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"1.1.0","changes":[
+			{"change":"runtime","field":"openmw","before":">=0.49","after":">=0.50"}]},
+			{"change":"release-added","version":"1.1.0","channel":"stable","date":"2026-09-20","status":"available","notes":` + tallowNotes + `}]`,
+		tags: []string{"release", "runtime"}},
+	{name: "runtime constraint rewritten, same meaning", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.0.0").Runtimes["openmw"] = ">= 0.49.0" },
+		want:  `[]`,
+		tags:  []string{}},
+	{name: "critical extensions in a moved head", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) { corpus.Bump(t, m, "stable", "1.0.1").CriticalExtensions = []string{} },
+		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"1.0.1","changes":[
+			{"change":"critical-extensions","before":["openmw"],"after":[]}]},
+			{"change":"release-added","version":"1.0.1","channel":"stable","date":"2026-09-20","status":"available","notes":` + tallowNotes + `}]`,
+		tags: []string{"release", "runtime"}},
+	{name: "Lua API", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			openmw(t, rel(t, m, "1.1.0"), func(o map[string]any) { o["lua_api"] = ">=70" })
+		},
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[{"change":"lua-api","before":">=60","after":">=70"}]}]`,
+		tags: []string{"runtime"}},
+	{name: "required content, release-wide", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			openmw(t, rel(t, m, "1.1.0"), func(o map[string]any) { o["requires_content"] = []string{"Morrowind.esm", "Tribunal.esm"} })
+		},
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"requires-content","before":["Morrowind.esm"],"after":["Morrowind.esm","Tribunal.esm"]}]}]`,
+		tags: []string{"dependencies"}},
+	{name: "required content of one component", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			openmw(t, rel(t, m, "1.1.0"), func(o map[string]any) {
+				o["components"].(map[string]any)["tamriel-rebuilt"].(map[string]any)["requires_content"] = []string{"TR_Mainland.esm", "TR_Preview.esm"}
+			})
+		},
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"requires-content","component":"tamriel-rebuilt","before":["TR_Mainland.esm"],"after":["TR_Mainland.esm","TR_Preview.esm"]}]}]`,
+		tags: []string{"dependencies"}},
+	{name: "OpenMW settings (other extension value)", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			openmw(t, rel(t, m, "1.1.0"), func(o map[string]any) {
+				o["settings"].([]any)[0].(map[string]any)["value"] = "false"
+			})
+		},
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"extension-field","field":"/openmw/settings","before":[{"category":"Shaders","key":"force per pixel lighting","value":"true"}],
+			 "after":[{"category":"Shaders","key":"force per pixel lighting","value":"false"}]}]}]`,
+		tags: []string{}},
+	{name: "OpenMW content files of one component", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			openmw(t, rel(t, m, "1.1.0"), func(o map[string]any) {
+				o["components"].(map[string]any)["core"].(map[string]any)["content_files"] = []string{"Candlelight.omwscripts", "Candlelight.omwaddon"}
+			})
+		},
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"extension-field","field":"/openmw/components/core/content_files","before":["Candlelight.omwscripts"],"after":["Candlelight.omwscripts","Candlelight.omwaddon"]}]}]`,
+		tags: []string{"components"}},
+	{name: "foreign extension namespace added", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			rel(t, m, "1.0.0").Extensions["org.tes3mp"] = json.RawMessage(`{"server":true}`)
+		},
+		want: `[{"change":"release-amended","version":"1.0.0","channel":"stable","changes":[
+			{"change":"extension-field","field":"/org.tes3mp","before":null,"after":{"server":true}}]}]`,
+		tags: []string{}},
+	{name: "provides added", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "1.1.0")
+			r.Provides = append(r.Provides, "dreamweave:weather-lights")
+		},
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[{"change":"provides-added","capability":"dreamweave:weather-lights"}]}]`,
+		tags: []string{"capabilities"}},
+	{name: "provides removed", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.1.0").Provides = nil },
+		want:  `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[{"change":"provides-removed","capability":"dreamweave:dynamic-lights"}]}]`,
+		tags:  []string{"capabilities"}},
+	{name: "relationship added (capability)", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "1.1.0")
+			r.Relationships = append(r.Relationships, protocol.Relationship{Kind: "requires", Capability: "dreamweave:time-of-day"})
+		},
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"relationship-added","kind":"requires","target":{"capability":"dreamweave:time-of-day"},"after":{"kind":"requires","capability":"dreamweave:time-of-day"}}]}]`,
+		tags: []string{"dependencies", "capabilities"}},
+	{name: "relationship removed (name only)", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "1.1.0")
+			r.Relationships = append(r.Relationships[:2:2], r.Relationships[3:]...)
+		},
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"relationship-removed","kind":"conflicts","target":{"name":"Other mods that script vanilla light records"},
+			 "before":{"kind":"conflicts","name":"Other mods that script vanilla light records","reason":"Two scripts animating the same light fight every frame. Pick one."}}]}]`,
+		tags: []string{"dependencies"}},
+	{name: "relationship constraint in a moved head", project: l3i,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := corpus.Bump(t, m, "stable", "1.4.0")
+			r.Notes = nil
+			r.Relationships[0].Version = "=1.2.0"
+		},
+		want: `[{"change":"channel-head","channel":"stable","before":"1.3.1","after":"1.4.0","changes":[
+			{"change":"relationship-constraint","kind":"requires","target":{"project":"f82752ac-e7f6-43c0-8c2f-d91b7f6b3dda","name":"dream-net","url":"https://DreamWeave-MP.github.io/dream-net/"},
+			 "before":"=1.1.0","after":"=1.2.0"}]},
+			{"change":"release-added","version":"1.4.0","channel":"stable","date":"2026-10-02","status":"available","notes":null}]`,
+		tags: []string{"release", "dependencies"}},
+	{name: "relationship kind", project: l3i,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.3.1").Relationships[1].Kind = "requires" },
+		want: `[{"change":"release-amended","version":"1.3.1","channel":"stable","changes":[
+			{"change":"relationship-kind","kind":"requires","target":{"project":"f7b9633b-b7cb-4db9-a19f-63556586a81d","name":"dream-soft-render","url":"https://DreamWeave-MP.github.io/dream-soft-render/"},
+			 "before":"recommends","after":"requires"}]}]`,
+		tags: []string{"dependencies"}},
+	{name: "relationship reason", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.1.0").Relationships[3].Reason = "Tested with shadows." },
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"relationship-field","kind":"compatible","target":{"name":"OpenMW's own shadows and post-processing"},"field":"reason",
+			 "before":"Tested with shadows, per-pixel lighting and the default post-processing stack.","after":"Tested with shadows."}]}]`,
+		tags: []string{"dependencies"}},
+	{name: "component added", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			r := rel(t, m, "1.1.0")
+			r.Components = append(r.Components, protocol.Component{ID: "flames-8k", Name: "Flames, 8K", Path: "22 Flames 8K", Group: "flames",
+				Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}})
+		},
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"component-added","component":"flames-8k","after":{"id":"flames-8k","name":"Flames, 8K","path":"22 Flames 8K","required":false,"default":false,
+			 "group":"flames","requires":[],"conflicts":[],"suggested_with":[]}}]}]`,
+		tags: []string{"components"}},
+	{name: "component default", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.1.0").Components[3].Default = true },
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"component-field","component":"flames-4k","field":"default","before":false,"after":true}]}]`,
+		tags: []string{"components"}},
+	{name: "group selection rule", project: candlelight,
+		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.1.0").Groups[0].Select = "at-least-one" },
+		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
+			{"change":"group-field","group":"flames","field":"select","before":"exactly-one","after":"at-least-one"}]}]`,
+		tags: []string{"components"}},
+}
+
+// TestGoldenPairs: each pair is a real manifest and the same manifest with one thing edited;
+// Diff must give exactly the typed differences written here, and Tags exactly these tags.
+func TestGoldenPairs(t *testing.T) {
+	if len(goldens) < 25 {
+		t.Fatalf("%d golden pairs, want at least 25", len(goldens))
+	}
+	seen := map[string]bool{}
+	for _, g := range goldens {
+		if seen[g.name] {
+			t.Fatalf("duplicate golden name %q", g.name)
+		}
+		seen[g.name] = true
+		t.Run(g.name, func(t *testing.T) {
+			before, after := corpus.Manifest(t, g.project), corpus.Manifest(t, g.project)
+			if g.before != nil {
+				g.before(t, before)
+			}
+			g.after(t, after)
+			got := diff.Diff(before, after)
+			if g, w := canon(t, got), canonText(t, g.want); !bytes.Equal(g, w) {
+				t.Errorf("Diff:\n got: %s\nwant: %s", g, w)
+			}
+			ev := store.Event{Kind: store.EventChanged, Name: after.Project.Name, Changes: got}
+			if tg := tags.Tags(ev); !reflect.DeepEqual(tg, g.tags) {
+				t.Errorf("Tags = %q, want %q", tg, g.tags)
+			}
+			// the reverse edit is reported too (nothing is one-directional)
+			if len(got) > 0 && len(diff.Diff(after, before)) == 0 {
+				t.Errorf("Diff(after, before) is empty")
+			}
+		})
+	}
+}
+
+func canon(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return canonText(t, string(b))
+}
+
+// canonText re-encodes JSON text indented with sorted keys, so expectations can be written
+// compactly and in any key order.
+func canonText(t testing.TB, s string) []byte {
+	t.Helper()
+	var x any
+	if err := json.Unmarshal([]byte(s), &x); err != nil {
+		t.Fatalf("bad JSON %s: %v", s, err)
+	}
+	out, err := json.MarshalIndent(x, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

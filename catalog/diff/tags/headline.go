@@ -1,0 +1,178 @@
+package tags
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// maxPhrases is how many facts a headline names before "and N more".
+const maxPhrases = 4
+
+// Headline is a one-line plain-text summary of e, starting with the claim's name (its project
+// id when the event has no name):
+//
+//	Candlelight: first observed
+//	Greenmote: development 0.3.1-dev.1 -> 0.4.1-dev.0; stable 0.3.0 -> 0.4.0; license changed
+//	FlexTag: 1.0.2-dev.3 (development) re-dated, amended
+//
+// Facts come in this order: unusual ones, channel heads, then per release (in order of first
+// mention) what happened to it, then changed metadata fields; at most four, then "and N more".
+// A release added as a channel's new head, and a development release replaced by the new
+// development head, are said by the head's phrase; an added release whose notes.breaking is
+// not empty is said to have notes listing breaking changes (the publisher's words, not ours). Publisher text is never quoted here; the
+// caller escapes the result for HTML like any other text.
+func Headline(e store.Event) string {
+	name := e.Name
+	if name == "" {
+		name = e.Project
+	}
+	if e.MovedFrom != nil {
+		name += " (moved from " + *e.MovedFrom + ")"
+	}
+	var ps []string
+	switch e.Kind {
+	case store.EventObserved:
+		ps = append(ps, "first observed")
+	case store.EventWithdrawn:
+		ps = append(ps, "no longer listed by its site's index")
+	case store.EventRestored:
+		ps = append(ps, "listed again by its site's index")
+	}
+	ps = append(ps, phrases(e.Changes)...)
+	if len(ps) == 0 {
+		ps = append(ps, "manifest changed, no structural difference")
+	}
+	if len(ps) > maxPhrases {
+		ps = append(ps[:maxPhrases], "and "+strconv.Itoa(len(ps)-maxPhrases)+" more")
+	}
+	return name + ": " + strings.Join(ps, "; ")
+}
+
+func phrases(changes []diff.Change) []string {
+	var unusual, heads, meta []string
+	newHead, oldDevHead := map[string]bool{}, map[string]bool{}
+	for _, c := range changes {
+		switch c.Change {
+		case diff.ChangeChannelHead:
+			b, a := rawString(c.Before), rawString(c.After)
+			heads = append(heads, c.Channel+" "+b+" -> "+a)
+			newHead[a] = true
+			if c.Channel == diff.Development {
+				oldDevHead[b] = true
+			}
+		case diff.ChangeChannelAdded:
+			heads = append(heads, "new channel "+c.Channel+" at "+c.Version)
+			newHead[c.Version] = true
+		case diff.ChangeChannelRemoved:
+			heads = append(heads, "channel "+c.Channel+" gone")
+		case diff.ChangeReleaseRemoved:
+			if c.Channel != diff.Development {
+				unusual = append(unusual, "unusual: release "+c.Version+channelNote(c.Channel)+" vanished")
+			}
+		case diff.ChangeReleaseAmended:
+			if c.Channel != diff.Development && hasDigest(c.Changes) {
+				unusual = append(unusual, "unusual: artifact digest changed under "+c.Version+channelNote(c.Channel))
+			}
+		case diff.ChangeProjectField, diff.ChangeDocumentField:
+			if c.Field == "versioning" && schemeChanged(c) {
+				unusual = append(unusual, "unusual: versioning "+rawString(c.Before)+" -> "+rawString(c.After))
+				continue
+			}
+			meta = append(meta, c.Field)
+		}
+	}
+	// per release, in order of first mention
+	var versions []string
+	verbs := map[string][]string{}
+	channels := map[string]string{}
+	add := func(v, verb string) {
+		if _, seen := verbs[v]; !seen {
+			versions = append(versions, v)
+		}
+		verbs[v] = append(verbs[v], verb)
+	}
+	for _, c := range changes {
+		if c.Channel != "" && strings.HasPrefix(c.Change, "release-") {
+			channels[c.Version] = c.Channel
+		}
+		switch c.Change {
+		case diff.ChangeReleaseAdded:
+			if !newHead[c.Version] {
+				add(c.Version, "added")
+			}
+			if hasBreaking(c.Notes) {
+				add(c.Version, "notes list breaking changes")
+			}
+		case diff.ChangeReleaseRemoved:
+			if c.Channel == diff.Development && !oldDevHead[c.Version] {
+				add(c.Version, "removed")
+			}
+		case diff.ChangeReleaseYanked:
+			add(c.Version, "yanked")
+		case diff.ChangeReleaseDeprecated:
+			add(c.Version, "deprecated")
+		case diff.ChangeReleaseRestored:
+			add(c.Version, "restored")
+		case diff.ChangeReleaseStatus:
+			add(c.Version, "status "+rawString(c.After))
+		case diff.ChangeReleaseNotice:
+			add(c.Version, c.Field+" notice edited")
+		case diff.ChangeReleaseChannel:
+			add(c.Version, "moved to "+c.Channel)
+		case diff.ChangeReleaseDate:
+			add(c.Version, "re-dated")
+		case diff.ChangeReleaseNotes:
+			add(c.Version, "notes edited")
+		case diff.ChangeReleaseAmended:
+			add(c.Version, "amended")
+		}
+	}
+	out := append(unusual, heads...)
+	for _, v := range versions {
+		out = append(out, v+channelNote(channels[v])+" "+strings.Join(verbs[v], ", "))
+	}
+	if len(meta) > 0 {
+		out = append(out, strings.Join(meta, ", ")+" changed")
+	}
+	return out
+}
+
+// hasBreaking reports whether a notes object has a non-empty notes.breaking.
+func hasBreaking(raw json.RawMessage) bool {
+	var n struct {
+		Breaking []string `json:"breaking"`
+	}
+	return len(raw) > 0 && json.Unmarshal(raw, &n) == nil && len(n.Breaking) > 0
+}
+
+func hasDigest(cs []diff.Change) bool {
+	for _, c := range cs {
+		if c.Change == diff.ChangeArtifactDigest || hasDigest(c.Changes) {
+			return true
+		}
+	}
+	return false
+}
+
+func channelNote(ch string) string {
+	if ch == "" {
+		return ""
+	}
+	return " (" + ch + ")"
+}
+
+// rawString is a JSON string's value, "(none)" for null or absent, the raw text otherwise.
+func rawString(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "(none)"
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return string(raw)
+	}
+	return s
+}
