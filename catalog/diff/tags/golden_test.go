@@ -50,7 +50,9 @@ func openmw(t *testing.T, r *protocol.Release, f func(o map[string]any)) {
 	r.Extensions["openmw"] = b
 }
 
-func rel(t *testing.T, m *protocol.Manifest, v string) *protocol.Release { return corpus.Release(t, m, v) }
+func rel(t *testing.T, m *protocol.Manifest, v string) *protocol.Release {
+	return corpus.Release(t, m, v)
+}
 
 const tallowNotes = `{"summary":"First release: dusk, dawn and hourly callbacks."}`
 
@@ -169,7 +171,9 @@ var goldens = []golden{
 		want: `[{"change":"release-restored","version":"1.0.0","channel":"stable","before":"yanked","after":"available"}]`,
 		tags: []string{"status"}},
 	{name: "yank notice edited", project: openmwConfig,
-		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.0.0").Yanked.Reason = "Yanked on crates.io: a broken build." },
+		after: func(t *testing.T, m *protocol.Manifest) {
+			rel(t, m, "1.0.0").Yanked.Reason = "Yanked on crates.io: a broken build."
+		},
 		want: `[{"change":"release-notice","version":"1.0.0","channel":"stable","field":"yanked",
 			"before":{"reason":"Yanked on crates.io.","replacement":"1.0.1"},"after":{"reason":"Yanked on crates.io: a broken build.","replacement":"1.0.1"}}]`,
 		tags: []string{"status"}},
@@ -306,7 +310,9 @@ var goldens = []golden{
 
 	// --- what a moved head compares ---
 	{name: "runtime constraint in a moved head", project: tallow,
-		after: func(t *testing.T, m *protocol.Manifest) { corpus.Bump(t, m, "stable", "1.1.0").Runtimes["openmw"] = ">=0.50" },
+		after: func(t *testing.T, m *protocol.Manifest) {
+			corpus.Bump(t, m, "stable", "1.1.0").Runtimes["openmw"] = ">=0.50"
+		},
 		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"1.1.0","changes":[
 			{"change":"runtime","field":"openmw","before":">=0.49","after":">=0.50"}]},
 			{"change":"release-added","version":"1.1.0","channel":"stable","date":"2026-09-20","status":"available","notes":` + tallowNotes + `}]`,
@@ -316,7 +322,9 @@ var goldens = []golden{
 		want:  `[]`,
 		tags:  []string{}},
 	{name: "critical extensions in a moved head", project: tallow,
-		after: func(t *testing.T, m *protocol.Manifest) { corpus.Bump(t, m, "stable", "1.0.1").CriticalExtensions = []string{} },
+		after: func(t *testing.T, m *protocol.Manifest) {
+			corpus.Bump(t, m, "stable", "1.0.1").CriticalExtensions = []string{}
+		},
 		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"1.0.1","changes":[
 			{"change":"critical-extensions","before":["openmw"],"after":[]}]},
 			{"change":"release-added","version":"1.0.1","channel":"stable","date":"2026-09-20","status":"available","notes":` + tallowNotes + `}]`,
@@ -415,7 +423,9 @@ var goldens = []golden{
 			 "before":"recommends","after":"requires"}]}]`,
 		tags: []string{"dependencies"}},
 	{name: "relationship reason", project: candlelight,
-		after: func(t *testing.T, m *protocol.Manifest) { rel(t, m, "1.1.0").Relationships[3].Reason = "Tested with shadows." },
+		after: func(t *testing.T, m *protocol.Manifest) {
+			rel(t, m, "1.1.0").Relationships[3].Reason = "Tested with shadows."
+		},
 		want: `[{"change":"release-amended","version":"1.1.0","channel":"stable","changes":[
 			{"change":"relationship-field","kind":"compatible","target":{"name":"OpenMW's own shadows and post-processing"},"field":"reason",
 			 "before":"Tested with shadows, per-pixel lighting and the default post-processing stack.","after":"Tested with shadows."}]}]`,
