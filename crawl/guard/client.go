@@ -226,6 +226,7 @@ func (c *Client) atHop(err error, hops []Hop) error {
 		cp := *re
 		last := hops[len(hops)-1]
 		cp.Hop, cp.From, cp.Status = len(hops), last.From, last.Status
+		cp.Hops = append([]Hop(nil), hops...)
 		cp.URL = redact(last.To)
 		return &cp
 	}

@@ -129,6 +129,9 @@ func TestRedirectIntoRefusedTargets(t *testing.T) {
 			t.Errorf("redirect to %s: %v; want *RefusedError", target, err)
 			continue
 		}
+		if len(re.Hops) != 2 || re.Hops[0].To != srv.URL+"/second" || re.Hops[1].From != srv.URL+"/second" {
+			t.Errorf("redirect to %s: hops %+v", target, re.Hops)
+		}
 		if re.Hop != 2 || re.From != srv.URL+"/second" || re.Status != 301 {
 			t.Errorf("redirect to %s: hop %d from %q status %d; want hop 2 from %s/second, 301", target, re.Hop, re.From, re.Status, srv.URL)
 		}

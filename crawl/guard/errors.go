@@ -15,6 +15,7 @@ type RefusedError struct {
 	Hop          int    // 0: the requested URL; n: the URL the n-th redirect pointed to
 	From         string // for Hop > 0: the URL that redirected here
 	Status       int    // for Hop > 0: the redirect's HTTP status
+	Hops         []Hop  // the redirects followed before the refusal (Hop of them)
 }
 
 func (e *RefusedError) Error() string {

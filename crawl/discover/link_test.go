@@ -1,0 +1,124 @@
+package discover
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const corpusWWW = "../../../shared/corpus/www"
+
+func TestFindLink(t *testing.T) {
+	page, _ := url.Parse("https://example.org/site/sub/page.html?q=1#frag")
+	cases := []struct {
+		name, html string
+		want       Link
+		ok         bool
+	}{
+		{"relative href", `<!doctype html><html><head><link rel="alternate" type="application/vnd.dreamweave.index+json" href="../dreamweave.json"></head><body></body></html>`,
+			Link{"https://example.org/site/dreamweave.json", KindIndex}, true},
+		{"absolute href", `<head><link rel=alternate type=application/vnd.dreamweave.index+json href="https://cdn.example.net/i.json"></head>`,
+			Link{"https://cdn.example.net/i.json", KindIndex}, true},
+		{"root-relative href", `<link rel="alternate" type="application/vnd.dreamweave.index+json" href="/dreamweave.json">`,
+			Link{"https://example.org/dreamweave.json", KindIndex}, true},
+		{"several rel tokens, any case", `<head><LINK REL="Feed  ALTERNATE	me" TYPE="Application/VND.DreamWeave.Index+JSON; charset=utf-8" HREF=" idx.json "></head>`,
+			Link{"https://example.org/site/sub/idx.json", KindIndex}, true},
+		{"self-closing", `<head><link rel="alternate" type="application/vnd.dreamweave.index+json" href="a.json"/></head>`,
+			Link{"https://example.org/site/sub/a.json", KindIndex}, true},
+		{"project link", `<head><link rel="alternate" type="application/vnd.dreamweave.project+json" href="p.json"></head>`,
+			Link{"https://example.org/site/sub/p.json", KindProject}, true},
+		{"index link wins over an earlier project link", `<head><link rel="alternate" type="application/vnd.dreamweave.project+json" href="p.json"><link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json"></head>`,
+			Link{"https://example.org/site/sub/i.json", KindIndex}, true},
+		{"first index link wins", `<head><link rel="alternate" type="application/vnd.dreamweave.index+json" href="one.json"><link rel="alternate" type="application/vnd.dreamweave.index+json" href="two.json"></head>`,
+			Link{"https://example.org/site/sub/one.json", KindIndex}, true},
+		{"base href is not read", `<head><base href="https://elsewhere.example/"><link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json"></head>`,
+			Link{"https://example.org/site/sub/i.json", KindIndex}, true},
+		{"after title, style and script with markup-like text", `<head><title>a <link> b</title><style>p{}</style><script>var s = "<body>";</script><link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json"></head>`,
+			Link{"https://example.org/site/sub/i.json", KindIndex}, true},
+		{"no head tags at all", `<link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json"><p>hi`,
+			Link{"https://example.org/site/sub/i.json", KindIndex}, true},
+		{"link in body ignored", `<html><head><title>x</title></head><body><link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json"></body></html>`, Link{}, false},
+		{"link after body content ignored", `<head></head><p>text</p><link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json">`, Link{}, false},
+		{"link after stray text ignored", `stray text <link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json">`, Link{}, false},
+		{"a element ignored", `<head></head><body><a rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json">index</a></body>`, Link{}, false},
+		{"a in head position ignored", `<a rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json">`, Link{}, false},
+		{"link in template ignored", `<head><template><link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json"></template></head>`, Link{}, false},
+		{"link in comment ignored", `<head><!-- <link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json"> --></head>`, Link{}, false},
+		{"rel without alternate", `<head><link rel="stylesheet" type="application/vnd.dreamweave.index+json" href="i.json"></head>`, Link{}, false},
+		{"rel as a substring only", `<head><link rel="alternates" type="application/vnd.dreamweave.index+json" href="i.json"></head>`, Link{}, false},
+		{"other type", `<head><link rel="alternate" type="application/atom+xml" href="atom.xml"></head>`, Link{}, false},
+		{"no type", `<head><link rel="alternate" href="i.json"></head>`, Link{}, false},
+		{"empty href", `<head><link rel="alternate" type="application/vnd.dreamweave.index+json" href="  "></head>`, Link{}, false},
+		{"no href", `<head><link rel="alternate" type="application/vnd.dreamweave.index+json"></head>`, Link{}, false},
+		{"unparseable href skipped", `<head><link rel="alternate" type="application/vnd.dreamweave.index+json" href="http://[::1"><link rel="alternate" type="application/vnd.dreamweave.index+json" href="ok.json"></head>`,
+			Link{"https://example.org/site/sub/ok.json", KindIndex}, true},
+		{"unterminated tag", `<head><link rel="alternate" type="application/vnd.dreamweave.index+json" href="i.json"`, Link{}, false},
+		{"unclosed head, unquoted attributes", `<html><head><meta charset=utf-8><link rel=alternate type=application/vnd.dreamweave.index+json href=i.json>`,
+			Link{"https://example.org/site/sub/i.json", KindIndex}, true},
+		{"not HTML at all", "\x00\xff\xfe garbage <<<>>>", Link{}, false},
+		{"empty", ``, Link{}, false},
+	}
+	for _, tc := range cases {
+		got, ok := FindLink([]byte(tc.html), page)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("%s: FindLink = %+v, %v; want %+v, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestFindLinkCorpusFrontPages(t *testing.T) {
+	pages, _ := filepath.Glob(filepath.Join(corpusWWW, "dreamweave-mp.github.io", "*", "index.html"))
+	if len(pages) == 0 {
+		t.Skipf("../shared/corpus is absent: no front pages under %s", corpusWWW)
+	}
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		site := filepath.Base(filepath.Dir(p))
+		base, _ := url.Parse("https://dreamweave-mp.github.io/" + site + "/")
+		l, ok := FindLink(b, base)
+		if site == "S3ctors-S3cret-St4sh" {
+			want := Link{"https://dreamweave-mp.github.io/S3ctors-S3cret-St4sh/dreamweave.json", KindIndex}
+			if !ok || l != want {
+				t.Errorf("%s: %+v %v; want %+v", site, l, ok, want)
+			}
+		} else if ok {
+			t.Errorf("%s: found %+v; its front page has no DreamWeave <link> (its body <a> must not count)", site, l)
+		}
+	}
+}
+
+func FuzzFindLink(f *testing.F) {
+	pages, _ := filepath.Glob(filepath.Join(corpusWWW, "dreamweave-mp.github.io", "*", "index.html"))
+	for _, p := range pages {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`<head><link rel=alternate type=application/vnd.dreamweave.index+json href=../i.json></head>`))
+	f.Add([]byte(`<head><template><link rel=alternate type=application/vnd.dreamweave.project+json href=p.json></template><title><body></title>`))
+	base, _ := url.Parse("https://example.org/site/page.html")
+	f.Fuzz(func(t *testing.T, page []byte) {
+		l, ok := FindLink(page, base)
+		if !ok {
+			if l != (Link{}) {
+				t.Fatalf("no link but %+v", l)
+			}
+			return
+		}
+		if l.Kind != KindIndex && l.Kind != KindProject {
+			t.Fatalf("kind %q", l.Kind)
+		}
+		u, err := url.Parse(l.Href)
+		if err != nil || !u.IsAbs() {
+			t.Fatalf("href %q is not an absolute URL: %v", l.Href, err)
+		}
+		if !strings.Contains(strings.ToLower(string(page)), "dreamweave") {
+			t.Fatalf("found %+v in a page that never mentions a DreamWeave media type", l)
+		}
+	})
+}
