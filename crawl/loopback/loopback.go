@@ -219,6 +219,13 @@ func (s *Server) Rewrite(u string) string {
 	return u
 }
 
+// RewriteText rewrites every "https://<host>/" in b to this server's
+// "http://127.0.0.1:<port>/<host>/" for each host in the root, as served bodies are rewritten:
+// use it on a sources.toml listing real URLs. b is not modified.
+func (s *Server) RewriteText(b []byte) []byte {
+	return s.rewrite(s.Hosts(), bytes.Clone(b))
+}
+
 // Bytes returns what the server answers for a URL path ("/<host>/<path>") without rules:
 // the file, rewritten and digest-fixed when it is .json or .html. ok is false when no file
 // answers (a 404).

@@ -220,6 +220,12 @@ func TestRewriteOnlyJSONAndHTMLAndOnlyKnownHosts(t *testing.T) {
 	if html != `<a href="`+s.URL()+`a.example/">a</a> `+s.URL()+`b.example/` {
 		t.Fatalf("html: %s", html)
 	}
+	text := []byte("url = \"https://a.example/x/\"\nurl = \"https://b.example/\"\nurl = \"https://c.example/\"\n")
+	orig := string(text)
+	want := "url = \"" + s.URL() + "a.example/x/\"\nurl = \"" + s.URL() + "b.example/\"\nurl = \"https://c.example/\"\n"
+	if got := string(s.RewriteText(text)); got != want || string(text) != orig {
+		t.Fatalf("RewriteText = %q, want %q (input left %q)", got, want, text)
+	}
 	for in, want := range map[string]string{
 		"https://a.example/dreamweave.json": s.URL() + "a.example/dreamweave.json",
 		"https://a.example":                 s.URL() + "a.example/",

@@ -1,0 +1,88 @@
+package example
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"sort"
+)
+
+// overlay is a read-only fs.FS that answers from top where top has a file and from base
+// otherwise; a directory lists the union of both (top's entry wins on a name clash).
+type overlay struct{ top, base fs.FS }
+
+func (o overlay) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if f, err := o.top.Open(name); err == nil {
+		st, err := f.Stat()
+		if err == nil && !st.IsDir() {
+			return f, nil
+		}
+		f.Close()
+	}
+	ents, err := o.ReadDir(name)
+	if err != nil {
+		// Not a directory in either: a file in base, or nothing.
+		return o.base.Open(name)
+	}
+	f, err := o.base.Open(name)
+	if err != nil {
+		if f, err = o.top.Open(name); err != nil {
+			return nil, err
+		}
+	}
+	st, err := f.Stat()
+	if err != nil || !st.IsDir() {
+		return f, err
+	}
+	return &dir{File: f, ents: ents}, nil
+}
+
+// ReadDir lists name's entries from both layers, sorted by name.
+func (o overlay) ReadDir(name string) ([]fs.DirEntry, error) {
+	a, errA := fs.ReadDir(o.base, name)
+	b, errB := fs.ReadDir(o.top, name)
+	if errA != nil && errB != nil {
+		return nil, errA
+	}
+	m := map[string]fs.DirEntry{}
+	for _, e := range a {
+		m[e.Name()] = e
+	}
+	for _, e := range b {
+		m[e.Name()] = e
+	}
+	out := make([]fs.DirEntry, 0, len(m))
+	for _, e := range m {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, nil
+}
+
+// dir is an open directory of the overlay, listing the merged entries.
+type dir struct {
+	fs.File
+	ents []fs.DirEntry
+	off  int
+}
+
+func (d *dir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: ".", Err: errors.New("is a directory")}
+}
+
+func (d *dir) ReadDir(n int) ([]fs.DirEntry, error) {
+	rest := d.ents[d.off:]
+	if n <= 0 {
+		d.off = len(d.ents)
+		return rest, nil
+	}
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	n = min(n, len(rest))
+	d.off += n
+	return rest[:n], nil
+}
