@@ -1,0 +1,11 @@
+// Package assets holds the site's stylesheet, its small script and its icon, embedded in the
+// binary so a build needs nothing but the state (SPEC section 5). No external fonts, scripts
+// or trackers: every file here is served from the built site itself.
+package assets
+
+import "embed"
+
+// FS holds site.css, site.js and icon.svg.
+//
+//go:embed site.css site.js icon.svg
+var FS embed.FS

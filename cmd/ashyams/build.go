@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/DreamWeave-MP/ashyams-go/site"
+)
+
+func init() {
+	register(command{name: "build", summary: "render the state into the static site and its JSON files", run: runBuild})
+}
+
+// runBuild is `ashyams build [--state state] [--curation network/curation.toml] [--out public]
+// [--base-url URL]`: reads only the state and the curation file (never the network) and
+// writes the complete site (SPEC section 5). Exit 1 names the path and the problem.
+func runBuild(e *env, args []string) int {
+	fs := newFlags(e, "build", "")
+	state := fs.String("state", "state", "the state directory to render")
+	cur := fs.String("curation", "network/curation.toml", "the curation file (a missing file is an empty curation)")
+	out := fs.String("out", "public", "the output directory, replaced whole (only if empty or a previous build)")
+	base := fs.String("base-url", site.DefaultBaseURL, "the URL the site is published at (sitemap, canonical links, Atom feed, catalog network_page)")
+	if st := parseFlags(fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "ashyams build: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	res, err := site.Build(site.Options{State: *state, Curation: *cur, Out: *out, BaseURL: *base})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ashyams build: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(e.stdout, "built %d pages (%d files) in %s from %s: %d sites, %d claims in the catalog, %d events\n",
+		len(res.Pages), res.Files, *out, *state, len(res.Network.Origins), len(res.Network.Listed), len(res.Network.Events))
+	return 0
+}

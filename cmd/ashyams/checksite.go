@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/DreamWeave-MP/ashyams-go/site"
+)
+
+func init() {
+	register(command{name: "check-site", summary: "check a built site: links, fragments, ids, schemes, titles, languages, wording", run: runCheckSite})
+}
+
+// runCheckSite is `ashyams check-site [--out public] [--base-url URL]`. Exit 0 when the site
+// passes, 1 naming each problem (page: problem), 2 on usage errors.
+func runCheckSite(e *env, args []string) int {
+	fs := newFlags(e, "check-site", "")
+	out := fs.String("out", "public", "the built site to check")
+	base := fs.String("base-url", "", "treat links under this URL as internal (e.g. the 404 page's absolute links)")
+	if st := parseFlags(fs, args); st >= 0 {
+		return st
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "ashyams check-site: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	problems, err := site.Check(*out, *base)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ashyams check-site: %v\n", err)
+		return 1
+	}
+	for _, p := range problems {
+		fmt.Fprintf(e.stdout, "%s\n", p)
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(e.stderr, "ashyams check-site: %d problems in %s\n", len(problems), *out)
+		return 1
+	}
+	fmt.Fprintf(e.stdout, "%s: every check passed\n", *out)
+	return 0
+}

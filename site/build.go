@@ -1,0 +1,325 @@
+// Package site is the render stage (SPEC section 5, issue 4): it turns the state directory and
+// the curation file into a complete static site, the machine-readable files beside it, and
+// checks a built site (check-site).
+//
+// Build is a pure function of its inputs: the same state and curation give byte-identical
+// output. The only times on the site are observation times the crawler recorded; there is no
+// build time and no clock. Every page renders from the network model (catalog/network), so no
+// page computes its own version of conflicts, resolution, capabilities, gaps or used-by. The
+// render stage never reads the network.
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tdewolff/minify/v2"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
+)
+
+// Defaults for the index's identity in the generated files and pages.
+const (
+	// DefaultBaseURL is where the site is published: used for sitemap.xml, canonical links,
+	// the Atom feed and each claim's network_page in catalog.json.
+	DefaultBaseURL = "https://dreamweave-mp.github.io/ashyams-go/"
+	// DefaultRepository is where the index's code and state live.
+	DefaultRepository = "https://github.com/DreamWeave-MP/ashyams-go"
+	// IndexName is the index's display name.
+	IndexName = "AsHyAmS"
+)
+
+// Marker is the file every built site holds. Build replaces an existing output directory only
+// when it holds this file (or is empty), so a mistyped --out never deletes someone's files.
+const Marker = ".ashyams-site"
+
+const markerText = "This directory is written by `ashyams build` and replaced whole by every build.\n"
+
+// Options are Build's inputs.
+type Options struct {
+	// State is the state directory (SPEC section 3). It must exist.
+	State string
+	// Curation is network/curation.toml; "" or a missing file is an empty curation.
+	Curation string
+	// Out is the output directory, replaced whole (see Marker).
+	Out string
+	// BaseURL is the absolute http(s) URL the site is published at ("" is DefaultBaseURL);
+	// used only for sitemap.xml, canonical links, the Atom feed and catalog network_page.
+	// Links between pages are always relative.
+	BaseURL string
+	// Repository is the index's repository URL ("" is DefaultRepository).
+	Repository string
+}
+
+// Result says what a build wrote.
+type Result struct {
+	// Pages are the HTML pages written, slash paths relative to Out, sorted.
+	Pages []string
+	// Files counts every file written, pages included.
+	Files int
+	// Network is the model the site was rendered from.
+	Network *network.Network
+}
+
+// Build reads the state and curation and writes the complete site to o.Out.
+//
+// Errors: a bad option; a curation file that is refused (every problem named); a state record
+// that does not parse or contradicts itself (the path and the problem, from store and the
+// network model); a cached media file whose bytes do not match its name; a generated JSON file
+// that does not match its schema; an output directory that is not a previous build. On error
+// the previous output, if any, is left as it was.
+func Build(o Options) (*Result, error) {
+	base, err := normalizeBase(o.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	repo := o.Repository
+	if repo == "" {
+		repo = DefaultRepository
+	}
+	if o.Out == "" {
+		return nil, errors.New("build: no output directory given")
+	}
+	if st, err := os.Stat(o.State); err != nil {
+		return nil, fmt.Errorf("build: state directory: %w", err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("build: state %s is not a directory", o.State)
+	}
+	cur := &curation.Curation{}
+	if o.Curation != "" {
+		if cur, err = curation.Load(o.Curation); err != nil {
+			return nil, fmt.Errorf("build: %w", err)
+		}
+	}
+	dir := store.Open(o.State)
+	n, err := network.Load(dir, cur)
+	if err != nil {
+		return nil, fmt.Errorf("build: state %s: %w", o.State, err)
+	}
+	if err := checkOutDir(o.Out); err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(filepath.Clean(o.Out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, ".ashyams-build-*")
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	defer os.RemoveAll(tmp) // gone after a successful swap; cleans up after a failure
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	b := &builder{
+		out: tmp, dir: dir, n: n, base: base, repo: repo,
+		min: newMinifier(), written: map[string]bool{},
+	}
+	if err := b.build(); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	if err := swapDir(tmp, o.Out); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	sort.Strings(b.pages)
+	return &Result{Pages: b.pages, Files: len(b.written), Network: n}, nil
+}
+
+// normalizeBase checks a base URL and gives it a final "/".
+func normalizeBase(s string) (string, error) {
+	if s == "" {
+		return DefaultBaseURL, nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("build: --base-url %q is not an absolute http(s) URL without user info, query or fragment", s)
+	}
+	if !strings.HasSuffix(s, "/") {
+		s += "/"
+	}
+	return s, nil
+}
+
+// checkOutDir refuses to replace a directory that is neither empty nor a previous build.
+func checkOutDir(out string) error {
+	ents, err := os.ReadDir(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("build: output %s: %w", out, err)
+	}
+	if len(ents) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(out, Marker)); err != nil {
+		return fmt.Errorf("build: output %s is not empty and holds no %s: it is not a previous build, so it is left alone", out, Marker)
+	}
+	return nil
+}
+
+// swapDir puts the finished build tmp in place of out.
+func swapDir(tmp, out string) error {
+	old := ""
+	if _, err := os.Stat(out); err == nil {
+		old = tmp + ".old"
+		if err := os.Rename(out, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		if old != "" {
+			_ = os.Rename(old, out)
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// builder holds one build's state.
+type builder struct {
+	out  string
+	dir  *store.Dir
+	n    *network.Network
+	base string
+	repo string
+	min  *minify.M
+
+	written map[string]bool
+	pages   []string
+	tmpl    *templateSet
+	cards   map[network.Key]*CardImage
+	derived *derived
+}
+
+// write writes a file at rel (slash path) in the output, minifying known text types.
+// Writing one path twice is a bug in the builder.
+func (b *builder) write(rel string, data []byte) error {
+	if b.written[rel] {
+		return fmt.Errorf("%s written twice", rel)
+	}
+	out, err := minifyAs(b.min, path.Ext(rel), data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	p := filepath.Join(b.out, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(p, out, 0o644); err != nil {
+		return err
+	}
+	b.written[rel] = true
+	return nil
+}
+
+func (b *builder) build() error {
+	var err error
+	if b.tmpl, err = loadTemplates(); err != nil {
+		return err
+	}
+	if err := b.write(Marker, []byte(markerText)); err != nil {
+		return err
+	}
+	if err := b.assets(); err != nil {
+		return err
+	}
+	if err := b.cardImages(); err != nil {
+		return err
+	}
+	b.derived = derive(b.n)
+	if err := b.machineFiles(); err != nil {
+		return err
+	}
+	if err := b.renderPages(); err != nil {
+		return err
+	}
+	return b.sitemap()
+}
+
+// machineFiles writes catalog.json, events.json (catalog/format), search.json, updates.xml
+// and the catalog schema, validating every JSON file against its schema first.
+func (b *builder) machineFiles() error {
+	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.base, Repository: b.repo}, BaseURL: b.base}
+	cat, err := format.Catalog(b.n, opts)
+	if err != nil {
+		return err
+	}
+	ev, err := format.Events(b.n, opts)
+	if err != nil {
+		return err
+	}
+	search, err := b.searchJSON()
+	if err != nil {
+		return err
+	}
+	schema, err := fs.ReadFile(schemas.FS, format.SchemaFile)
+	if err != nil {
+		return fmt.Errorf("the catalog schema is not embedded: %w", err)
+	}
+	files := []struct {
+		name string
+		data []byte
+	}{{format.CatalogFile, cat}, {format.EventsFile, ev}, {SearchFile, search}, {format.SchemaFile, schema}}
+	for _, f := range files {
+		min, err := minifyAs(b.min, ".json", f.data)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		switch f.name {
+		case format.CatalogFile, format.EventsFile:
+			err = format.Validate(f.name, min)
+		case SearchFile:
+			err = validateSearch(min)
+		}
+		if err != nil {
+			return fmt.Errorf("generated %s does not match its schema: %w", f.name, err)
+		}
+		if err := b.write(f.name, min); err != nil {
+			return err
+		}
+	}
+	feed, err := b.atom()
+	if err != nil {
+		return err
+	}
+	return b.write(FeedFile, feed)
+}
+
+// sitemap writes sitemap.xml (every page but the 404 page, by its public URL) and robots.txt.
+func (b *builder) sitemap() error {
+	var buf bytes.Buffer
+	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	buf.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	pages := append([]string(nil), b.pages...)
+	sort.Strings(pages)
+	for _, p := range pages {
+		if p == notFoundPage {
+			continue
+		}
+		buf.WriteString("<url><loc>")
+		xmlEscape(&buf, b.base+dirURL(p))
+		buf.WriteString("</loc></url>\n")
+	}
+	buf.WriteString("</urlset>\n")
+	if err := b.write("sitemap.xml", buf.Bytes()); err != nil {
+		return err
+	}
+	robots := "User-agent: *\nAllow: /\nSitemap: " + b.base + "sitemap.xml\n"
+	return b.write("robots.txt", []byte(robots))
+}

@@ -1,0 +1,67 @@
+package site
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// cardImages renders the card image of every claim whose record names a cached media file.
+// A cached file whose bytes do not match its name fails the build (the state contradicts
+// itself); a file that is missing, too large or does not decode gives a card without an
+// image and a visible note. Identical files are rendered once.
+func (b *builder) cardImages() error {
+	b.cards = map[network.Key]*CardImage{}
+	done := map[string]*CardImage{} // by state file
+	for _, c := range b.n.Claims {
+		m := c.Record.Media
+		if m == nil {
+			continue
+		}
+		ci := &CardImage{Alt: m.Alt}
+		switch {
+		case m.File == nil && m.Problem != nil:
+			ci.Problem = "the crawler could not cache the image: " + *m.Problem
+		case m.File == nil:
+			ci.Problem = "no cached image"
+		default:
+			rel := *m.File
+			if prev := done[rel]; prev != nil {
+				ci.Files, ci.Problem = prev.Files, prev.Problem
+				break
+			}
+			if !strings.HasPrefix(rel, store.MediaDir+"/") || strings.Contains(rel, "..") || path.Clean(rel) != rel {
+				return fmt.Errorf("%s: media file %q is not under %s/", store.ClaimPath(c.Project, c.Site), rel, store.MediaDir)
+			}
+			data, err := b.dir.ReadBytes(rel)
+			if err != nil {
+				ci.Problem = "the cached image is missing from the state"
+				done[rel] = ci
+				break
+			}
+			digest, err := mediaDigest(rel, data)
+			if err != nil {
+				return err
+			}
+			files, names, err := cardImage(data, digest)
+			if err != nil {
+				ci.Problem = "the cached image cannot be shown: " + err.Error()
+			} else {
+				for _, name := range names {
+					if !b.written[name] {
+						if err := b.write(name, files[name]); err != nil {
+							return err
+						}
+					}
+				}
+				ci.Files = names
+			}
+			done[rel] = ci
+		}
+		b.cards[c.Key] = ci
+	}
+	return nil
+}

@@ -1,0 +1,323 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Problem is one thing check-site found wrong: the page (slash path relative to the output
+// root) and what is wrong with it.
+type Problem struct {
+	Page    string
+	Message string
+}
+
+func (p Problem) String() string { return p.Page + ": " + p.Message }
+
+// forbiddenWords are never used about a project (SPEC section 5). check-site looks for them in
+// this index's own words only: text inside a <bdi> element or an element carrying the
+// data-publisher attribute is the publisher's (names, summaries, notes, alt text) and is theirs
+// to word; every template marks publisher text that way.
+var forbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|official|recommended)\b`)
+
+// Check reads the built site in out and returns every problem (SPEC section 5, issue 4):
+// an internal href/src that does not resolve to a file, a #fragment missing from its page,
+// duplicate ids, a URL scheme other than http, https or mailto (or a protocol-relative URL),
+// a page without a title or a language, an image without alt text, headings out of order, and
+// the forbidden words in this index's own text. Links under baseURL (when not empty) are
+// treated as internal. The error is for an unreadable output directory only.
+func Check(out, baseURL string) ([]Problem, error) {
+	files := map[string]bool{}
+	var pages []string
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(out, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		files[rel] = true
+		if strings.HasSuffix(rel, ".html") {
+			pages = append(pages, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("check-site: %w", err)
+	}
+	if len(pages) == 0 {
+		return []Problem{{Page: ".", Message: "no HTML pages in " + out}}, nil
+	}
+	sort.Strings(pages)
+	c := &checker{out: out, files: files, ids: map[string]map[string]bool{}, base: strings.TrimSuffix(baseURL, "/") + "/"}
+	if baseURL == "" {
+		c.base = ""
+	}
+	docs := map[string]*html.Node{}
+	for _, p := range pages {
+		b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, fmt.Errorf("check-site: %w", err)
+		}
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			c.add(p, "does not parse as HTML: "+err.Error())
+			continue
+		}
+		docs[p] = doc
+		c.ids[p] = c.collectIDs(p, doc)
+	}
+	for _, p := range pages {
+		if doc := docs[p]; doc != nil {
+			c.page(p, doc)
+		}
+	}
+	return c.problems, nil
+}
+
+type checker struct {
+	out      string
+	base     string
+	files    map[string]bool
+	ids      map[string]map[string]bool
+	problems []Problem
+}
+
+func (c *checker) add(page, msg string) { c.problems = append(c.problems, Problem{page, msg}) }
+
+func walk(n *html.Node, f func(*html.Node) bool) {
+	if !f(n) {
+		return
+	}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		walk(ch, f)
+	}
+}
+
+func attr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func (c *checker) collectIDs(page string, doc *html.Node) map[string]bool {
+	ids := map[string]bool{}
+	walk(doc, func(n *html.Node) bool {
+		if n.Type == html.ElementNode {
+			if id, ok := attr(n, "id"); ok {
+				if ids[id] {
+					c.add(page, fmt.Sprintf("duplicate id %q", id))
+				}
+				ids[id] = true
+			}
+		}
+		return true
+	})
+	return ids
+}
+
+func (c *checker) page(p string, doc *html.Node) {
+	var lang, title string
+	var haveTitle bool
+	lastHeading := 0
+	walk(doc, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		switch n.DataAtom {
+		case atom.Html:
+			lang, _ = attr(n, "lang")
+		case atom.Title:
+			haveTitle = true
+			title = strings.TrimSpace(textOf(n))
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			lvl := int(n.Data[1] - '0')
+			if lastHeading == 0 && lvl != 1 {
+				c.add(p, fmt.Sprintf("the first heading is h%d, not h1", lvl))
+			} else if lastHeading != 0 && lvl > lastHeading+1 {
+				c.add(p, fmt.Sprintf("heading h%d follows h%d (skips a level): %q", lvl, lastHeading, truncate(textOf(n), 60)))
+			}
+			lastHeading = lvl
+		case atom.Img:
+			if _, ok := attr(n, "alt"); !ok {
+				src, _ := attr(n, "src")
+				c.add(p, fmt.Sprintf("image %q has no alt attribute", src))
+			}
+		}
+		for _, a := range n.Attr {
+			switch a.Key {
+			case "href", "src", "action", "poster", "data", "formaction", "cite":
+				c.link(p, a.Key, a.Val)
+			case "srcset":
+				for _, cand := range strings.Split(a.Val, ",") {
+					if f := strings.Fields(cand); len(f) > 0 {
+						c.link(p, a.Key, f[0])
+					}
+				}
+			}
+		}
+		return true
+	})
+	if strings.TrimSpace(lang) == "" {
+		c.add(p, "the page has no language (<html lang>)")
+	}
+	if !haveTitle || title == "" {
+		c.add(p, "the page has no title")
+	}
+	c.words(p, doc)
+}
+
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	walk(n, func(m *html.Node) bool {
+		if m.Type == html.TextNode {
+			b.WriteString(m.Data)
+		}
+		return true
+	})
+	return b.String()
+}
+
+func truncate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// isPublisher reports whether n holds publisher text (see forbiddenWords).
+func isPublisher(n *html.Node) bool {
+	if n.DataAtom == atom.Bdi {
+		return true
+	}
+	_, ok := attr(n, "data-publisher")
+	return ok
+}
+
+// words looks for forbidden words in this index's own text: text nodes and the human-readable
+// attributes (alt, title, aria-label, placeholder, meta content) outside publisher text. The
+// <title> element is skipped because it carries the publisher's project name as plain text.
+func (c *checker) words(p string, doc *html.Node) {
+	seen := map[string]bool{}
+	report := func(s string) {
+		for _, m := range forbiddenWords.FindAllString(s, -1) {
+			w := strings.ToLower(strings.Join(strings.Fields(m), " "))
+			if !seen[w] {
+				seen[w] = true
+				c.add(p, fmt.Sprintf("uses the word %q in the index's own text: %q", w, truncate(s, 80)))
+			}
+		}
+	}
+	walk(doc, func(n *html.Node) bool {
+		switch n.Type {
+		case html.ElementNode:
+			if isPublisher(n) || n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Title {
+				return false
+			}
+			for _, a := range n.Attr {
+				switch a.Key {
+				case "alt", "title", "aria-label", "placeholder":
+					report(a.Val)
+				case "content":
+					if n.DataAtom == atom.Meta {
+						report(a.Val)
+					}
+				}
+			}
+		case html.TextNode:
+			report(n.Data)
+		}
+		return true
+	})
+}
+
+// link checks one URL found in page p under attribute key.
+func (c *checker) link(p, key, raw string) {
+	v := strings.TrimSpace(raw)
+	if v == "" {
+		c.add(p, fmt.Sprintf("empty %s", key))
+		return
+	}
+	if strings.HasPrefix(v, "//") {
+		c.add(p, fmt.Sprintf("%s %q is protocol-relative", key, v))
+		return
+	}
+	if c.base != "" && strings.HasPrefix(v, c.base) {
+		c.internal(p, key, raw, "/"+strings.TrimPrefix(v, c.base))
+		return
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		c.add(p, fmt.Sprintf("%s %q does not parse: %v", key, v, err))
+		return
+	}
+	if u.Scheme != "" {
+		switch strings.ToLower(u.Scheme) {
+		case "http", "https", "mailto":
+		default:
+			c.add(p, fmt.Sprintf("%s %q uses the scheme %q (only http, https and mailto are allowed)", key, v, u.Scheme))
+		}
+		return
+	}
+	c.internal(p, key, raw, v)
+}
+
+// internal resolves an internal reference v from page p; a leading "/" means the site root.
+func (c *checker) internal(p, key, raw, v string) {
+	u, err := url.Parse(v)
+	if err != nil {
+		c.add(p, fmt.Sprintf("%s %q does not parse: %v", key, raw, err))
+		return
+	}
+	target := p
+	if u.Path != "" {
+		var joined string
+		if strings.HasPrefix(u.Path, "/") {
+			joined = path.Clean(strings.TrimPrefix(u.Path, "/"))
+		} else {
+			joined = path.Join(path.Dir(p), u.Path)
+		}
+		if joined == ".." || strings.HasPrefix(joined, "../") {
+			c.add(p, fmt.Sprintf("%s %q points outside the site", key, raw))
+			return
+		}
+		if joined == "." {
+			joined = ""
+		}
+		switch {
+		case c.files[joined]:
+			target = joined
+		case c.files[path.Join(joined, "index.html")]:
+			target = path.Join(joined, "index.html")
+		default:
+			c.add(p, fmt.Sprintf("%s %q does not resolve to a file (%s)", key, raw, strconv.Quote(joined)))
+			return
+		}
+	}
+	if u.Fragment != "" && strings.HasSuffix(target, ".html") {
+		if !c.ids[target][u.Fragment] {
+			c.add(p, fmt.Sprintf("%s %q: no id %q on %s", key, raw, u.Fragment, target))
+		}
+	}
+}

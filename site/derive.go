@@ -1,0 +1,123 @@
+package site
+
+import (
+	"sort"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// derived is what the pages show about events beyond the model: each event's tags and
+// headline (catalog/diff/tags), its readable lines (catalog/diff.Lines), the events by tag, and
+// when this index first saw each release. All of it is read from the recorded events.
+type derived struct {
+	// Events newest first (format.SortEvents, the order of events.json).
+	Events []*eventView
+	ByID   map[string]*eventView
+	// ByTag holds the events with each tag, newest first; Tags the tags in use, in the
+	// vocabulary's order.
+	ByTag map[string][]*eventView
+	Tags  []string
+	// ByClaim holds each claim's events, newest first.
+	ByClaim map[network.Key][]*eventView
+	// FirstSeen is, per claim and release version, the event in which this index first saw
+	// the release: the claim's first observation (event kind observed, the release in the
+	// manifest observed) or the change that added it (a top-level release-added).
+	FirstSeen map[network.Key]map[string]*eventView
+}
+
+// eventView is an event as the pages show it.
+type eventView struct {
+	*store.Event
+	Tags     []string
+	Headline string
+	Lines    []string
+	// Claim is the claim the event belongs to (nil when the state no longer holds it).
+	Claim *network.Claim
+}
+
+// tagOrder is the tag vocabulary in the order catalog/diff/tags returns it.
+var tagOrder = []string{tags.Release, tags.Breaking, tags.Migration, tags.Dependencies, tags.Runtime,
+	tags.Status, tags.Artifacts, tags.Anomaly, tags.Capabilities, tags.Components, tags.Metadata,
+	tags.Development, tags.Observed, tags.Listing, tags.Moved}
+
+func derive(n *network.Network) *derived {
+	d := &derived{
+		ByID:      map[string]*eventView{},
+		ByTag:     map[string][]*eventView{},
+		ByClaim:   map[network.Key][]*eventView{},
+		FirstSeen: map[network.Key]map[string]*eventView{},
+	}
+	sorted := format.SortEvents(n.Events)
+	for i := range sorted {
+		e := &sorted[i]
+		v := &eventView{Event: e, Tags: tags.Tags(*e), Headline: tags.Headline(*e), Lines: diff.Lines(e.Changes)}
+		k := network.Key{Project: e.Project, Site: e.Origin}
+		v.Claim = n.ByKey[k]
+		d.Events = append(d.Events, v)
+		d.ByID[e.ID] = v
+		d.ByClaim[k] = append(d.ByClaim[k], v)
+		for _, t := range v.Tags {
+			d.ByTag[t] = append(d.ByTag[t], v)
+		}
+	}
+	known := map[string]bool{}
+	for _, t := range tagOrder {
+		known[t] = true
+		if len(d.ByTag[t]) > 0 {
+			d.Tags = append(d.Tags, t)
+		}
+	}
+	var extra []string // tags outside the vocabulary this build knows, shown after it
+	for t := range d.ByTag {
+		if !known[t] {
+			extra = append(extra, t)
+		}
+	}
+	sort.Strings(extra)
+	d.Tags = append(d.Tags, extra...)
+
+	// First seen: walk each claim's events oldest first. A release is first seen in the event
+	// whose top-level release-added names it. The releases no event added were in the manifest
+	// when the claim was first observed, but only when the recorded history is complete: the
+	// observed event and every later manifest change link digest to digest up to the held
+	// manifest. Otherwise the page says the time was not recorded.
+	for k, evs := range d.ByClaim {
+		c := n.ByKey[k]
+		seen := map[string]*eventView{}
+		var observed *eventView
+		chain, prev := false, ""
+		for i := len(evs) - 1; i >= 0; i-- {
+			v := evs[i]
+			if v.Kind == store.EventObserved && v.After != nil {
+				observed, chain, prev = v, true, *v.After
+				continue
+			}
+			if v.Before != nil && v.After != nil && *v.Before != *v.After {
+				if *v.Before != prev {
+					chain = false
+				}
+				prev = *v.After
+			}
+			for _, ch := range v.Changes {
+				if ch.Change == "release-added" && ch.Version != "" && seen[ch.Version] == nil {
+					seen[ch.Version] = v
+				}
+			}
+		}
+		if c != nil && c.Manifest != nil && observed != nil && chain && prev == c.Record.IngestedSHA256 {
+			for _, r := range c.Manifest.Releases {
+				if seen[r.Version] == nil {
+					seen[r.Version] = observed
+				}
+			}
+		}
+		if len(seen) > 0 {
+			d.FirstSeen[k] = seen
+		}
+	}
+	return d
+}

@@ -1,0 +1,85 @@
+package site
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gorilla/feeds"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// FeedFile is the Atom feed of the latest events, beside the site.
+const FeedFile = "updates.xml"
+
+// FeedSize is how many events the feed carries, newest first.
+const FeedSize = 100
+
+// atom writes the Atom feed of the latest FeedSize events. It is deterministic: every time in
+// it is an observation time from the state (the feed's updated is the newest event's, else the
+// last refresh's), and every entry has an explicit id (gorilla/feeds would otherwise make a
+// random one).
+func (b *builder) atom() ([]byte, error) {
+	f := &feeds.Feed{
+		Title:       IndexName + ": updates in the DreamWeave network",
+		Link:        &feeds.Link{Href: b.base + "updates/", Rel: "alternate"},
+		Description: "Changes this index observed in the manifests DreamWeave sites publish, newest first.",
+		Author:      &feeds.Author{Name: IndexName},
+	}
+	evs := b.derived.Events
+	if len(evs) > FeedSize {
+		evs = evs[:FeedSize]
+	}
+	updated := ""
+	if len(evs) > 0 {
+		updated = evs[0].ObservedAt
+	} else if b.n.State != nil {
+		updated = b.n.State.ObservedAt
+	}
+	if updated != "" {
+		t, err := time.Parse(store.TimeFormat, updated)
+		if err != nil {
+			return nil, fmt.Errorf("%s: observation time %q: %w", FeedFile, updated, err)
+		}
+		f.Updated = t
+	} else {
+		f.Updated = time.Unix(0, 0).UTC() // nothing observed yet: a fixed time, never the clock
+	}
+	for _, e := range evs {
+		t, err := time.Parse(store.TimeFormat, e.ObservedAt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: event %s observed_at %q: %w", FeedFile, e.ID, e.ObservedAt, err)
+		}
+		link := b.base + dirURL(eventPath(e.ID))
+		desc := e.Headline
+		if len(e.Tags) > 0 {
+			desc += " [" + strings.Join(e.Tags, ", ") + "]"
+		}
+		f.Items = append(f.Items, &feeds.Item{
+			Title:       e.Headline,
+			Link:        &feeds.Link{Href: link},
+			Id:          link,
+			Updated:     t,
+			Description: htmlEscape(desc),
+		})
+	}
+	atom, err := f.ToAtom()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", FeedFile, err)
+	}
+	return []byte(atom), nil
+}
+
+// htmlEscape escapes text for an Atom summary of type "html".
+func htmlEscape(s string) string {
+	var buf bytes.Buffer
+	xmlEscape(&buf, s)
+	return buf.String()
+}
+
+func xmlEscape(buf *bytes.Buffer, s string) {
+	_ = xml.EscapeText(buf, []byte(s))
+}

@@ -1,0 +1,100 @@
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"path"
+	"strings"
+
+	// Decoders for the formats a card image may arrive in.
+	_ "image/gif"
+
+	"github.com/disintegration/imaging"
+	_ "golang.org/x/image/webp"
+)
+
+// Card image limits. A cached image is decoded only after its header's dimensions pass them,
+// so a small file claiming to be 60000x60000 pixels is refused before any pixel memory is
+// allocated (a decompression bomb).
+const (
+	MaxImageBytes  = 16 << 20 // the crawler's per-document limit
+	MaxImageSide   = 8192     // pixels, either side
+	MaxImagePixels = 40 << 20 // width*height
+)
+
+// CardSize is one fixed card rendition.
+type CardSize struct{ W, H int }
+
+// CardSizes are the renditions written for every card image: 1x and 2x of a 320x180 card.
+var CardSizes = []CardSize{{320, 180}, {640, 360}}
+
+// CardImage is a rendered card image: files relative to the output root, one per CardSizes
+// entry, in that order. Problem says why there is no image ("" when there is one).
+type CardImage struct {
+	Files   []string
+	Alt     string
+	Problem string
+}
+
+// cardImage decodes a cached media file and resizes it to CardSizes. digest is the file's
+// SHA-256 (its name in the state); the output names derive from it (same input, same names).
+// The encoding is deterministic: PNG when any pixel is not opaque, else JPEG at quality 85.
+// Errors describe why the image cannot be shown; they never fail a build.
+func cardImage(b []byte, digest string) (map[string][]byte, []string, error) {
+	if len(b) > MaxImageBytes {
+		return nil, nil, fmt.Errorf("the image is %d bytes, over the %d byte limit", len(b), MaxImageBytes)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return nil, nil, fmt.Errorf("the image header cannot be read: %v", err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > MaxImageSide || cfg.Height > MaxImageSide || int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
+		return nil, nil, fmt.Errorf("the %s image is %dx%d pixels, over the %dx%d (%d pixel) limit", format, cfg.Width, cfg.Height, MaxImageSide, MaxImageSide, MaxImagePixels)
+	}
+	img, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, nil, fmt.Errorf("the %s image does not decode: %v", format, err)
+	}
+	opaque := true
+	if o, ok := img.(interface{ Opaque() bool }); ok {
+		opaque = o.Opaque()
+	}
+	files := map[string][]byte{}
+	var names []string
+	for _, s := range CardSizes {
+		out := imaging.Fill(img, s.W, s.H, imaging.Center, imaging.Lanczos)
+		var buf bytes.Buffer
+		ext := "jpg"
+		if opaque {
+			err = jpeg.Encode(&buf, out, &jpeg.Options{Quality: 85})
+		} else {
+			ext = "png"
+			err = (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, out)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("the resized image cannot be encoded: %v", err)
+		}
+		name := path.Join("cards", fmt.Sprintf("%s-%dx%d.%s", digest[:16], s.W, s.H, ext))
+		files[name] = buf.Bytes()
+		names = append(names, name)
+	}
+	return files, names, nil
+}
+
+// mediaDigest checks that a cached media file (state media/<sha256>.<ext>) holds the bytes its
+// name says and returns the digest. A mismatch is the state contradicting itself.
+func mediaDigest(rel string, b []byte) (string, error) {
+	base := path.Base(rel)
+	want := strings.TrimSuffix(base, path.Ext(base))
+	sum := sha256.Sum256(b)
+	got := hex.EncodeToString(sum[:])
+	if len(want) != 64 || want != got {
+		return "", fmt.Errorf("%s: the file's SHA-256 is %s, not the digest its name gives", rel, got)
+	}
+	return got, nil
+}

@@ -1,0 +1,53 @@
+package site
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+
+	"github.com/tdewolff/minify/v2"
+	mcss "github.com/tdewolff/minify/v2/css"
+	mhtml "github.com/tdewolff/minify/v2/html"
+	mjs "github.com/tdewolff/minify/v2/js"
+	mjson "github.com/tdewolff/minify/v2/json"
+	msvg "github.com/tdewolff/minify/v2/svg"
+	mxml "github.com/tdewolff/minify/v2/xml"
+)
+
+// Media types the minifier knows, by the output file's extension.
+var mediaTypes = map[string]string{
+	".html": "text/html",
+	".css":  "text/css",
+	".js":   "application/javascript",
+	".json": "application/json",
+	".svg":  "image/svg+xml",
+	".xml":  "text/xml",
+}
+
+// newMinifier returns the minifier for every text file the build writes. Document tags and end
+// tags are kept (the <html lang> every page needs, and markup any HTML parser reads the same
+// way); JSON numbers are kept exactly as written (sizes, versions).
+func newMinifier() *minify.M {
+	m := minify.New()
+	m.Add("text/html", &mhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true})
+	m.AddFunc("text/css", mcss.Minify)
+	m.AddFunc("application/javascript", mjs.Minify)
+	m.Add("application/json", &mjson.Minifier{KeepNumbers: true})
+	m.AddFunc("image/svg+xml", msvg.Minify)
+	m.AddFuncRegexp(regexp.MustCompile(`[/+]xml$`), mxml.Minify)
+	return m
+}
+
+// minifyAs minifies b as the file type of ext; unknown extensions are returned unchanged.
+func minifyAs(m *minify.M, ext string, b []byte) ([]byte, error) {
+	mt, ok := mediaTypes[ext]
+	if !ok {
+		return b, nil
+	}
+	var out bytes.Buffer
+	out.Grow(len(b))
+	if err := m.Minify(mt, &out, bytes.NewReader(b)); err != nil {
+		return nil, fmt.Errorf("minify %s: %w", mt, err)
+	}
+	return out.Bytes(), nil
+}

@@ -1,0 +1,431 @@
+package site
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+const notFoundPage = "404.html"
+
+// recentEvents is how many events the home page and the updates index show.
+const (
+	recentHome    = 10
+	recentUpdates = 200
+)
+
+func (b *builder) renderPages() error {
+	steps := []func() error{
+		b.homePage, b.projectPages, b.originPages, b.releasesPage, b.updatePages,
+		b.conflictsPage, b.capabilityPages, b.dependenciesPage, b.gapsPage, b.healthPage,
+		b.aboutPages, b.notFound,
+	}
+	for _, f := range steps {
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claimSummary is how lists show one claim.
+type claimSummary struct {
+	C       *network.Claim
+	Summary string
+	Type    string
+	Status  string
+	Game    string
+	Tags    []string
+	Version string
+	Channel string
+	Card    *CardImage
+}
+
+func (b *builder) summarize(c *network.Claim) *claimSummary {
+	s := &claimSummary{C: c, Card: b.cards[c.Key]}
+	if m := c.Manifest; m != nil {
+		p := m.Project
+		s.Summary, s.Type, s.Status, s.Game, s.Tags = p.Summary, p.Type, p.Status, p.Game, p.Tags
+	} else {
+		e := c.Record.Entry
+		s.Summary, s.Type, s.Status = e.Summary, e.Type, e.Status
+	}
+	if c.Current != nil {
+		s.Version, s.Channel = c.Current.Version, c.CurrentChannel
+	}
+	return s
+}
+
+// byName orders claims for people: by name (case-folded), then project id and site.
+func byName(cs []*network.Claim) []*network.Claim {
+	out := append([]*network.Claim(nil), cs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := strings.ToLower(out[i].Name), strings.ToLower(out[j].Name)
+		if a != b {
+			return a < b
+		}
+		return out[i].Key.Less(out[j].Key)
+	})
+	return out
+}
+
+type homeData struct {
+	N        *network.Network
+	Featured []*featuredView
+	Recent   []*eventView
+	More     bool
+}
+
+type featuredView struct {
+	F      *network.Featured
+	Claims []*claimSummary
+}
+
+func (b *builder) homePage() error {
+	d := &homeData{N: b.n}
+	for _, f := range b.n.Featured {
+		fv := &featuredView{F: f}
+		for _, c := range f.Claims {
+			fv.Claims = append(fv.Claims, b.summarize(c))
+		}
+		d.Featured = append(d.Featured, fv)
+	}
+	d.Recent = b.derived.Events
+	if len(d.Recent) > recentHome {
+		d.Recent, d.More = d.Recent[:recentHome], true
+	}
+	return b.page("home", &Page{Path: "index.html", Title: "The DreamWeave network, as observed", Section: "home",
+		Desc: "An independent index of the DreamWeave mod network: what each site published, what changed, and how the projects relate.", Data: d})
+}
+
+type projectsData struct {
+	Entries                      []*claimSummary
+	Types, Statuses, Tags, Games []string
+	Withdrawn                    []*network.Claim
+}
+
+func (b *builder) projectPages() error {
+	d := &projectsData{}
+	types, statuses, tagset, games := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, c := range byName(b.n.Listed) {
+		s := b.summarize(c)
+		d.Entries = append(d.Entries, s)
+		types[s.Type], statuses[s.Status], games[s.Game] = true, true, true
+		for _, t := range s.Tags {
+			tagset[t] = true
+		}
+	}
+	for _, c := range b.n.Claims {
+		if !c.Listed {
+			d.Withdrawn = append(d.Withdrawn, c)
+		}
+	}
+	d.Types, d.Statuses, d.Tags, d.Games = keys(types), keys(statuses), keys(tagset), keys(games)
+	if err := b.page("projects", &Page{Path: "projects/index.html", Title: "Projects", Section: "projects", Script: true,
+		Desc: "Every project claim in the catalog, with search and filters by type, status, tag and game.", Data: d}); err != nil {
+		return err
+	}
+	for _, p := range b.n.Projects {
+		if err := b.page("project", &Page{Path: projectPath(p.ID), Title: "Project " + p.ID, Section: "projects",
+			Desc: "Every site that lists project id " + p.ID + ".", Data: b.projectView(p)}); err != nil {
+			return err
+		}
+		for _, c := range p.Claims {
+			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: c.Name, Section: "projects",
+				Desc: "One claim for project id " + c.Project + ": what one site publishes for it, as this index observed it.",
+				Data: b.claimView(c)}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		if k != "" {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+type projectView struct {
+	P      *network.Project
+	Claims []*claimSummary
+}
+
+func (b *builder) projectView(p *network.Project) *projectView {
+	v := &projectView{P: p}
+	for _, c := range p.Claims {
+		v.Claims = append(v.Claims, b.summarize(c))
+	}
+	return v
+}
+
+// claimView is the claim page.
+type claimView struct {
+	*claimSummary
+	C        *network.Claim
+	Project  *network.Project
+	Stale    bool
+	License  string
+	Scheme   string
+	Meta     *protocol.Project
+	Links    []linkView
+	Releases []*releaseView
+	Events   []*eventView
+	// Others are the other claims for the same project id.
+	Others []*network.Claim
+	// NoSeen: no release has a recorded first-seen time.
+	NoSeen bool
+}
+
+type linkView struct{ Label, URL string }
+
+type releaseView struct {
+	R         *network.Release
+	Anchor    string
+	FirstSeen *eventView
+	OpenMW    *protocol.OpenMW
+	OtherExt  []extView
+	Open      bool
+}
+
+type extView struct {
+	Name string
+	JSON string
+}
+
+func (b *builder) claimView(c *network.Claim) *claimView {
+	v := &claimView{claimSummary: b.summarize(c), C: c, Project: b.n.ByProject[c.Project],
+		Stale: c.Health != store.ClaimCurrent || c.Cached, Events: b.derived.ByClaim[c.Key]}
+	for _, o := range v.Project.Claims {
+		if o != c {
+			v.Others = append(v.Others, o)
+		}
+	}
+	if m := c.Manifest; m != nil {
+		v.Meta = &m.Project
+		v.License = m.Project.License
+		v.Scheme = string(c.Scheme)
+		l := m.Project.Links
+		for _, lv := range []linkView{{"Project page", l.Page}, {"Source", l.Source}, {"Issues", l.Issues},
+			{"Documentation", l.Documentation}, {"Support", l.Support}, {"Donate", l.Donate},
+			{"Homepage", l.Homepage}, {"Nexus Mods", l.Nexusmods}, {"Crate", l.Crate}} {
+			if lv.URL != "" {
+				v.Links = append(v.Links, lv)
+			}
+		}
+	}
+	seen := b.derived.FirstSeen[c.Key]
+	v.NoSeen = len(seen) == 0
+	used := map[string]int{}
+	for _, r := range c.Releases {
+		rv := &releaseView{R: r, Anchor: releaseAnchor(r.Version), FirstSeen: seen[r.Version], OpenMW: r.OpenMWExtension(),
+			Open: r.Current || len(r.Head) > 0}
+		if n := used[rv.Anchor]; n > 0 { // the same version twice: keep ids unique
+			rv.Anchor = fmt.Sprintf("%s-%d", rv.Anchor, n+1)
+		}
+		used[rv.Anchor]++
+		var names []string
+		for name := range r.Extensions {
+			if name != "openmw" || rv.OpenMW == nil {
+				names = append(names, name)
+			}
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			rv.OtherExt = append(rv.OtherExt, extView{Name: name, JSON: rawJSON(r.Extensions[name])})
+		}
+		v.Releases = append(v.Releases, rv)
+	}
+	return v
+}
+
+type originsData struct {
+	Origins []*network.Origin
+}
+
+type originView struct {
+	O       *network.Origin
+	Claims  []*claimSummary
+	Sources []store.Source
+}
+
+func (b *builder) originPages() error {
+	if err := b.page("origins", &Page{Path: "origins/index.html", Title: "Sites", Section: "origins",
+		Desc: "Every DreamWeave site index this index reads: its health and the projects it lists.", Data: &originsData{Origins: b.n.Origins}}); err != nil {
+		return err
+	}
+	for _, o := range b.n.Origins {
+		v := &originView{O: o}
+		for _, c := range o.Claims {
+			v.Claims = append(v.Claims, b.summarize(c))
+		}
+		for _, s := range b.n.Sources {
+			if s.Origin != nil && *s.Origin == o.ID {
+				v.Sources = append(v.Sources, s)
+			}
+		}
+		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + o.ID, Section: "origins",
+			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type releaseRow struct {
+	C       *network.Claim
+	Heads   []network.Head
+	Current *network.Release
+	Date    string
+}
+
+func (b *builder) releasesPage() error {
+	var rows []*releaseRow
+	for _, c := range b.n.Listed {
+		r := &releaseRow{C: c, Heads: c.Heads, Current: c.Current}
+		if c.Current != nil {
+			r.Date = c.Current.Date
+		}
+		rows = append(rows, r)
+	}
+	// Newest publisher date first; then by name and key, so equal dates keep a fixed order.
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].Date != rows[j].Date {
+			return rows[i].Date > rows[j].Date
+		}
+		a, b := strings.ToLower(rows[i].C.Name), strings.ToLower(rows[j].C.Name)
+		if a != b {
+			return a < b
+		}
+		return rows[i].C.Key.Less(rows[j].C.Key)
+	})
+	return b.page("releases", &Page{Path: "releases/index.html", Title: "Releases", Section: "releases",
+		Desc: "The current release and channel heads of every claim in the catalog.", Data: rows})
+}
+
+type updatesData struct {
+	Tag    string
+	Events []*eventView
+	Tags   []string
+	ByTag  map[string][]*eventView
+	More   bool
+	Total  int
+}
+
+func (b *builder) updatePages() error {
+	d := &updatesData{Events: b.derived.Events, Tags: b.derived.Tags, ByTag: b.derived.ByTag, Total: len(b.derived.Events)}
+	if len(d.Events) > recentUpdates {
+		d.Events, d.More = d.Events[:recentUpdates], true
+	}
+	if err := b.page("updates", &Page{Path: "updates/index.html", Title: "Updates", Section: "updates",
+		Desc: "What changed in the network, newest first: typed differences between the manifests this index observed.", Data: d}); err != nil {
+		return err
+	}
+	for _, t := range b.derived.Tags {
+		td := &updatesData{Tag: t, Events: b.derived.ByTag[t], Tags: b.derived.Tags, ByTag: b.derived.ByTag, Total: len(b.derived.ByTag[t])}
+		if err := b.page("updates", &Page{Path: tagPath(t), Title: "Updates tagged " + t, Section: "updates",
+			Desc: "Updates with one tag, newest first.", Data: td}); err != nil {
+			return err
+		}
+	}
+	for _, e := range b.derived.Events {
+		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Headline, Section: "updates",
+			Desc: "One observed change to one claim.", Data: e}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *builder) conflictsPage() error {
+	return b.page("conflicts", &Page{Path: "conflicts/index.html", Title: "Identity conflicts and moves", Section: "conflicts",
+		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence.", Data: b.n})
+}
+
+func (b *builder) capabilityPages() error {
+	if err := b.page("capabilities", &Page{Path: "capabilities/index.html", Title: "Capabilities", Section: "capabilities",
+		Desc: "Capabilities that current releases provide or reference.", Data: b.n}); err != nil {
+		return err
+	}
+	for _, c := range b.n.Capabilities {
+		if err := b.page("capability", &Page{Path: capabilityPath(c.Name), Title: "Capability " + c.Name, Section: "capabilities",
+			Desc: "One capability: which current releases provide it and which reference it.", Data: c}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type dependenciesData struct {
+	N      *network.Network
+	UsedBy []*network.Claim
+	Graph  *graphInfo
+}
+
+func (b *builder) dependenciesPage() error {
+	d := &dependenciesData{N: b.n}
+	for _, c := range byName(b.n.Listed) {
+		if len(c.UsedBy) > 0 {
+			d.UsedBy = append(d.UsedBy, c)
+		}
+	}
+	g, err := b.graph()
+	if err != nil {
+		return err
+	}
+	d.Graph = g
+	return b.page("dependencies", &Page{Path: "dependencies/index.html", Title: "Dependencies", Section: "dependencies",
+		Desc: "Every relationship of every current release, resolved against the catalog, and which claims are required by others.", Data: d})
+}
+
+func (b *builder) gapsPage() error {
+	return b.page("gaps", &Page{Path: "gaps/index.html", Title: "Gaps", Section: "gaps",
+		Desc: "Relationship targets that no site in this index publishes, and addresses to look at.", Data: b.n})
+}
+
+type healthData struct {
+	N       *network.Network
+	Origins []*network.Origin
+	Claims  []*network.Claim
+}
+
+func (b *builder) healthPage() error {
+	d := &healthData{N: b.n}
+	for _, c := range b.n.Claims {
+		if c.Health != store.ClaimCurrent || c.Cached || !c.Listed {
+			d.Claims = append(d.Claims, c)
+		}
+	}
+	return b.page("health", &Page{Path: "health/index.html", Title: "Network health", Section: "health",
+		Desc: "Every source with its discovery trail, every site with its last problem, every claim that is not current and why.", Data: d})
+}
+
+func (b *builder) aboutPages() error {
+	for _, a := range []struct{ kind, path, title, desc string }{
+		{"about", "about/index.html", "About this index", "How this index works."},
+		{"about-trust", "about/trust/index.html", "What this index says, and what it never says", "The words this index uses about projects, and why."},
+		{"about-digests", "about/digests/index.html", "What a digest proves", "What a SHA-256 digest in a DreamWeave document proves and what it does not."},
+		{"about-listing", "about/listing/index.html", "What being listed means", "What it means for a site to be read by this index."},
+		{"about-updates", "about/updates/index.html", "The updates vocabulary", "The tags and change kinds on the updates pages."},
+	} {
+		if err := b.page(a.kind, &Page{Path: a.path, Title: a.title, Section: "about", Desc: a.desc, Data: b.n}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *builder) notFound() error {
+	return b.page("notfound", &Page{Path: notFoundPage, Title: "Page not found", Abs: true,
+		Desc: "This page does not exist."})
+}

@@ -1,0 +1,48 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// Page paths, relative to the output root and slash-separated. Every page is a directory's
+// index.html, and links name the index.html itself, so the site works from files alone
+// (file://, a USB stick) as well as from any static host.
+
+func claimPath(project, site string) string { return "projects/" + project + "/" + site + "/index.html" }
+func projectPath(id string) string          { return "projects/" + id + "/index.html" }
+func originPath(site string) string         { return "origins/" + site + "/index.html" }
+func eventPath(id string) string            { return "updates/" + id + "/index.html" }
+func tagPath(tag string) string             { return "updates/" + tag + "/index.html" }
+func capabilityPath(name string) string     { return "capabilities/" + CapabilityDir(name) + "/index.html" }
+
+// CapabilityDir is the directory name of a capability's page. Capability names may hold ':'
+// and other characters that are unsafe or ambiguous in paths, so the name is a readable slug
+// plus the first 8 hex digits of the SHA-256 of the exact name: deterministic, collision-free
+// in practice, and distinct for names whose slugs coincide ("lua:api" and "lua-api").
+func CapabilityDir(name string) string {
+	sum := sha256.Sum256([]byte(name))
+	h := hex.EncodeToString(sum[:])[:8]
+	if s := store.Slug(name); s != "" {
+		return s + "-" + h
+	}
+	return h
+}
+
+// claimKeyPath is claimPath for a model claim.
+func claimKeyPath(c *network.Claim) string { return claimPath(c.Project, c.Site) }
+
+// rootOf is the relative prefix from a page at p to the output root: "" for index.html,
+// "../" for projects/index.html, and so on.
+func rootOf(p string) string { return strings.Repeat("../", strings.Count(p, "/")) }
+
+// relURL is target (relative to the root) as seen from a page at p.
+func relURL(p, target string) string { return rootOf(p) + target }
+
+// dirURL is the public (directory) form of a page path: "projects/x/index.html" gives
+// "projects/x/", "index.html" gives "".
+func dirURL(p string) string { return strings.TrimSuffix(p, "index.html") }

@@ -1,0 +1,322 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/assets"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/templates"
+)
+
+// Page is what every template receives: where the page is, its title, and its data.
+type Page struct {
+	// Path is the page's file, relative to the output root ("projects/index.html").
+	Path string
+	// Title is plain text (it may hold a publisher's project name; html/template escapes it).
+	Title string
+	// Section is the navigation entry the page belongs to.
+	Section string
+	// Desc is the meta description, in this index's own words only.
+	Desc string
+	// Canonical is the page's public URL under the base URL ("" for the 404 page).
+	Canonical string
+	// Script: the page loads site.js (the project list only).
+	Script bool
+	// Abs: links are absolute under the base URL instead of relative (the 404 page, which a
+	// host serves at any depth).
+	Abs  bool
+	Base string
+	Meta *siteMeta
+	Data any
+}
+
+// Rel is target (a path relative to the output root) as a link from this page.
+func (p *Page) Rel(target string) string {
+	if p.Abs {
+		return p.Base + target
+	}
+	return relURL(p.Path, target)
+}
+
+// siteMeta is what every page's frame shows.
+type siteMeta struct {
+	ObservedAt string
+	Crawler    string
+	Repository string
+}
+
+// navItem is one entry of the site navigation.
+type navItem struct{ Key, Label, Path string }
+
+var nav = []navItem{
+	{"projects", "Projects", "projects/index.html"},
+	{"origins", "Sites", "origins/index.html"},
+	{"releases", "Releases", "releases/index.html"},
+	{"updates", "Updates", "updates/index.html"},
+	{"conflicts", "Conflicts", "conflicts/index.html"},
+	{"capabilities", "Capabilities", "capabilities/index.html"},
+	{"dependencies", "Dependencies", "dependencies/index.html"},
+	{"gaps", "Gaps", "gaps/index.html"},
+	{"health", "Health", "health/index.html"},
+	{"about", "About", "about/index.html"},
+}
+
+// templateSet holds one parsed template per page kind, each with the layout and partials.
+type templateSet struct {
+	pages map[string]*template.Template
+}
+
+var funcs = template.FuncMap{
+	"nav":          func() []navItem { return nav },
+	"claimURL":     claimKeyPath,
+	"claimPath":    claimPath,
+	"projectURL":   projectPath,
+	"originURL":    originPath,
+	"eventURL":     eventPath,
+	"tagURL":       tagPath,
+	"capURL":       capabilityPath,
+	"md":           Markdown,
+	"safeURL":      SafeURL,
+	"healthLabel":  store.HealthLabel,
+	"deref":        deref,
+	"size":         sizeText,
+	"when":         when,
+	"join":         strings.Join,
+	"add":          func(a, b int) int { return a + b },
+	"sub":          func(a, b int) int { return a - b },
+	"dict":         dict,
+	"releaseID":    releaseAnchor,
+	"rawJSON":      rawJSON,
+	"short":        func(s string) string { return shortDigest(s) },
+	"originHealth": originHealthText,
+	"checkText":    checkText,
+	"isTrue":       func(b *bool) bool { return b != nil && *b },
+	"isFalse":      func(b *bool) bool { return b != nil && !*b },
+	"plural":       plural,
+}
+
+func loadTemplates() (*templateSet, error) {
+	base, err := template.New("").Funcs(funcs).ParseFS(templates.FS, "_layout.html", "_partials.html")
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	names, err := fs.Glob(templates.FS, "*.html")
+	if err != nil {
+		return nil, err
+	}
+	ts := &templateSet{pages: map[string]*template.Template{}}
+	for _, name := range names {
+		if strings.HasPrefix(name, "_") {
+			continue
+		}
+		t, err := base.Clone()
+		if err != nil {
+			return nil, err
+		}
+		if t, err = t.ParseFS(templates.FS, name); err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		ts.pages[strings.TrimSuffix(name, ".html")] = t
+	}
+	return ts, nil
+}
+
+// page renders the template kind with p and writes it at p.Path.
+func (b *builder) page(kind string, p *Page) error {
+	t := b.tmpl.pages[kind]
+	if t == nil {
+		return fmt.Errorf("no template %q", kind)
+	}
+	if p.Meta == nil {
+		p.Meta = b.meta()
+	}
+	p.Base = b.base
+	if p.Canonical == "" && !p.Abs {
+		p.Canonical = b.base + dirURL(p.Path)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+		return fmt.Errorf("%s: %w", p.Path, err)
+	}
+	if err := b.write(p.Path, buf.Bytes()); err != nil {
+		return err
+	}
+	b.pages = append(b.pages, p.Path)
+	return nil
+}
+
+func (b *builder) meta() *siteMeta {
+	m := &siteMeta{Repository: b.repo}
+	if s := b.n.State; s != nil {
+		m.ObservedAt, m.Crawler = s.ObservedAt, s.Crawler
+	}
+	return m
+}
+
+// assets writes the stylesheet, script and icon.
+func (b *builder) assets() error {
+	for _, name := range []string{"site.css", "site.js", "icon.svg"} {
+		data, err := fs.ReadFile(assets.FS, name)
+		if err != nil {
+			return err
+		}
+		if err := b.write(path.Join("assets", name), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// when shows an observation time ("2026-10-10T12:36:05Z") as "2026-10-10 12:36:05 UTC".
+func when(s string) string {
+	if len(s) == 20 && s[10] == 'T' && s[19] == 'Z' {
+		return s[:10] + " " + s[11:19] + " UTC"
+	}
+	return s
+}
+
+// sizeText is a byte count with thousands separators and a binary unit: "23,274 bytes
+// (22.7 KiB)".
+func sizeText(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if neg {
+		out = "-" + out
+	}
+	unit := " bytes"
+	if n == 1 {
+		unit = " byte"
+	}
+	out += unit
+	f := float64(n)
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB"} {
+		f /= 1024
+		if f < 1024 || u == "TiB" {
+			if n >= 1024 {
+				out += " (" + strconv.FormatFloat(f, 'f', 1, 64) + " " + u + ")"
+			}
+			break
+		}
+	}
+	return out
+}
+
+func shortDigest(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// dict builds a map for passing several values to a partial: dict "k1" v1 "k2" v2.
+func dict(kv ...any) (map[string]any, error) {
+	if len(kv)%2 != 0 {
+		return nil, fmt.Errorf("dict: odd number of arguments")
+	}
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i < len(kv); i += 2 {
+		k, ok := kv[i].(string)
+		if !ok {
+			return nil, fmt.Errorf("dict: key %v is not a string", kv[i])
+		}
+		m[k] = kv[i+1]
+	}
+	return m, nil
+}
+
+// rawJSON shows a publisher's JSON value (an extension this index does not interpret)
+// indented, as text.
+func rawJSON(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+// releaseAnchor is the fragment id of a release on its claim page. Versions hold only
+// [0-9A-Za-z.+-] when valid; anything else is replaced so the id stays one token.
+func releaseAnchor(version string) string {
+	var b strings.Builder
+	b.WriteString("release-")
+	for _, r := range version {
+		if r <= ' ' || r == '"' || r == '#' || r == '%' || r == '?' || r == '/' || r == '\\' || r > 0x7e {
+			b.WriteByte('_')
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func originHealthText(h string) string {
+	switch h {
+	case store.OriginHealthy:
+		return "healthy: the site index was read on the last crawl"
+	case store.OriginUnreachable:
+		return "unreachable: the site index could not be read"
+	case store.OriginRefused:
+		return "refused by crawler policy"
+	case store.OriginNoIndex:
+		return "no site index: the response was not a DreamWeave site index"
+	case store.OriginInvalidIndex:
+		return "invalid site index: it fails the protocol"
+	case store.OriginUnsupportedVersion:
+		return "speaks a newer protocol"
+	}
+	return h
+}
+
+// checkText explains a constraint check in words.
+func checkText(c network.Check) string {
+	switch c {
+	case network.CheckSatisfied:
+		return "satisfied"
+	case network.CheckUnsatisfied:
+		return "not satisfied"
+	case network.CheckNoConstraint:
+		return "no version constraint"
+	case network.CheckNotApplicable:
+		return "a version without a project target: not checked"
+	case network.CheckUnresolved:
+		return "nobody in this index publishes the target"
+	case network.CheckNoCurrent:
+		return "the target has no current release"
+	case network.CheckBadConstraint:
+		return "the constraint does not parse under the target's versioning"
+	case network.CheckBadVersion:
+		return "the target's current version does not parse under its versioning"
+	}
+	return string(c)
+}

@@ -1,0 +1,158 @@
+package site
+
+import (
+	"bytes"
+	"html/template"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Publisher CommonMark (release notes, SPEC section 1 "notes ... CommonMark, untrusted") goes
+// through goldmark and then a bluemonday allowlist (SPEC section 5, issue 4): prose and links
+// survive; scripts, frames, styles, images, forms and every attribute but href do not.
+
+var (
+	mdOnce   sync.Once
+	mdEngine goldmark.Markdown
+	mdPolicy *bluemonday.Policy
+)
+
+func markdownSetup() {
+	// No WithUnsafe: goldmark already omits raw HTML; bluemonday is the real allowlist.
+	mdEngine = goldmark.New(goldmark.WithParserOptions(
+		parser.WithASTTransformers(util.Prioritized(flattenTransformer{}, 100)),
+	))
+	p := bluemonday.NewPolicy()
+	p.AllowElements("p", "br", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "hr", "del", "a")
+	p.AllowAttrs("href").OnElements("a")
+	p.AllowURLSchemes("http", "https", "mailto")
+	p.RequireParseableURLs(true)
+	p.AllowRelativeURLs(false)
+	p.RequireNoFollowOnLinks(true)
+	p.RequireNoReferrerOnLinks(true)
+	mdPolicy = p
+}
+
+// flattenTransformer keeps publisher markup from disturbing the page outline and from loading
+// anything: a heading becomes a paragraph in bold (so the page's own headings stay in order),
+// and an image becomes its alt text in brackets (images are dropped, the words stay visible).
+type flattenTransformer struct{}
+
+func (flattenTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
+	var headings, images []ast.Node
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.(type) {
+		case *ast.Heading:
+			headings = append(headings, n)
+		case *ast.Image:
+			images = append(images, n)
+		}
+		return ast.WalkContinue, nil
+	})
+	for _, h := range headings {
+		para := ast.NewParagraph()
+		strong := ast.NewEmphasis(2)
+		for c := h.FirstChild(); c != nil; {
+			next := c.NextSibling()
+			strong.AppendChild(strong, c)
+			c = next
+		}
+		para.AppendChild(para, strong)
+		para.SetLines(h.Lines())
+		h.Parent().ReplaceChild(h.Parent(), h, para)
+	}
+	src := reader.Source()
+	for _, img := range images {
+		alt := nodeText(img, src)
+		label := "[image]"
+		if alt != "" {
+			label = "[image: " + alt + "]"
+		}
+		img.Parent().ReplaceChild(img.Parent(), img, ast.NewString([]byte(label)))
+	}
+}
+
+// nodeText is the plain text inside n (an image's alt text).
+func nodeText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// relFromPolicy is the rel value bluemonday writes on every link it keeps (nofollow, then
+// noreferrer); relWanted adds noopener. The literal can only come from bluemonday: publisher
+// quotes inside attribute values are escaped.
+const (
+	relFromPolicy = `rel="nofollow noreferrer"`
+	relWanted     = `rel="nofollow noopener noreferrer"`
+)
+
+// Markdown renders publisher CommonMark as sanitized HTML. Goldmark errors cannot happen when
+// writing to a buffer; if one did, the text is shown escaped instead.
+func Markdown(src string) template.HTML {
+	mdOnce.Do(markdownSetup)
+	var buf bytes.Buffer
+	if err := mdEngine.Convert([]byte(src), &buf); err != nil {
+		return template.HTML(template.HTMLEscapeString(src))
+	}
+	out := mdPolicy.SanitizeBytes(buf.Bytes())
+	out = bytes.ReplaceAll(out, []byte(relFromPolicy), []byte(relWanted))
+	return template.HTML(out) // #nosec: sanitized by the allowlist above
+}
+
+// SafeURL returns u when it is an absolute http or https URL with a host, or a mailto URL, and
+// "" otherwise (javascript:, data:, relative paths, control characters, spaces, user info
+// tricks are all refused). Publisher URLs are shown as links only when SafeURL accepts them;
+// otherwise they are shown as text.
+func SafeURL(u string) string {
+	if u == "" || len(u) > 8192 {
+		return ""
+	}
+	for _, r := range u {
+		if r <= ' ' || r == 0x7f || r == '\\' || r == '"' || r == '<' || r == '>' || r == '`' {
+			return ""
+		}
+	}
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	switch strings.ToLower(p.Scheme) {
+	case "http", "https":
+		if p.Host == "" || p.Opaque != "" {
+			return ""
+		}
+	case "mailto":
+		if p.Opaque == "" {
+			return ""
+		}
+	default:
+		return ""
+	}
+	return u
+}

@@ -1,0 +1,15 @@
+// Package templates holds the site's html/template files, embedded in the binary.
+//
+// _layout.html defines "layout" (the page frame: landmarks, navigation, footer) and
+// _partials.html the pieces pages share; every other file defines "main" for one kind of page.
+// Publisher text is always passed to the templates as plain strings (html/template escapes
+// it) and wrapped in <bdi> or an element carrying data-publisher, so check-site can tell the
+// publisher's words from the index's own; only sanitized CommonMark arrives as HTML.
+package templates
+
+import "embed"
+
+// FS holds every *.html template.
+//
+//go:embed *.html
+var FS embed.FS
