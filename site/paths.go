@@ -13,12 +13,14 @@ import (
 // index.html, and links name the index.html itself, so the site works from files alone
 // (file://, a USB stick) as well as from any static host.
 
-func claimPath(project, site string) string { return "projects/" + project + "/" + site + "/index.html" }
-func projectPath(id string) string          { return "projects/" + id + "/index.html" }
-func originPath(site string) string         { return "origins/" + site + "/index.html" }
-func eventPath(id string) string            { return "updates/" + id + "/index.html" }
-func tagPath(tag string) string             { return "updates/" + tag + "/index.html" }
-func capabilityPath(name string) string     { return "capabilities/" + CapabilityDir(name) + "/index.html" }
+func claimPath(project, site string) string {
+	return "projects/" + project + "/" + site + "/index.html"
+}
+func projectPath(id string) string      { return "projects/" + id + "/index.html" }
+func originPath(site string) string     { return "origins/" + site + "/index.html" }
+func eventPath(id string) string        { return "updates/" + id + "/index.html" }
+func tagPath(tag string) string         { return "updates/" + tag + "/index.html" }
+func capabilityPath(name string) string { return "capabilities/" + CapabilityDir(name) + "/index.html" }
 
 // CapabilityDir is the directory name of a capability's page. Capability names may hold ':'
 // and other characters that are unsafe or ambiguous in paths, so the name is a readable slug
