@@ -40,6 +40,26 @@ func Root(tb testing.TB) string {
 	return root
 }
 
+// Present reports whether the corpus is there, without skipping (fuzz targets add it to their
+// seeds when it is, and still run their committed seeds when it is not).
+func Present() bool {
+	dir, err := os.Getwd()
+	if err != nil {
+		return false
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			_, err := os.Stat(filepath.Join(dir, "..", "shared", "corpus", "www"))
+			return err == nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
+
 // File is one real manifest: its path under www/ and its bytes as published.
 type File struct {
 	Path  string
