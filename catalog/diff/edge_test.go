@@ -14,7 +14,7 @@ import (
 func small() *protocol.Manifest {
 	return &protocol.Manifest{
 		SchemaVersion: "2", Document: "project",
-		Project: protocol.Project{ID: "00000000-0000-4000-8000-000000000001", Name: "Small", Type: "mod", Status: "active", Game: "morrowind"},
+		Project:  protocol.Project{ID: "00000000-0000-4000-8000-000000000001", Name: "Small", Type: "mod", Status: "active", Game: "morrowind"},
 		Channels: map[string]protocol.ChannelHead{"stable": {Version: "1.0.0"}},
 		Releases: []protocol.Release{{Version: "1.0.0", Channel: "stable", Status: "available",
 			Source:     protocol.Source{Repository: "https://example.org/small"},
