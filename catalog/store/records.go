@@ -180,11 +180,14 @@ type Claim struct {
 
 // Rejected remembers a refused manifest by digest, so the same broken bytes are not downloaded
 // every six hours. Crawler is the crawler that refused it: a new crawler version reads it again.
+// Health is the claim health the refusal gave (invalid, refused, or manifest-unreachable for a
+// manifest speaking a newer protocol), restored while the same digest is advertised.
 type Rejected struct {
 	SHA256  string `json:"sha256"`
 	Problem string `json:"problem"`
 	Crawler string `json:"crawler"`
 	At      string `json:"at"`
+	Health  string `json:"health,omitempty"`
 }
 
 // Media is the claim's card image: where it came from and the cached file (media/<sha256>.<ext>,

@@ -305,3 +305,13 @@ func (li lineIndex) url(n int) int {
 	}
 	return 0
 }
+
+// CheckURL applies the entry checks of Parse to one URL (absolute http or https, a host, no
+// user name or password, no surrounding whitespace): nil when it could be enrolled, else an
+// error naming the URL and what is wrong. inspect and add use it before reading anything.
+func CheckURL(raw string) error {
+	if msg := checkURL(raw); msg != "" {
+		return fmt.Errorf("url %q %s", raw, msg)
+	}
+	return nil
+}

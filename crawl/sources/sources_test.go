@@ -143,3 +143,19 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckURL(t *testing.T) {
+	if err := CheckURL("https://example.org/mods/"); err != nil {
+		t.Errorf("refused a good URL: %v", err)
+	}
+	for in, want := range map[string]string{
+		"example.org/mods/":    `url "example.org/mods/" is not an absolute http or https URL`,
+		"https://u:p@example/": `url "https://u:p@example/" carries a user name or password`,
+		"file:///etc/passwd":   `url "file:///etc/passwd" is not an absolute http or https URL`,
+		"":                     `url "" is empty`,
+	} {
+		if err := CheckURL(in); err == nil || err.Error() != want {
+			t.Errorf("CheckURL(%q) = %v, want %s", in, err, want)
+		}
+	}
+}

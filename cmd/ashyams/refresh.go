@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
+)
+
+func init() {
+	register(command{name: "refresh", summary: "read every enrolled site and record what it publishes in the state", run: runRefresh})
+}
+
+// runRefresh is `ashyams refresh [--sources F] [--curation F] [--state DIR] [--allow-loopback]`.
+// Progress goes to stderr, the summary (a commit message) to stdout. Exit 1 only for the
+// index's own bugs: a source list or curation file that does not load, a state that does not
+// load, a failed write, an interrupted refresh (SIGINT/SIGTERM stop it between records, so the
+// state still passes check). Problems with sites are recorded and exit 0 (seeds/crawler.txt).
+func runRefresh(e *env, args []string) int {
+	fs := newFlags(e, "refresh", "")
+	srcPath := fs.String("sources", "network/sources.toml", "the enrolled sources (TOML, [[source]] url, added, note)")
+	curPath := fs.String("curation", "network/curation.toml", "this index's curation file; loaded so a bad one is refused before anything is read")
+	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")
+	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 (local drills only); private and metadata ranges stay refused")
+	if rc := parseFlags(fs, args); rc >= 0 {
+		return rc
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "refresh: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	srcs, err := sources.Load(*srcPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "refresh: %v\n", err)
+		return 1
+	}
+	if _, err := curation.Load(*curPath); err != nil {
+		fmt.Fprintf(e.stderr, "refresh: %v\n", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := refresh.Run(ctx, refresh.Options{
+		State:         *statePath,
+		Sources:       srcs,
+		AllowLoopback: *loop,
+		Progress:      e.stderr,
+	})
+	if sum != nil {
+		fmt.Fprint(e.stdout, sum.String())
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "refresh: %v\n", err)
+		return 1
+	}
+	return 0
+}

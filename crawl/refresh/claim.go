@@ -1,0 +1,346 @@
+package refresh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
+)
+
+type diffChange = diff.Change
+
+// prefetched is a manifest already in hand (a site enrolled by its manifest URL: discovery read
+// it). Its bytes are the advertisement, so no digest re-read applies.
+type prefetched struct {
+	body []byte
+	resp *guard.Response
+}
+
+// held is a claim's last good manifest.
+type held struct {
+	bytes  []byte
+	digest string
+	m      *protocol.Manifest // nil when it no longer decodes
+}
+
+func (r *run) readHeld(project, site string) *held {
+	b, err := r.st.ReadBytes(store.ManifestPath(project, site))
+	if err != nil {
+		return nil
+	}
+	h := &held{bytes: b, digest: store.Digest(b)}
+	if doc, _ := protocol.Decode(b); doc != nil {
+		h.m = doc.Manifest
+	}
+	return h
+}
+
+// movedFrom finds the claim a new claim continues: another site's claim for the same project
+// whose moved_to names this site (written from the evidence before this claim).
+func (r *run) movedFrom(project, site string) *store.Claim {
+	for _, c := range r.claimsByID[project] {
+		if c.Origin != site && c.MovedTo != nil && *c.MovedTo == site {
+			c := c
+			return &c
+		}
+	}
+	return nil
+}
+
+// readClaim brings one listed claim up to date: compare digests, fetch what changed, check,
+// validate, diff and record. Every failure is recorded on the claim; the held manifest is
+// replaced only by one that passed every check.
+func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEntry, pre *prefetched) error {
+	site := sr.id
+	prev, had := r.prevClaims[site][entry.ID]
+	c := prev
+	if !had {
+		c = store.Claim{Project: entry.ID, Origin: site, FirstObserved: r.now}
+	}
+	var from *store.Claim
+	if !had {
+		if from = r.movedFrom(entry.ID, site); from != nil {
+			c.MovedFrom = strp(from.Origin)
+			c.FirstObserved = from.FirstObserved
+		}
+	}
+	c.MovedTo = nil
+	c.LastAttempt = r.now
+	h := r.readHeld(entry.ID, site)
+	if h != nil {
+		c.IngestedSHA256 = h.digest // the bytes are the truth; a record cut short catches up
+	} else {
+		c.IngestedSHA256 = ""
+	}
+	before := h // what the event's diff starts from
+	if before == nil && from != nil {
+		before = r.readHeld(entry.ID, from.Origin)
+	}
+	wasWithdrawn := had && prev.Health == store.ClaimWithdrawn
+	setEntry := func(e protocol.IndexEntry) {
+		c.Entry, c.AdvertisedSHA256 = e, e.ManifestSHA256
+	}
+	setEntry(entry)
+
+	switch {
+	case h != nil && entry.ManifestSHA256 == h.digest && pre == nil:
+		sr.count(func(s *siteStats) { s.unchanged++ })
+		r.mu.Lock()
+		r.sum.Unchanged++
+		r.mu.Unlock()
+		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
+	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == crawl.UserAgent && pre == nil:
+		// The same refused bytes are still advertised: not downloaded again (state.txt).
+		health := c.Rejected.Health
+		if health == "" {
+			health = store.ClaimInvalid
+		}
+		return r.notCurrent(sr, &c, health, c.Rejected.Problem)
+	}
+
+	f := r.fetchManifest(ctx, sr, entry, h, c.Validators, pre)
+	if f.ctxErr != nil {
+		return f.ctxErr
+	}
+	setEntry(f.entry)
+	if f.heldCurrent {
+		sr.count(func(s *siteStats) { s.unchanged++ })
+		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
+	}
+	if f.health != "" {
+		if f.reject {
+			c.Rejected = &store.Rejected{SHA256: f.entry.ManifestSHA256, Problem: f.problem, Crawler: crawl.UserAgent, At: r.now, Health: f.health}
+		}
+		return r.notCurrent(sr, &c, f.health, f.problem)
+	}
+	sr.count(func(s *siteStats) { s.fetched++ })
+	m, fs := protocol.ValidateManifest(f.body, entry.ID)
+	if len(fs) > 0 || m == nil {
+		health, problem := manifestVerdict(fs)
+		c.Rejected = &store.Rejected{SHA256: store.Digest(f.body), Problem: problem, Crawler: crawl.UserAgent, At: r.now, Health: health}
+		return r.notCurrent(sr, &c, health, problem)
+	}
+	// Accepted: every check passed.
+	if f.resp != nil && !f.resp.NotModified {
+		c.Validators = store.Validators{ETag: f.resp.ETag(), LastModified: f.resp.LastModified()}
+	}
+	nh := &held{bytes: f.body, digest: store.Digest(f.body), m: m}
+	if h != nil && h.digest == nh.digest {
+		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
+	}
+	return r.current(ctx, sr, &c, nh, m, wasWithdrawn, before, true)
+}
+
+func (sr *siteRun) count(f func(*siteStats)) {
+	sr.mu.Lock()
+	f(&sr.stats)
+	sr.mu.Unlock()
+}
+
+// current records a claim whose held manifest is what the site advertises. When replaced is
+// true, now is newly accepted bytes: the event is written first (re-running cannot record it
+// twice), then the manifest, then the claim, so a refresh cut short never leaves a claim naming
+// bytes it does not hold.
+func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *held, m *protocol.Manifest, wasWithdrawn bool, before *held, replaced bool) error {
+	c.IngestedSHA256 = now.digest
+	c.Health, c.Problem, c.Rejected = store.ClaimCurrent, nil, nil
+	c.LastSuccess = strp(r.now)
+	var e *store.Event
+	switch {
+	case replaced:
+		c.LastChanged = strp(r.now)
+		kind := store.EventChanged
+		switch {
+		case wasWithdrawn:
+			kind = store.EventRestored
+		case before == nil:
+			kind = store.EventObserved
+		}
+		e = &store.Event{Kind: kind, Project: c.Project, Origin: c.Origin, Name: m.Project.Name, ObservedAt: r.now,
+			After: strp(now.digest), MovedFrom: c.MovedFrom, Changes: noChanges()}
+		if before != nil {
+			e.Before = strp(before.digest)
+			if before.m != nil {
+				e.Changes = diff.Diff(before.m, m)
+			}
+		}
+		r.mu.Lock()
+		r.sum.Accepted++
+		r.mu.Unlock()
+	case wasWithdrawn:
+		e = &store.Event{Kind: store.EventRestored, Project: c.Project, Origin: c.Origin, Name: c.Entry.Name, ObservedAt: r.now,
+			Before: strp(now.digest), After: strp(now.digest), Changes: noChanges()}
+	}
+	if e != nil {
+		e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
+	}
+	fresh := replaced
+	if m == nil {
+		m = now.m
+	}
+	if m != nil {
+		if err := r.cardImage(ctx, c, m, c.Entry.Manifest, sr.indexURL, fresh); err != nil {
+			return err
+		}
+	}
+	existing := r.st.Exists(store.ClaimPath(c.Project, c.Origin))
+	if e != nil && existing {
+		if err := r.event(*e); err != nil {
+			return err
+		}
+	}
+	if replaced {
+		if err := r.st.WriteBytes(store.ManifestPath(c.Project, c.Origin), now.bytes); err != nil {
+			return err
+		}
+	}
+	if err := r.st.WriteJSON(store.ClaimPath(c.Project, c.Origin), c); err != nil {
+		return err
+	}
+	if e != nil && !existing {
+		return r.event(*e)
+	}
+	return nil
+}
+
+// notCurrent records a claim whose advertised manifest could not be taken: the held manifest
+// (if any) stays exactly as it was, and the claim says why.
+func (r *run) notCurrent(sr *siteRun, c *store.Claim, health, problem string) error {
+	c.Health, c.Problem = health, &problem
+	sr.count(func(s *siteStats) { s.problems++ })
+	r.count(health, c.Project+" at "+c.Origin, problem)
+	return r.st.WriteJSON(store.ClaimPath(c.Project, c.Origin), c)
+}
+
+// fetchResult is the outcome of reading one advertised manifest.
+type fetchResult struct {
+	body        []byte              // bytes matching the advertised digest (health == "")
+	resp        *guard.Response     // the response that gave them
+	entry       protocol.IndexEntry // the entry as last advertised (re-reads may update it)
+	heldCurrent bool                // a re-read advertises the held manifest again
+	health      string              // non-empty: the claim health of a failure
+	problem     string
+	reject      bool  // remember the advertised digest as refused
+	ctxErr      error // the refresh was cancelled
+}
+
+// fetchManifest downloads the advertised manifest and checks its bytes against the advertised
+// digest. On a mismatch (a half-finished deployment, seeds/crawler.txt): wait 5 s, re-read the
+// site index, fetch again; wait 20 s, once more; still no match with anything the site
+// advertises: inconsistent, the last good manifest kept.
+func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.IndexEntry, h *held, v store.Validators, pre *prefetched) fetchResult {
+	res := fetchResult{entry: entry}
+	murl := resolve(sr.indexURL, entry.Manifest)
+	if pre != nil {
+		res.body, res.resp = pre.body, pre.resp
+		return res
+	}
+	adv := entry.ManifestSHA256
+	for attempt := 0; ; attempt++ {
+		req := guard.Request{URL: murl, Accept: acceptManifest}
+		if h != nil {
+			req.ETag, req.LastModified = v.ETag, v.LastModified
+		}
+		resp, err := r.get.Get(ctx, req)
+		if ctx.Err() != nil {
+			res.ctxErr = ctx.Err()
+			return res
+		}
+		r.mu.Lock()
+		r.sum.Fetched++
+		r.mu.Unlock()
+		var body []byte
+		switch {
+		case err != nil:
+			var tl *guard.TooLargeError
+			var re *guard.RefusedError
+			switch {
+			case errors.As(err, &tl):
+				res.health, res.problem, res.reject = store.ClaimRefused, err.Error(), true
+			case errors.As(err, &re):
+				res.health, res.problem = store.ClaimRefused, err.Error()
+			default:
+				res.health, res.problem = store.ClaimManifestUnreachable, err.Error()
+			}
+			return res
+		case resp.NotModified && h != nil:
+			body = h.bytes // the server says: what you hold
+		case resp.Status != 200:
+			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem(murl, resp, nil)
+			return res
+		default:
+			body = resp.Body
+		}
+		got := store.Digest(body)
+		if got == adv {
+			res.body, res.resp = body, resp
+			return res
+		}
+		if attempt == len(RetryWaits) {
+			res.health = store.ClaimInconsistent
+			res.problem = fmt.Sprintf("inconsistent deployment: the manifest served at %s hashes to %s, but the site index advertises %s (read %d times, the index re-read after waits of %s and %s); the last good manifest is kept",
+				murl, got, adv, attempt+1, RetryWaits[0], RetryWaits[1])
+			return res
+		}
+		if err := r.o.Sleep(ctx, RetryWaits[attempt]); err != nil {
+			res.ctxErr = err
+			return res
+		}
+		if e, ok := r.reReadEntry(ctx, sr, entry.ID); ok {
+			res.entry, adv = e, e.ManifestSHA256
+			if nm := resolve(sr.indexURL, e.Manifest); nm != murl {
+				murl = nm
+			}
+		}
+		if h != nil && adv == h.digest {
+			res.heldCurrent = true
+			return res
+		}
+		if got == adv {
+			res.body, res.resp = body, resp
+			return res
+		}
+	}
+}
+
+// reReadEntry reads the site index again (conditional GET) and returns the project's entry.
+func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol.IndexEntry, bool) {
+	sr.mu.Lock()
+	v := sr.validators
+	sr.mu.Unlock()
+	resp, err := r.get.Get(ctx, guard.Request{URL: sr.indexURL, Accept: acceptIndex, ETag: v.ETag, LastModified: v.LastModified})
+	if err != nil || resp.NotModified || resp.Status != 200 {
+		return protocol.IndexEntry{}, false
+	}
+	idx, fs := protocol.ValidateIndex(resp.Body)
+	if len(fs) > 0 || idx == nil {
+		return protocol.IndexEntry{}, false
+	}
+	for _, e := range idx.Projects {
+		if e.ID == id {
+			return e, true
+		}
+	}
+	return protocol.IndexEntry{}, false
+}
+
+// manifestVerdict turns manifest findings into claim health and a problem.
+func manifestVerdict(fs []protocol.Finding) (health, problem string) {
+	switch {
+	case len(fs) == 0:
+		return store.ClaimInvalid, "invalid publication: the manifest could not be read"
+	case protocol.IsRefused(fs):
+		return store.ClaimRefused, "refused by crawler policy: " + findingsText(fs)
+	case protocol.IsNewerProtocol(fs):
+		// Not invalid: this crawler cannot read it. Last good data kept (SPEC section 1).
+		return store.ClaimManifestUnreachable, "the manifest speaks a newer protocol (" + findingsText(fs) + "); last good data kept"
+	case protocol.IsNotDreamWeave(fs):
+		return store.ClaimInvalid, "invalid publication: not a DreamWeave manifest: " + findingsText(fs)
+	}
+	return store.ClaimInvalid, "invalid publication: " + findingsText(fs)
+}

@@ -1,0 +1,49 @@
+package refresh
+
+import (
+	"context"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/discover"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
+)
+
+// discovery is what the refresh keeps of discover.Result.
+type discovery struct {
+	IndexURL       string
+	Method         string
+	Kind           string
+	Trail          []store.TrailStep
+	Resp           *guard.Response // the site index's response (Body, or NotModified)
+	Hops           []guard.Hop     // redirects followed to the site index
+	ManifestURL    string          // a project manifest met on the way, if any
+	PageValidators store.Validators
+}
+
+type discoverFunc func(ctx context.Context, enrolled string, held discover.Held) (*discovery, error)
+
+// discoverWith runs crawl/discover with the guarded client. discover takes the client itself,
+// so the per-host limit is taken once for the whole discovery (its requests are sequential, so
+// this still bounds what is in flight to the enrolled URL's host).
+func (r *run) discoverWith(c *guard.Client, lim *hostLimit) discoverFunc {
+	return func(ctx context.Context, enrolled string, held discover.Held) (*discovery, error) {
+		release, err := lim.acquire(ctx, enrolled)
+		if err != nil {
+			return &discovery{}, err
+		}
+		defer release()
+		res, err := discover.Discover(ctx, c, enrolled, held)
+		d := &discovery{}
+		if res != nil {
+			d.IndexURL, d.Method, d.Kind, d.Trail = res.IndexURL, res.Method, res.Kind, res.Trail
+			d.Resp, d.ManifestURL, d.PageValidators = res.Response, res.ManifestURL, res.PageValidators
+			if res.Response != nil {
+				d.Hops = res.Response.Hops
+			}
+		}
+		if err == nil && (d.IndexURL == "" || d.Resp == nil) {
+			err = &discover.Error{URL: enrolled, Problem: "no site index found"}
+		}
+		return d, err
+	}
+}

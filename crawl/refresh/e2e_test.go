@@ -1,0 +1,115 @@
+package refresh
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// The real network, replayed: the corpus web root on loopback, the real enrolled URLs rewritten
+// to it. Every claim of the corpus ends current, each held manifest is byte for byte what was
+// served, check passes; a second refresh over unchanged sites downloads no manifest.
+func TestEndToEndCorpus(t *testing.T) {
+	www := shared(t, "corpus/www")
+	ref := store.Open(shared(t, "corpus/state"))
+	refSnap, err := ref.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, os.DirFS(www))
+	var urls []string
+	for _, s := range refSnap.Sources {
+		urls = append(urls, srv.Rewrite(s.URL))
+	}
+	if len(urls) != 14 {
+		t.Fatalf("the corpus enrolls %d sources, want 14", len(urls))
+	}
+	state := filepath.Join(t.TempDir(), "state")
+	sl := &sleeper{}
+	sum := refresh(t, options(state, sl, urls...))
+	t.Logf("first refresh:\n%s", sum)
+
+	snap := load(t, state)
+	if len(snap.Claims) != len(refSnap.Claims) || len(snap.Claims) != 45 {
+		t.Fatalf("%d claims, want the corpus's 45", len(snap.Claims))
+	}
+	d := store.Open(state)
+	for _, c := range snap.Claims {
+		if c.Health != store.ClaimCurrent || c.Problem != nil {
+			t.Errorf("%s: health %s, problem %v", c.Dir, c.Health, deref(c.Problem))
+		}
+		held, err := d.ReadBytes(c.Dir + "/manifest.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		served, ok := srv.Bytes(urlPath(srv, c.Entry.Manifest))
+		if !ok || !bytes.Equal(held, served) {
+			t.Errorf("%s: held manifest is not byte-identical to what %s served", c.Dir, c.Entry.Manifest)
+		}
+		if store.Digest(held) != c.IngestedSHA256 || c.IngestedSHA256 != c.AdvertisedSHA256 {
+			t.Errorf("%s: digests held %s, ingested %s, advertised %s", c.Dir, store.Digest(held), c.IngestedSHA256, c.AdvertisedSHA256)
+		}
+	}
+	for _, o := range snap.Origins {
+		if o.Health != store.OriginHealthy {
+			t.Errorf("origin %s: %s %v", o.ID, o.Health, deref(o.Problem))
+		}
+	}
+	if len(snap.Sources) != 14 || len(snap.Origins) != 14 || sum.Accepted != 45 || sum.Events != 45 || len(snap.Events) != 45 {
+		t.Errorf("sources %d, origins %d, accepted %d, events %d/%d", len(snap.Sources), len(snap.Origins), sum.Accepted, sum.Events, len(snap.Events))
+	}
+	mustCheck(t, state)
+	if len(sl.Waits()) != 0 {
+		t.Errorf("a consistent network needed waits: %v", sl.Waits())
+	}
+
+	before := snapshotFiles(t, state)
+	srv.ResetRequests()
+	sum2 := refresh(t, options(state, sl, urls...))
+	t.Logf("second refresh:\n%s", sum2)
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("the second refresh made no request")
+	}
+	for _, q := range reqs {
+		if q.Status != 304 {
+			t.Errorf("second refresh: %s answered %d, want 304 (conditional GET)", q.Path, q.Status)
+		}
+		if strings.Contains(q.Path, "/projects/") || (strings.HasSuffix(q.Path, ".json") && !strings.HasSuffix(q.Path, "/dreamweave.json")) {
+			t.Errorf("second refresh downloaded a manifest: %s", q.Path)
+		}
+	}
+	if sum2.Fetched != 0 || sum2.Unchanged != 45 || sum2.Events != 0 {
+		t.Errorf("second refresh: fetched %d, unchanged %d, events %d", sum2.Fetched, sum2.Unchanged, sum2.Events)
+	}
+	after := snapshotFiles(t, state)
+	for _, p := range sortedPaths(before) {
+		if strings.HasPrefix(p, "sources/") {
+			continue // the trail now says 304; checked below
+		}
+		if !bytes.Equal(before[p], after[p]) {
+			t.Errorf("the same observations at the same time changed %s", p)
+		}
+	}
+	for _, s := range load(t, state).Sources {
+		last := s.Trail[len(s.Trail)-1]
+		if s.Health != store.SourceResolved || last.Outcome != "site index unchanged (HTTP 304)" {
+			t.Errorf("source %s: %s, last step %+v", s.URL, s.Health, last)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("files: %d before, %d after", len(before), len(after))
+	}
+	mustCheck(t, state)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}

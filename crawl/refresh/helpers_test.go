@@ -1,0 +1,142 @@
+package refresh
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
+)
+
+// shared is ../shared from this package (depth 2).
+func shared(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("../shared/%s is absent (%v): this test reads the real corpus", rel, err)
+	}
+	return p
+}
+
+// serve starts a loopback server over root; closed at the end of the test.
+func serve(t *testing.T, root fs.FS, rules ...loopback.Rule) *loopback.Server {
+	t.Helper()
+	srv, err := loopback.Start(root, loopback.Options{Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// sleeper records the waits a refresh asked for and returns at once.
+type sleeper struct {
+	mu    sync.Mutex
+	waits []time.Duration
+	hook  func(n int) // called after the n-th wait (1-based), e.g. to change what is served
+}
+
+func (s *sleeper) Sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.waits = append(s.waits, d)
+	n := len(s.waits)
+	hook := s.hook
+	s.mu.Unlock()
+	if hook != nil {
+		hook(n)
+	}
+	return ctx.Err()
+}
+
+func (s *sleeper) Waits() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.waits...)
+}
+
+var clock = time.Date(2026, 10, 11, 6, 0, 0, 0, time.UTC)
+
+// options for a refresh of state from urls, on loopback, with an instant sleeper.
+func options(state string, sl *sleeper, urls ...string) Options {
+	var srcs []sources.Source
+	for i, u := range urls {
+		srcs = append(srcs, sources.Source{URL: u, Entry: i + 1})
+	}
+	return Options{
+		State:         state,
+		Sources:       srcs,
+		AllowLoopback: true,
+		Now:           func() time.Time { return clock },
+		Sleep:         sl.Sleep,
+		Timeout:       5 * time.Second,
+	}
+}
+
+func refresh(t *testing.T, o Options) *Summary {
+	t.Helper()
+	var progress bytes.Buffer
+	o.Progress = &progress
+	sum, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("refresh failed: %v\nprogress:\n%s", err, progress.String())
+	}
+	return sum
+}
+
+func mustCheck(t *testing.T, state string) {
+	t.Helper()
+	if ps := store.Open(state).Check(); len(ps) != 0 {
+		t.Fatalf("check: %v", ps)
+	}
+}
+
+func load(t *testing.T, state string) *store.Snapshot {
+	t.Helper()
+	s, err := store.Open(state).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// snapshotFiles reads every file under root (relative slash paths -> bytes).
+func snapshotFiles(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		b, err := os.ReadFile(p)
+		out[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sortedPaths(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// urlPath is the server path of a loopback URL ("/host/path").
+func urlPath(srv *loopback.Server, u string) string {
+	return "/" + strings.TrimPrefix(u, srv.URL())
+}

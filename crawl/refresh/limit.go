@@ -1,0 +1,62 @@
+package refresh
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
+)
+
+// hostLimit bounds the requests in flight to one host (seeds/crawler.txt, "Who is knocking": at
+// most two requests to any one site). Keyed by host, which also bounds every site on it: the
+// index request, manifest downloads and card images all take a slot.
+type hostLimit struct {
+	n    int
+	mu   sync.Mutex
+	sems map[string]chan struct{}
+}
+
+func newHostLimit(n int) *hostLimit { return &hostLimit{n: n, sems: map[string]chan struct{}{}} }
+
+// acquire waits for a slot for rawURL's host; release gives it back.
+func (h *hostLimit) acquire(ctx context.Context, rawURL string) (release func(), err error) {
+	host := rawURL
+	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
+		host = strings.ToLower(u.Host)
+	}
+	h.mu.Lock()
+	sem, ok := h.sems[host]
+	if !ok {
+		sem = make(chan struct{}, h.n)
+		h.sems[host] = sem
+	}
+	h.mu.Unlock()
+	select {
+	case sem <- struct{}{}:
+		return func() { <-sem }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// getter is the guarded client as the refresh uses it.
+type getter interface {
+	Get(ctx context.Context, r guard.Request) (*guard.Response, error)
+}
+
+// limited is a getter that takes a host slot for each request.
+type limited struct {
+	c     getter
+	limit *hostLimit
+}
+
+func (l limited) Get(ctx context.Context, r guard.Request) (*guard.Response, error) {
+	release, err := l.limit.acquire(ctx, r.URL)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return l.c.Get(ctx, r)
+}

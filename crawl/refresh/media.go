@@ -1,0 +1,101 @@
+package refresh
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	_ "image/gif" // card image formats this index reads
+	_ "image/jpeg"
+	_ "image/png"
+
+	_ "golang.org/x/image/webp"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
+)
+
+// imageExt maps a sniffed format (image.DecodeConfig's name) to the cached file's extension.
+var imageExt = map[string]string{"png": "png", "jpeg": "jpg", "gif": "gif", "webp": "webp"}
+
+// pickImage is the project's card image: the featured image (kind "image"), else the first
+// image. Videos are never fetched.
+func pickImage(m *protocol.Manifest) *protocol.Media {
+	for i := range m.Project.Media {
+		if md := &m.Project.Media[i]; md.Kind == "image" && md.Featured {
+			return md
+		}
+	}
+	for i := range m.Project.Media {
+		if md := &m.Project.Media[i]; md.Kind == "image" {
+			return md
+		}
+	}
+	return nil
+}
+
+// cardImage sets c.Media from the held manifest m (SPEC section 2, "Card images"). The image is
+// fetched through the same guard with its own size limit, its dimensions checked from the header
+// before it is decoded, and cached as media/<sha256>.<ext>. It is not fetched again while the URL
+// is unchanged and the file exists; a failed fetch is retried only when the manifest changes
+// (fresh) or the URL does. A bad image is a problem on c.Media, never a failed refresh; only a
+// write failure is an error.
+func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifest, manifestURL, indexURL string, fresh bool) error {
+	pick := pickImage(m)
+	if pick == nil {
+		c.Media = nil
+		return nil
+	}
+	u := resolve(resolve(indexURL, manifestURL), pick.URL)
+	if p := c.Media; p != nil && p.URL == u {
+		if p.File != nil && r.st.Exists(*p.File) {
+			c.Media = &store.Media{URL: u, Alt: pick.Alt, File: p.File}
+			return nil
+		}
+		if p.File == nil && !fresh {
+			c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: p.Problem}
+			return nil
+		}
+	}
+	file, body, problem := r.fetchImage(ctx, u)
+	if file != "" {
+		c.Media = &store.Media{URL: u, Alt: pick.Alt, File: &file}
+		if r.st.Exists(file) {
+			return nil
+		}
+		return r.st.WriteBytes(file, body) // before the claim that names it
+	}
+	c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: &problem}
+	r.count("image", c.Project+" at "+c.Origin, problem)
+	return nil
+}
+
+// fetchImage returns the cache file name (media/<sha256>.<ext>) and the image's bytes, or the
+// problem that kept the image out.
+func (r *run) fetchImage(ctx context.Context, u string) (file string, body []byte, problem string) {
+	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: "image/webp, image/png, image/jpeg, image/gif;q=0.9", MaxBytes: r.o.MaxImageBytes})
+	if err != nil {
+		return "", nil, err.Error()
+	}
+	if resp.Status != 200 {
+		return "", nil, fmt.Sprintf("HTTP %d from %s", resp.Status, u)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(resp.Body))
+	if err != nil {
+		return "", nil, fmt.Sprintf("%s is not an image this index reads (PNG, JPEG, GIF or WebP): %v", u, err)
+	}
+	ext, ok := imageExt[format]
+	if !ok {
+		return "", nil, fmt.Sprintf("%s is a %s image; this index reads PNG, JPEG, GIF or WebP", u, format)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > r.o.MaxImageSide || cfg.Height > r.o.MaxImageSide ||
+		int64(cfg.Width)*int64(cfg.Height) > r.o.MaxImagePixels {
+		return "", nil, fmt.Sprintf("%s: refused by crawler policy: the image is %d×%d pixels; the limit is %d pixels a side and %d pixels in all",
+			u, cfg.Width, cfg.Height, r.o.MaxImageSide, r.o.MaxImagePixels)
+	}
+	if _, _, err := image.Decode(bytes.NewReader(resp.Body)); err != nil {
+		return "", nil, fmt.Sprintf("%s does not decode as %s: %v", u, format, err)
+	}
+	return store.MediaDir + "/" + store.Digest(resp.Body) + "." + ext, resp.Body, ""
+}

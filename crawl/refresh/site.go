@@ -1,0 +1,272 @@
+package refresh
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sort"
+	"sync"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
+)
+
+// Accept headers: the DreamWeave media types first (SPEC section 1, discovery), JSON after.
+const (
+	acceptIndex    = "application/vnd.dreamweave.index+json, application/json;q=0.9, */*;q=0.1"
+	acceptManifest = "application/vnd.dreamweave.project+json, application/json;q=0.9, */*;q=0.1"
+)
+
+// siteRun is one site being read: its index as read this time, for the claims to use.
+type siteRun struct {
+	id         string
+	indexURL   string
+	origin     store.Origin
+	validators store.Validators // of the index bytes in hand, for the re-read
+
+	mu      sync.Mutex
+	stats   siteStats
+	entries map[string]protocol.IndexEntry // the latest advertisement per project (re-reads update it)
+}
+
+type siteStats struct{ fetched, unchanged, accepted, problems int }
+
+// readSite reads one site some enrolled source reached this time.
+func (r *run) readSite(ctx context.Context, p *plan, site string) error {
+	srs := p.reached[site]
+	d := srs[0].d
+	prev, had := r.prevOrigins[site]
+	o := prev
+	if !had {
+		o = store.Origin{ID: site, FirstObserved: r.now, Issues: []string{}, Previous: []string{}}
+	}
+	o.ID = site
+	o.IndexURL = d.IndexURL
+	o.Sources = sourceURLs(srs)
+	o.Previous = union(o.Previous, p.previous[site])
+	o.Redirects = redirects(d.Hops)
+	o.LastAttempt = r.now
+
+	body := d.Resp.Body
+	fresh := !d.Resp.NotModified
+	if !fresh {
+		held, err := r.st.ReadBytes(store.OriginIndexPath(site))
+		if err != nil || o.IndexSHA256 == nil || store.Digest(held) != *o.IndexSHA256 {
+			// A 304 for bytes we do not hold: read it again, unconditionally.
+			resp, gerr := r.get.Get(ctx, guard.Request{URL: d.IndexURL, Accept: acceptIndex})
+			if gerr != nil || resp.Status != 200 {
+				return r.siteUnreadable(p, site, o, srs, store.OriginUnreachable, fetchProblem(d.IndexURL, resp, gerr))
+			}
+			d.Resp, body, fresh = resp, resp.Body, true
+		} else {
+			body = held
+		}
+	}
+	idx, fs := protocol.ValidateIndex(body)
+	if len(fs) > 0 {
+		health, problem := indexVerdict(fs)
+		return r.siteUnreadable(p, site, o, srs, health, problem)
+	}
+	if fresh {
+		if err := r.st.WriteBytes(store.OriginIndexPath(site), body); err != nil {
+			return err
+		}
+		o.Validators = store.Validators{ETag: d.Resp.ETag(), LastModified: d.Resp.LastModified()}
+	}
+	o.IndexSHA256 = strp(store.Digest(body))
+	o.SiteName, o.SiteURL = strp(idx.Site.Name), strp(idx.Site.URL)
+	o.Generator = nil
+	if idx.Generator != "" {
+		o.Generator = strp(idx.Generator)
+	}
+	o.Health, o.Problem, o.LastSuccess = store.OriginHealthy, nil, strp(r.now)
+	if o.Issues == nil {
+		o.Issues = []string{}
+	}
+	if err := r.writeOrigin(o, srs); err != nil {
+		return err
+	}
+	sr := &siteRun{id: site, indexURL: d.IndexURL, origin: o, validators: o.Validators, entries: map[string]protocol.IndexEntry{}}
+	var entries []protocol.IndexEntry
+	var issues []string
+	for _, e := range idx.Projects {
+		if _, dup := sr.entries[e.ID]; dup {
+			issues = append(issues, fmt.Sprintf("%s: listed more than once; the first entry is read", e.ID))
+			continue
+		}
+		sr.entries[e.ID] = e
+		entries = append(entries, e)
+	}
+	for _, x := range srs {
+		if m := x.d.ManifestURL; m != "" && !listsManifest(d.IndexURL, entries, m) {
+			issues = append(issues, fmt.Sprintf("the enrolled source %s leads to the manifest %s, which this site index does not list", x.src.URL, m))
+		}
+	}
+	if err := r.movesInto(p, site, sr.entries); err != nil {
+		return err
+	}
+	err := parallel(ctx, r.o.MaxSources, len(entries), func(ctx context.Context, i int) error {
+		return r.readClaim(ctx, sr, entries[i], nil)
+	})
+	if err != nil {
+		return err
+	}
+	for _, project := range sortedKeys(r.prevClaims[site]) {
+		if _, listed := sr.entries[project]; !listed {
+			if err := r.withdraw(site, r.prevClaims[site][project], "the site's index no longer lists this project"); err != nil {
+				return err
+			}
+		}
+	}
+	return r.finishSite(sr, issues)
+}
+
+// writeOrigin writes the origin and then the sources that lead to it (a source names an origin
+// that exists, at every moment).
+func (r *run) writeOrigin(o store.Origin, srs []*sourceRun) error {
+	if err := r.st.WriteJSON(store.OriginPath(o.ID), o); err != nil {
+		return err
+	}
+	for _, sr := range srs {
+		id := o.ID
+		if err := r.writeSource(sr, &id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// movesInto handles the sites that moved into site: their claims listed here get moved_to
+// (before any claim here is written, so a refresh cut short still knows the move), the rest
+// are withdrawn, and the old site stops listing the source.
+func (r *run) movesInto(p *plan, site string, listed map[string]protocol.IndexEntry) error {
+	for _, old := range p.previous[site] {
+		set := map[string]bool{}
+		for id := range listed {
+			set[id] = true
+		}
+		if err := r.abandon(old, site, set); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// siteUnreadable records a site whose index was reached but not usable (not DreamWeave,
+// invalid, newer protocol, refused). Held bytes stay; the claims say they are stale.
+func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*sourceRun, health, problem string) error {
+	o.Health, o.Problem = health, &problem
+	if o.Issues == nil {
+		o.Issues = []string{}
+	}
+	if err := r.writeOrigin(o, srs); err != nil {
+		return err
+	}
+	for _, old := range p.previous[site] {
+		if err := r.abandon(old, site, nil); err != nil {
+			return err
+		}
+	}
+	r.count("site "+health, site, problem)
+	if err := r.claimsUnavailable(site, problem); err != nil {
+		return err
+	}
+	r.siteProgress(site, health+": "+problem)
+	return nil
+}
+
+// finishSite records the site's publication issues (one line per claim that is not current)
+// and reports progress.
+func (r *run) finishSite(sr *siteRun, issues []string) error {
+	sr.mu.Lock()
+	st := sr.stats
+	sr.mu.Unlock()
+	for _, id := range sortedKeys(sr.entries) {
+		var c store.Claim
+		if err := r.st.ReadJSON(store.ClaimPath(id, sr.id), &c); err != nil {
+			return err
+		}
+		if c.Health != store.ClaimCurrent && c.Problem != nil {
+			issues = append(issues, fmt.Sprintf("%s (%s): %s: %s", id, c.Entry.Name, store.HealthLabel(c.Health), *c.Problem))
+		}
+	}
+	sort.Strings(issues)
+	if issues == nil {
+		issues = []string{}
+	}
+	o := sr.origin
+	o.Issues = issues
+	if err := r.st.WriteJSON(store.OriginPath(sr.id), o); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.sum.SitesRead++
+	r.mu.Unlock()
+	r.siteProgress(sr.id, fmt.Sprintf("%d projects, %d fetched, %d unchanged, %d not current", len(sr.entries), st.fetched, st.unchanged, st.problems))
+	return nil
+}
+
+// indexVerdict turns site index findings into origin health and a problem.
+func indexVerdict(fs []protocol.Finding) (health, problem string) {
+	switch {
+	case protocol.IsRefused(fs):
+		return store.OriginRefused, "refused by crawler policy: " + findingsText(fs)
+	case protocol.IsNewerProtocol(fs):
+		return store.OriginUnsupportedVersion, "the site index speaks a newer protocol (" + findingsText(fs) + "); last good data kept"
+	case protocol.IsNotDreamWeave(fs):
+		return store.OriginNoIndex, "not a DreamWeave site index: " + findingsText(fs)
+	}
+	return store.OriginInvalidIndex, "the site index fails the protocol: " + findingsText(fs)
+}
+
+// fetchProblem describes a failed GET: the guard's error, or the HTTP status.
+func fetchProblem(u string, resp *guard.Response, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("HTTP %d from %s", resp.Status, u)
+}
+
+func redirects(hops []guard.Hop) []store.Redirect {
+	out := []store.Redirect{}
+	for _, h := range hops {
+		out = append(out, store.Redirect{From: h.From, To: h.To, Status: h.Status})
+	}
+	return out
+}
+
+func union(a, b []string) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, s := range append(append([]string(nil), a...), b...) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// resolve makes ref absolute against base (manifest and media URLs may be relative).
+func resolve(base, ref string) string {
+	b, err := url.Parse(base)
+	if err != nil {
+		return ref
+	}
+	u, err := b.Parse(ref)
+	if err != nil {
+		return ref
+	}
+	return u.String()
+}
+
+func listsManifest(indexURL string, entries []protocol.IndexEntry, manifestURL string) bool {
+	for _, e := range entries {
+		if resolve(indexURL, e.Manifest) == manifestURL {
+			return true
+		}
+	}
+	return false
+}

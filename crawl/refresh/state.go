@@ -1,0 +1,101 @@
+package refresh
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// state is what a refresh reads and writes. *store.Dir is the real one; memState is the dry
+// run behind Inspect, so that Inspect takes exactly the refresh's code path and writes nothing.
+type state interface {
+	ReadJSON(rel string, v any) error
+	ReadBytes(rel string) ([]byte, error)
+	Exists(rel string) bool
+	WriteJSON(rel string, v any) error
+	WriteBytes(rel string, b []byte) error
+	WriteEvent(e store.Event) (bool, error)
+}
+
+var _ state = (*store.Dir)(nil)
+
+// memState holds records in memory, encoded exactly as store.Dir would write them.
+type memState struct {
+	mu    sync.Mutex
+	files map[string][]byte
+}
+
+func newMemState() *memState { return &memState{files: map[string][]byte{}} }
+
+func (m *memState) ReadJSON(rel string, v any) error {
+	b, err := m.ReadBytes(rel)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	return nil
+}
+
+func (m *memState) ReadBytes(rel string) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.files[rel]
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: rel, Err: fs.ErrNotExist}
+	}
+	return append([]byte(nil), b...), nil
+}
+
+func (m *memState) Exists(rel string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.files[rel]
+	return ok
+}
+
+func (m *memState) WriteJSON(rel string, v any) error {
+	b, err := store.MarshalRecord(v)
+	if err != nil {
+		return err
+	}
+	return m.WriteBytes(rel, b)
+}
+
+func (m *memState) WriteBytes(rel string, b []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.files[rel] = append([]byte(nil), b...)
+	return nil
+}
+
+func (m *memState) WriteEvent(e store.Event) (bool, error) {
+	rel := store.EventPath(e.ID)
+	if m.Exists(rel) {
+		return false, nil
+	}
+	return true, m.WriteJSON(rel, e)
+}
+
+// paths lists the held paths with a prefix, sorted.
+func (m *memState) paths(prefix string) []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for p := range m.files {
+		if strings.HasPrefix(p, prefix) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
