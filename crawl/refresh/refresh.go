@@ -62,9 +62,9 @@ type Options struct {
 
 	AllowLoopback bool // --allow-loopback: admit 127.0.0.0/8 and ::1, nothing else
 
-	Now      func() time.Time                               // clock; default time.Now
+	Now      func() time.Time                                 // clock; default time.Now
 	Sleep    func(ctx context.Context, d time.Duration) error // the 5 s / 20 s waits; default a timer honouring ctx
-	Progress io.Writer                                      // progress lines (stderr); nil = none
+	Progress io.Writer                                        // progress lines (stderr); nil = none
 
 	MaxSources     int           // sources read at once; default 8
 	PerHost        int           // requests in flight per host; default 2
