@@ -86,9 +86,10 @@ const Accept = IndexMediaType + ", " + ProjectMediaType + ", application/json;q=
 // Held is what the crawler holds from earlier reads of this source; the zero value means a
 // first discovery (nothing conditional).
 type Held struct {
-	// Validators are the ETag / Last-Modified held per URL (the enrolled URL's from the source
-	// record, the site index's from the origin record). Any URL discovery fetches is asked
-	// conditionally when it has an entry, except the enrolled URL when IndexURL is empty.
+	// Validators are the ETag / Last-Modified held per URL: the enrolled URL's (the source
+	// record's, Result.PageValidators last time) and the site index's under IndexURL (the origin
+	// record's; the same key when the enrolled URL is the index). Any URL discovery fetches is
+	// asked conditionally when it has an entry, except the enrolled URL when IndexURL is empty.
 	Validators map[string]store.Validators
 	// IndexURL and Method are the previous discovery's conclusion for this enrolled URL ("" if
 	// it found none). They stand when the enrolled page answers 304.
