@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// diffCorpusEvents is ../shared/corpus/state/events; tests using it skip when it is absent.
+func diffCorpusEvents(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "corpus", "state", "events")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("../shared/corpus is absent (%v): this test reads the real corpus events", err)
+	}
+	return p
+}
+
+// diffState builds a state directory holding the given corpus events and a network.json whose
+// observed_at is at.
+func diffState(t *testing.T, at string, events ...string) string {
+	t.Helper()
+	src := diffCorpusEvents(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "events"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range events {
+		b, err := os.ReadFile(filepath.Join(src, id+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "events", id+".json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if at != "" {
+		nw := `{"format": 1, "crawler": "AsHyAmS/test", "observed_at": "` + at + `"}` + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "network.json"), []byte(nw), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func diffRun(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	rc := run(&env{stdout: &out, stderr: &errb}, args)
+	return rc, out.String(), errb.String()
+}
+
+// TestDiffLastRefresh: of the events in the state, only the last refresh's are shown, grouped
+// per claim, each with its headline, tags and before -> after lines.
+func TestDiffLastRefresh(t *testing.T) {
+	dir := diffState(t, "2026-09-30T22:19:18Z",
+		// the last refresh's events
+		"22bed3a15b6baddaf67c", "30519cfae1de38a39b39", "4c906cd0ac06060bebd9",
+		// earlier and later ones, not shown
+		"065dd09c24567a10fc27", "11d3e334e1865ca9a24f", "24dde8c981a08d975d79")
+	rc, out, errs := diffRun("diff", "--state", dir)
+	if rc != 0 {
+		t.Fatalf("exit %d, stderr %s", rc, errs)
+	}
+	want := `The last refresh (2026-09-30T22:19:18Z) recorded 3 events.
+
+dream_archive (a8ec99fb-1938-42cc-8b9f-87994e046594) at dreamweave-mp-github-io-dream-archive-49534853
+  dream_archive: stable 1.0.0 -> 1.1.0; license changed  [release, metadata]
+    license GPL-3.0-only -> MIT OR Apache-2.0
+    stable 1.0.0 -> 1.1.0
+      artifact crate size 7408572 -> 7404128 bytes
+    + release 1.1.0 (stable, 2026-09-30)
+
+Greenmote (57ec3325-acb3-4307-9c0f-2031ab3354ef) at dreamweave-mp-github-io-greenmote-78b2d84b
+  Greenmote: development 0.3.1-dev.1 -> 0.4.1-dev.0; stable 0.3.0 -> 0.4.0; 0.4.0 (stable) notes list breaking changes; license changed  [release, breaking, metadata]
+    license GPL-3.0-only -> MIT OR Apache-2.0
+    development 0.3.1-dev.1 -> 0.4.1-dev.0
+      artifact windows-x64 size 5132826 -> 5120405 bytes
+      artifact macos-arm64 size 5314470 -> 5301690 bytes
+      artifact macos-x64 size 5703016 -> 5692447 bytes
+      artifact linux-x64 size 7043990 -> 7033141 bytes
+      artifact android-arm64 size 2405209 -> 2393586 bytes
+      artifact linux-arm64-portmaster size 2393202 -> 2375625 bytes
+    stable 0.3.0 -> 0.4.0
+      artifact windows-x64 size 5046919 -> 5120319 bytes
+      artifact macos-arm64 size 5241822 -> 5301679 bytes
+      artifact macos-x64 size 5629557 -> 5692281 bytes
+      artifact linux-x64 size 6958100 -> 7032974 bytes
+      artifact android-arm64 size 2401004 -> 2393490 bytes
+      artifact linux-arm64-portmaster size 2396545 -> 2375528 bytes
+    + release 0.4.1-dev.0 (development, 2026-09-30)
+    + release 0.4.0 (stable, 2026-09-30)
+      breaking: Greenmote is licensed MIT OR Apache-2.0, at your option, instead of GPL-3.0-only. 0.2.0 and 0.3.0 stay GPL-3.0-only.
+    - release 0.3.1-dev.1 (development)
+
+openmw-config (3aaf4fe0-616f-41a3-b520-306eda9347b0) at dreamweave-mp-github-io-openmw-config-6147a97f
+  openmw-config: stable 3.0.1 -> 3.0.2  [release]
+    stable 3.0.1 -> 3.0.2
+      artifact crate size 107355 -> 107346 bytes
+    + release 3.0.2 (stable, 2026-09-30)
+`
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestDiffOneClaimSeveralEvents: a claim's events at the last refresh sit under one header, in
+// order; observed events say so.
+func TestDiffOneClaimSeveralEvents(t *testing.T) {
+	dir := diffState(t, "2026-09-28T23:19:01Z", "065dd09c24567a10fc27", "ae74e654ced04888c55e")
+	rc, out, _ := diffRun("diff", "--state", dir)
+	want := `The last refresh (2026-09-28T23:19:01Z) recorded 2 events.
+
+Candlelight (4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90) at dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8
+  Candlelight: first observed  [observed]
+
+Tallow (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8
+  Tallow: first observed  [observed]
+`
+	if rc != 0 || out != want {
+		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", rc, out, want)
+	}
+}
+
+func TestDiffNothingAtLastRefresh(t *testing.T) {
+	dir := diffState(t, "2026-10-10T12:36:05Z", "065dd09c24567a10fc27")
+	rc, out, errs := diffRun("diff", "--state", dir)
+	if rc != 0 || out != "The last refresh (2026-10-10T12:36:05Z) recorded no events: nothing changed.\n" || errs != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", rc, out, errs)
+	}
+}
+
+// TestDiffFailures: every failure names what was wrong and changes nothing in the state.
+func TestDiffFailures(t *testing.T) {
+	noNetwork := diffState(t, "", "065dd09c24567a10fc27")
+	broken := diffState(t, "2026-09-28T23:19:01Z", "065dd09c24567a10fc27")
+	if err := os.WriteFile(filepath.Join(broken, "events", "0000000000000000dead.json"), []byte(`{"id": "x", "surprise": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "no-such-state")
+	cases := []struct {
+		name   string
+		args   []string
+		rc     int
+		stderr string
+	}{
+		{"no network.json", []string{"diff", "--state", noNetwork}, 1, "has no network.json: no refresh has run there"},
+		{"unreadable event", []string{"diff", "--state", broken}, 1, "events/0000000000000000dead.json"},
+		{"missing directory", []string{"diff", "--state", missing}, 1, "state directory " + missing},
+		{"argument", []string{"diff", "--state", broken, "extra"}, 2, `unexpected argument "extra"`},
+		{"unknown flag", []string{"diff", "--nope"}, 2, "flag provided but not defined: -nope"},
+	}
+	for _, c := range cases {
+		before := diffSnapshot(t, broken)
+		rc, out, errs := diffRun(c.args...)
+		if rc != c.rc || !strings.Contains(errs, c.stderr) {
+			t.Errorf("%s: exit %d (want %d), stderr %q (want it to contain %q)", c.name, rc, c.rc, errs, c.stderr)
+		}
+		if out != "" {
+			t.Errorf("%s: printed %q on stdout", c.name, out)
+		}
+		if after := diffSnapshot(t, broken); after != before {
+			t.Errorf("%s: the state directory changed", c.name)
+		}
+	}
+	if rc, _, _ := diffRun("diff", "-h"); rc != 0 {
+		t.Errorf("diff -h: exit %d, want 0", rc)
+	}
+}
+
+// diffSnapshot lists every file under dir with its contents, to check nothing was written.
+func diffSnapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var sb strings.Builder
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		sb.WriteString(p + "\n" + string(b) + "\n")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb.String()
+}
