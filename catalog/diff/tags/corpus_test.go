@@ -169,3 +169,32 @@ func contains(l []string, s string) bool {
 	}
 	return false
 }
+
+// TestEventIDsStable: an event's id is a hash of fixed facts (store.EventID: kind, project,
+// site, digests), so it is the same on every run and machine. The two expected values were
+// computed outside Go (Python hashlib over the documented formula), from two corpus events'
+// facts. (They differ from the reference index's ids, whose formula is not published.)
+func TestEventIDsStable(t *testing.T) {
+	snap, err := store.Open(filepath.Join(corpus.Root(t), "state")).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"22bed3a15b6baddaf67c": "f3146451bf3346d39b92", // changed, both digests
+		"065dd09c24567a10fc27": "8d5f6e82589355c005f8", // observed, before null
+	}
+	seen := map[string]string{}
+	for _, e := range snap.Events {
+		id := store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
+		if again := store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); again != id {
+			t.Errorf("%s: EventID not stable: %s then %s", e.ID, id, again)
+		}
+		if w, ok := want[e.ID]; ok && id != w {
+			t.Errorf("%s: EventID = %s, want %s", e.ID, id, w)
+		}
+		if other, dup := seen[id]; dup {
+			t.Errorf("events %s and %s get the same id %s", other, e.ID, id)
+		}
+		seen[id] = e.ID
+	}
+}
