@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# .github/state.sh: the git steps around a refresh, shared by the network workflow and anyone
+# running the index from a clone. The state directory (state/ by default) is a git worktree of
+# the network-state branch, so main's history never sees an observation and the state branch
+# never sees code (seeds/state.txt, "History").
+#
+#   .github/state.sh checkout [DIR]       check the network-state branch out into DIR; when the
+#                                         branch does not exist yet, start it as an orphan
+#   .github/state.sh commit MSGFILE [DIR] commit everything in DIR with MSGFILE as the message
+#                                         (the refresh summary); nothing changed, nothing committed
+#   .github/state.sh push [DIR]           push DIR's commits to the remote network-state branch
+#
+# Run from the repository's top directory. Environment (all optional):
+#   STATE_REMOTE        remote to fetch from and push to (default origin)
+#   STATE_BRANCH        branch name (default network-state)
+#   STATE_FETCH_DEPTH   fetch only this many commits of the branch (default: all)
+#   STATE_AUTHOR_NAME   commit author (default "AsHyAmS refresh")
+#   STATE_AUTHOR_EMAIL  (default "ashyams-refresh@users.noreply.github.com")
+# Recovery (seeds/state.txt): delete the branch on the remote and run checkout, refresh,
+# commit and push; the next refresh recovers every claim its publishers still publish.
+set -euo pipefail
+
+remote=${STATE_REMOTE:-origin}
+branch=${STATE_BRANCH:-network-state}
+name=${STATE_AUTHOR_NAME:-AsHyAmS refresh}
+email=${STATE_AUTHOR_EMAIL:-ashyams-refresh@users.noreply.github.com}
+
+die() { echo "state.sh: $*" >&2; exit 1; }
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+	exit 2
+}
+
+# is_state_worktree DIR: DIR is a worktree of this repository on $branch (or its orphan start).
+is_state_worktree() {
+	[ -e "$1/.git" ] || return 1
+	local head
+	head=$(git -C "$1" symbolic-ref -q HEAD 2>/dev/null) || return 1
+	[ "$head" = "refs/heads/$branch" ]
+}
+
+checkout() {
+	local dir=${1:-state}
+	git rev-parse --git-dir >/dev/null 2>&1 || die "not inside a git repository (run from the clone's top directory)"
+	if [ -e "$dir" ]; then
+		if is_state_worktree "$dir"; then
+			echo "state.sh: $dir is already the $branch worktree; pulling"
+			if git ls-remote --exit-code --heads "$remote" "$branch" >/dev/null; then
+				fetch
+				git -C "$dir" merge --ff-only -q "refs/remotes/$remote/$branch" ||
+					die "$dir has commits the remote $branch does not; push or remove them first"
+			fi
+			return
+		fi
+		[ -z "$(ls -A "$dir")" ] || die "$dir exists and is not the $branch worktree; move it away first"
+		rmdir "$dir"
+	fi
+	git worktree prune
+	local rc=0
+	git ls-remote --exit-code --heads "$remote" "$branch" >/dev/null || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		fetch
+		git worktree add -q -B "$branch" "$dir" "refs/remotes/$remote/$branch"
+		echo "state.sh: checked out $remote/$branch into $dir"
+	elif [ "$rc" -eq 2 ]; then
+		# No such branch: start it with no history and no files (works with git before 2.42,
+		# which has no `worktree add --orphan`).
+		git show-ref -q --verify "refs/heads/$branch" &&
+			die "a local $branch branch exists but the remote has none; push it or delete it (git branch -D $branch)"
+		git worktree add -q --detach --no-checkout "$dir" HEAD
+		git -C "$dir" symbolic-ref HEAD "refs/heads/$branch"
+		git -C "$dir" read-tree --empty
+		echo "state.sh: $remote has no $branch; started it as an orphan in $dir"
+	else
+		die "cannot list $remote's branches (git ls-remote exit $rc)"
+	fi
+}
+
+fetch() {
+	local depth=()
+	[ -n "${STATE_FETCH_DEPTH:-}" ] && depth=(--depth "$STATE_FETCH_DEPTH")
+	git fetch -q --no-tags "${depth[@]}" "$remote" "+refs/heads/$branch:refs/remotes/$remote/$branch"
+}
+
+commit() {
+	local msg=${1:-} dir=${2:-state}
+	[ -n "$msg" ] || usage
+	[ -s "$msg" ] || die "commit message file $msg is missing or empty"
+	is_state_worktree "$dir" || die "$dir is not the $branch worktree (run: $0 checkout $dir)"
+	git -C "$dir" add -A .
+	if git -C "$dir" rev-parse -q --verify HEAD >/dev/null; then
+		if git -C "$dir" diff --cached --quiet; then
+			echo "state.sh: nothing changed in $dir; no commit"
+			return
+		fi
+	elif [ -z "$(git -C "$dir" ls-files)" ]; then
+		echo "state.sh: $dir is empty; no commit"
+		return
+	fi
+	git -C "$dir" -c user.name="$name" -c user.email="$email" commit -q -F "$(cd "$(dirname "$msg")" && pwd)/$(basename "$msg")"
+	echo "state.sh: committed $(git -C "$dir" rev-parse --short HEAD) to $branch"
+}
+
+push() {
+	local dir=${1:-state}
+	is_state_worktree "$dir" || die "$dir is not the $branch worktree (run: $0 checkout $dir)"
+	if ! git -C "$dir" rev-parse -q --verify HEAD >/dev/null; then
+		echo "state.sh: $branch has no commits yet; nothing to push"
+		return
+	fi
+	git -C "$dir" push -q "$remote" "HEAD:refs/heads/$branch"
+	echo "state.sh: pushed $branch to $remote"
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+checkout) [ $# -le 1 ] || usage; checkout "$@" ;;
+commit) [ $# -ge 1 ] && [ $# -le 2 ] || usage; commit "$@" ;;
+push) [ $# -le 1 ] || usage; push "$@" ;;
+*) usage ;;
+esac

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// These tests run .github/state.sh (the git steps of the network workflow) against local bare
+// repositories: no network. The refresh is faked by writing files, since what is tested is the
+// branch handling, not the crawl.
+
+type gitEnv struct {
+	t      *testing.T
+	root   string // temp dir
+	remote string // file:// URL of the bare remote
+	script string
+}
+
+func newGitEnv(t *testing.T) *gitEnv {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("ASHYAMS_CI") != "" {
+			t.Fatalf("git is required in CI: %v", err)
+		}
+		t.Skipf("git is not installed (%v): the state script cannot be exercised", err)
+	}
+	script, err := filepath.Abs("../../.github/state.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gitEnv{t: t, root: t.TempDir(), script: script}
+	g.remote = "file://" + filepath.Join(g.root, "remote.git")
+	g.git(g.root, "init", "-q", "--bare", "-b", "main", "remote.git")
+	// main: some code and the .gitignore that keeps state/ out of it, as in this repository.
+	work := filepath.Join(g.root, "work")
+	g.git(g.root, "init", "-q", "-b", "main", "work")
+	g.write(filepath.Join(work, ".gitignore"), "/state/\n/public/\n")
+	g.write(filepath.Join(work, "go.mod"), "module example\n")
+	g.git(work, "add", ".")
+	g.git(work, "commit", "-q", "-m", "code")
+	g.git(work, "remote", "add", "origin", g.remote)
+	g.git(work, "push", "-q", "origin", "main")
+	return g
+}
+
+// env isolates git from the user's configuration and names a committer for test commits.
+func (g *gitEnv) env(extra ...string) []string {
+	env := append(os.Environ(),
+		"HOME="+g.root, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=test", "GIT_AUTHOR_EMAIL=test@example.invalid",
+		"GIT_COMMITTER_NAME=test", "GIT_COMMITTER_EMAIL=test@example.invalid")
+	return append(env, extra...)
+}
+
+func (g *gitEnv) git(dir string, args ...string) string {
+	g.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = g.env()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		g.t.Fatalf("git %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// state runs the script in dir and returns its combined output and whether it succeeded.
+func (g *gitEnv) state(dir string, env []string, args ...string) (string, bool) {
+	g.t.Helper()
+	cmd := exec.Command("bash", append([]string{g.script}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = g.env(env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err == nil
+}
+
+func (g *gitEnv) mustState(dir string, args ...string) string {
+	g.t.Helper()
+	out, ok := g.state(dir, nil, args...)
+	if !ok {
+		g.t.Fatalf("state.sh %s failed:\n%s", strings.Join(args, " "), out)
+	}
+	return out
+}
+
+func (g *gitEnv) write(path, text string) {
+	g.t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		g.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+func (g *gitEnv) clone(name string, args ...string) string {
+	g.t.Helper()
+	g.git(g.root, append(append([]string{"clone", "-q"}, args...), g.remote, name)...)
+	return filepath.Join(g.root, name)
+}
+
+// remoteGit runs git against the bare remote.
+func (g *gitEnv) remoteGit(args ...string) string {
+	g.t.Helper()
+	return g.git(filepath.Join(g.root, "remote.git"), args...)
+}
+
+func (g *gitEnv) stateCommits() []string {
+	g.t.Helper()
+	out := g.remoteGit("log", "--format=%H %P|%s", "refs/heads/network-state")
+	return strings.Split(out, "\n")
+}
+
+// refresh fakes a refresh: it writes the given files into the state directory, then commits
+// with a summary and pushes, as the workflow does.
+func (g *gitEnv) refresh(clone string, summary string, files map[string]string) string {
+	g.t.Helper()
+	for p, text := range files {
+		g.write(filepath.Join(clone, "state", p), text)
+	}
+	msg := filepath.Join(g.root, "summary.txt")
+	g.write(msg, summary+"\n\nProblems by kind:\n  invalid: 1\n")
+	out := g.mustState(clone, "commit", msg)
+	return out + g.mustState(clone, "push")
+}
+
+func TestStateScriptOneCommitPerRefreshMainUntouched(t *testing.T) {
+	g := newGitEnv(t)
+	mainBefore := g.remoteGit("rev-parse", "refs/heads/main")
+
+	// First run: the branch does not exist; checkout starts it as an orphan, empty.
+	c1 := g.clone("c1")
+	out := g.mustState(c1, "checkout")
+	if !strings.Contains(out, "started it as an orphan") {
+		t.Fatalf("checkout of a missing branch: %s", out)
+	}
+	ents, err := os.ReadDir(filepath.Join(c1, "state"))
+	if err != nil || len(ents) != 1 || ents[0].Name() != ".git" {
+		t.Fatalf("new state directory holds %v (err %v), want only .git: main's files must not leak in", ents, err)
+	}
+	g.refresh(c1, "refresh 2026-10-10T00:00:00Z: 4 sources", map[string]string{
+		"network.json": `{"observed_at":"2026-10-10T00:00:00Z"}`, "sources/a.json": `{"url":"a"}`,
+	})
+	commits := g.stateCommits()
+	if len(commits) != 1 || !strings.HasSuffix(commits[0], "|refresh 2026-10-10T00:00:00Z: 4 sources") {
+		t.Fatalf("after one refresh the state branch has %q", commits)
+	}
+	if parents := strings.Fields(strings.Split(commits[0], "|")[0]); len(parents) != 1 {
+		t.Fatalf("the first state commit has parents %v; want an orphan root", parents[1:])
+	}
+	if tree := g.remoteGit("ls-tree", "-r", "--name-only", "refs/heads/network-state"); tree != "network.json\nsources/a.json" {
+		t.Fatalf("state branch tree:\n%s\nwant only the state files", tree)
+	}
+	body := g.remoteGit("log", "-1", "--format=%B", "refs/heads/network-state")
+	if !strings.Contains(body, "Problems by kind:\n  invalid: 1") {
+		t.Fatalf("commit message is not the summary: %q", body)
+	}
+
+	// Second run, nothing changed: no commit.
+	out = g.refresh(c1, "refresh 2026-10-10T06:00:00Z: 4 sources", map[string]string{
+		"network.json": `{"observed_at":"2026-10-10T00:00:00Z"}`,
+	})
+	if !strings.Contains(out, "nothing changed") || len(g.stateCommits()) != 1 {
+		t.Fatalf("an unchanged state was committed: %s\n%v", out, g.stateCommits())
+	}
+
+	// Third run, a change: exactly one more commit, on top of the first.
+	g.refresh(c1, "refresh 2026-10-10T12:00:00Z: 4 sources", map[string]string{
+		"network.json": `{"observed_at":"2026-10-10T12:00:00Z"}`,
+	})
+	commits = g.stateCommits()
+	if len(commits) != 2 || !strings.Contains(commits[0], " "+strings.Fields(commits[1])[0]+"|") {
+		t.Fatalf("after a changed refresh: %q (want 2 commits, the newest on top of the first)", commits)
+	}
+
+	// main's history is untouched, on the remote and in the clone, and the clone is clean.
+	if got := g.remoteGit("rev-parse", "refs/heads/main"); got != mainBefore {
+		t.Fatalf("main moved from %s to %s", mainBefore, got)
+	}
+	if n := g.git(c1, "rev-list", "--count", "main"); n != "1" {
+		t.Fatalf("main has %s commits, want 1", n)
+	}
+	if st := g.git(c1, "status", "--porcelain"); st != "" {
+		t.Fatalf("main's working tree is not clean:\n%s", st)
+	}
+
+	// A later workflow run starts from a new shallow clone: checkout finds the branch.
+	c2 := g.clone("c2", "--depth", "1")
+	out, ok := g.state(c2, []string{"STATE_FETCH_DEPTH=1"}, "checkout")
+	if !ok || !strings.Contains(out, "checked out origin/network-state") {
+		t.Fatalf("checkout of the existing branch: %s", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(c2, "state", "sources", "a.json")); err != nil || string(b) != `{"url":"a"}` {
+		t.Fatalf("state not checked out: %q %v", b, err)
+	}
+	g.refresh(c2, "refresh 2026-10-10T18:00:00Z: 4 sources", map[string]string{"sources/b.json": `{"url":"b"}`})
+	if commits := g.stateCommits(); len(commits) != 3 {
+		t.Fatalf("after the run from a new clone: %q", commits)
+	}
+	if got := g.remoteGit("rev-parse", "refs/heads/main"); got != mainBefore {
+		t.Fatalf("main moved")
+	}
+
+	// The first clone catches up when it checks out again.
+	g.mustState(c1, "checkout")
+	if _, err := os.Stat(filepath.Join(c1, "state", "sources", "b.json")); err != nil {
+		t.Fatalf("re-running checkout did not bring the new commit: %v", err)
+	}
+}
+
+func TestStateScriptRecoveryFromADeletedBranch(t *testing.T) {
+	g := newGitEnv(t)
+	c1 := g.clone("c1")
+	g.mustState(c1, "checkout")
+	g.refresh(c1, "refresh one", map[string]string{"network.json": "1"})
+	g.refresh(c1, "refresh two", map[string]string{"network.json": "2"})
+	// The branch is corrupt or gone: delete it (seeds/state.txt, "Recovery").
+	g.git(c1, "push", "-q", "origin", "--delete", "network-state")
+	c2 := g.clone("c2")
+	if out := g.mustState(c2, "checkout"); !strings.Contains(out, "orphan") {
+		t.Fatalf("checkout after deletion: %s", out)
+	}
+	g.refresh(c2, "refresh from nothing", map[string]string{"network.json": "3"})
+	if commits := g.stateCommits(); len(commits) != 1 || !strings.HasSuffix(commits[0], "|refresh from nothing") {
+		t.Fatalf("recovered branch: %q", commits)
+	}
+}
+
+func TestStateScriptRefusesWhatItDoesNotOwn(t *testing.T) {
+	g := newGitEnv(t)
+	c := g.clone("c")
+	// A state directory that is not the worktree is never overwritten.
+	g.write(filepath.Join(c, "state", "keep.txt"), "mine")
+	out, ok := g.state(c, nil, "checkout")
+	if ok || !strings.Contains(out, "state exists and is not the network-state worktree") {
+		t.Fatalf("checkout over a foreign directory: ok=%v %s", ok, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(c, "state", "keep.txt")); string(b) != "mine" {
+		t.Fatal("the foreign directory was changed")
+	}
+	msg := filepath.Join(g.root, "m.txt")
+	g.write(msg, "summary\n")
+	if out, ok := g.state(c, nil, "commit", msg); ok || !strings.Contains(out, "is not the network-state worktree") {
+		t.Fatalf("commit outside the worktree: ok=%v %s", ok, out)
+	}
+	if out, ok := g.state(c, nil, "push"); ok || !strings.Contains(out, "is not the network-state worktree") {
+		t.Fatalf("push outside the worktree: ok=%v %s", ok, out)
+	}
+	if err := os.RemoveAll(filepath.Join(c, "state")); err != nil {
+		t.Fatal(err)
+	}
+	g.mustState(c, "checkout")
+	if out, ok := g.state(c, nil, "commit", filepath.Join(g.root, "absent.txt")); ok || !strings.Contains(out, "missing or empty") {
+		t.Fatalf("commit with no message: ok=%v %s", ok, out)
+	}
+	// An empty orphan has nothing to commit or push.
+	if out := g.mustState(c, "commit", msg); !strings.Contains(out, "empty; no commit") {
+		t.Fatalf("commit of an empty state: %s", out)
+	}
+	if out := g.mustState(c, "push"); !strings.Contains(out, "nothing to push") {
+		t.Fatalf("push of an unborn branch: %s", out)
+	}
+	if out, ok := g.state(c, nil, "frobnicate"); ok || !strings.Contains(out, "state.sh checkout") {
+		t.Fatalf("unknown subcommand: ok=%v %s", ok, out)
+	}
+	if got := g.remoteGit("for-each-ref", "--format=%(refname)"); got != "refs/heads/main" {
+		t.Fatalf("remote refs after refused operations: %s", got)
+	}
+}
