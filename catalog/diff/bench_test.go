@@ -3,10 +3,9 @@ package diff_test
 import (
 	"testing"
 
-	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
-
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/internal/corpus"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
 type diffPair struct{ before, after *protocol.Manifest }
