@@ -270,3 +270,43 @@ func TestStateScriptRefusesWhatItDoesNotOwn(t *testing.T) {
 		t.Fatalf("remote refs after refused operations: %s", got)
 	}
 }
+
+// .github/added-sources.sh lists exactly the URLs a change adds to sources.toml: not the ones
+// whose note changed or that moved.
+func TestAddedSourcesListsOnlyNewURLs(t *testing.T) {
+	g := newGitEnv(t)
+	script, err := filepath.Abs("../../.github/added-sources.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g.clone("c")
+	src := filepath.Join(c, "network", "sources.toml")
+	g.write(src, "# sites\n\n[[source]]\nurl = \"https://a.example/\"\nadded = \"2026-10-01\"\nnote = \"a\"\n\n"+
+		"[[source]]\nurl = \"https://b.example/\"\nadded = \"2026-10-01\"\nnote = \"b\"\n")
+	g.git(c, "add", ".")
+	g.git(c, "commit", "-q", "-m", "sources")
+	base := g.git(c, "rev-parse", "HEAD")
+	g.write(src, "# sites\n\n[[source]]\nurl = \"https://b.example/\"\nadded = \"2026-10-01\"\nnote = \"b, note edited\"\n\n"+
+		"[[source]]\nurl = \"https://a.example/\"\nadded = \"2026-10-01\"\nnote = \"a\"\n\n"+
+		"[[source]]\nurl = \"https://c.example/mods/\"\nadded = \"2026-10-02\"\nnote = \"c\"\n\n"+
+		"[[source]]\n  url   =   \"https://d.example/dreamweave.json\"  # indented\nadded = \"2026-10-02\"\nnote = \"d\"\n")
+	run := func(args ...string) (string, bool) {
+		cmd := exec.Command("bash", append([]string{script}, args...)...)
+		cmd.Dir = c
+		cmd.Env = g.env()
+		out, err := cmd.CombinedOutput()
+		return string(out), err == nil
+	}
+	out, ok := run(base)
+	if !ok || out != "https://c.example/mods/\nhttps://d.example/dreamweave.json\n" {
+		t.Fatalf("added URLs: ok=%v %q", ok, out)
+	}
+	// A base without the file: everything is added.
+	first := g.git(c, "rev-list", "--max-parents=0", "HEAD")
+	if out, ok := run(first); !ok || strings.Count(out, "\n") != 4 {
+		t.Fatalf("against a base without the file: ok=%v %q", ok, out)
+	}
+	if out, ok := run("no-such-revision"); ok || !strings.Contains(out, "unknown revision no-such-revision") {
+		t.Fatalf("bad base: ok=%v %q", ok, out)
+	}
+}
