@@ -30,12 +30,12 @@ func (p Problem) String() string { return p.Path + ": " + p.Message }
 //   - every record parses, with no unknown fields and no trailing data;
 //   - network.json is present once anything has been recorded, and names a format, a crawler and
 //     an observation time;
-//   - each held manifest.json hashes to its claim's ingested_sha256 and describes the claim's
-//     project (project.id); a claim holding no manifest records no digest;
-//   - each origin's dreamweave.json hashes to its index_sha256;
+//   - each held manifest.json hashes to its claim's ingested_sha256 (or, while a replacement is
+//     pending, its pending_sha256) and describes the claim's project (project.id); a claim
+//     holding no manifest records no digest;
+//   - each origin's dreamweave.json hashes to its index_sha256 (or its pending_sha256);
 //   - every reference resolves: a claim's directory names match its project and origin fields
-//     and its origin exists; a source's origin exists and lists it; an origin's sources exist and
-//     lead to it; origin.previous, claim.moved_to / moved_from and event.moved_from name origins;
+//     and its origin exists; a source's origin exists; an origin's sources exist and lead to it; origin.previous, claim.moved_to / moved_from and event.moved_from name origins;
 //     every event names an existing claim; record names follow SiteID / SourceID;
 //   - every event's id is EventID of its own facts and its file name is that id;
 //   - every cached image (claim.media.file) exists, and every file in media/ hashes to its name;
@@ -193,13 +193,11 @@ func (c *checker) checkSources() {
 		if s.Health == SourceUnresolved && s.Problem == nil {
 			c.add(rel, "is unresolved but records no problem")
 		}
+		// The source names an origin that exists. (Its origin lists it once the refresh has
+		// written both; the listing is checked from the origin's side, which is written last.)
 		if s.Origin != nil {
-			o, ok := c.origins[*s.Origin]
-			switch {
-			case !ok:
+			if _, ok := c.origins[*s.Origin]; !ok {
 				c.add(rel, "origin %s does not exist (no %s)", *s.Origin, OriginPath(*s.Origin))
-			case s.Health == SourceResolved && !contains(o.Sources, s.URL):
-				c.add(rel, "leads to origin %s, which does not list %s among its sources", *s.Origin, s.URL)
 			}
 		}
 		c.time(rel, "last_attempt", s.LastAttempt)
@@ -225,18 +223,7 @@ func (c *checker) checkOrigins() {
 		if o.Health != OriginHealthy && o.Problem == nil {
 			c.add(rel, "health is %s but no problem is recorded", o.Health)
 		}
-		idx := OriginIndexPath(site)
-		b, err := c.d.ReadBytes(idx)
-		switch {
-		case o.IndexSHA256 == nil && err == nil:
-			c.add(idx, "is held but origin.json records no index_sha256")
-		case o.IndexSHA256 != nil && err != nil:
-			c.add(idx, "is missing, but origin.json records index_sha256 %s", *o.IndexSHA256)
-		case o.IndexSHA256 != nil:
-			if got := digest(b); got != *o.IndexSHA256 {
-				c.add(idx, "hashes to %s, but origin.json records index_sha256 %s", got, *o.IndexSHA256)
-			}
-		}
+		c.checkIndex(site, o)
 		for _, u := range o.Sources {
 			stem := SourceID(u)
 			s, ok := c.sources[stem]
@@ -257,6 +244,32 @@ func (c *checker) checkOrigins() {
 		c.time(rel, "first_observed", o.FirstObserved)
 		c.time(rel, "last_attempt", o.LastAttempt)
 		c.optTime(rel, "last_success", o.LastSuccess)
+	}
+}
+
+// checkIndex: the held site index hashes to index_sha256 (or, while a replacement is pending,
+// to pending_sha256).
+func (c *checker) checkIndex(site string, o Origin) {
+	idx := OriginIndexPath(site)
+	b, err := c.d.ReadBytes(idx)
+	recorded, pending := "", ""
+	if o.IndexSHA256 != nil {
+		recorded = *o.IndexSHA256
+	}
+	if o.PendingSHA256 != nil {
+		pending = *o.PendingSHA256
+	}
+	switch {
+	case err != nil && recorded != "":
+		c.add(idx, "is missing, but origin.json records index_sha256 %s", recorded)
+	case err != nil:
+	case recorded == "" && pending == "":
+		c.add(idx, "is held but origin.json records no index_sha256")
+	case digest(b) == recorded, pending != "" && digest(b) == pending:
+	case pending != "":
+		c.add(idx, "hashes to %s, but origin.json records index_sha256 %q and pending_sha256 %s", digest(b), recorded, pending)
+	default:
+		c.add(idx, "hashes to %s, but origin.json records index_sha256 %s", digest(b), recorded)
 	}
 }
 
@@ -284,7 +297,7 @@ func (c *checker) checkClaims() {
 		default:
 			c.add(rel, "health %q is not a claim health value", cl.Health)
 		}
-		if cl.Health == ClaimCurrent && cl.IngestedSHA256 != cl.AdvertisedSHA256 {
+		if cl.Health == ClaimCurrent && cl.PendingSHA256 == nil && cl.IngestedSHA256 != cl.AdvertisedSHA256 {
 			c.add(rel, "is current, but holds %s while %s is advertised", cl.IngestedSHA256, cl.AdvertisedSHA256)
 		}
 		if cl.Health != ClaimCurrent && cl.Health != ClaimWithdrawn && cl.Problem == nil {
@@ -319,21 +332,34 @@ func (c *checker) checkClaims() {
 	}
 }
 
-// checkManifest: the held bytes hash to ingested_sha256 and describe the claim's project.
+// checkManifest: the held bytes hash to ingested_sha256 and describe the claim's project. While
+// a replacement is pending (a refresh cut short between the two writes), the bytes may also be
+// the pending ones.
 func (c *checker) checkManifest(project, site string, cl Claim) {
 	mrel := ManifestPath(project, site)
 	b, err := c.d.ReadBytes(mrel)
-	if cl.IngestedSHA256 == "" {
-		if err == nil {
-			c.add(mrel, "is held but claim.json records no ingested_sha256")
+	pending := ""
+	if cl.PendingSHA256 != nil {
+		pending = *cl.PendingSHA256
+		if !hexDigest.MatchString(pending) {
+			c.add(ClaimPath(project, site), "pending_sha256 %q is not a SHA-256 digest", pending)
+		}
+	}
+	if err != nil {
+		if cl.IngestedSHA256 != "" {
+			c.add(mrel, "is missing, but claim.json records ingested_sha256 %s", cl.IngestedSHA256)
 		}
 		return
 	}
-	if err != nil {
-		c.add(mrel, "is missing, but claim.json records ingested_sha256 %s", cl.IngestedSHA256)
+	got := digest(b)
+	switch {
+	case cl.IngestedSHA256 == "" && pending == "":
+		c.add(mrel, "is held but claim.json records no ingested_sha256")
 		return
-	}
-	if got := digest(b); got != cl.IngestedSHA256 {
+	case got == cl.IngestedSHA256, pending != "" && got == pending:
+	case pending != "":
+		c.add(mrel, "hashes to %s, but claim.json records ingested_sha256 %q and pending_sha256 %s", got, cl.IngestedSHA256, pending)
+	default:
 		c.add(mrel, "hashes to %s, but claim.json records ingested_sha256 %s", got, cl.IngestedSHA256)
 	}
 	var m struct {

@@ -97,22 +97,24 @@ const (
 
 // Origin is one site index: its health, its last good bytes' digest, validators and moves.
 type Origin struct {
-	ID            string     `json:"id"`
-	IndexURL      string     `json:"index_url"`
-	SiteName      *string    `json:"site_name"`
-	SiteURL       *string    `json:"site_url"`
-	Generator     *string    `json:"generator"`
-	Sources       []string   `json:"sources"`
-	Redirects     []Redirect `json:"redirects"`
-	Validators    Validators `json:"validators"`
-	IndexSHA256   *string    `json:"index_sha256"`
-	Health        string     `json:"health"`
-	Problem       *string    `json:"problem"`
-	Issues        []string   `json:"issues"`
-	Previous      []string   `json:"previous"`
-	FirstObserved string     `json:"first_observed"`
-	LastAttempt   string     `json:"last_attempt"`
-	LastSuccess   *string    `json:"last_success"`
+	ID          string     `json:"id"`
+	IndexURL    string     `json:"index_url"`
+	SiteName    *string    `json:"site_name"`
+	SiteURL     *string    `json:"site_url"`
+	Generator   *string    `json:"generator"`
+	Sources     []string   `json:"sources"`
+	Redirects   []Redirect `json:"redirects"`
+	Validators  Validators `json:"validators"`
+	IndexSHA256 *string    `json:"index_sha256"`
+	// PendingSHA256 is set only while dreamweave.json is being replaced (see Claim.PendingSHA256).
+	PendingSHA256 *string  `json:"pending_sha256,omitempty"`
+	Health        string   `json:"health"`
+	Problem       *string  `json:"problem"`
+	Issues        []string `json:"issues"`
+	Previous      []string `json:"previous"`
+	FirstObserved string   `json:"first_observed"`
+	LastAttempt   string   `json:"last_attempt"`
+	LastSuccess   *string  `json:"last_success"`
 }
 
 // Redirect is a redirect hop the crawler followed on the way to this site's index.
@@ -165,17 +167,22 @@ type Claim struct {
 	Entry            protocol.IndexEntry `json:"entry"`
 	AdvertisedSHA256 string              `json:"advertised_sha256"`
 	IngestedSHA256   string              `json:"ingested_sha256"`
-	Validators       Validators          `json:"validators,omitzero"`
-	Rejected         *Rejected           `json:"rejected"`
-	Health           string              `json:"health"`
-	Problem          *string             `json:"problem"`
-	Media            *Media              `json:"media"`
-	MovedTo          *string             `json:"moved_to,omitempty"`   // site id this claim moved to (evidence: the enrolled source now leads there)
-	MovedFrom        *string             `json:"moved_from,omitempty"` // site id this claim continues (the same evidence, seen from the new site)
-	FirstObserved    string              `json:"first_observed"`
-	LastChanged      *string             `json:"last_changed"`
-	LastAttempt      string              `json:"last_attempt"`
-	LastSuccess      *string             `json:"last_success"`
+	// PendingSHA256 is set only while manifest.json is being replaced: the digest of the bytes
+	// being written. The claim is written with it first, then manifest.json, then the claim
+	// without it, so a refresh cut short between the two files leaves a record that says so;
+	// Check accepts a manifest.json hashing to either digest and the next refresh settles it.
+	PendingSHA256 *string    `json:"pending_sha256,omitempty"`
+	Validators    Validators `json:"validators,omitzero"`
+	Rejected      *Rejected  `json:"rejected"`
+	Health        string     `json:"health"`
+	Problem       *string    `json:"problem"`
+	Media         *Media     `json:"media"`
+	MovedTo       *string    `json:"moved_to,omitempty"`   // site id this claim moved to (evidence: the enrolled source now leads there)
+	MovedFrom     *string    `json:"moved_from,omitempty"` // site id this claim continues (the same evidence, seen from the new site)
+	FirstObserved string     `json:"first_observed"`
+	LastChanged   *string    `json:"last_changed"`
+	LastAttempt   string     `json:"last_attempt"`
+	LastSuccess   *string    `json:"last_success"`
 }
 
 // Rejected remembers a refused manifest by digest, so the same broken bytes are not downloaded

@@ -40,9 +40,17 @@ func (r *run) readHeld(project, site string) *held {
 	return h
 }
 
-// movedFrom finds the claim a new claim continues: another site's claim for the same project
-// whose moved_to names this site (written from the evidence before this claim).
+// movedFrom finds the claim a new claim continues: the claim for the same project at a site
+// this site's enrolled source used to lead to (a move seen in this refresh), or another site's
+// claim whose moved_to names this site (recorded by a refresh cut short before this claim).
 func (r *run) movedFrom(project, site string) *store.Claim {
+	if r.p != nil {
+		for _, old := range r.p.previous[site] {
+			if c, ok := r.prevClaims[old][project]; ok {
+				return &c
+			}
+		}
+	}
 	for _, c := range r.claimsByID[project] {
 		if c.Origin != site && c.MovedTo != nil && *c.MovedTo == site {
 			c := c
@@ -143,9 +151,7 @@ func (sr *siteRun) count(f func(*siteStats)) {
 }
 
 // current records a claim whose held manifest is what the site advertises. When replaced is
-// true, now is newly accepted bytes: the event is written first (re-running cannot record it
-// twice), then the manifest, then the claim, so a refresh cut short never leaves a claim naming
-// bytes it does not hold.
+// true, now is newly accepted bytes, written through replace.
 func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *held, m *protocol.Manifest, wasWithdrawn bool, before *held, replaced bool) error {
 	c.IngestedSHA256 = now.digest
 	c.Health, c.Problem, c.Rejected = store.ClaimCurrent, nil, nil
@@ -188,24 +194,44 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 			return err
 		}
 	}
-	existing := r.st.Exists(store.ClaimPath(c.Project, c.Origin))
-	if e != nil && existing {
+	if replaced {
+		if err := r.replace(c, now, e); err != nil {
+			return err
+		}
+	} else if e != nil {
+		if err := r.event(*e); err != nil { // a restored claim: its record exists
+			return err
+		}
+	}
+	c.PendingSHA256 = nil
+	return r.st.WriteJSON(store.ClaimPath(c.Project, c.Origin), c)
+}
+
+// replace writes an accepted manifest so that every moment in between is a sound state: the
+// claim is recorded with pending_sha256 (a new claim as "manifest unreachable" until its bytes
+// are in), the event is written once its claim exists, then manifest.json; the caller then
+// writes the final claim. A refresh cut short anywhere leaves what Check accepts, and the next
+// refresh settles it (the held bytes are the truth; the event id cannot repeat).
+func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
+	rel := store.ClaimPath(c.Project, c.Origin)
+	var stub store.Claim
+	if err := r.st.ReadJSON(rel, &stub); err != nil {
+		stub = *c
+		stub.IngestedSHA256, stub.Validators, stub.Media = "", store.Validators{}, nil
+		stub.LastChanged, stub.LastSuccess = nil, nil
+		stub.Health = store.ClaimManifestUnreachable
+		stub.Problem = strp("the refresh reading this manifest was interrupted before it was recorded")
+	}
+	stub.PendingSHA256 = strp(now.digest)
+	if err := r.st.WriteJSON(rel, stub); err != nil {
+		return err
+	}
+	if e != nil {
 		if err := r.event(*e); err != nil {
 			return err
 		}
 	}
-	if replaced {
-		if err := r.st.WriteBytes(store.ManifestPath(c.Project, c.Origin), now.bytes); err != nil {
-			return err
-		}
-	}
-	if err := r.st.WriteJSON(store.ClaimPath(c.Project, c.Origin), c); err != nil {
-		return err
-	}
-	if e != nil && !existing {
-		return r.event(*e)
-	}
-	return nil
+	return r.st.WriteBytes(store.ManifestPath(c.Project, c.Origin), now.bytes)
 }
 
 // notCurrent records a claim whose advertised manifest could not be taken: the held manifest

@@ -141,6 +141,7 @@ type run struct {
 	get    getter // guarded, per-host limited
 	discov discoverFunc
 	now    string // the refresh's start time: every time recorded by this refresh
+	p      *plan  // phase 1's conclusions, read-only in phase 2
 
 	prevSources map[string]store.Source           // by URL
 	prevOrigins map[string]store.Origin           // by id
@@ -180,9 +181,10 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		r.prevSources[s.URL] = s
 	}
 	for _, o := range snap.Origins {
-		r.prevOrigins[o.ID] = o
+		r.prevOrigins[o.ID] = r.settleOrigin(o)
 	}
 	for _, c := range snap.Claims {
+		c.Claim = r.settleClaim(c.Claim)
 		if r.prevClaims[c.Origin] == nil {
 			r.prevClaims[c.Origin] = map[string]store.Claim{}
 		}
@@ -190,6 +192,31 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		r.claimsByID[c.Project] = append(r.claimsByID[c.Project], c.Claim)
 	}
 	return r
+}
+
+// settleOrigin finishes a replacement a refresh cut short: the held bytes are the truth. When
+// they are the pending ones, they become the recorded digest (their validators are unknown).
+func (r *run) settleOrigin(o store.Origin) store.Origin {
+	if o.PendingSHA256 == nil {
+		return o
+	}
+	if b, err := r.st.ReadBytes(store.OriginIndexPath(o.ID)); err == nil && store.Digest(b) == *o.PendingSHA256 {
+		o.IndexSHA256, o.Validators = o.PendingSHA256, store.Validators{}
+	}
+	o.PendingSHA256 = nil
+	return o
+}
+
+// settleClaim is settleOrigin for a claim's manifest.
+func (r *run) settleClaim(c store.Claim) store.Claim {
+	if c.PendingSHA256 == nil {
+		return c
+	}
+	if b, err := r.st.ReadBytes(store.ManifestPath(c.Project, c.Origin)); err == nil && store.Digest(b) == *c.PendingSHA256 {
+		c.IngestedSHA256, c.Validators = *c.PendingSHA256, store.Validators{}
+	}
+	c.PendingSHA256 = nil
+	return c
 }
 
 // sourceRun is one enrolled source after discovery.
@@ -219,6 +246,7 @@ func (r *run) run(ctx context.Context) (*Summary, error) {
 		return r.sum, err
 	}
 	plan := r.plan(runs)
+	r.p = plan
 
 	// Phase 2: records. Removed sources first, then sites nobody leads to any more, then every
 	// site reached and every site whose sources failed.
@@ -444,7 +472,7 @@ func (p *plan) tasks() []func(context.Context, *run) error {
 	}
 	for _, site := range sortedKeys(p.failed) {
 		site := site
-		out = append(out, func(ctx context.Context, r *run) error { return r.siteFailed(p, site) })
+		out = append(out, func(ctx context.Context, r *run) error { return r.siteFailed(ctx, p, site) })
 	}
 	if len(p.unreached) > 0 {
 		out = append(out, func(ctx context.Context, r *run) error {
@@ -578,9 +606,12 @@ func (r *run) event(e store.Event) error {
 
 // siteFailed records that every source leading to a held site failed this time: the site's
 // health says why, its claims are marked stale, nothing held changes.
-func (r *run) siteFailed(p *plan, site string) error {
+func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 	srs := p.failed[site]
 	health, problem := classifyFailure(srs[0].err)
+	if health == store.OriginNoIndex {
+		health, problem = r.probe(ctx, site, problem)
+	}
 	if err := r.originUnavailable(site, health, problem, sourceURLs(srs)); err != nil {
 		return err
 	}
@@ -591,6 +622,24 @@ func (r *run) siteFailed(p *plan, site string) error {
 	}
 	r.siteProgress(site, health+": "+problem)
 	return nil
+}
+
+// probe asks the held site index URL itself why discovery found nothing there: an outage (5xx,
+// a timeout, a network error) is "unreachable", a refusal "refused", anything else (404, not a
+// site index any more) "no-index".
+func (r *run) probe(ctx context.Context, site, problem string) (health, detail string) {
+	u := r.prevOrigins[site].IndexURL
+	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: acceptIndex})
+	switch {
+	case err != nil:
+		h, _ := classifyFailure(err)
+		return h, problem + "; the site index " + err.Error()
+	case resp.Status >= 500 || resp.Status == 408 || resp.Status == 429:
+		return store.OriginUnreachable, fmt.Sprintf("%s; the site index at %s answers HTTP %d", problem, u, resp.Status)
+	case resp.Status != 200:
+		return store.OriginNoIndex, fmt.Sprintf("%s; the site index at %s answers HTTP %d", problem, u, resp.Status)
+	}
+	return store.OriginNoIndex, problem
 }
 
 // originUnavailable records an origin that could not be read, and marks its listed claims

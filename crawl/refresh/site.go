@@ -69,7 +69,7 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		return r.siteUnreadable(p, site, o, srs, health, problem)
 	}
 	if fresh {
-		if err := r.st.WriteBytes(store.OriginIndexPath(site), body); err != nil {
+		if err := r.replaceIndex(o, body); err != nil {
 			return err
 		}
 		o.Validators = store.Validators{ETag: d.Resp.ETag(), LastModified: d.Resp.LastModified()}
@@ -84,7 +84,7 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	if o.Issues == nil {
 		o.Issues = []string{}
 	}
-	if err := r.writeOrigin(o, srs); err != nil {
+	if err := r.originFirst(o); err != nil {
 		return err
 	}
 	sr := &siteRun{id: site, indexURL: d.IndexURL, origin: o, validators: o.Validators, entries: map[string]protocol.IndexEntry{}}
@@ -106,6 +106,9 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	if err := r.movesInto(p, site, sr.entries); err != nil {
 		return err
 	}
+	if err := r.writeSources(o, srs); err != nil {
+		return err
+	}
 	err := parallel(ctx, r.o.MaxSources, len(entries), func(ctx context.Context, i int) error {
 		return r.readClaim(ctx, sr, entries[i], nil)
 	})
@@ -122,19 +125,54 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	return r.finishSite(sr, issues)
 }
 
-// writeOrigin writes the origin and then the sources that lead to it (a source names an origin
-// that exists, at every moment).
-func (r *run) writeOrigin(o store.Origin, srs []*sourceRun) error {
-	if err := r.st.WriteJSON(store.OriginPath(o.ID), o); err != nil {
+// replaceIndex writes new site index bytes the way replace writes a manifest: the origin record
+// first with pending_sha256 (a new origin as unreachable, naming no source, until its bytes are
+// in), then dreamweave.json; the caller writes the final record.
+func (r *run) replaceIndex(o store.Origin, body []byte) error {
+	d := store.Digest(body)
+	if o.IndexSHA256 != nil && *o.IndexSHA256 == d {
+		if held, err := r.st.ReadBytes(store.OriginIndexPath(o.ID)); err == nil && store.Digest(held) == d {
+			return nil
+		}
+	}
+	rel := store.OriginPath(o.ID)
+	var stub store.Origin
+	if err := r.st.ReadJSON(rel, &stub); err != nil {
+		stub = store.Origin{ID: o.ID, IndexURL: o.IndexURL, Sources: []string{}, Redirects: []store.Redirect{}, Issues: []string{}, Previous: []string{},
+			Health: store.OriginUnreachable, Problem: strp("the refresh reading this site index was interrupted before it was recorded"),
+			FirstObserved: o.FirstObserved, LastAttempt: o.LastAttempt}
+	}
+	stub.PendingSHA256 = &d
+	if err := r.st.WriteJSON(rel, stub); err != nil {
 		return err
 	}
+	return r.st.WriteBytes(store.OriginIndexPath(o.ID), body)
+}
+
+// originFirst writes the origin before anything names it, listing only the sources whose records
+// already lead here; writeSources then writes the sources and the origin with all of them. At
+// every moment each source names an existing origin and each listed source leads to its origin.
+func (r *run) originFirst(o store.Origin) error {
+	f := o
+	f.PendingSHA256 = nil
+	f.Sources = []string{}
+	for _, u := range o.Sources {
+		if s, ok := r.prevSources[u]; ok && s.Origin != nil && *s.Origin == o.ID {
+			f.Sources = append(f.Sources, u)
+		}
+	}
+	return r.st.WriteJSON(store.OriginPath(o.ID), f)
+}
+
+func (r *run) writeSources(o store.Origin, srs []*sourceRun) error {
 	for _, sr := range srs {
 		id := o.ID
 		if err := r.writeSource(sr, &id); err != nil {
 			return err
 		}
 	}
-	return nil
+	o.PendingSHA256 = nil
+	return r.st.WriteJSON(store.OriginPath(o.ID), o)
 }
 
 // movesInto handles the sites that moved into site: their claims listed here get moved_to
@@ -160,13 +198,16 @@ func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*source
 	if o.Issues == nil {
 		o.Issues = []string{}
 	}
-	if err := r.writeOrigin(o, srs); err != nil {
+	if err := r.originFirst(o); err != nil {
 		return err
 	}
 	for _, old := range p.previous[site] {
 		if err := r.abandon(old, site, nil); err != nil {
 			return err
 		}
+	}
+	if err := r.writeSources(o, srs); err != nil {
+		return err
 	}
 	r.count("site "+health, site, problem)
 	if err := r.claimsUnavailable(site, problem); err != nil {
@@ -197,6 +238,7 @@ func (r *run) finishSite(sr *siteRun, issues []string) error {
 	}
 	o := sr.origin
 	o.Issues = issues
+	o.PendingSHA256 = nil
 	if err := r.st.WriteJSON(store.OriginPath(sr.id), o); err != nil {
 		return err
 	}

@@ -1,0 +1,721 @@
+package refresh
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
+)
+
+func TestDrillOutageThenRecovery(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	first := l.claim(candle, tplDir)
+	before := l.held()
+
+	l.rules(loopback.Rule{Path: "^/" + tplDir + "/", Status: 503})
+	l.refresh(src)
+	wantOrigin(t, l.origin(tplDir), store.OriginUnreachable, "HTTP 503")
+	for _, p := range []string{candle, tallow} {
+		c := l.claim(p, tplDir)
+		wantClaim(t, c, store.ClaimOriginUnavailable, "the site could not be read on the last crawl", "HTTP 503")
+		if *c.LastSuccess != *first.LastSuccess || c.LastAttempt == *first.LastSuccess {
+			t.Errorf("%s: last success %s, last attempt %s: the outage must keep the last success and move the attempt", p, *c.LastSuccess, c.LastAttempt)
+		}
+		if c.IngestedSHA256 != first.IngestedSHA256 && p == candle {
+			t.Errorf("ingested digest changed during an outage")
+		}
+	}
+	if s := l.sourceRecord(src); s.Health != store.SourceUnresolved || s.Problem == nil || *s.Origin != l.site(tplDir) {
+		t.Errorf("source during the outage: %+v", s)
+	}
+	l.sameHeld(before)
+	nEvents := len(l.events())
+
+	l.rules()
+	l.refresh(src)
+	wantOrigin(t, l.origin(tplDir), store.OriginHealthy)
+	for _, p := range []string{candle, tallow} {
+		c := l.claim(p, tplDir)
+		wantClaim(t, c, store.ClaimCurrent)
+		if *c.LastSuccess != c.LastAttempt {
+			t.Errorf("recovered claim: last success %s, last attempt %s", *c.LastSuccess, c.LastAttempt)
+		}
+	}
+	if n := len(l.events()); n != nEvents {
+		t.Errorf("an outage and recovery over unchanged manifests recorded %d events", n-nEvents)
+	}
+	l.sameHeld(before)
+}
+
+func TestDrillInvalidManifest(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	before := l.heldManifests()
+	good := l.claim(candle, tplDir)
+
+	// Candlelight now describes another project: invalid publication (SPEC 1, id rule).
+	other := "11111111-2222-4333-8444-555555555555"
+	bad := bytes.Replace(l.raw(manifestPath(tplDir, candle)), []byte(`"id": "`+candle+`"`), []byte(`"id": "`+other+`"`), 1)
+	l.publish(tplDir, candle, bad, true)
+	l.refresh(src)
+	c := l.claim(candle, tplDir)
+	wantClaim(t, c, store.ClaimInvalid, "invalid publication:", "[id-match]")
+	if c.IngestedSHA256 != good.IngestedSHA256 || c.AdvertisedSHA256 == good.IngestedSHA256 {
+		t.Errorf("ingested %s advertised %s: the held manifest must stay while the new one is advertised", c.IngestedSHA256, c.AdvertisedSHA256)
+	}
+	if c.Rejected == nil || c.Rejected.SHA256 != c.AdvertisedSHA256 || c.Rejected.Crawler != crawl.UserAgent || c.Rejected.Health != store.ClaimInvalid {
+		t.Fatalf("rejected: %+v", c.Rejected)
+	}
+	l.sameHeld(before)
+
+	// The same broken bytes are not downloaded again.
+	l.srv.ResetRequests()
+	l.refresh(src)
+	if n := l.requestsFor(candle + ".json"); n != 0 {
+		t.Errorf("the refused manifest was downloaded %d times again", n)
+	}
+	wantClaim(t, l.claim(candle, tplDir), store.ClaimInvalid, "[id-match]")
+
+	// A new crawler version reads it again (simulated: the record names an older crawler).
+	c = l.claim(candle, tplDir)
+	c.Rejected.Crawler = "AsHyAmS/0.0.9 (+https://github.com/DreamWeave-MP/AsHyAmS)"
+	if err := store.Open(l.state).WriteJSON(store.ClaimPath(candle, l.site(tplDir)), c); err != nil {
+		t.Fatal(err)
+	}
+	l.srv.ResetRequests()
+	l.refresh(src)
+	if n := l.requestsFor(candle + ".json"); n != 1 {
+		t.Errorf("a refusal by another crawler version: downloaded %d times, want 1", n)
+	}
+	c = l.claim(candle, tplDir)
+	wantClaim(t, c, store.ClaimInvalid, "[id-match]")
+	if c.Rejected.Crawler != crawl.UserAgent {
+		t.Errorf("rejected.crawler %s", c.Rejected.Crawler)
+	}
+	l.sameHeld(before)
+
+	// Malformed JSON is invalid too, with the line and column.
+	l.publish(tplDir, candle, []byte("{\"schema_version\": \"2\",\n  \"document\": \"project\",,}"), true)
+	l.refresh(src)
+	wantClaim(t, l.claim(candle, tplDir), store.ClaimInvalid, "invalid publication:", "json-syntax", "line 2")
+	l.sameHeld(before)
+}
+
+func TestDrillHalfFinishedDeploymentSettles(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	oldServed, _ := l.srv.Bytes("/" + manifestPath(tplDir, tallow))
+
+	// The index advertises the new manifest; the CDN serves the old one once more.
+	l.publish(tplDir, tallow, l.changedTallow(" Now with moons."), true)
+	l.rules(loopback.Rule{Path: "/" + tallow + `\.json$`, Body: oldServed, Times: 1})
+	l.sl.waits = nil
+	l.refresh(src)
+	if w := l.sl.Waits(); len(w) != 1 || w[0] != 5*time.Second {
+		t.Errorf("waits %v, want one of 5s", w)
+	}
+	c := l.claim(tallow, tplDir)
+	wantClaim(t, c, store.ClaimCurrent)
+	held, _ := store.Open(l.state).ReadBytes(store.ManifestPath(tallow, l.site(tplDir)))
+	newServed, _ := l.srv.Bytes("/" + manifestPath(tplDir, tallow))
+	if !bytes.Equal(held, newServed) || store.Digest(held) != c.AdvertisedSHA256 {
+		t.Error("the settled manifest is not the one the index advertises")
+	}
+	var changed *store.Event
+	for _, e := range l.events() {
+		if e.Project == tallow && e.Kind == store.EventChanged {
+			e := e
+			changed = &e
+		}
+	}
+	if changed == nil || len(changed.Changes) != 1 || changed.Changes[0].Change != "project-field" || changed.Changes[0].Field != "summary" {
+		t.Fatalf("changed event: %+v", changed)
+	}
+	if *changed.Before != store.Digest(oldServed) || *changed.After != store.Digest(newServed) {
+		t.Errorf("event digests %s -> %s", *changed.Before, *changed.After)
+	}
+}
+
+func TestDrillHalfFinishedDeploymentNeverSettles(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	before := l.heldManifests()
+	prev := l.claim(tallow, tplDir)
+
+	l.publish(tplDir, tallow, l.changedTallow(" Now with moons."), true)
+	stale := []byte(`{"schema_version": "2", "document": "project", "stale": true}`)
+	l.rules(loopback.Rule{Path: "/" + tallow + `\.json$`, Body: stale})
+	l.sl.waits = nil
+	l.srv.ResetRequests()
+	l.refresh(src)
+	if w := l.sl.Waits(); len(w) != 2 || w[0] != 5*time.Second || w[1] != 20*time.Second {
+		t.Errorf("waits %v, want 5s then 20s", w)
+	}
+	if n := l.requestsFor(tallow + ".json"); n != 3 {
+		t.Errorf("manifest read %d times, want 3", n)
+	}
+	if n := l.requestsFor(tplDir + "/dreamweave.json"); n != 3 {
+		t.Errorf("site index read %d times, want 3 (discovery and two re-reads)", n)
+	}
+	c := l.claim(tallow, tplDir)
+	wantClaim(t, c, store.ClaimInconsistent, "inconsistent deployment", store.Digest(stale), c.AdvertisedSHA256)
+	if c.IngestedSHA256 != prev.IngestedSHA256 || c.Rejected != nil {
+		t.Errorf("ingested %s (was %s), rejected %+v", c.IngestedSHA256, prev.IngestedSHA256, c.Rejected)
+	}
+	l.sameHeld(before)
+
+	// The publisher rolls the index back while the crawler waits: the held manifest is current.
+	l.rules(loopback.Rule{Path: "/" + tallow + `\.json$`, Body: stale})
+	l.sl.waits = nil
+	l.sl.hook = func(n int) {
+		if n == 1 {
+			l.publish(tplDir, tallow, l.origRaw(t, tallow), true)
+		}
+	}
+	l.refresh(src)
+	l.sl.hook = nil
+	wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
+	l.sameHeld(before)
+}
+
+// origRaw is the corpus's Tallow manifest as published.
+func (l *lab) origRaw(t *testing.T, project string) []byte {
+	b, err := os.ReadFile(filepath.Join(shared(t, "corpus/www"), filepath.FromSlash(manifestPath(tplDir, project))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestDrillWithdrawalAndRestore(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	before := l.held()
+	idx := l.raw(tplDir + "/dreamweave.json")
+
+	l.editIndex(tplDir, func(doc map[string]any) {
+		var keep []any
+		for _, p := range doc["projects"].([]any) {
+			if p.(map[string]any)["id"] != tallow {
+				keep = append(keep, p)
+			}
+		}
+		doc["projects"] = keep
+	})
+	l.refresh(src)
+	c := l.claim(tallow, tplDir)
+	wantClaim(t, c, store.ClaimWithdrawn, "no longer lists")
+	wantClaim(t, l.claim(candle, tplDir), store.ClaimCurrent)
+	var withdrawn []store.Event
+	for _, e := range l.events() {
+		if e.Kind == store.EventWithdrawn {
+			withdrawn = append(withdrawn, e)
+		}
+	}
+	if len(withdrawn) != 1 || withdrawn[0].Project != tallow || *withdrawn[0].Before != c.IngestedSHA256 || withdrawn[0].After != nil {
+		t.Fatalf("withdrawn events: %+v", withdrawn)
+	}
+	for p, b := range before { // the manifest stays; only the site index changed
+		if strings.HasSuffix(p, "manifest.json") {
+			if got, _ := store.Open(l.state).ReadBytes(p); !bytes.Equal(got, b) {
+				t.Errorf("%s changed on withdrawal", p)
+			}
+		}
+	}
+	n := len(l.events())
+	l.refresh(src)
+	if len(l.events()) != n {
+		t.Error("a withdrawal was recorded twice")
+	}
+
+	l.set(tplDir+"/dreamweave.json", idx)
+	l.refresh(src)
+	wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
+	var restored int
+	for _, e := range l.events() {
+		if e.Kind == store.EventRestored && e.Project == tallow {
+			restored++
+		}
+	}
+	if restored != 1 {
+		t.Errorf("%d restored events, want 1", restored)
+	}
+	l.sameHeld(before)
+}
+
+func TestDrillMoveByRedirect(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	oldSite := l.site(tplDir)
+	before := l.held()
+	oldCandle := l.claim(candle, tplDir)
+
+	const movedDir = "moved.example/DreamWeave-Mod-Template"
+	l.copySite(tplDir, movedDir)
+	l.rules(loopback.Rule{Path: "^/" + tplDir + "/$", Redirect: "{base}" + movedDir + "/"})
+	l.refresh(src)
+	newSite := l.site(movedDir)
+
+	s := l.sourceRecord(src)
+	if s.Health != store.SourceResolved || *s.Origin != newSite {
+		t.Fatalf("source leads to %v, want %s", s.Origin, newSite)
+	}
+	if !strings.Contains(s.Trail[0].Outcome, "redirects (HTTP 302)") {
+		t.Errorf("the trail does not show the redirect: %+v", s.Trail)
+	}
+	o := l.origin(movedDir)
+	if len(o.Previous) != 1 || o.Previous[0] != oldSite {
+		t.Errorf("new site previous = %v, want [%s]", o.Previous, oldSite)
+	}
+	if old := l.origin(tplDir); len(old.Sources) != 0 {
+		t.Errorf("old site still lists sources %v", old.Sources)
+	}
+	for _, p := range []string{candle, tallow} {
+		oc := l.claim(p, tplDir)
+		wantClaim(t, oc, store.ClaimWithdrawn, "moved")
+		if oc.MovedTo == nil || *oc.MovedTo != newSite {
+			t.Errorf("%s at the old site: moved_to %v", p, oc.MovedTo)
+		}
+		nc := l.claim(p, movedDir)
+		wantClaim(t, nc, store.ClaimCurrent)
+		if nc.MovedFrom == nil || *nc.MovedFrom != oldSite {
+			t.Errorf("%s at the new site: moved_from %v", p, nc.MovedFrom)
+		}
+	}
+	if nc := l.claim(candle, movedDir); nc.FirstObserved != oldCandle.FirstObserved {
+		t.Errorf("first observed %s, want the old claim's %s", nc.FirstObserved, oldCandle.FirstObserved)
+	}
+	moves := 0
+	for _, e := range l.events() {
+		if e.MovedFrom != nil {
+			moves++
+			if e.Kind != store.EventChanged || *e.MovedFrom != oldSite || e.Origin != newSite || e.Before == nil {
+				t.Errorf("move event %+v", e)
+			}
+		}
+		if e.Kind == store.EventWithdrawn {
+			t.Errorf("a moved claim was recorded as withdrawn: %+v", e)
+		}
+	}
+	if moves != 2 {
+		t.Errorf("%d move events, want 2", moves)
+	}
+	for p, b := range before { // nothing held at the old site changed
+		if got, _ := store.Open(l.state).ReadBytes(p); !bytes.Equal(got, b) {
+			t.Errorf("%s changed", p)
+		}
+	}
+	n := len(l.events())
+	l.refresh(src)
+	if len(l.events()) != n {
+		t.Error("the move was recorded again")
+	}
+	if nc := l.claim(candle, movedDir); nc.MovedFrom == nil {
+		t.Error("moved_from lost on the next refresh")
+	}
+}
+
+func TestDrillIdentityConflict(t *testing.T) {
+	l := newLab(t)
+	const forkDir = "fork.example/DreamWeave-Mod-Template"
+	l.copySite(tplDir, forkDir)
+	l.refresh(l.source(tplDir), l.source(forkDir))
+	a, b := l.claim(candle, tplDir), l.claim(candle, forkDir)
+	wantClaim(t, a, store.ClaimCurrent)
+	wantClaim(t, b, store.ClaimCurrent)
+	if a.Origin == b.Origin || a.MovedFrom != nil || b.MovedFrom != nil || a.MovedTo != nil || b.MovedTo != nil {
+		t.Errorf("two sites publishing one id must be two claims, neither moved: %s %s", a.Origin, b.Origin)
+	}
+	observed := 0
+	for _, e := range l.events() {
+		if e.Project == candle && e.Kind == store.EventObserved {
+			observed++
+		}
+	}
+	if observed != 2 {
+		t.Errorf("%d observed events for the conflicting id, want 2", observed)
+	}
+}
+
+func TestDrillRemovedSource(t *testing.T) {
+	l := newLab(t)
+	tpl, ini := l.source(tplDir), l.source(iniDir)
+	l.refresh(tpl, ini)
+	before := l.held()
+
+	l.refresh(tpl)
+	s := l.sourceRecord(ini)
+	if s.Health != store.SourceRemoved || s.Problem == nil || !strings.Contains(*s.Problem, "sources.toml") {
+		t.Errorf("removed source record: %+v", s)
+	}
+	if o := l.origin(iniDir); len(o.Sources) != 0 {
+		t.Errorf("the removed site still lists %v", o.Sources)
+	}
+	wantClaim(t, l.claim(iniProj, iniDir), store.ClaimWithdrawn, "no enrolled source leads to this site")
+	wantClaim(t, l.claim(candle, tplDir), store.ClaimCurrent)
+	l.sameHeld(before)
+	n := len(l.events())
+	l.refresh(tpl)
+	if len(l.events()) != n {
+		t.Error("the removal was recorded twice")
+	}
+	// Enrolled again: the claim comes back.
+	l.refresh(tpl, ini)
+	wantClaim(t, l.claim(iniProj, iniDir), store.ClaimCurrent)
+	if s := l.sourceRecord(ini); s.Health != store.SourceResolved {
+		t.Errorf("re-enrolled source: %s", s.Health)
+	}
+}
+
+func TestDrillNewerSchemaVersion(t *testing.T) {
+	t.Run("site index", func(t *testing.T) {
+		l := newLab(t)
+		src := l.source(tplDir)
+		l.refresh(src)
+		before := l.held()
+		l.set(tplDir+"/dreamweave.json", bytes.Replace(l.raw(tplDir+"/dreamweave.json"), []byte(`"schema_version": "2"`), []byte(`"schema_version": "3"`), 1))
+		l.refresh(src)
+		wantOrigin(t, l.origin(tplDir), store.OriginUnsupportedVersion, "speaks a newer protocol", "last good data kept")
+		wantClaim(t, l.claim(candle, tplDir), store.ClaimOriginUnavailable, "speaks a newer protocol")
+		l.sameHeld(before)
+	})
+	t.Run("manifest", func(t *testing.T) {
+		l := newLab(t)
+		src := l.source(tplDir)
+		l.refresh(src)
+		before := l.heldManifests()
+		l.publish(tplDir, tallow, bytes.Replace(l.raw(manifestPath(tplDir, tallow)), []byte(`"schema_version": "2"`), []byte(`"schema_version": "3"`), 1), true)
+		l.refresh(src)
+		c := l.claim(tallow, tplDir)
+		wantClaim(t, c, store.ClaimManifestUnreachable, "speaks a newer protocol", "last good data kept")
+		if c.Rejected == nil || c.Rejected.Health != store.ClaimManifestUnreachable {
+			t.Errorf("rejected %+v", c.Rejected)
+		}
+		if strings.Contains(*c.Problem, "invalid") {
+			t.Errorf("a newer protocol is not invalid: %s", *c.Problem)
+		}
+		l.sameHeld(before)
+	})
+}
+
+func TestDrillOversize(t *testing.T) {
+	const limit = 64 << 10
+	big := append([]byte(`{"schema_version": "2", "document": "project", "x": "`), bytes.Repeat([]byte("a"), limit)...)
+	big = append(big, `"}`...)
+	cases := []struct {
+		name   string
+		rule   loopback.Rule
+		wrap   bool
+		health string
+		words  []string
+	}{
+		{"honest Content-Length", loopback.Rule{Body: big}, false, store.ClaimRefused,
+			[]string{"refused by crawler policy", "over the 64 KiB limit", fmt.Sprintf("Content-Length announced %d bytes", len(big))}},
+		{"no Content-Length", loopback.Rule{Huge: 1 << 20}, false, store.ClaimRefused,
+			[]string{"refused by crawler policy", "over the 64 KiB limit", "reading stopped at the limit"}},
+		{"lying Content-Length", loopback.Rule{}, true, store.ClaimRefused,
+			[]string{"refused by crawler policy", "over the 64 KiB limit"}},
+		{"understated Content-Length", loopback.Rule{Body: big, LieLength: 100}, false, store.ClaimInconsistent,
+			[]string{"inconsistent deployment"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLab(t)
+			l.opt = func(o *Options) { o.MaxBytes = limit }
+			src := l.source(tplDir)
+			l.refresh(src)
+			before := l.heldManifests()
+			l.publish(tplDir, tallow, l.changedTallow(" Bigger."), true)
+			tc.rule.Path = "/" + tallow + `\.json$`
+			if tc.wrap {
+				l.setIntercept(lyingChunks("/"+tallow+".json", 1<<20))
+			} else {
+				l.rules(tc.rule)
+			}
+			l.refresh(src)
+			c := l.claim(tallow, tplDir)
+			wantClaim(t, c, tc.health, tc.words...)
+			if tc.health == store.ClaimRefused && (c.Rejected == nil || c.Rejected.SHA256 != c.AdvertisedSHA256) {
+				t.Errorf("an over-limit manifest must be remembered by its advertised digest: %+v", c.Rejected)
+			}
+			l.sameHeld(before)
+		})
+	}
+}
+
+// lyingChunks answers path with a Content-Length of 10 and a chunked body of n bytes (chunked
+// wins, RFC 9112 6.3): a body that lies about its size.
+func lyingChunks(path string, n int) func(http.ResponseWriter, *http.Request) bool {
+	return func(w http.ResponseWriter, r *http.Request) bool {
+		if !strings.HasSuffix(r.URL.Path, path) {
+			return false
+		}
+		conn, bw, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return false
+		}
+		defer conn.Close()
+		writeLyingChunks(bw, n)
+		return true
+	}
+}
+
+func writeLyingChunks(bw *bufio.ReadWriter, n int) {
+	fmt.Fprint(bw, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10\r\nTransfer-Encoding: chunked\r\n\r\n")
+	chunk := bytes.Repeat([]byte(" "), 32<<10)
+	for sent := 0; sent < n; sent += len(chunk) {
+		fmt.Fprintf(bw, "%x\r\n%s\r\n", len(chunk), chunk)
+		if bw.Flush() != nil {
+			return
+		}
+	}
+	fmt.Fprint(bw, "0\r\n\r\n")
+	bw.Flush()
+}
+
+func TestDrillRedirectIntoForbiddenAddresses(t *testing.T) {
+	targets := []struct {
+		name, to string
+		words    []string // in the claim's problem
+		srcWords []string // in the enrolled source's problem
+	}{
+		{"cloud metadata", "http://169.254.169.254/latest/meta-data/", []string{"169.254.169.254", "refused by the address guard"}, []string{"169.254.169.254", "refused"}},
+		{"RFC 1918", "http://10.0.0.1/dreamweave.json", []string{"10.0.0.1", "refused by the address guard"}, []string{"10.0.0.1", "refused"}},
+		{"IPv4-mapped loopback", "http://[::ffff:127.0.0.1]:{port}/" + manifestPath(tplDir, tallow), []string{"::ffff:127.0.0.1", "refused by the address guard"}, []string{"::ffff:127.0.0.1", "refused"}},
+		{"file scheme", "file:///etc/passwd", []string{"file:///etc/passwd", "refused"}, []string{`scheme "file"`, "refused"}},
+	}
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) {
+			l := newLab(t)
+			src := l.source(tplDir)
+			l.refresh(src)
+			before := l.heldManifests()
+
+			// A manifest that redirects there: the claim is refused, nothing held changes.
+			l.publish(tplDir, tallow, l.changedTallow(" Elsewhere."), true)
+			trap := l.url("trap/")
+			l.rules(
+				loopback.Rule{Path: "/" + tallow + `\.json$`, Redirect: tg.to},
+				loopback.Rule{Path: "^/trap/$", Redirect: tg.to},
+			)
+			l.refresh(src, trap)
+			c := l.claim(tallow, tplDir)
+			wantClaim(t, c, store.ClaimRefused, append([]string{"redirect 1 (HTTP 302"}, tg.words...)...)
+			l.sameHeld(before)
+
+			// An enrolled URL that redirects there: the source records the refusal, no site.
+			s := l.sourceRecord(trap)
+			if s.Health != store.SourceUnresolved || s.Origin != nil || s.Problem == nil {
+				t.Fatalf("trap source: %+v", s)
+			}
+			for _, w := range tg.srcWords {
+				if !strings.Contains(*s.Problem, w) {
+					t.Errorf("trap source problem %q lacks %q", *s.Problem, w)
+				}
+			}
+			if len(load(t, l.state).Origins) != 1 {
+				t.Error("a refused redirect created a site")
+			}
+		})
+	}
+}
+
+func TestDrillSlowSiteHitsDeadline(t *testing.T) {
+	l := newLab(t)
+	l.opt = func(o *Options) { o.Timeout = 300 * time.Millisecond }
+	src := l.source(tplDir)
+	l.refresh(src)
+	before := l.held()
+	l.rules(loopback.Rule{Path: "^/" + tplDir + "/dreamweave.json$", Delay: 3 * time.Second})
+	l.refresh(src)
+	wantOrigin(t, l.origin(tplDir), store.OriginUnreachable, "timed out after 300ms")
+	wantClaim(t, l.claim(candle, tplDir), store.ClaimOriginUnavailable, "timed out")
+	l.sameHeld(before)
+}
+
+func TestDrillRerunSameObservations(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	l.publish(tplDir, tallow, l.changedTallow(" Again."), true)
+	pre := snapshotFiles(t, l.state)
+	l.refresh(src)
+	evs := l.events()
+	// The same refresh again, over the same observations at the same time: the claims and
+	// manifests as they were before it, the events kept.
+	for p, b := range pre {
+		if !strings.HasPrefix(p, "events/") {
+			if err := store.Open(l.state).WriteBytes(p, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	l.runs--
+	l.refresh(src)
+	again := l.events()
+	if len(again) != len(evs) {
+		t.Fatalf("%d events after re-running, %d before: an observation was recorded twice", len(again), len(evs))
+	}
+	for i := range evs {
+		if evs[i].ID != again[i].ID {
+			t.Errorf("event %d: %s then %s", i, evs[i].ID, again[i].ID)
+		}
+	}
+}
+
+func TestDrillKilledMidway(t *testing.T) {
+	t.Run("context cancelled partway", func(t *testing.T) {
+		l := newLab(t)
+		tpl, ini := l.source(tplDir), l.source(iniDir)
+		l.refresh(tpl, ini)
+		before := l.heldManifests()
+		l.publish(tplDir, tallow, l.changedTallow(" Cut short."), true)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		l.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+			if strings.HasSuffix(r.URL.Path, tallow+".json") {
+				cancel() // killed while the manifest download is in flight
+			}
+			return false
+		})
+		_, err := Run(ctx, l.options(tpl, ini))
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+		mustCheck(t, l.state)
+		l.sameHeld(before)
+		l.setIntercept(nil)
+		l.runs++
+		l.refresh(tpl, ini) // the next refresh finishes the job
+		wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
+	})
+	t.Run("crash at every write", func(t *testing.T) {
+		l := newLab(t)
+		tpl, ini := l.source(tplDir), l.source(iniDir)
+		l.refresh(tpl, ini)
+		// Changes that make the next refresh write a bit of everything: a replaced manifest, an
+		// invalid one, a withdrawal.
+		l.publish(tplDir, tallow, l.changedTallow(" Crash."), true)
+		l.publish(iniDir, iniProj, []byte("{"), true)
+		l.editIndex(tplDir, func(doc map[string]any) {
+			var keep []any
+			for _, p := range doc["projects"].([]any) {
+				if p.(map[string]any)["id"] != candle {
+					keep = append(keep, p)
+				}
+			}
+			doc["projects"] = keep
+		})
+		const forkDir = "fork.example/DreamWeave-Mod-Template"
+		l.copySite(tplDir, forkDir)
+		fork := l.source(forkDir)
+		base := snapshotFiles(t, l.state)
+		restore := func() {
+			os.RemoveAll(l.state)
+			for p, b := range base {
+				fp := filepath.Join(l.state, filepath.FromSlash(p))
+				os.MkdirAll(filepath.Dir(fp), 0o755)
+				os.WriteFile(fp, b, 0o644)
+			}
+		}
+		for k := 1; ; k++ {
+			restore()
+			cs := &crashing{Dir: store.Open(l.state), at: k}
+			_, err := runWith(context.Background(), l.options(tpl, ini, fork), cs)
+			if !cs.crashed() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("crashed at each of %d writes; every state passed check and recovered", k-1)
+				if k < 5 {
+					t.Fatalf("a refresh that writes only %d records cannot exercise the drill", k-1)
+				}
+				break
+			}
+			if !errors.Is(err, errCrash) {
+				t.Fatalf("crash at write %d: err = %v", k, err)
+			}
+			if ps := store.Open(l.state).Check(); len(ps) != 0 {
+				t.Fatalf("crash at write %d (%s): check: %v", k, cs.last, ps)
+			}
+			if _, err := Run(context.Background(), l.options(tpl, ini, fork)); err != nil {
+				t.Fatalf("refresh after a crash at write %d: %v", k, err)
+			}
+			mustCheck(t, l.state)
+			wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
+			wantClaim(t, l.claim(candle, tplDir), store.ClaimWithdrawn)
+			wantClaim(t, l.claim(tallow, forkDir), store.ClaimCurrent)
+			wantClaim(t, l.claim(iniProj, iniDir), store.ClaimInvalid)
+		}
+	})
+}
+
+var errCrash = errors.New("simulated crash")
+
+// crashing is a state whose k-th write, and every write after it, fails: the process died there.
+type crashing struct {
+	*store.Dir
+	mu   sync.Mutex
+	n    int
+	at   int
+	last string
+}
+
+func (c *crashing) tick(rel string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	if c.n >= c.at {
+		if c.n == c.at {
+			c.last = rel
+		}
+		return errCrash
+	}
+	return nil
+}
+
+func (c *crashing) crashed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n >= c.at
+}
+
+func (c *crashing) WriteJSON(rel string, v any) error {
+	if err := c.tick(rel); err != nil {
+		return err
+	}
+	return c.Dir.WriteJSON(rel, v)
+}
+
+func (c *crashing) WriteBytes(rel string, b []byte) error {
+	if err := c.tick(rel); err != nil {
+		return err
+	}
+	return c.Dir.WriteBytes(rel, b)
+}
+
+func (c *crashing) WriteEvent(e store.Event) (bool, error) {
+	if err := c.tick(store.EventPath(e.ID)); err != nil {
+		return false, err
+	}
+	return c.Dir.WriteEvent(e)
+}
