@@ -1,0 +1,243 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/discover"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
+)
+
+func init() {
+	register(command{name: "add", summary: "inspect a site, then enroll it in network/sources.toml", run: runAdd})
+}
+
+// addNow is add's clock (the entry's added date, UTC); tests replace it.
+var addNow = time.Now
+
+// addParallel bounds the enrolled sources discovered at once when looking for one that already
+// leads to the candidate's site index (seeds/crawler.txt: at most eight sources at once).
+const addParallel = 8
+
+// runAdd is `ashyams add URL --note TEXT [--sources network/sources.toml] [--state state]
+// [--allow-loopback]` (flags before or after URL), SPEC section 6.
+//
+// It reads the site exactly as a refresh would (refresh.Inspect) and refuses, exit 1, changing
+// nothing: a URL sources.toml would refuse; a source list that does not load; a URL already
+// enrolled (the same URL as the loader compares them); a site it cannot read (no readable,
+// valid site index: the inspect report is printed); a site whose index an enrolled source
+// already leads to (from the state's records for that source, else by discovering it now).
+// Otherwise it appends one [[source]] entry (url, added = today, note) to the end of the file,
+// leaving every other byte as it was, re-validates the whole file and writes it atomically.
+// Exit 2 for usage (no URL, no or multi-line note).
+func runAdd(e *env, args []string) int {
+	fs := newFlags(e, "add", "URL --note TEXT")
+	note := fs.String("note", "", "one line for the humans reviewing the list: why this site is enrolled (required)")
+	srcPath := fs.String("sources", "network/sources.toml", "the source list to append to")
+	statePath := fs.String("state", "state", "the state directory, used to learn which site index each enrolled source leads to (absent: discover them now)")
+	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 (local drills only)")
+	if rc := parseFlags(fs, args); rc >= 0 {
+		return rc
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		fmt.Fprintln(e.stderr, "add: a URL is required")
+		fs.Usage()
+		return 2
+	}
+	u := rest[0]
+	if rc := parseFlags(fs, rest[1:]); rc >= 0 { // flags after the URL
+		return rc
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "add: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	if msg := checkNote(*note); msg != "" {
+		fmt.Fprintf(e.stderr, "add: --note %s\n", msg)
+		fs.Usage()
+		return 2
+	}
+	refuse := func(format string, a ...any) int {
+		fmt.Fprintf(e.stderr, "add: "+format+"\n", a...)
+		fmt.Fprintf(e.stderr, "add: %s was not changed\n", *srcPath)
+		return 1
+	}
+	if err := sources.CheckURL(u); err != nil {
+		return refuse("%v", err)
+	}
+	old, err := os.ReadFile(*srcPath)
+	if err != nil {
+		return refuse("read the source list: %v", err)
+	}
+	enrolled, err := sources.Parse(*srcPath, old)
+	if err != nil {
+		return refuse("the source list does not load, fix it first: %v", err)
+	}
+	entry := fmt.Sprintf("[[source]]\nurl = %s\nadded = %s\nnote = %s\n",
+		tomlString(u), tomlString(addNow().UTC().Format(time.DateOnly)), tomlString(*note))
+	next := appendEntry(old, entry)
+	// The loader's own duplicate rule decides "the same URL".
+	if _, err := sources.Parse(*srcPath, next); err != nil {
+		var se *sources.Error
+		if errors.As(err, &se) && len(se.Problems) > 0 && strings.Contains(se.Problems[len(se.Problems)-1].Message, "repeats") {
+			return refuse("%s is already enrolled: %s", u, se.Problems[len(se.Problems)-1].Message)
+		}
+		return refuse("the entry would not load: %v", err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := refresh.Inspect(ctx, u, refresh.Options{AllowLoopback: *loop})
+	if err != nil {
+		return refuse("inspect %s: %v", u, err)
+	}
+	if !rep.OK() {
+		fmt.Fprint(e.stdout, rep.String())
+		why := "no readable site index"
+		if rep.Origin != nil && rep.Origin.Problem != nil {
+			why = *rep.Origin.Problem
+		} else if rep.Source.Problem != nil {
+			why = *rep.Source.Problem
+		}
+		return refuse("cannot read a site at %s: %s", u, why)
+	}
+	index := rep.Origin.IndexURL
+	if other := leadsTo(ctx, enrolled, index, *statePath, *loop); other != nil {
+		return refuse("%s leads to the site index %s, which [[source]] #%d (line %d, %s) already leads to",
+			u, index, other.Entry, other.Line, other.URL)
+	}
+	if err := writeAtomic(*srcPath, next); err != nil {
+		return refuse("write: %v", err)
+	}
+	fmt.Fprintf(e.stdout, "added %s to %s (site index %s, %d projects)\n", u, *srcPath, index, len(rep.Claims))
+	return 0
+}
+
+// checkNote returns "" for a usable note, else what is wrong with it.
+func checkNote(n string) string {
+	if strings.TrimSpace(n) == "" {
+		return "is required: say in one line why this site is enrolled"
+	}
+	if !utf8.ValidString(n) {
+		return "must be UTF-8 text"
+	}
+	for _, r := range n {
+		if unicode.IsControl(r) {
+			return "must be one line of text (no line breaks or control characters)"
+		}
+	}
+	return ""
+}
+
+// tomlString quotes s as a TOML basic string. Control characters are refused before this is
+// called; only backslash and double quote need escaping.
+func tomlString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// appendEntry returns old with entry appended after one blank line, every byte of old kept.
+func appendEntry(old []byte, entry string) []byte {
+	out := append([]byte{}, old...)
+	switch {
+	case len(out) == 0:
+	case strings.HasSuffix(string(out), "\n\n"):
+	case strings.HasSuffix(string(out), "\n"):
+		out = append(out, '\n')
+	default:
+		out = append(out, "\n\n"...)
+	}
+	return append(out, entry...)
+}
+
+// leadsTo returns the enrolled source that already leads to the site index, or nil. Each
+// source's site index is taken from the state's records when it has one (the crawler's own
+// conclusion), else discovered now; a source that cannot be read is not a match.
+func leadsTo(ctx context.Context, enrolled []sources.Source, index, statePath string, loop bool) *sources.Source {
+	var c *guard.Client
+	found := make([]bool, len(enrolled))
+	sem := make(chan struct{}, addParallel)
+	var wg sync.WaitGroup
+	for i, s := range enrolled {
+		if got, ok := recordedIndex(statePath, s.URL); ok {
+			found[i] = got == index
+			continue
+		}
+		if c == nil {
+			c = guard.New(guard.Options{AllowLoopback: loop, UserAgent: crawl.UserAgent})
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			res, err := discover.Discover(ctx, c, s.URL, discover.Held{})
+			found[i] = err == nil && res.IndexURL == index
+		}()
+	}
+	wg.Wait()
+	for i := range enrolled {
+		if found[i] {
+			return &enrolled[i]
+		}
+	}
+	return nil
+}
+
+// recordedIndex is the site index URL the state says the enrolled URL leads to.
+func recordedIndex(statePath, enrolledURL string) (string, bool) {
+	d := store.Open(statePath)
+	var src store.Source
+	if err := d.ReadJSON(store.SourcePath(store.SourceID(enrolledURL)), &src); err != nil || src.Origin == nil {
+		return "", false
+	}
+	var o store.Origin
+	if err := d.ReadJSON(store.OriginPath(*src.Origin), &o); err != nil || o.IndexURL == "" {
+		return "", false
+	}
+	return o.IndexURL, true
+}
+
+// writeAtomic replaces path with b through a temporary file in the same directory, keeping the
+// file's permissions, so an interrupted add never leaves half a source list.
+func writeAtomic(path string, b []byte) error {
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".sources-*.toml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

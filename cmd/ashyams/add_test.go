@@ -1,0 +1,281 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/example"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
+)
+
+// addFixture serves the example network on loopback and writes a source list enrolling
+// lanterns.example, with comments and a layout add must keep.
+type addFixture struct {
+	srv   *loopback.Server
+	dir   string
+	path  string
+	text  string
+	state string
+}
+
+func newAddFixture(t *testing.T) *addFixture {
+	t.Helper()
+	srv, err := loopback.Start(example.Web(), loopback.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	old := addNow
+	addNow = func() time.Time { return time.Date(2026, 10, 15, 23, 30, 0, 0, time.FixedZone("X", -5*3600)) }
+	t.Cleanup(func() { addNow = old })
+	dir := t.TempDir()
+	f := &addFixture{srv: srv, dir: dir, path: filepath.Join(dir, "sources.toml"), state: filepath.Join(t.TempDir(), "state")}
+	f.text = "# Sites this index reads.\n#   keep   this   comment's spacing\n\n" +
+		"[[source]]\nurl   = \"" + srv.URL() + "lanterns.example/\"   # aligned, with a comment\n" +
+		"added = 2026-10-01\nnote  = \"Lanterns\"\n\n# trailing comment\n"
+	if err := os.WriteFile(f.path, []byte(f.text), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *addFixture) add(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	args = append(append([]string{"add"}, args...), "--sources", f.path, "--state", f.state)
+	rc := run(&env{stdout: &out, stderr: &errb}, args)
+	return rc, out.String(), errb.String()
+}
+
+func (f *addFixture) unchanged(t *testing.T) {
+	t.Helper()
+	b, err := os.ReadFile(f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != f.text {
+		t.Fatalf("the source list changed:\n%s", b)
+	}
+	ents, _ := os.ReadDir(f.dir)
+	for _, e := range ents {
+		if e.Name() != "sources.toml" {
+			t.Fatalf("add left %s behind", e.Name())
+		}
+	}
+}
+
+func TestAddAppendsEntryKeepingEveryByte(t *testing.T) {
+	f := newAddFixture(t)
+	u := f.srv.URL() + "tidewater.example/"
+	rc, out, errs := f.add(u, "--note", `Tidewater "tools" \ tides`, "--allow-loopback")
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s\n%s", rc, out, errs)
+	}
+	want := f.text + "\n[[source]]\nurl = \"" + u + "\"\nadded = \"2026-10-16\"\nnote = \"Tidewater \\\"tools\\\" \\\\ tides\"\n"
+	got, err := os.ReadFile(f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Fatalf("file:\n%s\nwant:\n%s", got, want)
+	}
+	if !strings.Contains(out, "added "+u) || !strings.Contains(out, "tidewater.example/dw/dreamweave.json") || !strings.Contains(out, "2 projects") {
+		t.Fatalf("stdout: %s", out)
+	}
+	ss, err := sources.Parse("new", got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 2 || ss[1].URL != u || ss[1].Note != `Tidewater "tools" \ tides` || ss[1].Added != "2026-10-16" {
+		t.Fatalf("parsed back as %+v", ss)
+	}
+	if st, _ := os.Stat(f.path); st.Mode().Perm() != 0o640 {
+		t.Fatalf("mode %v, want 0640 kept", st.Mode().Perm())
+	}
+	// Flags before the URL work the same, and a file without a final newline gets a blank line.
+	if err := os.WriteFile(f.path, []byte(strings.TrimRight(string(got), "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rc, out, errs := f.add("--allow-loopback", "--note", "Ashfall", f.srv.URL()+"ashfall.example/mods/ashstorm/"); rc != 0 {
+		t.Fatalf("exit %d\n%s\n%s", rc, out, errs)
+	}
+	got2, _ := os.ReadFile(f.path)
+	if !strings.HasPrefix(string(got2), strings.TrimRight(string(got), "\n")+"\n\n[[source]]\nurl = ") {
+		t.Fatalf("appended after a file with no final newline:\n%s", got2)
+	}
+}
+
+func TestAddRefusesTheSameURL(t *testing.T) {
+	f := newAddFixture(t)
+	rc, _, errs := f.add(f.srv.URL()+"lanterns.example/", "--note", "again", "--allow-loopback")
+	if rc != 1 || !strings.Contains(errs, "is already enrolled") || !strings.Contains(errs, "was not changed") {
+		t.Fatalf("exit %d: %s", rc, errs)
+	}
+	f.unchanged(t)
+}
+
+// A different URL that discovery leads to an enrolled site's index is the same site.
+func TestAddRefusesAURLLeadingToAnEnrolledSite(t *testing.T) {
+	f := newAddFixture(t)
+	rc, _, errs := f.add(f.srv.URL()+"lanterns.example/dreamweave.json", "--note", "same site", "--allow-loopback")
+	if rc != 1 || !strings.Contains(errs, "already leads to") || !strings.Contains(errs, "[[source]] #1 (line 5") {
+		t.Fatalf("exit %d: %s", rc, errs)
+	}
+	f.unchanged(t)
+}
+
+// When the state records which site index an enrolled source leads to, that record decides,
+// even if the enrolled source cannot be read now.
+func TestAddUsesTheStateRecordOfEnrolledSources(t *testing.T) {
+	f := newAddFixture(t)
+	gone := f.srv.URL() + "gone.example/"
+	f.text += "\n[[source]]\nurl = \"" + gone + "\"\nadded = \"2026-10-02\"\nnote = \"gone\"\n"
+	if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index := f.srv.URL() + "tidewater.example/dw/dreamweave.json"
+	d := store.Open(f.state)
+	site := "tidewater-example-dw-00000000"
+	if err := d.WriteJSON(store.SourcePath(store.SourceID(gone)), store.Source{URL: gone, Origin: &site, Health: store.SourceResolved}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteJSON(store.OriginPath(site), store.Origin{ID: site, IndexURL: index, Health: store.OriginHealthy}); err != nil {
+		t.Fatal(err)
+	}
+	rc, _, errs := f.add(f.srv.URL()+"tidewater.example/", "--note", "tides", "--allow-loopback")
+	if rc != 1 || !strings.Contains(errs, "already leads to") || !strings.Contains(errs, gone) {
+		t.Fatalf("exit %d: %s", rc, errs)
+	}
+	f.unchanged(t)
+}
+
+func TestAddRefusesASiteItCannotRead(t *testing.T) {
+	f := newAddFixture(t)
+	rc, out, errs := f.add(f.srv.URL()+"nowhere.example/mods/", "--note", "nothing there", "--allow-loopback")
+	if rc != 1 || !strings.Contains(errs, "cannot read a site at") {
+		t.Fatalf("exit %d: %s", rc, errs)
+	}
+	// The inspect report, with the discovery trail, says what was tried.
+	if !strings.Contains(out, "discovery trail") || !strings.Contains(out, "nowhere.example/mods/dreamweave.json") {
+		t.Fatalf("no trail printed:\n%s", out)
+	}
+	f.unchanged(t)
+	// Without --allow-loopback a loopback site is refused by the address guard.
+	rc, _, errs = f.add(f.srv.URL()+"tidewater.example/", "--note", "no loopback")
+	if rc != 1 || !strings.Contains(errs, "cannot read a site") {
+		t.Fatalf("loopback without --allow-loopback: exit %d: %s", rc, errs)
+	}
+	f.unchanged(t)
+}
+
+func TestAddRefusesBadInput(t *testing.T) {
+	f := newAddFixture(t)
+	for _, c := range []struct {
+		args []string
+		rc   int
+		want string
+	}{
+		{[]string{"--note", "x"}, 2, "a URL is required"},
+		{[]string{f.srv.URL() + "tidewater.example/"}, 2, "--note is required"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "   "}, 2, "--note is required"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "two\nlines"}, 2, "must be one line"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "caf\xe9"}, 2, "must be UTF-8"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "x", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"ftp://tidewater.example/", "--note", "x"}, 1, `url "ftp://tidewater.example/"`},
+		{[]string{"https://user:pw@tidewater.example/", "--note", "x"}, 1, "tidewater.example"},
+		{[]string{"--bogus", "x"}, 2, "flag provided but not defined"},
+	} {
+		rc, _, errs := f.add(c.args...)
+		if rc != c.rc || !strings.Contains(errs, c.want) {
+			t.Errorf("add %q: exit %d, want %d; stderr %q, want it to contain %q", c.args, rc, c.rc, errs, c.want)
+		}
+		f.unchanged(t)
+	}
+}
+
+func TestAddRefusesABrokenOrMissingSourceList(t *testing.T) {
+	f := newAddFixture(t)
+	f.text = "[[source]]\nurl = \"ftp://x.example/\"\n"
+	if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc, _, errs := f.add(f.srv.URL()+"tidewater.example/", "--note", "x", "--allow-loopback")
+	if rc != 1 || !strings.Contains(errs, "does not load") || !strings.Contains(errs, "line 2") {
+		t.Fatalf("exit %d: %s", rc, errs)
+	}
+	f.unchanged(t)
+	if err := os.Remove(f.path); err != nil {
+		t.Fatal(err)
+	}
+	rc, _, errs = f.add(f.srv.URL()+"tidewater.example/", "--note", "x", "--allow-loopback")
+	if rc != 1 || !strings.Contains(errs, "read the source list") {
+		t.Fatalf("missing file: exit %d: %s", rc, errs)
+	}
+	if _, err := os.Stat(f.path); !os.IsNotExist(err) {
+		t.Fatal("add created a source list that did not exist")
+	}
+}
+
+// network/sources.toml enrolls exactly the URLs the reference index enrolled (the corpus's
+// source records), and network/curation.toml loads and is empty.
+func TestRepositorySourcesListTheEnrolledSites(t *testing.T) {
+	ss, err := sources.Load("../../network/sources.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range ss {
+		got = append(got, s.URL)
+		if s.Note == "" || s.Added == "" {
+			t.Errorf("%s: note and added date are required in our list", s.URL)
+		}
+	}
+	recs, _ := filepath.Glob("../../../shared/corpus/state/sources/*.json")
+	if len(recs) == 0 {
+		t.Skipf("../shared/corpus is absent: cannot compare with the reference index's sources")
+	}
+	var want []string
+	for _, p := range recs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s store.Source
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, s.URL)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("network/sources.toml enrolls\n%v\nthe corpus's sources are\n%v", got, want)
+	}
+}
+
+// Whatever one-line note a maintainer gives, the appended entry loads back with that note.
+func FuzzAddEntry(f *testing.F) {
+	for _, s := range []string{"plain", `quote " and \ backslash`, "unicode: \u00e9\u4e2d\U0001F56F", `\u0000 literally`, "'''", `"""`, "# not a comment", "]]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, note string) {
+		if checkNote(note) != "" {
+			return
+		}
+		b := appendEntry([]byte("# c\n"), "[[source]]\nurl = \"https://a.example/\"\nadded = \"2026-10-16\"\nnote = "+tomlString(note)+"\n")
+		ss, err := sources.Parse("fuzz", b)
+		if err != nil {
+			t.Fatalf("note %q: %v", note, err)
+		}
+		if len(ss) != 1 || ss[0].Note != note {
+			t.Fatalf("note %q read back as %+v", note, ss)
+		}
+	})
+}
