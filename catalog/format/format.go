@@ -1,0 +1,435 @@
+// Package format writes the machine-readable files beside the site: catalog.json and
+// events.json in the DreamWeave Network Catalog v1 format (SPEC section 5), from the network
+// model. The format is the one other DreamWeave network indexes publish (its published schema
+// is closed to unknown fields), so a consumer can switch indexes without changing code; our own
+// schema, schemas/dreamweave-network-catalog-1.schema.json, states the same format in our
+// words. Anything this index publishes beyond v1 goes in a separate file, never into these.
+//
+// Output is byte-deterministic: object keys sorted (the catalog's types declare their fields in
+// key order; events, which carry the diff's own types, are re-encoded through generic values), arrays in a fixed order (documented on
+// each generator), compact, HTML characters unescaped, one trailing newline.
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// Format names and the version this package writes.
+const (
+	CatalogFormat = "dreamweave-network-catalog"
+	EventsFormat  = "dreamweave-network-events"
+	FormatVersion = 1
+)
+
+// File names, as published beside the site.
+const (
+	CatalogFile = "catalog.json"
+	EventsFile  = "events.json"
+	SchemaFile  = "dreamweave-network-catalog-1.schema.json"
+)
+
+// Notice is the notice both files carry: what they are and what they are not.
+const Notice = "What this index observed of the DreamWeave network, kept as a cache. This is not the DreamWeave protocol: each claim's manifest_url is the authority for that claim, and every time here is when this index looked, never a publisher's date. A site being read by this index says nothing about the quality of what it publishes."
+
+// Index identifies the index that writes the files (catalog v1 "index").
+type Index struct {
+	// Name is the index's display name; URL where its site is published; Repository where its
+	// code and state live. URL and Repository are absolute http(s) URLs.
+	Name       string
+	URL        string
+	Repository string
+}
+
+// Options are what the files need beyond the model.
+type Options struct {
+	Index Index
+	// BaseURL is the site's base URL; a claim's network_page is BaseURL +
+	// "projects/<id>/<site>/". Empty means Index.URL. A missing final "/" is added.
+	BaseURL string
+}
+
+func (o Options) check() error {
+	for _, f := range []struct{ name, v string }{{"Index.URL", o.Index.URL}, {"Index.Repository", o.Index.Repository}} {
+		u, err := url.Parse(f.v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("format: %s %q is not an absolute http(s) URL", f.name, f.v)
+		}
+	}
+	if o.Index.Name == "" {
+		return fmt.Errorf("format: Index.Name is empty")
+	}
+	return nil
+}
+
+func (o Options) base() string {
+	b := o.BaseURL
+	if b == "" {
+		b = o.Index.URL
+	}
+	if !strings.HasSuffix(b, "/") {
+		b += "/"
+	}
+	return b
+}
+
+// NetworkPage is a claim's page on the site: base + "projects/<project>/<site>/".
+func NetworkPage(base string, k network.Key) string {
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	return base + "projects/" + k.Project + "/" + k.Site + "/"
+}
+
+type indexJSON struct {
+	Name       string `json:"name"`
+	Repository string `json:"repository"`
+	URL        string `json:"url"`
+}
+
+type claimRef struct {
+	Origin  string `json:"origin"`
+	Project string `json:"project"`
+}
+
+func ref(c *network.Claim) claimRef { return claimRef{Project: c.Project, Origin: c.Site} }
+
+type originJSON struct {
+	FirstObserved string   `json:"first_observed"`
+	Health        string   `json:"health"`
+	ID            string   `json:"id"`
+	IndexURL      string   `json:"index_url"`
+	LastAttempt   string   `json:"last_attempt"`
+	LastSuccess   *string  `json:"last_success"`
+	Problem       *string  `json:"problem"`
+	Projects      []string `json:"projects"`
+	SiteName      *string  `json:"site_name"`
+	SiteURL       *string  `json:"site_url"`
+	Sources       []string `json:"sources"`
+}
+
+type currentJSON struct {
+	Channel string `json:"channel"`
+	Version string `json:"version"`
+}
+
+type claimJSON struct {
+	AdvertisedSHA256 string            `json:"advertised_sha256"`
+	Cached           bool              `json:"cached"`
+	Channels         map[string]string `json:"channels"`
+	Conflict         bool              `json:"conflict"`
+	Current          *currentJSON      `json:"current"`
+	FirstObserved    string            `json:"first_observed"`
+	Game             string            `json:"game"`
+	Health           string            `json:"health"`
+	LastAttempt      string            `json:"last_attempt"`
+	LastChanged      *string           `json:"last_changed"`
+	LastSuccess      *string           `json:"last_success"`
+	License          *string           `json:"license"`
+	LuaAPI           *string           `json:"lua_api"`
+	ManifestSHA256   string            `json:"manifest_sha256"`
+	ManifestURL      string            `json:"manifest_url"`
+	Name             string            `json:"name"`
+	NetworkPage      string            `json:"network_page"`
+	Origin           string            `json:"origin"`
+	Page             string            `json:"page"`
+	Problem          *string           `json:"problem"`
+	Project          string            `json:"project"`
+	Provides         []string          `json:"provides"`
+	Runtimes         map[string]string `json:"runtimes"`
+	Status           string            `json:"status"`
+	Summary          *string           `json:"summary"`
+	SupersededBy     *claimRef         `json:"superseded_by"`
+	Tags             []string          `json:"tags"`
+	Type             string            `json:"type"`
+	Versioning       string            `json:"versioning"`
+}
+
+type conflictJSON struct {
+	Claims  []claimRef `json:"claims"`
+	Project string     `json:"project"`
+}
+
+type relationshipJSON struct {
+	Capability *string    `json:"capability"`
+	From       claimRef   `json:"from"`
+	Kind       string     `json:"kind"`
+	Name       *string    `json:"name"`
+	Project    *string    `json:"project"`
+	Release    string     `json:"release"`
+	Resolved   []claimRef `json:"resolved"`
+	Satisfied  *bool      `json:"satisfied"`
+	URL        *string    `json:"url"`
+	Version    *string    `json:"version"`
+}
+
+type useJSON struct {
+	From claimRef `json:"from"`
+	Kind string   `json:"kind"`
+}
+
+type capabilityJSON struct {
+	Capability   string     `json:"capability"`
+	Providers    []claimRef `json:"providers"`
+	ReferencedBy []useJSON  `json:"referenced_by"`
+}
+
+type catalogJSON struct {
+	Capabilities  []capabilityJSON   `json:"capabilities"`
+	Claims        []claimJSON        `json:"claims"`
+	Conflicts     []conflictJSON     `json:"conflicts"`
+	Crawler       *string            `json:"crawler"`
+	Format        string             `json:"format"`
+	FormatVersion int                `json:"format_version"`
+	Index         indexJSON          `json:"index"`
+	Notice        string             `json:"notice"`
+	ObservedAt    *string            `json:"observed_at"`
+	Origins       []originJSON       `json:"origins"`
+	Relationships []relationshipJSON `json:"relationships"`
+}
+
+// nonEmpty is s, or nil for "" (the catalog's optional strings are null when absent).
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func stateTimes(n *network.Network) (observed, crawler *string) {
+	if n.State == nil {
+		return nil, nil
+	}
+	return nonEmpty(n.State.ObservedAt), nonEmpty(n.State.Crawler)
+}
+
+func relKind(k string) bool {
+	switch k {
+	case "requires", "recommends", "conflicts", "compatible", "replaces":
+		return true
+	}
+	return false
+}
+
+// Catalog generates catalog.json from the model. Origins are sorted by id, with their sources
+// sorted and the project ids of their listed claims; claims are the listed claims (withdrawn
+// claims and claims with no accepted manifest are out) by project then site; conflicts by
+// project, their claims by site; relationships are those of each listed claim's current release,
+// by claim then publisher order (a relationship whose kind is outside the protocol cannot be
+// written in v1 and is left out; the model shows it); capabilities by name, providers and
+// referenced_by by claim (then kind). The error names a bad option or an encoding failure; it
+// does not validate (see Validate).
+func Catalog(n *network.Network, o Options) ([]byte, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	base := o.base()
+	observed, crawler := stateTimes(n)
+	cat := catalogJSON{
+		Format:        CatalogFormat,
+		FormatVersion: FormatVersion,
+		Notice:        Notice,
+		Index:         indexJSON{Name: o.Index.Name, URL: o.Index.URL, Repository: o.Index.Repository},
+		ObservedAt:    observed,
+		Crawler:       crawler,
+		Origins:       []originJSON{},
+		Claims:        []claimJSON{},
+		Conflicts:     []conflictJSON{},
+		Relationships: []relationshipJSON{},
+		Capabilities:  []capabilityJSON{},
+	}
+	for _, og := range n.Origins {
+		srcs := append([]string{}, og.Sources...)
+		sort.Strings(srcs)
+		ids := []string{}
+		for _, c := range og.Listed {
+			ids = append(ids, c.Project)
+		}
+		cat.Origins = append(cat.Origins, originJSON{
+			ID: og.ID, IndexURL: og.IndexURL, SiteName: og.SiteName, SiteURL: og.SiteURL, Sources: srcs,
+			Health: og.Health, Problem: og.Problem, FirstObserved: og.FirstObserved,
+			LastAttempt: og.LastAttempt, LastSuccess: og.LastSuccess, Projects: ids,
+		})
+	}
+	for _, c := range n.Listed {
+		cat.Claims = append(cat.Claims, claim(c, base))
+	}
+	for _, cf := range n.Conflicts {
+		cj := conflictJSON{Project: cf.Project}
+		for _, c := range cf.Claims {
+			cj.Claims = append(cj.Claims, ref(c))
+		}
+		cat.Conflicts = append(cat.Conflicts, cj)
+	}
+	for _, r := range n.Relationships {
+		if !relKind(r.Kind) {
+			continue
+		}
+		rj := relationshipJSON{
+			From: ref(r.From), Release: r.Release.Version, Kind: r.Kind,
+			Project: nonEmpty(r.Project), Capability: nonEmpty(r.Capability), Name: nonEmpty(r.Name),
+			URL: nonEmpty(r.URL), Version: nonEmpty(r.Version), Resolved: []claimRef{}, Satisfied: r.Satisfied,
+		}
+		for _, t := range r.Targets {
+			rj.Resolved = append(rj.Resolved, ref(t.Claim))
+		}
+		cat.Relationships = append(cat.Relationships, rj)
+	}
+	for _, cp := range n.Capabilities {
+		cj := capabilityJSON{Capability: cp.Name, Providers: []claimRef{}, ReferencedBy: []useJSON{}}
+		for _, c := range cp.Providers {
+			cj.Providers = append(cj.Providers, ref(c))
+		}
+		for _, u := range cp.Users {
+			if relKind(u.Kind) {
+				cj.ReferencedBy = append(cj.ReferencedBy, useJSON{From: ref(u.From), Kind: u.Kind})
+			}
+		}
+		cat.Capabilities = append(cat.Capabilities, cj)
+	}
+	return encode(cat)
+}
+
+// claim is one listed claim as catalog v1 states it, from its held manifest and record.
+func claim(c *network.Claim, base string) claimJSON {
+	m, rec := c.Manifest, c.Record
+	p := m.Project
+	cj := claimJSON{
+		Project: c.Project, Origin: c.Site, Name: p.Name, Summary: nonEmpty(p.Summary),
+		Type: p.Type, Status: p.Status, Versioning: string(c.Scheme), Game: p.Game,
+		License: nonEmpty(p.License), Tags: append([]string{}, p.Tags...),
+		Page: rec.Entry.Page, ManifestURL: rec.Entry.Manifest,
+		ManifestSHA256: c.HeldSHA256, AdvertisedSHA256: rec.AdvertisedSHA256,
+		Health: c.Health, Cached: c.Cached, Problem: rec.Problem,
+		FirstObserved: rec.FirstObserved, LastChanged: rec.LastChanged,
+		LastAttempt: rec.LastAttempt, LastSuccess: rec.LastSuccess,
+		Channels: map[string]string{}, Runtimes: map[string]string{}, Provides: []string{},
+		Conflict: c.Conflict != nil, NetworkPage: NetworkPage(base, c.Key),
+	}
+	if cj.Page == "" {
+		cj.Page = p.Links.Page
+	}
+	for _, h := range c.Heads {
+		cj.Channels[h.Channel] = h.Release.Version
+	}
+	if r := c.Current; r != nil {
+		cj.Current = &currentJSON{Channel: c.CurrentChannel, Version: r.Version}
+		for k, v := range r.Runtimes {
+			cj.Runtimes[k] = v
+		}
+		if ext := r.OpenMWExtension(); ext != nil {
+			cj.LuaAPI = nonEmpty(ext.LuaAPI)
+		}
+		cj.Provides = append(cj.Provides, r.Provides...)
+	}
+	if s := c.SupersededBy; s != nil {
+		r := ref(s)
+		cj.SupersededBy = &r
+	}
+	return cj
+}
+
+type eventJSON struct {
+	ID         string        `json:"id"`
+	Kind       string        `json:"kind"`
+	Project    string        `json:"project"`
+	Origin     string        `json:"origin"`
+	Name       string        `json:"name"`
+	ObservedAt string        `json:"observed_at"`
+	Before     *string       `json:"before"`
+	After      *string       `json:"after"`
+	MovedFrom  *string       `json:"moved_from,omitempty"`
+	Changes    []diff.Change `json:"changes"`
+	Tags       []string      `json:"tags"`
+	Headline   string        `json:"headline"`
+}
+
+type eventsJSON struct {
+	Format        string      `json:"format"`
+	FormatVersion int         `json:"format_version"`
+	Notice        string      `json:"notice"`
+	Index         indexJSON   `json:"index"`
+	ObservedAt    *string     `json:"observed_at"`
+	Events        []eventJSON `json:"events"`
+}
+
+// SortEvents orders events newest first: observed_at descending, then id ascending, so the
+// order never depends on the order files were read. It sorts a copy.
+func SortEvents(es []store.Event) []store.Event {
+	out := append([]store.Event(nil), es...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].ObservedAt != out[j].ObservedAt {
+			return out[i].ObservedAt > out[j].ObservedAt
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// Events generates events.json: every recorded event (withdrawn claims' included), newest
+// first (SortEvents), each with its typed changes as recorded and the tags and headline
+// computed now by catalog/diff/tags, so a better classification applies to all history.
+func Events(n *network.Network, o Options) ([]byte, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	observed, _ := stateTimes(n)
+	doc := eventsJSON{
+		Format: EventsFormat, FormatVersion: FormatVersion, Notice: Notice,
+		Index:      indexJSON{Name: o.Index.Name, URL: o.Index.URL, Repository: o.Index.Repository},
+		ObservedAt: observed, Events: []eventJSON{},
+	}
+	for _, e := range SortEvents(n.Events) {
+		ej := eventJSON{
+			ID: e.ID, Kind: e.Kind, Project: e.Project, Origin: e.Origin, Name: e.Name,
+			ObservedAt: e.ObservedAt, Before: e.Before, After: e.After, MovedFrom: e.MovedFrom,
+			Changes: e.Changes, Tags: tags.Tags(e), Headline: tags.Headline(e),
+		}
+		if ej.Changes == nil {
+			ej.Changes = []diff.Change{}
+		}
+		if ej.Tags == nil {
+			ej.Tags = []string{}
+		}
+		doc.Events = append(doc.Events, ej)
+	}
+	return canonical(doc)
+}
+
+// encode writes v, whose struct fields are declared in key order (maps are sorted by
+// encoding/json), compact, HTML characters unescaped, with one trailing newline.
+// The catalog is encoded this way, without canonical's second pass: it is the large file.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("format: encode: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// canonical encodes v with every object's keys sorted: v is encoded, decoded into generic
+// values (numbers kept as written) and encoded again by encode.
+func canonical(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("format: encode: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var g any
+	if err := dec.Decode(&g); err != nil {
+		return nil, fmt.Errorf("format: re-read: %w", err)
+	}
+	return encode(g)
+}

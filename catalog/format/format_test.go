@@ -1,0 +1,427 @@
+package format_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	nt "github.com/DreamWeave-MP/ashyams-go/catalog/network/networktest"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+var opts = format.Options{
+	Index:   format.Index{Name: "AsHyAmS (test)", URL: "https://index.example.org/net/", Repository: "https://github.com/example/ashyams"},
+	BaseURL: "https://index.example.org/net",
+}
+
+const (
+	corpusState     = "../../../shared/corpus/state"
+	publishedSchema = "../../../shared/corpus/schemas/dreamweave-network-catalog-1.schema.json"
+)
+
+func corpus(t testing.TB) (*network.Network, *format.Schema) {
+	t.Helper()
+	if _, err := os.Stat(corpusState); err != nil {
+		t.Skipf("../shared/corpus is absent: %v", err)
+	}
+	n, err := network.Load(store.Open(corpusState), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(publishedSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := format.CompileSchema(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, pub
+}
+
+func generate(t testing.TB, n *network.Network) (cat, ev []byte) {
+	t.Helper()
+	cat, err := format.Catalog(n, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err = format.Events(n, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat, ev
+}
+
+func decode(t testing.TB, b []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// Over the corpus state: both files validate against our schema and the published one, and two
+// generations (from two separately built models) are byte-identical.
+func TestCorpusFiles(t *testing.T) {
+	n, pub := corpus(t)
+	cat, ev := generate(t, n)
+	for name, b := range map[string][]byte{format.CatalogFile: cat, format.EventsFile: ev} {
+		if err := format.Validate(name, b); err != nil {
+			t.Errorf("our schema: %v", err)
+		}
+		if err := pub.Validate(name, b); err != nil {
+			t.Errorf("published schema: %v", err)
+		}
+	}
+	n2, _ := corpus(t)
+	cat2, ev2 := generate(t, n2)
+	if !bytes.Equal(cat, cat2) || !bytes.Equal(ev, ev2) {
+		t.Fatal("two generations differ")
+	}
+
+	c := decode(t, cat)
+	if c["observed_at"] != "2026-10-10T12:36:05Z" || c["crawler"] != "AsHyAmS/0.1.0 (+https://github.com/DreamWeave-MP/AsHyAmS)" {
+		t.Fatalf("observed_at %v crawler %v", c["observed_at"], c["crawler"])
+	}
+	claims := c["claims"].([]any)
+	if len(claims) != 45 || len(c["origins"].([]any)) != 14 || len(c["conflicts"].([]any)) != 0 ||
+		len(c["relationships"].([]any)) != 7 || len(c["capabilities"].([]any)) != 1 {
+		t.Fatalf("claims %d origins %d conflicts %d relationships %d capabilities %d", len(claims), len(c["origins"].([]any)),
+			len(c["conflicts"].([]any)), len(c["relationships"].([]any)), len(c["capabilities"].([]any)))
+	}
+	// Candlelight, as the corpus records it (claim.json and its manifest).
+	var candle map[string]any
+	for _, x := range claims {
+		if x.(map[string]any)["name"] == "Candlelight" {
+			candle = x.(map[string]any)
+		}
+	}
+	want := map[string]any{
+		"project":           "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90",
+		"origin":            "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8",
+		"manifest_sha256":   "283d9bccf44186a396f40c28ad06fc0e4f04f7e43b5864d8c4be43991ec658f8",
+		"advertised_sha256": "283d9bccf44186a396f40c28ad06fc0e4f04f7e43b5864d8c4be43991ec658f8",
+		"cached":            false,
+		"health":            "current",
+		"manifest_url":      "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave/projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90.json",
+		"network_page":      "https://index.example.org/net/projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8/",
+		"conflict":          false,
+		"superseded_by":     nil,
+	}
+	for k, v := range want {
+		if candle[k] != v {
+			t.Errorf("Candlelight %s = %v, want %v", k, candle[k], v)
+		}
+	}
+	if cur := candle["current"].(map[string]any); cur["channel"] != "stable" || cur["version"] != "1.1.0" {
+		t.Errorf("Candlelight current = %v", cur)
+	}
+	if ch := candle["channels"].(map[string]any); ch["stable"] != "1.1.0" || ch["development"] != "1.1.1-dev.0" || len(ch) != 2 {
+		t.Errorf("Candlelight channels = %v", ch)
+	}
+
+	e := decode(t, ev)
+	events := e["events"].([]any)
+	if len(events) != 15 {
+		t.Fatalf("%d events, want the corpus's 15", len(events))
+	}
+	for i := 1; i < len(events); i++ {
+		a, b := events[i-1].(map[string]any), events[i].(map[string]any)
+		if a["observed_at"].(string) < b["observed_at"].(string) || (a["observed_at"] == b["observed_at"] && a["id"].(string) > b["id"].(string)) {
+			t.Fatalf("events %d and %d are not newest first, then by id", i-1, i)
+		}
+	}
+	for _, x := range events {
+		ev := x.(map[string]any)
+		if ev["headline"] == "" {
+			t.Errorf("event %v has no headline", ev["id"])
+		}
+	}
+}
+
+// The catalog states the model: conflicts, superseded_by, cached, current relationships with
+// resolved/satisfied, capabilities; withdrawn claims are out.
+func TestCatalogFromModel(t *testing.T) {
+	s := nt.New(t)
+	one := s.Origin("https://one.example.org/dreamweave.json", "https://one.example.org/")
+	two := s.Origin("https://two.example.org/dreamweave.json")
+	three := s.Origin("https://three.example.org/dreamweave.json")
+	a, b, c, d, x := nt.ID(1), nt.ID(2), nt.ID(3), nt.ID(4), nt.ID(99)
+	s.Claim(one, nt.Manifest(a, "A", "decimal", nt.Release("0.82", "stable", []string{"dw:a"})))
+	s.Claim(two, nt.Manifest(a, "A elsewhere", "", nt.Release("1.0.0", "stable", nil)))
+	s.Claim(one, nt.Manifest(b, "B", "", nt.Release("1.0.0", "stable", nil)))
+	s.Claim(three, nt.Manifest(b, "B", "", nt.Release("1.0.0", "stable", nil)))
+	s.Claim(one, nt.Manifest(c, "C", "", nt.Release("1.0.0", "stable", nil,
+		nt.Requires(a, ">=0.9"),
+		protocol.Relationship{Kind: "recommends", Capability: "dw:a"},
+		protocol.Relationship{Kind: "conflicts", Name: "Old lights", URL: "https://old.example.net/"},
+		nt.Requires(x, ""),
+	), nt.Release("1.1.0-dev.1", "development", nil)), func(cl *store.Claim) {
+		cl.AdvertisedSHA256 = strings.Repeat("f", 64)
+		cl.Health = store.ClaimInconsistent
+	})
+	s.Claim(one, nt.Manifest(d, "D", "", nt.Release("1.0.0", "stable", nil)), func(cl *store.Claim) { cl.Health = store.ClaimWithdrawn })
+	cur := &curation.Curation{Migrations: []curation.Migration{{Project: b, From: "https://three.example.org/dreamweave.json", To: "https://one.example.org/dreamweave.json", Reason: "r", Reviewed: "2026-10-01", Entry: 1}}}
+	n, err := network.Load(s.Dir, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := format.Catalog(n, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := format.Validate("catalog.json", cat); err != nil {
+		t.Fatal(err)
+	}
+	got := decode(t, cat)
+	claims := map[string]map[string]any{}
+	for _, x := range got["claims"].([]any) {
+		m := x.(map[string]any)
+		claims[m["project"].(string)+"/"+m["origin"].(string)] = m
+	}
+	if len(claims) != 5 || claims[d+"/"+one] != nil {
+		t.Fatalf("claims = %d (the withdrawn claim must be out)", len(claims))
+	}
+	if claims[a+"/"+one]["conflict"] != true || claims[a+"/"+two]["conflict"] != true || claims[b+"/"+one]["conflict"] != false {
+		t.Fatal("conflict flags")
+	}
+	if sb := claims[b+"/"+three]["superseded_by"].(map[string]any); sb["project"] != b || sb["origin"] != one {
+		t.Fatalf("superseded_by = %v", sb)
+	}
+	cc := claims[c+"/"+one]
+	if cc["cached"] != true || cc["health"] != "inconsistent" || cc["advertised_sha256"] == cc["manifest_sha256"] {
+		t.Fatalf("cached claim: %v %v", cc["cached"], cc["health"])
+	}
+	if claims[a+"/"+one]["versioning"] != "decimal" || claims[a+"/"+one]["lua_api"] != ">=60" || len(claims[a+"/"+one]["provides"].([]any)) != 1 {
+		t.Fatal("versioning / lua_api / provides of the current release")
+	}
+	conf := got["conflicts"].([]any)
+	if len(conf) != 1 || conf[0].(map[string]any)["project"] != a || len(conf[0].(map[string]any)["claims"].([]any)) != 2 {
+		t.Fatalf("conflicts = %v", conf)
+	}
+	rels := got["relationships"].([]any)
+	if len(rels) != 4 {
+		t.Fatalf("relationships = %d (only C's current release has any)", len(rels))
+	}
+	r0 := rels[0].(map[string]any)
+	// >=0.9 against A at two sites: decimal 0.82 fails, numeric 1.0.0 holds: satisfied.
+	if r0["release"] != "1.0.0" || len(r0["resolved"].([]any)) != 2 || r0["satisfied"] != true || r0["capability"] != nil {
+		t.Fatalf("relationship 0 = %v", r0)
+	}
+	r1, r2, r3 := rels[1].(map[string]any), rels[2].(map[string]any), rels[3].(map[string]any)
+	if len(r1["resolved"].([]any)) != 1 || r1["satisfied"] != nil || r1["project"] != nil {
+		t.Fatalf("capability relationship = %v", r1)
+	}
+	if len(r2["resolved"].([]any)) != 0 || r2["url"] != "https://old.example.net/" || r2["name"] != "Old lights" {
+		t.Fatalf("informational relationship = %v", r2)
+	}
+	if len(r3["resolved"].([]any)) != 0 || r3["satisfied"] != nil || r3["version"] != nil {
+		t.Fatalf("unresolved relationship = %v", r3)
+	}
+	caps := got["capabilities"].([]any)
+	if len(caps) != 1 {
+		t.Fatalf("capabilities = %v", caps)
+	}
+	cp := caps[0].(map[string]any)
+	if len(cp["providers"].([]any)) != 1 || len(cp["referenced_by"].([]any)) != 1 || cp["referenced_by"].([]any)[0].(map[string]any)["kind"] != "recommends" {
+		t.Fatalf("capability = %v", cp)
+	}
+	origins := got["origins"].([]any)
+	for _, o := range origins {
+		om := o.(map[string]any)
+		if om["id"] == one && len(om["projects"].([]any)) != 3 {
+			t.Fatalf("origin one projects = %v (the withdrawn claim is not listed)", om["projects"])
+		}
+	}
+}
+
+// Keys are sorted at every level, output ends in one newline, HTML is not escaped.
+func TestCanonicalEncoding(t *testing.T) {
+	s := nt.New(t)
+	one := s.Origin("https://one.example.org/dreamweave.json")
+	s.Claim(one, nt.Manifest(nt.ID(1), "<A & B>", "", nt.Release("1.0.0", "stable", nil)))
+	after := strings.Repeat("a", 64)
+	s.Event(store.Event{Kind: "observed", Project: nt.ID(1), Origin: one, Name: "<A & B>", ObservedAt: nt.Time, After: &after})
+	n, err := network.Load(s.Dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, ev := generate(t, n)
+	for _, b := range [][]byte{cat, ev} {
+		if !bytes.HasSuffix(b, []byte("}\n")) || bytes.HasSuffix(b, []byte("\n\n")) {
+			t.Fatal("output must end in exactly one newline")
+		}
+		if !bytes.Contains(b, []byte(`"<A & B>"`)) {
+			t.Fatal("HTML characters are escaped")
+		}
+		checkSorted(t, b)
+	}
+}
+
+// checkSorted walks the JSON token stream and fails on an object whose keys are out of order.
+func checkSorted(t *testing.T, b []byte) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		obj  bool
+		last string
+		key  bool
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		top := len(stack) - 1
+		switch v := tok.(type) {
+		case json.Delim:
+			if v == '{' || v == '[' {
+				if top >= 0 && stack[top].obj {
+					stack[top].key = true
+				}
+				stack = append(stack, frame{obj: v == '{', key: true})
+			} else {
+				stack = stack[:top]
+				if top-1 >= 0 && stack[top-1].obj {
+					stack[top-1].key = true
+				}
+			}
+			continue
+		case string:
+			if top >= 0 && stack[top].obj && stack[top].key {
+				if v < stack[top].last {
+					t.Fatalf("key %q after %q", v, stack[top].last)
+				}
+				stack[top].last, stack[top].key = v, false
+				continue
+			}
+		}
+		if top >= 0 && stack[top].obj {
+			stack[top].key = true
+		}
+	}
+}
+
+// A file that breaks the schema is refused with the JSON pointer of the offending value.
+func TestValidateNamesThePointer(t *testing.T) {
+	n, pub := corpus(t)
+	cat, ev := generate(t, n)
+	cases := []struct {
+		name, file string
+		doc        []byte
+		edit       func(m map[string]any)
+		pointer    string
+	}{
+		{"bad health", format.CatalogFile, cat, func(m map[string]any) {
+			m["claims"].([]any)[3].(map[string]any)["health"] = "fine"
+		}, "/claims/3/health"},
+		{"unknown field", format.CatalogFile, cat, func(m map[string]any) {
+			m["claims"].([]any)[0].(map[string]any)["used_by"] = []any{}
+		}, "/claims/0"},
+		{"missing field", format.CatalogFile, cat, func(m map[string]any) {
+			delete(m["origins"].([]any)[1].(map[string]any), "projects")
+		}, "/origins/1"},
+		{"bad digest", format.EventsFile, ev, func(m map[string]any) {
+			m["events"].([]any)[2].(map[string]any)["after"] = "XYZ"
+		}, "/events/2/after"},
+		{"wrong version", format.EventsFile, ev, func(m map[string]any) {
+			m["format_version"] = 2
+		}, "/format_version"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := decode(t, tc.doc)
+			tc.edit(m)
+			b, _ := json.Marshal(m)
+			for who, validate := range map[string]func(string, []byte) error{"ours": format.Validate, "published": pub.Validate} {
+				err := validate(tc.file, b)
+				var ve *format.ValidationError
+				if !errors.As(err, &ve) {
+					t.Fatalf("%s: err = %v", who, err)
+				}
+				if ve.Pointer != tc.pointer || ve.File != tc.file || !strings.Contains(err.Error(), tc.pointer) {
+					t.Fatalf("%s: pointer %q in %v, want %q", who, ve.Pointer, err, tc.pointer)
+				}
+			}
+		})
+	}
+	if err := format.Validate("x.json", []byte("{")); err == nil || !strings.Contains(err.Error(), "x.json: not JSON") {
+		t.Fatalf("broken JSON: %v", err)
+	}
+	if err := format.Validate("x.json", []byte(`{"format":"something-else"}`)); err == nil {
+		t.Fatal("a document of neither format validated")
+	}
+}
+
+func TestOptionsRefused(t *testing.T) {
+	n := &network.Network{}
+	for _, o := range []format.Options{
+		{Index: format.Index{Name: "x", URL: "", Repository: "https://r.example.org/"}},
+		{Index: format.Index{Name: "x", URL: "https://i.example.org/", Repository: "git@r:x"}},
+		{Index: format.Index{Name: "", URL: "https://i.example.org/", Repository: "https://r.example.org/"}},
+	} {
+		if _, err := format.Catalog(n, o); err == nil {
+			t.Errorf("Catalog accepted %+v", o.Index)
+		}
+		if _, err := format.Events(n, o); err == nil {
+			t.Errorf("Events accepted %+v", o.Index)
+		}
+	}
+}
+
+// An empty state (no refresh yet) gives valid files with null observation time and crawler.
+func TestEmptyState(t *testing.T) {
+	n, err := network.Load(store.Open(t.TempDir()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, ev := generate(t, n)
+	for name, b := range map[string][]byte{"catalog.json": cat, "events.json": ev} {
+		if err := format.Validate(name, b); err != nil {
+			t.Fatal(err)
+		}
+		if m := decode(t, b); m["observed_at"] != nil {
+			t.Fatalf("%s observed_at = %v", name, m["observed_at"])
+		}
+	}
+}
+
+// BenchmarkModelAndCatalog builds the model and both files for a synthetic state of 10,000
+// claims (networktest.Synthetic), validating both against our schema.
+func BenchmarkModelAndCatalog(b *testing.B) {
+	dir := nt.Synthetic(b, 10000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n, err := network.Load(dir, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(n.Listed) != 10000 {
+			b.Fatalf("%d claims", len(n.Listed))
+		}
+		cat, err := format.Catalog(n, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ev, err := format.Events(n, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := format.Validate("catalog.json", cat); err != nil {
+			b.Fatal(err)
+		}
+		if err := format.Validate("events.json", ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
+)
+
+// Schema is a compiled catalog v1 schema: the whole document (catalog or events) and its two
+// definitions, so a failure is reported inside the definition the file claims to follow.
+type Schema struct {
+	root, catalog, events *jsonschema.Schema
+}
+
+// CompileSchema compiles a catalog v1 JSON Schema document (ours, or the one another index
+// publishes). It must define $defs/catalog and $defs/events. Nothing is fetched: a $ref
+// outside the document fails to compile.
+func CompileSchema(doc []byte) (*Schema, error) {
+	var head struct {
+		ID string `json:"$id"`
+	}
+	if err := json.Unmarshal(doc, &head); err != nil {
+		return nil, fmt.Errorf("catalog schema: %w", err)
+	}
+	id := head.ID
+	if id == "" {
+		id = "urn:ashyams:catalog-schema"
+	}
+	c := jsonschema.NewCompiler()
+	c.LoadURL = func(u string) (io.ReadCloser, error) {
+		return nil, fmt.Errorf("catalog schema: refusing to load %s: the schema must be self-contained", u)
+	}
+	if err := c.AddResource(id, bytes.NewReader(doc)); err != nil {
+		return nil, fmt.Errorf("catalog schema: %w", err)
+	}
+	s := &Schema{}
+	for _, t := range []struct {
+		dst **jsonschema.Schema
+		ptr string
+	}{{&s.root, ""}, {&s.catalog, "#/$defs/catalog"}, {&s.events, "#/$defs/events"}} {
+		sch, err := c.Compile(id + t.ptr)
+		if err != nil {
+			return nil, fmt.Errorf("catalog schema: %w", err)
+		}
+		*t.dst = sch
+	}
+	return s, nil
+}
+
+var (
+	ourOnce   sync.Once
+	ourSchema *Schema
+	ourErr    error
+)
+
+// OurSchema is our embedded schema (schemas.FS, SchemaFile), compiled once.
+func OurSchema() (*Schema, error) {
+	ourOnce.Do(func() {
+		b, err := schemas.FS.ReadFile(SchemaFile)
+		if err != nil {
+			ourErr = fmt.Errorf("catalog schema: %w", err)
+			return
+		}
+		ourSchema, ourErr = CompileSchema(b)
+	})
+	return ourSchema, ourErr
+}
+
+// Validate checks a generated file (catalog.json or events.json; name is used in messages)
+// against our embedded schema. The error is a *ValidationError naming the JSON pointer.
+func Validate(name string, doc []byte) error {
+	s, err := OurSchema()
+	if err != nil {
+		return err
+	}
+	return s.Validate(name, doc)
+}
+
+// ValidationError is a generated file that does not match the schema: the file, the JSON
+// pointer of the offending value ("" is the whole document), the schema keyword location and
+// what is wrong.
+type ValidationError struct {
+	File    string
+	Pointer string
+	Keyword string
+	Message string
+}
+
+func (e *ValidationError) Error() string {
+	ptr := e.Pointer
+	if ptr == "" {
+		ptr = "(document)"
+	}
+	return fmt.Sprintf("%s: %s: %s (schema %s)", e.File, ptr, e.Message, e.Keyword)
+}
+
+// Validate checks doc against s. A document whose format names the catalog or the events list
+// is checked against that definition, anything else against the whole schema. The error names
+// the JSON pointer of the most specific failure (*ValidationError), or says the file is not
+// JSON.
+func (s *Schema) Validate(name string, doc []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("%s: not JSON: %w", name, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%s: not JSON: trailing data after the document", name)
+	}
+	sch := s.root
+	if m, ok := v.(map[string]any); ok {
+		switch m["format"] {
+		case CatalogFormat:
+			sch = s.catalog
+		case EventsFormat:
+			sch = s.events
+		}
+	}
+	err := sch.Validate(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	leaf := deepest(ve)
+	return &ValidationError{File: name, Pointer: leaf.InstanceLocation, Keyword: leaf.KeywordLocation, Message: leaf.Message}
+}
+
+// deepest returns the leaf cause with the longest instance location: the most specific value
+// that failed (the first such, in the validator's order).
+func deepest(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
+	best := ve
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			if len(e.InstanceLocation) > len(best.InstanceLocation) || len(best.Causes) > 0 {
+				best = e
+			}
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return best
+}

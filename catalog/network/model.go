@@ -1,0 +1,364 @@
+// Package network computes the network model from the state directory and the curation file
+// (SPEC section 4): claims with their held manifests, health and current release; identity
+// conflicts; moves; relationship resolution with constraint satisfaction; capabilities; gaps;
+// used-by; cycles. Every page and machine-readable file that shows any of these reads this
+// model, so no page computes its own version.
+//
+// Claims, not ownership: a claim is (project id, site). Names are display text and never
+// matched. Moves need evidence (the crawler's records or a reviewed [[migration]]), never
+// inference from names, Nexus ids, repositories or file names. Nothing here is a ranking.
+//
+// Everything exported is sorted: claims by project id then site id, origins by site id,
+// capabilities and gaps by their key, and every list of claims by (project, site).
+package network
+
+import (
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+)
+
+// Key names a claim: the project id and the site (origin) id.
+type Key struct {
+	Project string
+	Site    string
+}
+
+// String is "<project>/<site>", the claim's path below projects/ on the site.
+func (k Key) String() string { return k.Project + "/" + k.Site }
+
+// Less orders keys by project id, then site id.
+func (k Key) Less(o Key) bool {
+	if k.Project != o.Project {
+		return k.Project < o.Project
+	}
+	return k.Site < o.Site
+}
+
+// Network is the model. Claims holds every claim in the state, withdrawn ones included (their
+// record pages stay); Listed only the claims in the catalog (see Claim.Listed).
+type Network struct {
+	// State is network.json: the last refresh's start time and crawler; nil before any refresh.
+	State *store.Network
+	// Curation is the curation file the model was built with (never nil).
+	Curation *curation.Curation
+	// Sources are the enrolled URLs' records, sorted by file name.
+	Sources []store.Source
+	// Events are every recorded event, oldest first (observed_at, then id).
+	Events []store.Event
+
+	Origins []*Origin
+	Claims  []*Claim
+	Listed  []*Claim
+	// Projects groups claims by project id: every id with at least one claim, sorted by id.
+	Projects []*Project
+
+	// Relationships are the relationships of the current release of every listed claim, by
+	// claim then publisher order: the "current relationships" of the catalog, the dependency
+	// edge table, and the input of capabilities, gaps, used-by and cycles.
+	Relationships []*Relationship
+
+	Conflicts    []*Conflict
+	Moves        []*Move
+	Capabilities []*Capability
+	Gaps         Gaps
+	Cycles       []*Cycle
+	Featured     []*Featured
+	// Unmatched says, in words, which curation entries matched nothing in the state (a
+	// migration whose claim is not there, a featured project nobody lists). Shown, not fatal.
+	Unmatched []string
+
+	// Lookups. ByKey holds every claim; ByProject every project; OriginByID every origin;
+	// CapabilityByName every capability.
+	ByKey            map[Key]*Claim
+	ByProject        map[string]*Project
+	OriginByID       map[string]*Origin
+	CapabilityByName map[string]*Capability
+}
+
+// Claim returns the claim (project, site), or nil.
+func (n *Network) Claim(project, site string) *Claim { return n.ByKey[Key{project, site}] }
+
+// Project returns the project with this id, or nil.
+func (n *Network) Project(id string) *Project { return n.ByProject[id] }
+
+// Origin returns the site with this id, or nil.
+func (n *Network) Origin(id string) *Origin { return n.OriginByID[id] }
+
+// Capability returns the capability with this name, or nil.
+func (n *Network) Capability(name string) *Capability { return n.CapabilityByName[name] }
+
+// Origin is a site index: its record, and its claims.
+type Origin struct {
+	store.Origin
+	// Claims are every claim published by this site, withdrawn ones included; Listed those
+	// in the catalog. Both sorted by project id.
+	Claims []*Claim
+	Listed []*Claim
+}
+
+// Project is every claim for one project id.
+type Project struct {
+	ID string
+	// Claims are every claim for the id, by site; Listed those in the catalog.
+	Claims []*Claim
+	Listed []*Claim
+	// Conflict is set when two or more listed sites claim the id (and neither moved).
+	Conflict *Conflict
+	// Featured is set when the curation file features the id.
+	Featured *Featured
+}
+
+// Claim is one (project id, site) pair with its held manifest.
+type Claim struct {
+	Key
+	// Record is claim.json as stored. Health is Record.Health as a catalog v1 token.
+	Record store.Claim
+	Health string
+	// Origin is the site that publishes the claim.
+	Origin *Origin
+	// Manifest is the held (last good) manifest; nil when none was ever accepted.
+	// ManifestPath is its state-relative path.
+	Manifest     *protocol.Manifest
+	ManifestPath string
+	// HeldSHA256 is the held manifest's digest: the record's ingested_sha256, or its
+	// pending_sha256 when a refresh was cut short after writing the new manifest (the next
+	// refresh settles the record). "" when there is no manifest.
+	HeldSHA256 string
+	// Name is the manifest's project name, or the index entry's when there is no manifest.
+	// Display text: never matched.
+	Name string
+	// Scheme is the project's versioning scheme.
+	Scheme version.Scheme
+	// Heads are the channel heads recomputed from the releases, sorted: stable first, then
+	// other channels by name, development last.
+	Heads []Head
+	// Current is the current release (SPEC section 4) and CurrentChannel its channel; nil
+	// when the manifest has no head at all.
+	Current        *Release
+	CurrentChannel string
+	// Releases are every release in manifest order, each with its relationships resolved.
+	Releases []*Release
+	// Listed: the claim is in the catalog (not withdrawn, and a manifest is held). Excluded
+	// says why not, in words, when it is not.
+	Listed   bool
+	Excluded string
+	// Withdrawn: the site's index no longer lists the project.
+	Withdrawn bool
+	// Cached: the held manifest is not the one the site advertises now (HeldSHA256 and the
+	// advertised digest differ). False when there is no manifest.
+	Cached bool
+	// Conflict is set when this claim is part of an identity conflict.
+	Conflict *Conflict
+	// MovedTo is the move away from this claim, when there is evidence of one; SupersededBy the
+	// claim it continues as, when that claim is listed. MovedFrom are moves to this claim.
+	MovedTo      *Move
+	SupersededBy *Claim
+	MovedFrom    []*Move
+	// UsedBy are the distinct listed claims whose current release requires this one (by
+	// project id or by a capability this claim's current release provides); self-references
+	// are not counted. ReferencedBy are all current relationships of listed claims that
+	// resolve to this claim, any kind, self-references included.
+	UsedBy       []*Claim
+	ReferencedBy []*Relationship
+	// Events are this claim's events, oldest first.
+	Events []*store.Event
+}
+
+// Head is one channel head.
+type Head struct {
+	Channel string
+	Release *Release
+}
+
+// Release is one release of a claim, with its relationships resolved.
+type Release struct {
+	*protocol.Release
+	Claim *Claim
+	// Current: this is the claim's current release. Head: channel heads naming it.
+	Current bool
+	Head    []string
+	// Relationships in publisher order.
+	Relationships []*Relationship
+}
+
+// TargetKind says what a relationship points at.
+type TargetKind string
+
+// Target kinds. Both and Neither-with-a-version are outside the protocol and shown as such.
+const (
+	TargetProject    TargetKind = "project"
+	TargetCapability TargetKind = "capability"
+	TargetBoth       TargetKind = "both"    // names a project and a capability: resolved by each
+	TargetNeither    TargetKind = "neither" // informational, display only
+)
+
+// Check says how a constraint check came out, and why Satisfied is null when it is.
+type Check string
+
+// Check values.
+const (
+	CheckSatisfied     Check = "satisfied"
+	CheckUnsatisfied   Check = "unsatisfied"
+	CheckNoConstraint  Check = "no-constraint"          // no version given
+	CheckNotApplicable Check = "not-applicable"         // a version without a project target
+	CheckUnresolved    Check = "unresolved"             // nobody listed publishes the target
+	CheckNoCurrent     Check = "no-current-release"     // the target has no current release
+	CheckBadConstraint Check = "constraint-unparseable" // the constraint does not parse under the target's scheme
+	CheckBadVersion    Check = "version-unparseable"    // the target's current version does not parse under its scheme
+)
+
+// Relationship is one relationship of one release, resolved against the listed claims.
+type Relationship struct {
+	protocol.Relationship
+	From    *Claim
+	Release *Release
+	// Index is the position in the release's relationships (0-based).
+	Index  int
+	Target TargetKind
+	// Targets are every listed claim the relationship resolves to, by (project, site).
+	Targets []*Resolution
+	// Satisfied is the constraint check over the targets: true when any target's current
+	// release satisfies it, false when at least one was checked and none does, nil otherwise
+	// (Check says why). Per-target results are in Targets.
+	Satisfied *bool
+	Check     Check
+	// Self: the relationship names its own project id, or resolves to its own claim through a
+	// capability. Shown; never counted in used-by or cycles.
+	Self bool
+	// InCycle: a requires relationship of a current release whose target requires, directly
+	// or not, the claim back.
+	InCycle bool
+	// Problems are odd inputs, in words (a project and a capability both named, a version
+	// without a project, an unknown kind, ...). Empty for a well-formed relationship.
+	Problems []string
+}
+
+// Resolution is one claim a relationship resolves to, with the constraint checked against that
+// claim's current release under that claim's versioning scheme.
+type Resolution struct {
+	Claim *Claim
+	// By is "project" or "capability": how the claim was found.
+	By string
+	// Version is the target's current release version ("" when none); Scheme its scheme.
+	Version string
+	Scheme  version.Scheme
+	// SchemeDiffers: the target's scheme is not the referring project's, so the constraint
+	// is read under a scheme its author may not have had in mind. Shown, not an error.
+	SchemeDiffers bool
+	Satisfied     *bool
+	Check         Check
+	// Detail is the parse error for CheckBadConstraint / CheckBadVersion.
+	Detail string
+}
+
+// Conflict is an identity conflict: one project id claimed by two or more listed sites that
+// did not move. All are shown; none is hidden, merged or preferred.
+type Conflict struct {
+	Project string
+	Claims  []*Claim
+}
+
+// Move is a claim that continues at another site, on evidence.
+type Move struct {
+	Project string
+	From    Key
+	To      Key
+	// FromClaim and ToClaim are the claims when the state has them (either may be nil).
+	FromClaim *Claim
+	ToClaim   *Claim
+	// Evidence, in words, sorted: what the crawler recorded or the reviewed migration entry.
+	Evidence []Evidence
+}
+
+// Evidence is one reason to believe a move.
+type Evidence struct {
+	// Kind is "crawler" (recorded by a refresh: claim moved_to/moved_from, origin previous,
+	// an event's moved_from) or "migration" (a reviewed curation entry).
+	Kind string
+	// Detail says where the evidence is, in words.
+	Detail string
+	// Migration is the curation entry for Kind "migration".
+	Migration *curation.Migration
+}
+
+// Capability is a capability name with the listed claims whose current release provides it
+// and the current relationships that reference it.
+type Capability struct {
+	Name       string
+	Providers  []*Claim
+	References []*Relationship
+	// Users are the distinct (claim, kind) pairs among References, by claim then kind.
+	Users []CapabilityUse
+}
+
+// CapabilityUse is one claim referencing a capability with one relationship kind.
+type CapabilityUse struct {
+	From *Claim
+	Kind string
+}
+
+// GapKind groups gaps.
+type GapKind string
+
+// Gap kinds.
+const (
+	GapProject    GapKind = "project"    // a project id nobody listed publishes
+	GapCapability GapKind = "capability" // a capability no listed current release provides
+	GapURL        GapKind = "url"        // no project or capability, but a URL
+	GapName       GapKind = "name"       // no project, capability or URL: grouped by identical name text
+)
+
+// Gap is one missing target and every current relationship that names it.
+type Gap struct {
+	Kind GapKind
+	// Key is the project id, capability, URL or name text, exactly as published.
+	Key string
+	// Label says how the gap was grouped, in words; for name-only gaps it says that identical
+	// text is not an identity.
+	Label string
+	// Names are the distinct display names the references give, sorted.
+	Names []string
+	// URLs are the distinct URLs the references give, sorted.
+	URLs       []string
+	References []*Relationship
+}
+
+// Candidate is a URL named by a gap that lies outside every enrolled site: a site that might
+// publish the missing target. Never followed; Command is what a maintainer can run to look.
+type Candidate struct {
+	URL     string
+	Command string
+	// Gaps are the gaps whose references give this URL.
+	Gaps []*Gap
+}
+
+// Gaps are the relationship targets nobody in the index publishes, from the current releases
+// of listed claims.
+type Gaps struct {
+	ByProject    []*Gap
+	ByCapability []*Gap
+	ByURL        []*Gap
+	ByName       []*Gap
+	// Empty are informational relationships with no name and no URL: nothing to group by.
+	Empty      []*Relationship
+	Candidates []*Candidate
+}
+
+// Count is the number of gap groups (not counting Empty or Candidates).
+func (g Gaps) Count() int {
+	return len(g.ByProject) + len(g.ByCapability) + len(g.ByURL) + len(g.ByName)
+}
+
+// Cycle is a set of listed claims whose current releases require each other, directly or not
+// (a strongly connected component of the requires graph with two or more claims).
+type Cycle struct {
+	Claims []*Claim
+}
+
+// Featured is a curation [[featured]] entry with the listed claims for its project.
+type Featured struct {
+	curation.Featured
+	Claims []*Claim
+}

@@ -1,0 +1,140 @@
+package network
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// moves collects the evidence of moves (SPEC sections 3 and 4): the crawler's records (a
+// claim's moved_to / moved_from, an origin's previous sites, an event's moved_from) and the
+// reviewed [[migration]] entries. Nothing else moves a claim. A moved claim keeps its record;
+// SupersededBy points at the claim it continues as when that claim is listed.
+func (n *Network) moves() {
+	byKey := map[[2]Key]*Move{}
+	add := func(project, from, to string, ev Evidence) {
+		if from == "" || to == "" || from == to {
+			return
+		}
+		k := [2]Key{{project, from}, {project, to}}
+		m := byKey[k]
+		if m == nil {
+			m = &Move{Project: project, From: k[0], To: k[1], FromClaim: n.ByKey[k[0]], ToClaim: n.ByKey[k[1]]}
+			byKey[k] = m
+			n.Moves = append(n.Moves, m)
+		}
+		for _, e := range m.Evidence {
+			if e.Kind == ev.Kind && e.Detail == ev.Detail {
+				return
+			}
+		}
+		m.Evidence = append(m.Evidence, ev)
+	}
+	for _, c := range n.Claims {
+		if c.Record.MovedTo != nil {
+			add(c.Project, c.Site, n.siteRef(*c.Record.MovedTo), Evidence{Kind: "crawler",
+				Detail: fmt.Sprintf("%s records moved_to %s", c.Key.recordPath(), *c.Record.MovedTo)})
+		}
+		if c.Record.MovedFrom != nil {
+			add(c.Project, n.siteRef(*c.Record.MovedFrom), c.Site, Evidence{Kind: "crawler",
+				Detail: fmt.Sprintf("%s records moved_from %s", c.Key.recordPath(), *c.Record.MovedFrom)})
+		}
+	}
+	for _, o := range n.Origins {
+		for _, prev := range o.Previous {
+			from := n.siteRef(prev)
+			for _, c := range o.Claims {
+				// Only claims the previous site also had: the evidence is about the site, and a
+				// project that was never at the old site did not move from it.
+				if n.ByKey[Key{c.Project, from}] == nil {
+					continue
+				}
+				add(c.Project, from, o.ID, Evidence{Kind: "crawler",
+					Detail: fmt.Sprintf("%s lists %s as a previous site", store.OriginPath(o.ID), prev)})
+			}
+		}
+	}
+	for _, e := range n.Events {
+		if e.MovedFrom != nil {
+			add(e.Project, n.siteRef(*e.MovedFrom), e.Origin, Evidence{Kind: "crawler",
+				Detail: fmt.Sprintf("event %s (%s) records moved_from %s", e.ID, e.ObservedAt, *e.MovedFrom)})
+		}
+	}
+	for i := range n.Curation.Migrations {
+		mg := &n.Curation.Migrations[i]
+		from, to := store.SiteID(mg.From), store.SiteID(mg.To)
+		if n.ByKey[Key{mg.Project, from}] == nil {
+			n.Unmatched = append(n.Unmatched, fmt.Sprintf("[[migration]] #%d: no claim for project %s at %s (site %s)", mg.Entry, mg.Project, mg.From, from))
+			continue
+		}
+		if n.ByKey[Key{mg.Project, to}] == nil {
+			n.Unmatched = append(n.Unmatched, fmt.Sprintf("[[migration]] #%d: no claim for project %s at %s (site %s) yet; the old claim is labelled as moved without a successor", mg.Entry, mg.Project, mg.To, to))
+		}
+		add(mg.Project, from, to, Evidence{Kind: "migration",
+			Detail: fmt.Sprintf("curation [[migration]] #%d, reviewed %s: %s", mg.Entry, mg.Reviewed, mg.Reason), Migration: mg})
+	}
+	sort.Slice(n.Moves, func(i, j int) bool {
+		a, b := n.Moves[i], n.Moves[j]
+		if a.From != b.From {
+			return a.From.Less(b.From)
+		}
+		return a.To.Site < b.To.Site
+	})
+	for _, m := range n.Moves {
+		sort.Slice(m.Evidence, func(i, j int) bool {
+			if m.Evidence[i].Kind != m.Evidence[j].Kind {
+				return m.Evidence[i].Kind < m.Evidence[j].Kind
+			}
+			return m.Evidence[i].Detail < m.Evidence[j].Detail
+		})
+		if m.ToClaim != nil {
+			m.ToClaim.MovedFrom = append(m.ToClaim.MovedFrom, m)
+		}
+		// With contradicting evidence (one claim moved to two sites) the first by site id is
+		// used for SupersededBy; every move stays listed in Moves.
+		if fc := m.FromClaim; fc != nil && fc.MovedTo == nil {
+			fc.MovedTo = m
+			if m.ToClaim != nil && m.ToClaim.Listed {
+				fc.SupersededBy = m.ToClaim
+			}
+		}
+	}
+}
+
+// siteRef turns a recorded site reference into a site id: an origin id as is, a URL by
+// store.SiteID (a previous site may be recorded by its index URL).
+func (n *Network) siteRef(s string) string {
+	if n.OriginByID[s] != nil {
+		return s
+	}
+	if strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
+		return store.SiteID(s)
+	}
+	return s
+}
+
+func (k Key) recordPath() string { return store.ClaimPath(k.Project, k.Site) }
+
+// conflicts finds identity conflicts: an id listed by two or more sites, not counting claims
+// that moved away. Names are never compared.
+func (n *Network) conflicts() {
+	for _, p := range n.Projects {
+		var in []*Claim
+		for _, c := range p.Listed {
+			if c.MovedTo == nil {
+				in = append(in, c)
+			}
+		}
+		if len(in) < 2 {
+			continue
+		}
+		cf := &Conflict{Project: p.ID, Claims: in}
+		p.Conflict = cf
+		for _, c := range in {
+			c.Conflict = cf
+		}
+		n.Conflicts = append(n.Conflicts, cf)
+	}
+}
