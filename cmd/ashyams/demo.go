@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/example"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
+	"github.com/DreamWeave-MP/ashyams-go/site"
+)
+
+func init() {
+	register(command{name: "demo", summary: "build the site of the bundled example network, offline (serve it with --serve)", run: runDemo})
+}
+
+// The demo's two observation times: the first deployment of every example site, then the next
+// one six hours later (the schedule's interval). Fixed, so the demo's pages name the same times
+// on every machine.
+var (
+	demoFirst  = time.Date(2026, 10, 10, 0, 0, 0, 0, time.UTC)
+	demoSecond = time.Date(2026, 10, 10, 6, 0, 0, 0, time.UTC)
+)
+
+// demoContext is the context --serve runs under (until SIGINT/SIGTERM); tests replace it.
+var demoContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// demoServing, when set, is called with the URL --serve listens on (for tests).
+var demoServing func(url string)
+
+// runDemo is `ashyams demo [--out DIR] [--serve] [--addr 127.0.0.1:0]`: with no network and
+// nothing but this binary, it serves the bundled example network (crawl/example) on loopback,
+// refreshes a fresh state directory from it twice (the sites' first deployment, then their next
+// one, in which broken.example publishes an invalid manifest, so its claim keeps its last good
+// manifest under a staleness banner), checks the state, builds the site, checks the site and
+// prints where it is. --serve then serves the built site on --addr until interrupted.
+//
+// Exit 0 when every step passed; 1 naming the step that failed (a check or check-site problem
+// is printed, one per line); 2 for usage. --out must be absent, empty or a previous build.
+func runDemo(e *env, args []string) int {
+	fs := newFlags(e, "demo", "")
+	out := fs.String("out", "", "where to build the site (default: a new temporary directory)")
+	serve := fs.Bool("serve", false, "serve the built site after building it, until interrupted")
+	addr := fs.String("addr", "127.0.0.1:0", "the address --serve listens on (port 0: any free port)")
+	if rc := parseFlags(fs, args); rc >= 0 {
+		return rc
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "demo: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	fail := func(step string, err error) int {
+		fmt.Fprintf(e.stderr, "demo: %s: %v\n", step, err)
+		return 1
+	}
+
+	work, err := os.MkdirTemp("", "ashyams-demo-")
+	if err != nil {
+		return fail("work directory", err)
+	}
+	if *out == "" {
+		*out = filepath.Join(work, "public")
+	}
+	state := filepath.Join(work, "state")
+	srcPath := filepath.Join(work, "sources.toml")
+	curPath := filepath.Join(work, "curation.toml")
+
+	srv, err := loopback.Start(example.Web(), loopback.Options{})
+	if err != nil {
+		return fail("serve the example network", err)
+	}
+	defer srv.Close()
+	fmt.Fprintf(e.stdout, "demo: the example network (%d sites) is served at %s\n", len(srv.Hosts()), srv.URL())
+
+	// The example's source list names https://<host>/ URLs; point them at the loopback server.
+	if err := os.WriteFile(srcPath, srv.RewriteText(example.Sources()), 0o644); err != nil {
+		return fail("write the source list", err)
+	}
+	if err := os.WriteFile(curPath, srv.RewriteText(example.Curation()), 0o644); err != nil {
+		return fail("write the curation file", err)
+	}
+	srcs, err := sources.Load(srcPath)
+	if err != nil {
+		return fail("load the example source list", err)
+	}
+	if _, err := curation.Load(curPath); err != nil {
+		return fail("load the example curation file", err)
+	}
+
+	ctx := context.Background()
+	for i, gen := range []struct {
+		what string
+		at   time.Time
+		root func() error
+	}{
+		{"the sites' first deployment", demoFirst, func() error { return nil }},
+		{"their next deployment: broken.example publishes an invalid manifest", demoSecond,
+			func() error { return srv.SetRoot(example.WebNext()) }},
+	} {
+		if err := gen.root(); err != nil {
+			return fail("switch the example network", err)
+		}
+		fmt.Fprintf(e.stdout, "\ndemo: refresh %d, %s\n", i+1, gen.what)
+		at := gen.at
+		sum, err := refresh.Run(ctx, refresh.Options{
+			State: state, Sources: srcs, AllowLoopback: true, Progress: e.stderr,
+			Now: func() time.Time { return at },
+			// The example never half-deploys; a mismatch would be a bug, reported at once.
+			Sleep: func(context.Context, time.Duration) error { return nil },
+		})
+		if sum != nil {
+			fmt.Fprint(e.stdout, sum.String())
+		}
+		if err != nil {
+			return fail(fmt.Sprintf("refresh %d", i+1), err)
+		}
+	}
+	srv.Close()
+
+	if ps := store.Open(state).Check(); len(ps) > 0 {
+		for _, p := range ps {
+			fmt.Fprintln(e.stdout, p)
+		}
+		return fail("check", fmt.Errorf("%d broken invariant(s) in %s", len(ps), state))
+	}
+	fmt.Fprintf(e.stdout, "\ndemo: check: %s: every invariant holds\n", state)
+
+	res, err := site.Build(site.Options{State: state, Curation: curPath, Out: *out})
+	if err != nil {
+		return fail("build", err)
+	}
+	fmt.Fprintf(e.stdout, "demo: built %d pages (%d files) in %s\n", len(res.Pages), res.Files, *out)
+	problems, err := site.Check(*out, "")
+	if err != nil {
+		return fail("check-site", err)
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(e.stdout, p)
+		}
+		return fail("check-site", fmt.Errorf("%d problems in %s", len(problems), *out))
+	}
+	fmt.Fprintf(e.stdout, "demo: check-site: %s: every check passed\n", *out)
+	index, err := filepath.Abs(filepath.Join(*out, "index.html"))
+	if err != nil {
+		index = filepath.Join(*out, "index.html")
+	}
+	fmt.Fprintf(e.stdout, "\nThe example network's site is in %s\nOpen %s, or run: ashyams serve --out %s\n(state: %s)\n",
+		*out, index, *out, state)
+	if !*serve {
+		return 0
+	}
+	return demoServe(e, *addr, *out)
+}
+
+// demoServe serves the built site on addr until demoContext ends.
+func demoServe(e *env, addr, out string) int {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "demo: serve: %v\n", err)
+		return 1
+	}
+	hs := &http.Server{Handler: site.Handler(out), ReadHeaderTimeout: 10 * time.Second}
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintf(e.stdout, "demo: serving %s at %s (Ctrl-C to stop)\n", out, url)
+	ctx, stop := demoContext()
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	if demoServing != nil {
+		demoServing(url)
+	}
+	select {
+	case <-ctx.Done():
+	case err := <-done:
+		if !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintf(e.stderr, "demo: serve: %v\n", err)
+			return 1
+		}
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(sctx)
+	return 0
+}
