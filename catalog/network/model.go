@@ -203,7 +203,7 @@ const (
 	CheckUnsatisfied   Check = "unsatisfied"
 	CheckNoConstraint  Check = "no-constraint"          // no version given
 	CheckNotApplicable Check = "not-applicable"         // a version without a project target
-	CheckUnresolved    Check = "unresolved"             // nobody listed publishes the target
+	CheckUnresolved    Check = "unresolved"             // nobody listed publishes the target (said even without a constraint)
 	CheckNoCurrent     Check = "no-current-release"     // the target has no current release
 	CheckBadConstraint Check = "constraint-unparseable" // the constraint does not parse under the target's scheme
 	CheckBadVersion    Check = "version-unparseable"    // the target's current version does not parse under its scheme

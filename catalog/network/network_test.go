@@ -316,6 +316,15 @@ func TestGaps(t *testing.T) {
 	if len(g.ByCapability) != 1 || g.ByCapability[0].Key != "dw:none" {
 		t.Fatalf("by capability = %+v", g.ByCapability)
 	}
+	// Unresolved is said even without a constraint; informational references are not checked.
+	for _, r := range append(g.ByProject[0].References, g.ByCapability[0].References...) {
+		if r.Check != network.CheckUnresolved || r.Satisfied != nil {
+			t.Fatalf("%s %s%s: check %s", r.Kind, r.Project, r.Capability, r.Check)
+		}
+	}
+	if r := g.ByName[0].References[0]; r.Check != network.CheckNoConstraint {
+		t.Fatalf("informational reference: check %s", r.Check)
+	}
 	var urls []string
 	for _, x := range g.ByURL {
 		urls = append(urls, x.Key)

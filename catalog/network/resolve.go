@@ -144,9 +144,14 @@ func (rs *resolver) resolve(c *Claim, rel *Release, i int, pr protocol.Relations
 	return r
 }
 
-// aggregate sets Satisfied and Check over the targets.
+// aggregate sets Satisfied and Check over the targets. A relationship with a target that
+// resolves to nothing is "unresolved" whether or not it has a constraint: that is the fact a
+// reader needs first.
 func (r *Relationship) aggregate(hasP bool) {
 	switch {
+	case r.Target != TargetNeither && len(r.Targets) == 0:
+		r.Check = CheckUnresolved
+		return
 	case r.Version == "":
 		r.Check = CheckNoConstraint
 		return
