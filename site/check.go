@@ -29,7 +29,9 @@ func (p Problem) String() string { return p.Page + ": " + p.Message }
 // forbiddenWords are never used about a project (SPEC section 5). check-site looks for them in
 // this index's own words only: text inside a <bdi> element or an element carrying the
 // data-publisher attribute is the publisher's (names, summaries, notes, alt text) and is theirs
-// to word; every template marks publisher text that way.
+// to word, and <code> holds identifiers (versions, ids, digests, capability names) that are
+// publisher data too. Every template marks publisher text that way. A publisher's summary
+// saying "safe" is the publisher speaking, shown as theirs, not the index describing it.
 var forbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|official|recommended)\b`)
 
 // Check reads the built site in out and returns every problem (SPEC section 5, issue 4):
@@ -208,7 +210,7 @@ func truncate(s string, n int) string {
 
 // isPublisher reports whether n holds publisher text (see forbiddenWords).
 func isPublisher(n *html.Node) bool {
-	if n.DataAtom == atom.Bdi {
+	if n.DataAtom == atom.Bdi || n.DataAtom == atom.Code {
 		return true
 	}
 	_, ok := attr(n, "data-publisher")

@@ -33,7 +33,10 @@ func markdownSetup() {
 	p := bluemonday.NewPolicy()
 	p.AllowElements("p", "br", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "hr", "del", "a")
 	p.AllowAttrs("href").OnElements("a")
-	p.AllowURLSchemes("http", "https", "mailto")
+	web := func(u *url.URL) bool { return u.Host != "" && u.Opaque == "" && u.User == nil }
+	p.AllowURLSchemeWithCustomPolicy("http", web)
+	p.AllowURLSchemeWithCustomPolicy("https", web)
+	p.AllowURLSchemeWithCustomPolicy("mailto", func(u *url.URL) bool { return u.Opaque != "" })
 	p.RequireParseableURLs(true)
 	p.AllowRelativeURLs(false)
 	p.RequireNoFollowOnLinks(true)
@@ -144,7 +147,7 @@ func SafeURL(u string) string {
 	}
 	switch strings.ToLower(p.Scheme) {
 	case "http", "https":
-		if p.Host == "" || p.Opaque != "" {
+		if p.Host == "" || p.Opaque != "" || p.User != nil {
 			return ""
 		}
 	case "mailto":

@@ -1,0 +1,479 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+func build(t *testing.T, state string, o Options) (*Result, string) {
+	t.Helper()
+	o.State = state
+	if o.Out == "" {
+		o.Out = filepath.Join(t.TempDir(), "public")
+	}
+	res, err := Build(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probs, err := Check(o.Out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range probs {
+		t.Errorf("check-site: %s", p)
+	}
+	return res, o.Out
+}
+
+func page(t *testing.T, out, rel string) string {
+	t.Helper()
+	return visibleText(parsePage(t, out, rel))
+}
+
+// TestBuildStaleness: every claim that is not current carries the banner with both times and
+// the reason; current claims carry none; withdrawn claims leave the catalog and the project
+// list, and their record page says so.
+func TestBuildStaleness(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/mods/dreamweave.json", "Site A")
+	type tc struct {
+		health, problem string
+		cached          bool
+	}
+	cases := []tc{
+		{store.ClaimCurrent, "", false},
+		{store.ClaimOriginUnavailable, "the site index could not be read: HTTP 503", false},
+		{store.ClaimManifestUnreachable, "HTTP 404 for the manifest", true},
+		{store.ClaimInvalid, "/releases/0/version: does not parse", true},
+		{store.ClaimInconsistent, "the served bytes never matched the advertised digest", true},
+		{store.ClaimRefused, "over the 16 MiB document limit", true},
+		{store.ClaimWithdrawn, "", false},
+	}
+	ids := map[string]string{}
+	for i, c := range cases {
+		id := uuid(i)
+		ids[c.health] = id
+		m := sampleManifest(id, "Project "+c.health, 3)
+		f.claim(site, m, func(r *store.Claim) {
+			r.Health = c.health
+			if c.problem != "" {
+				r.Problem = ptr(c.problem)
+			}
+			if c.cached {
+				r.AdvertisedSHA256 = sha([]byte("newer " + id))
+			}
+			if c.health != store.ClaimCurrent {
+				r.LastSuccess = ptr("2026-10-01T06:00:00Z")
+				r.LastAttempt = "2026-10-10T12:00:00Z"
+			}
+		})
+	}
+	_, out := build(t, state, Options{})
+	list := page(t, out, "projects/index.html")
+	var cat struct {
+		Claims []struct{ Project, Health string }
+	}
+	if err := json.Unmarshal(readOut(t, out, format.CatalogFile), &cat); err != nil {
+		t.Fatal(err)
+	}
+	inCatalog := map[string]bool{}
+	for _, c := range cat.Claims {
+		inCatalog[c.Project] = true
+	}
+	for _, c := range cases {
+		id := ids[c.health]
+		text := page(t, out, claimPath(id, site))
+		stale := strings.Contains(text, "Cached from the last successful observation")
+		if c.health == store.ClaimCurrent {
+			if stale {
+				t.Errorf("current claim shows the staleness banner")
+			}
+		} else {
+			if !stale {
+				t.Errorf("%s: no staleness banner", c.health)
+			}
+			for _, want := range []string{"2026-10-01 06:00:00 UTC", "2026-10-10 12:00:00 UTC", store.HealthLabel(c.health), c.problem} {
+				if !strings.Contains(text, want) {
+					t.Errorf("%s: the banner does not say %q", c.health, want)
+				}
+			}
+			if !strings.Contains(page(t, out, "health/index.html"), "Project "+c.health) {
+				t.Errorf("%s: not on the health page", c.health)
+			}
+		}
+		if c.cached && !strings.Contains(text, sha([]byte("newer "+id))) {
+			t.Errorf("%s: the banner does not give the advertised digest", c.health)
+		}
+		withdrawn := c.health == store.ClaimWithdrawn
+		if withdrawn != !inCatalog[id] {
+			t.Errorf("%s: in catalog.json = %v", c.health, inCatalog[id])
+		}
+		if strings.Contains(list, "Project "+c.health) != true {
+			t.Errorf("%s: missing from the project list entirely", c.health)
+		}
+		if withdrawn {
+			if !strings.Contains(text, "Withdrawn.") || !strings.Contains(text, "out of the catalog") {
+				t.Errorf("withdrawn claim page does not say so: %q", text[:200])
+			}
+		}
+	}
+	// The withdrawn claim is named only in the "Not in the catalog" part of the list.
+	head, tail, _ := strings.Cut(list, "Not in the catalog")
+	if strings.Contains(head, "Project withdrawn") || !strings.Contains(tail, "Project withdrawn") {
+		t.Error("the withdrawn claim is listed among the catalog's projects")
+	}
+}
+
+// TestBuildBadState: a record that does not parse or contradicts itself fails the build with
+// the path and the problem, and a previous output is left exactly as it was.
+func TestBuildBadState(t *testing.T) {
+	good := func(t *testing.T) (string, *fakeState, string) {
+		state := t.TempDir()
+		f := newFakeState(t, state)
+		site := f.origin("https://a.example/dreamweave.json", "A")
+		f.claim(site, sampleManifest(uuid(1), "One", 2), nil)
+		return state, f, site
+	}
+	cases := []struct {
+		name  string
+		spoil func(t *testing.T, f *fakeState, site string)
+		want  []string
+	}{
+		{"claim record does not parse", func(t *testing.T, f *fakeState, site string) {
+			os.WriteFile(f.dir.Path(store.ClaimPath(uuid(1), site)), []byte("{not json"), 0o644)
+		}, []string{store.ClaimPath(uuid(1), "")[:len("claims/")+36], "claim.json"}},
+		{"claim record has an unknown field", func(t *testing.T, f *fakeState, site string) {
+			b, _ := os.ReadFile(f.dir.Path(store.ClaimPath(uuid(1), site)))
+			os.WriteFile(f.dir.Path(store.ClaimPath(uuid(1), site)), []byte(strings.Replace(string(b), "{", `{"surprise": 1,`, 1)), 0o644)
+		}, []string{"claim.json", "surprise"}},
+		{"manifest does not hash to the recorded digest", func(t *testing.T, f *fakeState, site string) {
+			os.WriteFile(f.dir.Path(store.ManifestPath(uuid(1), site)), []byte(`{"changed":true}`), 0o644)
+		}, []string{"manifest.json", "hashes to"}},
+		{"claim sits in another claim's directory", func(t *testing.T, f *fakeState, site string) {
+			var c store.Claim
+			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			c.Project = uuid(2)
+			f.write(store.ClaimPath(uuid(1), site), c)
+		}, []string{"claim.json", "sits in"}},
+		{"claim of a site with no origin record", func(t *testing.T, f *fakeState, site string) {
+			os.RemoveAll(f.dir.Path("origins"))
+		}, []string{"claim.json", "origin.json"}},
+		{"unknown health", func(t *testing.T, f *fakeState, site string) {
+			var c store.Claim
+			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			c.Health = "sleepy"
+			f.write(store.ClaimPath(uuid(1), site), c)
+		}, []string{"claim.json", "sleepy"}},
+		{"cached image does not match its name", func(t *testing.T, f *fakeState, site string) {
+			rel := store.MediaDir + "/" + sha([]byte("x")) + ".png"
+			f.dir.WriteBytes(rel, []byte("not x"))
+			var c store.Claim
+			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			c.Media = &store.Media{URL: "https://a.example/i.png", Alt: "i", File: &rel}
+			f.write(store.ClaimPath(uuid(1), site), c)
+		}, []string{"media/" + sha([]byte("x")) + ".png", "not the digest its name gives"}},
+		{"media file outside the media directory", func(t *testing.T, f *fakeState, site string) {
+			rel := "media/../network.json"
+			var c store.Claim
+			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			c.Media = &store.Media{URL: "https://a.example/i.png", Alt: "i", File: &rel}
+			f.write(store.ClaimPath(uuid(1), site), c)
+		}, []string{"claim.json", "is not under media/"}},
+		{"event does not parse", func(t *testing.T, f *fakeState, site string) {
+			f.dir.WriteBytes(store.EventPath("00000000000000000000"), []byte("[]"))
+		}, []string{"events/00000000000000000000.json"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			state, f, site := good(t)
+			_, out := build(t, state, Options{})
+			before := tree(t, out)
+			tc.spoil(t, f, site)
+			_, err := Build(Options{State: state, Out: out})
+			if err == nil {
+				t.Fatal("the build succeeded")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %q", err, w)
+				}
+			}
+			after := tree(t, out)
+			if len(after) != len(before) {
+				t.Errorf("the failed build changed the output: %d files, was %d", len(after), len(before))
+			}
+			for name, b := range before {
+				if string(after[name]) != string(b) {
+					t.Errorf("the failed build changed %s", name)
+				}
+			}
+			leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".ashyams-build-*"))
+			if len(leftovers) > 0 {
+				t.Errorf("a failed build left %v", leftovers)
+			}
+		})
+	}
+}
+
+func TestBuildOptionsAndOutput(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	f.claim(f.origin("https://a.example/dreamweave.json", "A"), sampleManifest(uuid(1), "One", 1), nil)
+
+	// An output directory that is not a previous build is left alone.
+	foreign := t.TempDir()
+	os.WriteFile(filepath.Join(foreign, "precious.txt"), []byte("keep me"), 0o644)
+	if _, err := Build(Options{State: state, Out: foreign}); err == nil || !strings.Contains(err.Error(), "not a previous build") {
+		t.Errorf("foreign output: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(foreign, "precious.txt")); err != nil || string(b) != "keep me" {
+		t.Error("the foreign output directory was touched")
+	}
+	// An empty directory is fine, and a previous build is replaced whole.
+	out := t.TempDir()
+	if _, err := Build(Options{State: state, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(out, "stale.html"), []byte("old"), 0o644)
+	if _, err := Build(Options{State: state, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "stale.html")); err == nil {
+		t.Error("a file from before the build survived it")
+	}
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{State: state, Out: t.TempDir(), BaseURL: "ftp://x.example/"}, "--base-url"},
+		{Options{State: state, Out: t.TempDir(), BaseURL: "https://u:p@x.example/"}, "--base-url"},
+		{Options{State: state, Out: t.TempDir(), BaseURL: "/relative/"}, "--base-url"},
+		{Options{State: filepath.Join(state, "nope"), Out: t.TempDir()}, "state directory"},
+		{Options{State: state}, "no output directory"},
+		{Options{State: state, Out: t.TempDir(), Curation: writeCuration(t, "[[featured]]\nproject = \"not-a-uuid\"\nnote = \"x\"\n")}, "curation.toml"},
+	} {
+		if _, err := Build(c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: err = %v, want one naming %q", c.o, err, c.want)
+		}
+	}
+	// The base URL reaches the sitemap, canonical links, the feed and network_page.
+	out = t.TempDir()
+	if _, err := Build(Options{State: state, Out: out, BaseURL: "https://idx.example/net"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sitemap.xml", "index.html", FeedFile, format.CatalogFile, "robots.txt"} {
+		if !strings.Contains(string(readOut(t, out, name)), "https://idx.example/net/") {
+			t.Errorf("%s does not use the base URL", name)
+		}
+	}
+}
+
+func writeCuration(t *testing.T, body string) string {
+	p := filepath.Join(t.TempDir(), "curation.toml")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestBuildOddPublisherData: 2,000 releases, huge strings, missing optional fields, hostile
+// markup and an image that will not decode all render, visibly, and the site checks clean.
+func TestBuildOddPublisherData(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://odd.example/dreamweave.json", strings.Repeat("Long site name ", 1000))
+
+	many := sampleManifest(uuid(1), "Many releases", 2000)
+	f.claim(site, many, nil)
+
+	huge := sampleManifest(uuid(2), strings.Repeat("N", 100_000), 1)
+	huge.Project.Summary = strings.Repeat("summary words ", 50_000)
+	huge.Releases[0].Notes = &protocol.Notes{Summary: strings.Repeat("*note* [l](https://x.example/) ", 20_000)}
+	f.claim(site, huge, nil)
+
+	bare := &protocol.Manifest{SchemaVersion: "2", Document: "project",
+		Project: protocol.Project{ID: uuid(3), Name: "Bare", Type: "mod", Status: "active", Game: "morrowind"},
+		Releases: []protocol.Release{{Version: "1.0", Channel: "stable", Status: "available",
+			Artifacts: []protocol.Artifact{{ID: "a", Format: "flat", Filename: "a.zip", MediaType: "application/zip", Size: 1}}}},
+		Channels: map[string]protocol.ChannelHead{"stable": {Version: "1.0"}}}
+	f.claim(site, bare, nil)
+
+	noHead := sampleManifest(uuid(4), "Nothing available", 1)
+	noHead.Releases[0].Status, noHead.Releases[0].Yanked = "yanked", &protocol.Notice{Reason: "broken"}
+	noHead.Channels = map[string]protocol.ChannelHead{}
+	f.claim(site, noHead, nil)
+
+	broken := f.media([]byte("\x89PNG\r\n\x1a\nthis is not really a png"), "png")
+	f.claim(site, sampleManifest(uuid(5), "Broken image", 1), func(c *store.Claim) {
+		c.Media = &store.Media{URL: "https://odd.example/i.png", Alt: "A lantern on a table", File: &broken}
+	})
+	f.claim(site, sampleManifest(uuid(6), "Uncached image", 1), func(c *store.Claim) {
+		c.Media = &store.Media{URL: "https://odd.example/j.png", Alt: "j", Problem: ptr("HTTP 404")}
+	})
+	bomb := f.media(pngHeader(60000, 60000), "png")
+	f.claim(site, sampleManifest(uuid(7), "Bomb image", 1), func(c *store.Claim) {
+		c.Media = &store.Media{URL: "https://odd.example/k.png", Alt: "k", File: &bomb}
+	})
+
+	truncated := f.media(pngHeader(100, 100), "png")
+	f.claim(site, sampleManifest(uuid(8), "Truncated image", 1), func(c *store.Claim) {
+		c.Media = &store.Media{URL: "https://odd.example/l.png", Alt: "l", File: &truncated}
+	})
+
+	_, out := build(t, state, Options{})
+	manyPage := string(readOut(t, out, claimPath(uuid(1), site)))
+	if n := strings.Count(manyPage, `<details id="release-`); n != 2000 {
+		t.Errorf("the 2,000-release claim shows %d releases", n)
+	}
+	if !strings.Contains(page(t, out, claimPath(uuid(2), site)), strings.Repeat("N", 100_000)) {
+		t.Error("the huge name is not shown whole")
+	}
+	bareText := page(t, out, claimPath(uuid(3), site))
+	for _, w := range []string{"Bare", "None listed.", "not given", "none listed", "none published"} {
+		if !strings.Contains(bareText, w) {
+			t.Errorf("the bare claim page does not say %q", w)
+		}
+	}
+	if !strings.Contains(page(t, out, claimPath(uuid(4), site)), "none: no channel has a head") {
+		t.Error("a claim with no head does not say so")
+	}
+	for id, want := range map[string]string{
+		uuid(5): "No image: the cached image cannot be shown: the image header cannot be read",
+		uuid(6): "No image: the crawler could not cache the image: HTTP 404",
+		uuid(7): "No image: the cached image cannot be shown: the png image is 60000x60000 pixels",
+		uuid(8): "No image: the cached image cannot be shown: the png image does not decode",
+	} {
+		text := page(t, out, claimPath(id, site))
+		if !strings.Contains(text, want) {
+			t.Errorf("%s: the card does not say %q", id, want)
+		}
+	}
+	if !strings.Contains(page(t, out, claimPath(uuid(5), site)), "A lantern on a table") {
+		t.Error("the undecodable image's alt text is not shown")
+	}
+	cards, _ := filepath.Glob(filepath.Join(out, "cards", "*"))
+	if len(cards) != 0 {
+		t.Errorf("cards written for images that cannot be shown: %v", cards)
+	}
+}
+
+// TestBuildModelPages: featured projects (labelled as this index's choice), identity
+// conflicts on every claim involved, capabilities with ':' in their names, resolution with
+// constraint satisfaction, used-by, gaps with the inspect command, card images, first-seen
+// times and the feed, all from the model.
+func TestBuildModelPages(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	a := f.origin("https://a.example/dreamweave.json", "Site A")
+	b := f.origin("https://b.example/mods/dreamweave.json", "Site B")
+
+	lib := sampleManifest(uuid(1), "Lantern Lib", 3) // current 1.0.2
+	lib.Releases[0].Provides = []string{"lua:lantern-api"}
+	f.claim(a, lib, nil)
+	f.claim(b, sampleManifest(uuid(1), "Lantern Lib (fork)", 1), nil) // same id from another site
+	img := f.media(encodePNG(t, solid(800, 450, color.NRGBA{1, 2, 3, 255})), "png")
+
+	app := sampleManifest(uuid(2), "Candle App", 1)
+	app.Releases[0].Relationships = []protocol.Relationship{
+		{Kind: "requires", Project: uuid(1), Version: ">=1.0.1"},
+		{Kind: "requires", Capability: "lua:lantern-api"},
+		{Kind: "recommends", Project: uuid(9), Name: "Missing Thing", URL: "https://elsewhere.example/thing/"},
+		{Kind: "conflicts", Project: uuid(1), Version: ">=2.0"},
+	}
+	appDigest := f.claim(a, app, func(c *store.Claim) {
+		c.Media = &store.Media{URL: "https://a.example/card.png", Alt: "Candles on a shelf", File: &img}
+	})
+	f.event(store.Event{Kind: store.EventObserved, Project: uuid(2), Origin: a, Name: "Candle App", ObservedAt: "2026-09-01T00:00:00Z", After: &appDigest, Changes: []diff.Change{}})
+	// Lantern Lib's history: first observed with two releases, then 1.0.2 added.
+	first, second := sha([]byte("v1")), ""
+	var rec store.Claim
+	f.dir.ReadJSON(store.ClaimPath(uuid(1), a), &rec)
+	second = rec.IngestedSHA256
+	f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-02T00:00:00Z", After: &first, Changes: []diff.Change{}})
+	f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-20T08:00:00Z", Before: &first, After: &second,
+		Changes: []diff.Change{{Change: "channel-head", Channel: "stable", Before: json.RawMessage(`"1.0.1"`), After: json.RawMessage(`"1.0.2"`)}, {Change: "release-added", Version: "1.0.2", Channel: "stable"}}})
+	for i := 0; i < 120; i++ { // enough events to cut the feed at 100
+		f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: b, Name: "Lantern Lib (fork)",
+			ObservedAt: fmt.Sprintf("2026-08-%02dT%02d:00:00Z", 1+i/24, i%24), Before: ptr(sha([]byte(fmt.Sprint(i)))), After: ptr(sha([]byte(fmt.Sprint(i + 1)))),
+			Changes: []diff.Change{{Change: "project-field", Field: "summary", Before: json.RawMessage(`"a"`), After: json.RawMessage(`"b"`)}}})
+	}
+	cur := writeCuration(t, fmt.Sprintf("[[featured]]\nproject = %q\nnote = \"A small, well documented example of the protocol.\"\n", uuid(2)))
+	_, out := build(t, state, Options{Curation: cur})
+
+	home := page(t, out, "index.html")
+	for _, w := range []string{"Featured by this index", "This index's own editorial choice", "Candle App", "A small, well documented example of the protocol."} {
+		if !strings.Contains(home, w) {
+			t.Errorf("home page does not say %q", w)
+		}
+	}
+	if !strings.Contains(string(readOut(t, out, "index.html")), `class="card-image"`) {
+		t.Error("the featured card has no image")
+	}
+	for _, s := range []string{a, b} {
+		text := page(t, out, claimPath(uuid(1), s))
+		if !strings.Contains(text, "Identity conflict.") {
+			t.Errorf("claim from %s has no conflict banner", s)
+		}
+	}
+	conflicts := page(t, out, "conflicts/index.html")
+	if !strings.Contains(conflicts, "Lantern Lib (fork)") || !strings.Contains(conflicts, "Lantern Lib") {
+		t.Error("the conflicts page does not list both claims")
+	}
+	capPage := capabilityPath("lua:lantern-api")
+	if strings.Contains(capPage, ":") {
+		t.Errorf("capability path %s holds ':'", capPage)
+	}
+	if !strings.Contains(page(t, out, capPage), "Lantern Lib") {
+		t.Error("the capability page does not list its provider")
+	}
+	appText := page(t, out, claimPath(uuid(2), a))
+	for _, w := range []string{"satisfied", "not satisfied", "Nobody in this index publishes the target"} {
+		if !strings.Contains(appText, w) {
+			t.Errorf("the claim page's relationships do not say %q", w)
+		}
+	}
+	libText := page(t, out, claimPath(uuid(1), a))
+	if !strings.Contains(libText, "Candle App") {
+		t.Error("used-by does not list Candle App")
+	}
+	if !strings.Contains(libText, "2026-09-20 08:00:00 UTC") || !strings.Contains(libText, "2026-09-02 00:00:00 UTC") {
+		t.Error("first-seen times are not shown")
+	}
+	forkText := page(t, out, claimPath(uuid(1), b))
+	if !strings.Contains(forkText, "not recorded") {
+		t.Error("a release with no recorded first sighting does not say so")
+	}
+	gaps := page(t, out, "gaps/index.html")
+	if !strings.Contains(gaps, "ashyams inspect https://elsewhere.example/thing/") || !strings.Contains(gaps, uuid(9)) {
+		t.Errorf("the gaps page lacks the missing project or the inspect command")
+	}
+	deps := page(t, out, "dependencies/index.html")
+	if !strings.Contains(deps, "Candle App") || !strings.Contains(deps, "is required by") {
+		t.Error("the dependencies page lacks the edge or used-by list")
+	}
+	if _, err := os.Stat(filepath.Join(out, GraphFile)); err != nil {
+		t.Error("no dependency graph drawn")
+	}
+	feed := string(readOut(t, out, FeedFile))
+	if n := strings.Count(feed, "<entry>"); n != FeedSize {
+		t.Errorf("the feed has %d entries, want %d", n, FeedSize)
+	}
+	if !strings.Contains(feed, "<updated>2026-09-20T08:00:00Z</updated>") {
+		t.Error("the feed's updated is not the newest event's observation time")
+	}
+	tagsPage := page(t, out, "updates/metadata/index.html")
+	if !strings.Contains(tagsPage, "Lantern Lib (fork)") {
+		t.Error("the metadata tag page does not list the fork's events")
+	}
+}

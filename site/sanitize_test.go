@@ -1,0 +1,110 @@
+package site
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+func TestMarkdownKeepsProseAndLinks(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"plain *em* **strong** `code`", "<p>plain <em>em</em> <strong>strong</strong> <code>code</code></p>\n"},
+		{"[site](https://example.org/a?b=c)", `<p><a href="https://example.org/a?b=c" rel="nofollow noopener noreferrer">site</a></p>` + "\n"},
+		{"[http](http://example.org/)", `<p><a href="http://example.org/" rel="nofollow noopener noreferrer">http</a></p>` + "\n"},
+		{"<mailto:a@example.org>", `<p><a href="mailto:a@example.org" rel="nofollow noopener noreferrer">mailto:a@example.org</a></p>` + "\n"},
+		{"- one\n- two", "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n"},
+		{"1. one", "<ol>\n<li>one</li>\n</ol>\n"},
+		{"> quoted", "<blockquote>\n<p>quoted</p>\n</blockquote>\n"},
+		{"```\nx < y\n```", "<pre><code>x &lt; y\n</code></pre>\n"},
+		{"a  \nb", "<p>a<br>\nb</p>\n"},
+		{"---", "<hr>\n"},
+		// Publisher headings never disturb the page outline.
+		{"# Big", "<p><strong>Big</strong></p>\n"},
+		{"### *Small*", "<p><strong><em>Small</em></strong></p>\n"},
+		// Images are dropped; their alt text stays visible.
+		{"![a cat](https://example.org/cat.png)", "<p>[image: a cat]</p>\n"},
+		{"![](https://example.org/cat.png)", "<p>[image]</p>\n"},
+		// Relative and unsafe links lose the link, keep the words.
+		{"[rel](/relative/path)", "<p>rel</p>\n"},
+		{"[js](javascript:alert(1))", "<p>js</p>\n"},
+		{"[ftp](ftp://example.org/)", "<p>ftp</p>\n"},
+		// Raw HTML is never passed through.
+		{"<b>bold</b>", "<p>bold</p>\n"},
+		{"<div onclick=x>hi</div>", "\n"},
+	}
+	for _, c := range cases {
+		if got := string(Markdown(c.in)); got != c.want {
+			t.Errorf("Markdown(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestSafeURL(t *testing.T) {
+	ok := []string{"https://example.org/", "http://example.org/a b"[:19], "https://example.org/p?q=1#f", "mailto:a@example.org", "HTTPS://EXAMPLE.ORG/"}
+	for _, u := range ok {
+		if SafeURL(u) != u {
+			t.Errorf("SafeURL(%q) refused a web address", u)
+		}
+	}
+	bad := []string{"", "javascript:alert(1)", "JavaScript:alert(1)", " javascript:alert(1)", "java\tscript:alert(1)",
+		"data:text/html,x", "vbscript:x", "file:///etc/passwd", "ftp://example.org/", "//example.org/x", "/relative",
+		"relative/path", "https://", "https:example.org", "mailto:", "https://example.org/\"onmouseover=x", "https://ex ample.org/",
+		"https://example.org/\x00", "https://example.org/<script>", "&#106;avascript:alert(1)", "https://example.org\\@evil.example/", "https://example.org@evil.example/",
+		strings.Repeat("a", 9000)}
+	for _, u := range bad {
+		if got := SafeURL(u); got != "" {
+			t.Errorf("SafeURL(%q) = %q, want refused", u, got)
+		}
+	}
+}
+
+// markdownProblems lists what must never come out of Markdown, whatever the input.
+func markdownProblems(out string) []string {
+	allowed := map[atom.Atom]bool{atom.P: true, atom.Br: true, atom.Em: true, atom.Strong: true, atom.Code: true,
+		atom.Pre: true, atom.Blockquote: true, atom.Ul: true, atom.Ol: true, atom.Li: true, atom.Hr: true, atom.Del: true, atom.A: true}
+	nodes, err := html.ParseFragment(strings.NewReader(out), &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div})
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var probs []string
+	for _, n := range nodes {
+		walk(n, func(m *html.Node) bool {
+			if m.Type != html.ElementNode {
+				return true
+			}
+			if !allowed[m.DataAtom] || m.Namespace != "" {
+				probs = append(probs, "element <"+m.Data+">")
+			}
+			for _, a := range m.Attr {
+				switch {
+				case m.DataAtom == atom.A && a.Key == "href":
+					if SafeURL(a.Val) == "" {
+						probs = append(probs, "href "+a.Val)
+					}
+				case m.DataAtom == atom.A && a.Key == "rel" && a.Val == "nofollow noopener noreferrer":
+				default:
+					probs = append(probs, "attribute "+a.Key+"="+a.Val)
+				}
+			}
+			return true
+		})
+	}
+	return probs
+}
+
+// FuzzMarkdown: whatever a publisher writes, the output holds only the allowlisted elements,
+// no attribute but a link's href (http, https or mailto) and its rel.
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range []string{"# h\n\n*x* [l](https://a.example/)", "<script>alert(1)</script>", "[x](javascript:alert(1))",
+		"![a](data:x)", "<img src=x onerror=y>", "[r]\n\n[r]: vbscript:x", "<a href=\"https://x.example/\" onclick=\"y\">z</a>",
+		"<svg><a xlink:href=\"javascript:x\">y</a></svg>", "java\tscript:x <java\tscript:x>", "&#106;avascript:x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if probs := markdownProblems(string(Markdown(s))); len(probs) > 0 {
+			t.Errorf("Markdown(%q) let through: %v", s, probs)
+		}
+	})
+}
