@@ -439,15 +439,6 @@ func digest(b []byte) string {
 // Digest is the lowercase hex SHA-256 of b: the form of every digest in the state.
 func Digest(b []byte) string { return digest(b) }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

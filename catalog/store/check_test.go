@@ -299,3 +299,41 @@ func TestEventID(t *testing.T) {
 		t.Error("site must be part of the id")
 	}
 }
+
+// A replacement cut short between its two writes (pending_sha256 recorded, then the new bytes)
+// is a sound state; bytes that are neither the recorded nor the pending ones are not.
+func TestCheckPendingReplacement(t *testing.T) {
+	manRel := ManifestPath(tplProject, tplSite)
+	idxRel := OriginIndexPath(tplSite)
+	newBytes := func(d *Dir, rel string) []byte {
+		b, _ := d.ReadBytes(rel)
+		return append(b, '\n')
+	}
+
+	d := soundCorpus(t)
+	nb := newBytes(d, manRel)
+	editClaim(t, d, tplProject, tplSite, func(c *Claim) { p := Digest(nb); c.PendingSHA256 = &p })
+	if ps := d.Check(); len(ps) != 0 {
+		t.Fatalf("pending recorded, old bytes still held: %v", ps)
+	}
+	must(t, d.WriteBytes(manRel, nb))
+	if ps := d.Check(); len(ps) != 0 {
+		t.Fatalf("pending recorded, new bytes held: %v", ps)
+	}
+	must(t, d.WriteBytes(manRel, append(nb, ' ')))
+	wantOne(t, d, manRel, "and pending_sha256")
+
+	d = soundCorpus(t)
+	ib := newBytes(d, idxRel)
+	var o Origin
+	must(t, d.ReadJSON(OriginPath(tplSite), &o))
+	p := Digest(ib)
+	o.PendingSHA256 = &p
+	must(t, d.WriteJSON(OriginPath(tplSite), o))
+	must(t, d.WriteBytes(idxRel, ib))
+	if ps := d.Check(); len(ps) != 0 {
+		t.Fatalf("origin pending, new bytes held: %v", ps)
+	}
+	must(t, d.WriteBytes(idxRel, append(ib, ' ')))
+	wantOne(t, d, idxRel, "and pending_sha256")
+}

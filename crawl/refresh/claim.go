@@ -14,13 +14,6 @@ import (
 
 type diffChange = diff.Change
 
-// prefetched is a manifest already in hand (a site enrolled by its manifest URL: discovery read
-// it). Its bytes are the advertisement, so no digest re-read applies.
-type prefetched struct {
-	body []byte
-	resp *guard.Response
-}
-
 // held is a claim's last good manifest.
 type held struct {
 	bytes  []byte
@@ -63,7 +56,7 @@ func (r *run) movedFrom(project, site string) *store.Claim {
 // readClaim brings one listed claim up to date: compare digests, fetch what changed, check,
 // validate, diff and record. Every failure is recorded on the claim; the held manifest is
 // replaced only by one that passed every check.
-func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEntry, pre *prefetched) error {
+func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEntry) error {
 	site := sr.id
 	prev, had := r.prevClaims[site][entry.ID]
 	c := prev
@@ -96,13 +89,13 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 	setEntry(entry)
 
 	switch {
-	case h != nil && entry.ManifestSHA256 == h.digest && pre == nil:
+	case h != nil && entry.ManifestSHA256 == h.digest:
 		sr.count(func(s *siteStats) { s.unchanged++ })
 		r.mu.Lock()
 		r.sum.Unchanged++
 		r.mu.Unlock()
 		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
-	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == crawl.UserAgent && pre == nil:
+	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == crawl.UserAgent:
 		// The same refused bytes are still advertised: not downloaded again (state.txt).
 		health := c.Rejected.Health
 		if health == "" {
@@ -111,7 +104,7 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		return r.notCurrent(sr, &c, health, c.Rejected.Problem)
 	}
 
-	f := r.fetchManifest(ctx, sr, entry, h, c.Validators, pre)
+	f := r.fetchManifest(ctx, sr, entry, h, c.Validators)
 	if f.ctxErr != nil {
 		return f.ctxErr
 	}
@@ -259,13 +252,9 @@ type fetchResult struct {
 // digest. On a mismatch (a half-finished deployment, seeds/crawler.txt): wait 5 s, re-read the
 // site index, fetch again; wait 20 s, once more; still no match with anything the site
 // advertises: inconsistent, the last good manifest kept.
-func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.IndexEntry, h *held, v store.Validators, pre *prefetched) fetchResult {
+func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.IndexEntry, h *held, v store.Validators) fetchResult {
 	res := fetchResult{entry: entry}
 	murl := resolve(sr.indexURL, entry.Manifest)
-	if pre != nil {
-		res.body, res.resp = pre.body, pre.resp
-		return res
-	}
 	adv := entry.ManifestSHA256
 	for attempt := 0; ; attempt++ {
 		req := guard.Request{URL: murl, Accept: acceptManifest}

@@ -2,12 +2,17 @@ package refresh
 
 import (
 	"bytes"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
 
 // The real network, replayed: the corpus web root on loopback, the real enrolled URLs rewritten
@@ -20,7 +25,26 @@ func TestEndToEndCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := serve(t, os.DirFS(www))
+	// Count requests in flight (each held 5 ms so that they overlap): at most two to one host.
+	var mu sync.Mutex
+	inFlight, peak := 0, 0
+	srv, err := loopback.Start(os.DirFS(www), loopback.Options{Wrap: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			inFlight++
+			peak = max(peak, inFlight)
+			mu.Unlock()
+			time.Sleep(5 * time.Millisecond)
+			next.ServeHTTP(w, r)
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+		})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
 	var urls []string
 	for _, s := range refSnap.Sources {
 		urls = append(urls, srv.Rewrite(s.URL))
@@ -63,6 +87,16 @@ func TestEndToEndCorpus(t *testing.T) {
 		t.Errorf("sources %d, origins %d, accepted %d, events %d/%d", len(snap.Sources), len(snap.Origins), sum.Accepted, sum.Events, len(snap.Events))
 	}
 	mustCheck(t, state)
+	mu.Lock()
+	if peak != DefaultPerHost {
+		t.Errorf("at most %d requests were in flight to the one host; want exactly the limit, %d", peak, DefaultPerHost)
+	}
+	mu.Unlock()
+	for _, q := range srv.Requests() {
+		if q.UserAgent != crawl.UserAgent {
+			t.Errorf("%s sent User-Agent %q", q.Path, q.UserAgent)
+		}
+	}
 	if len(sl.Waits()) != 0 {
 		t.Errorf("a consistent network needed waits: %v", sl.Waits())
 	}

@@ -27,17 +27,6 @@ func shared(t *testing.T, rel string) string {
 	return p
 }
 
-// serve starts a loopback server over root; closed at the end of the test.
-func serve(t *testing.T, root fs.FS, rules ...loopback.Rule) *loopback.Server {
-	t.Helper()
-	srv, err := loopback.Start(root, loopback.Options{Rules: rules})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv
-}
-
 // sleeper records the waits a refresh asked for and returns at once.
 type sleeper struct {
 	mu    sync.Mutex

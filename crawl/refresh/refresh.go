@@ -321,7 +321,7 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 	n := r.srcDone
 	r.mu.Unlock()
 	if err != nil {
-		r.progress("refresh: source %d/%d %s: %s", n, len(r.o.Sources), src.URL, err)
+		r.progress("refresh: source %d/%d %s: no site index (recorded below)", n, len(r.o.Sources), src.URL)
 	} else {
 		r.progress("refresh: source %d/%d %s: %s: %s", n, len(r.o.Sources), src.URL, d.Method, d.IndexURL)
 	}
@@ -685,11 +685,14 @@ func (r *run) siteProgress(site, what string) {
 }
 
 // count adds one problem of a kind to the summary.
+// It is also a progress line, so a person watching sees what failed as it happens.
 func (r *run) count(kind, where, what string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sum.Problems[kind]++
-	r.sum.Failures = append(r.sum.Failures, kind+": "+where+": "+what)
+	line := kind + ": " + where + ": " + what
+	r.sum.Failures = append(r.sum.Failures, line)
+	fmt.Fprintf(r.o.Progress, "refresh: %s\n", line)
 }
 
 // classifyFailure maps a failed read of a site index to origin health and a problem.

@@ -30,7 +30,7 @@ type siteRun struct {
 	entries map[string]protocol.IndexEntry // the latest advertisement per project (re-reads update it)
 }
 
-type siteStats struct{ fetched, unchanged, accepted, problems int }
+type siteStats struct{ fetched, unchanged, problems int }
 
 // readSite reads one site some enrolled source reached this time.
 func (r *run) readSite(ctx context.Context, p *plan, site string) error {
@@ -91,6 +91,10 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	var entries []protocol.IndexEntry
 	var issues []string
 	for _, e := range idx.Projects {
+		if !safeName(e.ID) { // the schema already demands a lowercase UUID; names a directory
+			issues = append(issues, fmt.Sprintf("%q: a project id that cannot name a claim; the entry is not read", e.ID))
+			continue
+		}
 		if _, dup := sr.entries[e.ID]; dup {
 			issues = append(issues, fmt.Sprintf("%s: listed more than once; the first entry is read", e.ID))
 			continue
@@ -110,7 +114,7 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		return err
 	}
 	err := parallel(ctx, r.o.MaxSources, len(entries), func(ctx context.Context, i int) error {
-		return r.readClaim(ctx, sr, entries[i], nil)
+		return r.readClaim(ctx, sr, entries[i])
 	})
 	if err != nil {
 		return err
@@ -311,4 +315,17 @@ func listsManifest(indexURL string, entries []protocol.IndexEntry, manifestURL s
 		}
 	}
 	return false
+}
+
+// safeName reports whether a project id can name a directory: lowercase hex and hyphens only.
+func safeName(id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r == '-') {
+			return false
+		}
+	}
+	return true
 }

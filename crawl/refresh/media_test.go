@@ -1,0 +1,133 @@
+package refresh
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// candleImage is Candlelight's featured image, as the lab serves it.
+const candleImage = tplDir + "/home/media/dusk-over-balmora.webp"
+
+func pngBytes(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	img.Set(0, 0, color.RGBA{R: 200, A: 255})
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// hugePNG is a 1x1 PNG whose header claims w x h pixels (CRC fixed): decoding it would allocate
+// gigabytes, so the dimension limit must be applied from the header alone.
+func hugePNG(t *testing.T, w, h uint32) []byte {
+	b := pngBytes(t, 1, 1)
+	ihdr := b[8+8 : 8+8+13] // signature, then length+type, then the IHDR data
+	binary.BigEndian.PutUint32(ihdr[0:4], w)
+	binary.BigEndian.PutUint32(ihdr[4:8], h)
+	binary.BigEndian.PutUint32(b[8+8+13:], crc32.ChecksumIEEE(b[8+4:8+8+13]))
+	return b
+}
+
+func TestDrillCardImage(t *testing.T) {
+	webp, err := os.ReadFile("testdata/gopher.webp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		body   []byte
+		ext    string   // cached file's extension; "" when refused
+		words  []string // the media problem
+		limits func(*Options)
+	}{
+		{"webp", webp, "webp", nil, nil},
+		{"png served under a .webp name: the bytes decide", pngBytes(t, 4, 3), "png", nil, nil},
+		{"dimensions over the limit, read from the header", hugePNG(t, 100000, 100000), "",
+			[]string{"refused by crawler policy", "100000×100000 pixels"}, nil},
+		{"over the byte limit", pngBytes(t, 64, 64), "",
+			[]string{"refused by crawler policy", "over the 100 bytes limit"}, func(o *Options) { o.MaxImageBytes = 100 }},
+		{"not an image", []byte("<html>nope</html>"), "", []string{"is not an image this index reads"}, nil},
+		{"corrupt after a good header", pngBytes(t, 4, 3)[:60], "", []string{"does not decode as png"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLab(t)
+			l.opt = tc.limits
+			l.set(candleImage, tc.body)
+			src := l.source(tplDir)
+			sum := l.refresh(src)
+			c := l.claim(candle, tplDir)
+			wantClaim(t, c, store.ClaimCurrent) // an image never fails a claim or a refresh
+			if c.Media == nil || c.Media.URL != l.url(candleImage) || !strings.HasPrefix(c.Media.Alt, "Warm lantern light") {
+				t.Fatalf("media %+v", c.Media)
+			}
+			if tc.ext != "" {
+				want := "media/" + store.Digest(tc.body) + "." + tc.ext
+				if c.Media.File == nil || *c.Media.File != want || c.Media.Problem != nil {
+					t.Fatalf("media file %v (problem %s), want %s", c.Media.File, deref(c.Media.Problem), want)
+				}
+				got, err := store.Open(l.state).ReadBytes(want)
+				if err != nil || !bytes.Equal(got, tc.body) {
+					t.Fatalf("cached image: %v", err)
+				}
+			} else {
+				if c.Media.File != nil || c.Media.Problem == nil {
+					t.Fatalf("media %+v: want a problem and no file", c.Media)
+				}
+				for _, w := range tc.words {
+					if !strings.Contains(*c.Media.Problem, w) {
+						t.Errorf("media problem %q lacks %q", *c.Media.Problem, w)
+					}
+				}
+				if sum.Problems["image"] != 1 {
+					t.Errorf("summary counts %d image problems", sum.Problems["image"])
+				}
+			}
+			// Unchanged URL, cached file or recorded problem, unchanged manifest: not fetched again.
+			l.srv.ResetRequests()
+			l.refresh(src)
+			if n := l.requestsFor("dusk-over-balmora"); n != 0 {
+				t.Errorf("the card image was fetched again %d times", n)
+			}
+			if tc.ext != "" {
+				// The cached file goes missing: fetched again.
+				os.Remove(store.Open(l.state).Path(*c.Media.File))
+				l.refresh(src)
+				if n := l.requestsFor("dusk-over-balmora"); n != 1 {
+					t.Errorf("a missing cached image was fetched %d times, want 1", n)
+				}
+			}
+		})
+	}
+}
+
+func TestPickImage(t *testing.T) {
+	m := &protocol.Manifest{Project: protocol.Project{Media: []protocol.Media{
+		{Kind: "video", URL: "v", Featured: true},
+		{Kind: "image", URL: "first"},
+		{Kind: "image", URL: "featured", Featured: true},
+	}}}
+	if got := pickImage(m); got == nil || got.URL != "featured" {
+		t.Errorf("picked %+v, want the featured image", got)
+	}
+	m.Project.Media[2].Featured = false
+	if got := pickImage(m); got == nil || got.URL != "first" {
+		t.Errorf("picked %+v, want the first image (a video is never picked)", got)
+	}
+	m.Project.Media = m.Project.Media[:1]
+	if got := pickImage(m); got != nil {
+		t.Errorf("picked %+v from videos only", got)
+	}
+}

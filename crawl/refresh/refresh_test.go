@@ -1,0 +1,91 @@
+package refresh
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// Inspect reads a site through the refresh's own code and writes nothing.
+func TestInspectWritesNothing(t *testing.T) {
+	l := newLab(t)
+	rep, err := Inspect(context.Background(), l.source(tplDir), l.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(l.state); err == nil {
+		t.Fatal("inspect created the state directory")
+	}
+	if !rep.OK() || rep.Origin.ID != l.site(tplDir) || len(rep.Claims) != 2 || len(rep.Events) != 2 {
+		t.Fatalf("report: ok %v, %d claims, %d events", rep.OK(), len(rep.Claims), len(rep.Events))
+	}
+	for _, c := range rep.Claims {
+		if c.Health != store.ClaimCurrent {
+			t.Errorf("%s: %s", c.Project, c.Health)
+		}
+	}
+	out := rep.String()
+	for _, w := range []string{
+		"discovery trail:\n  " + l.source(tplDir) + "\n    an HTML page with no DreamWeave <link>",
+		"method: found by walking up the path",
+		"index: " + l.url(tplDir+"/dreamweave.json"),
+		candle + " Candlelight: current",
+		"nothing was written",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("report lacks %q:\n%s", w, out)
+		}
+	}
+	// The same reading as a refresh: the records it would write are the ones a refresh writes.
+	l.refresh(l.source(tplDir))
+	if got := l.claim(candle, tplDir); got.IngestedSHA256 != rep.Claims[0].IngestedSHA256 || got.Health != rep.Claims[0].Health {
+		t.Errorf("refresh recorded %s/%s, inspect reported %s/%s", got.Health, got.IngestedSHA256, rep.Claims[0].Health, rep.Claims[0].IngestedSHA256)
+	}
+
+	// A URL that leads nowhere: the report says why, still nothing written.
+	rep, err = Inspect(context.Background(), l.url("nowhere/"), l.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK() || rep.Origin != nil || rep.Source.Problem == nil || !strings.Contains(rep.String(), "no site index:") {
+		t.Errorf("inspect of nowhere:\n%s", rep)
+	}
+	if _, err := Inspect(context.Background(), "ftp://x/", l.options()); err == nil {
+		t.Error("inspect accepted an ftp URL")
+	}
+}
+
+// A state that does not load is this index's own bug: the refresh fails and writes nothing.
+func TestRunRefusesContradictoryState(t *testing.T) {
+	state := t.TempDir()
+	bad := filepath.Join(state, "claims", "p", "s", "claim.json")
+	os.MkdirAll(filepath.Dir(bad), 0o755)
+	os.WriteFile(bad, []byte(`{"project": "p", "surprise": true}`), 0o644)
+	_, err := Run(context.Background(), Options{State: state, Sources: nil})
+	if err == nil || !strings.Contains(err.Error(), "claims/p/s/claim.json") || !strings.Contains(err.Error(), "surprise") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(state, store.NetworkFile)); err == nil {
+		t.Error("a refresh over a state that does not load wrote network.json")
+	}
+	if _, err := Run(context.Background(), Options{}); err == nil {
+		t.Error("a refresh without a state directory ran")
+	}
+}
+
+func TestSummaryString(t *testing.T) {
+	s := &Summary{StartedAt: "2026-10-11T06:00:00Z", Sources: 2, SitesRead: 1, Fetched: 3, Unchanged: 4, Accepted: 2, Events: 2,
+		Problems: map[string]int{"invalid": 1, "site unreachable": 1},
+		Failures: []string{"site unreachable: b: HTTP 503", "invalid: p at a: invalid publication: x"}}
+	s.finish()
+	want := "refresh 2026-10-11T06:00:00Z: 2 sources, 1 sites read, 3 manifests fetched, 4 unchanged, 2 accepted, 2 events\n" +
+		"\nProblems by kind:\n  invalid: 1\n  site unreachable: 1\n\n" +
+		"- invalid: p at a: invalid publication: x\n- site unreachable: b: HTTP 503\n"
+	if got := s.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
