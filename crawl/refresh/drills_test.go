@@ -719,3 +719,73 @@ func (c *crashing) WriteEvent(e store.Event) (bool, error) {
 	}
 	return c.Dir.WriteEvent(e)
 }
+
+// Every origin health a read of the site index can end in, and the claims' "origin unavailable"
+// with the held index and manifests untouched.
+func TestDrillSiteIndexFailures(t *testing.T) {
+	cases := []struct {
+		name   string
+		break_ func(l *lab)
+		health string
+		words  []string
+	}{
+		{"invalid index", func(l *lab) {
+			l.set(tplDir+"/dreamweave.json", []byte(`{"schema_version": "2", "document": "index", "projects": []}`))
+		}, store.OriginInvalidIndex, []string{"the site index fails the protocol", "site"}},
+		{"no index any more", func(l *lab) {
+			l.mu.Lock()
+			delete(l.files, tplDir+"/dreamweave.json")
+			l.mu.Unlock()
+			l.sync()
+		}, store.OriginNoIndex, []string{"no DreamWeave <link> and no dreamweave.json", "answers HTTP 404"}},
+		{"index over the size limit", func(l *lab) {
+			l.rules(loopback.Rule{Path: "^/" + tplDir + "/dreamweave.json$", Huge: 1 << 20})
+		}, store.OriginRefused, []string{"refused by crawler policy", "over the 64 KiB limit"}},
+		{"not a DreamWeave document", func(l *lab) {
+			l.set(tplDir+"/dreamweave.json", []byte(`{"hello": "world"}`))
+		}, store.OriginNoIndex, []string{"no DreamWeave <link> and no dreamweave.json"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLab(t)
+			l.opt = func(o *Options) { o.MaxBytes = 64 << 10 }
+			src := l.source(tplDir)
+			l.refresh(src)
+			before := l.held()
+			tc.break_(l)
+			l.refresh(src)
+			wantOrigin(t, l.origin(tplDir), tc.health, tc.words...)
+			for _, p := range []string{candle, tallow} {
+				wantClaim(t, l.claim(p, tplDir), store.ClaimOriginUnavailable, "the site could not be read on the last crawl")
+			}
+			l.sameHeld(before)
+		})
+	}
+}
+
+func TestDrillManifestUnreachable(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	before := l.heldManifests()
+	l.publish(tplDir, tallow, l.changedTallow(" Gone."), true)
+	l.rules(loopback.Rule{Path: "/" + tallow + `\.json$`, Status: 404})
+	l.refresh(src)
+	c := l.claim(tallow, tplDir)
+	wantClaim(t, c, store.ClaimManifestUnreachable, "HTTP 404 from "+l.url(manifestPath(tplDir, tallow)))
+	if c.Rejected != nil {
+		t.Errorf("an unreachable manifest is not refused bytes: %+v", c.Rejected)
+	}
+	wantClaim(t, l.claim(candle, tplDir), store.ClaimCurrent)
+	wantOrigin(t, l.origin(tplDir), store.OriginHealthy)
+	if is := l.origin(tplDir).Issues; len(is) != 1 || !strings.Contains(is[0], "Tallow): manifest unreachable: HTTP 404") {
+		t.Errorf("origin issues %v", is)
+	}
+	l.sameHeld(before)
+	l.rules()
+	l.refresh(src)
+	wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
+	if is := l.origin(tplDir).Issues; len(is) != 0 {
+		t.Errorf("issues after recovery: %v", is)
+	}
+}

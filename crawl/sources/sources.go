@@ -39,6 +39,7 @@ type Problem struct {
 	Message string
 }
 
+// String is "line L: [[source]] #N: message", leaving out what is unknown.
 func (p Problem) String() string {
 	switch {
 	case p.Entry == 0 && p.Line == 0:
@@ -57,6 +58,7 @@ type Error struct {
 	Problems []Problem
 }
 
+// Error names the file, then each problem on its own indented line.
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: refused", e.Path)
