@@ -34,14 +34,22 @@ func (r *run) readHeld(project, site string) *held {
 }
 
 // movedFrom finds the claim a new claim continues: the claim for the same project at a site
-// this site's enrolled source used to lead to (a move seen in this refresh), or another site's
-// claim whose moved_to names this site (recorded by a refresh cut short before this claim).
+// this site's enrolled source used to lead to (a move seen in this refresh, or recorded earlier
+// in origin.previous), or another site's claim whose moved_to names this site (recorded by a
+// refresh cut short before this claim).
 func (r *run) movedFrom(project, site string) *store.Claim {
 	if r.p != nil {
 		for _, old := range r.p.previous[site] {
 			if c, ok := r.prevClaims[old][project]; ok {
 				return &c
 			}
+		}
+	}
+	// A move recorded earlier whose claims were not listed here then: only a claim the old site
+	// no longer publishes (withdrawn) continues here; a live one is an identity conflict.
+	for _, old := range r.prevOrigins[site].Previous {
+		if c, ok := r.prevClaims[old][project]; ok && c.Health == store.ClaimWithdrawn {
+			return &c
 		}
 	}
 	for _, c := range r.claimsByID[project] {

@@ -789,3 +789,54 @@ func TestDrillManifestUnreachable(t *testing.T) {
 		t.Errorf("issues after recovery: %v", is)
 	}
 }
+
+// Two enrolled URLs lead to one site; one of them fails: the site is read through the other,
+// and the failed source is recorded with its problem and its last known site.
+func TestDrillOneOfTwoSourcesFails(t *testing.T) {
+	l := newLab(t)
+	front, sub := l.source(tplDir), l.url(tplDir+"/sub/")
+	l.refresh(front, sub)
+	if o := l.origin(tplDir); len(o.Sources) != 2 {
+		t.Fatalf("site sources %v", o.Sources)
+	}
+	l.rules(loopback.Rule{Path: "^/" + tplDir + "/sub/$", Redirect: "http://10.0.0.1/"})
+	l.refresh(front, sub)
+	s := l.sourceRecord(sub)
+	if s.Health != store.SourceUnresolved || s.Origin == nil || *s.Origin != l.site(tplDir) || !strings.Contains(deref(s.Problem), "10.0.0.1") {
+		t.Errorf("failed source: %+v", s)
+	}
+	o := l.origin(tplDir)
+	wantOrigin(t, o, store.OriginHealthy)
+	if len(o.Sources) != 1 || o.Sources[0] != front {
+		t.Errorf("site sources %v, want only %s", o.Sources, front)
+	}
+	wantClaim(t, l.claim(candle, tplDir), store.ClaimCurrent)
+}
+
+// A move into a site whose index cannot be read yet: the old claims are withdrawn, the new site
+// remembers the old one (previous), and once its index reads, its claims continue the old ones.
+func TestDrillMoveIntoUnreadableSite(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	oldSite := l.site(tplDir)
+	const movedDir = "moved.example/DreamWeave-Mod-Template"
+	l.copySite(tplDir, movedDir)
+	good := l.raw(movedDir + "/dreamweave.json")
+	l.set(movedDir+"/dreamweave.json", []byte(`{"schema_version": "2", "document": "index", "projects": []}`))
+	l.rules(loopback.Rule{Path: "^/" + tplDir + "/$", Redirect: "{base}" + movedDir + "/"})
+	l.refresh(src)
+	wantOrigin(t, l.origin(movedDir), store.OriginInvalidIndex)
+	if p := l.origin(movedDir).Previous; len(p) != 1 || p[0] != oldSite {
+		t.Errorf("previous %v", p)
+	}
+	wantClaim(t, l.claim(candle, tplDir), store.ClaimWithdrawn, "whose index could not be read")
+
+	l.set(movedDir+"/dreamweave.json", good)
+	l.refresh(src)
+	nc := l.claim(candle, movedDir)
+	wantClaim(t, nc, store.ClaimCurrent)
+	if nc.MovedFrom == nil || *nc.MovedFrom != oldSite {
+		t.Errorf("moved_from %v, want %s", nc.MovedFrom, oldSite)
+	}
+}

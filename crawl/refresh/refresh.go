@@ -147,6 +147,9 @@ type run struct {
 	prevOrigins map[string]store.Origin           // by id
 	prevClaims  map[string]map[string]store.Claim // origin -> project -> claim
 	claimsByID  map[string][]store.Claim          // project -> claims (every site)
+	// indexValidators are the held site indexes' validators by index URL, only where the held
+	// bytes still hash to the recorded digest (a 304 must mean "what you hold").
+	indexValidators map[string]store.Validators
 
 	mu       sync.Mutex // guards sum and progress
 	sum      *Summary
@@ -174,6 +177,8 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		prevOrigins: map[string]store.Origin{},
 		prevClaims:  map[string]map[string]store.Claim{},
 		claimsByID:  map[string][]store.Claim{},
+
+		indexValidators: map[string]store.Validators{},
 	}
 	r.discov = r.discoverWith(client, lim.limit)
 	r.sum = &Summary{StartedAt: r.now, Problems: map[string]int{}}
@@ -182,6 +187,16 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 	}
 	for _, o := range snap.Origins {
 		r.prevOrigins[o.ID] = r.settleOrigin(o)
+	}
+	for id, o := range r.prevOrigins {
+		if o.IndexSHA256 == nil || o.Validators == (store.Validators{}) {
+			continue
+		}
+		b, err := r.st.ReadBytes(store.OriginIndexPath(id))
+		if err != nil || store.Digest(b) != *o.IndexSHA256 {
+			continue
+		}
+		r.indexValidators[o.IndexURL] = o.Validators
 	}
 	for _, c := range snap.Claims {
 		c.Claim = r.settleClaim(c.Claim)
@@ -333,15 +348,8 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 // hold", and we must hold it), the enrolled URL's own validators, and the previous conclusion.
 func (r *run) held(prev *store.Source) discover.Held {
 	h := discover.Held{Validators: map[string]store.Validators{}}
-	for id, o := range r.prevOrigins {
-		if o.IndexSHA256 == nil || o.Validators == (store.Validators{}) {
-			continue
-		}
-		b, err := r.st.ReadBytes(store.OriginIndexPath(id))
-		if err != nil || store.Digest(b) != *o.IndexSHA256 {
-			continue
-		}
-		h.Validators[o.IndexURL] = o.Validators
+	for u, v := range r.indexValidators {
+		h.Validators[u] = v
 	}
 	if prev == nil || prev.Health != store.SourceResolved || prev.Origin == nil || prev.Method == nil {
 		return h
@@ -394,9 +402,11 @@ func (r *run) plan(runs []*sourceRun) *plan {
 			p.unreached = append(p.unreached, sr)
 		}
 	}
-	// A failed source's site is still enrolled through it, unless another source reached it.
-	for site := range p.failed {
+	// A failed source's site is still enrolled through it, unless another source reached it:
+	// then the site is read through that one, and the failed source is only recorded.
+	for _, site := range sortedKeys(p.failed) {
 		if _, ok := p.reached[site]; ok {
+			p.unreached = append(p.unreached, p.failed[site]...)
 			delete(p.failed, site)
 		}
 	}
