@@ -14,6 +14,7 @@ import (
 	nt "github.com/DreamWeave-MP/ashyams-go/catalog/network/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
 var opts = format.Options{
@@ -423,5 +424,51 @@ func BenchmarkModelAndCatalog(b *testing.B) {
 		if err := format.Validate("events.json", ev); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Our schema is our own text but the same format: with the annotations (title, description,
+// $id) removed, it states exactly the published schema's constraints.
+func TestSchemaSameFormatAsPublished(t *testing.T) {
+	pubBytes, err := os.ReadFile(publishedSchema)
+	if err != nil {
+		t.Skipf("../shared/corpus is absent: %v", err)
+	}
+	ourBytes, err := schemas.FS.ReadFile(format.SchemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var strip func(v any) any
+	strip = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			out := map[string]any{}
+			for k, e := range x {
+				if k != "title" && k != "description" && k != "$id" {
+					out[k] = strip(e)
+				}
+			}
+			return out
+		case []any:
+			for i := range x {
+				x[i] = strip(x[i])
+			}
+		}
+		return v
+	}
+	var ours, pub any
+	if err := json.Unmarshal(ourBytes, &ours); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(pubBytes, &pub); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(strip(ours))
+	b, _ := json.Marshal(strip(pub))
+	if !bytes.Equal(a, b) {
+		t.Fatal("our catalog schema's constraints differ from the published v1 schema's")
+	}
+	if bytes.Equal(ourBytes, pubBytes) {
+		t.Fatal("our schema is a copy of the published one; it should be written in our own words")
 	}
 }
