@@ -155,3 +155,14 @@ func FuzzCardImage(f *testing.F) {
 		}
 	})
 }
+
+// gradient is an opaque test image that shows whether a card is cropped and scaled.
+func gradient(w, h int) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.SetNRGBA(x, y, color.NRGBA{uint8(40 + 200*x/w), uint8(80 + 100*y/h), uint8(220 - 180*x/w), 255})
+		}
+	}
+	return img
+}

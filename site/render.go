@@ -101,6 +101,19 @@ var funcs = template.FuncMap{
 	"isTrue":       func(b *bool) bool { return b != nil && *b },
 	"isFalse":      func(b *bool) bool { return b != nil && !*b },
 	"plural":       plural,
+	"siteLabel":    siteLabel,
+}
+
+// siteLabel is how a claim's site is named in running text: the name the site gives itself,
+// else this index's id for it. Display text only; the id links and disambiguates.
+func siteLabel(c *network.Claim) string {
+	if c == nil {
+		return ""
+	}
+	if o := c.Origin; o != nil && o.SiteName != nil && strings.TrimSpace(*o.SiteName) != "" {
+		return *o.SiteName
+	}
+	return c.Site
 }
 
 func loadTemplates() (*templateSet, error) {

@@ -1,0 +1,290 @@
+package site
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// browserPath finds the browser: ASHYAMS_BROWSER when set (then the test must run), else a
+// chromium on PATH; otherwise the test skips saying exactly that.
+func browserPath(t *testing.T) string {
+	if p := os.Getenv("ASHYAMS_BROWSER"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("ASHYAMS_BROWSER is unset and no chromium was found on PATH")
+	return ""
+}
+
+// artifactDir is where screenshots go: ASHYAMS_ARTIFACTS when set, else a test temp dir.
+func artifactDir(t *testing.T) string {
+	if d := os.Getenv("ASHYAMS_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// browserSite builds the site the browser reads: the corpus state when ../shared is there
+// (with one project featured and given a card image), else a small synthetic state. It
+// returns the output directory, a claim page and a project name the search must find.
+func browserSite(t *testing.T) (out, claim, find string) {
+	state := t.TempDir()
+	var cur string
+	if root := filepath.Join("..", "..", "shared", "corpus", "state"); exists(filepath.Join(root, "network.json")) {
+		if err := os.CopyFS(state, os.DirFS(root)); err != nil {
+			t.Fatal(err)
+		}
+		const candlelight = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90"
+		site := "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8"
+		d := store.Open(state)
+		var c store.Claim
+		if err := d.ReadJSON(store.ClaimPath(candlelight, site), &c); err != nil {
+			t.Fatal(err)
+		}
+		b := encodePNG(t, gradient(960, 540))
+		rel := store.MediaDir + "/" + sha(b) + ".png"
+		if err := d.WriteBytes(rel, b); err != nil {
+			t.Fatal(err)
+		}
+		c.Media = &store.Media{URL: "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/card.png", Alt: "A test card: a blue to amber gradient", File: &rel}
+		if err := d.WriteJSON(store.ClaimPath(candlelight, site), c); err != nil {
+			t.Fatal(err)
+		}
+		cur = writeCuration(t, fmt.Sprintf("[[featured]]\nproject = %q\nnote = \"The protocol's reference example, with every field filled in.\"\n", candlelight))
+		claim, find = claimPath(candlelight, site), "Candlelight"
+	} else {
+		f := newFakeState(t, state)
+		site := f.origin("https://a.example/dreamweave.json", "Site A")
+		for i := 0; i < 12; i++ {
+			f.claim(site, sampleManifest(uuid(i), fmt.Sprintf("Project %02d", i), 3), nil)
+		}
+		f.claim(site, sampleManifest(uuid(99), "Lantern Keeper", 2), nil)
+		claim, find = claimPath(uuid(99), site), "Lantern Keeper"
+	}
+	out = filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: state, Curation: cur, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	return out, claim, find
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// browserLog records what must not happen while the pages load.
+type browserLog struct {
+	mu       sync.Mutex
+	host     string
+	problems []string
+}
+
+func (l *browserLog) add(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.problems = append(l.problems, fmt.Sprintf(format, args...))
+}
+
+func (l *browserLog) take() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := l.problems
+	l.problems = nil
+	return p
+}
+
+func (l *browserLog) listen(ev any) {
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert || ev.Type == runtime.ConsoleAPICalledTypeWarning {
+			var args []string
+			for _, a := range ev.Args {
+				args = append(args, string(a.Value)+a.Description)
+			}
+			l.add("console.%s: %s", ev.Type, strings.Join(args, " "))
+		}
+	case *runtime.EventExceptionThrown:
+		l.add("uncaught exception: %s", ev.ExceptionDetails.Text)
+	case *cdplog.EventEntryAdded:
+		if ev.Entry.Level == cdplog.EntryLevelError || ev.Entry.Level == cdplog.EntryLevelWarning {
+			l.add("browser log %s: %s (%s)", ev.Entry.Level, ev.Entry.Text, ev.Entry.URL)
+		}
+	case *network.EventRequestWillBeSent:
+		if u, err := url.Parse(ev.Request.URL); err != nil || (u.Host != l.host && u.Scheme != "data") {
+			l.add("request outside the site: %s", ev.Request.URL)
+		}
+	case *network.EventLoadingFailed:
+		l.add("request failed: %s %s", ev.ErrorText, ev.BlockedReason)
+	case *network.EventResponseReceived:
+		if ev.Response.Status >= 400 {
+			l.add("HTTP %d for %s", ev.Response.Status, ev.Response.URL)
+		}
+	}
+}
+
+// TestBrowser loads the home page, a claim page and the project list in headless Chromium
+// from a loopback server of the built site: no console errors or warnings, no failed or
+// outside requests, the search box finds a project by name, the pages fit 320 px, and a
+// screenshot of each is written as an artifact.
+func TestBrowser(t *testing.T) {
+	bin := browserPath(t)
+	out, claim, find := browserSite(t)
+	srv := httptest.NewServer(Handler(out))
+	defer srv.Close()
+	su, _ := url.Parse(srv.URL)
+	art := artifactDir(t)
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(bin),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancelAlloc()
+	bl := &browserLog{host: su.Host}
+	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithListener(bl.listen))
+	defer cancel()
+	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancelTime()
+
+	shot := func(name string) {
+		t.Helper()
+		b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		p := filepath.Join(art, name+".png")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", p)
+	}
+	load := func(rel string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+rel), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+			t.Fatalf("load %s: %v", rel, err)
+		}
+	}
+	settle := func(rel string) {
+		t.Helper()
+		// Let late requests and console messages arrive, then take them.
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 300))`, chromedp.EvalAwaitPromise)); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range bl.take() {
+			t.Errorf("%s: %s", rel, p)
+		}
+	}
+	fits := func(rel string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(320, 800)); err != nil {
+			t.Fatal(err)
+		}
+		w, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w > 320 {
+			t.Errorf("%s: %d px wide at a 320 px viewport", rel, w)
+		}
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Home.
+	load("index.html")
+	settle("index.html")
+	fits("index.html")
+	shot("home")
+
+	// A claim page, also narrow and in the dark scheme.
+	load(claim)
+	settle(claim)
+	fits(claim)
+	shot("claim")
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(320, 900)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return chromedp.Void{}, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	shot("claim-320px-dark")
+	if err := chromedp.Do(ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{})
+		return chromedp.Void{}, err
+	}, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+
+	// The project list: type a name, and only matching entries stay visible.
+	load("projects/index.html")
+	total, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#results > li").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("q")), chromedp.SendKeys(chromedp.ID("q"), find)); err != nil {
+		t.Fatal(err)
+	}
+	visible, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll("#results > li")).filter(li => !li.hidden).map(li => li.querySelector(".result-title").textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(visible) == 0 || len(visible) >= total {
+		t.Errorf("searching %q shows %d of %d entries: %v", find, len(visible), total, visible)
+	}
+	for _, v := range visible {
+		if !strings.Contains(strings.ToLower(v), strings.ToLower(find)) {
+			t.Errorf("searching %q shows %q", find, v)
+		}
+	}
+	found := false
+	for _, v := range visible {
+		found = found || v == find
+	}
+	if !found {
+		t.Errorf("searching %q does not show it: %v", find, visible)
+	}
+	status, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("filter-status")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(status, fmt.Sprintf("Showing %d of %d", len(visible), total)) {
+		t.Errorf("the status line says %q", status)
+	}
+	settle("projects/index.html")
+	fits("projects/index.html")
+	shot("projects-search")
+}
