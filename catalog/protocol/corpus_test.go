@@ -2,12 +2,21 @@ package protocol
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
 )
+
+// TestMain raises the GC target: the mutation suite re-validates tens of thousands of small
+// documents and spends a third of its time collecting garbage otherwise. Memory stays small.
+func TestMain(m *testing.M) {
+	debug.SetGCPercent(400)
+	os.Exit(m.Run())
+}
 
 // sharedDir is ../shared from the repository root; this package is two levels down.
 const sharedDir = "../../../shared"
@@ -69,11 +78,22 @@ func loadCorpus(t testing.TB) []corpusDoc {
 	return docs
 }
 
-// uniqueDocs drops byte-identical copies (state/ repeats www/).
+// uniqueDocs drops byte-identical copies (state/ repeats www/), keeping the www/ one.
 func uniqueDocs(docs []corpusDoc) []corpusDoc {
 	seen := map[[32]byte]bool{}
 	var out []corpusDoc
+	ordered := make([]corpusDoc, 0, len(docs))
 	for _, d := range docs {
+		if strings.HasPrefix(d.path, "www/") {
+			ordered = append(ordered, d)
+		}
+	}
+	for _, d := range docs {
+		if !strings.HasPrefix(d.path, "www/") {
+			ordered = append(ordered, d)
+		}
+	}
+	for _, d := range ordered {
 		h := sha256.Sum256(d.b)
 		if !seen[h] {
 			seen[h] = true
@@ -113,5 +133,69 @@ func TestCorpusValidWithZeroFindings(t *testing.T) {
 		if counts[k] != want {
 			t.Errorf("found %d %s documents, want %d", counts[k], k, want)
 		}
+	}
+}
+
+// TestCorpusIndexEntriesMatchManifests validates every real manifest the way the crawler does,
+// with the id of the index entry that points at it, and checks that each entry's channels are
+// the manifest's channel heads.
+func TestCorpusIndexEntriesMatchManifests(t *testing.T) {
+	docs := loadCorpus(t)
+	byPath := map[string][]byte{}
+	for _, d := range docs {
+		byPath[d.path] = d.b
+	}
+	entries := 0
+	for _, d := range docs {
+		if d.kind != DocIndex || !strings.HasPrefix(d.path, "www/") {
+			continue
+		}
+		ix, fs := ValidateIndex(d.b)
+		if len(fs) != 0 || ix == nil {
+			t.Fatalf("%s: %v", d.path, fs)
+		}
+		for i, e := range ix.Projects {
+			p := "www/" + strings.TrimPrefix(e.Manifest, "https://")
+			b, ok := byPath[p]
+			if !ok {
+				t.Errorf("%s /projects/%d: manifest %s is not in the corpus", d.path, i, e.Manifest)
+				continue
+			}
+			if got := sha256.Sum256(b); fmt.Sprintf("%x", got) != e.ManifestSHA256 {
+				t.Errorf("%s: %s does not hash to manifest_sha256", d.path, p)
+			}
+			m, fs := ValidateManifest(b, e.ID)
+			if len(fs) != 0 || m == nil {
+				t.Errorf("%s with expected id %s: %v", p, e.ID, fs)
+				continue
+			}
+			heads := Heads(m)
+			if len(heads) != len(e.Channels) {
+				t.Errorf("%s: index entry channels %v, recomputed heads %d", p, e.Channels, len(heads))
+			}
+			for ch, v := range e.Channels {
+				if h, ok := heads[ch]; !ok || h.Version != v {
+					t.Errorf("%s: index entry says %s head is %s, recomputed %v", p, ch, v, h)
+				}
+			}
+			entries++
+		}
+	}
+	if entries != 45 {
+		t.Errorf("checked %d index entries against their manifests, want the corpus's 45", entries)
+	}
+	// state/claims/<project id>/<site>/manifest.json: the directory names the expected id.
+	claims := 0
+	for _, d := range docs {
+		if d.kind == DocProject && strings.HasPrefix(d.path, "state/claims/") {
+			id := strings.Split(d.path, "/")[2]
+			if _, fs := ValidateManifest(d.b, id); len(fs) != 0 {
+				t.Errorf("%s with expected id %s: %v", d.path, id, fs)
+			}
+			claims++
+		}
+	}
+	if claims != 45 {
+		t.Errorf("checked %d claimed manifests, want 45", claims)
 	}
 }

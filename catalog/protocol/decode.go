@@ -23,15 +23,17 @@ type Doc struct {
 // errors), then schema_version/document dispatch (RuleNotDreamWeave, RuleNewerProtocol), then
 // our embedded JSON Schema for the kind, then the protocol rules the schema cannot express
 // (SPEC section 1), without an expected project id. The document is valid exactly when no
-// findings come back. The typed model is filled whenever the JSON fits it, even with findings;
-// Doc is nil when the bytes are not JSON or not a DreamWeave index or manifest.
+// findings come back. Doc is nil when the bytes are not JSON or not a DreamWeave index or
+// manifest; otherwise Kind is set, and Index or Manifest is filled once the document passed
+// the schema (a schema-invalid document never yields a half-filled typed model). Rule findings
+// come with a typed model; the rules only run on schema-valid documents.
 func Decode(b []byte) (*Doc, []Finding) {
 	return decode(b, "", "")
 }
 
 // ValidateIndex decodes and validates b as a site index (document "index"). A manifest or any
-// other document gives findings (RuleDocumentKind for a manifest). The index is returned
-// whenever its JSON fits the typed model; it is valid exactly when no findings come back.
+// other document gives findings (RuleDocumentKind for a manifest). The index is returned once
+// it passed the schema (see Decode); it is valid exactly when no findings come back.
 func ValidateIndex(b []byte) (*Index, []Finding) {
 	d, fs := decode(b, DocIndex, "")
 	if d == nil {
@@ -42,7 +44,8 @@ func ValidateIndex(b []byte) (*Index, []Finding) {
 
 // ValidateManifest decodes and validates b as a project manifest (document "project").
 // expectID is the id of the index entry that pointed at the manifest; a different project.id
-// is a finding (RuleIDMatch). expectID "" skips that check (a manifest validated alone).
+// is a finding (RuleIDMatch). expectID "" skips that check (a manifest validated alone). The
+// manifest is returned once it passed the schema (see Decode).
 func ValidateManifest(b []byte, expectID string) (*Manifest, []Finding) {
 	d, fs := decode(b, DocProject, expectID)
 	if d == nil {
@@ -72,13 +75,12 @@ func decode(b []byte, want, expectID string) (*Doc, []Finding) {
 	var findings []Finding
 	if kind == DocIndex {
 		findings = SchemaFindings(idx, v)
-		var ix Index
-		if err := json.Unmarshal(b, &ix); err == nil {
-			doc.Index = &ix
-		} else if len(findings) == 0 {
-			findings = append(findings, Finding{Rule: RuleDecode, Message: "the site index does not fit the typed model: " + err.Error()})
-		}
 		if len(findings) == 0 {
+			var ix Index
+			if err := json.Unmarshal(b, &ix); err != nil {
+				return doc, []Finding{{Rule: RuleDecode, Message: "the site index does not fit the typed model: " + err.Error()}}
+			}
+			doc.Index = &ix
 			findings = indexRules(doc.Index)
 		}
 	} else {
@@ -86,13 +88,12 @@ func decode(b []byte, want, expectID string) (*Doc, []Finding) {
 		if len(findings) == 0 {
 			findings = integerFields(v)
 		}
-		var m Manifest
-		if err := json.Unmarshal(b, &m); err == nil {
-			doc.Manifest = &m
-		} else if len(findings) == 0 {
-			findings = append(findings, Finding{Rule: RuleDecode, Message: "the manifest does not fit the typed model: " + err.Error()})
-		}
 		if len(findings) == 0 {
+			var m Manifest
+			if err := json.Unmarshal(b, &m); err != nil {
+				return doc, []Finding{{Rule: RuleDecode, Message: "the manifest does not fit the typed model: " + err.Error()}}
+			}
+			doc.Manifest = &m
 			findings = manifestRules(doc.Manifest, expectID)
 		}
 	}

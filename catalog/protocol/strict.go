@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -23,11 +23,12 @@ const MaxDepth = 64
 // literals or exponents would make exact arithmetic (big.Rat in schema checks) expensive.
 const maxNumberLen = 64
 
-// parseStrict reads b as one JSON value with the strict policy: under the document limit,
-// valid UTF-8 without lone surrogate escapes, well-formed, no duplicate keys at any depth,
-// nesting at most MaxDepth, every number within float64 range. It returns the value as
-// encoding/json would decode it with UseNumber (map[string]any, []any, string, json.Number,
-// bool, nil) or the findings, never both.
+// parseStrict reads b as one JSON value (RFC 8259) with the strict policy: under the document
+// limit, valid UTF-8 without lone surrogate escapes, well-formed (line and column on errors),
+// no duplicate keys at any depth, nesting at most MaxDepth, every number within float64 range
+// and at most maxNumberLen characters. It returns the value as encoding/json decodes it with
+// UseNumber (map[string]any, []any, string, json.Number, bool, nil) or the findings, never both.
+// A hand-written scanner: the same checks through json.Decoder.Token cost several times more.
 func parseStrict(b []byte) (any, []Finding) {
 	if len(b) >= MaxDocumentBytes {
 		return nil, []Finding{{Pointer: "", Rule: RuleCrawlerPolicy,
@@ -41,136 +42,329 @@ func parseStrict(b []byte) (any, []Finding) {
 		line, col := lineCol(b, off)
 		return nil, []Finding{{Rule: RuleUTF8, Message: fmt.Sprintf("invalid UTF-8 at line %d, column %d (byte offset %d, byte 0x%02x): a DreamWeave document must be UTF-8", line, col, off, b[off])}}
 	}
-	p := &strictParser{b: b, dec: json.NewDecoder(bytes.NewReader(b))}
-	p.dec.UseNumber()
+	p := &scanner{b: b}
+	p.ws()
+	if p.i == len(b) {
+		return nil, []Finding{{Rule: RuleSyntax, Message: "malformed JSON: the document is empty"}}
+	}
 	v, err := p.value("", 0)
-	if err == nil && len(p.findings) == 0 {
-		if _, terr := p.dec.Token(); terr != io.EOF {
-			if terr == nil {
-				line, col := lineCol(b, int(p.dec.InputOffset()))
-				return nil, []Finding{{Rule: RuleSyntax, Message: fmt.Sprintf("malformed JSON at line %d, column %d: data after the end of the top-level value", line, col)}}
-			}
-			err = terr
+	if err == nil {
+		p.ws()
+		if p.i < len(b) {
+			err = p.errorf("data after the end of the top-level value")
 		}
 	}
 	if err != nil {
-		if errors.Is(err, errStop) {
-			return nil, p.findings
+		var st *stopError
+		if errors.As(err, &st) {
+			return nil, append(p.findings, st.f)
 		}
-		return nil, append(p.findings, p.syntaxFinding(err))
+		return nil, []Finding{{Rule: RuleSyntax, Message: err.Error()}}
 	}
 	if len(p.findings) > 0 {
 		return nil, p.findings
 	}
-	if fs := loneSurrogates(b); len(fs) > 0 {
-		return nil, fs
-	}
 	return v, nil
 }
 
-// errStop ends parsing after a finding that makes going on pointless (depth).
-var errStop = errors.New("stop")
+// stopError ends the scan with a finding other than a syntax error (depth, surrogate).
+type stopError struct{ f Finding }
 
-type strictParser struct {
+func (e *stopError) Error() string { return e.f.Message }
+
+type scanner struct {
 	b        []byte
-	dec      *json.Decoder
-	findings []Finding
+	i        int
+	findings []Finding // duplicate keys and number ranges: the scan goes on to report them all
 }
 
-func (p *strictParser) syntaxFinding(err error) Finding {
-	off := len(p.b)
-	msg := err.Error()
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &se):
-		off = int(se.Offset)
-		if off > 0 {
-			off-- // Offset is after the offending byte
+func (p *scanner) errorf(format string, args ...any) error {
+	line, col := lineCol(p.b, p.i)
+	return fmt.Errorf("malformed JSON at line %d, column %d: %s", line, col, fmt.Sprintf(format, args...))
+}
+
+// unexpected describes the byte at p.i (or the end of input) for an error.
+func (p *scanner) unexpected(want string) error {
+	if p.i >= len(p.b) {
+		return p.errorf("unexpected end of input, expected %s", want)
+	}
+	r, _ := utf8.DecodeRune(p.b[p.i:])
+	return p.errorf("unexpected character %q, expected %s", r, want)
+}
+
+func (p *scanner) ws() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
 		}
-	case err == io.EOF && len(bytes.TrimSpace(p.b)) == 0:
-		return Finding{Rule: RuleSyntax, Message: "malformed JSON: the document is empty"}
-	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-		msg = "unexpected end of input"
 	}
-	line, col := lineCol(p.b, off)
-	msg = strings.TrimPrefix(msg, "json: ")
-	return Finding{Rule: RuleSyntax, Message: fmt.Sprintf("malformed JSON at line %d, column %d: %s", line, col, msg)}
 }
 
-// value reads one value whose pointer is ptr at nesting depth d.
-func (p *strictParser) value(ptr string, d int) (any, error) {
-	tok, err := p.dec.Token()
-	if err != nil {
-		return nil, err
+func (p *scanner) value(ptr string, d int) (any, error) {
+	if p.i >= len(p.b) {
+		return nil, p.unexpected("a value")
 	}
-	switch t := tok.(type) {
-	case json.Delim:
+	switch c := p.b[p.i]; {
+	case c == '{' || c == '[':
 		if d+1 > MaxDepth {
-			line, col := lineCol(p.b, int(p.dec.InputOffset())-1)
-			p.findings = append(p.findings, Finding{Pointer: ptr, Rule: RuleDepth,
-				Message: fmt.Sprintf("nesting deeper than %d levels at line %d, column %d", MaxDepth, line, col)})
-			return nil, errStop
+			line, col := lineCol(p.b, p.i)
+			return nil, &stopError{Finding{Pointer: ptr, Rule: RuleDepth,
+				Message: fmt.Sprintf("nesting deeper than %d levels at line %d, column %d", MaxDepth, line, col)}}
 		}
-		if t == '{' {
+		p.i++
+		if c == '{' {
 			return p.object(ptr, d+1)
 		}
 		return p.array(ptr, d+1)
-	case json.Number:
-		p.checkNumber(ptr, t)
-		return t, nil
-	default: // string, bool, nil
-		return t, nil
+	case c == '"':
+		return p.str()
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number(ptr)
+	case c == 't':
+		return true, p.literal("true")
+	case c == 'f':
+		return false, p.literal("false")
+	case c == 'n':
+		return nil, p.literal("null")
 	}
+	return nil, p.unexpected("a value")
 }
 
-func (p *strictParser) object(ptr string, d int) (any, error) {
+func (p *scanner) literal(word string) error {
+	if !bytes.HasPrefix(p.b[p.i:], []byte(word)) {
+		return p.unexpected("a value")
+	}
+	p.i += len(word)
+	return nil
+}
+
+func (p *scanner) object(ptr string, d int) (any, error) {
 	m := map[string]any{}
-	for p.dec.More() {
-		tok, err := p.dec.Token()
+	p.ws()
+	if p.i < len(p.b) && p.b[p.i] == '}' {
+		p.i++
+		return m, nil
+	}
+	for {
+		p.ws()
+		if p.i >= len(p.b) || p.b[p.i] != '"' {
+			return nil, p.unexpected("a string key")
+		}
+		keyAt := p.i
+		k, err := p.str()
 		if err != nil {
 			return nil, err
 		}
-		k, ok := tok.(string)
-		if !ok { // Token reports non-string keys as syntax errors; be safe anyway
-			return nil, fmt.Errorf("object key is not a string")
-		}
 		kp := ptr + "/" + escapeToken(k)
-		if _, dup := m[k]; dup {
-			line, col := lineCol(p.b, int(p.dec.InputOffset()))
+		_, dup := m[k]
+		if dup {
+			line, col := lineCol(p.b, keyAt)
 			p.findings = append(p.findings, Finding{Pointer: kp, Rule: RuleDuplicateKey,
-				Message: fmt.Sprintf("duplicate key %q in the same object (second at line %d, column %d): which value counts is ambiguous", k, line, col)})
+				Message: fmt.Sprintf("duplicate key %q in the same object (again at line %d, column %d): which value counts is ambiguous", k, line, col)})
 		}
+		p.ws()
+		if p.i >= len(p.b) || p.b[p.i] != ':' {
+			return nil, p.unexpected("':' after an object key")
+		}
+		p.i++
+		p.ws()
 		v, err := p.value(kp, d)
 		if err != nil {
 			return nil, err
 		}
-		if _, dup := m[k]; !dup {
+		if !dup {
 			m[k] = v
 		}
+		p.ws()
+		if p.i < len(p.b) && p.b[p.i] == ',' {
+			p.i++
+			continue
+		}
+		if p.i < len(p.b) && p.b[p.i] == '}' {
+			p.i++
+			return m, nil
+		}
+		return nil, p.unexpected("',' or '}' after an object member")
 	}
-	if _, err := p.dec.Token(); err != nil { // '}'
-		return nil, err
-	}
-	return m, nil
 }
 
-func (p *strictParser) array(ptr string, d int) (any, error) {
+func (p *scanner) array(ptr string, d int) (any, error) {
 	a := []any{}
-	for i := 0; p.dec.More(); i++ {
-		v, err := p.value(ptr+"/"+strconv.Itoa(i), d)
+	p.ws()
+	if p.i < len(p.b) && p.b[p.i] == ']' {
+		p.i++
+		return a, nil
+	}
+	for {
+		p.ws()
+		v, err := p.value(ptr+"/"+strconv.Itoa(len(a)), d)
 		if err != nil {
 			return nil, err
 		}
 		a = append(a, v)
+		p.ws()
+		if p.i < len(p.b) && p.b[p.i] == ',' {
+			p.i++
+			continue
+		}
+		if p.i < len(p.b) && p.b[p.i] == ']' {
+			p.i++
+			return a, nil
+		}
+		return nil, p.unexpected("',' or ']' after an array item")
 	}
-	if _, err := p.dec.Token(); err != nil { // ']'
-		return nil, err
+}
+
+// str reads a string starting at the opening quote. Input is valid UTF-8 (checked up front).
+func (p *scanner) str() (string, error) {
+	p.i++ // opening quote
+	start := p.i
+	// Fast path: no escapes.
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		if c == '"' {
+			s := string(p.b[start:p.i])
+			p.i++
+			return s, nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", p.errorf("control character U+%04X in a string (it must be escaped)", c)
+		}
+		p.i++
 	}
-	return a, nil
+	var sb strings.Builder
+	sb.Write(p.b[start:p.i])
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return sb.String(), nil
+		case c < 0x20:
+			return "", p.errorf("control character U+%04X in a string (it must be escaped)", c)
+		case c != '\\':
+			sb.WriteByte(c)
+			p.i++
+			continue
+		}
+		// Escape.
+		if p.i+1 >= len(p.b) {
+			p.i++
+			return "", p.unexpected("an escape character")
+		}
+		e := p.b[p.i+1]
+		switch e {
+		case '"', '\\', '/':
+			sb.WriteByte(e)
+		case 'b':
+			sb.WriteByte('\b')
+		case 'f':
+			sb.WriteByte('\f')
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		case 'u':
+			r, ok := p.hex(p.i + 2)
+			if !ok {
+				p.i += 2
+				return "", p.errorf("invalid \\u escape in a string (want four hex digits)")
+			}
+			if utf16.IsSurrogate(r) {
+				if r < 0xDC00 && p.i+11 < len(p.b) && p.b[p.i+6] == '\\' && p.b[p.i+7] == 'u' {
+					if lo, ok := p.hex(p.i + 8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+						sb.WriteRune(utf16.DecodeRune(r, lo))
+						p.i += 12
+						continue
+					}
+				}
+				line, col := lineCol(p.b, p.i)
+				return "", &stopError{Finding{Rule: RuleUTF8, Message: fmt.Sprintf("lone UTF-16 surrogate escape \\u%04X at line %d, column %d: not a character", r, line, col)}}
+			}
+			sb.WriteRune(r)
+			p.i += 6
+			continue
+		default:
+			p.i++
+			return "", p.errorf("invalid escape '\\%c' in a string", rune(e))
+		}
+		p.i += 2
+	}
+	return "", p.errorf("unexpected end of input in a string")
+}
+
+func (p *scanner) hex(at int) (rune, bool) {
+	if at+4 > len(p.b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p.b[at : at+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? and checks its range.
+func (p *scanner) number(ptr string) (any, error) {
+	start := p.i
+	digits := func() int {
+		n := 0
+		for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.b[p.i] == '-' {
+		p.i++
+	}
+	switch {
+	case p.i < len(p.b) && p.b[p.i] == '0':
+		p.i++
+	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
+		digits()
+	default:
+		return nil, p.unexpected("a digit in a number")
+	}
+	if p.i < len(p.b) && p.b[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return nil, p.unexpected("a digit after the decimal point")
+		}
+	}
+	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return nil, p.unexpected("a digit in the exponent")
+		}
+	}
+	n := json.Number(p.b[start:p.i])
+	p.checkNumber(ptr, n)
+	return n, nil
 }
 
 // checkNumber refuses numbers no float64 holds (1e400, 1e-400) and absurd literals.
-func (p *strictParser) checkNumber(ptr string, n json.Number) {
+func (p *scanner) checkNumber(ptr string, n json.Number) {
 	s := string(n)
 	bad := ""
 	if len(s) > maxNumberLen {
@@ -185,22 +379,13 @@ func (p *strictParser) checkNumber(ptr string, n json.Number) {
 		}
 	}
 	if bad != "" {
-		name := lastToken(ptr)
-		if name == "" {
-			name = "(document)"
-		}
-		p.findings = append(p.findings, Finding{Pointer: ptr, Rule: RuleNumberRange, Message: fmt.Sprintf("field %q: %s", name, bad)})
+		p.findings = append(p.findings, Finding{Pointer: ptr, Rule: RuleNumberRange, Message: fmt.Sprintf("%s: %s", fieldLabel(ptr), bad)})
 	}
 }
 
 // lineCol turns a byte offset into a 1-based line and column (column counted in characters).
 func lineCol(b []byte, off int) (int, int) {
-	if off > len(b) {
-		off = len(b)
-	}
-	if off < 0 {
-		off = 0
-	}
+	off = min(max(off, 0), len(b))
 	pre := b[:off]
 	line := bytes.Count(pre, []byte("\n")) + 1
 	start := bytes.LastIndexByte(pre, '\n') + 1
@@ -216,53 +401,4 @@ func firstInvalidUTF8(b []byte) int {
 		i += size
 	}
 	return len(b)
-}
-
-// loneSurrogates finds \uD800-\uDFFF escapes that are not a high-low pair: encoding/json
-// would silently turn them into U+FFFD, changing the publisher's text. b is well-formed JSON.
-func loneSurrogates(b []byte) []Finding {
-	var fs []Finding
-	inStr := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if !inStr {
-			if c == '"' {
-				inStr = true
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = false
-		case '\\':
-			if i+1 < len(b) && b[i+1] == 'u' && i+5 < len(b) {
-				r := hex4(b[i+2 : i+6])
-				switch {
-				case r >= 0xD800 && r <= 0xDBFF:
-					if i+11 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
-						if lo := hex4(b[i+8 : i+12]); lo >= 0xDC00 && lo <= 0xDFFF {
-							i += 11
-							continue
-						}
-					}
-					fallthrough
-				case r >= 0xDC00 && r <= 0xDFFF:
-					line, col := lineCol(b, i)
-					fs = append(fs, Finding{Rule: RuleUTF8, Message: fmt.Sprintf("lone UTF-16 surrogate escape \\u%04X at line %d, column %d: not a character", r, line, col)})
-				}
-				i += 5
-			} else {
-				i++
-			}
-		}
-	}
-	return fs
-}
-
-func hex4(b []byte) int {
-	v, err := strconv.ParseUint(string(b), 16, 32)
-	if err != nil {
-		return -1
-	}
-	return int(v)
 }

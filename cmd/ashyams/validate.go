@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
+)
+
+func init() {
+	register(command{name: "validate", summary: "check site indexes and manifests (files or URLs) against the DreamWeave protocol", run: runValidate})
+}
+
+// Verdicts, one per document (the words the text output and --json use).
+const (
+	validateVerdictValid       = "valid"
+	validateVerdictInvalid     = "invalid"
+	validateVerdictRefused     = "refused by crawler policy"
+	validateVerdictNewer       = "speaks a newer protocol"
+	validateVerdictNotDW       = "not a DreamWeave document"
+	validateVerdictUnreadable  = "unreadable"
+	validateVerdictUnreachable = "unreachable"
+	validateVerdictURLRefused  = "refused" // the guard would not fetch the URL (scheme, SSRF)
+)
+
+// validateResult is one document's result, as --json prints it.
+type validateResult struct {
+	Source   string             `json:"source"`
+	Kind     string             `json:"kind,omitempty"` // "index" or "project" when known
+	Verdict  string             `json:"verdict"`
+	Valid    bool               `json:"valid"`
+	Error    string             `json:"error,omitempty"` // why a document could not be read
+	Findings []protocol.Finding `json:"findings"`
+}
+
+// runValidate is `ashyams validate [--json] [--allow-loopback] FILE-OR-URL...` (flags may also
+// follow the documents). Each document is read (a file, at most 16 MiB; or a URL through the
+// crawler's guarded client, crawl/guard), validated with catalog/protocol.Decode, and reported:
+// every finding with its JSON pointer and rule, then a one-line verdict. A manifest validated
+// alone has no expected project id. Exit 0 when every document is valid, 1 otherwise, 2 for
+// usage errors.
+func runValidate(e *env, args []string) int {
+	fs := newFlags(e, "validate", "FILE-OR-URL...")
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 for URLs (local drills only)")
+	var sources []string
+	rest := args
+	for {
+		if rc := parseFlags(fs, rest); rc >= 0 {
+			return rc
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		sources = append(sources, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(sources) == 0 {
+		fmt.Fprintln(e.stderr, "validate: at least one file or URL is required")
+		fs.Usage()
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var client *guard.Client
+	results := make([]validateResult, 0, len(sources))
+	for _, src := range sources {
+		var b []byte
+		var err error
+		if validateIsURL(src) {
+			if client == nil {
+				client = guard.New(guard.Options{AllowLoopback: *loop})
+			}
+			b, err = validateFetch(ctx, client, src)
+		} else {
+			b, err = readDocumentFile(src)
+		}
+		results = append(results, validateDocument(src, b, err))
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Documents []validateResult `json:"documents"`
+		}{results}); err != nil {
+			fmt.Fprintf(e.stderr, "validate: %v\n", err)
+			return 1
+		}
+	} else {
+		for _, r := range results {
+			printValidateResult(e.stdout, r)
+		}
+	}
+	for _, r := range results {
+		if !r.Valid {
+			return 1
+		}
+	}
+	return 0
+}
+
+func validateIsURL(s string) bool { return strings.Contains(s, "://") }
+
+// readDocumentFile reads at most protocol.MaxDocumentBytes bytes: a file that fills them is 16 MiB or
+// more, which Decode refuses by crawler policy, so a huge file is never read whole.
+func readDocumentFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, protocol.MaxDocumentBytes))
+}
+
+// validateFetch GETs a URL through the guarded client; anything but HTTP 200 is an error.
+func validateFetch(ctx context.Context, c *guard.Client, u string) ([]byte, error) {
+	resp, err := c.Get(ctx, guard.Request{URL: u, Accept: "application/json", MaxBytes: protocol.MaxDocumentBytes})
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status != 200 {
+		return nil, fmt.Errorf("GET %s: HTTP %d", resp.URL, resp.Status)
+	}
+	return resp.Body, nil
+}
+
+// validate turns a read result into a validateResult.
+func validateDocument(src string, b []byte, readErr error) validateResult {
+	v := validateResult{Source: src, Findings: []protocol.Finding{}}
+	if readErr != nil {
+		var tl *guard.TooLargeError
+		var rf *guard.RefusedError
+		switch {
+		case errors.As(readErr, &tl):
+			v.Verdict = validateVerdictRefused
+		case errors.As(readErr, &rf):
+			v.Verdict = validateVerdictURLRefused
+		case validateIsURL(src):
+			v.Verdict = validateVerdictUnreachable
+		default:
+			v.Verdict = validateVerdictUnreadable
+		}
+		v.Error = readErr.Error()
+		return v
+	}
+	d, fs := protocol.Decode(b)
+	if d != nil {
+		v.Kind = d.Kind
+	}
+	if fs != nil {
+		v.Findings = fs
+	}
+	switch {
+	case len(fs) == 0:
+		v.Verdict, v.Valid = validateVerdictValid, true
+	case protocol.IsRefused(fs):
+		v.Verdict = validateVerdictRefused
+	case protocol.IsNewerProtocol(fs):
+		v.Verdict = validateVerdictNewer
+	case protocol.IsNotDreamWeave(fs):
+		v.Verdict = validateVerdictNotDW
+	default:
+		v.Verdict = validateVerdictInvalid
+	}
+	return v
+}
+
+// printValidateResult writes each finding as "SOURCE: POINTER [RULE] MESSAGE", then the verdict
+// line "SOURCE: VERDICT ...".
+func printValidateResult(w io.Writer, v validateResult) {
+	for _, f := range v.Findings {
+		fmt.Fprintf(w, "%s: %s\n", v.Source, f)
+	}
+	what := map[string]string{protocol.DocIndex: "site index", protocol.DocProject: "project manifest"}[v.Kind]
+	switch v.Verdict {
+	case validateVerdictValid:
+		fmt.Fprintf(w, "%s: valid %s\n", v.Source, what)
+	case validateVerdictInvalid:
+		n := "1 finding"
+		if len(v.Findings) != 1 {
+			n = fmt.Sprintf("%d findings", len(v.Findings))
+		}
+		if what == "" {
+			what = "document"
+		}
+		fmt.Fprintf(w, "%s: invalid %s (%s)\n", v.Source, what, n)
+	case validateVerdictUnreadable, validateVerdictUnreachable, validateVerdictURLRefused:
+		fmt.Fprintf(w, "%s: %s: %s\n", v.Source, v.Verdict, v.Error)
+	case validateVerdictRefused:
+		if v.Error != "" {
+			fmt.Fprintf(w, "%s: %s: %s\n", v.Source, v.Verdict, v.Error)
+		} else {
+			fmt.Fprintf(w, "%s: %s (16 MiB document limit)\n", v.Source, v.Verdict)
+		}
+	default: // newer protocol, not DreamWeave: the finding above says which field
+		fmt.Fprintf(w, "%s: %s\n", v.Source, v.Verdict)
+	}
+}

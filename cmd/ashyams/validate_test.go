@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+)
+
+const validateCorpus = "../../../shared/corpus"
+
+func runValidateCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	rc := run(&env{stdout: &out, stderr: &errb}, append([]string{"validate"}, args...))
+	return rc, out.String(), errb.String()
+}
+
+func corpusPath(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join(validateCorpus, rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("../shared/corpus is absent (%v): validate tests read real documents", err)
+	}
+	return p
+}
+
+const validMinimal = `{"schema_version":"2","document":"project","project":{"id":"7c1e4b2a-9d3f-4e8a-b6c5-2f1a0d9e8b73","name":"N","type":"mod","status":"active","game":"morrowind","tags":[],"maintainers":[],"links":{"page":"https://a.example/","source":"https://a.example/s","issues":"https://a.example/i"},"integrations":{},"media":[],"credits":[]},"channels":{},"releases":[]}`
+
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestValidateRealDocuments(t *testing.T) {
+	idx := corpusPath(t, "www/dreamweave-mp.github.io/Morrobroom/dreamweave.json")
+	man := corpusPath(t, "www/dreamweave-mp.github.io/S3LightFixes/dreamweave/projects/55e873c9-1ddc-4b13-b59a-0eb790bb2565.json")
+	rc, out, errs := runValidateCmd(t, idx, man)
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s%s", rc, out, errs)
+	}
+	want := idx + ": valid site index\n" + man + ": valid project manifest\n"
+	if out != want {
+		t.Errorf("output\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestValidateInvalidPrintsPointerRuleAndVerdict(t *testing.T) {
+	bad := writeTemp(t, "bad.json", strings.Replace(validMinimal, `"type":"mod"`, `"type":"modlist","extra":1`, 1))
+	good := writeTemp(t, "good.json", validMinimal)
+	rc, out, _ := runValidateCmd(t, bad, good)
+	if rc != 1 {
+		t.Fatalf("exit %d, want 1\n%s", rc, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{
+		bad + `: /project/extra [additionalProperties] unknown field "extra" is not allowed here`,
+		bad + `: /project/type [enum] field "type" (/project/type): value must be one of`,
+		bad + ": invalid project manifest (2 findings)",
+		good + ": valid project manifest",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("output:\n%s", out)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want prefix %q", i, lines[i], w)
+		}
+	}
+}
+
+func TestValidateJSON(t *testing.T) {
+	bad := writeTemp(t, "bad.json", `{"schema_version":"2","document":"index",`+"\n"+`"site":}`)
+	good := writeTemp(t, "good.json", validMinimal)
+	rc, out, _ := runValidateCmd(t, good, "--json", bad) // flags may follow documents
+	if rc != 1 {
+		t.Fatalf("exit %d, want 1", rc)
+	}
+	var got struct {
+		Documents []struct {
+			Source, Kind, Verdict string
+			Valid                 bool
+			Findings              []protocol.Finding
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(got.Documents) != 2 {
+		t.Fatalf("documents: %+v", got.Documents)
+	}
+	g, b := got.Documents[0], got.Documents[1]
+	if g.Source != good || !g.Valid || g.Verdict != "valid" || g.Kind != "project" || len(g.Findings) != 0 {
+		t.Errorf("good: %+v", g)
+	}
+	if b.Source != bad || b.Valid || b.Verdict != "invalid" || len(b.Findings) != 1 || b.Findings[0].Rule != protocol.RuleSyntax ||
+		!strings.Contains(b.Findings[0].Message, "line 2, column 8") {
+		t.Errorf("bad: %+v", b)
+	}
+	if !strings.Contains(out, `"findings": []`) {
+		t.Errorf("a valid document's findings should be an empty list, not null:\n%s", out)
+	}
+}
+
+func TestValidateVerdicts(t *testing.T) {
+	huge := make([]byte, protocol.MaxDocumentBytes+10)
+	for i := range huge {
+		huge[i] = ' '
+	}
+	copy(huge, validMinimal)
+	hugePath := writeTemp(t, "huge.json", string(huge))
+	for _, tc := range []struct {
+		name, content, want string
+	}{
+		{"newer protocol", `{"schema_version":"3","document":"project"}`, `: /schema_version [newer-protocol] schema_version "3": the document speaks a newer protocol`},
+		{"not DreamWeave", `{"name":"package.json"}`, ": not a DreamWeave document"},
+		{"duplicate key", `{"schema_version":"2","schema_version":"2"}`, `: /schema_version [duplicate-key] duplicate key "schema_version"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := writeTemp(t, "doc.json", tc.content)
+			rc, out, _ := runValidateCmd(t, p)
+			if rc != 1 || !strings.Contains(out, p+tc.want) {
+				t.Errorf("exit %d, output:\n%s\nwant %q", rc, out, tc.want)
+			}
+		})
+	}
+	rc, out, _ := runValidateCmd(t, hugePath)
+	if rc != 1 || !strings.Contains(out, hugePath+": refused by crawler policy (16 MiB document limit)") || strings.Contains(out, "invalid") {
+		t.Errorf("16 MiB file: exit %d\n%s", rc, out)
+	}
+	missing := filepath.Join(t.TempDir(), "nope.json")
+	rc, out, _ = runValidateCmd(t, missing)
+	if rc != 1 || !strings.Contains(out, missing+": unreadable: open "+missing) {
+		t.Errorf("missing file: exit %d\n%s", rc, out)
+	}
+}
+
+func TestValidateUsage(t *testing.T) {
+	if rc, _, errs := runValidateCmd(t); rc != 2 || !strings.Contains(errs, "at least one file or URL") {
+		t.Errorf("no documents: exit %d, %s", rc, errs)
+	}
+	if rc, _, _ := runValidateCmd(t, "--no-such-flag", "x.json"); rc != 2 {
+		t.Errorf("unknown flag: exit %d", rc)
+	}
+	if rc, _, errs := runValidateCmd(t, "-h"); rc != 0 || !strings.Contains(errs, "usage: ashyams validate") {
+		t.Errorf("-h: exit %d, %s", rc, errs)
+	}
+}
+
+// TestValidateURL fetches through the guarded client from a loopback server: refused without
+// --allow-loopback (SSRF guard), read with it; a 404 is unreachable.
+func TestValidateURL(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/huge.json" {
+			w.Write([]byte(validMinimal))
+			w.Write(bytes.Repeat([]byte(" "), protocol.MaxDocumentBytes))
+			return
+		}
+		if r.URL.Path != "/dreamweave/projects/x.json" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(validMinimal))
+	}))
+	defer srv.Close()
+	u := srv.URL + "/dreamweave/projects/x.json"
+	rc, out, _ := runValidateCmd(t, "--allow-loopback", u)
+	if rc != 0 || out != u+": valid project manifest\n" {
+		t.Errorf("with --allow-loopback: exit %d\n%s", rc, out)
+	}
+	rc, out, _ = runValidateCmd(t, u)
+	if rc != 1 || !strings.Contains(out, u+": refused: ") || !strings.Contains(out, "refused by the address guard") {
+		t.Errorf("without --allow-loopback: exit %d\n%s", rc, out)
+	}
+	rc, out, _ = runValidateCmd(t, "--allow-loopback", srv.URL+"/missing.json")
+	if rc != 1 || !strings.Contains(out, "unreachable: GET "+srv.URL+"/missing.json: HTTP 404") {
+		t.Errorf("404: exit %d\n%s", rc, out)
+	}
+	rc, out, _ = runValidateCmd(t, "--allow-loopback", srv.URL+"/huge.json")
+	if rc != 1 || !strings.Contains(out, srv.URL+"/huge.json: refused by crawler policy: ") || strings.Contains(out, "invalid") {
+		t.Errorf("16 MiB body: exit %d\n%s", rc, out)
+	}
+	rc, out, _ = runValidateCmd(t, "file:///etc/passwd")
+	if rc != 1 || !strings.Contains(out, "file:///etc/passwd: refused: ") {
+		t.Errorf("file URL: exit %d\n%s", rc, out)
+	}
+}
