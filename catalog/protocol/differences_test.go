@@ -166,8 +166,9 @@ func TestSnapshotSameVerdict(t *testing.T) {
 	var mu sync.Mutex
 	compared, skipped := 0, map[string]int{}
 	t.Run("docs", func(t *testing.T) {
-		for _, d := range docs {
-			t.Run(d.path, func(t *testing.T) {
+		for _, c := range mutationChunks(docs) {
+			d := c.doc
+			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
 				s := sProject
 				if d.kind == DocIndex {
@@ -175,14 +176,19 @@ func TestSnapshotSameVerdict(t *testing.T) {
 				}
 				tree := deepCopy(d.tree)
 				base := SchemaFindings(s, tree)
+				// schemas/README.md: the snapshot rejects every real manifest (each uses
+				// versioning, which it does not know).
+				if c.first && d.kind == DocProject && len(base) == 0 {
+					t.Errorf("the snapshot accepts this real manifest; schemas/README.md says it rejects all of them")
+				}
 				for _, f := range base {
-					if explains(f.Pointer) == "" {
+					if c.first && explains(f.Pointer) == "" {
 						t.Errorf("snapshot finding on the real document not explained by a documented difference: %s", f)
 					}
 				}
 				baseKeys := findingKeys(base)
 				n, sk := 0, map[string]int{}
-				for _, m := range d.muts {
+				for _, m := range c.muts {
 					if id := touches(m.kind, m.ptr); id != "" {
 						sk[id]++
 						continue

@@ -150,6 +150,27 @@ func (g *generator) walk(s map[string]any, v any, ptr string) {
 	}
 }
 
+// mutationChunk is a slice of one document's mutations: documents are split so the parallel
+// subtests stay balanced on 2 cores (one large manifest would otherwise be the whole tail).
+type mutationChunk struct {
+	name  string
+	doc   *mutationDoc
+	first bool // the document's first chunk
+	muts  []mutation
+}
+
+const chunkSize = 300
+
+func mutationChunks(docs []*mutationDoc) []mutationChunk {
+	var out []mutationChunk
+	for _, d := range docs {
+		for i := 0; i == 0 || i < len(d.muts); i += chunkSize {
+			out = append(out, mutationChunk{name: fmt.Sprintf("%s#%d", d.path, i/chunkSize), doc: d, first: i == 0, muts: d.muts[i:min(i+chunkSize, len(d.muts))]})
+		}
+	}
+	return out
+}
+
 // wrongType returns a value of a different JSON type than v.
 func wrongType(v any) any {
 	switch v.(type) {
@@ -228,13 +249,14 @@ func TestMutationsRejectedNamingTheField(t *testing.T) {
 	var mu sync.Mutex
 	total := 0
 	t.Run("docs", func(t *testing.T) {
-		for _, d := range docs {
-			t.Run(d.path, func(t *testing.T) {
+		for _, c := range mutationChunks(docs) {
+			d := c.doc
+			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
 				tree := deepCopy(d.tree)
 				local := map[string]int{}
 				var buf []byte
-				for _, m := range d.muts {
+				for _, m := range c.muts {
 					undo := m.apply(tree)
 					b := encode(buf[:0], tree)
 					undo()

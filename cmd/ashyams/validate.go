@@ -38,6 +38,9 @@ type validateResult struct {
 	Valid    bool               `json:"valid"`
 	Error    string             `json:"error,omitempty"` // why a document could not be read
 	Findings []protocol.Finding `json:"findings"`
+	// RulesPending: the schema failed, so the protocol rules (channel heads, precedence, ...)
+	// were not checked yet; they run once the schema findings are fixed.
+	RulesPending bool `json:"rules_pending,omitempty"`
 }
 
 // runValidate is `ashyams validate [--json] [--allow-loopback] FILE-OR-URL...` (flags may also
@@ -153,6 +156,7 @@ func validateDocument(src string, b []byte, readErr error) validateResult {
 	d, fs := protocol.Decode(b)
 	if d != nil {
 		v.Kind = d.Kind
+		v.RulesPending = len(fs) > 0 && d.Index == nil && d.Manifest == nil
 	}
 	if fs != nil {
 		v.Findings = fs
@@ -190,7 +194,11 @@ func printValidateResult(w io.Writer, v validateResult) {
 		if what == "" {
 			what = "document"
 		}
-		fmt.Fprintf(w, "%s: invalid %s (%s)\n", v.Source, what, n)
+		pending := ""
+		if v.RulesPending {
+			pending = "; the protocol rules are checked once the schema findings are fixed"
+		}
+		fmt.Fprintf(w, "%s: invalid %s (%s%s)\n", v.Source, what, n, pending)
 	case validateVerdictUnreadable, validateVerdictUnreachable, validateVerdictURLRefused:
 		fmt.Fprintf(w, "%s: %s: %s\n", v.Source, v.Verdict, v.Error)
 	case validateVerdictRefused:

@@ -66,7 +66,7 @@ func TestValidateInvalidPrintsPointerRuleAndVerdict(t *testing.T) {
 	want := []string{
 		bad + `: /project/extra [additionalProperties] unknown field "extra" is not allowed here`,
 		bad + `: /project/type [enum] field "type" (/project/type): value must be one of`,
-		bad + ": invalid project manifest (2 findings)",
+		bad + ": invalid project manifest (2 findings; the protocol rules are checked once the schema findings are fixed)",
 		good + ": valid project manifest",
 	}
 	if len(lines) != len(want) {
@@ -76,6 +76,29 @@ func TestValidateInvalidPrintsPointerRuleAndVerdict(t *testing.T) {
 		if !strings.HasPrefix(lines[i], w) {
 			t.Errorf("line %d = %q, want prefix %q", i, lines[i], w)
 		}
+	}
+}
+
+// TestValidateRuleFindings: a schema-valid manifest breaking a protocol rule is invalid with the
+// rule named, and no "rules pending" note.
+func TestValidateRuleFindings(t *testing.T) {
+	p := corpusPath(t, "www/dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave/projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(b, []byte(`"stable": {
+      "version": "1.1.0"`), []byte(`"stable": {
+      "version": "1.0.0"`), 1)
+	if bytes.Equal(edited, b) {
+		t.Fatal("the stable channel head was not found in the real manifest")
+	}
+	bad := writeTemp(t, "heads.json", string(edited))
+	rc, out, _ := runValidateCmd(t, bad)
+	want := bad + `: /channels/stable/version [channel-heads] channels.stable.version is "1.0.0" but the channel's head (its highest-precedence available release) is "1.1.0"
+` + bad + ": invalid project manifest (1 finding)\n"
+	if rc != 1 || out != want {
+		t.Errorf("exit %d\n%s\nwant\n%s", rc, out, want)
 	}
 }
 
@@ -106,6 +129,9 @@ func TestValidateJSON(t *testing.T) {
 	if b.Source != bad || b.Valid || b.Verdict != "invalid" || len(b.Findings) != 1 || b.Findings[0].Rule != protocol.RuleSyntax ||
 		!strings.Contains(b.Findings[0].Message, "line 2, column 8") {
 		t.Errorf("bad: %+v", b)
+	}
+	if strings.Contains(out, "rules_pending") {
+		t.Errorf("a syntax error is not a schema failure:\n%s", out)
 	}
 	if !strings.Contains(out, `"findings": []`) {
 		t.Errorf("a valid document's findings should be an empty list, not null:\n%s", out)
