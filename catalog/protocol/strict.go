@@ -120,7 +120,7 @@ func (p *scanner) value(ptr string, d int) (any, error) {
 		}
 		return p.array(ptr, d+1)
 	case c == '"':
-		return p.str()
+		return p.str(ptr)
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number(ptr)
 	case c == 't':
@@ -154,7 +154,7 @@ func (p *scanner) object(ptr string, d int) (any, error) {
 			return nil, p.unexpected("a string key")
 		}
 		keyAt := p.i
-		k, err := p.str()
+		k, err := p.str(ptr)
 		if err != nil {
 			return nil, err
 		}
@@ -218,8 +218,9 @@ func (p *scanner) array(ptr string, d int) (any, error) {
 	}
 }
 
-// str reads a string starting at the opening quote. Input is valid UTF-8 (checked up front).
-func (p *scanner) str() (string, error) {
+// str reads a string starting at the opening quote; ptr is the value's pointer (the object's
+// for a key). Input is valid UTF-8 (checked up front).
+func (p *scanner) str(ptr string) (string, error) {
 	p.i++ // opening quote
 	start := p.i
 	// Fast path: no escapes.
@@ -287,7 +288,7 @@ func (p *scanner) str() (string, error) {
 					}
 				}
 				line, col := lineCol(p.b, p.i)
-				return "", &stopError{Finding{Rule: RuleUTF8, Message: fmt.Sprintf("lone UTF-16 surrogate escape \\u%04X at line %d, column %d: not a character", r, line, col)}}
+				return "", &stopError{Finding{Pointer: ptr, Rule: RuleUTF8, Message: fmt.Sprintf("lone UTF-16 surrogate escape \\u%04X at line %d, column %d: not a character", r, line, col)}}
 			}
 			sb.WriteRune(r)
 			p.i += 6
