@@ -115,9 +115,9 @@ push() {
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
-case "$cmd" in
-checkout) [ $# -le 1 ] || usage; checkout "$@" ;;
-commit) [ $# -ge 1 ] && [ $# -le 2 ] || usage; commit "$@" ;;
-push) [ $# -le 1 ] || usage; push "$@" ;;
+case "$cmd:$#" in
+checkout:0 | checkout:1) checkout "$@" ;;
+commit:1 | commit:2) commit "$@" ;;
+push:0 | push:1) push "$@" ;;
 *) usage ;;
 esac
