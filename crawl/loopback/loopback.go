@@ -230,6 +230,12 @@ func (s *Server) RewriteText(b []byte) []byte {
 // the file, rewritten and digest-fixed when it is .json or .html. ok is false when no file
 // answers (a 404).
 func (s *Server) Bytes(urlPath string) (body []byte, ok bool) {
+	body, _, ok = s.file(urlPath)
+	return body, ok
+}
+
+// file is Bytes plus the name of the file that answered (for its Content-Type).
+func (s *Server) file(urlPath string) ([]byte, string, bool) {
 	s.mu.Lock()
 	root, hosts := s.root, s.hosts
 	s.mu.Unlock()
@@ -265,23 +271,23 @@ func (s *Server) rewrite(hosts []string, data []byte) []byte {
 	return data
 }
 
-func (s *Server) serveBytes(root fs.FS, hosts []string, urlPath string) ([]byte, bool) {
+func (s *Server) serveBytes(root fs.FS, hosts []string, urlPath string) ([]byte, string, bool) {
 	p := localPath(root, urlPath)
 	if p == "" {
-		return nil, false
+		return nil, "", false
 	}
 	raw, err := fs.ReadFile(root, p)
 	if err != nil {
-		return nil, false
+		return nil, "", false
 	}
 	if !strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".html") {
-		return raw, true
+		return raw, p, true
 	}
 	data := s.rewrite(hosts, raw)
 	if strings.HasSuffix(p, ".json") {
 		data = s.fixIndexDigests(root, hosts, raw, data)
 	}
-	return data, true
+	return data, p, true
 }
 
 // fixIndexDigests recomputes manifest_sha256 for manifests whose bytes changed by rewriting,
@@ -449,16 +455,17 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	var body []byte
+	name := req.URL.Path // a rule's body is typed by the request path, as replay.py does
 	if rule != nil && rule.Body != nil {
 		body = rule.Body
 	} else {
-		b, ok := s.Bytes(req.URL.Path)
+		b, file, ok := s.file(req.URL.Path)
 		if !ok {
 			w.Header().Set("Content-Length", "0")
 			w.WriteHeader(http.StatusNotFound)
 			return
 		}
-		body = b
+		body, name = b, file
 	}
 	etag := ETag(body)
 	if req.Header.Get("If-None-Match") == etag {
@@ -467,7 +474,7 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", contentType(req.URL.Path))
+	h.Set("Content-Type", contentType(name))
 	h.Set("ETag", etag)
 	h.Set("Last-Modified", LastModified)
 	if rule != nil && rule.LieLength > 0 {

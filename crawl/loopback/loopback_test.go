@@ -134,6 +134,9 @@ func TestCorpusFrontPageRewrittenAndDirectoryServesIndexHTML(t *testing.T) {
 	if r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Fatalf("status %d, type %q", r.status, r.header.Get("Content-Type"))
 	}
+	if r := get(t, s.URL()+"dreamweave-mp.github.io/S3ctors-S3cret-St4sh"); r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Fatalf("directory without the final slash: status %d, type %q", r.status, r.header.Get("Content-Type"))
+	}
 	want := `href="` + s.URL() + `dreamweave-mp.github.io/S3ctors-S3cret-St4sh/dreamweave.json"`
 	if !strings.Contains(string(r.body), want) {
 		t.Fatalf("front page link not rewritten to %s:\n%s", want, r.body)
