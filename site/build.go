@@ -18,8 +18,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tdewolff/minify/v2"
 
@@ -125,7 +127,7 @@ func Build(o Options) (*Result, error) {
 	}
 	b := &builder{
 		out: tmp, dir: dir, n: n, base: base, repo: repo,
-		min: newMinifier(), written: map[string]bool{},
+		min: newMinifier(), written: map[string]bool{}, dirs: map[string]bool{},
 	}
 	if err := b.build(); err != nil {
 		return nil, fmt.Errorf("build: %w", err)
@@ -133,7 +135,6 @@ func Build(o Options) (*Result, error) {
 	if err := swapDir(tmp, o.Out); err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
-	sort.Strings(b.pages)
 	return &Result{Pages: b.pages, Files: len(b.written), Network: n}, nil
 }
 
@@ -200,33 +201,69 @@ type builder struct {
 	repo string
 	min  *minify.M
 
-	written map[string]bool
-	pages   []string
+	mu      sync.Mutex      // guards written, pages and dirs: pages render concurrently
+	written map[string]bool // every file written, by slash path
+	pages   []string        // every HTML page written
+	dirs    map[string]bool // output directories known to exist
+
 	tmpl    *templateSet
 	cards   map[network.Key]*CardImage
 	derived *derived
+
+	jobs chan func() error // page renders, run by the workers started in build
+	errs chan error
 }
 
-// write writes a file at rel (slash path) in the output, minifying known text types.
-// Writing one path twice is a bug in the builder.
+// write writes a file at rel (slash path) in the output, minifying known text types. Safe
+// for concurrent use. Writing one path twice is a bug in the builder.
 func (b *builder) write(rel string, data []byte) error {
+	b.mu.Lock()
 	if b.written[rel] {
+		b.mu.Unlock()
 		return fmt.Errorf("%s written twice", rel)
 	}
+	b.written[rel] = true
+	b.mu.Unlock()
 	out, err := minifyAs(b.min, path.Ext(rel), data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
-	p := filepath.Join(b.out, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := b.mkdir(path.Dir(rel)); err != nil {
 		return err
 	}
-	if err := os.WriteFile(p, out, 0o644); err != nil {
+	return os.WriteFile(filepath.Join(b.out, filepath.FromSlash(rel)), out, 0o644)
+}
+
+// mkdir makes the output directory rel and its parents, remembering what exists so a build
+// of many pages does not ask the file system again for every page.
+func (b *builder) mkdir(rel string) error {
+	if rel == "." || rel == "" {
+		return nil
+	}
+	b.mu.Lock()
+	known := b.dirs[rel]
+	b.mu.Unlock()
+	if known {
+		return nil
+	}
+	if err := b.mkdir(path.Dir(rel)); err != nil {
 		return err
 	}
-	b.written[rel] = true
+	if err := os.Mkdir(filepath.Join(b.out, filepath.FromSlash(rel)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	b.mu.Lock()
+	b.dirs[rel] = true
+	b.mu.Unlock()
 	return nil
 }
+
+// workers is how many pages render and write at once: the work is as much file system
+// calls as it is CPU, so more than the cores.
+func workers() int { return 4 * runtime.GOMAXPROCS(0) }
+
+// spawn queues a render; the first error stops the build.
+func (b *builder) spawn(f func() error) { b.jobs <- f }
 
 func (b *builder) build() error {
 	var err error
@@ -246,9 +283,36 @@ func (b *builder) build() error {
 	if err := b.machineFiles(); err != nil {
 		return err
 	}
-	if err := b.renderPages(); err != nil {
+	// Pages render and write concurrently; each page's bytes depend only on its data, and
+	// the list of pages is sorted before anything reads it, so the output is the same.
+	b.jobs, b.errs = make(chan func() error), make(chan error, 1)
+	var wg sync.WaitGroup
+	for i := 0; i < workers(); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range b.jobs {
+				if err := f(); err != nil {
+					select {
+					case b.errs <- err:
+					default:
+					}
+				}
+			}
+		}()
+	}
+	err = b.renderPages()
+	close(b.jobs)
+	wg.Wait()
+	if err != nil {
 		return err
 	}
+	select {
+	case err := <-b.errs:
+		return err
+	default:
+	}
+	sort.Strings(b.pages)
 	return b.sitemap()
 }
 

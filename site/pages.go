@@ -136,8 +136,8 @@ func (b *builder) projectPages() error {
 		}
 		for _, c := range p.Claims {
 			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: c.Name, Section: "projects",
-				Desc: "One claim for project id " + c.Project + ": what one site publishes for it, as this index observed it.",
-				Data: b.claimView(c)}); err != nil {
+				Desc: "One claim for project id " + c.Project + ": what one site publishes for it, as this index observed it."},
+				func() any { return b.claimView(c) }); err != nil {
 				return err
 			}
 		}

@@ -142,8 +142,10 @@ func loadTemplates() (*templateSet, error) {
 	return ts, nil
 }
 
-// page renders the template kind with p and writes it at p.Path.
-func (b *builder) page(kind string, p *Page) error {
+// page queues the rendering of template kind with p, written at p.Path. data, when not nil,
+// computes p.Data on the worker (so a claim's view is built concurrently too). It returns an
+// error only for a template that does not exist; rendering errors stop the build later.
+func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	t := b.tmpl.pages[kind]
 	if t == nil {
 		return fmt.Errorf("no template %q", kind)
@@ -155,14 +157,19 @@ func (b *builder) page(kind string, p *Page) error {
 	if p.Canonical == "" && !p.Abs {
 		p.Canonical = b.base + dirURL(p.Path)
 	}
-	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
-		return fmt.Errorf("%s: %w", p.Path, err)
-	}
-	if err := b.write(p.Path, buf.Bytes()); err != nil {
-		return err
-	}
+	b.mu.Lock()
 	b.pages = append(b.pages, p.Path)
+	b.mu.Unlock()
+	b.spawn(func() error {
+		if len(data) > 0 {
+			p.Data = data[0]()
+		}
+		var buf bytes.Buffer
+		if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+			return fmt.Errorf("%s: %w", p.Path, err)
+		}
+		return b.write(p.Path, buf.Bytes())
+	})
 	return nil
 }
 

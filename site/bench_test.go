@@ -1,0 +1,134 @@
+package site
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// synthState writes a state of n claims: n/10 sites of 10 claims each, every manifest with
+// 5 releases, every claim requiring the previous project (>=1.0.0) and recommending a
+// capability that one claim in 100 provides, one claim in 50 stale and one in 100 withdrawn,
+// one in 200 claimed by a second site, and one observed event per claim.
+func synthState(tb testing.TB, root string, n int) {
+	f := newFakeState(tb, root)
+	var sites []string
+	for s := 0; s < (n+9)/10; s++ {
+		sites = append(sites, f.origin(fmt.Sprintf("https://site%04d.example/mods/dreamweave.json", s), fmt.Sprintf("Site %d", s)))
+	}
+	for i := 0; i < n; i++ {
+		id := uuid(i)
+		m := sampleManifest(id, fmt.Sprintf("Synthetic project %05d", i), 5)
+		if i > 0 {
+			m.Releases[0].Relationships = []protocol.Relationship{
+				{Kind: "requires", Project: uuid(i - 1), Version: ">=1.0.0"},
+				{Kind: "recommends", Capability: fmt.Sprintf("synthetic:cap-%d", i/100)},
+			}
+		}
+		if i%100 == 0 {
+			m.Releases[0].Provides = []string{fmt.Sprintf("synthetic:cap-%d", i/100)}
+		}
+		site := sites[i/10]
+		if i%200 == 199 {
+			site = sites[(i/10+1)%len(sites)]
+		}
+		d := f.claim(site, m, func(c *store.Claim) {
+			switch {
+			case i%100 == 7:
+				c.Health = store.ClaimWithdrawn
+			case i%50 == 3:
+				c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("HTTP 503")
+			}
+		})
+		f.event(store.Event{Kind: store.EventObserved, Project: id, Origin: site, Name: m.Project.Name,
+			ObservedAt: fmt.Sprintf("2026-09-%02dT%02d:%02d:00Z", 1+i%28, i%24, i%60), After: &d, Changes: []diff.Change{}})
+	}
+}
+
+// peakHeap samples the heap in use every few milliseconds until stop is closed.
+func peakHeap(stop <-chan struct{}) <-chan uint64 {
+	out := make(chan uint64, 1)
+	go func() {
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		var peak uint64
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > peak {
+				peak = v
+			}
+			select {
+			case <-stop:
+				out <- peak
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return out
+}
+
+var (
+	benchOnce  sync.Once
+	benchState string
+)
+
+// BenchmarkBuild10k builds the site from a synthetic state of 10,000 claims. It reports the
+// time per build, the peak heap in use during a build (MB), the bytes allocated per build
+// (MB) and the process's maximum resident set size (MB, state generation included).
+//
+//	go test ./site -run '^$' -bench BenchmarkBuild10k -benchtime 3x
+func BenchmarkBuild10k(b *testing.B) {
+	benchOnce.Do(func() {
+		benchState = filepath.Join(b.TempDir(), "state")
+		synthState(b, benchState, 10_000)
+	})
+	tmp := b.TempDir()
+	var peak uint64
+	var ms0, ms1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		// A fresh output directory each time, as in CI: replacing a previous build adds the
+		// time to delete it, which says more about the file system than about the build.
+		out := filepath.Join(tmp, fmt.Sprint("public", i))
+		stop := make(chan struct{})
+		res := peakHeap(stop)
+		r, err := Build(Options{State: benchState, Out: out})
+		close(stop)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := os.RemoveAll(out); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if p := <-res; p > peak {
+			peak = p
+		}
+		if len(r.Network.Claims) != 10_000 {
+			b.Fatalf("%d claims", len(r.Network.Claims))
+		}
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/(1<<20), "alloc-MB/op")
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		b.ReportMetric(float64(ru.Maxrss)/1024, "maxrss-MB")
+	}
+}
