@@ -477,3 +477,47 @@ func TestBuildModelPages(t *testing.T) {
 		t.Error("the metadata tag page does not list the fork's events")
 	}
 }
+
+// TestBuildRefusesInvalidGeneratedJSON: a generated file that breaks its schema fails the
+// build, naming the file, and leaves the previous output alone.
+func TestBuildRefusesInvalidGeneratedJSON(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "A")
+	f.claim(site, sampleManifest(uuid(1), "One", 1), nil)
+	_, out := build(t, state, Options{})
+	before := tree(t, out)
+	// An origin record whose first_observed is not an observation time: the model carries it
+	// into catalog.json, whose schema refuses it.
+	var o store.Origin
+	if err := f.dir.ReadJSON(store.OriginPath(site), &o); err != nil {
+		t.Fatal(err)
+	}
+	o.FirstObserved = "yesterday"
+	f.write(store.OriginPath(site), o)
+	_, err := Build(Options{State: state, Out: out})
+	if err == nil || !strings.Contains(err.Error(), "generated catalog.json does not match its schema") {
+		t.Fatalf("err = %v", err)
+	}
+	if after := tree(t, out); len(after) != len(before) || string(after[format.CatalogFile]) != string(before[format.CatalogFile]) {
+		t.Error("the failed build changed the output")
+	}
+}
+
+func TestValidateSearch(t *testing.T) {
+	good := `{"format":"ashyams-search","format_version":1,"projects":[{"project":"4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90","origin":"a-1234abcd","name":"n","summary":"","type":"mod","status":"active","game":"morrowind","tags":[],"version":"1.0","channel":"stable","health":"current","page":"projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/a-1234abcd/index.html"}]}`
+	if err := validateSearch([]byte(good)); err != nil {
+		t.Fatalf("a good search.json: %v", err)
+	}
+	for _, bad := range []string{
+		`{"format":"ashyams-search","format_version":2,"projects":[]}`,
+		`{"format":"ashyams-search","format_version":1,"projects":[{}]}`,
+		strings.Replace(good, `"page":"projects/`, `"page":"javascript:`, 1),
+		strings.Replace(good, `"tags":[]`, `"tags":[],"extra":1`, 1),
+		`not json`,
+	} {
+		if err := validateSearch([]byte(bad)); err == nil {
+			t.Errorf("validateSearch accepts %s", bad)
+		}
+	}
+}

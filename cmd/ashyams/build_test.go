@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// corpusState is ../shared/corpus/state from the repository root (cmd/ashyams is two down).
+func siteCorpusState(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "corpus", "state")
+	if _, err := os.Stat(filepath.Join(p, "network.json")); err != nil {
+		t.Skipf("../shared/corpus is absent (%v): building needs the real state tree", err)
+	}
+	return p
+}
+
+func runSiteCmd(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(&env{stdout: &out, stderr: &errb}, args)
+	return code, out.String(), errb.String()
+}
+
+func TestBuildAndCheckSiteCommands(t *testing.T) {
+	state := siteCorpusState(t)
+	out := filepath.Join(t.TempDir(), "public")
+	code, stdout, stderr := runSiteCmd("build", "--state", state, "--curation", filepath.Join(t.TempDir(), "none.toml"), "--out", out, "--base-url", "https://idx.example/net/")
+	if code != 0 {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "14 sites, 45 claims in the catalog, 15 events") {
+		t.Errorf("build output: %q", stdout)
+	}
+	code, stdout, stderr = runSiteCmd("check-site", "--out", out, "--base-url", "https://idx.example/net/")
+	if code != 0 || !strings.Contains(stdout, "every check passed") {
+		t.Fatalf("check-site: exit %d: %s %s", code, stdout, stderr)
+	}
+	// A broken page: check-site exits 1 naming the page and each problem.
+	if err := os.WriteFile(filepath.Join(out, "about", "broken.html"), []byte(`<!DOCTYPE html><html><head><title>x</title></head><body><h1>x</h1><a href="nowhere.html">x</a><p>A recommended mod.</p></body></html>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runSiteCmd("check-site", "--out", out)
+	if code != 1 {
+		t.Fatalf("check-site on a broken site: exit %d", code)
+	}
+	for _, want := range []string{"about/broken.html: the page has no language", `about/broken.html: href "nowhere.html" does not resolve`, `about/broken.html: uses the word "recommended"`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("check-site does not report %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "3 problems") {
+		t.Errorf("stderr: %q", stderr)
+	}
+}
+
+func TestBuildCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"build", "--state", filepath.Join(dir, "missing"), "--out", filepath.Join(dir, "o")}, 1, "state directory"},
+		{[]string{"build", "--nope"}, 2, "flag provided but not defined"},
+		{[]string{"build", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"build", "--state", dir, "--out", filepath.Join(dir, "o"), "--base-url", "ftp://x/"}, 1, "--base-url"},
+		{[]string{"check-site", "--out", filepath.Join(dir, "missing")}, 1, "check-site"},
+		{[]string{"check-site", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"serve", "--out", filepath.Join(dir, "missing")}, 1, "no built site"},
+		{[]string{"serve", "extra"}, 2, `unexpected argument "extra"`},
+	} {
+		code, _, stderr := runSiteCmd(c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+}

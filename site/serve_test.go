@@ -1,0 +1,51 @@
+package site
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestHandler(t *testing.T) {
+	out := t.TempDir()
+	for name, body := range map[string]string{"index.html": "home", "a/index.html": "a", "a/x.css": "css", "noindex/file.txt": "f", ".ashyams-site": "marker", "404.html": "missing"} {
+		p := filepath.Join(out, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	srv := httptest.NewServer(Handler(out))
+	defer srv.Close()
+	for _, c := range []struct {
+		method, path string
+		code         int
+		body         string
+	}{
+		{"GET", "/", 200, "home"},
+		{"GET", "/a/", 200, "a"},
+		{"GET", "/a/x.css", 200, "css"},
+		{"HEAD", "/a/", 200, ""},
+		{"GET", "/noindex/", 404, "missing"}, // no directory listings
+		{"GET", "/noindex/file.txt", 200, "f"},
+		{"GET", "/.ashyams-site", 404, "missing"},
+		{"GET", "/../../etc/passwd", 404, "missing"},
+		{"GET", "/nope.html", 404, "missing"},
+		{"POST", "/", 405, "method not allowed\n"},
+	} {
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.code || string(b) != c.body {
+			t.Errorf("%s %s: %d %q, want %d %q", c.method, c.path, resp.StatusCode, b, c.code, c.body)
+		}
+		if resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s %s: no nosniff header", c.method, c.path)
+		}
+	}
+}
