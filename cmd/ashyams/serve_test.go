@@ -45,7 +45,9 @@ func TestServeCommand(t *testing.T) {
 
 	var stdout, stderr lockedBuffer
 	done := make(chan int, 1)
-	go func() { done <- run(&env{stdout: &stdout, stderr: &stderr}, []string{"serve", "--out", out, "--addr", "127.0.0.1:0"}) }()
+	go func() {
+		done <- run(&env{stdout: &stdout, stderr: &stderr}, []string{"serve", "--out", out, "--addr", "127.0.0.1:0"})
+	}()
 	re := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/)`)
 	var base string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
