@@ -122,16 +122,15 @@ func (b *builder) graph() (*graphInfo, error) {
 	}
 	const boxW, boxH, colGap, rowGap, pad = 200, 34, 90, 16, 20
 	width := pad*2 + cols*boxW + (cols-1)*colGap
-	height := pad*2 + maxRows*boxH + (maxRows-1)*rowGap + 30
+	height := pad*2 + maxRows*boxH + (maxRows-1)*rowGap
 	pos := func(g *gnode) (x, y int) {
-		return pad + g.level*(boxW+colGap), pad + 30 + g.row*(boxH+rowGap)
+		return pad + g.level*(boxW+colGap), pad + g.row*(boxH+rowGap)
 	}
 	var s bytes.Buffer
 	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, sans-serif" font-size="13">`, width, height, width, height)
 	s.WriteString(`<title>Dependencies between current releases in this index</title>`)
 	s.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 10 5 0 10z" fill="#555"/></marker></defs>`)
 	fmt.Fprintf(&s, `<rect width="%d" height="%d" fill="#f7f5f0"/>`, width, height)
-	fmt.Fprintf(&s, `<text x="%d" y="%d" fill="#333">Left: what others depend on. Arrows point from a release to what it names. Solid: requires; dashed: recommends; dotted red: conflicts; grey: other kinds.</text>`, pad, pad+8)
 	sort.SliceStable(edges, func(i, j int) bool {
 		if edges[i].from.Key != edges[j].from.Key {
 			return edges[i].from.Key.Less(edges[j].from.Key)
