@@ -19,7 +19,8 @@ import (
 // synthState writes a state of n claims: n/10 sites of 10 claims each, every manifest with
 // 5 releases, every claim requiring the previous project (>=1.0.0) and recommending a
 // capability that one claim in 100 provides, one claim in 50 stale and one in 100 withdrawn,
-// one in 200 claimed by a second site, and one observed event per claim.
+// one in 200 a second site's claim of the previous project's id (an identity conflict, and a
+// gap where the next claim requires the id nobody publishes), and one observed event per claim.
 func synthState(tb testing.TB, root string, n int) {
 	f := newFakeState(tb, root)
 	var sites []string
@@ -27,8 +28,11 @@ func synthState(tb testing.TB, root string, n int) {
 		sites = append(sites, f.origin(fmt.Sprintf("https://site%04d.example/mods/dreamweave.json", s), fmt.Sprintf("Site %d", s)))
 	}
 	for i := 0; i < n; i++ {
-		id := uuid(i)
-		m := sampleManifest(id, fmt.Sprintf("Synthetic project %05d", i), 5)
+		id, name, site := uuid(i), fmt.Sprintf("Synthetic project %05d", i), sites[i/10]
+		if i%200 == 199 { // the previous project's id, claimed again by the next site
+			id, name, site = uuid(i-1), fmt.Sprintf("Synthetic project %05d, again", i-1), sites[(i/10+1)%len(sites)]
+		}
+		m := sampleManifest(id, name, 5)
 		if i > 0 {
 			m.Releases[0].Relationships = []protocol.Relationship{
 				{Kind: "requires", Project: uuid(i - 1), Version: ">=1.0.0"},
@@ -37,10 +41,6 @@ func synthState(tb testing.TB, root string, n int) {
 		}
 		if i%100 == 0 {
 			m.Releases[0].Provides = []string{fmt.Sprintf("synthetic:cap-%d", i/100)}
-		}
-		site := sites[i/10]
-		if i%200 == 199 {
-			site = sites[(i/10+1)%len(sites)]
 		}
 		d := f.claim(site, m, func(c *store.Claim) {
 			switch {
@@ -91,11 +91,18 @@ var (
 //	go test ./site -run '^$' -bench BenchmarkBuild10k -benchtime 3x
 func BenchmarkBuild10k(b *testing.B) {
 	benchOnce.Do(func() {
-		benchState = filepath.Join(b.TempDir(), "state")
+		// Not b.TempDir: the benchmark function runs more than once (b.N = 1 first) and the
+		// state is written only once; TestMain removes it.
+		dir, err := os.MkdirTemp("", "ashyams-bench-*")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchState = filepath.Join(dir, "state")
 		synthState(b, benchState, 10_000)
 	})
 	tmp := b.TempDir()
 	var peak uint64
+	var files int
 	var ms0, ms1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms0)
@@ -119,6 +126,7 @@ func BenchmarkBuild10k(b *testing.B) {
 		if p := <-res; p > peak {
 			peak = p
 		}
+		files = r.Files
 		if len(r.Network.Claims) != 10_000 {
 			b.Fatalf("%d claims", len(r.Network.Claims))
 		}
@@ -126,9 +134,19 @@ func BenchmarkBuild10k(b *testing.B) {
 	b.StopTimer()
 	runtime.ReadMemStats(&ms1)
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(files), "files")
 	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/(1<<20), "alloc-MB/op")
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
 		b.ReportMetric(float64(ru.Maxrss)/1024, "maxrss-MB")
 	}
+}
+
+// TestMain removes the benchmark's state after every test and benchmark has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchState != "" {
+		os.RemoveAll(filepath.Dir(benchState))
+	}
+	os.Exit(code)
 }
