@@ -18,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -266,6 +267,9 @@ func workers() int { return 4 * runtime.GOMAXPROCS(0) }
 func (b *builder) spawn(f func() error) { b.jobs <- f }
 
 func (b *builder) build() error {
+	if err := checkNames(b.n); err != nil {
+		return err
+	}
 	var err error
 	if b.tmpl, err = loadTemplates(); err != nil {
 		return err
@@ -314,6 +318,28 @@ func (b *builder) build() error {
 	}
 	sort.Strings(b.pages)
 	return b.sitemap()
+}
+
+var (
+	eventIDPattern = regexp.MustCompile(`^[0-9a-f]{20}$`)
+	siteIDPattern  = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+)
+
+// checkNames refuses record ids that cannot be page names: every page path is built from
+// them, so an id such as "../x" would write outside the output. Such an id is the state
+// contradicting its own naming rules (seeds/state.txt, "Names").
+func checkNames(n *network.Network) error {
+	for _, o := range n.Origins {
+		if !siteIDPattern.MatchString(o.ID) {
+			return fmt.Errorf("an origin record has the id %q, which is not a site name (lowercase letters, digits and hyphens)", o.ID)
+		}
+	}
+	for _, e := range n.Events {
+		if !eventIDPattern.MatchString(e.ID) {
+			return fmt.Errorf("an event in %s/ has the id %q, which is not 20 lowercase hex digits", store.EventsDir, e.ID)
+		}
+	}
+	return nil
 }
 
 // machineFiles writes catalog.json, events.json (catalog/format), search.json, updates.xml

@@ -190,6 +190,15 @@ func TestBuildBadState(t *testing.T) {
 			c.Media = &store.Media{URL: "https://a.example/i.png", Alt: "i", File: &rel}
 			f.write(store.ClaimPath(uuid(1), site), c)
 		}, []string{"claim.json", "is not under media/"}},
+		{"event id that is not a page name", func(t *testing.T, f *fakeState, site string) {
+			f.dir.WriteBytes(store.EventsDir+"/x.json", []byte(`{"id":"../../escape","kind":"observed","project":"`+uuid(1)+`","origin":"`+site+`","name":"n","observed_at":"2026-01-01T00:00:00Z","before":null,"after":null,"changes":[]}`))
+		}, []string{"events/", `"../../escape"`, "not 20 lowercase hex digits"}},
+		{"origin id that is not a site name", func(t *testing.T, f *fakeState, site string) {
+			var o store.Origin
+			f.dir.ReadJSON(store.OriginPath(site), &o)
+			o.ID = "../Escape"
+			f.write(store.OriginPath(site), o)
+		}, []string{"origin"}},
 		{"event does not parse", func(t *testing.T, f *fakeState, site string) {
 			f.dir.WriteBytes(store.EventPath("00000000000000000000"), []byte("[]"))
 		}, []string{"events/00000000000000000000.json"}},

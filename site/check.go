@@ -24,6 +24,7 @@ type Problem struct {
 	Message string
 }
 
+// String is "page: message", the line check-site prints.
 func (p Problem) String() string { return p.Page + ": " + p.Message }
 
 // forbiddenWords are never used about a project (SPEC section 5). check-site looks for them in

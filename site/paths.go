@@ -48,3 +48,16 @@ func relURL(p, target string) string { return rootOf(p) + target }
 // dirURL is the public (directory) form of a page path: "projects/x/index.html" gives
 // "projects/x/", "index.html" gives "".
 func dirURL(p string) string { return strings.TrimSuffix(p, "index.html") }
+
+// tagDir is a tag's directory under updates/: the tag itself for the vocabulary's words, a
+// slug for anything else, so a tag can never name a path outside updates/.
+func tagDir(tag string) string {
+	s := store.Slug(tag)
+	switch {
+	case s == "":
+		return "tag-" + CapabilityDir(tag)
+	case s == tag:
+		return tag
+	}
+	return "tag-" + s
+}
