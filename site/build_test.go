@@ -79,7 +79,20 @@ func TestBuildStaleness(t *testing.T) {
 			}
 		})
 	}
+	// A claim whose manifest never passed a check: no manifest held at all.
+	never := uuid(100)
+	f.write(store.ClaimPath(never, site), store.Claim{Project: never, Origin: site,
+		Entry:            protocol.IndexEntry{ID: never, Name: "Never accepted", Type: "mod", Status: "active", Manifest: "https://a.example/never.json", ManifestSHA256: sha([]byte("bad")), Channels: map[string]string{}},
+		AdvertisedSHA256: sha([]byte("bad")), Health: store.ClaimInvalid, Problem: ptr("/project/id: not a UUID"),
+		Rejected:      &store.Rejected{SHA256: sha([]byte("bad")), Problem: "/project/id: not a UUID", Crawler: "AsHyAmS/test", At: fakeTime},
+		FirstObserved: fakeTime, LastAttempt: fakeTime})
 	_, out := build(t, state, Options{})
+	neverText := page(t, out, claimPath(never, site))
+	for _, w := range []string{"Never accepted", "Not in the catalog: no manifest for this claim has passed every check yet", "No manifest for this claim has passed every check yet, so there are no releases to show.", "was refused at 2026-10-10 12:00:00 UTC", "Last successful observation: never"} {
+		if !strings.Contains(neverText, w) {
+			t.Errorf("the never-accepted claim's page does not say %q", w)
+		}
+	}
 	list := page(t, out, "projects/index.html")
 	var cat struct {
 		Claims []struct{ Project, Health string }
