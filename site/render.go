@@ -102,6 +102,24 @@ var funcs = template.FuncMap{
 	"isFalse":      func(b *bool) bool { return b != nil && !*b },
 	"plural":       plural,
 	"siteLabel":    siteLabel,
+	"problemText":  problemText,
+}
+
+// problemText is a claim's recorded problem without the health words the crawler may have
+// put in front of it, so the banner does not say "invalid publication" twice. "" for none.
+func problemText(health string, problem *string) string {
+	if problem == nil {
+		return ""
+	}
+	p := strings.TrimSpace(*problem)
+	label := store.HealthLabel(health)
+	if rest, ok := strings.CutPrefix(p, label+": "); ok {
+		return rest
+	}
+	if p == label {
+		return ""
+	}
+	return p
 }
 
 // siteLabel is how a claim's site is named in running text: the name the site gives itself,
