@@ -47,6 +47,21 @@ type Network struct {
 	Format     int    `json:"format"`
 	Crawler    string `json:"crawler"`
 	ObservedAt string `json:"observed_at"`
+	// HealthChanges lists what changed health in the refresh that wrote this file (a claim
+	// going stale or recovering, a site becoming unavailable...), so `ashyams diff` and the
+	// summary can say so. Health is not an event: events are manifest transitions.
+	HealthChanges []HealthChange `json:"health_changes,omitempty"`
+}
+
+// HealthChange is one health transition seen by a refresh. Project is empty for a site's own
+// health; Before is empty the first time a claim or site is seen. Problem is the record's
+// problem after the change (nil when it recovered).
+type HealthChange struct {
+	Project string  `json:"project,omitempty"`
+	Origin  string  `json:"origin"`
+	Before  string  `json:"before"`
+	After   string  `json:"after"`
+	Problem *string `json:"problem"`
 }
 
 // Source health values (sources/<source>.json "health").

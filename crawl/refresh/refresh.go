@@ -75,6 +75,7 @@ type Options struct {
 	MaxImagePixels int64         // card image area limit in pixels; default 4096×4096
 
 	Resolver guard.Resolver // name resolution for the guard; nil = the guard's default
+	Dial     guard.DialFunc // dials a checked address; nil = the guard's default (the demo maps .example hosts to its loopback server)
 }
 
 func (o *Options) defaults() {
@@ -166,6 +167,7 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		Timeout:       o.Timeout,
 		UserAgent:     crawl.UserAgent,
 		Resolver:      o.Resolver,
+		Dial:          o.Dial,
 	})
 	lim := limited{c: client, limit: newHostLimit(o.PerHost)}
 	r := &run{
