@@ -178,8 +178,8 @@ func TestValidateUsage(t *testing.T) {
 	if rc, _, _ := runValidateCmd(t, "--no-such-flag", "x.json"); rc != 2 {
 		t.Errorf("unknown flag: exit %d", rc)
 	}
-	if rc, _, errs := runValidateCmd(t, "-h"); rc != 0 || !strings.Contains(errs, "usage: ashyams validate") {
-		t.Errorf("-h: exit %d, %s", rc, errs)
+	if rc, out, _ := runValidateCmd(t, "-h"); rc != 0 || !strings.Contains(out, "usage: ashyams validate") {
+		t.Errorf("-h: exit %d, %s", rc, out)
 	}
 }
 
