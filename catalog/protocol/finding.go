@@ -31,7 +31,7 @@ func (f Finding) String() string {
 // crawler.txt "Resource limits".
 const (
 	// Input: the bytes are not acceptable JSON.
-	RuleCrawlerPolicy = "crawler-policy" // 16 MiB or more: refused by crawler policy, never "invalid"
+	RuleCrawlerPolicy = "crawler-policy" // more than 16 MiB: refused by crawler policy, never "invalid"
 	RuleUTF8          = "utf8"           // invalid UTF-8, or a lone UTF-16 surrogate escape
 	RuleSyntax        = "json-syntax"    // malformed JSON, with line and column
 	RuleDuplicateKey  = "duplicate-key"  // the same key twice in one object
@@ -69,7 +69,7 @@ func IsNotDreamWeave(fs []Finding) bool { return hasRule(fs, RuleNotDreamWeave) 
 // schema_version is not "2". The crawler records exactly that and keeps the last good data.
 func IsNewerProtocol(fs []Finding) bool { return hasRule(fs, RuleNewerProtocol) }
 
-// IsRefused reports whether the document was refused by crawler policy (16 MiB or more), which
+// IsRefused reports whether the document was refused by crawler policy (more than 16 MiB), which
 // is never reported as invalid (crawler.txt "Resource limits").
 func IsRefused(fs []Finding) bool { return hasRule(fs, RuleCrawlerPolicy) }
 

@@ -11,9 +11,18 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDocumentBytes is the crawler's document limit: a document of this size or more is refused
-// by crawler policy, never called invalid (crawler.txt "Resource limits": 16 MiB).
+// MaxDocumentBytes is the crawler's document limit in bytes (crawler.txt "Resource limits":
+// 16 MiB). A document of exactly this size is read; one of more bytes is refused by crawler
+// policy, never called invalid. Readers read MaxDocumentBytes+1 bytes to tell "more than".
 const MaxDocumentBytes = 16 << 20
+
+// TooLargeReason says why a document over MaxDocumentBytes is refused, and TooLargeMessage is
+// the whole refusal, in every reader's words (Decode's finding, the validate command): it names
+// the limit once and never says "invalid".
+const (
+	TooLargeReason  = "more than the 16 MiB document limit"
+	TooLargeMessage = "refused by crawler policy: " + TooLargeReason
+)
 
 // MaxDepth is the deepest nesting of objects and arrays accepted. A real manifest nests about 8
 // deep; the limit keeps hostile input from costing recursion.
@@ -23,16 +32,16 @@ const MaxDepth = 64
 // literals or exponents would make exact arithmetic (big.Rat in schema checks) expensive.
 const maxNumberLen = 64
 
-// parseStrict reads b as one JSON value (RFC 8259) with the strict policy: under the document
-// limit, valid UTF-8 without lone surrogate escapes, well-formed (line and column on errors),
+// parseStrict reads b as one JSON value (RFC 8259) with the strict policy: at most
+// MaxDocumentBytes, valid UTF-8 without lone surrogate escapes, well-formed (line and column on errors),
 // no duplicate keys at any depth, nesting at most MaxDepth, every number within float64 range
 // and at most maxNumberLen characters. It returns the value as encoding/json decodes it with
 // UseNumber (map[string]any, []any, string, json.Number, bool, nil) or the findings, never both.
 // A hand-written scanner: the same checks through json.Decoder.Token cost several times more.
 func parseStrict(b []byte) (any, []Finding) {
-	if len(b) >= MaxDocumentBytes {
+	if len(b) > MaxDocumentBytes {
 		return nil, []Finding{{Pointer: "", Rule: RuleCrawlerPolicy,
-			Message: fmt.Sprintf("refused by crawler policy: over the 16 MiB document limit (%d bytes; the limit is %d)", len(b), MaxDocumentBytes)}}
+			Message: fmt.Sprintf("%s (the document is %d bytes)", TooLargeMessage, len(b))}}
 	}
 	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
 		return nil, []Finding{{Rule: RuleSyntax, Message: "malformed JSON at line 1, column 1: the document starts with a UTF-8 byte order mark, which JSON text must not have (RFC 8259 section 8.1)"}}

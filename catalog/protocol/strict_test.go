@@ -88,24 +88,31 @@ func TestAllDuplicatesReported(t *testing.T) {
 	}
 }
 
-// TestSizeLimit: 16 MiB or more is refused by crawler policy (never called invalid); just under
-// the limit a valid document stays valid.
+// TestSizeLimit: more than 16 MiB is refused by crawler policy (never called invalid), with
+// one number (the document's size) and no contradiction; a valid document of exactly 16 MiB is
+// read and stays valid.
 func TestSizeLimit(t *testing.T) {
-	over := make([]byte, MaxDocumentBytes)
-	copy(over, minimalManifest)
-	for i := len(minimalManifest); i < len(over); i++ {
-		over[i] = ' '
+	padded := func(n int) []byte {
+		b := bytes.Repeat([]byte(" "), n)
+		copy(b, minimalManifest)
+		return b
 	}
-	d, fs := Decode(over)
-	if d != nil || len(fs) != 1 || !IsRefused(fs) || fs[0].Message != "refused by crawler policy: over the 16 MiB document limit (16777216 bytes; the limit is 16777216)" {
-		t.Fatalf("16 MiB document: %v", fs)
-	}
-	if strings.Contains(fs[0].Message, "invalid") {
-		t.Errorf("a refused document must not be called invalid: %s", fs[0].Message)
-	}
-	m, fs := ValidateManifest(over[:MaxDocumentBytes-1], "")
+	exact := padded(MaxDocumentBytes)
+	m, fs := ValidateManifest(exact, "")
 	if len(fs) != 0 || m == nil {
-		t.Fatalf("a valid manifest padded to just under 16 MiB: %v", fs)
+		t.Fatalf("a valid manifest padded to exactly 16 MiB: %v", fs)
+	}
+	over := padded(MaxDocumentBytes + 1)
+	d, fs := Decode(over)
+	want := "refused by crawler policy: more than the 16 MiB document limit (the document is 16777217 bytes)"
+	if d != nil || len(fs) != 1 || !IsRefused(fs) || fs[0].Message != want || fs[0].Pointer != "" {
+		t.Fatalf("16 MiB + 1 byte: %v, want one finding %q", fs, want)
+	}
+	if strings.Contains(fs[0].Message, "invalid") || !strings.HasPrefix(fs[0].Message, TooLargeMessage) {
+		t.Errorf("a refused document must be refused in TooLargeMessage's words, never called invalid: %s", fs[0].Message)
+	}
+	if _, fs := ValidateIndex(over); !IsRefused(fs) {
+		t.Errorf("ValidateIndex, 16 MiB + 1 byte: %v", fs)
 	}
 }
 
