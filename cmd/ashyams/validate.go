@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
@@ -111,15 +113,71 @@ func runValidate(e *env, args []string) int {
 
 func validateIsURL(s string) bool { return strings.Contains(s, "://") }
 
-// readDocumentFile reads at most protocol.MaxDocumentBytes bytes: a file that fills them is 16 MiB or
-// more, which Decode refuses by crawler policy, so a huge file is never read whole.
+// readDocumentFile reads a regular file of at most protocol.MaxDocumentBytes bytes. Anything
+// else is refused before a byte is read: a FIFO, device, socket or directory gives a
+// *notRegularError (a FIFO would block and /dev/zero never ends), and a file of more than the
+// limit a *fileTooLargeError. It reads limit+1 bytes at most, to tell "more than" from "exactly".
 func readDocumentFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	st, err := os.Stat(path) // stat first: opening a FIFO for reading blocks until a writer comes
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &notRegularError{What: fileKind(st.Mode())}
+	}
+	// O_NONBLOCK: should the path become a FIFO between Stat and Open, the open still returns,
+	// and the check on the open file below refuses it. Regular files ignore the flag.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, protocol.MaxDocumentBytes))
+	if st, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &notRegularError{What: fileKind(st.Mode())}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, protocol.MaxDocumentBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > protocol.MaxDocumentBytes {
+		return nil, &fileTooLargeError{Size: max(st.Size(), int64(len(b)))}
+	}
+	return b, nil
+}
+
+// notRegularError is a path that is not a regular file; What says what it is ("a named pipe
+// (FIFO)", "a character device", ...).
+type notRegularError struct{ What string }
+
+func (e *notRegularError) Error() string {
+	return e.What + ", not a regular file: validate reads only regular files (a pipe or device can block or never end)"
+}
+
+// fileTooLargeError is a file of more than protocol.MaxDocumentBytes; Size is its size in bytes.
+type fileTooLargeError struct{ Size int64 }
+
+func (e *fileTooLargeError) Error() string {
+	return fmt.Sprintf("%s (the file is %d bytes)", protocol.TooLargeReason, e.Size)
+}
+
+// fileKind names a non-regular file mode in words.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return fmt.Sprintf("an irregular file (mode %s)", m)
 }
 
 // validateFetch GETs a URL through the guarded client; anything but HTTP 200 is an error.
@@ -139,9 +197,19 @@ func validateDocument(src string, b []byte, readErr error) validateResult {
 	v := validateResult{Source: src, Findings: []protocol.Finding{}}
 	if readErr != nil {
 		var tl *guard.TooLargeError
+		var ftl *fileTooLargeError
 		var rf *guard.RefusedError
 		switch {
 		case errors.As(readErr, &tl):
+			// In the same words as a file: the limit once, then how it was found out.
+			v.Verdict = validateVerdictRefused
+			how := "reading stopped after the limit"
+			if tl.Announced {
+				how = fmt.Sprintf("Content-Length announced %d bytes; nothing read", tl.ContentLength)
+			}
+			v.Error = fmt.Sprintf("%s (%s)", protocol.TooLargeReason, how)
+			return v
+		case errors.As(readErr, &ftl):
 			v.Verdict = validateVerdictRefused
 		case errors.As(readErr, &rf):
 			v.Verdict = validateVerdictURLRefused
@@ -205,7 +273,7 @@ func printValidateResult(w io.Writer, v validateResult) {
 		if v.Error != "" {
 			fmt.Fprintf(w, "%s: %s: %s\n", v.Source, v.Verdict, v.Error)
 		} else {
-			fmt.Fprintf(w, "%s: %s (16 MiB document limit)\n", v.Source, v.Verdict)
+			fmt.Fprintf(w, "%s: %s\n", v.Source, protocol.TooLargeMessage)
 		}
 	default: // newer protocol, not DreamWeave: the finding above says which field
 		fmt.Fprintf(w, "%s: %s\n", v.Source, v.Verdict)

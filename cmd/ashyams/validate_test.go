@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -139,12 +140,6 @@ func TestValidateJSON(t *testing.T) {
 }
 
 func TestValidateVerdicts(t *testing.T) {
-	huge := make([]byte, protocol.MaxDocumentBytes+10)
-	for i := range huge {
-		huge[i] = ' '
-	}
-	copy(huge, validMinimal)
-	hugePath := writeTemp(t, "huge.json", string(huge))
 	for _, tc := range []struct {
 		name, content, want string
 	}{
@@ -160,14 +155,58 @@ func TestValidateVerdicts(t *testing.T) {
 			}
 		})
 	}
-	rc, out, _ := runValidateCmd(t, hugePath)
-	if rc != 1 || !strings.Contains(out, hugePath+": refused by crawler policy (16 MiB document limit)") || strings.Contains(out, "invalid") {
-		t.Errorf("16 MiB file: exit %d\n%s", rc, out)
-	}
 	missing := filepath.Join(t.TempDir(), "nope.json")
-	rc, out, _ = runValidateCmd(t, missing)
-	if rc != 1 || !strings.Contains(out, missing+": unreadable: open "+missing) {
+	rc, out, _ := runValidateCmd(t, missing)
+	if rc != 1 || !strings.Contains(out, missing+": unreadable: stat "+missing+": no such file or directory") {
 		t.Errorf("missing file: exit %d\n%s", rc, out)
+	}
+}
+
+// paddedManifest is validMinimal followed by spaces up to n bytes: a valid manifest of size n.
+func paddedManifest(n int) []byte {
+	b := bytes.Repeat([]byte(" "), n)
+	copy(b, validMinimal)
+	return b
+}
+
+// TestValidateSizeLimit: the 16 MiB limit at its boundary, for files. Exactly 16 MiB is read (and
+// valid); one byte more, or a 17 MB file, is refused by crawler policy in one sentence naming the
+// limit once and the file's true size, never called invalid, exit 1.
+func TestValidateSizeLimit(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, n int) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, paddedManifest(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	exact := write("exact.json", protocol.MaxDocumentBytes)
+	rc, out, _ := runValidateCmd(t, exact)
+	if rc != 0 || out != exact+": valid project manifest\n" {
+		t.Errorf("exactly 16 MiB: exit %d\n%s", rc, out)
+	}
+	for _, tc := range []struct {
+		name string
+		size int
+	}{{"plus-one.json", protocol.MaxDocumentBytes + 1}, {"17mb.json", 17_000_000}} {
+		p := write(tc.name, tc.size)
+		rc, out, _ := runValidateCmd(t, p)
+		want := fmt.Sprintf("%s: refused by crawler policy: more than the 16 MiB document limit (the file is %d bytes)\n", p, tc.size)
+		if rc != 1 || out != want {
+			t.Errorf("%d bytes: exit %d\n%s\nwant\n%s", tc.size, rc, out, want)
+		}
+		rc, out, _ = runValidateCmd(t, "--json", p)
+		var got struct {
+			Documents []validateResult `json:"documents"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil || rc != 1 || len(got.Documents) != 1 {
+			t.Fatalf("--json, %d bytes: exit %d, %v\n%s", tc.size, rc, err, out)
+		}
+		d := got.Documents[0]
+		if d.Verdict != "refused by crawler policy" || d.Valid || d.Error != fmt.Sprintf("more than the 16 MiB document limit (the file is %d bytes)", tc.size) {
+			t.Errorf("--json, %d bytes: %+v", tc.size, d)
+		}
 	}
 }
 
@@ -187,9 +226,12 @@ func TestValidateUsage(t *testing.T) {
 // --allow-loopback (SSRF guard), read with it; a 404 is unreachable.
 func TestValidateURL(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/huge.json" {
-			w.Write([]byte(validMinimal))
-			w.Write(bytes.Repeat([]byte(" "), protocol.MaxDocumentBytes))
+		switch r.URL.Path {
+		case "/huge.json":
+			w.Write(paddedManifest(protocol.MaxDocumentBytes + 1))
+			return
+		case "/exact.json":
+			w.Write(paddedManifest(protocol.MaxDocumentBytes))
 			return
 		}
 		if r.URL.Path != "/dreamweave/projects/x.json" {
@@ -214,8 +256,13 @@ func TestValidateURL(t *testing.T) {
 		t.Errorf("404: exit %d\n%s", rc, out)
 	}
 	rc, out, _ = runValidateCmd(t, "--allow-loopback", srv.URL+"/huge.json")
-	if rc != 1 || !strings.Contains(out, srv.URL+"/huge.json: refused by crawler policy: ") || strings.Contains(out, "invalid") {
-		t.Errorf("16 MiB body: exit %d\n%s", rc, out)
+	if want := srv.URL + "/huge.json: refused by crawler policy: more than the 16 MiB document limit ("; rc != 1 || !strings.HasPrefix(out, want) ||
+		strings.Count(out, "16 MiB") != 1 || strings.Contains(out, "invalid") {
+		t.Errorf("16 MiB + 1 byte body: exit %d\n%s\nwant prefix %q", rc, out, want)
+	}
+	rc, out, _ = runValidateCmd(t, "--allow-loopback", srv.URL+"/exact.json")
+	if rc != 0 || out != srv.URL+"/exact.json: valid project manifest\n" {
+		t.Errorf("exactly 16 MiB body: exit %d\n%s", rc, out)
 	}
 	rc, out, _ = runValidateCmd(t, "file:///etc/passwd")
 	if rc != 1 || !strings.Contains(out, "file:///etc/passwd: refused: ") {
