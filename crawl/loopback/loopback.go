@@ -11,7 +11,9 @@
 //     stays a mismatch;
 //   - responses carry an ETag (first 16 hex of the body's SHA-256, quoted) and a fixed
 //     Last-Modified; If-None-Match equal to the ETag is answered 304 (a conditional GET);
-//   - every request is logged (Requests) so a test can count what a crawler fetched;
+//   - every request is logged (Requests) as soon as the handler receives it, and its status
+//     and size are filled in before any byte of the answer is sent, so a client that has read
+//     a response always finds that request in the log: a test can count what a crawler fetched;
 //   - Rules inject behaviour per path (status, redirect, delay, body, huge, lie_length, times),
 //     with the same meaning as replay.py's scenario file; Options.Wrap wraps the handler.
 //
@@ -81,11 +83,15 @@ type Options struct {
 
 // Logged is one request as the server saw it. Field names are replay.py's log keys.
 type Logged struct {
-	Method          string `json:"method"`
-	Path            string `json:"path"` // request URI, query included
-	Host            string `json:"host"`
-	Status          int    `json:"status"`
-	Bytes           int64  `json:"bytes"` // body bytes sent (or, for a HEAD, that would be sent)
+	Method string `json:"method"`
+	Path   string `json:"path"` // request URI, query included
+	Host   string `json:"host"`
+	// Status is the answer's HTTP status: 0 while the handler has not answered yet (it is set
+	// before the status line is sent); 200 when the handler returned without answering.
+	Status int `json:"status"`
+	// Bytes counts the body bytes sent (or, for a HEAD, that would be sent), each write counted
+	// before it is sent, so a client never reads more than the log says was sent.
+	Bytes           int64  `json:"bytes"`
 	UserAgent       string `json:"user_agent"`
 	IfNoneMatch     string `json:"if_none_match"`
 	IfModifiedSince string `json:"if_modified_since"`
@@ -102,7 +108,10 @@ type Server struct {
 	root  fs.FS
 	hosts []string
 	rules []compiled
-	log   []Logged
+	// log holds pointers so a request's recorder can fill its entry in (under mu) after it
+	// was appended; ResetRequests drops the pointers, and a recorder then updates a detached
+	// entry nobody reads.
+	log []*Logged
 }
 
 type compiled struct {
@@ -190,14 +199,22 @@ func (s *Server) SetRules(rules []Rule) error {
 	return nil
 }
 
-// Requests returns a copy of the request log, oldest first.
+// Requests returns a copy of the request log in the order the requests arrived. Every request
+// whose response a client has begun to read is in it: a request is logged when its handler
+// starts, and its Status and Bytes are set before the bytes they describe are sent.
 func (s *Server) Requests() []Logged {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Logged(nil), s.log...)
+	out := make([]Logged, len(s.log))
+	for i, l := range s.log {
+		out[i] = *l
+	}
+	return out
 }
 
-// ResetRequests empties the request log.
+// ResetRequests empties the request log. A request the server received before the reset is
+// not logged again after it, even when its answer is still being written: once a client has
+// read its responses and calls ResetRequests, the log holds only what comes next.
 func (s *Server) ResetRequests() {
 	s.mu.Lock()
 	s.log = nil
@@ -355,28 +372,56 @@ func (s *Server) ruleFor(uri string) *Rule {
 	return nil
 }
 
-// recorder captures the status and body size for the request log.
+// recorder captures the status and body size for the request log, writing them into the
+// request's entry (under the server's lock) before the bytes they describe go out.
 type recorder struct {
 	http.ResponseWriter
-	status int
-	bytes  int64
-	fixed  bool // bytes set by the handler (HEAD, hijacked)
+	s     *Server
+	entry *Logged
+	fixed bool // the size was set by the handler (HEAD, hijacked); writes do not count
+}
+
+// started sets the entry's status the first time the response starts.
+func (r *recorder) started(code int) {
+	r.s.mu.Lock()
+	if r.entry.Status == 0 {
+		r.entry.Status = code
+	}
+	r.s.mu.Unlock()
+}
+
+// set records a status and size decided by the handler itself (a HEAD's would-be size, a
+// hijacked connection's answer); later writes are not counted.
+func (r *recorder) set(status int, bytes int64) {
+	r.s.mu.Lock()
+	if status != 0 {
+		r.entry.Status = status
+	}
+	r.entry.Bytes = bytes
+	r.fixed = true
+	r.s.mu.Unlock()
 }
 
 func (r *recorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
+	r.started(code)
 	r.ResponseWriter.WriteHeader(code)
 }
 
 func (r *recorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
+	r.s.mu.Lock()
+	if r.entry.Status == 0 {
+		r.entry.Status = http.StatusOK
 	}
+	count := !r.fixed
+	if count {
+		r.entry.Bytes += int64(len(b)) // before the write: the client may read it at once
+	}
+	r.s.mu.Unlock()
 	n, err := r.ResponseWriter.Write(b)
-	if !r.fixed {
-		r.bytes += int64(n)
+	if count && n < len(b) {
+		r.s.mu.Lock()
+		r.entry.Bytes -= int64(len(b) - n)
+		r.s.mu.Unlock()
 	}
 	return n, err
 }
@@ -398,21 +443,23 @@ func recorderOf(req *http.Request) *recorder {
 	return rec
 }
 
+// logging logs every request when it arrives, before the handler runs: the entry exists before
+// any answer can reach the client, so a test that reads the log after its client returned sees
+// every request the client made, and ResetRequests then leaves no late entry behind.
 func (s *Server) logging(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		rec := &recorder{ResponseWriter: w}
-		h.ServeHTTP(rec, req.WithContext(context.WithValue(req.Context(), recKey{}, rec)))
-		if rec.status == 0 {
-			rec.status = http.StatusOK
-		}
-		s.mu.Lock()
-		s.log = append(s.log, Logged{
+		entry := &Logged{
 			Method: req.Method, Path: req.URL.RequestURI(), Host: req.Host,
-			Status: rec.status, Bytes: rec.bytes, UserAgent: req.UserAgent(),
+			UserAgent:       req.UserAgent(),
 			IfNoneMatch:     req.Header.Get("If-None-Match"),
 			IfModifiedSince: req.Header.Get("If-Modified-Since"),
-		})
+		}
+		s.mu.Lock()
+		s.log = append(s.log, entry)
 		s.mu.Unlock()
+		rec := &recorder{ResponseWriter: w, s: s, entry: entry}
+		h.ServeHTTP(rec, req.WithContext(context.WithValue(req.Context(), recKey{}, rec)))
+		rec.started(http.StatusOK) // returned without answering: net/http sends an empty 200
 	})
 }
 
@@ -482,13 +529,14 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
 	if req.Method == http.MethodHead {
 		if rec := recorderOf(req); rec != nil {
-			rec.bytes, rec.fixed = int64(len(body)), true
+			rec.set(http.StatusOK, int64(len(body)))
 		}
+		w.WriteHeader(http.StatusOK)
 		return
 	}
+	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
 }
 
@@ -531,7 +579,7 @@ func lie(w http.ResponseWriter, req *http.Request, n int64, body []byte) {
 	}
 	defer conn.Close()
 	if rec := recorderOf(req); rec != nil {
-		rec.status, rec.bytes, rec.fixed = http.StatusOK, int64(len(body)), true
+		rec.set(http.StatusOK, int64(len(body)))
 	}
 	writeRaw(bw, w.Header(), n)
 	if req.Method != http.MethodHead {
