@@ -54,7 +54,14 @@ func ValidateManifest(b []byte, expectID string) (*Manifest, []Finding) {
 	return d.Manifest, fs
 }
 
+// decode is Decode, ValidateIndex and ValidateManifest; every finding leaves through
+// printableFindings.
 func decode(b []byte, want, expectID string) (*Doc, []Finding) {
+	d, fs := decodeFindings(b, want, expectID)
+	return d, printableFindings(fs)
+}
+
+func decodeFindings(b []byte, want, expectID string) (*Doc, []Finding) {
 	v, fs := parseStrict(b)
 	if fs != nil {
 		return nil, sortFindings(fs)

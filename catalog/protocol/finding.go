@@ -17,13 +17,53 @@ type Finding struct {
 	Message string `json:"message"`
 }
 
-// String renders a finding on one line: pointer (or "(document)"), rule in brackets, message.
+// String renders a finding on one line for a terminal or a CI log: pointer (or "(document)"),
+// rule in brackets, message. The pointer holds publisher keys as published, so it is passed
+// through Printable here; Message already is (see Printable).
 func (f Finding) String() string {
-	p := f.Pointer
+	p := Printable(f.Pointer)
 	if p == "" {
 		p = "(document)"
 	}
-	return fmt.Sprintf("%s [%s] %s", p, f.Rule, f.Message)
+	return fmt.Sprintf("%s [%s] %s", p, Printable(f.Rule), Printable(f.Message))
+}
+
+// Printable returns s with every character that is not printable (strconv.IsPrint; the space
+// is kept) written as Go's strconv.Quote writes it, without the surrounding quotes: a newline
+// becomes \n, ESC \x1b, U+202E \u202e. Publisher text quoted in a finding can then neither
+// break a log line nor drive a terminal. Printable text comes back unchanged, so applying it
+// twice is the same as once.
+func Printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r != ' ' && !strconv.IsPrint(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r == ' ' || strconv.IsPrint(r) {
+			b.WriteRune(r)
+			continue
+		}
+		q := strconv.QuoteRune(r) // "'\x1b'": the escape between the quotes
+		b.WriteString(q[1 : len(q)-1])
+	}
+	return b.String()
+}
+
+// printableFindings passes every Message through Printable: the one exit every finding of this
+// package leaves by, so no message can carry a raw control character whatever it quotes.
+// Pointers stay exact (they are data; Finding.String escapes them for printing).
+func printableFindings(fs []Finding) []Finding {
+	for i := range fs {
+		fs[i].Message = Printable(fs[i].Message)
+	}
+	return fs
 }
 
 // Rule ids for findings that are not JSON Schema keywords. The protocol rules are SPEC section 1

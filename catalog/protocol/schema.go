@@ -69,11 +69,11 @@ func SchemaFindings(s *jsonschema.Schema, v any) []Finding {
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return []Finding{{Rule: RuleInternal, Message: "schema validation failed: " + err.Error()}}
+		return printableFindings([]Finding{{Rule: RuleInternal, Message: "schema validation failed: " + err.Error()}})
 	}
 	var out []Finding
 	collect(ve, &out)
-	return sortFindings(out)
+	return printableFindings(sortFindings(out))
 }
 
 func collect(ve *jsonschema.ValidationError, out *[]Finding) {
@@ -126,16 +126,17 @@ func collect(ve *jsonschema.ValidationError, out *[]Finding) {
 	*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("%s: %s", fieldLabel(ptr), ve.Message)})
 }
 
-// fieldLabel names the field a pointer ends in, for messages.
+// fieldLabel names the field a pointer ends in, for messages: the name quoted, the pointer
+// (publisher keys) through Printable.
 func fieldLabel(ptr string) string {
 	if ptr == "" {
 		return "the document"
 	}
 	name := lastToken(ptr)
 	if _, err := strconv.Atoi(name); err == nil {
-		return fmt.Sprintf("item %s of %q (%s)", name, lastToken(ptr[:strings.LastIndexByte(ptr, '/')]), ptr)
+		return fmt.Sprintf("item %s of %q (%s)", name, lastToken(ptr[:strings.LastIndexByte(ptr, '/')]), Printable(ptr))
 	}
-	return fmt.Sprintf("field %q (%s)", name, ptr)
+	return fmt.Sprintf("field %q (%s)", name, Printable(ptr))
 }
 
 // keyword is the last segment of a schema keyword location ("/properties/a/type" -> "type").

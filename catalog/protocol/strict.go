@@ -304,7 +304,8 @@ func (p *scanner) str(ptr string) (string, error) {
 			continue
 		default:
 			p.i++
-			return "", p.errorf("invalid escape '\\%c' in a string", rune(e))
+			r, _ := utf8.DecodeRune(p.b[p.i:]) // the escaped character, quoted: it may be a control
+			return "", p.errorf("invalid escape %q in a string", "\\"+string(r))
 		}
 		p.i += 2
 	}

@@ -33,7 +33,7 @@ func TestBadInput(t *testing.T) {
 		{"plus sign", `{"a":+1}`, RuleSyntax, "", "expected a value"},
 		{"exponent without digits", `{"a":1e}`, RuleSyntax, "", "a digit in the exponent"},
 		{"control character in a string", "{\"a\":\"x\ny\"}", RuleSyntax, "", "control character U+000A"},
-		{"invalid escape", `{"a":"\x41"}`, RuleSyntax, "", `invalid escape '\x'`},
+		{"invalid escape", `{"a":"\x41"}`, RuleSyntax, "", `invalid escape "\\x"`},
 		{"short unicode escape", `{"a":"\u12"}`, RuleSyntax, "", `invalid \u escape`},
 		{"byte order mark", "\xef\xbb\xbf{}", RuleSyntax, "", "byte order mark"},
 		{"invalid UTF-8", "{\"a\":\n\"\xff\"}", RuleUTF8, "", "invalid UTF-8 at line 2, column 2 (byte offset 7, byte 0xff)"},
@@ -162,9 +162,10 @@ func FuzzParseStrict(f *testing.F) {
 }
 
 // FuzzDecode: any bytes give either findings or a complete, typed, valid document; never a
-// panic and never a silent pass.
+// panic and never a silent pass; every finding prints on one line with no control character.
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{minimalManifest, minimalIndex, `{"schema_version":"3","document":"index"}`, `{"schema_version":"2","document":"project","project":1}`} {
+	for _, s := range []string{minimalManifest, minimalIndex, `{"schema_version":"3","document":"index"}`, `{"schema_version":"2","document":"project","project":1}`,
+		`{"schema_version":"2","document":"project","project":{"\u001b[2J\n":1,"type":"\u202e\r"}}`, "{\"\x1b\":\"\\\x1b\"}"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -177,6 +178,9 @@ func FuzzDecode(f *testing.F) {
 		for _, f := range fs {
 			if f.Rule == "" || f.Message == "" {
 				t.Fatalf("finding without rule or message: %+v", f)
+			}
+			if r, bad := unprintable(f.String()); bad {
+				t.Fatalf("finding carries raw %U into a terminal: %q", r, f.String())
 			}
 		}
 	})
