@@ -245,8 +245,11 @@ func validateDocument(src string, b []byte, readErr error) validateResult {
 }
 
 // printValidateResult writes each finding as "SOURCE: POINTER [RULE] MESSAGE", then the verdict
-// line "SOURCE: VERDICT ...".
+// line "SOURCE: VERDICT ...". Everything printed goes through protocol.Printable (Finding.String
+// does it for findings): a path, a redirect target or a publisher's key cannot carry a raw
+// newline or terminal escape into a terminal or CI log.
 func printValidateResult(w io.Writer, v validateResult) {
+	v.Source, v.Error = protocol.Printable(v.Source), protocol.Printable(v.Error)
 	for _, f := range v.Findings {
 		fmt.Fprintf(w, "%s: %s\n", v.Source, f)
 	}

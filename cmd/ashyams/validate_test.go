@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -267,5 +268,38 @@ func TestValidateURL(t *testing.T) {
 	rc, out, _ = runValidateCmd(t, "file:///etc/passwd")
 	if rc != 1 || !strings.Contains(out, "file:///etc/passwd: refused: ") {
 		t.Errorf("file URL: exit %d\n%s", rc, out)
+	}
+}
+
+// TestValidateOutputPrintable: a document whose keys and values carry newlines and terminal
+// escapes prints one line per finding, each with the publisher text escaped (no raw control
+// character reaches the terminal); an error text (here a file name with an escape) is escaped too.
+func TestValidateOutputPrintable(t *testing.T) {
+	doc := strings.Replace(validMinimal, `"type":"mod"`, `"type":"\u001b[2J\nmod","\u001b]0;owned\u0007":1`, 1)
+	p := writeTemp(t, "hostile.json", doc)
+	missing := filepath.Join(t.TempDir(), "no\x1b[31mfile")
+	rc, out, _ := runValidateCmd(t, p, missing)
+	if rc != 1 {
+		t.Fatalf("exit %d\n%s", rc, out)
+	}
+	for _, r := range out {
+		if r != '\n' && r != ' ' && !strconv.IsPrint(r) {
+			t.Errorf("raw %U in the output:\n%q", r, out)
+		}
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	want := []string{
+		p + `: /project/\x1b]0;owned\a [additionalProperties] unknown field "\x1b]0;owned\a" is not allowed here`,
+		p + `: /project/type [enum] field "type" (/project/type): value must be one of`,
+		p + `: invalid project manifest (2 findings;`,
+		strings.ReplaceAll(missing, "\x1b", `\x1b`) + `: unreadable: stat ` + strings.ReplaceAll(missing, "\x1b", `\x1b`) + `: no such file or directory`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("want %d lines, got:\n%s", len(want), out)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q\nwant prefix %q", i, lines[i], w)
+		}
 	}
 }
