@@ -67,8 +67,28 @@ var (
 	globalUnicast = netip.MustParsePrefix("2000::/3")
 )
 
-// CheckAddr says whether the crawler may connect to a: nil when admitted, otherwise an error
-// whose text names the address and why it is refused (seeds/crawler.txt, "Hostile input").
+// AddrError is an address the guard refuses: Addr and what it is, in words. Error reads
+// "<addr> is <what>" ("169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata
+// services live)"); a sentence that names the address another way (a resolved name) uses What
+// alone, so the words stay grammatical.
+type AddrError struct {
+	Addr netip.Addr // the refused address (invalid when there was none)
+	What string     // what the address is, as a noun phrase or adjective: "loopback (127.0.0.0/8)"
+	// Loopback is true when --allow-loopback would admit the address (127.0.0.0/8 or ::1): the
+	// refusal a local drill without the flag runs into.
+	Loopback bool
+}
+
+func (e *AddrError) Error() string {
+	if !e.Addr.IsValid() {
+		return e.What
+	}
+	return e.Addr.String() + " is " + e.What
+}
+
+// CheckAddr says whether the crawler may connect to a: nil when admitted, otherwise an
+// *AddrError whose text names the address and why it is refused (seeds/crawler.txt, "Hostile
+// input").
 //
 // Refused: loopback, unspecified, private (RFC 1918), carrier-grade NAT, link-local,
 // multicast, documentation, benchmarking and reserved blocks, in IPv4 and IPv6; every IPv6
@@ -89,20 +109,28 @@ var (
 // nothing else: private and metadata blocks, mapped loopback (::ffff:127.0.0.1) and NAT64 loopback
 // stay refused.
 func CheckAddr(a netip.Addr, allowLoopback bool) error {
+	if err := checkAddr(a, allowLoopback); err != nil {
+		err.Loopback = !allowLoopback && checkAddr(a, true) == nil
+		return err
+	}
+	return nil
+}
+
+func checkAddr(a netip.Addr, allowLoopback bool) *AddrError {
 	if !a.IsValid() {
-		return fmt.Errorf("not an IP address")
+		return &AddrError{What: "not an IP address"}
 	}
 	if a.Zone() != "" {
-		return fmt.Errorf("%s carries an IPv6 zone (%%%s); zoned addresses are refused", a, a.Zone())
+		return &AddrError{Addr: a, What: fmt.Sprintf("an address with an IPv6 zone (%%%s); zoned addresses are refused", a.Zone())}
 	}
 	if a.Is4() {
 		if allowLoopback && v4Loopback.Contains(a) {
 			return nil
 		}
-		return checkV4(a, a.String())
+		return checkV4(a)
 	}
 	if a.Is4In6() {
-		return fmt.Errorf("%s is an IPv4-mapped IPv6 address (::ffff:0:0/96; refused outright)", a)
+		return &AddrError{Addr: a, What: "an IPv4-mapped IPv6 address (::ffff:0:0/96; refused outright)"}
 	}
 	if allowLoopback && a == v6Loopback {
 		return nil
@@ -110,26 +138,26 @@ func CheckAddr(a netip.Addr, allowLoopback bool) error {
 	if nat64.Contains(a) {
 		b := a.As16()
 		v4 := netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
-		if err := checkV4(v4, v4.String()); err != nil {
-			return fmt.Errorf("%s is NAT64 (64:ff9b::/96) for %s, and %s", a, v4, err)
+		if err := checkV4(v4); err != nil {
+			return &AddrError{Addr: a, What: fmt.Sprintf("NAT64 (64:ff9b::/96) for %s, which is %s", v4, err.What)}
 		}
 		return nil
 	}
 	for _, rr := range v6Refused {
 		if rr.prefix.Contains(a) {
-			return fmt.Errorf("%s is %s", a, rr.what)
+			return &AddrError{Addr: a, What: rr.what}
 		}
 	}
 	if !globalUnicast.Contains(a) {
-		return fmt.Errorf("%s is outside global unicast 2000::/3 (unassigned or reserved)", a)
+		return &AddrError{Addr: a, What: "outside global unicast 2000::/3 (unassigned or reserved)"}
 	}
 	return nil
 }
 
-func checkV4(a netip.Addr, name string) error {
+func checkV4(a netip.Addr) *AddrError {
 	for _, rr := range v4Refused {
 		if rr.prefix.Contains(a) {
-			return fmt.Errorf("%s is %s", name, rr.what)
+			return &AddrError{Addr: a, What: rr.what}
 		}
 	}
 	return nil

@@ -179,7 +179,7 @@ func TestCheckAddrReasons(t *testing.T) {
 		{"2001:10::9", "ORCHID"},
 		{"::ffff:127.0.0.1", "IPv4-mapped"},
 		{"::7f00:1", "IPv4-compatible"},
-		{"64:ff9b::7f00:1", "NAT64 (64:ff9b::/96) for 127.0.0.1, and 127.0.0.1 is loopback"},
+		{"64:ff9b::7f00:1", "64:ff9b::7f00:1 is NAT64 (64:ff9b::/96) for 127.0.0.1, which is loopback"},
 		{"64:ff9b::a9fe:a9fe", "cloud metadata"},
 		{"64:ff9b:1::1", "local-use NAT64"},
 		{"2002:a00:1::", "6to4"},

@@ -62,7 +62,7 @@ type Options struct {
 // Client is the guarded HTTP client. Safe for concurrent use.
 type Client struct {
 	o  Options
-	hc *http.Client
+	rt http.RoundTripper // the transport alone: redirects are ours (see Get)
 }
 
 // New returns a Client with o's settings (defaults filled in).
@@ -97,10 +97,9 @@ func New(o Options) *Client {
 		IdleConnTimeout:     30 * time.Second,
 		TLSHandshakeTimeout: 10 * time.Second,
 	}
-	c.hc = &http.Client{
-		Transport:     tr,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	// No http.Client: it parses a redirect's Location before any CheckRedirect hook runs, so a
+	// bad Location would surface as a transport failure instead of the redirect it is.
+	c.rt = tr
 	return c
 }
 
@@ -147,8 +146,11 @@ var errDeadline = errors.New("guard deadline")
 
 // Get fetches r.URL under every rule of the guard. Errors: *RefusedError (scheme, userinfo,
 // malformed URL, refused address; Hop says which redirect), *TooLargeError, *TimeoutError,
-// *RedirectError, or a network error naming the URL ("GET <url>: ...").
+// *RedirectError, or a network error naming the URL ("GET <url>: ..."). When the caller's ctx
+// ends first, the error wraps context.Cause(ctx) (a budget, a cancellation), so the caller can
+// tell its own deadline from the site's slowness.
 func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
+	parent := ctx
 	ctx, cancel := context.WithTimeoutCause(ctx, c.o.Timeout, errDeadline)
 	defer cancel()
 	limit := c.o.MaxBytes
@@ -178,24 +180,32 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 		if r.LastModified != "" {
 			req.Header.Set("If-Modified-Since", r.LastModified)
 		}
-		resp, err := c.hc.Do(req)
+		resp, err := c.rt.RoundTrip(req)
 		if err != nil {
-			return nil, c.failure(ctx, cur, hops, err)
+			return nil, c.failure(parent, ctx, cur, hops, err)
 		}
 		if isRedirect(resp.StatusCode) {
 			drain(resp.Body)
+			redirErr := func(reason string) error {
+				return &RedirectError{URL: redact(cur), Hop: hop + 1, Status: resp.StatusCode, Reason: reason, Hops: append([]Hop(nil), hops...)}
+			}
 			loc := resp.Header.Get("Location")
 			if loc == "" {
-				return nil, &RedirectError{URL: cur, Hop: hop + 1, Reason: fmt.Sprintf("HTTP %d without a Location header", resp.StatusCode)}
+				return nil, redirErr(fmt.Sprintf("HTTP %d without a Location header", resp.StatusCode))
 			}
 			next, perr := u.Parse(loc)
 			if perr != nil {
-				return nil, &RedirectError{URL: cur, Hop: hop + 1, Reason: fmt.Sprintf("Location %q is not a URL", loc)}
+				reason := perr.Error()
+				var ue *url.Error
+				if errors.As(perr, &ue) {
+					reason = ue.Err.Error()
+				}
+				return nil, redirErr(fmt.Sprintf("its Location header %q does not parse as a URL (%s)", loc, reason))
+			}
+			if len(hops)+1 > c.o.MaxRedirects {
+				return nil, redirErr(fmt.Sprintf("more than %d redirects (this one to %s)", c.o.MaxRedirects, next.Redacted()))
 			}
 			hops = append(hops, Hop{From: cur, To: next.String(), Status: resp.StatusCode})
-			if len(hops) > c.o.MaxRedirects {
-				return nil, &RedirectError{URL: cur, Hop: hop + 1, Reason: fmt.Sprintf("more than %d redirects (this one to %s)", c.o.MaxRedirects, next.Redacted())}
-			}
 			cur = next.String()
 			continue
 		}
@@ -212,7 +222,7 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 			if errors.As(err, &tl) {
 				return nil, err
 			}
-			return nil, c.failure(ctx, cur, hops, err)
+			return nil, c.failure(parent, ctx, cur, hops, err)
 		}
 		out.Body = body
 		return out, nil
@@ -233,14 +243,17 @@ func (c *Client) atHop(err error, hops []Hop) error {
 	return err
 }
 
-// failure turns a transport error into the guard's words: a refusal from the dial, our deadline,
-// or a network error naming the URL.
-func (c *Client) failure(ctx context.Context, cur string, hops []Hop, err error) error {
+// failure turns a transport error into the guard's words: a refusal from the dial, the caller's
+// context ending (its cause wrapped), our deadline, or a network error naming the URL.
+func (c *Client) failure(parent, ctx context.Context, cur string, hops []Hop, err error) error {
 	var re *RefusedError
 	if errors.As(err, &re) {
 		cp := *re
 		cp.URL = redact(cur)
 		return c.atHop(&cp, hops)
+	}
+	if parent.Err() != nil {
+		return fmt.Errorf("GET %s: not finished: %w", redact(cur), context.Cause(parent))
 	}
 	if context.Cause(ctx) == errDeadline {
 		return &TimeoutError{URL: redact(cur), Timeout: c.o.Timeout}
@@ -365,7 +378,7 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	}
 	lit, literal, err := checkHost(host, false, c.o.AllowLoopback)
 	if err != nil {
-		return nil, &RefusedError{Reason: err.Error(), AddressGuard: literal}
+		return nil, &RefusedError{Reason: err.Error(), AddressGuard: literal, Loopback: isLoopbackRefusal(err)}
 	}
 	var addrs []netip.Addr
 	if literal {
@@ -385,7 +398,8 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 			// a mapped AAAA: both reach the same IPv4 host, so check and dial the IPv4 address.
 			a = a.Unmap()
 			if err := CheckAddr(a, c.o.AllowLoopback); err != nil {
-				return nil, &RefusedError{Reason: fmt.Sprintf("name %s resolves to %s", name, err), AddressGuard: true}
+				ae := err.(*AddrError)
+				return nil, &RefusedError{Reason: fmt.Sprintf("the name %s resolves to %s, which is %s", name, a, ae.What), AddressGuard: true, Loopback: ae.Loopback}
 			}
 			addrs = append(addrs, a)
 		}

@@ -583,9 +583,9 @@ func TestFormatBytes(t *testing.T) {
 // TestTransportHasNoProxy backs TestProxyEnvironmentIgnored: net/http caches the proxy
 // environment once per process, so the behavioural test alone depends on test order.
 func TestTransportHasNoProxy(t *testing.T) {
-	tr, ok := New(Options{}).hc.Transport.(*http.Transport)
+	tr, ok := New(Options{}).rt.(*http.Transport)
 	if !ok || tr.Proxy != nil {
-		t.Errorf("transport %T has a Proxy function; it must never use a proxy", New(Options{}).hc.Transport)
+		t.Errorf("transport %T has a Proxy function; it must never use a proxy", New(Options{}).rt)
 	}
 }
 
@@ -610,7 +610,103 @@ func TestResolverMappedAnswerCheckedAsIPv4(t *testing.T) {
 		t.Errorf("dialed %v; want 127.0.0.1:%s", dialed, port)
 	}
 	_, err = New(Options{Resolver: res}).Get(context.Background(), Request{URL: "http://hosts-file.example:" + port + "/"})
-	if err == nil || !strings.Contains(err.Error(), "127.0.0.1 is loopback") {
-		t.Errorf("without --allow-loopback: %v", err)
+	var re *RefusedError
+	if !errors.As(err, &re) || !re.Loopback || !strings.Contains(err.Error(), "the name hosts-file.example resolves to 127.0.0.1, which is loopback (127.0.0.0/8)") {
+		t.Errorf("without --allow-loopback: %v; want a grammatical refusal marked Loopback", err)
+	}
+}
+
+// A redirect over the limit keeps the hops that were followed (the trail records them), and a
+// Location that does not parse is reported as exactly that, not as an unreachable host.
+func TestRedirectErrorsKeepHopsAndNameTheLocation(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/bad" {
+			w.Header().Set("Location", "http://[::1")
+			w.WriteHeader(http.StatusFound)
+			return
+		}
+		http.Redirect(w, r, r.URL.Path+"x", http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	_, err := loopbackClient(Options{MaxRedirects: 2}).Get(context.Background(), Request{URL: srv.URL + "/r"})
+	var rerr *RedirectError
+	if !errors.As(err, &rerr) {
+		t.Fatalf("got %v; want a RedirectError", err)
+	}
+	want := []Hop{{From: srv.URL + "/r", To: srv.URL + "/rx", Status: 307}, {From: srv.URL + "/rx", To: srv.URL + "/rxx", Status: 307}}
+	if rerr.Hop != 3 || rerr.Status != 307 || rerr.URL != srv.URL+"/rxx" || fmt.Sprint(rerr.Hops) != fmt.Sprint(want) {
+		t.Errorf("redirect error %+v; want hop 3 from %s/rxx after the hops %v", rerr, srv.URL, want)
+	}
+	if got, want := err.Error(), "redirect 3 from "+srv.URL+"/rxx: more than 2 redirects (this one to "+srv.URL+"/rxxx)"; got != want {
+		t.Errorf("error %q, want %q", got, want)
+	}
+
+	_, err = loopbackClient(Options{}).Get(context.Background(), Request{URL: srv.URL + "/bad"})
+	if !errors.As(err, &rerr) || rerr.Hop != 1 || rerr.Status != 302 || len(rerr.Hops) != 0 {
+		t.Fatalf("bad Location: %v; want a RedirectError at hop 1", err)
+	}
+	if got, want := err.Error(), `redirect 1 from `+srv.URL+`/bad: its Location header "http://[::1" does not parse as a URL (missing ']' in host)`; got != want {
+		t.Errorf("bad Location: %q, want %q", got, want)
+	}
+}
+
+// Every refusal of a resolved name is one grammatical sentence naming the name, the address and
+// what it is; Loopback marks exactly the refusals --allow-loopback would lift.
+func TestResolvedNameRefusalWording(t *testing.T) {
+	for addr, want := range map[string]struct {
+		what     string
+		loopback bool
+	}{
+		"127.0.0.1":       {"loopback (127.0.0.0/8)", true},
+		"::1":             {"loopback (::1)", true},
+		"169.254.169.254": {"link-local (169.254.0.0/16, where cloud metadata services live)", false},
+		"10.1.2.3":        {"private (RFC 1918, 10.0.0.0/8)", false},
+		"64:ff9b::7f00:1": {"NAT64 (64:ff9b::/96) for 127.0.0.1, which is loopback (127.0.0.0/8)", false},
+		"fe80::1":         {"link-local (fe80::/10)", false},
+	} {
+		res := &stubResolver{addrs: map[string][]string{"name.example": {addr}}}
+		_, err := New(Options{Resolver: res}).Get(context.Background(), Request{URL: "http://name.example/"})
+		var re *RefusedError
+		if !errors.As(err, &re) || !re.AddressGuard {
+			t.Errorf("%s: %v; want an address guard refusal", addr, err)
+			continue
+		}
+		wantMsg := "http://name.example/ refused by the address guard: the name name.example resolves to " + addr + ", which is " + want.what
+		if err.Error() != wantMsg || re.Loopback != want.loopback {
+			t.Errorf("%s: %q (loopback %v)\nwant %q (loopback %v)", addr, err, re.Loopback, wantMsg, want.loopback)
+		}
+	}
+	// Literal addresses: "<addr> is <what>", and the same Loopback mark.
+	for raw, loop := range map[string]bool{"http://127.0.0.2/": true, "http://[::1]/": true, "http://[::ffff:127.0.0.1]/": false, "http://10.0.0.1/": false} {
+		_, err := CheckURL(raw, false)
+		var re *RefusedError
+		if !errors.As(err, &re) || !re.AddressGuard || re.Loopback != loop || strings.Contains(err.Error(), "resolves") {
+			t.Errorf("%s: %v (loopback %v), want loopback %v", raw, err, re != nil && re.Loopback, loop)
+		}
+	}
+}
+
+// When the caller's context ends (a refresh's budget, an interrupt), the error wraps its cause
+// rather than calling the site slow.
+func TestCallerContextCauseWrapped(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	budget := errors.New("the site's time budget ran out")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		cancel(budget)
+	}()
+	_, err := loopbackClient(Options{Timeout: time.Minute}).Get(ctx, Request{URL: srv.URL})
+	var te *TimeoutError
+	if !errors.Is(err, budget) || errors.As(err, &te) || !strings.Contains(err.Error(), srv.URL) {
+		t.Errorf("got %v; want the caller's cause, naming the URL", err)
 	}
 }

@@ -16,6 +16,9 @@ type RefusedError struct {
 	From         string // for Hop > 0: the URL that redirected here
 	Status       int    // for Hop > 0: the redirect's HTTP status
 	Hops         []Hop  // the redirects followed before the refusal (Hop of them)
+	// Loopback is true when the refused address is one --allow-loopback admits (127.0.0.0/8,
+	// ::1): a local drill run without the flag.
+	Loopback bool
 }
 
 func (e *RefusedError) Error() string {
@@ -70,7 +73,9 @@ func (e *TimeoutError) Error() string {
 type RedirectError struct {
 	URL    string // the URL that answered with the redirect
 	Hop    int    // the redirect's number, from 1
+	Status int    // the redirect's HTTP status
 	Reason string
+	Hops   []Hop // the redirects followed before this one (Hop-1 of them), for the trail
 }
 
 func (e *RedirectError) Error() string {

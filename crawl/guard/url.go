@@ -55,9 +55,15 @@ func CheckURL(raw string, allowLoopback bool) (*url.URL, error) {
 	}
 	bracketed := strings.HasPrefix(u.Host, "[")
 	if _, literal, err := checkHost(u.Hostname(), bracketed, allowLoopback); err != nil {
-		return nil, &RefusedError{URL: shown, Reason: err.Error(), AddressGuard: literal}
+		return nil, &RefusedError{URL: shown, Reason: err.Error(), AddressGuard: literal, Loopback: isLoopbackRefusal(err)}
 	}
 	return u, nil
+}
+
+// isLoopbackRefusal reports whether err refuses an address --allow-loopback would admit.
+func isLoopbackRefusal(err error) bool {
+	var ae *AddrError
+	return errors.As(err, &ae) && ae.Loopback
 }
 
 // checkHost classifies a URL host (brackets removed, percent-decoding done). It returns the
