@@ -38,8 +38,15 @@ const (
 	SchemaFile  = "dreamweave-network-catalog-1.schema.json"
 )
 
-// Notice is the notice both files carry: what they are and what they are not.
-const Notice = "What this index observed of the DreamWeave network, kept as a cache. This is not the DreamWeave protocol: each claim's manifest_url is the authority for that claim, and every time here is when this index looked, never a publisher's date. A site being read by this index says nothing about the quality of what it publishes."
+// Notice is the notice both files carry: what they are and what they are not. Two kinds of
+// time appear in them and it keeps them apart (SPEC section 4: a release's publisher date and
+// the time this index first saw it are different facts): the times this index writes are its
+// own observations, while the values inside an event's changes, release dates included, are
+// copied from the publisher's manifests.
+const Notice = "What this index observed of the DreamWeave network, kept as a cache. This is not the DreamWeave protocol: each claim's manifest_url is the authority for that claim. " +
+	"The times this index writes (observed_at, first_observed, last_attempt, last_success, last_changed) are when it looked; " +
+	"values inside an event's changes, such as a release's date, are the publisher's, as published. " +
+	"A site being read by this index says nothing about the quality of what it publishes."
 
 // Index identifies the index that writes the files (catalog v1 "index").
 type Index struct {
