@@ -78,6 +78,9 @@ func Build(dir *store.Dir, snap *store.Snapshot, cur *curation.Curation) (*Netwo
 		}
 	}
 	for _, c := range n.Claims {
+		c.firstSeen()
+	}
+	for _, c := range n.Claims {
 		p := n.ByProject[c.Project]
 		if p == nil {
 			p = &Project{ID: c.Project}

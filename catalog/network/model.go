@@ -181,6 +181,14 @@ type Release struct {
 	Head    []string
 	// Relationships in publisher order.
 	Relationships []*Relationship
+	// FirstSeen is when this index first saw the release in this claim's manifests: the
+	// observed_at of FirstSeenEvent, as recorded (UTC, "2006-01-02T15:04:05Z"). It is the
+	// claim's first observed event for a release that was there from the start, else the
+	// changed event whose release-added names it. "" (and FirstSeenEvent nil) when the recorded
+	// history does not connect far enough to tell. Never the publisher's Date (SPEC section 4:
+	// different facts). Per claim: a moved claim's releases are first seen at its new site.
+	FirstSeen      string
+	FirstSeenEvent *store.Event
 }
 
 // TargetKind says what a relationship points at.
