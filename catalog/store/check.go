@@ -15,28 +15,48 @@ import (
 )
 
 // Problem is one broken invariant of the state directory: the record's path (slash-separated,
-// relative to the state root) and what is wrong with it, in words.
+// relative to the state root; "" for the state directory itself) and what is wrong with it, in
+// words. Leftover is true for what an interrupted write left behind (a temporary file, or a
+// directory holding nothing else): not a contradiction, Load ignores it and Tidy removes it.
 type Problem struct {
-	Path    string
-	Message string
+	Path     string
+	Message  string
+	Leftover bool
 }
 
-// String is "path: message".
-func (p Problem) String() string { return p.Path + ": " + p.Message }
+// String is "path: message", or the message alone for the state directory itself.
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.Message
+	}
+	return p.Path + ": " + p.Message
+}
+
+// LeftoverMessage is the message of every Problem with Leftover set.
+const LeftoverMessage = "leftover from an interrupted write (a refresh stopped before renaming it into place); the next `ashyams refresh` removes it"
 
 // Check verifies every invariant of seeds/state.txt ("Recovery") and returns each broken one,
 // sorted by path then message; none means the state is sound. It never modifies anything.
 //
-//   - every record parses, with no unknown fields and no trailing data;
+//   - the state directory exists (else one Problem with Path "" saying how to get one);
+//   - only the layout's names are present (seeds/state.txt, "Layout"; dot files at the root,
+//     such as .git, are Git's); temporary files and directories holding nothing else are
+//     reported as leftovers of an interrupted write;
+//   - every record parses, with no unknown fields and no trailing data; a record that does not
+//     parse is reported once, not again by each record naming it;
 //   - network.json is present once anything has been recorded, and names a format, a crawler and
 //     an observation time;
 //   - each held manifest.json hashes to its claim's ingested_sha256 (or, while a replacement is
 //     pending, its pending_sha256) and describes the claim's project (project.id); a claim
 //     holding no manifest records no digest;
 //   - each origin's dreamweave.json hashes to its index_sha256 (or its pending_sha256);
-//   - every reference resolves: a claim's directory names match its project and origin fields
-//     and its origin exists; a source's origin exists; an origin's sources exist and lead to it; origin.previous, claim.moved_to / moved_from and event.moved_from name origins;
-//     every event names an existing claim; record names follow SiteID / SourceID;
+//   - names follow their facts: a source file is SourceID(url), an origin's directory and id are
+//     SiteID(index_url), a claim's directories are its project and origin;
+//   - every reference resolves: a claim's origin exists; a resolved source's origin exists and
+//     its discovery trail reached that origin's index_url (else two index URLs share one site
+//     id, or the records disagree); an origin's sources exist and lead to it; origin.previous,
+//     claim.moved_to / moved_from and event.moved_from name origins; every event names an
+//     existing claim;
 //   - every event's id is EventID of its own facts and its file name is that id;
 //   - every cached image (claim.media.file) exists, and every file in media/ hashes to its name;
 //   - health values and times are from the record vocabulary and TimeFormat.
@@ -58,21 +78,47 @@ type checker struct {
 	sources map[string]Source // by file stem
 	origins map[string]Origin // by directory name
 	claims  map[string]Claim  // by "project/site"
+	// broken holds the records that exist but do not parse ("source:<stem>", "origin:<site>",
+	// "claim:<project>/<site>"): reported once, so references to them are not reported again.
+	broken map[string]bool
+	// found by the layout scan, sorted
+	sourceFiles []string // stems of sources/*.json
+	siteDirs    []string // origins/<site> holding origin.json
+	claimDirs   []string // "project/site" holding claim.json
+	eventFiles  []string // events/*.json
+	mediaFiles  []string // media/*
 }
 
 func (c *checker) add(path, format string, args ...any) {
 	c.out = append(c.out, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
+func (c *checker) leftover(rel string) {
+	c.out = append(c.out, Problem{Path: rel, Message: LeftoverMessage, Leftover: true})
+}
+
+func (c *checker) stray(rel string) {
+	c.add(rel, "is not part of the state layout (seeds/state.txt, \"Layout\")")
+}
+
 func (c *checker) run() {
 	st, err := os.Stat(c.d.Root)
-	if err != nil || !st.IsDir() {
-		c.add(".", "the state directory %s does not exist or is not a directory", c.d.Root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		c.add("", "no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first", c.d.Root)
+		return
+	case err != nil:
+		c.add("", "the state at %s cannot be read: %v", c.d.Root, err)
+		return
+	case !st.IsDir():
+		c.add("", "the state path %s is not a directory", c.d.Root)
 		return
 	}
 	c.sources = map[string]Source{}
 	c.origins = map[string]Origin{}
 	c.claims = map[string]Claim{}
+	c.broken = map[string]bool{}
+	c.scan()
 	c.readSources()
 	c.readOrigins()
 	c.readClaims()
@@ -100,16 +146,130 @@ func (c *checker) read(rel string, v any) bool {
 	return true
 }
 
-func (c *checker) list(rel string, dirs bool) []string {
-	names, err := c.d.list(rel, dirs)
-	if err != nil {
+// entries lists the directory rel (every name, sorted), reporting a problem when it cannot be
+// read; a missing directory is empty.
+func (c *checker) entries(rel string) []fs.DirEntry {
+	ents, err := os.ReadDir(c.d.Path(rel))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		c.add(rel, "cannot be listed: %v", err)
 	}
-	return names
+	return ents
+}
+
+// scan walks the layout: it reports stray names and leftovers, and lists the records to read.
+func (c *checker) scan() {
+	for _, e := range c.entries("") {
+		n := e.Name()
+		switch {
+		case IsTemp(n):
+			c.leftover(n)
+		case strings.HasPrefix(n, "."): // .git and other Git files of the checkout
+		case e.IsDir() && n == SourcesDir:
+			c.sourceFiles = c.files(SourcesDir, ".json")
+		case e.IsDir() && n == EventsDir:
+			c.eventFiles = c.files(EventsDir, ".json")
+		case e.IsDir() && n == MediaDir:
+			c.mediaFiles = c.files(MediaDir, "")
+		case e.IsDir() && n == OriginsDir:
+			for _, site := range c.dirs(OriginsDir) {
+				if c.recordDir(OriginsDir+"/"+site, OriginFile, IndexFile) {
+					c.siteDirs = append(c.siteDirs, site)
+				}
+			}
+		case e.IsDir() && n == ClaimsDir:
+			for _, p := range c.dirs(ClaimsDir) {
+				sites := c.dirs(ClaimsDir + "/" + p)
+				if len(c.entries(ClaimsDir+"/"+p)) == 0 {
+					c.leftoverDir(ClaimsDir + "/" + p)
+				}
+				for _, site := range sites {
+					if c.recordDir(ClaimsDir+"/"+p+"/"+site, ClaimFile, ManifestFile) {
+						c.claimDirs = append(c.claimDirs, p+"/"+site)
+					}
+				}
+			}
+		case !e.IsDir() && n == NetworkFile:
+		default:
+			c.stray(n)
+		}
+	}
+}
+
+// files lists the regular files in dir ending in ext (any name when ext is ""), reporting
+// leftovers and anything else as stray.
+func (c *checker) files(dir, ext string) []string {
+	var out []string
+	for _, e := range c.entries(dir) {
+		n, rel := e.Name(), dir+"/"+e.Name()
+		switch {
+		case IsTemp(n) && !e.IsDir():
+			c.leftover(rel)
+		case e.IsDir() || strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ext) || n == ext:
+			c.stray(rel)
+		default:
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// dirs lists the directories in dir, reporting leftovers and any file as stray.
+func (c *checker) dirs(dir string) []string {
+	var out []string
+	for _, e := range c.entries(dir) {
+		n, rel := e.Name(), dir+"/"+e.Name()
+		switch {
+		case IsTemp(n) && !e.IsDir():
+			c.leftover(rel)
+		case !e.IsDir() || strings.HasPrefix(n, "."):
+			c.stray(rel)
+		default:
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// leftoverDir reports an empty directory: what an interrupted write left (Git keeps no empty
+// directories, so a checkout never has one).
+func (c *checker) leftoverDir(rel string) {
+	c.out = append(c.out, Problem{Path: rel + "/", Message: "holds no record: " + LeftoverMessage, Leftover: true})
+}
+
+// recordDir checks a directory that holds one record file and, optionally, its bytes file. It
+// reports true when the record file is present. Without it, a directory holding only leftovers
+// (reported one by one) or nothing (reported itself) is what an interrupted write left; one
+// holding anything else is missing its record.
+func (c *checker) recordDir(dir, record, bytesFile string) bool {
+	has, other := false, false
+	ents := c.entries(dir)
+	for _, e := range ents {
+		n, rel := e.Name(), dir+"/"+e.Name()
+		switch {
+		case IsTemp(n) && !e.IsDir():
+			c.leftover(rel)
+		case !e.IsDir() && n == record:
+			has = true
+		case !e.IsDir() && n == bytesFile:
+			other = true
+		default:
+			other = true
+			c.stray(rel)
+		}
+	}
+	switch {
+	case has:
+		return true
+	case other:
+		c.add(dir+"/"+record, "missing, but its directory holds other files")
+	case len(ents) == 0: // (temporary files were reported one by one)
+		c.leftoverDir(dir)
+	}
+	return false
 }
 
 func (c *checker) network() {
-	empty := len(c.sources) == 0 && len(c.origins) == 0 && len(c.claims) == 0
+	empty := len(c.sourceFiles) == 0 && len(c.siteDirs) == 0 && len(c.claimDirs) == 0 && len(c.eventFiles) == 0
 	if !c.d.Exists(NetworkFile) {
 		if !empty {
 			c.add(NetworkFile, "missing, but the state holds records: every refresh writes it first")
@@ -142,37 +302,45 @@ func (c *checker) optTime(rel, field string, v *string) {
 }
 
 func (c *checker) readSources() {
-	for _, f := range c.list(SourcesDir, false) {
-		rel := SourcesDir + "/" + f
-		if !strings.HasSuffix(f, ".json") {
-			c.add(rel, "is not a source record (sources/<source>.json)")
-			continue
-		}
+	for _, f := range c.sourceFiles {
+		stem := strings.TrimSuffix(f, ".json")
 		var s Source
-		if c.read(rel, &s) {
-			c.sources[strings.TrimSuffix(f, ".json")] = s
+		if c.read(SourcePath(stem), &s) {
+			c.sources[stem] = s
+		} else {
+			c.broken["source:"+stem] = true
 		}
 	}
 }
 
 func (c *checker) readOrigins() {
-	for _, site := range c.list(OriginsDir, true) {
+	for _, site := range c.siteDirs {
 		var o Origin
 		if c.read(OriginPath(site), &o) {
 			c.origins[site] = o
+		} else {
+			c.broken["origin:"+site] = true
 		}
 	}
 }
 
 func (c *checker) readClaims() {
-	for _, p := range c.list(ClaimsDir, true) {
-		for _, site := range c.list(ClaimsDir+"/"+p, true) {
-			var cl Claim
-			if c.read(ClaimPath(p, site), &cl) {
-				c.claims[p+"/"+site] = cl
-			}
+	for _, key := range c.claimDirs {
+		p, site, _ := strings.Cut(key, "/")
+		var cl Claim
+		if c.read(ClaimPath(p, site), &cl) {
+			c.claims[key] = cl
+		} else {
+			c.broken["claim:"+key] = true
 		}
 	}
+}
+
+// originMissing reports whether no origin record id exists; an origin.json that exists but does
+// not parse is already reported, so it does not count as missing.
+func (c *checker) originMissing(id string) bool {
+	_, ok := c.origins[id]
+	return !ok && !c.broken["origin:"+id]
 }
 
 func (c *checker) checkSources() {
@@ -180,7 +348,7 @@ func (c *checker) checkSources() {
 		s := c.sources[stem]
 		rel := SourcePath(stem)
 		if want := SourceID(s.URL); want != stem {
-			c.add(rel, "is named %s but its url %s names it %s", stem, s.URL, want)
+			c.add(rel, "is named %s, but its url %s names it %s", stem, s.URL, want)
 		}
 		switch s.Health {
 		case SourceResolved, SourceUnresolved, SourceRemoved:
@@ -196,13 +364,28 @@ func (c *checker) checkSources() {
 		// The source names an origin that exists. (Its origin lists it once the refresh has
 		// written both; the listing is checked from the origin's side, which is written last.)
 		if s.Origin != nil {
-			if _, ok := c.origins[*s.Origin]; !ok {
+			if c.originMissing(*s.Origin) {
 				c.add(rel, "origin %s does not exist (no %s)", *s.Origin, OriginPath(*s.Origin))
+			}
+			// Discovery ends at the site index it found, so a resolved source's trail names
+			// its origin's index_url. When it does not, another index URL holds the site id
+			// (SiteID keeps 8 hex digits, so two URLs can share one) or the records disagree.
+			if o, ok := c.origins[*s.Origin]; ok && s.Health == SourceResolved && !trailReaches(s.Trail, o.IndexURL) {
+				c.add(rel, "leads to origin %s, but its discovery trail never reached that origin's index_url %s (two site index URLs sharing one site id, or records that disagree)", *s.Origin, o.IndexURL)
 			}
 		}
 		c.time(rel, "last_attempt", s.LastAttempt)
 		c.optTime(rel, "last_success", s.LastSuccess)
 	}
+}
+
+func trailReaches(trail []TrailStep, u string) bool {
+	for _, st := range trail {
+		if st.URL == u {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) checkOrigins() {
@@ -228,6 +411,7 @@ func (c *checker) checkOrigins() {
 			stem := SourceID(u)
 			s, ok := c.sources[stem]
 			switch {
+			case !ok && c.broken["source:"+stem]:
 			case !ok:
 				c.add(rel, "lists source %s, which has no record %s", u, SourcePath(stem))
 			case s.URL != u:
@@ -237,7 +421,7 @@ func (c *checker) checkOrigins() {
 			}
 		}
 		for _, p := range o.Previous {
-			if _, ok := c.origins[p]; !ok {
+			if c.originMissing(p) {
 				c.add(rel, "previous origin %s does not exist", p)
 			}
 		}
@@ -289,7 +473,7 @@ func (c *checker) checkClaims() {
 		if cl.Entry.ID != cl.Project {
 			c.add(rel, "entry id %s is not the claim's project %s", cl.Entry.ID, cl.Project)
 		}
-		if _, ok := c.origins[cl.Origin]; !ok {
+		if c.originMissing(cl.Origin) {
 			c.add(rel, "origin %s does not exist (no %s)", cl.Origin, OriginPath(cl.Origin))
 		}
 		switch cl.Health {
@@ -316,10 +500,8 @@ func (c *checker) checkClaims() {
 			field string
 			v     *string
 		}{{"moved_to", cl.MovedTo}, {"moved_from", cl.MovedFrom}} {
-			if ref.v != nil {
-				if _, ok := c.origins[*ref.v]; !ok {
-					c.add(rel, "%s names origin %s, which does not exist", ref.field, *ref.v)
-				}
+			if ref.v != nil && c.originMissing(*ref.v) {
+				c.add(rel, "%s names origin %s, which does not exist", ref.field, *ref.v)
 			}
 		}
 		if cl.Rejected != nil && !hexDigest.MatchString(cl.Rejected.SHA256) {
@@ -377,18 +559,14 @@ func (c *checker) checkManifest(project, site string, cl Claim) {
 }
 
 func (c *checker) checkEvents() {
-	for _, f := range c.list(EventsDir, false) {
+	for _, f := range c.eventFiles {
 		rel := EventsDir + "/" + f
-		if !strings.HasSuffix(f, ".json") {
-			c.add(rel, "is not an event record (events/<event>.json)")
-			continue
-		}
 		var e Event
 		if !c.read(rel, &e) {
 			continue
 		}
 		if want := EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); e.ID != want {
-			c.add(rel, "id %s does not match its facts (kind, project, origin, before, after give %s)", e.ID, want)
+			c.add(rel, "event id %s does not match its facts under this index's formula (EventID of kind, project, origin, before and after is %s)", e.ID, want)
 		}
 		if f != e.ID+".json" {
 			c.add(rel, "file name does not match its id %s", e.ID)
@@ -398,13 +576,12 @@ func (c *checker) checkEvents() {
 		default:
 			c.add(rel, "kind %q is not observed, changed, withdrawn or restored", e.Kind)
 		}
-		if _, ok := c.claims[e.Project+"/"+e.Origin]; !ok {
-			c.add(rel, "names claim %s/%s, which does not exist", e.Project, e.Origin)
+		key := e.Project + "/" + e.Origin
+		if _, ok := c.claims[key]; !ok && !c.broken["claim:"+key] {
+			c.add(rel, "names claim %s, which does not exist", key)
 		}
-		if e.MovedFrom != nil {
-			if _, ok := c.origins[*e.MovedFrom]; !ok {
-				c.add(rel, "moved_from names origin %s, which does not exist", *e.MovedFrom)
-			}
+		if e.MovedFrom != nil && c.originMissing(*e.MovedFrom) {
+			c.add(rel, "moved_from names origin %s, which does not exist", *e.MovedFrom)
 		}
 		for _, dg := range []*string{e.Before, e.After} {
 			if dg != nil && !hexDigest.MatchString(*dg) {
@@ -417,7 +594,7 @@ func (c *checker) checkEvents() {
 
 // checkMedia: every cached image is named by the digest of its bytes.
 func (c *checker) checkMedia() {
-	for _, f := range c.list(MediaDir, false) {
+	for _, f := range c.mediaFiles {
 		rel := MediaDir + "/" + f
 		stem, _, _ := strings.Cut(f, ".")
 		b, err := c.d.ReadBytes(rel)

@@ -43,9 +43,12 @@ func TestCheckCorpusStateReportsExactlyForeignIDsAndMissingMedia(t *testing.T) {
 
 // soundCorpus copies the corpus state and makes it pass: events renamed to our ids, the three
 // absent images dropped from their claims. The repaired tree is built once and copied per test.
+// The corpus is looked for before the Once, so that without ../shared every caller skips (a
+// skip inside the Once would skip only the first test and leave the others an empty tree).
 func soundCorpus(t *testing.T) *Dir {
 	t.Helper()
-	soundOnce.Do(func() { soundFiles, soundErr = buildSound(corpusState(t)) })
+	src := corpusState(t)
+	soundOnce.Do(func() { soundFiles, soundErr = buildSound(src) })
 	if soundErr != nil {
 		t.Fatal(soundErr)
 	}
@@ -269,9 +272,17 @@ func TestCheckEmptyAndMissingState(t *testing.T) {
 	if ps := Open(t.TempDir()).Check(); len(ps) != 0 {
 		t.Errorf("an empty state (no refresh yet) is sound; got %v", ps)
 	}
-	ps := Open(filepath.Join(t.TempDir(), "nope")).Check()
-	if len(ps) != 1 || !strings.Contains(ps[0].Message, "does not exist") {
-		t.Errorf("missing state: %v", ps)
+	root := filepath.Join(t.TempDir(), "nope")
+	ps := Open(root).Check()
+	want := "no state at " + root + ": run `.github/state.sh checkout` or `ashyams refresh` first"
+	if len(ps) != 1 || ps[0].Path != "" || ps[0].String() != want {
+		t.Errorf("missing state: %v, want one problem %q", ps, want)
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	must(t, os.WriteFile(file, nil, 0o644))
+	ps = Open(file).Check()
+	if len(ps) != 1 || ps[0].String() != "the state path "+file+" is not a directory" {
+		t.Errorf("state path is a file: %v", ps)
 	}
 }
 

@@ -12,7 +12,8 @@ import (
 	"strings"
 )
 
-// Dir is a state directory rooted at Root.
+// Dir is a state directory rooted at Root (a file system path; "state" in CI, a checkout of
+// the network-state branch).
 type Dir struct {
 	Root string
 }
@@ -20,20 +21,49 @@ type Dir struct {
 // Open returns the state directory at root. Nothing is read or created until used.
 func Open(root string) *Dir { return &Dir{Root: root} }
 
-// Path joins rel (slash-separated) onto the state root.
+// Path joins rel (slash-separated, relative to the state root) onto the state root, giving a
+// file system path.
 func (d *Dir) Path(rel string) string { return filepath.Join(d.Root, filepath.FromSlash(rel)) }
 
-// Rel paths of the records, slash-separated.
-func SourcePath(source string) string    { return SourcesDir + "/" + source + ".json" }
-func OriginPath(site string) string      { return OriginsDir + "/" + site + "/" + OriginFile }
+// The record paths below are relative to the state root and slash-separated (seeds/state.txt,
+// "Layout"). They join their arguments as given: callers pass names made by SourceID, SiteID,
+// a claim's project id and EventID.
+
+// SourcePath is "sources/<source>.json", the record of one enrolled URL; source is
+// SourceID(url).
+func SourcePath(source string) string { return SourcesDir + "/" + source + ".json" }
+
+// OriginPath is "origins/<site>/origin.json", the record of one site index; site is
+// SiteID(index_url).
+func OriginPath(site string) string { return OriginsDir + "/" + site + "/" + OriginFile }
+
+// OriginIndexPath is "origins/<site>/dreamweave.json", the site index's last good bytes exactly
+// as served (their SHA-256 is the origin's index_sha256).
 func OriginIndexPath(site string) string { return OriginsDir + "/" + site + "/" + IndexFile }
+
+// ClaimPath is "claims/<project>/<site>/claim.json", the record of one claim: project is the
+// manifest's project id as the site index lists it, site the origin's SiteID.
 func ClaimPath(project, site string) string {
 	return ClaimsDir + "/" + project + "/" + site + "/" + ClaimFile
 }
+
+// ManifestPath is "claims/<project>/<site>/manifest.json", the claim's last good manifest
+// exactly as served (its SHA-256 is the claim's ingested_sha256).
 func ManifestPath(project, site string) string {
 	return ClaimsDir + "/" + project + "/" + site + "/" + ManifestFile
 }
+
+// EventPath is "events/<id>.json", one observed transition; id is EventID of its facts.
 func EventPath(id string) string { return EventsDir + "/" + id + ".json" }
+
+// TempPrefix begins the name of every temporary file WriteBytes creates beside its target
+// (".tmp-<name>-<random digits>"). A file with this prefix is a write that never finished: a
+// refresh killed between creating it and renaming it. Load ignores such files, Check reports
+// them, Tidy removes them.
+const TempPrefix = ".tmp-"
+
+// IsTemp reports whether a file name (not a path) is a temporary file of WriteBytes.
+func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
 
 // WriteBytes replaces the file at rel with b atomically: a temp file in the same directory is
 // written, synced and renamed over the target, so an interrupted refresh never leaves a
@@ -43,7 +73,7 @@ func (d *Dir) WriteBytes(rel string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	f, err := os.CreateTemp(filepath.Dir(path), TempPrefix+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
@@ -95,12 +125,12 @@ func (d *Dir) WriteJSON(rel string, v any) error {
 	return d.WriteBytes(rel, b)
 }
 
-// ErrEventExists is returned by WriteEvent when a different event already holds the id.
-var ErrEventExists = errors.New("a different event with this id is already recorded")
-
-// WriteEvent records e under events/<id>.json. Events are never rewritten: an event with the
-// same id already on disk is left as it is (re-running a crawl over the same observations
-// records nothing twice).
+// WriteEvent records e under events/<id>.json and reports written true. Events are never
+// rewritten: when a file with the same id is already on disk it is left as it is and written
+// is false (re-running a crawl over the same observations records nothing twice). The id is
+// EventID of the event's facts, so a later transition with exactly the same facts (the same
+// kind, claim and digests: a withdraw -> restore -> withdraw of identical bytes) is also not
+// recorded again; callers that count events count only written ones.
 func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 	rel := EventPath(e.ID)
 	if _, err := os.Stat(d.Path(rel)); err == nil {
@@ -138,7 +168,9 @@ func (d *Dir) Exists(rel string) bool {
 	return err == nil
 }
 
-// list returns the sorted names in dir (relative), skipping temp files; a missing dir is empty.
+// list returns the sorted names in dir (relative) of directories (wantDir) or files, skipping
+// names that begin with "." (temporary files of interrupted writes, Git's files); a missing
+// dir is empty.
 func (d *Dir) list(rel string, wantDir bool) ([]string, error) {
 	ents, err := os.ReadDir(d.Path(rel))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -177,7 +209,11 @@ type Snapshot struct {
 }
 
 // Load reads every record. Any record that does not parse is returned as an error naming its
-// path: a state that contradicts itself fails the build (the index's own bug).
+// path: a state that contradicts itself fails the build (the index's own bug). What an
+// interrupted write left behind is not a contradiction and is skipped: temporary files
+// (IsTemp) and origins/<site>, claims/<project> or claims/<project>/<site> directories holding
+// nothing else (a refresh killed after creating the directory and before renaming its record
+// into place). Check reports those as leftovers; Tidy removes them.
 func (d *Dir) Load() (*Snapshot, error) {
 	s := &Snapshot{}
 	if d.Exists(NetworkFile) {
@@ -206,6 +242,9 @@ func (d *Dir) Load() (*Snapshot, error) {
 		return nil, err
 	}
 	for _, site := range sites {
+		if d.onlyLeftovers(OriginsDir + "/" + site) {
+			continue
+		}
 		var o Origin
 		if err := d.ReadJSON(OriginPath(site), &o); err != nil {
 			return nil, err
@@ -222,6 +261,9 @@ func (d *Dir) Load() (*Snapshot, error) {
 			return nil, err
 		}
 		for _, site := range sites {
+			if d.onlyLeftovers(ClaimsDir + "/" + p + "/" + site) {
+				continue
+			}
 			var c Claim
 			if err := d.ReadJSON(ClaimPath(p, site), &c); err != nil {
 				return nil, err
@@ -250,4 +292,95 @@ func (d *Dir) Load() (*Snapshot, error) {
 		return s.Events[i].ID < s.Events[j].ID
 	})
 	return s, nil
+}
+
+// onlyLeftovers reports whether the directory rel holds nothing but temporary files (or
+// nothing at all). An unreadable directory is not a leftover: reading it reports the error.
+func (d *Dir) onlyLeftovers(rel string) bool {
+	ents, err := os.ReadDir(d.Path(rel))
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.IsDir() || !IsTemp(e.Name()) {
+			return false
+		}
+	}
+	return true
+}
+
+// Tidy removes what interrupted writes left behind, so that a killed refresh does not leave
+// the state failing Check forever (and the leftovers are never committed): every temporary file
+// (IsTemp) anywhere in the state, Git's directories at the root excepted, then every
+// origins/<site>, claims/<project>/<site> and claims/<project> directory left empty. Records are
+// never touched. Call it only while nothing else writes the state: a refresh, the state's one
+// writer, calls it first (TidyLoad). It returns the removed paths, slash-separated, relative
+// to the root and sorted; a missing state directory has nothing to tidy.
+func (d *Dir) Tidy() ([]string, error) {
+	var removed []string
+	err := filepath.WalkDir(d.Root, func(p string, e fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == d.Root {
+			return fs.SkipAll
+		}
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if p != d.Root && strings.HasPrefix(e.Name(), ".") {
+				return fs.SkipDir // .git and the like: not ours
+			}
+			return nil
+		}
+		if !IsTemp(e.Name()) {
+			return nil
+		}
+		if err := os.Remove(p); err != nil {
+			return fmt.Errorf("tidy: %w", err)
+		}
+		rel, _ := filepath.Rel(d.Root, p)
+		removed = append(removed, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil {
+		return removed, err
+	}
+	rmEmpty := func(rel string) error {
+		ents, err := os.ReadDir(d.Path(rel))
+		if err != nil || len(ents) > 0 {
+			return nil
+		}
+		if err := os.Remove(d.Path(rel)); err != nil {
+			return fmt.Errorf("tidy: %w", err)
+		}
+		removed = append(removed, rel+"/")
+		return nil
+	}
+	sites, _ := d.list(OriginsDir, true)
+	for _, site := range sites {
+		if err := rmEmpty(OriginsDir + "/" + site); err != nil {
+			return removed, err
+		}
+	}
+	projects, _ := d.list(ClaimsDir, true)
+	for _, p := range projects {
+		sites, _ := d.list(ClaimsDir+"/"+p, true)
+		for _, site := range sites {
+			if err := rmEmpty(ClaimsDir + "/" + p + "/" + site); err != nil {
+				return removed, err
+			}
+		}
+		if err := rmEmpty(ClaimsDir + "/" + p); err != nil {
+			return removed, err
+		}
+	}
+	sort.Strings(removed)
+	return removed, nil
+}
+
+// TidyLoad is Tidy, then Load: how the state's writer (a refresh) opens it.
+func (d *Dir) TidyLoad() (*Snapshot, error) {
+	if _, err := d.Tidy(); err != nil {
+		return nil, err
+	}
+	return d.Load()
 }

@@ -15,6 +15,16 @@
 //
 // Times are UTC with second precision, "2006-01-02T15:04:05Z" (TimeFormat). A nullable time is
 // a *string that marshals as null.
+//
+// Names (SiteID, SourceID) reproduce the reference index's. Event ids (EventID) do not: the
+// reference index does not publish its formula, so this index uses its own, written down in
+// EventID's comment, and Check reports events recorded under another formula (the corpus
+// state's) as not matching their facts. Repeated transitions with identical facts share one id
+// and are recorded once (see EventID).
+//
+// Writes are atomic (a temporary file renamed into place). A refresh killed mid-write can leave
+// temporary files and empty directories: Load skips them, Check reports them as leftovers, Tidy
+// (or TidyLoad, which a refresh calls first) removes them.
 package store
 
 import (
@@ -28,25 +38,26 @@ const Format = 1
 // TimeFormat is the layout of every observation time in the state.
 const TimeFormat = "2006-01-02T15:04:05Z"
 
-// File and directory names inside the state root.
+// File and directory names inside the state root (seeds/state.txt, "Layout"; the paths are
+// built by SourcePath, OriginPath, OriginIndexPath, ClaimPath, ManifestPath and EventPath).
 const (
-	NetworkFile  = "network.json"
-	SourcesDir   = "sources"
-	OriginsDir   = "origins"
-	ClaimsDir    = "claims"
-	EventsDir    = "events"
-	MediaDir     = "media"
-	OriginFile   = "origin.json"
-	IndexFile    = "dreamweave.json"
-	ClaimFile    = "claim.json"
-	ManifestFile = "manifest.json"
+	NetworkFile  = "network.json"    // at the root: Network
+	SourcesDir   = "sources"         // <source>.json: Source
+	OriginsDir   = "origins"         // <site>/: OriginFile and IndexFile
+	ClaimsDir    = "claims"          // <project>/<site>/: ClaimFile and ManifestFile
+	EventsDir    = "events"          // <event>.json: Event
+	MediaDir     = "media"           // <sha256>.<ext>: cached card images
+	OriginFile   = "origin.json"     // Origin
+	IndexFile    = "dreamweave.json" // the site index's last good bytes, as served
+	ClaimFile    = "claim.json"      // Claim
+	ManifestFile = "manifest.json"   // the claim's last good manifest, as served
 )
 
 // Network is network.json: when the last refresh started and which crawler ran it.
 type Network struct {
-	Format     int    `json:"format"`
-	Crawler    string `json:"crawler"`
-	ObservedAt string `json:"observed_at"`
+	Format     int    `json:"format"`      // the layout version, Format
+	Crawler    string `json:"crawler"`     // the crawler's user agent (crawl.UserAgent)
+	ObservedAt string `json:"observed_at"` // when the last refresh started, TimeFormat
 	// HealthChanges lists what changed health in the refresh that wrote this file (a claim
 	// going stale or recovering, a site becoming unavailable...), so `ashyams diff` and the
 	// summary can say so. Health is not an event: events are manifest transitions.
@@ -76,28 +87,28 @@ const (
 
 // Source is one enrolled URL: which site it led to, how, and the discovery trail.
 type Source struct {
-	URL         string      `json:"url"`
-	Origin      *string     `json:"origin"`
-	Health      string      `json:"health"`
-	Problem     *string     `json:"problem"`
-	Method      *string     `json:"method"`
-	Trail       []TrailStep `json:"trail"`
-	Validators  Validators  `json:"validators,omitzero"`
-	LastAttempt string      `json:"last_attempt"`
-	LastSuccess *string     `json:"last_success"`
+	URL         string      `json:"url"`                 // the enrolled URL, as in network/sources.toml; the file is SourceID(URL)
+	Origin      *string     `json:"origin"`              // the site id discovery led to (SiteID of its index URL); null if never
+	Health      string      `json:"health"`              // SourceResolved, SourceUnresolved or SourceRemoved
+	Problem     *string     `json:"problem"`             // why discovery found no site index, in words; null when resolved
+	Method      *string     `json:"method"`              // how the site index was found, in words (crawl/discover's methods)
+	Trail       []TrailStep `json:"trail"`               // every URL discovery tried, in order, ending at the site index when resolved
+	Validators  Validators  `json:"validators,omitzero"` // the enrolled page's validators, for a conditional GET
+	LastAttempt string      `json:"last_attempt"`        // TimeFormat
+	LastSuccess *string     `json:"last_success"`        // TimeFormat; null if discovery never succeeded
 }
 
 // TrailStep is one URL discovery tried and what came back, in words.
 type TrailStep struct {
-	URL     string `json:"url"`
-	Outcome string `json:"outcome"`
+	URL     string `json:"url"`     // the URL requested
+	Outcome string `json:"outcome"` // what came back, in words ("a DreamWeave site index", "HTTP 404", ...)
 }
 
 // Validators are the HTTP validators a server sent with the last good response, sent back on
 // the next conditional GET. A transport courtesy: manifest_sha256 stays the change signal.
 type Validators struct {
-	ETag         string `json:"etag,omitempty"`
-	LastModified string `json:"last_modified,omitempty"`
+	ETag         string `json:"etag,omitempty"`          // the ETag header, as sent (If-None-Match)
+	LastModified string `json:"last_modified,omitempty"` // the Last-Modified header, as sent (If-Modified-Since)
 }
 
 // Origin health values. They are the catalog v1 origin_health vocabulary.
@@ -112,31 +123,31 @@ const (
 
 // Origin is one site index: its health, its last good bytes' digest, validators and moves.
 type Origin struct {
-	ID          string     `json:"id"`
-	IndexURL    string     `json:"index_url"`
-	SiteName    *string    `json:"site_name"`
-	SiteURL     *string    `json:"site_url"`
-	Generator   *string    `json:"generator"`
-	Sources     []string   `json:"sources"`
-	Redirects   []Redirect `json:"redirects"`
-	Validators  Validators `json:"validators"`
-	IndexSHA256 *string    `json:"index_sha256"`
+	ID          string     `json:"id"`           // SiteID(IndexURL), also the directory name
+	IndexURL    string     `json:"index_url"`    // the site index's URL, final after redirects
+	SiteName    *string    `json:"site_name"`    // publisher text from the site index (site.name)
+	SiteURL     *string    `json:"site_url"`     // publisher text from the site index (site.url)
+	Generator   *string    `json:"generator"`    // publisher text from the site index (generator)
+	Sources     []string   `json:"sources"`      // enrolled URLs (Source.URL) that lead here, sorted
+	Redirects   []Redirect `json:"redirects"`    // the hops followed to reach IndexURL
+	Validators  Validators `json:"validators"`   // the site index's validators, for a conditional GET
+	IndexSHA256 *string    `json:"index_sha256"` // lowercase hex SHA-256 of the held dreamweave.json; null when none is held
 	// PendingSHA256 is set only while dreamweave.json is being replaced (see Claim.PendingSHA256).
 	PendingSHA256 *string  `json:"pending_sha256,omitempty"`
-	Health        string   `json:"health"`
-	Problem       *string  `json:"problem"`
-	Issues        []string `json:"issues"`
-	Previous      []string `json:"previous"`
-	FirstObserved string   `json:"first_observed"`
-	LastAttempt   string   `json:"last_attempt"`
-	LastSuccess   *string  `json:"last_success"`
+	Health        string   `json:"health"`         // an Origin* health value
+	Problem       *string  `json:"problem"`        // why the site is not healthy, in words; null when healthy
+	Issues        []string `json:"issues"`         // publication issues that did not stop the read, in words
+	Previous      []string `json:"previous"`       // site ids this site continues (a move, seen from the new site)
+	FirstObserved string   `json:"first_observed"` // TimeFormat
+	LastAttempt   string   `json:"last_attempt"`   // TimeFormat
+	LastSuccess   *string  `json:"last_success"`   // TimeFormat; null if never read
 }
 
 // Redirect is a redirect hop the crawler followed on the way to this site's index.
 type Redirect struct {
-	From   string `json:"from"`
-	To     string `json:"to"`
-	Status int    `json:"status"`
+	From   string `json:"from"`   // the URL that answered with the redirect
+	To     string `json:"to"`     // its Location, resolved
+	Status int    `json:"status"` // the HTTP status (301, 302, 303, 307, 308)
 }
 
 // Claim health values: the catalog v1 claim_health vocabulary. HealthLabel gives the words
@@ -177,27 +188,27 @@ func HealthLabel(health string) string {
 // manifest.json; AdvertisedSHA256 what the site index advertises now. They differ exactly when
 // the held manifest is cached rather than current.
 type Claim struct {
-	Project          string              `json:"project"`
-	Origin           string              `json:"origin"`
-	Entry            protocol.IndexEntry `json:"entry"`
-	AdvertisedSHA256 string              `json:"advertised_sha256"`
-	IngestedSHA256   string              `json:"ingested_sha256"`
+	Project          string              `json:"project"`           // the project id, also the first directory name
+	Origin           string              `json:"origin"`            // the site id (Origin.ID), also the second directory name
+	Entry            protocol.IndexEntry `json:"entry"`             // the site index's entry for the project, as listed
+	AdvertisedSHA256 string              `json:"advertised_sha256"` // lowercase hex; the entry's manifest_sha256
+	IngestedSHA256   string              `json:"ingested_sha256"`   // lowercase hex of the held manifest.json; "" when none is held
 	// PendingSHA256 is set only while manifest.json is being replaced: the digest of the bytes
 	// being written. The claim is written with it first, then manifest.json, then the claim
 	// without it, so a refresh cut short between the two files leaves a record that says so;
 	// Check accepts a manifest.json hashing to either digest and the next refresh settles it.
 	PendingSHA256 *string    `json:"pending_sha256,omitempty"`
-	Validators    Validators `json:"validators,omitzero"`
-	Rejected      *Rejected  `json:"rejected"`
-	Health        string     `json:"health"`
-	Problem       *string    `json:"problem"`
-	Media         *Media     `json:"media"`
+	Validators    Validators `json:"validators,omitzero"`  // the manifest's validators, for a conditional GET
+	Rejected      *Rejected  `json:"rejected"`             // the last refused manifest, by digest; null when none
+	Health        string     `json:"health"`               // a Claim* health value (HealthLabel for words)
+	Problem       *string    `json:"problem"`              // why the claim is not current, in words; null when current
+	Media         *Media     `json:"media"`                // the card image; null when the manifest names none
 	MovedTo       *string    `json:"moved_to,omitempty"`   // site id this claim moved to (evidence: the enrolled source now leads there)
 	MovedFrom     *string    `json:"moved_from,omitempty"` // site id this claim continues (the same evidence, seen from the new site)
-	FirstObserved string     `json:"first_observed"`
-	LastChanged   *string    `json:"last_changed"`
-	LastAttempt   string     `json:"last_attempt"`
-	LastSuccess   *string    `json:"last_success"`
+	FirstObserved string     `json:"first_observed"`       // TimeFormat
+	LastChanged   *string    `json:"last_changed"`         // TimeFormat: when the held manifest last changed
+	LastAttempt   string     `json:"last_attempt"`         // TimeFormat
+	LastSuccess   *string    `json:"last_success"`         // TimeFormat; null if never read
 }
 
 // Rejected remembers a refused manifest by digest, so the same broken bytes are not downloaded
@@ -205,20 +216,20 @@ type Claim struct {
 // Health is the claim health the refusal gave (invalid, refused, or manifest-unreachable for a
 // manifest speaking a newer protocol), restored while the same digest is advertised.
 type Rejected struct {
-	SHA256  string `json:"sha256"`
-	Problem string `json:"problem"`
-	Crawler string `json:"crawler"`
-	At      string `json:"at"`
-	Health  string `json:"health,omitempty"`
+	SHA256  string `json:"sha256"`           // lowercase hex digest of the refused bytes
+	Problem string `json:"problem"`          // why, in words
+	Crawler string `json:"crawler"`          // the refusing crawler's user agent
+	At      string `json:"at"`               // TimeFormat
+	Health  string `json:"health,omitempty"` // the claim health the refusal gave
 }
 
 // Media is the claim's card image: where it came from and the cached file (media/<sha256>.<ext>,
 // relative to the state root), or the problem that kept it out.
 type Media struct {
-	URL     string  `json:"url"`
-	Alt     string  `json:"alt"`
-	File    *string `json:"file"`
-	Problem *string `json:"problem"`
+	URL     string  `json:"url"`     // the manifest's card image URL
+	Alt     string  `json:"alt"`     // its alternative text (publisher text)
+	File    *string `json:"file"`    // "media/<sha256>.<ext>"; null when not cached
+	Problem *string `json:"problem"` // why it is not cached, in words; null when cached
 }
 
 // Event kinds.
@@ -233,14 +244,14 @@ const (
 // are manifest digests (null for none). Changes are the typed differences between the two
 // manifests. Tags and headlines are computed at build time, not stored.
 type Event struct {
-	ID         string        `json:"id"`
-	Kind       string        `json:"kind"`
-	Project    string        `json:"project"`
-	Origin     string        `json:"origin"`
-	Name       string        `json:"name"`
-	ObservedAt string        `json:"observed_at"`
-	Before     *string       `json:"before"`
-	After      *string       `json:"after"`
-	MovedFrom  *string       `json:"moved_from,omitempty"`
-	Changes    []diff.Change `json:"changes"`
+	ID         string        `json:"id"`                   // EventID of Kind, Project, Origin, Before, After; the file name
+	Kind       string        `json:"kind"`                 // an Event* kind
+	Project    string        `json:"project"`              // the claim's project id
+	Origin     string        `json:"origin"`               // the claim's site id
+	Name       string        `json:"name"`                 // the project's name when observed (publisher text)
+	ObservedAt string        `json:"observed_at"`          // TimeFormat: the refresh's start time
+	Before     *string       `json:"before"`               // lowercase hex digest of the manifest before; null for none
+	After      *string       `json:"after"`                // lowercase hex digest of the manifest after; null for none
+	MovedFrom  *string       `json:"moved_from,omitempty"` // the site id a moved claim continues
+	Changes    []diff.Change `json:"changes"`              // typed differences, catalog/diff
 }
