@@ -127,7 +127,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		return nil, errors.New("refresh: no state directory given")
 	}
 	dir := store.Open(o.State)
-	snap, err := dir.Load()
+	snap, err := dir.TidyLoad() // removes what a killed refresh left (temporary files), then loads
 	if err != nil {
 		return nil, fmt.Errorf("refresh: the state does not load (a state that contradicts itself is this index's bug; fix the crawler or delete the state and refresh from nothing): %w", err)
 	}
