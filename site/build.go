@@ -50,6 +50,33 @@ const Marker = ".ashyams-site"
 
 const markerText = "This directory is written by `ashyams build` and replaced whole by every build.\n"
 
+// markerBase starts the marker's line recording the base URL the site was built for, which
+// check-site and serve read (BuiltBaseURL).
+const markerBase = "base_url: "
+
+// BuiltBaseURL is the base URL the site in out was built for, as its Marker records it; ""
+// when out holds no marker or the marker records none (a build before the line existed).
+// Errors: a marker that cannot be read.
+func BuiltBaseURL(out string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(out, Marker))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, markerBase); ok {
+			return strings.TrimSpace(v), nil
+		}
+	}
+	return "", nil
+}
+
+// BasePath is the path of an absolute base URL with a final "/": "/ashyams-go/" for
+// https://dreamweave-mp.github.io/ashyams-go/, "/" for a site at a host's root or "".
+func BasePath(baseURL string) string { return basePath(baseURL) }
+
 // Options are Build's inputs.
 type Options struct {
 	// State is the state directory (SPEC section 3). It must exist.
@@ -152,6 +179,20 @@ func normalizeBase(s string) (string, error) {
 		s += "/"
 	}
 	return s, nil
+}
+
+// basePath is the path of a normalized base URL, with a final "/": "/ashyams-go/" for
+// https://dreamweave-mp.github.io/ashyams-go/, "/" for a site at a host's root.
+func basePath(base string) string {
+	u, err := url.Parse(base)
+	if base == "" || err != nil || u.Path == "" {
+		return "/"
+	}
+	p := u.EscapedPath()
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return p
 }
 
 // checkOutDir refuses to replace a directory that is neither empty nor a previous build.
@@ -274,7 +315,7 @@ func (b *builder) build() error {
 	if b.tmpl, err = loadTemplates(); err != nil {
 		return err
 	}
-	if err := b.write(Marker, []byte(markerText)); err != nil {
+	if err := b.write(Marker, []byte(markerText+markerBase+b.base+"\n")); err != nil {
 		return err
 	}
 	if err := b.assets(); err != nil {

@@ -88,10 +88,17 @@ func TestBuildStaleness(t *testing.T) {
 		FirstObserved: fakeTime, LastAttempt: fakeTime})
 	_, out := build(t, state, Options{})
 	neverText := page(t, out, claimPath(never, site))
-	for _, w := range []string{"Never accepted", "Not in the catalog: no manifest for this claim has passed every check yet", "No manifest for this claim has passed every check yet, so there are no releases to show.", "was refused at 2026-10-10 12:00:00 UTC", "Last successful observation: never"} {
+	for _, w := range []string{"Never accepted", "Not in the catalog: no manifest from this site has passed every check yet.",
+		"No manifest from this site has passed every check yet. There is nothing cached to show",
+		"Invalid publication: /project/id: not a UUID.", "Last attempt: 2026-10-10 12:00:00 UTC.",
+		"No manifest for this claim has passed every check yet, so there are no releases to show.", "was refused at 2026-10-10 12:00:00 UTC, for the reason above"} {
 		if !strings.Contains(neverText, w) {
 			t.Errorf("the never-accepted claim's page does not say %q", w)
 		}
+	}
+	// Nothing is cached, so the page must not say it shows cached data.
+	if strings.Contains(neverText, "Cached from the last successful observation") {
+		t.Error("the never-accepted claim's page says it is cached from the last successful observation")
 	}
 	list := page(t, out, "projects/index.html")
 	var cat struct {
@@ -108,9 +115,9 @@ func TestBuildStaleness(t *testing.T) {
 		id := ids[c.health]
 		text := page(t, out, claimPath(id, site))
 		stale := strings.Contains(text, "Cached from the last successful observation")
-		if c.health == store.ClaimCurrent {
+		if c.health == store.ClaimCurrent || c.health == store.ClaimWithdrawn {
 			if stale {
-				t.Errorf("current claim shows the staleness banner")
+				t.Errorf("%s claim shows the staleness banner", c.health)
 			}
 		} else {
 			if !stale {
@@ -136,8 +143,11 @@ func TestBuildStaleness(t *testing.T) {
 			t.Errorf("%s: missing from the project list entirely", c.health)
 		}
 		if withdrawn {
-			if !strings.Contains(text, "Withdrawn.") || !strings.Contains(text, "out of the catalog") {
-				t.Errorf("withdrawn claim page does not say so: %q", text[:200])
+			for _, want := range []string{"Withdrawn. The site's index no longer lists the project. This claim is out of the catalog.",
+				"Last attempt: 2026-10-10 12:00:00 UTC", "last successful observation 2026-10-01 06:00:00 UTC"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("withdrawn claim page does not say %q: %q", want, text[:400])
+				}
 			}
 		}
 	}

@@ -28,20 +28,29 @@ type Problem struct {
 func (p Problem) String() string { return p.Page + ": " + p.Message }
 
 // forbiddenWords are never used about a project (SPEC section 5). check-site looks for them in
-// this index's own words only: text inside a <bdi> element or an element carrying the
-// data-publisher attribute is the publisher's (names, summaries, notes, alt text) and is theirs
-// to word, and <code> holds identifiers (versions, ids, digests, capability names) that are
-// publisher data too. Every template marks publisher text that way. A publisher's summary
-// saying "safe" is the publisher speaking, shown as theirs, not the index describing it.
+// this index's own words only. Publisher text (names, summaries, tags, notes, alt texts, and
+// the quotations of publisher data inside problems) is inside an element carrying the
+// data-publisher attribute; every template marks it so, and nothing else is exempt: not
+// <bdi>, not <code>. A publisher's summary saying "safe" is the publisher speaking, shown as
+// theirs, not the index describing it; the same word in a template is the index's, and fails.
 var forbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|official|recommended)\b`)
 
 // Check reads the built site in out and returns every problem (SPEC section 5, issue 4):
 // an internal href/src that does not resolve to a file, a #fragment missing from its page,
 // duplicate ids, a URL scheme other than http, https or mailto (or a protocol-relative URL),
 // a page without a title or a language, an image without alt text, headings out of order, and
-// the forbidden words in this index's own text. Links under baseURL (when not empty) are
-// treated as internal. The error is for an unreadable output directory only.
+// the forbidden words in this index's own text. Links under baseURL are treated as internal,
+// and so are root-relative links under its path ("/ashyams-go/..."; the 404 page's); baseURL
+// "" is the one the site was built for (BuiltBaseURL), if recorded, else none, when "/" is the
+// output root. The error is for an unreadable output directory only.
 func Check(out, baseURL string) ([]Problem, error) {
+	if baseURL == "" {
+		b, err := BuiltBaseURL(out)
+		if err != nil {
+			return nil, fmt.Errorf("check-site: %w", err)
+		}
+		baseURL = b
+	}
 	files := map[string]bool{}
 	var pages []string
 	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
@@ -69,7 +78,7 @@ func Check(out, baseURL string) ([]Problem, error) {
 		return []Problem{{Page: ".", Message: "no HTML pages in " + out}}, nil
 	}
 	sort.Strings(pages)
-	c := &checker{out: out, files: files, ids: map[string]map[string]bool{}, base: strings.TrimSuffix(baseURL, "/") + "/"}
+	c := &checker{out: out, files: files, ids: map[string]map[string]bool{}, base: strings.TrimSuffix(baseURL, "/") + "/", root: basePath(baseURL)}
 	if baseURL == "" {
 		c.base = ""
 	}
@@ -96,8 +105,10 @@ func Check(out, baseURL string) ([]Problem, error) {
 }
 
 type checker struct {
-	out      string
-	base     string
+	out  string
+	base string
+	// root is the base URL's path: a root-relative link must start with it.
+	root     string
 	files    map[string]bool
 	ids      map[string]map[string]bool
 	problems []Problem
@@ -209,18 +220,52 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// isPublisher reports whether n holds publisher text (see forbiddenWords).
+// isPublisher reports whether n holds publisher text: it carries data-publisher.
 func isPublisher(n *html.Node) bool {
-	if n.DataAtom == atom.Bdi || n.DataAtom == atom.Code {
-		return true
-	}
 	_, ok := attr(n, "data-publisher")
 	return ok
 }
 
+// publisherTexts are the texts of every publisher element of a page (and the alt text of
+// publisher images), longest first: the strings a page's <title> and meta description may
+// quote from the publisher.
+func publisherTexts(doc *html.Node) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		s = strings.TrimSpace(s)
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	walk(doc, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && isPublisher(n) {
+			add(textOf(n))
+			if alt, ok := attr(n, "alt"); ok {
+				add(alt)
+			}
+		}
+		return true
+	})
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// withoutPublisher removes every publisher text of the page from s, so what is left is the
+// index's own words.
+func withoutPublisher(s string, pub []string) string {
+	for _, p := range pub {
+		s = strings.ReplaceAll(s, p, " ")
+	}
+	return s
+}
+
 // words looks for forbidden words in this index's own text: text nodes and the human-readable
-// attributes (alt, title, aria-label, placeholder, meta content) outside publisher text. The
-// <title> element is skipped because it carries the publisher's project name as plain text.
+// attributes (alt, title, aria-label, placeholder, meta content) outside publisher elements.
+// The <title> and the meta description cannot mark anything, so they are checked with every
+// publisher text of the page taken out: a page titled by a project's name quotes the name its
+// heading marks.
 func (c *checker) words(p string, doc *html.Node) {
 	seen := map[string]bool{}
 	report := func(s string) {
@@ -232,10 +277,15 @@ func (c *checker) words(p string, doc *html.Node) {
 			}
 		}
 	}
+	pub := publisherTexts(doc)
 	walk(doc, func(n *html.Node) bool {
 		switch n.Type {
 		case html.ElementNode:
-			if isPublisher(n) || n.DataAtom == atom.Script || n.DataAtom == atom.Style || n.DataAtom == atom.Title {
+			if isPublisher(n) || n.DataAtom == atom.Script || n.DataAtom == atom.Style {
+				return false
+			}
+			if n.DataAtom == atom.Title {
+				report(withoutPublisher(textOf(n), pub))
 				return false
 			}
 			for _, a := range n.Attr {
@@ -244,7 +294,7 @@ func (c *checker) words(p string, doc *html.Node) {
 					report(a.Val)
 				case "content":
 					if n.DataAtom == atom.Meta {
-						report(a.Val)
+						report(withoutPublisher(a.Val, pub))
 					}
 				}
 			}
@@ -264,6 +314,15 @@ func (c *checker) link(p, key, raw string) {
 	}
 	if strings.HasPrefix(v, "//") {
 		c.add(p, fmt.Sprintf("%s %q is protocol-relative", key, v))
+		return
+	}
+	if strings.HasPrefix(v, "/") && c.root != "/" {
+		rest, ok := strings.CutPrefix(v, c.root)
+		if !ok {
+			c.add(p, fmt.Sprintf("%s %q is root-relative but outside the site's base path %s", key, v, c.root))
+			return
+		}
+		c.internal(p, key, raw, "/"+rest)
 		return
 	}
 	if c.base != "" && strings.HasPrefix(v, c.base) {

@@ -78,6 +78,9 @@ type homeData struct {
 	Featured []*featuredView
 	Recent   []*eventView
 	More     bool
+	// Stale counts the claims in the catalog whose data is cached; Never the claims no
+	// manifest of which passed every check yet.
+	Stale, Never int
 }
 
 type featuredView struct {
@@ -87,6 +90,14 @@ type featuredView struct {
 
 func (b *builder) homePage() error {
 	d := &homeData{N: b.n}
+	for _, c := range b.n.Claims {
+		switch stalenessOf(c) {
+		case staleCached:
+			d.Stale++
+		case staleNever:
+			d.Never++
+		}
+	}
 	for _, f := range b.n.Featured {
 		fv := &featuredView{F: f}
 		for _, c := range f.Claims {
@@ -130,7 +141,7 @@ func (b *builder) projectPages() error {
 		return err
 	}
 	for _, p := range b.n.Projects {
-		if err := b.page("project", &Page{Path: projectPath(p.ID), Title: "Project " + p.ID, Section: "projects",
+		if err := b.page("project", &Page{Path: projectPath(p.ID), Title: projectTitle(p), Section: "projects",
 			Desc: "Every site that lists project id " + p.ID + ".", Data: b.projectView(p)}); err != nil {
 			return err
 		}
@@ -159,10 +170,36 @@ func keys(m map[string]bool) []string {
 type projectView struct {
 	P      *network.Project
 	Claims []*claimSummary
+	// Names are the distinct names the claims publish for the id, in claim order.
+	Names []string
+}
+
+// claimNames are the distinct names claims publish, in order. Names are display text, and
+// two sites may name one project id differently: every name is shown, none is chosen.
+func claimNames(cs []*network.Claim) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cs {
+		n := strings.TrimSpace(c.Name)
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// projectTitle is a project page's title: the names its claims publish, then the id.
+func projectTitle(p *network.Project) string {
+	names := claimNames(p.Claims)
+	if len(names) == 0 {
+		return "Project " + p.ID
+	}
+	return strings.Join(names, " / ") + " (project " + p.ID + ")"
 }
 
 func (b *builder) projectView(p *network.Project) *projectView {
-	v := &projectView{P: p}
+	v := &projectView{P: p, Names: claimNames(p.Claims)}
 	for _, c := range p.Claims {
 		v.Claims = append(v.Claims, b.summarize(c))
 	}
@@ -250,22 +287,49 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 }
 
 type originsData struct {
-	Origins []*network.Origin
+	// Read are the sites some enrolled source leads to; Unenrolled the sites no source leads
+	// to any more, kept as records but not read.
+	Read, Unenrolled []*originRow
+}
+
+// originRow is a site in a list: the site and how many of its catalog claims are stale.
+type originRow struct {
+	O *network.Origin
+	// Stale counts the site's claims in the catalog whose data is cached (not current).
+	Stale int
+}
+
+func newOriginRow(o *network.Origin) *originRow {
+	r := &originRow{O: o}
+	for _, c := range o.Listed {
+		if stalenessOf(c) == staleCached {
+			r.Stale++
+		}
+	}
+	return r
 }
 
 type originView struct {
-	O       *network.Origin
+	*originRow
 	Claims  []*claimSummary
 	Sources []store.Source
 }
 
 func (b *builder) originPages() error {
+	od := &originsData{}
+	for _, o := range b.n.Origins {
+		if enrolled(o) {
+			od.Read = append(od.Read, newOriginRow(o))
+		} else {
+			od.Unenrolled = append(od.Unenrolled, newOriginRow(o))
+		}
+	}
 	if err := b.page("origins", &Page{Path: "origins/index.html", Title: "Sites", Section: "origins",
-		Desc: "Every DreamWeave site index this index reads: its health and the projects it lists.", Data: &originsData{Origins: b.n.Origins}}); err != nil {
+		Desc: "Every DreamWeave site index this index reads: its health and the projects it lists.", Data: od}); err != nil {
 		return err
 	}
 	for _, o := range b.n.Origins {
-		v := &originView{O: o}
+		v := &originView{originRow: newOriginRow(o)}
 		for _, c := range o.Claims {
 			v.Claims = append(v.Claims, b.summarize(c))
 		}
@@ -274,7 +338,7 @@ func (b *builder) originPages() error {
 				v.Sources = append(v.Sources, s)
 			}
 		}
-		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + o.ID, Section: "origins",
+		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + originName(o), Section: "origins",
 			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
 			return err
 		}
@@ -394,17 +458,182 @@ func (b *builder) gapsPage() error {
 }
 
 type healthData struct {
-	N       *network.Network
-	Origins []*network.Origin
+	N *network.Network
+	// Summary counts sources, sites and claims by health, failures first.
+	Summary []*healthCount
+	// Sources, Sites and Claims in the order shown: failures first, then the rest; sources
+	// and sites no longer enrolled last. Claims are those that are not current.
+	Sources []store.Source
+	Sites   []*originRow
 	Claims  []*network.Claim
+	// Cards are the claims whose card image cannot be shown, with why.
+	Cards []*cardProblem
+}
+
+// healthCount is one line of the health page's summary: what is counted ("sites") and the
+// count of each health, failures first.
+type healthCount struct {
+	What  string
+	Total int
+	Parts []healthPart
+}
+
+// healthPart is a count of one health; Anchor is the first entry with it ("" for none), Bad
+// marks a failure.
+type healthPart struct {
+	Label  string
+	N      int
+	Anchor string
+	Bad    bool
+}
+
+type cardProblem struct {
+	C    *network.Claim
+	Card *CardImage
+}
+
+// tally counts labels in first-seen order, remembering the first anchor of each.
+type tally struct {
+	parts []healthPart
+	at    map[string]int
+}
+
+func (t *tally) add(label, anchor string, bad bool) {
+	if t.at == nil {
+		t.at = map[string]int{}
+	}
+	i, ok := t.at[label]
+	if !ok {
+		i = len(t.parts)
+		t.at[label] = i
+		t.parts = append(t.parts, healthPart{Label: label, Anchor: anchor, Bad: bad})
+	}
+	t.parts[i].N++
+}
+
+// sorted puts failures first, keeping the order the labels were first seen in otherwise.
+func (t *tally) sorted() []healthPart {
+	out := append([]healthPart(nil), t.parts...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Bad && !out[j].Bad })
+	return out
+}
+
+// sourceRank orders sources on the health page: not resolved first, then resolved, then no
+// longer enrolled.
+func sourceRank(s store.Source) int {
+	switch s.Health {
+	case store.SourceResolved:
+		return 1
+	case store.SourceRemoved:
+		return 2
+	}
+	return 0
+}
+
+// siteRank orders sites: a site index that could not be read first, then read with cached
+// claims, then read; sites no longer enrolled last.
+func siteRank(r *originRow) int {
+	switch {
+	case !enrolled(r.O):
+		return 3
+	case r.O.Health != store.OriginHealthy:
+		return 0
+	case r.Stale > 0:
+		return 1
+	}
+	return 2
+}
+
+// claimRank orders the claims that are not current: no manifest yet, then cached, then
+// withdrawn.
+func claimRank(c *network.Claim) int {
+	switch stalenessOf(c) {
+	case staleNever:
+		return 0
+	case staleCached:
+		return 1
+	}
+	return 2
+}
+
+// siteHealthText is a site's health in a list: the short label, qualified when the index was
+// read but claims are cached, and "no longer enrolled" when no source leads to it.
+func siteHealthText(r *originRow) string {
+	switch {
+	case !enrolled(r.O):
+		return "no longer enrolled"
+	case r.O.Health == store.OriginHealthy && r.Stale > 0:
+		return "site index read; " + plural(r.Stale, "claim", "claims") + " cached"
+	}
+	return originHealthLabel(r.O.Health)
+}
+
+// claimHealthText is a claim's health in a list ("cached: origin unavailable").
+func claimHealthText(c *network.Claim) string {
+	switch stalenessOf(c) {
+	case staleWithdrawn:
+		return "withdrawn"
+	case staleNever:
+		return "no manifest yet: " + store.HealthLabel(c.Health)
+	case staleCached:
+		if c.Health == store.ClaimCurrent {
+			return "cached"
+		}
+		return "cached: " + store.HealthLabel(c.Health)
+	}
+	return "current"
 }
 
 func (b *builder) healthPage() error {
 	d := &healthData{N: b.n}
-	for _, c := range b.n.Claims {
-		if c.Health != store.ClaimCurrent || c.Cached || !c.Listed {
-			d.Claims = append(d.Claims, c)
+	d.Sources = append([]store.Source(nil), b.n.Sources...)
+	sort.SliceStable(d.Sources, func(i, j int) bool { return sourceRank(d.Sources[i]) < sourceRank(d.Sources[j]) })
+	var src tally
+	enrolledSources := 0
+	for _, s := range d.Sources {
+		switch s.Health {
+		case store.SourceResolved:
+			src.add("resolved", sourceAnchor(s.URL), false)
+		case store.SourceRemoved:
+			src.add("no longer enrolled", sourceAnchor(s.URL), false)
+			continue
+		default:
+			src.add("not resolved", sourceAnchor(s.URL), true)
 		}
+		enrolledSources++
+	}
+	for _, o := range b.n.Origins {
+		d.Sites = append(d.Sites, newOriginRow(o))
+	}
+	sort.SliceStable(d.Sites, func(i, j int) bool { return siteRank(d.Sites[i]) < siteRank(d.Sites[j]) })
+	var sites tally
+	for _, r := range d.Sites {
+		sites.add(siteHealthText(r), siteAnchor(r.O.ID), siteRank(r) < 2)
+	}
+	var claims tally
+	for _, c := range byName(b.n.Claims) {
+		st := stalenessOf(c)
+		if st == staleNone {
+			claims.add("current", "", false)
+			continue
+		}
+		claims.add(claimHealthText(c), claimAnchor(c), st != staleWithdrawn)
+		d.Claims = append(d.Claims, c)
+	}
+	sort.SliceStable(d.Claims, func(i, j int) bool { return claimRank(d.Claims[i]) < claimRank(d.Claims[j]) })
+	for _, c := range byName(b.n.Claims) {
+		if ci := b.cards[c.Key]; ci != nil && ci.Problem != "" {
+			d.Cards = append(d.Cards, &cardProblem{C: c, Card: ci})
+		}
+	}
+	d.Summary = []*healthCount{
+		{What: "enrolled sources", Total: enrolledSources, Parts: src.sorted()},
+		{What: "sites", Total: len(d.Sites), Parts: sites.sorted()},
+		{What: "claims", Total: len(b.n.Claims), Parts: claims.sorted()},
+	}
+	if len(d.Cards) > 0 {
+		d.Summary = append(d.Summary, &healthCount{What: "card images that cannot be shown", Total: len(d.Cards),
+			Parts: []healthPart{{Label: "cannot be shown", N: len(d.Cards), Anchor: "cards", Bad: true}}})
 	}
 	return b.page("health", &Page{Path: "health/index.html", Title: "Network health", Section: "health",
 		Desc: "Every source with its discovery trail, every site with its last problem, every claim that is not current and why.", Data: d})
@@ -426,6 +655,6 @@ func (b *builder) aboutPages() error {
 }
 
 func (b *builder) notFound() error {
-	return b.page("notfound", &Page{Path: notFoundPage, Title: "Page not found", Abs: true,
+	return b.page("notfound", &Page{Path: notFoundPage, Title: "Page not found", Rooted: true,
 		Desc: "This page does not exist."})
 }

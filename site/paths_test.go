@@ -46,21 +46,3 @@ func TestRootOf(t *testing.T) {
 		t.Error("dirURL")
 	}
 }
-
-func TestProblemText(t *testing.T) {
-	for _, c := range []struct {
-		health string
-		p      *string
-		want   string
-	}{
-		{"invalid", ptr("invalid publication: /x: bad"), "/x: bad"},
-		{"invalid", ptr("/x: bad"), "/x: bad"},
-		{"invalid", ptr("invalid publication"), ""},
-		{"refused", ptr("over the 16 MiB limit"), "over the 16 MiB limit"},
-		{"current", nil, ""},
-	} {
-		if got := problemText(c.health, c.p); got != c.want {
-			t.Errorf("problemText(%s, %v) = %q, want %q", c.health, c.p, got, c.want)
-		}
-	}
-}

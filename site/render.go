@@ -30,9 +30,13 @@ type Page struct {
 	Canonical string
 	// Script: the page loads site.js (the project list only).
 	Script bool
-	// Abs: links are absolute under the base URL instead of relative (the 404 page, which a
-	// host serves at any depth).
-	Abs  bool
+	// Rooted: links are root-relative, under the base URL's path ("/ashyams-go/assets/..."),
+	// instead of relative: the 404 page, which a host serves at any depth. Root-relative
+	// rather than absolute, so the page works wherever the site is served under that path
+	// (GitHub Pages, `ashyams serve`) and its styles pass the pages' 'self' CSP.
+	Rooted bool
+	// Root is the base URL's path, with a final "/" ("/" for a site at a host's root).
+	Root string
 	Base string
 	Meta *siteMeta
 	Data any
@@ -40,8 +44,8 @@ type Page struct {
 
 // Rel is target (a path relative to the output root) as a link from this page.
 func (p *Page) Rel(target string) string {
-	if p.Abs {
-		return p.Base + target
+	if p.Rooted {
+		return p.Root + target
 	}
 	return relURL(p.Path, target)
 }
@@ -102,24 +106,25 @@ var funcs = template.FuncMap{
 	"isFalse":      func(b *bool) bool { return b != nil && !*b },
 	"plural":       plural,
 	"siteLabel":    siteLabel,
-	"problemText":  problemText,
-}
-
-// problemText is a claim's recorded problem without the health words the crawler may have
-// put in front of it, so the banner does not say "invalid publication" twice. "" for none.
-func problemText(health string, problem *string) string {
-	if problem == nil {
-		return ""
-	}
-	p := strings.TrimSpace(*problem)
-	label := store.HealthLabel(health)
-	if rest, ok := strings.CutPrefix(p, label+": "); ok {
-		return rest
-	}
-	if p == label {
-		return ""
-	}
-	return p
+	"problem":      func(s string) template.HTML { return problemHTML(sentence(capitalize(s))) },
+	"quote":        problemHTML,
+	"claimWhy":     claimWhy,
+	"originWhy":    originWhy,
+	"why":          whyHTML,
+	"originLabel":  originHealthLabel,
+	"excluded":     excludedText,
+	"withdrawnWhy": func(c *network.Claim) template.HTML { return problemHTML(sentence(capitalize(withdrawnReason(c)))) },
+	"enrolled":     enrolled,
+	"staleness":    func(c *network.Claim) string { return string(stalenessOf(c)) },
+	"sourceAnchor": sourceAnchor,
+	"siteAnchor":   siteAnchor,
+	"claimAnchor":  claimAnchor,
+	"healthLink":   healthLink,
+	"names":        claimNames,
+	"sentence":     sentence,
+	"siteHealth":   siteHealthText,
+	"claimHealth":  claimHealthText,
+	"originName":   originName,
 }
 
 // siteLabel is how a claim's site is named in running text: the name the site gives itself,
@@ -132,6 +137,18 @@ func siteLabel(c *network.Claim) string {
 		return *o.SiteName
 	}
 	return c.Site
+}
+
+// originName is how a site is named in headings and titles: the name it gives itself, else
+// this index's id for it.
+func originName(o *network.Origin) string {
+	if o != nil && o.SiteName != nil && strings.TrimSpace(*o.SiteName) != "" {
+		return *o.SiteName
+	}
+	if o == nil {
+		return ""
+	}
+	return o.ID
 }
 
 func loadTemplates() (*templateSet, error) {
@@ -171,8 +188,8 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	if p.Meta == nil {
 		p.Meta = b.meta()
 	}
-	p.Base = b.base
-	if p.Canonical == "" && !p.Abs {
+	p.Base, p.Root = b.base, basePath(b.base)
+	if p.Canonical == "" && !p.Rooted {
 		p.Canonical = b.base + dirURL(p.Path)
 	}
 	b.mu.Lock()

@@ -1,0 +1,262 @@
+package site
+
+import (
+	"html/template"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// Problems, trail outcomes, publication issues and move evidence are written by the crawler
+// and the network model, in this index's words, but they quote what publishers published:
+// values in quotes, URLs, JSON pointers, dotted field paths. Those quotations are marked as
+// publisher text (data-publisher), and the rest stays the index's own words, so check-site
+// still checks the words this index chose while a publisher's "official" channel name or
+// "trusted" tag quoted in a problem can never fail a deploy.
+
+// quoted finds the publisher quotations in a problem: a URL (scheme://...), a "double-quoted"
+// or “curly-quoted” string (Go %q style escapes included), a 'single-quoted' string that
+// starts a word, and any other token holding a character words do not ('/', '.', '_', '=',
+// '@', '<', '>', '[', ']', '{', '}', '#', '%', '&', a digit): JSON pointers, dotted field
+// paths, file names, versions, addresses.
+var quoted = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]*[^\s"'<>.,;:)\]]` +
+	`|"(?:[^"\\]|\\.)*"` +
+	`|“[^”]*”` +
+	`|(?:^|\B)'[^']*'\B` +
+	`|[^\s"“']*[/._=@<>\[\]{}#%&0-9][^\s"“']*`)
+
+// problemSegments splits s into alternating own-words / quotation segments (quotes[i] true
+// for a quotation). A token's trailing sentence punctuation stays with the index's words.
+func problemSegments(s string) (segs []string, quotes []bool) {
+	last := 0
+	for _, m := range quoted.FindAllStringIndex(s, -1) {
+		start, end := m[0], m[1]
+		q := s[start:end]
+		// Leave the sentence's own punctuation out of a bare token: "…/stable/version:" or
+		// "1.1.0." end a clause, they are not part of the quotation.
+		if q[0] != '"' && !strings.HasPrefix(q, "“") && q[0] != '\'' {
+			trimmed := strings.TrimRight(q, ".,;:)")
+			end = start + len(trimmed)
+			q = trimmed
+			if lead := strings.IndexFunc(q, func(r rune) bool { return r != '(' }); lead > 0 {
+				start += lead
+				q = s[start:end]
+			}
+		}
+		if q == "" || start < last {
+			continue
+		}
+		if start > last {
+			segs, quotes = append(segs, s[last:start]), append(quotes, false)
+		}
+		segs, quotes = append(segs, q), append(quotes, true)
+		last = end
+	}
+	if last < len(s) {
+		segs, quotes = append(segs, s[last:]), append(quotes, false)
+	}
+	return segs, quotes
+}
+
+// problemHTML renders a crawler problem (or trail outcome, issue, evidence) as HTML: the
+// index's words as escaped text, every quotation of publisher data in
+// <bdi data-publisher>. The result holds no markup but those elements.
+func problemHTML(s string) template.HTML {
+	segs, quotes := problemSegments(s)
+	var b strings.Builder
+	for i, seg := range segs {
+		if quotes[i] {
+			b.WriteString(`<bdi data-publisher>`)
+			b.WriteString(template.HTMLEscapeString(seg))
+			b.WriteString(`</bdi>`)
+			continue
+		}
+		b.WriteString(template.HTMLEscapeString(seg))
+	}
+	return template.HTML(b.String())
+}
+
+// composeProblem joins a health label and the problem recorded with it into one clause
+// without saying the label twice: the crawler's problem strings may or may not start with the
+// label ("invalid publication: /channels/...") or repeat it further on, and each is said once.
+// The first letter is capitalized when it is the index's own word, so the clause can start a
+// sentence. An empty problem gives the label alone.
+func composeProblem(label, problem string) string {
+	p := strings.TrimSpace(problem)
+	label = strings.TrimSpace(label)
+	if label == "" {
+		return capitalize(p)
+	}
+	for {
+		rest, ok := cutLabel(p, label)
+		if !ok {
+			break
+		}
+		p = rest
+	}
+	switch {
+	case p == "":
+		return capitalize(label)
+	case containsWords(p, label):
+		return capitalize(p)
+	}
+	return capitalize(label + ": " + p)
+}
+
+// containsWords reports whether phrase occurs in s (any case) as whole words.
+func containsWords(s, phrase string) bool {
+	s, phrase = strings.ToLower(s), strings.ToLower(phrase)
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for off := 0; ; {
+		i := strings.Index(s[off:], phrase)
+		if i < 0 {
+			return false
+		}
+		start, end := off+i, off+i+len(phrase)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (start == 0 || !isWord(before)) && (end == len(s) || !isWord(after)) {
+			return true
+		}
+		off = start + 1
+	}
+}
+
+// cutLabel strips a leading label (any case) and the punctuation after it from p.
+func cutLabel(p, label string) (string, bool) {
+	if len(p) < len(label) || !strings.EqualFold(p[:len(label)], label) {
+		return "", false
+	}
+	rest := p[len(label):]
+	if rest != "" {
+		r, _ := utf8.DecodeRuneInString(rest)
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return "", false // "refused" is not the start of "refusedly"
+		}
+	}
+	return strings.TrimLeft(rest, " :;,.-—–"), true
+}
+
+// capitalize upper-cases the first letter when it starts the index's own words (never a
+// quoted value, URL or path, which stay as published).
+func capitalize(s string) string {
+	segs, quotes := problemSegments(s)
+	if len(segs) == 0 || quotes[0] {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// sentence ends s with a full stop unless it already ends a sentence.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
+}
+
+// whyHTML is a health label and its problem as one sentence: composed (composeProblem),
+// capitalized, ended with a full stop, quotations marked (problemHTML).
+func whyHTML(label string, problem *string) template.HTML {
+	return problemHTML(sentence(composeProblem(label, deref(problem))))
+}
+
+// claimWhy is whyHTML for a claim's health and recorded problem.
+func claimWhy(health string, problem *string) template.HTML {
+	return whyHTML(store.HealthLabel(health), problem)
+}
+
+// originWhy is whyHTML for a site's health and recorded problem.
+func originWhy(health string, problem *string) template.HTML {
+	return whyHTML(originHealthLabel(health), problem)
+}
+
+// originHealthLabel is the short words for a site's health, as a clause ("unreachable").
+// originHealthText gives the longer explanation shown beside it.
+func originHealthLabel(h string) string {
+	switch h {
+	case store.OriginHealthy:
+		return "site index read"
+	case store.OriginUnreachable:
+		return "unreachable"
+	case store.OriginRefused:
+		return "refused by crawler policy"
+	case store.OriginNoIndex:
+		return "no site index"
+	case store.OriginInvalidIndex:
+		return "invalid site index"
+	case store.OriginUnsupportedVersion:
+		return "speaks a newer protocol"
+	}
+	return h
+}
+
+// enrolled reports whether some entry of the source list still leads to the site. A refresh
+// empties a site's sources when no enrolled source leads to it any more (its entry left
+// network/sources.toml, or the source now leads elsewhere); the site is then not read, and
+// its claims are withdrawn.
+func enrolled(o *network.Origin) bool { return o != nil && len(o.Sources) > 0 }
+
+// excludedText says why a claim is out of the catalog, in words: the reason the crawler
+// recorded for a withdrawal (the site's index stopped listing the project, the site's entry
+// left the source list, a move), or that no manifest passed every check yet. "" when listed.
+func excludedText(c *network.Claim) string {
+	switch {
+	case c.Listed:
+		return ""
+	case c.Withdrawn:
+		return "withdrawn: " + withdrawnReason(c)
+	default:
+		return "no manifest from this site has passed every check yet"
+	}
+}
+
+// withdrawnReason is the reason recorded with a withdrawal, else the usual one.
+func withdrawnReason(c *network.Claim) string {
+	if p := strings.TrimSpace(deref(c.Record.Problem)); p != "" {
+		return strings.TrimSuffix(strings.TrimPrefix(p, "withdrawn: "), ".")
+	}
+	if !enrolled(c.Origin) {
+		return "no enrolled source leads to this site any more"
+	}
+	return "the site's index no longer lists the project"
+}
+
+// staleness is what a claim's page says about how current its data is.
+type staleness string
+
+const (
+	staleNone      staleness = ""          // current: the held manifest is the advertised one
+	staleCached    staleness = "cached"    // a manifest is held but it is not (known to be) the advertised one
+	staleNever     staleness = "never"     // no manifest from the site has passed every check yet
+	staleWithdrawn staleness = "withdrawn" // out of the catalog; the record stays
+)
+
+// stalenessOf classifies a claim for its page and the lists.
+func stalenessOf(c *network.Claim) staleness {
+	switch {
+	case c.Withdrawn:
+		return staleWithdrawn
+	case c.Manifest == nil:
+		return staleNever
+	case c.Health != store.ClaimCurrent || c.Cached:
+		return staleCached
+	}
+	return staleNone
+}
+
+// Anchors on the health page, one per entry, so a publisher can be sent to theirs:
+// health/#source-<source>, health/#site-<site>, health/#claim-<project>-<site>.
+func sourceAnchor(url string) string      { return "source-" + store.SourceID(url) }
+func siteAnchor(site string) string       { return "site-" + site }
+func claimAnchor(c *network.Claim) string { return "claim-" + c.Project + "-" + c.Site }
+func healthLink(anchor string) string     { return "health/index.html#" + anchor }
