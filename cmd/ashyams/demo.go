@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,18 +42,25 @@ var demoContext = func() (context.Context, context.CancelFunc) {
 // demoServing, when set, is called with the URL --serve listens on (for tests).
 var demoServing func(url string)
 
-// runDemo is `ashyams demo [--out DIR] [--serve] [--addr 127.0.0.1:0]`: with no network and
-// nothing but this binary, it serves the bundled example network (crawl/example) on loopback,
-// refreshes a fresh state directory from it twice (the sites' first deployment, then their next
-// one, in which broken.example publishes an invalid manifest, so its claim keeps its last good
-// manifest under a staleness banner), checks the state, builds the site, checks the site and
-// prints where it is. --serve then serves the built site on --addr until interrupted.
+// runDemo is `ashyams demo [--out DIR] [--state DIR] [--serve] [--addr 127.0.0.1:0]`: with no
+// network and nothing but this binary, it serves the bundled example network (crawl/example) on
+// loopback, answering for the sites' own http://<host>.example/ names (a resolver that knows
+// only those names and a dialer that reaches only that server, so nothing else is ever read),
+// refreshes a fresh state directory from it twice (the sites' first deployment, then their
+// next one, in which broken.example publishes an invalid manifest, so its claim keeps its last
+// good manifest under a staleness banner), checks the state, builds the site, checks the site
+// and prints where it is. --serve then serves the built site on --addr until interrupted.
+//
+// The observation times are fixed and the URLs are the example's own, so two runs build
+// byte-identical sites. The state directory is temporary and removed at exit unless --state
+// names one to keep (it must be absent or empty).
 //
 // Exit 0 when every step passed; 1 naming the step that failed (a check or check-site problem
 // is printed, one per line); 2 for usage. --out must be absent, empty or a previous build.
 func runDemo(e *env, args []string) int {
 	fs := newFlags(e, "demo", "")
-	out := fs.String("out", "", "where to build the site (default: a new temporary directory)")
+	out := fs.String("out", "", "where to build the site (default: a new temporary directory, kept)")
+	keep := fs.String("state", "", "keep the state directory here (absent or empty; default: a temporary one, removed at exit)")
 	serve := fs.Bool("serve", false, "serve the built site after building it, until interrupted")
 	addr := fs.String("addr", "127.0.0.1:0", "the address --serve listens on (port 0: any free port)")
 	if rc := parseFlags(fs, args); rc >= 0 {
@@ -68,14 +76,25 @@ func runDemo(e *env, args []string) int {
 		return 1
 	}
 
+	// The work directory holds what only this run needs (the source list, the curation file
+	// and, without --state, the state): removed at exit, whatever happens.
 	work, err := os.MkdirTemp("", "ashyams-demo-")
 	if err != nil {
 		return fail("work directory", err)
 	}
-	if *out == "" {
-		*out = filepath.Join(work, "public")
-	}
+	defer os.RemoveAll(work)
 	state := filepath.Join(work, "state")
+	if *keep != "" {
+		if err := emptyOrAbsent(*keep); err != nil {
+			return fail("--state", err)
+		}
+		state = *keep
+	}
+	if *out == "" {
+		if *out, err = os.MkdirTemp("", "ashyams-demo-site-"); err != nil {
+			return fail("output directory", err)
+		}
+	}
 	srcPath := filepath.Join(work, "sources.toml")
 	curPath := filepath.Join(work, "curation.toml")
 
@@ -84,13 +103,15 @@ func runDemo(e *env, args []string) int {
 		return fail("serve the example network", err)
 	}
 	defer srv.Close()
-	fmt.Fprintf(e.stdout, "demo: the example network (%d sites) is served at %s\n", len(srv.Hosts()), srv.URL())
+	fmt.Fprintf(e.stdout, "demo: the example network's %d sites (%s) answer on loopback, by name\n",
+		len(srv.Hosts()), strings.Join(srv.Hosts(), ", "))
 
-	// The example's source list names https://<host>/ URLs; point them at the loopback server.
-	if err := os.WriteFile(srcPath, srv.RewriteText(example.Sources()), 0o644); err != nil {
+	// The example's files are written as they are: their http://<host>.example/ URLs reach
+	// the loopback server through the resolver and dialer below.
+	if err := os.WriteFile(srcPath, example.Sources(), 0o644); err != nil {
 		return fail("write the source list", err)
 	}
-	if err := os.WriteFile(curPath, srv.RewriteText(example.Curation()), 0o644); err != nil {
+	if err := os.WriteFile(curPath, example.Curation(), 0o644); err != nil {
 		return fail("write the curation file", err)
 	}
 	srcs, err := sources.Load(srcPath)
@@ -117,7 +138,10 @@ func runDemo(e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "\ndemo: refresh %d, %s\n", i+1, gen.what)
 		at := gen.at
 		sum, err := refresh.Run(ctx, refresh.Options{
-			State: state, Sources: srcs, AllowLoopback: true, Progress: e.stderr,
+			State: state, Sources: srcs, Progress: e.stderr,
+			// Only the example's names resolve, only to 127.0.0.1, and 127.0.0.1:80 dials the
+			// loopback server: the guard still checks every address it is given.
+			AllowLoopback: true, Resolver: srv.Resolver(), Dial: srv.Dial,
 			Now: func() time.Time { return at },
 			// The example never half-deploys; a mismatch would be a bug, reported at once.
 			Sleep: func(context.Context, time.Duration) error { return nil },
@@ -135,9 +159,9 @@ func runDemo(e *env, args []string) int {
 		for _, p := range ps {
 			fmt.Fprintln(e.stdout, p)
 		}
-		return fail("check", fmt.Errorf("%d broken invariant(s) in %s", len(ps), state))
+		return fail("check", fmt.Errorf("%d broken invariant(s) in the state", len(ps)))
 	}
-	fmt.Fprintf(e.stdout, "\ndemo: check: %s: every invariant holds\n", state)
+	fmt.Fprintf(e.stdout, "\ndemo: check: every invariant holds\n")
 
 	res, err := site.Build(site.Options{State: state, Curation: curPath, Out: *out})
 	if err != nil {
@@ -159,12 +183,40 @@ func runDemo(e *env, args []string) int {
 	if err != nil {
 		index = filepath.Join(*out, "index.html")
 	}
-	fmt.Fprintf(e.stdout, "\nThe example network's site is in %s\nOpen %s, or run: ashyams serve --out %s\n(state: %s)\n",
-		*out, index, *out, state)
+	fmt.Fprintf(e.stdout, "\nThe example network's site is in %s\n", *out)
+	if *keep != "" {
+		fmt.Fprintf(e.stdout, "Its state is in %s\n", *keep)
+	}
 	if !*serve {
+		fmt.Fprintf(e.stdout, "Open %s, or run: %s serve --out %s\n", index, selfCommand(os.Args[0]), *out)
 		return 0
 	}
 	return demoServe(e, *addr, *out)
+}
+
+// selfCommand is how to run this binary again, as the user started it: arg0 as typed
+// ("./ashyams", "ashyams"), or "go run ./cmd/ashyams" when arg0 is a binary `go run` built in
+// its temporary directory (gone once it exits).
+func selfCommand(arg0 string) string {
+	if arg0 == "" || strings.Contains(filepath.ToSlash(arg0), "/go-build") {
+		return "go run ./cmd/ashyams"
+	}
+	return arg0
+}
+
+// emptyOrAbsent returns nil when dir does not exist or is an empty directory, else why it
+// cannot hold a fresh state.
+func emptyOrAbsent(dir string) error {
+	ents, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case len(ents) > 0:
+		return fmt.Errorf("%s is not empty; the demo starts a fresh state (remove it or name another directory)", dir)
+	}
+	return nil
 }
 
 // demoServe serves the built site on addr until demoContext ends.

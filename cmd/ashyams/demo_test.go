@@ -19,10 +19,36 @@ import (
 
 func runDemoIn(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	t.Setenv("TMPDIR", t.TempDir()) // the demo's state and sources go to a fresh temp dir
+	_, rc, out, errs := runDemoTmp(t, args...)
+	return rc, out, errs
+}
+
+// runDemoTmp runs the demo with a fresh TMPDIR (where its work directory goes) and returns it.
+func runDemoTmp(t *testing.T, args ...string) (tmp string, rc int, stdout, stderr string) {
+	t.Helper()
+	tmp = t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	var out, errb bytes.Buffer
-	rc := run(&env{stdout: &out, stderr: &errb}, append([]string{"demo"}, args...))
-	return rc, out.String(), errb.String()
+	rc = run(&env{stdout: &out, stderr: &errb}, append([]string{"demo"}, args...))
+	return tmp, rc, out.String(), errb.String()
+}
+
+// tree reads every file below dir: slash path -> bytes.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = readFile(t, p)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func readFile(t *testing.T, path string) string {
@@ -34,8 +60,8 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-// claimDir finds the claim page directory of (project, host) in a built site: site names are
-// the slug of the loopback index URL, which holds the host's slug.
+// claimDir finds the claim page directory of (project, host) in a built site: site names
+// start with the slug of the index URL's host ("lanterns-example-3d995664").
 func claimDir(t *testing.T, out, project, host string) string {
 	t.Helper()
 	ents, err := os.ReadDir(filepath.Join(out, "projects", project))
@@ -43,7 +69,7 @@ func claimDir(t *testing.T, out, project, host string) string {
 		t.Fatalf("project %s has no page directory: %v", project, err)
 	}
 	for _, e := range ents {
-		if e.IsDir() && strings.Contains(e.Name(), "-"+store.Slug(host)+"-") {
+		if e.IsDir() && strings.HasPrefix(e.Name(), store.Slug(host)+"-") {
 			return filepath.Join(out, "projects", project, e.Name())
 		}
 	}
@@ -226,6 +252,9 @@ func TestDemoServesTheBuiltSite(t *testing.T) {
 	if !regexp.MustCompile(`demo: serving \S+ at http://127\.0\.0\.1:\d+/`).MatchString(stdout) {
 		t.Fatalf("stdout does not print the URL:\n%s", stdout)
 	}
+	if strings.Contains(stdout, "or run:") {
+		t.Errorf("--serve serves the site itself, but stdout tells the user to run serve:\n%s", stdout)
+	}
 }
 
 func TestDemoRefusesToBuildOverSomeonesFiles(t *testing.T) {
@@ -252,5 +281,140 @@ func TestDemoUsage(t *testing.T) {
 	}
 	if rc, _, stderr := runDemoIn(t, "--serve", "--addr", "256.0.0.1:99999"); rc != 1 || !strings.Contains(stderr, "demo: serve:") {
 		t.Fatalf("bad --addr: exit %d: %s", rc, stderr)
+	}
+}
+
+// Two demo runs build byte-identical sites: the URLs are the example's own
+// http://<host>.example/ (no loopback port anywhere), the site ids are named after the hosts,
+// and publisher links point at the example sites, never at a closed loopback port.
+func TestDemoBuildsTheSameBytesEveryRun(t *testing.T) {
+	var sites [2]map[string]string
+	for i := range sites {
+		out := filepath.Join(t.TempDir(), "site")
+		if rc, stdout, stderr := runDemoIn(t, "--out", out); rc != 0 {
+			t.Fatalf("run %d: exit %d\n%s\n%s", i+1, rc, stdout, stderr)
+		}
+		sites[i] = tree(t, out)
+	}
+	if len(sites[0]) == 0 || len(sites[0]) != len(sites[1]) {
+		t.Fatalf("the runs built %d and %d files", len(sites[0]), len(sites[1]))
+	}
+	for p, b := range sites[0] {
+		if sites[1][p] != b {
+			t.Errorf("%s differs between two runs", p)
+		}
+		if strings.Contains(b, "127.0.0.1") {
+			t.Errorf("%s names a loopback address", p)
+		}
+	}
+	var cat catalogDoc
+	if err := json.Unmarshal([]byte(sites[0]["catalog.json"]), &cat); err != nil {
+		t.Fatal(err)
+	}
+	origins := map[string]bool{}
+	for _, c := range cat.Claims {
+		origins[c.Origin] = true
+	}
+	for _, h := range example.Hosts {
+		found := false
+		for o := range origins {
+			found = found || strings.HasPrefix(o, store.Slug(h)+"-")
+		}
+		if !found {
+			t.Errorf("no catalog origin is named after %s: %v", h, origins)
+		}
+	}
+	ember := ""
+	for p, b := range sites[0] {
+		if strings.HasPrefix(p, "projects/"+example.EmberglowID+"/lanterns-example-") && strings.HasSuffix(p, "/index.html") {
+			ember = b
+		}
+	}
+	for _, want := range []string{`href="http://lanterns.example/emberglow/"`, `href="http://lanterns.example/downloads/`} {
+		if !strings.Contains(ember, want) {
+			t.Errorf("Emberglow's claim page lacks a publisher link %s", want)
+		}
+	}
+}
+
+// The state is temporary: without --state nothing of it is left in TMPDIR; with --out absent
+// the only thing left is the site the demo printed.
+func TestDemoRemovesItsTemporaryState(t *testing.T) {
+	tmp, rc, stdout, stderr := runDemoTmp(t, "--out", filepath.Join(t.TempDir(), "site"))
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s\n%s", rc, stdout, stderr)
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Errorf("the demo left %v in TMPDIR", ents)
+	}
+	tmp, rc, stdout, stderr = runDemoTmp(t)
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s\n%s", rc, stdout, stderr)
+	}
+	ents, _ := os.ReadDir(tmp)
+	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), "ashyams-demo-site-") {
+		t.Fatalf("TMPDIR holds %v, want only the built site", ents)
+	}
+	site := filepath.Join(tmp, ents[0].Name())
+	if _, err := os.Stat(filepath.Join(site, "index.html")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "The example network's site is in "+site) || !strings.Contains(stdout, " serve --out "+site) {
+		t.Errorf("stdout does not name the site and how to serve it:\n%s", stdout)
+	}
+	if strings.Contains(stdout, "state is in") {
+		t.Errorf("stdout names a state that was removed:\n%s", stdout)
+	}
+}
+
+// --state DIR keeps the state, which passes check; a non-empty DIR is refused before anything
+// is written.
+func TestDemoKeepsTheStateWhenAsked(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	rc, stdout, stderr := runDemoIn(t, "--state", state, "--out", filepath.Join(t.TempDir(), "site"))
+	if rc != 0 {
+		t.Fatalf("exit %d\n%s\n%s", rc, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "Its state is in "+state) {
+		t.Errorf("stdout does not name the kept state:\n%s", stdout)
+	}
+	if ps := store.Open(state).Check(); len(ps) != 0 {
+		t.Fatalf("the kept state does not check: %v", ps)
+	}
+	snap, err := store.Open(state).Load()
+	if err != nil || len(snap.Claims) != len(example.Claims()) {
+		t.Fatalf("kept state: %v, claims %d", err, len(snap.Claims))
+	}
+
+	before := tree(t, state)
+	out := filepath.Join(t.TempDir(), "site")
+	rc, _, stderr = runDemoIn(t, "--state", state, "--out", out)
+	if rc != 1 || !strings.Contains(stderr, "demo: --state: "+state+" is not empty") {
+		t.Fatalf("non-empty --state: exit %d: %s", rc, stderr)
+	}
+	after := tree(t, state)
+	if len(after) != len(before) {
+		t.Fatalf("a refused demo changed the state: %d files, was %d", len(after), len(before))
+	}
+	for p, b := range before {
+		if after[p] != b {
+			t.Errorf("a refused demo changed %s", p)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a refused demo built a site: %v", err)
+	}
+}
+
+func TestSelfCommand(t *testing.T) {
+	for arg0, want := range map[string]string{
+		"./ashyams":                            "./ashyams",
+		"ashyams":                              "ashyams",
+		"/tmp/go-build123456/b001/exe/ashyams": "go run ./cmd/ashyams",
+		"":                                     "go run ./cmd/ashyams",
+	} {
+		if got := selfCommand(arg0); got != want {
+			t.Errorf("selfCommand(%q) = %q, want %q", arg0, got, want)
+		}
 	}
 }

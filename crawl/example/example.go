@@ -2,8 +2,12 @@
 // reserved .example TLD, served on loopback by crawl/loopback for `ashyams demo`, the pull-request
 // check and end-to-end tests. Nothing here is real; every document was written by us.
 //
+// Every URL on the four sites is http://<host>.example/...: the demo serves them over plain
+// HTTP in crawl/loopback's host mode and resolves their names to its server, so the state and
+// the built site name the same honest, reserved URLs on every run (no loopback port in them).
+//
 // The network shows, on purpose:
-//   - lanterns.example (https://lanterns.example/, discovery walks to /dreamweave.json):
+//   - lanterns.example (http://lanterns.example/, discovery walks to /dreamweave.json):
 //     Emberglow (stable, beta and development channels, a yanked release, notes with
 //     breaking/migration, a featured card image, requires Wickwork by id, recommends a
 //     capability), Wickwork (a deprecated release, provides dreamweave:scheduler) and Kwama
@@ -89,8 +93,9 @@ func Web() fs.FS { return sub("www") }
 func WebNext() fs.FS { return overlay{top: sub("www-next"), base: sub("www")} }
 
 // Sources is the example's network/sources.toml: each site's enrolled URL in its
-// https://<host>/ form. Serve Web with crawl/loopback and rewrite the text with the server's
-// RewriteText to point it at loopback.
+// http://<host>/ form. Serve Web with crawl/loopback and read them by name through the
+// server's Resolver and Dial (host mode), or rewrite the text with its RewriteText to point
+// it at the server's path mode.
 func Sources() []byte { return mustRead("network/sources.toml") }
 
 // Curation is the example's network/curation.toml (a [[featured]] entry, no migrations).
@@ -109,7 +114,7 @@ type Claim struct {
 	Project string // the project id
 	Name    string // the name the index gives
 	Host    string // the publishing site's host
-	Index   string // the site index URL, https://<host>/...
+	Index   string // the site index URL, http://<host>/...
 }
 
 // Claims lists every claim of generation 1, sorted by project id then host.
@@ -131,7 +136,7 @@ func Claims() []Claim {
 		}
 		host, _, _ := strings.Cut(p, "/")
 		for _, e := range ix.Projects {
-			out = append(out, Claim{Project: e.ID, Name: e.Name, Host: host, Index: "https://" + p})
+			out = append(out, Claim{Project: e.ID, Name: e.Name, Host: host, Index: "http://" + p})
 		}
 		return nil
 	})

@@ -2,6 +2,7 @@ package example
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +19,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
@@ -48,12 +52,12 @@ func indexes(t *testing.T, root fs.FS) map[string][]byte {
 	return out
 }
 
-// file maps a published https://<host>/<path> URL to its path in the web root.
+// file maps a published http://<host>/<path> URL to its path in the web root.
 func file(t *testing.T, url string) string {
 	t.Helper()
-	p, ok := strings.CutPrefix(url, "https://")
+	p, ok := strings.CutPrefix(url, "http://")
 	if !ok {
-		t.Fatalf("%s is not an https URL", url)
+		t.Fatalf("%s is not an http:// URL of an example site", url)
 	}
 	return p
 }
@@ -252,8 +256,8 @@ func TestManifestsShowTheCases(t *testing.T) {
 			featured = md.URL
 		}
 	}
-	if featured != "https://"+CardImage {
-		t.Fatalf("featured image %q, want https://%s", featured, CardImage)
+	if featured != "http://"+CardImage {
+		t.Fatalf("featured image %q, want http://%s", featured, CardImage)
 	}
 	b, err := fs.ReadFile(Web(), CardImage)
 	if err != nil {
@@ -332,7 +336,7 @@ func TestSourcesAndCurationLoad(t *testing.T) {
 	}
 	var hosts []string
 	for _, s := range ss {
-		h, _, _ := strings.Cut(strings.TrimPrefix(s.URL, "https://"), "/")
+		h, _, _ := strings.Cut(strings.TrimPrefix(s.URL, "http://"), "/")
 		hosts = append(hosts, h)
 	}
 	slices.Sort(hosts)
@@ -348,17 +352,98 @@ func TestSourcesAndCurationLoad(t *testing.T) {
 	}
 }
 
-// Served on loopback, every enrolled URL is reachable and every index points at loopback
-// manifests that hash to what it advertises.
-func TestServedOnLoopback(t *testing.T) {
+// Every URL on an example site, in every document, is http://<host>/ of a host the web root
+// serves: that is what lets the demo read the network by its real names (and what keeps the
+// state and site free of loopback ports).
+func TestSiteURLsNameTheExampleHosts(t *testing.T) {
+	siteURL := regexp.MustCompile(`https?://[a-z0-9.-]+\.example/`)
+	for gen, root := range map[string]fs.FS{"Web": Web(), "WebNext": WebNext()} {
+		err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || path.Ext(p) == ".png" {
+				return err
+			}
+			b, err := fs.ReadFile(root, p)
+			if err != nil {
+				return err
+			}
+			for _, u := range siteURL.FindAllString(string(b), -1) {
+				host := strings.TrimSuffix(u[strings.Index(u, "//")+2:], "/")
+				served := slices.Contains(Hosts, host)
+				if served && !strings.HasPrefix(u, "http://") {
+					t.Errorf("%s %s: %s names a served host over https", gen, p, u)
+				}
+				if !served && !slices.Contains([]string{"code.example", "mirror.example", "evil.example"}, host) {
+					t.Errorf("%s %s: %s names a host nobody serves", gen, p, u)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.Contains(string(Sources()), "https://") {
+		t.Error("sources.toml enrolls an https:// URL; the example sites are http://")
+	}
+}
+
+// Served on loopback in host mode (the demo's way), every enrolled URL is reachable by its
+// real name through a guarded client, and every index's manifests hash to what it advertises.
+func TestServedOnLoopbackByName(t *testing.T) {
+	s, err := loopback.Start(Web(), loopback.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c := guard.New(guard.Options{AllowLoopback: true, Resolver: s.Resolver(), Dial: s.Dial})
+	get := func(u string) []byte {
+		t.Helper()
+		r, err := c.Get(context.Background(), guard.Request{URL: u})
+		if err != nil || r.Status != 200 {
+			t.Fatalf("GET %s: %v %+v", u, err, r)
+		}
+		return r.Body
+	}
+	ss, err := sources.Parse("example", Sources())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range ss {
+		if b := get(src.URL); len(b) == 0 {
+			t.Errorf("%s: empty", src.URL)
+		}
+	}
+	for p, raw := range indexes(t, Web()) {
+		b := get("http://" + p)
+		if string(b) != string(raw) {
+			t.Errorf("%s: served bytes differ from the published index", p)
+		}
+		var ix rawIndex
+		if err := json.Unmarshal(b, &ix); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ix.Projects {
+			if got := hexSHA(get(e.Manifest)); got != e.ManifestSHA256 {
+				t.Errorf("%s: served manifest %s, advertised %s", e.ID, got, e.ManifestSHA256)
+			}
+		}
+	}
+	if b := get("http://" + CardImage); !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Error("card image not served")
+	}
+}
+
+// Path mode still works for the example (cmd/ashyams's add tests use it): its http:// URLs are
+// rewritten to the loopback server like replay.py's https:// ones.
+func TestServedOnLoopbackByPath(t *testing.T) {
 	s, err := loopback.Start(Web(), loopback.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	text := string(s.RewriteText(Sources()))
-	if strings.Contains(text, `url = "https://`) {
-		t.Fatalf("rewritten sources still name https:// URLs:\n%s", text)
+	if strings.Contains(text, `url = "http://`+Hosts[0]) || !strings.Contains(text, s.URL()) {
+		t.Fatalf("rewritten sources do not point at the server:\n%s", text)
 	}
 	ss, err := sources.Parse("rewritten", []byte(text))
 	if err != nil {
@@ -375,13 +460,13 @@ func TestServedOnLoopback(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range ix.Projects {
+			if !strings.HasPrefix(e.Manifest, s.URL()) {
+				t.Errorf("%s: manifest %s not rewritten", e.ID, e.Manifest)
+			}
 			if got := hexSHA(fetch(t, e.Manifest)); got != e.ManifestSHA256 {
 				t.Errorf("%s: served manifest %s, advertised %s", e.ID, got, e.ManifestSHA256)
 			}
 		}
-	}
-	if b := fetch(t, s.Rewrite("https://"+CardImage)); !bytes.HasPrefix(b, []byte("\x89PNG")) {
-		t.Error("card image not served")
 	}
 }
 

@@ -1,14 +1,19 @@
 // Package loopback serves a web root of DreamWeave sites on 127.0.0.1 for drills, end-to-end
-// tests and the demo. It does in Go what shared/tools/replay.py does:
+// tests and the demo. It does in Go what shared/tools/replay.py does, and can also answer for
+// the sites' own names:
 //
-//   - a request for /<host>/<path> is answered from root/<host>/<path> (a directory answers
-//     with its index.html);
-//   - every "https://<host>/" inside a served .json or .html body is rewritten to
+//   - path mode (replay.py's): a request for /<host>/<path> is answered from
+//     root/<host>/<path> (a directory answers with its index.html), and every
+//     "https://<host>/" or "http://<host>/" inside a served .json or .html body is rewritten to
 //     "http://127.0.0.1:<port>/<host>/" for each host present in the root, so published
-//     documents point back at this server;
-//   - a site index's manifest_sha256 values are recomputed for the rewritten manifests, but only
-//     where the original manifest hashed to the original advertised digest: a real mismatch
-//     stays a mismatch;
+//     documents point back at this server; a site index's manifest_sha256 values are
+//     recomputed for the rewritten manifests, but only where the original manifest hashed to
+//     the original advertised digest: a real mismatch stays a mismatch;
+//   - host mode: a request whose Host header names a host of the root (a top-level directory,
+//     port ignored) is answered from root/<host>/<path> byte for byte, nothing rewritten. A
+//     client reaches it through Resolver (each host of the root is 127.0.0.1) and Dial
+//     (127.0.0.1:80 is this server), so documents naming http://<host>/ URLs are read by their
+//     real names: the demo's state and site hold the same URLs on every run;
 //   - responses carry an ETag (first 16 hex of the body's SHA-256, quoted) and a fixed
 //     Last-Modified; If-None-Match equal to the ETag is answered 304 (a conditional GET);
 //   - every request is logged (Requests) as soon as the handler receives it, and its status
@@ -33,6 +38,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/netip"
 	"path"
 	"regexp"
 	"strconv"
@@ -50,7 +56,8 @@ const LastModified = "Wed, 30 Sep 2026 19:57:46 GMT"
 // Status, Redirect, Huge, then Body / LieLength modify the normal answer.
 type Rule struct {
 	// Path is a regular expression searched (not anchored) in the request URI, query included:
-	// "/lanterns.example/dreamweave.json$".
+	// "/lanterns.example/dreamweave.json$". In host mode the URI is prefixed with "/<host>", so
+	// a rule matches the same string in both modes.
 	Path string
 	// Status answers this HTTP status with an empty body; 0 = unset.
 	Status int
@@ -150,6 +157,51 @@ func Start(root fs.FS, opts Options) (*Server, error) {
 // URL is the server's base URL, "http://127.0.0.1:<port>/" (final slash included).
 func (s *Server) URL() string { return s.base }
 
+// Addr is the address the server listens on, "127.0.0.1:<port>".
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Resolver resolves each host of the root (case-insensitive, a final dot ignored) to 127.0.0.1
+// and every other name to a not-found error, so a client given it (crawl/guard's
+// Options.Resolver) can reach no site but this server's. It follows SetRoot.
+func (s *Server) Resolver() HostResolver { return HostResolver{s} }
+
+// HostResolver is Server.Resolver's result; it satisfies crawl/guard's Resolver interface.
+type HostResolver struct{ s *Server }
+
+// LookupNetIP returns [127.0.0.1] for a host of the root and network "ip" or "ip4"; anything
+// else is a *net.DNSError with IsNotFound set.
+func (r HostResolver) LookupNetIP(_ context.Context, network, host string) ([]netip.Addr, error) {
+	h := strings.TrimSuffix(strings.ToLower(host), ".")
+	if r.s.isHost(h) && (network == "ip" || network == "ip4") {
+		return []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1})}, nil
+	}
+	return nil, &net.DNSError{Err: "not a host of the loopback web root", Name: host, IsNotFound: true}
+}
+
+// Dial connects to this server when addr is "127.0.0.1:80" (where Resolver sends an
+// http://<host>/ URL of the root) or the server's own Addr; any other address is an error, so
+// a client dialing through it reaches nothing else. It has crawl/guard's DialFunc signature.
+func (s *Server) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	own := s.Addr()
+	if addr != "127.0.0.1:80" && addr != own {
+		return nil, fmt.Errorf("loopback: %s is not this server (it answers at 127.0.0.1:80 for its hosts, and at %s)", addr, own)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, own)
+}
+
+// isHost reports whether h (lowercase) is a host of the current root.
+func (s *Server) isHost(h string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range s.hosts {
+		if strings.EqualFold(x, h) {
+			return true
+		}
+	}
+	return false
+}
+
 // Hosts are the hosts the root serves (its top-level directories), sorted.
 func (s *Server) Hosts() []string {
 	s.mu.Lock()
@@ -221,41 +273,57 @@ func (s *Server) ResetRequests() {
 	s.mu.Unlock()
 }
 
-// Rewrite maps a real URL "https://<host>/<path>" to this server's
+// schemes are the URL schemes path mode rewrites.
+var schemes = []string{"https://", "http://"}
+
+// Rewrite maps a real URL "https://<host>/<path>" (or http://) to this server's path-mode
 // "http://127.0.0.1:<port>/<host>/<path>" when <host> is in the root; any other string is
 // returned unchanged.
 func (s *Server) Rewrite(u string) string {
 	for _, h := range s.Hosts() {
-		if p := "https://" + h + "/"; strings.HasPrefix(u, p) {
-			return s.base + h + "/" + u[len(p):]
-		}
-		if u == "https://"+h {
-			return s.base + h + "/"
+		for _, sch := range schemes {
+			if p := sch + h + "/"; strings.HasPrefix(u, p) {
+				return s.base + h + "/" + u[len(p):]
+			}
+			if u == sch+h {
+				return s.base + h + "/"
+			}
 		}
 	}
 	return u
 }
 
-// RewriteText rewrites every "https://<host>/" in b to this server's
-// "http://127.0.0.1:<port>/<host>/" for each host in the root, as served bodies are rewritten:
-// use it on a sources.toml listing real URLs. b is not modified.
+// RewriteText rewrites every "https://<host>/" and "http://<host>/" in b to this server's
+// path-mode "http://127.0.0.1:<port>/<host>/" for each host in the root, as path-mode bodies
+// are rewritten: use it on a sources.toml listing real URLs. b is not modified.
 func (s *Server) RewriteText(b []byte) []byte {
 	return s.rewrite(s.Hosts(), bytes.Clone(b))
 }
 
-// Bytes returns what the server answers for a URL path ("/<host>/<path>") without rules:
-// the file, rewritten and digest-fixed when it is .json or .html. ok is false when no file
-// answers (a 404).
+// Bytes returns what the server answers in path mode for a URL path ("/<host>/<path>")
+// without rules: the file, rewritten and digest-fixed when it is .json or .html. ok is false
+// when no file answers (a 404).
 func (s *Server) Bytes(urlPath string) (body []byte, ok bool) {
-	body, _, ok = s.file(urlPath)
+	body, _, ok = s.file(urlPath, true)
 	return body, ok
 }
 
-// file is Bytes plus the name of the file that answered (for its Content-Type).
-func (s *Server) file(urlPath string) ([]byte, string, bool) {
+// HostBytes returns what the server answers in host mode for http://<host><urlPath> without
+// rules: the file as it is. ok is false when no file answers (a 404).
+func (s *Server) HostBytes(host, urlPath string) (body []byte, ok bool) {
+	body, _, ok = s.file("/"+host+path.Clean("/"+urlPath), false)
+	return body, ok
+}
+
+// file is Bytes (rewrite) or HostBytes (not) plus the name of the file that answered (for its
+// Content-Type).
+func (s *Server) file(urlPath string, rewrite bool) ([]byte, string, bool) {
 	s.mu.Lock()
 	root, hosts := s.root, s.hosts
 	s.mu.Unlock()
+	if !rewrite {
+		hosts = nil
+	}
 	return s.serveBytes(root, hosts, urlPath)
 }
 
@@ -283,7 +351,9 @@ func localPath(root fs.FS, urlPath string) string {
 
 func (s *Server) rewrite(hosts []string, data []byte) []byte {
 	for _, h := range hosts {
-		data = bytes.ReplaceAll(data, []byte("https://"+h+"/"), []byte(s.base+h+"/"))
+		for _, sch := range schemes {
+			data = bytes.ReplaceAll(data, []byte(sch+h+"/"), []byte(s.base+h+"/"))
+		}
 	}
 	return data
 }
@@ -297,7 +367,7 @@ func (s *Server) serveBytes(root fs.FS, hosts []string, urlPath string) ([]byte,
 	if err != nil {
 		return nil, "", false
 	}
-	if !strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".html") {
+	if len(hosts) == 0 || !strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".html") {
 		return raw, p, true
 	}
 	data := s.rewrite(hosts, raw)
@@ -327,8 +397,13 @@ func (s *Server) fixIndexDigests(root fs.FS, hosts []string, raw, data []byte) [
 		}
 		url, old := *e.Manifest, *e.ManifestSHA256
 		for _, h := range hosts {
-			prefix := "https://" + h + "/"
-			if !strings.HasPrefix(url, prefix) {
+			prefix := ""
+			for _, sch := range schemes {
+				if strings.HasPrefix(url, sch+h+"/") {
+					prefix = sch + h + "/"
+				}
+			}
+			if prefix == "" {
 				continue
 			}
 			mp := localPath(root, "/"+h+"/"+url[len(prefix):])
@@ -477,8 +552,32 @@ func contentType(p string) string {
 	return "application/octet-stream"
 }
 
+// route maps a request to its file path below the root ("/<host>/<path>"), the URI rules match
+// and whether bodies are rewritten: host mode when the Host header names a host of the root.
+func (s *Server) route(req *http.Request) (urlPath, uri string, rewrite bool) {
+	h := req.Host
+	if hh, _, err := net.SplitHostPort(h); err == nil {
+		h = hh
+	}
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	if h != "" && s.isHost(h) {
+		// Cleaned first, so no ".." climbs out of the named host into another one.
+		p := path.Clean("/" + req.URL.Path)
+		if strings.HasSuffix(req.URL.Path, "/") && p != "/" {
+			p += "/"
+		}
+		uri := "/" + h + p
+		if req.URL.RawQuery != "" {
+			uri += "?" + req.URL.RawQuery
+		}
+		return "/" + h + p, uri, false
+	}
+	return req.URL.Path, req.URL.RequestURI(), true
+}
+
 func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
-	rule := s.ruleFor(req.URL.RequestURI())
+	urlPath, uri, rewrite := s.route(req)
+	rule := s.ruleFor(uri)
 	if rule != nil {
 		if rule.Delay > 0 {
 			if !sleep(req.Context(), rule.Delay) {
@@ -502,11 +601,11 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	var body []byte
-	name := req.URL.Path // a rule's body is typed by the request path, as replay.py does
+	name := urlPath // a rule's body is typed by the request path, as replay.py does
 	if rule != nil && rule.Body != nil {
 		body = rule.Body
 	} else {
-		b, file, ok := s.file(req.URL.Path)
+		b, file, ok := s.file(urlPath, rewrite)
 		if !ok {
 			w.Header().Set("Content-Length", "0")
 			w.WriteHeader(http.StatusNotFound)

@@ -10,11 +10,14 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
 const corpusWWW = "../../../shared/corpus/www"
@@ -233,7 +236,9 @@ func TestRewriteOnlyJSONAndHTMLAndOnlyKnownHosts(t *testing.T) {
 		"https://a.example/dreamweave.json": s.URL() + "a.example/dreamweave.json",
 		"https://a.example":                 s.URL() + "a.example/",
 		"https://c.example/x":               "https://c.example/x",
-		"http://a.example/x":                "http://a.example/x",
+		"http://a.example/x":                s.URL() + "a.example/x",
+		"http://b.example":                  s.URL() + "b.example/",
+		"ftp://a.example/x":                 "ftp://a.example/x",
 		"https://a.example.evil/x":          "https://a.example.evil/x",
 	} {
 		if got := s.Rewrite(in); got != want {
@@ -574,5 +579,124 @@ func TestRequestInFlightIsLoggedUnanswered(t *testing.T) {
 	<-done
 	if l[0].Path != "/a.example/slow.json" || l[0].Status != 0 || l[0].Bytes != 0 {
 		t.Fatalf("in-flight request logged as %+v, want status 0 and no bytes", l[0])
+	}
+}
+
+// hostRoot is a site whose documents name their own http:// URLs, with real digests: what the
+// example network publishes for the demo.
+func hostRoot() fstest.MapFS {
+	m := `{"document":"project","page":"http://a.example/m/"}`
+	ix := `{"document":"index","projects":[{"id":"m","manifest":"http://a.example/m.json","manifest_sha256":"` + sha([]byte(m)) + `"}]}`
+	return fstest.MapFS{
+		"a.example/dreamweave.json": {Data: []byte(ix)},
+		"a.example/m.json":          {Data: []byte(m)},
+		"a.example/index.html":      {Data: []byte(`<a href="http://a.example/m/">m</a>`)},
+		"b.example/secret.json":     {Data: []byte(`{"b":true}`)},
+	}
+}
+
+// getHost requests path from s with the Host header host (what a client sends for
+// http://<host><path> once Resolver and Dial lead it here).
+func getHost(t *testing.T, s *Server, host, p string, hdr ...string) got {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, s.URL()+strings.TrimPrefix(p, "/"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = host
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got{resp.StatusCode, resp.Header, b}
+}
+
+// Host mode: a request naming a host of the root gets that site's file byte for byte (no
+// rewriting, digests as published), with ETag and conditional GET; rules match "/<host>/..."
+// as in path mode; ".." never climbs into another host; an unknown Host is path mode.
+func TestHostModeServesTheSiteByItsName(t *testing.T) {
+	root := hostRoot()
+	s := start(t, root, Options{Rules: []Rule{{Path: `^/a\.example/m\.json\?gone$`, Status: 410}}})
+	for p, file := range map[string]string{"/dreamweave.json": "a.example/dreamweave.json", "/m.json": "a.example/m.json", "/": "a.example/index.html"} {
+		r := getHost(t, s, "a.example", p)
+		if r.status != 200 || string(r.body) != string(root[file].Data) {
+			t.Errorf("http://a.example%s: %d %q, want the file as published", p, r.status, r.body)
+		}
+		if b, ok := s.HostBytes("a.example", p); !ok || string(b) != string(r.body) {
+			t.Errorf("HostBytes(a.example, %s) = %q, %v; served %q", p, b, ok, r.body)
+		}
+	}
+	if r := getHost(t, s, "A.Example:80", "/m.json"); r.status != 200 {
+		t.Errorf("Host with a port and capitals: %d", r.status)
+	}
+	first := getHost(t, s, "a.example", "/m.json")
+	if r := getHost(t, s, "a.example", "/m.json", "If-None-Match", first.header.Get("ETag")); r.status != 304 {
+		t.Errorf("conditional GET in host mode: %d, want 304", r.status)
+	}
+	if r := getHost(t, s, "a.example", "/m.json?gone"); r.status != 410 {
+		t.Errorf("rule on /a.example/m.json?gone in host mode: %d, want 410", r.status)
+	}
+	if r := getHost(t, s, "a.example", "/../b.example/secret.json"); r.status != 404 {
+		t.Errorf("host mode climbed into another host: %d %q", r.status, r.body)
+	}
+	if r := getHost(t, s, "c.example", "/dreamweave.json"); r.status != 404 {
+		t.Errorf("unknown Host served %d, want path mode's 404", r.status)
+	}
+	if r := getHost(t, s, "c.example", "/a.example/m.json"); r.status != 200 {
+		t.Errorf("unknown Host: path mode /a.example/m.json: %d", r.status)
+	}
+	l := s.Requests()
+	if len(l) == 0 || l[0].Host != "a.example" || l[0].Path == "" {
+		t.Errorf("log does not keep the Host: %+v", l)
+	}
+}
+
+// Resolver and Dial let a guarded client (crawl/guard, with --allow-loopback) read the root's
+// http://<host>/ URLs by name, and reach nothing else.
+func TestResolverAndDialReachOnlyThisServer(t *testing.T) {
+	root := hostRoot()
+	s := start(t, root, Options{})
+	ctx := context.Background()
+	r := s.Resolver()
+	for _, h := range []string{"a.example", "B.EXAMPLE", "a.example."} {
+		got, err := r.LookupNetIP(ctx, "ip", h)
+		if err != nil || len(got) != 1 || got[0] != netip.MustParseAddr("127.0.0.1") {
+			t.Errorf("LookupNetIP(%s) = %v, %v; want [127.0.0.1]", h, got, err)
+		}
+	}
+	for _, q := range [][2]string{{"ip", "c.example"}, {"ip", "example"}, {"ip6", "a.example"}} {
+		_, err := r.LookupNetIP(ctx, q[0], q[1])
+		var de *net.DNSError
+		if !errors.As(err, &de) || !de.IsNotFound {
+			t.Errorf("LookupNetIP(%s, %s): %v, want a not-found DNS error", q[0], q[1], err)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:81", "127.0.0.2:80", "[::1]:80", "192.0.2.1:80"} {
+		if c, err := s.Dial(ctx, "tcp", addr); err == nil || !strings.Contains(err.Error(), "is not this server") {
+			if c != nil {
+				c.Close()
+			}
+			t.Errorf("Dial(%s): %v, want refused", addr, err)
+		}
+	}
+
+	c := guard.New(guard.Options{AllowLoopback: true, Resolver: s.Resolver(), Dial: s.Dial})
+	resp, err := c.Get(ctx, guard.Request{URL: "http://a.example/dreamweave.json"})
+	if err != nil || resp.Status != 200 || string(resp.Body) != string(root["a.example/dreamweave.json"].Data) {
+		t.Fatalf("guarded GET http://a.example/dreamweave.json: %v %+v", err, resp)
+	}
+	if _, err := c.Get(ctx, guard.Request{URL: "http://c.example/"}); err == nil || !strings.Contains(err.Error(), "c.example") {
+		t.Errorf("a name outside the root was reached: %v", err)
+	}
+	if _, err := c.Get(ctx, guard.Request{URL: "http://127.0.0.1:9/"}); err == nil {
+		t.Error("a loopback address other than this server was dialed")
 	}
 }

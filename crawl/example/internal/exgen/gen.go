@@ -52,7 +52,7 @@ func Files(gen int) (map[string][]byte, error) {
 			sum := sha256.Sum256(b)
 			ix.Projects = append(ix.Projects, entry{
 				ID: d.p.ID, Name: d.p.Name, Summary: d.p.Summary, Type: d.p.Type, Status: d.p.Status,
-				Page: d.p.Links.Page, Manifest: "https://" + s.host + "/" + rel,
+				Page: d.p.Links.Page, Manifest: web + s.host + "/" + rel,
 				ManifestSHA256: hex.EncodeToString(sum[:]), Updated: d.updated, Channels: heads,
 			})
 		}

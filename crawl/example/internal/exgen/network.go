@@ -32,6 +32,11 @@ const (
 // GapURL is a relationship URL outside every enrolled site.
 const GapURL = "https://www.tamriel-rebuilt.org/"
 
+// web is the scheme of every URL on an example site. The sites are served over plain HTTP by
+// the demo's loopback server, which answers for their names (crawl/loopback routes by Host), so
+// the documents, the state and the built site all name the real http://<host>.example/ URLs.
+const web = "http://"
+
 // CardImage is the path (below the web root) of Emberglow's featured card image.
 const CardImage = "lanterns.example/emberglow/media/dusk.png"
 
@@ -71,7 +76,7 @@ func baseProject(id, name, summary, typ, status, versioning, host, slug string) 
 		ID: id, Name: name, Summary: summary, Type: typ, Status: status, Versioning: versioning,
 		Game: "morrowind", License: "GPL-3.0-or-later", Tags: []string{"OpenMW"},
 		Maintainers:  []person{{Name: "Example maintainers of " + host}},
-		Links:        links{Page: "https://" + host + "/" + slug + "/", Source: repo(host, slug), Issues: repo(host, slug) + "/issues"},
+		Links:        links{Page: web + host + "/" + slug + "/", Source: repo(host, slug), Issues: repo(host, slug) + "/issues"},
 		Integrations: map[string]any{}, Media: []media{}, Credits: []person{},
 	}
 }
@@ -101,7 +106,7 @@ func modRelease(p project, ver, channel, date string) release {
 		Artifacts: []artifact{{
 			ID: "data", Format: "flat", Filename: zip, MediaType: "application/zip",
 			Size: 40000 + int64(len(ver))*1337, Digests: digests{digestOf(p.ID, ver, "data")},
-			Sources:    []artSource{{URL: "https://" + host + "/downloads/" + zip, Kind: "publisher"}},
+			Sources:    []artSource{{URL: web + host + "/downloads/" + zip, Kind: "publisher"}},
 			Signatures: []signature{},
 		}},
 	}
@@ -129,7 +134,7 @@ func toolRelease(p project, ver, channel, date string) release {
 			ID: id, Format: "binary", Filename: name, MediaType: "application/zip",
 			Size: 2_000_000 + int64(i)*31_337, Digests: digests{digestOf(p.ID, ver, id)}, Platform: &pl,
 			Sources: []artSource{
-				{URL: "https://" + host + "/downloads/" + name, Kind: "publisher"},
+				{URL: web + host + "/downloads/" + name, Kind: "publisher"},
 				{URL: "https://mirror.example/tidewater/" + name, Kind: "mirror", Name: "Example mirror"},
 			},
 			Signatures: []signature{},
@@ -139,7 +144,7 @@ func toolRelease(p project, ver, channel, date string) release {
 }
 
 func hostOf(u string) string {
-	const pre = "https://"
+	const pre = web
 	rest := u[len(pre):]
 	for i := range len(rest) {
 		if rest[i] == '/' {
@@ -188,10 +193,10 @@ func lanterns(gen int) siteDef {
 	em := baseProject(EmberglowID, "Emberglow", "Lanterns, candles and braziers that follow the hour and the weather.",
 		"mod", "active", "numeric", host, "emberglow")
 	em.Tags = []string{"Lighting", "Lua", "OpenMW"}
-	em.Links.Documentation = "https://" + host + "/emberglow/docs/"
+	em.Links.Documentation = web + host + "/emberglow/docs/"
 	em.Integrations = map[string]any{"nexusmods": map[string]any{"game": "morrowind", "mod_id": 99001}}
 	em.Media = []media{
-		{Kind: "image", URL: "https://" + CardImage, Alt: "A lantern glowing against a violet dusk sky.",
+		{Kind: "image", URL: web + CardImage, Alt: "A lantern glowing against a violet dusk sky.",
 			Caption: "Dusk over the workshop.", Featured: true},
 	}
 	em.Credits = []person{{Name: "The Lanterns Workshop", Role: "Scripts"}}
@@ -215,7 +220,7 @@ func lanterns(gen int) siteDef {
 	stable := emRel("2.1.0", "stable", "2026-09-20")
 	stable.Notes = &notes{
 		Summary:    "Weather-aware flames and a new intensity setting.",
-		Highlights: "Flames now **gutter** in wind and *dim* in rain.\n\nSee the [documentation](https://lanterns.example/emberglow/docs/) for the full list.",
+		Highlights: "Flames now **gutter** in wind and *dim* in rain.\n\nSee the [documentation](http://lanterns.example/emberglow/docs/) for the full list.",
 		Added:      []string{"Braziers follow the hour too.", "`emberglow_intensity` setting."},
 		Fixed:      []string{"Interiors no longer dim during storms outside."},
 		Breaking:   []string{"`emberglow_intensity` is now a percentage (0-100), not a factor."},
@@ -261,7 +266,7 @@ func lanterns(gen int) siteDef {
 	kw2.Notes = &notes{Summary: "Second preview.", Notes: HostileNotes}
 
 	return siteDef{
-		host: host, dir: "", name: "Lanterns Workshop", url: "https://lanterns.example/",
+		host: host, dir: "", name: "Lanterns Workshop", url: web + "lanterns.example/",
 		projects: []projDef{
 			{p: em, updated: updated, releases: []release{dev, beta, stable, yanked, first}},
 			{p: ww, updated: "2026-09-18", releases: []release{wwRel("1.3.0", "2026-09-18"), wwRel("1.2.0", "2026-08-30"), w110}},
@@ -317,7 +322,7 @@ func ashfall() siteDef {
 	gr.Relationships = []relationship{{Kind: "compatible", Project: AshstormID, Name: "Ashstorm Weather"}}
 
 	return siteDef{
-		host: host, dir: "mods/", name: "Ashfall Collective", url: "https://ashfall.example/mods/",
+		host: host, dir: "mods/", name: "Ashfall Collective", url: web + "ashfall.example/mods/",
 		projects: []projDef{
 			{p: fork, updated: "2026-09-22", releases: []release{fr}},
 			{p: as, updated: "2026-10-01", releases: []release{adev, a097, asRel("0.963", "stable", "2026-08-10"), asRel("0.9", "stable", "2026-06-01")}},
@@ -340,7 +345,7 @@ func tidewater() siteDef {
 	t302 := toolRelease(tc, "3.0.2", "stable", "2026-09-21")
 	for i := range t302.Artifacts {
 		t302.Artifacts[i].Signatures = []signature{{Format: "sigstore-bundle",
-			URL:      "https://" + host + "/downloads/" + t302.Artifacts[i].Filename + ".sigstore.json",
+			URL:      web + host + "/downloads/" + t302.Artifacts[i].Filename + ".sigstore.json",
 			Issuer:   "https://token.actions.githubusercontent.com",
 			Identity: tc.Links.Source + "/.github/workflows/release.yml@refs/tags/v3.0.2"}}
 	}
@@ -358,7 +363,7 @@ func tidewater() siteDef {
 	sdev.Source = source{Repository: sm.Links.Source, Release: "dev-build", Revision: revision(sm.ID, "dev14")}
 
 	return siteDef{
-		host: host, dir: "dw/", name: "Tidewater Tools", url: "https://tidewater.example/",
+		host: host, dir: "dw/", name: "Tidewater Tools", url: web + "tidewater.example/",
 		projects: []projDef{
 			{p: tc, updated: "2026-09-27", releases: []release{toolRelease(tc, "3.1.0-rc.1", "preview", "2026-09-27"), t302, toolRelease(tc, "3.0.1", "stable", "2026-08-14")}},
 			{p: sm, updated: "2026-10-03", releases: []release{sdev, smRel("1.1", "stable", "2026-09-09"), smRel("1.05", "stable", "2026-07-20")}},
@@ -386,7 +391,7 @@ func broken(gen int) siteDef {
 		d.updated = "2026-10-08"
 		d.channels = map[string]string{"stable": "1.0.0"}
 	}
-	return siteDef{host: host, dir: "", name: "Brokenhill", url: "https://broken.example/", projects: []projDef{d}}
+	return siteDef{host: host, dir: "", name: "Brokenhill", url: web + "broken.example/", projects: []projDef{d}}
 }
 
 func page(title, text, head string) string {
