@@ -1,0 +1,80 @@
+package store
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// /tmp/break/cases/13: site and project names carrying newlines, workflow commands and
+// terminal escapes.
+func TestTermTextEscapesPublisherText(t *testing.T) {
+	cases := []struct{ in, text, quote string }{
+		{"Tallow", "Tallow", `"Tallow"`},
+		{"Émeraude ✓ 日本", "Émeraude ✓ 日本", `"Émeraude ✓ 日本"`},
+		{"Nice\n::error file=x::pwned", `Nice\n::error file=x::pwned`, `"Nice\n::error file=x::pwned"`},
+		{"\x1b]0;title\x07\x1b[2J", `\x1b]0;title\a\x1b[2J`, `"\x1b]0;title\a\x1b[2J"`},
+		{"a\r\tb", `a\r\tb`, `"a\r\tb"`},
+		{"c1\u0085\u009b", `c1\u0085\u009b`, `"c1\u0085\u009b"`},
+		{"bidi \u202egnp.exe\u2066", `bidi \u202egnp.exe\u2066`, `"bidi \u202egnp.exe\u2066"`},
+		{"sep\u2028\u2029zw\u200b", `sep\u2028\u2029zw\u200b`, `"sep\u2028\u2029zw\u200b"`},
+		{"bad \xff\xfe utf8", `bad \xff\xfe utf8`, `"bad \xff\xfe utf8"`},
+		{"say ##[add-mask]x", `say ##\x5badd-mask]x`, `"say ##\x5badd-mask]x"`},
+		{`q"b\s`, `q"b\s`, `"q\"b\\s"`},
+		{"del\x7f", `del\x7f`, `"del\x7f"`},
+	}
+	for _, c := range cases {
+		if got := TermText(c.in); got != c.text {
+			t.Errorf("TermText(%q) = %s, want %s", c.in, got, c.text)
+		}
+		if got := TermQuote(c.in); got != c.quote {
+			t.Errorf("TermQuote(%q) = %s, want %s", c.in, got, c.quote)
+		}
+	}
+}
+
+func TestTermLineNeverStartsAWorkflowCommand(t *testing.T) {
+	for in, want := range map[string]string{
+		"::error::x":            `\x3a:error::x`,
+		"   ::add-mask::secret": `   \x3a:add-mask::secret`,
+		"  name: ::error::x":    "  name: ::error::x",
+		"a\n::error::x":         `a\n::error::x`,
+		"plain":                 "plain",
+	} {
+		if got := TermLine(in); got != want {
+			t.Errorf("TermLine(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// Whatever the input, the output is one printable line, and TermQuote round-trips through
+// strconv.Unquote for valid UTF-8 without "##[".
+func FuzzTermText(f *testing.F) {
+	for _, s := range []string{"", "x\n::error::y", "\x1b[31m", "\xff", "##[", "\u202e", `"\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, out := range []string{TermText(s), TermQuote(s), TermLine(s)} {
+			if !utf8.ValidString(out) {
+				t.Fatalf("invalid UTF-8 out of %q: %q", s, out)
+			}
+			for _, r := range out {
+				if !strconv.IsPrint(r) {
+					t.Fatalf("non-printable %U out of %q: %q", r, s, out)
+				}
+			}
+			if strings.Contains(out, "##[") {
+				t.Fatalf("##[ out of %q: %q", s, out)
+			}
+		}
+		if strings.HasPrefix(strings.TrimLeft(TermLine(s), " "), "::") {
+			t.Fatalf("TermLine(%q) starts a workflow command", s)
+		}
+		if utf8.ValidString(s) && !strings.Contains(s, "##[") {
+			if u, err := strconv.Unquote(TermQuote(s)); err != nil || u != s {
+				t.Fatalf("TermQuote(%q) = %s does not unquote back: %q %v", s, TermQuote(s), u, err)
+			}
+		}
+	})
+}
