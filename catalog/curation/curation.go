@@ -27,41 +27,43 @@ import (
 // URLs (the `index_url` of an origin); Reviewed is the review date, "YYYY-MM-DD". Entry is the
 // entry's 1-based position among the file's [[migration]] entries, for messages.
 type Migration struct {
-	Project  string
-	From     string
-	To       string
-	Reason   string
-	Reviewed string
-	Entry    int
+	Project  string // the project id, a lowercase UUID
+	From     string // the old site index URL, absolute http(s)
+	To       string // the new site index URL, absolute http(s), not From
+	Reason   string // why, in words; never empty
+	Reviewed string // the review date, YYYY-MM-DD, a real calendar date
+	Entry    int    // 1-based position among the [[migration]] entries
 }
 
 // Featured is one front-page choice (a `[[featured]]` entry): a project id and why. Entry is the
 // 1-based position among the [[featured]] entries, which is also the order shown.
 type Featured struct {
-	Project string
-	Note    string
-	Entry   int
+	Project string // the project id, a lowercase UUID
+	Note    string // why this index features it, in words; never empty
+	Entry   int    // 1-based position among the [[featured]] entries: the order shown
 }
 
 // Curation is a loaded curation file. Migrations and Featured keep the file's order.
 type Curation struct {
-	Migrations []Migration
-	Featured   []Featured
+	Migrations []Migration // the [[migration]] entries, in file order
+	Featured   []Featured  // the [[featured]] entries, in file order
 }
 
 // Problem is one thing wrong with the file: Entry names the entry ("[[migration]] #2
 // (project 4d0c9f6e-...)", or "file" for the document as a whole), Message what is wrong.
 type Problem struct {
-	Entry   string
-	Message string
+	Entry   string // "[[migration]] #2 (project ...)", or "file" for the whole document
+	Message string // what is wrong, naming the field
 }
 
 // Error is a refused curation file: its path and every problem found.
 type Error struct {
-	Path     string
-	Problems []Problem
+	Path     string    // the curation file's path, as given to Load
+	Problems []Problem // every problem found: the file's own first, then each entry's; at least one
 }
 
+// Error renders the refusal on several lines: "<path>: refused", then each problem as
+// "  <entry>: <message>" on its own line.
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: refused", e.Path)

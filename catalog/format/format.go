@@ -50,15 +50,14 @@ const Notice = "What this index observed of the DreamWeave network, kept as a ca
 
 // Index identifies the index that writes the files (catalog v1 "index").
 type Index struct {
-	// Name is the index's display name; URL where its site is published; Repository where its
-	// code and state live. URL and Repository are absolute http(s) URLs.
-	Name       string
-	URL        string
-	Repository string
+	Name       string // the index's display name; not empty
+	URL        string // where its site is published: an absolute http(s) URL
+	Repository string // where its code and state live: an absolute http(s) URL
 }
 
 // Options are what the files need beyond the model.
 type Options struct {
+	// Index is written as both files' "index"; Catalog and Events refuse a bad one.
 	Index Index
 	// BaseURL is the site's base URL; a claim's network_page is BaseURL +
 	// "projects/<id>/<site>/". Empty means Index.URL. A missing final "/" is added.

@@ -87,12 +87,13 @@ func Validate(name string, doc []byte) error {
 // pointer of the offending value ("" is the whole document), the schema keyword location and
 // what is wrong.
 type ValidationError struct {
-	File    string
-	Pointer string
-	Keyword string
-	Message string
+	File    string // the file name given to Validate
+	Pointer string // RFC 6901 pointer of the offending value; "" is the whole document
+	Keyword string // the keyword location that failed, relative to the definition checked, e.g. "/required"
+	Message string // what is wrong, in the validator's words
 }
 
+// Error renders "<file>: <pointer or (document)>: <message> (schema <keyword>)" on one line.
 func (e *ValidationError) Error() string {
 	ptr := e.Pointer
 	if ptr == "" {

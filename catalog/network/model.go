@@ -21,8 +21,8 @@ import (
 
 // Key names a claim: the project id and the site (origin) id.
 type Key struct {
-	Project string
-	Site    string
+	Project string // the project id, a lowercase UUID as published
+	Site    string // the site (origin) id: store.SiteID of the site index URL
 }
 
 // String is "<project>/<site>", the claim's path below projects/ on the site.
@@ -48,9 +48,12 @@ type Network struct {
 	// Events are every recorded event, oldest first (observed_at, then id).
 	Events []store.Event
 
+	// Origins are every site index in the state, by site id.
 	Origins []*Origin
-	Claims  []*Claim
-	Listed  []*Claim
+	// Claims are every claim in the state, withdrawn ones included, by (project, site).
+	Claims []*Claim
+	// Listed are the claims in the catalog (Claim.Listed), by (project, site).
+	Listed []*Claim
 	// Projects groups claims by project id: every id with at least one claim, sorted by id.
 	Projects []*Project
 
@@ -59,21 +62,29 @@ type Network struct {
 	// edge table, and the input of capabilities, gaps, used-by and cycles.
 	Relationships []*Relationship
 
-	Conflicts    []*Conflict
-	Moves        []*Move
+	// Conflicts are the identity conflicts, by project id.
+	Conflicts []*Conflict
+	// Moves are the claims that continue at another site on evidence, by From, then To.Site.
+	Moves []*Move
+	// Capabilities are every capability provided or referenced, by name.
 	Capabilities []*Capability
-	Gaps         Gaps
-	Cycles       []*Cycle
-	Featured     []*Featured
+	// Gaps are the relationship targets nobody listed publishes.
+	Gaps Gaps
+	// Cycles are the requires cycles among listed claims' current releases.
+	Cycles []*Cycle
+	// Featured are the curation file's [[featured]] entries, in file order.
+	Featured []*Featured
 	// Unmatched says, in words, which curation entries matched nothing in the state (a
 	// migration whose claim is not there, a featured project nobody lists). Shown, not fatal.
 	Unmatched []string
 
-	// Lookups. ByKey holds every claim; ByProject every project; OriginByID every origin;
-	// CapabilityByName every capability.
-	ByKey            map[Key]*Claim
-	ByProject        map[string]*Project
-	OriginByID       map[string]*Origin
+	// ByKey holds every claim (Claims) by its key.
+	ByKey map[Key]*Claim
+	// ByProject holds every project (Projects) by id.
+	ByProject map[string]*Project
+	// OriginByID holds every origin (Origins) by site id.
+	OriginByID map[string]*Origin
+	// CapabilityByName holds every capability (Capabilities) by name.
 	CapabilityByName map[string]*Capability
 }
 
@@ -91,18 +102,21 @@ func (n *Network) Capability(name string) *Capability { return n.CapabilityByNam
 
 // Origin is a site index: its record, and its claims.
 type Origin struct {
+	// Origin is the site's record, origin.json, with Health as a catalog v1 token.
 	store.Origin
-	// Claims are every claim published by this site, withdrawn ones included; Listed those
-	// in the catalog. Both sorted by project id.
+	// Claims are every claim published by this site, withdrawn ones included, by project id.
 	Claims []*Claim
+	// Listed are the Claims in the catalog, by project id.
 	Listed []*Claim
 }
 
 // Project is every claim for one project id.
 type Project struct {
+	// ID is the project id, a lowercase UUID as published.
 	ID string
-	// Claims are every claim for the id, by site; Listed those in the catalog.
+	// Claims are every claim for the id, by site.
 	Claims []*Claim
+	// Listed are the Claims in the catalog, by site.
 	Listed []*Claim
 	// Conflict is set when two or more listed sites claim the id (and neither moved).
 	Conflict *Conflict
@@ -112,15 +126,17 @@ type Project struct {
 
 // Claim is one (project id, site) pair with its held manifest.
 type Claim struct {
+	// Key is the claim's (project, site).
 	Key
-	// Record is claim.json as stored. Health is Record.Health as a catalog v1 token.
+	// Record is claim.json as stored.
 	Record store.Claim
+	// Health is Record.Health as a catalog v1 claim_health token (ClaimHealth).
 	Health string
 	// Origin is the site that publishes the claim.
 	Origin *Origin
 	// Manifest is the held (last good) manifest; nil when none was ever accepted.
-	// ManifestPath is its state-relative path.
-	Manifest     *protocol.Manifest
+	Manifest *protocol.Manifest
+	// ManifestPath is the manifest's path relative to the state directory.
 	ManifestPath string
 	// HeldSHA256 is the held manifest's digest: the record's ingested_sha256, or its
 	// pending_sha256 when a refresh was cut short after writing the new manifest (the next
@@ -134,15 +150,15 @@ type Claim struct {
 	// Heads are the channel heads recomputed from the releases, sorted: stable first, then
 	// other channels by name, development last.
 	Heads []Head
-	// Current is the current release (SPEC section 4) and CurrentChannel its channel; nil
-	// when the manifest has no head at all.
-	Current        *Release
+	// Current is the current release (SPEC section 4); nil when the manifest has no head.
+	Current *Release
+	// CurrentChannel is Current's channel; "" when Current is nil.
 	CurrentChannel string
 	// Releases are every release in manifest order, each with its relationships resolved.
 	Releases []*Release
-	// Listed: the claim is in the catalog (not withdrawn, and a manifest is held). Excluded
-	// says why not, in words, when it is not.
-	Listed   bool
+	// Listed: the claim is in the catalog (not withdrawn, and a manifest is held).
+	Listed bool
+	// Excluded says, in words, why the claim is not Listed; "" when it is.
 	Excluded string
 	// Withdrawn: the site's index no longer lists the project.
 	Withdrawn bool
@@ -151,16 +167,18 @@ type Claim struct {
 	Cached bool
 	// Conflict is set when this claim is part of an identity conflict.
 	Conflict *Conflict
-	// MovedTo is the move away from this claim, when there is evidence of one; SupersededBy the
-	// claim it continues as, when that claim is listed. MovedFrom are moves to this claim.
-	MovedTo      *Move
+	// MovedTo is the move away from this claim, when there is evidence of one; else nil.
+	MovedTo *Move
+	// SupersededBy is the claim this one continues as, when that claim is listed; else nil.
 	SupersededBy *Claim
-	MovedFrom    []*Move
+	// MovedFrom are the moves to this claim, in Moves order.
+	MovedFrom []*Move
 	// UsedBy are the distinct listed claims whose current release requires this one (by
 	// project id or by a capability this claim's current release provides); self-references
-	// are not counted. ReferencedBy are all current relationships of listed claims that
-	// resolve to this claim, any kind, self-references included.
-	UsedBy       []*Claim
+	// are not counted. Not a ranking.
+	UsedBy []*Claim
+	// ReferencedBy are all current relationships of listed claims that resolve to this claim,
+	// any kind, self-references included.
 	ReferencedBy []*Relationship
 	// Events are this claim's events, oldest first.
 	Events []*store.Event
@@ -168,26 +186,31 @@ type Claim struct {
 
 // Head is one channel head.
 type Head struct {
-	Channel string
-	Release *Release
+	Channel string   // the channel name
+	Release *Release // its head: the highest-precedence available release (protocol.Heads)
 }
 
 // Release is one release of a claim, with its relationships resolved.
 type Release struct {
+	// Release is the release as published, pointing into the claim's Manifest.Releases.
 	*protocol.Release
+	// Claim is the claim whose manifest holds the release.
 	Claim *Claim
-	// Current: this is the claim's current release. Head: channel heads naming it.
+	// Current: this is the claim's current release.
 	Current bool
-	Head    []string
+	// Head names the channels whose head this release is, in display order (stable first).
+	Head []string
 	// Relationships in publisher order.
 	Relationships []*Relationship
 	// FirstSeen is when this index first saw the release in this claim's manifests: the
-	// observed_at of FirstSeenEvent, as recorded (UTC, "2006-01-02T15:04:05Z"). It is the
-	// claim's first observed event for a release that was there from the start, else the
-	// changed event whose release-added names it. "" (and FirstSeenEvent nil) when the recorded
-	// history does not connect far enough to tell. Never the publisher's Date (SPEC section 4:
-	// different facts). Per claim: a moved claim's releases are first seen at its new site.
-	FirstSeen      string
+	// observed_at of FirstSeenEvent, as recorded (UTC, "2006-01-02T15:04:05Z"). "" when the
+	// recorded history does not connect far enough to tell (see Claim.firstSeen in
+	// firstseen.go). Never the publisher's Date (SPEC section 4: different facts). Per claim:
+	// a moved claim's releases are first seen at its new site.
+	FirstSeen string
+	// FirstSeenEvent is the event that shows it, one of Claim.Events: the claim's first
+	// observed event for a release that was there from the start, else the changed event
+	// whose top-level release-added names it. nil exactly when FirstSeen is "".
 	FirstSeenEvent *store.Event
 }
 
@@ -219,11 +242,15 @@ const (
 
 // Relationship is one relationship of one release, resolved against the listed claims.
 type Relationship struct {
+	// Relationship is the relationship as published.
 	protocol.Relationship
-	From    *Claim
+	// From is the claim whose release states the relationship.
+	From *Claim
+	// Release is the release that states it.
 	Release *Release
 	// Index is the position in the release's relationships (0-based).
-	Index  int
+	Index int
+	// Target says what the relationship points at.
 	Target TargetKind
 	// Targets are every listed claim the relationship resolves to, by (project, site).
 	Targets []*Resolution
@@ -231,7 +258,8 @@ type Relationship struct {
 	// release satisfies it, false when at least one was checked and none does, nil otherwise
 	// (Check says why). Per-target results are in Targets.
 	Satisfied *bool
-	Check     Check
+	// Check is how the constraint check came out over the targets.
+	Check Check
 	// Self: the relationship names its own project id, or resolves to its own claim through a
 	// capability. Shown; never counted in used-by or cycles.
 	Self bool
@@ -246,17 +274,22 @@ type Relationship struct {
 // Resolution is one claim a relationship resolves to, with the constraint checked against that
 // claim's current release under that claim's versioning scheme.
 type Resolution struct {
+	// Claim is the listed claim the relationship resolves to.
 	Claim *Claim
 	// By is "project" or "capability": how the claim was found.
 	By string
-	// Version is the target's current release version ("" when none); Scheme its scheme.
+	// Version is the target's current release version ("" when none).
 	Version string
-	Scheme  version.Scheme
+	// Scheme is the target's versioning scheme, under which the constraint is read.
+	Scheme version.Scheme
 	// SchemeDiffers: the target's scheme is not the referring project's, so the constraint
 	// is read under a scheme its author may not have had in mind. Shown, not an error.
 	SchemeDiffers bool
-	Satisfied     *bool
-	Check         Check
+	// Satisfied is whether the target's current release meets the constraint; nil when it
+	// could not be checked (Check says why).
+	Satisfied *bool
+	// Check is how the check against this target came out.
+	Check Check
 	// Detail is the parse error for CheckBadConstraint / CheckBadVersion.
 	Detail string
 }
@@ -264,18 +297,19 @@ type Resolution struct {
 // Conflict is an identity conflict: one project id claimed by two or more listed sites that
 // did not move. All are shown; none is hidden, merged or preferred.
 type Conflict struct {
-	Project string
-	Claims  []*Claim
+	Project string   // the project id claimed by more than one site
+	Claims  []*Claim // the listed claims for it that did not move away, by site
 }
 
 // Move is a claim that continues at another site, on evidence.
 type Move struct {
-	Project string
-	From    Key
-	To      Key
-	// FromClaim and ToClaim are the claims when the state has them (either may be nil).
+	Project string // the project id
+	From    Key    // the claim the project moved away from
+	To      Key    // the claim it continues as
+	// FromClaim is the From claim when the state has it; else nil.
 	FromClaim *Claim
-	ToClaim   *Claim
+	// ToClaim is the To claim when the state has it; else nil.
+	ToClaim *Claim
 	// Evidence, in words, sorted: what the crawler recorded or the reviewed migration entry.
 	Evidence []Evidence
 }
@@ -294,8 +328,11 @@ type Evidence struct {
 // Capability is a capability name with the listed claims whose current release provides it
 // and the current relationships that reference it.
 type Capability struct {
-	Name       string
-	Providers  []*Claim
+	// Name is the capability as published (e.g. "dreamweave:dynamic-lights").
+	Name string
+	// Providers are the listed claims whose current release provides it, by (project, site).
+	Providers []*Claim
+	// References are the current relationships that name it, by claim then publisher order.
 	References []*Relationship
 	// Users are the distinct (claim, kind) pairs among References, by claim then kind.
 	Users []CapabilityUse
@@ -303,8 +340,8 @@ type Capability struct {
 
 // CapabilityUse is one claim referencing a capability with one relationship kind.
 type CapabilityUse struct {
-	From *Claim
-	Kind string
+	From *Claim // the referring claim
+	Kind string // the relationship kind (requires, recommends, conflicts)
 }
 
 // GapKind groups gaps.
@@ -320,6 +357,7 @@ const (
 
 // Gap is one missing target and every current relationship that names it.
 type Gap struct {
+	// Kind says what the missing target is named by.
 	Kind GapKind
 	// Key is the project id, capability, URL or name text, exactly as published.
 	Key string
@@ -329,14 +367,17 @@ type Gap struct {
 	// Names are the distinct display names the references give, sorted.
 	Names []string
 	// URLs are the distinct URLs the references give, sorted.
-	URLs       []string
+	URLs []string
+	// References are the current relationships naming the target, by claim then publisher order.
 	References []*Relationship
 }
 
 // Candidate is a URL named by a gap that lies outside every enrolled site: a site that might
 // publish the missing target. Never followed; Command is what a maintainer can run to look.
 type Candidate struct {
-	URL     string
+	// URL is the URL as published in the relationships.
+	URL string
+	// Command is the ashyams inspect command line that reads the URL as the crawler would.
 	Command string
 	// Gaps are the gaps whose references give this URL.
 	Gaps []*Gap
@@ -345,12 +386,13 @@ type Candidate struct {
 // Gaps are the relationship targets nobody in the index publishes, from the current releases
 // of listed claims.
 type Gaps struct {
-	ByProject    []*Gap
-	ByCapability []*Gap
-	ByURL        []*Gap
-	ByName       []*Gap
+	ByProject    []*Gap // GapProject gaps, by project id
+	ByCapability []*Gap // GapCapability gaps, by capability
+	ByURL        []*Gap // GapURL gaps, by URL
+	ByName       []*Gap // GapName gaps, by name text
 	// Empty are informational relationships with no name and no URL: nothing to group by.
-	Empty      []*Relationship
+	Empty []*Relationship
+	// Candidates are the gap URLs outside every enrolled site, by URL.
 	Candidates []*Candidate
 }
 
@@ -362,11 +404,13 @@ func (g Gaps) Count() int {
 // Cycle is a set of listed claims whose current releases require each other, directly or not
 // (a strongly connected component of the requires graph with two or more claims).
 type Cycle struct {
-	Claims []*Claim
+	Claims []*Claim // two or more, by (project, site)
 }
 
 // Featured is a curation [[featured]] entry with the listed claims for its project.
 type Featured struct {
+	// Featured is the curation entry: the project and the index's note.
 	curation.Featured
+	// Claims are the listed claims for the project, by site; empty when nobody lists it.
 	Claims []*Claim
 }

@@ -13,9 +13,9 @@ import (
 // Doc is a decoded DreamWeave document: Kind is DocIndex or DocProject (empty when the
 // document kind could not be told), with Index or Manifest set accordingly.
 type Doc struct {
-	Kind     string
-	Index    *Index
-	Manifest *Manifest
+	Kind     string    // DocIndex, DocProject, or "" when the kind could not be told
+	Index    *Index    // the site index once it passed the schema; nil otherwise
+	Manifest *Manifest // the manifest once it passed the schema; nil otherwise
 }
 
 // Decode reads b as a DreamWeave document and validates it completely: strict JSON (see

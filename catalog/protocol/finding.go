@@ -12,9 +12,9 @@ import (
 // the Rule* ids below or the JSON Schema keyword the value breaks ("required", "enum", "type",
 // "pattern", "additionalProperties", ...), and Message names the field and what is wrong.
 type Finding struct {
-	Pointer string `json:"pointer"`
-	Rule    string `json:"rule"`
-	Message string `json:"message"`
+	Pointer string `json:"pointer"` // RFC 6901, publisher keys as published ("" = the document)
+	Rule    string `json:"rule"`    // a Rule* id or a JSON Schema keyword
+	Message string `json:"message"` // one line, printable (see Printable), names the field
 }
 
 // String renders a finding on one line for a terminal or a CI log: pointer (or "(document)"),

@@ -11,309 +11,309 @@ import "encoding/json"
 // "speaks a newer protocol" (SPEC section 1); its last good data is kept.
 const SchemaVersion = "2"
 
-// Document kinds, the value of the top-level "document" field.
+// Document kinds, the value of the top-level "document" field (SPEC section 1).
 const (
-	DocIndex   = "index"
-	DocProject = "project"
+	DocIndex   = "index"   // a site index, dreamweave.json
+	DocProject = "project" // a project manifest
 )
 
 // Index is a site index, dreamweave.json. Projects are sorted by id as published.
 type Index struct {
-	SchemaVersion string       `json:"schema_version"`
-	Document      string       `json:"document"`
-	Generator     string       `json:"generator,omitempty"`
-	Site          Site         `json:"site"`
-	Projects      []IndexEntry `json:"projects"`
+	SchemaVersion string       `json:"schema_version"`      // "2" in every document Decode accepts (SchemaVersion)
+	Document      string       `json:"document"`            // DocIndex
+	Generator     string       `json:"generator,omitempty"` // free text naming the tool that wrote the index; may be empty
+	Site          Site         `json:"site"`                // the publishing site as the index names it
+	Projects      []IndexEntry `json:"projects"`            // one entry per project, sorted by id (rule index-order), ids unique
 }
 
 // Site names the publisher's site as the index states it.
 type Site struct {
-	Name string `json:"name"`
-	URL  string `json:"url"`
+	Name string `json:"name"` // display text
+	URL  string `json:"url"`  // absolute http(s) URL of the site's home page
 }
 
 // IndexEntry is one project as a site index lists it. ManifestSHA256 is the lowercase hex
 // SHA-256 of the manifest's bytes as served: the publisher's claim and the crawler's change
 // signal. Channels maps channel name to head version.
 type IndexEntry struct {
-	ID             string            `json:"id"`
-	Name           string            `json:"name"`
-	Summary        string            `json:"summary,omitempty"`
-	Type           string            `json:"type"`
-	Status         string            `json:"status"`
-	Page           string            `json:"page"`
-	Manifest       string            `json:"manifest"`
-	ManifestSHA256 string            `json:"manifest_sha256"`
-	Updated        string            `json:"updated"`
-	Channels       map[string]string `json:"channels"`
+	ID             string            `json:"id"`                // project id: lowercase UUID, equal to the manifest's project.id (rule id-match)
+	Name           string            `json:"name"`              // display text, never matched
+	Summary        string            `json:"summary,omitempty"` // one-line description; may be empty
+	Type           string            `json:"type"`              // a project type (mod, library, framework, tool, assets, total-conversion, documentation)
+	Status         string            `json:"status"`            // a project status (active, maintenance, experimental, deprecated, archived)
+	Page           string            `json:"page"`              // absolute URL of the project's page
+	Manifest       string            `json:"manifest"`          // absolute URL of the project manifest
+	ManifestSHA256 string            `json:"manifest_sha256"`   // 64 lowercase hex digits: SHA-256 of the manifest bytes as served
+	Updated        string            `json:"updated"`           // the publisher's date, YYYY-MM-DD
+	Channels       map[string]string `json:"channels"`          // channel name -> head version, as the index states it
 }
 
 // Manifest is a project manifest. Channels maps channel name to its head; it must equal the
 // heads recomputed from Releases.
 type Manifest struct {
-	SchemaVersion string                 `json:"schema_version"`
-	Document      string                 `json:"document"`
-	Generator     string                 `json:"generator,omitempty"`
-	Project       Project                `json:"project"`
-	Channels      map[string]ChannelHead `json:"channels"`
-	Releases      []Release              `json:"releases"`
+	SchemaVersion string                 `json:"schema_version"`      // "2" in every document Decode accepts (SchemaVersion)
+	Document      string                 `json:"document"`            // DocProject
+	Generator     string                 `json:"generator,omitempty"` // free text naming the tool that wrote the manifest; may be empty
+	Project       Project                `json:"project"`             // the project's identity and metadata
+	Channels      map[string]ChannelHead `json:"channels"`            // channel name -> stated head; must equal Heads(m) (rule channel-heads)
+	Releases      []Release              `json:"releases"`            // every published release, in publisher order
 }
 
 // ChannelHead is a manifest's statement of a channel's head version.
 type ChannelHead struct {
-	Version string `json:"version"`
+	Version string `json:"version"` // the head release's version string, under the project's scheme
 }
 
 // Project is a manifest's project metadata. ID is a lowercase UUID chosen by the author: never
 // proof of who publishes it. Versioning is "numeric" or "decimal" (empty means numeric).
 type Project struct {
-	ID           string       `json:"id"`
-	Name         string       `json:"name"`
-	Summary      string       `json:"summary,omitempty"`
-	Type         string       `json:"type"`
-	Status       string       `json:"status"`
-	Versioning   string       `json:"versioning,omitempty"`
-	Game         string       `json:"game"`
-	License      string       `json:"license,omitempty"`
-	Tags         []string     `json:"tags"`
-	Maintainers  []Person     `json:"maintainers"`
-	Links        Links        `json:"links"`
-	Integrations Integrations `json:"integrations"`
-	Media        []Media      `json:"media"`
-	Credits      []Credit     `json:"credits"`
+	ID           string       `json:"id"`                   // lowercase UUID chosen by the author; never proof of who publishes it
+	Name         string       `json:"name"`                 // display text, never matched
+	Summary      string       `json:"summary,omitempty"`    // one-line description; may be empty
+	Type         string       `json:"type"`                 // mod, library, framework, tool, assets, total-conversion or documentation
+	Status       string       `json:"status"`               // active, maintenance, experimental, deprecated or archived
+	Versioning   string       `json:"versioning,omitempty"` // "numeric" or "decimal"; "" means numeric (version.SchemeOf)
+	Game         string       `json:"game"`                 // the game the project is for, e.g. "morrowind"
+	License      string       `json:"license,omitempty"`    // an SPDX expression; may be empty
+	Tags         []string     `json:"tags"`                 // free-form tags as published
+	Maintainers  []Person     `json:"maintainers"`          // the people who maintain the project, as published
+	Links        Links        `json:"links"`                // the project's links
+	Integrations Integrations `json:"integrations"`         // other services the project is on; never identity
+	Media        []Media      `json:"media"`                // images and videos the publisher shows
+	Credits      []Credit     `json:"credits"`              // contributors and their roles
 }
 
 // Person is a maintainer.
 type Person struct {
-	Name string `json:"name"`
-	URL  string `json:"url,omitempty"`
+	Name string `json:"name"`          // display text
+	URL  string `json:"url,omitempty"` // absolute URL; may be empty
 }
 
 // Credit names a contributor and their role.
 type Credit struct {
-	Name string `json:"name"`
-	Role string `json:"role,omitempty"`
-	URL  string `json:"url,omitempty"`
+	Name string `json:"name"`           // display text
+	Role string `json:"role,omitempty"` // free text; may be empty
+	URL  string `json:"url,omitempty"`  // absolute URL; may be empty
 }
 
 // Links are the project's links: page, source and issues always; the rest optional.
 type Links struct {
-	Page          string `json:"page"`
-	Source        string `json:"source"`
-	Issues        string `json:"issues"`
-	Documentation string `json:"documentation,omitempty"`
-	Support       string `json:"support,omitempty"`
-	Donate        string `json:"donate,omitempty"`
-	Homepage      string `json:"homepage,omitempty"`
-	Nexusmods     string `json:"nexusmods,omitempty"`
-	Crate         string `json:"crate,omitempty"`
+	Page          string `json:"page"`                    // required: the project's page
+	Source        string `json:"source"`                  // required: the source repository
+	Issues        string `json:"issues"`                  // required: where to report issues
+	Documentation string `json:"documentation,omitempty"` // optional
+	Support       string `json:"support,omitempty"`       // optional
+	Donate        string `json:"donate,omitempty"`        // optional
+	Homepage      string `json:"homepage,omitempty"`      // optional
+	Nexusmods     string `json:"nexusmods,omitempty"`     // optional: the Nexus Mods page
+	Crate         string `json:"crate,omitempty"`         // optional: the crates.io page
 }
 
 // Integrations link a project to other services. Never identity.
 type Integrations struct {
-	Nexusmods *Nexusmods `json:"nexusmods,omitempty"`
+	Nexusmods *Nexusmods `json:"nexusmods,omitempty"` // nil when the project does not name a Nexus Mods entry
 }
 
 // Nexusmods is a Nexus Mods game domain and mod id.
 type Nexusmods struct {
-	Game  string `json:"game"`
-	ModID int64  `json:"mod_id"`
+	Game  string `json:"game"`   // the Nexus Mods game domain, e.g. "morrowind"
+	ModID int64  `json:"mod_id"` // the Nexus Mods mod id; an integer literal within int64 (rule integer)
 }
 
 // Media is an image or video the publisher shows for the project.
 type Media struct {
-	Kind      string `json:"kind"`
-	URL       string `json:"url"`
-	Alt       string `json:"alt"`
-	Thumbnail string `json:"thumbnail,omitempty"`
-	Caption   string `json:"caption,omitempty"`
-	Category  string `json:"category,omitempty"`
-	Featured  bool   `json:"featured,omitempty"`
+	Kind      string `json:"kind"`                // "image" or "video"
+	URL       string `json:"url"`                 // absolute URL of the image or video on the publisher's site
+	Alt       string `json:"alt"`                 // text alternative, display text
+	Thumbnail string `json:"thumbnail,omitempty"` // absolute URL of a smaller image; may be empty
+	Caption   string `json:"caption,omitempty"`   // display text; may be empty
+	Category  string `json:"category,omitempty"`  // free text; may be empty
+	Featured  bool   `json:"featured,omitempty"`  // true when the publisher features this item (a card image candidate)
 }
 
 // Release is one published version. Status is available, yanked or deprecated; Yanked and
 // Deprecated are present exactly when Status says so. Date is the publisher's date
 // (YYYY-MM-DD), never the time this index first saw the release.
 type Release struct {
-	Version            string                     `json:"version"`
-	Channel            string                     `json:"channel"`
-	Date               string                     `json:"date,omitempty"`
-	Status             string                     `json:"status"`
-	Yanked             *Notice                    `json:"yanked,omitempty"`
-	Deprecated         *Notice                    `json:"deprecated,omitempty"`
-	Source             Source                     `json:"source"`
-	Notes              *Notes                     `json:"notes,omitempty"`
-	Runtimes           map[string]string          `json:"runtimes"`
-	Platforms          []Platform                 `json:"platforms"`
-	Provides           []string                   `json:"provides"`
-	Relationships      []Relationship             `json:"relationships"`
-	Components         []Component                `json:"components"`
-	Groups             []Group                    `json:"groups"`
-	Extensions         map[string]json.RawMessage `json:"extensions"`
-	CriticalExtensions []string                   `json:"critical_extensions"`
-	Artifacts          []Artifact                 `json:"artifacts"`
+	Version            string                     `json:"version"`              // release[-prerelease][+build], parsed under the project's scheme (rule version-scheme)
+	Channel            string                     `json:"channel"`              // channel name; "stable" is the default, "development" a rolling build
+	Date               string                     `json:"date,omitempty"`       // the publisher's date, YYYY-MM-DD; may be empty
+	Status             string                     `json:"status"`               // StatusAvailable, StatusYanked or StatusDeprecated
+	Yanked             *Notice                    `json:"yanked,omitempty"`     // present exactly when Status is yanked (rule status-notice)
+	Deprecated         *Notice                    `json:"deprecated,omitempty"` // present exactly when Status is deprecated (rule status-notice)
+	Source             Source                     `json:"source"`               // where the release was built from
+	Notes              *Notes                     `json:"notes,omitempty"`      // release notes; nil when absent
+	Runtimes           map[string]string          `json:"runtimes"`             // runtime id -> constraint under the numeric scheme (rule constraint)
+	Platforms          []Platform                 `json:"platforms"`            // the desktop builds only
+	Provides           []string                   `json:"provides"`             // capability names this release provides
+	Relationships      []Relationship             `json:"relationships"`        // in publisher order
+	Components         []Component                `json:"components"`           // installable parts, at least one
+	Groups             []Group                    `json:"groups"`               // selection rules over Components
+	Extensions         map[string]json.RawMessage `json:"extensions"`           // namespace (openmw, or dotted) -> the extension object as published
+	CriticalExtensions []string                   `json:"critical_extensions"`  // namespaces a client must implement to install the release
+	Artifacts          []Artifact                 `json:"artifacts"`            // downloadable files, at least one; never downloaded by this index
 }
 
 // Release statuses.
 const (
-	StatusAvailable  = "available"
-	StatusYanked     = "yanked"
-	StatusDeprecated = "deprecated"
+	StatusAvailable  = "available"  // may be a channel head
+	StatusYanked     = "yanked"     // withdrawn by the publisher; never a head
+	StatusDeprecated = "deprecated" // still published, use discouraged; never a head
 )
 
 // Notice explains a yank or deprecation; Replacement is a version to use instead.
 type Notice struct {
-	Reason      string `json:"reason"`
-	Replacement string `json:"replacement,omitempty"`
+	Reason      string `json:"reason"`                // display text
+	Replacement string `json:"replacement,omitempty"` // a version under the project's scheme; may be empty
 }
 
 // Source says where a release was built from.
 type Source struct {
-	Repository string `json:"repository"`
-	Tag        string `json:"tag,omitempty"`
-	Release    string `json:"release,omitempty"`
-	Revision   string `json:"revision,omitempty"`
+	Repository string `json:"repository"`         // absolute URL of the source repository
+	Tag        string `json:"tag,omitempty"`      // the tag built; may be empty
+	Release    string `json:"release,omitempty"`  // the publisher's name for the release (text); may be empty
+	Revision   string `json:"revision,omitempty"` // the commit built: 40 or 64 lowercase hex digits; may be empty
 }
 
 // Notes are release notes. Every string is publisher CommonMark: untrusted, sanitized before
 // it is shown. Only Breaking is ever called breaking.
 type Notes struct {
-	Summary     string   `json:"summary,omitempty"`
-	Highlights  string   `json:"highlights,omitempty"`
-	Added       []string `json:"added,omitempty"`
-	Changed     []string `json:"changed,omitempty"`
-	Fixed       []string `json:"fixed,omitempty"`
-	Breaking    []string `json:"breaking,omitempty"`
-	Migration   string   `json:"migration,omitempty"`
-	KnownIssues []string `json:"known_issues,omitempty"`
-	Notes       string   `json:"notes,omitempty"`
+	Summary     string   `json:"summary,omitempty"`      // CommonMark
+	Highlights  string   `json:"highlights,omitempty"`   // CommonMark
+	Added       []string `json:"added,omitempty"`        // CommonMark, one item each
+	Changed     []string `json:"changed,omitempty"`      // CommonMark, one item each
+	Fixed       []string `json:"fixed,omitempty"`        // CommonMark, one item each
+	Breaking    []string `json:"breaking,omitempty"`     // CommonMark; the only thing ever called breaking, shown verbatim
+	Migration   string   `json:"migration,omitempty"`    // CommonMark, shown with Breaking
+	KnownIssues []string `json:"known_issues,omitempty"` // CommonMark, one item each
+	Notes       string   `json:"notes,omitempty"`        // CommonMark, anything else
 }
 
 // Platform is a desktop build target listed in a release's platforms.
 type Platform struct {
-	OS   string `json:"os"`
-	Arch string `json:"arch"`
+	OS   string `json:"os"`   // windows, macos or linux
+	Arch string `json:"arch"` // x86_64 or aarch64
 }
 
 // ArtifactPlatform is the one platform a binary artifact runs on. Variant (portmaster, muos)
 // is skipped by clients that do not know it.
 type ArtifactPlatform struct {
-	OS      string `json:"os"`
-	Arch    string `json:"arch"`
-	Variant string `json:"variant,omitempty"`
+	OS      string `json:"os"`                // windows, macos, linux or android
+	Arch    string `json:"arch"`              // x86_64 or aarch64
+	Variant string `json:"variant,omitempty"` // a token such as portmaster or muos; may be empty
 }
 
 // Relationship kinds.
 const (
-	KindRequires   = "requires"
-	KindRecommends = "recommends"
-	KindConflicts  = "conflicts"
-	KindCompatible = "compatible"
-	KindReplaces   = "replaces"
+	KindRequires   = "requires"   // needed; a project or capability target
+	KindRecommends = "recommends" // suggested; a project or capability target
+	KindConflicts  = "conflicts"  // must not be installed together; a project or capability target
+	KindCompatible = "compatible" // tested together; a project target or informational
+	KindReplaces   = "replaces"   // takes the place of; a project target or informational
 )
 
 // Relationship points at a project (by id), a capability, or neither (informational). Version
 // is a constraint, only with Project, evaluated under the target's versioning scheme.
 type Relationship struct {
-	Kind       string `json:"kind"`
-	Project    string `json:"project,omitempty"`
-	Capability string `json:"capability,omitempty"`
-	Name       string `json:"name,omitempty"`
-	Version    string `json:"version,omitempty"`
-	URL        string `json:"url,omitempty"`
-	Reason     string `json:"reason,omitempty"`
+	Kind       string `json:"kind"`                 // KindRequires, KindRecommends, KindConflicts, KindCompatible or KindReplaces
+	Project    string `json:"project,omitempty"`    // target project id; may be empty
+	Capability string `json:"capability,omitempty"` // target capability; only for requires/recommends/conflicts; may be empty
+	Name       string `json:"name,omitempty"`       // display text, never matched; may be empty
+	Version    string `json:"version,omitempty"`    // a constraint, only with Project; may be empty
+	URL        string `json:"url,omitempty"`        // where the target can be found; never followed; may be empty
+	Reason     string `json:"reason,omitempty"`     // display text; may be empty
 }
 
 // Component is an installable part of a release.
 type Component struct {
-	ID            string   `json:"id"`
-	Name          string   `json:"name"`
-	Description   string   `json:"description,omitempty"`
-	Path          string   `json:"path"`
-	Required      bool     `json:"required"`
-	Default       bool     `json:"default"`
-	Group         string   `json:"group,omitempty"`
-	Requires      []string `json:"requires"`
-	Conflicts     []string `json:"conflicts"`
-	SuggestedWith []string `json:"suggested_with"`
+	ID            string   `json:"id"`                    // a token unique in the release
+	Name          string   `json:"name"`                  // display text
+	Description   string   `json:"description,omitempty"` // display text; may be empty
+	Path          string   `json:"path"`                  // directory inside the archive, forward slashes, "." for its root
+	Required      bool     `json:"required"`              // always installed
+	Default       bool     `json:"default"`               // preselected when installing
+	Group         string   `json:"group,omitempty"`       // the id of the Group this component belongs to; may be empty
+	Requires      []string `json:"requires"`              // ids of components this one needs
+	Conflicts     []string `json:"conflicts"`             // ids of components this one excludes
+	SuggestedWith []string `json:"suggested_with"`        // project ids this component goes well with
 }
 
 // Group is a selection rule over components (exactly-one, at-most-one, at-least-one, any).
 type Group struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	Select      string `json:"select"`
+	ID          string `json:"id"`                    // a token unique in the release
+	Name        string `json:"name"`                  // display text
+	Description string `json:"description,omitempty"` // display text; may be empty
+	Select      string `json:"select"`                // exactly-one, at-most-one, at-least-one or any
 }
 
 // OpenMW is the "openmw" extension: per-component install data, content required by the
 // whole release, settings, and the Lua API constraint (numeric scheme).
 type OpenMW struct {
-	Components      map[string]OpenMWComponent `json:"components"`
-	RequiresContent []string                   `json:"requires_content"`
-	LuaAPI          string                     `json:"lua_api,omitempty"`
-	Settings        []OpenMWSetting            `json:"settings"`
+	Components      map[string]OpenMWComponent `json:"components"`        // component id -> how OpenMW loads it
+	RequiresContent []string                   `json:"requires_content"`  // content files the whole release needs (e.g. Morrowind.esm)
+	LuaAPI          string                     `json:"lua_api,omitempty"` // a constraint on the Lua API version, numeric scheme; may be empty
+	Settings        []OpenMWSetting            `json:"settings"`          // settings.cfg lines the release asks for
 }
 
 // OpenMWComponent is how OpenMW loads one component.
 type OpenMWComponent struct {
-	DataDirectories  []string          `json:"data_directories"`
-	ContentFiles     []string          `json:"content_files"`
-	GroundcoverFiles []string          `json:"groundcover_files"`
-	FallbackArchives []string          `json:"fallback_archives"`
-	FallbackEntries  map[string]string `json:"fallback_entries"`
-	Config           bool              `json:"config"`
-	RequiresContent  []string          `json:"requires_content"`
+	DataDirectories  []string          `json:"data_directories"`  // data directories OpenMW loads, as published
+	ContentFiles     []string          `json:"content_files"`     // content files to enable, in the order given
+	GroundcoverFiles []string          `json:"groundcover_files"` // groundcover content files, as published
+	FallbackArchives []string          `json:"fallback_archives"` // archives (BSA) to register, as published
+	FallbackEntries  map[string]string `json:"fallback_entries"`  // fallback key -> value, as published
+	Config           bool              `json:"config"`            // the component's config flag, as published
+	RequiresContent  []string          `json:"requires_content"`  // content files this component needs
 }
 
 // OpenMWSetting is one settings.cfg line a release asks for.
 type OpenMWSetting struct {
-	Category string `json:"category"`
-	Key      string `json:"key"`
-	Value    string `json:"value"`
+	Category string `json:"category"` // the settings.cfg section
+	Key      string `json:"key"`      // the setting name
+	Value    string `json:"value"`    // the value, as text
 }
 
 // Artifact is a downloadable file. Size (bytes) and Digests.SHA256 are the publisher's claim;
 // this index never downloads artifacts to check them.
 type Artifact struct {
-	ID         string            `json:"id"`
-	Format     string            `json:"format"`
-	Filename   string            `json:"filename"`
-	MediaType  string            `json:"media_type"`
-	Size       int64             `json:"size"`
-	Digests    Digests           `json:"digests"`
-	Layout     *Layout           `json:"layout,omitempty"`
-	Sources    []ArtifactSource  `json:"sources"`
-	Signatures []Signature       `json:"signatures"`
-	Platform   *ArtifactPlatform `json:"platform,omitempty"`
+	ID         string            `json:"id"`                 // a token unique in the release
+	Format     string            `json:"format"`             // flat, bain, fomod, binary or crate
+	Filename   string            `json:"filename"`           // the file name to save as
+	MediaType  string            `json:"media_type"`         // application/zip (flat, bain, fomod), application/gzip (crate), any for binary
+	Size       int64             `json:"size"`               // bytes, as the publisher states it
+	Digests    Digests           `json:"digests"`            // the publisher's stated digests
+	Layout     *Layout           `json:"layout,omitempty"`   // well-known files inside the archive; nil when absent
+	Sources    []ArtifactSource  `json:"sources"`            // where to download it: the publisher's and mirrors
+	Signatures []Signature       `json:"signatures"`         // as published; never verified here
+	Platform   *ArtifactPlatform `json:"platform,omitempty"` // required for format binary; nil otherwise
 }
 
 // Digests of an artifact's bytes, lowercase hex.
 type Digests struct {
-	SHA256 string `json:"sha256"`
+	SHA256 string `json:"sha256"` // 64 lowercase hex digits
 }
 
 // Layout points at well-known files inside a game-data archive.
 type Layout struct {
-	ReleaseDocument string `json:"release_document,omitempty"`
-	Documentation   string `json:"documentation,omitempty"`
-	Installer       string `json:"installer,omitempty"`
+	ReleaseDocument string `json:"release_document,omitempty"` // path inside the archive; may be empty
+	Documentation   string `json:"documentation,omitempty"`    // path inside the archive; may be empty
+	Installer       string `json:"installer,omitempty"`        // path inside the archive; may be empty
 }
 
 // ArtifactSource is a download URL; Kind is publisher or mirror.
 type ArtifactSource struct {
-	URL  string `json:"url"`
-	Kind string `json:"kind"`
-	Name string `json:"name,omitempty"`
+	URL  string `json:"url"`            // absolute download URL
+	Kind string `json:"kind"`           // "publisher" or "mirror"
+	Name string `json:"name,omitempty"` // display text; may be empty
 }
 
 // Signature is a published signature (sigstore-bundle). Shown as published; this index does
 // not verify signatures and never says "verified".
 type Signature struct {
-	Format   string `json:"format"`
-	URL      string `json:"url"`
-	Issuer   string `json:"issuer,omitempty"`
-	Identity string `json:"identity,omitempty"`
+	Format   string `json:"format"`             // "sigstore-bundle" (the only format today)
+	URL      string `json:"url"`                // absolute URL of the signature file
+	Issuer   string `json:"issuer,omitempty"`   // the certificate issuer (a URL) as published; may be empty
+	Identity string `json:"identity,omitempty"` // the signing identity as published; may be empty
 }
 
 // OpenMWExtension decodes the release's "openmw" extension, or returns nil when absent or not

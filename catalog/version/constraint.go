@@ -17,15 +17,15 @@ const (
 
 // Comparator is one "op version" term of a constraint.
 type Comparator struct {
-	Op      string
-	Version Version
+	Op      string  // one of OpEq, OpNe, OpGt, OpGe, OpLt, OpLe
+	Version Version // the version compared against, with Compare
 }
 
 // Constraint is "*" (Any, no comparators) or comparators that must all hold (SPEC section 1:
 // joined by ","). Pre-releases are not excluded implicitly: ">=1.0" matches "1.1-beta".
 type Constraint struct {
-	Any         bool
-	Comparators []Comparator
+	Any         bool         // "*": every version matches; Comparators is then empty
+	Comparators []Comparator // in the order written; Match needs every one to hold
 }
 
 // ParseConstraint parses s: "*", or one or more "op version" comparators joined by ",", with

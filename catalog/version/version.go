@@ -40,10 +40,10 @@ func SchemeOf(versioning string) Scheme {
 // none) and Build the build metadata without its "+" ("" when there is none). Scheme is the
 // scheme the version was parsed under; Compare uses its first argument's.
 type Version struct {
-	Scheme  Scheme
-	Release []string
-	Pre     []string
-	Build   string
+	Scheme  Scheme   // Numeric or Decimal: the scheme Parse was given
+	Release []string // 1 to MaxNumbers release numbers, digit strings as published
+	Pre     []string // pre-release identifiers, in order; nil when there is none
+	Build   string   // build metadata without the "+"; "" when none; ignored by Compare
 }
 
 // Parse parses s under sch. The error names what is wrong: empty input, too many numbers, an

@@ -22,8 +22,8 @@ const Time = "2026-10-10T12:00:00Z"
 
 // State is a synthetic state directory under construction.
 type State struct {
-	TB  testing.TB
-	Dir *store.Dir
+	TB  testing.TB // failures writing the state fail this test or benchmark
+	Dir *store.Dir // the state directory, a fresh temporary directory
 }
 
 // New starts an empty state in a fresh temporary directory, with network.json written.
