@@ -168,6 +168,12 @@ func runDemo(e *env, args []string) int {
 		return fail("build", err)
 	}
 	fmt.Fprintf(e.stdout, "demo: built %d pages (%d files) in %s\n", len(res.Pages), res.Files, *out)
+	if n := res.Network; n != nil {
+		// Projects are ids, claims are (id, site) pairs: one id published by two sites is one
+		// project with two claims, an identity conflict.
+		fmt.Fprintf(e.stdout, "demo: %d projects, %d claims (%d identity conflict(s): one id published by more than one site)\n",
+			len(n.Projects), len(n.Claims), len(n.Conflicts))
+	}
 	problems, err := site.Check(*out, "")
 	if err != nil {
 		return fail("check-site", err)
