@@ -32,6 +32,25 @@ usage() {
 	exit 2
 }
 
+# not_worktree DIR: die explaining what to do when DIR is not the $branch worktree. A refresh
+# run before `checkout` creates DIR as a plain directory, which is never committed anywhere; its
+# observations are not lost by starting again, since the next refresh reads the sites anew.
+not_worktree() {
+	local dir=$1
+	if [ ! -e "$dir" ]; then
+		die "$dir does not exist; run: $0 checkout $dir, then refresh into it"
+	fi
+	if [ -e "$dir/network.json" ] && [ ! -e "$dir/.git" ]; then
+		die "$dir is a state written by a refresh, but not the $branch worktree (the refresh ran before \`$0 checkout\`), so it cannot be committed to $branch. Move it away, check the branch out and refresh again:
+  mv $dir $dir.unbranched
+  $0 checkout $dir
+  ashyams refresh > summary.txt    # with the same --sources/--state flags as before
+  $0 commit summary.txt $dir
+(remove $dir.unbranched when the new commit is pushed)"
+	fi
+	die "$dir exists and is not the $branch worktree; move it away (mv $dir $dir.old), then run: $0 checkout $dir"
+}
+
 # is_state_worktree DIR: DIR is a worktree of this repository on $branch (or its orphan start).
 is_state_worktree() {
 	[ -e "$1/.git" ] || return 1
@@ -53,7 +72,7 @@ checkout() {
 			fi
 			return
 		fi
-		[ -z "$(ls -A "$dir")" ] || die "$dir exists and is not the $branch worktree; move it away first"
+		[ -z "$(ls -A "$dir")" ] || not_worktree "$dir"
 		rmdir "$dir"
 	fi
 	git worktree prune
@@ -87,7 +106,7 @@ commit() {
 	local msg=${1:-} dir=${2:-state}
 	[ -n "$msg" ] || usage
 	[ -s "$msg" ] || die "commit message file $msg is missing or empty"
-	is_state_worktree "$dir" || die "$dir is not the $branch worktree (run: $0 checkout $dir)"
+	is_state_worktree "$dir" || not_worktree "$dir"
 	git -C "$dir" add -A .
 	if git -C "$dir" rev-parse -q --verify HEAD >/dev/null; then
 		if git -C "$dir" diff --cached --quiet; then
@@ -104,7 +123,7 @@ commit() {
 
 push() {
 	local dir=${1:-state}
-	is_state_worktree "$dir" || die "$dir is not the $branch worktree (run: $0 checkout $dir)"
+	is_state_worktree "$dir" || not_worktree "$dir"
 	if ! git -C "$dir" rev-parse -q --verify HEAD >/dev/null; then
 		echo "state.sh: $branch has no commits yet; nothing to push"
 		return

@@ -271,6 +271,51 @@ func TestStateScriptRefusesWhatItDoesNotOwn(t *testing.T) {
 	}
 }
 
+// A refresh run before `state.sh checkout` leaves a plain state/ that no commit can take:
+// commit, push and checkout all refuse it, changing nothing, and say exactly what to do; doing
+// it gives the state branch its commit.
+func TestStateScriptExplainsAStateWrittenBeforeCheckout(t *testing.T) {
+	g := newGitEnv(t)
+	c := g.clone("c")
+	g.write(filepath.Join(c, "state", "network.json"), `{"observed_at":"2026-10-10T00:00:00Z"}`)
+	msg := filepath.Join(g.root, "summary.txt")
+	g.write(msg, "refresh 2026-10-10T00:00:00Z\n")
+	want := []string{"state is a state written by a refresh, but not the network-state worktree",
+		"mv state state.unbranched", "checkout state", "commit summary.txt state"}
+	for _, args := range [][]string{{"commit", msg}, {"push"}, {"checkout"}} {
+		out, ok := g.state(c, nil, args...)
+		if ok {
+			t.Fatalf("state.sh %v accepted a plain state directory:\n%s", args, out)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("state.sh %v does not say %q:\n%s", args, w, out)
+			}
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(c, "state", "network.json")); !strings.Contains(string(b), "2026-10-10") {
+		t.Fatal("the refused state was changed")
+	}
+	if got := g.remoteGit("for-each-ref", "--format=%(refname)"); got != "refs/heads/main" {
+		t.Fatalf("remote refs after refusals: %s", got)
+	}
+	if out, ok := g.state(c, nil, "commit", msg, "nowhere"); ok || !strings.Contains(out, "nowhere does not exist; run:") {
+		t.Fatalf("commit into a missing directory: ok=%v %s", ok, out)
+	}
+
+	// Following the instructions (the refresh faked by writing the file again).
+	if err := os.Rename(filepath.Join(c, "state"), filepath.Join(c, "state.unbranched")); err != nil {
+		t.Fatal(err)
+	}
+	g.mustState(c, "checkout", "state")
+	g.write(filepath.Join(c, "state", "network.json"), `{"observed_at":"2026-10-10T00:00:00Z"}`)
+	g.mustState(c, "commit", msg, "state")
+	g.mustState(c, "push", "state")
+	if commits := g.stateCommits(); len(commits) != 1 {
+		t.Fatalf("after following the instructions the state branch has %q", commits)
+	}
+}
+
 // .github/added-sources.sh lists exactly the URLs a change adds to sources.toml: not the ones
 // whose note changed or that moved.
 func TestAddedSourcesListsOnlyNewURLs(t *testing.T) {
