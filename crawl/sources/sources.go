@@ -3,9 +3,11 @@
 // algorithm can start from), `added` (YYYY-MM-DD) and `note`.
 //
 // A bad file is refused when it is loaded, never at use (SPEC, "seed documents"): every problem
-// is reported at once, each naming the entry number and, where it can be found, its line.
-// A source list that does not load fails the refresh: it is this index's own bug
-// (seeds/crawler.txt, "What never fails a refresh").
+// is reported at once, each naming the entry number and, where it can be found, its line. That
+// includes a url the crawler would refuse to fetch before any lookup (crawl/guard.CheckURL: a
+// literal loopback, private, link-local/metadata, reserved... address, a malformed host). A
+// source list that does not load fails the refresh: it is this index's own bug
+// (seeds/crawler.txt, "What never fails a refresh"). Messages never show a URL's password.
 package sources
 
 import (
@@ -17,9 +19,20 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
+
+// Options change what a source list may hold.
+type Options struct {
+	// AllowLoopback admits literal loopback hosts (127.0.0.0/8, ::1) and localhost, for local
+	// drills run with --allow-loopback (seeds/crawler.txt: it admits loopback "and nothing
+	// else"). Private, metadata and reserved addresses stay refused.
+	AllowLoopback bool
+}
 
 // Source is one enrolled URL. Entry is its 1-based position among the [[source]] tables and
 // Line the 1-based line of its `url` key (0 when it could not be located), for messages.
@@ -68,23 +81,34 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Load reads and checks the source list at path. A missing file is an error (a refresh with no
-// list of sites is a mistake, not an empty network); so is unreadable TOML or any bad entry
+// Load is LoadWith(path, Options{}): loopback hosts are refused.
+func Load(path string) ([]Source, error) { return LoadWith(path, Options{}) }
+
+// LoadWith reads and checks the source list at path. A missing file is an error (a refresh with
+// no list of sites is a mistake, not an empty network); so is unreadable TOML or any bad entry
 // (*Error naming each).
-func Load(path string) ([]Source, error) {
+func LoadWith(path string, o Options) ([]Source, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("sources: %w", err)
 	}
-	return Parse(path, b)
+	return ParseWith(path, b, o)
 }
 
-// Parse checks the source list b; name is used in messages. Refused: TOML that does not parse;
-// top-level keys other than `source`; an entry with unknown keys, a missing or empty url, a url
-// that does not parse, is not absolute http(s), has no host, carries a user name or password,
-// or has surrounding whitespace; the same url listed twice (scheme and host compared without
-// case); an `added` that is not a date; a `note` that is not a string.
-func Parse(name string, b []byte) ([]Source, error) {
+// Parse is ParseWith(name, b, Options{}): loopback hosts are refused.
+func Parse(name string, b []byte) ([]Source, error) { return ParseWith(name, b, Options{}) }
+
+// ParseWith checks the source list b; name is used in messages. Refused: TOML that does not
+// parse; top-level keys other than `source`; an entry with unknown keys; a url that is missing,
+// empty, does not parse, is not absolute http(s), has no host, carries a user name or password,
+// has a #fragment (never sent to a site) or surrounding whitespace, or that the crawler's guard
+// refuses before any lookup (crawl/guard.CheckURL: literal loopback unless o.AllowLoopback,
+// private, link-local, reserved... addresses, non-canonical IPv4 forms, malformed host names,
+// bad ports; localhost unless o.AllowLoopback); the same url listed twice (compared after
+// lowercasing scheme and host, dropping a default port, a trailing dot on the host and reading
+// an empty path as "/"); `added` missing or not a date (YYYY-MM-DD); `note` missing, not a
+// string, empty, or not one line of printable text.
+func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(string(b), &doc); err != nil {
 		var pe toml.ParseError
@@ -149,7 +173,9 @@ func Parse(name string, b []byte) ([]Source, error) {
 			bad("url is missing")
 		case string:
 			if msg := checkURL(v); msg != "" {
-				bad("url %q %s", v, msg)
+				bad("url %q %s", redact(v), msg)
+			} else if msg := checkFetchable(v, o.AllowLoopback); msg != "" {
+				bad("url %q %s", redact(v), msg)
 			} else {
 				s.URL = v
 			}
@@ -158,6 +184,7 @@ func Parse(name string, b []byte) ([]Source, error) {
 		}
 		switch v := m["added"].(type) {
 		case nil:
+			bad("added is missing (the day the site was enrolled, YYYY-MM-DD)")
 		case string:
 			if _, err := time.Parse(time.DateOnly, v); err != nil {
 				bad("added %q is not a date (want YYYY-MM-DD)", v)
@@ -173,7 +200,11 @@ func Parse(name string, b []byte) ([]Source, error) {
 		}
 		switch v := m["note"].(type) {
 		case nil:
+			bad("note is missing (one line for the humans reviewing the list)")
 		case string:
+			if msg := CheckNote(v); msg != "" {
+				bad("note %s", msg)
+			}
 			s.Note = v
 		default:
 			bad("note is %s, not a string", typeName(v))
@@ -181,7 +212,7 @@ func Parse(name string, b []byte) ([]Source, error) {
 		if s.URL != "" {
 			key := dupKey(s.URL)
 			if prev, ok := seen[key]; ok {
-				bad("url %s repeats [[source]] #%d (line %d)", s.URL, prev, out[prev-1].Line)
+				bad("url %q repeats [[source]] #%d (line %d)", redact(s.URL), prev, out[prev-1].Line)
 			} else {
 				seen[key] = n
 			}
@@ -197,7 +228,7 @@ func Parse(name string, b []byte) ([]Source, error) {
 	return out, nil
 }
 
-// checkURL returns "" for an enrollable URL, else what is wrong with it.
+// checkURL returns "" for an enrollable URL, else what is wrong with it (the URL's syntax only).
 func checkURL(s string) string {
 	if s == "" {
 		return "is empty"
@@ -208,26 +239,110 @@ func checkURL(s string) string {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:
-		return "does not parse as a URL: " + strings.TrimPrefix(err.Error(), fmt.Sprintf("parse %q: ", s))
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // url.Error repeats the URL, password included
+		}
+		return "does not parse as a URL: " + err.Error()
 	case u.Scheme != "http" && u.Scheme != "https":
 		return "is not an absolute http or https URL"
 	case u.User != nil:
 		return "carries a user name or password"
 	case u.Host == "" || u.Hostname() == "":
 		return "has no host"
+	case strings.Contains(s, "#"):
+		return "has a #fragment, which is never sent to a site; enroll the URL without it"
 	}
 	return ""
 }
 
-// dupKey compares URLs as written except for the case of scheme and host, which never matters.
+// checkFetchable returns "" when the crawler's guard would try to fetch s, else why not: the
+// checks guard.CheckURL makes before any lookup, and localhost (a name that is loopback by
+// definition, RFC 6761) unless loopback is allowed.
+func checkFetchable(s string, allowLoopback bool) string {
+	u, err := guard.CheckURL(s, allowLoopback)
+	if err != nil {
+		var re *guard.RefusedError
+		if !errors.As(err, &re) {
+			return "is refused: " + err.Error()
+		}
+		msg := "is refused by the crawler's guard: " + re.Reason
+		if !allowLoopback {
+			if _, lerr := guard.CheckURL(s, true); lerr == nil {
+				msg += " (local drills load the list with --allow-loopback)"
+			}
+		}
+		return msg
+	}
+	h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if !allowLoopback && (h == "localhost" || strings.HasSuffix(h, ".localhost")) {
+		return "is refused by the crawler's guard: localhost is loopback (local drills load the list with --allow-loopback)"
+	}
+	return ""
+}
+
+// dupKey is the URL as a site would see the request: scheme and host lowercased, a trailing dot
+// on the host, a default port (:80 for http, :443 for https) and the fragment dropped, an
+// empty path read as "/". Everything else is compared as written.
 func dupKey(s string) string {
 	u, err := url.Parse(s)
 	if err != nil {
 		return s
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
-	u.Host = strings.ToLower(u.Host)
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	host = strings.TrimSuffix(host, ".")
+	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	u.Host = host
+	if port != "" {
+		u.Host += ":" + port
+	}
+	if u.Path == "" && u.RawPath == "" {
+		u.Path = "/"
+	}
+	u.Fragment, u.RawFragment = "", ""
 	return u.String()
+}
+
+// redact is the URL for messages: any password replaced by "xxxxx" (url.URL.Redacted), also
+// in a URL that does not parse.
+// A URL without a password is shown exactly as written.
+func redact(s string) string {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return userinfoRE.ReplaceAllString(s, "${1}xxxxx@")
+	case u.User == nil:
+		return s
+	}
+	return u.Redacted()
+}
+
+// userinfoRE finds "scheme://user:" + password + "@" in a string that is not a valid URL (the
+// password running to the authority's last "@", as url.Parse reads it).
+var userinfoRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:)[^/?#]*@`)
+
+// CheckNote returns "" for a usable note, else what is wrong with it: empty (or only white
+// space), more than one line, or holding another control or invisible formatting character.
+// sources.toml's `note` and `ashyams add --note` use it.
+func CheckNote(note string) string {
+	switch {
+	case strings.TrimSpace(note) == "":
+		return "is empty (one line for the humans reviewing the list)"
+	case strings.ContainsAny(note, "\n\r\u2028\u2029\u0085"):
+		return "spans several lines; one line is wanted"
+	}
+	for _, r := range note {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return fmt.Sprintf("holds the control or formatting character %U; one line of plain text is wanted", r)
+		}
+	}
+	return ""
 }
 
 func typeName(v any) string {
@@ -308,12 +423,27 @@ func (li lineIndex) url(n int) int {
 	return 0
 }
 
-// CheckURL applies the entry checks of Parse to one URL (absolute http or https, a host, no
-// user name or password, no surrounding whitespace): nil when it could be enrolled, else an
-// error naming the URL and what is wrong. inspect and add use it before reading anything.
+// CheckURL applies Parse's syntax checks to one URL (absolute http or https, a host, no user
+// name or password, no #fragment, no surrounding whitespace): nil when it could be enrolled,
+// else an error naming the URL (password redacted) and what is wrong. inspect and add use it
+// before reading anything. Addresses are not judged here: those callers fetch through the
+// guard, which refuses what its --allow-loopback setting refuses and says so; CheckURLWith
+// judges them too.
 func CheckURL(raw string) error {
 	if msg := checkURL(raw); msg != "" {
-		return fmt.Errorf("url %q %s", raw, msg)
+		return fmt.Errorf("url %q %s", redact(raw), msg)
+	}
+	return nil
+}
+
+// CheckURLWith applies every entry check of ParseWith to one URL: CheckURL's, then the guard's
+// checks before any lookup under o.AllowLoopback.
+func CheckURLWith(raw string, o Options) error {
+	if err := CheckURL(raw); err != nil {
+		return err
+	}
+	if msg := checkFetchable(raw, o.AllowLoopback); msg != "" {
+		return fmt.Errorf("url %q %s", redact(raw), msg)
 	}
 	return nil
 }

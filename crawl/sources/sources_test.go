@@ -1,7 +1,9 @@
 package sources
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,42 +34,54 @@ func TestLoadCorpusSources(t *testing.T) {
 	}
 }
 
+// meta is the added and note lines every good entry carries.
+const meta = "added = \"2026-01-01\"\nnote = \"x\"\n"
+
 func TestParseRefusesBadEntriesNamingTheLine(t *testing.T) {
 	cases := []struct {
 		name, doc string
 		want      []string // each a problem's String(), in order
 	}{
-		{"not http", "[[source]]\nurl = \"ftp://example.org/\"\n",
+		{"not http", "[[source]]\nurl = \"ftp://example.org/\"\n" + meta,
 			[]string{`line 2: [[source]] #1: url "ftp://example.org/" is not an absolute http or https URL`}},
-		{"file url", "[[source]]\nurl = \"file:///etc/passwd\"\n",
+		{"file url", "[[source]]\nurl = \"file:///etc/passwd\"\n" + meta,
 			[]string{`line 2: [[source]] #1: url "file:///etc/passwd" is not an absolute http or https URL`}},
-		{"relative", "[[source]]\nurl = \"/mods/\"\n",
+		{"relative", "[[source]]\nurl = \"/mods/\"\n" + meta,
 			[]string{`line 2: [[source]] #1: url "/mods/" is not an absolute http or https URL`}},
-		{"userinfo", "[[source]]\nadded = \"2026-01-01\"\nurl = \"https://me:secret@example.org/\"\n",
-			[]string{`line 3: [[source]] #1: url "https://me:secret@example.org/" carries a user name or password`}},
-		{"unparseable", "[[source]]\nurl = \"https://exa mple.org/%zz\"\n",
-			[]string{`line 2: [[source]] #1: url "https://exa mple.org/%zz" does not parse as a URL: invalid character " " in host name`}},
-		{"no host", "[[source]]\nurl = \"https:///x\"\n",
+		{"userinfo, password never shown", "[[source]]\nadded = \"2026-01-01\"\nnote = \"x\"\nurl = \"https://me:secret@example.org/\"\n",
+			[]string{`line 4: [[source]] #1: url "https://me:xxxxx@example.org/" carries a user name or password`}},
+		{"unparseable with a password", "[[source]]\nurl = \"https://me:secret@exa mple.org/%zz\"\n" + meta,
+			[]string{`line 2: [[source]] #1: url "https://me:xxxxx@exa mple.org/%zz" does not parse as a URL: invalid character " " in host name`}},
+		{"no host", "[[source]]\nurl = \"https:///x\"\n" + meta,
 			[]string{`line 2: [[source]] #1: url "https:///x" has no host`}},
-		{"missing url", "[[source]]\nnote = \"x\"\n",
+		{"missing url", "[[source]]\n" + meta,
 			[]string{`line 1: [[source]] #1: url is missing`}},
-		{"url not a string", "[[source]]\nurl = 3\n",
+		{"url not a string", "[[source]]\nurl = 3\n" + meta,
 			[]string{`line 2: [[source]] #1: url is an integer, not a string`}},
-		{"whitespace", "[[source]]\nurl = \" https://example.org/\"\n",
+		{"whitespace", "[[source]]\nurl = \" https://example.org/\"\n" + meta,
 			[]string{`line 2: [[source]] #1: url " https://example.org/" has surrounding whitespace`}},
-		{"duplicate", "[[source]]\nurl = \"https://example.org/a/\"\n\n[[source]]\nurl = \"https://EXAMPLE.org/a/\"\n",
-			[]string{`line 5: [[source]] #2: url https://EXAMPLE.org/a/ repeats [[source]] #1 (line 2)`}},
-		{"unknown key", "[[source]]\nurl = \"https://example.org/\"\nnotes = \"typo\"\n",
+		{"fragment", "[[source]]\nurl = \"https://example.org/#top\"\n" + meta,
+			[]string{`line 2: [[source]] #1: url "https://example.org/#top" has a #fragment, which is never sent to a site; enroll the URL without it`}},
+		{"empty fragment", "[[source]]\nurl = \"https://example.org/#\"\n" + meta,
+			[]string{`line 2: [[source]] #1: url "https://example.org/#" has a #fragment, which is never sent to a site; enroll the URL without it`}},
+		{"duplicate by case", "[[source]]\nurl = \"https://example.org/a/\"\n" + meta + "\n[[source]]\nurl = \"https://EXAMPLE.org/a/\"\n" + meta,
+			[]string{`line 7: [[source]] #2: url "https://EXAMPLE.org/a/" repeats [[source]] #1 (line 2)`}},
+		{"unknown key", "[[source]]\nurl = \"https://example.org/\"\nnotes = \"typo\"\n" + meta,
 			[]string{`line 2: [[source]] #1: unknown key "notes" (want url, added, note)`}},
 		{"unknown top-level key", "sources = []\n", []string{`unknown key "sources" (want [[source]] entries)`}},
-		{"bad date", "[[source]]\nurl = \"https://example.org/\"\nadded = \"28/09/2026\"\n",
+		{"bad date", "[[source]]\nurl = \"https://example.org/\"\nadded = \"28/09/2026\"\nnote = \"x\"\n",
 			[]string{`line 2: [[source]] #1: added "28/09/2026" is not a date (want YYYY-MM-DD)`}},
+		{"empty note", "[[source]]\nurl = \"https://example.org/\"\nadded = 2026-01-01\nnote = \"  \"\n",
+			[]string{`line 2: [[source]] #1: note is empty (one line for the humans reviewing the list)`}},
+		{"note with an escape sequence", "[[source]]\nurl = \"https://example.org/\"\nadded = 2026-01-01\nnote = \"red \\u001b[31m\"\n",
+			[]string{`line 2: [[source]] #1: note holds the control or formatting character U+001B; one line of plain text is wanted`}},
 		{"bad toml", "[[source]]\nurl = \"https://example.org/\n", nil},
 		{"every problem at once, in order",
-			"# sites\n[[source]]\nurl = \"https://ok.example/\"\n\n[[source]]\nnote = \"\"\"\n[[source]]\nurl = \"ftp://x/\"\n\"\"\"\nurl = \"gopher://x/\"\n\n[[source]]\nurl = \"https://ok.example/\"\n",
+			"# sites\n[[source]]\nurl = \"https://ok.example/\"\n" + meta + "\n[[source]]\nnote = \"\"\"\n[[source]]\nurl = \"ftp://x/\"\n\"\"\"\nurl = \"gopher://x/\"\nadded = 2026-01-01\n\n[[source]]\nurl = \"https://ok.example/\"\n" + meta,
 			[]string{
-				`line 10: [[source]] #2: url "gopher://x/" is not an absolute http or https URL`,
-				`line 13: [[source]] #3: url https://ok.example/ repeats [[source]] #1 (line 3)`,
+				`line 12: [[source]] #2: url "gopher://x/" is not an absolute http or https URL`,
+				`line 12: [[source]] #2: note spans several lines; one line is wanted`,
+				`line 16: [[source]] #3: url "https://ok.example/" repeats [[source]] #1 (line 3)`,
 			}},
 	}
 	for _, tc := range cases {
@@ -79,6 +93,9 @@ func TestParseRefusesBadEntriesNamingTheLine(t *testing.T) {
 			var e *Error
 			if !errors.As(err, &e) || e.Path != "sources.toml" {
 				t.Fatalf("error %v is not a *Error naming the file", err)
+			}
+			if strings.Contains(err.Error(), "secret") {
+				t.Errorf("the message shows the password: %v", err)
 			}
 			if tc.want == nil { // TOML syntax: the decoder's own line
 				if len(e.Problems) != 1 || e.Problems[0].Line != 2 || !strings.Contains(e.Problems[0].Message, "not valid TOML") {
@@ -97,18 +114,143 @@ func TestParseRefusesBadEntriesNamingTheLine(t *testing.T) {
 	}
 }
 
+// /tmp/break/cases/12: each file was accepted; each is refused now, naming the entry and line.
+func TestParseRefusesWhatCase12Accepted(t *testing.T) {
+	cases := map[string]struct{ doc, want string }{
+		"sources-fragment.toml": {"[[source]]\nurl = \"http://example.org/mods/\"\nadded = \"2026-01-01\"\nnote = \"x\"\n\n[[source]]\nurl = \"http://example.org/mods/#again\"\nadded = \"2026-01-01\"\nnote = \"the same URL: a fragment is never sent\"\n",
+			`line 7: [[source]] #2: url "http://example.org/mods/#again" has a #fragment, which is never sent to a site; enroll the URL without it`},
+		"sources-missing.toml": {"[[source]]\nurl = \"http://example.org/mods/\"\n",
+			"line 2: [[source]] #1: added is missing (the day the site was enrolled, YYYY-MM-DD)\nline 2: [[source]] #1: note is missing (one line for the humans reviewing the list)"},
+		"sources-multiline.toml": {"[[source]]\nurl = \"http://example.org/mods/\"\nadded = \"2026-01-01\"\nnote = \"\"\"two\nlines\"\"\"\n",
+			"line 2: [[source]] #1: note spans several lines; one line is wanted"},
+		"sources-port.toml": {"[[source]]\nurl = \"http://example.org/mods/\"\nadded = \"2026-01-01\"\nnote = \"x\"\n\n[[source]]\nurl = \"http://example.org:80/mods/\"\nadded = \"2026-01-01\"\nnote = \"the same URL with its default port spelled out\"\n",
+			`line 7: [[source]] #2: url "http://example.org:80/mods/" repeats [[source]] #1 (line 2)`},
+	}
+	for name, tc := range cases {
+		_, err := Parse(name, []byte(tc.doc))
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: accepted", name)
+			continue
+		}
+		var got []string
+		for _, p := range e.Problems {
+			got = append(got, p.String())
+		}
+		if strings.Join(got, "\n") != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", name, strings.Join(got, "\n"), tc.want)
+		}
+	}
+}
+
+func TestDuplicatesAreComparedAsTheSiteSeesThem(t *testing.T) {
+	same := [][2]string{
+		{"http://example.org/mods/", "HTTP://Example.ORG/mods/"},
+		{"http://example.org/mods/", "http://example.org:80/mods/"},
+		{"https://example.org/mods/", "https://example.org:443/mods/"},
+		{"https://example.org", "https://example.org/"},
+		{"https://example.org/", "https://example.org./"},
+		{"http://[2001:db8::1]:80/", "http://[2001:DB8::1]/"},
+	}
+	for _, p := range same {
+		if dupKey(p[0]) != dupKey(p[1]) {
+			t.Errorf("%s and %s are the same request: %s vs %s", p[0], p[1], dupKey(p[0]), dupKey(p[1]))
+		}
+	}
+	different := [][2]string{
+		{"http://example.org/mods/", "https://example.org/mods/"},
+		{"http://example.org/mods/", "http://example.org:8080/mods/"},
+		{"https://example.org:80/", "https://example.org/"},
+		{"https://example.org/Mods/", "https://example.org/mods/"},
+		{"https://example.org/?a=1", "https://example.org/?a=2"},
+	}
+	for _, p := range different {
+		if dupKey(p[0]) == dupKey(p[1]) {
+			t.Errorf("%s and %s are different requests, both %s", p[0], p[1], dupKey(p[0]))
+		}
+	}
+}
+
+// Literal addresses the guard refuses are refused when the list is loaded, not when it is read.
+// Loopback is admitted only with AllowLoopback (local drills); private and metadata never.
+func TestParseRefusesAddressesTheGuardRefuses(t *testing.T) {
+	doc := func(u string) []byte { return []byte("[[source]]\nurl = \"" + u + "\"\n" + meta) }
+	for _, c := range []struct {
+		url      string
+		loopback bool   // admitted with AllowLoopback
+		want     string // in the message without it
+	}{
+		{"http://127.0.0.1:8080/mods/", true, "127.0.0.1 is loopback (127.0.0.0/8) (local drills load the list with --allow-loopback)"},
+		{"http://[::1]/", true, "::1 is loopback"},
+		{"http://localhost:8000/", true, "localhost is loopback (local drills load the list with --allow-loopback)"},
+		{"http://mods.localhost/", true, "localhost is loopback"},
+		{"http://10.0.0.1/mods/", false, "10.0.0.1 is private (RFC 1918, 10.0.0.0/8)"},
+		{"http://169.254.169.254/latest/meta-data/", false, "169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata services live)"},
+		{"http://[::ffff:127.0.0.1]/", false, "::ffff:127.0.0.1"},
+		{"http://0x7f.1/", false, "non-canonical form"},
+		{"http://192.0.2.7/", false, "documentation"},
+		{"https://example.org:99999/", false, `port "99999" is not in 1-65535`},
+	} {
+		_, err := Parse("s", doc(c.url))
+		if err == nil || !strings.Contains(err.Error(), "is refused by the crawler's guard: ") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want a refusal saying %q", c.url, err, c.want)
+		}
+		_, err = ParseWith("s", doc(c.url), Options{AllowLoopback: true})
+		if c.loopback && err != nil {
+			t.Errorf("%s with AllowLoopback: %v", c.url, err)
+		}
+		if !c.loopback && err == nil {
+			t.Errorf("%s with AllowLoopback: accepted; only loopback is admitted", c.url)
+		}
+		if c.loopback && strings.Contains(fmt.Sprint(err), "--allow-loopback") {
+			t.Errorf("%s: suggests --allow-loopback when it is on", c.url)
+		}
+	}
+	if _, err := Parse("s", doc("https://mods.example/")); err != nil {
+		t.Errorf("a host name refused at load: %v", err)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://example.org/#":            "https://example.org/#",
+		"https://me:pw@example.org/x":      "https://me:xxxxx@example.org/x",
+		"https://me@example.org/":          "https://me@example.org/",
+		"https://me:p@w@exa mple.org/":     "https://me:xxxxx@exa mple.org/",
+		"https://me:pw@exa mple.org/a@b":   "https://me:xxxxx@exa mple.org/a@b",
+		"not a url at all: user:pw@host/%": "not a url at all: user:pw@host/%",
+	} {
+		if got := redact(in); got != want {
+			t.Errorf("redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestLoadWith(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "sources.toml")
+	if err := os.WriteFile(p, []byte("[[source]]\nurl = \"http://127.0.0.1:9/x/\"\n"+meta), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), p+": refused") {
+		t.Errorf("Load admitted loopback: %v", err)
+	}
+	if ss, err := LoadWith(p, Options{AllowLoopback: true}); err != nil || len(ss) != 1 {
+		t.Errorf("LoadWith AllowLoopback: %v %v", ss, err)
+	}
+}
+
 func TestParseAcceptsDatesAndEmptyFile(t *testing.T) {
-	ss, err := Parse("s", []byte("[[source]]\nurl = \"http://example.org/x?y=1\"\nadded = 2026-09-28\n"))
+	ss, err := Parse("s", []byte("[[source]]\nurl = \"http://example.org/x?y=1\"\nadded = 2026-09-28\nnote = \"é ✓\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ss) != 1 || ss[0].Added != "2026-09-28" || ss[0].URL != "http://example.org/x?y=1" {
+	if len(ss) != 1 || ss[0].Added != "2026-09-28" || ss[0].URL != "http://example.org/x?y=1" || ss[0].Note != "é ✓" {
 		t.Fatalf("%+v", ss)
 	}
 	if ss, err := Parse("s", []byte("# nobody yet\n")); err != nil || len(ss) != 0 {
 		t.Fatalf("empty list: %v %v", ss, err)
 	}
-	if _, err := Parse("s", []byte("[[source]]\nurl = \"https://example.org/\"\nadded = 2026-09-28T10:00:00Z\n")); err == nil {
+	if _, err := Parse("s", []byte("[[source]]\nurl = \"https://example.org/\"\nadded = 2026-09-28T10:00:00Z\nnote = \"x\"\n")); err == nil {
 		t.Fatal("a date-time accepted as added")
 	}
 }
@@ -125,6 +267,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("[[source]]\nurl = \"https://a:b@example.org/\"\n[[source]]\nurl = 1\n"))
 	f.Add([]byte("source = [{url = \"https://example.org/\"}]\n"))
 	f.Add([]byte("[[source]]\nnote = '''\n[[source]]\n'''\n"))
+	f.Add([]byte("[[source]]\nurl = \"https://u:s3cr3t@exa mple.org/\"\nadded = 2026-01-01\nnote = \"x\"\n"))
+	f.Add([]byte("[[source]]\nurl = \"http://u:s3cr3t@10.0.0.1/#f\"\n[[source]]\nurl = \"http://u:s3cr3t@10.0.0.1/\"\n"))
+	f.Add([]byte("[[source]]\nurl = \"http://a.example:80\"\nadded = 2026-01-01\nnote = \"x\"\n[[source]]\nurl = \"HTTP://A.example./\"\nadded = 2026-01-01\nnote = \"y\"\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ss, err := Parse("fuzz", b)
 		if err != nil {
@@ -132,12 +277,19 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &e) || len(e.Problems) == 0 {
 				t.Fatalf("error without problems: %v", err)
 			}
+			// A password in a url is never shown (the seeds use "s3cr3t").
+			if bytes.Contains(b, []byte(":s3cr3t@")) && strings.Contains(err.Error(), "s3cr3t") {
+				t.Fatalf("the message shows a password: %v", err)
+			}
 			return
 		}
 		seen := map[string]bool{}
 		for _, s := range ss {
-			if checkURL(s.URL) != "" || seen[dupKey(s.URL)] {
+			if checkURL(s.URL) != "" || checkFetchable(s.URL, false) != "" || seen[dupKey(s.URL)] {
 				t.Fatalf("accepted a bad or repeated url %q", s.URL)
+			}
+			if s.Added == "" || CheckNote(s.Note) != "" {
+				t.Fatalf("accepted an entry without a date or a one-line note: %+v", s)
 			}
 			seen[dupKey(s.URL)] = true
 		}
@@ -150,7 +302,8 @@ func TestCheckURL(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		"example.org/mods/":    `url "example.org/mods/" is not an absolute http or https URL`,
-		"https://u:p@example/": `url "https://u:p@example/" carries a user name or password`,
+		"https://u:p@example/": `url "https://u:xxxxx@example/" carries a user name or password`,
+		"https://example/#x":   `url "https://example/#x" has a #fragment, which is never sent to a site; enroll the URL without it`,
 		"file:///etc/passwd":   `url "file:///etc/passwd" is not an absolute http or https URL`,
 		"":                     `url "" is empty`,
 	} {
