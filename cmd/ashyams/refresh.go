@@ -35,7 +35,7 @@ func runRefresh(e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
-	srcs, err := sources.Load(*srcPath)
+	srcs, err := sources.LoadWith(*srcPath, sources.Options{AllowLoopback: *loop})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "refresh: %v\n", err)
 		return 1
