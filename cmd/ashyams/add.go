@@ -84,7 +84,7 @@ func runAdd(e *env, args []string) int {
 	if err != nil {
 		return refuse("read the source list: %v", err)
 	}
-	enrolled, err := sources.Parse(*srcPath, old)
+	enrolled, err := sources.ParseWith(*srcPath, old, sources.Options{AllowLoopback: *loop})
 	if err != nil {
 		return refuse("the source list does not load, fix it first: %v", err)
 	}
@@ -92,7 +92,7 @@ func runAdd(e *env, args []string) int {
 		tomlString(u), tomlString(addNow().UTC().Format(time.DateOnly)), tomlString(*note))
 	next := appendEntry(old, entry)
 	// The loader's own duplicate rule decides "the same URL".
-	if _, err := sources.Parse(*srcPath, next); err != nil {
+	if _, err := sources.ParseWith(*srcPath, next, sources.Options{AllowLoopback: *loop}); err != nil {
 		var se *sources.Error
 		if errors.As(err, &se) && len(se.Problems) > 0 && strings.Contains(se.Problems[len(se.Problems)-1].Message, "repeats") {
 			return refuse("%s is already enrolled: %s", u, se.Problems[len(se.Problems)-1].Message)
