@@ -445,7 +445,7 @@ func TestServedOnLoopbackByPath(t *testing.T) {
 	if strings.Contains(text, `url = "http://`+Hosts[0]) || !strings.Contains(text, s.URL()) {
 		t.Fatalf("rewritten sources do not point at the server:\n%s", text)
 	}
-	ss, err := sources.Parse("rewritten", []byte(text))
+	ss, err := sources.ParseWith("rewritten", []byte(text), sources.Options{AllowLoopback: true}) // served on 127.0.0.1
 	if err != nil {
 		t.Fatal(err)
 	}
