@@ -121,6 +121,23 @@ const (
 	OriginUnsupportedVersion = "unsupported-version" // the site speaks a newer protocol
 )
 
+// OriginHealthLabel is the wording for an origin health value ("unreachable", "refused by
+// crawler policy", "no site index", "invalid site index", "speaks a newer protocol",
+// "healthy"). Unknown values are returned unchanged.
+func OriginHealthLabel(health string) string {
+	switch health {
+	case OriginRefused:
+		return "refused by crawler policy"
+	case OriginNoIndex:
+		return "no site index"
+	case OriginInvalidIndex:
+		return "invalid site index"
+	case OriginUnsupportedVersion:
+		return "speaks a newer protocol"
+	}
+	return health // healthy, unreachable: the value is the word
+}
+
 // Origin is one site index: its health, its last good bytes' digest, validators and moves.
 type Origin struct {
 	ID          string     `json:"id"`           // SiteID(IndexURL), also the directory name

@@ -11,8 +11,11 @@ func init() {
 }
 
 // runCheck is `ashyams check [--state DIR]`: every invariant of seeds/state.txt "Recovery"
-// (store.Dir.Check). Each broken one is printed as "path: what is wrong" and the exit status is
-// 1; a sound state prints one line and exits 0.
+// (store.Dir.Check). Each broken one is printed on stdout as "path: what is wrong", escaped
+// with store.TermLine (paths and messages can carry publisher text), then a count on stderr;
+// the exit status is 1. Leftovers of an interrupted write count apart: the next refresh
+// removes them. A sound state prints one line and exits 0. No state directory at all is said
+// once, with how to get one (exit 1).
 func runCheck(e *env, args []string) int {
 	fs := newFlags(e, "check", "")
 	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")
@@ -20,18 +23,33 @@ func runCheck(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "check: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintf(e.stderr, "check: unexpected argument %s\n", store.TermQuote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
 	ps := store.Open(*statePath).Check()
-	for _, p := range ps {
-		fmt.Fprintln(e.stdout, p)
-	}
-	if len(ps) > 0 {
-		fmt.Fprintf(e.stderr, "check: %s: %d broken invariant(s)\n", *statePath, len(ps))
+	if len(ps) == 1 && ps[0].Path == "" { // no state directory: nothing else was checked
+		fmt.Fprintln(e.stderr, store.TermLine("check: "+ps[0].Message))
 		return 1
 	}
-	fmt.Fprintf(e.stdout, "check: %s: every invariant holds\n", *statePath)
-	return 0
+	leftovers := 0
+	for _, p := range ps {
+		fmt.Fprintln(e.stdout, store.TermLine(p.String()))
+		if p.Leftover {
+			leftovers++
+		}
+	}
+	where := store.TermText(*statePath)
+	switch broken := len(ps) - leftovers; {
+	case len(ps) == 0:
+		fmt.Fprintf(e.stdout, "check: %s: every invariant holds\n", where)
+		return 0
+	case leftovers == 0:
+		fmt.Fprintf(e.stderr, "check: %s: %s\n", where, plural(broken, "broken invariant"))
+	case broken == 0:
+		fmt.Fprintf(e.stderr, "check: %s: %s from an interrupted write (the next refresh removes them); every invariant holds otherwise\n", where, plural(leftovers, "leftover"))
+	default:
+		fmt.Fprintf(e.stderr, "check: %s: %s, and %s from an interrupted write (the next refresh removes them)\n", where, plural(broken, "broken invariant"), plural(leftovers, "leftover"))
+	}
+	return 1
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
 // The reference index's state fails our event-id test (its formula is its own) and lacks its
@@ -16,7 +18,7 @@ func TestCheckCorpusState(t *testing.T) {
 	}
 	rc, out, errs := runCmd("check", "--state", state)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if rc != 1 || len(lines) != 18 || !strings.Contains(errs, "18 broken invariant(s)") {
+	if rc != 1 || len(lines) != 18 || errs != "check: "+state+": 18 broken invariants\n" {
 		t.Fatalf("exit %d, %d lines\n%s\n%s", rc, len(lines), out, errs)
 	}
 	for _, l := range lines {
@@ -27,9 +29,11 @@ func TestCheckCorpusState(t *testing.T) {
 }
 
 func TestCheckUsage(t *testing.T) {
-	rc, out, _ := runCmd("check", "--state", filepath.Join(t.TempDir(), "none"))
-	if rc != 1 || !strings.Contains(out, "does not exist") {
-		t.Errorf("check of a missing state: exit %d: %s", rc, out)
+	missing := filepath.Join(t.TempDir(), "none")
+	rc, out, errs := runCmd("check", "--state", missing)
+	want := "check: no state at " + missing + ": run `.github/state.sh checkout` or `ashyams refresh` first\n"
+	if rc != 1 || out != "" || errs != want {
+		t.Errorf("check of a missing state: exit %d: %q %q, want %q", rc, out, errs, want)
 	}
 	rc, out, _ = runCmd("check", "--state", t.TempDir())
 	if rc != 0 || !strings.Contains(out, "every invariant holds") {
@@ -40,5 +44,48 @@ func TestCheckUsage(t *testing.T) {
 	}
 	if rc, _, _ := runCmd("check", "--nope"); rc != 2 {
 		t.Errorf("an unknown flag: exit %d, want 2", rc)
+	}
+}
+
+// One broken invariant is "1 broken invariant"; leftovers are counted apart; a file name that
+// carries a newline and a workflow command is printed on one escaped line.
+func TestCheckCountsAndEscapes(t *testing.T) {
+	state := t.TempDir()
+	write := func(rel, body string) {
+		p := filepath.Join(state, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("network.json", "{")
+	rc, out, errs := runCmd("check", "--state", state)
+	if rc != 1 || errs != "check: "+state+": 1 broken invariant\n" || !strings.HasPrefix(out, "network.json: does not parse as a record") {
+		t.Fatalf("exit %d: %q %q", rc, out, errs)
+	}
+	write("network.json", `{"format": 1, "crawler": "c", "observed_at": "2026-10-10T12:00:00Z"}`)
+	write("origins/x-00000000/.tmp-origin.json-1", "half")
+	rc, out, errs = runCmd("check", "--state", state)
+	if rc != 1 || out != "origins/x-00000000/.tmp-origin.json-1: "+store.LeftoverMessage+"\n" ||
+		errs != "check: "+state+": 1 leftover from an interrupted write (the next refresh removes them); every invariant holds otherwise\n" {
+		t.Fatalf("leftover: exit %d: %q %q", rc, out, errs)
+	}
+	write("sources/\n::error::pwned\x1b[2J.txt", "")
+	rc, out, errs = runCmd("check", "--state", state)
+	if rc != 1 || !strings.Contains(errs, "1 broken invariant, and 1 leftover") {
+		t.Fatalf("exit %d: %q", rc, errs)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "::") || strings.ContainsAny(l, "\x1b\r") {
+			t.Errorf("unescaped line %q", l)
+		}
+	}
+	if !strings.Contains(out, `sources/\n::error::pwned\x1b[2J.txt: is not part of the state layout`) {
+		t.Errorf("stray name not reported escaped:\n%s", out)
+	}
+	if strings.Contains(out+errs, "check: check:") {
+		t.Errorf("doubled prefix: %s%s", out, errs)
 	}
 }
