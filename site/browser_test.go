@@ -52,7 +52,7 @@ func artifactDir(t *testing.T) string {
 // browserSite builds the site the browser reads: the corpus state when ../shared is there
 // (with one project featured and given a card image), else a small synthetic state. It
 // returns the output directory, a claim page and a project name the search must find.
-func browserSite(t *testing.T) (out, claim, find string) {
+func browserSite(t *testing.T) (out, claim, stale, find string) {
 	state := t.TempDir()
 	var cur string
 	if root := filepath.Join("..", "..", "shared", "corpus", "state"); exists(filepath.Join(root, "network.json")) {
@@ -75,6 +75,20 @@ func browserSite(t *testing.T) (out, claim, find string) {
 		if err := d.WriteJSON(store.ClaimPath(candlelight, site), c); err != nil {
 			t.Fatal(err)
 		}
+		// One claim cached after a failed read, so the staleness banner and the health page's
+		// failures are on screen.
+		const greenmote = "57ec3325-acb3-4307-9c0f-2031ab3354ef"
+		gsite := "dreamweave-mp-github-io-greenmote-78b2d84b"
+		var g store.Claim
+		if err := d.ReadJSON(store.ClaimPath(greenmote, gsite), &g); err == nil {
+			g.Health = store.ClaimOriginUnavailable
+			g.Problem = ptr("the site could not be read on the last crawl: discovery from https://dreamweave-mp.github.io/greenmote/: the site index at https://dreamweave-mp.github.io/greenmote/dreamweave.json answers HTTP 503")
+			g.LastAttempt = "2026-11-29T22:44:53Z"
+			if err := d.WriteJSON(store.ClaimPath(greenmote, gsite), g); err != nil {
+				t.Fatal(err)
+			}
+			stale = claimPath(greenmote, gsite)
+		}
 		cur = writeCuration(t, fmt.Sprintf("[[featured]]\nproject = %q\nnote = \"The protocol's reference example, with every field filled in.\"\n", candlelight))
 		claim, find = claimPath(candlelight, site), "Candlelight"
 	} else {
@@ -84,13 +98,16 @@ func browserSite(t *testing.T) (out, claim, find string) {
 			f.claim(site, sampleManifest(uuid(i), fmt.Sprintf("Project %02d", i), 3), nil)
 		}
 		f.claim(site, sampleManifest(uuid(99), "Lantern Keeper", 2), nil)
-		claim, find = claimPath(uuid(99), site), "Lantern Keeper"
+		f.claim(site, sampleManifest(uuid(98), "Stale Lamp", 2), func(c *store.Claim) {
+			c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("the site could not be read on the last crawl: HTTP 503")
+		})
+		claim, stale, find = claimPath(uuid(99), site), claimPath(uuid(98), site), "Lantern Keeper"
 	}
 	out = filepath.Join(t.TempDir(), "public")
 	if _, err := Build(Options{State: state, Curation: cur, Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	return out, claim, find
+	return out, claim, stale, find
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -145,17 +162,29 @@ func (l *browserLog) listen(ev any) {
 	}
 }
 
-// TestBrowser loads the home page, a claim page and the project list in headless Chromium
-// from a loopback server of the built site: no console errors or warnings, no failed or
-// outside requests, the search box finds a project by name, the pages fit 320 px, and a
-// screenshot of each is written as an artifact.
+// TestBrowser loads the home page, a claim page, a stale claim page, the health and sites
+// pages, the project list and the 404 page in headless Chromium from a loopback server of the
+// built site, mounted under the base URL's path as its host serves it: no console errors or
+// warnings, no failed or outside requests, the search box finds a project by name, the pages
+// fit 320 px, the 404 page is styled and links inside the site, and a screenshot of each is
+// written to $ASHYAMS_ARTIFACTS (else a temp dir), its path logged and listed in
+// screenshots.txt there.
 func TestBrowser(t *testing.T) {
 	bin := browserPath(t)
-	out, claim, find := browserSite(t)
+	out, claim, stale, find := browserSite(t)
 	srv := httptest.NewServer(Handler(out))
 	defer srv.Close()
 	su, _ := url.Parse(srv.URL)
 	art := artifactDir(t)
+	root := srv.URL + BasePath(DefaultBaseURL) // where Handler mounts a site built for the default
+	var shots []string
+	defer func() {
+		index := filepath.Join(art, "screenshots.txt")
+		if err := os.WriteFile(index, []byte(strings.Join(shots, "\n")+"\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+		t.Logf("screenshots listed in %s", index)
+	}()
 
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(bin),
@@ -184,11 +213,12 @@ func TestBrowser(t *testing.T) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		shots = append(shots, p)
 		t.Logf("screenshot: %s", p)
 	}
 	load := func(rel string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+rel), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
 			t.Fatalf("load %s: %v", rel, err)
 		}
 	}
@@ -287,4 +317,46 @@ func TestBrowser(t *testing.T) {
 	settle("projects/index.html")
 	fits("projects/index.html")
 	shot("projects-search")
+
+	// A claim cached after a failed read: the staleness banner is there.
+	if stale != "" {
+		load(stale)
+		settle(stale)
+		fits(stale)
+		banner, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("staleness")))
+		if err != nil || !strings.Contains(banner, "Cached from the last successful observation") {
+			t.Errorf("%s: no staleness banner (%v): %q", stale, err, banner)
+		}
+		shot("claim-stale")
+	}
+	for _, p := range []struct{ rel, name string }{{"health/index.html", "health"}, {"origins/index.html", "sites"}} {
+		load(p.rel)
+		settle(p.rel)
+		fits(p.rel)
+		shot(p.name)
+	}
+
+	// The 404 page, at a depth the site does not have: styled (its stylesheet passes the
+	// 'self' CSP) and its links stay inside the site.
+	missing := root + "no/such/page/"
+	if err := chromedp.Do(ctx, chromedp.Navigate(missing), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+		t.Fatalf("load the 404 page: %v", err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 300))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range bl.take() {
+		if !strings.Contains(p, missing) { // the page itself answers 404, as it must
+			t.Errorf("404 page: %s", p)
+		}
+	}
+	styled, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`Array.from(document.styleSheets).some(s => s.cssRules.length > 0)`))
+	if err != nil || !styled {
+		t.Errorf("the 404 page has no stylesheet applied (%v)", err)
+	}
+	home, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("a.brand").href`))
+	if err != nil || home != root+"index.html" {
+		t.Errorf("the 404 page's home link is %q (%v), want %q", home, err, root+"index.html")
+	}
+	shot("404")
 }

@@ -106,8 +106,8 @@ type Result struct {
 // Build reads the state and curation and writes the complete site to o.Out.
 //
 // Errors: a bad option; a curation file that is refused (every problem named); a state record
-// that does not parse or contradicts itself (the path and the problem, from store and the
-// network model); a cached media file whose bytes do not match its name; a generated JSON file
+// that does not parse or contradicts itself in a way that changes what is shown (the path
+// and the problem, from store, the network model and checkState); a cached media file whose bytes do not match its name; a generated JSON file
 // that does not match its schema; an output directory that is not a previous build. On error
 // the previous output, if any, is left as it was.
 func Build(o Options) (*Result, error) {
@@ -137,6 +137,12 @@ func Build(o Options) (*Result, error) {
 	n, err := network.Load(dir, cur)
 	if err != nil {
 		return nil, fmt.Errorf("build: state %s: %w", o.State, err)
+	}
+	if err := checkNames(n); err != nil {
+		return nil, fmt.Errorf("build: state %s: %w", o.State, err)
+	}
+	if probs := checkState(dir, n); len(probs) > 0 {
+		return nil, fmt.Errorf("build: %w", stateError(o.State, probs))
 	}
 	if err := checkOutDir(o.Out); err != nil {
 		return nil, err
@@ -308,9 +314,6 @@ func workers() int { return 4 * runtime.GOMAXPROCS(0) }
 func (b *builder) spawn(f func() error) { b.jobs <- f }
 
 func (b *builder) build() error {
-	if err := checkNames(b.n); err != nil {
-		return err
-	}
 	var err error
 	if b.tmpl, err = loadTemplates(); err != nil {
 		return err

@@ -2,16 +2,40 @@ package site
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 )
 
-// Handler serves a built site from out for previewing (`ashyams serve`): a file by its path,
-// a directory by its index.html, and anything else, dotfiles and directories without an index
-// included, as 404.html with status 404, the way a static host would.
+// Handler serves a built site from out for previewing (`ashyams serve`), mounted under the
+// path of the base URL the site was built for (BuiltBaseURL; "/" when none is recorded), the
+// way its host serves it: see HandlerAt.
 func Handler(out string) http.Handler {
+	base, err := BuiltBaseURL(out)
+	if err != nil {
+		base = ""
+	}
+	return HandlerAt(out, BasePath(base))
+}
+
+// HandlerAt serves the site in out under the URL path root ("/ashyams-go/" or "/"), the
+// way its host serves it: a file by its path below root, a directory by its index.html, and
+// anything else, dotfiles and directories without an index included, as 404.html with status
+// 404. root without its final slash redirects to root. Pages link to each other relatively,
+// and the 404 page root-relatively under root, so every page works as published.
+//
+// Paths outside root are answered as if root were "/" too, so an address printed for the
+// site's root (`ashyams demo` prints one) still works; this cannot hide a link that would
+// break on the host, because check-site refuses root-relative links outside the base path.
+func HandlerAt(out, root string) http.Handler {
+	if !strings.HasPrefix(root, "/") {
+		root = "/" + root
+	}
+	if !strings.HasSuffix(root, "/") {
+		root += "/"
+	}
 	files := http.FileServer(http.Dir(out))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -20,12 +44,29 @@ func Handler(out string) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		p := path.Clean("/" + r.URL.Path)
+		if root != "/" && r.URL.Path == strings.TrimSuffix(root, "/") {
+			http.Redirect(w, r, root, http.StatusFound)
+			return
+		}
+		rest, ok := strings.CutPrefix(r.URL.Path, root)
+		if !ok {
+			rest = strings.TrimPrefix(r.URL.Path, "/")
+		}
+		p := path.Clean("/" + rest)
+		if strings.HasSuffix(rest, "/") && p != "/" {
+			p += "/" // a directory asked for as one: no redirect
+		}
 		if !servable(out, p) {
 			notFound(w, r, out)
 			return
 		}
-		files.ServeHTTP(w, r)
+		r2 := new(http.Request)
+		*r2 = *r
+		r2.URL = new(url.URL)
+		*r2.URL = *r.URL
+		r2.URL.Path = p
+		r2.URL.RawPath = ""
+		files.ServeHTTP(w, r2)
 	})
 }
 

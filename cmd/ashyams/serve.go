@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -24,12 +25,16 @@ var serveContext = func() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-// runServe is `ashyams serve [--out public] [--addr 127.0.0.1:8080]`: serves the built site
-// until interrupted. Exit 1 when the site is missing or the address cannot be listened on.
+// runServe is `ashyams serve [--out public] [--addr 127.0.0.1:8080] [--base-url URL]`: serves
+// the built site until interrupted, mounted under the base URL's path (by default the one the
+// site was built for, so /ashyams-go/ for the published site), as its host serves it: the 404
+// page's root-relative links and styles then work in the preview too. Prints the URL to open.
+// Exit 1 when the site is missing or the address cannot be listened on (a busy port says so).
 func runServe(e *env, args []string) int {
 	fs := newFlags(e, "serve", "")
 	out := fs.String("out", "public", "the built site to serve")
-	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on")
+	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on (port 0: any free port)")
+	baseFlag := fs.String("base-url", "", "serve under this URL's path (default: the base URL the site was built for)")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
@@ -42,15 +47,37 @@ func runServe(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ashyams serve: %s holds no built site (no index.html); run ashyams build first\n", *out)
 		return 1
 	}
+	base := *baseFlag
+	if base == "" {
+		b, err := site.BuiltBaseURL(*out)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ashyams serve: %v\n", err)
+			return 1
+		}
+		base = b
+	} else if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		fmt.Fprintf(e.stderr, "ashyams serve: --base-url %q is not an absolute http(s) URL\n", base)
+		return 2
+	}
+	root := site.BasePath(base)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ashyams serve: %v\n", err)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			fmt.Fprintf(e.stderr, "ashyams serve: %s: address already in use: choose another with --addr (port 0 picks a free one)\n", *addr)
+		} else {
+			fmt.Fprintf(e.stderr, "ashyams serve: %v\n", err)
+		}
 		return 1
 	}
 	ctx, cancel := serveContext()
 	defer cancel()
-	srv := &http.Server{Handler: site.Handler(*out), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(e.stdout, "serving %s at http://%s/ (Ctrl-C to stop)\n", *out, ln.Addr())
+	srv := &http.Server{Handler: site.HandlerAt(*out, root), ReadHeaderTimeout: 10 * time.Second}
+	open, all := openURL(*addr, ln.Addr(), root)
+	if all {
+		fmt.Fprintf(e.stdout, "serving %s on every interface (%s); open %s (Ctrl-C to stop)\n", *out, ln.Addr(), open)
+	} else {
+		fmt.Fprintf(e.stdout, "serving %s at %s (Ctrl-C to stop)\n", *out, open)
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -66,4 +93,27 @@ func runServe(e *env, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// openURL is the URL a browser on this machine opens to reach a listener at a (asked for as
+// requested), under root: an unspecified host (0.0.0.0, ::, none) is reached through
+// loopback. all says the listener answers on every interface.
+func openURL(requested string, a net.Addr, root string) (u string, all bool) {
+	_, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "http://" + a.String() + root, false
+	}
+	host, _, err := net.SplitHostPort(requested)
+	if err != nil {
+		host = ""
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		all = true
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		} else {
+			host = "127.0.0.1"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port) + root, all
 }
