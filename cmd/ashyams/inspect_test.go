@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
 )
 
 func TestInspectUsageAndBadURL(t *testing.T) {
@@ -17,7 +22,7 @@ func TestInspectUsageAndBadURL(t *testing.T) {
 		t.Errorf("inspect of a bad URL: exit %d: %s", rc, errs)
 	}
 	rc, _, errs = runCmd("inspect", "https://me:pw@example.org/")
-	if rc != 1 || !strings.Contains(errs, "carries a user name or password") {
+	if rc != 1 || !strings.Contains(errs, `url "https://me:xxxxx@example.org/" carries a user name or password`) || strings.Contains(errs, "pw@") {
 		t.Errorf("inspect of a URL with userinfo: exit %d: %s", rc, errs)
 	}
 }
@@ -28,5 +33,60 @@ func TestInspectRefusesPrivateAddress(t *testing.T) {
 	rc, out, _ := runCmd("inspect", "http://10.0.0.1/mods/", "--allow-loopback")
 	if rc != 1 || !strings.Contains(out, "10.0.0.1") || !strings.Contains(out, "refused") || !strings.Contains(out, "nothing was written") {
 		t.Errorf("exit %d:\n%s", rc, out)
+	}
+}
+
+// case13Name and case13Site are the names /tmp/break/cases/13 published: a newline followed by
+// a GitHub Actions workflow command, an OSC title sequence, BEL, screen clear, colour and
+// concealed text.
+const (
+	case13Name = "Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\x07\x1b[2J\x1b[31mred"
+	case13Site = "Site\n::add-mask::dreamweave\n\x1b[8mhidden"
+)
+
+// assertInert fails when out holds a control character or a line that a CI runner would read
+// as a workflow command.
+func assertInert(t *testing.T, out string) {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") || strings.Contains(l, "##[") {
+			t.Errorf("a workflow command starts a line: %q", l)
+		}
+		for _, r := range l {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+				t.Errorf("control character %U in %q", r, l)
+				break
+			}
+		}
+	}
+}
+
+func TestInspectReportEscapesPublisherText(t *testing.T) {
+	p := func(s string) *string { return &s }
+	rep := &refresh.InspectReport{
+		URL: "http://127.0.0.1:19113/s/",
+		Source: store.Source{Trail: []store.TrailStep{
+			{URL: "http://127.0.0.1:19113/s/", Outcome: "links the site index\n::warning::x"},
+		}, Method: p("the page links the site index")},
+		Origin: &store.Origin{ID: "127-0-0-1-19113-s-ea2366fa", IndexURL: "http://127.0.0.1:19113/s/dreamweave.json",
+			Health: store.OriginHealthy, SiteName: p(case13Site), Issues: []string{"\x1b[2Jissue"}},
+		Claims: []store.Claim{{Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Entry: protocol.IndexEntry{Name: case13Name},
+			Health: store.ClaimInvalid, Problem: p("::error::quoted from the manifest")}},
+	}
+	var b bytes.Buffer
+	writeInspectReport(&b, rep)
+	out := b.String()
+	assertInert(t, out)
+	for _, want := range []string{
+		`  name: "Site\n::add-mask::dreamweave\n\x1b[8mhidden"`,
+		`  9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14 "Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred": invalid publication`,
+		`    problem: ::error::quoted from the manifest`,
+		`    links the site index\n::warning::x`,
+		`  issue: \x1b[2Jissue`,
+		"nothing was written; a refresh would record the above.",
+	} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("missing line %q in\n%s", want, out)
+		}
 	}
 }

@@ -355,3 +355,96 @@ func TestAddedSourcesListsOnlyNewURLs(t *testing.T) {
 		t.Fatalf("bad base: ok=%v %q", ok, out)
 	}
 }
+
+// .github/inspect-added.sh runs inspect on each added URL for the pull-request check, and no
+// line of what inspect prints (publisher text) can become a GitHub Actions workflow command:
+// each report is fenced by ::stop-commands:: and every line starting with "::" is neutralized.
+// A failed inspect fails the script, after the other URLs were inspected too.
+func TestInspectAddedFencesPublisherText(t *testing.T) {
+	g := newGitEnv(t)
+	script, err := filepath.Abs("../../.github/inspect-added.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g.clone("c")
+	if err := os.CopyFS(filepath.Join(c, ".github"), os.DirFS(filepath.Dir(script))); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(c, "network", "sources.toml")
+	g.write(src, "[[source]]\nurl = \"https://a.example/\"\nadded = \"2026-10-01\"\nnote = \"a\"\n")
+	g.git(c, "add", ".")
+	g.git(c, "commit", "-q", "-m", "sources")
+	base := g.git(c, "rev-parse", "HEAD")
+
+	// A fake ashyams whose inspect prints what a hostile site could make it print, and fails
+	// for bad.example.
+	fake := filepath.Join(g.root, "fake-ashyams")
+	g.write(fake, "#!/bin/sh\n"+
+		"echo \"inspect $2\"\n"+
+		"echo '::error file=x::pwned'\n"+
+		"echo '   ::add-mask::secret'\n"+
+		"echo 'name: ##[error]legacy'\n"+
+		"echo '::stop-commands::guess' >&2\n"+
+		"case $2 in *bad*) exit 1;; esac\n")
+	if err := os.Chmod(fake, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func() (string, bool) {
+		cmd := exec.Command("bash", filepath.Join(c, ".github", "inspect-added.sh"), base)
+		cmd.Dir = c
+		cmd.Env = g.env("ASHYAMS=" + fake)
+		out, err := cmd.CombinedOutput()
+		return string(out), err == nil
+	}
+	if out, ok := run(); !ok || strings.TrimSpace(out) != "No sources added." {
+		t.Fatalf("nothing added: ok=%v %q", ok, out)
+	}
+
+	g.write(src, "[[source]]\nurl = \"https://a.example/\"\nadded = \"2026-10-01\"\nnote = \"a\"\n\n"+
+		"[[source]]\nurl = \"https://bad.example/\"\nadded = \"2026-10-02\"\nnote = \"b\"\n\n"+
+		"[[source]]\nurl = \"https://c.example/\"\nadded = \"2026-10-02\"\nnote = \"c\"\n")
+	out, ok := run()
+	if ok {
+		t.Fatalf("a failed inspect did not fail the script:\n%s", out)
+	}
+	var token string
+	fenced := false
+	reports := 0
+	for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		cmdLine := strings.HasPrefix(strings.TrimLeft(line, " \t"), "::")
+		switch {
+		case strings.HasPrefix(line, "::stop-commands::"):
+			if fenced {
+				t.Errorf("nested fence: %q", line)
+			}
+			token, fenced = strings.TrimPrefix(line, "::stop-commands::"), true
+			if len(token) != 32 {
+				t.Errorf("fence token %q is not 128 random bits in hex", token)
+			}
+		case fenced && line == "::"+token+"::":
+			fenced = false
+		case fenced:
+			if cmdLine || strings.Contains(line, "##[") {
+				t.Errorf("publisher text left as a workflow command: %q", line)
+			}
+			if strings.HasPrefix(line, "inspect ") {
+				reports++
+			}
+		case line == "::endgroup::" || strings.HasPrefix(line, "::group::inspect https://"):
+		case cmdLine:
+			t.Errorf("unexpected workflow command outside the fences: %q", line)
+		}
+	}
+	if fenced || reports != 2 {
+		t.Errorf("fences unbalanced (%v) or %d reports, want 2 (bad.example and c.example):\n%s", fenced, reports, out)
+	}
+	for _, want := range []string{`\x3a:error file=x::pwned`, `   \x3a:add-mask::secret`, `##\x5berror]legacy`,
+		"inspect found no readable site index at: https://bad.example/"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "no readable site index at: https://c.example/") {
+		t.Errorf("a passing inspect was reported as failed:\n%s", out)
+	}
+}
