@@ -158,6 +158,36 @@ func TestBuildStaleness(t *testing.T) {
 	}
 }
 
+// TestBuildAcceptsForeignEventIDsAndMissingMedia: the two things store.Check reports that do
+// not change what is shown build fine (/tmp/break/cases/3 v-event-facts, v-media-missing; the
+// corpus state has both): an event whose id another index's formula computed, and a cached
+// image that is missing, whose card says so visibly.
+func TestBuildAcceptsForeignEventIDsAndMissingMedia(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "A")
+	missing := store.MediaDir + "/" + strings.Repeat("0", 64) + ".png"
+	f.claim(site, sampleManifest(uuid(1), "One", 2), func(c *store.Claim) {
+		c.Media = &store.Media{URL: "http://a.example/card.png", Alt: "a lamp", File: &missing}
+	})
+	f.event(store.Event{ID: "23e428718d5c0589099e", Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "One",
+		ObservedAt: fakeTime, After: ptr(strings.Repeat("1", 64)), Changes: []diff.Change{}})
+	if probs := store.Open(state).Check(); len(probs) != 2 {
+		t.Fatalf("the fixture should break exactly the two invariants the build tolerates; store.Check says %v", probs)
+	}
+	_, out := build(t, state, Options{})
+	text := page(t, out, claimPath(uuid(1), site))
+	if !strings.Contains(text, "No image: the cached image is missing from the state. The publisher describes it as: a lamp") {
+		t.Errorf("the claim page does not say its image is missing: %.600s", text)
+	}
+	if !strings.Contains(page(t, out, "health/index.html"), "the cached image is missing from the state") {
+		t.Error("the health page does not list the card image that cannot be shown")
+	}
+	if !strings.Contains(page(t, out, eventPath("23e428718d5c0589099e")), "One") {
+		t.Error("the event page is not built under the event's own id")
+	}
+}
+
 // TestBuildBadState: a record that does not parse or contradicts itself fails the build with
 // the path and the problem, and a previous output is left exactly as it was.
 func TestBuildBadState(t *testing.T) {
@@ -168,6 +198,7 @@ func TestBuildBadState(t *testing.T) {
 		f.claim(site, sampleManifest(uuid(1), "One", 2), nil)
 		return state, f, site
 	}
+	aSite := store.SiteID("https://a.example/dreamweave.json")
 	cases := []struct {
 		name  string
 		spoil func(t *testing.T, f *fakeState, site string)
@@ -222,6 +253,49 @@ func TestBuildBadState(t *testing.T) {
 			o.ID = "../Escape"
 			f.write(store.OriginPath(site), o)
 		}, []string{"origin"}},
+		// /tmp/break/cases/3 v-current-but-cached: a current claim whose held and advertised
+		// digests differ would be shown as current while showing an older manifest.
+		{"current claim holding another manifest than the advertised one", func(t *testing.T, f *fakeState, site string) {
+			var c store.Claim
+			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			c.AdvertisedSHA256 = strings.Repeat("0", 64)
+			f.write(store.ClaimPath(uuid(1), site), c)
+		}, []string{store.ClaimPath(uuid(1), aSite), "is current, but holds", "while " + strings.Repeat("0", 64) + " is advertised"}},
+		// v-event-renamed: pages are named by the id, so a file under another name is two
+		// names for one event.
+		{"event file not named by its id", func(t *testing.T, f *fakeState, site string) {
+			e := store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "One", ObservedAt: fakeTime, Changes: []diff.Change{}}
+			e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
+			b, _ := json.Marshal(e)
+			f.dir.WriteBytes(store.EventsDir+"/00000000000000000000.json", b)
+		}, []string{"events/00000000000000000000.json", "file name does not match its id"}},
+		// v-index-bytes: the held site index is not the one origin.json records.
+		{"held site index does not hash to index_sha256", func(t *testing.T, f *fakeState, site string) {
+			f.dir.WriteBytes(store.OriginIndexPath(site), []byte(`{"changed": true}`))
+		}, []string{store.OriginIndexPath(aSite), "hashes to", "records index_sha256"}},
+		{"held manifest with no recorded digest", func(t *testing.T, f *fakeState, site string) {
+			m := sampleManifest(uuid(2), "Two", 1)
+			f.claim(site, m, func(c *store.Claim) { c.IngestedSHA256, c.Health, c.Problem = "", store.ClaimInvalid, ptr("x") })
+		}, []string{store.ManifestPath(uuid(2), aSite), "records no ingested_sha256"}},
+		{"source leading to a missing origin", func(t *testing.T, f *fakeState, site string) {
+			u := "https://b.example/"
+			f.write(store.SourcePath(store.SourceID(u)), store.Source{URL: u, Origin: ptr("b-example-00000000"), Health: store.SourceResolved, Trail: []store.TrailStep{}, LastAttempt: fakeTime})
+		}, []string{store.SourcePath(store.SourceID("https://b.example/")), "origin b-example-00000000 does not exist"}},
+		{"origin listing a source with no record", func(t *testing.T, f *fakeState, site string) {
+			var o store.Origin
+			f.dir.ReadJSON(store.OriginPath(site), &o)
+			o.Sources = append(o.Sources, "https://elsewhere.example/")
+			f.write(store.OriginPath(site), o)
+		}, []string{store.OriginPath(aSite), "lists source https://elsewhere.example/, which has no record"}},
+		{"claim moved to a missing origin", func(t *testing.T, f *fakeState, site string) {
+			var c store.Claim
+			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			c.MovedTo = ptr("gone-00000000")
+			f.write(store.ClaimPath(uuid(1), site), c)
+		}, []string{store.ClaimPath(uuid(1), aSite), "moved_to names origin gone-00000000"}},
+		{"event of a claim the state does not hold", func(t *testing.T, f *fakeState, site string) {
+			f.event(store.Event{Kind: store.EventObserved, Project: uuid(7), Origin: site, Name: "Seven", ObservedAt: fakeTime, Changes: []diff.Change{}})
+		}, []string{"events/", "names claim " + uuid(7) + "/" + aSite + ", which does not exist"}},
 		{"event does not parse", func(t *testing.T, f *fakeState, site string) {
 			f.dir.WriteBytes(store.EventPath("00000000000000000000"), []byte("[]"))
 		}, []string{"events/00000000000000000000.json"}},

@@ -50,6 +50,9 @@ func (f *fakeState) origin(indexURL, siteName string) string {
 	f.tb.Helper()
 	id := store.SiteID(indexURL)
 	dirURL := indexURL[:len(indexURL)-len("dreamweave.json")]
+	if err := f.dir.WriteBytes(store.OriginIndexPath(id), []byte(indexURL)); err != nil { // its held bytes, hashed below
+		f.tb.Fatal(err)
+	}
 	f.write(store.OriginPath(id), store.Origin{
 		ID: id, IndexURL: indexURL, SiteName: ptr(siteName), SiteURL: ptr(dirURL), Generator: ptr("test generator"),
 		Sources: []string{dirURL}, Redirects: []store.Redirect{}, IndexSHA256: ptr(sha([]byte(indexURL))),

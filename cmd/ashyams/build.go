@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/site"
 )
@@ -29,7 +30,7 @@ func runBuild(e *env, args []string) int {
 	}
 	res, err := site.Build(site.Options{State: *state, Curation: *cur, Out: *out, BaseURL: *base})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ashyams build: %v\n", err)
+		fmt.Fprintf(e.stderr, "ashyams build: %s\n", strings.TrimPrefix(err.Error(), "build: "))
 		return 1
 	}
 	fmt.Fprintf(e.stdout, "built %d pages (%d files) in %s from %s: %d sites, %d claims in the catalog, %d events\n",
