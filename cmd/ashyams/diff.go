@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	iofs "io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -15,12 +17,15 @@ func init() {
 	register(command{name: "diff", summary: "show what the last refresh changed, as before -> after lines", run: runDiff})
 }
 
-// runDiff prints the events the last refresh recorded (those whose observed_at equals
-// network.json's observed_at), grouped per claim: a header naming the claim, then each event's
-// headline and tags and its typed differences as before -> after lines (diff.Lines). SPEC
-// section 6: "diff (what the last refresh changed)". Exit 0 when printed (also when the last
-// refresh recorded nothing, which it says), 1 when the state cannot be read or no refresh has
-// run, 2 on usage errors. Nothing is written.
+// runDiff prints what the last refresh changed (SPEC section 6: "diff (what the last
+// refresh changed)"): the events it recorded (those whose observed_at equals network.json's
+// observed_at), grouped per claim: a header naming the claim, then each event's headline and
+// tags and its typed differences as before -> after lines (diff.Lines); then the health
+// changes network.json lists (claims and sites that became unavailable, invalid... or
+// recovered), in store.HealthLabel's words. With neither it says nothing changed. Names,
+// headlines and differences are publisher text: every line goes through store.TermLine and
+// claim names are store.TermQuote'd. Exit 0 when printed, 1 when the state cannot be read or
+// no refresh has run, 2 on usage errors. Nothing is written.
 func runDiff(e *env, args []string) int {
 	fs := newFlags(e, "diff", "")
 	state := fs.String("state", "state", "state directory (a checkout of the network-state branch)")
@@ -28,54 +33,156 @@ func runDiff(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ashyams diff: unexpected argument %q (diff takes no arguments)\n", fs.Arg(0))
+		fmt.Fprintf(e.stderr, "diff: unexpected argument %s (diff takes no arguments)\n", store.TermQuote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
-	if _, err := os.Stat(*state); err != nil {
-		fmt.Fprintf(e.stderr, "ashyams diff: state directory %s: %v\n", *state, err)
+	where := store.TermText(*state)
+	if _, err := os.Stat(*state); errors.Is(err, iofs.ErrNotExist) {
+		fmt.Fprintf(e.stderr, "diff: no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first\n", where)
+		return 1
+	} else if err != nil {
+		fmt.Fprintln(e.stderr, store.TermLine(fmt.Sprintf("diff: the state at %s cannot be read: %v", *state, err)))
 		return 1
 	}
 	snap, err := store.Open(*state).Load()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ashyams diff: reading state %s: %v\n", *state, err)
+		fmt.Fprintln(e.stderr, store.TermLine(fmt.Sprintf("diff: the state at %s does not load: %v", *state, err)))
 		return 1
 	}
 	if snap.Network == nil {
-		fmt.Fprintf(e.stderr, "ashyams diff: %s has no %s: no refresh has run there\n", *state, store.NetworkFile)
+		fmt.Fprintf(e.stderr, "diff: %s has no %s: no refresh has run there\n", where, store.NetworkFile)
 		return 1
 	}
-	at := snap.Network.ObservedAt
+	at := store.TermText(snap.Network.ObservedAt)
 	var last []store.Event
 	for _, ev := range snap.Events {
-		if ev.ObservedAt == at {
+		if ev.ObservedAt == snap.Network.ObservedAt {
 			last = append(last, ev)
 		}
 	}
-	if len(last) == 0 {
-		fmt.Fprintf(e.stdout, "The last refresh (%s) recorded no events: nothing changed.\n", at)
+	health := snap.Network.HealthChanges
+	line := func(format string, a ...any) { fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf(format, a...))) }
+	switch {
+	case len(last) == 0 && len(health) == 0:
+		line("The last refresh (%s) recorded no events and changed no health: nothing changed.", at)
 		return 0
+	case len(last) == 0:
+		line("The last refresh (%s) recorded no events.", at)
+	default:
+		line("The last refresh (%s) recorded %s.", at, plural(len(last), "event"))
 	}
-	fmt.Fprintf(e.stdout, "The last refresh (%s) recorded %s.\n", at, plural(len(last), "event"))
 	for _, group := range groupByClaim(last) {
 		first := group[0]
 		name := first.Name
 		if name == "" {
 			name = first.Project
 		}
-		fmt.Fprintf(e.stdout, "\n%s (%s) at %s\n", name, first.Project, first.Origin)
+		fmt.Fprintln(e.stdout)
+		line("%s (%s) at %s", store.TermQuote(name), first.Project, first.Origin)
 		for _, ev := range group {
-			line := "  " + tags.Headline(ev)
+			l := "  " + tags.Headline(ev)
 			if t := tags.Tags(ev); len(t) > 0 {
-				line += "  [" + strings.Join(t, ", ") + "]"
+				l += "  [" + strings.Join(t, ", ") + "]"
 			}
-			fmt.Fprintln(e.stdout, line)
-			for _, l := range diff.Lines(ev.Changes) {
-				fmt.Fprintln(e.stdout, "    "+l)
+			line("%s", l)
+			for _, d := range diff.Lines(ev.Changes) {
+				line("    %s", d)
 			}
 		}
 	}
+	if len(health) > 0 {
+		fmt.Fprintln(e.stdout)
+		line("Health changed at the last refresh:")
+		for _, l := range healthLines(health, claimNames(snap)) {
+			line("%s", l)
+		}
+	}
 	return 0
+}
+
+// claimNames maps "project/site" to the name the claim's site index lists (for health lines).
+func claimNames(s *store.Snapshot) map[string]string {
+	m := make(map[string]string, len(s.Claims))
+	for _, c := range s.Claims {
+		m[c.Project+"/"+c.Origin] = c.Entry.Name
+	}
+	return m
+}
+
+// healthLines says what network.json's health changes were, claims then sites: for each new
+// health (sorted by its words) "N claims became origin unavailable:" and one indented line per
+// claim with its problem; then "N claims recovered:" (each saying what it was); then the count
+// first seen, by health (the events above list them). Lines are unescaped; the caller escapes.
+func healthLines(hs []store.HealthChange, names map[string]string) []string {
+	var out []string
+	for _, sites := range []bool{false, true} {
+		one, label := "claim", store.HealthLabel
+		if sites {
+			one, label = "site", store.OriginHealthLabel
+		}
+		became := map[string][]store.HealthChange{}
+		var recovered []store.HealthChange
+		first := map[string]int{}
+		nFirst := 0
+		for _, h := range hs {
+			if (h.Project == "") != sites {
+				continue
+			}
+			switch {
+			case h.Before == "":
+				first[label(h.After)]++
+				nFirst++
+			case h.After == store.ClaimCurrent || h.After == store.OriginHealthy:
+				recovered = append(recovered, h)
+			default:
+				became[label(h.After)] = append(became[label(h.After)], h)
+			}
+		}
+		who := func(h store.HealthChange) string {
+			if sites {
+				return h.Origin
+			}
+			name := names[h.Project+"/"+h.Origin]
+			if name == "" {
+				name = h.Project
+			}
+			return store.TermQuote(name) + " (" + h.Project + ") at " + h.Origin
+		}
+		for _, words := range diffKeys(became) {
+			out = append(out, plural(len(became[words]), one)+" became "+words+":")
+			for _, h := range became[words] {
+				l := "  " + who(h)
+				if h.Problem != nil {
+					l += ": " + *h.Problem
+				}
+				out = append(out, l)
+			}
+		}
+		if len(recovered) > 0 {
+			out = append(out, plural(len(recovered), one)+" recovered:")
+			for _, h := range recovered {
+				out = append(out, "  "+who(h)+" (was "+label(h.Before)+")")
+			}
+		}
+		if nFirst > 0 {
+			var parts []string
+			for _, words := range diffKeys(first) {
+				parts = append(parts, fmt.Sprintf("%d %s", first[words], words))
+			}
+			out = append(out, plural(nFirst, one)+" first seen: "+strings.Join(parts, ", "))
+		}
+	}
+	return out
+}
+
+func diffKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // groupByClaim groups events per claim (project id, site), claims ordered by name

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
 // diffCorpusEvents is ../shared/corpus/state/events; tests using it skip when it is absent.
@@ -65,14 +68,14 @@ func TestDiffLastRefresh(t *testing.T) {
 	}
 	want := `The last refresh (2026-09-30T22:19:18Z) recorded 3 events.
 
-dream_archive (a8ec99fb-1938-42cc-8b9f-87994e046594) at dreamweave-mp-github-io-dream-archive-49534853
+"dream_archive" (a8ec99fb-1938-42cc-8b9f-87994e046594) at dreamweave-mp-github-io-dream-archive-49534853
   dream_archive: stable 1.0.0 -> 1.1.0; license changed  [release, metadata]
     license GPL-3.0-only -> MIT OR Apache-2.0
     stable 1.0.0 -> 1.1.0
       artifact crate size 7408572 -> 7404128 bytes
     + release 1.1.0 (stable, 2026-09-30)
 
-Greenmote (57ec3325-acb3-4307-9c0f-2031ab3354ef) at dreamweave-mp-github-io-greenmote-78b2d84b
+"Greenmote" (57ec3325-acb3-4307-9c0f-2031ab3354ef) at dreamweave-mp-github-io-greenmote-78b2d84b
   Greenmote: development 0.3.1-dev.1 -> 0.4.1-dev.0; stable 0.3.0 -> 0.4.0; 0.4.0 (stable) notes list breaking changes; license changed  [release, breaking, metadata]
     license GPL-3.0-only -> MIT OR Apache-2.0
     development 0.3.1-dev.1 -> 0.4.1-dev.0
@@ -94,7 +97,7 @@ Greenmote (57ec3325-acb3-4307-9c0f-2031ab3354ef) at dreamweave-mp-github-io-gree
       breaking: Greenmote is licensed MIT OR Apache-2.0, at your option, instead of GPL-3.0-only. 0.2.0 and 0.3.0 stay GPL-3.0-only.
     - release 0.3.1-dev.1 (development)
 
-openmw-config (3aaf4fe0-616f-41a3-b520-306eda9347b0) at dreamweave-mp-github-io-openmw-config-6147a97f
+"openmw-config" (3aaf4fe0-616f-41a3-b520-306eda9347b0) at dreamweave-mp-github-io-openmw-config-6147a97f
   openmw-config: stable 3.0.1 -> 3.0.2  [release]
     stable 3.0.1 -> 3.0.2
       artifact crate size 107355 -> 107346 bytes
@@ -112,10 +115,10 @@ func TestDiffOneClaimSeveralEvents(t *testing.T) {
 	rc, out, _ := diffRun("diff", "--state", dir)
 	want := `The last refresh (2026-09-28T23:19:01Z) recorded 2 events.
 
-Candlelight (4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90) at dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8
+"Candlelight" (4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90) at dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8
   Candlelight: first observed  [observed]
 
-Tallow (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8
+"Tallow" (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8
   Tallow: first observed  [observed]
 `
 	if rc != 0 || out != want {
@@ -126,7 +129,7 @@ Tallow (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at dreamweave-mp-github-io-dreamwe
 func TestDiffNothingAtLastRefresh(t *testing.T) {
 	dir := diffState(t, "2026-10-10T12:36:05Z", "065dd09c24567a10fc27")
 	rc, out, errs := diffRun("diff", "--state", dir)
-	if rc != 0 || out != "The last refresh (2026-10-10T12:36:05Z) recorded no events: nothing changed.\n" || errs != "" {
+	if rc != 0 || out != "The last refresh (2026-10-10T12:36:05Z) recorded no events and changed no health: nothing changed.\n" || errs != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", rc, out, errs)
 	}
 }
@@ -147,7 +150,7 @@ func TestDiffFailures(t *testing.T) {
 	}{
 		{"no network.json", []string{"diff", "--state", noNetwork}, 1, "has no network.json: no refresh has run there"},
 		{"unreadable event", []string{"diff", "--state", broken}, 1, "events/0000000000000000dead.json"},
-		{"missing directory", []string{"diff", "--state", missing}, 1, "state directory " + missing},
+		{"missing directory", []string{"diff", "--state", missing}, 1, "diff: no state at " + missing + ": run `.github/state.sh checkout` or `ashyams refresh` first"},
 		{"argument", []string{"diff", "--state", broken, "extra"}, 2, `unexpected argument "extra"`},
 		{"unknown flag", []string{"diff", "--nope"}, 2, "flag provided but not defined: -nope"},
 	}
@@ -185,4 +188,116 @@ func diffSnapshot(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return sb.String()
+}
+
+// healthState is a state whose last refresh recorded no events but the given health changes,
+// with one claim record per project (for its name). No ../shared needed.
+func healthState(t *testing.T, names map[string]string, hs ...store.HealthChange) string {
+	t.Helper()
+	dir := t.TempDir()
+	d := store.Open(dir)
+	if err := d.WriteJSON(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: "2026-10-11T06:00:00Z", HealthChanges: hs}); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hs {
+		if h.Project == "" {
+			continue
+		}
+		c := store.Claim{Project: h.Project, Origin: h.Origin, Entry: protocol.IndexEntry{ID: h.Project, Name: names[h.Project]}, Health: h.After}
+		if err := d.WriteJSON(store.ClaimPath(h.Project, h.Origin), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// After an outage diff says which claims and sites became unavailable, with the problem; on the
+// next refresh, which recovered. No events in either.
+func TestDiffHealthChanges(t *testing.T) {
+	p := func(s string) *string { return &s }
+	names := map[string]string{"a1": "Tallow", "a2": "Candlelight", "b1": "Greenmote", "c1": "Ini"}
+	outage := healthState(t, names,
+		store.HealthChange{Project: "a1", Origin: "site-a", Before: "current", After: "origin-unavailable", Problem: p("HTTP 503 from https://a.example/dreamweave.json")},
+		store.HealthChange{Project: "a2", Origin: "site-a", Before: "current", After: "origin-unavailable", Problem: p("HTTP 503 from https://a.example/dreamweave.json")},
+		store.HealthChange{Project: "b1", Origin: "site-b", Before: "current", After: "origin-unavailable", Problem: p("connection refused")},
+		store.HealthChange{Project: "c1", Origin: "site-c", Before: "current", After: "invalid", Problem: p("/releases/0/version: not a version")},
+		store.HealthChange{Origin: "site-a", Before: "healthy", After: "unreachable", Problem: p("HTTP 503")},
+		store.HealthChange{Origin: "site-b", Before: "healthy", After: "unreachable", Problem: p("connection refused")},
+	)
+	rc, out, errs := diffRun("diff", "--state", outage)
+	want := `The last refresh (2026-10-11T06:00:00Z) recorded no events.
+
+Health changed at the last refresh:
+1 claim became invalid publication:
+  "Ini" (c1) at site-c: /releases/0/version: not a version
+3 claims became origin unavailable:
+  "Tallow" (a1) at site-a: HTTP 503 from https://a.example/dreamweave.json
+  "Candlelight" (a2) at site-a: HTTP 503 from https://a.example/dreamweave.json
+  "Greenmote" (b1) at site-b: connection refused
+2 sites became unreachable:
+  site-a: HTTP 503
+  site-b: connection refused
+`
+	if rc != 0 || out != want || errs != "" {
+		t.Errorf("outage: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", rc, errs, out, want)
+	}
+
+	recovery := healthState(t, names,
+		store.HealthChange{Project: "a1", Origin: "site-a", Before: "origin-unavailable", After: "current"},
+		store.HealthChange{Project: "a2", Origin: "site-a", Before: "origin-unavailable", After: "current"},
+		store.HealthChange{Project: "n1", Origin: "site-n", Before: "", After: "current"},
+		store.HealthChange{Project: "n2", Origin: "site-n", Before: "", After: "invalid", Problem: p("x")},
+		store.HealthChange{Origin: "site-a", Before: "unreachable", After: "healthy"},
+		store.HealthChange{Origin: "site-n", Before: "", After: "healthy"},
+	)
+	rc, out, _ = diffRun("diff", "--state", recovery)
+	want = `The last refresh (2026-10-11T06:00:00Z) recorded no events.
+
+Health changed at the last refresh:
+2 claims recovered:
+  "Tallow" (a1) at site-a (was origin unavailable)
+  "Candlelight" (a2) at site-a (was origin unavailable)
+2 claims first seen: 1 current, 1 invalid publication
+1 site recovered:
+  site-a (was unreachable)
+1 site first seen: 1 healthy
+`
+	if rc != 0 || out != want {
+		t.Errorf("recovery: exit %d, stdout:\n%s\nwant:\n%s", rc, out, want)
+	}
+
+	rc, out, _ = diffRun("diff", "--state", healthState(t, nil))
+	if rc != 0 || out != "The last refresh (2026-10-11T06:00:00Z) recorded no events and changed no health: nothing changed.\n" {
+		t.Errorf("nothing: exit %d, %q", rc, out)
+	}
+}
+
+// /tmp/break/cases/13: a project name with a newline, a workflow command and terminal escapes,
+// in an event and in a health change, is printed on escaped lines.
+func TestDiffEscapesPublisherText(t *testing.T) {
+	p := func(s string) *string { return &s }
+	dir := healthState(t, map[string]string{"9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14": case13Name},
+		store.HealthChange{Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: "127-0-0-1-19113-s-ea2366fa", Before: "current", After: "invalid", Problem: p("::error::from the manifest\n::add-mask::x")})
+	after := strings.Repeat("a", 64)
+	ev := store.Event{Kind: store.EventObserved, Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: "127-0-0-1-19113-s-ea2366fa",
+		Name: case13Name, ObservedAt: "2026-10-11T06:00:00Z", After: &after}
+	ev.ID = store.EventID(ev.Kind, ev.Project, ev.Origin, ev.Before, ev.After)
+	if _, err := store.Open(dir).WriteEvent(ev); err != nil {
+		t.Fatal(err)
+	}
+	rc, out, _ := diffRun("diff", "--state", dir)
+	if rc != 0 {
+		t.Fatalf("exit %d", rc)
+	}
+	assertInert(t, out)
+	q := `"Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred"`
+	for _, want := range []string{
+		q + " (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at 127-0-0-1-19113-s-ea2366fa\n",
+		`  Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred: first observed  [observed]` + "\n",
+		"  " + q + ` (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at 127-0-0-1-19113-s-ea2366fa: ::error::from the manifest\n::add-mask::x` + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
 }
