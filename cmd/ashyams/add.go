@@ -7,10 +7,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -63,7 +63,7 @@ func runAdd(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "add: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintf(e.stderr, "add: unexpected argument %s\n", store.TermQuote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
@@ -72,9 +72,19 @@ func runAdd(e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
+	// Every refusal can quote publisher text (a problem quoting a site's document, a URL it
+	// redirected to) or the source list's: each line is printed through store.TermLine, so
+	// no control character, ESC sequence or "::workflow command::" reaches the terminal or
+	// the CI log as such. Values are formatted one line each (%s of a multi-line error keeps
+	// its lines, each made safe).
+	say := func(format string, a ...any) {
+		for _, l := range strings.Split(fmt.Sprintf(format, a...), "\n") {
+			fmt.Fprintln(e.stderr, store.TermLine(l))
+		}
+	}
 	refuse := func(format string, a ...any) int {
-		fmt.Fprintf(e.stderr, "add: "+format+"\n", a...)
-		fmt.Fprintf(e.stderr, "add: %s was not changed\n", *srcPath)
+		say("add: "+format, a...)
+		say("add: %s was not changed", *srcPath)
 		return 1
 	}
 	if err := sources.CheckURL(u); err != nil {
@@ -95,7 +105,7 @@ func runAdd(e *env, args []string) int {
 	if _, err := sources.ParseWith(*srcPath, next, sources.Options{AllowLoopback: *loop}); err != nil {
 		var se *sources.Error
 		if errors.As(err, &se) && len(se.Problems) > 0 && strings.Contains(se.Problems[len(se.Problems)-1].Message, "repeats") {
-			return refuse("%s is already enrolled: %s", u, se.Problems[len(se.Problems)-1].Message)
+			return refuse("%s is already enrolled: %s", store.TermText(u), store.TermText(se.Problems[len(se.Problems)-1].Message))
 		}
 		return refuse("the entry would not load: %v", err)
 	}
@@ -104,27 +114,28 @@ func runAdd(e *env, args []string) int {
 	defer stop()
 	rep, err := refresh.Inspect(ctx, u, refresh.Options{AllowLoopback: *loop})
 	if err != nil {
-		return refuse("inspect %s: %v", u, err)
+		return refuse("inspect %s: %s", store.TermText(u), store.TermText(err.Error()))
 	}
 	if !rep.OK() {
-		fmt.Fprint(e.stdout, rep.String())
+		writeInspectReport(e.stdout, rep) // every line made terminal-safe
 		why := "no readable site index"
 		if rep.Origin != nil && rep.Origin.Problem != nil {
 			why = *rep.Origin.Problem
 		} else if rep.Source.Problem != nil {
 			why = *rep.Source.Problem
 		}
-		return refuse("cannot read a site at %s: %s", u, why)
+		return refuse("cannot read a site at %s: %s", store.TermText(u), store.TermText(why))
 	}
 	index := rep.Origin.IndexURL
 	if other := leadsTo(ctx, enrolled, index, *statePath, *loop); other != nil {
 		return refuse("%s leads to the site index %s, which [[source]] #%d (line %d, %s) already leads to",
-			u, index, other.Entry, other.Line, other.URL)
+			store.TermText(u), store.TermText(index), other.Entry, other.Line, store.TermText(other.URL))
 	}
 	if err := writeAtomic(*srcPath, next); err != nil {
 		return refuse("write: %v", err)
 	}
-	fmt.Fprintf(e.stdout, "added %s to %s (site index %s, %d projects)\n", u, *srcPath, index, len(rep.Claims))
+	fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf("added %s to %s (site index %s, %d projects)",
+		store.TermText(u), store.TermText(*srcPath), store.TermText(index), len(rep.Claims))))
 	return 0
 }
 
@@ -137,8 +148,11 @@ func checkNote(n string) string {
 		return "must be UTF-8 text"
 	}
 	for _, r := range n {
-		if unicode.IsControl(r) {
-			return "must be one line of text (no line breaks or control characters)"
+		// strconv.IsPrint: no control (line breaks, tabs, ESC), format (bidirectional
+		// overrides, zero-width) or separator character but ' ': the note is read in reviews
+		// and logs, where such characters hide or reorder text.
+		if !strconv.IsPrint(r) {
+			return fmt.Sprintf("must be one line of printable text (it holds %s: no line breaks, control or invisible formatting characters)", strconv.QuoteRuneToASCII(r))
 		}
 	}
 	return ""

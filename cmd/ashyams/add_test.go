@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -187,6 +188,11 @@ func TestAddRefusesBadInput(t *testing.T) {
 		{[]string{f.srv.URL() + "tidewater.example/"}, 2, "--note is required"},
 		{[]string{f.srv.URL() + "tidewater.example/", "--note", "   "}, 2, "--note is required"},
 		{[]string{f.srv.URL() + "tidewater.example/", "--note", "two\nlines"}, 2, "must be one line"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "tab\there"}, 2, `it holds '\t'`},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "red \x1b[31m"}, 2, `it holds '\x1b'`},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "evil\u202eredro"}, 2, `it holds '\u202e'`},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "zero\u200bwidth"}, 2, `it holds '\u200b'`},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "line\u2028sep"}, 2, "must be one line of printable text"},
 		{[]string{f.srv.URL() + "tidewater.example/", "--note", "caf\xe9"}, 2, "must be UTF-8"},
 		{[]string{f.srv.URL() + "tidewater.example/", "--note", "x", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"ftp://tidewater.example/", "--note", "x"}, 1, `url "ftp://tidewater.example/"`},
@@ -199,6 +205,63 @@ func TestAddRefusesBadInput(t *testing.T) {
 		}
 		f.unchanged(t)
 	}
+}
+
+// safeOutput fails when output could act on a terminal or a CI log: an ESC or other control
+// byte but newline, a bidirectional or zero-width character, or a line that GitHub Actions
+// would read as a workflow command.
+func safeOutput(t *testing.T, what, out string) {
+	t.Helper()
+	for _, r := range out {
+		if r != '\n' && !strconv.IsPrint(r) {
+			t.Errorf("%s holds %s raw:\n%s", what, strconv.QuoteRuneToASCII(r), out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "::") {
+			t.Errorf("%s has a workflow-command line %q", what, l)
+		}
+	}
+}
+
+// Text add did not write (the source list's URLs, the URL given, what a site says) is printed
+// escaped: invisible and control characters as Go escapes, each on its own line.
+func TestAddEscapesTextItPrints(t *testing.T) {
+	f := newAddFixture(t)
+	for _, c := range []struct {
+		enrolled, want string
+	}{
+		// Loads (url.Parse accepts them), then add refuses the same site and names this entry.
+		{"lanterns.example/\u202e::error::x", `lanterns.example/\u202e::error::x) already leads to`},
+		{"lanterns.example/?q=\u200b", `?q=\u200b) already leads to`},
+		// The loader refuses these; add prints its problems line by line.
+		{`lanterns.example/\u001b[31m`, `\x1b[31m`},
+		{`lanterns.example/\n::error::x`, `\n::error::x`},
+	} {
+		f.text = "[[source]]\nurl = \"" + f.srv.URL() + c.enrolled + "\"\nadded = \"2026-10-01\"\nnote = \"L\"\n"
+		if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rc, out, errs := f.add(f.srv.URL()+"lanterns.example/dreamweave.json", "--note", "x", "--allow-loopback")
+		if rc != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("enrolled %q: exit %d, stderr lacks %q:\n%s", c.enrolled, rc, c.want, errs)
+		}
+		safeOutput(t, "stdout", out)
+		safeOutput(t, "stderr", errs)
+		f.unchanged(t)
+	}
+	// The URL given is escaped in the refusal too.
+	f.text = "[[source]]\nurl = \"" + f.srv.URL() + "lanterns.example/\"\nadded = \"2026-10-01\"\nnote = \"L\"\n"
+	if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc, out, errs := f.add(f.srv.URL()+"lanterns.example/\u202e/", "--note", "x", "--allow-loopback")
+	if rc != 1 || !strings.Contains(errs, `lanterns.example/\u202e/ leads to the site index`) {
+		t.Errorf("exit %d, stderr:\n%s", rc, errs)
+	}
+	safeOutput(t, "stdout", out)
+	safeOutput(t, "stderr", errs)
+	f.unchanged(t)
 }
 
 func TestAddRefusesABrokenOrMissingSourceList(t *testing.T) {
