@@ -14,17 +14,29 @@
 // Decisions the spec leaves open, and why:
 //   - Where a fetch ended decides what a document speaks for (SPEC's adopted habit): after
 //     redirects, the page's final URL is the base for its <link> href and for walking up, and a
-//     site index's URL is its final URL. Each redirect is a trail step of its own.
+//     site index's URL is its final URL. Each redirect is a trail step of its own, also when a
+//     chain ends over the hop limit.
 //   - A project manifest (at U, or linked by the page) cannot be used alone: it carries no
 //     manifest_sha256 to check it against. Discovery walks up from the manifest's URL to the site
 //     index that should list it (Result.Kind or Result.ManifestURL says a manifest was met; the
 //     crawler checks the index really lists it).
-//   - A linked URL that does not lead to a site index (an error, or a manifest with no index
-//     above it) is recorded and discovery goes on with step 3 from the page, as for a page with no
-//     link.
-//   - A 404 or any other status, a non-DreamWeave answer or a failed fetch at one walk-up level is
-//     recorded and the walk continues; a failed fetch at U itself (refused address, timeout,
-//     unreachable, over the size limit) ends discovery with that problem.
+//   - An outage is not an answer. Walking up passes a level only on a definite "not here": 404
+//     or 410, or a well-formed document that is not a site index (an HTML page, other JSON, a
+//     manifest). Any other answer anywhere (a 5xx, 408, 429 or other status, a timeout, a
+//     refused address, a body over the limit, a body that is not well-formed JSON) ends discovery
+//     there: Error.Outage, Error.At. Otherwise a site deploying, or down for a minute, would be
+//     walked past to whatever index sits above it (a GitHub Pages user site above a project site).
+//   - Documents are sniffed with the protocol's strict decoder (catalog/protocol.Decode), so a
+//     duplicate key, a byte order mark or a truncated body is the same finding wherever it sits,
+//     never a verdict that depends on which duplicate came last.
+//   - A move needs evidence from the enrolled URL itself (SPEC section 3, "Moves"). When a site
+//     index is held for this source (Held.IndexURL) and discovery lands on another one only by
+//     walking up, the held index is asked again: if it answers as a site index it stands; if not,
+//     discovery ends (Error.Found names the index the walk reached) and nothing moves. Evidence
+//     is: the enrolled URL is a site index, its page links one (<link>), or a redirect of the
+//     enrolled URL (or its linked manifest) leads where the walk no longer passes the held
+//     index's level. A redirect that still leads past that level (http to https, a missing
+//     trailing slash) shows nothing.
 //   - Conditional GET (see Held): every URL is fetched with the validators held for it, so an
 //     unchanged site index costs a 304. The enrolled URL is asked conditionally only when a
 //     previous discovery's conclusion is held, since a 304 has no body to read: it means the
@@ -44,6 +56,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
@@ -57,6 +70,10 @@ const (
 	KindProject = "project" // a DreamWeave project manifest (document "project")
 	KindPage    = "page"    // an HTML page
 	KindOther   = "other"   // anything else: another status, not JSON nor HTML, not DreamWeave JSON
+	// KindMalformed is a body that looks like JSON (a JSON media type, or it starts with "{" or
+	// "[") but fails the protocol's strict decoding: a syntax error, a byte order mark, invalid
+	// UTF-8, a duplicate key. It is not a definite "not here": discovery stops at it.
+	KindMalformed = "malformed"
 )
 
 // Methods: how the site index was found (sources/<source>.json "method"). The first two are the
@@ -84,15 +101,18 @@ const (
 const Accept = IndexMediaType + ", " + ProjectMediaType + ", application/json;q=0.9, text/html;q=0.8, */*;q=0.1"
 
 // Held is what the crawler holds from earlier reads of this source; the zero value means a
-// first discovery (nothing conditional).
+// first discovery (nothing conditional, nothing to protect from a move).
 type Held struct {
 	// Validators are the ETag / Last-Modified held per URL: the enrolled URL's (the source
-	// record's, Result.PageValidators last time) and the site index's under IndexURL (the origin
-	// record's; the same key when the enrolled URL is the index). Any URL discovery fetches is
-	// asked conditionally when it has an entry, except the enrolled URL when IndexURL is empty.
+	// record's, Result.PageValidators last time) and the site indexes' under their index URLs
+	// (the origin records'; the same key when the enrolled URL is the index). Any URL discovery
+	// fetches is asked conditionally when it has an entry, except the enrolled URL when IndexURL
+	// is empty.
 	Validators map[string]store.Validators
 	// IndexURL and Method are the previous discovery's conclusion for this enrolled URL ("" if
-	// it found none). They stand when the enrolled page answers 304.
+	// it found none). They stand when the enrolled page answers 304, and IndexURL is the held
+	// site index a walk up may not move the source away from without evidence (see the package
+	// comment).
 	IndexURL string
 	Method   string
 }
@@ -127,11 +147,23 @@ type Result struct {
 // holds the trail.
 type Error struct {
 	URL     string // the enrolled URL
-	Problem string // in words; equals Result.Problem
-	Err     error  // the guard error that ended discovery at the enrolled URL, if that is why
+	Problem string // in words, naming the URL at fault; equals Result.Problem
+	// Outage is true when discovery stopped at an answer that is not a definite "not here" (see
+	// the package comment); At, Status, Err and Findings say which. False: every URL tried
+	// answered, none with a site index (the site publishes none there).
+	Outage bool
+	At     string // the URL whose answer ended discovery, after redirects ("" when none did)
+	// Asked is the URL requested when the answer at At came (At differs when it redirected).
+	Asked    string
+	Status   int                // At's HTTP status; 0 when the fetch failed
+	Err      error              // the guard's error, or the caller's context cause, when the fetch failed
+	Findings []protocol.Finding // At served a body that is not well-formed JSON (KindMalformed)
+	// Found is the site index a walk up reached but discovery did not adopt: the held site index
+	// (Asked) did not answer, and nothing from the enrolled URL showed a move.
+	Found string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("discovery from %s: %s", e.URL, e.Problem) }
+func (e *Error) Error() string { return e.Problem }
 func (e *Error) Unwrap() error { return e.Err }
 
 // Discover runs discovery from the enrolled URL with the guarded client c. It returns the
@@ -141,29 +173,44 @@ func (e *Error) Unwrap() error { return e.Err }
 func Discover(ctx context.Context, c *guard.Client, enrolled string, held Held) (*Result, error) {
 	d := &run{ctx: ctx, c: c, held: held, res: &Result{}, tried: map[string]bool{}}
 	d.discover(enrolled)
-	if d.res.IndexURL == "" {
-		if d.res.Problem == "" {
-			d.res.Problem = "no site index found"
+	if d.res.IndexURL != "" && d.end == nil && !d.evidence() {
+		d.askHeld()
+	}
+	if d.end != nil || d.res.IndexURL == "" {
+		e := d.end
+		if e == nil {
+			e = &Error{Problem: d.res.Problem}
+			if e.Problem == "" {
+				e.Problem = "no site index found"
+			}
 		}
-		return d.res, &Error{URL: enrolled, Problem: d.res.Problem, Err: d.endErr}
+		e.URL = enrolled
+		d.res.IndexURL, d.res.Method, d.res.Response, d.res.Problem = "", "", nil, e.Problem
+		return d.res, e
 	}
 	return d.res, nil
 }
 
 type run struct {
-	ctx    context.Context
-	c      *guard.Client
-	held   Held
-	res    *Result
-	tried  map[string]bool // URLs with a recorded final outcome
-	endErr error
+	ctx   context.Context
+	c     *guard.Client
+	held  Held
+	res   *Result
+	tried map[string]bool // URLs with a recorded final outcome
+	end   *Error          // set when an answer that is not a definite "not here" ended discovery
+	// redirected: the enrolled URL (or the manifest its page links) redirected; walkFrom: where
+	// the walk up that found the index started. Both weigh as evidence of a move (evidence).
+	redirected bool
+	walkFrom   string
 }
 
 // fetched is one GET's answer, classified.
 type fetched struct {
-	resp *guard.Response
-	err  error
-	kind string // Kind* of the body, "" for a 304 or a failure
+	resp     *guard.Response
+	err      error
+	kind     string             // Kind* of a 200's body, "" for any other answer or a failure
+	findings []protocol.Finding // KindMalformed: the strict decoder's findings
+	cut      error              // the caller's context ended the fetch: its cause (a budget, an interrupt)
 }
 
 func (d *run) step(u, outcome string) {
@@ -171,7 +218,8 @@ func (d *run) step(u, outcome string) {
 }
 
 // get fetches u (conditionally when asked and validators are held), records redirects as trail
-// steps, and classifies the answer. The final outcome is recorded by the caller.
+// steps (those followed before a refusal or a redirect the guard would not follow too), and
+// classifies the answer. The final outcome is recorded by the caller.
 func (d *run) get(u string, conditional bool) fetched {
 	req := guard.Request{URL: u, Accept: Accept}
 	if v, ok := d.held.Validators[u]; ok && conditional {
@@ -179,41 +227,140 @@ func (d *run) get(u string, conditional bool) fetched {
 	}
 	resp, err := d.c.Get(d.ctx, req)
 	var hops []guard.Hop
-	if resp != nil {
+	var re *guard.RefusedError
+	var rd *guard.RedirectError
+	switch {
+	case resp != nil:
 		hops = resp.Hops
-	} else {
-		var re *guard.RefusedError
-		if errors.As(err, &re) {
-			hops = re.Hops
-		}
+	case errors.As(err, &re):
+		hops = re.Hops
+	case errors.As(err, &rd):
+		hops = rd.Hops
 	}
 	for _, h := range hops {
 		d.step(h.From, fmt.Sprintf("redirects (HTTP %d) to %s", h.Status, h.To))
 	}
 	if err != nil {
-		return fetched{err: err}
+		f := fetched{err: err}
+		if d.ctx.Err() != nil {
+			f.cut = context.Cause(d.ctx)
+		}
+		return f
 	}
 	f := fetched{resp: resp}
 	if !resp.NotModified && resp.Status == http.StatusOK {
-		f.kind = sniff(resp)
+		f.kind, f.findings = sniff(resp)
 	}
 	return f
 }
 
-// finalURL is where a fetch ended: the refused or timed-out URL for a failure.
+// finalURL is where a fetch ended: the refused, timed-out or oversized URL, or the one whose
+// redirect was not followed, for a failure.
 func (f fetched) finalURL(requested string) string {
 	if f.resp != nil {
 		return f.resp.URL
 	}
 	var re *guard.RefusedError
-	if errors.As(f.err, &re) && re.Hop > 0 {
-		return re.URL
-	}
 	var te *guard.TimeoutError
-	if errors.As(f.err, &te) {
+	var tl *guard.TooLargeError
+	var rd *guard.RedirectError
+	switch {
+	case errors.As(f.err, &re) && re.Hop > 0:
+		return re.URL
+	case errors.As(f.err, &te):
 		return te.URL
+	case errors.As(f.err, &tl):
+		return tl.URL
+	case errors.As(f.err, &rd):
+		return rd.URL
 	}
 	return requested
+}
+
+// notHere reports whether an answer is a definite "not here": 404 or 410, or a well-formed
+// document that is not a DreamWeave one or not the kind looked for. Anything else (a failed
+// fetch, another status, a malformed body) is not an answer, and ends discovery.
+func (f fetched) notHere() bool {
+	if f.err != nil || f.resp.NotModified {
+		return false
+	}
+	switch f.resp.Status {
+	case http.StatusNotFound, http.StatusGone:
+		return true
+	case http.StatusOK:
+		return f.kind != KindMalformed
+	}
+	return false
+}
+
+// outcome is the trail's words for an answer that is not a DreamWeave document used here.
+func (f fetched) outcome() string {
+	switch {
+	case f.cut != nil:
+		return "not read: " + f.cut.Error()
+	case f.err != nil:
+		return failureWords(f.err)
+	case f.kind == KindMalformed:
+		return "not well-formed JSON: " + findingsWords(f.findings)
+	}
+	return statusWords(f.resp, f.kind)
+}
+
+// predicate says what an ending answer did, to follow a URL in a sentence ("... answered HTTP
+// 503 (service unavailable)").
+func (f fetched) predicate() string {
+	var re *guard.RefusedError
+	var tl *guard.TooLargeError
+	var te *guard.TimeoutError
+	var rd *guard.RedirectError
+	switch {
+	case f.cut != nil:
+		return "was not read: " + f.cut.Error()
+	case f.err == nil && f.kind == KindMalformed:
+		return "served a document that is not well-formed JSON: " + findingsWords(f.findings)
+	case f.err == nil:
+		return fmt.Sprintf("answered HTTP %d (%s)", f.resp.Status, strings.ToLower(http.StatusText(f.resp.Status)))
+	case errors.As(f.err, &re) && re.AddressGuard:
+		return "was refused by the address guard: " + re.Reason
+	case errors.As(f.err, &re):
+		return "was refused: " + re.Reason
+	case errors.As(f.err, &tl):
+		return "is over the " + guard.FormatBytes(tl.Limit) + " limit (refused by crawler policy)"
+	case errors.As(f.err, &te):
+		return fmt.Sprintf("timed out after %s", te.Timeout)
+	case errors.As(f.err, &rd):
+		return "redirected in a way the crawler does not follow: " + rd.Reason
+	}
+	err := f.err
+	if inner := errors.Unwrap(err); inner != nil {
+		err = inner
+	}
+	return "could not be reached: " + err.Error()
+}
+
+// stop ends discovery at the answer f to a request for u, an answer that is not a definite "not
+// here". The problem is one sentence: subject (the URL's role, e.g. "the enrolled URL") and u,
+// or with walking, the walk stopping at u; then what the answer was.
+func (d *run) stop(u string, f fetched, subject string, walking bool) {
+	at := f.finalURL(u)
+	e := &Error{Outage: true, At: at, Asked: u, Err: f.err, Findings: f.findings}
+	if f.resp != nil {
+		e.Status = f.resp.Status
+	}
+	via := ""
+	if at != u {
+		via = ", which redirected to " + at
+	}
+	if walking {
+		e.Problem = "walking up the path stopped at " + u + via + ", which " + f.predicate() +
+			"; only a 404 or 410 lets the walk pass a level"
+	} else if via != "" {
+		e.Problem = subject + " " + u + via + ", which " + f.predicate()
+	} else {
+		e.Problem = subject + " " + u + " " + f.predicate()
+	}
+	d.end = e
+	d.res.Problem = e.Problem
 }
 
 func (d *run) discover(enrolled string) {
@@ -228,17 +375,18 @@ func (d *run) discover(enrolled string) {
 		f = d.get(enrolled, false)
 	}
 	at := f.finalURL(enrolled)
-	if f.err != nil {
-		words := failureWords(f.err)
-		d.step(at, words)
-		d.res.Problem, d.endErr = words, f.err
+	d.redirected = at != enrolled
+	if !f.notHere() {
+		d.step(at, f.outcome())
+		d.res.Kind = f.kind
+		d.stop(enrolled, f, "the enrolled URL", false)
 		return
 	}
 	resp := f.resp
 	d.tried[at] = true
 	d.res.Kind = f.kind
 	if f.kind == "" {
-		d.res.Kind = KindOther
+		d.res.Kind = KindOther // a 404 or 410: the walk goes on from its URL
 	}
 	if resp.Status == http.StatusOK && f.kind != KindIndex {
 		d.res.PageValidators = validators(resp)
@@ -251,7 +399,7 @@ func (d *run) discover(enrolled string) {
 	case KindProject:
 		d.step(at, OutcomeManifest)
 		d.res.ManifestURL, d.res.Manifest = at, resp
-		if !d.walkUp(at, MethodManifest) {
+		if !d.walkUp(at, MethodManifest) && d.end == nil {
 			d.res.Problem = "a project manifest, but no site index was found above it"
 		}
 		return
@@ -267,17 +415,17 @@ func (d *run) discover(enrolled string) {
 		} else {
 			d.step(at, "links a project manifest at "+link.Href)
 		}
-		if d.followLink(link) {
+		if d.followLink(link) || d.end != nil {
 			return
 		}
 	default:
-		d.step(at, statusWords(resp, f.kind))
+		d.step(at, f.outcome())
 	}
 	d.walkUpFromPage(at)
 }
 
 func (d *run) walkUpFromPage(at string) {
-	if !d.walkUp(at, MethodWalkUp) && d.res.Problem == "" {
+	if !d.walkUp(at, MethodWalkUp) && d.end == nil && d.res.Problem == "" {
 		d.res.Problem = "no DreamWeave <link> and no " + IndexFile + " in any parent directory"
 	}
 }
@@ -287,13 +435,14 @@ func (d *run) walkUpFromPage(at string) {
 //   - it was the site index: the index is unchanged;
 //   - a page with no link, or a project manifest: walking up depends only on its URL, so the
 //     walk is run again (nearer levels are asked again, the held index conditionally);
-//   - a page linking the site index: the held index is asked again, and if it no longer answers
-//     as one, the walk up from the page runs as for a page whose link leads nowhere.
+//   - a page linking the site index: the held index is asked again, and if it answers "not
+//     here", the walk up from the page runs as for a page whose link leads nowhere.
 //
 // For any other held method it reports false, and the page is read again plainly.
 func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 	at := f.resp.URL
 	d.tried[at] = true
+	d.redirected = at != enrolled
 	switch {
 	case at == d.held.IndexURL:
 		d.step(at, OutcomeIndexUnchanged)
@@ -307,13 +456,13 @@ func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 		d.step(at, "project manifest unchanged (HTTP 304)")
 		d.res.Kind, d.res.PageValidators = KindProject, d.held.Validators[enrolled]
 		d.res.ManifestURL, d.res.Manifest = at, f.resp
-		if !d.walkUp(at, MethodManifest) {
+		if !d.walkUp(at, MethodManifest) && d.end == nil {
 			d.res.Problem = "a project manifest, but no site index was found above it"
 		}
 	case d.held.Method == MethodLink:
 		d.step(at, OutcomePageUnchanged)
 		d.res.Kind, d.res.PageValidators = KindPage, d.held.Validators[enrolled]
-		if !d.followLink(Link{Href: d.held.IndexURL, Kind: KindIndex}) {
+		if !d.followLink(Link{Href: d.held.IndexURL, Kind: KindIndex}) && d.end == nil {
 			d.walkUpFromPage(at)
 		}
 	default:
@@ -323,7 +472,8 @@ func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 }
 
 // followLink fetches the page's DreamWeave link. A site index ends discovery; a project
-// manifest leads to walking up from it. Anything else is recorded and reported false.
+// manifest leads to walking up from it. A definite "not here" is recorded and reported false;
+// any other answer ends discovery (d.end).
 func (d *run) followLink(link Link) bool {
 	if d.tried[link.Href] {
 		return false
@@ -332,9 +482,7 @@ func (d *run) followLink(link Link) bool {
 	at := f.finalURL(link.Href)
 	d.tried[link.Href], d.tried[at] = true, true
 	switch {
-	case f.err != nil:
-		d.step(at, failureWords(f.err))
-	case f.resp.NotModified:
+	case f.err == nil && f.resp.NotModified:
 		d.step(at, OutcomeIndexUnchanged)
 		d.found(f.resp, MethodLink)
 		return true
@@ -342,18 +490,27 @@ func (d *run) followLink(link Link) bool {
 		d.step(at, OutcomeIndex)
 		d.found(f.resp, MethodLink)
 		return true
+	case !f.notHere():
+		d.step(at, f.outcome())
+		what := "the linked site index"
+		if link.Kind == KindProject {
+			what = "the linked project manifest"
+		}
+		d.stop(link.Href, f, what, false)
 	case f.kind == KindProject:
 		d.step(at, OutcomeManifest)
 		d.res.ManifestURL, d.res.Manifest = at, f.resp
+		d.redirected = d.redirected || at != link.Href
 		return d.walkUp(at, MethodLinkManifest) // if not, the walk from the page goes on
 	default:
-		d.step(at, statusWords(f.resp, f.kind))
+		d.step(at, f.outcome())
 	}
 	return false
 }
 
 // walkUp tries dreamweave.json beside from, then in each parent directory up to the origin's
-// root, skipping URLs already tried. It reports whether a site index was found.
+// root, skipping URLs already tried. It reports whether a site index was found; it stops at the
+// first answer that is not a definite "not here" (d.end).
 func (d *run) walkUp(from, method string) bool {
 	for _, u := range walkUpURLs(from) {
 		if d.tried[u] {
@@ -363,20 +520,24 @@ func (d *run) walkUp(from, method string) bool {
 		at := f.finalURL(u)
 		d.tried[u], d.tried[at] = true, true
 		switch {
-		case f.err != nil:
-			d.step(at, failureWords(f.err))
-		case f.resp.NotModified:
+		case f.err == nil && f.resp.NotModified:
 			d.step(at, OutcomeIndexUnchanged)
+			d.walkFrom = from
 			d.found(f.resp, method)
 			return true
 		case f.kind == KindIndex:
 			d.step(at, OutcomeIndex)
+			d.walkFrom = from
 			d.found(f.resp, method)
 			return true
+		case !f.notHere():
+			d.step(at, f.outcome())
+			d.stop(u, f, "", true)
+			return false
 		case f.kind == KindProject:
 			d.step(at, OutcomeManifest+", not a site index")
 		default:
-			d.step(at, statusWords(f.resp, f.kind))
+			d.step(at, f.outcome())
 		}
 	}
 	return false
@@ -385,6 +546,64 @@ func (d *run) walkUp(from, method string) bool {
 func (d *run) found(resp *guard.Response, method string) {
 	d.res.IndexURL, d.res.Method, d.res.Response = resp.URL, method, resp
 	d.res.Problem = ""
+}
+
+// evidence reports whether the site index found may replace the held one (SPEC section 3,
+// "Moves": a move rests on evidence from the enrolled URL itself). See the package comment.
+func (d *run) evidence() bool {
+	x := d.held.IndexURL
+	if x == "" || x == d.res.IndexURL {
+		return true
+	}
+	switch d.res.Method {
+	case MethodIndex, MethodLink:
+		return true
+	}
+	if !d.redirected && d.res.Method != MethodLinkManifest {
+		return false // found only by walking up from where the source always led
+	}
+	for _, u := range walkUpURLs(d.walkFrom) {
+		if u == x {
+			return false // the walk went past the held index's level: it did not answer
+		}
+	}
+	return true
+}
+
+// askHeld asks the held site index again after a walk up reached another one without evidence.
+// If it answers as a site index, it stands (the source leads where it led); otherwise
+// discovery ends there, naming the index the walk reached, and nothing moves.
+func (d *run) askHeld() {
+	x, y := d.held.IndexURL, d.res.IndexURL
+	f := d.get(x, true)
+	at := f.finalURL(x)
+	method := d.held.Method
+	if method == "" {
+		method = MethodWalkUp
+	}
+	switch {
+	case f.err == nil && f.resp.NotModified:
+		d.step(at, OutcomeIndexUnchanged+"; the held site index stands (walking up also reached "+y+")")
+		d.found(f.resp, method)
+		return
+	case f.kind == KindIndex:
+		d.step(at, OutcomeIndex+"; the held site index stands (walking up also reached "+y+")")
+		d.found(f.resp, method)
+		return
+	}
+	d.step(at, f.outcome()+"; walking up reached "+y+", but the held site index did not answer, so no move is recorded")
+	e := &Error{Outage: true, At: at, Asked: x, Err: f.err, Findings: f.findings, Found: y}
+	if f.resp != nil {
+		e.Status = f.resp.Status
+	}
+	held := x + " " + f.predicate()
+	if at != x {
+		held = x + ", which redirected to " + at + ", " + f.predicate()
+	}
+	e.Problem = "walking up the path reached the site index " + y + ", but the held site index " + held +
+		"; a walk up alone is no evidence of a move, so none is recorded"
+	d.end = e
+	d.res.Problem = e.Problem
 }
 
 // WalkUpURLs lists the URLs step 3 tries from u, nearest first: dreamweave.json in u's directory
@@ -415,44 +634,91 @@ func walkUpURLs(raw string) []string {
 	}
 }
 
-// sniff classifies a 200 response body: a DreamWeave document (only schema_version and document
-// are read), an HTML page, or something else.
-func sniff(resp *guard.Response) string {
-	if k := sniffJSON(resp.Body); k != "" {
-		return k
-	}
+// sniff classifies a 200 response body: a DreamWeave document, an HTML page, something else, or
+// a body that looks like JSON but is not well-formed (KindMalformed, with the findings).
+func sniff(resp *guard.Response) (string, []protocol.Finding) {
 	ct := resp.Header.Get("Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct)
+	if looksJSON(resp.Body, mt) {
+		return sniffJSON(resp.Body)
+	}
 	if mt == "text/html" || mt == "application/xhtml+xml" {
-		return KindPage
+		return KindPage, nil
 	}
 	if ct == "" && strings.HasPrefix(http.DetectContentType(resp.Body), "text/html") {
-		return KindPage
+		return KindPage, nil
 	}
-	return ""
+	return KindOther, nil
 }
 
-// sniffJSON returns KindIndex or KindProject for a JSON object with schema_version and document
-// "index" or "project"; "" otherwise.
-func sniffJSON(b []byte) string {
+// looksJSON: a JSON media type, or a body whose first character (after a byte order mark and
+// white space) opens a JSON object or array.
+func looksJSON(b []byte, mediaType string) bool {
+	if mediaType == "application/json" || strings.HasSuffix(mediaType, "+json") {
+		return true
+	}
+	t := strings.TrimLeft(strings.TrimPrefix(string(b[:min(len(b), 4096)]), "\ufeff"), " \t\r\n")
+	return strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")
+}
+
+// inputRules are the strict decoder's findings about the bytes themselves: the body is not
+// well-formed JSON, so nothing in it can be read.
+var inputRules = map[string]bool{
+	protocol.RuleSyntax: true, protocol.RuleUTF8: true, protocol.RuleDuplicateKey: true,
+	protocol.RuleDepth: true, protocol.RuleNumberRange: true, protocol.RuleCrawlerPolicy: true,
+}
+
+// sniffJSON reads b with the protocol's strict decoder: KindIndex or KindProject for a
+// DreamWeave document (also one speaking a newer protocol, or failing its schema: the crawler
+// reports those), KindMalformed with the findings for bytes that are not well-formed JSON,
+// KindOther for other JSON.
+func sniffJSON(b []byte) (string, []protocol.Finding) {
+	doc, fs := protocol.Decode(b)
+	if doc != nil {
+		return doc.Kind, nil
+	}
+	var bad []protocol.Finding
+	for _, f := range fs {
+		if inputRules[f.Rule] {
+			bad = append(bad, f)
+		}
+	}
+	if len(bad) > 0 {
+		return KindMalformed, bad
+	}
+	// Well-formed and free of duplicate keys, so encoding/json reads the same two fields the
+	// strict decoder saw.
 	var head struct {
 		SchemaVersion json.RawMessage `json:"schema_version"`
 		Document      json.RawMessage `json:"document"`
 	}
 	if json.Unmarshal(b, &head) != nil || head.SchemaVersion == nil {
-		return ""
+		return KindOther, nil
 	}
-	var doc string
-	if json.Unmarshal(head.Document, &doc) != nil {
-		return ""
+	var doc2 string
+	if json.Unmarshal(head.Document, &doc2) != nil {
+		return KindOther, nil
 	}
-	switch doc {
-	case "index":
-		return KindIndex
-	case "project":
-		return KindProject
+	switch doc2 {
+	case protocol.DocIndex:
+		return KindIndex, nil
+	case protocol.DocProject:
+		return KindProject, nil
 	}
-	return ""
+	return KindOther, nil
+}
+
+// findingsWords renders strict decoding findings: the first three, and a count.
+func findingsWords(fs []protocol.Finding) string {
+	var parts []string
+	for i, f := range fs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(fs)-3))
+			break
+		}
+		parts = append(parts, f.String())
+	}
+	return strings.Join(parts, "; ")
 }
 
 // statusWords describes an answer that is not a DreamWeave document in the trail's words.
@@ -476,10 +742,6 @@ func statusWords(resp *guard.Response, kind string) string {
 	if json.Valid(resp.Body) {
 		return "JSON, but not a DreamWeave document (no schema_version, or document is not \"index\" or \"project\")"
 	}
-	mt, _, _ := mime.ParseMediaType(ct)
-	if mt == "application/json" || strings.HasSuffix(mt, "+json") {
-		return "not valid JSON (Content-Type: " + ct + ")"
-	}
 	return "neither DreamWeave JSON nor HTML (Content-Type: " + ct + ")"
 }
 
@@ -500,7 +762,7 @@ func failureWords(err error) string {
 	case errors.As(err, &te):
 		return fmt.Sprintf("timed out after %s", te.Timeout)
 	case errors.As(err, &rd):
-		return "redirect not followed: " + rd.Reason
+		return fmt.Sprintf("redirect (HTTP %d) not followed: %s", rd.Status, rd.Reason)
 	}
 	if inner := errors.Unwrap(err); inner != nil {
 		err = inner

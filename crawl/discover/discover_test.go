@@ -3,12 +3,18 @@ package discover
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
@@ -286,27 +292,170 @@ func TestNothingFoundListsEveryURLTried(t *testing.T) {
 	s := serve(t, fstest.MapFS{
 		"s.example/x/index.html":      page(""),
 		"s.example/x/dreamweave.json": file(`{"schema_version": "2"}`),
-		"s.example/dreamweave.json":   file(`[1, 2`),
-	}, loopback.Rule{Path: "^/dreamweave.json$", Status: 500})
+		"s.example/dreamweave.json":   file(manifestDoc),
+	}, loopback.Rule{Path: "^/dreamweave.json$", Status: 410})
 	b := s.URL()
 	u := b + "s.example/x/"
 	res, err := Discover(context.Background(), client(guard.Options{}), u, Held{})
 	var de *Error
-	if !errors.As(err, &de) || de.URL != u || de.Err != nil {
-		t.Fatalf("got %v; want *Error for %s", err, u)
+	if !errors.As(err, &de) || de.URL != u || de.Err != nil || de.Outage || de.At != "" {
+		t.Fatalf("got %v (%+v); want a definite *Error for %s, no outage", err, de, u)
 	}
 	want := "no DreamWeave <link> and no dreamweave.json in any parent directory"
-	if res.Problem != want || de.Problem != want || res.IndexURL != "" || res.Response != nil || res.Method != "" {
+	if res.Problem != want || de.Problem != want || err.Error() != want || res.IndexURL != "" || res.Response != nil || res.Method != "" {
 		t.Errorf("result %+v", res)
-	}
-	if !strings.Contains(err.Error(), u) || !strings.Contains(err.Error(), want) {
-		t.Errorf("error %q", err)
 	}
 	checkTrail(t, res.Trail,
 		st(u, OutcomeNoLink),
 		st(u+"dreamweave.json", `JSON, but not a DreamWeave document (no schema_version, or document is not "index" or "project")`),
-		st(b+"s.example/dreamweave.json", "not valid JSON (Content-Type: application/json)"),
-		st(b+"dreamweave.json", "HTTP 500 (internal server error)"))
+		st(b+"s.example/dreamweave.json", OutcomeManifest+", not a site index"),
+		st(b+"dreamweave.json", "HTTP 410 (gone)"))
+}
+
+// An outage is not an answer: any answer at a walk-up level other than a definite "not here"
+// (404, 410, a well-formed document that is not a site index) ends discovery there, the index
+// above it is never asked, and the problem names the level and what it answered.
+func TestOutageEndsTheWalk(t *testing.T) {
+	truncated := indexDoc[:len(indexDoc)-5]
+	_, fs := protocol.Decode([]byte(truncated))
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "line 1, column ") {
+		t.Fatalf("the strict decoder's finding for a truncated index: %v", fs)
+	}
+	truncWords := fs[0].String()
+	for _, tc := range []struct {
+		name    string
+		level   *fstest.MapFile
+		rule    loopback.Rule
+		o       guard.Options
+		outcome string // the level's trail step
+		problem string // after "walking up the path stopped at <level>, which "
+		status  int
+		rules   []string // finding rules
+	}{
+		{"503", nil, loopback.Rule{Status: 503}, guard.Options{}, "HTTP 503 (service unavailable)", "answered HTTP 503 (service unavailable)", 503, nil},
+		{"500", nil, loopback.Rule{Status: 500}, guard.Options{}, "HTTP 500 (internal server error)", "answered HTTP 500 (internal server error)", 500, nil},
+		{"408", nil, loopback.Rule{Status: 408}, guard.Options{}, "HTTP 408 (request timeout)", "answered HTTP 408 (request timeout)", 408, nil},
+		{"429", nil, loopback.Rule{Status: 429}, guard.Options{}, "HTTP 429 (too many requests)", "answered HTTP 429 (too many requests)", 429, nil},
+		{"403", nil, loopback.Rule{Status: 403}, guard.Options{}, "HTTP 403 (forbidden)", "answered HTTP 403 (forbidden)", 403, nil},
+		{"timeout", nil, loopback.Rule{Delay: time.Minute}, guard.Options{Timeout: 50 * time.Millisecond}, "timed out after 50ms", "timed out after 50ms", 0, nil},
+		{"over the limit", file(strings.Repeat(" ", 2048) + indexDoc), loopback.Rule{}, guard.Options{MaxBytes: 1024}, "refused by crawler policy: over the 1 KiB limit", "is over the 1 KiB limit (refused by crawler policy)", 0, nil},
+		{"truncated", file(truncated), loopback.Rule{}, guard.Options{},
+			"not well-formed JSON: " + truncWords,
+			"served a document that is not well-formed JSON: " + truncWords, 200, []string{"json-syntax"}},
+		{"byte order mark", file("\ufeff" + indexDoc), loopback.Rule{}, guard.Options{},
+			"not well-formed JSON: (document) [json-syntax] malformed JSON at line 1, column 1: the document starts with a UTF-8 byte order mark, which JSON text must not have (RFC 8259 section 8.1)",
+			"served a document that is not well-formed JSON: (document) [json-syntax] malformed JSON at line 1, column 1", 200, []string{"json-syntax"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := fstest.MapFS{
+				"s.example/site/index.html": page(""),
+				"s.example/dreamweave.json": file(indexDoc),
+			}
+			if tc.level != nil {
+				root["s.example/site/dreamweave.json"] = tc.level
+			}
+			tc.rule.Path = "^/s.example/site/dreamweave.json$"
+			s := serve(t, root, tc.rule)
+			u := s.URL() + "s.example/site/"
+			level := u + "dreamweave.json"
+			res, err := Discover(context.Background(), client(tc.o), u, Held{})
+			var de *Error
+			if !errors.As(err, &de) || !de.Outage || de.At != level || de.Asked != level || de.Status != tc.status || de.Found != "" {
+				t.Fatalf("got %v (%+v); want an outage at %s", err, de, level)
+			}
+			if want := "walking up the path stopped at " + level + ", which " + tc.problem; !strings.HasPrefix(de.Problem, want) ||
+				!strings.HasSuffix(de.Problem, "; only a 404 or 410 lets the walk pass a level") || res.Problem != de.Problem {
+				t.Errorf("problem %q\nwant it to start %q", de.Problem, want)
+			}
+			var rules []string
+			for _, f := range de.Findings {
+				rules = append(rules, f.Rule)
+			}
+			if !reflect.DeepEqual(rules, tc.rules) {
+				t.Errorf("findings %v, want rules %v", de.Findings, tc.rules)
+			}
+			checkTrail(t, res.Trail, st(u, OutcomeNoLink), st(level, tc.outcome))
+			for _, p := range requested(s) {
+				if p == "/s.example/dreamweave.json" {
+					t.Error("the walk went past an outage to the index above it")
+				}
+			}
+		})
+	}
+}
+
+// The same duplicate-key defect gets the same verdict whichever duplicate comes last: the
+// strict decoder names the key, and discovery stops there (never sniffed as the last value says).
+func TestDuplicateKeysSameVerdictEitherOrder(t *testing.T) {
+	var problems []string
+	for _, order := range [][2]string{{"index", "project"}, {"project", "index"}} {
+		doc := strings.Replace(indexDoc, `"document": "index"`, `"document": "`+order[0]+`", "document": "`+order[1]+`"`, 1)
+		s := serve(t, fstest.MapFS{"s.example/dreamweave.json": file(doc)})
+		u := s.URL() + "s.example/dreamweave.json"
+		res, err := Discover(context.Background(), client(guard.Options{}), u, Held{})
+		var de *Error
+		if !errors.As(err, &de) || !de.Outage || res.Kind != KindMalformed || len(de.Findings) != 1 || de.Findings[0].Rule != "duplicate-key" {
+			t.Fatalf("%v: %v %+v", order, err, de)
+		}
+		want := `the enrolled URL ` + u + ` served a document that is not well-formed JSON: /document [duplicate-key] duplicate key "document" in the same object (again at line 1, column `
+		if !strings.HasPrefix(de.Problem, want) {
+			t.Errorf("%v: problem %q\nwant it to start %q", order, de.Problem, want)
+		}
+		// The columns differ with the values' lengths; the verdict must not.
+		problems = append(problems, regexp.MustCompile(`column \d+`).ReplaceAllString(strings.ReplaceAll(de.Problem, s.URL(), "<base>/"), "column N"))
+		if len(requested(s)) != 1 {
+			t.Errorf("%v: requests %v; a malformed enrolled document ends discovery", order, requested(s))
+		}
+	}
+	if problems[0] != problems[1] {
+		t.Errorf("the verdict depends on key order:\n%s\n%s", problems[0], problems[1])
+	}
+}
+
+// Over the redirect limit the trail keeps every hop followed; an unparseable Location is reported
+// as exactly that.
+func TestRedirectFailuresKeepTheTrail(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/bad/":
+			w.Header().Set("Location", "http://[::1")
+			w.WriteHeader(http.StatusFound)
+		case r.URL.Path == "/r/6":
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(indexDoc))
+		case strings.HasPrefix(r.URL.Path, "/r/"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
+			http.Redirect(w, r, fmt.Sprintf("/r/%d", n+1), http.StatusTemporaryRedirect)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	b := srv.URL + "/"
+	res, err := Discover(context.Background(), client(guard.Options{}), b+"r/0", Held{})
+	var de *Error
+	if !errors.As(err, &de) || !de.Outage || de.At != b+"r/5" {
+		t.Fatalf("%v %+v", err, de)
+	}
+	var want []store.TrailStep
+	for i := 0; i < 5; i++ {
+		want = append(want, st(fmt.Sprintf("%sr/%d", b, i), fmt.Sprintf("redirects (HTTP 307) to %sr/%d", b, i+1)))
+	}
+	want = append(want, st(b+"r/5", "redirect (HTTP 307) not followed: more than 5 redirects (this one to "+b+"r/6)"))
+	checkTrail(t, res.Trail, want...)
+	if w := "the enrolled URL " + b + "r/0, which redirected to " + b + "r/5, which redirected in a way the crawler does not follow: more than 5 redirects (this one to " + b + "r/6)"; de.Problem != w {
+		t.Errorf("problem %q\nwant %q", de.Problem, w)
+	}
+
+	res, err = Discover(context.Background(), client(guard.Options{}), b+"bad/", Held{})
+	if !errors.As(err, &de) || !de.Outage || de.At != b+"bad/" {
+		t.Fatalf("%v %+v", err, de)
+	}
+	words := `its Location header "http://[::1" does not parse as a URL (missing ']' in host)`
+	checkTrail(t, res.Trail, st(b+"bad/", "redirect (HTTP 302) not followed: "+words))
+	if w := "the enrolled URL " + b + "bad/ redirected in a way the crawler does not follow: " + words; de.Problem != w {
+		t.Errorf("problem %q\nwant %q", de.Problem, w)
+	}
 }
 
 func TestURLNotFoundStillWalksUp(t *testing.T) {
@@ -344,13 +493,14 @@ func TestRedirectsRecorded(t *testing.T) {
 func TestRefusedAddressAtEnrolledURLEndsDiscovery(t *testing.T) {
 	res, err := Discover(context.Background(), guard.New(guard.Options{}), "http://10.0.0.1/site/", Held{})
 	var re *guard.RefusedError
-	if !errors.As(err, &re) || !re.AddressGuard {
+	var de *Error
+	if !errors.As(err, &re) || !re.AddressGuard || !errors.As(err, &de) || !de.Outage || de.At != "http://10.0.0.1/site/" {
 		t.Fatalf("got %v; want an *Error wrapping the guard's refusal", err)
 	}
-	if !strings.HasPrefix(res.Problem, "refused by the address guard: 10.0.0.1 is private") || res.Kind != "" {
+	if res.Problem != "the enrolled URL http://10.0.0.1/site/ was refused by the address guard: 10.0.0.1 is private (RFC 1918, 10.0.0.0/8)" || res.Kind != "" {
 		t.Errorf("result %+v", res)
 	}
-	checkTrail(t, res.Trail, st("http://10.0.0.1/site/", res.Problem))
+	checkTrail(t, res.Trail, st("http://10.0.0.1/site/", "refused by the address guard: 10.0.0.1 is private (RFC 1918, 10.0.0.0/8)"))
 }
 
 func TestRedirectIntoMetadataRefused(t *testing.T) {
@@ -362,45 +512,67 @@ func TestRedirectIntoMetadataRefused(t *testing.T) {
 	if err == nil {
 		t.Fatal("discovery through a redirect into 169.254.169.254 succeeded")
 	}
+	refusal := "refused by the address guard: 169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata services live)"
 	checkTrail(t, res.Trail,
 		st(b+"site/", "redirects (HTTP 302) to http://169.254.169.254/latest/meta-data/"),
-		st("http://169.254.169.254/latest/meta-data/", "refused by the address guard: 169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata services live)"))
-	// At a walk-up level a refusal is recorded and the walk goes on.
+		st("http://169.254.169.254/latest/meta-data/", refusal))
+	if w := "the enrolled URL " + b + "site/, which redirected to http://169.254.169.254/latest/meta-data/, which was " + refusal; res.Problem != w {
+		t.Errorf("problem %q\nwant %q", res.Problem, w)
+	}
+	// At a walk-up level a refusal ends discovery too: the index above is never asked.
+	s.ResetRequests()
 	res, err = Discover(context.Background(), client(guard.Options{}), b+"other/page", Held{})
-	if err != nil || res.IndexURL != b+"dreamweave.json" {
+	var de *Error
+	if !errors.As(err, &de) || !de.Outage || de.Asked != b+"other/dreamweave.json" || de.At != "http://[::ffff:127.0.0.1]/" {
 		t.Fatalf("%v %+v", err, res)
 	}
 	checkTrail(t, res.Trail,
 		st(b+"other/page", OutcomeNotFound),
 		st(b+"other/dreamweave.json", "redirects (HTTP 302) to http://[::ffff:127.0.0.1]/"),
-		st("http://[::ffff:127.0.0.1]/", "refused by the address guard: ::ffff:127.0.0.1 is an IPv4-mapped IPv6 address (::ffff:0:0/96; refused outright)"),
-		st(b+"dreamweave.json", OutcomeIndex))
+		st("http://[::ffff:127.0.0.1]/", "refused by the address guard: ::ffff:127.0.0.1 is an IPv4-mapped IPv6 address (::ffff:0:0/96; refused outright)"))
+	for _, p := range requested(s) {
+		if p == "/s.example/dreamweave.json" {
+			t.Error("the walk went past a refused level")
+		}
+	}
 }
 
 func TestFailuresAtEnrolledURL(t *testing.T) {
 	s := serve(t, fstest.MapFS{"s.example/big.json": file(strings.Repeat(" ", 2048) + indexDoc)},
-		loopback.Rule{Path: "^/s.example/slow/", Delay: time.Minute})
+		loopback.Rule{Path: "^/s.example/slow/", Delay: time.Minute},
+		loopback.Rule{Path: "^/s.example/down/", Status: 503})
 	for _, tc := range []struct {
-		path, words string
-		o           guard.Options
+		path, words, predicate string
+		o                      guard.Options
 	}{
-		{"s.example/slow/", "timed out after 50ms", guard.Options{Timeout: 50 * time.Millisecond}},
-		{"s.example/big.json", "refused by crawler policy: over the 1 KiB limit", guard.Options{MaxBytes: 1024}},
-		{"s.example/x", "refused: scheme \"file\" is not http or https", guard.Options{}},
+		{"s.example/slow/", "timed out after 50ms", "timed out after 50ms", guard.Options{Timeout: 50 * time.Millisecond}},
+		{"s.example/big.json", "refused by crawler policy: over the 1 KiB limit", "is over the 1 KiB limit (refused by crawler policy)", guard.Options{MaxBytes: 1024}},
+		{"s.example/down/", "HTTP 503 (service unavailable)", "answered HTTP 503 (service unavailable)", guard.Options{}},
+		{"s.example/x", "refused: scheme \"file\" is not http or https", "was refused: scheme \"file\" is not http or https", guard.Options{}},
 	} {
 		u := s.URL() + tc.path
 		if tc.path == "s.example/x" {
 			u = "file:///etc/passwd"
 		}
 		res, err := Discover(context.Background(), client(tc.o), u, Held{})
-		if err == nil || res.Problem != tc.words || len(res.Trail) != 1 || res.Trail[0] != st(u, tc.words) {
-			t.Errorf("%s: %v %+v; want only %q", u, err, res, tc.words)
+		var de *Error
+		if !errors.As(err, &de) || !de.Outage || res.Problem != "the enrolled URL "+u+" "+tc.predicate || len(res.Trail) != 1 || res.Trail[0] != st(u, tc.words) {
+			t.Errorf("%s: %v %+v; want only %q, problem %q", u, err, res, tc.words, tc.predicate)
 		}
 	}
 	// unreachable: a port nobody listens on
 	res, err := Discover(context.Background(), client(guard.Options{}), "http://127.0.0.1:1/", Held{})
-	if err == nil || !strings.HasPrefix(res.Problem, "unreachable: ") || len(res.Trail) != 1 {
+	if err == nil || !strings.HasPrefix(res.Problem, "the enrolled URL http://127.0.0.1:1/ could not be reached: dial tcp") || len(res.Trail) != 1 ||
+		!strings.HasPrefix(res.Trail[0].Outcome, "unreachable: ") {
 		t.Errorf("unreachable: %v %+v", err, res)
+	}
+	// The caller's context ending (a refresh's budget) is said as such, not as a slow site.
+	budget := errors.New("the refresh's overall deadline (1s) ran out")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(budget)
+	res, err = Discover(ctx, client(guard.Options{}), s.URL()+"s.example/slow/", Held{})
+	if !errors.Is(err, budget) || res.Problem != "the enrolled URL "+s.URL()+"s.example/slow/ was not read: "+budget.Error() {
+		t.Errorf("budget: %v %+v", err, res)
 	}
 }
 
@@ -489,6 +661,8 @@ func TestChangedPageIsReadAgain(t *testing.T) {
 	checkTrail(t, second.Trail, st(u, "links the site index at "+u+"new/i.json"), st(u+"new/i.json", OutcomeIndex))
 }
 
+// The page still links the held index (304), which now answers 404; walking up reaches another
+// index. A walk up is no evidence of a move: the held index is asked again, and discovery ends.
 func TestUnchangedPageWhoseIndexIsGone(t *testing.T) {
 	root := fstest.MapFS{
 		"s.example/site/index.html":      page(link("i.json")),
@@ -505,16 +679,116 @@ func TestUnchangedPageWhoseIndexIsGone(t *testing.T) {
 	delete(root, "s.example/site/i.json")
 	s.SetRoot(root)
 	second, err := Discover(context.Background(), c, u, held(u, first))
-	if err != nil {
-		t.Fatal(err)
+	var de *Error
+	if !errors.As(err, &de) || !de.Outage || de.Found != u+"dreamweave.json" || de.At != u+"i.json" || de.Status != 404 {
+		t.Fatalf("got %v %+v; want the held index's 404, the walk's index not adopted", err, de)
 	}
-	if second.Method != MethodWalkUp || second.IndexURL != u+"dreamweave.json" {
+	if second.IndexURL != "" || second.Response != nil {
 		t.Errorf("second %+v", second)
 	}
 	checkTrail(t, second.Trail,
 		st(u, OutcomePageUnchanged),
 		st(u+"i.json", OutcomeNotFound),
-		st(u+"dreamweave.json", OutcomeIndex))
+		st(u+"dreamweave.json", OutcomeIndex),
+		st(u+"i.json", OutcomeNotFound+"; walking up reached "+u+"dreamweave.json, but the held site index did not answer, so no move is recorded"))
+	if w := "walking up the path reached the site index " + u + "dreamweave.json, but the held site index " + u + "i.json answered HTTP 404 (not found); a walk up alone is no evidence of a move, so none is recorded"; de.Problem != w {
+		t.Errorf("problem %q\nwant %q", de.Problem, w)
+	}
+}
+
+// A GitHub Pages layout: a project site below a user site, each with its own index. The project
+// site's index held, it answers 404 or 503 mid-deploy: discovery never lands on the user site's
+// index. When the held index answers again on the second ask, it stands.
+func TestWalkUpWithoutEvidenceKeepsTheHeldIndex(t *testing.T) {
+	root := fstest.MapFS{
+		"u.example/s/index.html":      page(""),
+		"u.example/s/dreamweave.json": file(indexDoc),
+		"u.example/dreamweave.json":   file(indexDoc),
+	}
+	s := serve(t, root)
+	b := s.URL() + "u.example/"
+	u, x, y := b+"s/", b+"s/dreamweave.json", b+"dreamweave.json"
+	c := client(guard.Options{})
+	first, err := Discover(context.Background(), c, u, Held{})
+	if err != nil || first.IndexURL != x {
+		t.Fatal(err, first)
+	}
+	h := held(u, first)
+	h.Validators = map[string]store.Validators{} // nothing conditional: the plain answers are asked
+
+	// 404 at the held index: the walk reaches the user site, which is not adopted.
+	s.SetRules([]loopback.Rule{{Path: "^/u.example/s/dreamweave.json$", Status: 404}})
+	res, err := Discover(context.Background(), c, u, h)
+	var de *Error
+	if !errors.As(err, &de) || de.Found != y || de.At != x || de.Status != 404 || res.IndexURL != "" {
+		t.Errorf("404: %v %+v", err, de)
+	}
+	// 503 at the held index: the walk stops there.
+	s.SetRules([]loopback.Rule{{Path: "^/u.example/s/dreamweave.json$", Status: 503}})
+	res, err = Discover(context.Background(), c, u, h)
+	if !errors.As(err, &de) || de.Found != "" || de.At != x || de.Status != 503 || res.IndexURL != "" {
+		t.Errorf("503: %v %+v", err, de)
+	}
+	// One 404, then the held index answers: it stands.
+	s.SetRules([]loopback.Rule{{Path: "^/u.example/s/dreamweave.json$", Status: 404, Times: 1}})
+	res, err = Discover(context.Background(), c, u, h)
+	if err != nil || res.IndexURL != x || res.Method != MethodWalkUp {
+		t.Fatalf("flaky: %v %+v", err, res)
+	}
+	checkTrail(t, res.Trail,
+		st(u, OutcomeNoLink),
+		st(x, OutcomeNotFound),
+		st(y, OutcomeIndex),
+		st(x, OutcomeIndex+"; the held site index stands (walking up also reached "+y+")"))
+	// Without a held index (a first discovery) the walk's index is used.
+	s.SetRules([]loopback.Rule{{Path: "^/u.example/s/dreamweave.json$", Status: 404}})
+	res, err = Discover(context.Background(), c, u, Held{})
+	if err != nil || res.IndexURL != y {
+		t.Errorf("first discovery: %v %+v", err, res)
+	}
+}
+
+// Evidence from the enrolled URL moves a source: its redirect to a place the walk no longer
+// passes the held index, or its page's <link>. A redirect that still leads past the held index's
+// level (a missing trailing slash) is no evidence.
+func TestEvidenceOfAMove(t *testing.T) {
+	root := fstest.MapFS{
+		"u.example/s/index.html":          page(""),
+		"u.example/s/dreamweave.json":     file(indexDoc),
+		"u.example/new/index.html":        page(""),
+		"u.example/dreamweave.json":       file(indexDoc),
+		"u.example/linked/index.html":     page(link("../other/idx.json")),
+		"u.example/other/idx.json":        file(indexDoc),
+		"u.example/slash/dreamweave.json": file(indexDoc),
+	}
+	s := serve(t, root)
+	b := s.URL() + "u.example/"
+	x := b + "s/dreamweave.json"
+	c := client(guard.Options{})
+	h := Held{Validators: map[string]store.Validators{}, IndexURL: x, Method: MethodWalkUp}
+
+	// A redirect to another directory: the walk from there never passes x, so it moves.
+	s.SetRules([]loopback.Rule{{Path: "^/u.example/s/$", Redirect: "{base}u.example/new/"}})
+	res, err := Discover(context.Background(), c, b+"s/", h)
+	if err != nil || res.IndexURL != b+"dreamweave.json" {
+		t.Errorf("redirect elsewhere: %v %+v", err, res)
+	}
+	// A trailing-slash redirect leads to where the walk passes x: x answers 404, so nothing moves.
+	s.SetRules([]loopback.Rule{
+		{Path: "^/u.example/s$", Redirect: "{base}u.example/s/"},
+		{Path: "^/u.example/s/dreamweave.json$", Status: 404},
+	})
+	res, err = Discover(context.Background(), c, b+"s", h)
+	var de *Error
+	if !errors.As(err, &de) || de.Found != b+"dreamweave.json" || de.At != x {
+		t.Errorf("trailing-slash redirect: %v %+v", err, res)
+	}
+	// The page now links another index: it moves, whatever the held index says.
+	s.SetRules(nil)
+	res, err = Discover(context.Background(), c, b+"linked/", h)
+	if err != nil || res.IndexURL != b+"other/idx.json" || res.Method != MethodLink {
+		t.Errorf("link: %v %+v", err, res)
+	}
 }
 
 func TestWalkUpURLs(t *testing.T) {
