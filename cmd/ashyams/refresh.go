@@ -16,22 +16,33 @@ func init() {
 	register(command{name: "refresh", summary: "read every enrolled site and record what it publishes in the state", run: runRefresh})
 }
 
-// runRefresh is `ashyams refresh [--sources F] [--curation F] [--state DIR] [--allow-loopback]`.
-// Progress goes to stderr, the summary (a commit message) to stdout. Exit 1 only for the
-// index's own bugs: a source list or curation file that does not load, a state that does not
-// load, a failed write, an interrupted refresh (SIGINT/SIGTERM stop it between records, so the
-// state still passes check). Problems with sites are recorded and exit 0 (seeds/crawler.txt).
+// runRefresh is `ashyams refresh [--sources F] [--curation F] [--state DIR] [--allow-loopback]
+// [--deadline D] [--site-budget D]`. Progress goes to stderr, the summary (a commit message) to
+// stdout. Exit 1 only for the index's own bugs: a source list or curation file that does not
+// load, a state that fails check or does not load (every problem named, nothing read), a failed
+// write, an interrupted refresh (SIGINT/SIGTERM stop it between records, so the state still
+// passes check). Problems with sites are recorded and exit 0 (seeds/crawler.txt); so is a time
+// budget running out (what it cut short keeps its last good data and says so), so the scheduled
+// job always reaches its commit and deploy. When every source failed, a warning says so on
+// stderr (still exit 0).
 func runRefresh(e *env, args []string) int {
 	fs := newFlags(e, "refresh", "")
 	srcPath := fs.String("sources", "network/sources.toml", "the enrolled sources (TOML, [[source]] url, added, note)")
 	curPath := fs.String("curation", "network/curation.toml", "this index's curation file; loaded so a bad one is refused before anything is read")
 	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")
 	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 (local drills only); private and metadata ranges stay refused")
+	deadline := fs.Duration("deadline", refresh.DefaultDeadline, "the most time the whole refresh may take; what is not read by then keeps its last good data")
+	siteBudget := fs.Duration("site-budget", refresh.DefaultSiteBudget, "the most time reading one site may take (index, manifests, re-reads, images)")
 	if rc := parseFlags(fs, args); rc >= 0 {
 		return rc
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(e.stderr, "refresh: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	if *deadline <= 0 || *siteBudget <= 0 {
+		fmt.Fprintf(e.stderr, "refresh: --deadline and --site-budget must be positive durations such as 45m or 90s\n")
 		fs.Usage()
 		return 2
 	}
@@ -51,6 +62,8 @@ func runRefresh(e *env, args []string) int {
 		Sources:       srcs,
 		AllowLoopback: *loop,
 		Progress:      e.stderr,
+		Deadline:      *deadline,
+		SiteBudget:    *siteBudget,
 	})
 	if sum != nil {
 		fmt.Fprint(e.stdout, sum.String())

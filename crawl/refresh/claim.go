@@ -21,16 +21,28 @@ type held struct {
 	m      *protocol.Manifest // nil when it no longer decodes
 }
 
-func (r *run) readHeld(project, site string) *held {
-	b, err := r.st.ReadBytes(store.ManifestPath(project, site))
+// readHeld reads a claim's held manifest, which must hash to the digest its record holds
+// (recorded; "" when the record holds none): held bytes are only ever used, as a 304's body or
+// a diff's "before", when they are the bytes the record vouches for. A mismatch is the state
+// contradicting itself (Run refuses such a state before reading anything; this is the guard
+// behind that), an error.
+func (r *run) readHeld(project, site, recorded string) (*held, error) {
+	if recorded == "" {
+		return nil, nil
+	}
+	rel := store.ManifestPath(project, site)
+	b, err := r.st.ReadBytes(rel)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("%s: the claim records ingested_sha256 %s, but the manifest cannot be read: %w", rel, recorded, err)
 	}
 	h := &held{bytes: b, digest: store.Digest(b)}
+	if h.digest != recorded {
+		return nil, fmt.Errorf("%s hashes to %s, but its claim records ingested_sha256 %s: the state contradicts itself (see ashyams check)", rel, h.digest, recorded)
+	}
 	if doc, _ := protocol.Decode(b); doc != nil {
 		h.m = doc.Manifest
 	}
-	return h
+	return h, nil
 }
 
 // movedFrom finds the claim a new claim continues: the claim for the same project at a site
@@ -80,15 +92,15 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 	}
 	c.MovedTo = nil
 	c.LastAttempt = r.now
-	h := r.readHeld(entry.ID, site)
-	if h != nil {
-		c.IngestedSHA256 = h.digest // the bytes are the truth; a record cut short catches up
-	} else {
-		c.IngestedSHA256 = ""
+	h, err := r.readHeld(entry.ID, site, c.IngestedSHA256)
+	if err != nil {
+		return err
 	}
 	before := h // what the event's diff starts from
 	if before == nil && from != nil {
-		before = r.readHeld(entry.ID, from.Origin)
+		if before, err = r.readHeld(entry.ID, from.Origin, from.IngestedSHA256); err != nil {
+			return err
+		}
 	}
 	wasWithdrawn := had && prev.Health == store.ClaimWithdrawn
 	setEntry := func(e protocol.IndexEntry) {
@@ -116,9 +128,11 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 	if f.ctxErr != nil {
 		return f.ctxErr
 	}
+	sr.count(func(s *siteStats) { s.fetched += f.downloads })
 	setEntry(f.entry)
 	if f.heldCurrent {
 		sr.count(func(s *siteStats) { s.unchanged++ })
+		sr.markUsed(f.version)
 		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
 	}
 	if f.health != "" {
@@ -127,7 +141,6 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		}
 		return r.notCurrent(sr, &c, f.health, f.problem)
 	}
-	sr.count(func(s *siteStats) { s.fetched++ })
 	m, fs := protocol.ValidateManifest(f.body, entry.ID)
 	if len(fs) > 0 || m == nil {
 		health, problem := manifestVerdict(fs)
@@ -135,6 +148,7 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		return r.notCurrent(sr, &c, health, problem)
 	}
 	// Accepted: every check passed.
+	sr.markUsed(f.version)
 	if f.resp != nil && !f.resp.NotModified {
 		c.Validators = store.Validators{ETag: f.resp.ETag(), LastModified: f.resp.LastModified()}
 	}
@@ -205,7 +219,7 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 		}
 	}
 	c.PendingSHA256 = nil
-	return r.st.WriteJSON(store.ClaimPath(c.Project, c.Origin), c)
+	return r.putClaim(*c)
 }
 
 // replace writes an accepted manifest so that every moment in between is a sound state: the
@@ -240,8 +254,8 @@ func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 func (r *run) notCurrent(sr *siteRun, c *store.Claim, health, problem string) error {
 	c.Health, c.Problem = health, &problem
 	sr.count(func(s *siteStats) { s.problems++ })
-	r.count(health, c.Project+" at "+c.Origin, problem)
-	return r.st.WriteJSON(store.ClaimPath(c.Project, c.Origin), c)
+	r.fact(claimFact(c.Origin, c.Project, health, store.HealthLabel(health), problem))
+	return r.putClaim(*c)
 }
 
 // fetchResult is the outcome of reading one advertised manifest.
@@ -249,17 +263,22 @@ type fetchResult struct {
 	body        []byte              // bytes matching the advertised digest (health == "")
 	resp        *guard.Response     // the response that gave them
 	entry       protocol.IndexEntry // the entry as last advertised (re-reads may update it)
+	version     *indexVersion       // the index version entry came from (nil: the one read at the start)
 	heldCurrent bool                // a re-read advertises the held manifest again
+	downloads   int                 // manifest bodies downloaded (a 304 is none)
 	health      string              // non-empty: the claim health of a failure
 	problem     string
 	reject      bool  // remember the advertised digest as refused
-	ctxErr      error // the refresh was cancelled
+	ctxErr      error // the refresh was interrupted
 }
 
 // fetchManifest downloads the advertised manifest and checks its bytes against the advertised
 // digest. On a mismatch (a half-finished deployment, seeds/crawler.txt): wait 5 s, re-read the
 // site index, fetch again; wait 20 s, once more; still no match with anything the site
-// advertises: inconsistent, the last good manifest kept.
+// advertises: inconsistent, the last good manifest kept. A body over the size limit is refused
+// by crawler policy (remembered by digest); a refused address is manifest-unreachable with the
+// refusal as the problem (the address guard is not a resource limit); a time budget running
+// out is manifest-unreachable naming the budget; an interrupt ends the refresh (ctxErr).
 func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.IndexEntry, h *held, v store.Validators) fetchResult {
 	res := fetchResult{entry: entry}
 	murl := resolve(sr.indexURL, entry.Manifest)
@@ -270,34 +289,30 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 			req.ETag, req.LastModified = v.ETag, v.LastModified
 		}
 		resp, err := r.get.Get(ctx, req)
-		if ctx.Err() != nil {
-			res.ctxErr = ctx.Err()
+		if err := r.interrupted(); err != nil {
+			res.ctxErr = err
 			return res
 		}
-		r.mu.Lock()
-		r.sum.Fetched++
-		r.mu.Unlock()
 		var body []byte
+		var tl *guard.TooLargeError
 		switch {
+		case errors.As(err, &tl):
+			res.health, res.problem, res.reject = store.ClaimRefused, err.Error(), true
+			return res
 		case err != nil:
-			var tl *guard.TooLargeError
-			var re *guard.RefusedError
-			switch {
-			case errors.As(err, &tl):
-				res.health, res.problem, res.reject = store.ClaimRefused, err.Error(), true
-			case errors.As(err, &re):
-				res.health, res.problem = store.ClaimRefused, err.Error()
-			default:
-				res.health, res.problem = store.ClaimManifestUnreachable, err.Error()
-			}
+			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, nil, err)
 			return res
 		case resp.NotModified && h != nil:
-			body = h.bytes // the server says: what you hold
+			body = h.bytes // the server says: what you hold (verified against its record)
 		case resp.Status != 200:
-			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem(murl, resp, nil)
+			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, resp, nil)
 			return res
 		default:
 			body = resp.Body
+			res.downloads++
+			r.mu.Lock()
+			r.sum.Fetched++
+			r.mu.Unlock()
 		}
 		got := store.Digest(body)
 		if got == adv {
@@ -306,19 +321,23 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 		}
 		if attempt == len(RetryWaits) {
 			res.health = store.ClaimInconsistent
-			res.problem = fmt.Sprintf("inconsistent deployment: the manifest served at %s hashes to %s, but the site index advertises %s (read %d times, the index re-read after waits of %s and %s); the last good manifest is kept",
+			res.problem = fmt.Sprintf("the manifest served at %s hashes to %s, but the site index advertises %s (read %d times, the index re-read after waits of %s and %s); the last good manifest is kept",
 				murl, got, adv, attempt+1, RetryWaits[0], RetryWaits[1])
 			return res
 		}
 		if err := r.o.Sleep(ctx, RetryWaits[attempt]); err != nil {
-			res.ctxErr = err
+			if ierr := r.interrupted(); ierr != nil {
+				res.ctxErr = ierr
+				return res
+			}
+			res.health = store.ClaimManifestUnreachable
+			res.problem = fmt.Sprintf("the manifest served at %s hashes to %s, not the advertised %s, and it was not read again: %s",
+				murl, got, adv, context.Cause(ctx))
 			return res
 		}
-		if e, ok := r.reReadEntry(ctx, sr, entry.ID); ok {
-			res.entry, adv = e, e.ManifestSHA256
-			if nm := resolve(sr.indexURL, e.Manifest); nm != murl {
-				murl = nm
-			}
+		if e, ver, ok := r.reReadEntry(ctx, sr, entry.ID); ok {
+			res.entry, res.version, adv = e, ver, e.ManifestSHA256
+			murl = resolve(sr.indexURL, e.Manifest)
 		}
 		if h != nil && adv == h.digest {
 			res.heldCurrent = true
@@ -331,39 +350,52 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 	}
 }
 
-// reReadEntry reads the site index again (conditional GET) and returns the project's entry.
-func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol.IndexEntry, bool) {
+// reReadEntry reads the site index again, conditionally on the newest version in hand, and
+// returns the project's entry in the newest valid version (a 304: the newest stands) and that
+// version. A failed or invalid re-read gives false: the entry in hand stands.
+func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol.IndexEntry, *indexVersion, bool) {
 	sr.mu.Lock()
-	v := sr.validators
+	cur := sr.latest
 	sr.mu.Unlock()
-	resp, err := r.get.Get(ctx, guard.Request{URL: sr.indexURL, Accept: acceptIndex, ETag: v.ETag, LastModified: v.LastModified})
-	if err != nil || resp.NotModified || resp.Status != 200 {
-		return protocol.IndexEntry{}, false
-	}
-	idx, fs := protocol.ValidateIndex(resp.Body)
-	if len(fs) > 0 || idx == nil {
-		return protocol.IndexEntry{}, false
-	}
-	for _, e := range idx.Projects {
-		if e.ID == id {
-			return e, true
+	resp, err := r.get.Get(ctx, guard.Request{URL: sr.indexURL, Accept: acceptIndex, ETag: cur.validators.ETag, LastModified: cur.validators.LastModified})
+	switch {
+	case err != nil:
+		return protocol.IndexEntry{}, nil, false
+	case resp.NotModified:
+		sr.mu.Lock()
+		cur = sr.latest // another claim's re-read may have brought a newer one meanwhile
+		sr.mu.Unlock()
+	case resp.Status != 200:
+		return protocol.IndexEntry{}, nil, false
+	default:
+		idx, fs := protocol.ValidateIndex(resp.Body)
+		if len(fs) > 0 || idx == nil {
+			return protocol.IndexEntry{}, nil, false
 		}
+		sr.mu.Lock()
+		if store.Digest(resp.Body) != store.Digest(sr.latest.body) {
+			sr.latest = newIndexVersion(sr.latest.seq+1, resp.Body, store.Validators{ETag: resp.ETag(), LastModified: resp.LastModified()}, idx)
+		}
+		cur = sr.latest
+		sr.mu.Unlock()
 	}
-	return protocol.IndexEntry{}, false
+	e, ok := cur.entries[id]
+	return e, cur, ok
 }
 
-// manifestVerdict turns manifest findings into claim health and a problem.
+// manifestVerdict turns manifest findings into claim health and a problem. The problem does not
+// repeat the health's words (store.HealthLabel): whoever shows both joins them.
 func manifestVerdict(fs []protocol.Finding) (health, problem string) {
 	switch {
 	case len(fs) == 0:
-		return store.ClaimInvalid, "invalid publication: the manifest could not be read"
+		return store.ClaimInvalid, "the manifest could not be read"
 	case protocol.IsRefused(fs):
-		return store.ClaimRefused, "refused by crawler policy: " + findingsText(fs)
+		return store.ClaimRefused, "the manifest is over the document limit: " + findingsText(fs)
 	case protocol.IsNewerProtocol(fs):
 		// Not invalid: this crawler cannot read it. Last good data kept (SPEC section 1).
 		return store.ClaimManifestUnreachable, "the manifest speaks a newer protocol (" + findingsText(fs) + "); last good data kept"
 	case protocol.IsNotDreamWeave(fs):
-		return store.ClaimInvalid, "invalid publication: not a DreamWeave manifest: " + findingsText(fs)
+		return store.ClaimInvalid, "not a DreamWeave manifest: " + findingsText(fs)
 	}
-	return store.ClaimInvalid, "invalid publication: " + findingsText(fs)
+	return store.ClaimInvalid, "the manifest fails the protocol: " + findingsText(fs)
 }

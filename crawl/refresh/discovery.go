@@ -29,7 +29,9 @@ func (r *run) discoverWith(c *guard.Client, lim *hostLimit) discoverFunc {
 	return func(ctx context.Context, enrolled string, held discover.Held) (*discovery, error) {
 		release, err := lim.acquire(ctx, enrolled)
 		if err != nil {
-			return &discovery{}, err
+			problem := "the enrolled URL " + enrolled + " was not read: " + context.Cause(ctx).Error()
+			return &discovery{Trail: []store.TrailStep{{URL: enrolled, Outcome: "not read: " + context.Cause(ctx).Error()}}},
+				&discover.Error{URL: enrolled, Problem: problem, Outage: true, At: enrolled, Asked: enrolled, Err: err}
 		}
 		defer release()
 		res, err := discover.Discover(ctx, c, enrolled, held)

@@ -9,11 +9,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
@@ -28,10 +30,11 @@ func TestDrillOutageThenRecovery(t *testing.T) {
 
 	l.rules(loopback.Rule{Path: "^/" + tplDir + "/", Status: 503})
 	l.refresh(src)
-	wantOrigin(t, l.origin(tplDir), store.OriginUnreachable, "HTTP 503")
+	outage := "the enrolled URL " + src + " answered HTTP 503 (service unavailable)"
+	wantOriginExactly(t, l.origin(tplDir), store.OriginUnreachable, outage)
 	for _, p := range []string{candle, tallow} {
 		c := l.claim(p, tplDir)
-		wantClaim(t, c, store.ClaimOriginUnavailable, "the site could not be read on the last crawl", "HTTP 503")
+		wantClaimExactly(t, c, store.ClaimOriginUnavailable, "the site could not be read on the last crawl: "+outage)
 		if *c.LastSuccess != *first.LastSuccess || c.LastAttempt == *first.LastSuccess {
 			t.Errorf("%s: last success %s, last attempt %s: the outage must keep the last success and move the attempt", p, *c.LastSuccess, c.LastAttempt)
 		}
@@ -74,7 +77,7 @@ func TestDrillInvalidManifest(t *testing.T) {
 	l.publish(tplDir, candle, bad, true)
 	l.refresh(src)
 	c := l.claim(candle, tplDir)
-	wantClaim(t, c, store.ClaimInvalid, "invalid publication:", "[id-match]")
+	wantClaimExactly(t, c, store.ClaimInvalid, `the manifest fails the protocol: /project/id [id-match] project.id "11111111-2222-4333-8444-555555555555" differs from the id "`+candle+`" of the index entry that points at this manifest`)
 	if c.IngestedSHA256 != good.IngestedSHA256 || c.AdvertisedSHA256 == good.IngestedSHA256 {
 		t.Errorf("ingested %s advertised %s: the held manifest must stay while the new one is advertised", c.IngestedSHA256, c.AdvertisedSHA256)
 	}
@@ -112,7 +115,7 @@ func TestDrillInvalidManifest(t *testing.T) {
 	// Malformed JSON is invalid too, with the line and column.
 	l.publish(tplDir, candle, []byte("{\"schema_version\": \"2\",\n  \"document\": \"project\",,}"), true)
 	l.refresh(src)
-	wantClaim(t, l.claim(candle, tplDir), store.ClaimInvalid, "invalid publication:", "json-syntax", "line 2")
+	wantClaimExactly(t, l.claim(candle, tplDir), store.ClaimInvalid, "the manifest fails the protocol: (document) [json-syntax] malformed JSON at line 2, column 25: unexpected character ',', expected a string key")
 	l.sameHeld(before)
 }
 
@@ -175,9 +178,16 @@ func TestDrillHalfFinishedDeploymentNeverSettles(t *testing.T) {
 		t.Errorf("site index read %d times, want 3 (discovery and two re-reads)", n)
 	}
 	c := l.claim(tallow, tplDir)
-	wantClaim(t, c, store.ClaimInconsistent, "inconsistent deployment", store.Digest(stale), c.AdvertisedSHA256)
+	murl := l.url(manifestPath(tplDir, tallow))
+	mismatch := "the manifest served at " + murl + " hashes to " + store.Digest(stale) + ", but the site index advertises " + c.AdvertisedSHA256 +
+		" (read 3 times, the index re-read after waits of 5s and 20s); the last good manifest is kept"
+	wantClaimExactly(t, c, store.ClaimInconsistent, mismatch)
 	if c.IngestedSHA256 != prev.IngestedSHA256 || c.Rejected != nil {
 		t.Errorf("ingested %s (was %s), rejected %+v", c.IngestedSHA256, prev.IngestedSHA256, c.Rejected)
+	}
+	// The site's issues join the health's words and the problem without saying either twice.
+	if is := l.origin(tplDir).Issues; len(is) != 1 || is[0] != tallow+" (Tallow): inconsistent deployment: "+mismatch {
+		t.Errorf("issues %q", is)
 	}
 	l.sameHeld(before)
 
@@ -435,7 +445,7 @@ func TestDrillOversize(t *testing.T) {
 		{"lying Content-Length", loopback.Rule{}, true, store.ClaimRefused,
 			[]string{"refused by crawler policy", "over the 64 KiB limit"}},
 		{"understated Content-Length", loopback.Rule{Body: big, LieLength: 100}, false, store.ClaimInconsistent,
-			[]string{"inconsistent deployment"}},
+			[]string{"hashes to " + store.Digest(big[:100]), "the last good manifest is kept"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -492,16 +502,18 @@ func writeLyingChunks(bw *bufio.ReadWriter, n int) {
 	bw.Flush()
 }
 
+// Redirects into forbidden addresses (SSRF): the address guard's refusal is recorded as what it
+// is, the manifest unreachable or the source unresolved with the refusal as the problem, never
+// "refused by crawler policy" (that is for resource limits). Nothing held changes.
 func TestDrillRedirectIntoForbiddenAddresses(t *testing.T) {
 	targets := []struct {
 		name, to string
-		words    []string // in the claim's problem
-		srcWords []string // in the enrolled source's problem
+		refusal  string // the guard's words after "<target> "
 	}{
-		{"cloud metadata", "http://169.254.169.254/latest/meta-data/", []string{"169.254.169.254", "refused by the address guard"}, []string{"169.254.169.254", "refused"}},
-		{"RFC 1918", "http://10.0.0.1/dreamweave.json", []string{"10.0.0.1", "refused by the address guard"}, []string{"10.0.0.1", "refused"}},
-		{"IPv4-mapped loopback", "http://[::ffff:127.0.0.1]:{port}/" + manifestPath(tplDir, tallow), []string{"::ffff:127.0.0.1", "refused by the address guard"}, []string{"::ffff:127.0.0.1", "refused"}},
-		{"file scheme", "file:///etc/passwd", []string{"file:///etc/passwd", "refused"}, []string{`scheme "file"`, "refused"}},
+		{"cloud metadata", "http://169.254.169.254/latest/meta-data/", "refused by the address guard: 169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata services live)"},
+		{"RFC 1918", "http://10.0.0.1/dreamweave.json", "refused by the address guard: 10.0.0.1 is private (RFC 1918, 10.0.0.0/8)"},
+		{"IPv4-mapped loopback", "http://[::ffff:127.0.0.1]:{port}/" + manifestPath(tplDir, tallow), "refused by the address guard: ::ffff:127.0.0.1 is an IPv4-mapped IPv6 address (::ffff:0:0/96; refused outright)"},
+		{"file scheme", "file:///etc/passwd", `refused: scheme "file" is not http or https`},
 	}
 	for _, tg := range targets {
 		t.Run(tg.name, func(t *testing.T) {
@@ -510,33 +522,53 @@ func TestDrillRedirectIntoForbiddenAddresses(t *testing.T) {
 			l.refresh(src)
 			before := l.heldManifests()
 
-			// A manifest that redirects there: the claim is refused, nothing held changes.
+			// A manifest that redirects there: the claim's manifest is unreachable, nothing held changes.
 			l.publish(tplDir, tallow, l.changedTallow(" Elsewhere."), true)
 			trap := l.url("trap/")
 			l.rules(
 				loopback.Rule{Path: "/" + tallow + `\.json$`, Redirect: tg.to},
 				loopback.Rule{Path: "^/trap/$", Redirect: tg.to},
 			)
-			l.refresh(src, trap)
+			sum := l.refresh(src, trap)
+			to := strings.ReplaceAll(tg.to, "{port}", l.port())
+			murl := l.url(manifestPath(tplDir, tallow))
 			c := l.claim(tallow, tplDir)
-			wantClaim(t, c, store.ClaimRefused, append([]string{"redirect 1 (HTTP 302"}, tg.words...)...)
+			wantClaimExactly(t, c, store.ClaimManifestUnreachable, "redirect 1 (HTTP 302 from "+murl+") to "+to+" "+tg.refusal)
+			if c.Rejected != nil || sum.Problems[store.ClaimRefused] != 0 {
+				t.Errorf("an address guard refusal was taken for a resource limit: rejected %+v, problems %v", c.Rejected, sum.Problems)
+			}
 			l.sameHeld(before)
 
 			// An enrolled URL that redirects there: the source records the refusal, no site.
 			s := l.sourceRecord(trap)
-			if s.Health != store.SourceUnresolved || s.Origin != nil || s.Problem == nil {
-				t.Fatalf("trap source: %+v", s)
-			}
-			for _, w := range tg.srcWords {
-				if !strings.Contains(*s.Problem, w) {
-					t.Errorf("trap source problem %q lacks %q", *s.Problem, w)
-				}
+			want := "the enrolled URL " + trap + ", which redirected to " + to + ", which was " + tg.refusal
+			if s.Health != store.SourceUnresolved || s.Origin != nil || deref(s.Problem) != want {
+				t.Fatalf("trap source: %s %v %q\nwant problem %q", s.Health, s.Origin, deref(s.Problem), want)
 			}
 			if len(load(t, l.state).Origins) != 1 {
 				t.Error("a refused redirect created a site")
 			}
 		})
 	}
+	// The held site index redirecting there: the site is unreachable (not refused by crawler
+	// policy), the refusal is its problem, and its claims keep their last good data.
+	t.Run("site index", func(t *testing.T) {
+		l := newLab(t)
+		src := l.source(tplDir)
+		l.refresh(src)
+		before := l.held()
+		l.rules(loopback.Rule{Path: "^/" + tplDir + "/dreamweave.json$", Redirect: "http://169.254.169.254/latest/meta-data/"})
+		sum := l.refresh(src)
+		idx := l.url(tplDir + "/dreamweave.json")
+		want := "walking up the path stopped at " + idx + ", which redirected to http://169.254.169.254/latest/meta-data/, which was refused by the address guard: " +
+			"169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata services live); only a 404 or 410 lets the walk pass a level"
+		wantOriginExactly(t, l.origin(tplDir), store.OriginUnreachable, want)
+		wantClaimExactly(t, l.claim(candle, tplDir), store.ClaimOriginUnavailable, "the site could not be read on the last crawl: "+want)
+		if sum.Problems["site "+store.OriginRefused] != 0 || sum.Problems["site "+store.OriginUnreachable] != 1 {
+			t.Errorf("problems %v", sum.Problems)
+		}
+		l.sameHeld(before)
+	})
 }
 
 func TestDrillSlowSiteHitsDeadline(t *testing.T) {
@@ -720,30 +752,77 @@ func (c *crashing) WriteEvent(e store.Event) (bool, error) {
 	return c.Dir.WriteEvent(e)
 }
 
-// Every origin health a read of the site index can end in, and the claims' "origin unavailable"
-// with the held index and manifests untouched.
+// Every origin health a read of the site index can end in, each with its exact problem, and the
+// claims' "origin unavailable" with the held index and manifests untouched. A held index that
+// is truncated, starts with a byte order mark or repeats a key is the site's invalid index, with
+// the finding's line and column: never "no index", never a reason to walk past it.
 func TestDrillSiteIndexFailures(t *testing.T) {
+	finding := func(b []byte) string {
+		_, fs := protocol.ValidateIndex(b)
+		if len(fs) != 1 {
+			t.Fatalf("want one finding for the broken index, got %v", fs)
+		}
+		return fs[0].String()
+	}
 	cases := []struct {
-		name   string
-		break_ func(l *lab)
-		health string
-		words  []string
+		name    string
+		break_  func(l *lab) []byte // the bytes now served, when they matter
+		health  string
+		problem func(l *lab, served []byte) string // with X the held index URL
 	}{
-		{"invalid index", func(l *lab) {
-			l.set(tplDir+"/dreamweave.json", []byte(`{"schema_version": "2", "document": "index", "projects": []}`))
-		}, store.OriginInvalidIndex, []string{"the site index fails the protocol", "site"}},
-		{"no index any more", func(l *lab) {
+		{"invalid index", func(l *lab) []byte {
+			b := []byte(`{"schema_version": "2", "document": "index", "projects": []}`)
+			l.set(tplDir+"/dreamweave.json", b)
+			return b
+		}, store.OriginInvalidIndex, func(l *lab, b []byte) string {
+			_, fs := protocol.ValidateIndex(b)
+			return "the site index fails the protocol: " + findingsText(fs)
+		}},
+		{"no index any more", func(l *lab) []byte {
 			l.mu.Lock()
 			delete(l.files, tplDir+"/dreamweave.json")
 			l.mu.Unlock()
 			l.sync()
-		}, store.OriginNoIndex, []string{"no DreamWeave <link> and no dreamweave.json", "answers HTTP 404"}},
-		{"index over the size limit", func(l *lab) {
+			return nil
+		}, store.OriginNoIndex, func(l *lab, _ []byte) string {
+			return "no DreamWeave <link> and no dreamweave.json in any parent directory; the held site index " + l.url(tplDir+"/dreamweave.json") + " answers HTTP 404"
+		}},
+		{"index over the size limit", func(l *lab) []byte {
 			l.rules(loopback.Rule{Path: "^/" + tplDir + "/dreamweave.json$", Huge: 1 << 20})
-		}, store.OriginRefused, []string{"refused by crawler policy", "over the 64 KiB limit"}},
-		{"not a DreamWeave document", func(l *lab) {
-			l.set(tplDir+"/dreamweave.json", []byte(`{"hello": "world"}`))
-		}, store.OriginNoIndex, []string{"no DreamWeave <link> and no dreamweave.json"}},
+			return nil
+		}, store.OriginRefused, func(l *lab, _ []byte) string {
+			return "walking up the path stopped at " + l.url(tplDir+"/dreamweave.json") + ", which is over the 64 KiB limit (refused by crawler policy); only a 404 or 410 lets the walk pass a level"
+		}},
+		{"not a DreamWeave document", func(l *lab) []byte {
+			b := []byte(`{"hello": "world"}`)
+			l.set(tplDir+"/dreamweave.json", b)
+			return b
+		}, store.OriginNoIndex, func(l *lab, b []byte) string {
+			_, fs := protocol.ValidateIndex(b)
+			return "no DreamWeave <link> and no dreamweave.json in any parent directory; the site index at " + l.url(tplDir+"/dreamweave.json") + " is not a DreamWeave site index: " + findingsText(fs)
+		}},
+		{"truncated", func(l *lab) []byte {
+			b := l.raw(tplDir + "/dreamweave.json")
+			b = b[:len(b)-7]
+			l.set(tplDir+"/dreamweave.json", b)
+			return b
+		}, store.OriginInvalidIndex, func(l *lab, b []byte) string {
+			return "the site index at " + l.url(tplDir+"/dreamweave.json") + " fails the protocol: " + finding(b)
+		}},
+		{"byte order mark", func(l *lab) []byte {
+			b := append([]byte("\ufeff"), l.raw(tplDir+"/dreamweave.json")...)
+			l.set(tplDir+"/dreamweave.json", b)
+			return b
+		}, store.OriginInvalidIndex, func(l *lab, b []byte) string {
+			return "the site index at " + l.url(tplDir+"/dreamweave.json") + " fails the protocol: " + finding(b)
+		}},
+		{"duplicate key", func(l *lab) []byte {
+			b := bytes.Replace(l.raw(tplDir+"/dreamweave.json"), []byte(`"document": "index",`), []byte(`"document": "project", "document": "index",`), 1)
+			l.set(tplDir+"/dreamweave.json", b)
+			return b
+		}, store.OriginInvalidIndex, func(l *lab, b []byte) string {
+			return "the site index at " + l.url(tplDir+"/dreamweave.json") + " fails the protocol: " + finding(b)
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -752,11 +831,23 @@ func TestDrillSiteIndexFailures(t *testing.T) {
 			src := l.source(tplDir)
 			l.refresh(src)
 			before := l.held()
-			tc.break_(l)
+			served := tc.break_(l)
+			l.srv.ResetRequests()
 			l.refresh(src)
-			wantOrigin(t, l.origin(tplDir), tc.health, tc.words...)
+			problem := tc.problem(l, served)
+			if strings.Contains(tc.name, "truncated") || strings.Contains(tc.name, "order mark") || strings.Contains(tc.name, "duplicate") {
+				if !regexp.MustCompile(`line \d+, column \d+`).MatchString(problem) {
+					t.Fatalf("the finding names no position: %s", problem)
+				}
+			}
+			wantOriginExactly(t, l.origin(tplDir), tc.health, problem)
 			for _, p := range []string{candle, tallow} {
-				wantClaim(t, l.claim(p, tplDir), store.ClaimOriginUnavailable, "the site could not be read on the last crawl")
+				wantClaimExactly(t, l.claim(p, tplDir), store.ClaimOriginUnavailable, "the site could not be read on the last crawl: "+problem)
+			}
+			if tc.health == store.OriginInvalidIndex && tc.name != "invalid index" {
+				if n := l.requestsFor(host + "/dreamweave.json"); n != 0 {
+					t.Errorf("the walk went past the broken held index to the level above (%d requests)", n)
+				}
 			}
 			l.sameHeld(before)
 		})
@@ -813,30 +904,110 @@ func TestDrillOneOfTwoSourcesFails(t *testing.T) {
 	wantClaim(t, l.claim(candle, tplDir), store.ClaimCurrent)
 }
 
-// A move into a site whose index cannot be read yet: the old claims are withdrawn, the new site
-// remembers the old one (previous), and once its index reads, its claims continue the old ones.
+// A move into a site whose index cannot be read yet is pending: the old claims keep their last
+// good data, stale (origin unavailable, saying where the source leads now), nothing is
+// withdrawn, and no claim appears at the new site. While the new site stays unreadable, or its
+// enrolled page is down, the move waits. Once its index reads, the claims move: moved_to at the
+// old site, moved_from and a "changed" event at the new one, no withdrawal.
 func TestDrillMoveIntoUnreadableSite(t *testing.T) {
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
 	oldSite := l.site(tplDir)
+	before := l.held()
 	const movedDir = "moved.example/DreamWeave-Mod-Template"
 	l.copySite(tplDir, movedDir)
 	good := l.raw(movedDir + "/dreamweave.json")
-	l.set(movedDir+"/dreamweave.json", []byte(`{"schema_version": "2", "document": "index", "projects": []}`))
+	bad := []byte(`{"schema_version": "2", "document": "index", "projects": []}`)
+	_, fs := protocol.ValidateIndex(bad)
+	l.set(movedDir+"/dreamweave.json", bad)
 	l.rules(loopback.Rule{Path: "^/" + tplDir + "/$", Redirect: "{base}" + movedDir + "/"})
-	l.refresh(src)
-	wantOrigin(t, l.origin(movedDir), store.OriginInvalidIndex)
-	if p := l.origin(movedDir).Previous; len(p) != 1 || p[0] != oldSite {
-		t.Errorf("previous %v", p)
+	newIndex := l.url(movedDir + "/dreamweave.json")
+	pending := func(problem string) string {
+		return "the enrolled source now leads to the site index " + newIndex + ", which could not be read (" + problem +
+			"); the move is recorded once it reads, and until then this site's last good data stays"
 	}
-	wantClaim(t, l.claim(candle, tplDir), store.ClaimWithdrawn, "whose index could not be read")
+	checkPending := func(problem string) {
+		t.Helper()
+		wantOriginExactly(t, l.origin(tplDir), store.OriginUnreachable, pending(problem))
+		for _, p := range []string{candle, tallow} {
+			c := l.claim(p, tplDir)
+			wantClaimExactly(t, c, store.ClaimOriginUnavailable, pending(problem))
+			if c.MovedTo != nil {
+				t.Errorf("%s: moved_to %s before the new index read", p, *c.MovedTo)
+			}
+		}
+		snap := load(t, l.state)
+		for _, c := range snap.Claims {
+			if c.Origin != oldSite {
+				t.Errorf("a claim appeared at %s before its index read", c.Origin)
+			}
+		}
+		for _, e := range snap.Events {
+			if e.Kind == store.EventWithdrawn {
+				t.Errorf("a pending move withdrew %s", e.Project)
+			}
+		}
+		if o := l.origin(tplDir); len(o.Sources) != 0 {
+			t.Errorf("the old site still lists %v: the source leads to the new one", o.Sources)
+		}
+		if p := l.origin(movedDir).Previous; len(p) != 1 || p[0] != oldSite {
+			t.Errorf("previous %v", p)
+		}
+		l.sameHeld(before)
+	}
 
-	l.set(movedDir+"/dreamweave.json", good)
 	l.refresh(src)
-	nc := l.claim(candle, movedDir)
-	wantClaim(t, nc, store.ClaimCurrent)
-	if nc.MovedFrom == nil || *nc.MovedFrom != oldSite {
-		t.Errorf("moved_from %v, want %s", nc.MovedFrom, oldSite)
+	invalid := "the site index fails the protocol: " + findingsText(fs)
+	wantOriginExactly(t, l.origin(movedDir), store.OriginInvalidIndex, invalid)
+	checkPending(invalid)
+
+	// Still unreadable on the next refresh: still pending.
+	l.refresh(src)
+	checkPending(invalid)
+
+	// The new site's page is down: the source fails at the new site; the move still waits.
+	l.rules(
+		loopback.Rule{Path: "^/" + tplDir + "/$", Redirect: "{base}" + movedDir + "/"},
+		loopback.Rule{Path: "^/" + movedDir + "/$", Status: 503},
+	)
+	l.refresh(src)
+	down := "the enrolled URL " + src + ", which redirected to " + l.url(movedDir+"/") + ", which answered HTTP 503 (service unavailable)"
+	wantOriginExactly(t, l.origin(movedDir), store.OriginUnreachable, down)
+	checkPending(down)
+
+	// The new index reads: the move happens.
+	l.rules(loopback.Rule{Path: "^/" + tplDir + "/$", Redirect: "{base}" + movedDir + "/"})
+	l.set(movedDir+"/dreamweave.json", good)
+	sum := l.refresh(src)
+	newSite := l.site(movedDir)
+	for _, p := range []string{candle, tallow} {
+		nc := l.claim(p, movedDir)
+		wantClaim(t, nc, store.ClaimCurrent)
+		if nc.MovedFrom == nil || *nc.MovedFrom != oldSite {
+			t.Errorf("%s: moved_from %v, want %s", p, nc.MovedFrom, oldSite)
+		}
+		oc := l.claim(p, tplDir)
+		wantClaimExactly(t, oc, store.ClaimWithdrawn, "moved: the enrolled source now leads to "+newSite)
+		if oc.MovedTo == nil || *oc.MovedTo != newSite {
+			t.Errorf("%s at the old site: moved_to %v", p, oc.MovedTo)
+		}
+	}
+	moves := 0
+	for _, e := range l.events() {
+		if e.Kind == store.EventWithdrawn {
+			t.Errorf("a moved claim was recorded as withdrawn: %+v", e)
+		}
+		if e.MovedFrom != nil && *e.MovedFrom == oldSite && e.Origin == newSite && e.Kind == store.EventChanged {
+			moves++
+		}
+	}
+	if moves != 2 || sum.Problems["moved"] != 2 {
+		t.Errorf("%d move events, %d moved in the summary; want 2", moves, sum.Problems["moved"])
+	}
+	for p, b := range before { // nothing held at the old site changed
+		if got, _ := store.Open(l.state).ReadBytes(p); !bytes.Equal(got, b) {
+			t.Errorf("%s changed", p)
+		}
 	}
 }

@@ -2,9 +2,12 @@ package refresh
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -101,33 +104,61 @@ func TestEndToEndCorpus(t *testing.T) {
 		t.Errorf("a consistent network needed waits: %v", sl.Waits())
 	}
 
+	// network.json names what changed health: here, every claim and site, first seen.
+	var n1 store.Network
+	if err := store.Open(state).ReadJSON(store.NetworkFile, &n1); err != nil {
+		t.Fatal(err)
+	}
+	if len(n1.HealthChanges) != 45+14 || n1.HealthChanges[0].Before != "" || !reflectEqual(n1.HealthChanges, sum.HealthChanges) {
+		t.Errorf("network.json health changes: %d, want 59 first sightings", len(n1.HealthChanges))
+	}
+
 	before := snapshotFiles(t, state)
 	srv.ResetRequests()
 	sum2 := refresh(t, options(state, sl, urls...))
 	t.Logf("second refresh:\n%s", sum2)
-	reqs := srv.Requests()
-	if len(reqs) == 0 {
-		t.Fatal("the second refresh made no request")
-	}
-	for _, q := range reqs {
-		if q.Status != 304 {
-			t.Errorf("second refresh: %s answered %d, want 304 (conditional GET)", q.Path, q.Status)
+	// Exactly two requests per source, both conditional and both answered 304: the enrolled
+	// page and its site index. No manifest, no image, nothing else. The server logs a request
+	// before answering it, so every request the refresh made is in the log once it returns.
+	var want []string
+	for _, s := range load(t, state).Sources {
+		var o store.Origin
+		if err := store.Open(state).ReadJSON(store.OriginPath(*s.Origin), &o); err != nil {
+			t.Fatal(err)
 		}
-		if strings.Contains(q.Path, "/projects/") || (strings.HasSuffix(q.Path, ".json") && !strings.HasSuffix(q.Path, "/dreamweave.json")) {
-			t.Errorf("second refresh downloaded a manifest: %s", q.Path)
+		want = append(want, urlPath(srv, s.URL)+" 304", urlPath(srv, o.IndexURL)+" 304")
+	}
+	var got []string
+	for _, q := range srv.Requests() {
+		got = append(got, fmt.Sprintf("%s %d", q.Path, q.Status))
+		if q.IfNoneMatch == "" && q.IfModifiedSince == "" {
+			t.Errorf("second refresh: %s was asked without validators", q.Path)
 		}
 	}
-	if sum2.Fetched != 0 || sum2.Unchanged != 45 || sum2.Events != 0 {
-		t.Errorf("second refresh: fetched %d, unchanged %d, events %d", sum2.Fetched, sum2.Unchanged, sum2.Events)
+	sort.Strings(want)
+	sort.Strings(got)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("second refresh requests:\n%s\nwant exactly:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if sum2.Fetched != 0 || sum2.Unchanged != 45 || sum2.Events != 0 || sum2.EventsKnown != 0 || len(sum2.HealthChanges) != 0 || len(sum2.Failures) != 0 {
+		t.Errorf("second refresh: fetched %d, unchanged %d, events %d (%d known), health changes %d, failures %v",
+			sum2.Fetched, sum2.Unchanged, sum2.Events, sum2.EventsKnown, len(sum2.HealthChanges), sum2.Failures)
 	}
 	after := snapshotFiles(t, state)
 	for _, p := range sortedPaths(before) {
-		if strings.HasPrefix(p, "sources/") {
-			continue // the trail now says 304; checked below
+		if strings.HasPrefix(p, "sources/") || p == store.NetworkFile {
+			continue // the trail now says 304, and nothing changed health: checked below
 		}
 		if !bytes.Equal(before[p], after[p]) {
 			t.Errorf("the same observations at the same time changed %s", p)
 		}
+	}
+	var n2 store.Network
+	if err := store.Open(state).ReadJSON(store.NetworkFile, &n2); err != nil {
+		t.Fatal(err)
+	}
+	if n2.ObservedAt != n1.ObservedAt || n2.Crawler != n1.Crawler || len(n2.HealthChanges) != 0 {
+		t.Errorf("second network.json: %+v", n2)
 	}
 	for _, s := range load(t, state).Sources {
 		last := s.Trail[len(s.Trail)-1]
@@ -140,6 +171,8 @@ func TestEndToEndCorpus(t *testing.T) {
 	}
 	mustCheck(t, state)
 }
+
+func reflectEqual(a, b any) bool { return reflect.DeepEqual(a, b) }
 
 func deref(p *string) string {
 	if p == nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,6 +110,15 @@ func (l *lab) sync() {
 }
 
 func (l *lab) url(p string) string { return l.srv.URL() + p }
+
+// port is the server's port, as a rule's "{port}" expands.
+func (l *lab) port() string {
+	u, err := url.Parse(l.srv.URL())
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return u.Port()
+}
 
 // source is the enrolled URL of a site directory: its front page.
 func (l *lab) source(dir string) string { return l.url(dir + "/") }
@@ -301,6 +311,22 @@ func wantClaim(t *testing.T, c store.Claim, health string, words ...string) {
 		if c.Problem == nil || !strings.Contains(*c.Problem, w) {
 			t.Errorf("claim %s: problem %s lacks %q", c.Project, deref(c.Problem), w)
 		}
+	}
+}
+
+// wantClaimExactly asserts a claim's health and its exact problem.
+func wantClaimExactly(t *testing.T, c store.Claim, health, problem string) {
+	t.Helper()
+	if c.Health != health || deref(c.Problem) != problem {
+		t.Errorf("claim %s at %s:\n  health %s, problem %s\n  want   %s, problem %s", c.Project, c.Origin, c.Health, deref(c.Problem), health, problem)
+	}
+}
+
+// wantOriginExactly asserts an origin's health and its exact problem.
+func wantOriginExactly(t *testing.T, o store.Origin, health, problem string) {
+	t.Helper()
+	if o.Health != health || deref(o.Problem) != problem {
+		t.Errorf("origin %s:\n  health %s, problem %s\n  want   %s, problem %s", o.ID, o.Health, deref(o.Problem), health, problem)
 	}
 }
 

@@ -2,6 +2,7 @@ package refresh
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -20,7 +21,8 @@ type hostLimit struct {
 
 func newHostLimit(n int) *hostLimit { return &hostLimit{n: n, sems: map[string]chan struct{}{}} }
 
-// acquire waits for a slot for rawURL's host; release gives it back.
+// acquire waits for a slot for rawURL's host; release gives it back. When ctx ends first the
+// error wraps its cause (a time budget, an interrupt).
 func (h *hostLimit) acquire(ctx context.Context, rawURL string) (release func(), err error) {
 	host := rawURL
 	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
@@ -33,11 +35,14 @@ func (h *hostLimit) acquire(ctx context.Context, rawURL string) (release func(),
 		h.sems[host] = sem
 	}
 	h.mu.Unlock()
+	if ctx.Err() != nil { // an ended context wins over a free slot: no request after a deadline
+		return nil, fmt.Errorf("%s: not requested: %w", rawURL, context.Cause(ctx))
+	}
 	select {
 	case sem <- struct{}{}:
 		return func() { <-sem }, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, fmt.Errorf("%s: not requested: %w", rawURL, context.Cause(ctx))
 	}
 }
 

@@ -58,7 +58,10 @@ func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifes
 			return nil
 		}
 	}
-	file, body, problem := r.fetchImage(ctx, u)
+	file, body, problem, cut := r.fetchImage(ctx, u)
+	if cut {
+		return nil // a budget or an interrupt, not the image: what was recorded stays
+	}
 	if file != "" {
 		c.Media = &store.Media{URL: u, Alt: pick.Alt, File: &file}
 		if r.st.Exists(file) {
@@ -67,35 +70,35 @@ func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifes
 		return r.st.WriteBytes(file, body) // before the claim that names it
 	}
 	c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: &problem}
-	r.count("image", c.Project+" at "+c.Origin, problem)
+	r.fact(imageFact(c.Origin, c.Project, problem))
 	return nil
 }
 
 // fetchImage returns the cache file name (media/<sha256>.<ext>) and the image's bytes, or the
-// problem that kept the image out.
-func (r *run) fetchImage(ctx context.Context, u string) (file string, body []byte, problem string) {
+// problem that kept the image out; cut when a time budget or an interrupt stopped the fetch.
+func (r *run) fetchImage(ctx context.Context, u string) (file string, body []byte, problem string, cut bool) {
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: "image/webp, image/png, image/jpeg, image/gif;q=0.9", MaxBytes: r.o.MaxImageBytes})
 	if err != nil {
-		return "", nil, err.Error()
+		return "", nil, err.Error(), isBudget(err) || r.interrupted() != nil
 	}
 	if resp.Status != 200 {
-		return "", nil, fmt.Sprintf("HTTP %d from %s", resp.Status, u)
+		return "", nil, fmt.Sprintf("HTTP %d from %s", resp.Status, u), false
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(resp.Body))
 	if err != nil {
-		return "", nil, fmt.Sprintf("%s is not an image this index reads (PNG, JPEG, GIF or WebP): %v", u, err)
+		return "", nil, fmt.Sprintf("%s is not an image this index reads (PNG, JPEG, GIF or WebP): %v", u, err), false
 	}
 	ext, ok := imageExt[format]
 	if !ok {
-		return "", nil, fmt.Sprintf("%s is a %s image; this index reads PNG, JPEG, GIF or WebP", u, format)
+		return "", nil, fmt.Sprintf("%s is a %s image; this index reads PNG, JPEG, GIF or WebP", u, format), false
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > r.o.MaxImageSide || cfg.Height > r.o.MaxImageSide ||
 		int64(cfg.Width)*int64(cfg.Height) > r.o.MaxImagePixels {
 		return "", nil, fmt.Sprintf("%s: refused by crawler policy: the image is %d×%d pixels; the limit is %d pixels a side and %d pixels in all",
-			u, cfg.Width, cfg.Height, r.o.MaxImageSide, r.o.MaxImagePixels)
+			u, cfg.Width, cfg.Height, r.o.MaxImageSide, r.o.MaxImagePixels), false
 	}
 	if _, _, err := image.Decode(bytes.NewReader(resp.Body)); err != nil {
-		return "", nil, fmt.Sprintf("%s does not decode as %s: %v", u, format, err)
+		return "", nil, fmt.Sprintf("%s does not decode as %s: %v", u, format, err), false
 	}
-	return store.MediaDir + "/" + store.Digest(resp.Body) + "." + ext, resp.Body, ""
+	return store.MediaDir + "/" + store.Digest(resp.Body) + "." + ext, resp.Body, "", false
 }

@@ -2,7 +2,9 @@ package refresh
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -102,11 +104,21 @@ func TestDrillCardImage(t *testing.T) {
 				t.Errorf("the card image was fetched again %d times", n)
 			}
 			if tc.ext != "" {
-				// The cached file goes missing: fetched again.
+				// The cached file goes missing: the state contradicts itself (check says so), and
+				// a refresh refuses it before reading anything rather than papering over it.
 				os.Remove(store.Open(l.state).Path(*c.Media.File))
-				l.refresh(src)
-				if n := l.requestsFor("dusk-over-balmora"); n != 1 {
-					t.Errorf("a missing cached image was fetched %d times, want 1", n)
+				pre := snapshotFiles(t, l.state)
+				l.srv.ResetRequests()
+				_, err := Run(context.Background(), l.options(src))
+				var se *StateError
+				if !errors.As(err, &se) || len(se.Problems) != 1 || !strings.Contains(se.Problems[0].Message, "cached image "+*c.Media.File+" does not exist") {
+					t.Errorf("a missing cached image: %v", err)
+				}
+				if n := len(l.srv.Requests()); n != 0 {
+					t.Errorf("a refused state still made %d requests", n)
+				}
+				if post := snapshotFiles(t, l.state); len(post) != len(pre) {
+					t.Errorf("a refused state changed: %d files, then %d", len(pre), len(post))
 				}
 			}
 		})

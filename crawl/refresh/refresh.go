@@ -11,8 +11,11 @@
 //     written yet.
 //  3. Sources no longer listed in sources.toml are marked removed; sites no enrolled source
 //     leads to any more have their claims withdrawn (records and history stay). A site the
-//     enrolled source used to lead to, when it now leads (by redirect or discovery) to another
-//     site, is a move: claims the new site lists get moved_to, and the new claims moved_from.
+//     enrolled source used to lead to, when it now leads to another site on evidence from the
+//     enrolled URL itself (its redirect, its <link>, it being the index; crawl/discover), is a
+//     move: claims the new site lists get moved_to, and the new claims moved_from. A move into a
+//     site whose index cannot be read yet is pending: the old claims stay, stale, until it reads.
+//     Two index URLs that would share one site id never share a record: the held one keeps it.
 //  4. Each site reached is read: index validated, held bytes replaced only by a valid index,
 //     each entry's manifest_sha256 compared with the held manifest's digest, changed manifests
 //     fetched (conditional GET), checked against the digest with the 5 s / 20 s re-read, validated
@@ -20,8 +23,11 @@
 //  5. Sites whose enrolled sources failed keep their data; their claims say why they are stale.
 //
 // Everything in crawler.txt "What never fails a refresh" is recorded on the source, site or
-// claim and the refresh goes on. Run returns an error only for the index's own bugs: a state
-// that does not load, a write that fails, a cancelled context (partial work stays consistent).
+// claim and the refresh goes on. So are the time budgets (Options.SiteBudget, Options.Deadline):
+// what they cut short keeps its last good data and names the budget, and the refresh still
+// ends normally, so a scheduled job always reaches its commit and deploy. Run returns an error
+// only for the index's own bugs: a state that fails store.Check or does not load (refused before
+// any request), a write that fails, an interrupted context (partial work stays consistent).
 package refresh
 
 import (
@@ -29,6 +35,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -44,10 +52,12 @@ import (
 
 // Policy defaults (crawler policy, not the protocol; seeds/crawler.txt).
 const (
-	DefaultMaxSources     = 8       // sources read at once
-	DefaultPerHost        = 2       // requests in flight to one host
-	DefaultMaxImageBytes  = 4 << 20 // card image body limit, bytes
-	DefaultMaxImageSide   = 8192    // card image width or height limit, pixels
+	DefaultMaxSources     = 8                // sources read at once
+	DefaultPerHost        = 2                // requests in flight to one host
+	DefaultSiteBudget     = 10 * time.Minute // one site's reading: index, manifests, re-reads, images
+	DefaultDeadline       = 45 * time.Minute // the whole refresh, well inside a scheduled job's limit
+	DefaultMaxImageBytes  = 4 << 20          // card image body limit, bytes
+	DefaultMaxImageSide   = 8192             // card image width or height limit, pixels
 	DefaultMaxImagePixels = 4096 * 4096
 )
 
@@ -73,6 +83,15 @@ type Options struct {
 	MaxImageBytes  int64         // card image limit in bytes; default 4 MiB
 	MaxImageSide   int           // card image width/height limit in pixels; default 8192
 	MaxImagePixels int64         // card image area limit in pixels; default 4096×4096
+
+	// SiteBudget bounds one site's reading (its index, manifests, re-reads after a mismatch,
+	// card images); default 10 min. Claims not read in time keep their last good manifest as
+	// manifest-unreachable, the problem naming the budget.
+	SiteBudget time.Duration
+	// Deadline bounds the whole refresh (--deadline); default 45 min, so the scheduled job always
+	// reaches its commit and deploy. Sources and sites not read in time keep their last good
+	// data (origin-unavailable, or manifest-unreachable once the index was read), naming it.
+	Deadline time.Duration
 
 	Resolver guard.Resolver // name resolution for the guard; nil = the guard's default
 	Dial     guard.DialFunc // dials a checked address; nil = the guard's default (the demo maps .example hosts to its loopback server)
@@ -106,6 +125,44 @@ func (o *Options) defaults() {
 	if o.MaxImagePixels <= 0 {
 		o.MaxImagePixels = DefaultMaxImagePixels
 	}
+	if o.SiteBudget <= 0 {
+		o.SiteBudget = DefaultSiteBudget
+	}
+	if o.Deadline <= 0 {
+		o.Deadline = DefaultDeadline
+	}
+}
+
+// BudgetError is a time budget that ran out (Options.SiteBudget, Options.Deadline). Crawler
+// policy like the size limit: what it cut short keeps its last good data and says which budget.
+type BudgetError struct {
+	What   string        // "the site's time budget", "the refresh's deadline"
+	Budget time.Duration // the budget's length
+}
+
+func (e *BudgetError) Error() string { return fmt.Sprintf("%s (%s) ran out", e.What, e.Budget) }
+
+func isBudget(err error) bool {
+	var be *BudgetError
+	return errors.As(err, &be)
+}
+
+// StateError is a state directory that fails store.Check: this index's own bug (or a hand
+// edit), refused before anything is read, so a refresh never launders it (a tampered held
+// manifest taken for a 304's body, a forged event kept). Problems lists every one.
+type StateError struct {
+	State    string
+	Problems []store.Problem
+}
+
+func (e *StateError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the state %s fails check with %s; a state that contradicts itself is this index's bug: fix the crawler, or delete the state and refresh from nothing. Nothing was read or written:",
+		e.State, plural(len(e.Problems), "problem", "problems"))
+	for _, p := range e.Problems {
+		b.WriteString("\n  " + p.String())
+	}
+	return b.String()
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -124,12 +181,29 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // and in the Summary.
 func Run(ctx context.Context, o Options) (*Summary, error) {
 	if o.State == "" {
-		return nil, errors.New("refresh: no state directory given")
+		return nil, errors.New("no state directory given")
 	}
 	dir := store.Open(o.State)
-	snap, err := dir.TidyLoad() // removes what a killed refresh left (temporary files), then loads
+	switch st, err := os.Stat(o.State); {
+	case errors.Is(err, fs.ErrNotExist): // the first refresh: nothing to check
+	case err != nil:
+		return nil, fmt.Errorf("the state directory cannot be read: %w", err)
+	case !st.IsDir():
+		return nil, fmt.Errorf("the state %s is not a directory", o.State)
+	default:
+		// Temporary files a killed refresh left are removed first (never records); then no
+		// exception, not even for states this crawler wrote: Check accepts every state a refresh
+		// cut short can leave (pending_sha256), so anything it rejects is damage.
+		if _, err := dir.Tidy(); err != nil {
+			return nil, fmt.Errorf("the state's temporary files cannot be removed: %w", err)
+		}
+		if ps := dir.Check(); len(ps) > 0 {
+			return nil, &StateError{State: o.State, Problems: ps}
+		}
+	}
+	snap, err := dir.Load()
 	if err != nil {
-		return nil, fmt.Errorf("refresh: the state does not load (a state that contradicts itself is this index's bug; fix the crawler or delete the state and refresh from nothing): %w", err)
+		return nil, fmt.Errorf("the state does not load (a state that contradicts itself is this index's bug; fix the crawler or delete the state and refresh from nothing): %w", err)
 	}
 	r := newRun(o, dir, snap)
 	return r.run(ctx)
@@ -143,6 +217,9 @@ type run struct {
 	discov discoverFunc
 	now    string // the refresh's start time: every time recorded by this refresh
 	p      *plan  // phase 1's conclusions, read-only in phase 2
+	// interrupt is the caller's context: when it ends the refresh stops (an error). The budgets
+	// are contexts below it whose end is recorded as a fact instead.
+	interrupt context.Context
 
 	prevSources map[string]store.Source           // by URL
 	prevOrigins map[string]store.Origin           // by id
@@ -152,12 +229,17 @@ type run struct {
 	// bytes still hash to the recorded digest (a 304 must mean "what you hold").
 	indexValidators map[string]store.Validators
 
-	mu       sync.Mutex // guards sum and progress
+	mu       sync.Mutex // guards sum, led, health and progress
 	sum      *Summary
+	led      *ledger
+	health   map[healthKey]string // the health each record was last written with
+	problems map[healthKey]*string
 	srcDone  int
 	siteDone int
 	siteN    int
 }
+
+type healthKey struct{ origin, project string }
 
 func newRun(o Options, st state, snap *store.Snapshot) *run {
 	o.defaults()
@@ -175,10 +257,14 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		st:          st,
 		get:         lim,
 		now:         o.Now().UTC().Format(store.TimeFormat),
+		interrupt:   context.Background(),
 		prevSources: map[string]store.Source{},
 		prevOrigins: map[string]store.Origin{},
 		prevClaims:  map[string]map[string]store.Claim{},
 		claimsByID:  map[string][]store.Claim{},
+		led:         newLedger(),
+		health:      map[healthKey]string{},
+		problems:    map[healthKey]*string{},
 
 		indexValidators: map[string]store.Validators{},
 	}
@@ -245,7 +331,10 @@ type sourceRun struct {
 	site string     // the site discovery ended at ("" when it failed)
 }
 
-func (r *run) run(ctx context.Context) (*Summary, error) {
+func (r *run) run(interrupt context.Context) (*Summary, error) {
+	r.interrupt = interrupt
+	ctx, cancel := context.WithTimeoutCause(interrupt, r.o.Deadline, &BudgetError{What: "the refresh's deadline", Budget: r.o.Deadline})
+	defer cancel()
 	if err := r.st.WriteJSON(store.NetworkFile, store.Network{Format: store.Format, Crawler: crawl.UserAgent, ObservedAt: r.now}); err != nil {
 		return nil, err
 	}
@@ -255,7 +344,7 @@ func (r *run) run(ctx context.Context) (*Summary, error) {
 
 	// Phase 1: discovery, nothing written.
 	runs := make([]*sourceRun, len(srcs))
-	err := parallel(ctx, r.o.MaxSources, len(srcs), func(ctx context.Context, i int) error {
+	err := parallel(interrupt, r.o.MaxSources, len(srcs), func(i int) error {
 		runs[i] = r.discoverSource(ctx, srcs[i])
 		return nil
 	})
@@ -272,17 +361,126 @@ func (r *run) run(ctx context.Context) (*Summary, error) {
 	}
 	tasks := plan.tasks()
 	r.siteN = len(tasks)
-	err = parallel(ctx, r.o.MaxSources, len(tasks), func(ctx context.Context, i int) error {
+	err = parallel(interrupt, r.o.MaxSources, len(tasks), func(i int) error {
 		return tasks[i](ctx, r)
 	})
-	r.sum.finish()
-	return r.sum, err
+	if err != nil {
+		r.finish(runs)
+		return r.sum, err
+	}
+	r.finish(runs)
+	// network.json again, now with what changed health: the start time it names is the same.
+	n := store.Network{Format: store.Format, Crawler: crawl.UserAgent, ObservedAt: r.now, HealthChanges: r.sum.HealthChanges}
+	if err := r.st.WriteJSON(store.NetworkFile, n); err != nil {
+		return r.sum, err
+	}
+	for _, w := range r.sum.Warnings {
+		r.progress("refresh: WARNING: %s", w)
+	}
+	return r.sum, nil
 }
 
-// parallel runs f(0..n-1) with at most k at once. It stops starting new work when ctx is done
+// finish completes the summary: failures grouped, health changes, warnings.
+func (r *run) finish(runs []*sourceRun) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sum.Failures = r.led.lines()
+	r.sum.HealthChanges = r.healthChanges()
+	r.sum.Warnings = warnings(runs)
+}
+
+// warnings: when every source failed, the likeliest cause is not the sites but the runner's
+// network, or a local drill without --allow-loopback; say so loudly (the refresh still
+// succeeds: each failure is recorded as a fact about its source).
+func warnings(runs []*sourceRun) []string {
+	if len(runs) == 0 {
+		return nil
+	}
+	loopback, budget := true, true
+	for _, sr := range runs {
+		if sr.err == nil {
+			return nil
+		}
+		var re *guard.RefusedError
+		if !errors.As(sr.err, &re) || !re.Loopback {
+			loopback = false
+		}
+		if !isBudget(sr.err) {
+			budget = false
+		}
+	}
+	if budget {
+		return []string{"every source failed: the refresh's deadline ran out before any was read"}
+	}
+	out := []string{"every source failed; is the network reachable?"}
+	if loopback {
+		out = append(out, "every source was refused as a loopback address: did you mean --allow-loopback?")
+	}
+	return out
+}
+
+// healthChanges lists every claim and site whose health this refresh changed, first sightings
+// included (Before ""), by origin then project (the site's own first). Callers hold r.mu.
+func (r *run) healthChanges() []store.HealthChange {
+	var out []store.HealthChange
+	for k, after := range r.health {
+		before := ""
+		if k.project == "" {
+			if o, ok := r.prevOrigins[k.origin]; ok {
+				before = o.Health
+			}
+		} else if c, ok := r.prevClaims[k.origin][k.project]; ok {
+			before = c.Health
+		}
+		if before != after {
+			out = append(out, store.HealthChange{Project: k.project, Origin: k.origin, Before: before, After: after, Problem: r.problems[k]})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Origin != out[j].Origin {
+			return out[i].Origin < out[j].Origin
+		}
+		return out[i].Project < out[j].Project
+	})
+	return out
+}
+
+// putClaim writes a claim's final record for this refresh and notes its health.
+func (r *run) putClaim(c store.Claim) error {
+	if err := r.st.WriteJSON(store.ClaimPath(c.Project, c.Origin), c); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	k := healthKey{c.Origin, c.Project}
+	r.health[k], r.problems[k] = c.Health, c.Problem
+	r.mu.Unlock()
+	return nil
+}
+
+// putOrigin writes an origin's record and notes its health.
+func (r *run) putOrigin(o store.Origin) error {
+	if err := r.st.WriteJSON(store.OriginPath(o.ID), o); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	k := healthKey{o.ID, ""}
+	r.health[k], r.problems[k] = o.Health, o.Problem
+	r.mu.Unlock()
+	return nil
+}
+
+// interrupted is the caller's context's cause once it ended (an interrupt, not a budget).
+func (r *run) interrupted() error {
+	if r.interrupt.Err() != nil {
+		return context.Cause(r.interrupt)
+	}
+	return nil
+}
+
+// parallel runs f(0..n-1) with at most k at once. It stops starting new work when stop is done
 // or f fails, waits for what is running (so no write is cut in half), and returns the first
-// error, or ctx's.
-func parallel(ctx context.Context, k, n int, f func(context.Context, int) error) error {
+// error, or stop's. Budgets are not stop: work under an expired budget runs, and records that.
+func parallel(stop context.Context, k, n int, f func(int) error) error {
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
@@ -291,16 +489,16 @@ func parallel(ctx context.Context, k, n int, f func(context.Context, int) error)
 	sem := make(chan struct{}, k)
 	for i := 0; i < n; i++ {
 		mu.Lock()
-		stop := first != nil
+		halt := first != nil
 		mu.Unlock()
-		if stop || ctx.Err() != nil {
+		if halt || stop.Err() != nil {
 			break
 		}
 		sem <- struct{}{}
 		wg.Add(1)
 		go func(i int) {
 			defer func() { <-sem; wg.Done() }()
-			if err := f(ctx, i); err != nil {
+			if err := f(i); err != nil {
 				mu.Lock()
 				if first == nil {
 					first = err
@@ -313,7 +511,7 @@ func parallel(ctx context.Context, k, n int, f func(context.Context, int) error)
 	if first != nil {
 		return first
 	}
-	return ctx.Err()
+	return stop.Err()
 }
 
 func (r *run) progress(format string, a ...any) {
@@ -345,9 +543,11 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 	return sr
 }
 
-// held is what discovery may ask conditionally: every held site index's validators by index
-// URL (only where the held bytes still hash to the recorded digest: a 304 must mean "what you
-// hold", and we must hold it), the enrolled URL's own validators, and the previous conclusion.
+// held is what discovery may ask conditionally, and what it must not move away from without
+// evidence: every held site index's validators by index URL (only where the held bytes still
+// hash to the recorded digest: a 304 must mean "what you hold", and we must hold it), the
+// enrolled URL's own validators (only when its conclusion's index is held that way), and the
+// previous conclusion.
 func (r *run) held(prev *store.Source) discover.Held {
 	h := discover.Held{Validators: map[string]store.Validators{}}
 	for u, v := range r.indexValidators {
@@ -360,16 +560,26 @@ func (r *run) held(prev *store.Source) discover.Held {
 	if !ok {
 		return h
 	}
+	h.IndexURL, h.Method = o.IndexURL, *prev.Method
 	if _, indexHeld := h.Validators[o.IndexURL]; !indexHeld {
-		return h // the conclusion would lead to a 304 for bytes we cannot use
+		return h // a 304 for the page would lead to a 304 for index bytes we cannot use
 	}
 	if prev.Validators != (store.Validators{}) {
 		if _, dup := h.Validators[prev.URL]; !dup {
 			h.Validators[prev.URL] = prev.Validators
 		}
 	}
-	h.IndexURL, h.Method = o.IndexURL, *prev.Method
 	return h
+}
+
+// collisionError is a site index whose site id is already another index URL's (the id is a
+// slug and 32 bits of a digest: two URLs can share it). The held record keeps the id.
+type collisionError struct {
+	site, owner, indexURL string
+}
+
+func (e *collisionError) Error() string {
+	return fmt.Sprintf("site id %s is already used by %s; this source leads to the site index %s, which cannot be recorded under the same id", e.site, e.owner, e.indexURL)
 }
 
 // plan is what phase 1 found: which sites are reached, by whom, which moved, which are gone.
@@ -380,6 +590,7 @@ type plan struct {
 	unreached []*sourceRun            // failed sources that never reached a site
 	moves     map[string]string       // old site -> new site
 	previous  map[string][]string     // new site -> old sites (moves into it)
+	pending   map[string][]string     // failed site -> old sites whose move into it waits
 	abandoned []string                // held sites no enrolled source leads to (moved ones included)
 	removed   []store.Source          // held source records no longer enrolled
 }
@@ -391,7 +602,9 @@ func (r *run) plan(runs []*sourceRun) *plan {
 		failed:   map[string][]*sourceRun{},
 		moves:    map[string]string{},
 		previous: map[string][]string{},
+		pending:  map[string][]string{},
 	}
+	r.collisions(runs)
 	enrolled := map[string]bool{}
 	for _, sr := range runs {
 		enrolled[sr.src.URL] = true
@@ -429,8 +642,31 @@ func (r *run) plan(runs []*sourceRun) *plan {
 			p.previous[sr.site] = append(p.previous[sr.site], old)
 		}
 	}
+	// Moves still pending: an earlier refresh saw the source move into a site whose index could
+	// not be read; the old site's claims wait there, stale. They move once the new index reads.
+	waiting := map[string]bool{}
+	for _, site := range sortedKeys(r.prevOrigins) {
+		if !live(site) {
+			continue
+		}
+		for _, old := range r.prevOrigins[site].Previous {
+			if live(old) || !r.movePendingFrom(old) || waiting[old] {
+				continue
+			}
+			if _, dup := p.moves[old]; dup {
+				continue
+			}
+			waiting[old] = true
+			if _, ok := p.reached[site]; ok {
+				p.moves[old] = site
+				p.previous[site] = append(p.previous[site], old)
+			} else {
+				p.pending[site] = append(p.pending[site], old)
+			}
+		}
+	}
 	for id := range r.prevOrigins {
-		if !live(id) {
+		if !live(id) && !waiting[id] {
 			p.abandoned = append(p.abandoned, id)
 		}
 	}
@@ -442,6 +678,48 @@ func (r *run) plan(runs []*sourceRun) *plan {
 	}
 	sort.Slice(p.removed, func(i, j int) bool { return p.removed[i].URL < p.removed[j].URL })
 	return p
+}
+
+// collisions turns a site index whose site id another index URL already has into a failure of
+// its source (never an overwrite of the other site's records). The held origin keeps its id;
+// among new ones, the lowest index URL does.
+func (r *run) collisions(runs []*sourceRun) {
+	owner := map[string]string{}
+	for id, o := range r.prevOrigins {
+		owner[id] = o.IndexURL
+	}
+	var ok []*sourceRun
+	for _, sr := range runs {
+		if sr.err == nil {
+			ok = append(ok, sr)
+		}
+	}
+	sort.SliceStable(ok, func(i, j int) bool { return ok[i].d.IndexURL < ok[j].d.IndexURL })
+	for _, sr := range ok {
+		u, held := owner[sr.site]
+		if !held {
+			owner[sr.site] = sr.d.IndexURL
+			continue
+		}
+		if u != sr.d.IndexURL {
+			sr.err = &collisionError{site: sr.site, owner: u, indexURL: sr.d.IndexURL}
+			sr.site = ""
+		}
+	}
+}
+
+// movePendingFrom reports whether a held site still has claims a move left behind: listed and
+// not moved (a finished move leaves each claim moved_to or withdrawn).
+func (r *run) movePendingFrom(old string) bool {
+	if _, ok := r.prevOrigins[old]; !ok {
+		return false
+	}
+	for _, c := range r.prevClaims[old] {
+		if c.Health != store.ClaimWithdrawn && c.MovedTo == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *run) hasOrigin(id string) bool { _, ok := r.prevOrigins[id]; return ok }
@@ -489,7 +767,7 @@ func (p *plan) tasks() []func(context.Context, *run) error {
 	if len(p.unreached) > 0 {
 		out = append(out, func(ctx context.Context, r *run) error {
 			for _, sr := range p.unreached {
-				if err := r.writeSource(sr, nil); err != nil {
+				if err := r.writeSource(sr, nil, false); err != nil {
 					return err
 				}
 			}
@@ -508,14 +786,15 @@ func (r *run) removeSources(p *plan) error {
 		if err := r.st.WriteJSON(store.SourcePath(store.SourceID(s.URL)), s); err != nil {
 			return err
 		}
-		r.count("source removed", s.URL, msg)
+		r.fact(sourceFact(s.URL, "source removed", "removed", msg))
 	}
 	return nil
 }
 
 // writeSource records one enrolled source after discovery. site is the origin it leads to now
-// (nil: discovery failed; the last known origin stays named).
-func (r *run) writeSource(sr *sourceRun, site *string) error {
+// (nil: discovery failed; the last known origin stays named). covered: its failure is already
+// said by its site's (the summary lists it once).
+func (r *run) writeSource(sr *sourceRun, site *string, covered bool) error {
 	s := store.Source{URL: sr.src.URL, LastAttempt: r.now, Trail: []store.TrailStep{}}
 	if sr.prev != nil {
 		s.Origin, s.LastSuccess, s.Validators = sr.prev.Origin, sr.prev.LastSuccess, sr.prev.Validators
@@ -535,22 +814,25 @@ func (r *run) writeSource(sr *sourceRun, site *string) error {
 		if s.Origin != nil && !r.hasOrigin(*s.Origin) {
 			s.Origin = nil
 		}
-		r.count("source unresolved", sr.src.URL, *s.Problem)
+		if covered {
+			r.mu.Lock()
+			r.sum.Problems["source unresolved"]++
+			r.mu.Unlock()
+		} else {
+			r.fact(sourceFact(sr.src.URL, "source unresolved", "unresolved", *s.Problem))
+		}
 	}
 	return r.st.WriteJSON(store.SourcePath(store.SourceID(sr.src.URL)), s)
 }
 
 // abandon withdraws the claims of a held site no enrolled source leads to any more. movedTo is
 // the site the enrolled source leads to now ("" when the source was removed) and listed the
-// projects that site lists (nil when its index could not be read): those claims get moved_to
-// and no withdrawn event (the move is recorded at the new site).
+// projects that site lists: those claims get moved_to and no withdrawn event (the move is
+// recorded at the new site).
 func (r *run) abandon(site, movedTo string, listed map[string]bool) error {
 	o := r.prevOrigins[site]
 	msg := "no enrolled source leads to this site any more (its entry left network/sources.toml)"
-	switch {
-	case movedTo != "" && listed == nil:
-		msg = "the enrolled source now leads to another site, " + movedTo + ", whose index could not be read"
-	case movedTo != "":
+	if movedTo != "" {
 		msg = "the enrolled source now leads to another site, " + movedTo + ", which does not list this project"
 	}
 	for _, project := range sortedKeys(r.prevClaims[site]) {
@@ -562,10 +844,10 @@ func (r *run) abandon(site, movedTo string, listed map[string]bool) error {
 			m := "moved: the enrolled source now leads to " + movedTo
 			to := movedTo
 			c.MovedTo, c.Health, c.Problem = &to, store.ClaimWithdrawn, &m
-			if err := r.st.WriteJSON(store.ClaimPath(project, site), c); err != nil {
+			if err := r.putClaim(c); err != nil {
 				return err
 			}
-			r.count("moved", project+" at "+site, m)
+			r.fact(claimFact(site, project, "moved", "moved", m))
 			continue
 		}
 		if err := r.withdraw(site, c, msg); err != nil {
@@ -577,6 +859,35 @@ func (r *run) abandon(site, movedTo string, listed map[string]bool) error {
 		if err := r.st.WriteJSON(store.OriginPath(site), o); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// movePending keeps the claims of a site the enrolled source moved away from, while the site it
+// now leads to cannot be read: last good data stays, stale, and says where the source leads.
+// The move is recorded once the new index reads (plan: origin.previous keeps the link).
+func (r *run) movePending(old, newIndexURL, problem string) error {
+	o, ok := r.prevOrigins[old]
+	if !ok {
+		return nil
+	}
+	msg := "the enrolled source now leads to the site index " + newIndexURL + ", which could not be read (" + problem + "); the move is recorded once it reads, and until then this site's last good data stays"
+	o.Health, o.Problem, o.LastAttempt = store.OriginUnreachable, &msg, r.now
+	o.Sources = []string{}
+	if err := r.putOrigin(o); err != nil {
+		return err
+	}
+	r.fact(siteFact(old, o.Health, msg, nil))
+	for _, project := range sortedKeys(r.prevClaims[old]) {
+		c := r.prevClaims[old][project]
+		if c.Health == store.ClaimWithdrawn {
+			continue
+		}
+		c.Health, c.Problem, c.LastAttempt = store.ClaimOriginUnavailable, &msg, r.now
+		if err := r.putClaim(c); err != nil {
+			return err
+		}
+		r.coveredClaim(old, store.ClaimOriginUnavailable)
 	}
 	return nil
 }
@@ -593,26 +904,33 @@ func (r *run) withdraw(site string, c store.Claim, why string) error {
 	e := store.Event{Kind: store.EventWithdrawn, Project: c.Project, Origin: site, Name: c.Entry.Name,
 		ObservedAt: r.now, Before: nonEmpty(c.IngestedSHA256), Changes: noChanges()}
 	e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
-	if err := r.st.WriteJSON(store.ClaimPath(c.Project, site), c); err != nil {
+	if err := r.putClaim(c); err != nil {
 		return err
 	}
 	if err := r.event(e); err != nil {
 		return err
 	}
-	r.count(store.ClaimWithdrawn, c.Project+" at "+site, why)
+	r.fact(claimFact(site, c.Project, store.ClaimWithdrawn, store.HealthLabel(store.ClaimWithdrawn), why))
 	return nil
 }
 
+// event writes e unless an event with its id exists. The id is store.EventID of the event's
+// facts (kind, project, site, digest before and after; SPEC section 3), so a transition seen
+// again with identical facts (a claim withdrawn, restored and withdrawn again over the same held
+// manifest; a refresh re-run over the same observations) is the same event: it is not written
+// twice, and the summary counts it as already recorded.
 func (r *run) event(e store.Event) error {
 	written, err := r.st.WriteEvent(e)
 	if err != nil {
 		return err
 	}
+	r.mu.Lock()
 	if written {
-		r.mu.Lock()
 		r.sum.Events++
-		r.mu.Unlock()
+	} else {
+		r.sum.EventsKnown++
 	}
+	r.mu.Unlock()
 	return nil
 }
 
@@ -620,15 +938,17 @@ func (r *run) event(e store.Event) error {
 // health says why, its claims are marked stale, nothing held changes.
 func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 	srs := p.failed[site]
-	health, problem := classifyFailure(srs[0].err)
-	if health == store.OriginNoIndex {
-		health, problem = r.probe(ctx, site, problem)
-	}
+	health, problem := r.failureVerdict(ctx, site, srs[0].err)
 	if err := r.originUnavailable(site, health, problem, sourceURLs(srs)); err != nil {
 		return err
 	}
+	for _, old := range p.pending[site] {
+		if err := r.movePending(old, r.prevOrigins[site].IndexURL, problem); err != nil {
+			return err
+		}
+	}
 	for _, sr := range srs {
-		if err := r.writeSource(sr, nil); err != nil {
+		if err := r.writeSource(sr, nil, true); err != nil {
 			return err
 		}
 	}
@@ -636,22 +956,62 @@ func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 	return nil
 }
 
-// probe asks the held site index URL itself why discovery found nothing there: an outage (5xx,
-// a timeout, a network error) is "unreachable", a refusal "refused", anything else (404, not a
-// site index any more) "no-index".
+// failureVerdict is a held site's health and problem when discovery through its sources failed.
+// An outage (discovery stopped at an answer that was not a definite "not here") is unreachable,
+// or no-index when the held index itself answered 404 or 410; a body that is not well-formed
+// JSON at the held index is that index's verdict (invalid-index with the finding's line and
+// column); a body over the size limit is refused by crawler policy; an address guard refusal is
+// unreachable (SSRF protection is not a resource limit); a time budget says so. When every URL
+// answered "not here", the held index is asked why (probe).
+func (r *run) failureVerdict(ctx context.Context, site string, err error) (health, problem string) {
+	x := r.prevOrigins[site].IndexURL
+	var de *discover.Error
+	var tl *guard.TooLargeError
+	if !errors.As(err, &de) {
+		if isBudget(err) {
+			return store.OriginUnreachable, "not read: " + err.Error()
+		}
+		return store.OriginUnreachable, err.Error()
+	}
+	atHeld := de.At == x || de.Asked == x
+	switch {
+	case !de.Outage:
+		return r.probe(ctx, site, de.Problem)
+	case len(de.Findings) > 0 && atHeld:
+		h, verdict := indexVerdict(de.Findings)
+		return h, "the site index at " + x + " " + strings.TrimPrefix(verdict, "the site index ")
+	case errors.As(err, &tl):
+		return store.OriginRefused, de.Problem
+	case atHeld && (de.Status == 404 || de.Status == 410):
+		return store.OriginNoIndex, de.Problem
+	}
+	return store.OriginUnreachable, de.Problem
+}
+
+// probe asks the held site index URL itself why discovery found nothing there (every URL
+// answered "not here"): an outage (5xx, a timeout, a network error, a refused address) is
+// "unreachable", a body over the limit "refused", a document that is not a valid site index
+// its verdict, and anything else (a 404, a valid index the enrolled URL no longer leads to)
+// "no-index".
 func (r *run) probe(ctx context.Context, site, problem string) (health, detail string) {
 	u := r.prevOrigins[site].IndexURL
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: acceptIndex})
+	var tl *guard.TooLargeError
 	switch {
+	case errors.As(err, &tl):
+		return store.OriginRefused, fmt.Sprintf("%s; the held site index %s is over the %s limit (refused by crawler policy)", problem, u, guard.FormatBytes(tl.Limit))
 	case err != nil:
-		h, _ := classifyFailure(err)
-		return h, problem + "; the site index " + err.Error()
+		return store.OriginUnreachable, problem + "; the held site index could not be read: " + err.Error()
 	case resp.Status >= 500 || resp.Status == 408 || resp.Status == 429:
-		return store.OriginUnreachable, fmt.Sprintf("%s; the site index at %s answers HTTP %d", problem, u, resp.Status)
+		return store.OriginUnreachable, fmt.Sprintf("%s; the held site index %s answers HTTP %d", problem, u, resp.Status)
 	case resp.Status != 200:
-		return store.OriginNoIndex, fmt.Sprintf("%s; the site index at %s answers HTTP %d", problem, u, resp.Status)
+		return store.OriginNoIndex, fmt.Sprintf("%s; the held site index %s answers HTTP %d", problem, u, resp.Status)
 	}
-	return store.OriginNoIndex, problem
+	if _, fs := protocol.ValidateIndex(resp.Body); len(fs) > 0 {
+		h, verdict := indexVerdict(fs)
+		return h, problem + "; the site index at " + u + " " + strings.TrimPrefix(verdict, "the site index ")
+	}
+	return store.OriginNoIndex, problem + "; the held site index " + u + " still answers as a site index, but the enrolled URL no longer leads to it"
 }
 
 // originUnavailable records an origin that could not be read, and marks its listed claims
@@ -665,13 +1025,15 @@ func (r *run) originUnavailable(site, health, problem string, srcs []string) err
 	if srcs != nil {
 		o.Sources = srcs
 	}
-	if err := r.st.WriteJSON(store.OriginPath(site), o); err != nil {
+	if err := r.putOrigin(o); err != nil {
 		return err
 	}
-	r.count("site "+health, site, problem)
+	r.fact(siteFact(site, health, problem, srcs))
 	return r.claimsUnavailable(site, problem)
 }
 
+// claimsUnavailable marks a site's listed claims stale because the site could not be read;
+// the site's own line in the summary covers them.
 func (r *run) claimsUnavailable(site, problem string) error {
 	for _, project := range sortedKeys(r.prevClaims[site]) {
 		c := r.prevClaims[site][project]
@@ -680,10 +1042,10 @@ func (r *run) claimsUnavailable(site, problem string) error {
 		}
 		msg := "the site could not be read on the last crawl: " + problem
 		c.Health, c.Problem, c.LastAttempt = store.ClaimOriginUnavailable, &msg, r.now
-		if err := r.st.WriteJSON(store.ClaimPath(project, site), c); err != nil {
+		if err := r.putClaim(c); err != nil {
 			return err
 		}
-		r.count(store.ClaimOriginUnavailable, project+" at "+site, msg)
+		r.coveredClaim(site, store.ClaimOriginUnavailable)
 	}
 	return nil
 }
@@ -696,30 +1058,35 @@ func (r *run) siteProgress(site, what string) {
 	r.progress("refresh: site %d/%d %s: %s", n, r.siteN, site, what)
 }
 
-// count adds one problem of a kind to the summary.
-// It is also a progress line, so a person watching sees what failed as it happens.
-func (r *run) count(kind, where, what string) {
+// fact records one failure or change for the summary (counted by kind, listed once, grouped)
+// and prints it as it happens, so a person watching sees what failed.
+func (r *run) fact(f fact) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.sum.Problems[kind]++
-	line := kind + ": " + where + ": " + what
-	r.sum.Failures = append(r.sum.Failures, line)
-	fmt.Fprintf(r.o.Progress, "refresh: %s\n", line)
+	r.sum.Problems[f.kind]++
+	r.led.add(f)
+	fmt.Fprintf(r.o.Progress, "refresh: %s\n", f.line())
 }
 
-// classifyFailure maps a failed read of a site index to origin health and a problem.
-func classifyFailure(err error) (health, problem string) {
-	var re *guard.RefusedError
-	var tl *guard.TooLargeError
-	var de *discover.Error
+// coveredClaim counts a claim made stale by its site's failure: the site's line says why.
+func (r *run) coveredClaim(site, health string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sum.Problems[health]++
+	r.led.cover(site)
+}
+
+// indexVerdict turns site index findings into origin health and a problem.
+func indexVerdict(fs []protocol.Finding) (health, problem string) {
 	switch {
-	case errors.As(err, &re), errors.As(err, &tl):
-		return store.OriginRefused, err.Error()
-	case errors.As(err, &de) && de.Err == nil:
-		// Every URL answered, none with a site index: the site stopped publishing one here.
-		return store.OriginNoIndex, err.Error()
+	case protocol.IsRefused(fs):
+		return store.OriginRefused, "the site index is over the document limit: " + findingsText(fs)
+	case protocol.IsNewerProtocol(fs):
+		return store.OriginUnsupportedVersion, "the site index speaks a newer protocol (" + findingsText(fs) + "); last good data kept"
+	case protocol.IsNotDreamWeave(fs):
+		return store.OriginNoIndex, "the site index is not a DreamWeave site index: " + findingsText(fs)
 	}
-	return store.OriginUnreachable, err.Error()
+	return store.OriginInvalidIndex, "the site index fails the protocol: " + findingsText(fs)
 }
 
 // findingsText renders validation findings for a problem field: the first three, and a count.

@@ -78,14 +78,42 @@ func TestRunRefusesContradictoryState(t *testing.T) {
 }
 
 func TestSummaryString(t *testing.T) {
-	s := &Summary{StartedAt: "2026-10-11T06:00:00Z", Sources: 2, SitesRead: 1, Fetched: 3, Unchanged: 4, Accepted: 2, Events: 2,
-		Problems: map[string]int{"invalid": 1, "site unreachable": 1},
-		Failures: []string{"site unreachable: b: HTTP 503", "invalid: p at a: invalid publication: x"}}
-	s.finish()
-	want := "refresh 2026-10-11T06:00:00Z: 2 sources, 1 sites read, 3 manifests fetched, 4 unchanged, 2 accepted, 2 events\n" +
-		"\nProblems by kind:\n  invalid: 1\n  site unreachable: 1\n\n" +
-		"- invalid: p at a: invalid publication: x\n- site unreachable: b: HTTP 503\n"
+	p := func(s string) *string { return &s }
+	s := &Summary{StartedAt: "2026-10-11T06:00:00Z", Sources: 1, SitesRead: 1, Fetched: 3, Unchanged: 4, Accepted: 1, Events: 1, EventsKnown: 2,
+		Problems: map[string]int{"invalid": 1, "site unreachable": 1, "origin-unavailable": 2},
+		Failures: []string{"claim p at a: invalid publication: x", "site b: unreachable: HTTP 503 [2 claims kept as last seen, marked origin unavailable]"},
+		HealthChanges: []store.HealthChange{
+			{Project: "p", Origin: "a", Before: "current", After: "invalid", Problem: p("x")},
+			{Project: "q", Origin: "a", Before: "", After: "current"},
+			{Project: "r", Origin: "b", Before: "current", After: "origin-unavailable", Problem: p("y")},
+			{Project: "s", Origin: "b", Before: "current", After: "origin-unavailable", Problem: p("y")},
+			{Project: "t", Origin: "c", Before: "invalid", After: "current"},
+			{Origin: "b", Before: "healthy", After: "unreachable", Problem: p("y")},
+		}}
+	want := "refresh 2026-10-11T06:00:00Z: 1 source, 1 site read, 3 manifests fetched, 4 unchanged, 1 accepted, 1 event (2 events already recorded)\n" +
+		"\nHealth: 1 claim became invalid, 2 claims became origin-unavailable, 1 claim recovered, 1 claim first seen, 1 site became unreachable\n" +
+		"\nProblems by kind:\n  invalid: 1\n  origin-unavailable: 2\n  site unreachable: 1\n\n" +
+		"- claim p at a: invalid publication: x\n- site b: unreachable: HTTP 503 [2 claims kept as last seen, marked origin unavailable]\n"
 	if got := s.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	one := &Summary{StartedAt: "t", Sources: 2, SitesRead: 0, Fetched: 1, Events: 0}
+	if got := one.String(); got != "refresh t: 2 sources, 0 sites read, 1 manifest fetched, 0 unchanged, 0 accepted, 0 events\n" {
+		t.Errorf("counts: %q", got)
+	}
+}
+
+// labelled never says a health's words twice, whichever way the problem was written.
+func TestLabelledSaysTheLabelOnce(t *testing.T) {
+	for _, tc := range []struct{ label, problem, want string }{
+		{"invalid publication", "the manifest fails the protocol: x", "invalid publication: the manifest fails the protocol: x"},
+		{"invalid publication", "invalid publication: x", "invalid publication: x"},
+		{"inconsistent deployment", "Inconsistent deployment: x", "Inconsistent deployment: x"},
+		{"refused by crawler policy", "u: refused by crawler policy: over the 16 MiB limit", "u: refused by crawler policy: over the 16 MiB limit"},
+		{"withdrawn", "", "withdrawn"},
+	} {
+		if got := labelled(tc.label, tc.problem); got != tc.want {
+			t.Errorf("labelled(%q, %q) = %q, want %q", tc.label, tc.problem, got, tc.want)
+		}
 	}
 }

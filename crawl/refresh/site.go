@@ -2,6 +2,7 @@ package refresh
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -20,20 +21,62 @@ const (
 
 // siteRun is one site being read: its index as read this time, for the claims to use.
 type siteRun struct {
-	id         string
-	indexURL   string
-	origin     store.Origin
-	validators store.Validators // of the index bytes in hand, for the re-read
+	id       string
+	indexURL string
+	origin   store.Origin
 
-	mu      sync.Mutex
-	stats   siteStats
-	entries map[string]protocol.IndexEntry // the latest advertisement per project (re-reads update it)
+	mu    sync.Mutex
+	stats siteStats
+	// entries are the projects the index read at the start lists (fixed once the claims start).
+	entries map[string]protocol.IndexEntry
+	// latest is the newest version of the index in hand: the one read at the start, or a valid
+	// re-read after a digest mismatch (seeds/crawler.txt, "Half-finished deployments"). Re-reads
+	// are conditional on its validators, so a 304 means "latest still stands".
+	latest *indexVersion
+	// used is the newest re-read version a claim was settled with (accepted, or found current
+	// again): it becomes the held index when the site finishes, so the held index is the one the
+	// held manifests were checked against.
+	used *indexVersion
+}
+
+// indexVersion is one valid read of a site index.
+type indexVersion struct {
+	seq        int // 0: the read at the start; then each re-read that changed it
+	body       []byte
+	validators store.Validators
+	index      *protocol.Index
+	entries    map[string]protocol.IndexEntry
+}
+
+func newIndexVersion(seq int, body []byte, v store.Validators, idx *protocol.Index) *indexVersion {
+	iv := &indexVersion{seq: seq, body: body, validators: v, index: idx, entries: map[string]protocol.IndexEntry{}}
+	for _, e := range idx.Projects {
+		if _, dup := iv.entries[e.ID]; !dup {
+			iv.entries[e.ID] = e
+		}
+	}
+	return iv
+}
+
+// markUsed notes that a claim was settled against version v (nil or the start's: nothing).
+func (sr *siteRun) markUsed(v *indexVersion) {
+	if v == nil || v.seq == 0 {
+		return
+	}
+	sr.mu.Lock()
+	if sr.used == nil || v.seq > sr.used.seq {
+		sr.used = v
+	}
+	sr.mu.Unlock()
 }
 
 type siteStats struct{ fetched, unchanged, problems int }
 
-// readSite reads one site some enrolled source reached this time.
+// readSite reads one site some enrolled source reached this time, within the site's time
+// budget (Options.SiteBudget).
 func (r *run) readSite(ctx context.Context, p *plan, site string) error {
+	ctx, cancel := context.WithTimeoutCause(ctx, r.o.SiteBudget, &BudgetError{What: "the site's time budget", Budget: r.o.SiteBudget})
+	defer cancel()
 	srs := p.reached[site]
 	d := srs[0].d
 	prev, had := r.prevOrigins[site]
@@ -55,8 +98,11 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		if err != nil || o.IndexSHA256 == nil || store.Digest(held) != *o.IndexSHA256 {
 			// A 304 for bytes we do not hold: read it again, unconditionally.
 			resp, gerr := r.get.Get(ctx, guard.Request{URL: d.IndexURL, Accept: acceptIndex})
+			if gerr != nil && r.interrupted() != nil {
+				return r.interrupted()
+			}
 			if gerr != nil || resp.Status != 200 {
-				return r.siteUnreadable(p, site, o, srs, store.OriginUnreachable, fetchProblem(d.IndexURL, resp, gerr))
+				return r.siteUnreadable(p, site, o, srs, store.OriginUnreachable, fetchProblem("the site index", d.IndexURL, resp, gerr))
 			}
 			d.Resp, body, fresh = resp, resp.Body, true
 		} else {
@@ -75,11 +121,7 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		o.Validators = store.Validators{ETag: d.Resp.ETag(), LastModified: d.Resp.LastModified()}
 	}
 	o.IndexSHA256 = strp(store.Digest(body))
-	o.SiteName, o.SiteURL = strp(idx.Site.Name), strp(idx.Site.URL)
-	o.Generator = nil
-	if idx.Generator != "" {
-		o.Generator = strp(idx.Generator)
-	}
+	setSite(&o, idx)
 	o.Health, o.Problem, o.LastSuccess = store.OriginHealthy, nil, strp(r.now)
 	if o.Issues == nil {
 		o.Issues = []string{}
@@ -87,7 +129,8 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	if err := r.originFirst(o); err != nil {
 		return err
 	}
-	sr := &siteRun{id: site, indexURL: d.IndexURL, origin: o, validators: o.Validators, entries: map[string]protocol.IndexEntry{}}
+	sr := &siteRun{id: site, indexURL: d.IndexURL, origin: o, entries: map[string]protocol.IndexEntry{},
+		latest: newIndexVersion(0, body, o.Validators, idx)}
 	var entries []protocol.IndexEntry
 	var issues []string
 	for _, e := range idx.Projects {
@@ -113,7 +156,7 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	if err := r.writeSources(o, srs); err != nil {
 		return err
 	}
-	err := parallel(ctx, r.o.MaxSources, len(entries), func(ctx context.Context, i int) error {
+	err := parallel(r.interrupt, r.o.MaxSources, len(entries), func(i int) error {
 		return r.readClaim(ctx, sr, entries[i])
 	})
 	if err != nil {
@@ -127,6 +170,15 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		}
 	}
 	return r.finishSite(sr, issues)
+}
+
+// setSite copies what the origin record keeps of a valid index: the site's name, URL, generator.
+func setSite(o *store.Origin, idx *protocol.Index) {
+	o.SiteName, o.SiteURL = strp(idx.Site.Name), strp(idx.Site.URL)
+	o.Generator = nil
+	if idx.Generator != "" {
+		o.Generator = strp(idx.Generator)
+	}
 }
 
 // replaceIndex writes new site index bytes the way replace writes a manifest: the origin record
@@ -171,12 +223,12 @@ func (r *run) originFirst(o store.Origin) error {
 func (r *run) writeSources(o store.Origin, srs []*sourceRun) error {
 	for _, sr := range srs {
 		id := o.ID
-		if err := r.writeSource(sr, &id); err != nil {
+		if err := r.writeSource(sr, &id, false); err != nil {
 			return err
 		}
 	}
 	o.PendingSHA256 = nil
-	return r.st.WriteJSON(store.OriginPath(o.ID), o)
+	return r.putOrigin(o)
 }
 
 // movesInto handles the sites that moved into site: their claims listed here get moved_to
@@ -196,7 +248,8 @@ func (r *run) movesInto(p *plan, site string, listed map[string]protocol.IndexEn
 }
 
 // siteUnreadable records a site whose index was reached but not usable (not DreamWeave,
-// invalid, newer protocol, refused). Held bytes stay; the claims say they are stale.
+// invalid, newer protocol, refused). Held bytes stay; the claims say they are stale. A move
+// into it stays pending: the old site's claims keep their last good data (movePending).
 func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*sourceRun, health, problem string) error {
 	o.Health, o.Problem = health, &problem
 	if o.Issues == nil {
@@ -206,14 +259,14 @@ func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*source
 		return err
 	}
 	for _, old := range p.previous[site] {
-		if err := r.abandon(old, site, nil); err != nil {
+		if err := r.movePending(old, o.IndexURL, problem); err != nil {
 			return err
 		}
 	}
 	if err := r.writeSources(o, srs); err != nil {
 		return err
 	}
-	r.count("site "+health, site, problem)
+	r.fact(siteFact(site, health, problem, nil))
 	if err := r.claimsUnavailable(site, problem); err != nil {
 		return err
 	}
@@ -222,53 +275,55 @@ func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*source
 }
 
 // finishSite records the site's publication issues (one line per claim that is not current)
-// and reports progress.
+// and reports progress. When a claim was settled against a re-read of the index, that re-read
+// becomes the held index (bytes, digest, validators), written with the same pending_sha256 care
+// as any replacement: the held index is the one the held manifests were checked against.
 func (r *run) finishSite(sr *siteRun, issues []string) error {
 	sr.mu.Lock()
-	st := sr.stats
+	st, used := sr.stats, sr.used
 	sr.mu.Unlock()
+	o := sr.origin
+	if used != nil {
+		if err := r.replaceIndex(o, used.body); err != nil {
+			return err
+		}
+		o.IndexSHA256, o.Validators = strp(store.Digest(used.body)), used.validators
+		setSite(&o, used.index)
+	}
 	for _, id := range sortedKeys(sr.entries) {
 		var c store.Claim
 		if err := r.st.ReadJSON(store.ClaimPath(id, sr.id), &c); err != nil {
 			return err
 		}
 		if c.Health != store.ClaimCurrent && c.Problem != nil {
-			issues = append(issues, fmt.Sprintf("%s (%s): %s: %s", id, c.Entry.Name, store.HealthLabel(c.Health), *c.Problem))
+			issues = append(issues, fmt.Sprintf("%s (%s): %s", id, c.Entry.Name, labelled(store.HealthLabel(c.Health), *c.Problem)))
 		}
 	}
 	sort.Strings(issues)
 	if issues == nil {
 		issues = []string{}
 	}
-	o := sr.origin
 	o.Issues = issues
 	o.PendingSHA256 = nil
-	if err := r.st.WriteJSON(store.OriginPath(sr.id), o); err != nil {
+	if err := r.putOrigin(o); err != nil {
 		return err
 	}
 	r.mu.Lock()
 	r.sum.SitesRead++
 	r.mu.Unlock()
-	r.siteProgress(sr.id, fmt.Sprintf("%d projects, %d fetched, %d unchanged, %d not current", len(sr.entries), st.fetched, st.unchanged, st.problems))
+	r.siteProgress(sr.id, fmt.Sprintf("%s, %s fetched, %d unchanged, %d not current",
+		plural(len(sr.entries), "project", "projects"), plural(st.fetched, "manifest", "manifests"), st.unchanged, st.problems))
 	return nil
 }
 
-// indexVerdict turns site index findings into origin health and a problem.
-func indexVerdict(fs []protocol.Finding) (health, problem string) {
+// fetchProblem describes a failed GET of what (e.g. "the manifest") at u: the guard's error
+// (a time budget said as such), or the HTTP status.
+func fetchProblem(what, u string, resp *guard.Response, err error) string {
+	var be *BudgetError
 	switch {
-	case protocol.IsRefused(fs):
-		return store.OriginRefused, "refused by crawler policy: " + findingsText(fs)
-	case protocol.IsNewerProtocol(fs):
-		return store.OriginUnsupportedVersion, "the site index speaks a newer protocol (" + findingsText(fs) + "); last good data kept"
-	case protocol.IsNotDreamWeave(fs):
-		return store.OriginNoIndex, "not a DreamWeave site index: " + findingsText(fs)
-	}
-	return store.OriginInvalidIndex, "the site index fails the protocol: " + findingsText(fs)
-}
-
-// fetchProblem describes a failed GET: the guard's error, or the HTTP status.
-func fetchProblem(u string, resp *guard.Response, err error) string {
-	if err != nil {
+	case errors.As(err, &be):
+		return what + " at " + u + " was not read: " + be.Error()
+	case err != nil:
 		return err.Error()
 	}
 	return fmt.Sprintf("HTTP %d from %s", resp.Status, u)

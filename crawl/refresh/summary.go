@@ -4,42 +4,230 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
 // Summary is what one refresh did. Counts are of this refresh only. Problems counts the facts
 // recorded by kind (claim health values such as "invalid" or "inconsistent", "site
 // unreachable" and the other origin health values prefixed "site ", "source unresolved",
-// "source removed", "moved", "image"); Failures lists each as "kind: where: what", sorted.
+// "source removed", "moved", "image"), one per claim, site or source. Failures lists each
+// failure once: a site's line covers its claims and the sources that failed with it, and
+// claims failing for the same reason at one site share a line.
 type Summary struct {
 	StartedAt string // the refresh's start time (network.json observed_at)
 	Sources   int    // enrolled sources read
 	SitesRead int    // site indexes read and valid (a 304 counts: the held bytes stand)
-	Fetched   int    // manifest downloads made (a re-read after a digest mismatch counts again)
+	Fetched   int    // manifest downloads made (a re-read after a digest mismatch counts again; a 304 is not a download)
 	Unchanged int    // listed claims whose advertised digest equals the held manifest's
 	Accepted  int    // manifests that passed every check and replaced or joined the held ones
 	Events    int    // events written
-	Problems  map[string]int
-	Failures  []string
+	// EventsKnown counts transitions whose event already exists: the same facts give the same
+	// id (store.EventID), so a transition repeated with identical facts is not recorded twice.
+	EventsKnown   int
+	Problems      map[string]int
+	Failures      []string
+	HealthChanges []store.HealthChange // as written to network.json
+	// Warnings are said loudly at the end of the refresh (on Progress): every source failed.
+	Warnings []string
 }
 
-func (s *Summary) finish() { sort.Strings(s.Failures) }
-
-// String is the summary as a commit message: a subject line, then problem counts by kind and
-// each failure on its own line. The same refresh gives the same text.
+// String is the summary as a commit message: a subject line, the health changes, problem
+// counts by kind and each failure on its own line. The same refresh gives the same text.
 func (s *Summary) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "refresh %s: %d sources, %d sites read, %d manifests fetched, %d unchanged, %d accepted, %d events\n",
-		s.StartedAt, s.Sources, s.SitesRead, s.Fetched, s.Unchanged, s.Accepted, s.Events)
-	if len(s.Problems) == 0 {
-		return b.String()
-	}
-	b.WriteString("\nProblems by kind:\n")
-	for _, k := range sortedKeys(s.Problems) {
-		fmt.Fprintf(&b, "  %s: %d\n", k, s.Problems[k])
+	fmt.Fprintf(&b, "refresh %s: %s, %s read, %s fetched, %d unchanged, %d accepted, %s",
+		s.StartedAt, plural(s.Sources, "source", "sources"), plural(s.SitesRead, "site", "sites"),
+		plural(s.Fetched, "manifest", "manifests"), s.Unchanged, s.Accepted, plural(s.Events, "event", "events"))
+	if s.EventsKnown > 0 {
+		fmt.Fprintf(&b, " (%s already recorded)", plural(s.EventsKnown, "event", "events"))
 	}
 	b.WriteString("\n")
-	for _, f := range s.Failures {
-		fmt.Fprintf(&b, "- %s\n", f)
+	if h := healthWords(s.HealthChanges); h != "" {
+		b.WriteString("\nHealth: " + h + "\n")
+	}
+	if len(s.Problems) > 0 {
+		b.WriteString("\nProblems by kind:\n")
+		for _, k := range sortedKeys(s.Problems) {
+			fmt.Fprintf(&b, "  %s: %d\n", k, s.Problems[k])
+		}
+	}
+	if len(s.Failures) > 0 {
+		b.WriteString("\n")
+		for _, f := range s.Failures {
+			fmt.Fprintf(&b, "- %s\n", f)
+		}
 	}
 	return b.String()
+}
+
+// healthWords says what changed health, claims then sites: "2 claims became
+// origin-unavailable, 1 claim recovered, 45 claims first seen, 1 site became unreachable".
+func healthWords(hs []store.HealthChange) string {
+	var parts []string
+	for _, sites := range []bool{false, true} {
+		one, many := "claim", "claims"
+		if sites {
+			one, many = "site", "sites"
+		}
+		became := map[string]int{}
+		recovered, first := 0, 0
+		for _, h := range hs {
+			if (h.Project == "") != sites {
+				continue
+			}
+			good := h.After == store.ClaimCurrent || h.After == store.OriginHealthy
+			switch {
+			case h.Before == "":
+				first++
+			case good:
+				recovered++
+			default:
+				became[h.After]++
+			}
+		}
+		for _, after := range sortedKeys(became) {
+			parts = append(parts, plural(became[after], one, many)+" became "+after)
+		}
+		if recovered > 0 {
+			parts = append(parts, plural(recovered, one, many)+" recovered")
+		}
+		if first > 0 {
+			parts = append(parts, plural(first, one, many)+" first seen")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// plural is "1 source" or "2 sources".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// labelled joins a health label and a problem without saying the label twice: a problem that
+// already starts with (or contains) the label is said as it is.
+func labelled(label, problem string) string {
+	p, l := strings.ToLower(problem), strings.ToLower(label)
+	switch {
+	case problem == "":
+		return label
+	case label == "", strings.Contains(p, l):
+		return problem
+	}
+	return label + ": " + problem
+}
+
+// originLabel is an origin health value's words.
+func originLabel(health string) string {
+	switch health {
+	case store.OriginUnreachable:
+		return "unreachable"
+	case store.OriginRefused:
+		return "refused by crawler policy"
+	case store.OriginNoIndex:
+		return "no site index"
+	case store.OriginInvalidIndex:
+		return "invalid site index"
+	case store.OriginUnsupportedVersion:
+		return "speaks a newer protocol"
+	}
+	return health
+}
+
+// fact is one thing the summary reports: a site's, a claim's or a source's failure (or move,
+// withdrawal, image problem).
+type fact struct {
+	kind    string   // the Summary.Problems key
+	site    string   // origin id ("" for a source fact)
+	project string   // claim and image facts
+	source  string   // source facts
+	label   string   // the health's words
+	what    string   // the problem
+	sources []string // site facts: the enrolled sources that failed with it
+}
+
+func siteFact(site, health, problem string, srcs []string) fact {
+	return fact{kind: "site " + health, site: site, label: originLabel(health), what: problem, sources: srcs}
+}
+
+func claimFact(site, project, kind, label, problem string) fact {
+	return fact{kind: kind, site: site, project: project, label: label, what: problem}
+}
+
+func sourceFact(u, kind, label, problem string) fact {
+	return fact{kind: kind, source: u, label: label, what: problem}
+}
+
+func imageFact(site, project, problem string) fact {
+	return fact{kind: "image", site: site, project: project, label: "card image", what: problem}
+}
+
+func (f fact) line() string {
+	switch {
+	case f.source != "":
+		return "source " + f.source + ": " + labelled(f.label, f.what)
+	case f.kind == "image":
+		return "card image of " + f.project + " at " + f.site + ": " + f.what
+	case f.project != "":
+		return "claim " + f.project + " at " + f.site + ": " + labelled(f.label, f.what)
+	}
+	return "site " + f.site + ": " + labelled(f.label, f.what)
+}
+
+// ledger gathers facts into the summary's lines: one per site failure (with the claims it made
+// stale), one per group of claims failing alike at one site, one per source or image.
+type ledger struct {
+	sites   map[string][]fact     // site -> its failures
+	covered map[string]int        // site -> claims its failure made stale
+	groups  map[groupKey][]string // claims failing alike at one site -> projects
+	others  []string
+}
+
+func newLedger() *ledger {
+	return &ledger{sites: map[string][]fact{}, covered: map[string]int{}, groups: map[groupKey][]string{}}
+}
+
+func (l *ledger) add(f fact) {
+	switch {
+	case f.source != "" || f.kind == "image":
+		l.others = append(l.others, f.line())
+	case f.project != "":
+		key := groupKey{f.kind, f.site, f.label, f.what}
+		l.groups[key] = append(l.groups[key], f.project)
+	default:
+		l.sites[f.site] = append(l.sites[f.site], f)
+	}
+}
+
+type groupKey struct{ kind, site, label, what string }
+
+func (l *ledger) cover(site string) { l.covered[site]++ }
+
+func (l *ledger) lines() []string {
+	out := append([]string(nil), l.others...)
+	for site, fs := range l.sites {
+		for _, f := range fs {
+			line := f.line()
+			if n := l.covered[site]; n > 0 {
+				line += fmt.Sprintf(" [%s kept as last seen, marked origin unavailable]", plural(n, "claim", "claims"))
+			}
+			if len(f.sources) > 0 {
+				line += " [enrolled as " + strings.Join(f.sources, ", ") + "]"
+			}
+			out = append(out, line)
+		}
+	}
+	for key, projects := range l.groups {
+		sort.Strings(projects)
+		if len(projects) == 1 {
+			out = append(out, claimFact(key.site, projects[0], key.kind, key.label, key.what).line())
+			continue
+		}
+		out = append(out, fmt.Sprintf("%d claims at %s: %s (%s)", len(projects), key.site, labelled(key.label, key.what), strings.Join(projects, ", ")))
+	}
+	sort.Strings(out)
+	return out
 }
