@@ -91,6 +91,10 @@ type Options struct {
 	BaseURL string
 	// Repository is the index's repository URL ("" is DefaultRepository).
 	Repository string
+
+	// templates replaces the embedded templates (tests only: a template with words check-site
+	// must catch).
+	templates fs.FS
 }
 
 // Result says what a build wrote.
@@ -160,7 +164,7 @@ func Build(o Options) (*Result, error) {
 		return nil, fmt.Errorf("build: %w", err)
 	}
 	b := &builder{
-		out: tmp, dir: dir, n: n, base: base, repo: repo,
+		out: tmp, dir: dir, n: n, base: base, repo: repo, templates: o.templates,
 		min: newMinifier(), written: map[string]bool{}, dirs: map[string]bool{},
 	}
 	if err := b.build(); err != nil {
@@ -248,6 +252,8 @@ type builder struct {
 	base string
 	repo string
 	min  *minify.M
+	// templates are the page templates' files (nil: the embedded ones).
+	templates fs.FS
 
 	mu      sync.Mutex      // guards written, pages and dirs: pages render concurrently
 	written map[string]bool // every file written, by slash path
@@ -315,7 +321,7 @@ func (b *builder) spawn(f func() error) { b.jobs <- f }
 
 func (b *builder) build() error {
 	var err error
-	if b.tmpl, err = loadTemplates(); err != nil {
+	if b.tmpl, err = loadTemplates(b.templates); err != nil {
 		return err
 	}
 	if err := b.write(Marker, []byte(markerText+markerBase+b.base+"\n")); err != nil {

@@ -3,6 +3,7 @@ package site
 import (
 	"html/template"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -29,32 +30,96 @@ var quoted = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]*[^\s"'<>.,;
 	`|(?:^|\B)'[^']*'\B` +
 	`|[^\s"“']*[/._=@<>\[\]{}#%&0-9][^\s"“']*`)
 
+// pointerRule is a validation finding's JSON pointer and rule, as protocol.Finding.String
+// writes them ("/releases/0/runtimes/openmw x [pattern] ..."): a pointer is publisher keys
+// and may hold spaces, so everything from its "/" to the " [rule]" is the quotation.
+var pointerRule = regexp.MustCompile(`(?:^|[\s(:;])(/[^\[\n]*?) \[[A-Za-z0-9_.:-]+\]`)
+
+// pointerParen is a pointer a finding's message repeats in brackets before a colon
+// (`field "url" (/project/credits/0/url): ...`); it too may hold spaces.
+var pointerParen = regexp.MustCompile(`\((/[^()\n]*)\):`)
+
+type span struct{ start, end int }
+
 // problemSegments splits s into alternating own-words / quotation segments (quotes[i] true
-// for a quotation). A token's trailing sentence punctuation stays with the index's words.
-func problemSegments(s string) (segs []string, quotes []bool) {
-	last := 0
-	for _, m := range quoted.FindAllStringIndex(s, -1) {
-		start, end := m[0], m[1]
-		q := s[start:end]
-		// Leave the sentence's own punctuation out of a bare token: "…/stable/version:" or
-		// "1.1.0." end a clause, they are not part of the quotation.
-		if q[0] != '"' && !strings.HasPrefix(q, "“") && q[0] != '\'' {
-			trimmed := strings.TrimRight(q, ".,;:)")
-			end = start + len(trimmed)
-			q = trimmed
-			if lead := strings.IndexFunc(q, func(r rune) bool { return r != '(' }); lead > 0 {
-				start += lead
-				q = s[start:end]
+// for a quotation). Quotations are, in this order: the known publisher strings (names the
+// problem may quote without marks, such as an index entry's name in a publication issue),
+// the JSON pointers of findings, then the quoted pattern's tokens. A bare token's trailing
+// sentence punctuation stays with the index's words.
+func problemSegments(s string, known []string) (segs []string, quotes []bool) {
+	var spans []span
+	free := func(a, b int) bool {
+		for _, sp := range spans {
+			if a < sp.end && sp.start < b {
+				return false
 			}
 		}
-		if q == "" || start < last {
+		return true
+	}
+	ks := append([]string(nil), known...)
+	sort.SliceStable(ks, func(i, j int) bool { return len(ks[i]) > len(ks[j]) })
+	for _, k := range ks {
+		if len(strings.TrimSpace(k)) < 3 {
 			continue
 		}
-		if start > last {
-			segs, quotes = append(segs, s[last:start]), append(quotes, false)
+		for off := 0; ; {
+			i := strings.Index(s[off:], k)
+			if i < 0 {
+				break
+			}
+			a, b := off+i, off+i+len(k)
+			if free(a, b) {
+				spans = append(spans, span{a, b})
+			}
+			off = b
 		}
-		segs, quotes = append(segs, q), append(quotes, true)
-		last = end
+	}
+	for _, re := range []*regexp.Regexp{pointerRule, pointerParen} {
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			if free(m[2], m[3]) {
+				spans = append(spans, span{m[2], m[3]})
+			}
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	// The quoted pattern, in each stretch no earlier quotation covers.
+	gaps := []span{}
+	at := 0
+	for _, sp := range spans {
+		if sp.start > at {
+			gaps = append(gaps, span{at, sp.start})
+		}
+		at = sp.end
+	}
+	if at < len(s) {
+		gaps = append(gaps, span{at, len(s)})
+	}
+	for _, g := range gaps {
+		part := s[g.start:g.end]
+		for _, m := range quoted.FindAllStringIndex(part, -1) {
+			start, end := m[0], m[1]
+			q := part[start:end]
+			// Leave the sentence's own punctuation out of a bare token: "…/stable/version:"
+			// or "1.1.0." end a clause, they are not part of the quotation.
+			if q[0] != '"' && !strings.HasPrefix(q, "“") && q[0] != '\'' {
+				end = start + len(strings.TrimRight(q, ".,;:)"))
+				for start < end && part[start] == '(' {
+					start++
+				}
+			}
+			if start < end {
+				spans = append(spans, span{g.start + start, g.start + end})
+			}
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	last := 0
+	for _, sp := range spans {
+		if sp.start > last {
+			segs, quotes = append(segs, s[last:sp.start]), append(quotes, false)
+		}
+		segs, quotes = append(segs, s[sp.start:sp.end]), append(quotes, true)
+		last = sp.end
 	}
 	if last < len(s) {
 		segs, quotes = append(segs, s[last:]), append(quotes, false)
@@ -63,10 +128,11 @@ func problemSegments(s string) (segs []string, quotes []bool) {
 }
 
 // problemHTML renders a crawler problem (or trail outcome, issue, evidence) as HTML: the
-// index's words as escaped text, every quotation of publisher data in
-// <bdi data-publisher>. The result holds no markup but those elements.
-func problemHTML(s string) template.HTML {
-	segs, quotes := problemSegments(s)
+// index's words as escaped text, every quotation of publisher data (see problemSegments;
+// known are publisher strings the text may quote bare) in <bdi data-publisher>. The result
+// holds no markup but those elements.
+func problemHTML(s string, known ...string) template.HTML {
+	segs, quotes := problemSegments(s, known)
 	var b strings.Builder
 	for i, seg := range segs {
 		if quotes[i] {
@@ -78,6 +144,47 @@ func problemHTML(s string) template.HTML {
 		b.WriteString(template.HTMLEscapeString(seg))
 	}
 	return template.HTML(b.String())
+}
+
+// claimTexts are the publisher strings a claim's problems may quote bare: its names, summary,
+// tags, game and license, and its site's name.
+func claimTexts(c *network.Claim) []string {
+	if c == nil {
+		return nil
+	}
+	out := []string{c.Name, c.Record.Entry.Name, c.Record.Entry.Summary}
+	if m := c.Manifest; m != nil {
+		out = append(out, m.Project.Name, m.Project.Summary, m.Project.Game, m.Project.License)
+		out = append(out, m.Project.Tags...)
+	}
+	if c.Origin != nil {
+		out = append(out, deref(c.Origin.SiteName))
+	}
+	return out
+}
+
+// originTexts are the publisher strings a site's problems and publication issues may quote
+// bare: its name and generator, and the names of the projects it lists.
+func originTexts(o *network.Origin) []string {
+	if o == nil {
+		return nil
+	}
+	out := []string{deref(o.SiteName), deref(o.Generator)}
+	for _, c := range o.Claims {
+		out = append(out, c.Name, c.Record.Entry.Name)
+	}
+	return out
+}
+
+// quoteFor is problemHTML with the publisher strings of ctx (a claim or a site) known.
+func quoteFor(s string, ctx any) template.HTML {
+	switch v := ctx.(type) {
+	case *network.Claim:
+		return problemHTML(s, claimTexts(v)...)
+	case *network.Origin:
+		return problemHTML(s, originTexts(v)...)
+	}
+	return problemHTML(s)
 }
 
 // composeProblem joins a health label and the problem recorded with it into one clause
@@ -144,7 +251,7 @@ func cutLabel(p, label string) (string, bool) {
 // capitalize upper-cases the first letter when it starts the index's own words (never a
 // quoted value, URL or path, which stay as published).
 func capitalize(s string) string {
-	segs, quotes := problemSegments(s)
+	segs, quotes := problemSegments(s, nil)
 	if len(segs) == 0 || quotes[0] {
 		return s
 	}
@@ -165,19 +272,19 @@ func sentence(s string) string {
 }
 
 // whyHTML is a health label and its problem as one sentence: composed (composeProblem),
-// capitalized, ended with a full stop, quotations marked (problemHTML).
-func whyHTML(label string, problem *string) template.HTML {
-	return problemHTML(sentence(composeProblem(label, deref(problem))))
+// capitalized, ended with a full stop, quotations marked (problemHTML with known).
+func whyHTML(label string, problem *string, known ...string) template.HTML {
+	return problemHTML(sentence(composeProblem(label, deref(problem))), known...)
 }
 
 // claimWhy is whyHTML for a claim's health and recorded problem.
-func claimWhy(health string, problem *string) template.HTML {
-	return whyHTML(store.HealthLabel(health), problem)
+func claimWhy(c *network.Claim) template.HTML {
+	return whyHTML(store.HealthLabel(c.Health), c.Record.Problem, claimTexts(c)...)
 }
 
 // originWhy is whyHTML for a site's health and recorded problem.
-func originWhy(health string, problem *string) template.HTML {
-	return whyHTML(originHealthLabel(health), problem)
+func originWhy(o *network.Origin) template.HTML {
+	return whyHTML(originHealthLabel(o.Health), o.Problem, originTexts(o)...)
 }
 
 // originHealthLabel is the short words for a site's health, as a clause ("unreachable").

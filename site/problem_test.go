@@ -1,11 +1,13 @@
 package site
 
 import (
+	"html/template"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
@@ -41,7 +43,7 @@ func TestWhyNeverRepeatsTheLabel(t *testing.T) {
 		{"manifest-unreachable", "HTTP 404 for the manifest."},
 		{"inconsistent", "the served bytes never matched"},
 	} {
-		got := visible(string(claimWhy(c.health, &c.problem)))
+		got := visible(string(claimWhy(&network.Claim{Health: c.health, Record: store.Claim{Problem: &c.problem}})))
 		label := strings.ToLower(store.HealthLabel(c.health))
 		if n := strings.Count(strings.ToLower(got), label); n != 1 {
 			t.Errorf("%s: %q says %q %d times", c.health, got, label, n)
@@ -72,21 +74,9 @@ func TestProblemHTMLMarksQuotations(t *testing.T) {
 	if got := visible(out); got != p {
 		t.Errorf("the text changed:\n got %q\nwant %q", got, p)
 	}
-	doc, _ := html.Parse(strings.NewReader(out))
-	var marked []string
-	walk(doc, func(n *html.Node) bool {
-		if n.Type == html.ElementNode && isPublisher(n) {
-			marked = append(marked, textOf(n))
-			return false
-		}
-		return true
-	})
+	marked := markedTexts(template.HTML(out))
 	for _, want := range []string{"/channels/official/version", "channels.trusted.version", `"1.0 safe"`, "'recommended'", "https://x.example/official?q=1", "safe_mode.cfg", "'x'"} {
-		found := false
-		for _, m := range marked {
-			found = found || m == want
-		}
-		if !found {
+		if !contains(marked, want) {
 			t.Errorf("%q is not marked as publisher text; marked: %q", want, marked)
 		}
 	}
@@ -104,3 +94,49 @@ func TestProblemHTMLMarksQuotations(t *testing.T) {
 }
 
 func doc0(body string) string { return doc(body) }
+
+// TestProblemHTMLMarksPointersAndKnownNames: a finding's pointer with publisher keys holding
+// spaces is one quotation up to its [rule], and a publisher name the crawler quotes bare (a
+// publication issue's "<id> (<name>): ...") is marked when the page knows it.
+func TestProblemHTMLMarksPointersAndKnownNames(t *testing.T) {
+	p := `invalid publication: /releases/0/runtimes/openmw Official build [pattern] bad; /x/safe y [minLength] short; /a b [pattern] field "b" (/a/trusted b): does not match`
+	marked := markedTexts(problemHTML(p))
+	for _, want := range []string{"/releases/0/runtimes/openmw Official build", "/x/safe y", "/a/trusted b"} {
+		if !contains(marked, want) {
+			t.Errorf("%q is not one quotation; marked: %q", want, marked)
+		}
+	}
+	issue := `1c2e4a6c-9d1f-4a3b-8c5d-6e8a0c2e4a5d (Trusted Lamps): invalid publication: /x [y] z`
+	if got := markedTexts(problemHTML(issue, "Trusted Lamps")); !contains(got, "Trusted Lamps") {
+		t.Errorf("the known name is not marked: %q", got)
+	}
+	if got := markedTexts(problemHTML(issue)); contains(got, "Trusted Lamps") {
+		t.Errorf("an unknown bare name is marked (the test above would prove nothing): %q", got)
+	}
+}
+
+// markedTexts are the texts of the publisher elements in h.
+func markedTexts(h template.HTML) []string {
+	doc, err := html.Parse(strings.NewReader(string(h)))
+	if err != nil {
+		panic(err)
+	}
+	var out []string
+	walk(doc, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && isPublisher(n) {
+			out = append(out, textOf(n))
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

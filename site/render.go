@@ -106,14 +106,17 @@ var funcs = template.FuncMap{
 	"isFalse":      func(b *bool) bool { return b != nil && !*b },
 	"plural":       plural,
 	"siteLabel":    siteLabel,
-	"problem":      func(s string) template.HTML { return problemHTML(sentence(capitalize(s))) },
-	"quote":        problemHTML,
+	"problem":      func(s string, ctx any) template.HTML { return quoteFor(sentence(capitalize(s)), ctx) },
+	"quote":        func(s string) template.HTML { return problemHTML(s) },
+	"quoteFor":     quoteFor,
 	"claimWhy":     claimWhy,
 	"originWhy":    originWhy,
 	"why":          whyHTML,
 	"originLabel":  originHealthLabel,
 	"excluded":     excludedText,
-	"withdrawnWhy": func(c *network.Claim) template.HTML { return problemHTML(sentence(capitalize(withdrawnReason(c)))) },
+	"withdrawnWhy": func(c *network.Claim) template.HTML {
+		return problemHTML(sentence(capitalize(withdrawnReason(c))), claimTexts(c)...)
+	},
 	"enrolled":     enrolled,
 	"staleness":    func(c *network.Claim) string { return string(stalenessOf(c)) },
 	"sourceAnchor": sourceAnchor,
@@ -151,12 +154,16 @@ func originName(o *network.Origin) string {
 	return o.ID
 }
 
-func loadTemplates() (*templateSet, error) {
-	base, err := template.New("").Funcs(funcs).ParseFS(templates.FS, "_layout.html", "_partials.html")
+// loadTemplates parses the page templates from fsys (nil: the embedded templates.FS).
+func loadTemplates(fsys fs.FS) (*templateSet, error) {
+	if fsys == nil {
+		fsys = templates.FS
+	}
+	base, err := template.New("").Funcs(funcs).ParseFS(fsys, "_layout.html", "_partials.html")
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	names, err := fs.Glob(templates.FS, "*.html")
+	names, err := fs.Glob(fsys, "*.html")
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +176,7 @@ func loadTemplates() (*templateSet, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t, err = t.ParseFS(templates.FS, name); err != nil {
+		if t, err = t.ParseFS(fsys, name); err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
 		ts.pages[strings.TrimSuffix(name, ".html")] = t
