@@ -120,8 +120,40 @@ const (
 	tplSource  = "dreamweave-mp-github-io-dreamweave-mod-template-1d2d6801"
 )
 
+// fixture is a sound state and the claim, site and source the tests corrupt in it: the tiny
+// state built in the test (always) and the repaired corpus (when ../shared is present).
+type fixture struct {
+	name                             string
+	build                            func(t *testing.T) *Dir
+	project, site, source, sourceURL string
+}
+
+func fixtures() []fixture {
+	return []fixture{
+		{"tiny", func(t *testing.T) *Dir { return tinyState(t) }, tinyProject, tinySite, tinySource, tinySourceURL},
+		{"corpus", soundCorpus, tplProject, tplSite, tplSource, "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/"},
+	}
+}
+
+// forEachFixture runs f on every fixture, as a subtest named after it.
+func forEachFixture(t *testing.T, f func(t *testing.T, fx fixture)) {
+	for _, fx := range fixtures() {
+		t.Run(fx.name, func(t *testing.T) {
+			if fx.name == "corpus" {
+				corpusState(t) // skips the whole fixture, saying why, without ../shared
+			}
+			f(t, fx)
+		})
+	}
+}
+
 // Each corruption of a sound state is reported as exactly the broken invariant, naming the path.
 func TestCheckNamesEachBrokenInvariant(t *testing.T) {
+	forEachFixture(t, checkNamesEachBrokenInvariant)
+}
+
+func checkNamesEachBrokenInvariant(t *testing.T, fx fixture) {
+	tplProject, tplSite, tplSource, soundCorpus := fx.project, fx.site, fx.source, fx.build
 	claimRel := ClaimPath(tplProject, tplSite)
 	manRel := ManifestPath(tplProject, tplSite)
 	cases := []struct {
@@ -179,7 +211,7 @@ func TestCheckNamesEachBrokenInvariant(t *testing.T) {
 		}, SourcePath(tplSource), "origin gone-00000000 does not exist"},
 		{"origin lists a source with no record", func(t *testing.T, d *Dir) {
 			must(t, os.Remove(d.Path(SourcePath(tplSource))))
-		}, OriginPath(tplSite), "lists source https://dreamweave-mp.github.io/DreamWeave-Mod-Template/, which has no record"},
+		}, OriginPath(tplSite), "lists source " + fx.sourceURL + ", which has no record"},
 		{"origin named against its index url", func(t *testing.T, d *Dir) {
 			var o Origin
 			must(t, d.ReadJSON(OriginPath(tplSite), &o))
@@ -220,8 +252,10 @@ func TestCheckNamesEachBrokenInvariant(t *testing.T) {
 	}
 }
 
-func TestCheckEvents(t *testing.T) {
-	d := soundCorpus(t)
+func TestCheckEvents(t *testing.T) { forEachFixture(t, checkEvents) }
+
+func checkEvents(t *testing.T, fx fixture) {
+	d := fx.build(t)
 	s, err := d.Load()
 	must(t, err)
 	e := s.Events[0]
@@ -313,7 +347,10 @@ func TestEventID(t *testing.T) {
 
 // A replacement cut short between its two writes (pending_sha256 recorded, then the new bytes)
 // is a sound state; bytes that are neither the recorded nor the pending ones are not.
-func TestCheckPendingReplacement(t *testing.T) {
+func TestCheckPendingReplacement(t *testing.T) { forEachFixture(t, checkPendingReplacement) }
+
+func checkPendingReplacement(t *testing.T, fx fixture) {
+	tplProject, tplSite, soundCorpus := fx.project, fx.site, fx.build
 	manRel := ManifestPath(tplProject, tplSite)
 	idxRel := OriginIndexPath(tplSite)
 	newBytes := func(d *Dir, rel string) []byte {
