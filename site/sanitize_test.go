@@ -1,6 +1,7 @@
 package site
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 
@@ -105,6 +106,57 @@ func FuzzMarkdown(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if probs := markdownProblems(string(Markdown(s))); len(probs) > 0 {
 			t.Errorf("Markdown(%q) let through: %v", s, probs)
+		}
+	})
+}
+
+// FuzzSafeURL: whatever a publisher writes as a URL, SafeURL gives back either nothing or the
+// same string, and what it gives back is an http(s) URL with a host or a mailto URL, with no
+// character that could end an attribute or hide a scheme, and check-site accepts it as a link.
+// Seeds: javascript:, data:, vbscript:, entity-encoded and tab- or newline-split schemes,
+// mixed case, leading whitespace, unicode look-alikes, protocol-relative and user-info tricks.
+func FuzzSafeURL(f *testing.F) {
+	for _, s := range []string{
+		"https://example.org/", "http://example.org/a?b=c#d", "mailto:a@example.org", "HTTPS://EXAMPLE.ORG/",
+		"javascript:alert(1)", "JaVaScRiPt:alert(1)", " javascript:alert(1)", "\tjavascript:alert(1)", "java\tscript:alert(1)",
+		"java\nscript:alert(1)", "java\x00script:alert(1)", "&#106;avascript:alert(1)", "&#x6A;avascript:alert(1)", "javascript&colon;alert(1)",
+		"data:text/html;base64,PHNjcmlwdD4=", "DATA:text/html,x", "vbscript:msgbox(1)", "//evil.example/", "\\\\evil.example\\x",
+		"https://example.org@evil.example/", "https://example.org\\@evil.example/", "https:evil.example", "https://", "mailto:",
+		"ｊａｖａｓｃｒｉｐｔ:alert(1)", "https://exa\u200bmple.org/", "https://пример.example/", "https://example.org/\"onmouseover=alert(1)",
+		"https://example.org/<script>", "\u00a0https://example.org/", "https://example.org/ ", "file:///etc/passwd",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, u string) {
+		got := SafeURL(u)
+		if got == "" {
+			return
+		}
+		if got != u {
+			t.Fatalf("SafeURL(%q) = %q: changed, not accepted or refused", u, got)
+		}
+		p, err := url.Parse(got)
+		if err != nil {
+			t.Fatalf("SafeURL accepted %q, which does not parse: %v", got, err)
+		}
+		switch strings.ToLower(p.Scheme) {
+		case "http", "https":
+			if p.Host == "" || p.User != nil {
+				t.Fatalf("SafeURL accepted %q: no host or user info", got)
+			}
+		case "mailto":
+		default:
+			t.Fatalf("SafeURL accepted %q with scheme %q", got, p.Scheme)
+		}
+		for _, r := range got {
+			if r <= ' ' || r == 0x7f || r == '"' || r == '<' || r == '>' || r == '`' || r == '\\' {
+				t.Fatalf("SafeURL accepted %q holding %q", got, r)
+			}
+		}
+		c := &checker{files: map[string]bool{}, ids: map[string]map[string]bool{}, root: "/"}
+		c.link("index.html", "href", got)
+		if len(c.problems) > 0 {
+			t.Fatalf("check-site refuses the link SafeURL accepted: %v", c.problems)
 		}
 	})
 }

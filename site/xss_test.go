@@ -185,7 +185,36 @@ func TestXSSCorpus(t *testing.T) {
 	for _, p := range res.Pages {
 		assertInert(t, p, parsePage(t, out, p))
 	}
-	// The staleness banner of the "claim problem" case is there, with the problem as text.
+	// The staleness banner of the "claim problem" case is there, with the problem as text
+	// (quoted value marked as the publisher's, no element from it).
+	for p, tc := range pages {
+		if tc.name != "claim problem in the staleness banner" {
+			continue
+		}
+		doc := parsePage(t, out, p)
+		var banner *html.Node
+		walk(doc, func(n *html.Node) bool {
+			if id, _ := attr(n, "id"); n.Type == html.ElementNode && id == "staleness" {
+				banner = n
+			}
+			return banner == nil
+		})
+		if banner == nil {
+			t.Fatalf("%s: no staleness banner", p)
+		}
+		text := textOf(banner)
+		for _, want := range []string{"Cached from the last successful observation", `Invalid publication: <img src=x onerror=alert(1)> "at /releases/0".`} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: the staleness banner does not say %q: %q", p, want, text)
+			}
+		}
+		walk(banner, func(n *html.Node) bool {
+			if n.Type == html.ElementNode && n.DataAtom == atom.Img {
+				t.Errorf("%s: the banner holds an <img> from the problem text", p)
+			}
+			return true
+		})
+	}
 	// The Atom feed's summaries are HTML: they must hold text only.
 	var feed struct {
 		Entries []struct {
