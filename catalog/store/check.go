@@ -566,7 +566,7 @@ func (c *checker) checkEvents() {
 			continue
 		}
 		if want := EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); e.ID != want {
-			c.add(rel, "event id %s does not match its facts under this index's formula (EventID of kind, project, origin, before and after is %s)", e.ID, want)
+			c.add(rel, "event id does not match its facts under this index's formula: the id is %s; EventID of its kind, project, origin, before and after is %s", e.ID, want)
 		}
 		if f != e.ID+".json" {
 			c.add(rel, "file name does not match its id %s", e.ID)

@@ -269,7 +269,7 @@ func checkEvents(t *testing.T, fx fixture) {
 	e2 := e
 	e2.Kind = EventWithdrawn
 	must(t, d.WriteBytes(EventPath(e.ID), mustMarshal(t, e2)))
-	wantOne(t, d, EventPath(e.ID), "does not match its facts")
+	wantOne(t, d, EventPath(e.ID), "event id does not match its facts under this index's formula: the id is "+e.ID+"; EventID of its kind, project, origin, before and after is "+EventID(e2.Kind, e2.Project, e2.Origin, e2.Before, e2.After))
 	must(t, d.WriteBytes(EventPath(e.ID), mustMarshal(t, e)))
 
 	// An event about a claim the state does not hold.
