@@ -2,6 +2,7 @@ package site
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
@@ -14,7 +15,7 @@ import (
 // headline (catalog/diff/tags), its readable lines (catalog/diff.Lines), the events by tag, and
 // when this index first saw each release. All of it is read from the recorded events.
 type derived struct {
-	// Events newest first (format.SortEvents, the order of events.json).
+	// Events newest first; events observed at the same time by claim name (pageOrder).
 	Events []*eventView
 	ByID   map[string]*eventView
 	// ByTag holds the events with each tag, newest first; Tags the tags in use, in the
@@ -51,7 +52,7 @@ func derive(n *network.Network) *derived {
 		ByClaim:   map[network.Key][]*eventView{},
 		FirstSeen: map[network.Key]map[string]*eventView{},
 	}
-	sorted := format.SortEvents(n.Events)
+	sorted := pageOrder(n, format.SortEvents(n.Events))
 	for i := range sorted {
 		e := &sorted[i]
 		v := &eventView{Event: e, Tags: tags.Tags(*e), Headline: tags.Headline(*e), Lines: diff.Lines(e.Changes)}
@@ -120,4 +121,34 @@ func derive(n *network.Network) *derived {
 		}
 	}
 	return d
+}
+
+// pageOrder is the order the pages list events in: newest first, and events observed at the
+// same time (one refresh records many) by the claim's name as people read it (case-folded),
+// then project id and site, then event id, so a refresh's updates read alphabetically rather
+// than in hash order. events.json keeps format.SortEvents' order (newest, then id).
+func pageOrder(n *network.Network, es []store.Event) []store.Event {
+	name := func(e *store.Event) string {
+		if c := n.ByKey[network.Key{Project: e.Project, Site: e.Origin}]; c != nil {
+			return strings.ToLower(c.Name)
+		}
+		return strings.ToLower(e.Name)
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		a, b := &es[i], &es[j]
+		if a.ObservedAt != b.ObservedAt {
+			return a.ObservedAt > b.ObservedAt
+		}
+		if na, nb := name(a), name(b); na != nb {
+			return na < nb
+		}
+		if a.Project != b.Project {
+			return a.Project < b.Project
+		}
+		if a.Origin != b.Origin {
+			return a.Origin < b.Origin
+		}
+		return a.ID < b.ID
+	})
+	return es
 }
