@@ -473,18 +473,20 @@ type healthData struct {
 // healthCount is one line of the health page's summary: what is counted ("sites") and the
 // count of each health, failures first.
 type healthCount struct {
-	What  string
-	Total int
-	Parts []healthPart
+	// What is the count in words ("14 sites"); Anchor, when set, is where its entries are.
+	What   string
+	Anchor string
+	Parts  []healthPart
 }
 
 // healthPart is a count of one health; Anchor is the first entry with it ("" for none), Bad
-// marks a failure.
+// marks a failure, Rank orders the parts (failures first).
 type healthPart struct {
 	Label  string
 	N      int
 	Anchor string
 	Bad    bool
+	Rank   int
 }
 
 type cardProblem struct {
@@ -498,7 +500,7 @@ type tally struct {
 	at    map[string]int
 }
 
-func (t *tally) add(label, anchor string, bad bool) {
+func (t *tally) add(label, anchor string, rank int, bad bool) {
 	if t.at == nil {
 		t.at = map[string]int{}
 	}
@@ -506,15 +508,15 @@ func (t *tally) add(label, anchor string, bad bool) {
 	if !ok {
 		i = len(t.parts)
 		t.at[label] = i
-		t.parts = append(t.parts, healthPart{Label: label, Anchor: anchor, Bad: bad})
+		t.parts = append(t.parts, healthPart{Label: label, Anchor: anchor, Bad: bad, Rank: rank})
 	}
 	t.parts[i].N++
 }
 
-// sorted puts failures first, keeping the order the labels were first seen in otherwise.
+// sorted orders the parts by rank (failures first), then as the labels were first seen.
 func (t *tally) sorted() []healthPart {
 	out := append([]healthPart(nil), t.parts...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Bad && !out[j].Bad })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Rank < out[j].Rank })
 	return out
 }
 
@@ -544,16 +546,17 @@ func siteRank(r *originRow) int {
 	return 2
 }
 
-// claimRank orders the claims that are not current: no manifest yet, then cached, then
-// withdrawn.
+// claimRank orders claims: no manifest yet, then cached, then current, then withdrawn.
 func claimRank(c *network.Claim) int {
 	switch stalenessOf(c) {
 	case staleNever:
 		return 0
 	case staleCached:
 		return 1
+	case staleNone:
+		return 2
 	}
-	return 2
+	return 3
 }
 
 // siteHealthText is a site's health in a list: the short label, qualified when the index was
@@ -589,18 +592,15 @@ func (b *builder) healthPage() error {
 	d.Sources = append([]store.Source(nil), b.n.Sources...)
 	sort.SliceStable(d.Sources, func(i, j int) bool { return sourceRank(d.Sources[i]) < sourceRank(d.Sources[j]) })
 	var src tally
-	enrolledSources := 0
 	for _, s := range d.Sources {
 		switch s.Health {
 		case store.SourceResolved:
-			src.add("resolved", sourceAnchor(s.URL), false)
+			src.add("resolved", sourceAnchor(s.URL), 1, false)
 		case store.SourceRemoved:
-			src.add("no longer enrolled", sourceAnchor(s.URL), false)
-			continue
+			src.add("no longer enrolled", sourceAnchor(s.URL), 2, false)
 		default:
-			src.add("not resolved", sourceAnchor(s.URL), true)
+			src.add("not resolved", sourceAnchor(s.URL), 0, true)
 		}
-		enrolledSources++
 	}
 	for _, o := range b.n.Origins {
 		d.Sites = append(d.Sites, newOriginRow(o))
@@ -608,16 +608,16 @@ func (b *builder) healthPage() error {
 	sort.SliceStable(d.Sites, func(i, j int) bool { return siteRank(d.Sites[i]) < siteRank(d.Sites[j]) })
 	var sites tally
 	for _, r := range d.Sites {
-		sites.add(siteHealthText(r), siteAnchor(r.O.ID), siteRank(r) < 2)
+		sites.add(siteHealthText(r), siteAnchor(r.O.ID), siteRank(r), siteRank(r) < 2)
 	}
 	var claims tally
 	for _, c := range byName(b.n.Claims) {
 		st := stalenessOf(c)
 		if st == staleNone {
-			claims.add("current", "", false)
+			claims.add("current", "", claimRank(c), false)
 			continue
 		}
-		claims.add(claimHealthText(c), claimAnchor(c), st != staleWithdrawn)
+		claims.add(claimHealthText(c), claimAnchor(c), claimRank(c), st != staleWithdrawn)
 		d.Claims = append(d.Claims, c)
 	}
 	sort.SliceStable(d.Claims, func(i, j int) bool { return claimRank(d.Claims[i]) < claimRank(d.Claims[j]) })
@@ -627,13 +627,13 @@ func (b *builder) healthPage() error {
 		}
 	}
 	d.Summary = []*healthCount{
-		{What: "enrolled sources", Total: enrolledSources, Parts: src.sorted()},
-		{What: "sites", Total: len(d.Sites), Parts: sites.sorted()},
-		{What: "claims", Total: len(b.n.Claims), Parts: claims.sorted()},
+		{What: plural(len(d.Sources), "source", "sources"), Parts: src.sorted()},
+		{What: plural(len(d.Sites), "site", "sites"), Parts: sites.sorted()},
+		{What: plural(len(b.n.Claims), "claim", "claims"), Parts: claims.sorted()},
 	}
 	if len(d.Cards) > 0 {
-		d.Summary = append(d.Summary, &healthCount{What: "card images that cannot be shown", Total: len(d.Cards),
-			Parts: []healthPart{{Label: "cannot be shown", N: len(d.Cards), Anchor: "cards", Bad: true}}})
+		d.Summary = append(d.Summary, &healthCount{Anchor: "cards",
+			What: plural(len(d.Cards), "card image cannot be shown", "card images cannot be shown")})
 	}
 	return b.page("health", &Page{Path: "health/index.html", Title: "Network health", Section: "health",
 		Desc: "Every source with its discovery trail, every site with its last problem, every claim that is not current and why.", Data: d})

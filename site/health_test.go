@@ -1,0 +1,196 @@
+package site
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// healthState is a network with every kind of trouble: a site read with a cached claim, a
+// claim that never passed, a card image that cannot be shown; a site refused by crawler
+// policy; a site no source leads to any more (its source removed, its claim withdrawn); a
+// healthy site with publication issues; and a project id two sites name differently.
+func healthState(t *testing.T) (state string, ids map[string]string) {
+	t.Helper()
+	state = t.TempDir()
+	f := newFakeState(t, state)
+	a := f.origin("https://a.example/dreamweave.json", "Site A")
+	b := f.origin("https://b.example/dreamweave.json", "Site B")
+	c := f.origin("https://c.example/dreamweave.json", "Site C")
+	d := f.origin("https://d.example/dreamweave.json", "Site D")
+	ids = map[string]string{"a": a, "b": b, "c": c, "d": d}
+
+	f.claim(a, sampleManifest(uuid(1), "Current One", 1), func(r *store.Claim) {
+		r.Media = &store.Media{URL: "https://a.example/card.png", Alt: "a lamp", Problem: ptr("HTTP 404 for https://a.example/card.png")}
+	})
+	f.claim(a, sampleManifest(uuid(2), "Cached Two", 1), func(r *store.Claim) {
+		r.Health, r.Problem = store.ClaimInvalid, ptr("invalid publication: invalid publication: /channels/stable/version [channel-heads] bad")
+		r.AdvertisedSHA256 = sha([]byte("newer"))
+		r.LastSuccess = ptr("2026-10-01T00:00:00Z")
+	})
+	never := uuid(3)
+	f.write(store.ClaimPath(never, a), store.Claim{Project: never, Origin: a,
+		Entry:            protocol.IndexEntry{ID: never, Name: "Never Three", Type: "mod", Status: "active", Manifest: "https://a.example/3.json", ManifestSHA256: sha([]byte("bad")), Channels: map[string]string{}},
+		AdvertisedSHA256: sha([]byte("bad")), Health: store.ClaimInvalid, Problem: ptr("/project/id: not a UUID"),
+		FirstObserved: fakeTime, LastAttempt: fakeTime})
+
+	var o store.Origin
+	f.dir.ReadJSON(store.OriginPath(b), &o)
+	o.Health, o.Problem = store.OriginRefused, ptr("refused by crawler policy. discovery from https://b.example/: https://b.example/x refused by crawler policy")
+	f.write(store.OriginPath(b), o)
+	f.claim(b, sampleManifest(uuid(4), "Unavailable Four", 1), func(r *store.Claim) {
+		r.Health, r.Problem = store.ClaimOriginUnavailable, ptr("origin unavailable, the site could not be read")
+	})
+
+	f.dir.ReadJSON(store.OriginPath(c), &o)
+	src := o.Sources[0]
+	o.Sources = []string{}
+	f.write(store.OriginPath(c), o)
+	var s store.Source
+	f.dir.ReadJSON(store.SourcePath(store.SourceID(src)), &s)
+	s.Health, s.Problem = store.SourceRemoved, ptr("no longer listed in network/sources.toml; this index does not read it any more")
+	f.write(store.SourcePath(store.SourceID(src)), s)
+	f.claim(c, sampleManifest(uuid(5), "Gone Five", 1), func(r *store.Claim) {
+		r.Health, r.Problem = store.ClaimWithdrawn, ptr("no enrolled source leads to this site any more (its entry left network/sources.toml)")
+	})
+
+	f.dir.ReadJSON(store.OriginPath(d), &o)
+	o.Issues = []string{uuid(9) + ": listed more than once; the first entry is read"}
+	f.write(store.OriginPath(d), o)
+	f.claim(d, sampleManifest(uuid(6), "Lantern", 1), nil)
+	f.claim(a, sampleManifest(uuid(6), "Lamp", 1), nil)
+	return state, ids
+}
+
+// inOrder fails unless each of wants appears in text after the one before.
+func inOrder(t *testing.T, where, text string, wants ...string) {
+	t.Helper()
+	at := 0
+	for _, w := range wants {
+		i := strings.Index(text[at:], w)
+		if i < 0 {
+			t.Errorf("%s: %q does not follow %q", where, w, text[:at])
+			return
+		}
+		at += i + len(w)
+	}
+}
+
+// TestHealthPage: a summary of sources, sites and claims by health, failures first in every
+// list, an anchor per source, site and claim, card-image problems, and the health words said
+// once with no lowercase start after a full stop.
+func TestHealthPage(t *testing.T) {
+	state, ids := healthState(t)
+	_, out := build(t, state, Options{})
+	raw := string(readOut(t, out, "health/index.html"))
+	text := page(t, out, "health/index.html")
+
+	for _, want := range []string{
+		"4 sources: 3 resolved, 1 no longer enrolled.",
+		"4 sites: 1 refused by crawler policy, 1 site index read; 1 claim cached, 1 site index read, 1 no longer enrolled.",
+		"7 claims: 1 no manifest yet: invalid publication, 1 cached: invalid publication, 1 cached: origin unavailable, 3 current, 1 withdrawn.",
+		"1 card image cannot be shown.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the summary does not say %q", want)
+		}
+	}
+	inOrder(t, "sections", text, "Summary", "Claims that are not current", "Card images that cannot be shown", "Sites", "Sources")
+	inOrder(t, "claims", text, "Never Three", "Cached Two", "Unavailable Four", "Gone Five")
+	inOrder(t, "sites", text[strings.Index(text, "Last attempt"):], "Site B", "Site A", "Site D", "Site C")
+	for _, id := range []string{"site-" + ids["b"], "site-" + ids["c"], "claim-" + uuid(2) + "-" + ids["a"], "claim-" + uuid(5) + "-" + ids["c"],
+		"source-" + store.SourceID("https://a.example/"), "cards", "claims", "sites", "sources"} {
+		if !strings.Contains(raw, `id=`+id+`>`) && !strings.Contains(raw, `id="`+id+`"`) {
+			t.Errorf("no anchor %q", id)
+		}
+	}
+	for _, want := range []string{
+		"Invalid publication: /channels/stable/version [channel-heads] bad.",
+		"Origin unavailable: the site could not be read.",
+		"Discovery from https://b.example/: https://b.example/x refused by crawler policy.",
+		"No enrolled source leads to this site any more (its entry left network/sources.toml).",
+		"1 publication issue in what the site publishes.",
+		"Current One from Site A: the crawler could not cache the image: HTTP 404 for https://a.example/card.png.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the health page does not say %q", want)
+		}
+	}
+	for _, never := range []string{"invalid publication: invalid publication", "origin unavailable: origin unavailable", "Origin unavailable: origin unavailable",
+		"policy. discovery", "nonenone", "none1 publication issue", "none 1 publication issue"} {
+		if strings.Contains(text, never) {
+			t.Errorf("the health page says %q", never)
+		}
+	}
+	if m := regexp.MustCompile(`[a-z]\. [a-z]`).FindString(text); m != "" {
+		t.Errorf("a sentence starts in lowercase: %q", m)
+	}
+}
+
+// TestStalenessWordingAndEnrollment: a claim that never passed says so, not "cached"; a claim
+// withdrawn because its site's source left the source list says that, and that the site is
+// no longer enrolled; the Sites page keeps such a site apart and qualifies a read site with
+// cached claims; the front page says how many claims are cached.
+func TestStalenessWordingAndEnrollment(t *testing.T) {
+	state, ids := healthState(t)
+	_, out := build(t, state, Options{})
+
+	never := page(t, out, claimPath(uuid(3), ids["a"]))
+	if strings.Contains(never, "Cached from the last successful observation") || !strings.Contains(never, "No manifest from this site has passed every check yet.") {
+		t.Errorf("the never-passed claim's banner: %.500s", never)
+	}
+	gone := page(t, out, claimPath(uuid(5), ids["c"]))
+	for _, want := range []string{"Withdrawn. No enrolled source leads to this site any more (its entry left network/sources.toml).",
+		"The site is no longer enrolled"} {
+		if !strings.Contains(gone, want) {
+			t.Errorf("the withdrawn claim's page does not say %q: %.600s", want, gone)
+		}
+	}
+	if strings.Contains(gone, "no longer lists this project") || strings.Contains(gone, "no longer lists the project") {
+		t.Error("the withdrawn claim's page blames the site's index, not the source list")
+	}
+	sites := page(t, out, "origins/index.html")
+	head, tail, ok := strings.Cut(sites, "No longer enrolled")
+	if !ok || strings.Contains(head, "Site C") || !strings.Contains(tail, "Site C") {
+		t.Errorf("the Sites page does not keep the unenrolled site apart: %q", sites)
+	}
+	for _, want := range []string{"Site A", "https://a.example/dreamweave.json", ids["a"], "site index read; 1 claim cached", "by the name the site gives itself and the address of its index"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("the Sites page does not say %q", want)
+		}
+	}
+	if strings.Contains(sites, "A site is named by its index's address") {
+		t.Error("the Sites page still says sites are named by their index's address")
+	}
+	if o := page(t, out, originPath(ids["c"])); !strings.Contains(o, "No longer enrolled.") {
+		t.Errorf("the unenrolled site's page does not say so: %.400s", o)
+	}
+	home := page(t, out, "index.html")
+	for _, want := range []string{"2 claims are cached from an earlier observation", "1 claim has no manifest that passed every check yet"} {
+		if !strings.Contains(home, want) {
+			t.Errorf("the front page does not say %q", want)
+		}
+	}
+}
+
+// TestProjectTitlesByName: a project page and the claim pages' breadcrumbs name the project by
+// every name its claims publish, then the id; the title says the same.
+func TestProjectTitlesByName(t *testing.T) {
+	state, ids := healthState(t)
+	_, out := build(t, state, Options{})
+	raw := string(readOut(t, out, projectPath(uuid(6))))
+	if !strings.Contains(raw, "<title>Lamp / Lantern (project "+uuid(6)+") · AsHyAmS</title>") {
+		t.Errorf("the project page's title does not name both: %.400s", raw)
+	}
+	text := page(t, out, projectPath(uuid(6)))
+	if !strings.Contains(text, "Lamp / Lantern (project "+uuid(6)+")") {
+		t.Errorf("the project page's heading: %.300s", text)
+	}
+	claim := page(t, out, claimPath(uuid(6), ids["d"]))
+	if !strings.Contains(claim, "Projects › Lamp / Lantern (project "+uuid(6)+") › claim from Site D") {
+		t.Errorf("the claim page's breadcrumb: %.300s", claim)
+	}
+}
