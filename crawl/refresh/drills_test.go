@@ -269,6 +269,34 @@ func TestDrillWithdrawalAndRestore(t *testing.T) {
 		t.Errorf("%d restored events, want 1", restored)
 	}
 	l.sameHeld(before)
+
+	// Withdrawn and restored again over the same held manifest: the same facts give the same
+	// event ids (SPEC section 3), so nothing new is written, and the summary says the events
+	// were already recorded (/tmp/break case 10: never silently).
+	n = len(l.events())
+	for i, idx := range [][]byte{nil, idx} {
+		if idx == nil {
+			l.editIndex(tplDir, func(doc map[string]any) {
+				var keep []any
+				for _, p := range doc["projects"].([]any) {
+					if p.(map[string]any)["id"] != tallow {
+						keep = append(keep, p)
+					}
+				}
+				doc["projects"] = keep
+			})
+		} else {
+			l.set(tplDir+"/dreamweave.json", idx)
+		}
+		sum := l.refresh(src)
+		if sum.Events != 0 || sum.EventsKnown != 1 || !strings.Contains(sum.String(), ", 0 events (1 event already recorded)\n") {
+			t.Errorf("transition %d again: %d written, %d already recorded\n%s", i+1, sum.Events, sum.EventsKnown, sum)
+		}
+	}
+	if len(l.events()) != n {
+		t.Errorf("%d events after repeating the transitions, %d before", len(l.events()), n)
+	}
+	wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
 }
 
 func TestDrillMoveByRedirect(t *testing.T) {

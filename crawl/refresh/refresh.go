@@ -183,6 +183,9 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if o.State == "" {
 		return nil, errors.New("no state directory given")
 	}
+	if err := sourceNames(o.Sources); err != nil {
+		return nil, err
+	}
 	dir := store.Open(o.State)
 	switch st, err := os.Stat(o.State); {
 	case errors.Is(err, fs.ErrNotExist): // the first refresh: nothing to check
@@ -207,6 +210,21 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	r := newRun(o, dir, snap)
 	return r.run(ctx)
+}
+
+// sourceNames refuses a source list two of whose URLs would share one record name (SourceID is
+// a slug and 32 bits of a digest): the state could not hold both, and one would overwrite the
+// other. A configuration the state cannot represent is this index's to fix, before any request.
+func sourceNames(srcs []sources.Source) error {
+	seen := map[string]string{}
+	for _, s := range srcs {
+		id := store.SourceID(s.URL)
+		if u, ok := seen[id]; ok && u != s.URL {
+			return fmt.Errorf("the enrolled sources %s and %s would share the record %s: enroll one of them by another URL", u, s.URL, store.SourcePath(id))
+		}
+		seen[id] = s.URL
+	}
+	return nil
 }
 
 // run is one refresh.

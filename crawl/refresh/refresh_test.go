@@ -117,3 +117,18 @@ func TestLabelledSaysTheLabelOnce(t *testing.T) {
 		}
 	}
 }
+
+// Counts in progress lines agree in number: "1 project, 1 manifest fetched".
+func TestProgressCounts(t *testing.T) {
+	l := newLab(t)
+	var progress strings.Builder
+	o := l.options(l.source(iniDir))
+	o.Progress = &progress
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	want := "refresh: site 1/1 " + l.site(iniDir) + ": 1 project, 1 manifest fetched, 0 unchanged, 0 not current\n"
+	if !strings.Contains(progress.String(), want) {
+		t.Errorf("progress:\n%s\nlacks %q", progress.String(), want)
+	}
+}

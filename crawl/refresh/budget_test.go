@@ -1,0 +1,92 @@
+package refresh
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
+)
+
+// A site's time budget (/tmp/break case 6: slow manifests held a refresh for minutes): when it
+// runs out, the claims not read yet keep their last good manifest, manifest-unreachable, the
+// problem naming the budget; the index was read, the site is healthy, the refresh succeeds.
+func TestDrillSiteBudget(t *testing.T) {
+	l := newLab(t)
+	l.opt = func(o *Options) { o.SiteBudget = 200 * time.Millisecond }
+	src := l.source(tplDir)
+	l.refresh(src)
+	before := l.heldManifests()
+	l.publish(tplDir, tallow, l.changedTallow(" Slow."), true)
+	l.rules(loopback.Rule{Path: "/" + tallow + `\.json$`, Delay: time.Minute})
+	sum := l.refresh(src)
+	murl := l.url(manifestPath(tplDir, tallow))
+	wantClaimExactly(t, l.claim(tallow, tplDir), store.ClaimManifestUnreachable,
+		"the manifest at "+murl+" was not read: the site's time budget (200ms) ran out")
+	wantClaim(t, l.claim(candle, tplDir), store.ClaimCurrent)
+	wantOrigin(t, l.origin(tplDir), store.OriginHealthy)
+	if c := l.claim(tallow, tplDir); c.Rejected != nil {
+		t.Errorf("a budget is not refused bytes: %+v", c.Rejected)
+	}
+	if sum.Problems[store.ClaimManifestUnreachable] != 1 || sum.SitesRead != 1 {
+		t.Errorf("problems %v, sites read %d", sum.Problems, sum.SitesRead)
+	}
+	l.sameHeld(before)
+	// In time again: read.
+	l.rules()
+	l.refresh(src)
+	wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
+}
+
+// The refresh's overall deadline: what was not read by then keeps its last good data and names
+// the deadline (a site whose index was not read: origin-unavailable claims; one whose index was
+// read: manifest-unreachable), and the refresh still succeeds, so the scheduled job reaches its
+// commit and deploy.
+func TestDrillRefreshDeadline(t *testing.T) {
+	t.Run("before any index", func(t *testing.T) {
+		l := newLab(t)
+		l.opt = func(o *Options) { o.Deadline = 300 * time.Millisecond }
+		tpl, ini := l.source(tplDir), l.source(iniDir)
+		l.refresh(tpl, ini)
+		before := l.held()
+		l.rules(loopback.Rule{Path: "^/" + tplDir + "/$", Delay: time.Minute}, loopback.Rule{Path: "^/" + iniDir + "/$", Delay: time.Minute})
+		var progress strings.Builder
+		o := l.options(tpl, ini)
+		o.Progress = &progress
+		sum, err := Run(t.Context(), o)
+		l.runs++
+		if err != nil {
+			t.Fatalf("a deadline failed the refresh: %v", err)
+		}
+		mustCheck(t, l.state)
+		for _, tc := range []struct{ dir, src string }{{tplDir, tpl}, {iniDir, ini}} {
+			problem := "the enrolled URL " + tc.src + " was not read: the refresh's deadline (300ms) ran out"
+			wantOriginExactly(t, l.origin(tc.dir), store.OriginUnreachable, problem)
+		}
+		wantClaimExactly(t, l.claim(candle, tplDir), store.ClaimOriginUnavailable,
+			"the site could not be read on the last crawl: the enrolled URL "+tpl+" was not read: the refresh's deadline (300ms) ran out")
+		if len(sum.Warnings) != 1 || sum.Warnings[0] != "every source failed: the refresh's deadline ran out before any was read" ||
+			!strings.HasSuffix(progress.String(), "refresh: WARNING: "+sum.Warnings[0]+"\n") {
+			t.Errorf("warnings %q, progress ends %q", sum.Warnings, progress.String()[max(0, progress.Len()-200):])
+		}
+		l.sameHeld(before)
+	})
+	t.Run("after the index", func(t *testing.T) {
+		l := newLab(t)
+		l.opt = func(o *Options) { o.Deadline = 2 * time.Second }
+		src := l.source(tplDir)
+		l.refresh(src)
+		before := l.heldManifests()
+		l.publish(tplDir, tallow, l.changedTallow(" Late."), true)
+		l.rules(loopback.Rule{Path: "/" + tallow + `\.json$`, Delay: time.Minute})
+		sum := l.refresh(src)
+		wantClaimExactly(t, l.claim(tallow, tplDir), store.ClaimManifestUnreachable,
+			"the manifest at "+l.url(manifestPath(tplDir, tallow))+" was not read: the refresh's deadline (2s) ran out")
+		wantOrigin(t, l.origin(tplDir), store.OriginHealthy)
+		if len(sum.Warnings) != 0 {
+			t.Errorf("warnings %q", sum.Warnings)
+		}
+		l.sameHeld(before)
+	})
+}
