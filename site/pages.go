@@ -470,6 +470,15 @@ type healthData struct {
 	Cards []*cardProblem
 }
 
+// SiteName is how the health page names the site with id (a source's origin): its name, or
+// the id when the state holds no such site.
+func (d *healthData) SiteName(id string) string {
+	if o := d.N.OriginByID[id]; o != nil {
+		return originName(o)
+	}
+	return id
+}
+
 // healthCount is one line of the health page's summary: what is counted ("sites") and the
 // count of each health, failures first.
 type healthCount struct {
