@@ -211,7 +211,6 @@ type claimView struct {
 	*claimSummary
 	C        *network.Claim
 	Project  *network.Project
-	Stale    bool
 	License  string
 	Scheme   string
 	Meta     *protocol.Project
@@ -242,7 +241,7 @@ type extView struct {
 
 func (b *builder) claimView(c *network.Claim) *claimView {
 	v := &claimView{claimSummary: b.summarize(c), C: c, Project: b.n.ByProject[c.Project],
-		Stale: c.Health != store.ClaimCurrent || c.Cached, Events: b.derived.ByClaim[c.Key]}
+		Events: b.derived.ByClaim[c.Key]}
 	for _, o := range v.Project.Claims {
 		if o != c {
 			v.Others = append(v.Others, o)

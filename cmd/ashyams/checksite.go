@@ -15,7 +15,7 @@ func init() {
 func runCheckSite(e *env, args []string) int {
 	fs := newFlags(e, "check-site", "")
 	out := fs.String("out", "public", "the built site to check")
-	base := fs.String("base-url", "", "treat links under this URL as internal (e.g. the 404 page's absolute links)")
+	base := fs.String("base-url", "", "treat links under this URL, and root-relative links under its path (the 404 page's), as internal (default: the base URL the site was built for)")
 	if st := parseFlags(fs, args); st >= 0 {
 		return st
 	}
