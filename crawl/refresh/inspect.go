@@ -37,7 +37,7 @@ func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, err
 	}
 	rep := &InspectReport{URL: rawURL, Summary: sum}
 	if err := mem.ReadJSON(store.SourcePath(store.SourceID(rawURL)), &rep.Source); err != nil {
-		return nil, fmt.Errorf("inspect: no source record was produced: %w", err)
+		return nil, fmt.Errorf("no source record was produced: %w", err)
 	}
 	if rep.Source.Origin != nil {
 		var or store.Origin

@@ -1,0 +1,214 @@
+package refresh
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// collisionError is a site index whose site id is already another index URL's (the id is a
+// slug and 32 bits of a digest: two URLs can share it). The held record keeps the id.
+type collisionError struct {
+	site, owner, indexURL string
+}
+
+func (e *collisionError) Error() string {
+	return fmt.Sprintf("site id %s is already used by %s; this source leads to the site index %s, which cannot be recorded under the same id", e.site, e.owner, e.indexURL)
+}
+
+// plan is what phase 1 found: which sites are reached, by whom, which moved, which are gone.
+type plan struct {
+	runs      []*sourceRun
+	reached   map[string][]*sourceRun // site -> sources that reached it (source URL order)
+	failed    map[string][]*sourceRun // previous site -> failed sources that used to reach it
+	unreached []*sourceRun            // failed sources that never reached a site
+	moves     map[string]string       // old site -> new site
+	previous  map[string][]string     // new site -> old sites (moves into it)
+	pending   map[string][]string     // failed site -> old sites whose move into it waits
+	abandoned []string                // held sites no enrolled source leads to (moved ones included)
+	removed   []store.Source          // held source records no longer enrolled
+}
+
+func (r *run) plan(runs []*sourceRun) *plan {
+	p := &plan{
+		runs:     runs,
+		reached:  map[string][]*sourceRun{},
+		failed:   map[string][]*sourceRun{},
+		moves:    map[string]string{},
+		previous: map[string][]string{},
+		pending:  map[string][]string{},
+	}
+	r.collisions(runs)
+	enrolled := map[string]bool{}
+	for _, sr := range runs {
+		enrolled[sr.src.URL] = true
+		switch {
+		case sr.err == nil:
+			p.reached[sr.site] = append(p.reached[sr.site], sr)
+		case sr.prev != nil && sr.prev.Origin != nil && r.hasOrigin(*sr.prev.Origin):
+			p.failed[*sr.prev.Origin] = append(p.failed[*sr.prev.Origin], sr)
+		default:
+			p.unreached = append(p.unreached, sr)
+		}
+	}
+	// A failed source's site is still enrolled through it, unless another source reached it:
+	// then the site is read through that one, and the failed source is only recorded.
+	for _, site := range sortedKeys(p.failed) {
+		if _, ok := p.reached[site]; ok {
+			p.unreached = append(p.unreached, p.failed[site]...)
+			delete(p.failed, site)
+		}
+	}
+	live := func(site string) bool { _, a := p.reached[site]; _, b := p.failed[site]; return a || b }
+	// Moves: a source that led to A (its record says so, or A lists it) now leads to B.
+	for _, sr := range runs {
+		if sr.err != nil {
+			continue
+		}
+		for _, old := range r.previousSites(sr) {
+			if old == sr.site || live(old) {
+				continue
+			}
+			if _, dup := p.moves[old]; dup {
+				continue
+			}
+			p.moves[old] = sr.site
+			p.previous[sr.site] = append(p.previous[sr.site], old)
+		}
+	}
+	// Moves still pending: an earlier refresh saw the source move into a site whose index could
+	// not be read; the old site's claims wait there, stale. They move once the new index reads.
+	waiting := map[string]bool{}
+	for _, site := range sortedKeys(r.prevOrigins) {
+		if !live(site) {
+			continue
+		}
+		for _, old := range r.prevOrigins[site].Previous {
+			if live(old) || !r.movePendingFrom(old) || waiting[old] {
+				continue
+			}
+			if _, dup := p.moves[old]; dup {
+				continue
+			}
+			waiting[old] = true
+			if _, ok := p.reached[site]; ok {
+				p.moves[old] = site
+				p.previous[site] = append(p.previous[site], old)
+			} else {
+				p.pending[site] = append(p.pending[site], old)
+			}
+		}
+	}
+	for id := range r.prevOrigins {
+		if !live(id) && !waiting[id] {
+			p.abandoned = append(p.abandoned, id)
+		}
+	}
+	sort.Strings(p.abandoned)
+	for u, s := range r.prevSources {
+		if !enrolled[u] && s.Health != store.SourceRemoved {
+			p.removed = append(p.removed, s)
+		}
+	}
+	sort.Slice(p.removed, func(i, j int) bool { return p.removed[i].URL < p.removed[j].URL })
+	return p
+}
+
+// collisions turns a site index whose site id another index URL already has into a failure of
+// its source (never an overwrite of the other site's records). The held origin keeps its id;
+// among new ones, the lowest index URL does.
+func (r *run) collisions(runs []*sourceRun) {
+	owner := map[string]string{}
+	for id, o := range r.prevOrigins {
+		owner[id] = o.IndexURL
+	}
+	var ok []*sourceRun
+	for _, sr := range runs {
+		if sr.err == nil {
+			ok = append(ok, sr)
+		}
+	}
+	sort.SliceStable(ok, func(i, j int) bool { return ok[i].d.IndexURL < ok[j].d.IndexURL })
+	for _, sr := range ok {
+		u, held := owner[sr.site]
+		if !held {
+			owner[sr.site] = sr.d.IndexURL
+			continue
+		}
+		if u != sr.d.IndexURL {
+			sr.err = &collisionError{site: sr.site, owner: u, indexURL: sr.d.IndexURL}
+			sr.site = ""
+		}
+	}
+}
+
+// movePendingFrom reports whether a held site still has claims a move left behind: listed and
+// not moved (a finished move leaves each claim moved_to or withdrawn).
+func (r *run) movePendingFrom(old string) bool {
+	if _, ok := r.prevOrigins[old]; !ok {
+		return false
+	}
+	for _, c := range r.prevClaims[old] {
+		if c.Health != store.ClaimWithdrawn && c.MovedTo == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) hasOrigin(id string) bool { _, ok := r.prevOrigins[id]; return ok }
+
+// previousSites are the held sites this source led to: its record's origin and any origin
+// listing it (the origin list survives a refresh cut short between the two writes).
+func (r *run) previousSites(sr *sourceRun) []string {
+	seen := map[string]bool{}
+	var out []string
+	if sr.prev != nil && sr.prev.Origin != nil && r.hasOrigin(*sr.prev.Origin) {
+		seen[*sr.prev.Origin] = true
+		out = append(out, *sr.prev.Origin)
+	}
+	ids := make([]string, 0, len(r.prevOrigins))
+	for id := range r.prevOrigins {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if !seen[id] && contains(r.prevOrigins[id].Sources, sr.src.URL) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// tasks are phase 2's units of work, each touching one site's records.
+func (p *plan) tasks() []func(context.Context, *run) error {
+	var out []func(context.Context, *run) error
+	for _, id := range p.abandoned {
+		if _, moved := p.moves[id]; moved {
+			continue // handled with the site it moved to, before that site's claims
+		}
+		id := id
+		out = append(out, func(ctx context.Context, r *run) error { return r.abandon(id, "", nil) })
+	}
+	for _, site := range sortedKeys(p.reached) {
+		site := site
+		out = append(out, func(ctx context.Context, r *run) error { return r.readSite(ctx, p, site) })
+	}
+	for _, site := range sortedKeys(p.failed) {
+		site := site
+		out = append(out, func(ctx context.Context, r *run) error { return r.siteFailed(ctx, p, site) })
+	}
+	if len(p.unreached) > 0 {
+		out = append(out, func(ctx context.Context, r *run) error {
+			for _, sr := range p.unreached {
+				if err := r.writeSource(sr, nil, false); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return out
+}
