@@ -107,3 +107,31 @@ func TestDrillOutageIsNotAMove(t *testing.T) {
 		})
 	}
 }
+
+// Two outages in a row (503, then a 404 mid-deploy) are no more a move than one: the source
+// failed last time, and its last known site still stands against a walk up.
+func TestDrillOutageThenNotFoundIsNotAMove(t *testing.T) {
+	l := newLab(t)
+	l.set(host+"/dreamweave.json", l.raw(iniDir+"/dreamweave.json"))
+	src := l.source(tplDir)
+	l.refresh(src)
+	before := l.held()
+	x, root := l.url(tplDir+"/dreamweave.json"), l.url(host+"/dreamweave.json")
+	l.rules(loopback.Rule{Path: "^/" + tplDir + "/dreamweave.json$", Status: 503})
+	l.refresh(src)
+	if s := l.sourceRecord(src); s.Health != store.SourceUnresolved {
+		t.Fatalf("source after a 503: %s", s.Health)
+	}
+	l.rules(loopback.Rule{Path: "^/" + tplDir + "/dreamweave.json$", Status: 404})
+	l.refresh(src)
+	problem := "walking up the path reached the site index " + root + ", but the held site index " + x +
+		" answered HTTP 404 (not found); a walk up alone is no evidence of a move, so none is recorded"
+	wantOriginExactly(t, l.origin(tplDir), store.OriginNoIndex, problem)
+	for _, p := range []string{candle, tallow} {
+		wantClaimExactly(t, l.claim(p, tplDir), store.ClaimOriginUnavailable, "the site could not be read on the last crawl: "+problem)
+	}
+	if snap := load(t, l.state); len(snap.Origins) != 1 || len(snap.Claims) != 2 {
+		t.Errorf("%d origins, %d claims: the walk's index was adopted", len(snap.Origins), len(snap.Claims))
+	}
+	l.sameHeld(before)
+}

@@ -571,20 +571,25 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 // evidence: every held site index's validators by index URL (only where the held bytes still
 // hash to the recorded digest: a 304 must mean "what you hold", and we must hold it), the
 // enrolled URL's own validators (only when its conclusion's index is held that way), and the
-// previous conclusion.
+// previous conclusion. The held site index is the source's last known site even when the
+// source failed last time: an outage followed by a 404 is no more a move than either alone.
 func (r *run) held(prev *store.Source) discover.Held {
 	h := discover.Held{Validators: map[string]store.Validators{}}
 	for u, v := range r.indexValidators {
 		h.Validators[u] = v
 	}
-	if prev == nil || prev.Health != store.SourceResolved || prev.Origin == nil || prev.Method == nil {
+	if prev == nil || prev.Origin == nil {
 		return h
 	}
 	o, ok := r.prevOrigins[*prev.Origin]
 	if !ok {
 		return h
 	}
-	h.IndexURL, h.Method = o.IndexURL, *prev.Method
+	h.IndexURL = o.IndexURL
+	if prev.Health != store.SourceResolved || prev.Method == nil {
+		return h // no conclusion to stand on a 304: the page is read in full
+	}
+	h.Method = *prev.Method
 	if _, indexHeld := h.Validators[o.IndexURL]; !indexHeld {
 		return h // a 304 for the page would lead to a 304 for index bytes we cannot use
 	}
