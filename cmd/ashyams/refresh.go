@@ -32,7 +32,7 @@ func runRefresh(e *env, args []string) int {
 	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")
 	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 (local drills only); private and metadata ranges stay refused")
 	deadline := fs.Duration("deadline", refresh.DefaultDeadline, "the most time the whole refresh may take; what is not read by then keeps its last good data")
-	siteBudget := fs.Duration("site-budget", refresh.DefaultSiteBudget, "the most time reading one site may take (index, manifests, re-reads, images)")
+	siteBudget := fs.Duration("site-budget", refresh.DefaultSiteBudget, "the most time reading one site may take once its index is found (manifests, re-reads, images)")
 	if rc := parseFlags(fs, args); rc >= 0 {
 		return rc
 	}

@@ -60,7 +60,7 @@ import (
 const (
 	DefaultMaxSources     = 8                // sources read at once
 	DefaultPerHost        = 2                // requests in flight to one host
-	DefaultSiteBudget     = 10 * time.Minute // one site's reading: index, manifests, re-reads, images
+	DefaultSiteBudget     = 10 * time.Minute // one site's reading after discovery: manifests, re-reads, images
 	DefaultDeadline       = 45 * time.Minute // the whole refresh, well inside a scheduled job's limit
 	DefaultMaxImageBytes  = 4 << 20          // card image body limit, bytes
 	DefaultMaxImageSide   = 8192             // card image width or height limit, pixels
@@ -90,9 +90,10 @@ type Options struct {
 	MaxImageSide   int           // card image width/height limit in pixels; default 8192
 	MaxImagePixels int64         // card image area limit in pixels; default 4096×4096
 
-	// SiteBudget bounds one site's reading (its index, manifests, re-reads after a mismatch,
-	// card images); default 10 min. Claims not read in time keep their last good manifest as
-	// manifest-unreachable, the problem naming the budget.
+	// SiteBudget bounds reading one site once discovery found its index (its manifests, the
+	// index re-reads after a mismatch and their waits, card images); default 10 min. Claims not
+	// read in time keep their last good manifest as manifest-unreachable, the problem naming the
+	// budget. Discovery itself is bounded by the per-request Timeout and the Deadline.
 	SiteBudget time.Duration
 	// Deadline bounds the whole refresh (--deadline); default 45 min, so the scheduled job always
 	// reaches its commit and deploy. Sources and sites not read in time keep their last good
