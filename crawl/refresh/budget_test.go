@@ -1,6 +1,7 @@
 package refresh
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -21,9 +22,7 @@ func TestDrillSiteBudget(t *testing.T) {
 	l.publish(tplDir, tallow, l.changedTallow(" Slow."), true)
 	l.rules(loopback.Rule{Path: "/" + tallow + `\.json$`, Delay: time.Minute})
 	sum := l.refresh(src)
-	murl := l.url(manifestPath(tplDir, tallow))
-	wantClaimExactly(t, l.claim(tallow, tplDir), store.ClaimManifestUnreachable,
-		"the manifest at "+murl+" was not read: the site's time budget (200ms) ran out")
+	wantClaimExactly(t, l.claim(tallow, tplDir), store.ClaimManifestUnreachable, "the manifest was not read: the site's time budget (200ms) ran out")
 	wantClaim(t, l.claim(candle, tplDir), store.ClaimCurrent)
 	wantOrigin(t, l.origin(tplDir), store.OriginHealthy)
 	if c := l.claim(tallow, tplDir); c.Rejected != nil {
@@ -31,6 +30,15 @@ func TestDrillSiteBudget(t *testing.T) {
 	}
 	if sum.Problems[store.ClaimManifestUnreachable] != 1 || sum.SitesRead != 1 {
 		t.Errorf("problems %v, sites read %d", sum.Problems, sum.SitesRead)
+	}
+	l.sameHeld(before)
+	// Both manifests cut: one line for both (the same reason at one site).
+	l.publish(tplDir, candle, bytes.Replace(l.raw(manifestPath(tplDir, candle)), []byte(`"name": "Candlelight"`), []byte(`"name": "Candlelight!"`), 1), true)
+	l.rules(loopback.Rule{Path: `/projects/.*\.json$`, Delay: time.Minute})
+	sum = l.refresh(src)
+	want := "2 claims at " + l.site(tplDir) + ": manifest unreachable: the manifest was not read: the site's time budget (200ms) ran out (" + candle + ", " + tallow + ")"
+	if len(sum.Failures) != 1 || sum.Failures[0] != want {
+		t.Errorf("failures %q\nwant [%q]", sum.Failures, want)
 	}
 	l.sameHeld(before)
 	// In time again: read.
@@ -81,8 +89,7 @@ func TestDrillRefreshDeadline(t *testing.T) {
 		l.publish(tplDir, tallow, l.changedTallow(" Late."), true)
 		l.rules(loopback.Rule{Path: "/" + tallow + `\.json$`, Delay: time.Minute})
 		sum := l.refresh(src)
-		wantClaimExactly(t, l.claim(tallow, tplDir), store.ClaimManifestUnreachable,
-			"the manifest at "+l.url(manifestPath(tplDir, tallow))+" was not read: the refresh's deadline (2s) ran out")
+		wantClaimExactly(t, l.claim(tallow, tplDir), store.ClaimManifestUnreachable, "the manifest was not read: the refresh's deadline (2s) ran out")
 		wantOrigin(t, l.origin(tplDir), store.OriginHealthy)
 		if len(sum.Warnings) != 0 {
 			t.Errorf("warnings %q", sum.Warnings)

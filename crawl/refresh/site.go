@@ -317,12 +317,12 @@ func (r *run) finishSite(sr *siteRun, issues []string) error {
 }
 
 // fetchProblem describes a failed GET of what (e.g. "the manifest") at u: the guard's error
-// (a time budget said as such), or the HTTP status.
+// (a time budget said as such, without the URL: the claim names it), or the HTTP status.
 func fetchProblem(what, u string, resp *guard.Response, err error) string {
 	var be *BudgetError
 	switch {
-	case errors.As(err, &be):
-		return what + " at " + u + " was not read: " + be.Error()
+	case errors.As(err, &be): // the same words for every claim it cut, so they share a line
+		return what + " was not read: " + be.Error()
 	case err != nil:
 		return err.Error()
 	}
