@@ -213,10 +213,3 @@ func groupByClaim(evs []store.Event) [][]store.Event {
 	})
 	return groups
 }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

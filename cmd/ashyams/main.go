@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl"
 )
 
@@ -38,6 +39,7 @@ var commands = map[string]command{}
 type flagOutput struct {
 	io.Writer
 	stdout io.Writer
+	env    *env
 }
 
 // register adds a command; called from each command's file in init.
@@ -53,7 +55,9 @@ func main() {
 }
 
 // run dispatches args to a command and returns the exit status. Help asked for goes to stdout
-// (so it can be paged); help given because of a mistake goes to stderr with status 2.
+// (so it can be paged); help given because of a mistake goes to stderr with status 2. help and
+// version are commands like the others (`ashyams help help`, `ashyams version -h`); -h, -help,
+// --help and -version, --version are their top-level aliases, as the list says.
 func run(e *env, args []string) int {
 	if len(args) == 0 {
 		usage(e.stderr)
@@ -61,35 +65,82 @@ func run(e *env, args []string) int {
 	}
 	switch args[0] {
 	case "-h", "-help", "--help":
-		usage(e.stdout)
-		return 0
+		args = append([]string{"help"}, args[1:]...)
+	case "-version", "--version":
+		args = append([]string{"version"}, args[1:]...)
+	}
+	switch args[0] {
 	case "help":
-		if len(args) == 1 {
-			usage(e.stdout)
-			return 0
-		}
-		if _, ok := commands[args[1]]; !ok {
-			return unknown(e, args[1])
-		}
-		return commands[args[1]].run(e, []string{"-h"})
-	case "version", "-version", "--version":
-		fmt.Fprintf(e.stdout, "ashyams %s (user agent %s)\n", crawl.Version, crawl.UserAgent)
-		return 0
+		return runHelp(e, args[1:])
+	case "version":
+		return runVersion(e, args[1:])
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		return unknown(e, args[0])
+		return unknown(e, "", args[0])
 	}
 	return c.run(e, args[1:])
 }
 
-// unknown reports a command that does not exist, suggesting the nearest one.
-func unknown(e *env, name string) int {
-	fmt.Fprintf(e.stderr, "ashyams: unknown command %q", name)
-	if s := suggest(name); s != "" {
-		fmt.Fprintf(e.stderr, "; did you mean %q?", s)
+// runHelp is `ashyams help [COMMAND]`: the command list, or one command's usage and flags, on
+// stdout. An unknown command is a usage error (exit 2) with a suggestion.
+func runHelp(e *env, args []string) int {
+	fs := newFlags(e, "help", "[COMMAND]")
+	if rc := parseFlags(fs, args); rc >= 0 {
+		return rc
 	}
-	fmt.Fprint(e.stderr, "\n\n")
+	switch {
+	case fs.NArg() == 0:
+		usage(e.stdout)
+		return 0
+	case fs.NArg() > 1:
+		e.errorf("help", "unexpected argument %s (help takes one command)", store.TermQuote(fs.Arg(1)))
+		fs.Usage()
+		return 2
+	}
+	switch name := fs.Arg(0); name {
+	case "help":
+		return runHelp(e, []string{"-h"})
+	case "version":
+		return runVersion(e, []string{"-h"})
+	default:
+		c, ok := commands[name]
+		if !ok {
+			return unknown(e, "help", name)
+		}
+		return c.run(e, []string{"-h"})
+	}
+}
+
+// runVersion is `ashyams version`: the version and the crawler's user agent on stdout. It
+// takes no flags and no arguments (exit 2 for any).
+func runVersion(e *env, args []string) int {
+	fs := newFlags(e, "version", "")
+	if rc := parseFlags(fs, args); rc >= 0 {
+		return rc
+	}
+	if fs.NArg() > 0 {
+		e.errorf("version", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
+		fs.Usage()
+		return 2
+	}
+	fmt.Fprintf(e.stdout, "ashyams %s (user agent %s)\n", crawl.Version, crawl.UserAgent)
+	return 0
+}
+
+// unknown reports a command that does not exist, suggesting the nearest one, then the list.
+// by is the command that was asked about it ("help"), or "" at the top level.
+func unknown(e *env, by, name string) int {
+	msg := fmt.Sprintf("unknown command %s", store.TermQuote(name))
+	if s := suggest(name); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	if by == "" {
+		fmt.Fprintln(e.stderr, "ashyams: "+msg)
+	} else {
+		e.errorf(by, "%s", msg)
+	}
+	fmt.Fprintln(e.stderr)
 	usage(e.stderr)
 	return 2
 }
@@ -148,18 +199,24 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-11s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintf(w, "  %-11s %s\n", "help", "this list, or 'help <command>' for a command's flags")
-	fmt.Fprintf(w, "  %-11s %s\n", "version", "print the version and the crawler's user agent")
-	fmt.Fprintln(w, "\nRun 'ashyams <command> -h' for a command's flags.")
+	fmt.Fprintf(w, "  %-11s %s\n", "help", "this list, or 'help <command>' for a command's flags (also -h, --help)")
+	fmt.Fprintf(w, "  %-11s %s\n", "version", "print the version and the crawler's user agent (also --version)")
+	fmt.Fprintln(w, "\nRun 'ashyams help <command>' or 'ashyams <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "Flags come after the command and take one dash or two: -state DIR is --state DIR.")
 }
 
 // newFlags returns a flag set for a command that reports errors to e.stderr instead of exiting.
+// fs.Usage prints the usage line and the flags: on stderr after a usage error, on stdout when
+// help was asked for (parseFlags switches it).
 func newFlags(e *env, name, argsUsage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	out := &flagOutput{Writer: e.stderr, stdout: e.stdout}
+	out := &flagOutput{Writer: e.stderr, stdout: e.stdout, env: e}
 	fs.SetOutput(out)
 	fs.Usage = func() {
 		line := "usage: ashyams " + name + " [flags]"
+		if len(flagNames(fs)) == 0 {
+			line = "usage: ashyams " + name
+		}
 		if argsUsage != "" {
 			line += " " + argsUsage
 		}
@@ -169,24 +226,100 @@ func newFlags(e *env, name, argsUsage string) *flag.FlagSet {
 	return fs
 }
 
+// flagNames lists the flags fs defines.
+func flagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return names
+}
+
 // parseFlags parses args and returns the exit status to use when parsing ended the command:
-// -1 to go on, 0 after -h, 2 after a usage error.
+// -1 to go on, 0 after -h (usage on stdout), 2 after a usage error: the flag package's message
+// printed as "ashyams <command>: ..." (e.errorf), then the usage on stderr.
 func parseFlags(fs *flag.FlagSet, args []string) int {
-	for _, a := range args {
-		if a == "--" {
-			break
+	o, _ := fs.Output().(*flagOutput)
+	if o == nil { // not from newFlags: the flag package's own reporting
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
 		}
-		if a == "-h" || a == "-help" || a == "--help" {
-			if o, ok := fs.Output().(*flagOutput); ok {
-				o.Writer = o.stdout
+		return -1
+	}
+	// The flag package prints its error and the usage itself; silence it while parsing, so
+	// the error goes out with the command's prefix, before the usage.
+	usageFn := fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(o)
+	fs.Usage = usageFn
+	switch {
+	case err == nil:
+		return -1
+	case errors.Is(err, flag.ErrHelp):
+		o.Writer = o.stdout
+		fs.Usage()
+		return 0
+	}
+	o.env.errorf(fs.Name(), "%s", err)
+	fs.Usage()
+	return 2
+}
+
+// errorf prints an error of command cmd on stderr, every line of it as
+// "ashyams <cmd>: <line>": the prefix exactly once, whatever the message already starts with
+// (withoutPrefix drops a leading "ashyams <cmd>: " or "<cmd>: " a wrapped error repeats). Each
+// line is escaped with store.TermLine: messages quote paths, URLs and publisher text.
+func (e *env) errorf(cmd, format string, args ...any) {
+	msg := withoutPrefix(fmt.Sprintf(format, args...), cmd)
+	for _, l := range strings.Split(msg, "\n") {
+		fmt.Fprintln(e.stderr, store.TermLine("ashyams "+cmd+": "+l))
+	}
+}
+
+// withoutPrefix returns msg without the labels a wrapped error starts with: while msg begins
+// with "ashyams <name>: " or "<name>: " for one of names, that is removed. errorf calls it with
+// the command; a command that reports a stage of its work calls stage instead.
+func withoutPrefix(msg string, names ...string) string {
+	for again := true; again; {
+		again = false
+		for _, n := range names {
+			for _, p := range []string{"ashyams " + n + ": ", n + ": "} {
+				if rest, ok := strings.CutPrefix(msg, p); ok {
+					msg, again = rest, true
+				}
 			}
 		}
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	return msg
+}
+
+// stage is "<name>: <err>" for a failed stage of a command's work (demo's "build", "refresh 2"),
+// with the stage's (and the command's) name removed from the front of err, so that
+// e.errorf("demo", "%s", stage("demo", "build", err)) prints "ashyams demo: build: <what>"
+// for site.Build's "build: <what>".
+func stage(cmd, name string, err error) string {
+	return name + ": " + withoutPrefix(err.Error(), cmd, name)
+}
+
+// plural is "1 word" or "N words" (N may be 0): the English plural of the last word, regular
+// but for -s, -x, -ch, -sh (+es) and consonant + y (-ies): "1 identity conflict", "2 identity
+// conflicts", "3 broken invariants", "2 leftovers".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
 	}
-	return -1
+	return fmt.Sprintf("%d %s", n, pluralWord(word))
+}
+
+func pluralWord(w string) string {
+	switch {
+	case strings.HasSuffix(w, "s"), strings.HasSuffix(w, "x"), strings.HasSuffix(w, "ch"), strings.HasSuffix(w, "sh"):
+		return w + "es"
+	case len(w) > 1 && strings.HasSuffix(w, "y") && !strings.ContainsAny(w[len(w)-2:len(w)-1], "aeiou"):
+		return w[:len(w)-1] + "ies"
+	}
+	return w + "s"
 }

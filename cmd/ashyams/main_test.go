@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"strings"
 	"testing"
 )
 
@@ -92,5 +94,83 @@ func TestNoUsageLineEndsInSpace(t *testing.T) {
 		if bytes.HasSuffix(first, []byte(" ")) || !bytes.HasPrefix(first, []byte("usage: ashyams "+name)) {
 			t.Errorf("%s -h: first line %q", name, first)
 		}
+	}
+}
+
+// TestHelpAndVersionAreCommands: both are in the list, so `help help`, `help version` and
+// their -h work like any command's, the aliases the list names run them, and version takes no
+// flag or argument (a usage error, not silently ignored).
+func TestHelpAndVersionAreCommands(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		rc       int
+		stdout   string // prefix of stdout
+		stderrRe string // substring of stderr ("" = stderr empty)
+	}{
+		{[]string{"help", "help"}, 0, "usage: ashyams help [COMMAND]\n", ""},
+		{[]string{"help", "-h"}, 0, "usage: ashyams help [COMMAND]\n", ""},
+		{[]string{"help", "version"}, 0, "usage: ashyams version\n", ""},
+		{[]string{"version", "-h"}, 0, "usage: ashyams version\n", ""},
+		{[]string{"--version"}, 0, "ashyams ", ""},
+		{[]string{"-version"}, 0, "ashyams ", ""},
+		{[]string{"-h", "build"}, 0, "usage: ashyams build [flags]\n", ""},
+		{[]string{"version", "--json"}, 2, "", "ashyams version: flag provided but not defined: -json\nusage: ashyams version\n"},
+		{[]string{"version", "extra"}, 2, "", "ashyams version: unexpected argument \"extra\"\nusage: ashyams version\n"},
+		{[]string{"help", "biuld"}, 2, "", "ashyams help: unknown command \"biuld\"; did you mean \"build\"?\n"},
+		{[]string{"help", "build", "check"}, 2, "", "ashyams help: unexpected argument \"check\" (help takes one command)\n"},
+	} {
+		var out, errb bytes.Buffer
+		rc := run(&env{stdout: &out, stderr: &errb}, c.args)
+		if rc != c.rc || !strings.HasPrefix(out.String(), c.stdout) ||
+			(c.stderrRe == "" && errb.Len() != 0) || !strings.Contains(errb.String(), c.stderrRe) {
+			t.Errorf("%q: exit %d (want %d)\nstdout %q (want prefix %q)\nstderr %q (want %q)", c.args, rc, c.rc, out.String(), c.stdout, errb.String(), c.stderrRe)
+		}
+	}
+	var out bytes.Buffer
+	run(&env{stdout: &out, stderr: &out}, []string{"help"})
+	for _, want := range []string{"\n  help ", "\n  version ", "--version", "--help", "one dash or two"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the command list does not name %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for _, c := range []struct {
+		n          int
+		word, want string
+	}{
+		{0, "project", "0 projects"}, {1, "project", "1 project"}, {2, "project", "2 projects"},
+		{1, "identity conflict", "1 identity conflict"}, {3, "identity conflict", "3 identity conflicts"},
+		{2, "broken invariant", "2 broken invariants"}, {2, "match", "2 matches"}, {2, "address", "2 addresses"},
+		{2, "entry", "2 entries"}, {2, "day", "2 days"}, {1, "entry", "1 entry"},
+	} {
+		if got := plural(c.n, c.word); got != c.want {
+			t.Errorf("plural(%d, %q) = %q, want %q", c.n, c.word, got, c.want)
+		}
+	}
+}
+
+// TestWithoutPrefixAndStage: a wrapped error's repeated command or stage name is dropped, once
+// or several times, with or without "ashyams "; other text (a path that happens to contain the
+// name) is kept.
+func TestWithoutPrefixAndStage(t *testing.T) {
+	for _, c := range []struct{ msg, want string }{
+		{"check-site: lstat public: no such file", "lstat public: no such file"},
+		{"ashyams check-site: check-site: x", "x"},
+		{"lstat check-site: x", "lstat check-site: x"},
+		{"x: check-site: y", "x: check-site: y"},
+	} {
+		if got := withoutPrefix(c.msg, "check-site"); got != c.want {
+			t.Errorf("withoutPrefix(%q) = %q, want %q", c.msg, got, c.want)
+		}
+	}
+	if got := stage("demo", "build", errors.New("build: output x is not empty")); got != "build: output x is not empty" {
+		t.Errorf("stage = %q", got)
+	}
+	var errb bytes.Buffer
+	(&env{stderr: &errb}).errorf("demo", "%s", stage("demo", "build", errors.New("demo: build: build: two\nlines")))
+	if errb.String() != "ashyams demo: build: two\nashyams demo: lines\n" {
+		t.Errorf("errorf printed %q", errb.String())
 	}
 }
