@@ -15,7 +15,8 @@ func init() {
 // with store.TermLine (paths and messages can carry publisher text), then a count on stderr;
 // the exit status is 1. Leftovers of an interrupted write count apart: the next refresh
 // removes them. A sound state prints one line and exits 0. No state directory at all is said
-// once, with how to get one (exit 1).
+// once, with how to get one (noStateMessage, exit 1). Errors go to stderr as
+// "ashyams check: ..." (env.errorf).
 func runCheck(e *env, args []string) int {
 	fs := newFlags(e, "check", "")
 	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")
@@ -23,15 +24,14 @@ func runCheck(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "check: unexpected argument %s\n", store.TermQuote(fs.Arg(0)))
+		e.errorf("check", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
-	ps := store.Open(*statePath).Check()
-	if len(ps) == 1 && ps[0].Path == "" { // no state directory: nothing else was checked
-		fmt.Fprintln(e.stderr, store.TermLine("check: "+ps[0].Message))
+	if !e.requireState("check", *statePath) {
 		return 1
 	}
+	ps := store.Open(*statePath).Check()
 	leftovers := 0
 	for _, p := range ps {
 		fmt.Fprintln(e.stdout, store.TermLine(p.String()))
@@ -40,16 +40,20 @@ func runCheck(e *env, args []string) int {
 		}
 	}
 	where := store.TermText(*statePath)
+	removes := "the next refresh removes them"
+	if leftovers == 1 {
+		removes = "the next refresh removes it"
+	}
 	switch broken := len(ps) - leftovers; {
 	case len(ps) == 0:
 		fmt.Fprintf(e.stdout, "check: %s: every invariant holds\n", where)
 		return 0
 	case leftovers == 0:
-		fmt.Fprintf(e.stderr, "check: %s: %s\n", where, plural(broken, "broken invariant"))
+		e.errorf("check", "%s: %s", where, plural(broken, "broken invariant"))
 	case broken == 0:
-		fmt.Fprintf(e.stderr, "check: %s: %s from an interrupted write (the next refresh removes them); every invariant holds otherwise\n", where, plural(leftovers, "leftover"))
+		e.errorf("check", "%s: %s from an interrupted write (%s); every invariant holds otherwise", where, plural(leftovers, "leftover"), removes)
 	default:
-		fmt.Fprintf(e.stderr, "check: %s: %s, and %s from an interrupted write (the next refresh removes them)\n", where, plural(broken, "broken invariant"), plural(leftovers, "leftover"))
+		e.errorf("check", "%s: %s, and %s from an interrupted write (%s)", where, plural(broken, "broken invariant"), plural(leftovers, "leftover"), removes)
 	}
 	return 1
 }

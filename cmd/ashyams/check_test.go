@@ -18,7 +18,7 @@ func TestCheckCorpusState(t *testing.T) {
 	}
 	rc, out, errs := runCmd("check", "--state", state)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if rc != 1 || len(lines) != 18 || errs != "check: "+state+": 18 broken invariants\n" {
+	if rc != 1 || len(lines) != 18 || errs != "ashyams check: "+state+": 18 broken invariants\n" {
 		t.Fatalf("exit %d, %d lines\n%s\n%s", rc, len(lines), out, errs)
 	}
 	for _, l := range lines {
@@ -31,9 +31,17 @@ func TestCheckCorpusState(t *testing.T) {
 func TestCheckUsage(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "none")
 	rc, out, errs := runCmd("check", "--state", missing)
-	want := "check: no state at " + missing + ": run `.github/state.sh checkout` or `ashyams refresh` first\n"
+	want := "ashyams check: no state at " + missing + ": run `.github/state.sh checkout` or `ashyams refresh` first\n"
 	if rc != 1 || out != "" || errs != want {
 		t.Errorf("check of a missing state: exit %d: %q %q, want %q", rc, out, errs, want)
+	}
+	file := filepath.Join(t.TempDir(), "state")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc, out, errs = runCmd("check", "--state", file)
+	if want := "ashyams check: the state at " + file + " is not a directory\n"; rc != 1 || out != "" || errs != want {
+		t.Errorf("check of a file: exit %d: %q %q, want %q", rc, out, errs, want)
 	}
 	rc, out, _ = runCmd("check", "--state", t.TempDir())
 	if rc != 0 || !strings.Contains(out, "every invariant holds") {
@@ -62,14 +70,14 @@ func TestCheckCountsAndEscapes(t *testing.T) {
 	}
 	write("network.json", "{")
 	rc, out, errs := runCmd("check", "--state", state)
-	if rc != 1 || errs != "check: "+state+": 1 broken invariant\n" || !strings.HasPrefix(out, "network.json: does not parse as a record") {
+	if rc != 1 || errs != "ashyams check: "+state+": 1 broken invariant\n" || !strings.HasPrefix(out, "network.json: does not parse as a record") {
 		t.Fatalf("exit %d: %q %q", rc, out, errs)
 	}
 	write("network.json", `{"format": 1, "crawler": "c", "observed_at": "2026-10-10T12:00:00Z"}`)
 	write("origins/x-00000000/.tmp-origin.json-1", "half")
 	rc, out, errs = runCmd("check", "--state", state)
 	if rc != 1 || out != "origins/x-00000000/.tmp-origin.json-1: "+store.LeftoverMessage+"\n" ||
-		errs != "check: "+state+": 1 leftover from an interrupted write (the next refresh removes them); every invariant holds otherwise\n" {
+		errs != "ashyams check: "+state+": 1 leftover from an interrupted write (the next refresh removes it); every invariant holds otherwise\n" {
 		t.Fatalf("leftover: exit %d: %q %q", rc, out, errs)
 	}
 	write("sources/\n::error::pwned\x1b[2J.txt", "")
@@ -85,7 +93,7 @@ func TestCheckCountsAndEscapes(t *testing.T) {
 	if !strings.Contains(out, `sources/\n::error::pwned\x1b[2J.txt: is not part of the state layout`) {
 		t.Errorf("stray name not reported escaped:\n%s", out)
 	}
-	if strings.Contains(out+errs, "check: check:") {
+	if strings.Contains(out+errs, "check: check:") || strings.Count(errs, "ashyams check: ") != 1 {
 		t.Errorf("doubled prefix: %s%s", out, errs)
 	}
 }

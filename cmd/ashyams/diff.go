@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	iofs "io/fs"
-	"os"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
@@ -33,25 +31,20 @@ func runDiff(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "diff: unexpected argument %s (diff takes no arguments)\n", store.TermQuote(fs.Arg(0)))
+		e.errorf("diff", "unexpected argument %s (diff takes no arguments)", store.TermQuote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
-	where := store.TermText(*state)
-	if _, err := os.Stat(*state); errors.Is(err, iofs.ErrNotExist) {
-		fmt.Fprintf(e.stderr, "diff: no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first\n", where)
-		return 1
-	} else if err != nil {
-		fmt.Fprintln(e.stderr, store.TermLine(fmt.Sprintf("diff: the state at %s cannot be read: %v", *state, err)))
+	if !e.requireState("diff", *state) {
 		return 1
 	}
 	snap, err := store.Open(*state).Load()
 	if err != nil {
-		fmt.Fprintln(e.stderr, store.TermLine(fmt.Sprintf("diff: the state at %s does not load: %v", *state, err)))
+		e.errorf("diff", "the state at %s does not load: %v", *state, err)
 		return 1
 	}
 	if snap.Network == nil {
-		fmt.Fprintf(e.stderr, "diff: %s has no %s: no refresh has run there\n", where, store.NetworkFile)
+		e.errorf("diff", "%s has no %s: no refresh has run there", *state, store.NetworkFile)
 		return 1
 	}
 	at := store.TermText(snap.Network.ObservedAt)
@@ -82,8 +75,8 @@ func runDiff(e *env, args []string) int {
 		line("%s (%s) at %s", store.TermQuote(name), first.Project, first.Origin)
 		for _, ev := range group {
 			l := "  " + tags.Headline(ev)
-			if t := tags.Tags(ev); len(t) > 0 {
-				l += "  [" + strings.Join(t, ", ") + "]"
+			if t := tags.Tags(ev); len(t) > 0 && !tagsRepeatHeadline(t, ev) {
+				l += " [" + strings.Join(t, ", ") + "]"
 			}
 			line("%s", l)
 			for _, d := range diff.Lines(ev.Changes) {
@@ -99,6 +92,29 @@ func runDiff(e *env, args []string) int {
 		}
 	}
 	return 0
+}
+
+// tagsRepeatHeadline reports whether every tag is already a word of the event's headline after
+// the claim's name ("first observed" and [observed]; "(moved from ...)" and [moved]): then the
+// tag list says nothing the line does not. The name is left out: a project called "Release
+// Notes" must not hide the release tag.
+func tagsRepeatHeadline(ts []string, ev store.Event) bool {
+	name := ev.Name
+	if name == "" {
+		name = ev.Project
+	}
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.TrimPrefix(tags.Headline(ev), name), func(r rune) bool {
+		return !unicode.IsLetter(r)
+	}) {
+		words[strings.ToLower(w)] = true
+	}
+	for _, t := range ts {
+		if !words[t] {
+			return false
+		}
+	}
+	return true
 }
 
 // claimNames maps "project/site" to the name the claim's site index lists (for health lines).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
@@ -69,14 +70,14 @@ func TestDiffLastRefresh(t *testing.T) {
 	want := `The last refresh (2026-09-30T22:19:18Z) recorded 3 events.
 
 "dream_archive" (a8ec99fb-1938-42cc-8b9f-87994e046594) at dreamweave-mp-github-io-dream-archive-49534853
-  dream_archive: stable 1.0.0 -> 1.1.0; license changed  [release, metadata]
+  dream_archive: stable 1.0.0 -> 1.1.0; license changed [release, metadata]
     license GPL-3.0-only -> MIT OR Apache-2.0
     stable 1.0.0 -> 1.1.0
       artifact crate size 7408572 -> 7404128 bytes
     + release 1.1.0 (stable, 2026-09-30)
 
 "Greenmote" (57ec3325-acb3-4307-9c0f-2031ab3354ef) at dreamweave-mp-github-io-greenmote-78b2d84b
-  Greenmote: development 0.3.1-dev.1 -> 0.4.1-dev.0; stable 0.3.0 -> 0.4.0; 0.4.0 (stable) notes list breaking changes; license changed  [release, breaking, metadata]
+  Greenmote: development 0.3.1-dev.1 -> 0.4.1-dev.0; stable 0.3.0 -> 0.4.0; 0.4.0 (stable) notes list breaking changes; license changed [release, breaking, metadata]
     license GPL-3.0-only -> MIT OR Apache-2.0
     development 0.3.1-dev.1 -> 0.4.1-dev.0
       artifact windows-x64 size 5132826 -> 5120405 bytes
@@ -98,7 +99,7 @@ func TestDiffLastRefresh(t *testing.T) {
     - release 0.3.1-dev.1 (development)
 
 "openmw-config" (3aaf4fe0-616f-41a3-b520-306eda9347b0) at dreamweave-mp-github-io-openmw-config-6147a97f
-  openmw-config: stable 3.0.1 -> 3.0.2  [release]
+  openmw-config: stable 3.0.1 -> 3.0.2 [release]
     stable 3.0.1 -> 3.0.2
       artifact crate size 107355 -> 107346 bytes
     + release 3.0.2 (stable, 2026-09-30)
@@ -116,10 +117,10 @@ func TestDiffOneClaimSeveralEvents(t *testing.T) {
 	want := `The last refresh (2026-09-28T23:19:01Z) recorded 2 events.
 
 "Candlelight" (4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90) at dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8
-  Candlelight: first observed  [observed]
+  Candlelight: first observed
 
 "Tallow" (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8
-  Tallow: first observed  [observed]
+  Tallow: first observed
 `
 	if rc != 0 || out != want {
 		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", rc, out, want)
@@ -150,7 +151,7 @@ func TestDiffFailures(t *testing.T) {
 	}{
 		{"no network.json", []string{"diff", "--state", noNetwork}, 1, "has no network.json: no refresh has run there"},
 		{"unreadable event", []string{"diff", "--state", broken}, 1, "events/0000000000000000dead.json"},
-		{"missing directory", []string{"diff", "--state", missing}, 1, "diff: no state at " + missing + ": run `.github/state.sh checkout` or `ashyams refresh` first"},
+		{"missing directory", []string{"diff", "--state", missing}, 1, "ashyams diff: no state at " + missing + ": run `.github/state.sh checkout` or `ashyams refresh` first"},
 		{"argument", []string{"diff", "--state", broken, "extra"}, 2, `unexpected argument "extra"`},
 		{"unknown flag", []string{"diff", "--nope"}, 2, "flag provided but not defined: -nope"},
 	}
@@ -293,11 +294,36 @@ func TestDiffEscapesPublisherText(t *testing.T) {
 	q := `"Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred"`
 	for _, want := range []string{
 		q + " (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at 127-0-0-1-19113-s-ea2366fa\n",
-		`  Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred: first observed  [observed]` + "\n",
+		`  Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred: first observed` + "\n",
 		"  " + q + ` (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at 127-0-0-1-19113-s-ea2366fa: ::error::from the manifest\n::add-mask::x` + "\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
+	}
+}
+
+// TestTagsRepeatHeadline: the tag list is dropped only when each tag is a word of the headline
+// after the name; words in a claim's name (publisher text) never count.
+func TestTagsRepeatHeadline(t *testing.T) {
+	from := "old-site-00000000"
+	for _, c := range []struct {
+		ev   store.Event
+		drop bool
+	}{
+		{store.Event{Kind: store.EventObserved, Name: "Moss"}, true},                   // first observed [observed]
+		{store.Event{Kind: store.EventObserved, Name: "Moss", MovedFrom: &from}, true}, // (moved from ...): first observed [observed, moved]
+		{store.Event{Kind: store.EventWithdrawn, Name: "Listing Tool"}, false},         // no longer listed [listing]
+		{store.Event{Kind: store.EventObserved, Project: "observed-moved"}, true},      // no name: the id is the name
+		{store.Event{Kind: store.EventObserved, Name: "Observed Moss", MovedFrom: &from}, true},
+	} {
+		if got := tagsRepeatHeadline(tags.Tags(c.ev), c.ev); got != c.drop {
+			t.Errorf("%q %v: tags %v after headline %q: drop %v, want %v", c.ev.Name, c.ev.Kind, tags.Tags(c.ev), tags.Headline(c.ev), got, c.drop)
+		}
+	}
+	// A name holding the tag's word does not hide it: a restored "Listing" keeps [listing].
+	ev := store.Event{Kind: store.EventRestored, Name: "Listing"}
+	if tagsRepeatHeadline(tags.Tags(ev), ev) {
+		t.Errorf("the name %q hid the tags %v of %q", ev.Name, tags.Tags(ev), tags.Headline(ev))
 	}
 }

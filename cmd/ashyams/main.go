@@ -304,6 +304,30 @@ func stage(cmd, name string, err error) string {
 	return name + ": " + withoutPrefix(err.Error(), cmd, name)
 }
 
+// noStateMessage says that no state directory exists at path, and how to get one: the words
+// check, diff, add and build use.
+func noStateMessage(path string) string {
+	return fmt.Sprintf("no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first", path)
+}
+
+// requireState returns true when path is a state directory that exists; otherwise it prints,
+// as cmd's error, noStateMessage (nothing there), "the state at PATH cannot be read: ..." or
+// "the state at PATH is not a directory", and returns false (the command exits 1).
+func (e *env) requireState(cmd, path string) bool {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		e.errorf(cmd, "%s", noStateMessage(path))
+	case err != nil:
+		e.errorf(cmd, "the state at %s cannot be read: %v", path, err)
+	case !st.IsDir():
+		e.errorf(cmd, "the state at %s is not a directory", path)
+	default:
+		return true
+	}
+	return false
+}
+
 // plural is "1 word" or "N words" (N may be 0): the English plural of the last word, regular
 // but for -s, -x, -ch, -sh (+es) and consonant + y (-ies): "1 identity conflict", "2 identity
 // conflicts", "3 broken invariants", "2 leftovers".
