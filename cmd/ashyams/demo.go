@@ -55,8 +55,9 @@ var demoServing func(url string)
 // byte-identical sites. The state directory is temporary and removed at exit unless --state
 // names one to keep (it must be absent or empty).
 //
-// Exit 0 when every step passed; 1 naming the step that failed (a check or check-site problem
-// is printed, one per line); 2 for usage. --out must be absent, empty or a previous build.
+// Exit 0 when every step passed; 1 naming the step that failed as "ashyams demo: <step>: ..."
+// (a check or check-site problem is printed, one per line); 2 for usage. --out must be absent,
+// empty or a previous build, and --state absent or empty: both are checked before the crawl.
 func runDemo(e *env, args []string) int {
 	fs := newFlags(e, "demo", "")
 	out := fs.String("out", "", "where to build the site (default: a new temporary directory, kept)")
@@ -67,13 +68,25 @@ func runDemo(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "demo: unexpected argument %q\n", fs.Arg(0))
+		e.errorf("demo", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
 	fail := func(step string, err error) int {
-		fmt.Fprintf(e.stderr, "demo: %s: %v\n", step, err)
+		e.errorf("demo", "%s", stage("demo", step, err))
 		return 1
+	}
+	// Both directories are checked before anything is read or written: a refusal comes at
+	// once, not after the crawl.
+	if *keep != "" {
+		if err := emptyOrAbsent(*keep); err != nil {
+			return fail("--state", err)
+		}
+	}
+	if *out != "" {
+		if err := demoOutOK(*out); err != nil {
+			return fail("--out", err)
+		}
 	}
 
 	// The work directory holds what only this run needs (the source list, the curation file
@@ -85,9 +98,6 @@ func runDemo(e *env, args []string) int {
 	defer os.RemoveAll(work)
 	state := filepath.Join(work, "state")
 	if *keep != "" {
-		if err := emptyOrAbsent(*keep); err != nil {
-			return fail("--state", err)
-		}
 		state = *keep
 	}
 	if *out == "" {
@@ -159,7 +169,7 @@ func runDemo(e *env, args []string) int {
 		for _, p := range ps {
 			fmt.Fprintln(e.stdout, p)
 		}
-		return fail("check", fmt.Errorf("%d broken invariant(s) in the state", len(ps)))
+		return fail("check", fmt.Errorf("%s in the state", plural(len(ps), "broken invariant")))
 	}
 	fmt.Fprintf(e.stdout, "\ndemo: check: every invariant holds\n")
 
@@ -167,12 +177,19 @@ func runDemo(e *env, args []string) int {
 	if err != nil {
 		return fail("build", err)
 	}
-	fmt.Fprintf(e.stdout, "demo: built %d pages (%d files) in %s\n", len(res.Pages), res.Files, *out)
+	fmt.Fprintf(e.stdout, "demo: built %s (%s) in %s\n", plural(len(res.Pages), "page"), plural(res.Files, "file"), *out)
 	if n := res.Network; n != nil {
 		// Projects are ids, claims are (id, site) pairs: one id published by two sites is one
 		// project with two claims, an identity conflict.
-		fmt.Fprintf(e.stdout, "demo: %d projects, %d claims (%d identity conflict(s): one id published by more than one site)\n",
-			len(n.Projects), len(n.Claims), len(n.Conflicts))
+		conflicts := plural(len(n.Conflicts), "identity conflict")
+		switch len(n.Conflicts) {
+		case 0:
+		case 1:
+			conflicts += ": one id published by more than one site"
+		default:
+			conflicts += ": ids published by more than one site"
+		}
+		fmt.Fprintf(e.stdout, "demo: %s, %s (%s)\n", plural(len(n.Projects), "project"), plural(len(n.Claims), "claim"), conflicts)
 	}
 	problems, err := site.Check(*out, "")
 	if err != nil {
@@ -182,7 +199,7 @@ func runDemo(e *env, args []string) int {
 		for _, p := range problems {
 			fmt.Fprintln(e.stdout, p)
 		}
-		return fail("check-site", fmt.Errorf("%d problems in %s", len(problems), *out))
+		return fail("check-site", fmt.Errorf("%s in %s", plural(len(problems), "problem"), *out))
 	}
 	fmt.Fprintf(e.stdout, "demo: check-site: %s: every check passed\n", *out)
 	index, err := filepath.Abs(filepath.Join(*out, "index.html"))
@@ -193,11 +210,13 @@ func runDemo(e *env, args []string) int {
 	if *keep != "" {
 		fmt.Fprintf(e.stdout, "Its state is in %s\n", *keep)
 	}
+	root := demoRoot(*out)
 	if !*serve {
-		fmt.Fprintf(e.stdout, "Open %s, or run: %s serve --out %s\n", index, selfCommand(os.Args[0]), *out)
+		fmt.Fprintf(e.stdout, "Open %s, or run: %s serve --out %s (it serves the site at http://127.0.0.1:8080%s)\n",
+			index, selfCommand(os.Args[0]), *out, root)
 		return 0
 	}
-	return demoServe(e, *addr, *out)
+	return demoServe(e, *addr, *out, root)
 }
 
 // selfCommand is how to run this binary again, as the user started it: arg0 as typed
@@ -208,6 +227,39 @@ func selfCommand(arg0 string) string {
 		return "go run ./cmd/ashyams"
 	}
 	return arg0
+}
+
+// demoOutOK returns nil when out can take the demo's site as site.Build would: absent, empty
+// or a previous build (it holds site.Marker); else why not. The demo asks before crawling, so a
+// refusal does not wait for the whole crawl.
+func demoOutOK(out string) error {
+	ents, err := os.ReadDir(out)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		if st, serr := os.Stat(out); serr == nil && !st.IsDir() {
+			return fmt.Errorf("%s is not a directory", out)
+		}
+		return err
+	case len(ents) == 0:
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(out, site.Marker)); err != nil {
+		return fmt.Errorf("%s is not empty and holds no %s: it is not a previous build, so it is left alone (remove it or name another directory)", out, site.Marker)
+	}
+	return nil
+}
+
+// demoRoot is the path `ashyams serve --out out` serves the built site under: its base URL's
+// path ("/ashyams-go/" for the default base URL). demo --serve serves it there too, so the
+// 404 page's root-relative links work as they will when published.
+func demoRoot(out string) string {
+	base, err := site.BuiltBaseURL(out)
+	if err != nil || base == "" {
+		base = site.DefaultBaseURL
+	}
+	return site.BasePath(base)
 }
 
 // emptyOrAbsent returns nil when dir does not exist or is an empty directory, else why it
@@ -225,15 +277,16 @@ func emptyOrAbsent(dir string) error {
 	return nil
 }
 
-// demoServe serves the built site on addr until demoContext ends.
-func demoServe(e *env, addr, out string) int {
+// demoServe serves the built site on addr under root until demoContext ends, as `ashyams
+// serve` would, and prints the URL to open (that of the site's home page).
+func demoServe(e *env, addr, out, root string) int {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "demo: serve: %v\n", err)
+		e.errorf("demo", "serve: %v", err)
 		return 1
 	}
-	hs := &http.Server{Handler: site.Handler(out), ReadHeaderTimeout: 10 * time.Second}
-	url := "http://" + ln.Addr().String() + "/"
+	hs := &http.Server{Handler: site.HandlerAt(out, root), ReadHeaderTimeout: 10 * time.Second}
+	url, _ := openURL(addr, ln.Addr(), root)
 	fmt.Fprintf(e.stdout, "demo: serving %s at %s (Ctrl-C to stop)\n", out, url)
 	ctx, stop := demoContext()
 	defer stop()
@@ -246,7 +299,7 @@ func demoServe(e *env, addr, out string) int {
 	case <-ctx.Done():
 	case err := <-done:
 		if !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintf(e.stderr, "demo: serve: %v\n", err)
+			e.errorf("demo", "serve: %v", err)
 			return 1
 		}
 	}

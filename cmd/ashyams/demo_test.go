@@ -105,7 +105,7 @@ func TestDemoBuildsTheExampleNetwork(t *testing.T) {
 	}
 	for _, want := range []string{"every invariant holds", "check-site: " + out + ": every check passed",
 		"invalid: 1", "The example network's site is in " + out,
-		"demo: 9 projects, 10 claims (1 identity conflict(s): one id published by more than one site)"} {
+		"demo: 9 projects, 10 claims (1 identity conflict: one id published by more than one site)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -250,7 +250,8 @@ func TestDemoServesTheBuiltSite(t *testing.T) {
 	if home != 200 || project != 200 || !strings.Contains(body, "Emberglow") {
 		t.Fatalf("served home %d, project %d", home, project)
 	}
-	if !regexp.MustCompile(`demo: serving \S+ at http://127\.0\.0\.1:\d+/`).MatchString(stdout) {
+	// Served where `ashyams serve` serves it: under the base URL's path.
+	if !regexp.MustCompile(`demo: serving \S+ at http://127\.0\.0\.1:\d+/ashyams-go/ `).MatchString(stdout) {
 		t.Fatalf("stdout does not print the URL:\n%s", stdout)
 	}
 	if strings.Contains(stdout, "or run:") {
@@ -264,9 +265,13 @@ func TestDemoRefusesToBuildOverSomeonesFiles(t *testing.T) {
 	if err := os.WriteFile(keep, []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rc, _, stderr := runDemoIn(t, "--out", out)
-	if rc != 1 || !strings.Contains(stderr, "demo: build:") {
-		t.Fatalf("exit %d: %s", rc, stderr)
+	rc, stdout, stderr := runDemoIn(t, "--out", out)
+	want := "ashyams demo: --out: " + out + " is not empty and holds no .ashyams-site: it is not a previous build, so it is left alone (remove it or name another directory)\n"
+	if rc != 1 || stderr != want {
+		t.Fatalf("exit %d: stderr %q, want %q", rc, stderr, want)
+	}
+	if stdout != "" {
+		t.Errorf("the demo started before refusing its --out:\n%s", stdout)
 	}
 	if readFile(t, keep) != "mine" {
 		t.Fatal("the demo changed a file it did not write")
@@ -276,11 +281,26 @@ func TestDemoRefusesToBuildOverSomeonesFiles(t *testing.T) {
 	}
 }
 
+// An --out that is a file is refused before the crawl too.
+func TestDemoRefusesAFileAsOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	if err := os.WriteFile(out, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc, stdout, stderr := runDemoIn(t, "--out", out)
+	if want := "ashyams demo: --out: " + out + " is not a directory\n"; rc != 1 || stdout != "" || stderr != want {
+		t.Fatalf("exit %d: stdout %q, stderr %q, want %q", rc, stdout, stderr, want)
+	}
+	if readFile(t, out) != "mine" {
+		t.Fatal("the demo changed the file")
+	}
+}
+
 func TestDemoUsage(t *testing.T) {
-	if rc, _, stderr := runDemoIn(t, "extra"); rc != 2 || !strings.Contains(stderr, `unexpected argument "extra"`) {
+	if rc, _, stderr := runDemoIn(t, "extra"); rc != 2 || !strings.HasPrefix(stderr, "ashyams demo: unexpected argument \"extra\"\nusage: ashyams demo [flags]\n") {
 		t.Fatalf("exit %d: %s", rc, stderr)
 	}
-	if rc, _, stderr := runDemoIn(t, "--serve", "--addr", "256.0.0.1:99999"); rc != 1 || !strings.Contains(stderr, "demo: serve:") {
+	if rc, _, stderr := runDemoIn(t, "--serve", "--addr", "256.0.0.1:99999"); rc != 1 || !strings.Contains(stderr, "\nashyams demo: serve: listen tcp: ") {
 		t.Fatalf("bad --addr: exit %d: %s", rc, stderr)
 	}
 }
@@ -360,7 +380,7 @@ func TestDemoRemovesItsTemporaryState(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(site, "index.html")); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout, "The example network's site is in "+site) || !strings.Contains(stdout, " serve --out "+site) {
+	if !strings.Contains(stdout, "The example network's site is in "+site) || !strings.Contains(stdout, " serve --out "+site+" (it serves the site at http://127.0.0.1:8080/ashyams-go/)") {
 		t.Errorf("stdout does not name the site and how to serve it:\n%s", stdout)
 	}
 	if strings.Contains(stdout, "state is in") {
@@ -390,7 +410,7 @@ func TestDemoKeepsTheStateWhenAsked(t *testing.T) {
 	before := tree(t, state)
 	out := filepath.Join(t.TempDir(), "site")
 	rc, _, stderr = runDemoIn(t, "--state", state, "--out", out)
-	if rc != 1 || !strings.Contains(stderr, "demo: --state: "+state+" is not empty") {
+	if rc != 1 || !strings.HasPrefix(stderr, "ashyams demo: --state: "+state+" is not empty") {
 		t.Fatalf("non-empty --state: exit %d: %s", rc, stderr)
 	}
 	after := tree(t, state)

@@ -297,11 +297,13 @@ func withoutPrefix(msg string, names ...string) string {
 }
 
 // stage is "<name>: <err>" for a failed stage of a command's work (demo's "build", "refresh 2"),
-// with the stage's (and the command's) name removed from the front of err, so that
+// with the stage's name, its first word and the command's name removed from the front of err,
+// so that
 // e.errorf("demo", "%s", stage("demo", "build", err)) prints "ashyams demo: build: <what>"
 // for site.Build's "build: <what>".
 func stage(cmd, name string, err error) string {
-	return name + ": " + withoutPrefix(err.Error(), cmd, name)
+	first, _, _ := strings.Cut(name, " ") // "refresh 2" also drops a wrapped "refresh: "
+	return name + ": " + withoutPrefix(err.Error(), cmd, name, first)
 }
 
 // noStateMessage says that no state directory exists at path, and how to get one: the words

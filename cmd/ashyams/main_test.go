@@ -168,6 +168,9 @@ func TestWithoutPrefixAndStage(t *testing.T) {
 	if got := stage("demo", "build", errors.New("build: output x is not empty")); got != "build: output x is not empty" {
 		t.Errorf("stage = %q", got)
 	}
+	if got := stage("demo", "refresh 2", errors.New("refresh: state: x")); got != "refresh 2: state: x" {
+		t.Errorf("stage = %q", got)
+	}
 	var errb bytes.Buffer
 	(&env{stderr: &errb}).errorf("demo", "%s", stage("demo", "build", errors.New("demo: build: build: two\nlines")))
 	if errb.String() != "ashyams demo: build: two\nashyams demo: lines\n" {
