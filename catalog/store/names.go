@@ -3,8 +3,11 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"net"
 	"net/url"
 	"strings"
+
+	"golang.org/x/net/idna"
 )
 
 // maxSlug bounds the readable part of a name so paths stay short on every filesystem.
@@ -14,12 +17,62 @@ const maxSlug = 64
 // segment dropped), "-", and the first 8 hex digits of the SHA-256 of the URL exactly as
 // given. https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave.json gives
 // "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8" (seeds/state.txt, "Names").
+//
+// Callers pass a canonical URL (CanonicalURL): one site index spelled two ways (a host in
+// capitals, a trailing dot, an explicit default port, an IDN host and its punycode) must get
+// one id, and the id hashes what it is given, so that the names of records already held (all
+// written from canonical URLs, the reference index's among them) never change.
 func SiteID(indexURL string) string { return name(indexURL) }
 
-// SourceID names a source file by the enrolled URL, the same way as SiteID:
-// https://dreamweave-mp.github.io/DreamWeave-Mod-Template/ gives
-// "dreamweave-mp-github-io-dreamweave-mod-template-1d2d6801".
+// SourceID names a source file by the enrolled URL as written in sources.toml, the same way as
+// SiteID: https://dreamweave-mp.github.io/DreamWeave-Mod-Template/ gives
+// "dreamweave-mp-github-io-dreamweave-mod-template-1d2d6801". The loader refuses two spellings
+// of one URL (crawl/sources compares them by CanonicalURL), so the spelling is the key; it is
+// not canonicalized here, so a record keeps its name whatever the spelling.
 func SourceID(enrolledURL string) string { return name(enrolledURL) }
+
+// CanonicalURL is the one spelling of an http(s) URL used to name and compare site indexes
+// (and enrolled URLs, for duplicates): scheme and host lowercased, an IDN host in its ASCII
+// (punycode) form, a trailing dot on the host and a default port (:80 for http, :443 for https)
+// dropped. Path, query and fragment are kept exactly as published (a server may tell
+// /A/ from /a/). A URL that does not parse, or has no host, is returned unchanged; so is a host
+// IDNA cannot map (only lowercased), so the result is always usable as a key.
+func CanonicalURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Opaque != "" || u.User != nil || strings.Contains(u.Host, "%") {
+		return raw // not a URL this index fetches: nothing to canonicalize
+	}
+	scheme := strings.ToLower(u.Scheme)
+	host, port := u.Hostname(), u.Port()
+	if strings.HasSuffix(u.Host, ":") { // "h:" is an empty port: the default
+		port = ""
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if strings.Contains(host, ":") { // an IPv6 literal
+		host = "[" + host + "]"
+	} else if net.ParseIP(host) == nil {
+		if a, err := idna.Lookup.ToASCII(host); err == nil && a != "" {
+			host = a
+		}
+	}
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		port = ""
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	if scheme == u.Scheme && host == u.Host {
+		return raw // already canonical: not re-encoded
+	}
+	// Only the scheme and authority change; the rest is kept byte for byte.
+	rest := raw[strings.Index(raw, "//")+2:]
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[i:]
+	} else {
+		rest = ""
+	}
+	return scheme + "://" + host + rest
+}
 
 func name(raw string) string {
 	sum := sha256.Sum256([]byte(raw))

@@ -23,6 +23,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
@@ -104,9 +105,9 @@ func Parse(name string, b []byte) ([]Source, error) { return ParseWith(name, b, 
 // has a #fragment (never sent to a site) or surrounding whitespace, or that the crawler's guard
 // refuses before any lookup (crawl/guard.CheckURL: literal loopback unless o.AllowLoopback,
 // private, link-local, reserved... addresses, non-canonical IPv4 forms, malformed host names,
-// bad ports; localhost unless o.AllowLoopback); the same url listed twice (compared after
-// lowercasing scheme and host, dropping a default port, a trailing dot on the host and reading
-// an empty path as "/"); `added` missing or not a date (YYYY-MM-DD); `note` missing, not a
+// bad ports; localhost unless o.AllowLoopback); the same url listed twice (compared by
+// store.CanonicalURL: scheme and host lowercased, an IDN host as punycode, a default port and a
+// trailing dot on the host dropped; an empty path read as "/"); `added` missing or not a date (YYYY-MM-DD); `note` missing, not a
 // string, empty, or not one line of printable text.
 func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	var doc map[string]any
@@ -281,26 +282,13 @@ func checkFetchable(s string, allowLoopback bool) string {
 	return ""
 }
 
-// dupKey is the URL as a site would see the request: scheme and host lowercased, a trailing dot
-// on the host, a default port (:80 for http, :443 for https) and the fragment dropped, an
-// empty path read as "/". Everything else is compared as written.
+// dupKey is the URL as a site would see the request: store.CanonicalURL (scheme and host
+// lowercased, an IDN host as punycode, a trailing dot on the host and a default port dropped),
+// the fragment dropped, an empty path read as "/". Everything else is compared as written.
 func dupKey(s string) string {
-	u, err := url.Parse(s)
+	u, err := url.Parse(store.CanonicalURL(s))
 	if err != nil {
 		return s
-	}
-	u.Scheme = strings.ToLower(u.Scheme)
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	host = strings.TrimSuffix(host, ".")
-	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	u.Host = host
-	if port != "" {
-		u.Host += ":" + port
 	}
 	if u.Path == "" && u.RawPath == "" {
 		u.Path = "/"
@@ -328,8 +316,13 @@ func redact(s string) string {
 var userinfoRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:)[^/?#]*@`)
 
 // CheckNote returns "" for a usable note, else what is wrong with it: empty (or only white
-// space), more than one line, or holding another control or invisible formatting character.
-// sources.toml's `note` and `ashyams add --note` use it.
+// space), more than one line, or holding a character that hides, reorders or breaks text in a
+// review or a log: a C0 or C1 control, a line or paragraph separator, a bidirectional control
+// (embeddings, overrides, isolates, marks) or another invisible formatting character (zero-width
+// space, word joiner, byte order mark, soft hyphen...). Allowed, because real writing needs them:
+// the zero-width non-joiner and joiner (U+200C, U+200D: Persian and Indic words, emoji ZWJ
+// sequences) and variation selectors (marks, not formatting characters). sources.toml's `note`
+// and `ashyams add --note` use it.
 func CheckNote(note string) string {
 	switch {
 	case strings.TrimSpace(note) == "":
@@ -338,7 +331,10 @@ func CheckNote(note string) string {
 		return "spans several lines; one line is wanted"
 	}
 	for _, r := range note {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+		if r == '\u200c' || r == '\u200d' {
+			continue // ZWNJ, ZWJ: part of words and emoji, never a control
+		}
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) {
 			return fmt.Sprintf("holds the control or formatting character %U; one line of plain text is wanted", r)
 		}
 	}

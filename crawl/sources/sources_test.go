@@ -151,6 +151,8 @@ func TestDuplicatesAreComparedAsTheSiteSeesThem(t *testing.T) {
 		{"https://example.org", "https://example.org/"},
 		{"https://example.org/", "https://example.org./"},
 		{"http://[2001:db8::1]:80/", "http://[2001:DB8::1]/"},
+		{"https://bücher.example/mods/", "https://xn--bcher-kva.example/mods/"},
+		{"https://BÜCHER.example./mods/", "https://xn--bcher-kva.example:443/mods/"},
 	}
 	for _, p := range same {
 		if dupKey(p[0]) != dupKey(p[1]) {
@@ -310,5 +312,48 @@ func TestCheckURL(t *testing.T) {
 		if err := CheckURL(in); err == nil || err.Error() != want {
 			t.Errorf("CheckURL(%q) = %v, want %s", in, err, want)
 		}
+	}
+}
+
+// Notes in scripts and emoji that need the zero-width (non-)joiner, or a variation selector,
+// are one line of plain text; bidirectional controls, other invisible formatting characters,
+// C0/C1 controls and line separators are still refused, each named (/tmp/break2 case 9).
+func TestCheckNoteWritingSystems(t *testing.T) {
+	for _, ok := range []string{
+		"Persian mods: می\u200cخواهم",
+		"Mods by a developer 👩\u200d💻",
+		"Devanagari: क्\u200dष",
+		"a heart ❤\ufe0f and text",
+		"é ✓ 日本語",
+	} {
+		if msg := CheckNote(ok); msg != "" {
+			t.Errorf("CheckNote(%q) = %q, want accepted", ok, msg)
+		}
+	}
+	for in, want := range map[string]string{
+		"hidden \u202egnp.exe":     "holds the control or formatting character U+202E; one line of plain text is wanted",
+		"isolate \u2066x\u2069":    "holds the control or formatting character U+2066; one line of plain text is wanted",
+		"mark \u200fx":             "holds the control or formatting character U+200F; one line of plain text is wanted",
+		"arabic mark \u061cx":      "holds the control or formatting character U+061C; one line of plain text is wanted",
+		"zero\u200bwidth":          "holds the control or formatting character U+200B; one line of plain text is wanted",
+		"bom \ufeffx":              "holds the control or formatting character U+FEFF; one line of plain text is wanted",
+		"csi \u009b2J":             "holds the control or formatting character U+009B; one line of plain text is wanted",
+		"esc \x1b[31m":             "holds the control or formatting character U+001B; one line of plain text is wanted",
+		"tab\there":                "holds the control or formatting character U+0009; one line of plain text is wanted",
+		"line\u2028separator":      "spans several lines; one line is wanted",
+		"next\u0085line":           "spans several lines; one line is wanted",
+		"joiner then \u202d after": "holds the control or formatting character U+202D; one line of plain text is wanted",
+	} {
+		if got := CheckNote(in); got != want {
+			t.Errorf("CheckNote(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// Through the loader, with the entry named.
+	if ss, err := Parse("s", []byte("[[source]]\nurl = \"https://example.org/\"\nadded = 2026-01-01\nnote = \"Persian mods: می\u200cخواهم\"\n")); err != nil || len(ss) != 1 {
+		t.Errorf("a Persian note was refused: %v", err)
+	}
+	_, err := Parse("s", []byte("[[source]]\nurl = \"https://example.org/\"\nadded = 2026-01-01\nnote = \"x\u202ey\"\n"))
+	if err == nil || err.Error() != "s: refused\n  line 2: [[source]] #1: note holds the control or formatting character U+202E; one line of plain text is wanted" {
+		t.Errorf("err = %v", err)
 	}
 }
