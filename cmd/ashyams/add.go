@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -42,7 +43,9 @@ const addParallel = 8
 // already leads to (from the state's records for that source, else by discovering it now).
 // Otherwise it appends one [[source]] entry (url, added = today, note) to the end of the file,
 // leaving every other byte as it was, re-validates the whole file and writes it atomically.
-// Exit 2 for usage (no URL, no or multi-line note).
+// A --state named on the command line that does not exist is refused (noStateMessage); the
+// default state/ may be absent. Errors go to stderr as "ashyams add: ..." (env.errorf). Exit 2
+// for usage (no URL, no or multi-line note).
 func runAdd(e *env, args []string) int {
 	fs := newFlags(e, "add", "URL --note TEXT")
 	note := fs.String("note", "", "one line for the humans reviewing the list: why this site is enrolled (required)")
@@ -54,7 +57,7 @@ func runAdd(e *env, args []string) int {
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {
-		fmt.Fprintln(e.stderr, "add: a URL is required")
+		e.errorf("add", "a URL is required")
 		fs.Usage()
 		return 2
 	}
@@ -63,29 +66,31 @@ func runAdd(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "add: unexpected argument %s\n", store.TermQuote(fs.Arg(0)))
+		e.errorf("add", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
 	if msg := checkNote(*note); msg != "" {
-		fmt.Fprintf(e.stderr, "add: --note %s\n", msg)
+		e.errorf("add", "--note %s", msg)
 		fs.Usage()
 		return 2
 	}
 	// Every refusal can quote publisher text (a problem quoting a site's document, a URL it
-	// redirected to) or the source list's: each line is printed through store.TermLine, so
-	// no control character, ESC sequence or "::workflow command::" reaches the terminal or
-	// the CI log as such. Values are formatted one line each (%s of a multi-line error keeps
-	// its lines, each made safe).
-	say := func(format string, a ...any) {
-		for _, l := range strings.Split(fmt.Sprintf(format, a...), "\n") {
-			fmt.Fprintln(e.stderr, store.TermLine(l))
-		}
-	}
+	// redirected to) or the source list's: errorf prints each line through store.TermLine,
+	// so no control character, ESC sequence or "::workflow command::" reaches the terminal
+	// or the CI log as such (%s of a multi-line error keeps its lines, each made safe and
+	// prefixed).
 	refuse := func(format string, a ...any) int {
-		say("add: "+format, a...)
-		say("add: %s was not changed", *srcPath)
+		e.errorf("add", format, a...)
+		e.errorf("add", "%s was not changed", *srcPath)
 		return 1
+	}
+	// A --state named on the command line must exist (a typo would otherwise send add to
+	// discover every enrolled source); the default state/ may be absent.
+	stateGiven := false
+	fs.Visit(func(f *flag.Flag) { stateGiven = stateGiven || f.Name == "state" })
+	if _, err := os.Stat(*statePath); stateGiven && errors.Is(err, os.ErrNotExist) {
+		return refuse("%s (without --state, add discovers every enrolled source when state/ is absent)", noStateMessage(*statePath))
 	}
 	if err := sources.CheckURL(u); err != nil {
 		return refuse("%v", err)
@@ -134,8 +139,8 @@ func runAdd(e *env, args []string) int {
 	if err := writeAtomic(*srcPath, next); err != nil {
 		return refuse("write: %v", err)
 	}
-	fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf("added %s to %s (site index %s, %d projects)",
-		store.TermText(u), store.TermText(*srcPath), store.TermText(index), len(rep.Claims))))
+	fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf("added %s to %s (site index %s, %s)",
+		store.TermText(u), store.TermText(*srcPath), store.TermText(index), plural(len(rep.Claims), "project"))))
 	return 0
 }
 

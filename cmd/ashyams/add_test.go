@@ -38,7 +38,7 @@ func newAddFixture(t *testing.T) *addFixture {
 	addNow = func() time.Time { return time.Date(2026, 10, 15, 23, 30, 0, 0, time.FixedZone("X", -5*3600)) }
 	t.Cleanup(func() { addNow = old })
 	dir := t.TempDir()
-	f := &addFixture{srv: srv, dir: dir, path: filepath.Join(dir, "sources.toml"), state: filepath.Join(t.TempDir(), "state")}
+	f := &addFixture{srv: srv, dir: dir, path: filepath.Join(dir, "sources.toml"), state: t.TempDir()}
 	f.text = "# Sites this index reads.\n#   keep   this   comment's spacing\n\n" +
 		"[[source]]\nurl   = \"" + srv.URL() + "lanterns.example/\"   # aligned, with a comment\n" +
 		"added = 2026-10-01\nnote  = \"Lanterns\"\n\n# trailing comment\n"
@@ -87,7 +87,7 @@ func TestAddAppendsEntryKeepingEveryByte(t *testing.T) {
 	if string(got) != want {
 		t.Fatalf("file:\n%s\nwant:\n%s", got, want)
 	}
-	if !strings.Contains(out, "added "+u) || !strings.Contains(out, "tidewater.example/dw/dreamweave.json") || !strings.Contains(out, "2 projects") {
+	if !strings.Contains(out, "added "+u) || !strings.Contains(out, "tidewater.example/dw/dreamweave.json") || !strings.HasSuffix(out, ", 2 projects)\n") {
 		t.Fatalf("stdout: %s", out)
 	}
 	ss, err := sources.ParseWith("new", got, sources.Options{AllowLoopback: true}) // the fixture serves on 127.0.0.1
@@ -99,6 +99,20 @@ func TestAddAppendsEntryKeepingEveryByte(t *testing.T) {
 	}
 	if st, _ := os.Stat(f.path); st.Mode().Perm() != 0o640 {
 		t.Fatalf("mode %v, want 0640 kept", st.Mode().Perm())
+	}
+	// One project is "1 project"; without --state and with no state/ (cmd/ashyams has none),
+	// the enrolled sources are discovered.
+	if _, err := os.Stat("state"); err == nil {
+		t.Fatal("cmd/ashyams/state exists: the default --state would be read")
+	}
+	var o1, e1 bytes.Buffer
+	u1 := f.srv.URL() + "broken.example/dreamweave.json"
+	if rc := run(&env{stdout: &o1, stderr: &e1}, []string{"add", u1, "--note", "one", "--allow-loopback", "--sources", f.path}); rc != 0 ||
+		!strings.HasSuffix(o1.String(), ", 1 project)\n") {
+		t.Fatalf("one project: exit %d\n%s\n%s", rc, o1.String(), e1.String())
+	}
+	if got, err = os.ReadFile(f.path); err != nil {
+		t.Fatal(err)
 	}
 	// Flags before the URL work the same, and a file without a final newline gets a blank line.
 	if err := os.WriteFile(f.path, []byte(strings.TrimRight(string(got), "\n")), 0o644); err != nil {
@@ -179,6 +193,7 @@ func TestAddRefusesASiteItCannotRead(t *testing.T) {
 
 func TestAddRefusesBadInput(t *testing.T) {
 	f := newAddFixture(t)
+	missing := filepath.Join(t.TempDir(), "no-state")
 	for _, c := range []struct {
 		args []string
 		rc   int
@@ -197,13 +212,24 @@ func TestAddRefusesBadInput(t *testing.T) {
 		{[]string{f.srv.URL() + "tidewater.example/", "--note", "x", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"ftp://tidewater.example/", "--note", "x"}, 1, `url "ftp://tidewater.example/"`},
 		{[]string{"https://user:pw@tidewater.example/", "--note", "x"}, 1, "tidewater.example"},
-		{[]string{"--bogus", "x"}, 2, "flag provided but not defined"},
+		{[]string{"--bogus", "x"}, 2, "ashyams add: flag provided but not defined: -bogus\n"},
 	} {
 		rc, _, errs := f.add(c.args...)
 		if rc != c.rc || !strings.Contains(errs, c.want) {
 			t.Errorf("add %q: exit %d, want %d; stderr %q, want it to contain %q", c.args, rc, c.rc, errs, c.want)
 		}
 		f.unchanged(t)
+	}
+	// A --state that does not exist (the fixture's add names its own, so run is called here).
+	var out, errb bytes.Buffer
+	rc := run(&env{stdout: &out, stderr: &errb}, []string{"add", f.srv.URL() + "tidewater.example/", "--note", "x", "--allow-loopback", "--sources", f.path, "--state", missing})
+	want := "ashyams add: no state at " + missing + ": run `.github/state.sh checkout` or `ashyams refresh` first (without --state, add discovers every enrolled source when state/ is absent)\nashyams add: " + f.path + " was not changed\n"
+	if rc != 1 || out.String() != "" || errb.String() != want {
+		t.Errorf("missing --state: exit %d, stdout %q, stderr %q, want %q", rc, out.String(), errb.String(), want)
+	}
+	f.unchanged(t)
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("add created the missing state: %v", err)
 	}
 }
 

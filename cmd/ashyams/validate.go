@@ -49,8 +49,9 @@ type validateResult struct {
 // follow the documents). Each document is read (a file, at most 16 MiB; or a URL through the
 // crawler's guarded client, crawl/guard), validated with catalog/protocol.Decode, and reported:
 // every finding with its JSON pointer and rule, then a one-line verdict. A manifest validated
-// alone has no expected project id. Exit 0 when every document is valid, 1 otherwise, 2 for
-// usage errors.
+// alone has no expected project id. Results go to stdout (a document's problems are findings,
+// not errors of the command); usage errors to stderr as "ashyams validate: ...". Exit 0 when
+// every document is valid, 1 otherwise, 2 for usage errors.
 func runValidate(e *env, args []string) int {
 	fs := newFlags(e, "validate", "FILE-OR-URL...")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
@@ -68,7 +69,7 @@ func runValidate(e *env, args []string) int {
 		rest = fs.Args()[1:]
 	}
 	if len(sources) == 0 {
-		fmt.Fprintln(e.stderr, "validate: at least one file or URL is required")
+		e.errorf("validate", "at least one file or URL is required")
 		fs.Usage()
 		return 2
 	}
@@ -95,7 +96,7 @@ func runValidate(e *env, args []string) int {
 		if err := enc.Encode(struct {
 			Documents []validateResult `json:"documents"`
 		}{results}); err != nil {
-			fmt.Fprintf(e.stderr, "validate: %v\n", err)
+			e.errorf("validate", "%v", err)
 			return 1
 		}
 	} else {
@@ -258,10 +259,7 @@ func printValidateResult(w io.Writer, v validateResult) {
 	case validateVerdictValid:
 		fmt.Fprintf(w, "%s: valid %s\n", v.Source, what)
 	case validateVerdictInvalid:
-		n := "1 finding"
-		if len(v.Findings) != 1 {
-			n = fmt.Sprintf("%d findings", len(v.Findings))
-		}
+		n := plural(len(v.Findings), "finding")
 		if what == "" {
 			what = "document"
 		}

@@ -212,11 +212,11 @@ func TestValidateSizeLimit(t *testing.T) {
 }
 
 func TestValidateUsage(t *testing.T) {
-	if rc, _, errs := runValidateCmd(t); rc != 2 || !strings.Contains(errs, "at least one file or URL") {
+	if rc, _, errs := runValidateCmd(t); rc != 2 || !strings.HasPrefix(errs, "ashyams validate: at least one file or URL is required\nusage: ashyams validate [flags] FILE-OR-URL...\n") {
 		t.Errorf("no documents: exit %d, %s", rc, errs)
 	}
-	if rc, _, _ := runValidateCmd(t, "--no-such-flag", "x.json"); rc != 2 {
-		t.Errorf("unknown flag: exit %d", rc)
+	if rc, _, errs := runValidateCmd(t, "--no-such-flag", "x.json"); rc != 2 || !strings.HasPrefix(errs, "ashyams validate: flag provided but not defined: -no-such-flag\n") {
+		t.Errorf("unknown flag: exit %d, %s", rc, errs)
 	}
 	if rc, out, _ := runValidateCmd(t, "-h"); rc != 0 || !strings.Contains(out, "usage: ashyams validate") {
 		t.Errorf("-h: exit %d, %s", rc, out)
