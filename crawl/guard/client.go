@@ -378,7 +378,8 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	}
 	lit, literal, err := checkHost(host, false, c.o.AllowLoopback)
 	if err != nil {
-		return nil, &RefusedError{Reason: err.Error(), AddressGuard: literal, Loopback: isLoopbackRefusal(err)}
+		lb := isLoopbackRefusal(err)
+		return nil, &RefusedError{Reason: withLoopbackHint(err.Error(), lb), AddressGuard: literal, Loopback: lb}
 	}
 	var addrs []netip.Addr
 	if literal {
@@ -399,7 +400,7 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 			a = a.Unmap()
 			if err := CheckAddr(a, c.o.AllowLoopback); err != nil {
 				ae := err.(*AddrError)
-				return nil, &RefusedError{Reason: fmt.Sprintf("the name %s resolves to %s, which is %s", name, a, ae.What), AddressGuard: true, Loopback: ae.Loopback}
+				return nil, &RefusedError{Reason: withLoopbackHint(fmt.Sprintf("the name %s resolves to %s, which is %s", name, a, ae.What), ae.Loopback), AddressGuard: true, Loopback: ae.Loopback}
 			}
 			addrs = append(addrs, a)
 		}

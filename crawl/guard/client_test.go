@@ -657,8 +657,8 @@ func TestResolvedNameRefusalWording(t *testing.T) {
 		what     string
 		loopback bool
 	}{
-		"127.0.0.1":       {"loopback (127.0.0.0/8)", true},
-		"::1":             {"loopback (::1)", true},
+		"127.0.0.1":       {"loopback (127.0.0.0/8) (--allow-loopback admits 127.0.0.0/8 and ::1 for local drills)", true},
+		"::1":             {"loopback (::1) (--allow-loopback admits 127.0.0.0/8 and ::1 for local drills)", true},
 		"169.254.169.254": {"link-local (169.254.0.0/16, where cloud metadata services live)", false},
 		"10.1.2.3":        {"private (RFC 1918, 10.0.0.0/8)", false},
 		"64:ff9b::7f00:1": {"NAT64 (64:ff9b::/96) for 127.0.0.1, which is loopback (127.0.0.0/8)", false},
@@ -682,6 +682,10 @@ func TestResolvedNameRefusalWording(t *testing.T) {
 		var re *RefusedError
 		if !errors.As(err, &re) || !re.AddressGuard || re.Loopback != loop || strings.Contains(err.Error(), "resolves") {
 			t.Errorf("%s: %v (loopback %v), want loopback %v", raw, err, re != nil && re.Loopback, loop)
+		}
+		// Only a refusal --allow-loopback would lift names the flag.
+		if re != nil && strings.HasSuffix(re.Reason, " ("+LoopbackHint+")") != loop {
+			t.Errorf("%s: reason %q; the --allow-loopback hint belongs exactly to loopback refusals", raw, re.Reason)
 		}
 	}
 }

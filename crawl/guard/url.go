@@ -55,9 +55,21 @@ func CheckURL(raw string, allowLoopback bool) (*url.URL, error) {
 	}
 	bracketed := strings.HasPrefix(u.Host, "[")
 	if _, literal, err := checkHost(u.Hostname(), bracketed, allowLoopback); err != nil {
-		return nil, &RefusedError{URL: shown, Reason: err.Error(), AddressGuard: literal, Loopback: isLoopbackRefusal(err)}
+		lb := isLoopbackRefusal(err)
+		return nil, &RefusedError{URL: shown, Reason: withLoopbackHint(err.Error(), lb), AddressGuard: literal, Loopback: lb}
 	}
 	return u, nil
+}
+
+// LoopbackHint ends every refusal of an address --allow-loopback would admit: a local drill
+// run without the flag is the likeliest cause, and the flag admits nothing else.
+const LoopbackHint = "--allow-loopback admits 127.0.0.0/8 and ::1 for local drills"
+
+func withLoopbackHint(reason string, loopback bool) string {
+	if !loopback {
+		return reason
+	}
+	return reason + " (" + LoopbackHint + ")"
 }
 
 // isLoopbackRefusal reports whether err refuses an address --allow-loopback would admit.

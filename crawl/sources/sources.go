@@ -267,17 +267,12 @@ func checkFetchable(s string, allowLoopback bool) string {
 		if !errors.As(err, &re) {
 			return "is refused: " + err.Error()
 		}
-		msg := "is refused by the crawler's guard: " + re.Reason
-		if !allowLoopback {
-			if _, lerr := guard.CheckURL(s, true); lerr == nil {
-				msg += " (local drills load the list with --allow-loopback)"
-			}
-		}
+		msg := "is refused by the crawler's guard: " + re.Reason // a loopback refusal names --allow-loopback
 		return msg
 	}
 	h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	if !allowLoopback && (h == "localhost" || strings.HasSuffix(h, ".localhost")) {
-		return "is refused by the crawler's guard: localhost is loopback (local drills load the list with --allow-loopback)"
+		return "is refused by the crawler's guard: localhost is loopback (" + guard.LoopbackHint + ")"
 	}
 	return ""
 }

@@ -182,9 +182,9 @@ func TestParseRefusesAddressesTheGuardRefuses(t *testing.T) {
 		loopback bool   // admitted with AllowLoopback
 		want     string // in the message without it
 	}{
-		{"http://127.0.0.1:8080/mods/", true, "127.0.0.1 is loopback (127.0.0.0/8) (local drills load the list with --allow-loopback)"},
+		{"http://127.0.0.1:8080/mods/", true, "127.0.0.1 is loopback (127.0.0.0/8) (--allow-loopback admits 127.0.0.0/8 and ::1 for local drills)"},
 		{"http://[::1]/", true, "::1 is loopback"},
-		{"http://localhost:8000/", true, "localhost is loopback (local drills load the list with --allow-loopback)"},
+		{"http://localhost:8000/", true, "localhost is loopback (--allow-loopback admits 127.0.0.0/8 and ::1 for local drills)"},
 		{"http://mods.localhost/", true, "localhost is loopback"},
 		{"http://10.0.0.1/mods/", false, "10.0.0.1 is private (RFC 1918, 10.0.0.0/8)"},
 		{"http://169.254.169.254/latest/meta-data/", false, "169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata services live)"},
