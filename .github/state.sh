@@ -7,7 +7,10 @@
 #   .github/state.sh checkout [DIR]       check the network-state branch out into DIR; when the
 #                                         branch does not exist yet, start it as an orphan
 #   .github/state.sh commit MSGFILE [DIR] commit everything in DIR with MSGFILE as the message
-#                                         (the refresh summary); nothing changed, nothing committed
+#                                         (the refresh summary). Every refresh changes DIR (its
+#                                         observation times at least), so each refresh makes one
+#                                         commit; nothing is committed only when DIR is unchanged
+#                                         since the last commit
 #   .github/state.sh push [DIR]           push DIR's commits to the remote network-state branch
 #
 # Run from the repository's top directory. Environment (all optional):
