@@ -113,8 +113,8 @@ func runDemo(e *env, args []string) int {
 		return fail("serve the example network", err)
 	}
 	defer srv.Close()
-	fmt.Fprintf(e.stdout, "demo: the example network's %d sites (%s) answer on loopback, by name\n",
-		len(srv.Hosts()), strings.Join(srv.Hosts(), ", "))
+	fmt.Fprintf(e.stdout, "demo: the example network's %s (%s) answer on loopback, by name\n",
+		plural(len(srv.Hosts()), "site"), strings.Join(srv.Hosts(), ", "))
 
 	// The example's files are written as they are: their http://<host>.example/ URLs reach
 	// the loopback server through the resolver and dialer below.
