@@ -61,8 +61,8 @@ func CanonicalURL(raw string) string {
 	if port != "" {
 		host += ":" + port
 	}
-	if scheme == u.Scheme && host == u.Host {
-		return raw // already canonical: not re-encoded
+	if strings.HasPrefix(raw, scheme+"://"+host) && host == u.Host {
+		return raw // already canonical: not re-encoded (url.Parse lowercases the scheme itself)
 	}
 	// Only the scheme and authority change; the rest is kept byte for byte.
 	rest := raw[strings.Index(raw, "//")+2:]

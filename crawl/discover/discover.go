@@ -30,13 +30,28 @@
 //     duplicate key, a byte order mark or a truncated body is the same finding wherever it sits,
 //     never a verdict that depends on which duplicate came last.
 //   - A move needs evidence from the enrolled URL itself (SPEC section 3, "Moves"). When a site
-//     index is held for this source (Held.IndexURL) and discovery lands on another one only by
-//     walking up, the held index is asked again: if it answers as a site index it stands; if not,
-//     discovery ends (Error.Found names the index the walk reached) and nothing moves. Evidence
-//     is: the enrolled URL is a site index, its page links one (<link>), or a redirect of the
-//     enrolled URL (or its linked manifest) leads where the walk no longer passes the held
-//     index's level. A redirect that still leads past that level (http to https, a missing
-//     trailing slash) shows nothing.
+//     index is held for this source (Held.IndexURL) and discovery reaches another one, the
+//     evidence is weighed (canonical URLs, store.CanonicalURL, so a spelling is never a move):
+//     Strong evidence moves the source whatever the held index says: the enrolled URL is a
+//     site index, or its page links one (<link>), reached in place or through permanent
+//     redirects only (301, 308).
+//     Weak evidence moves it only when the held index is definitively gone (it answers 404 or
+//     410, or a well-formed document that is not a site index, without a temporary redirect):
+//     the index was found at the enrolled URL's own level, that is dreamweave.json beside the
+//     enrolled URL (the first walk-up candidate), beside where a permanent redirect of the
+//     enrolled URL ended, or beside the project manifest its page links; or, after a temporary
+//     redirect of the enrolled URL, the index is still at the enrolled URL's own level.
+//     Nothing else is evidence: a walk up to a parent directory beyond that level, and every
+//     temporary redirect (302, 303, 307) anywhere on the way to the index. A site down for
+//     maintenance that redirects its pages to an error page, or deploying with a 404 for a
+//     minute, never moves its source to the user site above it.
+//     Without strong evidence the held index is asked again. It stands when it answers as a
+//     site index in place or through permanent redirects (then at its final URL: the held index
+//     itself moved). It answering through a temporary redirect, or not answering (5xx, timeout,
+//     refusal, over the limit, malformed) is an outage: discovery ends (Error.Outage), nothing
+//     moves, whatever the evidence. It being gone adopts the index found with weak evidence;
+//     without any, discovery ends (Error.Found names the index the walk reached) and nothing
+//     moves.
 //   - Conditional GET (see Held): every URL is fetched with the validators held for it, so an
 //     unchanged site index costs a 304. The enrolled URL is asked conditionally only when a
 //     previous discovery's conclusion is held, since a 304 has no body to read: it means the
@@ -115,6 +130,9 @@ type Held struct {
 	// comment).
 	IndexURL string
 	Method   string
+	// Subject is how problems name the URL discovery starts from; "" means "the enrolled URL"
+	// (inspect, reading a URL nobody enrolled, says "the URL").
+	Subject string
 }
 
 // Result is what discovery found. Trail always lists every URL tried, in order.
@@ -171,10 +189,16 @@ func (e *Error) Unwrap() error { return e.Err }
 // trail). Fetch failures are facts about the source, recorded in the trail, never panics or
 // partial results.
 func Discover(ctx context.Context, c *guard.Client, enrolled string, held Held) (*Result, error) {
-	d := &run{ctx: ctx, c: c, held: held, res: &Result{}, tried: map[string]bool{}}
+	d := &run{ctx: ctx, c: c, held: held, res: &Result{}, tried: map[string]bool{}, enrolled: enrolled, subject: held.Subject}
+	if d.subject == "" {
+		d.subject = "the enrolled URL"
+	}
+	d.held.IndexURL = store.CanonicalURL(held.IndexURL)
 	d.discover(enrolled)
-	if d.res.IndexURL != "" && d.end == nil && !d.evidence() {
-		d.askHeld()
+	if d.res.IndexURL != "" && d.end == nil {
+		if p := d.evidence(); p != proofStrong {
+			d.askHeld(p)
+		}
 	}
 	if d.end != nil || d.res.IndexURL == "" {
 		e := d.end
@@ -198,15 +222,43 @@ type run struct {
 	res   *Result
 	tried map[string]bool // URLs with a recorded final outcome
 	end   *Error          // set when an answer that is not a definite "not here" ended discovery
-	// redirected: the enrolled URL (or the manifest its page links) redirected; walkFrom: where
-	// the walk up that found the index started. Both weigh as evidence of a move (evidence).
-	redirected bool
-	walkFrom   string
+	// What weighs as evidence of a move (evidence): where the enrolled URL's fetch ended and
+	// whether a temporary redirect led there; the URL asked whose answer was the site index and
+	// whether a temporary redirect led from it to the index; the project manifest the page
+	// links, if any, and the same of its fetch.
+	enrolled, subject string
+	enrolledAt        string
+	enrolledTemp      bool
+	foundAsked        string
+	foundTemp         bool
+	manifestAt        string
+	manifestTemp      bool
+}
+
+// proof is how much a site index found weighs against the held one (see the package comment).
+type proof int
+
+const (
+	proofNone   proof = iota // no evidence: the held index stands, or discovery ends
+	proofWeak                // adopted only when the held index is definitively gone
+	proofStrong              // adopted whatever the held index says
+)
+
+// Temporary reports whether a redirect chain holds a hop that is not permanent (a status other
+// than 301 or 308): such a chain is never evidence of a move.
+func Temporary(hops []guard.Hop) bool {
+	for _, h := range hops {
+		if h.Status != http.StatusMovedPermanently && h.Status != http.StatusPermanentRedirect {
+			return true
+		}
+	}
+	return false
 }
 
 // fetched is one GET's answer, classified.
 type fetched struct {
 	resp     *guard.Response
+	hops     []guard.Hop // the redirects followed (also before a failure)
 	err      error
 	kind     string             // Kind* of a 200's body, "" for any other answer or a failure
 	findings []protocol.Finding // KindMalformed: the strict decoder's findings
@@ -241,13 +293,13 @@ func (d *run) get(u string, conditional bool) fetched {
 		d.step(h.From, fmt.Sprintf("redirects (HTTP %d) to %s", h.Status, h.To))
 	}
 	if err != nil {
-		f := fetched{err: err}
+		f := fetched{err: err, hops: hops}
 		if d.ctx.Err() != nil {
 			f.cut = context.Cause(d.ctx)
 		}
 		return f
 	}
-	f := fetched{resp: resp}
+	f := fetched{resp: resp, hops: hops}
 	if !resp.NotModified && resp.Status == http.StatusOK {
 		f.kind, f.findings = sniff(resp)
 	}
@@ -352,8 +404,10 @@ func (d *run) stop(u string, f fetched, subject string, walking bool) {
 		via = ", which redirected to " + at
 	}
 	if walking {
-		e.Problem = "walking up the path stopped at " + u + via + ", which " + f.predicate() +
-			"; only a 404 or 410 lets the walk pass a level"
+		e.Problem = "walking up the path stopped at " + u + via + ", which " + f.predicate()
+		if f.cut == nil { // a budget is not the site's answer
+			e.Problem += "; only a 404 or 410 lets the walk pass a level"
+		}
 	} else if via != "" {
 		e.Problem = subject + " " + u + via + ", which " + f.predicate()
 	} else {
@@ -375,11 +429,11 @@ func (d *run) discover(enrolled string) {
 		f = d.get(enrolled, false)
 	}
 	at := f.finalURL(enrolled)
-	d.redirected = at != enrolled
+	d.enrolledAt, d.enrolledTemp = at, Temporary(f.hops)
 	if !f.notHere() {
 		d.step(at, f.outcome())
 		d.res.Kind = f.kind
-		d.stop(enrolled, f, "the enrolled URL", false)
+		d.stop(enrolled, f, d.subject, false)
 		return
 	}
 	resp := f.resp
@@ -394,7 +448,7 @@ func (d *run) discover(enrolled string) {
 	switch f.kind {
 	case KindIndex:
 		d.step(at, OutcomeIndex)
-		d.found(resp, MethodIndex)
+		d.found(resp, MethodIndex, enrolled, d.enrolledTemp)
 		return
 	case KindProject:
 		d.step(at, OutcomeManifest)
@@ -442,12 +496,12 @@ func (d *run) walkUpFromPage(at string) {
 func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 	at := f.resp.URL
 	d.tried[at] = true
-	d.redirected = at != enrolled
+	d.enrolledAt, d.enrolledTemp = at, Temporary(f.hops)
 	switch {
-	case at == d.held.IndexURL:
+	case store.CanonicalURL(at) == d.held.IndexURL:
 		d.step(at, OutcomeIndexUnchanged)
 		d.res.Kind = KindIndex
-		d.found(f.resp, MethodIndex)
+		d.found(f.resp, MethodIndex, enrolled, d.enrolledTemp)
 	case d.held.Method == MethodWalkUp:
 		d.step(at, OutcomePageUnchanged)
 		d.res.Kind, d.res.PageValidators = KindPage, d.held.Validators[enrolled]
@@ -484,11 +538,11 @@ func (d *run) followLink(link Link) bool {
 	switch {
 	case f.err == nil && f.resp.NotModified:
 		d.step(at, OutcomeIndexUnchanged)
-		d.found(f.resp, MethodLink)
+		d.found(f.resp, MethodLink, link.Href, Temporary(f.hops))
 		return true
 	case f.kind == KindIndex:
 		d.step(at, OutcomeIndex)
-		d.found(f.resp, MethodLink)
+		d.found(f.resp, MethodLink, link.Href, Temporary(f.hops))
 		return true
 	case !f.notHere():
 		d.step(at, f.outcome())
@@ -500,7 +554,7 @@ func (d *run) followLink(link Link) bool {
 	case f.kind == KindProject:
 		d.step(at, OutcomeManifest)
 		d.res.ManifestURL, d.res.Manifest = at, f.resp
-		d.redirected = d.redirected || at != link.Href
+		d.manifestAt, d.manifestTemp = at, Temporary(f.hops)
 		return d.walkUp(at, MethodLinkManifest) // if not, the walk from the page goes on
 	default:
 		d.step(at, f.outcome())
@@ -522,13 +576,11 @@ func (d *run) walkUp(from, method string) bool {
 		switch {
 		case f.err == nil && f.resp.NotModified:
 			d.step(at, OutcomeIndexUnchanged)
-			d.walkFrom = from
-			d.found(f.resp, method)
+			d.found(f.resp, method, u, Temporary(f.hops))
 			return true
 		case f.kind == KindIndex:
 			d.step(at, OutcomeIndex)
-			d.walkFrom = from
-			d.found(f.resp, method)
+			d.found(f.resp, method, u, Temporary(f.hops))
 			return true
 		case !f.notHere():
 			d.step(at, f.outcome())
@@ -543,55 +595,105 @@ func (d *run) walkUp(from, method string) bool {
 	return false
 }
 
-func (d *run) found(resp *guard.Response, method string) {
-	d.res.IndexURL, d.res.Method, d.res.Response = resp.URL, method, resp
+// found records the site index: its response, the method, its canonical URL (store.CanonicalURL:
+// the URL names the site), the URL asked whose answer it was and whether a temporary redirect
+// led from there to it.
+func (d *run) found(resp *guard.Response, method, asked string, temp bool) {
+	d.res.IndexURL, d.res.Method, d.res.Response = store.CanonicalURL(resp.URL), method, resp
+	d.foundAsked, d.foundTemp = asked, temp
 	d.res.Problem = ""
 }
 
-// evidence reports whether the site index found may replace the held one (SPEC section 3,
-// "Moves": a move rests on evidence from the enrolled URL itself). See the package comment.
-func (d *run) evidence() bool {
-	x := d.held.IndexURL
-	if x == "" || x == d.res.IndexURL {
-		return true
+// evidence weighs the site index found against the held one (SPEC section 3, "Moves": a move
+// rests on evidence from the enrolled URL itself). See the package comment.
+func (d *run) evidence() proof {
+	x, y := d.held.IndexURL, d.res.IndexURL
+	switch {
+	case x == "" || x == y:
+		return proofStrong // nothing held to move away from
+	case d.foundTemp || (d.res.Method == MethodIndex && d.enrolledTemp):
+		return proofNone // a temporary redirect led to the index
+	case !d.enrolledTemp && (d.res.Method == MethodIndex || d.res.Method == MethodLink):
+		return proofStrong
 	}
-	switch d.res.Method {
-	case MethodIndex, MethodLink:
-		return true
-	}
-	if !d.redirected && d.res.Method != MethodLinkManifest {
-		return false // found only by walking up from where the source always led
-	}
-	for _, u := range walkUpURLs(d.walkFrom) {
-		if u == x {
-			return false // the walk went past the held index's level: it did not answer
+	asked := store.CanonicalURL(d.foundAsked)
+	for _, u := range d.ownLevel() {
+		if u == asked {
+			return proofWeak
 		}
 	}
-	return true
+	return proofNone
 }
 
-// askHeld asks the held site index again after a walk up reached another one without evidence.
-// If it answers as a site index, it stands (the source leads where it led); otherwise
-// discovery ends there, naming the index the walk reached, and nothing moves.
-func (d *run) askHeld() {
+// ownLevel lists the canonical URLs of dreamweave.json at the enrolled URL's own level: beside
+// the enrolled URL, or beside where its permanent redirects ended (a redirected URL's own
+// directory is the target's: /s to /s/ is /s/), and beside the project manifest its page links
+// (reached without a temporary redirect). After a temporary redirect, only the enrolled URL's
+// own directory, and only when the redirect stayed in it.
+func (d *run) ownLevel() []string {
+	var out []string
+	add := func(u string) {
+		if w := walkUpURLs(u); len(w) > 0 {
+			out = append(out, store.CanonicalURL(w[0]))
+		}
+	}
+	at := d.enrolledAt
+	if at == "" {
+		at = d.enrolled
+	}
+	if d.enrolledTemp {
+		// A temporary redirect says nothing of where the enrolled URL lives: only one that
+		// stays in its directory (a page to its index.html) keeps that level.
+		if a, b := walkUpURLs(d.enrolled), walkUpURLs(at); len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+			add(d.enrolled)
+		}
+		return out
+	}
+	add(at) // the enrolled URL, or where its permanent redirects ended
+	if d.manifestAt != "" && !d.manifestTemp && d.res.Method == MethodLinkManifest {
+		add(d.manifestAt)
+	}
+	return out
+}
+
+// askHeld asks the held site index again when the index found is not strong evidence of a
+// move. It stands when it answers as a site index in place or through permanent redirects; it
+// answering through a temporary redirect, or not answering, ends discovery as an outage; it
+// being definitively gone adopts the index found with weak evidence (a move by discovery), and
+// otherwise ends discovery naming the index the walk reached. Nothing moves without evidence.
+func (d *run) askHeld(p proof) {
 	x, y := d.held.IndexURL, d.res.IndexURL
 	f := d.get(x, true)
 	at := f.finalURL(x)
+	temp := Temporary(f.hops)
 	method := d.held.Method
 	if method == "" {
 		method = MethodWalkUp
 	}
+	answered := f.err == nil && (f.resp.NotModified || f.kind == KindIndex)
+	reached, short := "discovery reached the site index "+y, "discovery reached "+y
+	switch d.res.Method {
+	case MethodWalkUp, MethodManifest, MethodLinkManifest:
+		reached, short = "walking up the path reached the site index "+y, "walking up reached "+y
+	}
+	also := strings.Replace(short, " reached ", " also reached ", 1)
 	switch {
-	case f.err == nil && f.resp.NotModified:
-		d.step(at, OutcomeIndexUnchanged+"; the held site index stands (walking up also reached "+y+")")
-		d.found(f.resp, method)
+	case answered && !temp:
+		outcome := OutcomeIndex
+		if f.resp.NotModified {
+			outcome = OutcomeIndexUnchanged
+		}
+		if at != x {
+			d.step(at, outcome+"; the held site index "+x+" redirects here permanently, so it stands here ("+also+")")
+		} else {
+			d.step(at, outcome+"; the held site index stands ("+also+")")
+		}
+		d.found(f.resp, method, x, false)
 		return
-	case f.kind == KindIndex:
-		d.step(at, OutcomeIndex+"; the held site index stands (walking up also reached "+y+")")
-		d.found(f.resp, method)
+	case !answered && !temp && f.notHere() && p == proofWeak:
+		d.step(at, f.outcome()+"; the held site index is gone, and "+y+" is at the enrolled URL's own level: the source moved there")
 		return
 	}
-	d.step(at, f.outcome()+"; walking up reached "+y+", but the held site index did not answer, so no move is recorded")
 	e := &Error{Outage: true, At: at, Asked: x, Err: f.err, Findings: f.findings, Found: y}
 	if f.resp != nil {
 		e.Status = f.resp.Status
@@ -600,8 +702,27 @@ func (d *run) askHeld() {
 	if at != x {
 		held = x + ", which redirected to " + at + ", " + f.predicate()
 	}
-	e.Problem = "walking up the path reached the site index " + y + ", but the held site index " + held +
-		"; a walk up alone is no evidence of a move, so none is recorded"
+	var why string
+	switch {
+	case temp:
+		d.step(at, f.outcome()+"; "+short+", but the held site index redirects temporarily, so no move is recorded")
+		answer := f.predicate()
+		if answered {
+			answer = "answers as a site index"
+		}
+		why = "the held site index " + x + " redirects temporarily to " + at + ", which " + answer +
+			"; a temporary redirect is no evidence of a move, so none is recorded"
+	case p == proofWeak: // the held index did not answer: an outage is not a move
+		d.step(at, f.outcome()+"; "+short+", but the held site index did not answer, so no move is recorded")
+		why = "the held site index " + held + "; a site index that does not answer is not gone, so no move is recorded"
+	case d.enrolledTemp || d.foundTemp:
+		d.step(at, f.outcome()+"; "+short+", but the held site index did not answer, so no move is recorded")
+		why = "the held site index " + held + "; a temporary redirect is no evidence of a move, so none is recorded"
+	default:
+		d.step(at, f.outcome()+"; "+short+", but the held site index did not answer, so no move is recorded")
+		why = "the held site index " + held + "; a walk up alone is no evidence of a move, so none is recorded"
+	}
+	e.Problem = reached + ", but " + why
 	d.end = e
 	d.res.Problem = e.Problem
 }

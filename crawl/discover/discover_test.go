@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -661,8 +662,9 @@ func TestChangedPageIsReadAgain(t *testing.T) {
 	checkTrail(t, second.Trail, st(u, "links the site index at "+u+"new/i.json"), st(u+"new/i.json", OutcomeIndex))
 }
 
-// The page still links the held index (304), which now answers 404; walking up reaches another
-// index. A walk up is no evidence of a move: the held index is asked again, and discovery ends.
+// The page still links the held index (304), which now answers 404; dreamweave.json sits beside
+// the page. The held index is gone and the one found is at the enrolled URL's own level: the
+// source moves there, by discovery (no walk past a parent directory).
 func TestUnchangedPageWhoseIndexIsGone(t *testing.T) {
 	root := fstest.MapFS{
 		"s.example/site/index.html":      page(link("i.json")),
@@ -679,21 +681,14 @@ func TestUnchangedPageWhoseIndexIsGone(t *testing.T) {
 	delete(root, "s.example/site/i.json")
 	s.SetRoot(root)
 	second, err := Discover(context.Background(), c, u, held(u, first))
-	var de *Error
-	if !errors.As(err, &de) || !de.Outage || de.Found != u+"dreamweave.json" || de.At != u+"i.json" || de.Status != 404 {
-		t.Fatalf("got %v %+v; want the held index's 404, the walk's index not adopted", err, de)
-	}
-	if second.IndexURL != "" || second.Response != nil {
-		t.Errorf("second %+v", second)
+	if err != nil || second.IndexURL != u+"dreamweave.json" || second.Method != MethodWalkUp {
+		t.Fatalf("got %v %+v; want the index beside the page adopted", err, second)
 	}
 	checkTrail(t, second.Trail,
 		st(u, OutcomePageUnchanged),
 		st(u+"i.json", OutcomeNotFound),
 		st(u+"dreamweave.json", OutcomeIndex),
-		st(u+"i.json", OutcomeNotFound+"; walking up reached "+u+"dreamweave.json, but the held site index did not answer, so no move is recorded"))
-	if w := "walking up the path reached the site index " + u + "dreamweave.json, but the held site index " + u + "i.json answered HTTP 404 (not found); a walk up alone is no evidence of a move, so none is recorded"; de.Problem != w {
-		t.Errorf("problem %q\nwant %q", de.Problem, w)
-	}
+		st(u+"i.json", OutcomeNotFound+"; the held site index is gone, and "+u+"dreamweave.json is at the enrolled URL's own level: the source moved there"))
 }
 
 // A GitHub Pages layout: a project site below a user site, each with its own index. The project
@@ -748,46 +743,237 @@ func TestWalkUpWithoutEvidenceKeepsTheHeldIndex(t *testing.T) {
 	}
 }
 
-// Evidence from the enrolled URL moves a source: its redirect to a place the walk no longer
-// passes the held index, or its page's <link>. A redirect that still leads past the held index's
-// level (a missing trailing slash) is no evidence.
-func TestEvidenceOfAMove(t *testing.T) {
-	root := fstest.MapFS{
-		"u.example/s/index.html":          page(""),
-		"u.example/s/dreamweave.json":     file(indexDoc),
-		"u.example/new/index.html":        page(""),
-		"u.example/dreamweave.json":       file(indexDoc),
-		"u.example/linked/index.html":     page(link("../other/idx.json")),
-		"u.example/other/idx.json":        file(indexDoc),
-		"u.example/slash/dreamweave.json": file(indexDoc),
-	}
-	s := serve(t, root)
-	b := s.URL() + "u.example/"
-	x := b + "s/dreamweave.json"
-	c := client(guard.Options{})
-	h := Held{Validators: map[string]store.Validators{}, IndexURL: x, Method: MethodWalkUp}
+// redirector answers the listed paths with a redirect of the given status (loopback.Rule only
+// answers 302); its table may change between discoveries.
+type redirector struct {
+	mu sync.Mutex
+	to map[string]redirect // request path -> where and how
+}
 
-	// A redirect to another directory: the walk from there never passes x, so it moves.
-	s.SetRules([]loopback.Rule{{Path: "^/u.example/s/$", Redirect: "{base}u.example/new/"}})
-	res, err := Discover(context.Background(), c, b+"s/", h)
-	if err != nil || res.IndexURL != b+"dreamweave.json" {
-		t.Errorf("redirect elsewhere: %v %+v", err, res)
+type redirect struct {
+	status int
+	to     string // "{base}" expands to the server's base URL
+}
+
+func (rd *redirector) set(m map[string]redirect) {
+	rd.mu.Lock()
+	rd.to = m
+	rd.mu.Unlock()
+}
+
+// serveRedirecting is serve with rd answering before the server's files.
+func serveRedirecting(t *testing.T, root fstest.MapFS, rd *redirector) *loopback.Server {
+	t.Helper()
+	var s *loopback.Server
+	s, err := loopback.Start(root, loopback.Options{Wrap: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rd.mu.Lock()
+			to, ok := rd.to[r.URL.Path]
+			rd.mu.Unlock()
+			if ok {
+				w.Header().Set("Location", strings.ReplaceAll(to.to, "{base}", s.URL()))
+				w.WriteHeader(to.status)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// A trailing-slash redirect leads to where the walk passes x: x answers 404, so nothing moves.
-	s.SetRules([]loopback.Rule{
-		{Path: "^/u.example/s$", Redirect: "{base}u.example/s/"},
-		{Path: "^/u.example/s/dreamweave.json$", Status: 404},
-	})
-	res, err = Discover(context.Background(), c, b+"s", h)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// The evidence of a move, rule by rule (package comment; SPEC section 3, "Moves"), on a GitHub
+// Pages layout: the project site u.example/s/ (its index held) below the user site u.example/
+// (its own index), with other directories to move to. Each case says what is served, and
+// whether the source moves (the index discovery ends with) or discovery ends without a move.
+func TestEvidenceOfAMove(t *testing.T) {
+	base := fstest.MapFS{
+		"u.example/s/index.html":            page(""),
+		"u.example/s/dreamweave.json":       file(indexDoc),
+		"u.example/dreamweave.json":         file(indexDoc),
+		"u.example/maintenance.html":        page(""),
+		"u.example/new/index.html":          page(""),
+		"u.example/new/dreamweave.json":     file(indexDoc),
+		"u.example/bare/index.html":         page(""),
+		"u.example/linked/index.html":       page(link("../other/idx.json")),
+		"u.example/other/idx.json":          file(indexDoc),
+		"u.example/deep/index.html":         page(""),
+		"u.example/s/data/dreamweave.json":  file(indexDoc),
+		"u.example/s/p/m.json":              file(manifestDoc),
+		"u.example/s/p/dreamweave.json":     file(indexDoc),
+		"u.example/s/mlink/index.html":      page(strings.Replace(indexLink, "index+json", "project+json", 1)),
+		"u.example/s/mlink/dreamweave.json": file(indexDoc),
+	}
+	const (
+		moves = iota
+		stays // the held index stands
+		ends  // discovery ends: nothing moves
+	)
+	for _, tc := range []struct {
+		name      string
+		enrolled  string // below u.example/
+		held      string // the held index, below u.example/
+		drop      []string
+		redirects map[string]redirect // paths below u.example/
+		want      int
+		index     string // moves/stays: the index discovery ends with, below u.example/
+	}{
+		// Temporary redirects are never evidence.
+		{name: "302 to a maintenance page, held index answers", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {302, "{base}u.example/maintenance.html"}}, want: stays, index: "s/dreamweave.json"},
+		{name: "307 to a maintenance page, held index gone", enrolled: "s/", held: "s/dreamweave.json", drop: []string{"s/dreamweave.json"},
+			redirects: map[string]redirect{"s/": {307, "{base}u.example/maintenance.html"}}, want: ends},
+		{name: "302 to a page linking an index, held index answers", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {302, "{base}u.example/linked/"}}, want: stays, index: "s/dreamweave.json"},
+		{name: "303 to another site's index, held index answers", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {303, "{base}u.example/new/dreamweave.json"}}, want: stays, index: "s/dreamweave.json"},
+		{name: "302 to a page with an index beside it, held index answers", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {302, "{base}u.example/new/"}}, want: stays, index: "s/dreamweave.json"},
+		// Permanent redirects to an index or a page linking one: strong, whatever the held index says.
+		{name: "301 to a page linking an index", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {301, "{base}u.example/linked/"}}, want: moves, index: "other/idx.json"},
+		{name: "308 to an index", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {308, "{base}u.example/new/dreamweave.json"}}, want: moves, index: "new/dreamweave.json"},
+		{name: "301 then 302 to an index", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {301, "{base}u.example/hop/"}, "hop/": {302, "{base}u.example/new/dreamweave.json"}}, want: stays, index: "s/dreamweave.json"},
+		// A permanent redirect to a page with the index beside it: weak.
+		{name: "301 to a page with an index beside it, held index answers", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {301, "{base}u.example/new/"}}, want: stays, index: "s/dreamweave.json"},
+		{name: "301 to a page with an index beside it, held index gone", enrolled: "s/", held: "s/dreamweave.json", drop: []string{"s/dreamweave.json"},
+			redirects: map[string]redirect{"s/": {301, "{base}u.example/new/"}}, want: moves, index: "new/dreamweave.json"},
+		{name: "301 to a page with the index only above it, held index gone", enrolled: "s/", held: "s/dreamweave.json", drop: []string{"s/dreamweave.json"},
+			redirects: map[string]redirect{"s/": {301, "{base}u.example/bare/"}}, want: ends},
+		{name: "301 to a page, held index redirects permanently to the same index", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {301, "{base}u.example/new/"}, "s/dreamweave.json": {301, "{base}u.example/new/dreamweave.json"}}, want: moves, index: "new/dreamweave.json"},
+		{name: "held index redirects temporarily to another index", enrolled: "s/", held: "s/dreamweave.json",
+			redirects: map[string]redirect{"s/": {301, "{base}u.example/new/"}, "s/dreamweave.json": {302, "{base}u.example/new/dreamweave.json"}}, want: ends},
+		{name: "301 adding the trailing slash, held index gone", enrolled: "s", held: "s/dreamweave.json", drop: []string{"s/dreamweave.json"},
+			redirects: map[string]redirect{"s": {301, "{base}u.example/s/"}}, want: ends},
+		{name: "302 adding the trailing slash, held index gone", enrolled: "s", held: "s/dreamweave.json", drop: []string{"s/dreamweave.json"},
+			redirects: map[string]redirect{"s": {302, "{base}u.example/s/"}}, want: ends},
+		{name: "302 within the directory, index beside the enrolled URL, held index gone", enrolled: "s/", held: "s/data/dreamweave.json", drop: []string{"s/data/dreamweave.json"},
+			redirects: map[string]redirect{"s/": {302, "{base}u.example/s/index.html"}}, want: moves, index: "s/dreamweave.json"},
+		// No redirect: beside the enrolled URL is weak; a parent directory is nothing.
+		{name: "index beside the page, held index answers", enrolled: "s/", held: "s/data/dreamweave.json", want: stays, index: "s/data/dreamweave.json"},
+		{name: "index beside the page, held index gone", enrolled: "s/", held: "s/data/dreamweave.json", drop: []string{"s/data/dreamweave.json"},
+			want: moves, index: "s/dreamweave.json"},
+		{name: "index beside the page, held index now other JSON", enrolled: "s/", held: "s/data/dreamweave.json",
+			redirects: nil, drop: []string{"s/data/dreamweave.json", "+s/data/dreamweave.json"}, want: moves, index: "s/dreamweave.json"},
+		{name: "index beside the page, held index answers 503", enrolled: "s/", held: "s/data/dreamweave.json",
+			redirects: map[string]redirect{"s/data/dreamweave.json": {503, ""}}, want: ends},
+		{name: "index beside the page, held index truncated", enrolled: "s/", held: "s/data/dreamweave.json",
+			drop: []string{"~s/data/dreamweave.json"}, want: ends},
+		{name: "index only in a parent directory, held index gone", enrolled: "deep/", held: "deep/x/dreamweave.json",
+			want: ends},
+		{name: "index beside the enrolled manifest, held index gone", enrolled: "s/p/m.json", held: "s/data/dreamweave.json", drop: []string{"s/data/dreamweave.json"},
+			want: moves, index: "s/p/dreamweave.json"},
+		{name: "index beside the linked manifest, held index gone", enrolled: "s/mlink/", held: "s/data/dreamweave.json", drop: []string{"s/data/dreamweave.json"},
+			want: moves, index: "s/p/dreamweave.json"},
+		// The page's own link: strong.
+		{name: "the page links another index", enrolled: "linked/", held: "s/dreamweave.json", want: moves, index: "other/idx.json"},
+		// A spelling is not a move: the held index URL in capitals is the same site index.
+		{name: "held index spelled in capitals", enrolled: "s/", held: "S-CASE", want: stays, index: "s/dreamweave.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := fstest.MapFS{}
+			for p, f := range base {
+				root[p] = f
+			}
+			for _, d := range tc.drop {
+				if strings.HasPrefix(d, "~") { // served truncated: not well-formed, not gone
+					root["u.example/"+strings.TrimPrefix(d, "~")] = file(`{"schema_version": "2", "docu`)
+					continue
+				}
+				if strings.HasPrefix(d, "+") { // served as JSON that is not a DreamWeave document
+					root["u.example/"+strings.TrimPrefix(d, "+")] = file(`{"moved": "elsewhere"}`)
+					continue
+				}
+				delete(root, "u.example/"+d)
+			}
+			if tc.name == "index beside the linked manifest, held index gone" {
+				root["u.example/s/mlink/index.html"] = page(`<link rel="alternate" type="application/vnd.dreamweave.project+json" href="../p/m.json">`)
+				delete(root, "u.example/s/mlink/dreamweave.json")
+			}
+			rd := &redirector{}
+			s := serveRedirecting(t, root, rd)
+			b := s.URL() + "u.example/"
+			m := map[string]redirect{}
+			for p, r := range tc.redirects {
+				m["/u.example/"+p] = r
+			}
+			rd.set(m)
+			x := b + tc.held
+			if tc.held == "S-CASE" {
+				x = "HTTP" + strings.TrimPrefix(b, "http") + "s/dreamweave.json"
+			}
+			h := Held{Validators: map[string]store.Validators{}, IndexURL: x, Method: MethodWalkUp}
+			res, err := Discover(context.Background(), client(guard.Options{}), b+tc.enrolled, h)
+			switch tc.want {
+			case moves, stays:
+				if err != nil || res.IndexURL != b+tc.index {
+					t.Errorf("got %v, index %q; want %q\ntrail: %+v", err, res.IndexURL, b+tc.index, res.Trail)
+				}
+			case ends:
+				var de *Error
+				if !errors.As(err, &de) || res.IndexURL != "" {
+					t.Errorf("got %v, index %q; want discovery to end without a move\ntrail: %+v", err, res.IndexURL, res.Trail)
+				}
+			}
+		})
+	}
+}
+
+// What the trail and the problem say when a temporary redirect leads off the site during an
+// outage (/tmp/break2 case 1): the held index answering 503 ends discovery, nothing moves, and
+// the words say why.
+func TestTemporaryRedirectDuringAnOutage(t *testing.T) {
+	root := fstest.MapFS{
+		"u.example/s/index.html":      page(""),
+		"u.example/s/dreamweave.json": file(indexDoc),
+		"u.example/maintenance.html":  page(""),
+		"u.example/dreamweave.json":   file(indexDoc),
+	}
+	rd := &redirector{}
+	s := serveRedirecting(t, root, rd)
+	b := s.URL() + "u.example/"
+	rd.set(map[string]redirect{"/u.example/s/": {302, "{base}u.example/maintenance.html"}, "/u.example/s/dreamweave.json": {503, ""}})
+	x := b + "s/dreamweave.json"
+	res, err := Discover(context.Background(), client(guard.Options{}), b+"s/", Held{Validators: map[string]store.Validators{}, IndexURL: x, Method: MethodWalkUp})
 	var de *Error
-	if !errors.As(err, &de) || de.Found != b+"dreamweave.json" || de.At != x {
-		t.Errorf("trailing-slash redirect: %v %+v", err, res)
+	if !errors.As(err, &de) || !de.Outage || de.Status != 503 || de.At != x || de.Found != b+"dreamweave.json" || res.IndexURL != "" {
+		t.Fatalf("got %v %+v", err, de)
 	}
-	// The page now links another index: it moves, whatever the held index says.
-	s.SetRules(nil)
-	res, err = Discover(context.Background(), c, b+"linked/", h)
-	if err != nil || res.IndexURL != b+"other/idx.json" || res.Method != MethodLink {
-		t.Errorf("link: %v %+v", err, res)
+	want := "walking up the path reached the site index " + b + "dreamweave.json, but the held site index " + x +
+		" answered HTTP 503 (service unavailable); a temporary redirect is no evidence of a move, so none is recorded"
+	if de.Problem != want {
+		t.Errorf("problem %q\nwant    %q", de.Problem, want)
+	}
+	checkTrail(t, res.Trail,
+		st(b+"s/", "redirects (HTTP 302) to "+b+"maintenance.html"),
+		st(b+"maintenance.html", OutcomeNoLink),
+		st(b+"dreamweave.json", OutcomeIndex),
+		st(x, "HTTP 503 (service unavailable); walking up reached "+b+"dreamweave.json, but the held site index did not answer, so no move is recorded"))
+
+	// A weak find (beside where a 301 ended) while the held index is down: an outage, not a move.
+	root["u.example/new/index.html"], root["u.example/new/dreamweave.json"] = page(""), file(indexDoc)
+	s.SetRoot(root)
+	rd.set(map[string]redirect{"/u.example/s/": {301, "{base}u.example/new/"}, "/u.example/s/dreamweave.json": {503, ""}})
+	res, err = Discover(context.Background(), client(guard.Options{}), b+"s/", Held{Validators: map[string]store.Validators{}, IndexURL: x, Method: MethodWalkUp})
+	want = "walking up the path reached the site index " + b + "new/dreamweave.json, but the held site index " + x +
+		" answered HTTP 503 (service unavailable); a site index that does not answer is not gone, so no move is recorded"
+	if !errors.As(err, &de) || de.Problem != want || res.IndexURL != "" {
+		t.Errorf("got %v\nwant %q", err, want)
+	}
+	// The held index redirecting temporarily to another index: an outage, not a move.
+	rd.set(map[string]redirect{"/u.example/s/": {301, "{base}u.example/new/"}, "/u.example/s/dreamweave.json": {307, "{base}u.example/new/dreamweave.json"}})
+	res, err = Discover(context.Background(), client(guard.Options{}), b+"s/", Held{Validators: map[string]store.Validators{}, IndexURL: x, Method: MethodWalkUp})
+	want = "walking up the path reached the site index " + b + "new/dreamweave.json, but the held site index " + x +
+		" redirects temporarily to " + b + "new/dreamweave.json, which answers as a site index; a temporary redirect is no evidence of a move, so none is recorded"
+	if !errors.As(err, &de) || de.Problem != want || res.IndexURL != "" {
+		t.Errorf("got %v\nwant %q", err, want)
 	}
 }
 

@@ -309,7 +309,32 @@ func TestDrillMoveByRedirect(t *testing.T) {
 
 	const movedDir = "moved.example/DreamWeave-Mod-Template"
 	l.copySite(tplDir, movedDir)
-	l.rules(loopback.Rule{Path: "^/" + tplDir + "/$", Redirect: "{base}" + movedDir + "/"})
+	// A temporary redirect of the whole site is no evidence of a move (SPEC section 3, "Moves"):
+	// the held index is asked again, answers through the redirect, and nothing moves.
+	l.redirects(map[string]redirect{
+		tplDir + "/":                {302, "{base}" + movedDir + "/"},
+		tplDir + "/dreamweave.json": {302, "{base}" + movedDir + "/dreamweave.json"},
+	})
+	l.refresh(src)
+	if s := l.sourceRecord(src); s.Origin == nil || *s.Origin != oldSite {
+		t.Fatalf("a temporary redirect moved the source to %v", s.Origin)
+	}
+	x, m := l.url(tplDir+"/dreamweave.json"), l.url(movedDir+"/dreamweave.json")
+	temp := "walking up the path reached the site index " + m + ", but the held site index " + x + " redirects temporarily to " + m +
+		", which answers as a site index; a temporary redirect is no evidence of a move, so none is recorded"
+	wantOriginExactly(t, l.origin(tplDir), store.OriginUnreachable, temp)
+	for _, p := range []string{candle, tallow} {
+		wantClaimExactly(t, l.claim(p, tplDir), store.ClaimOriginUnavailable, "the site could not be read on the last crawl: "+temp)
+	}
+	if snap := load(t, l.state); len(snap.Origins) != 1 || len(snap.Claims) != 2 {
+		t.Fatalf("a temporary redirect changed the network: %d origins, %d claims", len(snap.Origins), len(snap.Claims))
+	}
+	l.sameHeld(before)
+	// The site moved for good: its page and its index redirect permanently.
+	l.redirects(map[string]redirect{
+		tplDir + "/":                {301, "{base}" + movedDir + "/"},
+		tplDir + "/dreamweave.json": {308, "{base}" + movedDir + "/dreamweave.json"},
+	})
 	l.refresh(src)
 	newSite := l.site(movedDir)
 
@@ -317,7 +342,7 @@ func TestDrillMoveByRedirect(t *testing.T) {
 	if s.Health != store.SourceResolved || *s.Origin != newSite {
 		t.Fatalf("source leads to %v, want %s", s.Origin, newSite)
 	}
-	if !strings.Contains(s.Trail[0].Outcome, "redirects (HTTP 302)") {
+	if !strings.Contains(s.Trail[0].Outcome, "redirects (HTTP 301)") {
 		t.Errorf("the trail does not show the redirect: %+v", s.Trail)
 	}
 	o := l.origin(movedDir)
@@ -949,7 +974,11 @@ func TestDrillMoveIntoUnreadableSite(t *testing.T) {
 	bad := []byte(`{"schema_version": "2", "document": "index", "projects": []}`)
 	_, fs := protocol.ValidateIndex(bad)
 	l.set(movedDir+"/dreamweave.json", bad)
-	l.rules(loopback.Rule{Path: "^/" + tplDir + "/$", Redirect: "{base}" + movedDir + "/"})
+	permanent := map[string]redirect{
+		tplDir + "/":                {301, "{base}" + movedDir + "/"},
+		tplDir + "/dreamweave.json": {301, "{base}" + movedDir + "/dreamweave.json"},
+	}
+	l.redirects(permanent)
 	newIndex := l.url(movedDir + "/dreamweave.json")
 	pending := func(problem string) string {
 		return "the enrolled source now leads to the site index " + newIndex + ", which could not be read (" + problem +
@@ -995,17 +1024,14 @@ func TestDrillMoveIntoUnreadableSite(t *testing.T) {
 	checkPending(invalid)
 
 	// The new site's page is down: the source fails at the new site; the move still waits.
-	l.rules(
-		loopback.Rule{Path: "^/" + tplDir + "/$", Redirect: "{base}" + movedDir + "/"},
-		loopback.Rule{Path: "^/" + movedDir + "/$", Status: 503},
-	)
+	l.rules(loopback.Rule{Path: "^/" + movedDir + "/$", Status: 503})
 	l.refresh(src)
 	down := "the enrolled URL " + src + ", which redirected to " + l.url(movedDir+"/") + ", which answered HTTP 503 (service unavailable)"
 	wantOriginExactly(t, l.origin(movedDir), store.OriginUnreachable, down)
 	checkPending(down)
 
 	// The new index reads: the move happens.
-	l.rules(loopback.Rule{Path: "^/" + tplDir + "/$", Redirect: "{base}" + movedDir + "/"})
+	l.rules()
 	l.set(movedDir+"/dreamweave.json", good)
 	sum := l.refresh(src)
 	newSite := l.site(movedDir)

@@ -45,6 +45,26 @@ type lab struct {
 	// intercept, when set, may answer a request itself (returning true) before the server does:
 	// behaviour loopback.Rule cannot express (a hijacked lying response, a kill switch).
 	intercept func(w http.ResponseWriter, r *http.Request) bool
+	// moved answers these request paths ("/<host>/<path>") with a redirect of any status
+	// (loopback.Rule only answers 302), before intercept and the server.
+	moved map[string]redirect
+}
+
+// redirect is one answer of lab.moved: the status and the Location ("{base}" expands to the
+// server's base URL). A status without a Location is answered with an empty body.
+type redirect struct {
+	status int
+	to     string
+}
+
+// redirects sets lab.moved: paths below the server ("<host>/<path>") to their answers.
+func (l *lab) redirects(m map[string]redirect) {
+	l.mu.Lock()
+	l.moved = map[string]redirect{}
+	for p, r := range m {
+		l.moved["/"+p] = r
+	}
+	l.mu.Unlock()
 }
 
 func newLab(t *testing.T) *lab {
@@ -70,7 +90,16 @@ func newLab(t *testing.T) *lab {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			l.mu.Lock()
 			f := l.intercept
+			mv, moved := l.moved[r.URL.Path]
 			l.mu.Unlock()
+			if moved {
+				if mv.to != "" {
+					w.Header().Set("Location", strings.ReplaceAll(mv.to, "{base}", l.srv.URL()))
+				}
+				w.Header().Set("Content-Length", "0")
+				w.WriteHeader(mv.status)
+				return
+			}
 			if f != nil && f(w, r) {
 				return
 			}

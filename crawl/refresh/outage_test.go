@@ -109,7 +109,11 @@ func TestDrillOutageIsNotAMove(t *testing.T) {
 }
 
 // Two outages in a row (503, then a 404 mid-deploy) are no more a move than one: the source
-// failed last time, and its last known site still stands against a walk up.
+// failed last time, and its last known site still stands against a walk up. The 404 makes the
+// held index gone, but the only index left is the user site's, in a parent directory beyond the
+// enrolled URL's own level: no evidence (TestDrillMoveAndMoveBack and
+// TestDrillLinkDroppedIndexBesideThePage show a gone index followed by one beside the enrolled
+// URL, which is a move).
 func TestDrillOutageThenNotFoundIsNotAMove(t *testing.T) {
 	l := newLab(t)
 	l.set(host+"/dreamweave.json", l.raw(iniDir+"/dreamweave.json"))

@@ -15,9 +15,14 @@
 //  3. Sources no longer listed in sources.toml are marked removed; sites no enrolled source
 //     leads to any more have their claims withdrawn (records and history stay). A site the
 //     enrolled source used to lead to, when it now leads to another site on evidence from the
-//     enrolled URL itself (its redirect, its <link>, it being the index; crawl/discover), is a
-//     move: claims the new site lists get moved_to, and the new claims moved_from. A move into a
-//     site whose index cannot be read yet is pending: the old claims stay, stale, until it reads.
+//     enrolled URL itself, is a move: claims the new site lists get moved_to, and the new claims
+//     moved_from. crawl/discover weighs the evidence: the enrolled URL being the index or its page
+//     linking one, in place or through permanent redirects (301, 308), moves it outright; an
+//     index at the enrolled URL's own level (beside it, beside where its permanent redirects
+//     ended, beside the manifest its page links) only once the held index is gone (404, 410, or
+//     not a site index); a temporary redirect (302, 303, 307) or a walk up to a parent directory
+//     never does, and an outage of the held index never lets anything move. A move into a site
+//     whose index cannot be read yet is pending: the old claims stay, stale, until it reads.
 //     Two index URLs that would share one site id never share a record: the held one keeps it.
 //  4. Each site reached is read: index validated, held bytes replaced only by a valid index,
 //     each entry's manifest_sha256 compared with the held manifest's digest, changed manifests
