@@ -49,10 +49,19 @@ func artifactDir(t *testing.T) string {
 	return t.TempDir()
 }
 
+// browserCase is what browserSite built: the output directory, a claim page, a stale claim
+// page, a project name the search must find, and a site (its name and id) the search must
+// find by "from <name>".
+type browserCase struct {
+	out, claim, stale, find string
+	siteName, siteID        string
+}
+
 // browserSite builds the site the browser reads: the corpus state when ../shared is there
-// (with one project featured and given a card image), else a small synthetic state. It
-// returns the output directory, a claim page and a project name the search must find.
-func browserSite(t *testing.T) (out, claim, stale, find string) {
+// (with one project featured and given a card image, and one claim cached), else a small
+// synthetic state of two sites.
+func browserSite(t *testing.T) browserCase {
+	var bc browserCase
 	state := t.TempDir()
 	var cur string
 	if root := filepath.Join("..", "..", "shared", "corpus", "state"); exists(filepath.Join(root, "network.json")) {
@@ -87,10 +96,11 @@ func browserSite(t *testing.T) (out, claim, stale, find string) {
 			if err := d.WriteJSON(store.ClaimPath(greenmote, gsite), g); err != nil {
 				t.Fatal(err)
 			}
-			stale = claimPath(greenmote, gsite)
+			bc.stale = claimPath(greenmote, gsite)
 		}
+		bc.siteName, bc.siteID = "Greenmote", gsite
 		cur = writeCuration(t, fmt.Sprintf("[[featured]]\nproject = %q\nnote = \"The protocol's reference example, with every field filled in.\"\n", candlelight))
-		claim, find = claimPath(candlelight, site), "Candlelight"
+		bc.claim, bc.find = claimPath(candlelight, site), "Candlelight"
 	} else {
 		f := newFakeState(t, state)
 		site := f.origin("https://a.example/dreamweave.json", "Site A")
@@ -98,24 +108,30 @@ func browserSite(t *testing.T) (out, claim, stale, find string) {
 			f.claim(site, sampleManifest(uuid(i), fmt.Sprintf("Project %02d", i), 3), nil)
 		}
 		f.claim(site, sampleManifest(uuid(99), "Lantern Keeper", 2), nil)
-		f.claim(site, sampleManifest(uuid(98), "Stale Lamp", 2), func(c *store.Claim) {
+		other := f.origin("https://b.example/dreamweave.json", "Brass Harbour")
+		f.claim(other, sampleManifest(uuid(98), "Stale Lamp", 2), func(c *store.Claim) {
 			c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("the site could not be read on the last crawl: HTTP 503")
 		})
-		claim, stale, find = claimPath(uuid(99), site), claimPath(uuid(98), site), "Lantern Keeper"
+		f.claim(other, sampleManifest(uuid(3), "Project 03", 3), nil) // an identity conflict
+		bc.claim, bc.stale, bc.find = claimPath(uuid(99), site), claimPath(uuid(98), other), "Lantern Keeper"
+		bc.siteName, bc.siteID = "Brass Harbour", other
 	}
-	out = filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{State: state, Curation: cur, Out: out}); err != nil {
+	bc.out = filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: state, Curation: cur, Out: bc.out}); err != nil {
 		t.Fatal(err)
 	}
-	return out, claim, stale, find
+	return bc
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // browserLog records what must not happen while the pages load.
 type browserLog struct {
-	mu       sync.Mutex
-	host     string
+	mu   sync.Mutex
+	host string
+	// files is the built site's directory as a file:// path ("/tmp/x/public/"): pages opened
+	// from files may load what is under it.
+	files    string
 	problems []string
 }
 
@@ -150,7 +166,11 @@ func (l *browserLog) listen(ev any) {
 			l.add("browser log %s: %s (%s)", ev.Entry.Level, ev.Entry.Text, ev.Entry.URL)
 		}
 	case *network.EventRequestWillBeSent:
-		if u, err := url.Parse(ev.Request.URL); err != nil || (u.Host != l.host && u.Scheme != "data") {
+		u, err := url.Parse(ev.Request.URL)
+		if err == nil && u.Scheme == "file" && l.files != "" && strings.HasPrefix(u.Path, l.files) {
+			break
+		}
+		if err != nil || (u.Host != l.host && u.Scheme != "data") {
 			l.add("request outside the site: %s", ev.Request.URL)
 		}
 	case *network.EventLoadingFailed:
@@ -171,7 +191,8 @@ func (l *browserLog) listen(ev any) {
 // screenshots.txt there.
 func TestBrowser(t *testing.T) {
 	bin := browserPath(t)
-	out, claim, stale, find := browserSite(t)
+	bc := browserSite(t)
+	out, claim, stale, find := bc.out, bc.claim, bc.stale, bc.find
 	srv := httptest.NewServer(Handler(out))
 	defer srv.Close()
 	su, _ := url.Parse(srv.URL)
@@ -197,7 +218,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.WindowSize(1280, 900),
 	)
 	defer cancelAlloc()
-	bl := &browserLog{host: su.Host}
+	bl := &browserLog{host: su.Host, files: filepath.ToSlash(out) + "/"}
 	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithListener(bl.listen))
 	defer cancel()
 	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
@@ -317,6 +338,59 @@ func TestBrowser(t *testing.T) {
 	settle("projects/index.html")
 	fits("projects/index.html")
 	shot("projects-search")
+	served := projectSearches(t, ctx, bc, func(query string) {
+		t.Helper()
+		load("projects/index.html" + query)
+		if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(`#filters[data-source="search.json"]`))); err != nil {
+			t.Fatalf("search.json was not read: %v", err)
+		}
+	})
+	settle("projects/index.html (searches)")
+	// Back from a claim to a filtered list: the address holds the search, and the list
+	// shows it again.
+	load("projects/index.html?q=" + url.QueryEscape("from "+bc.siteName))
+	before := visibleKeys(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#results > li:not([hidden]) a.result-title`)),
+		chromedp.WaitReady(chromedp.CSS("#facts"))); err != nil {
+		t.Fatalf("open a claim from the filtered list: %v", err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`history.back(), true`)); err != nil {
+		t.Fatalf("back to the list: %v", err)
+	}
+	// The browser may restore the page from memory (no load event): wait for the list itself.
+	for i := 0; ; i++ {
+		back, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`/\/projects\/(index\.html)?$/.test(location.pathname) && document.readyState === "complete" && !!document.getElementById("filters") && !document.getElementById("filters").hidden`))
+		if back {
+			break
+		}
+		if i == 100 {
+			where, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + " " + document.readyState`))
+			t.Fatalf("Back did not return to the project list: at %s (%v)", where, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	q, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("q").value`))
+	if err != nil || q != "from "+bc.siteName {
+		t.Errorf("after Back the search box holds %q (%v), want %q", q, err, "from "+bc.siteName)
+	}
+	if after := visibleKeys(t, ctx); strings.Join(after, " ") != strings.Join(before, " ") {
+		t.Errorf("after Back the list shows %v, before it showed %v", after, before)
+	}
+	settle("projects/index.html (back)")
+	// Opened from a file (no search.json): every search answers as it did served.
+	fileURL := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/projects/index.html"}).String()
+	fromFile := projectSearches(t, ctx, bc, func(query string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(fileURL+query), chromedp.WaitReady(chromedp.CSS(`#filters[data-source="page"]`))); err != nil {
+			t.Fatalf("load %s%s: %v", fileURL, query, err)
+		}
+	})
+	for k, v := range served {
+		if fromFile[k] != v {
+			t.Errorf("search %s: served it shows %s; opened from a file %s", k, v, fromFile[k])
+		}
+	}
+	settle(fileURL)
 
 	// A claim cached after a failed read: the staleness banner is there.
 	if stale != "" {
@@ -359,4 +433,97 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the 404 page's home link is %q (%v), want %q", home, err, root+"index.html")
 	}
 	shot("404")
+}
+
+// visibleKeys are the project list's visible entries (project/site), in order.
+func visibleKeys(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	keys, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll("#results > li")).filter(li => !li.hidden).map(li => li.dataset.key)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+// projectSearches runs the project list's searches on the page open(query) loads, and
+// returns what each showed (visible keys and the status line), by search, so the same
+// searches can be compared between a served page and one opened from a file. It asserts: a
+// site's name after "from" finds exactly that site's claims; the badge word "cached" finds
+// exactly the claims that are not current; typing puts the search in the address; and an
+// address with ?q= and &health= loads with the box and the filter set and the list filtered.
+func projectSearches(t *testing.T, ctx context.Context, bc browserCase, open func(query string)) map[string]string {
+	t.Helper()
+	results := map[string]string{}
+	open("")
+	all, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#results > li")).map(li => li.dataset.key)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#results > li[data-health="not-current"]')).map(li => li.dataset.key)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ofSite []string
+	for _, k := range all {
+		if strings.HasSuffix(k, "/"+bc.siteID) {
+			ofSite = append(ofSite, k)
+		}
+	}
+	if len(ofSite) == 0 || len(ofSite) == len(all) || len(stale) == 0 {
+		t.Fatalf("the browser site has %d claims, %d of them from %s and %d not current: the searches below would prove nothing", len(all), len(ofSite), bc.siteID, len(stale))
+	}
+	status := func() string {
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("filter-status")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	search := func(q string, want []string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const q = document.getElementById("q"); q.value = ""; q.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), q)); err != nil {
+			t.Fatal(err)
+		}
+		got := visibleKeys(t, ctx)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("searching %q shows %v, want %v", q, got, want)
+		}
+		st := status()
+		if !strings.HasPrefix(st, fmt.Sprintf("Showing %d of %d claims (", len(want), len(all))) {
+			t.Errorf("searching %q: the status line says %q", q, st)
+		}
+		results["q="+q] = strings.Join(got, " ") + " | " + st
+	}
+	search("from "+bc.siteName, ofSite)
+	search("cached", stale)
+	if u, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.search`)); err == nil && u != "?q=cached" {
+		t.Errorf("after typing, the address's query is %q, want ?q=cached", u)
+	}
+
+	// An address with the state: the page opens filtered.
+	query := "?q=" + url.QueryEscape("from "+bc.siteName) + "&health=not-current"
+	open(query)
+	var want []string
+	for _, k := range ofSite {
+		for _, s := range stale {
+			if k == s {
+				want = append(want, k)
+			}
+		}
+	}
+	got := visibleKeys(t, ctx)
+	if len(want) == 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("%s shows %v, want %v", query, got, want)
+	}
+	for id, v := range map[string]string{"q": "from " + bc.siteName, "f-health": "not-current"} {
+		if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.getElementById(%q).value`, id))); err != nil || got != v {
+			t.Errorf("%s: #%s holds %q (%v), want %q", query, id, got, err, v)
+		}
+	}
+	results[query] = strings.Join(got, " ") + " | " + status()
+	return results
 }

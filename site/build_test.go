@@ -611,7 +611,7 @@ func TestBuildRefusesInvalidGeneratedJSON(t *testing.T) {
 }
 
 func TestValidateSearch(t *testing.T) {
-	good := `{"format":"ashyams-search","format_version":1,"projects":[{"project":"4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90","origin":"a-1234abcd","name":"n","summary":"","type":"mod","status":"active","game":"morrowind","tags":[],"version":"1.0","channel":"stable","health":"current","page":"projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/a-1234abcd/index.html"}]}`
+	good := `{"format":"ashyams-search","format_version":1,"projects":[{"project":"4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90","origin":"a-1234abcd","name":"n","summary":"","type":"mod","status":"active","game":"morrowind","tags":[],"version":"1.0","channel":"stable","health":"origin-unavailable","badges":["cached: origin unavailable","identity conflict"],"page":"projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/a-1234abcd/index.html"}]}`
 	if err := validateSearch([]byte(good)); err != nil {
 		t.Fatalf("a good search.json: %v", err)
 	}
@@ -620,6 +620,7 @@ func TestValidateSearch(t *testing.T) {
 		`{"format":"ashyams-search","format_version":1,"projects":[{}]}`,
 		strings.Replace(good, `"page":"projects/`, `"page":"javascript:`, 1),
 		strings.Replace(good, `"tags":[]`, `"tags":[],"extra":1`, 1),
+		strings.Replace(good, `"badges":["cached: origin unavailable","identity conflict"],`, ``, 1),
 		`not json`,
 	} {
 		if err := validateSearch([]byte(bad)); err == nil {

@@ -114,7 +114,9 @@ func (b *builder) homePage() error {
 }
 
 type projectsData struct {
-	Entries                      []*claimSummary
+	Entries []*claimSummary
+	// Projects counts the distinct project ids of Entries.
+	Projects                     int
 	Types, Statuses, Tags, Games []string
 	Withdrawn                    []*network.Claim
 }
@@ -122,9 +124,11 @@ type projectsData struct {
 func (b *builder) projectPages() error {
 	d := &projectsData{}
 	types, statuses, tagset, games := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	ids := map[string]bool{}
 	for _, c := range byName(b.n.Listed) {
 		s := b.summarize(c)
 		d.Entries = append(d.Entries, s)
+		ids[c.Project] = true
 		types[s.Type], statuses[s.Status], games[s.Game] = true, true, true
 		for _, t := range s.Tags {
 			tagset[t] = true
@@ -136,6 +140,7 @@ func (b *builder) projectPages() error {
 		}
 	}
 	d.Types, d.Statuses, d.Tags, d.Games = keys(types), keys(statuses), keys(tagset), keys(games)
+	d.Projects = len(ids)
 	if err := b.page("projects", &Page{Path: "projects/index.html", Title: "Projects", Section: "projects", Script: true,
 		Desc: "Every project claim in the catalog, with search and filters by type, status, tag and game.", Data: d}); err != nil {
 		return err
@@ -577,6 +582,31 @@ func siteHealthText(r *originRow) string {
 		return "site index read; " + plural(r.Stale, "claim", "claims") + " cached"
 	}
 	return originHealthLabel(r.O.Health)
+}
+
+// badge is one of the short labels lists show beside a claim's name.
+type badge struct {
+	Text string
+	// Class is the badge's style: "stale" (cached data) or "bad" (withdrawn, a conflict).
+	Class string
+}
+
+// claimBadges are the badges every list shows beside a claim: its health when it is not
+// current (claimHealthText) and "identity conflict". The project list's search matches their
+// words, whether it reads search.json or the list itself (searchEntry.Badges).
+func claimBadges(c *network.Claim) []badge {
+	var out []badge
+	switch stalenessOf(c) {
+	case staleNone:
+	case staleWithdrawn:
+		out = append(out, badge{claimHealthText(c), "bad"})
+	default:
+		out = append(out, badge{claimHealthText(c), "stale"})
+	}
+	if c.Conflict != nil {
+		out = append(out, badge{"identity conflict", "bad"})
+	}
+	return out
 }
 
 // claimHealthText is a claim's health in a list ("cached: origin unavailable").

@@ -127,6 +127,7 @@ var funcs = template.FuncMap{
 	"sentence":     sentence,
 	"siteHealth":   siteHealthText,
 	"claimHealth":  claimHealthText,
+	"badges":       claimBadges,
 	"originName":   originName,
 }
 

@@ -26,7 +26,7 @@ const searchSchema = `{
       "type": "array",
       "items": {
         "type": "object",
-        "required": ["project", "origin", "name", "summary", "type", "status", "game", "tags", "version", "channel", "health", "page"],
+        "required": ["project", "origin", "name", "summary", "type", "status", "game", "tags", "version", "channel", "health", "badges", "page"],
         "additionalProperties": false,
         "properties": {
           "project": {"type": "string", "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"},
@@ -42,6 +42,7 @@ const searchSchema = `{
           "channel": {"type": "string"},
           "health": {"type": "string"},
           "conflict": {"type": "boolean"},
+          "badges": {"type": "array", "items": {"type": "string"}},
           "page": {"type": "string", "pattern": "^projects/[0-9a-f-]+/[a-z0-9-]+/index\\.html$"}
         }
       }
@@ -49,9 +50,16 @@ const searchSchema = `{
   }
 }`
 
+// searchEntry is one claim in search.json. The project list's search matches the words of
+// exactly what the list shows for the claim, plus its ids: Name, Version, Badges, Type,
+// Status, Game, "from " and the site (SiteName, else Origin), Summary, Tags, Project and
+// Origin; assets/site.js composes the same text from this entry as from the list's own
+// entry, so a page served (reading search.json) and a page opened from a file (reading the
+// list) answer alike.
 type searchEntry struct {
-	Project  string   `json:"project"`
-	Origin   string   `json:"origin"`
+	Project string `json:"project"`
+	Origin  string `json:"origin"`
+	// SiteName is the name the list shows for the site, when it is not the site id.
 	SiteName string   `json:"site_name,omitempty"`
 	Name     string   `json:"name"`
 	Summary  string   `json:"summary"`
@@ -63,7 +71,10 @@ type searchEntry struct {
 	Channel  string   `json:"channel"`
 	Health   string   `json:"health"`
 	Conflict bool     `json:"conflict,omitempty"`
-	Page     string   `json:"page"`
+	// Badges are the texts of the badges the list shows (claimBadges): the health when the
+	// claim is not current, and "identity conflict".
+	Badges []string `json:"badges"`
+	Page   string   `json:"page"`
 }
 
 // searchJSON is the project list's index: one entry per listed claim, in the list's order
@@ -78,12 +89,15 @@ func (b *builder) searchJSON() ([]byte, error) {
 		s := b.summarize(c)
 		e := searchEntry{Project: c.Project, Origin: c.Site, Name: c.Name, Summary: s.Summary, Type: s.Type,
 			Status: s.Status, Game: s.Game, Tags: s.Tags, Version: s.Version, Channel: s.Channel, Health: c.Health,
-			Conflict: c.Conflict != nil, Page: claimKeyPath(c)}
+			Conflict: c.Conflict != nil, Badges: []string{}, Page: claimKeyPath(c)}
 		if e.Tags == nil {
 			e.Tags = []string{}
 		}
-		if c.Origin != nil && c.Origin.SiteName != nil {
-			e.SiteName = *c.Origin.SiteName
+		if l := siteLabel(c); l != c.Site {
+			e.SiteName = l
+		}
+		for _, bg := range claimBadges(c) {
+			e.Badges = append(e.Badges, bg.Text)
 		}
 		doc.Projects = append(doc.Projects, e)
 	}
