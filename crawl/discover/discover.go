@@ -135,7 +135,8 @@ type Held struct {
 	Subject string
 }
 
-// Result is what discovery found. Trail always lists every URL tried, in order.
+// Result is what discovery found. Trail always lists every URL tried, in order, each in its
+// canonical spelling (store.CanonicalURL).
 type Result struct {
 	// IndexURL is the site index's URL (final, after redirects); "" when none was found.
 	IndexURL string
@@ -265,8 +266,11 @@ type fetched struct {
 	cut      error              // the caller's context ended the fetch: its cause (a budget, an interrupt)
 }
 
+// step records one trail step. The URL is written in its canonical spelling
+// (store.CanonicalURL: the same request), so the step that found the site index names exactly
+// the index URL the site is recorded under.
 func (d *run) step(u, outcome string) {
-	d.res.Trail = append(d.res.Trail, store.TrailStep{URL: u, Outcome: outcome})
+	d.res.Trail = append(d.res.Trail, store.TrailStep{URL: store.CanonicalURL(u), Outcome: outcome})
 }
 
 // get fetches u (conditionally when asked and validators are held), records redirects as trail
@@ -274,7 +278,11 @@ func (d *run) step(u, outcome string) {
 // classifies the answer. The final outcome is recorded by the caller.
 func (d *run) get(u string, conditional bool) fetched {
 	req := guard.Request{URL: u, Accept: Accept}
-	if v, ok := d.held.Validators[u]; ok && conditional {
+	v, ok := d.held.Validators[u]
+	if !ok { // held under the canonical spelling (site index URLs are recorded canonical)
+		v, ok = d.held.Validators[store.CanonicalURL(u)]
+	}
+	if ok && conditional {
 		req.ETag, req.LastModified = v.ETag, v.LastModified
 	}
 	resp, err := d.c.Get(d.ctx, req)

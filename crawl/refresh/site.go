@@ -363,9 +363,12 @@ func resolve(base, ref string) string {
 	return u.String()
 }
 
+// listsManifest reports whether an entry's manifest URL is manifestURL, compared canonically
+// (store.CanonicalURL: a host's spelling is not another manifest).
 func listsManifest(indexURL string, entries []protocol.IndexEntry, manifestURL string) bool {
+	m := store.CanonicalURL(manifestURL)
 	for _, e := range entries {
-		if resolve(indexURL, e.Manifest) == manifestURL {
+		if store.CanonicalURL(resolve(indexURL, e.Manifest)) == m {
 			return true
 		}
 	}
