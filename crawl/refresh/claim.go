@@ -84,10 +84,19 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		c = store.Claim{Project: entry.ID, Origin: site, FirstObserved: r.now}
 	}
 	var from *store.Claim
-	if !had {
+	switch {
+	case !had:
 		if from = r.movedFrom(entry.ID, site); from != nil {
 			c.MovedFrom = strp(from.Origin)
 			c.FirstObserved = from.FirstObserved
+		}
+	case c.MovedFrom != nil && c.IngestedSHA256 == "":
+		// A move whose claim was recorded here (moved_from: replace writes it before anything
+		// else, as does a failed first read) but never took a manifest: a refresh killed
+		// between the claim and its bytes, or one that could not read the manifest. The move
+		// is not finished: its event still starts from the claim it continues.
+		if old, ok := r.prevClaims[*c.MovedFrom][entry.ID]; ok {
+			from = &old
 		}
 	}
 	c.MovedTo = nil

@@ -1,6 +1,13 @@
 package refresh
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -222,5 +229,100 @@ func TestDrillGoneIndexParentOnlyIsNotAMove(t *testing.T) {
 			t.Errorf("%d origins, %d claims: the user site was adopted", len(snap.Origins), len(snap.Claims))
 		}
 		l.sameHeld(before)
+	}
+}
+
+// A refresh recording a move (the site moved by permanent redirects, one manifest changed on
+// the way) killed at each of its writes (/tmp/break2 case 7): every state passes check, and the
+// next refresh finishes the move with the events an uninterrupted one records, the moved
+// claims' "changed" events starting from the old site's digests with their differences, never
+// "observed" from nothing.
+func TestDrillMoveKilledAtEveryWrite(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	oldSite := l.site(tplDir)
+	const movedDir = "moved.example/DreamWeave-Mod-Template"
+	l.copySite(tplDir, movedDir)
+	l.publish(movedDir, tallow, bytes.Replace(l.raw(manifestPath(movedDir, tallow)), []byte(tallowSummary), []byte(tallowSummary+" Moved."), 1), true)
+	l.redirects(map[string]redirect{
+		tplDir + "/":                {301, "{base}" + movedDir + "/"},
+		tplDir + "/dreamweave.json": {301, "{base}" + movedDir + "/dreamweave.json"},
+	})
+	base := snapshotFiles(t, l.state)
+	restore := func() {
+		os.RemoveAll(l.state)
+		for p, b := range base {
+			fp := filepath.Join(l.state, filepath.FromSlash(p))
+			os.MkdirAll(filepath.Dir(fp), 0o755)
+			os.WriteFile(fp, b, 0o644)
+		}
+	}
+	newSite := l.site(movedDir)
+	// moveEvents are the events at the new site, as "kind project before changes".
+	moveEvents := func() []string {
+		var out []string
+		for _, e := range l.events() {
+			if e.Origin == newSite {
+				out = append(out, fmt.Sprintf("%s %s %s %d moved_from=%s", e.Kind, e.Project, deref(e.Before), len(e.Changes), deref(e.MovedFrom)))
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	restore()
+	if _, err := Run(context.Background(), l.options(src)); err != nil {
+		t.Fatal(err)
+	}
+	want := moveEvents()
+	if len(want) != 2 {
+		t.Fatalf("the uninterrupted move recorded %q", want)
+	}
+	for _, w := range want {
+		if !strings.HasPrefix(w, store.EventChanged+" ") || strings.Contains(w, " <nil> ") || !strings.HasSuffix(w, " moved_from="+oldSite) {
+			t.Fatalf("the uninterrupted move recorded %q", want)
+		}
+	}
+	for _, w := range want {
+		if strings.Contains(w, " "+tallow+" ") && strings.Contains(w, " 0 moved_from") {
+			t.Fatalf("tallow's typed differences are not in %q", want)
+		}
+	}
+	for k := 1; ; k++ {
+		restore()
+		cs := &crashing{Dir: store.Open(l.state), at: k}
+		_, err := runWith(context.Background(), l.options(src), cs)
+		if !cs.crashed() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k < 8 {
+				t.Fatalf("a move that writes only %d records cannot exercise the drill", k-1)
+			}
+			t.Logf("crashed at each of %d writes; every state passed check and finished the move", k-1)
+			break
+		}
+		if !errors.Is(err, errCrash) {
+			t.Fatalf("crash at write %d: err = %v", k, err)
+		}
+		if ps := store.Open(l.state).Check(); len(ps) != 0 {
+			t.Fatalf("crash at write %d (%s): check: %v", k, cs.last, ps)
+		}
+		if _, err := Run(context.Background(), l.options(src)); err != nil {
+			t.Fatalf("refresh after a crash at write %d: %v", k, err)
+		}
+		mustCheck(t, l.state)
+		if got := moveEvents(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("crash at write %d (%s): events at the new site\n%s\nwant\n%s", k, cs.last, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		for _, p := range []string{candle, tallow} {
+			wantClaim(t, l.claim(p, movedDir), store.ClaimCurrent)
+			if c := l.claim(p, movedDir); c.MovedFrom == nil || *c.MovedFrom != oldSite {
+				t.Errorf("crash at write %d: %s moved_from %v", k, p, c.MovedFrom)
+			}
+			if c := l.claim(p, tplDir); c.MovedTo == nil || *c.MovedTo != newSite || c.Health != store.ClaimWithdrawn {
+				t.Errorf("crash at write %d: %s at the old site: %s moved_to %v", k, p, c.Health, c.MovedTo)
+			}
+		}
 	}
 }
