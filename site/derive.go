@@ -38,6 +38,25 @@ type eventView struct {
 	Lines    []string
 	// Claim is the claim the event belongs to (nil when the state no longer holds it).
 	Claim *network.Claim
+	// Site names the claim's site (claimSiteText; the site's record or id when the state no
+	// longer holds the claim), and Title is the headline with it after the project's name:
+	// "Wickwork (Ashfall Collective): first observed". Every list of events, the event page
+	// and the feed name the site, so the events of a conflicted id are told apart.
+	Site, Title string
+}
+
+// siteHeadline puts the site after the name the headline starts with (tags.Headline starts
+// with the event's name, else its project id); a headline that does not gets the site at
+// its end.
+func siteHeadline(e *store.Event, headline, site string) string {
+	name := e.Name
+	if name == "" {
+		name = e.Project
+	}
+	if rest, ok := strings.CutPrefix(headline, name); ok && name != "" {
+		return name + " (" + site + ")" + rest
+	}
+	return headline + " (" + site + ")"
 }
 
 // tagOrder is the tag vocabulary in the order catalog/diff/tags returns it.
@@ -58,6 +77,15 @@ func derive(n *network.Network) *derived {
 		v := &eventView{Event: e, Tags: tags.Tags(*e), Headline: tags.Headline(*e), Lines: diff.Lines(e.Changes)}
 		k := network.Key{Project: e.Project, Site: e.Origin}
 		v.Claim = n.ByKey[k]
+		switch o := n.OriginByID[e.Origin]; {
+		case v.Claim != nil:
+			v.Site = claimSiteText(v.Claim)
+		case o != nil:
+			v.Site = originName(o)
+		default:
+			v.Site = e.Origin
+		}
+		v.Title = siteHeadline(e, v.Headline, v.Site)
 		d.Events = append(d.Events, v)
 		d.ByID[e.ID] = v
 		d.ByClaim[k] = append(d.ByClaim[k], v)

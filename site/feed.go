@@ -54,12 +54,12 @@ func (b *builder) atom() ([]byte, error) {
 			return nil, fmt.Errorf("%s: event %s observed_at %q: %w", FeedFile, e.ID, e.ObservedAt, err)
 		}
 		link := b.base + dirURL(eventPath(e.ID))
-		desc := e.Headline
+		desc := e.Title + ". Published by the site " + e.Site + ", project id " + e.Project + "."
 		if len(e.Tags) > 0 {
-			desc += " [" + strings.Join(e.Tags, ", ") + "]"
+			desc += " Tags: " + strings.Join(e.Tags, ", ") + "."
 		}
 		f.Items = append(f.Items, &feeds.Item{
-			Title:       e.Headline,
+			Title:       e.Title,
 			Link:        &feeds.Link{Href: link},
 			Id:          link,
 			Updated:     t,

@@ -151,7 +151,7 @@ func (b *builder) projectPages() error {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: c.Name, Section: "projects",
+			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: c.Name + " from " + claimSiteText(c), Section: "projects",
 				Desc: "One claim for project id " + c.Project + ": what one site publishes for it, as this index observed it."},
 				func() any { return b.claimView(c) }); err != nil {
 				return err
@@ -407,7 +407,7 @@ func (b *builder) updatePages() error {
 		}
 	}
 	for _, e := range b.derived.Events {
-		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Headline, Section: "updates",
+		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Title, Section: "updates",
 			Desc: "One observed change to one claim.", Data: e}); err != nil {
 			return err
 		}

@@ -1,0 +1,107 @@
+package site
+
+import (
+	"encoding/xml"
+	"html"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// conflictState is an identity conflict at its hardest: two sites that give themselves the
+// same name ("Ashfall") both list project uuid(1), "Wickwork", each claim providing a
+// capability, requiring a library from a third site and a project nobody publishes, and each
+// first observed in the same refresh. It returns the state and the two site ids.
+func conflictState(t *testing.T) (state, a, b string) {
+	state = t.TempDir()
+	f := newFakeState(t, state)
+	a = f.origin("https://a.example/dreamweave.json", "Ashfall")
+	b = f.origin("https://b.example/dreamweave.json", "Ashfall")
+	l := f.origin("https://l.example/dreamweave.json", "Lanterns")
+	f.claim(l, sampleManifest(uuid(2), "Lantern Lib", 1), nil)
+	for _, s := range []string{a, b} {
+		m := sampleManifest(uuid(1), "Wickwork", 1)
+		m.Releases[0].Provides = []string{"wick:api"}
+		m.Releases[0].Relationships = []protocol.Relationship{
+			{Kind: "requires", Project: uuid(2)},
+			{Kind: "requires", Project: uuid(9), Name: "Nowhere"},
+		}
+		d := f.claim(s, m, nil)
+		f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: s, Name: "Wickwork", ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+	}
+	return state, a, b
+}
+
+// TestConflictedClaimsAreToldApart: every list that shows claims (the home page's recent
+// changes, updates, a tag's updates, the feed, releases, capabilities, a capability,
+// dependencies, gaps) and every event and claim page title names the site, and, for two
+// sites of the same name, this index's id for each, so the two claims of one id never read
+// alike ("every page says which site published what").
+func TestConflictedClaimsAreToldApart(t *testing.T) {
+	state, a, b := conflictState(t)
+	_, out := build(t, state, Options{})
+	for _, rel := range []string{"index.html", "updates/index.html", "updates/observed/index.html", "releases/index.html",
+		"capabilities/index.html", capabilityPath("wick:api"), "dependencies/index.html", "gaps/index.html"} {
+		text := page(t, out, rel)
+		for _, s := range []string{a, b} {
+			if !strings.Contains(text, "Ashfall ("+s+")") && !strings.Contains(text, "Ashfall "+s) {
+				t.Errorf("%s does not tell the claim from %s apart: it never names the site with its id", rel, s)
+			}
+		}
+	}
+	var feed struct {
+		Entries []struct {
+			Title   string `xml:"title"`
+			Summary string `xml:"summary"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(readOut(t, out, FeedFile), &feed); err != nil {
+		t.Fatal(err)
+	}
+	titles := map[string]bool{}
+	for _, e := range feed.Entries {
+		titles[e.Title] = true
+		if !strings.Contains(e.Summary, "Ashfall") {
+			t.Errorf("the feed entry %q does not name the site in its summary: %q", e.Title, e.Summary)
+		}
+	}
+	for _, s := range []string{a, b} {
+		want := "Wickwork (Ashfall (" + s + ")): first observed"
+		if !titles[want] {
+			t.Errorf("the feed has no entry %q; it has %v", want, titles)
+		}
+		if got := pageTitle(t, out, claimPath(uuid(1), s)); got != "Wickwork from Ashfall ("+s+") · AsHyAmS" {
+			t.Errorf("the claim page's title is %q", got)
+		}
+	}
+	// Sites of different names need no ids: the name says it.
+	state2 := t.TempDir()
+	f := newFakeState(t, state2)
+	x := f.origin("https://x.example/dreamweave.json", "Ashfall Collective")
+	y := f.origin("https://y.example/dreamweave.json", "Lanterns Workshop")
+	for _, s := range []string{x, y} {
+		d := f.claim(s, sampleManifest(uuid(1), "Wickwork", 1), nil)
+		f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: s, Name: "Wickwork", ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+	}
+	_, out2 := build(t, state2, Options{})
+	feed2 := string(readOut(t, out2, FeedFile))
+	for _, w := range []string{"<title>Wickwork (Ashfall Collective): first observed</title>", "<title>Wickwork (Lanterns Workshop): first observed</title>"} {
+		if !strings.Contains(feed2, w) {
+			t.Errorf("the feed lacks %s", w)
+		}
+	}
+}
+
+// pageTitle is a built page's <title> text.
+func pageTitle(t *testing.T, out, rel string) string {
+	t.Helper()
+	s := string(readOut(t, out, rel))
+	i, j := strings.Index(s, "<title>"), strings.Index(s, "</title>")
+	if i < 0 || j < i {
+		t.Fatalf("%s has no title", rel)
+	}
+	return html.UnescapeString(s[i+len("<title>") : j])
+}
