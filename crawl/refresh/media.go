@@ -60,7 +60,16 @@ func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifes
 	}
 	file, body, problem, cut := r.fetchImage(ctx, u)
 	if cut {
-		return nil // a budget or an interrupt, not the image: what was recorded stays
+		if r.interrupted() != nil {
+			return nil // the refresh is ending: what was recorded stays
+		}
+		// A time budget, not the image: a problem already recorded for this URL stays;
+		// otherwise (a first sighting, a new URL) the budget is recorded as the problem, as a
+		// timeout is, and like a timeout it is retried when the manifest or the URL changes.
+		if p := c.Media; p != nil && p.URL == u && p.File == nil && p.Problem != nil {
+			c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: p.Problem}
+			return nil
+		}
 	}
 	if file != "" {
 		c.Media = &store.Media{URL: u, Alt: pick.Alt, File: &file}
@@ -79,7 +88,7 @@ func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifes
 func (r *run) fetchImage(ctx context.Context, u string) (file string, body []byte, problem string, cut bool) {
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: "image/webp, image/png, image/jpeg, image/gif;q=0.9", MaxBytes: r.o.MaxImageBytes})
 	if err != nil {
-		return "", nil, err.Error(), isBudget(err) || r.interrupted() != nil
+		return "", nil, fetchProblem("the card image", u, nil, err), isBudget(err) || r.interrupted() != nil
 	}
 	if resp.Status != 200 {
 		return "", nil, fmt.Sprintf("HTTP %d from %s", resp.Status, u), false

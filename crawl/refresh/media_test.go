@@ -12,9 +12,11 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
 
 // candleImage is Candlelight's featured image, as the lab serves it.
@@ -141,5 +143,32 @@ func TestPickImage(t *testing.T) {
 	m.Project.Media = m.Project.Media[:1]
 	if got := pickImage(m); got != nil {
 		t.Errorf("picked %+v from videos only", got)
+	}
+}
+
+// A card image cut off by the site's time budget on a first sighting is recorded as a problem
+// naming the budget, as a timeout is (not left null, unexplained); the claim stays current and
+// the refresh succeeds.
+func TestDrillCardImageCutByTheSiteBudget(t *testing.T) {
+	l := newLab(t)
+	l.opt = func(o *Options) { o.SiteBudget = 300 * time.Millisecond }
+	l.set(candleImage, pngBytes(t, 4, 3))
+	l.rules(loopback.Rule{Path: "dusk-over-balmora", Delay: time.Minute})
+	src := l.source(tplDir)
+	sum := l.refresh(src)
+	c := l.claim(candle, tplDir)
+	wantClaim(t, c, store.ClaimCurrent)
+	want := "the card image was not read: the site's time budget (300ms) ran out"
+	if c.Media == nil || c.Media.URL != l.url(candleImage) || c.Media.File != nil || deref(c.Media.Problem) != want {
+		t.Fatalf("media %+v (problem %s); want the budget named", c.Media, func() string {
+			if c.Media == nil {
+				return "<no media>"
+			}
+			return deref(c.Media.Problem)
+		}())
+	}
+	line := "card image of " + candle + " at " + l.site(tplDir) + ": " + want
+	if sum.Problems["image"] != 1 || !contains(sum.Failures, line) {
+		t.Errorf("problems %v, failures %q; want %q", sum.Problems, sum.Failures, line)
 	}
 }
