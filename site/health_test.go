@@ -90,8 +90,8 @@ func TestHealthPage(t *testing.T) {
 
 	for _, want := range []string{
 		"4 sources: 3 resolved, 1 no longer enrolled.",
-		"4 sites: 1 refused by crawler policy, 1 site index read; 1 claim cached, 1 site index read, 1 no longer enrolled.",
-		"7 claims: 1 no manifest yet: invalid publication, 1 cached: invalid publication, 1 cached: origin unavailable, 3 current, 1 withdrawn.",
+		"4 sites: 1 refused by crawler policy with 1 claim cached, 1 healthy with 1 claim cached, 1 healthy, 1 no longer enrolled.",
+		"7 claims: 1 with no manifest yet (invalid publication), 1 cached (invalid publication), 1 cached (origin unavailable), 3 current, 1 withdrawn.",
 		"1 card image cannot be shown.",
 	} {
 		if !strings.Contains(text, want) {
@@ -157,13 +157,27 @@ func TestStalenessWordingAndEnrollment(t *testing.T) {
 	if !ok || strings.Contains(head, "Site C") || !strings.Contains(tail, "Site C") {
 		t.Errorf("the Sites page does not keep the unenrolled site apart: %q", sites)
 	}
-	for _, want := range []string{"Site A", "https://a.example/dreamweave.json", ids["a"], "site index read; 1 claim cached", "by the name the site gives itself and the address of its index"} {
+	for _, want := range []string{"Site A", "https://a.example/dreamweave.json", ids["a"], "healthy, 1 claim cached", "by the name the site gives itself and the address of its index"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("the Sites page does not say %q", want)
 		}
 	}
 	if strings.Contains(sites, "A site is named by its index's address") {
 		t.Error("the Sites page still says sites are named by their index's address")
+	}
+	// One site's health in the same words on the Sites page, its own page and the Health
+	// page: store.OriginHealthLabel's, with the count of cached claims.
+	health := page(t, out, "health/index.html")
+	for _, where := range []string{sites, page(t, out, originPath(ids["a"])), health} {
+		if !strings.Contains(where, "healthy, 1 claim cached") {
+			t.Errorf("site A's health is not worded %q: %.300s", "healthy, 1 claim cached", where)
+		}
+		if strings.Contains(where, "site index read") {
+			t.Errorf("a page still words a site's health %q", "site index read")
+		}
+	}
+	if o := page(t, out, originPath(ids["a"])); !strings.Contains(o, "Healthhealthy, 1 claim cached: the site index was read on the last crawl") && !strings.Contains(o, "Health healthy, 1 claim cached: the site index was read on the last crawl") {
+		t.Errorf("site A's page does not explain its health: %.900s", o)
 	}
 	if o := page(t, out, originPath(ids["c"])); !strings.Contains(o, "No longer enrolled.") {
 		t.Errorf("the unenrolled site's page does not say so: %.400s", o)

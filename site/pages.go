@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
@@ -319,6 +320,9 @@ type originView struct {
 	Sources []store.Source
 }
 
+// HealthText is the site's health as the Sites and Health pages word it (siteHealthText).
+func (v *originView) HealthText() string { return siteHealthText(v.originRow) }
+
 func (b *builder) originPages() error {
 	od := &originsData{}
 	for _, o := range b.n.Origins {
@@ -492,11 +496,14 @@ type healthCount struct {
 	Parts  []healthPart
 }
 
-// healthPart is a count of one health; Anchor is the first entry with it ("" for none), Bad
-// marks a failure, Rank orders the parts (failures first).
+// healthPart is a count of one health: Text says it with its count ("3 healthy", "1 healthy
+// with 2 claims cached"); Anchor is the first entry with it ("" for none), Bad marks a failure,
+// Rank orders the parts (failures first).
 type healthPart struct {
 	Label  string
 	N      int
+	Extra  int // what the label counts besides the entries (cached claims of healthy sites)
+	Text   string
 	Anchor string
 	Bad    bool
 	Rank   int
@@ -507,29 +514,40 @@ type cardProblem struct {
 	Card *CardImage
 }
 
-// tally counts labels in first-seen order, remembering the first anchor of each.
+// tally counts labels (of one rank) in first-seen order, remembering the first anchor of each.
 type tally struct {
 	parts []healthPart
 	at    map[string]int
 }
 
-func (t *tally) add(label, anchor string, rank int, bad bool) {
+func (t *tally) add(label, anchor string, rank int, bad bool, extra int) {
 	if t.at == nil {
 		t.at = map[string]int{}
 	}
-	i, ok := t.at[label]
+	key := strconv.Itoa(rank) + " " + label // one label of two ranks is two groups
+	i, ok := t.at[key]
 	if !ok {
 		i = len(t.parts)
-		t.at[label] = i
+		t.at[key] = i
 		t.parts = append(t.parts, healthPart{Label: label, Anchor: anchor, Bad: bad, Rank: rank})
 	}
 	t.parts[i].N++
+	t.parts[i].Extra += extra
 }
 
-// sorted orders the parts by rank (failures first), then as the labels were first seen.
-func (t *tally) sorted() []healthPart {
+// sorted orders the parts by rank (failures first), then as the labels were first seen, and
+// words each: the count, then the label, with what the label counts besides (Extra) after
+// "with" when cached says the noun.
+func (t *tally) sorted(cached string) []healthPart {
 	out := append([]healthPart(nil), t.parts...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Rank < out[j].Rank })
+	for i := range out {
+		p := &out[i]
+		p.Text = strconv.Itoa(p.N) + " " + p.Label
+		if p.Extra > 0 && cached != "" {
+			p.Text += " with " + plural(p.Extra, cached, cached+"s") + " cached"
+		}
+	}
 	return out
 }
 
@@ -572,16 +590,49 @@ func claimRank(c *network.Claim) int {
 	return 3
 }
 
-// siteHealthText is a site's health in a list: the short label, qualified when the index was
-// read but claims are cached, and "no longer enrolled" when no source leads to it.
+// siteHealthText is a site's health, worded the same on the Sites page, the site's page and
+// the Health page: store.OriginHealthLabel's words ("healthy", "unreachable", ...), with the
+// count of cached claims when the site index was read but some claims are cached ("healthy,
+// 1 claim cached"), and "no longer enrolled" when no source leads to the site.
 func siteHealthText(r *originRow) string {
 	switch {
 	case !enrolled(r.O):
 		return "no longer enrolled"
 	case r.O.Health == store.OriginHealthy && r.Stale > 0:
-		return "site index read; " + plural(r.Stale, "claim", "claims") + " cached"
+		return store.OriginHealthLabel(r.O.Health) + ", " + plural(r.Stale, "claim", "claims") + " cached"
 	}
-	return originHealthLabel(r.O.Health)
+	return store.OriginHealthLabel(r.O.Health)
+}
+
+// siteHealthy reports whether a site needs no badge: enrolled, healthy, no claim cached.
+func siteHealthy(r *originRow) bool { return siteRank(r) == 2 }
+
+// siteSummaryLabel is a site's health as the Health page's summary counts it: like
+// siteHealthText, but sites with cached claims are one group whatever their count ("healthy",
+// then "with N claims cached" from the tally).
+func siteSummaryLabel(r *originRow) string {
+	if enrolled(r.O) {
+		return store.OriginHealthLabel(r.O.Health)
+	}
+	return "no longer enrolled"
+}
+
+// claimSummaryLabel is a claim's health as the Health page's summary counts it, in
+// store.HealthLabel's words: "current", "cached (origin unavailable)", "with no manifest yet
+// (invalid publication)", "withdrawn".
+func claimSummaryLabel(c *network.Claim) string {
+	switch stalenessOf(c) {
+	case staleWithdrawn:
+		return "withdrawn"
+	case staleNever:
+		return "with no manifest yet (" + store.HealthLabel(c.Health) + ")"
+	case staleCached:
+		if c.Health == store.ClaimCurrent {
+			return "cached"
+		}
+		return "cached (" + store.HealthLabel(c.Health) + ")"
+	}
+	return "current"
 }
 
 // badge is one of the short labels lists show beside a claim's name.
@@ -633,11 +684,11 @@ func (b *builder) healthPage() error {
 	for _, s := range d.Sources {
 		switch s.Health {
 		case store.SourceResolved:
-			src.add("resolved", sourceAnchor(s.URL), 1, false)
+			src.add("resolved", sourceAnchor(s.URL), 1, false, 0)
 		case store.SourceRemoved:
-			src.add("no longer enrolled", sourceAnchor(s.URL), 2, false)
+			src.add("no longer enrolled", sourceAnchor(s.URL), 2, false, 0)
 		default:
-			src.add("not resolved", sourceAnchor(s.URL), 0, true)
+			src.add("not resolved", sourceAnchor(s.URL), 0, true, 0)
 		}
 	}
 	for _, o := range b.n.Origins {
@@ -646,16 +697,17 @@ func (b *builder) healthPage() error {
 	sort.SliceStable(d.Sites, func(i, j int) bool { return siteRank(d.Sites[i]) < siteRank(d.Sites[j]) })
 	var sites tally
 	for _, r := range d.Sites {
-		sites.add(siteHealthText(r), siteAnchor(r.O.ID), siteRank(r), siteRank(r) < 2)
+		// Read sites with cached claims (rank 1) count apart from those without (rank 2).
+		sites.add(siteSummaryLabel(r), siteAnchor(r.O.ID), siteRank(r), siteRank(r) < 2, r.Stale)
 	}
 	var claims tally
 	for _, c := range byName(b.n.Claims) {
 		st := stalenessOf(c)
 		if st == staleNone {
-			claims.add("current", "", claimRank(c), false)
+			claims.add("current", "", claimRank(c), false, 0)
 			continue
 		}
-		claims.add(claimHealthText(c), claimAnchor(c), claimRank(c), st != staleWithdrawn)
+		claims.add(claimSummaryLabel(c), claimAnchor(c), claimRank(c), st != staleWithdrawn, 0)
 		d.Claims = append(d.Claims, c)
 	}
 	sort.SliceStable(d.Claims, func(i, j int) bool { return claimRank(d.Claims[i]) < claimRank(d.Claims[j]) })
@@ -665,9 +717,9 @@ func (b *builder) healthPage() error {
 		}
 	}
 	d.Summary = []*healthCount{
-		{What: plural(len(d.Sources), "source", "sources"), Parts: src.sorted()},
-		{What: plural(len(d.Sites), "site", "sites"), Parts: sites.sorted()},
-		{What: plural(len(b.n.Claims), "claim", "claims"), Parts: claims.sorted()},
+		{What: plural(len(d.Sources), "source", "sources"), Parts: src.sorted("")},
+		{What: plural(len(d.Sites), "site", "sites"), Parts: sites.sorted("claim")},
+		{What: plural(len(b.n.Claims), "claim", "claims"), Parts: claims.sorted("")},
 	}
 	if len(d.Cards) > 0 {
 		d.Summary = append(d.Summary, &healthCount{Anchor: "cards",

@@ -284,27 +284,7 @@ func claimWhy(c *network.Claim) template.HTML {
 
 // originWhy is whyHTML for a site's health and recorded problem.
 func originWhy(o *network.Origin) template.HTML {
-	return whyHTML(originHealthLabel(o.Health), o.Problem, originTexts(o)...)
-}
-
-// originHealthLabel is the short words for a site's health, as a clause ("unreachable").
-// originHealthText gives the longer explanation shown beside it.
-func originHealthLabel(h string) string {
-	switch h {
-	case store.OriginHealthy:
-		return "site index read"
-	case store.OriginUnreachable:
-		return "unreachable"
-	case store.OriginRefused:
-		return "refused by crawler policy"
-	case store.OriginNoIndex:
-		return "no site index"
-	case store.OriginInvalidIndex:
-		return "invalid site index"
-	case store.OriginUnsupportedVersion:
-		return "speaks a newer protocol"
-	}
-	return h
+	return whyHTML(store.OriginHealthLabel(o.Health), o.Problem, originTexts(o)...)
 }
 
 // enrolled reports whether some entry of the source list still leads to the site. A refresh

@@ -114,7 +114,6 @@ var funcs = template.FuncMap{
 	"claimWhy":     claimWhy,
 	"originWhy":    originWhy,
 	"why":          whyHTML,
-	"originLabel":  originHealthLabel,
 	"excluded":     excludedText,
 	"withdrawnWhy": func(c *network.Claim) template.HTML {
 		return problemHTML(sentence(capitalize(withdrawnReason(c))), claimTexts(c)...)
@@ -128,6 +127,7 @@ var funcs = template.FuncMap{
 	"names":        claimNames,
 	"sentence":     sentence,
 	"siteHealth":   siteHealthText,
+	"siteHealthy":  siteHealthy,
 	"claimHealth":  claimHealthText,
 	"badges":       claimBadges,
 	"originName":   originName,
@@ -368,20 +368,21 @@ func releaseAnchor(version string) string {
 	return b.String()
 }
 
+// originHealthText explains a site's health (store.OriginHealthLabel gives its name).
 func originHealthText(h string) string {
 	switch h {
 	case store.OriginHealthy:
-		return "healthy: the site index was read on the last crawl"
+		return "the site index was read on the last crawl"
 	case store.OriginUnreachable:
-		return "unreachable: the site index could not be read"
+		return "the site index could not be read on the last crawl"
 	case store.OriginRefused:
-		return "refused by crawler policy"
+		return "the crawler stopped reading it at one of its limits"
 	case store.OriginNoIndex:
-		return "no site index: the response was not a DreamWeave site index"
+		return "the response was not a DreamWeave site index"
 	case store.OriginInvalidIndex:
-		return "invalid site index: it fails the protocol"
+		return "the site index fails the protocol"
 	case store.OriginUnsupportedVersion:
-		return "speaks a newer protocol"
+		return "the site index uses a protocol version newer than this index reads"
 	}
 	return h
 }
