@@ -105,3 +105,33 @@ func pageTitle(t *testing.T, out, rel string) string {
 	}
 	return html.UnescapeString(s[i+len("<title>") : j])
 }
+
+// TestFeaturedIsTheIndexsChoice: featured projects are introduced as this index's editorial
+// choice, and the front page never says that nothing on it is chosen or ranked; with nothing
+// featured, the section is not there at all.
+func TestFeaturedIsTheIndexsChoice(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	a := f.origin("https://a.example/dreamweave.json", "Site A")
+	f.claim(a, sampleManifest(uuid(1), "Candle App", 1), nil)
+	cur := writeCuration(t, "[[featured]]\nproject = \""+uuid(1)+"\"\nnote = \"Small and well documented.\"\n")
+	_, out := build(t, state, Options{Curation: cur})
+	home := page(t, out, "index.html")
+	for _, w := range []string{"Featured by this index", "This index's own editorial choice", "Small and well documented."} {
+		if !strings.Contains(home, w) {
+			t.Errorf("the front page does not say %q", w)
+		}
+	}
+	for _, never := range []string{"Nothing on these pages is a ranking", "not a ranking"} {
+		if strings.Contains(home, never) {
+			t.Errorf("the front page says %q beside its editorial choice", never)
+		}
+	}
+	_, bare := build(t, state, Options{})
+	raw := string(readOut(t, bare, "index.html"))
+	for _, never := range []string{"Featured", `id=featured`, `id="featured"`, "features no projects"} {
+		if strings.Contains(raw, never) {
+			t.Errorf("with nothing featured, the front page still has %q", never)
+		}
+	}
+}
