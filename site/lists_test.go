@@ -9,6 +9,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl"
 )
 
 // conflictState is an identity conflict at its hardest: two sites that give themselves the
@@ -132,6 +133,49 @@ func TestFeaturedIsTheIndexsChoice(t *testing.T) {
 	for _, never := range []string{"Featured", `id=featured`, `id="featured"`, "features no projects"} {
 		if strings.Contains(raw, never) {
 			t.Errorf("with nothing featured, the front page still has %q", never)
+		}
+	}
+}
+
+// TestPublishersPage: the page for publishers says how often this index refreshes, that
+// changes show after the next refresh, the validate command, how to be added or removed (a
+// pull request to network/sources.toml in the repository, linked), the health page's anchors
+// and the crawler's user agent, explaining whose name it carries; every staleness banner (a
+// claim's and a site's) and the footer link to it.
+func TestPublishersPage(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	a := f.origin("https://a.example/dreamweave.json", "Site A")
+	f.claim(a, sampleManifest(uuid(1), "Stale Lamp", 1), func(c *store.Claim) {
+		c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("the site could not be read on the last crawl: HTTP 503")
+	})
+	var o store.Origin
+	if err := f.dir.ReadJSON(store.OriginPath(a), &o); err != nil {
+		t.Fatal(err)
+	}
+	o.Health, o.Problem = store.OriginUnreachable, ptr("HTTP 503")
+	f.write(store.OriginPath(a), o)
+	_, out := build(t, state, Options{Repository: "https://git.example/index"})
+	text := page(t, out, PublishersPage)
+	for _, w := range []string{"about every six hours", "after the next refresh", "ashyams validate dreamweave.json projects/*.json",
+		"network/sources.toml", "pull request", "health/#site-<site>", "health/#claim-<project id>-<site>", crawl.UserAgent,
+		"names AsHyAmS, the project this crawler is part of", "https://git.example/index"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the publishers page does not say %q", w)
+		}
+	}
+	if raw := string(readOut(t, out, PublishersPage)); !strings.Contains(raw, `href=https://git.example/index`) && !strings.Contains(raw, `href="https://git.example/index"`) {
+		t.Error("the publishers page does not link the repository")
+	}
+	for _, rel := range []string{claimPath(uuid(1), a), originPath(a), "index.html"} {
+		raw := string(readOut(t, out, rel))
+		if !strings.Contains(raw, "about/publishers/index.html") {
+			t.Errorf("%s does not link the publishers page", rel)
+		}
+	}
+	for _, rel := range []string{claimPath(uuid(1), a), originPath(a)} {
+		if !strings.Contains(page(t, out, rel), "If you publish this site: when changes show here") {
+			t.Errorf("the banner on %s does not speak to the publisher", rel)
 		}
 	}
 }

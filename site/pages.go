@@ -9,9 +9,14 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl"
 )
 
 const notFoundPage = "404.html"
+
+// PublishersPage is the page for publishers (about/publishers/), which the staleness banners
+// link to.
+const PublishersPage = "about/publishers/index.html"
 
 // recentEvents is how many events the home page and the updates index show.
 const (
@@ -729,7 +734,24 @@ func (b *builder) healthPage() error {
 		Desc: "Every source with its discovery trail, every site with its last problem, every claim that is not current and why.", Data: d})
 }
 
+// publishersData is the page for publishers: the user agent this build's crawler sends, what
+// the state recorded, and where the index's repository is.
+type publishersData struct {
+	UserAgent  string
+	Crawler    string
+	ObservedAt string
+	Repository string
+}
+
 func (b *builder) aboutPages() error {
+	pub := &publishersData{UserAgent: crawl.UserAgent, Repository: b.repo}
+	if s := b.n.State; s != nil {
+		pub.Crawler, pub.ObservedAt = s.Crawler, s.ObservedAt
+	}
+	if err := b.page("about-publishers", &Page{Path: PublishersPage, Title: "If you publish a DreamWeave site", Section: "about",
+		Desc: "For publishers: when changes show, how to check files before deploying, how to be added or removed, and the crawler's user agent.", Data: pub}); err != nil {
+		return err
+	}
 	for _, a := range []struct{ kind, path, title, desc string }{
 		{"about", "about/index.html", "About this index", "How this index works."},
 		{"about-trust", "about/trust/index.html", "What this index says, and what it never says", "The words this index uses about projects, and why."},
