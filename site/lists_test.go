@@ -179,3 +179,55 @@ func TestPublishersPage(t *testing.T) {
 		}
 	}
 }
+
+// TestUsedByIsRequiresOnly: a claim page's "Used by" lists exactly the claims whose current
+// release requires it (SPEC section 4); every other relationship pointing at it is under
+// "Referenced by", as a sentence with the kind's verb ("conflicts with", "is compatible
+// with", ...) and the capability it went through.
+func TestUsedByIsRequiresOnly(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	a := f.origin("https://a.example/dreamweave.json", "Site A")
+	lib := sampleManifest(uuid(1), "Lantern Lib", 1)
+	lib.Releases[0].Provides = []string{"light:api"}
+	f.claim(a, lib, nil)
+	rel := func(n int, name string, rs ...protocol.Relationship) {
+		m := sampleManifest(uuid(n), name, 1)
+		m.Releases[0].Relationships = rs
+		f.claim(a, m, nil)
+	}
+	rel(2, "Needs Lib", protocol.Relationship{Kind: "requires", Project: uuid(1)})
+	rel(3, "Clashes", protocol.Relationship{Kind: "conflicts", Capability: "light:api"})
+	rel(4, "Suggests", protocol.Relationship{Kind: "recommends", Project: uuid(1), Version: ">=1.0"})
+	rel(5, "Works With", protocol.Relationship{Kind: "compatible", Project: uuid(1)})
+	rel(6, "Successor", protocol.Relationship{Kind: "replaces", Project: uuid(1)})
+	_, out := build(t, state, Options{})
+	text := page(t, out, claimPath(uuid(1), a))
+	section := text[strings.Index(text, "Used by"):]
+	section = section[:strings.Index(section, "Releases")]
+	used, referenced, ok := strings.Cut(section, "Referenced by")
+	if !ok {
+		t.Fatalf("the claim page has no Referenced by: %s", text)
+	}
+	if !strings.Contains(used, "Needs Lib") {
+		t.Errorf("Used by does not list the claim that requires it: %q", used)
+	}
+	for _, n := range []string{"Clashes", "Suggests", "Works With", "Successor"} {
+		if strings.Contains(used, n) {
+			t.Errorf("Used by lists %s, which does not require it: %q", n, used)
+		}
+	}
+	for _, w := range []string{
+		"Clashes from Site A, release 1.0.0, conflicts with this claim through the capability light:api.",
+		"Suggests from Site A, release 1.0.0, recommends this claim (version >=1.0).",
+		"Works With from Site A, release 1.0.0, is compatible with this claim.",
+		"Successor from Site A, release 1.0.0, replaces this claim.",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(referenced), " "), w) {
+			t.Errorf("Referenced by does not say %q: %q", w, referenced)
+		}
+	}
+	if strings.Contains(referenced, "Needs Lib") || strings.Contains(text, "conflicts this claim") {
+		t.Errorf("Referenced by repeats a use or words a kind as a bare noun: %q", referenced)
+	}
+}

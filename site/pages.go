@@ -230,11 +230,41 @@ type claimView struct {
 	Events   []*eventView
 	// Others are the other claims for the same project id.
 	Others []*network.Claim
+	// Referenced are the current relationships that resolve to this claim and are not what
+	// Used by counts (a requires of another claim): recommends, conflicts, compatible,
+	// replaces, and any relationship naming its own project.
+	Referenced []*referenceView
 	// NoSeen: no release has a recorded first-seen time.
 	NoSeen bool
 }
 
 type linkView struct{ Label, URL string }
+
+// referenceView is one relationship pointing at the claim page's claim: the relationship and
+// how it reached this claim ("project" or "capability", network.Resolution.By).
+type referenceView struct {
+	R  *network.Relationship
+	By string
+}
+
+// relationVerb is a relationship kind as a verb phrase whose object is the target: "requires",
+// "recommends", "conflicts with", "is compatible with", "replaces"; "" for a kind the
+// protocol does not define (the page then quotes it).
+func relationVerb(kind string) string {
+	switch kind {
+	case protocol.KindRequires:
+		return "requires"
+	case protocol.KindRecommends:
+		return "recommends"
+	case protocol.KindConflicts:
+		return "conflicts with"
+	case protocol.KindCompatible:
+		return "is compatible with"
+	case protocol.KindReplaces:
+		return "replaces"
+	}
+	return ""
+}
 
 type releaseView struct {
 	R         *network.Release
@@ -257,6 +287,19 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 		if o != c {
 			v.Others = append(v.Others, o)
 		}
+	}
+	for _, r := range c.ReferencedBy {
+		if r.Kind == protocol.KindRequires && !r.Self {
+			continue // counted in Used by
+		}
+		rv := &referenceView{R: r}
+		for _, t := range r.Targets {
+			if t.Claim == c {
+				rv.By = t.By
+				break
+			}
+		}
+		v.Referenced = append(v.Referenced, rv)
 	}
 	if m := c.Manifest; m != nil {
 		v.Meta = &m.Project

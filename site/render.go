@@ -108,6 +108,7 @@ var funcs = template.FuncMap{
 	"siteLabel":    siteLabel,
 	"siteText":     claimSiteText,
 	"claimText":    claimText,
+	"relVerb":      relationVerb,
 	"problem":      func(s string, ctx any) template.HTML { return quoteFor(sentence(capitalize(s)), ctx) },
 	"quote":        func(s string) template.HTML { return problemHTML(s) },
 	"quoteFor":     quoteFor,
