@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -568,8 +569,17 @@ func TestBuildModelPages(t *testing.T) {
 	if !strings.Contains(deps, "Candle App") || !strings.Contains(deps, "is required by") {
 		t.Error("the dependencies page lacks the edge or used-by list")
 	}
-	if _, err := os.Stat(filepath.Join(out, GraphFile)); err != nil {
-		t.Error("no dependency graph drawn")
+	svg, err := os.ReadFile(filepath.Join(out, GraphFile))
+	if err != nil {
+		t.Fatal("no dependency graph drawn")
+	}
+	// The drawing follows a dark scheme as the pages do, each box names its site, and the
+	// page's alt text counts what the drawing shows against the table's relationships.
+	if !strings.Contains(string(svg), "prefers-color-scheme:dark") || !strings.Contains(string(svg), `class="site"`) || !strings.Contains(string(svg), ">from ") {
+		t.Errorf("graph.svg has no dark scheme or no site line in its boxes:\n%s", svg)
+	}
+	if !regexp.MustCompile(`alt="A drawing of \d+ arrows? between \d+ claims?, for \d+ of the \d+ relationships? in the table below`).MatchString(string(readOut(t, out, "dependencies/index.html"))) {
+		t.Errorf("the graph's alt text does not count what it draws:\n%s", deps)
 	}
 	feed := string(readOut(t, out, FeedFile))
 	if n := strings.Count(feed, "<entry>"); n != FeedSize {

@@ -15,13 +15,21 @@ const GraphFile = "dependencies/graph.svg"
 // graphMaxNodes bounds the drawn graph; beyond it the edge table is the only view.
 const graphMaxNodes = 120
 
-// graphInfo says what the dependencies page can show of the graph.
+// graphInfo says what the dependencies page can show of the graph, and counts what is drawn
+// and what is not, so the drawing's alt text matches the table beside it.
 type graphInfo struct {
 	// File is the SVG's path relative to the output root; "" when no graph was drawn.
 	File string
-	// Nodes and Edges count what was drawn; Reason says why nothing was drawn.
+	// Width and Height are the drawing's natural size in CSS pixels.
+	Width, Height int
+	// Nodes and Edges count the boxes and arrows drawn; Reason says why nothing was drawn.
 	Nodes, Edges int
 	Reason       string
+	// Total counts the relationships the page's table lists (network.Relationships); Drawn
+	// those with an arrow (resolved to another claim). The rest are not drawn: Unresolved
+	// (a project or capability nobody in this index publishes), Informational (no project
+	// or capability to resolve) and Self (resolving only to the claim itself).
+	Total, Drawn, Unresolved, Informational, Self int
 }
 
 type gnode struct {
@@ -32,9 +40,10 @@ type gnode struct {
 }
 
 // graph draws the resolved relationships of current releases (from the model's
-// Relationships; self-references left out) as an SVG: one box per claim, dependencies to the
-// left of what depends on them, one arrow per (from, to, kind). Layout is deterministic:
-// columns by longest path, rows by name.
+// Relationships; self-references left out) as an SVG: one box per claim naming the claim and
+// its site, dependencies to the left of what depends on them, one arrow per (from, to, kind).
+// Layout is deterministic: columns by longest path, rows by name. The returned graphInfo
+// counts what is drawn and what is not, even when nothing is.
 func (b *builder) graph() (*graphInfo, error) {
 	type edge struct {
 		from, to *network.Claim
@@ -43,14 +52,14 @@ func (b *builder) graph() (*graphInfo, error) {
 	nodes := map[network.Key]*gnode{}
 	var edges []edge
 	seen := map[string]bool{}
+	gi := &graphInfo{Total: len(b.n.Relationships)}
 	for _, r := range b.n.Relationships {
-		if r.Self {
-			continue
-		}
+		drawn := false
 		for _, t := range r.Targets {
-			if t.Claim == nil || t.Claim == r.From {
+			if r.Self || t.Claim == nil || t.Claim == r.From {
 				continue
 			}
+			drawn = true
 			k := r.From.Key.String() + ">" + t.Claim.Key.String() + ">" + r.Kind
 			if seen[k] {
 				continue
@@ -64,12 +73,24 @@ func (b *builder) graph() (*graphInfo, error) {
 			}
 			nodes[r.From.Key].out = append(nodes[r.From.Key].out, t.Claim)
 		}
+		switch {
+		case drawn:
+			gi.Drawn++
+		case r.Target == network.TargetNeither:
+			gi.Informational++
+		case len(r.Targets) == 0:
+			gi.Unresolved++
+		default:
+			gi.Self++
+		}
 	}
 	if len(edges) == 0 {
-		return &graphInfo{Reason: "No current release in the catalog has a relationship that resolves to another claim, so there is nothing to draw."}, nil
+		gi.Reason = "No current release in the catalog has a relationship that resolves to another claim, so there is nothing to draw."
+		return gi, nil
 	}
 	if len(nodes) > graphMaxNodes {
-		return &graphInfo{Reason: fmt.Sprintf("%d claims take part in resolved relationships, more than the %d a drawing can show legibly; the table below lists every edge.", len(nodes), graphMaxNodes)}, nil
+		gi.Reason = fmt.Sprintf("%d claims take part in resolved relationships, more than the %d a drawing can show legibly; the table below lists every relationship.", len(nodes), graphMaxNodes)
+		return gi, nil
 	}
 	// Longest-path levels; an edge back into the current path (a cycle) is ignored.
 	onPath := map[network.Key]bool{}
@@ -120,7 +141,7 @@ func (b *builder) graph() (*graphInfo, error) {
 			maxRows = r
 		}
 	}
-	const boxW, boxH, colGap, rowGap, pad = 200, 34, 90, 16, 20
+	const boxW, boxH, colGap, rowGap, pad = 210, 46, 90, 16, 20
 	width := pad*2 + cols*boxW + (cols-1)*colGap
 	height := pad*2 + maxRows*boxH + (maxRows-1)*rowGap
 	pos := func(g *gnode) (x, y int) {
@@ -129,8 +150,20 @@ func (b *builder) graph() (*graphInfo, error) {
 	var s bytes.Buffer
 	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, sans-serif" font-size="13">`, width, height, width, height)
 	s.WriteString(`<title>Dependencies between current releases in this index</title>`)
-	s.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 10 5 0 10z" fill="#555"/></marker></defs>`)
-	fmt.Fprintf(&s, `<rect width="%d" height="%d" fill="#f7f5f0"/>`, width, height)
+	// The colours follow the reader's light or dark scheme, as the pages do (assets/site.css),
+	// whether the drawing is shown in the page or opened on its own.
+	s.WriteString(`<style>` +
+		`.bg{fill:#fbfaf7}.box{fill:#fff;stroke:#3b4a6b}.name{fill:#1d1f24}.site{fill:#555b66}` +
+		`.edge{stroke:#555;fill:none}.edge.conflicts{stroke:#b42318}.edge.other{stroke:#999}.head{fill:#555}.head.conflicts{fill:#b42318}.head.other{fill:#999}` +
+		`@media (prefers-color-scheme:dark){.bg{fill:#15171b}.box{fill:#1e2127;stroke:#8ab4ff}.name{fill:#e6e4df}.site{fill:#a4a9b3}` +
+		`.edge{stroke:#a4a9b3}.edge.conflicts{stroke:#ff8a80}.edge.other{stroke:#6b7280}.head{fill:#a4a9b3}.head.conflicts{fill:#ff8a80}.head.other{fill:#6b7280}}` +
+		`</style>`)
+	s.WriteString(`<defs>`)
+	for _, m := range []struct{ id, class string }{{"arrow", "head"}, {"arrow-conflicts", "head conflicts"}, {"arrow-other", "head other"}} {
+		fmt.Fprintf(&s, `<marker id="%s" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 10 5 0 10z" class="%s"/></marker>`, m.id, m.class)
+	}
+	s.WriteString(`</defs>`)
+	fmt.Fprintf(&s, `<rect class="bg" width="%d" height="%d"/>`, width, height)
 	sort.SliceStable(edges, func(i, j int) bool {
 		if edges[i].from.Key != edges[j].from.Key {
 			return edges[i].from.Key.Less(edges[j].from.Key)
@@ -148,38 +181,41 @@ func (b *builder) graph() (*graphInfo, error) {
 		if nodes[e.to.Key].level >= nodes[e.from.Key].level { // same column or a cycle: route around the right
 			x1, x2 = fx+boxW, tx+boxW
 		}
-		style := `stroke="#555"`
+		class, marker, dash := "edge", "arrow", ""
 		switch e.kind {
 		case "requires":
 		case "recommends":
-			style = `stroke="#555" stroke-dasharray="6 4"`
+			dash = ` stroke-dasharray="6 4"`
 		case "conflicts":
-			style = `stroke="#b42318" stroke-dasharray="2 3"`
+			class, marker, dash = "edge conflicts", "arrow-conflicts", ` stroke-dasharray="2 3"`
 		default:
-			style = `stroke="#999"`
+			class, marker = "edge other", "arrow-other"
 		}
 		mx := (x1 + x2) / 2
 		if x1 == x2 {
 			mx = x1 + colGap/2
 		}
-		fmt.Fprintf(&s, `<path d="M%d %d C%d %d %d %d %d %d" fill="none" stroke-width="1.5" %s marker-end="url(#arrow)"><title>`, x1, y1, mx, y1, mx, y2, x2, y2, style)
-		xmlEscape(&s, e.from.Name+" "+e.kind+" "+e.to.Name)
+		fmt.Fprintf(&s, `<path d="M%d %d C%d %d %d %d %d %d" class="%s" stroke-width="1.5"%s marker-end="url(#%s)"><title>`, x1, y1, mx, y1, mx, y2, x2, y2, class, dash, marker)
+		xmlEscape(&s, claimText(e.from)+" "+e.kind+" "+claimText(e.to))
 		s.WriteString(`</title></path>`)
 	}
 	for _, g := range all {
 		x, y := pos(g)
-		fmt.Fprintf(&s, `<g><title>`)
-		xmlEscape(&s, g.c.Name+" ("+g.c.Site+")")
-		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" fill="#fff" stroke="#3b4a6b"/>`, x, y, boxW, boxH)
-		fmt.Fprintf(&s, `<text x="%d" y="%d" fill="#1d1f24">`, x+8, y+22)
-		xmlEscape(&s, clip(g.c.Name, 26))
+		s.WriteString(`<g><title>`)
+		xmlEscape(&s, claimText(g.c)+", site "+g.c.Site)
+		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" class="box"/>`, x, y, boxW, boxH)
+		fmt.Fprintf(&s, `<text x="%d" y="%d" class="name">`, x+8, y+19)
+		xmlEscape(&s, clip(g.c.Name, 27))
+		fmt.Fprintf(&s, `</text><text x="%d" y="%d" class="site" font-size="11">`, x+8, y+36)
+		xmlEscape(&s, clip("from "+claimSiteText(g.c), 34))
 		s.WriteString(`</text></g>`)
 	}
 	s.WriteString(`</svg>`)
 	if err := b.write(GraphFile, s.Bytes()); err != nil {
 		return nil, err
 	}
-	return &graphInfo{File: GraphFile, Nodes: len(all), Edges: len(edges)}, nil
+	gi.File, gi.Width, gi.Height, gi.Nodes, gi.Edges = GraphFile, width, height, len(all), len(edges)
+	return gi, nil
 }
 
 // clip shortens s to at most n runes, marking the cut.
