@@ -90,3 +90,18 @@ func TestInspectReportEscapesPublisherText(t *testing.T) {
 		}
 	}
 }
+
+// inspect reads a URL nobody enrolled: its report says "the URL", and a loopback address
+// refused without --allow-loopback names the flag.
+func TestInspectWordsTheURLAndTheLoopbackFlag(t *testing.T) {
+	u := "http://127.0.0.1:1/mods/"
+	rc, out, _ := runCmd("inspect", u)
+	want := "no site index: the URL " + u + " was refused by the address guard: 127.0.0.1 is loopback (127.0.0.0/8) (--allow-loopback admits 127.0.0.0/8 and ::1 for local drills)\n"
+	if rc != 1 || !strings.Contains(out, want) || strings.Contains(out, "enrolled") {
+		t.Errorf("exit %d:\n%s\nwant %q", rc, out, want)
+	}
+	rc, out, _ = runCmd("inspect", u, "--allow-loopback")
+	if rc != 1 || !strings.Contains(out, "no site index: the URL "+u+" could not be reached: ") || strings.Contains(out, "enrolled") {
+		t.Errorf("exit %d:\n%s", rc, out)
+	}
+}

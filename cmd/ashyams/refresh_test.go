@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,9 +109,11 @@ func TestRefreshRefusesBadConfiguration(t *testing.T) {
 	if rc != 2 {
 		t.Errorf("an argument: exit %d, want 2", rc)
 	}
-	rc, _, errs = runCmd("refresh", "--sources", good, "--state", state, "--deadline", "0s")
-	if rc != 2 || !strings.Contains(errs, "--deadline and --site-budget must be positive") {
-		t.Errorf("--deadline 0s: exit %d: %s", rc, errs)
+	for _, bad := range [][]string{{"--deadline", "0s"}, {"--site-budget", "-1s"}, {"--discovery-budget", "-1m"}} {
+		rc, _, errs = runCmd(append([]string{"refresh", "--sources", good, "--state", state}, bad...)...)
+		if rc != 2 || !strings.Contains(errs, "--deadline, --site-budget and --discovery-budget must be positive") {
+			t.Errorf("%s %s: exit %d: %s", bad[0], bad[1], rc, errs)
+		}
 	}
 }
 
@@ -138,8 +142,8 @@ func TestRefreshRefusesABrokenState(t *testing.T) {
 	srv.ResetRequests()
 	rc, _, errs := runCmd("refresh", "--sources", srcs, "--curation", noCuration, "--state", state, "--allow-loopback")
 	mrel, _ := filepath.Rel(state, m[0])
-	if rc != 1 || strings.Count(errs, "refresh: ") != 1 || !strings.Contains(errs, "refresh: the state "+state+" fails check with 3 problems") ||
-		!strings.Contains(errs, "\n  "+filepath.ToSlash(mrel)+": hashes to ") || !strings.Contains(errs, "\n  events/00000000000000000000.json: ") {
+	if rc != 1 || strings.Count(errs, "\n") != strings.Count(errs, "ashyams refresh: ") || !strings.HasPrefix(errs, "ashyams refresh: the state "+state+" fails check with 3 problems") ||
+		!strings.Contains(errs, "\nashyams refresh:   "+filepath.ToSlash(mrel)+": hashes to ") || !strings.Contains(errs, "\nashyams refresh:   events/00000000000000000000.json: ") {
 		t.Errorf("exit %d:\n%s", rc, errs)
 	}
 	if n := len(srv.Requests()); n != 0 {
@@ -169,10 +173,27 @@ func TestRefreshWarnsWhenEverySourceFails(t *testing.T) {
 	// Every source cut by the deadline: exit 0, the deadline named, the last good data kept.
 	rc, out, errs := runCmd("refresh", "--sources", srcs, "--curation", noCuration, "--state", state, "--allow-loopback", "--deadline", "1ns")
 	if rc != 0 || !strings.HasSuffix(errs, "\nrefresh: WARNING: every source failed: the refresh's deadline ran out before any was read\n") ||
-		!strings.Contains(out, "was not read: the refresh's deadline (1ns) ran out") || !strings.Contains(out, "Health: 2 claims became origin-unavailable, 1 site became unreachable") {
+		!strings.Contains(out, "was not read: the refresh's deadline (1ns) ran out") || !strings.Contains(out, "Health: 2 claims became origin unavailable, 1 site became unreachable") {
 		t.Errorf("--deadline 1ns: exit %d\n%s\n%s", rc, out, errs)
 	}
 	if rc, out, _ := runCmd("check", "--state", state); rc != 0 {
 		t.Errorf("check after a deadline: exit %d\n%s", rc, out)
+	}
+}
+
+// --discovery-budget bounds one source's discovery: a site that never answers is cut by it,
+// the budget named as the source's problem, exit 0.
+func TestRefreshDiscoveryBudgetFlag(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // never answers
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	srcs := writeFile(t, dir, "sources.toml", "[[source]]\nurl = \""+srv.URL+"/site/\"\nadded = \"2026-09-28\"\nnote = \"silent\"\n")
+	rc, out, errs := runCmd("refresh", "--sources", srcs, "--curation", filepath.Join(dir, "curation.toml"), "--state", filepath.Join(dir, "state"),
+		"--allow-loopback", "--discovery-budget", "200ms")
+	want := "- source " + srv.URL + "/site/: unresolved: the enrolled URL " + srv.URL + "/site/ was not read: the source's discovery budget (200ms) ran out\n"
+	if rc != 0 || !strings.Contains(out, want) || !strings.HasSuffix(errs, "refresh: WARNING: every source failed: the source's discovery budget ran out before any was read\n") {
+		t.Errorf("exit %d\n%s\nwant %q\nstderr:\n%s", rc, out, want, errs)
 	}
 }

@@ -54,7 +54,8 @@ func TestDrillSiteBudget(t *testing.T) {
 func TestDrillRefreshDeadline(t *testing.T) {
 	t.Run("before any index", func(t *testing.T) {
 		l := newLab(t)
-		l.opt = func(o *Options) { o.Deadline = 300 * time.Millisecond }
+		// The deadline, not the discovery budget, cuts discovery here.
+		l.opt = func(o *Options) { o.Deadline, o.DiscoveryBudget = 300*time.Millisecond, time.Minute }
 		tpl, ini := l.source(tplDir), l.source(iniDir)
 		l.refresh(tpl, ini)
 		before := l.held()
@@ -96,4 +97,48 @@ func TestDrillRefreshDeadline(t *testing.T) {
 		}
 		l.sameHeld(before)
 	})
+}
+
+// One source whose discovery is slow (every level of its walk answers after a minute;
+// /tmp/break2 case 2 linked a manifest 300 directories deep, each level a slow 404) is cut by
+// its discovery budget: the problem names the budget, and the healthy site is read (its
+// changed manifest accepted) instead of waiting for the deadline.
+func TestDrillDiscoveryBudget(t *testing.T) {
+	l := newLab(t)
+	l.opt = func(o *Options) { o.DiscoveryBudget = 300 * time.Millisecond }
+	tpl, slow := l.source(tplDir), l.url("slow.example/a/b/c/")
+	l.refresh(tpl)
+	l.publish(tplDir, tallow, l.changedTallow(" Not starved."), true)
+	l.rules(loopback.Rule{Path: `^/slow\.example/.*dreamweave\.json$`, Delay: time.Minute})
+	sum := l.refresh(tpl, slow)
+	s := l.sourceRecord(slow)
+	want := "walking up the path stopped at " + l.url("slow.example/a/b/c/dreamweave.json") + ", which was not read: the source's discovery budget (300ms) ran out"
+	if s.Health != store.SourceUnresolved || deref(s.Problem) != want {
+		t.Errorf("slow source: %s %q\nwant %q", s.Health, deref(s.Problem), want)
+	}
+	wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
+	if c := l.claim(tallow, tplDir); c.IngestedSHA256 != store.Digest(l.served(manifestPath(tplDir, tallow))) {
+		t.Errorf("the healthy site's changed manifest was not accepted")
+	}
+	line := "source " + slow + ": unresolved: " + want
+	if sum.SitesRead != 1 || sum.Accepted != 1 || !contains(sum.Failures, line) || len(sum.Warnings) != 0 {
+		t.Errorf("sites read %d, accepted %d, failures %q, warnings %q", sum.SitesRead, sum.Accepted, sum.Failures, sum.Warnings)
+	}
+}
+
+// The discovery budget defaults to 2 minutes, or a third of a shorter deadline, so discovery
+// never eats the time the sites need; an explicit budget stands.
+func TestDiscoveryBudgetDefault(t *testing.T) {
+	for _, tc := range []struct{ deadline, budget, want time.Duration }{
+		{0, 0, 2 * time.Minute},
+		{30 * time.Second, 0, 10 * time.Second},
+		{time.Hour, 0, 2 * time.Minute},
+		{30 * time.Second, time.Minute, time.Minute},
+	} {
+		o := Options{Deadline: tc.deadline, DiscoveryBudget: tc.budget}
+		o.defaults()
+		if o.DiscoveryBudget != tc.want {
+			t.Errorf("deadline %s, budget %s: %s, want %s", tc.deadline, tc.budget, o.DiscoveryBudget, tc.want)
+		}
+	}
 }

@@ -24,16 +24,20 @@ type discoverFunc func(ctx context.Context, enrolled string, held discover.Held)
 
 // discoverWith runs crawl/discover with the guarded client. discover takes the client itself,
 // so the per-host limit is taken once for the whole discovery (its requests are sequential, so
-// this still bounds what is in flight to the enrolled URL's host).
+// this still bounds what is in flight to the enrolled URL's host). The discovery budget starts
+// once the slot is taken, so a source never spends it queuing behind another.
 func (r *run) discoverWith(c *guard.Client, lim *hostLimit) discoverFunc {
 	return func(ctx context.Context, enrolled string, held discover.Held) (*discovery, error) {
 		release, err := lim.acquire(ctx, enrolled)
 		if err != nil {
-			problem := "the enrolled URL " + enrolled + " was not read: " + context.Cause(ctx).Error()
-			return &discovery{Trail: []store.TrailStep{{URL: enrolled, Outcome: "not read: " + context.Cause(ctx).Error()}}},
+			problem := held.Subject + " " + enrolled + " was not read: " + context.Cause(ctx).Error()
+			return &discovery{Trail: []store.TrailStep{{URL: store.CanonicalURL(enrolled), Outcome: "not read: " + context.Cause(ctx).Error()}}},
 				&discover.Error{URL: enrolled, Problem: problem, Outage: true, At: enrolled, Asked: enrolled, Err: err}
 		}
 		defer release()
+		b := r.o.DiscoveryBudget
+		ctx, cancel := context.WithTimeoutCause(ctx, b, &BudgetError{What: "the source's discovery budget", Budget: b})
+		defer cancel()
 		res, err := discover.Discover(ctx, c, enrolled, held)
 		d := &discovery{}
 		if res != nil {

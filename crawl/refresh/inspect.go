@@ -29,6 +29,7 @@ func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, err
 		return nil, err
 	}
 	o.Sources = []sources.Source{{URL: rawURL, Entry: 1}}
+	o.subject = "the URL" // nobody enrolled it
 	mem := newMemState()
 	r := newRun(o, mem, &store.Snapshot{})
 	sum, err := r.run(ctx)
@@ -69,46 +70,58 @@ func (r *InspectReport) OK() bool {
 	return r.Origin != nil && r.Origin.Health == store.OriginHealthy
 }
 
-// String renders the report for a person: the trail, the site, then one line per claim.
+// String renders the report for a person: the trail, the site, then one line per claim. It
+// quotes the site (names, URLs, problems quoting its documents), so every line goes through
+// store.TermLine and names through store.TermQuote: nothing in it reaches a terminal or a log
+// as a control, bidi or line separator character, or as a workflow command.
 func (r *InspectReport) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "inspect %s\n\ndiscovery trail:\n", r.URL)
+	line := func(format string, a ...any) { b.WriteString(store.TermLine(fmt.Sprintf(format, a...)) + "\n") }
+	line("inspect %s", r.URL)
+	b.WriteString("\n")
+	line("discovery trail:")
 	for _, s := range r.Source.Trail {
-		fmt.Fprintf(&b, "  %s\n    %s\n", s.URL, s.Outcome)
+		line("  %s", s.URL)
+		line("    %s", s.Outcome)
 	}
 	if r.Source.Method != nil {
-		fmt.Fprintf(&b, "method: %s\n", *r.Source.Method)
+		line("method: %s", *r.Source.Method)
 	}
 	if r.Source.Problem != nil {
-		fmt.Fprintf(&b, "\nno site index: %s\n", *r.Source.Problem)
+		b.WriteString("\n")
+		line("no site index: %s", *r.Source.Problem)
 	}
 	if o := r.Origin; o != nil {
-		fmt.Fprintf(&b, "\nsite %s\n  index: %s\n  health: %s\n", o.ID, o.IndexURL, o.Health)
+		b.WriteString("\n")
+		line("site %s", o.ID)
+		line("  index: %s", o.IndexURL)
+		line("  health: %s", store.OriginHealthLabel(o.Health))
 		if o.SiteName != nil {
-			fmt.Fprintf(&b, "  name: %s\n", *o.SiteName)
+			line("  name: %s", store.TermQuote(*o.SiteName))
 		}
 		if o.Problem != nil {
-			fmt.Fprintf(&b, "  problem: %s\n", *o.Problem)
+			line("  problem: %s", *o.Problem)
 		}
 		for _, h := range o.Redirects {
-			fmt.Fprintf(&b, "  redirect: %s -> %s (HTTP %d)\n", h.From, h.To, h.Status)
+			line("  redirect: %s -> %s (HTTP %d)", h.From, h.To, h.Status)
 		}
 		for _, is := range o.Issues {
-			fmt.Fprintf(&b, "  issue: %s\n", is)
+			line("  issue: %s", is)
 		}
 	}
 	if len(r.Claims) > 0 {
-		fmt.Fprintf(&b, "\nclaims (%d):\n", len(r.Claims))
+		b.WriteString("\n")
+		line("claims (%d):", len(r.Claims))
 		for _, c := range r.Claims {
-			fmt.Fprintf(&b, "  %s %s: %s\n", c.Project, c.Entry.Name, store.HealthLabel(c.Health))
+			line("  %s %s: %s", c.Project, store.TermQuote(c.Entry.Name), store.HealthLabel(c.Health))
 			if c.Problem != nil {
-				fmt.Fprintf(&b, "    %s\n", *c.Problem)
+				line("    %s", *c.Problem)
 			}
 			if c.Media != nil && c.Media.Problem != nil {
-				fmt.Fprintf(&b, "    card image: %s\n", *c.Media.Problem)
+				line("    card image: %s", *c.Media.Problem)
 			}
 		}
 	}
-	fmt.Fprintf(&b, "\nnothing was written; a refresh would record the above.\n")
+	b.WriteString("\nnothing was written; a refresh would record the above.\n")
 	return b.String()
 }

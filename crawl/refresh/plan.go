@@ -203,7 +203,7 @@ func (p *plan) tasks() []func(context.Context, *run) error {
 	if len(p.unreached) > 0 {
 		out = append(out, func(ctx context.Context, r *run) error {
 			for _, sr := range p.unreached {
-				if err := r.writeSource(sr, nil, false); err != nil {
+				if err := r.writeSource(sr, nil, ""); err != nil {
 					return err
 				}
 			}

@@ -10,8 +10,13 @@
 //  1. network.json is written first (the refresh's start time, the crawler), so a refresh killed
 //     at any point leaves a state that passes `check`; it is written again at the end with the
 //     health changes of the refresh.
-//  2. Every enrolled source is discovered, at most Options.MaxSources at once. Nothing is
-//     written yet.
+//  2. Every enrolled source is discovered, at most Options.MaxSources at once, each within its
+//     discovery budget (Options.DiscoveryBudget). Nothing is written yet. Why sites wait for
+//     every discovery: whether a source moved, which sources share a site, and which two index
+//     URLs would collide on one site id are only known once all sources are discovered, and a
+//     site read before that could be written under the wrong claims. Instead of pipelining,
+//     discovery is bounded: a healthy site waits at most for the slowest discovery in its wave
+//     (one budget, default 2 min), never for the deadline.
 //  3. Sources no longer listed in sources.toml are marked removed; sites no enrolled source
 //     leads to any more have their claims withdrawn (records and history stay). A site the
 //     enrolled source used to lead to, when it now leads to another site on evidence from the
@@ -63,13 +68,15 @@ import (
 
 // Policy defaults (crawler policy, not the protocol; seeds/crawler.txt).
 const (
-	DefaultMaxSources     = 8                // sources read at once
-	DefaultPerHost        = 2                // requests in flight to one host
-	DefaultSiteBudget     = 10 * time.Minute // one site's reading after discovery: manifests, re-reads, images
-	DefaultDeadline       = 45 * time.Minute // the whole refresh, well inside a scheduled job's limit
-	DefaultMaxImageBytes  = 4 << 20          // card image body limit, bytes
-	DefaultMaxImageSide   = 8192             // card image width or height limit, pixels
-	DefaultMaxImagePixels = 4096 * 4096
+	DefaultMaxSources = 8                // sources read at once
+	DefaultPerHost    = 2                // requests in flight to one host
+	DefaultSiteBudget = 10 * time.Minute // one site's reading after discovery: manifests, re-reads, images
+	// DefaultDiscoveryBudget bounds one source's discovery (at most a third of the deadline).
+	DefaultDiscoveryBudget = 2 * time.Minute
+	DefaultDeadline        = 45 * time.Minute // the whole refresh, well inside a scheduled job's limit
+	DefaultMaxImageBytes   = 4 << 20          // card image body limit, bytes
+	DefaultMaxImageSide    = 8192             // card image width or height limit, pixels
+	DefaultMaxImagePixels  = 4096 * 4096
 )
 
 // RetryWaits are the half-finished deployment waits (seeds/crawler.txt): after a digest
@@ -98,8 +105,17 @@ type Options struct {
 	// SiteBudget bounds reading one site once discovery found its index (its manifests, the
 	// index re-reads after a mismatch and their waits, card images); default 10 min. Claims not
 	// read in time keep their last good manifest as manifest-unreachable, the problem naming the
-	// budget. Discovery itself is bounded by the per-request Timeout and the Deadline.
+	// budget.
 	SiteBudget time.Duration
+	// DiscoveryBudget bounds one source's discovery, from when it gets its host slot (every
+	// request of the walk, the held index asked again); default DefaultDiscoveryBudget or a
+	// third of the Deadline, whichever is shorter. A discovery cut short is the source's
+	// problem, naming the budget ("the source's discovery budget (2m0s) ran out"); its site
+	// keeps its last good data. Every site is read only once every discovery has ended (the
+	// moves and site id collisions are decided over all of them), so this bound is what keeps
+	// one slow source (a page linking a manifest 300 directories deep, each level a slow 404)
+	// from starving every healthy site until the deadline.
+	DiscoveryBudget time.Duration
 	// Deadline bounds the whole refresh (--deadline); default 45 min, so the scheduled job always
 	// reaches its commit and deploy. Sources and sites not read in time keep their last good
 	// data (origin-unavailable, or manifest-unreachable once the index was read), naming it.
@@ -107,9 +123,16 @@ type Options struct {
 
 	Resolver guard.Resolver // name resolution for the guard; nil = the guard's default
 	Dial     guard.DialFunc // dials a checked address; nil = the guard's default (the demo maps .example hosts to its loopback server)
+
+	// subject is how problems name the URL a source's discovery starts from: "the enrolled
+	// URL" (the default), or "the URL" for Inspect, which reads a URL nobody enrolled.
+	subject string
 }
 
 func (o *Options) defaults() {
+	if o.subject == "" {
+		o.subject = "the enrolled URL"
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -142,6 +165,9 @@ func (o *Options) defaults() {
 	}
 	if o.Deadline <= 0 {
 		o.Deadline = DefaultDeadline
+	}
+	if o.DiscoveryBudget <= 0 {
+		o.DiscoveryBudget = min(DefaultDiscoveryBudget, max(o.Deadline/3, 1))
 	}
 }
 
@@ -426,8 +452,8 @@ func warnings(runs []*sourceRun) []string {
 	if len(runs) == 0 {
 		return nil
 	}
-	loopback, budget := true, true
-	for _, sr := range runs {
+	loopback, budget := true, ""
+	for i, sr := range runs {
 		if sr.err == nil {
 			return nil
 		}
@@ -435,12 +461,18 @@ func warnings(runs []*sourceRun) []string {
 		if !errors.As(sr.err, &re) || !re.Loopback {
 			loopback = false
 		}
-		if !isBudget(sr.err) {
-			budget = false
+		var be *BudgetError
+		switch {
+		case !errors.As(sr.err, &be):
+			budget = "-"
+		case i == 0:
+			budget = be.What
+		case be.What != budget:
+			budget = "-"
 		}
 	}
-	if budget {
-		return []string{"every source failed: the refresh's deadline ran out before any was read"}
+	if budget != "-" {
+		return []string{"every source failed: " + budget + " ran out before any was read"}
 	}
 	out := []string{"every source failed; is the network reachable?"}
 	if loopback {
@@ -544,10 +576,13 @@ func parallel(stop context.Context, k, n int, f func(int) error) error {
 	return stop.Err()
 }
 
+// progress prints one progress line through store.TermLine: it quotes publisher text (URLs,
+// problems quoting documents), which must not reach the terminal or the CI log as controls,
+// bidi overrides, line separators or workflow commands.
 func (r *run) progress(format string, a ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintf(r.o.Progress, format+"\n", a...)
+	fmt.Fprintln(r.o.Progress, store.TermLine(fmt.Sprintf(format, a...)))
 }
 
 // discoverSource runs discovery for one enrolled source.
@@ -580,7 +615,7 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 // previous conclusion. The held site index is the source's last known site even when the
 // source failed last time: an outage followed by a 404 is no more a move than either alone.
 func (r *run) held(prev *store.Source) discover.Held {
-	h := discover.Held{Validators: map[string]store.Validators{}}
+	h := discover.Held{Validators: map[string]store.Validators{}, Subject: r.o.subject}
 	for u, v := range r.indexValidators {
 		h.Validators[u] = v
 	}
@@ -622,9 +657,10 @@ func (r *run) removeSources(p *plan) error {
 }
 
 // writeSource records one enrolled source after discovery. site is the origin it leads to now
-// (nil: discovery failed; the last known origin stays named). covered: its failure is already
-// said by its site's (the summary lists it once).
-func (r *run) writeSource(sr *sourceRun, site *string, covered bool) error {
+// (nil: discovery failed; the last known origin stays named). covered is the site whose failure
+// line already says why this source failed ("" when none): the source's own line then points
+// there instead of repeating the problem, so every "source unresolved" counted is also listed.
+func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 	s := store.Source{URL: sr.src.URL, LastAttempt: r.now, Trail: []store.TrailStep{}}
 	if sr.prev != nil {
 		s.Origin, s.LastSuccess, s.Validators = sr.prev.Origin, sr.prev.LastSuccess, sr.prev.Validators
@@ -644,10 +680,8 @@ func (r *run) writeSource(sr *sourceRun, site *string, covered bool) error {
 		if s.Origin != nil && !r.hasOrigin(*s.Origin) {
 			s.Origin = nil
 		}
-		if covered {
-			r.mu.Lock()
-			r.sum.Problems["source unresolved"]++
-			r.mu.Unlock()
+		if covered != "" {
+			r.fact(sourceFact(sr.src.URL, "source unresolved", "unresolved", "its site "+covered+" could not be read (the site's line says why)"))
 		} else {
 			r.fact(sourceFact(sr.src.URL, "source unresolved", "unresolved", *s.Problem))
 		}
@@ -778,7 +812,7 @@ func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 		}
 	}
 	for _, sr := range srs {
-		if err := r.writeSource(sr, nil, true); err != nil {
+		if err := r.writeSource(sr, nil, site); err != nil {
 			return err
 		}
 	}
@@ -895,7 +929,7 @@ func (r *run) fact(f fact) {
 	defer r.mu.Unlock()
 	r.sum.Problems[f.kind]++
 	r.led.add(f)
-	fmt.Fprintf(r.o.Progress, "refresh: %s\n", f.line())
+	fmt.Fprintln(r.o.Progress, store.TermLine("refresh: "+f.line()))
 }
 
 // coveredClaim counts a claim made stale by its site's failure: the site's line says why.

@@ -33,7 +33,7 @@ func TestInspectWritesNothing(t *testing.T) {
 		"discovery trail:\n  " + l.source(tplDir) + "\n    an HTML page with no DreamWeave <link>",
 		"method: found by walking up the path",
 		"index: " + l.url(tplDir+"/dreamweave.json"),
-		candle + " Candlelight: current",
+		candle + ` "Candlelight": current`,
 		"nothing was written",
 	} {
 		if !strings.Contains(out, w) {
@@ -80,8 +80,9 @@ func TestRunRefusesContradictoryState(t *testing.T) {
 func TestSummaryString(t *testing.T) {
 	p := func(s string) *string { return &s }
 	s := &Summary{StartedAt: "2026-10-11T06:00:00Z", Sources: 1, SitesRead: 1, Fetched: 3, Unchanged: 4, Accepted: 1, Events: 1, EventsKnown: 2,
-		Problems: map[string]int{"invalid": 1, "site unreachable": 1, "origin-unavailable": 2},
-		Failures: []string{"claim p at a: invalid publication: x", "site b: unreachable: HTTP 503 [2 claims kept as last seen, marked origin unavailable]"},
+		Problems: map[string]int{"invalid": 1, "site unreachable": 1, "site refused": 1, "origin-unavailable": 2, "source unresolved": 1},
+		Failures: []string{"claim p at a: invalid publication: x", "site b: unreachable: HTTP 503 [2 claims kept as last seen, marked origin unavailable]",
+			"source u: unresolved: its site b could not be read (the site's line says why)"},
 		HealthChanges: []store.HealthChange{
 			{Project: "p", Origin: "a", Before: "current", After: "invalid", Problem: p("x")},
 			{Project: "q", Origin: "a", Before: "", After: "current"},
@@ -89,17 +90,27 @@ func TestSummaryString(t *testing.T) {
 			{Project: "s", Origin: "b", Before: "current", After: "origin-unavailable", Problem: p("y")},
 			{Project: "t", Origin: "c", Before: "invalid", After: "current"},
 			{Origin: "b", Before: "healthy", After: "unreachable", Problem: p("y")},
+			{Origin: "d", Before: "healthy", After: "refused", Problem: p("z")},
 		}}
 	want := "refresh 2026-10-11T06:00:00Z: 1 source, 1 site read, 3 manifests fetched, 4 unchanged, 1 accepted, 1 event (2 events already recorded)\n" +
-		"\nHealth: 1 claim became invalid, 2 claims became origin-unavailable, 1 claim recovered, 1 claim first seen, 1 site became unreachable\n" +
-		"\nProblems by kind:\n  invalid: 1\n  origin-unavailable: 2\n  site unreachable: 1\n\n" +
-		"- claim p at a: invalid publication: x\n- site b: unreachable: HTTP 503 [2 claims kept as last seen, marked origin unavailable]\n"
+		"\nHealth: 1 claim became invalid publication, 2 claims became origin unavailable, 1 claim recovered, 1 claim first seen, 1 site became refused by crawler policy, 1 site became unreachable\n" +
+		"\nProblems by kind:\n  invalid publication: 1\n  origin unavailable: 2\n  site refused by crawler policy: 1\n  site unreachable: 1\n  source unresolved: 1\n\n" +
+		"- claim p at a: invalid publication: x\n- site b: unreachable: HTTP 503 [2 claims kept as last seen, marked origin unavailable]\n" +
+		"- source u: unresolved: its site b could not be read (the site's line says why)\n"
 	if got := s.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	one := &Summary{StartedAt: "t", Sources: 2, SitesRead: 0, Fetched: 1, Events: 0}
 	if got := one.String(); got != "refresh t: 2 sources, 0 sites read, 1 manifest fetched, 0 unchanged, 0 accepted, 0 events\n" {
 		t.Errorf("counts: %q", got)
+	}
+	// Publisher text in a failure (a manifest URL from a site index) is escaped, one line each.
+	hostile := &Summary{StartedAt: "t", Problems: map[string]int{"manifest-unreachable": 1},
+		Failures: []string{"claim p at a: manifest unreachable: HTTP 404 from http://h/m.json?q=\u202eRLO\u0085NEL\u2028LS\u009b2J\n::error::x"}}
+	want = "refresh t: 0 sources, 0 sites read, 0 manifests fetched, 0 unchanged, 0 accepted, 0 events\n\nProblems by kind:\n  manifest unreachable: 1\n\n" +
+		`- claim p at a: manifest unreachable: HTTP 404 from http://h/m.json?q=\u202eRLO\u0085NEL\u2028LS\u009b2J\n::error::x` + "\n"
+	if got := hostile.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -130,5 +141,26 @@ func TestProgressCounts(t *testing.T) {
 	want := "refresh: site 1/1 " + l.site(iniDir) + ": 1 project, 1 manifest fetched, 0 unchanged, 0 not current\n"
 	if !strings.Contains(progress.String(), want) {
 		t.Errorf("progress:\n%s\nlacks %q", progress.String(), want)
+	}
+}
+
+// Inspect reads a URL nobody enrolled, so its problems say "the URL", and a loopback address
+// refused for want of --allow-loopback names the flag.
+func TestInspectWordsTheURL(t *testing.T) {
+	u := "http://127.0.0.1:1/mods/"
+	rep, err := Inspect(context.Background(), u, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the URL " + u + " was refused by the address guard: 127.0.0.1 is loopback (127.0.0.0/8) (--allow-loopback admits 127.0.0.0/8 and ::1 for local drills)"
+	if rep.OK() || deref(rep.Source.Problem) != want {
+		t.Errorf("problem %q\nwant    %q", deref(rep.Source.Problem), want)
+	}
+	rep, err = Inspect(context.Background(), u, Options{AllowLoopback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := deref(rep.Source.Problem); !strings.HasPrefix(p, "the URL "+u+" could not be reached: ") {
+		t.Errorf("problem %q", p)
 	}
 }

@@ -223,7 +223,7 @@ func (r *run) originFirst(o store.Origin) error {
 func (r *run) writeSources(o store.Origin, srs []*sourceRun) error {
 	for _, sr := range srs {
 		id := o.ID
-		if err := r.writeSource(sr, &id, false); err != nil {
+		if err := r.writeSource(sr, &id, ""); err != nil {
 			return err
 		}
 	}

@@ -33,7 +33,11 @@ type Summary struct {
 }
 
 // String is the summary as a commit message: a subject line, the health changes, problem
-// counts by kind and each failure on its own line. The same refresh gives the same text.
+// counts by kind and each failure on its own line, in the health words the site and `diff`
+// use (store.HealthLabel, store.OriginHealthLabel). Every line goes through store.TermLine:
+// failures quote publisher text (URLs, names, findings), and a control, bidi or line separator
+// character in it must not reach a terminal, a CI log or a commit message as such. The same
+// refresh gives the same text.
 func (s *Summary) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "refresh %s: %s, %s read, %s fetched, %d unchanged, %d accepted, %s",
@@ -49,20 +53,30 @@ func (s *Summary) String() string {
 	if len(s.Problems) > 0 {
 		b.WriteString("\nProblems by kind:\n")
 		for _, k := range sortedKeys(s.Problems) {
-			fmt.Fprintf(&b, "  %s: %d\n", k, s.Problems[k])
+			b.WriteString(store.TermLine(fmt.Sprintf("  %s: %d", kindLabel(k), s.Problems[k])) + "\n")
 		}
 	}
 	if len(s.Failures) > 0 {
 		b.WriteString("\n")
 		for _, f := range s.Failures {
-			fmt.Fprintf(&b, "- %s\n", f)
+			b.WriteString(store.TermLine("- "+f) + "\n")
 		}
 	}
 	return b.String()
 }
 
-// healthWords says what changed health, claims then sites: "2 claims became
-// origin-unavailable, 1 claim recovered, 45 claims first seen, 1 site became unreachable".
+// kindLabel is a Summary.Problems key in words: a claim health by store.HealthLabel, "site "
+// and an origin health by store.OriginHealthLabel, any other kind as it is.
+func kindLabel(k string) string {
+	if h, ok := strings.CutPrefix(k, "site "); ok {
+		return "site " + store.OriginHealthLabel(h)
+	}
+	return store.HealthLabel(k)
+}
+
+// healthWords says what changed health, claims then sites, in the health words
+// (store.HealthLabel, store.OriginHealthLabel): "2 claims became origin unavailable, 1 claim
+// recovered, 45 claims first seen, 1 site became unreachable".
 func healthWords(hs []store.HealthChange) string {
 	var parts []string
 	for _, sites := range []bool{false, true} {
@@ -87,7 +101,11 @@ func healthWords(hs []store.HealthChange) string {
 			}
 		}
 		for _, after := range sortedKeys(became) {
-			parts = append(parts, plural(became[after], one, many)+" became "+after)
+			label := store.HealthLabel(after)
+			if sites {
+				label = store.OriginHealthLabel(after)
+			}
+			parts = append(parts, plural(became[after], one, many)+" became "+label)
 		}
 		if recovered > 0 {
 			parts = append(parts, plural(recovered, one, many)+" recovered")
@@ -120,23 +138,6 @@ func labelled(label, problem string) string {
 	return label + ": " + problem
 }
 
-// originLabel is an origin health value's words.
-func originLabel(health string) string {
-	switch health {
-	case store.OriginUnreachable:
-		return "unreachable"
-	case store.OriginRefused:
-		return "refused by crawler policy"
-	case store.OriginNoIndex:
-		return "no site index"
-	case store.OriginInvalidIndex:
-		return "invalid site index"
-	case store.OriginUnsupportedVersion:
-		return "speaks a newer protocol"
-	}
-	return health
-}
-
 // fact is one thing the summary reports: a site's, a claim's or a source's failure (or move,
 // withdrawal, image problem).
 type fact struct {
@@ -150,7 +151,7 @@ type fact struct {
 }
 
 func siteFact(site, health, problem string, srcs []string) fact {
-	return fact{kind: "site " + health, site: site, label: originLabel(health), what: problem, sources: srcs}
+	return fact{kind: "site " + health, site: site, label: store.OriginHealthLabel(health), what: problem, sources: srcs}
 }
 
 func claimFact(site, project, kind, label, problem string) fact {
