@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/site"
 )
@@ -24,13 +23,16 @@ func runBuild(e *env, args []string) int {
 		return st
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ashyams build: unexpected argument %q\n", fs.Arg(0))
+		e.errorf("build", "unexpected argument %q", fs.Arg(0))
 		fs.Usage()
 		return 2
 	}
+	if !e.requireState("build", *state) {
+		return 1
+	}
 	res, err := site.Build(site.Options{State: *state, Curation: *cur, Out: *out, BaseURL: *base})
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ashyams build: %s\n", strings.TrimPrefix(err.Error(), "build: "))
+		e.errorf("build", "%v", err)
 		return 1
 	}
 	fmt.Fprintf(e.stdout, "built %d pages (%d files) in %s from %s: %d sites, %d claims in the catalog, %d events\n",

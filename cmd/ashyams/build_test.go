@@ -63,7 +63,7 @@ func TestBuildCommandErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"build", "--state", filepath.Join(dir, "missing"), "--out", filepath.Join(dir, "o")}, 1, "state directory"},
+		{[]string{"build", "--state", filepath.Join(dir, "missing"), "--out", filepath.Join(dir, "o")}, 1, "no state at " + filepath.Join(dir, "missing") + ": run `.github/state.sh checkout` or `ashyams refresh` first"},
 		{[]string{"build", "--nope"}, 2, "flag provided but not defined"},
 		{[]string{"build", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"build", "--state", dir, "--out", filepath.Join(dir, "o"), "--base-url", "ftp://x/"}, 1, "--base-url"},

@@ -20,20 +20,20 @@ func runCheckSite(e *env, args []string) int {
 		return st
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ashyams check-site: unexpected argument %q\n", fs.Arg(0))
+		e.errorf("check-site", "unexpected argument %q", fs.Arg(0))
 		fs.Usage()
 		return 2
 	}
 	problems, err := site.Check(*out, *base)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ashyams check-site: %v\n", err)
+		e.errorf("check-site", "%v", err)
 		return 1
 	}
 	for _, p := range problems {
 		fmt.Fprintf(e.stdout, "%s\n", p)
 	}
 	if len(problems) > 0 {
-		fmt.Fprintf(e.stderr, "ashyams check-site: %d problems in %s\n", len(problems), *out)
+		e.errorf("check-site", "%s in %s", plural(len(problems), "problem"), *out)
 		return 1
 	}
 	fmt.Fprintf(e.stdout, "%s: every check passed\n", *out)

@@ -104,7 +104,7 @@ func TestDemoBuildsTheExampleNetwork(t *testing.T) {
 		t.Fatalf("demo exit %d\nstdout:\n%s\nstderr:\n%s", rc, stdout, stderr)
 	}
 	for _, want := range []string{"every invariant holds", "check-site: " + out + ": every check passed",
-		"invalid: 1", "The example network's site is in " + out,
+		"invalid publication: 1", "The example network's site is in " + out,
 		"demo: 9 projects, 10 claims (1 identity conflict: one id published by more than one site)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

@@ -27,7 +27,7 @@ func runInspect(e *env, args []string) int {
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {
-		fmt.Fprintln(e.stderr, "inspect: a URL is required")
+		e.errorf("inspect", "a URL is required")
 		fs.Usage()
 		return 2
 	}
@@ -36,7 +36,7 @@ func runInspect(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "inspect: unexpected argument %s\n", store.TermQuote(fs.Arg(0)))
+		e.errorf("inspect", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
@@ -44,7 +44,7 @@ func runInspect(e *env, args []string) int {
 	defer stop()
 	rep, err := refresh.Inspect(ctx, u, refresh.Options{AllowLoopback: *loop})
 	if err != nil {
-		fmt.Fprintln(e.stderr, store.TermLine(fmt.Sprintf("inspect: %v", err)))
+		e.errorf("inspect", "%v", err)
 		return 1
 	}
 	writeInspectReport(e.stdout, rep)

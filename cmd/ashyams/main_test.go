@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -175,5 +177,116 @@ func TestWithoutPrefixAndStage(t *testing.T) {
 	(&env{stderr: &errb}).errorf("demo", "%s", stage("demo", "build", errors.New("demo: build: build: two\nlines")))
 	if errb.String() != "ashyams demo: build: two\nashyams demo: lines\n" {
 		t.Errorf("errorf printed %q", errb.String())
+	}
+}
+
+// TestEveryErrorLineHasThePrefixOnce runs every command with a flag it does not define, an
+// argument it does not take, and a path that is not there (a state, a built site, a source
+// list; inspect: a URL it refuses). Every error line on stderr, up to the usage that follows a
+// usage error, starts with "ashyams <command>: " exactly once, and no label is repeated after
+// it ("build: build: ..."); a missing state is said in noStateMessage's words.
+func TestEveryErrorLineHasThePrefixOnce(t *testing.T) {
+	tmp := t.TempDir()
+	missing := filepath.Join(tmp, "missing")
+	foreign := filepath.Join(tmp, "foreign") // not empty, not a build
+	if err := os.MkdirAll(foreign, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type cse struct {
+		args  []string
+		rc    int
+		want  string // a substring of the error lines ("" = any)
+		quiet bool   // the command reports on stdout; stderr stays empty
+	}
+	noState := noStateMessage(missing)
+	cases := map[string][]cse{
+		"add": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"https://a.example/", "--note", "x", "extra"}, rc: 2},
+			{args: []string{"https://a.example/", "--note", "x", "--state", missing}, rc: 1, want: noState}},
+		"build": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"extra"}, rc: 2},
+			{args: []string{"--state", missing, "--out", filepath.Join(tmp, "public")}, rc: 1, want: noState}},
+		"check": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"extra"}, rc: 2},
+			{args: []string{"--state", missing}, rc: 1, want: noState}},
+		"check-site": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"extra"}, rc: 2},
+			{args: []string{"--out", missing}, rc: 1, want: missing}},
+		"demo": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"extra"}, rc: 2},
+			{args: []string{"--out", foreign}, rc: 1, want: foreign + " is not empty"}},
+		"diff": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"extra"}, rc: 2},
+			{args: []string{"--state", missing}, rc: 1, want: noState}},
+		"inspect": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"https://a.example/", "extra"}, rc: 2},
+			{args: []string{"ftp://a.example/"}, rc: 1, want: "ftp://a.example/"}},
+		"refresh": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"extra"}, rc: 2},
+			{args: []string{"--sources", missing, "--state", filepath.Join(tmp, "state")}, rc: 1, want: missing}},
+		"serve": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"extra"}, rc: 2},
+			{args: []string{"--out", missing, "--addr", "127.0.0.1:0"}, rc: 1, want: missing}},
+		"validate": {{args: []string{"--bogus"}, rc: 2}, {args: nil, rc: 2},
+			{args: []string{missing}, rc: 1, quiet: true}},
+		"help":    {{args: []string{"--bogus"}, rc: 2}, {args: []string{"no-such-command"}, rc: 2}},
+		"version": {{args: []string{"--json"}, rc: 2}, {args: []string{"extra"}, rc: 2}},
+	}
+	for name := range commands {
+		if _, ok := cases[name]; !ok {
+			t.Errorf("command %s has no cases here: add its bad flag, bad argument and missing path", name)
+		}
+	}
+	t.Setenv("TMPDIR", t.TempDir()) // demo's work directory
+	for name, cs := range cases {
+		for _, c := range cs {
+			var out, errb bytes.Buffer
+			args := append([]string{name}, c.args...)
+			rc := run(&env{stdout: &out, stderr: &errb}, args)
+			if rc != c.rc {
+				t.Errorf("%q: exit %d, want %d\nstdout %q\nstderr %q", args, rc, c.rc, out.String(), errb.String())
+			}
+			if c.quiet {
+				if errb.Len() != 0 {
+					t.Errorf("%q: stderr %q, want none (the report is on stdout)", args, errb.String())
+				}
+				continue
+			}
+			prefix := "ashyams " + name + ": "
+			var errLines []string
+			inUsage := false
+			for _, l := range strings.Split(strings.TrimSuffix(errb.String(), "\n"), "\n") {
+				switch {
+				case strings.HasPrefix(l, "usage: ashyams "): // the command's, or the list after an unknown one
+					inUsage = true
+				case inUsage && strings.HasPrefix(l, "ashyams"):
+					t.Errorf("%q: an error line after the usage: %q", args, l)
+				case !inUsage && l != "" && !strings.HasPrefix(l, "  "):
+					errLines = append(errLines, l)
+				}
+			}
+			if len(errLines) == 0 {
+				t.Errorf("%q: no error line on stderr: %q", args, errb.String())
+			}
+			if c.rc == 2 && !inUsage {
+				t.Errorf("%q: a usage error without the usage: %q", args, errb.String())
+			}
+			for _, l := range errLines {
+				rest, ok := strings.CutPrefix(l, prefix)
+				if !ok || strings.Contains(rest, "ashyams "+name+":") || strings.HasPrefix(rest, name+": ") {
+					t.Errorf("%q: %q does not start with %q exactly once", args, l, prefix)
+					continue
+				}
+				seg := strings.Split(rest, ": ")
+				for i := 1; i < len(seg); i++ {
+					if seg[i] == seg[i-1] {
+						t.Errorf("%q: %q repeats %q", args, l, seg[i])
+					}
+				}
+			}
+			if c.want != "" && !strings.Contains(strings.Join(errLines, "\n"), c.want) {
+				t.Errorf("%q: error lines %q do not say %q", args, errLines, c.want)
+			}
+		}
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("a command created %s: %v", missing, err)
+	}
+	if ents, _ := os.ReadDir(foreign); len(ents) != 1 {
+		t.Errorf("demo wrote into %s: %v", foreign, ents)
 	}
 }
