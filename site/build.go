@@ -198,11 +198,23 @@ func basePath(base string) string {
 	if base == "" || err != nil || u.Path == "" {
 		return "/"
 	}
-	p := u.EscapedPath()
+	p := canonPath(u.EscapedPath())
 	if !strings.HasSuffix(p, "/") {
 		p += "/"
 	}
 	return p
+}
+
+// canonPath is an escaped URL path in one spelling, so two spellings of one path compare
+// equal: html/template writes "it's" as "it%27s" in a link, a person may type "%c3%a9" for
+// "é". Escapes are decoded and the path escaped again the way net/url does ("/my%20index/",
+// "/ind%C3%A9x/", "/it's/"); a path that does not decode is returned as it is.
+func canonPath(p string) string {
+	dec, err := url.PathUnescape(p)
+	if err != nil || strings.Contains(dec, "%2F") {
+		return p
+	}
+	return (&url.URL{Path: dec}).EscapedPath()
 }
 
 // checkOutDir refuses to replace a directory that is neither empty nor a previous build.

@@ -78,7 +78,7 @@ func Check(out, baseURL string) ([]Problem, error) {
 		return []Problem{{Page: ".", Message: "no HTML pages in " + out}}, nil
 	}
 	sort.Strings(pages)
-	c := &checker{out: out, files: files, ids: map[string]map[string]bool{}, base: strings.TrimSuffix(baseURL, "/") + "/", root: basePath(baseURL)}
+	c := &checker{out: out, files: files, ids: map[string]map[string]bool{}, base: canonLink(strings.TrimSuffix(baseURL, "/") + "/"), root: basePath(baseURL)}
 	if baseURL == "" {
 		c.base = ""
 	}
@@ -317,7 +317,7 @@ func (c *checker) link(p, key, raw string) {
 		return
 	}
 	if strings.HasPrefix(v, "/") && c.root != "/" {
-		rest, ok := strings.CutPrefix(v, c.root)
+		rest, ok := strings.CutPrefix(canonLink(v), c.root)
 		if !ok {
 			c.add(p, fmt.Sprintf("%s %q is root-relative but outside the site's base path %s", key, v, c.root))
 			return
@@ -325,9 +325,11 @@ func (c *checker) link(p, key, raw string) {
 		c.internal(p, key, raw, "/"+rest)
 		return
 	}
-	if c.base != "" && strings.HasPrefix(v, c.base) {
-		c.internal(p, key, raw, "/"+strings.TrimPrefix(v, c.base))
-		return
+	if c.base != "" {
+		if rest, ok := strings.CutPrefix(canonLink(v), c.base); ok {
+			c.internal(p, key, raw, "/"+rest)
+			return
+		}
 	}
 	u, err := url.Parse(v)
 	if err != nil {
@@ -346,6 +348,24 @@ func (c *checker) link(p, key, raw string) {
 }
 
 // internal resolves an internal reference v from page p; a leading "/" means the site root.
+// canonLink is link v with its path in canonPath's spelling (its scheme and host, query and
+// fragment as written), so a link compares with the base URL however either escapes its path.
+func canonLink(v string) string {
+	end := strings.IndexAny(v, "?#")
+	if end < 0 {
+		end = len(v)
+	}
+	start := 0
+	if i := strings.Index(v[:end], "://"); i >= 0 {
+		if j := strings.Index(v[i+3:end], "/"); j >= 0 {
+			start = i + 3 + j
+		} else {
+			return v
+		}
+	}
+	return v[:start] + canonPath(v[start:end]) + v[end:]
+}
+
 func (c *checker) internal(p, key, raw, v string) {
 	u, err := url.Parse(v)
 	if err != nil {

@@ -36,6 +36,12 @@ func HandlerAt(out, root string) http.Handler {
 	if !strings.HasSuffix(root, "/") {
 		root += "/"
 	}
+	root = canonPath(root)
+	// Request paths arrive decoded ("/my index/"); root is escaped ("/my%20index/").
+	decRoot, err := url.PathUnescape(root)
+	if err != nil {
+		decRoot = root
+	}
 	files := http.FileServer(http.Dir(out))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -44,11 +50,11 @@ func HandlerAt(out, root string) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		if root != "/" && r.URL.Path == strings.TrimSuffix(root, "/") {
+		if root != "/" && r.URL.Path == strings.TrimSuffix(decRoot, "/") {
 			http.Redirect(w, r, root, http.StatusFound)
 			return
 		}
-		rest, ok := strings.CutPrefix(r.URL.Path, root)
+		rest, ok := strings.CutPrefix(r.URL.Path, decRoot)
 		if !ok {
 			rest = strings.TrimPrefix(r.URL.Path, "/")
 		}
