@@ -39,33 +39,33 @@ func runServe(e *env, args []string) int {
 		return st
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ashyams serve: unexpected argument %q\n", fs.Arg(0))
+		e.errorf("serve", "unexpected argument %q", fs.Arg(0))
 		fs.Usage()
 		return 2
 	}
 	if _, err := os.Stat(filepath.Join(*out, "index.html")); err != nil {
-		fmt.Fprintf(e.stderr, "ashyams serve: %s holds no built site (no index.html); run ashyams build first\n", *out)
+		e.errorf("serve", "%s holds no built site (no index.html); run ashyams build first", *out)
 		return 1
 	}
 	base := *baseFlag
 	if base == "" {
 		b, err := site.BuiltBaseURL(*out)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "ashyams serve: %v\n", err)
+			e.errorf("serve", "%v", err)
 			return 1
 		}
 		base = b
 	} else if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		fmt.Fprintf(e.stderr, "ashyams serve: --base-url %q is not an absolute http(s) URL\n", base)
+		e.errorf("serve", "--base-url %q is not an absolute http(s) URL", base)
 		return 2
 	}
 	root := site.BasePath(base)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
-			fmt.Fprintf(e.stderr, "ashyams serve: %s: address already in use: choose another with --addr (port 0 picks a free one)\n", *addr)
+			e.errorf("serve", "%s: address already in use: choose another with --addr (port 0 picks a free one)", *addr)
 		} else {
-			fmt.Fprintf(e.stderr, "ashyams serve: %v\n", err)
+			e.errorf("serve", "%v", err)
 		}
 		return 1
 	}
@@ -82,14 +82,14 @@ func runServe(e *env, args []string) int {
 	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
-		fmt.Fprintf(e.stderr, "ashyams serve: %v\n", err)
+		e.errorf("serve", "%v", err)
 		return 1
 	case <-ctx.Done():
 	}
 	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer scancel()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintf(e.stderr, "ashyams serve: %v\n", err)
+		e.errorf("serve", "%v", err)
 		return 1
 	}
 	return 0
