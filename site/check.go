@@ -42,18 +42,23 @@ var forbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|o
 // the forbidden words in this index's own text. Links under baseURL are treated as internal,
 // and so are root-relative links under its path ("/ashyams-go/..."; the 404 page's); baseURL
 // "" is the one the site was built for (BuiltBaseURL), if recorded, else none, when "/" is the
-// output root. The error is for an unreadable output directory only.
+// output root. A baseURL other than the recorded one is a single problem saying so. The error
+// is for an unreadable output directory only.
 func Check(out, baseURL string) ([]Problem, error) {
+	built, err := BuiltBaseURL(out)
+	if err != nil {
+		return nil, fmt.Errorf("check-site: %w", err)
+	}
 	if baseURL == "" {
-		b, err := BuiltBaseURL(out)
-		if err != nil {
-			return nil, fmt.Errorf("check-site: %w", err)
-		}
-		baseURL = b
+		baseURL = built
+	} else if built != "" && canonLink(strings.TrimSuffix(built, "/")+"/") != canonLink(strings.TrimSuffix(baseURL, "/")+"/") {
+		// Every root-relative link of the 404 page and every absolute link would be reported
+		// one by one; the cause is one.
+		return []Problem{{Page: ".", Message: fmt.Sprintf("the site was built for %s, not %s: rebuild with `ashyams build --base-url %s`, or check it without --base-url", built, baseURL, baseURL)}}, nil
 	}
 	files := map[string]bool{}
 	var pages []string
-	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

@@ -96,3 +96,21 @@ func TestCheckEmptyAndMissing(t *testing.T) {
 		t.Error("a missing directory is not an error")
 	}
 }
+
+// TestCheckBaseURLMismatch: checking a site against a base URL other than the one it was
+// built for is one problem naming both (not one per link of the 404 page); the same URL
+// spelled without its final slash is no mismatch.
+func TestCheckBaseURLMismatch(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "A")
+	f.claim(site, sampleManifest(uuid(1), "One", 1), nil)
+	_, out := build(t, state, Options{BaseURL: "https://a.example/x/"})
+	problems, err := Check(out, "https://b.example/y/")
+	if err != nil || len(problems) != 1 || !strings.Contains(problems[0].Message, "the site was built for https://a.example/x/, not https://b.example/y/") {
+		t.Errorf("mismatch: %v %v", err, problems)
+	}
+	if problems, err := Check(out, "https://a.example/x"); err != nil || len(problems) != 0 {
+		t.Errorf("same base URL without its slash: %v %v", err, problems)
+	}
+}
