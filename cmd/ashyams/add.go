@@ -122,7 +122,7 @@ func runAdd(e *env, args []string) int {
 		return refuse("inspect %s: %s", store.TermText(u), store.TermText(err.Error()))
 	}
 	if !rep.OK() {
-		writeInspectReport(e.stdout, rep) // every line made terminal-safe
+		fmt.Fprint(e.stdout, rep.String()) // every line made terminal-safe
 		why := "no readable site index"
 		if rep.Origin != nil && rep.Origin.Problem != nil {
 			why = *rep.Origin.Problem

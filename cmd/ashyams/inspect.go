@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 
@@ -47,65 +46,9 @@ func runInspect(e *env, args []string) int {
 		e.errorf("inspect", "%v", err)
 		return 1
 	}
-	writeInspectReport(e.stdout, rep)
+	fmt.Fprint(e.stdout, rep.String()) // every line made terminal-safe
 	if !rep.OK() {
 		return 1
 	}
 	return 0
-}
-
-// writeInspectReport prints what inspect found for a person: the discovery trail, the site,
-// then each claim. Everything in it came from the site (names, URLs, problems quoting its
-// documents), so every line goes through store.TermLine and names are store.TermQuote'd: a
-// newline, an ESC sequence or a "::workflow command::" in a site or project name stays on its
-// line, visible and inert (case 13). add prints its refusal report the same way.
-func writeInspectReport(w io.Writer, r *refresh.InspectReport) {
-	line := func(format string, a ...any) { fmt.Fprintln(w, store.TermLine(fmt.Sprintf(format, a...))) }
-	line("inspect %s", r.URL)
-	fmt.Fprintln(w)
-	line("discovery trail:")
-	for _, s := range r.Source.Trail {
-		line("  %s", s.URL)
-		line("    %s", s.Outcome)
-	}
-	if r.Source.Method != nil {
-		line("method: %s", *r.Source.Method)
-	}
-	if r.Source.Problem != nil {
-		fmt.Fprintln(w)
-		line("no site index: %s", *r.Source.Problem)
-	}
-	if o := r.Origin; o != nil {
-		fmt.Fprintln(w)
-		line("site %s", o.ID)
-		line("  index: %s", o.IndexURL)
-		line("  health: %s", store.OriginHealthLabel(o.Health))
-		if o.SiteName != nil {
-			line("  name: %s", store.TermQuote(*o.SiteName))
-		}
-		if o.Problem != nil {
-			line("  problem: %s", *o.Problem)
-		}
-		for _, h := range o.Redirects {
-			line("  redirect: %s -> %s (HTTP %d)", h.From, h.To, h.Status)
-		}
-		for _, is := range o.Issues {
-			line("  issue: %s", is)
-		}
-	}
-	if len(r.Claims) > 0 {
-		fmt.Fprintln(w)
-		line("claims (%d):", len(r.Claims))
-		for _, c := range r.Claims {
-			line("  %s %s: %s", c.Project, store.TermQuote(c.Entry.Name), store.HealthLabel(c.Health))
-			if c.Problem != nil {
-				line("    problem: %s", *c.Problem)
-			}
-			if c.Media != nil && c.Media.Problem != nil {
-				line("    card image: %s", *c.Media.Problem)
-			}
-		}
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "nothing was written; a refresh would record the above.")
 }

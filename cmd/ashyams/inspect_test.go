@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -73,9 +72,7 @@ func TestInspectReportEscapesPublisherText(t *testing.T) {
 		Claims: []store.Claim{{Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Entry: protocol.IndexEntry{Name: case13Name},
 			Health: store.ClaimInvalid, Problem: p("::error::quoted from the manifest")}},
 	}
-	var b bytes.Buffer
-	writeInspectReport(&b, rep)
-	out := b.String()
+	out := rep.String()
 	assertInert(t, out)
 	for _, want := range []string{
 		`  name: "Site\n::add-mask::dreamweave\n\x1b[8mhidden"`,

@@ -115,7 +115,7 @@ func (r *InspectReport) String() string {
 		for _, c := range r.Claims {
 			line("  %s %s: %s", c.Project, store.TermQuote(c.Entry.Name), store.HealthLabel(c.Health))
 			if c.Problem != nil {
-				line("    %s", *c.Problem)
+				line("    problem: %s", *c.Problem)
 			}
 			if c.Media != nil && c.Media.Problem != nil {
 				line("    card image: %s", *c.Media.Problem)
