@@ -52,23 +52,9 @@ func runAdd(e *env, args []string) int {
 	srcPath := fs.String("sources", "network/sources.toml", "the source list to append to")
 	statePath := fs.String("state", "state", "the state directory, used to learn which site index each enrolled source leads to (absent: discover them now)")
 	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 (local drills only)")
-	if rc := parseFlags(fs, args); rc >= 0 {
+	u, rc := parseURLArg(e, fs, args)
+	if rc >= 0 {
 		return rc
-	}
-	rest := fs.Args()
-	if len(rest) == 0 {
-		e.errorf("add", "a URL is required")
-		fs.Usage()
-		return 2
-	}
-	u := rest[0]
-	if rc := parseFlags(fs, rest[1:]); rc >= 0 { // flags after the URL
-		return rc
-	}
-	if fs.NArg() > 0 {
-		e.errorf("add", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
-		fs.Usage()
-		return 2
 	}
 	if msg := checkNote(*note); msg != "" {
 		e.errorf("add", "--note %s", msg)

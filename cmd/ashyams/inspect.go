@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
 )
 
@@ -21,23 +20,9 @@ func init() {
 func runInspect(e *env, args []string) int {
 	fs := newFlags(e, "inspect", "URL")
 	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 (local drills only)")
-	if rc := parseFlags(fs, args); rc >= 0 {
+	u, rc := parseURLArg(e, fs, args)
+	if rc >= 0 {
 		return rc
-	}
-	rest := fs.Args()
-	if len(rest) == 0 {
-		e.errorf("inspect", "a URL is required")
-		fs.Usage()
-		return 2
-	}
-	u := rest[0]
-	if rc := parseFlags(fs, rest[1:]); rc >= 0 { // flags after the URL
-		return rc
-	}
-	if fs.NArg() > 0 {
-		e.errorf("inspect", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
-		fs.Usage()
-		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -268,6 +268,30 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 	return 2
 }
 
+// parseURLArg parses a command of the shape "CMD [flags] URL [flags]" (inspect, add): flags
+// may come before and after the one URL. It returns the URL and -1, or "" and the exit code
+// (0 for -h, 2 for a usage error: no URL, a second argument, a bad flag), the error printed.
+func parseURLArg(e *env, fs *flag.FlagSet, args []string) (string, int) {
+	if rc := parseFlags(fs, args); rc >= 0 {
+		return "", rc
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		e.errorf(fs.Name(), "a URL is required")
+		fs.Usage()
+		return "", 2
+	}
+	if rc := parseFlags(fs, rest[1:]); rc >= 0 {
+		return "", rc
+	}
+	if fs.NArg() > 0 {
+		e.errorf(fs.Name(), "unexpected argument %s", store.TermQuote(fs.Arg(0)))
+		fs.Usage()
+		return "", 2
+	}
+	return rest[0], -1
+}
+
 // errorf prints an error of command cmd on stderr, every line of it as
 // "ashyams <cmd>: <line>": the prefix exactly once, whatever the message already starts with
 // (withoutPrefix drops a leading "ashyams <cmd>: " or "<cmd>: " a wrapped error repeats). Each
