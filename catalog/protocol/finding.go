@@ -28,6 +28,20 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s [%s] %s", p, Printable(f.Rule), Printable(f.Message))
 }
 
+// Summary renders findings for one problem line (a record's problem field, a discovery trail):
+// the first three by String, joined by "; ", then "and N more". The order is the findings'.
+func Summary(fs []Finding) string {
+	var parts []string
+	for i, f := range fs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(fs)-3))
+			break
+		}
+		parts = append(parts, f.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
 // Printable returns s with every character that is not printable (strconv.IsPrint; the space
 // is kept) written as Go's strconv.Quote writes it, without the surrounding quotes: a newline
 // becomes \n, ESC \x1b, U+202E \u202e. Publisher text quoted in a finding can then neither

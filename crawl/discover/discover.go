@@ -361,7 +361,7 @@ func (f fetched) outcome() string {
 	case f.err != nil:
 		return failureWords(f.err)
 	case f.kind == KindMalformed:
-		return "not well-formed JSON: " + findingsWords(f.findings)
+		return "not well-formed JSON: " + protocol.Summary(f.findings)
 	}
 	return statusWords(f.resp, f.kind)
 }
@@ -377,7 +377,7 @@ func (f fetched) predicate() string {
 	case f.cut != nil:
 		return "was not read: " + f.cut.Error()
 	case f.err == nil && f.kind == KindMalformed:
-		return "served a document that is not well-formed JSON: " + findingsWords(f.findings)
+		return "served a document that is not well-formed JSON: " + protocol.Summary(f.findings)
 	case f.err == nil:
 		return fmt.Sprintf("answered HTTP %d (%s)", f.resp.Status, strings.ToLower(http.StatusText(f.resp.Status)))
 	case errors.As(f.err, &re) && re.AddressGuard:
@@ -835,19 +835,6 @@ func sniffJSON(b []byte) (string, []protocol.Finding) {
 		return KindProject, nil
 	}
 	return KindOther, nil
-}
-
-// findingsWords renders strict decoding findings: the first three, and a count.
-func findingsWords(fs []protocol.Finding) string {
-	var parts []string
-	for i, f := range fs {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(fs)-3))
-			break
-		}
-		parts = append(parts, f.String())
-	}
-	return strings.Join(parts, "; ")
 }
 
 // statusWords describes an answer that is not a DreamWeave document in the trail's words.

@@ -944,26 +944,13 @@ func (r *run) coveredClaim(site, health string) {
 func indexVerdict(fs []protocol.Finding) (health, problem string) {
 	switch {
 	case protocol.IsRefused(fs):
-		return store.OriginRefused, "the site index is over the document limit: " + findingsText(fs)
+		return store.OriginRefused, "the site index is over the document limit: " + protocol.Summary(fs)
 	case protocol.IsNewerProtocol(fs):
-		return store.OriginUnsupportedVersion, "the site index speaks a newer protocol (" + findingsText(fs) + "); last good data kept"
+		return store.OriginUnsupportedVersion, "the site index speaks a newer protocol (" + protocol.Summary(fs) + "); last good data kept"
 	case protocol.IsNotDreamWeave(fs):
-		return store.OriginNoIndex, "the site index is not a DreamWeave site index: " + findingsText(fs)
+		return store.OriginNoIndex, "the site index is not a DreamWeave site index: " + protocol.Summary(fs)
 	}
-	return store.OriginInvalidIndex, "the site index fails the protocol: " + findingsText(fs)
-}
-
-// findingsText renders validation findings for a problem field: the first three, and a count.
-func findingsText(fs []protocol.Finding) string {
-	var parts []string
-	for i, f := range fs {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(fs)-3))
-			break
-		}
-		parts = append(parts, f.String())
-	}
-	return strings.Join(parts, "; ")
+	return store.OriginInvalidIndex, "the site index fails the protocol: " + protocol.Summary(fs)
 }
 
 func sourceURLs(srs []*sourceRun) []string {
