@@ -399,12 +399,12 @@ func manifestVerdict(fs []protocol.Finding) (health, problem string) {
 	case len(fs) == 0:
 		return store.ClaimInvalid, "the manifest could not be read"
 	case protocol.IsRefused(fs):
-		return store.ClaimRefused, "the manifest is over the document limit: " + findingsText(fs)
+		return store.ClaimRefused, "the manifest is over the document limit: " + protocol.Summary(fs)
 	case protocol.IsNewerProtocol(fs):
 		// Not invalid: this crawler cannot read it. Last good data kept (SPEC section 1).
-		return store.ClaimManifestUnreachable, "the manifest speaks a newer protocol (" + findingsText(fs) + "); last good data kept"
+		return store.ClaimManifestUnreachable, "the manifest speaks a newer protocol (" + protocol.Summary(fs) + "); last good data kept"
 	case protocol.IsNotDreamWeave(fs):
-		return store.ClaimInvalid, "not a DreamWeave manifest: " + findingsText(fs)
+		return store.ClaimInvalid, "not a DreamWeave manifest: " + protocol.Summary(fs)
 	}
-	return store.ClaimInvalid, "the manifest fails the protocol: " + findingsText(fs)
+	return store.ClaimInvalid, "the manifest fails the protocol: " + protocol.Summary(fs)
 }

@@ -829,7 +829,7 @@ func TestDrillSiteIndexFailures(t *testing.T) {
 			return b
 		}, store.OriginInvalidIndex, func(l *lab, b []byte) string {
 			_, fs := protocol.ValidateIndex(b)
-			return "the site index fails the protocol: " + findingsText(fs)
+			return "the site index fails the protocol: " + protocol.Summary(fs)
 		}},
 		{"no index any more", func(l *lab) []byte {
 			l.mu.Lock()
@@ -852,7 +852,7 @@ func TestDrillSiteIndexFailures(t *testing.T) {
 			return b
 		}, store.OriginNoIndex, func(l *lab, b []byte) string {
 			_, fs := protocol.ValidateIndex(b)
-			return "no DreamWeave <link> and no dreamweave.json in any parent directory; the site index at " + l.url(tplDir+"/dreamweave.json") + " is not a DreamWeave site index: " + findingsText(fs)
+			return "no DreamWeave <link> and no dreamweave.json in any parent directory; the site index at " + l.url(tplDir+"/dreamweave.json") + " is not a DreamWeave site index: " + protocol.Summary(fs)
 		}},
 		{"truncated", func(l *lab) []byte {
 			b := l.raw(tplDir + "/dreamweave.json")
@@ -1015,7 +1015,7 @@ func TestDrillMoveIntoUnreadableSite(t *testing.T) {
 	}
 
 	l.refresh(src)
-	invalid := "the site index fails the protocol: " + findingsText(fs)
+	invalid := "the site index fails the protocol: " + protocol.Summary(fs)
 	wantOriginExactly(t, l.origin(movedDir), store.OriginInvalidIndex, invalid)
 	checkPending(invalid)
 
