@@ -13,10 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -327,14 +328,7 @@ func tomlType(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // FeaturedProject reports whether id is featured, and the entry when it is.
 func (c *Curation) FeaturedProject(id string) (Featured, bool) {

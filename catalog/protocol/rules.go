@@ -2,7 +2,8 @@ package protocol
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
@@ -209,11 +210,4 @@ func Current(m *Manifest) (channel string, r *Release) {
 	return "", nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
