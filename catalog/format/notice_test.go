@@ -2,7 +2,6 @@ package format_test
 
 import (
 	"encoding/json"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -116,76 +115,5 @@ func TestSchemaIDIsWherePublished(t *testing.T) {
 	const defaultBaseURL = "https://dreamweave-mp.github.io/ashyams-go/" // site.DefaultBaseURL
 	if want := defaultBaseURL + format.SchemaFile; head.ID != want {
 		t.Errorf("$id = %q, want %q (where the site publishes it)", head.ID, want)
-	}
-}
-
-// annotations returns every title and description in a schema document.
-func annotations(t *testing.T, b []byte) []string {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				if s, ok := e.(string); ok && (k == "title" || k == "description") {
-					out = append(out, s)
-					continue
-				}
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
-	return out
-}
-
-var word = regexp.MustCompile(`[\p{L}\p{N}'._-]+`)
-
-// runs returns every run of n consecutive words in s, lowercased.
-func runs(s string, n int) map[string]bool {
-	w := word.FindAllString(strings.ToLower(s), -1)
-	out := map[string]bool{}
-	for i := 0; i+n <= len(w); i++ {
-		out[strings.Join(w[i:i+n], " ")] = true
-	}
-	return out
-}
-
-// TestSchemaWordingIsOurs: the same format as the published v1 schema (see
-// TestSchemaSameFormatAsPublished), but the titles and descriptions are our own text: none
-// shares a run of five words with any title or description of the published schema.
-func TestSchemaWordingIsOurs(t *testing.T) {
-	pub, err := os.ReadFile(publishedSchema)
-	if err != nil {
-		t.Skipf("../shared/corpus is absent: %v", err)
-	}
-	ours, err := schemas.FS.ReadFile(format.SchemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs := map[string]bool{}
-	for _, s := range annotations(t, pub) {
-		for r := range runs(s, 5) {
-			theirs[r] = true
-		}
-	}
-	if len(theirs) == 0 {
-		t.Fatal("the published schema has no annotations to compare with")
-	}
-	for _, s := range annotations(t, ours) {
-		for r := range runs(s, 5) {
-			if theirs[r] {
-				t.Errorf("%q shares the words %q with the published schema", s, r)
-			}
-		}
 	}
 }
