@@ -17,8 +17,8 @@ import (
 func TestSchemaWordingIsOurs(t *testing.T) {
 	dir := filepath.Join("..", "..", "shared", "corpus", "schemas")
 	for ours, published := range map[string]string{
-		Index:                                      "dreamweave-index-2.schema.json",
-		Project:                                    "modManifest-2.schema.json",
+		Index:   "dreamweave-index-2.schema.json",
+		Project: "modManifest-2.schema.json",
 		"dreamweave-network-catalog-1.schema.json": "dreamweave-network-catalog-1.schema.json",
 	} {
 		pub, err := os.ReadFile(filepath.Join(dir, published))
