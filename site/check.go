@@ -39,7 +39,8 @@ var forbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|o
 // an internal href/src that does not resolve to a file, a #fragment missing from its page,
 // duplicate ids, a URL scheme other than http, https or mailto (or a protocol-relative URL),
 // a page without a title or a language, an image without alt text, headings out of order, and
-// the forbidden words in this index's own text. Links under baseURL are treated as internal,
+// the forbidden words in this index's own text. Links under baseURL are treated as internal
+// (except a publisher's, inside data-publisher markup: only their scheme is checked),
 // and so are root-relative links under its path ("/ashyams-go/..."; the 404 page's); baseURL
 // "" is the one the site was built for (BuiltBaseURL), if recorded, else none, when "/" is the
 // output root. A baseURL other than the recorded one is a single problem saying so. The error
@@ -186,7 +187,11 @@ func (c *checker) page(p string, doc *html.Node) {
 		for _, a := range n.Attr {
 			switch a.Key {
 			case "href", "src", "action", "poster", "data", "formaction", "cite":
-				c.link(p, a.Key, a.Val)
+				if a.Key == "href" && n.DataAtom == atom.A && underPublisher(n) {
+					c.publisherLink(p, a.Key, a.Val)
+				} else {
+					c.link(p, a.Key, a.Val)
+				}
 			case "srcset":
 				for _, cand := range strings.Split(a.Val, ",") {
 					if f := strings.Fields(cand); len(f) > 0 {
@@ -308,6 +313,38 @@ func (c *checker) words(p string, doc *html.Node) {
 		}
 		return true
 	})
+}
+
+// underPublisher reports whether n or an element around it carries data-publisher: a link
+// (<a href>) there is the publisher's (a relationship url, a link in release notes), even when
+// it points under the base URL, which a publisher's host may share (github.io). Only links:
+// an image marked for its publisher alt text still loads this index's own cached file.
+func underPublisher(n *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n.Type == html.ElementNode && isPublisher(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// publisherLink checks a publisher's URL found in page p under attribute key. Whether it
+// resolves is the publisher's matter, not this index's output: check-site must not fail (and
+// block every deploy) because one manifest links to a page of the index that does not exist.
+// Its scheme is still ours to check: the sanitizer and safeURL must have let through only
+// http, https and mailto, never a protocol-relative or relative URL.
+func (c *checker) publisherLink(p, key, raw string) {
+	v := strings.TrimSpace(raw)
+	u, err := url.Parse(v)
+	if err != nil {
+		c.add(p, fmt.Sprintf("publisher %s %q does not parse: %v", key, v, err))
+		return
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "mailto":
+	default:
+		c.add(p, fmt.Sprintf("publisher %s %q is not an absolute http, https or mailto URL", key, v))
+	}
 }
 
 // link checks one URL found in page p under attribute key.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
 // writeSite writes files (slash path -> content) under a new directory.
@@ -63,6 +65,11 @@ func TestCheckFindsEachProblem(t *testing.T) {
 		{"title in the index's words", map[string]string{"index.html": `<!DOCTYPE html><html lang="en"><head><title>Official Saves · X</title></head><body><h1><bdi data-publisher>Saves</bdi></h1></body></html>`}, "", `uses the word "official"`},
 		{"substrings are not the words", map[string]string{"index.html": doc(`<p>unsafe, safely, officially, trustedness</p>`)}, "", ""},
 		{"base URL links are internal", map[string]string{"index.html": doc(`<a href="https://idx.example/x/nope/">x</a>`)}, "https://idx.example/x/", `does not resolve`},
+		{"publisher links under the base URL are the publisher's", map[string]string{"index.html": doc(`<div data-publisher><p><a href="https://idx.example/x/nope/#gone" rel="nofollow">x</a></p></div><a href="https://idx.example/x/search/?q=a" data-publisher><bdi data-publisher>u</bdi></a>`)}, "https://idx.example/x/", ""},
+		{"publisher image src is ours", map[string]string{"index.html": doc(`<img alt="x" data-publisher src="nope.png">`)}, "", `"nope.png" does not resolve`},
+		{"publisher links keep the scheme check", map[string]string{"index.html": doc(`<div data-publisher><a href="javascript:alert(1)">x</a></div>`)}, "https://idx.example/x/", `publisher href "javascript:alert(1)" is not an absolute http`},
+		{"publisher relative link", map[string]string{"index.html": doc(`<div data-publisher><a href="nope/">x</a></div>`)}, "", `publisher href "nope/" is not an absolute`},
+		{"own links next to publisher markup are still checked", map[string]string{"index.html": doc(`<div data-publisher><p>x</p></div><a href="https://idx.example/x/nope/">x</a>`)}, "https://idx.example/x/", `does not resolve`},
 		{"base URL links that resolve", map[string]string{"index.html": doc(`<a href="https://idx.example/x/a/">x</a>`), "a/index.html": doc("")}, "https://idx.example/x/", ""},
 	}
 	for _, tc := range cases {
@@ -112,5 +119,31 @@ func TestCheckBaseURLMismatch(t *testing.T) {
 	}
 	if problems, err := Check(out, "https://a.example/x"); err != nil || len(problems) != 0 {
 		t.Errorf("same base URL without its slash: %v %v", err, problems)
+	}
+}
+
+// TestCheckPublisherLinksUnderBaseURL (case 5): a publisher whose relationship url and release
+// notes link under the index's own base URL, to pages that do not exist, must not fail
+// check-site: the deploy of the whole index would be blocked by one manifest.
+func TestCheckPublisherLinksUnderBaseURL(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "A")
+	m := sampleManifest(uuid(1), "One", 1)
+	m.Releases[0].Notes.Highlights = "See [the index](https://idx.example/x/projects/nope/#release-1)."
+	m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(2), URL: "https://idx.example/x/search/?q=nope"}}
+	f.claim(site, m, nil)
+	_, out := build(t, state, Options{BaseURL: "https://idx.example/x/"})
+	for _, want := range []string{`href="https://idx.example/x/projects/nope/#release-1"`, `href="https://idx.example/x/search/?q=nope"`} {
+		if !strings.Contains(string(readOut(t, out, "projects/"+uuid(1)+"/"+site+"/index.html")), want) {
+			t.Errorf("the claim page does not carry the publisher's link %s", want)
+		}
+	}
+	probs, err := Check(out, "https://idx.example/x/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range probs {
+		t.Errorf("check-site with the base URL: %s", p)
 	}
 }
