@@ -293,8 +293,14 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 	murl := resolve(sr.indexURL, entry.Manifest)
 	adv := entry.ManifestSHA256
 	for attempt := 0; ; attempt++ {
+		// manifest_sha256 is the change signal, validators only a transport courtesy
+		// (seeds/crawler.txt): while the site advertises a digest other than the held one, a
+		// 304 could only claim the held bytes, which are not what is advertised; a server
+		// whose ETag does not follow content would answer 304 forever. So the GET is
+		// conditional only when the advertised digest is the held one.
+		heldAdvertised := h != nil && adv == h.digest
 		req := guard.Request{URL: murl, Accept: acceptManifest}
-		if h != nil {
+		if heldAdvertised {
 			req.ETag, req.LastModified = v.ETag, v.LastModified
 		}
 		resp, err := r.get.Get(ctx, req)
@@ -311,7 +317,7 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 		case err != nil:
 			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, nil, err)
 			return res
-		case resp.NotModified && h != nil:
+		case resp.NotModified && heldAdvertised:
 			body = h.bytes // the server says: what you hold (verified against its record)
 		case resp.Status != 200:
 			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, resp, nil)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -95,15 +96,19 @@ func TestRunRefusesAStateCheckRejects(t *testing.T) {
 	}
 }
 
-// A 304 is not a download: a manifest whose site index advertises new bytes while the server
-// still has the held ones (and says so with a 304) costs no fetch, and the held bytes, which
-// hash to their record, are what the mismatch is reported against.
-func TestNotModifiedManifestIsNotAFetch(t *testing.T) {
+// While the site index advertises a digest other than the held manifest's, the held bytes
+// cannot be what is advertised, so a 304 could only contradict the index: every read is
+// unconditional (no If-None-Match, no If-Modified-Since). Here the index is ahead of the
+// manifest: three plain reads of the old bytes, inconsistent, the held manifest kept.
+func TestMismatchedDigestReadsUnconditionally(t *testing.T) {
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
 	before := l.heldManifests()
 	held := l.claim(tallow, tplDir).IngestedSHA256
+	if v := l.claim(tallow, tplDir).Validators; v.ETag == "" {
+		t.Fatal("the drill needs a claim holding an ETag")
+	}
 	old := l.raw(manifestPath(tplDir, tallow))
 	l.publish(tplDir, tallow, l.changedTallow(" Not yet deployed."), true)
 	l.set(manifestPath(tplDir, tallow), old) // the index is ahead of the manifest
@@ -113,16 +118,50 @@ func TestNotModifiedManifestIsNotAFetch(t *testing.T) {
 	for _, q := range l.srv.Requests() {
 		if strings.HasSuffix(q.Path, tallow+".json") {
 			statuses = append(statuses, q.Status)
+			if q.IfNoneMatch != "" || q.IfModifiedSince != "" {
+				t.Errorf("a manifest whose advertised digest is not the held one was read conditionally: %+v", q)
+			}
 		}
 	}
-	if len(statuses) != 3 || statuses[0] != 304 || statuses[1] != 304 || statuses[2] != 304 {
-		t.Errorf("manifest answers %v, want three 304s", statuses)
+	if len(statuses) != 3 || statuses[0] != 200 || statuses[1] != 200 || statuses[2] != 200 {
+		t.Errorf("manifest answers %v, want three 200s", statuses)
 	}
-	if sum.Fetched != 0 {
-		t.Errorf("%d manifests counted as fetched; a 304 downloads nothing", sum.Fetched)
+	if sum.Fetched != 3 {
+		t.Errorf("%d manifests counted as fetched, want 3", sum.Fetched)
 	}
 	c := l.claim(tallow, tplDir)
 	wantClaimExactly(t, c, store.ClaimInconsistent, "the manifest served at "+l.url(manifestPath(tplDir, tallow))+" hashes to "+held+
 		", but the site index advertises "+c.AdvertisedSHA256+" (read 3 times, the index re-read after waits of 5s and 20s); the last good manifest is kept")
 	l.sameHeld(before)
+}
+
+// A server whose ETag does not follow content (mtime/size or CDN ETags) answers any
+// conditional GET with 304. manifest_sha256 is the change signal (seeds/crawler.txt): the
+// index advertises new bytes, so the manifest is read without validators and accepted; a 304
+// is never taken as the held bytes against a different advertised digest.
+func TestStaleETagDoesNotHideNewManifest(t *testing.T) {
+	l := newLab(t)
+	src := l.source(tplDir)
+	l.refresh(src)
+	nb := l.changedTallow(" Deployed behind a stale ETag.")
+	l.publish(tplDir, tallow, nb, true)
+	conditional := 0
+	l.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if strings.HasSuffix(r.URL.Path, tallow+".json") && (r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "") {
+			conditional++
+			w.Header().Set("ETag", `"same-etag"`)
+			w.WriteHeader(http.StatusNotModified)
+			return true
+		}
+		return false
+	})
+	l.refresh(src)
+	c := l.claim(tallow, tplDir)
+	wantClaim(t, c, store.ClaimCurrent)
+	if want := store.Digest(l.served(manifestPath(tplDir, tallow))); c.IngestedSHA256 != want {
+		t.Errorf("claim holds %s, want the new manifest %s", c.IngestedSHA256, want)
+	}
+	if conditional != 0 || len(l.sl.Waits()) != 0 {
+		t.Errorf("%d conditional manifest reads, waits %v; want a single plain read", conditional, l.sl.Waits())
+	}
 }
