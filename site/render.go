@@ -88,6 +88,7 @@ var funcs = template.FuncMap{
 	"tagURL":       tagPath,
 	"capURL":       capabilityPath,
 	"md":           Markdown,
+	"mdItems":      MarkdownItems,
 	"safeURL":      SafeURL,
 	"healthLabel":  store.HealthLabel,
 	"deref":        deref,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -26,10 +28,15 @@ var (
 )
 
 func markdownSetup() {
-	// No WithUnsafe: goldmark already omits raw HTML; bluemonday is the real allowlist.
-	mdEngine = goldmark.New(goldmark.WithParserOptions(
-		parser.WithASTTransformers(util.Prioritized(flattenTransformer{}, 100)),
-	))
+	// WithUnsafe: goldmark passes raw HTML (blocks and inline) through, so the prose inside
+	// <p align>, <details> or <div> reaches the page; without it goldmark put a comment in
+	// place of the whole block and the words vanished. bluemonday below is the allowlist that
+	// drops every element and attribute not listed, and the content of script, style, iframe,
+	// object, noscript and title.
+	mdEngine = goldmark.New(
+		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(flattenTransformer{}, 100))),
+		goldmark.WithRendererOptions(gmhtml.WithUnsafe()),
+	)
 	p := bluemonday.NewPolicy()
 	p.AllowElements("p", "br", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "hr", "del", "a")
 	p.AllowAttrs("href").OnElements("a")
@@ -115,9 +122,40 @@ const (
 	relWanted     = `rel="nofollow noopener noreferrer"`
 )
 
-// Markdown renders publisher CommonMark as sanitized HTML. Goldmark errors cannot happen when
+// Markdown renders publisher CommonMark as sanitized HTML. It is "" when nothing visible is
+// left (only markup, or only what the allowlist drops), so templates can leave out the
+// element around it instead of showing an empty bullet. Goldmark errors cannot happen when
 // writing to a buffer; if one did, the text is shown escaped instead.
 func Markdown(src string) template.HTML {
+	h := markdownHTML(src)
+	if !hasText(h) {
+		return ""
+	}
+	return h
+}
+
+// MarkdownItems renders each item with Markdown and keeps the ones with something to show,
+// in order: one bullet each, no empty bullets.
+func MarkdownItems(items []string) []template.HTML {
+	var out []template.HTML
+	for _, it := range items {
+		if h := Markdown(it); h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// markupRe matches one tag of sanitized HTML (bluemonday escapes every "<" of text).
+var markupRe = regexp.MustCompile(`<[^>]*>`)
+
+// hasText reports whether sanitized HTML h shows anything: text outside its tags, or a
+// thematic break (the one allowed element that is visible without text).
+func hasText(h template.HTML) bool {
+	return strings.Contains(string(h), "<hr>") || strings.TrimSpace(markupRe.ReplaceAllString(string(h), "")) != ""
+}
+
+func markdownHTML(src string) template.HTML {
 	mdOnce.Do(markdownSetup)
 	var buf bytes.Buffer
 	if err := mdEngine.Convert([]byte(src), &buf); err != nil {

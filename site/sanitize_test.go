@@ -31,14 +31,37 @@ func TestMarkdownKeepsProseAndLinks(t *testing.T) {
 		{"[rel](/relative/path)", "<p>rel</p>\n"},
 		{"[js](javascript:alert(1))", "<p>js</p>\n"},
 		{"[ftp](ftp://example.org/)", "<p>ftp</p>\n"},
-		// Raw HTML is never passed through.
+		// Raw HTML passes goldmark and meets the allowlist: the prose stays, elements and
+		// attributes not listed go, and so does what script, style and frames contain.
 		{"<b>bold</b>", "<p>bold</p>\n"},
-		{"<div onclick=x>hi</div>", "\n"},
+		{"<div onclick=x>hi</div>", "hi"},
+		{`<p align="center">Big release: ferns sway.</p>`, "<p>Big release: ferns sway.</p>"},
+		{"<details><summary>Full list</summary>\nGrass is greener.\n</details>", "Full list\nGrass is greener.\n"},
+		{"<div>\n\n*em* inside\n\n</div>", "\n<p><em>em</em> inside</p>\n"},
+		{"<script>alert(1)</script>", ""},
+		{"<script>alert(1)</script>\n\nafter", "\n<p>after</p>\n"},
+		{"<style>body{display:none}</style>kept", "kept"},
+		{"<iframe src=https://evil.example/>frame text</iframe>", ""},
+		{"<p onmouseover=alert(1) style=color:red>x</p>", "<p>x</p>"},
+		{`<a href="javascript:alert(1)">js</a> text`, "<p>js text</p>\n"},
+		{`<a href="https://example.org/" onclick="x">ok</a>`, `<p><a href="https://example.org/" rel="nofollow noopener noreferrer">ok</a></p>` + "\n"},
+		{`<img src=x onerror=alert(1) alt="pic">`, ""},
+		{`inline <span onclick=x>span</span> and <script>alert(1)</script> and <svg><script>x</script></svg>`, "<p>inline span and  and </p>\n"},
+		{"<!-- comment -->", ""},
 	}
 	for _, c := range cases {
 		if got := string(Markdown(c.in)); got != c.want {
 			t.Errorf("Markdown(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestMarkdownItemsDropsEmpty: an item that sanitizes to nothing is left out, so the claim
+// page shows no empty bullet (case 1: an added entry of only a <div> was <li></li>).
+func TestMarkdownItemsDropsEmpty(t *testing.T) {
+	got := MarkdownItems([]string{"<div>Mossy rocks.</div>", "<script>x()</script>", "  ", "<p></p>", "plain"})
+	if len(got) != 2 || !strings.Contains(string(got[0]), "Mossy rocks.") || !strings.Contains(string(got[1]), "plain") {
+		t.Errorf("MarkdownItems = %q, want the two items with words", got)
 	}
 }
 
@@ -159,4 +182,29 @@ func FuzzSafeURL(f *testing.F) {
 			t.Fatalf("check-site refuses the link SafeURL accepted: %v", c.problems)
 		}
 	})
+}
+
+// TestClaimPageKeepsHTMLBlockProse (case 1): prose inside HTML blocks of release notes is
+// shown on the claim page, tags stripped; an entry with nothing left is no empty bullet.
+func TestClaimPageKeepsHTMLBlockProse(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "A")
+	m := sampleManifest(uuid(1), "One", 1)
+	m.Releases[0].Notes.Highlights = "<p align=\"center\">Big release: ferns sway.</p>\n\n<details><summary>Full list</summary>\nGrass is greener.\n</details>\n\nPlain paragraph stays."
+	m.Releases[0].Notes.Added = []string{"<div>Mossy rocks near every shrine.</div>", "<script>alert(1)</script>"}
+	m.Releases[0].Notes.Fixed = []string{"<style>x{}</style>"}
+	f.claim(site, m, nil)
+	_, out := build(t, state, Options{})
+	p := string(readOut(t, out, "projects/"+uuid(1)+"/"+site+"/index.html"))
+	for _, want := range []string{"Big release: ferns sway.", "Grass is greener.", "Plain paragraph stays.", "<li data-publisher>Mossy rocks near every shrine.</li>"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("claim page lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<li data-publisher></li>", "alert(1)", "<strong>Fixed</strong>", "raw HTML omitted", `align=`} {
+		if strings.Contains(p, bad) {
+			t.Errorf("claim page has %q", bad)
+		}
+	}
 }
