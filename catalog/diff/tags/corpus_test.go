@@ -92,9 +92,9 @@ func TestEventKinds(t *testing.T) {
 		headline string
 	}{
 		{store.Event{Kind: store.EventWithdrawn, Name: "Tallow", Changes: []diff.Change{}}, []string{"listing"},
-			"Tallow: no longer listed by its site's index"},
+			"Tallow: withdrawn: no longer listed by its site's index, or the site is no longer read"},
 		{store.Event{Kind: store.EventRestored, Name: "Tallow", Changes: []diff.Change{}}, []string{"listing"},
-			"Tallow: listed again by its site's index"},
+			"Tallow: restored: back in the catalog, listed by its site's index"},
 		{store.Event{Kind: store.EventObserved, Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", MovedFrom: ptr("old-site-12345678"), Changes: []diff.Change{}},
 			[]string{"observed", "moved"}, "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14 (moved from old-site-12345678): first observed"},
 		{store.Event{Kind: store.EventChanged, Name: "Tallow", Changes: []diff.Change{}}, []string{},
@@ -196,5 +196,35 @@ func TestEventIDsStable(t *testing.T) {
 			t.Errorf("events %s and %s get the same id %s", other, e.ID, id)
 		}
 		seen[id] = e.ID
+	}
+}
+
+// TestWithdrawnHeadlineStatesNoCause (/tmp/b3 case 2): the refresh withdraws a claim both when
+// its site's index stops listing the project and when this index stops reading the site (its
+// [[source]] left sources.toml, or now leads to a site that does not list the project). The two
+// events are identical, so the headline must be true of both: it names both causes and never
+// says only that the site's index stopped listing the project.
+func TestWithdrawnHeadlineStatesNoCause(t *testing.T) {
+	after := strings.Repeat("b", 64)
+	for _, e := range []store.Event{
+		// the site's index stopped listing Tallow
+		{Kind: store.EventWithdrawn, Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: "site-a-12345678", Name: "Tallow", Before: &after, Changes: []diff.Change{}},
+		// the [[source]] leading to site-b left sources.toml: the same event
+		{Kind: store.EventWithdrawn, Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: "site-b-87654321", Name: "Tallow", Before: &after, Changes: []diff.Change{}},
+	} {
+		h := tags.Headline(e)
+		rest := strings.TrimPrefix(h, "Tallow: ")
+		if rest == "no longer listed by its site's index" || !strings.Contains(rest, "withdrawn") {
+			t.Errorf("%s: headline %q states a cause the event does not record", e.Origin, h)
+		}
+		for _, cause := range []string{"no longer listed by its site's index", "the site is no longer read"} {
+			if !strings.Contains(rest, cause) {
+				t.Errorf("%s: headline %q leaves out the cause %q", e.Origin, h, cause)
+			}
+		}
+	}
+	r := tags.Headline(store.Event{Kind: store.EventRestored, Name: "Tallow", Changes: []diff.Change{}})
+	if strings.Contains(r, "again by") || strings.Contains(r, "listed again") {
+		t.Errorf("restored headline %q says the site's index had stopped listing the project", r)
 	}
 }

@@ -12,12 +12,24 @@ import (
 // maxPhrases is how many facts a headline names before "and N more".
 const maxPhrases = 4
 
+// WithdrawnPhrase and RestoredPhrase are what a headline says of a withdrawn or restored event.
+// The event does not record why its claim left or came back (state.txt's event: kind, project,
+// site, digests, changes): the refresh withdraws a claim both when its site's index stops
+// listing the project and when no enrolled source leads to the site any more (a [[source]] left
+// sources.toml, or moved to a site that does not list the project). Only the claim's problem
+// says which; so the headline says what is true of both, never that the publisher withdrew it.
+const (
+	WithdrawnPhrase = "withdrawn: no longer listed by its site's index, or the site is no longer read"
+	RestoredPhrase  = "restored: back in the catalog, listed by its site's index"
+)
+
 // Headline is a one-line plain-text summary of e, starting with the claim's name (its project
 // id when the event has no name):
 //
 //	Candlelight: first observed
 //	Greenmote: development 0.3.1-dev.1 -> 0.4.1-dev.0; stable 0.3.0 -> 0.4.0; license changed
 //	FlexTag: 1.0.2-dev.3 (development) re-dated, amended
+//	Tallow: withdrawn: no longer listed by its site's index, or the site is no longer read
 //
 // Facts come in this order: unusual ones, channel heads, then per release (in order of first
 // mention) what happened to it, then changed metadata fields; at most four, then "and N more".
@@ -38,9 +50,9 @@ func Headline(e store.Event) string {
 	case store.EventObserved:
 		ps = append(ps, "first observed")
 	case store.EventWithdrawn:
-		ps = append(ps, "no longer listed by its site's index")
+		ps = append(ps, WithdrawnPhrase)
 	case store.EventRestored:
-		ps = append(ps, "listed again by its site's index")
+		ps = append(ps, RestoredPhrase)
 	}
 	ps = append(ps, phrases(e.Changes)...)
 	if len(ps) == 0 {

@@ -54,7 +54,9 @@ const (
 	Development = "development"
 	// Observed: the claim's first observation (event kind observed).
 	Observed = "observed"
-	// Listing: the site's index stopped or resumed listing the project (withdrawn, restored).
+	// Listing: the claim left or came back to the catalog (withdrawn, restored): its site's
+	// index stopped or resumed listing the project, or this index stopped or resumed reading
+	// the site; the event does not say which.
 	Listing = "listing"
 	// Moved: the claim moved here from another site (moved_from is set).
 	Moved = "moved"
