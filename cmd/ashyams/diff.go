@@ -16,8 +16,8 @@ func init() {
 }
 
 // runDiff prints what the last refresh changed (SPEC section 6: "diff (what the last
-// refresh changed)"): the events it recorded (those whose observed_at equals network.json's
-// observed_at), grouped per claim: a header naming the claim, then each event's headline and
+// refresh changed)"): the events it recorded (lastRefreshEvents: observed_at equal to
+// network.json's, less those the last refresh's records contradict), grouped per claim: a header naming the claim, then each event's headline and
 // tags and its typed differences as before -> after lines (diff.Lines); then the health
 // changes network.json lists (claims and sites that became unavailable, invalid... or
 // recovered), in store.HealthLabel's words. With neither it says nothing changed. Names,
@@ -48,14 +48,19 @@ func runDiff(e *env, args []string) int {
 		return 1
 	}
 	at := store.TermText(snap.Network.ObservedAt)
-	var last []store.Event
-	for _, ev := range snap.Events {
-		if ev.ObservedAt == snap.Network.ObservedAt {
-			last = append(last, ev)
-		}
-	}
+	last, earlier := lastRefreshEvents(snap)
 	health := snap.Network.HealthChanges
 	line := func(format string, a ...any) { fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf(format, a...))) }
+	if len(earlier) > 0 {
+		note := fmt.Sprintf("Times have one-second resolution: %s observed at %s, which the last refresh's records contradict, belong to an earlier refresh that started in the same second and are not listed", plural(len(earlier), "event"), at)
+		for _, ev := range last {
+			if ev.Kind == store.EventChanged {
+				note += " (a changed event whose manifest its claim still holds cannot be told apart this way, and is listed)"
+				break
+			}
+		}
+		line("%s.", note)
+	}
 	switch {
 	case len(last) == 0 && len(health) == 0:
 		line("The last refresh (%s) recorded no events and changed no health: nothing changed.", at)
@@ -92,6 +97,54 @@ func runDiff(e *env, args []string) int {
 		}
 	}
 	return 0
+}
+
+// lastRefreshEvents splits the events observed at network.json's observed_at into those of the
+// last refresh and those an earlier refresh that started in the same second recorded (times
+// have one-second resolution, state.txt; an event names no refresh). An event is set aside when
+// the last refresh's records contradict it:
+//   - observed or restored: its claim became current, so network.json's health_changes lists
+//     the claim with after "current" (its previous health was another, or none);
+//   - withdrawn: health_changes lists the claim with after "withdrawn";
+//   - changed: the refresh held its after digest, so a claim record holding another digest
+//     contradicts it (a claim changes at most once per refresh).
+//
+// A changed event whose claim still holds its after digest cannot be told apart and is kept.
+func lastRefreshEvents(s *store.Snapshot) (last, earlier []store.Event) {
+	type key struct{ project, origin string }
+	became := map[key]string{}
+	for _, h := range s.Network.HealthChanges {
+		if h.Project != "" {
+			became[key{h.Project, h.Origin}] = h.After
+		}
+	}
+	held := map[key]string{}
+	for _, c := range s.Claims {
+		held[key{c.Project, c.Origin}] = c.IngestedSHA256
+	}
+	for _, ev := range s.Events {
+		if ev.ObservedAt != s.Network.ObservedAt {
+			continue
+		}
+		k := key{ev.Project, ev.Origin}
+		ok := true
+		switch ev.Kind {
+		case store.EventObserved, store.EventRestored:
+			ok = became[k] == store.ClaimCurrent
+		case store.EventWithdrawn:
+			ok = became[k] == store.ClaimWithdrawn
+		case store.EventChanged:
+			if h, has := held[k]; has && ev.After != nil {
+				ok = h == *ev.After
+			}
+		}
+		if ok {
+			last = append(last, ev)
+		} else {
+			earlier = append(earlier, ev)
+		}
+	}
+	return last, earlier
 }
 
 // tagsRepeatHeadline reports whether every tag is already a word of the event's headline after

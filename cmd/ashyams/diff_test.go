@@ -2,14 +2,21 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/example"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
 // diffCorpusEvents is ../shared/corpus/state/events; tests using it skip when it is absent.
@@ -113,6 +120,11 @@ func TestDiffLastRefresh(t *testing.T) {
 // order; observed events say so.
 func TestDiffOneClaimSeveralEvents(t *testing.T) {
 	dir := diffState(t, "2026-09-28T23:19:01Z", "065dd09c24567a10fc27", "ae74e654ced04888c55e")
+	// the refresh that observed them first saw both claims (as every refresh records it)
+	site := "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8"
+	setHealth(t, dir, "2026-09-28T23:19:01Z",
+		store.HealthChange{Project: "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90", Origin: site, After: store.ClaimCurrent},
+		store.HealthChange{Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: site, After: store.ClaimCurrent})
 	rc, out, _ := diffRun("diff", "--state", dir)
 	want := `The last refresh (2026-09-28T23:19:01Z) recorded 2 events.
 
@@ -121,9 +133,20 @@ func TestDiffOneClaimSeveralEvents(t *testing.T) {
 
 "Tallow" (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8
   Tallow: first observed
+
+Health changed at the last refresh:
+2 claims first seen: 2 current
 `
 	if rc != 0 || out != want {
 		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", rc, out, want)
+	}
+}
+
+// setHealth rewrites dir's network.json: observed_at at, the given health changes.
+func setHealth(t *testing.T, dir, at string, hs ...store.HealthChange) {
+	t.Helper()
+	if err := store.Open(dir).WriteJSON(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: at, HealthChanges: hs}); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -280,7 +303,11 @@ func TestDiffEscapesPublisherText(t *testing.T) {
 	dir := healthState(t, map[string]string{"9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14": case13Name},
 		store.HealthChange{Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: "127-0-0-1-19113-s-ea2366fa", Before: "current", After: "invalid", Problem: p("::error::from the manifest\n::add-mask::x")})
 	after := strings.Repeat("a", 64)
-	ev := store.Event{Kind: store.EventObserved, Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: "127-0-0-1-19113-s-ea2366fa",
+	// the event is at a second site, first seen current at that refresh
+	setHealth(t, dir, "2026-10-11T06:00:00Z",
+		store.HealthChange{Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: "127-0-0-1-19113-s-ea2366fa", Before: "current", After: "invalid", Problem: p("::error::from the manifest\n::add-mask::x")},
+		store.HealthChange{Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: "127-0-0-1-19114-t-0b0c0d0e", After: "current"})
+	ev := store.Event{Kind: store.EventObserved, Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: "127-0-0-1-19114-t-0b0c0d0e",
 		Name: case13Name, ObservedAt: "2026-10-11T06:00:00Z", After: &after}
 	ev.ID = store.EventID(ev.Kind, ev.Project, ev.Origin, ev.Before, ev.After)
 	if _, err := store.Open(dir).WriteEvent(ev); err != nil {
@@ -293,7 +320,7 @@ func TestDiffEscapesPublisherText(t *testing.T) {
 	assertInert(t, out)
 	q := `"Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred"`
 	for _, want := range []string{
-		q + " (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at 127-0-0-1-19113-s-ea2366fa\n",
+		q + " (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at 127-0-0-1-19114-t-0b0c0d0e\n",
 		`  Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred: first observed` + "\n",
 		"  " + q + ` (9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14) at 127-0-0-1-19113-s-ea2366fa: ::error::from the manifest\n::add-mask::x` + "\n",
 	} {
@@ -325,5 +352,94 @@ func TestTagsRepeatHeadline(t *testing.T) {
 	ev := store.Event{Kind: store.EventRestored, Name: "Listing"}
 	if tagsRepeatHeadline(tags.Tags(ev), ev) {
 		t.Errorf("the name %q hid the tags %v of %q", ev.Name, tags.Tags(ev), tags.Headline(ev))
+	}
+}
+
+// TestDiffTwoRefreshesInOneSecond (/tmp/b3 case 6): two refreshes that start in the same second
+// (observed_at has one-second resolution) share their events' observed_at. The second refresh,
+// with nothing changed on the site, recorded no events: diff must not credit it with the first
+// refresh's "first observed" events, and it says why they are left out.
+func TestDiffTwoRefreshesInOneSecond(t *testing.T) {
+	srv, err := loopback.Start(example.Web(), loopback.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	state := t.TempDir()
+	at := time.Date(2026, 10, 11, 6, 0, 0, 0, time.UTC)
+	o := refresh.Options{
+		State:         state,
+		Sources:       []sources.Source{{URL: srv.URL() + "lanterns.example/", Entry: 1}},
+		AllowLoopback: true,
+		Now:           func() time.Time { return at },
+		Sleep:         func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+		Timeout:       5 * time.Second,
+	}
+	first, err := refresh.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Events == 0 {
+		t.Fatalf("the first refresh recorded no events: %+v", first)
+	}
+	// after the first refresh diff lists its events
+	rc, out, errs := diffRun("diff", "--state", state)
+	if rc != 0 || !strings.Contains(out, fmt.Sprintf("recorded %s.", plural(first.Events, "event"))) || !strings.Contains(out, "first observed") {
+		t.Fatalf("after the first refresh: exit %d, stderr %q, stdout:\n%s", rc, errs, out)
+	}
+	// 300 ms later, the same second
+	at = at.Add(300 * time.Millisecond)
+	second, err := refresh.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Events != 0 || len(second.HealthChanges) != 0 {
+		t.Fatalf("the second refresh changed something: %+v", second)
+	}
+	rc, out, errs = diffRun("diff", "--state", state)
+	if rc != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", rc, errs)
+	}
+	want := fmt.Sprintf("Times have one-second resolution: %s observed at 2026-10-11T06:00:00Z, which the last refresh's records contradict, belong to an earlier refresh that started in the same second and are not listed.\n"+
+		"The last refresh (2026-10-11T06:00:00Z) recorded no events and changed no health: nothing changed.\n", plural(first.Events, "event"))
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// TestLastRefreshEvents: each event kind at network.json's time is set aside exactly when the
+// last refresh's records contradict it.
+func TestLastRefreshEvents(t *testing.T) {
+	d1, d2 := strings.Repeat("1", 64), strings.Repeat("2", 64)
+	at := "2026-10-11T06:00:00Z"
+	s := &store.Snapshot{
+		Network: &store.Network{ObservedAt: at, HealthChanges: []store.HealthChange{
+			{Project: "p-obs", Origin: "s", After: store.ClaimCurrent},
+			{Project: "p-wd", Origin: "s", Before: store.ClaimCurrent, After: store.ClaimWithdrawn},
+			{Project: "p-rs", Origin: "s", Before: store.ClaimWithdrawn, After: store.ClaimCurrent},
+		}},
+		Claims: []store.ClaimRecord{{Claim: store.Claim{Project: "p-ch", Origin: "s", IngestedSHA256: d2}}, {Claim: store.Claim{Project: "p-old", Origin: "s", IngestedSHA256: d2}}},
+	}
+	ev := func(kind, project string, before, after *string) store.Event {
+		return store.Event{Kind: kind, Project: project, Origin: "s", ObservedAt: at, Before: before, After: after}
+	}
+	keep := []store.Event{
+		ev(store.EventObserved, "p-obs", nil, &d1),
+		ev(store.EventWithdrawn, "p-wd", &d1, nil),
+		ev(store.EventRestored, "p-rs", &d1, &d1),
+		ev(store.EventChanged, "p-ch", &d1, &d2),   // the claim holds its after digest
+		ev(store.EventChanged, "p-gone", &d1, &d2), // no claim record contradicts it
+	}
+	drop := []store.Event{
+		ev(store.EventObserved, "p-wd", nil, &d1),   // health changed to withdrawn, not current
+		ev(store.EventWithdrawn, "p-obs", &d1, nil), // health changed to current
+		ev(store.EventRestored, "p-none", &d1, &d1), // no health change at all
+		ev(store.EventChanged, "p-old", &d2, &d1),   // the claim holds another digest
+	}
+	s.Events = append(append([]store.Event{}, keep...), drop...)
+	s.Events = append(s.Events, store.Event{Kind: store.EventObserved, Project: "p-obs", Origin: "s", ObservedAt: "2026-10-11T05:59:59Z", After: &d1})
+	last, earlier := lastRefreshEvents(s)
+	if fmt.Sprint(last) != fmt.Sprint(keep) || fmt.Sprint(earlier) != fmt.Sprint(drop) {
+		t.Errorf("last:\n%v\nwant:\n%v\nearlier:\n%v\nwant:\n%v", last, keep, earlier, drop)
 	}
 }
