@@ -263,10 +263,14 @@ func publisherTexts(doc *html.Node) []string {
 }
 
 // withoutPublisher removes every publisher text of the page from s, so what is left is the
-// index's own words.
+// index's own words. Bidi controls are compared away on both sides: plain-text contexts
+// carry publisher text without them (plainPub), the page's <bdi> elements with them.
 func withoutPublisher(s string, pub []string) string {
+	s = stripBidiControls(s)
 	for _, p := range pub {
-		s = strings.ReplaceAll(s, p, " ")
+		if p = stripBidiControls(p); p != "" {
+			s = strings.ReplaceAll(s, p, " ")
+		}
 	}
 	return s
 }

@@ -47,16 +47,16 @@ type eventView struct {
 
 // siteHeadline puts the site after the name the headline starts with (tags.Headline starts
 // with the event's name, else its project id); a headline that does not gets the site at
-// its end.
+// its end. The title goes to <title> and the feed, so the publisher parts are plainPub'd.
 func siteHeadline(e *store.Event, headline, site string) string {
 	name := e.Name
 	if name == "" {
 		name = e.Project
 	}
 	if rest, ok := strings.CutPrefix(headline, name); ok && name != "" {
-		return name + " (" + site + ")" + rest
+		return plainPub(name) + " (" + plainPub(site) + ")" + stripBidiControls(rest)
 	}
-	return headline + " (" + site + ")"
+	return plainPub(headline) + " (" + plainPub(site) + ")"
 }
 
 // tagOrder is the tag vocabulary in the order catalog/diff/tags returns it.

@@ -54,7 +54,7 @@ func (b *builder) atom() ([]byte, error) {
 			return nil, fmt.Errorf("%s: event %s observed_at %q: %w", FeedFile, e.ID, e.ObservedAt, err)
 		}
 		link := b.base + dirURL(eventPath(e.ID))
-		desc := e.Title + ". Published by the site " + e.Site + ", project id " + e.Project + "."
+		desc := e.Title + ". Published by the site " + plainPub(e.Site) + ", project id " + e.Project + "."
 		if len(e.Tags) > 0 {
 			desc += " Tags: " + strings.Join(e.Tags, ", ") + "."
 		}

@@ -205,9 +205,9 @@ func (b *builder) graph() (*graphInfo, error) {
 		xmlEscape(&s, claimText(g.c)+", site "+g.c.Site)
 		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" class="box"/>`, x, y, boxW, boxH)
 		fmt.Fprintf(&s, `<text x="%d" y="%d" class="name">`, x+8, y+19)
-		xmlEscape(&s, clip(g.c.Name, 27))
+		xmlEscape(&s, plainPub(clip(g.c.Name, 27)))
 		fmt.Fprintf(&s, `</text><text x="%d" y="%d" class="site" font-size="11">`, x+8, y+36)
-		xmlEscape(&s, clip("from "+claimSiteText(g.c), 34))
+		xmlEscape(&s, "from "+plainPub(clip(claimSiteText(g.c), 29)))
 		s.WriteString(`</text></g>`)
 	}
 	s.WriteString(`</svg>`)

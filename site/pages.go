@@ -157,7 +157,7 @@ func (b *builder) projectPages() error {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: c.Name + " from " + claimSiteText(c), Section: "projects",
+			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(claimSiteText(c)), Section: "projects",
 				Desc: "One claim for project id " + c.Project + ": what one site publishes for it, as this index observed it."},
 				func() any { return b.claimView(c) }); err != nil {
 				return err
@@ -206,7 +206,11 @@ func projectTitle(p *network.Project) string {
 	if len(names) == 0 {
 		return "Project " + p.ID
 	}
-	return strings.Join(names, " / ") + " (project " + p.ID + ")"
+	plain := make([]string, len(names))
+	for i, n := range names {
+		plain[i] = plainPub(n)
+	}
+	return strings.Join(plain, " / ") + " (project " + p.ID + ")"
 }
 
 func (b *builder) projectView(p *network.Project) *projectView {
@@ -394,7 +398,7 @@ func (b *builder) originPages() error {
 				v.Sources = append(v.Sources, s)
 			}
 		}
-		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + originName(o), Section: "origins",
+		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + plainPub(originName(o)), Section: "origins",
 			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
 			return err
 		}
@@ -478,7 +482,7 @@ func (b *builder) capabilityPages() error {
 		return err
 	}
 	for _, c := range b.n.Capabilities {
-		if err := b.page("capability", &Page{Path: capabilityPath(c.Name), Title: "Capability " + c.Name, Section: "capabilities",
+		if err := b.page("capability", &Page{Path: capabilityPath(c.Name), Title: "Capability " + plainPub(c.Name), Section: "capabilities",
 			Desc: "One capability: which current releases provide it and which reference it.", Data: c}); err != nil {
 			return err
 		}

@@ -87,6 +87,7 @@ var funcs = template.FuncMap{
 	"eventURL":     eventPath,
 	"tagURL":       tagPath,
 	"capURL":       capabilityPath,
+	"plain":        plainPub,
 	"md":           Markdown,
 	"mdItems":      MarkdownItems,
 	"safeURL":      SafeURL,
@@ -166,8 +167,9 @@ func claimSiteText(c *network.Claim) string {
 
 // claimText names a claim in plain text (page titles, the feed, the graph): its name and its
 // site, "Wickwork (Ashfall Collective)".
+// Both parts are publisher text made plain (plainPub).
 func claimText(c *network.Claim) string {
-	return c.Name + " (" + claimSiteText(c) + ")"
+	return plainPub(c.Name) + " (" + plainPub(claimSiteText(c)) + ")"
 }
 
 // originName is how a site is named in headings and titles: the name it gives itself, else

@@ -1,0 +1,89 @@
+package site
+
+import (
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+func TestPlainPub(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Wickwork", "Wickwork"},
+		{"l3i \u202egnp.exe", "l3i gnp.exe"},                                     // unterminated override: removed
+		{"a\u202ab\u202cc\u2066d\u2069e\u2067f\u2068g", "abcdefg"},               // every embedding, override and isolate
+		{"\u05e9\u05dc\u05d5\u05dd 2", fsi + "\u05e9\u05dc\u05d5\u05dd 2" + pdi}, // Hebrew: isolated
+		{"\u202e\u0645\u0631\u062d\u0628\u0627", fsi + "\u0645\u0631\u062d\u0628\u0627" + pdi},
+		{"", ""},
+		{"a\u200fb", fsi + "a\u200fb" + pdi}, // a right-to-left mark is a strong R character
+	}
+	for _, c := range cases {
+		if got := plainPub(c.in); got != c.want {
+			t.Errorf("plainPub(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// bidiControls matches an explicit bidi formatting character.
+var bidiControls = regexp.MustCompile("[\u202a-\u202e\u2066-\u2069]")
+
+// isolatedOK is s with every FSI .. PDI wrapper around control-free text taken out: what is
+// left must have no bidi control at all.
+func isolatedOK(s string) bool {
+	s = regexp.MustCompile("\u2068[^\u202a-\u202e\u2066-\u2069]*\u2069").ReplaceAllString(s, "")
+	return !bidiControls.MatchString(s)
+}
+
+// TestPlainTextContextsIsolatePublisherBidi (case 2): a site name with an unterminated U+202E
+// and a project name in Hebrew reach <title>, meta descriptions, alt attributes, the Atom feed
+// and the dependency drawing only without raw bidi controls, right-to-left text isolated.
+func TestPlainTextContextsIsolatePublisherBidi(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	evil := f.origin("https://a.example/dreamweave.json", "l3i \u202egnp.exe")
+	heb := f.origin("https://b.example/dreamweave.json", "\u05d0\u05ea\u05e8")
+	m1 := sampleManifest(uuid(1), "One \u202eeno", 1)
+	m1.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(2)}}
+	m2 := sampleManifest(uuid(2), "\u05e9\u05dc\u05d5\u05dd", 1)
+	d1 := f.claim(evil, m1, nil)
+	d2 := f.claim(heb, m2, nil)
+	f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: evil, Name: m1.Project.Name, ObservedAt: fakeTime, After: &d1, Changes: []diff.Change{}})
+	f.event(store.Event{Kind: store.EventObserved, Project: uuid(2), Origin: heb, Name: m2.Project.Name, ObservedAt: fakeTime, After: &d2, Changes: []diff.Change{}})
+	_, out := build(t, state, Options{})
+
+	plainRe := regexp.MustCompile(`(?s)<title>(.*?)</title>|<summary[^>]*>(.*?)</summary>|\b(?:alt|content)="([^"]*)"|<text[^>]*>(.*?)</text>`)
+	checked := map[string]bool{}
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".html") || strings.HasSuffix(p, ".xml") || strings.HasSuffix(p, ".svg")) {
+			return err
+		}
+		b := readOut(t, out, filepath.ToSlash(strings.TrimPrefix(p, out+string(filepath.Separator))))
+		for _, m := range plainRe.FindAllStringSubmatch(string(b), -1) {
+			text := m[1] + m[2] + m[3] + m[4]
+			if strings.Contains(text, "gnp.exe") || strings.Contains(text, "\u05e9") || strings.Contains(text, "\u05d0") {
+				checked[filepath.Ext(p)] = true
+			}
+			if !isolatedOK(text) {
+				t.Errorf("%s: plain-text context carries a raw bidi control: %q", p, text)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".html", ".xml", ".svg"} {
+		if !checked[ext] {
+			t.Errorf("no %s file quoted the publisher names in a plain-text context; the test checks nothing there", ext)
+		}
+	}
+	title := regexp.MustCompile(`<title>([^<]*)</title>`).FindStringSubmatch(string(readOut(t, out, "projects/"+uuid(2)+"/"+heb+"/index.html")))
+	if want := fsi + "\u05e9\u05dc\u05d5\u05dd" + pdi + " from " + fsi + "\u05d0\u05ea\u05e8" + pdi + " · AsHyAmS"; len(title) < 2 || title[1] != want {
+		t.Errorf("claim title = %q, want %q", title, want)
+	}
+}
