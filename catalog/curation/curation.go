@@ -92,7 +92,10 @@ func Load(path string) (*Curation, error) {
 // Top-level keys other than migration and featured, unknown keys inside an entry, missing or
 // empty fields, a project that is not a lowercase UUID, a from/to that is not an absolute
 // http(s) URL without user info, from equal to to, a reviewed value that is not a calendar date,
-// and repeated entries (the same project and from; the same featured project) are refused.
+// repeated entries (the same project and from; the same featured project), a project moved from
+// one site to two, and moves of one project that form a cycle (A to B and B to A, or A to B to
+// C to A: no site would be where the claim continues) are refused. Messages about several
+// entries give each entry's line when the file writes them as [[migration]] headers.
 func Parse(name string, b []byte) (*Curation, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(string(b), &doc); err != nil {
@@ -110,6 +113,7 @@ func Parse(name string, b []byte) (*Curation, error) {
 		}
 	}
 	migs, p := entries(doc, "migration")
+	lines := headerLines(b, "migration", len(migs))
 	ps = append(ps, p...)
 	seenMig := map[[2]string]int{}
 	for i, m := range migs {
@@ -120,12 +124,18 @@ func Parse(name string, b []byte) (*Curation, error) {
 		}
 		key := [2]string{mg.Project, mg.From}
 		if prev, ok := seenMig[key]; ok {
-			ps = append(ps, Problem{Entry: mg.label(), Message: fmt.Sprintf("repeats [[migration]] #%d (same project and from)", prev)})
+			if to := c.Migrations[prev].To; to != mg.To {
+				ps = append(ps, Problem{Entry: mg.label(), Message: fmt.Sprintf("moves the project from %s to %s%s, but [[migration]] #%d%s moves it from the same site to %s: a claim continues at one site, not two",
+					mg.From, mg.To, at(lines, mg.Entry), c.Migrations[prev].Entry, at(lines, c.Migrations[prev].Entry), to)})
+				continue
+			}
+			ps = append(ps, Problem{Entry: mg.label(), Message: fmt.Sprintf("repeats [[migration]] #%d (same project and from)", c.Migrations[prev].Entry)})
 			continue
 		}
-		seenMig[key] = mg.Entry
+		seenMig[key] = len(c.Migrations)
 		c.Migrations = append(c.Migrations, mg)
 	}
+	ps = append(ps, cycles(c.Migrations, lines)...)
 	feats, p := entries(doc, "featured")
 	ps = append(ps, p...)
 	seenFeat := map[string]int{}
@@ -146,6 +156,101 @@ func Parse(name string, b []byte) (*Curation, error) {
 		return nil, &Error{Path: name, Problems: ps}
 	}
 	return c, nil
+}
+
+// cycles finds, per project, the moves (each from site has one to site once repeats are
+// refused) that lead back to a site they left: every entry of such a cycle is named, in the
+// cycle's order, on the problem of its highest-numbered entry.
+func cycles(migs []Migration, lines map[int]int) []Problem {
+	next := map[[2]string]Migration{} // project, from -> the move
+	for _, m := range migs {
+		next[[2]string{m.Project, m.From}] = m
+	}
+	var ps []Problem
+	reported := map[int]bool{}
+	for _, m := range migs {
+		if reported[m.Entry] {
+			continue
+		}
+		// follow the moves from m; the project's sites are few, so a walk per entry is enough
+		path := []Migration{m}
+		seen := map[string]int{m.From: 0}
+		cur := m
+		for {
+			n, ok := next[[2]string{m.Project, cur.To}]
+			if !ok {
+				break
+			}
+			if i, loop := seen[n.From]; loop {
+				if i == 0 { // the walk came back to m's own site: m is on a cycle
+					ps = append(ps, cycleProblem(path, lines))
+					for _, c := range path {
+						reported[c.Entry] = true
+					}
+				}
+				break
+			}
+			seen[n.From] = len(path)
+			path = append(path, n)
+			cur = n
+		}
+	}
+	return ps
+}
+
+// cycleProblem words one cycle of moves, starting at its first entry in the file; the problem
+// is the entry that closes it (the highest-numbered).
+func cycleProblem(path []Migration, lines map[int]int) Problem {
+	first, last := 0, 0
+	for i, m := range path {
+		if m.Entry < path[first].Entry {
+			first = i
+		}
+		if m.Entry > path[last].Entry {
+			last = i
+		}
+	}
+	closing := path[last]
+	path = append(path[first:], path[:first]...)
+	var parts []string
+	for _, m := range path {
+		parts = append(parts, fmt.Sprintf("[[migration]] #%d%s moves it from %s to %s", m.Entry, at(lines, m.Entry), m.From, m.To))
+	}
+	what := "moves that contradict each other"
+	if len(path) > 2 {
+		what = "a cycle of moves"
+	}
+	return Problem{Entry: closing.label(), Message: what + ": " + strings.Join(parts, "; ") +
+		"; they lead back to the site they start from, so no site is where the claim continues"}
+}
+
+// headerLines maps each [[table]] entry's 1-based position to the line of its header, when the
+// document writes every entry with a "[[table]]" header line (the usual way). Entries written
+// another way (an inline array) make positions unknowable from the text: then it is empty.
+func headerLines(b []byte, table string, entries int) map[int]int {
+	out := map[int]int{}
+	n := 0
+	for i, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if h, ok := strings.CutPrefix(l, "[["); ok {
+			if name, _, ok := strings.Cut(h, "]]"); ok && strings.TrimSpace(name) == table {
+				n++
+				out[n] = i + 1
+			}
+		}
+	}
+	if n != entries {
+		return map[int]int{}
+	}
+	return out
+}
+
+// at is " (line N)" for entry n when its header line is known, else "".
+func at(lines map[int]int, n int) string {
+	if l, ok := lines[n]; ok {
+		return fmt.Sprintf(" (line %d)", l)
+	}
+	return ""
 }
 
 func (m Migration) label() string { return label("migration", m.Entry, m.Project) }

@@ -191,3 +191,66 @@ func TestRefusedReportsAll(t *testing.T) {
 		t.Fatalf("want 6 problems, got %d:\n%v", len(ce.Problems), err)
 	}
 }
+
+// TestContradictoryMigrations (/tmp/b3 case 4): moves of one project that lead back to a site
+// they leave (A to B and B to A; A to B to C to A), and one site moved to two sites, are
+// refused, naming the file, each entry involved and its line. A chain (A to B, B to C), two
+// sites moving to one, and the same sites for another project are accepted.
+func TestContradictoryMigrations(t *testing.T) {
+	const (
+		a = "https://a.example.org/dreamweave.json"
+		b = "https://b.example.org/dreamweave.json"
+		c = "https://c.example.org/dreamweave.json"
+	)
+	mig := func(project, from, to string) string {
+		return "[[migration]]\nproject = \"" + project + "\"\nfrom = \"" + from + "\"\nto = \"" + to + "\"\nreason = \"r\"\nreviewed = 2026-10-01\n\n"
+	}
+	for _, tc := range []struct {
+		name, doc string
+		entry     string   // the problem's entry
+		want      []string // in its message
+	}{
+		{"pair", mig(idA, a, b) + mig(idA, b, a), "[[migration]] #2 (project " + idA + ")",
+			[]string{"moves that contradict each other", "[[migration]] #1 (line 1) moves it from " + a + " to " + b, "[[migration]] #2 (line 8) moves it from " + b + " to " + a}},
+		{"cycle of three", mig(idA, c, a) + mig(idB, a, b) + mig(idA, a, b) + mig(idA, b, c), "[[migration]] #4 (project " + idA + ")",
+			[]string{"a cycle of moves: [[migration]] #1 (line 1) moves it from " + c + " to " + a + "; [[migration]] #3 (line 15) moves it from " + a + " to " + b + "; [[migration]] #4 (line 22) moves it from " + b + " to " + c}},
+		{"two targets", mig(idA, a, b) + mig(idA, a, c), "[[migration]] #2 (project " + idA + ")",
+			[]string{"moves the project from " + a + " to " + c + " (line 8), but [[migration]] #1 (line 1) moves it from the same site to " + b}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cur, err := Parse("network/curation.toml", []byte(tc.doc))
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("accepted (%v): %+v", err, cur)
+			}
+			if !strings.HasPrefix(err.Error(), "network/curation.toml: refused") || len(ce.Problems) != 1 {
+				t.Fatalf("want one problem naming the file, got:\n%v", err)
+			}
+			p := ce.Problems[0]
+			if p.Entry != tc.entry {
+				t.Errorf("entry %q, want %q", p.Entry, tc.entry)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(p.Message, w) {
+					t.Errorf("message %q lacks %q", p.Message, w)
+				}
+			}
+		})
+	}
+	for _, doc := range []string{
+		mig(idA, a, b) + mig(idA, b, c), // a chain
+		mig(idA, a, c) + mig(idA, b, c), // two sites to one
+		mig(idA, a, b) + mig(idB, b, a), // opposite moves of two projects
+		`migration = [{project = "` + idA + `", from = "` + a + `", to = "` + b + `", reason = "r", reviewed = 2026-10-01}]`,
+	} {
+		if _, err := Parse("c.toml", []byte(doc)); err != nil {
+			t.Errorf("refused:\n%s\n%v", doc, err)
+		}
+	}
+	// an inline array gives no header lines: the problem names the entries without lines
+	_, err := Parse("c.toml", []byte(`migration = [{project = "`+idA+`", from = "`+a+`", to = "`+b+`", reason = "r", reviewed = 2026-10-01},`+
+		`{project = "`+idA+`", from = "`+b+`", to = "`+a+`", reason = "r", reviewed = 2026-10-01}]`))
+	if err == nil || !strings.Contains(err.Error(), "[[migration]] #1 moves it from "+a) || strings.Contains(err.Error(), "(line") {
+		t.Errorf("inline array: %v", err)
+	}
+}
