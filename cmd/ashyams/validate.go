@@ -2,13 +2,17 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -49,7 +53,8 @@ type validateResult struct {
 // follow the documents). Each document is read (a file, at most 16 MiB; or a URL through the
 // crawler's guarded client, crawl/guard), validated with catalog/protocol.Decode, and reported:
 // every finding with its JSON pointer and rule, then a one-line verdict. A manifest validated
-// alone has no expected project id. Results go to stdout (a document's problems are findings,
+// alone has no expected project id; given together with a site index, it is also checked
+// against the index entry that points at it, as the crawler does (validateTogether). Results go to stdout (a document's problems are findings,
 // not errors of the command); usage errors to stderr as "ashyams validate: ...". Exit 0 when
 // every document is valid, 1 otherwise, 2 for usage errors.
 func runValidate(e *env, args []string) int {
@@ -77,6 +82,7 @@ func runValidate(e *env, args []string) int {
 	defer stop()
 	var client *guard.Client
 	results := make([]validateResult, 0, len(sources))
+	bodies := make([][]byte, 0, len(sources))
 	for _, src := range sources {
 		var b []byte
 		var err error
@@ -89,7 +95,9 @@ func runValidate(e *env, args []string) int {
 			b, err = readDocumentFile(src)
 		}
 		results = append(results, validateDocument(src, b, err))
+		bodies = append(bodies, b)
 	}
+	validateTogether(results, bodies)
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -279,4 +287,137 @@ func printValidateResult(w io.Writer, v validateResult) {
 	default: // newer protocol, not DreamWeave: the finding above says which field
 		fmt.Fprintf(w, "%s: %s\n", v.Source, v.Verdict)
 	}
+}
+
+// Rules of the checks between documents given together (validateTogether). RuleIDMatch is the
+// protocol's own; the others name the crawler's verdicts.
+const (
+	// ruleManifestSHA256: the manifest's bytes do not hash to its index entry's manifest_sha256;
+	// the crawler records the claim as "inconsistent deployment" and keeps the last good data.
+	ruleManifestSHA256 = "manifest-sha256"
+	// ruleNotListed: a manifest given with site indexes none of whose entries points at it; the
+	// crawler reads only manifests an index entry points at.
+	ruleNotListed = "not-listed"
+)
+
+// validateTogether checks each readable manifest given together with one or more readable site
+// indexes against the index entry that points at it, as the crawler will (crawler.txt; SPEC 1):
+// its bytes must hash to the entry's manifest_sha256 (rule manifest-sha256) and its project.id
+// must equal the entry's id (rule id-match). An entry points at a manifest given as a URL when
+// its manifest URL, resolved against the index's URL, is that URL; at a manifest given as a
+// file when the entry's manifest URL path ends with the file's path relative to the directory
+// of an index given as a file ("projects/x.json" next to dreamweave.json matches
+// https://site.example/mods/projects/x.json). A manifest no given index points at is a finding
+// too (rule not-listed). Findings are added to the manifest's result, which becomes invalid.
+// Without an index, nothing changes: a manifest alone is validated alone.
+func validateTogether(results []validateResult, bodies [][]byte) {
+	type index struct {
+		src string
+		ix  *protocol.Index
+	}
+	var indexes []index
+	for i, r := range results {
+		if r.Kind != protocol.DocIndex || bodies[i] == nil {
+			continue
+		}
+		if d, _ := protocol.Decode(bodies[i]); d != nil && d.Index != nil {
+			indexes = append(indexes, index{r.Source, d.Index})
+		}
+	}
+	if len(indexes) == 0 {
+		return
+	}
+	for i := range results {
+		r := &results[i]
+		if r.Kind != protocol.DocProject || bodies[i] == nil {
+			continue
+		}
+		d, _ := protocol.Decode(bodies[i])
+		if d == nil || d.Manifest == nil {
+			continue // findings already say why it is not a manifest the crawler could accept
+		}
+		var (
+			found  bool
+			from   string
+			at     int
+			entry  protocol.IndexEntry
+			bestSz = -1
+		)
+		for _, x := range indexes {
+			for n, e := range x.ix.Projects {
+				if sz := pointsAt(x.src, e.Manifest, r.Source); sz > bestSz {
+					found, from, at, entry, bestSz = true, x.src, n, e, sz
+				}
+			}
+		}
+		var add []protocol.Finding
+		if !found {
+			add = append(add, protocol.Finding{Rule: ruleNotListed, Message: fmt.Sprintf("no entry of the site index %s points at this manifest: the crawler reads only manifests an index entry points at", strings.Join(indexSources(indexes, func(x index) string { return x.src }), ", "))})
+		} else {
+			sum := sha256.Sum256(bodies[i])
+			if got := hex.EncodeToString(sum[:]); got != entry.ManifestSHA256 {
+				add = append(add, protocol.Finding{Rule: ruleManifestSHA256, Message: fmt.Sprintf("the manifest's bytes hash to %s, but %s /projects/%d (%s) advertises manifest_sha256 %s: the crawler records the claim as inconsistent deployment and keeps the last good data", got, from, at, entry.Manifest, entry.ManifestSHA256)})
+			}
+			if id := d.Manifest.Project.ID; id != entry.ID {
+				add = append(add, protocol.Finding{Pointer: "/project/id", Rule: protocol.RuleIDMatch, Message: fmt.Sprintf("project.id %q differs from the id %q of the index entry that points at this manifest (%s /projects/%d): the crawler records the claim as invalid publication", id, entry.ID, from, at)})
+			}
+		}
+		if len(add) > 0 {
+			r.Findings = append(r.Findings, add...)
+			if r.Valid {
+				r.Valid, r.Verdict = false, validateVerdictInvalid
+			}
+		}
+	}
+}
+
+func indexSources[T any](xs []T, f func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// pointsAt is how well an index entry's manifest URL names the manifest given as src: -1 when it
+// does not, else the length of what matched (the longest match wins). indexSrc is where the
+// index was read from (a URL or a file).
+func pointsAt(indexSrc, manifestURL, src string) int {
+	if validateIsURL(src) {
+		if validateIsURL(indexSrc) {
+			if base, err := url.Parse(indexSrc); err == nil {
+				if ref, err := base.Parse(manifestURL); err == nil && ref.String() == src {
+					return len(src)
+				}
+			}
+		}
+		if manifestURL == src {
+			return len(src)
+		}
+		return -1
+	}
+	if validateIsURL(indexSrc) {
+		return -1 // a file is matched only against an index file's directory
+	}
+	u, err := url.Parse(manifestURL)
+	if err != nil {
+		return -1
+	}
+	dir, err := filepath.Abs(filepath.Dir(indexSrc))
+	if err != nil {
+		return -1
+	}
+	file, err := filepath.Abs(src)
+	if err != nil {
+		return -1
+	}
+	rel, err := filepath.Rel(dir, file)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return -1
+	}
+	rel = "/" + filepath.ToSlash(rel)
+	if strings.HasSuffix(u.Path, rel) {
+		return len(rel)
+	}
+	return -1
 }

@@ -47,13 +47,15 @@ func writeTemp(t *testing.T, name, content string) string {
 func TestValidateRealDocuments(t *testing.T) {
 	idx := corpusPath(t, "www/dreamweave-mp.github.io/Morrobroom/dreamweave.json")
 	man := corpusPath(t, "www/dreamweave-mp.github.io/S3LightFixes/dreamweave/projects/55e873c9-1ddc-4b13-b59a-0eb790bb2565.json")
-	rc, out, errs := runValidateCmd(t, idx, man)
-	if rc != 0 {
-		t.Fatalf("exit %d\n%s%s", rc, out, errs)
-	}
-	want := idx + ": valid site index\n" + man + ": valid project manifest\n"
-	if out != want {
-		t.Errorf("output\n%s\nwant\n%s", out, want)
+	// each alone: given together, a manifest of another site is one the index does not list
+	for doc, want := range map[string]string{idx: idx + ": valid site index\n", man: man + ": valid project manifest\n"} {
+		rc, out, errs := runValidateCmd(t, doc)
+		if rc != 0 {
+			t.Fatalf("exit %d\n%s%s", rc, out, errs)
+		}
+		if out != want {
+			t.Errorf("output\n%s\nwant\n%s", out, want)
+		}
 	}
 }
 
@@ -301,5 +303,81 @@ func TestValidateOutputPrintable(t *testing.T) {
 		if !strings.HasPrefix(lines[i], w) {
 			t.Errorf("line %d = %q\nwant prefix %q", i, lines[i], w)
 		}
+	}
+}
+
+// TestValidateIndexWithManifests (/tmp/b3 case 1): the README's pre-deploy check, an index given
+// with its manifests, checks each manifest against the index entry pointing at it, as the
+// crawler does: bytes against manifest_sha256, project.id against the entry's id; a manifest no
+// entry points at is a finding too. The unchanged set is valid; a manifest alone stays valid.
+func TestValidateIndexWithManifests(t *testing.T) {
+	src := filepath.Join("..", "..", "crawl", "example", "www", "lanterns.example")
+	dir := t.TempDir()
+	const edited, other = "6a1f3c2e-8b4d-4e7a-9c1b-2d3e4f5a6b7c", "2b8e4d6f-1a3c-4e5b-8d7f-9a0b1c2d3e4f"
+	files := []string{"dreamweave.json", "projects/" + other + ".json", "projects/" + edited + ".json", "projects/7c9d1e3f-5a7b-4c9d-8e1f-3a5b7c9d1e2f.json"}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	if rc, out, _ := runValidateCmd(t, files...); rc != 0 {
+		t.Fatalf("the example site as published: exit %d\n%s", rc, out)
+	}
+	// the deploy mistake: a manifest edited after the index was written, its id changed
+	p := "projects/" + edited + ".json"
+	b, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, bytes.Replace(b, []byte(`"id": "`+edited+`"`), []byte(`"id": "`+other+`"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rc, out, _ := runValidateCmd(t, p); rc != 0 {
+		t.Fatalf("a manifest alone is validated alone: exit %d\n%s", rc, out)
+	}
+	rc, out, _ := runValidateCmd(t, files...)
+	if rc != 1 {
+		t.Errorf("exit %d, want 1", rc)
+	}
+	for _, want := range []string{
+		p + ": (document) [manifest-sha256] the manifest's bytes hash to ",
+		"but dreamweave.json /projects/1 (http://lanterns.example/projects/" + edited + ".json) advertises manifest_sha256 ",
+		p + `: /project/id [id-match] project.id "` + other + `" differs from the id "` + edited + `" of the index entry`,
+		p + ": invalid project manifest (2 findings)",
+		"projects/" + other + ".json: valid project manifest",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	// --json carries the same findings
+	_, js, _ := runValidateCmd(t, append([]string{"--json"}, files...)...)
+	var doc struct{ Documents []validateResult }
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, f := range doc.Documents[2].Findings {
+		rules = append(rules, f.Rule)
+	}
+	if doc.Documents[2].Valid || fmt.Sprint(rules) != "[manifest-sha256 id-match]" {
+		t.Errorf("--json: %+v", doc.Documents[2])
+	}
+	// a manifest the index does not list
+	if err := os.MkdirAll("old", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile("projects/" + other + ".json")
+	if err := os.WriteFile("old/stray.json", b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc, out, _ = runValidateCmd(t, "dreamweave.json", "old/stray.json")
+	if rc != 1 || !strings.Contains(out, "old/stray.json: (document) [not-listed] no entry of the site index dreamweave.json points at this manifest") {
+		t.Errorf("not listed: exit %d\n%s", rc, out)
 	}
 }
