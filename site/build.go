@@ -113,7 +113,8 @@ type Result struct {
 // that does not parse or contradicts itself in a way that changes what is shown (the path
 // and the problem, from store, the network model and checkState); a cached media file whose bytes do not match its name; a generated JSON file
 // that does not match its schema; an output directory that is not a previous build. On error
-// the previous output, if any, is left as it was.
+// the previous output, if any, is left as it was. An output directory that overlaps the state
+// directory (equal, inside it, or holding it) is refused before anything is read or written.
 func Build(o Options) (*Result, error) {
 	base, err := normalizeBase(o.BaseURL)
 	if err != nil {
@@ -130,6 +131,9 @@ func Build(o Options) (*Result, error) {
 		return nil, fmt.Errorf("build: state directory: %w", err)
 	} else if !st.IsDir() {
 		return nil, fmt.Errorf("build: state %s is not a directory", o.State)
+	}
+	if err := checkOverlap(o.State, o.Out); err != nil {
+		return nil, err
 	}
 	cur := &curation.Curation{}
 	if o.Curation != "" {
@@ -474,4 +478,60 @@ func (b *builder) sitemap() error {
 	}
 	robots := "User-agent: *\nAllow: /\nSitemap: " + b.base + "sitemap.xml\n"
 	return b.write("robots.txt", []byte(robots))
+}
+
+// checkOverlap refuses an output directory that overlaps the state directory: equal, out
+// inside state (the site would be written into the state, which check and the next build then
+// trip over), or state inside out (replacing the output whole would delete the state just
+// rendered). Paths are compared cleaned and absolute, with symlinks resolved as far as they
+// exist, so a link to the state is the state. The error names both paths.
+func checkOverlap(state, out string) error {
+	s, err := resolvedPath(state)
+	if err != nil {
+		return fmt.Errorf("build: state directory %s: %w", state, err)
+	}
+	d, err := resolvedPath(out)
+	if err != nil {
+		return fmt.Errorf("build: output directory %s: %w", out, err)
+	}
+	switch {
+	case s == d:
+		return fmt.Errorf("build: the output directory %s is the state directory %s; choose an --out outside the state", out, state)
+	case within(d, s):
+		return fmt.Errorf("build: the output directory %s is inside the state directory %s; choose an --out outside the state", out, state)
+	case within(s, d):
+		return fmt.Errorf("build: the state directory %s is inside the output directory %s, which a build replaces whole; choose an --out that does not hold the state", state, out)
+	}
+	return nil
+}
+
+// resolvedPath is p absolute and cleaned, with symlinks resolved in the longest part of it
+// that exists (the rest, not yet created, is joined on as written).
+func resolvedPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for cur := abs; ; {
+		r, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+		cur = parent
+	}
+}
+
+// within reports whether path p is strictly inside directory dir (both cleaned, absolute).
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

@@ -67,6 +67,9 @@ func TestBuildCommandErrors(t *testing.T) {
 		{[]string{"build", "--nope"}, 2, "flag provided but not defined"},
 		{[]string{"build", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"build", "--state", dir, "--out", filepath.Join(dir, "o"), "--base-url", "ftp://x/"}, 1, "--base-url"},
+		// An --out overlapping the state is refused by site.Build, whoever calls it (case 3).
+		{[]string{"build", "--state", dir, "--out", filepath.Join(dir, "public")}, 1, "the output directory " + filepath.Join(dir, "public") + " is inside the state directory " + dir},
+		{[]string{"build", "--state", dir, "--out", dir}, 1, "is the state directory"},
 		{[]string{"check-site", "--out", filepath.Join(dir, "missing")}, 1, "check-site"},
 		{[]string{"check-site", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"serve", "--out", filepath.Join(dir, "missing")}, 1, "no built site"},
