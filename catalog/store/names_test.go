@@ -64,7 +64,7 @@ func TestCanonicalURL(t *testing.T) {
 		"http://[::FFFF:7F00:1]:80/":                  "http://[::ffff:7f00:1]/",
 		"http://127.0.0.1:8080/e1/":                   "http://127.0.0.1:8080/e1/",
 		"https://example.org":                         "https://example.org",
-		"https://Example.org/with%20space/?a=%41":     "https://example.org/with%20space/?a=%41",
+		"https://Example.org/with%20space/?a=%41":     "https://example.org/with%20space/?a=A",
 		"https://my_host.Example/":                    "https://my_host.example/",
 		"not a url":                                   "not a url",
 		"/relative/path":                              "/relative/path",
@@ -87,5 +87,78 @@ func TestCorpusURLsAreCanonical(t *testing.T) {
 		if got := CanonicalURL(u); got != u {
 			t.Errorf("CanonicalURL(%q) = %q: a held record would be renamed", u, got)
 		}
+	}
+}
+
+// RFC 3986 section 6.2.2: %-escape case, escaped unreserved characters and dot segments are
+// spellings of one URL, so of one site index (one site id): an enrolled "x/../site/" is the
+// site already enrolled as "site/", "%7Emods" is "~mods". Escapes of reserved characters,
+// "//" and letter case in the path are the server's business and stay.
+func TestCanonicalURLNormalizesPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://h/x/../site/dreamweave.json":      "http://h/site/dreamweave.json",
+		"http://h/site/./dreamweave.json":         "http://h/site/dreamweave.json",
+		"http://h/a/b/../../site/":                "http://h/site/",
+		"http://h/../../site/":                    "http://h/site/",
+		"http://h/site/..":                        "http://h/",
+		"http://h/site/.":                         "http://h/site/",
+		"http://h/a/%2e%2E/site/":                 "http://h/site/",
+		"http://h/%7Emods/dreamweave.json":        "http://h/~mods/dreamweave.json",
+		"http://h/%7emods/":                       "http://h/~mods/",
+		"http://h/%41b%2d%5F/":                    "http://h/Ab-_/",
+		"http://h/a%2fb/":                         "http://h/a%2Fb/",
+		"http://h/a%c3%a9/":                       "http://h/a%C3%A9/",
+		"http://h/a%zz/%4":                        "http://h/a%zz/%4",
+		"http://h//a/../b":                        "http://h//b",
+		"http://h/A/..x/.x/":                      "http://h/A/..x/.x/",
+		"http://h/a/../b?q=../%7e#f/../%7e":       "http://h/b?q=../~#f/../%7e",
+		"HTTP://H:80/x/../site/?%7E=1":            "http://h/site/?~=1",
+		"https://dreamweave-mp.github.io/a/../b/": "https://dreamweave-mp.github.io/b/",
+	} {
+		if got := CanonicalURL(in); got != want {
+			t.Errorf("CanonicalURL(%q) = %q, want %q", in, got, want)
+		}
+		if got := CanonicalURL(want); got != want {
+			t.Errorf("CanonicalURL is not idempotent on %q: %q", want, got)
+		}
+		if SiteID(CanonicalURL(in)) != SiteID(want) {
+			t.Errorf("%q names another site than %q", in, want)
+		}
+	}
+}
+
+// CanonicalURL is applied to URLs from sources.toml and from redirects: on any input it must
+// be idempotent (a canonical URL names the same site when canonicalized again).
+func FuzzCanonicalURL(f *testing.F) {
+	for _, s := range []string{"http://h/x/../site/", "http://H:80/%7e/./a/..", "https://bücher.example./%2e%2E/", "http://h//a/../b?q=%41#%7e", "http://h/%", "http://[::1]:8080/a%2fb/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := CanonicalURL(s)
+		if again := CanonicalURL(c); again != c {
+			t.Errorf("CanonicalURL(%q) = %q, but CanonicalURL(%q) = %q", s, c, c, again)
+		}
+	})
+}
+
+// Every URL the reference index's state holds (enrolled URLs and site index URLs) is already
+// canonical and names its record as held: normalising URLs renames nothing.
+func TestCorpusStateNamesUnchanged(t *testing.T) {
+	s, err := Open(corpusState(t)).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range s.Origins {
+		if CanonicalURL(o.IndexURL) != o.IndexURL || SiteID(CanonicalURL(o.IndexURL)) != o.ID {
+			t.Errorf("site %s (%s) would be renamed %s", o.ID, o.IndexURL, SiteID(CanonicalURL(o.IndexURL)))
+		}
+	}
+	for _, src := range s.Sources {
+		if CanonicalURL(src.URL) != src.URL {
+			t.Errorf("enrolled URL %s is canonicalised to %s", src.URL, CanonicalURL(src.URL))
+		}
+	}
+	if len(s.Origins) == 0 || len(s.Sources) == 0 {
+		t.Fatal("the corpus state holds no sites")
 	}
 }

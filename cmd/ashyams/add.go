@@ -179,7 +179,7 @@ func leadsTo(ctx context.Context, enrolled []sources.Source, index, statePath st
 	var wg sync.WaitGroup
 	for i, s := range enrolled {
 		if got, ok := recordedIndex(statePath, s.URL); ok {
-			found[i] = got == index
+			found[i] = store.CanonicalURL(got) == store.CanonicalURL(index) // a record written before URLs were normalised
 			continue
 		}
 		if c == nil {

@@ -136,6 +136,44 @@ func TestAddRefusesTheSameURL(t *testing.T) {
 	f.unchanged(t)
 }
 
+// Spellings of the enrolled URL that RFC 3986 section 6.2.2 makes the same URL (dot segments,
+// an escaped unreserved character) are the same source, not a second site for the same index.
+func TestAddRefusesAnotherSpellingOfAnEnrolledURL(t *testing.T) {
+	for _, u := range []string{"x/../lanterns.example/", "lanterns.example/./", "%6Canterns.example/"} {
+		f := newAddFixture(t)
+		rc, _, errs := f.add(f.srv.URL()+u, "--note", "same site", "--allow-loopback")
+		if rc != 1 || !strings.Contains(errs, "is already enrolled") {
+			t.Fatalf("%s: exit %d: %s", u, rc, errs)
+		}
+		f.unchanged(t)
+	}
+}
+
+// A state written before URLs were normalised may record an enrolled source's site index in
+// another spelling: it is still the same site index.
+func TestAddComparesRecordedIndexCanonically(t *testing.T) {
+	f := newAddFixture(t)
+	gone := f.srv.URL() + "gone.example/"
+	f.text += "\n[[source]]\nurl = \"" + gone + "\"\nadded = \"2026-10-02\"\nnote = \"gone\"\n"
+	if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index := f.srv.URL() + "tidewater.example/x/../dw/%64reamweave.json"
+	d := store.Open(f.state)
+	site := "tidewater-example-dw-00000000"
+	if err := d.WriteJSON(store.SourcePath(store.SourceID(gone)), store.Source{URL: gone, Origin: &site, Health: store.SourceResolved}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteJSON(store.OriginPath(site), store.Origin{ID: site, IndexURL: index, Health: store.OriginHealthy}); err != nil {
+		t.Fatal(err)
+	}
+	rc, _, errs := f.add(f.srv.URL()+"tidewater.example/", "--note", "tides", "--allow-loopback")
+	if rc != 1 || !strings.Contains(errs, "already leads to") || !strings.Contains(errs, gone) {
+		t.Fatalf("exit %d: %s", rc, errs)
+	}
+	f.unchanged(t)
+}
+
 // A different URL that discovery leads to an enrolled site's index is the same site.
 func TestAddRefusesAURLLeadingToAnEnrolledSite(t *testing.T) {
 	f := newAddFixture(t)

@@ -52,3 +52,28 @@ func TestDrillOneIndexSpelledTwoWays(t *testing.T) {
 		t.Errorf("second refresh: %d origins, %d claims, %d fetched, problems %v", len(snap.Origins), len(snap.Claims), sum.Fetched, sum.Problems)
 	}
 }
+
+// The same for RFC 3986 section 6.2.2's spellings (/tmp/b3 case 3): an enrolled URL with dot
+// segments and an escaped unreserved character reaches the index the plain URL reaches; both
+// lead to one site, recorded under the canonical index URL (no second site, no identity
+// conflict of a site with itself).
+func TestDrillDotSegmentsAndEscapesAreOneSite(t *testing.T) {
+	l := newLab(t)
+	plain := l.source(tplDir)
+	odd := l.url("x/../" + strings.Replace(tplDir, "DreamWeave", "%44reamWeave", 1) + "/./")
+	l.refresh(plain, odd)
+	snap := load(t, l.state)
+	want := l.url(tplDir + "/dreamweave.json")
+	if len(snap.Origins) != 1 || snap.Origins[0].IndexURL != want || snap.Origins[0].ID != l.site(tplDir) {
+		var got []string
+		for _, o := range snap.Origins {
+			got = append(got, o.ID+" "+o.IndexURL)
+		}
+		t.Fatalf("origins %q; want one, %s", got, want)
+	}
+	for _, u := range []string{plain, odd} {
+		if s := l.sourceRecord(u); s.Origin == nil || *s.Origin != l.site(tplDir) {
+			t.Errorf("source %s leads to %v (%s)", u, s.Origin, deref(s.Problem))
+		}
+	}
+}

@@ -107,7 +107,8 @@ func Parse(name string, b []byte) ([]Source, error) { return ParseWith(name, b, 
 // private, link-local, reserved... addresses, non-canonical IPv4 forms, malformed host names,
 // bad ports; localhost unless o.AllowLoopback); the same url listed twice (compared by
 // store.CanonicalURL: scheme and host lowercased, an IDN host as punycode, a default port and a
-// trailing dot on the host dropped; an empty path read as "/"); `added` missing or not a date (YYYY-MM-DD); `note` missing, not a
+// trailing dot on the host dropped, %-escapes normalised and dot segments removed as RFC 3986
+// section 6.2.2 says; an empty path read as "/"); `added` missing or not a date (YYYY-MM-DD); `note` missing, not a
 // string, empty, or not one line of printable text.
 func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	var doc map[string]any
@@ -278,7 +279,8 @@ func checkFetchable(s string, allowLoopback bool) string {
 }
 
 // dupKey is the URL as a site would see the request: store.CanonicalURL (scheme and host
-// lowercased, an IDN host as punycode, a trailing dot on the host and a default port dropped),
+// lowercased, an IDN host as punycode, a trailing dot on the host and a default port dropped,
+// %-escapes normalised and dot segments removed: RFC 3986 section 6.2.2),
 // the fragment dropped, an empty path read as "/". Everything else is compared as written.
 func dupKey(s string) string {
 	u, err := url.Parse(store.CanonicalURL(s))

@@ -153,6 +153,12 @@ func TestDuplicatesAreComparedAsTheSiteSeesThem(t *testing.T) {
 		{"http://[2001:db8::1]:80/", "http://[2001:DB8::1]/"},
 		{"https://bücher.example/mods/", "https://xn--bcher-kva.example/mods/"},
 		{"https://BÜCHER.example./mods/", "https://xn--bcher-kva.example:443/mods/"},
+		// RFC 3986 section 6.2.2: dot segments, escaped unreserved characters, %-hex case.
+		{"http://example.org/site/", "http://example.org/x/../site/"},
+		{"http://example.org/site/", "http://example.org/./site/."},
+		{"http://example.org/~mods/", "http://example.org/%7Emods/"},
+		{"http://example.org/~mods/", "http://example.org/%7emods/"},
+		{"http://example.org/a%2Fb/", "http://example.org/a%2fb/"},
 	}
 	for _, p := range same {
 		if dupKey(p[0]) != dupKey(p[1]) {
@@ -165,6 +171,8 @@ func TestDuplicatesAreComparedAsTheSiteSeesThem(t *testing.T) {
 		{"https://example.org:80/", "https://example.org/"},
 		{"https://example.org/Mods/", "https://example.org/mods/"},
 		{"https://example.org/?a=1", "https://example.org/?a=2"},
+		{"https://example.org/a%2Fb/", "https://example.org/a/b/"},
+		{"https://example.org/a//b/", "https://example.org/a/b/"},
 	}
 	for _, p := range different {
 		if dupKey(p[0]) == dupKey(p[1]) {
