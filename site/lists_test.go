@@ -3,6 +3,8 @@ package site
 import (
 	"encoding/xml"
 	"html"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -229,5 +231,36 @@ func TestUsedByIsRequiresOnly(t *testing.T) {
 	}
 	if strings.Contains(referenced, "Needs Lib") || strings.Contains(text, "conflicts this claim") {
 		t.Errorf("Referenced by repeats a use or words a kind as a bare noun: %q", referenced)
+	}
+}
+
+// TestConflictsPageMigrationEvidenceOnce (case 6): a reviewed migration's reason and review
+// date appear once on the Conflicts page's Moves, with one full stop, as on the claim page.
+func TestConflictsPageMigrationEvidenceOnce(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	from := f.origin("https://lanterns.example/dreamweave.json", "Lanterns")
+	to := f.origin("https://ashfall.example/dreamweave.json", "Ashfall")
+	f.claim(from, sampleManifest(uuid(1), "One", 1), nil)
+	f.claim(to, sampleManifest(uuid(1), "One", 2), nil)
+	cur := filepath.Join(t.TempDir(), "curation.toml")
+	reason := "The old site's front page links the new one; confirmed by the author in issue #12."
+	toml := "[[migration]]\nproject = \"" + uuid(1) + "\"\nfrom = \"https://lanterns.example/dreamweave.json\"\nto = \"https://ashfall.example/dreamweave.json\"\nreason = \"" + reason + "\"\nreviewed = \"2026-10-01\"\n"
+	if err := os.WriteFile(cur, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out := build(t, state, Options{Curation: cur})
+	text := page(t, out, "conflicts/index.html")
+	want := "Reviewed migration entry (this index's decision): curation [[migration]] #1, reviewed 2026-10-01: " + reason
+	if !strings.Contains(text, want) {
+		t.Errorf("conflicts page lacks %q:\n%s", want, text)
+	}
+	for _, s := range []string{"issue #12", "2026-10-01"} {
+		if n := strings.Count(text, s); n != 1 {
+			t.Errorf("conflicts page says %q %d times, want once", s, n)
+		}
+	}
+	if strings.Contains(text, "..") {
+		t.Errorf("conflicts page has a doubled full stop")
 	}
 }
