@@ -279,6 +279,7 @@ type builder struct {
 	tmpl    *templateSet
 	cards   map[network.Key]*CardImage
 	derived *derived
+	names   *siteNames // display names shared by sites: those sites are named with their id
 
 	jobs chan func() error // page renders, run by the workers started in build
 	errs chan error
@@ -340,6 +341,10 @@ func (b *builder) build() error {
 	if b.tmpl, err = loadTemplates(b.templates); err != nil {
 		return err
 	}
+	b.names = newSiteNames(b.n)
+	for _, t := range b.tmpl.pages {
+		t.Funcs(b.names.funcs())
+	}
 	if err := b.write(Marker, []byte(markerText+markerBase+b.base+"\n")); err != nil {
 		return err
 	}
@@ -349,7 +354,7 @@ func (b *builder) build() error {
 	if err := b.cardImages(); err != nil {
 		return err
 	}
-	b.derived = derive(b.n)
+	b.derived = derive(b.n, b.names)
 	if err := b.machineFiles(); err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ type eventView struct {
 	Lines    []string
 	// Claim is the claim the event belongs to (nil when the state no longer holds it).
 	Claim *network.Claim
-	// Site names the claim's site (claimSiteText; the site's record or id when the state no
+	// Site names the claim's site (siteNames.claimSiteText; the site's record or id when the state no
 	// longer holds the claim), and Title is the headline with it after the project's name:
 	// "Wickwork (Ashfall Collective): first observed". Every list of events, the event page
 	// and the feed name the site, so the events of a conflicted id are told apart.
@@ -64,7 +64,7 @@ var tagOrder = []string{tags.Release, tags.Breaking, tags.Migration, tags.Depend
 	tags.Status, tags.Artifacts, tags.Anomaly, tags.Capabilities, tags.Components, tags.Metadata,
 	tags.Development, tags.Observed, tags.Listing, tags.Moved}
 
-func derive(n *network.Network) *derived {
+func derive(n *network.Network, names *siteNames) *derived {
 	d := &derived{
 		ByID:      map[string]*eventView{},
 		ByTag:     map[string][]*eventView{},
@@ -79,9 +79,9 @@ func derive(n *network.Network) *derived {
 		v.Claim = n.ByKey[k]
 		switch o := n.OriginByID[e.Origin]; {
 		case v.Claim != nil:
-			v.Site = claimSiteText(v.Claim)
+			v.Site = names.claimSiteText(v.Claim)
 		case o != nil:
-			v.Site = originName(o)
+			v.Site = names.originText(o)
 		default:
 			v.Site = e.Origin
 		}

@@ -196,18 +196,18 @@ func (b *builder) graph() (*graphInfo, error) {
 			mx = x1 + colGap/2
 		}
 		fmt.Fprintf(&s, `<path d="M%d %d C%d %d %d %d %d %d" class="%s" stroke-width="1.5"%s marker-end="url(#%s)"><title>`, x1, y1, mx, y1, mx, y2, x2, y2, class, dash, marker)
-		xmlEscape(&s, claimText(e.from)+" "+e.kind+" "+claimText(e.to))
+		xmlEscape(&s, b.names.claimText(e.from)+" "+e.kind+" "+b.names.claimText(e.to))
 		s.WriteString(`</title></path>`)
 	}
 	for _, g := range all {
 		x, y := pos(g)
 		s.WriteString(`<g><title>`)
-		xmlEscape(&s, claimText(g.c)+", site "+g.c.Site)
+		xmlEscape(&s, b.names.claimText(g.c)+", site "+g.c.Site)
 		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" class="box"/>`, x, y, boxW, boxH)
 		fmt.Fprintf(&s, `<text x="%d" y="%d" class="name">`, x+8, y+19)
 		xmlEscape(&s, plainPub(clip(g.c.Name, 27)))
 		fmt.Fprintf(&s, `</text><text x="%d" y="%d" class="site" font-size="11">`, x+8, y+36)
-		xmlEscape(&s, "from "+plainPub(clip(claimSiteText(g.c), 29)))
+		xmlEscape(&s, "from "+plainPub(clip(b.names.claimSiteText(g.c), 29)))
 		s.WriteString(`</text></g>`)
 	}
 	s.WriteString(`</svg>`)

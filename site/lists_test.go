@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/xml"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -262,5 +263,68 @@ func TestConflictsPageMigrationEvidenceOnce(t *testing.T) {
 	}
 	if strings.Contains(text, "..") {
 		t.Errorf("conflicts page has a doubled full stop")
+	}
+}
+
+// TestSitesSharingANameAreToldApart (case 7): two different sites giving themselves the same
+// display name (case and surrounding spaces aside) but listing different projects are named
+// with their ids everywhere the site is named: project list, search.json, releases, updates,
+// the feed, titles and the site page; a site with a name of its own is not.
+func TestSitesSharingANameAreToldApart(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	real := f.origin("https://a.example/dreamweave.json", "S3ctor's Stash")
+	fake := f.origin("https://b.example/dreamweave.json", "  s3ctor's STASH ")
+	other := f.origin("https://c.example/dreamweave.json", "Lanterns")
+	for i, s := range []string{real, fake, other} {
+		m := sampleManifest(uuid(i+1), fmt.Sprint("Proj", i), 1)
+		d := f.claim(s, m, nil)
+		f.event(store.Event{Kind: store.EventObserved, Project: uuid(i + 1), Origin: s, Name: m.Project.Name, ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+	}
+	_, out := build(t, state, Options{})
+	named := map[string]string{real: "S3ctor's Stash (" + real + ")", fake: "  s3ctor's STASH  (" + fake + ")"} // the name as the site gives it
+	for _, rel := range []string{"projects/index.html", "index.html", "releases/index.html", "updates/index.html", "updates/observed/index.html"} {
+		text := strings.Join(strings.Fields(page(t, out, rel)), " ")
+		for s, want := range named {
+			want = strings.Join(strings.Fields(want), " ")
+			if !strings.Contains(text, want) && !strings.Contains(text, want[:strings.Index(want, " (")]+" "+s) {
+				t.Errorf("%s does not name the site %s with its id", rel, s)
+			}
+		}
+		if strings.Contains(text, other) && strings.Contains(text, "Lanterns ("+other+")") {
+			t.Errorf("%s adds the id to a site whose name is its own", rel)
+		}
+	}
+	search := string(readOut(t, out, SearchFile))
+	for s, want := range named {
+		if !strings.Contains(search, `"site_name":"`+strings.ReplaceAll(want, "'", `\u0027`)+`"`) && !strings.Contains(search, `"site_name":"`+want+`"`) {
+			t.Errorf("search.json does not name %s with its id", s)
+		}
+	}
+	var feed struct {
+		Entries []struct {
+			Title string `xml:"title"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(readOut(t, out, FeedFile), &feed); err != nil {
+		t.Fatal(err)
+	}
+	titles := map[string]bool{}
+	for _, e := range feed.Entries {
+		titles[strings.Join(strings.Fields(e.Title), " ")] = true
+	}
+	for i, s := range []string{real, fake} {
+		if want := strings.Join(strings.Fields(fmt.Sprint("Proj", i)+" ("+named[s]+"): first observed"), " "); !titles[want] {
+			t.Errorf("the feed has no entry titled %q; it has %v", want, titles)
+		}
+		if got := strings.Join(strings.Fields(pageTitle(t, out, claimPath(uuid(i+1), s))), " "); got != strings.Join(strings.Fields(fmt.Sprint("Proj", i)+" from "+named[s]+" · AsHyAmS"), " ") {
+			t.Errorf("claim page title %q", got)
+		}
+		if got := strings.Join(strings.Fields(pageTitle(t, out, originPath(s))), " "); got != strings.Join(strings.Fields("Site "+named[s]+" · AsHyAmS"), " ") {
+			t.Errorf("site page title %q", got)
+		}
+	}
+	if got := pageTitle(t, out, claimPath(uuid(3), other)); got != "Proj2 from Lanterns · AsHyAmS" {
+		t.Errorf("a site of its own name gets no id: title %q", got)
 	}
 }

@@ -157,7 +157,7 @@ func (b *builder) projectPages() error {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(claimSiteText(c)), Section: "projects",
+			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(b.names.claimSiteText(c)), Section: "projects",
 				Desc: "One claim for project id " + c.Project + ": what one site publishes for it, as this index observed it."},
 				func() any { return b.claimView(c) }); err != nil {
 				return err
@@ -398,7 +398,7 @@ func (b *builder) originPages() error {
 				v.Sources = append(v.Sources, s)
 			}
 		}
-		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + plainPub(originName(o)), Section: "origins",
+		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + plainPub(b.names.originText(o)), Section: "origins",
 			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
 			return err
 		}
@@ -528,13 +528,15 @@ type healthData struct {
 	Claims  []*network.Claim
 	// Cards are the claims whose card image cannot be shown, with why.
 	Cards []*cardProblem
+	names *siteNames
 }
 
-// SiteName is how the health page names the site with id (a source's origin): its name, or
-// the id when the state holds no such site.
+// SiteName is how the health page names the site with id (a source's origin): its name
+// (with the id when another site shares it, siteNames.originText), or the id when the state
+// holds no such site.
 func (d *healthData) SiteName(id string) string {
 	if o := d.N.OriginByID[id]; o != nil {
-		return originName(o)
+		return d.names.originText(o)
 	}
 	return id
 }
@@ -729,7 +731,7 @@ func claimHealthText(c *network.Claim) string {
 }
 
 func (b *builder) healthPage() error {
-	d := &healthData{N: b.n}
+	d := &healthData{N: b.n, names: b.names}
 	d.Sources = append([]store.Source(nil), b.n.Sources...)
 	sort.SliceStable(d.Sources, func(i, j int) bool { return sourceRank(d.Sources[i]) < sourceRank(d.Sources[j]) })
 	var src tally

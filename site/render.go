@@ -108,8 +108,10 @@ var funcs = template.FuncMap{
 	"isFalse":      func(b *bool) bool { return b != nil && !*b },
 	"plural":       plural,
 	"siteLabel":    siteLabel,
-	"siteText":     claimSiteText,
-	"claimText":    claimText,
+	"siteText":     (*siteNames)(nil).claimSiteText, // stand-ins: each build sets its own (siteNames.funcs)
+	"claimText":    (*siteNames)(nil).claimText,
+	"sharedName":   (*siteNames)(nil).sharedName,
+	"originText":   (*siteNames)(nil).originText,
 	"relVerb":      relationVerb,
 	"problem":      func(s string, ctx any) template.HTML { return quoteFor(sentence(capitalize(s)), ctx) },
 	"quote":        func(s string) template.HTML { return problemHTML(s) },
@@ -146,30 +148,6 @@ func siteLabel(c *network.Claim) string {
 		return *o.SiteName
 	}
 	return c.Site
-}
-
-// claimSiteText is how running text names the site of claim c: its name (siteLabel), and,
-// when another claim for the same project id comes from a site of the same name, this
-// index's id for the site as well, so the claims of a conflicted id are always told apart
-// ("Ashfall Collective", or "Ashfall (ashfall-example-9c525920)").
-func claimSiteText(c *network.Claim) string {
-	l := siteLabel(c)
-	if c == nil || c.Conflict == nil {
-		return l
-	}
-	for _, o := range c.Conflict.Claims {
-		if o != c && siteLabel(o) == l {
-			return l + " (" + c.Site + ")"
-		}
-	}
-	return l
-}
-
-// claimText names a claim in plain text (page titles, the feed, the graph): its name and its
-// site, "Wickwork (Ashfall Collective)".
-// Both parts are publisher text made plain (plainPub).
-func claimText(c *network.Claim) string {
-	return plainPub(c.Name) + " (" + plainPub(claimSiteText(c)) + ")"
 }
 
 // originName is how a site is named in headings and titles: the name it gives itself, else

@@ -59,7 +59,7 @@ const searchSchema = `{
 type searchEntry struct {
 	Project string `json:"project"`
 	Origin  string `json:"origin"`
-	// SiteName is how the list names the site (claimSiteText), when that is not the site id.
+	// SiteName is how the list names the site (siteNames.claimSiteText), when that is not the site id.
 	SiteName string   `json:"site_name,omitempty"`
 	Name     string   `json:"name"`
 	Summary  string   `json:"summary"`
@@ -93,7 +93,7 @@ func (b *builder) searchJSON() ([]byte, error) {
 		if e.Tags == nil {
 			e.Tags = []string{}
 		}
-		if l := claimSiteText(c); l != c.Site {
+		if l := b.names.claimSiteText(c); l != c.Site {
 			e.SiteName = l
 		}
 		for _, bg := range claimBadges(c) {

@@ -1,0 +1,102 @@
+package site
+
+import (
+	"html/template"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+)
+
+// siteNames knows which display names (site_name) more than one site in the state gives
+// itself, compared case-insensitively after trimming. Wherever such a site is named, its
+// site id is added, the same rule an identity conflict's claims get (claimSiteText): two
+// different sites must never read as one, and a new site naming itself after an established
+// one must not pass for it (SPEC section 5: sites are told apart, none preferred).
+type siteNames struct {
+	shared map[string]bool // nameKey of each display name held by two or more sites
+}
+
+// nameKey is how display names are compared: trimmed, lower case.
+func nameKey(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// newSiteNames finds the display names shared by sites of n.
+func newSiteNames(n *network.Network) *siteNames {
+	count := map[string]int{}
+	for _, o := range n.Origins {
+		if o.SiteName != nil && strings.TrimSpace(*o.SiteName) != "" {
+			count[nameKey(*o.SiteName)]++
+		}
+	}
+	s := &siteNames{shared: map[string]bool{}}
+	for k, c := range count {
+		if c > 1 {
+			s.shared[k] = true
+		}
+	}
+	return s
+}
+
+// originShared reports whether another site gives itself o's display name.
+func (s *siteNames) originShared(o *network.Origin) bool {
+	return s != nil && o != nil && o.SiteName != nil && s.shared[nameKey(*o.SiteName)]
+}
+
+// sharedName reports whether c's site must be named with its site id: another site gives
+// itself the same display name, or another claim for c's project id comes from a site
+// labelled the same (an identity conflict).
+func (s *siteNames) sharedName(c *network.Claim) bool {
+	if c == nil {
+		return false
+	}
+	if s.originShared(c.Origin) {
+		return true
+	}
+	if c.Conflict == nil {
+		return false
+	}
+	l := siteLabel(c)
+	for _, o := range c.Conflict.Claims {
+		if o != c && siteLabel(o) == l {
+			return true
+		}
+	}
+	return false
+}
+
+// claimSiteText is how running text names the site of claim c: its name (siteLabel), with
+// this index's id for the site added when sharedName says so ("Ashfall Collective", or
+// "Ashfall (ashfall-example-9c525920)").
+func (s *siteNames) claimSiteText(c *network.Claim) string {
+	l := siteLabel(c)
+	if s.sharedName(c) && l != c.Site {
+		return l + " (" + c.Site + ")"
+	}
+	return l
+}
+
+// originText names site o in titles and running text: originName, with its id added when
+// another site gives itself the same name.
+func (s *siteNames) originText(o *network.Origin) string {
+	l := originName(o)
+	if s.originShared(o) && l != o.ID {
+		return l + " (" + o.ID + ")"
+	}
+	return l
+}
+
+// claimText names a claim in plain text (page titles, the feed, the graph): its name and its
+// site, "Wickwork (Ashfall Collective)". Both parts are publisher text made plain (plainPub).
+func (s *siteNames) claimText(c *network.Claim) string {
+	return plainPub(c.Name) + " (" + plainPub(s.claimSiteText(c)) + ")"
+}
+
+// funcs are the template functions that need the state's names, set on every page template
+// of a build (the package-level funcs hold stand-ins for parsing).
+func (s *siteNames) funcs() template.FuncMap {
+	return template.FuncMap{
+		"siteText":   s.claimSiteText,
+		"claimText":  s.claimText,
+		"sharedName": s.sharedName,
+		"originText": s.originText,
+	}
+}
