@@ -247,6 +247,12 @@ type Media struct {
 	Alt     string  `json:"alt"`     // its alternative text (publisher text)
 	File    *string `json:"file"`    // "media/<sha256>.<ext>"; null when not cached
 	Problem *string `json:"problem"` // why it is not cached, in words; null when cached
+	// Definitive is true when Problem is a refusal of the image itself (over the byte or pixel
+	// limit, not an image this index reads, a refused address, an HTTP 4xx answer other than
+	// 408/429): remembered for this URL while the manifest is unchanged. False with a Problem:
+	// a transient failure (network error, HTTP 5xx/408/429, timeout, time budget), tried again
+	// on the next refresh.
+	Definitive bool `json:"definitive,omitempty"`
 }
 
 // Event kinds.

@@ -3,6 +3,7 @@ package refresh
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // card image formats this index reads
@@ -38,9 +39,12 @@ func pickImage(m *protocol.Manifest) *protocol.Media {
 // cardImage sets c.Media from the held manifest m (SPEC section 2, "Card images"). The image is
 // fetched through the same guard with its own size limit, its dimensions checked from the header
 // before it is decoded, and cached as media/<sha256>.<ext>. It is not fetched again while the URL
-// is unchanged and the file exists; a failed fetch is retried only when the manifest changes
-// (fresh) or the URL does. A bad image is a problem on c.Media, never a failed refresh; only a
-// write failure is an error.
+// is unchanged and the file exists. A definitive refusal of the image (Media.Definitive: too
+// large, not an image, a refused address, an HTTP 4xx) is remembered for its URL until the
+// manifest changes (fresh); a transient failure (network error, HTTP 5xx, 408 or 429, timeout,
+// time budget) is tried again on the next refresh, once per refresh, since it says nothing
+// about the image. A bad image is a problem on c.Media, never a failed refresh; only a write
+// failure is an error.
 func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifest, manifestURL, indexURL string, fresh bool) error {
 	pick := pickImage(m)
 	if pick == nil {
@@ -53,19 +57,19 @@ func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifes
 			c.Media = &store.Media{URL: u, Alt: pick.Alt, File: p.File}
 			return nil
 		}
-		if p.File == nil && !fresh {
-			c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: p.Problem}
+		if p.File == nil && p.Definitive && !fresh {
+			c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: p.Problem, Definitive: true}
 			return nil
 		}
 	}
-	file, body, problem, cut := r.fetchImage(ctx, u)
+	file, body, problem, definitive, cut := r.fetchImage(ctx, u)
 	if cut {
 		if r.interrupted() != nil {
 			return nil // the refresh is ending: what was recorded stays
 		}
 		// A time budget, not the image: a problem already recorded for this URL stays;
 		// otherwise (a first sighting, a new URL) the budget is recorded as the problem, as a
-		// timeout is, and like a timeout it is retried when the manifest or the URL changes.
+		// timeout is, and like a timeout it is tried again on the next refresh.
 		if p := c.Media; p != nil && p.URL == u && p.File == nil && p.Problem != nil {
 			c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: p.Problem}
 			return nil
@@ -78,36 +82,44 @@ func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifes
 		}
 		return r.st.WriteBytes(file, body) // before the claim that names it
 	}
-	c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: &problem}
+	c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: &problem, Definitive: definitive}
 	r.fact(imageFact(c.Origin, c.Project, problem))
 	return nil
 }
 
 // fetchImage returns the cache file name (media/<sha256>.<ext>) and the image's bytes, or the
-// problem that kept the image out; cut when a time budget or an interrupt stopped the fetch.
-func (r *run) fetchImage(ctx context.Context, u string) (file string, body []byte, problem string, cut bool) {
+// problem that kept the image out; definitive when the problem is a refusal of the image itself
+// (over a limit, not an image, a refused address, a 4xx answer) rather than a failure to read it
+// now (network error, 5xx, 408, 429, timeout, budget); cut when
+// a time budget or an interrupt stopped the fetch.
+func (r *run) fetchImage(ctx context.Context, u string) (file string, body []byte, problem string, definitive, cut bool) {
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: "image/webp, image/png, image/jpeg, image/gif;q=0.9", MaxBytes: r.o.MaxImageBytes})
 	if err != nil {
-		return "", nil, fetchProblem("the card image", u, nil, err), isBudget(err) || r.interrupted() != nil
+		var tl *guard.TooLargeError
+		var rf *guard.RefusedError
+		return "", nil, fetchProblem("the card image", u, nil, err), errors.As(err, &tl) || errors.As(err, &rf), isBudget(err) || r.interrupted() != nil
 	}
 	if resp.Status != 200 {
-		return "", nil, fmt.Sprintf("HTTP %d from %s", resp.Status, u), false
+		// A server error, 408 or 429 is about the server now; any other status (404, 410,
+		// 403...) is the site's answer about this URL, remembered until the manifest changes.
+		transient := resp.Status >= 500 || resp.Status == 408 || resp.Status == 429
+		return "", nil, fmt.Sprintf("HTTP %d from %s", resp.Status, u), !transient, false
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(resp.Body))
 	if err != nil {
-		return "", nil, fmt.Sprintf("%s is not an image this index reads (PNG, JPEG, GIF or WebP): %v", u, err), false
+		return "", nil, fmt.Sprintf("%s is not an image this index reads (PNG, JPEG, GIF or WebP): %v", u, err), true, false
 	}
 	ext, ok := imageExt[format]
 	if !ok {
-		return "", nil, fmt.Sprintf("%s is a %s image; this index reads PNG, JPEG, GIF or WebP", u, format), false
+		return "", nil, fmt.Sprintf("%s is a %s image; this index reads PNG, JPEG, GIF or WebP", u, format), true, false
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > r.o.MaxImageSide || cfg.Height > r.o.MaxImageSide ||
 		int64(cfg.Width)*int64(cfg.Height) > r.o.MaxImagePixels {
 		return "", nil, fmt.Sprintf("%s: refused by crawler policy: the image is %d×%d pixels; the limit is %d pixels a side and %d pixels in all",
-			u, cfg.Width, cfg.Height, r.o.MaxImageSide, r.o.MaxImagePixels), false
+			u, cfg.Width, cfg.Height, r.o.MaxImageSide, r.o.MaxImagePixels), true, false
 	}
 	if _, _, err := image.Decode(bytes.NewReader(resp.Body)); err != nil {
-		return "", nil, fmt.Sprintf("%s does not decode as %s: %v", u, format, err), false
+		return "", nil, fmt.Sprintf("%s does not decode as %s: %v", u, format, err), true, false
 	}
-	return store.MediaDir + "/" + store.Digest(resp.Body) + "." + ext, resp.Body, "", false
+	return store.MediaDir + "/" + store.Digest(resp.Body) + "." + ext, resp.Body, "", false, false
 }

@@ -87,8 +87,8 @@ func TestDrillCardImage(t *testing.T) {
 					t.Fatalf("cached image: %v", err)
 				}
 			} else {
-				if c.Media.File != nil || c.Media.Problem == nil {
-					t.Fatalf("media %+v: want a problem and no file", c.Media)
+				if c.Media.File != nil || c.Media.Problem == nil || !c.Media.Definitive {
+					t.Fatalf("media %+v: want a definitive problem and no file", c.Media)
 				}
 				for _, w := range tc.words {
 					if !strings.Contains(*c.Media.Problem, w) {
@@ -170,5 +170,72 @@ func TestDrillCardImageCutByTheSiteBudget(t *testing.T) {
 	line := "card image of " + candle + " at " + l.site(tplDir) + ": " + want
 	if sum.Problems["image"] != 1 || !contains(sum.Failures, line) {
 		t.Errorf("problems %v, failures %q; want %q", sum.Problems, sum.Failures, line)
+	}
+}
+
+// A card image that failed to be read (HTTP 503 while a deploy settles, a network error, a
+// timeout, a time budget) says nothing about the image: it is tried again on the next refresh,
+// once per refresh, though the manifest is unchanged, and cached once it is served. A
+// definitive refusal of the image itself is remembered (TestDrillCardImage).
+func TestDrillCardImageTransientFailureIsRetried(t *testing.T) {
+	l := newLab(t)
+	img := pngBytes(t, 4, 3)
+	l.set(candleImage, img)
+	l.rules(loopback.Rule{Path: "dusk-over-balmora", Status: 503})
+	src := l.source(tplDir)
+	l.refresh(src)
+	c := l.claim(candle, tplDir)
+	if c.Media == nil || c.Media.File != nil || !strings.Contains(deref(c.Media.Problem), "HTTP 503") || c.Media.Definitive {
+		t.Fatalf("media after a 503: %+v", c.Media)
+	}
+	// Still 503: tried again, exactly once, the problem describes the last attempt.
+	l.srv.ResetRequests()
+	sum := l.refresh(src)
+	if n := l.requestsFor("dusk-over-balmora"); n != 1 {
+		t.Errorf("the failed image was requested %d times by the next refresh, want 1", n)
+	}
+	if sum.Problems["image"] != 1 {
+		t.Errorf("summary counts %d image problems, want the 503 again", sum.Problems["image"])
+	}
+	// Served now: the next refresh caches it, the one after does not fetch it again.
+	l.rules()
+	l.srv.ResetRequests()
+	l.refresh(src)
+	c = l.claim(candle, tplDir)
+	want := "media/" + store.Digest(img) + ".png"
+	if n := l.requestsFor("dusk-over-balmora"); n != 1 || c.Media == nil || deref(c.Media.File) != want || c.Media.Problem != nil {
+		t.Fatalf("after the image is served: %d requests, media %+v (problem %s)", n, c.Media, deref(c.Media.Problem))
+	}
+	if c.IngestedSHA256 != store.Digest(l.served(manifestPath(tplDir, candle))) {
+		t.Errorf("the manifest changed under the drill")
+	}
+	l.srv.ResetRequests()
+	l.refresh(src)
+	if n := l.requestsFor("dusk-over-balmora"); n != 0 {
+		t.Errorf("a cached image was fetched again %d times", n)
+	}
+}
+
+// Which failures are retried: a server error, 408 and 429 are about the server now (tried again
+// on the next refresh); a 404 is the site's answer about the URL (remembered until the
+// manifest changes, like an image over a limit).
+func TestCardImageStatusRetryRule(t *testing.T) {
+	for _, tc := range []struct {
+		status  int
+		retried bool
+	}{{503, true}, {500, true}, {429, true}, {408, true}, {404, false}, {410, false}, {403, false}} {
+		l := newLab(t)
+		l.set(candleImage, pngBytes(t, 4, 3))
+		l.rules(loopback.Rule{Path: "dusk-over-balmora", Status: tc.status})
+		src := l.source(tplDir)
+		l.refresh(src)
+		if c := l.claim(candle, tplDir); c.Media == nil || c.Media.Definitive == tc.retried {
+			t.Errorf("HTTP %d: media %+v", tc.status, c.Media)
+		}
+		l.srv.ResetRequests()
+		l.refresh(src)
+		if n := l.requestsFor("dusk-over-balmora"); (n == 1) != tc.retried || n > 1 {
+			t.Errorf("HTTP %d: %d requests on the next refresh, retried %v", tc.status, n, tc.retried)
+		}
 	}
 }
