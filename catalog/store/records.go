@@ -230,8 +230,8 @@ type Claim struct {
 
 // Rejected remembers a refused manifest by digest, so the same broken bytes are not downloaded
 // every six hours. Crawler is the crawler that refused it: a new crawler version reads it again.
-// Health is the claim health the refusal gave (invalid, refused, or manifest-unreachable for a
-// manifest speaking a newer protocol), restored while the same digest is advertised.
+// Health is the claim health the refusal gave (invalid, also for a manifest speaking a newer
+// protocol; refused for a limit), restored while the same digest is advertised.
 type Rejected struct {
 	SHA256  string `json:"sha256"`           // lowercase hex digest of the refused bytes
 	Problem string `json:"problem"`          // why, in words

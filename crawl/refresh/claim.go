@@ -124,8 +124,11 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		r.sum.Unchanged++
 		r.mu.Unlock()
 		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
-	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == crawl.UserAgent:
-		// The same refused bytes are still advertised: not downloaded again (state.txt).
+	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == crawl.UserAgent &&
+		c.Rejected.Health != store.ClaimManifestUnreachable:
+		// The same refused bytes are still advertised: not downloaded again (state.txt). A
+		// refusal recorded as manifest-unreachable (a newer protocol, as an earlier build of
+		// this version recorded it) is read again, so it gets the health it has now.
 		health := c.Rejected.Health
 		if health == "" {
 			health = store.ClaimInvalid
@@ -407,8 +410,13 @@ func manifestVerdict(fs []protocol.Finding) (health, problem string) {
 	case protocol.IsRefused(fs):
 		return store.ClaimRefused, "the manifest is over the document limit: " + protocol.Summary(fs)
 	case protocol.IsNewerProtocol(fs):
-		// Not invalid: this crawler cannot read it. Last good data kept (SPEC section 1).
-		return store.ClaimManifestUnreachable, "the manifest speaks a newer protocol (" + protocol.Summary(fs) + "); last good data kept"
+		// The manifest was read (its bytes hash to the advertised digest), so it is not
+		// "manifest unreachable" (state.txt: "the manifest was not read"). The claim health
+		// vocabulary has no token of its own for it; SPEC section 1 lists a newer or unknown
+		// schema_version among the rules that make a document invalid, "recorded as exactly
+		// that, last good data kept": invalid publication ("the exact problem"), remembered by
+		// digest until a new crawler version, which may speak that protocol, reads it again.
+		return store.ClaimInvalid, "the manifest speaks a newer protocol (" + protocol.Summary(fs) + "); last good data kept"
 	case protocol.IsNotDreamWeave(fs):
 		return store.ClaimInvalid, "not a DreamWeave manifest: " + protocol.Summary(fs)
 	}

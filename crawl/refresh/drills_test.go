@@ -467,16 +467,45 @@ func TestDrillNewerSchemaVersion(t *testing.T) {
 		l.refresh(src)
 		before := l.heldManifests()
 		l.publish(tplDir, tallow, bytes.Replace(l.raw(manifestPath(tplDir, tallow)), []byte(`"schema_version": "2"`), []byte(`"schema_version": "3"`), 1), true)
-		l.refresh(src)
+		sum := l.refresh(src)
+		// The manifest was read (its digest matched): not "manifest unreachable" (state.txt:
+		// "the manifest was not read"). SPEC section 1 lists a newer schema_version among the
+		// rules that make a document invalid, recorded as "speaks a newer protocol".
 		c := l.claim(tallow, tplDir)
-		wantClaim(t, c, store.ClaimManifestUnreachable, "speaks a newer protocol", "last good data kept")
-		if c.Rejected == nil || c.Rejected.Health != store.ClaimManifestUnreachable {
+		wantClaimExactly(t, c, store.ClaimInvalid, `the manifest speaks a newer protocol (/schema_version [newer-protocol] schema_version "3": the document speaks a newer protocol (this index reads schema_version "2")); last good data kept`)
+		if c.Rejected == nil || c.Rejected.Health != store.ClaimInvalid || c.Rejected.SHA256 != c.AdvertisedSHA256 {
 			t.Errorf("rejected %+v", c.Rejected)
 		}
-		if strings.Contains(*c.Problem, "invalid") {
-			t.Errorf("a newer protocol is not invalid: %s", *c.Problem)
+		found := false
+		for _, f := range sum.Failures {
+			found = found || (strings.Contains(f, tallow) && strings.Contains(f, "invalid publication: the manifest speaks a newer protocol"))
+		}
+		if !found || strings.Contains(strings.Join(sum.Failures, "\n"), "unreachable") {
+			t.Errorf("summary failures %q: want Tallow as an invalid publication speaking a newer protocol", sum.Failures)
 		}
 		l.sameHeld(before)
+		// Remembered by digest: the same bytes are not downloaded again by this crawler.
+		l.srv.ResetRequests()
+		l.refresh(src)
+		if n := l.requestsFor(tallow + ".json"); n != 0 {
+			t.Errorf("the newer-protocol manifest was downloaded again %d times", n)
+		}
+		wantClaim(t, l.claim(tallow, tplDir), store.ClaimInvalid, "speaks a newer protocol")
+	})
+	t.Run("recorded as manifest unreachable by an earlier build", func(t *testing.T) {
+		l := newLab(t)
+		src := l.source(tplDir)
+		l.refresh(src)
+		l.publish(tplDir, tallow, bytes.Replace(l.raw(manifestPath(tplDir, tallow)), []byte(`"schema_version": "2"`), []byte(`"schema_version": "3"`), 1), true)
+		l.refresh(src)
+		d := store.Open(l.state)
+		c := l.claim(tallow, tplDir)
+		c.Health, c.Rejected.Health = store.ClaimManifestUnreachable, store.ClaimManifestUnreachable
+		if err := d.WriteJSON(store.ClaimPath(tallow, c.Origin), c); err != nil {
+			t.Fatal(err)
+		}
+		l.refresh(src)
+		wantClaim(t, l.claim(tallow, tplDir), store.ClaimInvalid, "speaks a newer protocol")
 	})
 }
 
