@@ -1,6 +1,7 @@
 package site
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"html"
@@ -326,5 +327,52 @@ func TestSitesSharingANameAreToldApart(t *testing.T) {
 	}
 	if got := pageTitle(t, out, claimPath(uuid(3), other)); got != "Proj2 from Lanterns · AsHyAmS" {
 		t.Errorf("a site of its own name gets no id: title %q", got)
+	}
+}
+
+// TestDependenciesPerTargetOnConflictedID (case 4): a requires on a project id that two sites
+// claim, one at 1.0.0 and one at 2.0.0, with ">=1.0, <2": the Dependencies page gives the
+// check for each claim (no single "yes" preferring one), and catalog.json says null.
+func TestDependenciesPerTargetOnConflictedID(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	real := f.origin("https://a.example/dreamweave.json", "Broom Works")
+	imp := f.origin("https://b.example/dreamweave.json", "Impostor Site")
+	user := f.origin("https://c.example/dreamweave.json", "User Site")
+	f.claim(real, sampleManifest(uuid(1), "Morrobroom", 1), nil) // 1.0.0
+	m2 := sampleManifest(uuid(1), "Impostor Broom", 1)
+	m2.Releases[0].Version, m2.Channels["stable"] = "2.0.0", protocol.ChannelHead{Version: "2.0.0"}
+	f.claim(imp, m2, nil)
+	mu := sampleManifest(uuid(2), "User", 1)
+	mu.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(1), Version: ">=1.0, <2"}}
+	f.claim(user, mu, nil)
+	_, out := build(t, state, Options{})
+	text := strings.Join(strings.Fields(page(t, out, "dependencies/index.html")), " ")
+	for _, want := range []string{"not the same for every claim of this id:", "Impostor Broom (Impostor Site): no", "Morrobroom (Broom Works): yes"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("dependencies page lacks %q", want)
+		}
+	}
+	var cat struct {
+		Relationships []struct {
+			Project   *string          `json:"project"`
+			Satisfied *json.RawMessage `json:"satisfied"`
+			Resolved  []any            `json:"resolved"`
+		} `json:"relationships"`
+	}
+	if err := json.Unmarshal(readOut(t, out, "catalog.json"), &cat); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range cat.Relationships {
+		if r.Project != nil && *r.Project == uuid(1) {
+			found = true
+			if r.Satisfied != nil || len(r.Resolved) != 2 {
+				t.Errorf("catalog.json: satisfied %s over %d claims, want null over 2", *r.Satisfied, len(r.Resolved))
+			}
+		}
+	}
+	if !found {
+		t.Error("catalog.json has no relationship to the conflicted id")
 	}
 }

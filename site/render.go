@@ -79,47 +79,48 @@ type templateSet struct {
 }
 
 var funcs = template.FuncMap{
-	"nav":          func() []navItem { return nav },
-	"claimURL":     claimKeyPath,
-	"claimPath":    claimPath,
-	"projectURL":   projectPath,
-	"originURL":    originPath,
-	"eventURL":     eventPath,
-	"tagURL":       tagPath,
-	"capURL":       capabilityPath,
-	"plain":        plainPub,
-	"md":           Markdown,
-	"mdItems":      MarkdownItems,
-	"safeURL":      SafeURL,
-	"healthLabel":  store.HealthLabel,
-	"deref":        deref,
-	"size":         sizeText,
-	"when":         when,
-	"join":         strings.Join,
-	"add":          func(a, b int) int { return a + b },
-	"sub":          func(a, b int) int { return a - b },
-	"dict":         dict,
-	"releaseID":    releaseAnchor,
-	"rawJSON":      rawJSON,
-	"short":        func(s string) string { return shortDigest(s) },
-	"originHealth": originHealthText,
-	"checkText":    checkText,
-	"isTrue":       func(b *bool) bool { return b != nil && *b },
-	"isFalse":      func(b *bool) bool { return b != nil && !*b },
-	"plural":       plural,
-	"siteLabel":    siteLabel,
-	"siteText":     (*siteNames)(nil).claimSiteText, // stand-ins: each build sets its own (siteNames.funcs)
-	"claimText":    (*siteNames)(nil).claimText,
-	"sharedName":   (*siteNames)(nil).sharedName,
-	"originText":   (*siteNames)(nil).originText,
-	"relVerb":      relationVerb,
-	"problem":      func(s string, ctx any) template.HTML { return quoteFor(sentence(capitalize(s)), ctx) },
-	"quote":        func(s string) template.HTML { return problemHTML(s) },
-	"quoteFor":     quoteFor,
-	"claimWhy":     claimWhy,
-	"originWhy":    originWhy,
-	"why":          whyHTML,
-	"excluded":     excludedText,
+	"nav":            func() []navItem { return nav },
+	"claimURL":       claimKeyPath,
+	"claimPath":      claimPath,
+	"projectURL":     projectPath,
+	"originURL":      originPath,
+	"eventURL":       eventPath,
+	"tagURL":         tagPath,
+	"capURL":         capabilityPath,
+	"plain":          plainPub,
+	"md":             Markdown,
+	"mdItems":        MarkdownItems,
+	"safeURL":        SafeURL,
+	"healthLabel":    store.HealthLabel,
+	"deref":          deref,
+	"size":           sizeText,
+	"when":           when,
+	"join":           strings.Join,
+	"add":            func(a, b int) int { return a + b },
+	"sub":            func(a, b int) int { return a - b },
+	"dict":           dict,
+	"releaseID":      releaseAnchor,
+	"rawJSON":        rawJSON,
+	"short":          func(s string) string { return shortDigest(s) },
+	"originHealth":   originHealthText,
+	"checkText":      checkText,
+	"projectTargets": projectTargets,
+	"isTrue":         func(b *bool) bool { return b != nil && *b },
+	"isFalse":        func(b *bool) bool { return b != nil && !*b },
+	"plural":         plural,
+	"siteLabel":      siteLabel,
+	"siteText":       (*siteNames)(nil).claimSiteText, // stand-ins: each build sets its own (siteNames.funcs)
+	"claimText":      (*siteNames)(nil).claimText,
+	"sharedName":     (*siteNames)(nil).sharedName,
+	"originText":     (*siteNames)(nil).originText,
+	"relVerb":        relationVerb,
+	"problem":        func(s string, ctx any) template.HTML { return quoteFor(sentence(capitalize(s)), ctx) },
+	"quote":          func(s string) template.HTML { return problemHTML(s) },
+	"quoteFor":       quoteFor,
+	"claimWhy":       claimWhy,
+	"originWhy":      originWhy,
+	"why":            whyHTML,
+	"excluded":       excludedText,
 	"withdrawnWhy": func(c *network.Claim) template.HTML {
 		return problemHTML(sentence(capitalize(withdrawnReason(c))), claimTexts(c)...)
 	},
@@ -369,6 +370,19 @@ func originHealthText(h string) string {
 	return h
 }
 
+// projectTargets are the targets of r found by its project id, each checked against the
+// constraint on its own: the Dependencies page shows each one's result when there are two or
+// more (an identity conflict), since no single answer prefers none of them.
+func projectTargets(r *network.Relationship) []*network.Resolution {
+	var out []*network.Resolution
+	for _, t := range r.Targets {
+		if t.By == "project" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // checkText explains a constraint check in words.
 func checkText(c network.Check) string {
 	switch c {
@@ -388,6 +402,8 @@ func checkText(c network.Check) string {
 		return "the constraint does not parse under the target's versioning"
 	case network.CheckBadVersion:
 		return "the target's current version does not parse under its versioning"
+	case network.CheckMixed:
+		return "not the same for every claim of this id"
 	}
 	return string(c)
 }

@@ -173,9 +173,14 @@ type relationshipJSON struct {
 	Project    *string    `json:"project"`
 	Release    string     `json:"release"`
 	Resolved   []claimRef `json:"resolved"`
-	Satisfied  *bool      `json:"satisfied"`
-	URL        *string    `json:"url"`
-	Version    *string    `json:"version"`
+	// Satisfied is network.Relationship.Satisfied: true or false when every project target
+	// agrees, null when the constraint could not be checked or the targets of a conflicted id
+	// disagree (the published v1 schema allows boolean or null; null says "no single
+	// answer", where true would prefer the satisfying claim). Per target, see the claims in
+	// "resolved" and each claim's page.
+	Satisfied *bool   `json:"satisfied"`
+	URL       *string `json:"url"`
+	Version   *string `json:"version"`
 }
 
 type useJSON struct {

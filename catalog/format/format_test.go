@@ -213,8 +213,13 @@ func TestCatalogFromModel(t *testing.T) {
 		t.Fatalf("relationships = %d (only C's current release has any)", len(rels))
 	}
 	r0 := rels[0].(map[string]any)
-	// >=0.9 against A at two sites: decimal 0.82 fails, numeric 1.0.0 holds: satisfied.
-	if r0["release"] != "1.0.0" || len(r0["resolved"].([]any)) != 2 || r0["satisfied"] != true || r0["capability"] != nil {
+	// >=0.9 against A at two sites (an identity conflict): decimal 0.82 fails, numeric 1.0.0
+	// holds. The targets disagree, so "satisfied" is null, not true: true would prefer one
+	// claim of the conflict; "resolved" lists both (case 4).
+	if sat, ok := r0["satisfied"]; !ok || sat != nil {
+		t.Fatalf("relationship 0 on a conflicted id whose claims disagree: satisfied = %v (present %v), want null", sat, ok)
+	}
+	if r0["release"] != "1.0.0" || len(r0["resolved"].([]any)) != 2 || r0["capability"] != nil {
 		t.Fatalf("relationship 0 = %v", r0)
 	}
 	r1, r2, r3 := rels[1].(map[string]any), rels[2].(map[string]any), rels[3].(map[string]any)

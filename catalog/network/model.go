@@ -238,6 +238,10 @@ const (
 	CheckNoCurrent     Check = "no-current-release"     // the target has no current release
 	CheckBadConstraint Check = "constraint-unparseable" // the constraint does not parse under the target's scheme
 	CheckBadVersion    Check = "version-unparseable"    // the target's current version does not parse under its scheme
+	// CheckMixed: the project id resolves to more than one claim (an identity conflict) and
+	// the checks against them differ (one satisfies, another does not or cannot be checked).
+	// Only a Relationship's Check; each Resolution says its own.
+	CheckMixed Check = "mixed"
 )
 
 // Relationship is one relationship of one release, resolved against the listed claims.
@@ -254,9 +258,12 @@ type Relationship struct {
 	Target TargetKind
 	// Targets are every listed claim the relationship resolves to, by (project, site).
 	Targets []*Resolution
-	// Satisfied is the constraint check over the targets: true when any target's current
-	// release satisfies it, false when at least one was checked and none does, nil otherwise
-	// (Check says why). Per-target results are in Targets.
+	// Satisfied is the constraint check over the project targets when they agree: true when
+	// every one's current release satisfies it, false when every one was checked and none
+	// does, nil otherwise (Check says why: CheckMixed when the targets of a conflicted id
+	// disagree). Any-target-satisfies would silently prefer the satisfying claim of an
+	// identity conflict (SPEC section 4: neither hidden nor preferred); per-target results
+	// are in Targets. catalog.json's "satisfied" is this value (boolean or null).
 	Satisfied *bool
 	// Check is how the constraint check came out over the targets.
 	Check Check

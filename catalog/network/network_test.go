@@ -84,9 +84,23 @@ func TestConflict(t *testing.T) {
 	if len(r.Targets) != 2 || r.Targets[0].Check != network.CheckUnsatisfied || r.Targets[1].Check != network.CheckSatisfied {
 		t.Fatalf("targets = %+v", r.Targets)
 	}
-	if r.Satisfied == nil || !*r.Satisfied {
-		t.Fatal("one satisfying claim makes the relationship satisfied")
+	// Neither claim is preferred: the targets disagree, so there is no single answer.
+	if r.Satisfied != nil || r.Check != network.CheckMixed {
+		t.Fatalf("targets that disagree: satisfied %v, check %s; want nil, %s", r.Satisfied, r.Check, network.CheckMixed)
 	}
+	// Targets that agree give their answer: both satisfy >=1.0.
+	s.Claim(one, nt.Manifest(idD, "User", "", stable("1.0.0", nil, nt.Requires(idA, ">=1.0"))))
+	n = build(t, s, nil)
+	if r := n.Claim(idD, one).Current.Relationships[0]; r.Satisfied == nil || !*r.Satisfied || r.Check != network.CheckSatisfied {
+		t.Fatalf("targets that agree: satisfied %v, check %s", r.Satisfied, r.Check)
+	}
+	s.Claim(one, nt.Manifest(idD, "User", "", stable("1.0.0", nil, nt.Requires(idA, ">=3"))))
+	n = build(t, s, nil)
+	if r := n.Claim(idD, one).Current.Relationships[0]; r.Satisfied == nil || *r.Satisfied || r.Check != network.CheckUnsatisfied {
+		t.Fatalf("targets that agree on no: satisfied %v, check %s", r.Satisfied, r.Check)
+	}
+	s.Claim(one, nt.Manifest(idD, "User", "", stable("1.0.0", nil, nt.Requires(idA, ">=1.5"))))
+	n = build(t, s, nil)
 	same(t, "used by (site one)", keys(n.Claim(idA, one).UsedBy), []string{idD + "/" + one})
 	same(t, "used by (site two)", keys(n.Claim(idA, two).UsedBy), []string{idD + "/" + one})
 }

@@ -146,7 +146,8 @@ func (rs *resolver) resolve(c *Claim, rel *Release, i int, pr protocol.Relations
 
 // aggregate sets Satisfied and Check over the targets. A relationship with a target that
 // resolves to nothing is "unresolved" whether or not it has a constraint: that is the fact a
-// reader needs first.
+// reader needs first. Project targets that agree give their common result; targets that
+// disagree (a conflicted id) give CheckMixed and a nil Satisfied.
 func (r *Relationship) aggregate(hasP bool) {
 	switch {
 	case r.Target != TargetNeither && len(r.Targets) == 0:
@@ -164,23 +165,22 @@ func (r *Relationship) aggregate(hasP bool) {
 		if t.By != "project" {
 			continue
 		}
-		switch t.Check {
-		case CheckSatisfied:
-			yes := true
-			r.Satisfied, r.Check = &yes, CheckSatisfied
-			return
-		case CheckUnsatisfied:
-			no := false
-			r.Satisfied, r.Check = &no, CheckUnsatisfied
-		}
 		if first == "" {
 			first = t.Check
+		} else if t.Check != first {
+			r.Check = CheckMixed // the targets disagree: no single answer, none preferred
+			return
 		}
 	}
-	switch {
-	case r.Satisfied != nil:
-	case first == "":
+	switch first {
+	case "":
 		r.Check = CheckUnresolved
+	case CheckSatisfied:
+		yes := true
+		r.Satisfied, r.Check = &yes, CheckSatisfied
+	case CheckUnsatisfied:
+		no := false
+		r.Satisfied, r.Check = &no, CheckUnsatisfied
 	default:
 		r.Check = first
 	}
