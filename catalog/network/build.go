@@ -152,7 +152,7 @@ func loadClaim(dir *store.Dir, rec *store.ClaimRecord, n *Network) (*Claim, erro
 	}
 	switch {
 	case c.Withdrawn:
-		c.Excluded = "withdrawn: the site's index no longer lists the project"
+		c.Excluded = "withdrawn: no longer listed by its site's index, or the site is no longer read" // the record's problem says which
 	case c.Manifest == nil:
 		c.Excluded = "no manifest for this claim has passed every check yet"
 	default:

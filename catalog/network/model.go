@@ -160,7 +160,8 @@ type Claim struct {
 	Listed bool
 	// Excluded says, in words, why the claim is not Listed; "" when it is.
 	Excluded string
-	// Withdrawn: the site's index no longer lists the project.
+	// Withdrawn: the claim left the catalog (its site's index no longer lists the project, or
+	// no enrolled source leads to the site any more; the record's problem says which).
 	Withdrawn bool
 	// Cached: the held manifest is not the one the site advertises now (HeldSHA256 and the
 	// advertised digest differ). False when there is no manifest.
