@@ -51,9 +51,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -227,22 +225,21 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		return nil, err
 	}
 	dir := store.Open(o.State)
-	switch st, err := os.Stat(o.State); {
-	case errors.Is(err, fs.ErrNotExist): // the first refresh: nothing to check
-	case err != nil:
-		return nil, fmt.Errorf("the state directory cannot be read: %w", err)
-	case !st.IsDir():
-		return nil, fmt.Errorf("the state %s is not a directory", o.State)
-	default:
-		// Temporary files a killed refresh left are removed first (never records); then no
-		// exception, not even for states this crawler wrote: Check accepts every state a refresh
-		// cut short can leave (pending_sha256), so anything it rejects is damage.
-		if _, err := dir.Tidy(); err != nil {
-			return nil, fmt.Errorf("the state's temporary files cannot be removed: %w", err)
-		}
-		if ps := dir.Check(); len(ps) > 0 {
-			return nil, &StateError{State: o.State, Problems: ps}
-		}
+	// One refresh at a time (created on the first refresh): held before Tidy, which would
+	// otherwise remove another refresh's temporary files, and until the last write.
+	unlock, err := lockState(o.State)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	// Temporary files a killed refresh left are removed first (never records); then no
+	// exception, not even for states this crawler wrote: Check accepts every state a refresh
+	// cut short can leave (pending_sha256), so anything it rejects is damage.
+	if _, err := dir.Tidy(); err != nil {
+		return nil, fmt.Errorf("the state's temporary files cannot be removed: %w", err)
+	}
+	if ps := dir.Check(); len(ps) > 0 {
+		return nil, &StateError{State: o.State, Problems: ps}
 	}
 	snap, err := dir.Load()
 	if err != nil {

@@ -1,0 +1,127 @@
+package refresh
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// Two refreshes on one state directory (/tmp/b3 case 5): while one is writing, a second fails
+// at once with a *LockedError naming the state and the lock, and writes nothing; the first
+// finishes undisturbed, and once it has ended the lock is free again.
+func TestSecondRefreshOnOneStateIsRefused(t *testing.T) {
+	l := newLab(t)
+	tpl, ini := l.source(tplDir), l.source(iniDir)
+	inFlight, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	l.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if strings.HasSuffix(r.URL.Path, tallow+".json") {
+			once.Do(func() { close(inFlight) })
+			<-release // the first refresh is mid-way, its records half written
+		}
+		return false
+	})
+	first := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), l.options(tpl))
+		first <- err
+	}()
+	select {
+	case <-inFlight:
+	case err := <-first:
+		t.Fatalf("the first refresh ended before the drill: %v", err)
+	}
+	during := snapshotFiles(t, l.state)
+	_, err := Run(context.Background(), l.options(ini))
+	var le *LockedError
+	if !errors.As(err, &le) || le.State != l.state || !strings.Contains(err.Error(), "another refresh is writing the state "+l.state) || !strings.Contains(err.Error(), "flock") {
+		t.Errorf("second refresh: %v, want a LockedError naming the state and the lock", err)
+	}
+	if after := snapshotFiles(t, l.state); len(after) != len(during) {
+		t.Errorf("the refused refresh changed the state: %d files, then %d", len(during), len(after))
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("first refresh: %v", err)
+	}
+	mustCheck(t, l.state)
+	snap := load(t, l.state)
+	if len(snap.Sources) != 1 || snap.Sources[0].URL != tpl {
+		t.Errorf("sources %+v: only the first refresh's source", snap.Sources)
+	}
+	// The lock ended with the refresh: the next one runs.
+	l.setIntercept(nil)
+	l.runs++
+	l.refresh(tpl, ini)
+	if entries, _ := os.ReadDir(l.state); len(entries) == 0 {
+		t.Fatal("empty state")
+	} else {
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") {
+				t.Errorf("the lock left %s in the state", e.Name())
+			}
+		}
+	}
+}
+
+// The first refresh creates the state directory in order to lock it; a path that is a file is
+// refused, naming it, and left alone.
+func TestLockStateCreatesOrRefuses(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	unlock, err := lockState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Errorf("state directory not created: %v", err)
+	}
+	if _, err := lockState(dir); err == nil {
+		t.Error("the same directory was locked twice")
+	}
+	unlock()
+	unlock2, err := lockState(dir)
+	if err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+	unlock2()
+	file := filepath.Join(t.TempDir(), "state")
+	os.WriteFile(file, []byte("x"), 0o644)
+	if _, err := lockState(file); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("a file as state: %v", err)
+	}
+}
+
+// The lock file used where the system has no flock: created with O_EXCL holding pid and start
+// time; a second lock fails naming the file and how to clear a stale one; check and the loader
+// ignore it (a "." name, like .git); released, it is gone.
+func TestLockFile(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := lockFile(dir, "2026-11-30T01:00:00Z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, LockFile)
+	b, err := os.ReadFile(p)
+	if err != nil || !strings.Contains(string(b), "pid ") || !strings.Contains(string(b), "2026-11-30T01:00:00Z") {
+		t.Errorf("lock file %q: %v", b, err)
+	}
+	_, err = lockFile(dir, "later")
+	var le *LockedError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "remove that file") {
+		t.Errorf("second lock: %v", err)
+	}
+	if ps := store.Open(dir).Check(); len(ps) != 0 {
+		t.Errorf("check sees the lock file: %v", ps)
+	}
+	unlock()
+	if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the lock file outlived its release: %v", err)
+	}
+}
