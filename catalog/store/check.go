@@ -128,6 +128,7 @@ func (c *checker) run() {
 	c.checkSources()
 	c.checkOrigins()
 	c.checkClaims()
+	c.checkRemovedSources()
 	c.checkEvents()
 	c.checkMedia()
 }
@@ -456,6 +457,37 @@ func (c *checker) checkIndex(site string, o Origin) {
 		c.add(idx, "hashes to %s, but origin.json records index_sha256 %q and pending_sha256 %s", digest(b), recorded, pending)
 	default:
 		c.add(idx, "hashes to %s, but origin.json records index_sha256 %s", digest(b), recorded)
+	}
+}
+
+// checkRemovedSources: a site that only removed sources lead to keeps no claim in the catalog.
+// SourceRemoved: "its sites' claims are withdrawn unless another enrolled source still leads to
+// them", and state.txt's withdrawn is the only health out of the catalog. A refresh writes a
+// source's record before its site's claims and marks sources removed only after withdrawing
+// the claims of the sites they led to, so a refresh cut short never leaves this; two refreshes
+// writing one state at once did (a source removed by one, its site's claims current by the
+// other).
+func (c *checker) checkRemovedSources() {
+	removed := map[string][]string{} // site id -> the removed sources that led there
+	live := map[string]bool{}        // site ids a source not removed leads to
+	for _, stem := range sortedKeys(c.sources) {
+		s := c.sources[stem]
+		switch {
+		case s.Origin == nil:
+		case s.Health == SourceRemoved:
+			removed[*s.Origin] = append(removed[*s.Origin], s.URL)
+		default:
+			live[*s.Origin] = true
+		}
+	}
+	for _, key := range sortedKeys(c.claims) {
+		cl := c.claims[key]
+		if cl.Health == ClaimWithdrawn || live[cl.Origin] || len(removed[cl.Origin]) == 0 {
+			continue
+		}
+		project, site, _ := strings.Cut(key, "/")
+		c.add(ClaimPath(project, site), "is %s, but no enrolled source leads to its site %s: the only sources that did were removed (%s), so its claims should be withdrawn",
+			cl.Health, cl.Origin, strings.Join(removed[cl.Origin], ", "))
 	}
 }
 

@@ -125,3 +125,64 @@ func TestLockFile(t *testing.T) {
 		t.Errorf("the lock file outlived its release: %v", err)
 	}
 }
+
+// The blend two unlocked refreshes left (/tmp/b3 case 5): a source recorded removed while its
+// site's claims stay current and no enrolled source leads there. store.Check names it (so a
+// refresh refuses such a state); the state a real removal leaves passes.
+func TestCheckCatchesCurrentClaimsOfARemovedSource(t *testing.T) {
+	l := newLab(t)
+	tpl, ini := l.source(tplDir), l.source(iniDir)
+	l.refresh(tpl, ini)
+	d := store.Open(l.state)
+	s := l.sourceRecord(tpl)
+	s.Health, s.Problem = store.SourceRemoved, strp("no longer listed in network/sources.toml; this index does not read it any more")
+	if err := d.WriteJSON(store.SourcePath(store.SourceID(tpl)), s); err != nil {
+		t.Fatal(err)
+	}
+	ps := d.Check()
+	site := l.site(tplDir)
+	want := "is current, but no enrolled source leads to its site " + site + ": the only sources that did were removed (" + tpl + "), so its claims should be withdrawn"
+	if len(ps) != 2 || ps[0].Path != store.ClaimPath(candle, site) || ps[0].Message != want || ps[1].Path != store.ClaimPath(tallow, site) {
+		t.Fatalf("check: %v; want both Mod Template claims: %s", ps, want)
+	}
+	if _, err := Run(context.Background(), l.options(ini)); err == nil {
+		t.Error("a refresh accepted the contradictory state")
+	}
+}
+
+// Removing a source, cut short at every write: each state passes check (the removed source is
+// recorded only after its site's claims are withdrawn), and the next refresh withdraws them.
+func TestRemovalCutShortAtEveryWrite(t *testing.T) {
+	l := newLab(t)
+	tpl, ini := l.source(tplDir), l.source(iniDir)
+	l.refresh(tpl, ini)
+	base := snapshotFiles(t, l.state)
+	for k := 1; ; k++ {
+		os.RemoveAll(l.state)
+		for p, b := range base {
+			fp := filepath.Join(l.state, filepath.FromSlash(p))
+			os.MkdirAll(filepath.Dir(fp), 0o755)
+			os.WriteFile(fp, b, 0o644)
+		}
+		cs := &crashing{Dir: store.Open(l.state), at: k}
+		_, err := runWith(context.Background(), l.options(ini), cs)
+		if !cs.crashed() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k < 4 {
+				t.Fatalf("only %d writes", k-1)
+			}
+			break
+		}
+		if ps := store.Open(l.state).Check(); len(ps) != 0 {
+			t.Fatalf("crash at write %d (%s): check: %v", k, cs.last, ps)
+		}
+		l.runs++
+		l.refresh(ini)
+		wantClaim(t, l.claim(candle, tplDir), store.ClaimWithdrawn)
+		if s := l.sourceRecord(tpl); s.Health != store.SourceRemoved {
+			t.Errorf("crash at write %d: removed source recorded %s", k, s.Health)
+		}
+	}
+}

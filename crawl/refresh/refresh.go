@@ -409,16 +409,18 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	plan := r.plan(runs)
 	r.p = plan
 
-	// Phase 2: records. Removed sources first, then sites nobody leads to any more, then every
-	// site reached and every site whose sources failed.
-	if err := r.removeSources(plan); err != nil {
-		return r.sum, err
-	}
+	// Phase 2: records. Sites nobody leads to any more, every site reached and every site whose
+	// sources failed; then removed sources, only once the claims of the sites they led to are
+	// withdrawn: a refresh cut short in between leaves no removed source whose site's claims
+	// are still in the catalog (store.Check refuses that).
 	tasks := plan.tasks()
 	r.siteN = len(tasks)
 	err = parallel(interrupt, r.o.MaxSources, len(tasks), func(i int) error {
 		return tasks[i](ctx, r)
 	})
+	if err == nil {
+		err = r.removeSources(plan)
+	}
 	if err != nil {
 		r.finish(runs)
 		return r.sum, err
