@@ -231,8 +231,18 @@ func channelChanges(b, a *protocol.Manifest, m matching) []Change {
 	return out
 }
 
+// releaseChanges lists releases added and removed, then the changes of each release in both.
+// A removed release is unusual (SPEC section 4: "a previously indexed release vanished"), except
+// a development build replaced by another: development is a rolling channel, and its old build
+// vanishing while a new development release arrives is the channel working as meant.
 func releaseChanges(b, a *protocol.Manifest, m matching) []Change {
 	var out []Change
+	newDev := false
+	for j := range a.Releases {
+		if m.a2b[j] < 0 && a.Releases[j].Channel == Development {
+			newDev = true
+		}
+	}
 	for j := range a.Releases {
 		if m.a2b[j] < 0 {
 			r := &a.Releases[j]
@@ -244,7 +254,7 @@ func releaseChanges(b, a *protocol.Manifest, m matching) []Change {
 		if m.b2a[i] < 0 {
 			r := &b.Releases[i]
 			out = append(out, Change{Change: ChangeReleaseRemoved, Version: r.Version, Channel: r.Channel,
-				Unusual: r.Channel != Development})
+				Unusual: r.Channel != Development || !newDev})
 		}
 	}
 	for j := range a.Releases {

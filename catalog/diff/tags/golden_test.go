@@ -112,9 +112,20 @@ var goldens = []golden{
 			corpus.RemoveRelease(t, m, "1.0.1-dev.0")
 			delete(m.Channels, "development")
 		},
-		want: `[{"change":"channel-removed","channel":"development","version":"1.0.1-dev.0"},
+		want: `[{"change":"release-removed","version":"1.0.1-dev.0","channel":"development","unusual":true},
+			{"change":"channel-removed","channel":"development","version":"1.0.1-dev.0"}]`,
+		tags: []string{"anomaly", "development"}},
+	// Development is rolling: its build vanishing as the next one arrives is not unusual; a
+	// development release vanishing with nothing in its place is (above).
+	{name: "development build replaced by the next (not unusual)", project: tallow,
+		after: func(t *testing.T, m *protocol.Manifest) {
+			corpus.Bump(t, m, "development", "1.0.1-dev.1")
+			corpus.RemoveRelease(t, m, "1.0.1-dev.0")
+		},
+		want: `[{"change":"channel-head","channel":"development","before":"1.0.1-dev.0","after":"1.0.1-dev.1"},
+			{"change":"release-added","version":"1.0.1-dev.1","channel":"development","date":"2026-09-30","status":"available","notes":null},
 			{"change":"release-removed","version":"1.0.1-dev.0","channel":"development"}]`,
-		tags: []string{"development"}},
+		tags: []string{"release", "development"}},
 	{name: "head moved, identical contents", project: tallow,
 		after: func(t *testing.T, m *protocol.Manifest) { corpus.Bump(t, m, "stable", "1.0.1") },
 		want: `[{"change":"channel-head","channel":"stable","before":"1.0.0","after":"1.0.1"},
