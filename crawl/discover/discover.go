@@ -286,16 +286,9 @@ func (d *run) get(u string, conditional bool) fetched {
 		req.ETag, req.LastModified = v.ETag, v.LastModified
 	}
 	resp, err := d.c.Get(d.ctx, req)
-	var hops []guard.Hop
-	var re *guard.RefusedError
-	var rd *guard.RedirectError
-	switch {
-	case resp != nil:
+	hops := guard.HopsOf(err)
+	if resp != nil {
 		hops = resp.Hops
-	case errors.As(err, &re):
-		hops = re.Hops
-	case errors.As(err, &rd):
-		hops = rd.Hops
 	}
 	for _, h := range hops {
 		d.step(h.From, fmt.Sprintf("redirects (HTTP %d) to %s", h.Status, h.To))
@@ -333,6 +326,9 @@ func (f fetched) finalURL(requested string) string {
 		return tl.URL
 	case errors.As(f.err, &rd):
 		return rd.URL
+	}
+	if h := guard.HopsOf(f.err); len(h) > 0 { // a network error after redirects: where it happened
+		return h[len(h)-1].To
 	}
 	return requested
 }

@@ -459,6 +459,41 @@ func TestRedirectFailuresKeepTheTrail(t *testing.T) {
 	}
 }
 
+// A redirect chain that ends at a network error (a dead mirror, a typo'd host) keeps every
+// URL tried in the trail, the unreachable one last, as a chain ending at a refusal does
+// (b5 case 2: only the enrolled URL was recorded, as unreachable, though it answered 302).
+func TestRedirectIntoNetworkErrorKeepsTheTrail(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	deadURL := dead.URL + "/elsewhere/dreamweave.json"
+	dead.Close() // its port now refuses connections
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/r10":
+			http.Redirect(w, r, "/r9", http.StatusFound)
+		case "/r9":
+			http.Redirect(w, r, deadURL, http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	b := srv.URL + "/"
+	res, err := Discover(context.Background(), client(guard.Options{}), b+"r10", Held{})
+	var de *Error
+	if !errors.As(err, &de) || !de.Outage {
+		t.Fatalf("%v %+v", err, de)
+	}
+	if len(res.Trail) != 3 || res.Trail[2].URL != deadURL || !strings.HasPrefix(res.Trail[2].Outcome, "unreachable: ") {
+		t.Fatalf("trail %+v", res.Trail)
+	}
+	checkTrail(t, res.Trail[:2],
+		st(b+"r10", "redirects (HTTP 302) to "+b+"r9"),
+		st(b+"r9", "redirects (HTTP 302) to "+deadURL))
+	if w := "the enrolled URL " + b + "r10, which redirected to " + deadURL + ", which could not be reached: "; !strings.HasPrefix(de.Problem, w) {
+		t.Errorf("problem %q\nwant prefix %q", de.Problem, w)
+	}
+}
+
 func TestURLNotFoundStillWalksUp(t *testing.T) {
 	s := serve(t, fstest.MapFS{"s.example/dreamweave.json": file(indexDoc)})
 	b := s.URL() + "s.example/"

@@ -150,6 +150,15 @@ var errDeadline = errors.New("guard deadline")
 // ends first, the error wraps context.Cause(ctx) (a budget, a cancellation), so the caller can
 // tell its own deadline from the site's slowness.
 func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
+	resp, hops, err := c.get(ctx, r)
+	if err != nil && len(hops) > 0 && HopsOf(err) == nil {
+		err = &FollowedError{Hops: append([]Hop(nil), hops...), Err: err}
+	}
+	return resp, err
+}
+
+// get is Get, also returning the redirects followed whatever the outcome.
+func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeoutCause(ctx, c.o.Timeout, errDeadline)
 	defer cancel()
@@ -163,11 +172,11 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 		hop := len(hops)
 		u, err := CheckURL(cur, c.o.AllowLoopback)
 		if err != nil {
-			return nil, c.atHop(err, hops)
+			return nil, hops, c.atHop(err, hops)
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 		if err != nil {
-			return nil, c.atHop(&RefusedError{URL: cur, Reason: err.Error()}, hops)
+			return nil, hops, c.atHop(&RefusedError{URL: cur, Reason: err.Error()}, hops)
 		}
 		req.Header.Set("User-Agent", c.o.UserAgent)
 		req.Header.Set("Accept-Encoding", "gzip")
@@ -182,7 +191,7 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 		}
 		resp, err := c.rt.RoundTrip(req)
 		if err != nil {
-			return nil, c.failure(parent, ctx, cur, hops, err)
+			return nil, hops, c.failure(parent, ctx, cur, hops, err)
 		}
 		if isRedirect(resp.StatusCode) {
 			drain(resp.Body)
@@ -191,7 +200,7 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 			}
 			loc := resp.Header.Get("Location")
 			if loc == "" {
-				return nil, redirErr(fmt.Sprintf("HTTP %d without a Location header", resp.StatusCode))
+				return nil, hops, redirErr(fmt.Sprintf("HTTP %d without a Location header", resp.StatusCode))
 			}
 			next, perr := u.Parse(loc)
 			if perr != nil {
@@ -200,10 +209,10 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 				if errors.As(perr, &ue) {
 					reason = ue.Err.Error()
 				}
-				return nil, redirErr(fmt.Sprintf("its Location header %q does not parse as a URL (%s)", loc, reason))
+				return nil, hops, redirErr(fmt.Sprintf("its Location header %q does not parse as a URL (%s)", loc, reason))
 			}
 			if len(hops)+1 > c.o.MaxRedirects {
-				return nil, redirErr(fmt.Sprintf("more than %d redirects (this one to %s)", c.o.MaxRedirects, next.Redacted()))
+				return nil, hops, redirErr(fmt.Sprintf("more than %d redirects (this one to %s)", c.o.MaxRedirects, next.Redacted()))
 			}
 			hops = append(hops, Hop{From: cur, To: next.String(), Status: resp.StatusCode})
 			cur = next.String()
@@ -213,19 +222,19 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 		if resp.StatusCode == http.StatusNotModified {
 			drain(resp.Body)
 			out.NotModified = true
-			return out, nil
+			return out, hops, nil
 		}
 		body, err := readBody(resp, limit, cur)
 		resp.Body.Close()
 		if err != nil {
 			var tl *TooLargeError
 			if errors.As(err, &tl) {
-				return nil, err
+				return nil, hops, err
 			}
-			return nil, c.failure(parent, ctx, cur, hops, err)
+			return nil, hops, c.failure(parent, ctx, cur, hops, err)
 		}
 		out.Body = body
-		return out, nil
+		return out, hops, nil
 	}
 }
 

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -94,4 +95,33 @@ func FormatBytes(n int64) string {
 		return "1 byte"
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// FollowedError is a fetch that failed after following redirects, for a reason that carries no
+// hops of its own (a network error, a timeout, a body over the limit): Err, wrapped, says why,
+// and Hops are the redirects followed before it, so the discovery trail can record every URL
+// tried (SPEC section 1: "each URL tried and what came back").
+type FollowedError struct {
+	Hops []Hop
+	Err  error
+}
+
+func (e *FollowedError) Error() string { return e.Err.Error() }
+func (e *FollowedError) Unwrap() error { return e.Err }
+
+// HopsOf returns the redirects a failed or finished fetch followed before its error, from a
+// RefusedError, a RedirectError or a FollowedError anywhere in err's chain; nil if none.
+func HopsOf(err error) []Hop {
+	var re *RefusedError
+	var rd *RedirectError
+	var fe *FollowedError
+	switch {
+	case errors.As(err, &re):
+		return re.Hops
+	case errors.As(err, &rd):
+		return rd.Hops
+	case errors.As(err, &fe):
+		return fe.Hops
+	}
+	return nil
 }
