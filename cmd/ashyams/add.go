@@ -85,7 +85,7 @@ func runAdd(e *env, args []string) int {
 	if err != nil {
 		return refuse("read the source list: %v", err)
 	}
-	enrolled, err := sources.ParseWith(*srcPath, old, sources.Options{AllowLoopback: *loop})
+	enrolled, err := sources.ParseWith(*srcPath, old, sources.Options{AllowLoopback: *loop, AllowEmpty: true})
 	if err != nil {
 		return refuse("the source list does not load, fix it first: %v", err)
 	}

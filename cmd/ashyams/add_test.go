@@ -2,15 +2,14 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/example"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
@@ -69,6 +68,24 @@ func (f *addFixture) unchanged(t *testing.T) {
 		if e.Name() != "sources.toml" {
 			t.Fatalf("add left %s behind", e.Name())
 		}
+	}
+}
+
+// A list with no entries yet (comments only) takes its first entry: refresh refuses an empty
+// list, add does not.
+func TestAddToAListWithNoEntries(t *testing.T) {
+	f := newAddFixture(t)
+	f.text = "# Sites this index reads.\n"
+	if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	u := f.srv.URL() + "tidewater.example/"
+	if rc, out, errs := f.add(u, "--note", "tides", "--allow-loopback"); rc != 0 {
+		t.Fatalf("exit %d\n%s\n%s", rc, out, errs)
+	}
+	got, _ := os.ReadFile(f.path)
+	if want := f.text + "\n[[source]]\nurl = \"" + u + "\"\nadded = \"2026-10-16\"\nnote = \"tides\"\n"; string(got) != want {
+		t.Fatalf("file:\n%s\nwant:\n%s", got, want)
 	}
 }
 
@@ -328,40 +345,22 @@ func TestAddRefusesABrokenOrMissingSourceList(t *testing.T) {
 	}
 }
 
-// network/sources.toml enrolls exactly the URLs the reference index enrolled (the corpus's
-// source records), and network/curation.toml loads and is empty.
-func TestRepositorySourcesListTheEnrolledSites(t *testing.T) {
+// The repository's network files load as refresh and build load them, so a pull request that
+// breaks either fails here (check.yml runs the tests) instead of stopping every scheduled run
+// after the merge. The list is not compared with any snapshot: adding and removing sites is
+// what it is for.
+func TestRepositoryNetworkFilesLoad(t *testing.T) {
 	ss, err := sources.Load("../../network/sources.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
 	for _, s := range ss {
-		got = append(got, s.URL)
 		if s.Note == "" || s.Added == "" {
 			t.Errorf("%s: note and added date are required in our list", s.URL)
 		}
 	}
-	recs, _ := filepath.Glob("../../../shared/corpus/state/sources/*.json")
-	if len(recs) == 0 {
-		t.Skipf("../shared/corpus is absent: cannot compare with the reference index's sources")
-	}
-	var want []string
-	for _, p := range recs {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s store.Source
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, s.URL)
-	}
-	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Fatalf("network/sources.toml enrolls\n%v\nthe corpus's sources are\n%v", got, want)
+	if _, err := curation.Load("../../network/curation.toml"); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -33,6 +33,9 @@ type Options struct {
 	// drills run with --allow-loopback (seeds/crawler.txt: it admits loopback "and nothing
 	// else"). Private, metadata and reserved addresses stay refused.
 	AllowLoopback bool
+	// AllowEmpty admits a list with no [[source]] entries: `add` reads the list it appends to,
+	// which may not have one yet. A refresh never sets it.
+	AllowEmpty bool
 }
 
 // Source is one enrolled URL. Entry is its 1-based position among the [[source]] tables and
@@ -85,9 +88,9 @@ func (e *Error) Error() string {
 // Load is LoadWith(path, Options{}): loopback hosts are refused.
 func Load(path string) ([]Source, error) { return LoadWith(path, Options{}) }
 
-// LoadWith reads and checks the source list at path. A missing file is an error (a refresh with
-// no list of sites is a mistake, not an empty network); so is unreadable TOML or any bad entry
-// (*Error naming each).
+// LoadWith reads and checks the source list at path. A missing file is an error, and so is a
+// list with no entries (a refresh with no list of sites is a mistake, not an empty network); so
+// is unreadable TOML or any bad entry (*Error naming each).
 func LoadWith(path string, o Options) ([]Source, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -147,6 +150,11 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 		}
 	default:
 		ps = append(ps, Problem{Message: `"source" is not an array of [[source]] tables`})
+	}
+	if len(tables) == 0 && len(ps) == 0 && !o.AllowEmpty {
+		// An empty list is never what a maintainer means: a refresh would withdraw every claim
+		// and the next deploy would publish an empty index.
+		ps = append(ps, Problem{Message: "lists no [[source]] entries; a refresh would withdraw every claim of every site (remove sites one entry at a time)"})
 	}
 	var out []Source
 	seen := map[string]int{}

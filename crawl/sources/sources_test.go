@@ -249,7 +249,7 @@ func TestLoadWith(t *testing.T) {
 	}
 }
 
-func TestParseAcceptsDatesAndEmptyFile(t *testing.T) {
+func TestParseAcceptsDatesRefusesAnEmptyList(t *testing.T) {
 	ss, err := Parse("s", []byte("[[source]]\nurl = \"http://example.org/x?y=1\"\nadded = 2026-09-28\nnote = \"é ✓\"\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -257,8 +257,14 @@ func TestParseAcceptsDatesAndEmptyFile(t *testing.T) {
 	if len(ss) != 1 || ss[0].Added != "2026-09-28" || ss[0].URL != "http://example.org/x?y=1" || ss[0].Note != "é ✓" {
 		t.Fatalf("%+v", ss)
 	}
-	if ss, err := Parse("s", []byte("# nobody yet\n")); err != nil || len(ss) != 0 {
-		t.Fatalf("empty list: %v %v", ss, err)
+	// An empty list would withdraw every claim: refused, unless the caller appends to it (add).
+	for _, empty := range []string{"", "# nobody yet\n"} {
+		if _, err := Parse("s", []byte(empty)); err == nil || !strings.Contains(err.Error(), "lists no [[source]] entries; a refresh would withdraw every claim") {
+			t.Errorf("empty list %q: %v", empty, err)
+		}
+		if ss, err := ParseWith("s", []byte(empty), Options{AllowEmpty: true}); err != nil || len(ss) != 0 {
+			t.Errorf("empty list %q with AllowEmpty: %v %v", empty, ss, err)
+		}
 	}
 	if _, err := Parse("s", []byte("[[source]]\nurl = \"https://example.org/\"\nadded = 2026-09-28T10:00:00Z\nnote = \"x\"\n")); err == nil {
 		t.Fatal("a date-time accepted as added")
