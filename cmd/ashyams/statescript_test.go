@@ -334,7 +334,10 @@ func TestAddedSourcesListsOnlyNewURLs(t *testing.T) {
 	g.write(src, "# sites\n\n[[source]]\nurl = \"https://b.example/\"\nadded = \"2026-10-01\"\nnote = \"b, note edited\"\n\n"+
 		"[[source]]\nurl = \"https://a.example/\"\nadded = \"2026-10-01\"\nnote = \"a\"\n\n"+
 		"[[source]]\nurl = \"https://c.example/mods/\"\nadded = \"2026-10-02\"\nnote = \"c\"\n\n"+
-		"[[source]]\n  url   =   \"https://d.example/dreamweave.json\"  # indented\nadded = \"2026-10-02\"\nnote = \"d\"\n")
+		"[[source]]\n  url   =   \"https://d.example/dreamweave.json\"  # indented\nadded = \"2026-10-02\"\nnote = \"d\"\n\n"+
+		// Other spellings TOML allows, which refresh reads as well (b6 case 1: they skipped inspect).
+		"[[source]]\nurl = 'https://e.example/'\nadded = \"2026-10-02\"\nnote = \"e\"\n\n"+
+		"[[source]]\n\"url\" = \"https://f.example/\"\nadded = \"2026-10-02\"\nnote = \"f\"\n")
 	run := func(args ...string) (string, bool) {
 		cmd := exec.Command("bash", append([]string{script}, args...)...)
 		cmd.Dir = c
@@ -343,16 +346,21 @@ func TestAddedSourcesListsOnlyNewURLs(t *testing.T) {
 		return string(out), err == nil
 	}
 	out, ok := run(base)
-	if !ok || out != "https://c.example/mods/\nhttps://d.example/dreamweave.json\n" {
+	if !ok || out != "https://c.example/mods/\nhttps://d.example/dreamweave.json\nhttps://e.example/\nhttps://f.example/\n" {
 		t.Fatalf("added URLs: ok=%v %q", ok, out)
 	}
 	// A base without the file: everything is added.
 	first := g.git(c, "rev-list", "--max-parents=0", "HEAD")
-	if out, ok := run(first); !ok || strings.Count(out, "\n") != 4 {
+	if out, ok := run(first); !ok || strings.Count(out, "\n") != 6 {
 		t.Fatalf("against a base without the file: ok=%v %q", ok, out)
 	}
 	if out, ok := run("no-such-revision"); ok || !strings.Contains(out, "unknown revision no-such-revision") {
 		t.Fatalf("bad base: ok=%v %q", ok, out)
+	}
+	// A list that is not TOML fails the check instead of reading as "no sources added".
+	g.write(src, "[[source\nurl = \"https://g.example/\"\n")
+	if out, ok := run(base); ok || !strings.Contains(out, "is not a TOML source list") {
+		t.Fatalf("broken list: ok=%v %q", ok, out)
 	}
 }
 
