@@ -90,6 +90,7 @@ checkout() {
 		# which has no `worktree add --orphan`).
 		git show-ref -q --verify "refs/heads/$branch" &&
 			die "a local $branch branch exists but the remote has none; push it or delete it (git branch -D $branch)"
+		git update-ref -d "refs/remotes/$remote/$branch" 2>/dev/null || true # a stale view of a deleted branch
 		git worktree add -q --detach --no-checkout "$dir" HEAD
 		git -C "$dir" symbolic-ref HEAD "refs/heads/$branch"
 		git -C "$dir" read-tree --empty
@@ -131,7 +132,14 @@ push() {
 		echo "state.sh: $branch has no commits yet; nothing to push"
 		return
 	fi
-	git -C "$dir" push -q "$remote" "HEAD:refs/heads/$branch"
+	# Push only over what checkout saw (nothing, for an orphan start): a remote branch that
+	# moved or was deleted and restarted in between (another run, a recovery) is never
+	# overwritten or resurrected with this run's history.
+	local seen=""
+	seen=$(git rev-parse -q --verify "refs/remotes/$remote/$branch" 2>/dev/null) || seen=""
+	git -C "$dir" push -q --force-with-lease="refs/heads/$branch:$seen" "$remote" "HEAD:refs/heads/$branch" ||
+		die "the remote $branch is no longer what checkout saw (${seen:-no branch}): another run pushed, or it was reset; nothing was pushed. Check out again ($0 checkout) and refresh"
+	git fetch -q --no-tags "$remote" "+refs/heads/$branch:refs/remotes/$remote/$branch" || true
 	echo "state.sh: pushed $branch to $remote"
 }
 

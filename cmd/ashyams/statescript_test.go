@@ -229,6 +229,50 @@ func TestStateScriptRecoveryFromADeletedBranch(t *testing.T) {
 	}
 }
 
+// A push goes only over what checkout saw: a run whose remote branch moved meanwhile (another
+// run pushed) or was deleted and restarted (a recovery) pushes nothing, says why, and never
+// resurrects the old history (b6 case 7: a plain push undid a recovery in progress).
+func TestStateScriptPushOnlyOverWhatCheckoutSaw(t *testing.T) {
+	g := newGitEnv(t)
+	c1 := g.clone("c1")
+	g.mustState(c1, "checkout")
+	g.refresh(c1, "refresh one", map[string]string{"network.json": "1"})
+
+	// c2 checks out, then c1 pushes another refresh: c2's push is refused.
+	c2 := g.clone("c2")
+	g.mustState(c2, "checkout")
+	g.refresh(c1, "refresh two", map[string]string{"network.json": "2"})
+	g.write(filepath.Join(c2, "state", "network.json"), "late")
+	msg := filepath.Join(g.root, "late.txt")
+	g.write(msg, "late refresh\n")
+	g.mustState(c2, "commit", msg)
+	if out, ok := g.state(c2, nil, "push"); ok || !strings.Contains(out, "is no longer what checkout saw") {
+		t.Fatalf("push over a moved branch: ok=%v %s", ok, out)
+	}
+
+	// c3 checks out; meanwhile the branch is deleted and restarted from nothing (recovery).
+	c3 := g.clone("c3")
+	g.mustState(c3, "checkout")
+	g.git(c1, "push", "-q", "origin", "--delete", "network-state")
+	g.write(filepath.Join(c3, "state", "network.json"), "old history")
+	g.mustState(c3, "commit", msg)
+	if out, ok := g.state(c3, nil, "push"); ok || !strings.Contains(out, "is no longer what checkout saw") {
+		t.Fatalf("push over a deleted branch: ok=%v %s", ok, out)
+	}
+	if got := g.remoteGit("for-each-ref", "--format=%(refname)", "refs/heads/network-state"); got != "" {
+		t.Fatalf("a deleted branch was resurrected: %s", got)
+	}
+	c4 := g.clone("c4")
+	g.mustState(c4, "checkout")
+	g.refresh(c4, "refresh from nothing", map[string]string{"network.json": "3"})
+	if out, ok := g.state(c3, nil, "push"); ok || !strings.Contains(out, "is no longer what checkout saw") {
+		t.Fatalf("push over a restarted branch: ok=%v %s", ok, out)
+	}
+	if commits := g.stateCommits(); len(commits) != 1 || !strings.HasSuffix(commits[0], "|refresh from nothing") {
+		t.Fatalf("the recovered branch was changed: %q", commits)
+	}
+}
+
 func TestStateScriptRefusesWhatItDoesNotOwn(t *testing.T) {
 	g := newGitEnv(t)
 	c := g.clone("c")
