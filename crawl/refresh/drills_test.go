@@ -743,34 +743,7 @@ func TestDrillKilledMidway(t *testing.T) {
 		l.copySite(tplDir, forkDir)
 		fork := l.source(forkDir)
 		base := snapshotFiles(t, l.state)
-		restore := func() {
-			os.RemoveAll(l.state)
-			for p, b := range base {
-				fp := filepath.Join(l.state, filepath.FromSlash(p))
-				os.MkdirAll(filepath.Dir(fp), 0o755)
-				os.WriteFile(fp, b, 0o644)
-			}
-		}
-		for k := 1; ; k++ {
-			restore()
-			cs := &crashing{Dir: store.Open(l.state), at: k}
-			_, err := runWith(context.Background(), l.options(tpl, ini, fork), cs)
-			if !cs.crashed() {
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("crashed at each of %d writes; every state passed check and recovered", k-1)
-				if k < 5 {
-					t.Fatalf("a refresh that writes only %d records cannot exercise the drill", k-1)
-				}
-				break
-			}
-			if !errors.Is(err, errCrash) {
-				t.Fatalf("crash at write %d: err = %v", k, err)
-			}
-			if ps := store.Open(l.state).Check(); len(ps) != 0 {
-				t.Fatalf("crash at write %d (%s): check: %v", k, cs.last, ps)
-			}
+		l.crashAtEveryWrite(t, base, 4, []string{tpl, ini, fork}, nil, func(k int, _ string) {
 			if _, err := Run(context.Background(), l.options(tpl, ini, fork)); err != nil {
 				t.Fatalf("refresh after a crash at write %d: %v", k, err)
 			}
@@ -779,7 +752,7 @@ func TestDrillKilledMidway(t *testing.T) {
 			wantClaim(t, l.claim(candle, tplDir), store.ClaimWithdrawn)
 			wantClaim(t, l.claim(tallow, forkDir), store.ClaimCurrent)
 			wantClaim(t, l.claim(iniProj, iniDir), store.ClaimInvalid)
-		}
+		})
 	})
 }
 

@@ -3,6 +3,7 @@ package refresh
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -114,6 +115,58 @@ func snapshotFiles(t *testing.T, root string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// restoreFiles makes root hold exactly files (a snapshotFiles result).
+func restoreFiles(t *testing.T, root string, files map[string][]byte) {
+	t.Helper()
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	for p, b := range files {
+		fp := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(fp, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// crashAtEveryWrite is the crash drill: for k = 1, 2, ... the state is restored to base, before
+// (if not nil) stages the sites, and a refresh of urls dies at its k-th write (every write from
+// there fails, as if the process was killed). Each state it leaves must pass check; after(k,
+// last) then asserts what the next refresh makes of it (last is the record the crash hit). The
+// drill ends with the first k the refresh finishes under, which must be past minWrites writes,
+// or the drill exercised too little.
+func (l *lab) crashAtEveryWrite(t *testing.T, base map[string][]byte, minWrites int, urls []string, before func(), after func(k int, last string)) {
+	t.Helper()
+	for k := 1; ; k++ {
+		restoreFiles(t, l.state, base)
+		if before != nil {
+			before()
+		}
+		cs := &crashing{Dir: store.Open(l.state), at: k}
+		_, err := runWith(context.Background(), l.options(urls...), cs)
+		if !cs.crashed() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k-1 < minWrites {
+				t.Fatalf("a refresh that writes only %d records cannot exercise the drill", k-1)
+			}
+			t.Logf("crashed at each of %d writes; every state passed check", k-1)
+			return
+		}
+		if !errors.Is(err, errCrash) {
+			t.Fatalf("crash at write %d: err = %v", k, err)
+		}
+		if ps := store.Open(l.state).Check(); len(ps) != 0 {
+			t.Fatalf("crash at write %d (%s): check: %v", k, cs.last, ps)
+		}
+		after(k, cs.last)
+	}
 }
 
 func sortedPaths(m map[string][]byte) []string {

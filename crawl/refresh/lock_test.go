@@ -157,32 +157,12 @@ func TestRemovalCutShortAtEveryWrite(t *testing.T) {
 	tpl, ini := l.source(tplDir), l.source(iniDir)
 	l.refresh(tpl, ini)
 	base := snapshotFiles(t, l.state)
-	for k := 1; ; k++ {
-		os.RemoveAll(l.state)
-		for p, b := range base {
-			fp := filepath.Join(l.state, filepath.FromSlash(p))
-			os.MkdirAll(filepath.Dir(fp), 0o755)
-			os.WriteFile(fp, b, 0o644)
-		}
-		cs := &crashing{Dir: store.Open(l.state), at: k}
-		_, err := runWith(context.Background(), l.options(ini), cs)
-		if !cs.crashed() {
-			if err != nil {
-				t.Fatal(err)
-			}
-			if k < 4 {
-				t.Fatalf("only %d writes", k-1)
-			}
-			break
-		}
-		if ps := store.Open(l.state).Check(); len(ps) != 0 {
-			t.Fatalf("crash at write %d (%s): check: %v", k, cs.last, ps)
-		}
+	l.crashAtEveryWrite(t, base, 3, []string{ini}, nil, func(k int, _ string) {
 		l.runs++
 		l.refresh(ini)
 		wantClaim(t, l.claim(candle, tplDir), store.ClaimWithdrawn)
 		if s := l.sourceRecord(tpl); s.Health != store.SourceRemoved {
 			t.Errorf("crash at write %d: removed source recorded %s", k, s.Health)
 		}
-	}
+	})
 }

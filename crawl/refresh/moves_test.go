@@ -3,10 +3,7 @@ package refresh
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -250,14 +247,6 @@ func TestDrillMoveKilledAtEveryWrite(t *testing.T) {
 		tplDir + "/dreamweave.json": {301, "{base}" + movedDir + "/dreamweave.json"},
 	})
 	base := snapshotFiles(t, l.state)
-	restore := func() {
-		os.RemoveAll(l.state)
-		for p, b := range base {
-			fp := filepath.Join(l.state, filepath.FromSlash(p))
-			os.MkdirAll(filepath.Dir(fp), 0o755)
-			os.WriteFile(fp, b, 0o644)
-		}
-	}
 	newSite := l.site(movedDir)
 	// moveEvents are the events at the new site, as "kind project before changes".
 	moveEvents := func() []string {
@@ -270,7 +259,7 @@ func TestDrillMoveKilledAtEveryWrite(t *testing.T) {
 		sort.Strings(out)
 		return out
 	}
-	restore()
+	restoreFiles(t, l.state, base)
 	if _, err := Run(context.Background(), l.options(src)); err != nil {
 		t.Fatal(err)
 	}
@@ -288,32 +277,13 @@ func TestDrillMoveKilledAtEveryWrite(t *testing.T) {
 			t.Fatalf("tallow's typed differences are not in %q", want)
 		}
 	}
-	for k := 1; ; k++ {
-		restore()
-		cs := &crashing{Dir: store.Open(l.state), at: k}
-		_, err := runWith(context.Background(), l.options(src), cs)
-		if !cs.crashed() {
-			if err != nil {
-				t.Fatal(err)
-			}
-			if k < 8 {
-				t.Fatalf("a move that writes only %d records cannot exercise the drill", k-1)
-			}
-			t.Logf("crashed at each of %d writes; every state passed check and finished the move", k-1)
-			break
-		}
-		if !errors.Is(err, errCrash) {
-			t.Fatalf("crash at write %d: err = %v", k, err)
-		}
-		if ps := store.Open(l.state).Check(); len(ps) != 0 {
-			t.Fatalf("crash at write %d (%s): check: %v", k, cs.last, ps)
-		}
+	l.crashAtEveryWrite(t, base, 7, []string{src}, nil, func(k int, last string) {
 		if _, err := Run(context.Background(), l.options(src)); err != nil {
 			t.Fatalf("refresh after a crash at write %d: %v", k, err)
 		}
 		mustCheck(t, l.state)
 		if got := moveEvents(); strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("crash at write %d (%s): events at the new site\n%s\nwant\n%s", k, cs.last, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			t.Errorf("crash at write %d (%s): events at the new site\n%s\nwant\n%s", k, last, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 		for _, p := range []string{candle, tallow} {
 			wantClaim(t, l.claim(p, movedDir), store.ClaimCurrent)
@@ -324,5 +294,5 @@ func TestDrillMoveKilledAtEveryWrite(t *testing.T) {
 				t.Errorf("crash at write %d: %s at the old site: %s moved_to %v", k, p, c.Health, c.MovedTo)
 			}
 		}
-	}
+	})
 }

@@ -2,11 +2,7 @@ package refresh
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -65,35 +61,8 @@ func TestDrillReReadIndexBecomesHeld(t *testing.T) {
 
 	// Killed at every write of that refresh: each state passes check, and the next refresh ends
 	// with the served index held and the claim current.
-	restore := func() {
-		os.RemoveAll(l.state)
-		for p, b := range base {
-			fp := filepath.Join(l.state, filepath.FromSlash(p))
-			os.MkdirAll(filepath.Dir(fp), 0o755)
-			os.WriteFile(fp, b, 0o644)
-		}
-	}
-	for k := 1; ; k++ {
-		restore()
-		deploy := stageReRead(l, origIndex, origManifest)
-		cs := &crashing{Dir: store.Open(l.state), at: k}
-		_, err := runWith(context.Background(), l.options(src), cs)
-		if !cs.crashed() {
-			if err != nil {
-				t.Fatal(err)
-			}
-			if k < 4 {
-				t.Fatalf("only %d writes", k-1)
-			}
-			t.Logf("crashed at each of %d writes", k-1)
-			break
-		}
-		if !errors.Is(err, errCrash) {
-			t.Fatalf("crash at write %d: %v", k, err)
-		}
-		if ps := store.Open(l.state).Check(); len(ps) != 0 {
-			t.Fatalf("crash at write %d (%s): check: %v", k, cs.last, ps)
-		}
+	var deploy func()
+	l.crashAtEveryWrite(t, base, 3, []string{src}, func() { deploy = stageReRead(l, origIndex, origManifest) }, func(k int, last string) {
 		l.sl.hook = nil
 		deploy() // the deployment finishes (if it had not by the crash)
 		l.runs++
@@ -101,10 +70,10 @@ func TestDrillReReadIndexBecomesHeld(t *testing.T) {
 		o := l.origin(tplDir)
 		held, _ := store.Open(l.state).ReadBytes(store.OriginIndexPath(o.ID))
 		if !bytes.Equal(held, l.served(tplDir+"/dreamweave.json")) {
-			t.Errorf("crash at write %d (%s): the next refresh does not hold the served index", k, cs.last)
+			t.Errorf("crash at write %d (%s): the next refresh does not hold the served index", k, last)
 		}
 		wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
-	}
+	})
 }
 
 // stageReRead serves the original index advertising a first new Tallow while the CDN already
