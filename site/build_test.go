@@ -92,7 +92,7 @@ func TestBuildStaleness(t *testing.T) {
 	for _, w := range []string{"Never accepted", "Not in the catalog: no manifest from this site has passed every check yet.",
 		"No manifest from this site has passed every check yet. There is nothing cached to show",
 		"Invalid publication: /project/id: not a UUID.", "Last attempt: 2026-10-10 12:00:00 UTC.",
-		"No manifest for this claim has passed every check yet, so there are no releases to show.", "was refused at 2026-10-10 12:00:00 UTC, for the reason above"} {
+		"No manifest from this site has passed every check yet, so there are no releases to show.", "was refused at 2026-10-10 12:00:00 UTC, for the reason above"} {
 		if !strings.Contains(neverText, w) {
 			t.Errorf("the never-accepted claim's page does not say %q", w)
 		}
@@ -452,7 +452,7 @@ func TestBuildOddPublisherData(t *testing.T) {
 			t.Errorf("the bare claim page does not say %q", w)
 		}
 	}
-	if !strings.Contains(page(t, out, claimPath(uuid(4), site)), "none: no channel has a head") {
+	if !strings.Contains(page(t, out, claimPath(uuid(4), site)), "No current release: no channel has an available release.") {
 		t.Error("a claim with no head does not say so")
 	}
 	for id, want := range map[string]string{

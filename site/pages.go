@@ -240,7 +240,16 @@ type claimView struct {
 	Referenced []*referenceView
 	// NoSeen: no release has a recorded first-seen time.
 	NoSeen bool
+	// Now is the current release as the first screen shows it; nil when there is none.
+	Now *releaseView
+	// Shown are the releases listed open: the current release, then the heads of the other
+	// channels but development. Behind are the rest (development builds, older, yanked and
+	// deprecated releases), in the manifest's order, behind a disclosure.
+	Shown, Behind []*releaseView
 }
+
+// runtimeView is one runtime a release names with its constraint (under the numeric scheme).
+type runtimeView struct{ ID, Constraint string }
 
 type linkView struct{ Label, URL string }
 
@@ -277,7 +286,16 @@ type releaseView struct {
 	OpenMW    *protocol.OpenMW
 	OtherExt  []extView
 	Open      bool
+	// OpenMWConstraint is runtimes.openmw ("" when the release names none: it does not
+	// depend on an OpenMW version); Runtimes are the other runtimes, by id.
+	OpenMWConstraint string
+	Runtimes         []runtimeView
+	// Requires are the release's requires relationships, in publisher order.
+	Requires []*network.Relationship
 }
+
+// development is the channel of rolling builds (SPEC section 1, "Channels").
+const development = "development"
 
 type extView struct {
 	Name string
@@ -338,9 +356,53 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 		for _, name := range names {
 			rv.OtherExt = append(rv.OtherExt, extView{Name: name, JSON: rawJSON(r.Extensions[name])})
 		}
+		for _, rel := range r.Relationships {
+			if rel.Kind == protocol.KindRequires {
+				rv.Requires = append(rv.Requires, rel)
+			}
+		}
+		ids := make([]string, 0, len(r.Runtimes))
+		for id := range r.Runtimes {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			if id == "openmw" {
+				rv.OpenMWConstraint = r.Runtimes[id]
+			} else {
+				rv.Runtimes = append(rv.Runtimes, runtimeView{id, r.Runtimes[id]})
+			}
+		}
 		v.Releases = append(v.Releases, rv)
 	}
+	v.Now, v.Shown, v.Behind = splitReleases(v.Releases)
 	return v
+}
+
+// splitReleases orders a claim page's releases for a player: the current release first, then
+// the heads of the other channels except development, each open only when current; the rest
+// (development builds, older releases, yanked and deprecated ones) in the manifest's order,
+// for the disclosure below them.
+func splitReleases(all []*releaseView) (now *releaseView, shown, behind []*releaseView) {
+	for _, rv := range all {
+		if rv.R.Current {
+			now = rv
+			shown = append(shown, rv)
+		}
+	}
+	for _, rv := range all {
+		switch {
+		case rv.R.Current:
+		case len(rv.R.Head) > 0 && rv.R.Channel != development:
+			shown = append(shown, rv)
+		default:
+			behind = append(behind, rv)
+		}
+	}
+	for _, rv := range all {
+		rv.Open = rv.R.Current
+	}
+	return now, shown, behind
 }
 
 type originsData struct {

@@ -277,9 +277,29 @@ func whyHTML(label string, problem *string, known ...string) template.HTML {
 	return problemHTML(sentence(composeProblem(label, deref(problem))), known...)
 }
 
-// claimWhy is whyHTML for a claim's health and recorded problem.
+// claimWhy is whyHTML for a claim's health and recorded problem (claimProblem).
 func claimWhy(c *network.Claim) template.HTML {
-	return whyHTML(store.HealthLabel(c.Health), c.Record.Problem, claimTexts(c)...)
+	p := claimProblem(c, deref(c.Record.Problem))
+	return whyHTML(store.HealthLabel(c.Health), &p, claimTexts(c)...)
+}
+
+// keptClauses end the crawler's problems that say the last good data stays. They are true
+// only of a claim that holds a manifest.
+var keptClauses = []string{"; the last good manifest is kept", "; last good data kept"}
+
+// claimProblem is a problem recorded for c as its page says it: for a claim that holds no
+// manifest, a closing clause saying the last good manifest is kept becomes what is true, that
+// no earlier manifest passed every check, so nothing is kept.
+func claimProblem(c *network.Claim, p string) string {
+	if c.Manifest != nil {
+		return p
+	}
+	for _, k := range keptClauses {
+		if rest, ok := strings.CutSuffix(strings.TrimSuffix(strings.TrimSpace(p), "."), k); ok {
+			return rest + "; no earlier manifest from this site passed every check, so nothing is kept"
+		}
+	}
+	return p
 }
 
 // originWhy is whyHTML for a site's health and recorded problem.

@@ -118,6 +118,7 @@ var funcs = template.FuncMap{
 	"quote":          func(s string) template.HTML { return problemHTML(s) },
 	"quoteFor":       quoteFor,
 	"claimWhy":       claimWhy,
+	"claimProblem":   claimProblem,
 	"originWhy":      originWhy,
 	"why":            whyHTML,
 	"excluded":       excludedText,

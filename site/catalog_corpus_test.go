@@ -1,0 +1,87 @@
+package site
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// TestCorpusClaimFirstScreen builds the corpus and reads S3LightFixes' claim page in document
+// order: its first download link is an artifact of the current stable release, and it comes
+// before any link to a development artifact and before the index's digests of the manifest.
+func TestCorpusClaimFirstScreen(t *testing.T) {
+	root := corpusRoot(t)
+	state := filepath.Join(root, "state")
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: state, Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	const project, site = "55e873c9-1ddc-4b13-b59a-0eb790bb2565", "dreamweave-mp-github-io-s3lightfixes-bb9d2c5d"
+	d := store.Open(state)
+	var rec store.Claim
+	if err := d.ReadJSON(store.ClaimPath(project, site), &rec); err != nil {
+		t.Fatal(err)
+	}
+	var m protocol.Manifest
+	if err := d.ReadJSON(filepath.ToSlash(filepath.Join(filepath.Dir(store.ClaimPath(project, site)), "manifest.json")), &m); err != nil {
+		t.Fatal(err)
+	}
+	stable, dev := map[string]bool{}, map[string]bool{}
+	for _, r := range m.Releases {
+		for _, a := range r.Artifacts {
+			for _, s := range a.Sources {
+				switch {
+				case r.Version == "0.4.6":
+					stable[s.URL] = true
+				case r.Channel == "development":
+					dev[s.URL] = true
+				}
+			}
+		}
+	}
+	if len(stable) == 0 || len(dev) == 0 {
+		t.Fatalf("the corpus manifest has %d stable 0.4.6 and %d development artifact addresses: the test would prove nothing", len(stable), len(dev))
+	}
+	doc := parsePage(t, out, claimPath(project, site))
+	pos, firstDownload, firstDev, digest := 0, -1, -1, -1
+	var downloadHref string
+	walk(doc, func(n *html.Node) bool {
+		pos++
+		if n.Type == html.TextNode && digest < 0 && strings.Contains(n.Data, rec.IngestedSHA256) {
+			digest = pos
+		}
+		if n.Type != html.ElementNode || n.DataAtom != atom.A {
+			return true
+		}
+		href, _ := attr(n, "href")
+		class, _ := attr(n, "class")
+		if firstDownload < 0 && strings.Contains(" "+class+" ", " download ") {
+			firstDownload, downloadHref = pos, href
+		}
+		if firstDev < 0 && dev[href] {
+			firstDev = pos
+		}
+		return true
+	})
+	if firstDownload < 0 {
+		t.Fatal("the claim page has no download link")
+	}
+	if !stable[downloadHref] {
+		t.Errorf("the first download link is %q, not an artifact of the stable release 0.4.6", downloadHref)
+	}
+	if firstDev < 0 || digest < 0 {
+		t.Fatalf("the page shows no development artifact (%d) or no held digest (%d)", firstDev, digest)
+	}
+	if firstDownload > firstDev {
+		t.Errorf("a development artifact (node %d) comes before the first download link (node %d)", firstDev, firstDownload)
+	}
+	if firstDownload > digest {
+		t.Errorf("the held digest (node %d) comes before the first download link (node %d)", digest, firstDownload)
+	}
+}
