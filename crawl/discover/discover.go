@@ -6,7 +6,10 @@
 //  1. GET U. JSON with schema_version and document "index" or "project" is used as is (only those
 //     two top-level fields are sniffed here; full validation is the protocol core's job).
 //  2. HTML: exactly one thing is read, the <link rel="alternate"> with a DreamWeave media type
-//     (FindLink), its href resolved against the page's URL.
+//     (FindLink), its href resolved against the page's URL. A link whose target cannot be read
+//     as the document it advertises stops discovery (the protocol's step 2: "Stop."): the
+//     publisher said where the index is, so nothing is walked around a broken link
+//     (Error.BrokenLink).
 //  3. Otherwise: the query, fragment and last path segment (unless the path ends in "/") are
 //     stripped, and dreamweave.json is tried there, then in each parent directory up to the
 //     origin's root.
@@ -180,6 +183,12 @@ type Error struct {
 	// Found is the site index a walk up reached but discovery did not adopt: the held site index
 	// (Asked) did not answer, and nothing from the enrolled URL showed a move.
 	Found string
+	// BrokenLink is true when the page's DreamWeave <link> names a document that answered, but
+	// not as what the link advertises (404 or 410, a page, other JSON, a body that is not
+	// well-formed JSON, a manifest where an index was advertised). Discovery stops there;
+	// Outage is false. A link whose target does not answer at all (5xx, a timeout, a refusal)
+	// is an outage like any other, with BrokenLink false.
+	BrokenLink bool
 }
 
 func (e *Error) Error() string { return e.Problem }
@@ -425,11 +434,14 @@ func (d *run) discover(enrolled string) {
 	conditional := d.held.IndexURL != ""
 	f := d.get(enrolled, conditional)
 	if f.err == nil && f.resp.NotModified {
+		n := len(d.res.Trail)
 		if conditional && d.pageUnchanged(enrolled, f) {
 			return
 		}
 		// A 304 without a usable conclusion: read the page again, plainly.
-		d.step(f.resp.URL, "unchanged (HTTP 304), but no conclusion is held for it; read again")
+		if len(d.res.Trail) == n {
+			d.step(f.resp.URL, "unchanged (HTTP 304), but no conclusion is held for it; read again")
+		}
 		f = d.get(enrolled, false)
 	}
 	at := f.finalURL(enrolled)
@@ -493,8 +505,10 @@ func (d *run) walkUpFromPage(at string) {
 //   - it was the site index: the index is unchanged;
 //   - a page with no link, or a project manifest: walking up depends only on its URL, so the
 //     walk is run again (nearer levels are asked again, the held index conditionally);
-//   - a page linking the site index: the held index is asked again, and if it answers "not
-//     here", the walk up from the page runs as for a page whose link leads nowhere.
+//   - a page linking the site index: the held index is asked again; if it does not answer as
+//     a site index, it reports false and the page is read again plainly, so its link is
+//     followed as written (the held index is where the link's redirects ended) and a broken
+//     one stops discovery there.
 //
 // For any other held method it reports false, and the page is read again plainly.
 func (d *run) pageUnchanged(enrolled string, f fetched) bool {
@@ -519,10 +533,23 @@ func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 		}
 	case d.held.Method == MethodLink:
 		d.step(at, OutcomePageUnchanged)
-		d.res.Kind, d.res.PageValidators = KindPage, d.held.Validators[enrolled]
-		if !d.followLink(Link{Href: d.held.IndexURL, Kind: KindIndex}) && d.end == nil {
-			d.walkUpFromPage(at)
+		x := d.held.IndexURL
+		g := d.get(x, true)
+		xat := g.finalURL(x)
+		if g.err == nil && (g.resp.NotModified || g.kind == KindIndex) {
+			d.tried[x], d.tried[xat] = true, true
+			d.res.Kind, d.res.PageValidators = KindPage, d.held.Validators[enrolled]
+			outcome := OutcomeIndex
+			if g.resp.NotModified {
+				outcome = OutcomeIndexUnchanged
+			}
+			d.step(xat, outcome)
+			d.found(g.resp, MethodLink, x, Temporary(g.hops))
+			return true
 		}
+		d.step(xat, g.outcome()+"; the page is read again for its link")
+		delete(d.tried, at)
+		return false
 	default:
 		return false
 	}
@@ -530,40 +557,69 @@ func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 }
 
 // followLink fetches the page's DreamWeave link. A site index ends discovery; a project
-// manifest leads to walking up from it. A definite "not here" is recorded and reported false;
-// any other answer ends discovery (d.end).
+// manifest leads to walking up from it (reported false when no index is above it: the walk
+// from the page goes on). Anything else ends discovery (d.end): the protocol's step 2 stops at
+// a link it cannot use, so a broken link is never walked around. An answer that is not the
+// advertised document is a broken link (Error.BrokenLink); no answer at all is an outage.
 func (d *run) followLink(link Link) bool {
-	if d.tried[link.Href] {
-		return false
+	what := "the linked site index"
+	if link.Kind == KindProject {
+		what = "the linked project manifest"
 	}
 	f := d.get(link.Href, true)
 	at := f.finalURL(link.Href)
 	d.tried[link.Href], d.tried[at] = true, true
 	switch {
-	case f.err == nil && f.resp.NotModified:
+	case link.Kind == KindIndex && f.err == nil && f.resp.NotModified:
 		d.step(at, OutcomeIndexUnchanged)
 		d.found(f.resp, MethodLink, link.Href, Temporary(f.hops))
 		return true
-	case f.kind == KindIndex:
+	case link.Kind == KindIndex && f.kind == KindIndex:
 		d.step(at, OutcomeIndex)
 		d.found(f.resp, MethodLink, link.Href, Temporary(f.hops))
 		return true
-	case !f.notHere():
-		d.step(at, f.outcome())
-		what := "the linked site index"
-		if link.Kind == KindProject {
-			what = "the linked project manifest"
-		}
-		d.stop(link.Href, f, what, false)
-	case f.kind == KindProject:
+	case link.Kind == KindProject && f.kind == KindProject:
 		d.step(at, OutcomeManifest)
 		d.res.ManifestURL, d.res.Manifest = at, f.resp
 		d.manifestAt, d.manifestTemp = at, Temporary(f.hops)
-		return d.walkUp(at, MethodLinkManifest) // if not, the walk from the page goes on
+		return d.walkUp(at, MethodLinkManifest)
+	case f.notHere() || f.kind == KindMalformed:
+		d.step(at, f.outcome()+"; a broken link: discovery stops here")
+		d.brokenLink(link.Href, at, f, what)
 	default:
 		d.step(at, f.outcome())
+		d.stop(link.Href, f, what, false)
 	}
 	return false
+}
+
+// brokenLink ends discovery at a DreamWeave <link> whose target answered, but not as the
+// document the link advertises.
+func (d *run) brokenLink(href, at string, f fetched, what string) {
+	e := &Error{BrokenLink: true, At: at, Asked: href, Status: f.resp.Status, Findings: f.findings}
+	var answer string
+	switch {
+	case f.kind == KindMalformed:
+		answer = "served a document that is not well-formed JSON: " + protocol.Summary(f.findings)
+	case f.resp.Status != http.StatusOK:
+		answer = fmt.Sprintf("answered HTTP %d (%s)", f.resp.Status, strings.ToLower(http.StatusText(f.resp.Status)))
+	case f.kind == KindProject:
+		answer = "served a project manifest, not a site index"
+	case f.kind == KindIndex:
+		answer = "served a site index, not a project manifest"
+	case f.kind == KindPage:
+		answer = "served an HTML page"
+	default:
+		answer = "served a document that is not DreamWeave JSON"
+	}
+	via := " "
+	if at != href {
+		via = ", which redirected to " + at + ", "
+	}
+	e.Problem = "the page's DreamWeave <link> is broken: " + what + " " + href + via + answer +
+		"; discovery stops at a link it cannot use and does not look elsewhere"
+	d.end = e
+	d.res.Problem = e.Problem
 }
 
 // walkUp tries dreamweave.json beside from, then in each parent directory up to the origin's
@@ -846,6 +902,8 @@ func statusWords(resp *guard.Response, kind string) string {
 		return OutcomeNoLink
 	case kind == KindProject:
 		return OutcomeManifest
+	case kind == KindIndex:
+		return OutcomeIndex
 	}
 	ct := resp.Header.Get("Content-Type")
 	if ct == "" {

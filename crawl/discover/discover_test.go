@@ -205,20 +205,70 @@ func TestMalformedHTMLWalksUp(t *testing.T) {
 	checkTrail(t, res.Trail, st(u, OutcomeNoLink), st(u+"dreamweave.json", OutcomeIndex))
 }
 
-func TestLinkLeadingNowhereFallsBackToWalkUp(t *testing.T) {
+// A page whose DreamWeave <link> cannot be read as what it advertises stops discovery there, a
+// broken link (the protocol's step 2: "Stop."): dreamweave.json beside the page and above it is
+// never asked. A link whose target does not answer at all is an outage, not a broken link, and
+// stops discovery too.
+func TestBrokenLinkStopsDiscovery(t *testing.T) {
+	projectLink := strings.Replace(indexLink, "index+json", "project+json", 1)
 	s := serve(t, fstest.MapFS{
-		"s.example/site/index.html":      page(link("missing.json")),
-		"s.example/site/dreamweave.json": file(indexDoc),
-	})
-	u := s.URL() + "s.example/site/"
-	res, err := Discover(context.Background(), client(guard.Options{}), u, Held{})
-	if err != nil || res.Method != MethodWalkUp || res.IndexURL != u+"dreamweave.json" {
-		t.Fatalf("%v %+v", err, res)
+		"s.example/404/index.html":       page(link("missing.json")),
+		"s.example/html/index.html":      page(link("page.html")),
+		"s.example/html/page.html":       page(""),
+		"s.example/man/index.html":       page(link("x.json")),
+		"s.example/man/x.json":           file(manifestDoc),
+		"s.example/bad/index.html":       page(link("bad.json")),
+		"s.example/bad/bad.json":         file(`{"schema_version": "2", `),
+		"s.example/other/index.html":     page(link("o.json")),
+		"s.example/other/o.json":         file(`{"hello": 1}`),
+		"s.example/pidx/index.html":      page(strings.Replace(projectLink, "%s", "i.json", 1)),
+		"s.example/pidx/i.json":          file(indexDoc),
+		"s.example/p404/index.html":      page(strings.Replace(projectLink, "%s", "gone.json", 1)),
+		"s.example/down/index.html":      page(link("i.json")),
+		"s.example/dreamweave.json":      file(indexDoc),
+		"s.example/404/dreamweave.json":  file(indexDoc),
+		"s.example/html/dreamweave.json": file(indexDoc),
+	}, loopback.Rule{Path: "^/s.example/down/i.json$", Status: 503})
+	b := s.URL() + "s.example/"
+	for _, tc := range []struct {
+		dir, href, outcome, answer string
+		status                     int
+		broken                     bool
+	}{
+		{"404", "missing.json", OutcomeNotFound, "the linked site index %s answered HTTP 404 (not found)", 404, true},
+		{"html", "page.html", OutcomeNoLink, "the linked site index %s served an HTML page", 200, true},
+		{"man", "x.json", OutcomeManifest, "the linked site index %s served a project manifest, not a site index", 200, true},
+		{"bad", "bad.json", "not well-formed JSON: ", "the linked site index %s served a document that is not well-formed JSON: ", 200, true},
+		{"other", "o.json", "JSON, but not a DreamWeave document", "the linked site index %s served a document that is not DreamWeave JSON", 200, true},
+		{"pidx", "i.json", OutcomeIndex, "the linked project manifest %s served a site index, not a project manifest", 200, true},
+		{"p404", "gone.json", OutcomeNotFound, "the linked project manifest %s answered HTTP 404 (not found)", 404, true},
+		{"down", "i.json", "HTTP 503 (service unavailable)", "the linked site index %s answered HTTP 503 (service unavailable)", 503, false},
+	} {
+		s.ResetRequests()
+		u := b + tc.dir + "/"
+		target := u + tc.href
+		res, err := Discover(context.Background(), client(guard.Options{}), u, Held{})
+		var de *Error
+		if !errors.As(err, &de) || de.BrokenLink != tc.broken || de.Outage == tc.broken || de.At != target || de.Status != tc.status || res.IndexURL != "" || res.Response != nil {
+			t.Errorf("%s: %v %+v; want broken link %v at %s", tc.dir, err, de, tc.broken, target)
+			continue
+		}
+		answer := strings.Replace(tc.answer, "%s", target, 1)
+		if !strings.Contains(res.Problem, answer) || res.Problem != de.Problem {
+			t.Errorf("%s: problem %q, want it to say %q", tc.dir, res.Problem, answer)
+		}
+		if tc.broken && !strings.HasPrefix(res.Problem, "the page's DreamWeave <link> is broken: ") {
+			t.Errorf("%s: problem %q does not say the link is broken", tc.dir, res.Problem)
+		}
+		if len(res.Trail) != 2 || res.Trail[1].URL != target || !strings.HasPrefix(res.Trail[1].Outcome, tc.outcome) {
+			t.Errorf("%s: trail %+v", tc.dir, res.Trail)
+		}
+		for _, p := range requested(s) {
+			if strings.HasSuffix(p, "/dreamweave.json") {
+				t.Errorf("%s: discovery walked around the link to %s", tc.dir, p)
+			}
+		}
 	}
-	checkTrail(t, res.Trail,
-		st(u, "links the site index at "+u+"missing.json"),
-		st(u+"missing.json", OutcomeNotFound),
-		st(u+"dreamweave.json", OutcomeIndex))
 }
 
 func TestPageLinksProjectManifest(t *testing.T) {
@@ -698,8 +748,8 @@ func TestChangedPageIsReadAgain(t *testing.T) {
 }
 
 // The page still links the held index (304), which now answers 404; dreamweave.json sits beside
-// the page. The held index is gone and the one found is at the enrolled URL's own level: the
-// source moves there, by discovery (no walk past a parent directory).
+// the page. The page is read again for its link, which is broken: discovery stops there and the
+// index beside the page is not adopted (a broken link is never walked around).
 func TestUnchangedPageWhoseIndexIsGone(t *testing.T) {
 	root := fstest.MapFS{
 		"s.example/site/index.html":      page(link("i.json")),
@@ -715,15 +765,29 @@ func TestUnchangedPageWhoseIndexIsGone(t *testing.T) {
 	}
 	delete(root, "s.example/site/i.json")
 	s.SetRoot(root)
+	s.ResetRequests()
 	second, err := Discover(context.Background(), c, u, held(u, first))
-	if err != nil || second.IndexURL != u+"dreamweave.json" || second.Method != MethodWalkUp {
-		t.Fatalf("got %v %+v; want the index beside the page adopted", err, second)
+	var de *Error
+	if !errors.As(err, &de) || !de.BrokenLink || second.IndexURL != "" {
+		t.Fatalf("got %v %+v; want a broken link", err, second)
 	}
 	checkTrail(t, second.Trail,
 		st(u, OutcomePageUnchanged),
-		st(u+"i.json", OutcomeNotFound),
-		st(u+"dreamweave.json", OutcomeIndex),
-		st(u+"i.json", OutcomeNotFound+"; the held site index is gone, and "+u+"dreamweave.json is at the enrolled URL's own level: the source moved there"))
+		st(u+"i.json", OutcomeNotFound+"; the page is read again for its link"),
+		st(u, "links the site index at "+u+"i.json"),
+		st(u+"i.json", OutcomeNotFound+"; a broken link: discovery stops here"))
+	for _, p := range requested(s) {
+		if strings.HasSuffix(p, "/dreamweave.json") {
+			t.Errorf("discovery walked around the broken link to %s", p)
+		}
+	}
+	// The link mended: the page is unchanged, its index answers again, and it stands.
+	root["s.example/site/i.json"] = file(indexDoc)
+	s.SetRoot(root)
+	third, err := Discover(context.Background(), c, u, held(u, first))
+	if err != nil || third.Method != MethodLink || third.IndexURL != u+"i.json" {
+		t.Fatalf("mended: %v %+v", err, third)
+	}
 }
 
 // A GitHub Pages layout: a project site below a user site, each with its own index. The project

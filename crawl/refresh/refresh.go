@@ -822,7 +822,8 @@ func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 }
 
 // failureVerdict is a held site's health and problem when discovery through its sources failed.
-// An outage (discovery stopped at an answer that was not a definite "not here") is unreachable,
+// A page whose DreamWeave <link> is broken is no-index (the page links no readable index). An
+// outage (discovery stopped at an answer that was not a definite "not here") is unreachable,
 // or no-index when the held index itself answered 404 or 410; a body that is not well-formed
 // JSON at the held index is that index's verdict (invalid-index with the finding's line and
 // column); a body over the size limit is refused by crawler policy; an address guard refusal is
@@ -840,6 +841,8 @@ func (r *run) failureVerdict(ctx context.Context, site string, err error) (healt
 	}
 	atHeld := de.At == x || de.Asked == x
 	switch {
+	case de.BrokenLink: // the page now links no readable index: discovery stopped, nothing walked around it
+		return store.OriginNoIndex, de.Problem
 	case !de.Outage:
 		return r.probe(ctx, site, de.Problem)
 	case len(de.Findings) > 0 && atHeld:
