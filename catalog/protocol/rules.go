@@ -131,18 +131,20 @@ func noticeRule(r *Release, rp string) []Finding {
 	return fs
 }
 
-// indexRules checks a site index that passed the schema: projects sorted by id, ids unique,
-// channel versions parse (under the decimal syntax, the superset: the index does not say
-// which scheme a project uses).
+// indexRules checks a site index that passed the schema: projects sorted by id, ids unique
+// (wherever the repeat sits, so an unsorted list hides none), channel versions parse (under
+// the decimal syntax, the superset: the index does not say which scheme a project uses).
 func indexRules(ix *Index) []Finding {
 	var fs []Finding
+	first := map[string]int{}
 	for i, e := range ix.Projects {
+		if j, dup := first[e.ID]; dup {
+			fs = append(fs, Finding{Pointer: Pointer("projects", i, "id"), Rule: RuleIndexUniqueID, Message: fmt.Sprintf("project id %q is listed twice (also at /projects/%d)", e.ID, j)})
+		} else {
+			first[e.ID] = i
+		}
 		if i > 0 {
-			prev := ix.Projects[i-1].ID
-			switch {
-			case e.ID == prev:
-				fs = append(fs, Finding{Pointer: Pointer("projects", i, "id"), Rule: RuleIndexUniqueID, Message: fmt.Sprintf("project id %q is listed twice (also at /projects/%d)", e.ID, i-1)})
-			case e.ID < prev:
+			if prev := ix.Projects[i-1].ID; e.ID < prev {
 				fs = append(fs, Finding{Pointer: Pointer("projects", i, "id"), Rule: RuleIndexOrder, Message: fmt.Sprintf("projects must be sorted by id: %q comes after %q", e.ID, prev)})
 			}
 		}

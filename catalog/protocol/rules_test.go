@@ -353,3 +353,18 @@ func TestAcceptedVariations(t *testing.T) {
 		})
 	}
 }
+
+// An id listed twice is found wherever the repeat sits: in an index whose projects are not
+// sorted the two entries need not be neighbours.
+func TestIndexDuplicateIDApart(t *testing.T) {
+	v := realTree(t, stashIndex)
+	p := arr(v, "/projects")
+	p[2] = deepCopy(p[0])
+	_, fs := ValidateIndex(encode(nil, v))
+	want(t, fs, "/projects/2/id", RuleIndexUniqueID)
+	for _, f := range fs {
+		if f.Rule == RuleIndexUniqueID && !strings.Contains(f.Message, "also at /projects/0") {
+			t.Errorf("the duplicate does not name its first entry: %s", f.Message)
+		}
+	}
+}

@@ -386,7 +386,7 @@ func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol
 	case resp.Status != 200:
 		return protocol.IndexEntry{}, nil, false
 	default:
-		idx, fs := protocol.ValidateIndex(resp.Body)
+		idx, fs, _ := validateIndex(resp.Body)
 		if len(fs) > 0 || idx == nil {
 			return protocol.IndexEntry{}, nil, false
 		}

@@ -63,3 +63,39 @@ func TestDrillBrokenLinkIsNotWalkedAround(t *testing.T) {
 	l.sameHeld(before)
 }
 
+// A site index whose projects are not sorted by id is read as listed: the protocol describes
+// the order, it does not make the index unusable. The origin is healthy, every listed claim is
+// read, and the order is a publication issue on the origin. Sorted again, the issue goes.
+func TestUnsortedIndexIsReadWithAnIssue(t *testing.T) {
+	l := newLab(t)
+	l.editIndex(tplDir, func(doc map[string]any) {
+		p := doc["projects"].([]any)
+		p[0], p[1] = p[1], p[0]
+	})
+	src := l.source(tplDir)
+	sum := l.refresh(src)
+	o := l.origin(tplDir)
+	wantOrigin(t, o, store.OriginHealthy)
+	issue := `the site index does not list its projects in id order, as the protocol describes (/projects/1/id: "` + candle + `" comes after "` + tallow + `"); they are read as listed`
+	if len(o.Issues) != 1 || o.Issues[0] != issue {
+		t.Errorf("issues %q\nwant [%q]", o.Issues, issue)
+	}
+	for _, p := range []string{candle, tallow} {
+		wantClaim(t, l.claim(p, tplDir), store.ClaimCurrent)
+	}
+	if sum.Accepted != 2 {
+		t.Errorf("accepted %d", sum.Accepted)
+	}
+	if o.IndexSHA256 == nil {
+		t.Error("the unsorted index is not held")
+	}
+
+	l.editIndex(tplDir, func(doc map[string]any) {
+		p := doc["projects"].([]any)
+		p[0], p[1] = p[1], p[0]
+	})
+	l.refresh(src)
+	if o := l.origin(tplDir); o.Health != store.OriginHealthy || len(o.Issues) != 0 {
+		t.Errorf("sorted again: %s, issues %q", o.Health, o.Issues)
+	}
+}

@@ -875,7 +875,7 @@ func (r *run) probe(ctx context.Context, site, problem string) (health, detail s
 	case resp.Status != 200:
 		return store.OriginNoIndex, fmt.Sprintf("%s; the held site index %s answers HTTP %d", problem, u, resp.Status)
 	}
-	if _, fs := protocol.ValidateIndex(resp.Body); len(fs) > 0 {
+	if _, fs, _ := validateIndex(resp.Body); len(fs) > 0 {
 		h, verdict := indexVerdict(fs)
 		return h, problem + "; the site index at " + u + " " + strings.TrimPrefix(verdict, "the site index ")
 	}

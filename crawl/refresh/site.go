@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -109,7 +110,7 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 			body = held
 		}
 	}
-	idx, fs := protocol.ValidateIndex(body)
+	idx, fs, orderIssue := validateIndex(body)
 	if len(fs) > 0 {
 		health, problem := indexVerdict(fs)
 		return r.siteUnreadable(p, site, o, srs, health, problem)
@@ -133,6 +134,9 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		latest: newIndexVersion(0, body, o.Validators, idx)}
 	var entries []protocol.IndexEntry
 	var issues []string
+	if orderIssue != "" {
+		issues = append(issues, orderIssue)
+	}
 	for _, e := range idx.Projects {
 		if !safeName(e.ID) { // the schema already demands a lowercase UUID; names a directory
 			issues = append(issues, fmt.Sprintf("%q: a project id that cannot name a claim; the entry is not read", e.ID))
@@ -170,6 +174,36 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		}
 	}
 	return r.finishSite(sr, issues)
+}
+
+// validateIndex validates a site index. Projects out of id order are a publication issue (in
+// words, "" when sorted), not a finding: the protocol describes the order, it does not make an
+// index unusable, so the index is read as listed. Every other finding makes it unusable.
+func validateIndex(body []byte) (*protocol.Index, []protocol.Finding, string) {
+	idx, fs := protocol.ValidateIndex(body)
+	var fatal []protocol.Finding
+	var order []protocol.Finding
+	for _, f := range fs {
+		if f.Rule == protocol.RuleIndexOrder {
+			order = append(order, f)
+		} else {
+			fatal = append(fatal, f)
+		}
+	}
+	if len(order) == 0 || idx == nil {
+		return idx, fs, ""
+	}
+	first := order[0]
+	_, detail, ok := strings.Cut(first.Message, ": ")
+	if !ok {
+		detail = first.Message
+	}
+	where := protocol.Printable(first.Pointer) + ": " + protocol.Printable(detail)
+	if len(order) > 1 {
+		where += fmt.Sprintf(", and %d more out of place", len(order)-1)
+	}
+	issue := "the site index does not list its projects in id order, as the protocol describes (" + where + "); they are read as listed"
+	return idx, fatal, issue
 }
 
 // setSite copies what the origin record keeps of a valid index: the site's name, URL, generator.
