@@ -223,20 +223,49 @@ func canonPath(p string) string {
 
 // checkOutDir refuses to replace a directory that is neither empty nor a previous build.
 func checkOutDir(out string) error {
+	if err := OutDirOK(out); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	return nil
+}
+
+// OutDirOK returns nil when Build may replace out: it does not exist, it is empty, or it is a
+// previous build, holding Marker as a regular file. A marker that is a symbolic link (or any
+// other non-regular file) is refused: a link to some other site's marker would let a build
+// replace a directory no build created. Errors name out and what is wrong.
+func OutDirOK(out string) error {
 	ents, err := os.ReadDir(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("build: output %s: %w", out, err)
+		if st, serr := os.Stat(out); serr == nil && !st.IsDir() {
+			return fmt.Errorf("output %s is not a directory", out)
+		}
+		return fmt.Errorf("output %s: %w", out, err)
 	}
 	if len(ents) == 0 {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(out, Marker)); err != nil {
-		return fmt.Errorf("build: output %s is not empty and holds no %s: it is not a previous build, so it is left alone", out, Marker)
+	st, err := os.Lstat(filepath.Join(out, Marker))
+	if err != nil {
+		return fmt.Errorf("output %s is not empty and holds no %s: it is not a previous build, so it is left alone", out, Marker)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("output %s holds a %s that is not a regular file (%s): a build writes the marker as a plain file, so this is not a previous build and it is left alone", out, Marker, fileKind(st.Mode()))
 	}
 	return nil
+}
+
+// fileKind names a non-regular file's type for an error message.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "a special file"
 }
 
 // swapDir puts the finished build tmp in place of out.

@@ -638,3 +638,40 @@ func TestValidateSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildRefusesLinkedMarker: an output directory whose marker is a symbolic link (to a real
+// build's marker) is not a previous build: Build refuses it, naming the marker, and leaves the
+// directory and the link's target as they were.
+func TestBuildRefusesLinkedMarker(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	f.claim(f.origin("https://a.example/dreamweave.json", "A"), sampleManifest(uuid(1), "One", 1), nil)
+	real := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: state, Out: real}); err != nil {
+		t.Fatal(err)
+	}
+	victim := t.TempDir()
+	os.WriteFile(filepath.Join(victim, "precious.txt"), []byte("keep me"), 0o644)
+	if err := os.Symlink(filepath.Join(real, Marker), filepath.Join(victim, Marker)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Build(Options{State: state, Out: victim})
+	if err == nil || !strings.Contains(err.Error(), Marker+" that is not a regular file (a symbolic link)") {
+		t.Fatalf("err = %v, want a refusal of the linked marker", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(victim, "precious.txt")); err != nil || string(b) != "keep me" {
+		t.Error("the directory with the linked marker was touched")
+	}
+	if _, err := os.Lstat(filepath.Join(victim, "index.html")); err == nil {
+		t.Error("the build wrote into the directory with the linked marker")
+	}
+	if _, err := os.Stat(filepath.Join(real, "index.html")); err != nil {
+		t.Errorf("the real build behind the link changed: %v", err)
+	}
+	// A directory named like the marker is refused the same way.
+	odd := t.TempDir()
+	os.Mkdir(filepath.Join(odd, Marker), 0o755)
+	if _, err := Build(Options{State: state, Out: odd}); err == nil || !strings.Contains(err.Error(), "(a directory)") {
+		t.Errorf("marker directory: err = %v", err)
+	}
+}

@@ -233,22 +233,15 @@ func selfCommand(arg0 string) string {
 // or a previous build (it holds site.Marker); else why not. The demo asks before crawling, so a
 // refusal does not wait for the whole crawl.
 func demoOutOK(out string) error {
-	ents, err := os.ReadDir(out)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		if st, serr := os.Stat(out); serr == nil && !st.IsDir() {
-			return fmt.Errorf("%s is not a directory", out)
-		}
-		return err
-	case len(ents) == 0:
+	err := site.OutDirOK(out)
+	if err == nil {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(out, site.Marker)); err != nil {
-		return fmt.Errorf("%s is not empty and holds no %s: it is not a previous build, so it is left alone (remove it or name another directory)", out, site.Marker)
+	msg := strings.TrimPrefix(err.Error(), "output ")
+	if strings.Contains(msg, site.Marker) {
+		msg += " (remove it or name another directory)"
 	}
-	return nil
+	return errors.New(msg)
 }
 
 // demoRoot is the path `ashyams serve --out out` serves the built site under: its base URL's
