@@ -84,3 +84,52 @@ func termEscape(s string, quote bool) string {
 // printable is strconv.IsPrint (letters, marks, numbers, punctuation, symbols, ASCII space),
 // which excludes every control, format (Cf) and unassigned rune and every separator but ' '.
 func printable(r rune) bool { return strconv.IsPrint(r) }
+
+// JSONText makes encoded JSON safe to print and to serve: every C1 control character
+// (U+0080..U+009F, which 8-bit terminals read as escape sequences: U+009B is CSI) and every
+// explicit bidirectional formatting character (U+202A..U+202E embeddings and overrides,
+// U+2066..U+2069 isolates, which reorder the text around them on screen) is written as a
+// \uXXXX escape. encoding/json leaves them raw; they can stand only inside JSON strings, where
+// the escape means the same character, so the document decodes to the same value. b is
+// returned as it is when it holds none of them; otherwise a new slice.
+func JSONText(b []byte) []byte {
+	first := -1
+	for i := 0; i+1 < len(b); i++ {
+		if n := jsonEscapeLen(b[i:]); n > 0 {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	out = append(out, b[:first]...)
+	for i := first; i < len(b); {
+		n := jsonEscapeLen(b[i:])
+		if n == 0 {
+			out = append(out, b[i])
+			i++
+			continue
+		}
+		r, _ := utf8.DecodeRune(b[i : i+n])
+		out = append(out, `\u`...)
+		out = append(out, strconv.FormatUint(uint64(r)|0x10000, 16)[1:]...)
+		i += n
+	}
+	return out
+}
+
+// jsonEscapeLen is the length of the UTF-8 sequence at the start of b when it encodes a rune
+// JSONText escapes, else 0.
+func jsonEscapeLen(b []byte) int {
+	switch {
+	case len(b) >= 2 && b[0] == 0xC2 && b[1] >= 0x80 && b[1] <= 0x9F:
+		return 2 // U+0080..U+009F
+	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x80 && b[2] >= 0xAA && b[2] <= 0xAE:
+		return 3 // U+202A..U+202E
+	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x81 && b[2] >= 0xA6 && b[2] <= 0xA9:
+		return 3 // U+2066..U+2069
+	}
+	return 0
+}

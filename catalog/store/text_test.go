@@ -1,6 +1,8 @@
 package store
 
 import (
+	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,4 +79,44 @@ func FuzzTermText(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJSONText: C1 controls and explicit bidi formatting characters in encoded JSON are
+// escaped, the document decodes to the same value, and clean JSON is returned unchanged.
+func TestJSONText(t *testing.T) {
+	v := map[string]string{
+		"csi":      "a\u009b31mred\u0080\u009f",
+		"override": "Site\u202e etiS\u202a\u202b\u202c\u202d",
+		"isolates": "\u2066x\u2067y\u2068z\u2069",
+		"letters":  "é ü 日本 \u00a0 \u00a9 \u2065 \u206a",
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := JSONText(raw)
+	for _, r := range string(got) {
+		if (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			t.Errorf("%U left raw in %s", r, got)
+		}
+	}
+	for _, want := range []string{`\u009b`, `\u0080`, `\u009f`, `\u202e`, `\u202a`, `\u2066`, `\u2069`, "é ü 日本 \u00a0 \u00a9 \u2065 \u206a"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("%s does not hold %q", got, want)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, v) {
+		t.Errorf("decodes to %q, want %q", back, v)
+	}
+	clean := []byte(`{"a":"é \u00a0"}`)
+	if out := JSONText(clean); &out[0] != &clean[0] {
+		t.Error("clean JSON was copied")
+	}
+	if out := JSONText(nil); len(out) != 0 {
+		t.Errorf("nil: %q", out)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -17,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
@@ -99,7 +101,8 @@ func runValidate(e *env, args []string) int {
 	}
 	validateTogether(results, bodies)
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
 			Documents []validateResult `json:"documents"`
@@ -107,6 +110,8 @@ func runValidate(e *env, args []string) int {
 			e.errorf("validate", "%v", err)
 			return 1
 		}
+		// Publisher text (problems quoting documents) may carry C1 controls and bidi overrides.
+		e.stdout.Write(store.JSONText(buf.Bytes()))
 	} else {
 		for _, r := range results {
 			printValidateResult(e.stdout, r)

@@ -381,3 +381,27 @@ func TestValidateIndexWithManifests(t *testing.T) {
 		t.Errorf("not listed: exit %d\n%s", rc, out)
 	}
 }
+
+// TestValidateJSONEscapesC1: a C1 control (U+009B, an 8-bit CSI) or a bidi override in what
+// validate --json prints (here the document's file name and a finding quoting its text) is
+// written as a JSON escape, never raw, and the output decodes to the same text.
+func TestValidateJSONEscapesC1(t *testing.T) {
+	name := "m\u009b31m\u202e.json"
+	p := writeTemp(t, name, strings.Replace(validMinimal, `"type":"mod"`, `"type":"mod","x\u009by":1`, 1))
+	rc, out, _ := runValidateCmd(t, "--json", p)
+	if rc != 1 {
+		t.Fatalf("exit %d, want 1 (an unknown field)\n%s", rc, out)
+	}
+	for _, r := range out {
+		if (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) {
+			t.Fatalf("%U printed raw:\n%s", r, out)
+		}
+	}
+	if !strings.Contains(out, `\u009b`) || !strings.Contains(out, `\u202e`) {
+		t.Errorf("no escapes in\n%s", out)
+	}
+	var got struct{ Documents []struct{ Source string } }
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Documents) != 1 || got.Documents[0].Source != p {
+		t.Errorf("decodes to %+v (%v), want the source %q", got, err, p)
+	}
+}
