@@ -471,6 +471,7 @@ func (b *builder) machineFiles() error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
+		min = store.JSONText(min) // no raw C1 control or bidi override in a served file
 		switch f.name {
 		case format.CatalogFile, format.EventsFile:
 			err = format.Validate(f.name, min)
