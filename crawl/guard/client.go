@@ -212,7 +212,7 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 				return nil, hops, redirErr(fmt.Sprintf("its Location header %q does not parse as a URL (%s)", loc, reason))
 			}
 			if len(hops)+1 > c.o.MaxRedirects {
-				return nil, hops, redirErr(fmt.Sprintf("more than %d redirects (this one to %s)", c.o.MaxRedirects, next.Redacted()))
+				return nil, hops, redirErr(fmt.Sprintf("more than %d redirects (this one to %s)", c.o.MaxRedirects, redact(next.String())))
 			}
 			hops = append(hops, Hop{From: cur, To: next.String(), Status: resp.StatusCode})
 			cur = next.String()
@@ -274,13 +274,8 @@ func (c *Client) failure(parent, ctx context.Context, cur string, hops []Hop, er
 	return fmt.Errorf("GET %s: %w", redact(cur), err)
 }
 
-// redact hides a password in a URL for error messages; other URLs are shown as given.
-func redact(s string) string {
-	if u, err := url.Parse(s); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	return s
-}
+// redact is a URL for error messages: its user info replaced (crawl.RedactURL).
+func redact(s string) string { return crawl.RedactURL(s) }
 
 func isRedirect(status int) bool {
 	switch status {

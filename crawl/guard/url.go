@@ -26,9 +26,9 @@ func CheckURL(raw string, allowLoopback bool) (*url.URL, error) {
 		if errors.As(err, &ue) {
 			reason = ue.Err.Error()
 		}
-		return nil, &RefusedError{URL: raw, Reason: "not a valid URL: " + reason}
+		return nil, &RefusedError{URL: redact(raw), Reason: "not a valid URL: " + redact(reason)}
 	}
-	shown := u.Redacted()
+	shown := redact(raw)
 	refuse := func(format string, a ...any) (*url.URL, error) {
 		return nil, &RefusedError{URL: shown, Reason: fmt.Sprintf(format, a...)}
 	}

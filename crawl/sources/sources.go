@@ -24,6 +24,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
@@ -302,23 +303,9 @@ func dupKey(s string) string {
 	return u.String()
 }
 
-// redact is the URL for messages: any password replaced by "xxxxx" (url.URL.Redacted), also
-// in a URL that does not parse.
-// A URL without a password is shown exactly as written.
-func redact(s string) string {
-	u, err := url.Parse(s)
-	switch {
-	case err != nil:
-		return userinfoRE.ReplaceAllString(s, "${1}xxxxx@")
-	case u.User == nil:
-		return s
-	}
-	return u.Redacted()
-}
-
-// userinfoRE finds "scheme://user:" + password + "@" in a string that is not a valid URL (the
-// password running to the authority's last "@", as url.Parse reads it).
-var userinfoRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://[^/?#@:]*:)[^/?#]*@`)
+// redact is a URL for messages: its user info replaced (crawl.RedactURL), also in a URL that
+// does not parse. A URL without user info is shown exactly as written.
+func redact(s string) string { return crawl.RedactURL(s) }
 
 // CheckNote returns "" for a usable note, else what is wrong with it: empty (or only white
 // space), more than one line, or holding a character that hides, reorders or breaks text in a

@@ -49,9 +49,9 @@ func TestParseRefusesBadEntriesNamingTheLine(t *testing.T) {
 		{"relative", "[[source]]\nurl = \"/mods/\"\n" + meta,
 			[]string{`line 2: [[source]] #1: url "/mods/" is not an absolute http or https URL`}},
 		{"userinfo, password never shown", "[[source]]\nadded = \"2026-01-01\"\nnote = \"x\"\nurl = \"https://me:secret@example.org/\"\n",
-			[]string{`line 4: [[source]] #1: url "https://me:xxxxx@example.org/" carries a user name or password`}},
+			[]string{`line 4: [[source]] #1: url "https://xxxxx@example.org/" carries a user name or password`}},
 		{"unparseable with a password", "[[source]]\nurl = \"https://me:secret@exa mple.org/%zz\"\n" + meta,
-			[]string{`line 2: [[source]] #1: url "https://me:xxxxx@exa mple.org/%zz" does not parse as a URL: invalid character " " in host name`}},
+			[]string{`line 2: [[source]] #1: url "https://xxxxx@exa mple.org/%zz" does not parse as a URL: invalid character " " in host name`}},
 		{"no host", "[[source]]\nurl = \"https:///x\"\n" + meta,
 			[]string{`line 2: [[source]] #1: url "https:///x" has no host`}},
 		{"missing url", "[[source]]\n" + meta,
@@ -224,11 +224,11 @@ func TestParseRefusesAddressesTheGuardRefuses(t *testing.T) {
 func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
 		"https://example.org/#":            "https://example.org/#",
-		"https://me:pw@example.org/x":      "https://me:xxxxx@example.org/x",
-		"https://me@example.org/":          "https://me@example.org/",
-		"https://me:p@w@exa mple.org/":     "https://me:xxxxx@exa mple.org/",
-		"https://me:pw@exa mple.org/a@b":   "https://me:xxxxx@exa mple.org/a@b",
-		"not a url at all: user:pw@host/%": "not a url at all: user:pw@host/%",
+		"https://me:pw@example.org/x":      "https://xxxxx@example.org/x",
+		"https://me@example.org/":          "https://xxxxx@example.org/",
+		"https://me:p@w@exa mple.org/":     "https://xxxxx@exa mple.org/",
+		"https://me:pw@exa mple.org/a@b":   "https://xxxxx@exa mple.org/a@b",
+		"not a url at all: user:pw@host/%": "not a url at all: xxxxx@host/%",
 	} {
 		if got := redact(in); got != want {
 			t.Errorf("redact(%q) = %q, want %q", in, got, want)
@@ -318,7 +318,7 @@ func TestCheckURL(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		"example.org/mods/":    `url "example.org/mods/" is not an absolute http or https URL`,
-		"https://u:p@example/": `url "https://u:xxxxx@example/" carries a user name or password`,
+		"https://u:p@example/": `url "https://xxxxx@example/" carries a user name or password`,
 		"https://example/#x":   `url "https://example/#x" has a #fragment, which is never sent to a site; enroll the URL without it`,
 		"file:///etc/passwd":   `url "file:///etc/passwd" is not an absolute http or https URL`,
 		"":                     `url "" is empty`,
