@@ -58,7 +58,15 @@ func main() {
 // (so it can be paged); help given because of a mistake goes to stderr with status 2. help and
 // version are commands like the others (`ashyams help help`, `ashyams version -h`); -h, -help,
 // --help and -version, --version are their top-level aliases, as the list says.
+//
+// Everything a command prints goes through a redactWriter: no URL's user info is echoed.
 func run(e *env, args []string) int {
+	out, errw := newRedactWriter(e.stdout), newRedactWriter(e.stderr)
+	defer errw.flush()
+	defer out.flush()
+	redacted := *e
+	redacted.stdout, redacted.stderr = out, errw
+	e = &redacted
 	if len(args) == 0 {
 		usage(e.stderr)
 		return 2
