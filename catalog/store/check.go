@@ -24,6 +24,10 @@ type Problem struct {
 	Path     string
 	Message  string
 	Leftover bool
+	// MissingMedia is true for a cached image a claim names that media/ lacks (images are
+	// binary and may be left out of a copy of the state): a refresh fetches it again, or
+	// records on the claim why it could not, so it is no reason to refuse a refresh.
+	MissingMedia bool
 }
 
 // String is "path: message", or the message alone for the state directory itself.
@@ -527,7 +531,7 @@ func (c *checker) checkClaims() {
 			if !strings.HasPrefix(f, MediaDir+"/") || strings.Contains(strings.TrimPrefix(f, MediaDir+"/"), "/") {
 				c.add(rel, "media file %s is not under %s/", f, MediaDir)
 			} else if !c.d.Exists(f) {
-				c.add(rel, "cached image %s does not exist", f)
+				c.out = append(c.out, Problem{Path: rel, Message: fmt.Sprintf("cached image %s does not exist", f), MissingMedia: true})
 			}
 		}
 		for _, ref := range []struct {

@@ -21,7 +21,7 @@ func TestCheckCorpusStateReportsExactlyForeignIDsAndMissingMedia(t *testing.T) {
 		switch {
 		case strings.HasPrefix(p.Path, "events/") && strings.Contains(p.Message, "does not match its facts"):
 			ids = append(ids, p.Path)
-		case strings.HasSuffix(p.Path, "/claim.json") && strings.Contains(p.Message, "cached image media/") && strings.HasSuffix(p.Message, "does not exist"):
+		case strings.HasSuffix(p.Path, "/claim.json") && strings.Contains(p.Message, "cached image media/") && strings.HasSuffix(p.Message, "does not exist") && p.MissingMedia:
 			media = append(media, p.Path)
 		default:
 			t.Errorf("unexpected problem: %s", p)

@@ -1,10 +1,12 @@
 package refresh
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
 
 // A page whose DreamWeave <link> names an index that cannot be read stops discovery (the
@@ -97,5 +99,55 @@ func TestUnsortedIndexIsReadWithAnIssue(t *testing.T) {
 	l.refresh(src)
 	if o := l.origin(tplDir); o.Health != store.OriginHealthy || len(o.Issues) != 0 {
 		t.Errorf("sorted again: %s, issues %q", o.Health, o.Issues)
+	}
+}
+
+// A cached image the state names but media/ lacks is no reason to refuse a refresh. When the
+// image cannot be fetched again (it answers 404) the claim records that it is not cached; when
+// its site cannot be read, the claim keeps its last good manifest and says the image file is
+// missing, and the next read fetches it again. Every state left passes check.
+func TestDrillMissingCachedImage(t *testing.T) {
+	webp, err := os.ReadFile("testdata/gopher.webp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLab(t)
+	l.set(candleImage, webp)
+	src := l.source(tplDir)
+	l.refresh(src)
+	file := *l.claim(candle, tplDir).Media.File
+	gone := func() {
+		t.Helper()
+		if err := os.Remove(store.Open(l.state).Path(file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The site unreadable: nothing of the claim is read, yet the state it leaves passes check.
+	gone()
+	l.rules(loopback.Rule{Path: "^/" + tplDir + "/dreamweave.json$", Status: 503})
+	l.refresh(src)
+	c := l.claim(candle, tplDir)
+	wantClaim(t, c, store.ClaimOriginUnavailable)
+	missing := "not cached: the image file " + file + " is missing from the state; it is fetched again when the claim is next read"
+	if c.Media == nil || c.Media.File != nil || deref(c.Media.Problem) != missing || c.Media.Definitive || c.Media.URL != l.url(candleImage) {
+		t.Errorf("media of a claim not read %+v", c.Media)
+	}
+
+	// Read again: the image is fetched and cached under the same name.
+	l.rules()
+	l.refresh(src)
+	if c := l.claim(candle, tplDir); c.Media == nil || c.Media.File == nil || *c.Media.File != file || c.Media.Problem != nil {
+		t.Errorf("media after the site recovered %+v", c.Media)
+	}
+
+	// Missing again, and the image gone from the site too: recorded as not cached.
+	gone()
+	l.rules(loopback.Rule{Path: "^/" + candleImage + "$", Status: 404})
+	l.refresh(src)
+	c = l.claim(candle, tplDir)
+	wantClaim(t, c, store.ClaimCurrent)
+	if c.Media == nil || c.Media.File != nil || c.Media.Problem == nil || !strings.Contains(*c.Media.Problem, "HTTP 404") {
+		t.Errorf("media of an image that is gone %+v", c.Media)
 	}
 }

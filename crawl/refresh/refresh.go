@@ -6,7 +6,9 @@
 // What a refresh does, in order:
 //
 //  0. The state is checked (store.Check, after removing a killed refresh's temporary files): a
-//     state that fails is refused with every problem named, before any request or write.
+//     state that fails is refused with every problem named, before any request or write. A
+//     cached image the state names but media/ lacks is no reason: the refresh fetches it
+//     again, or records on the claim why it could not.
 //  1. network.json is written first (the refresh's start time, the crawler), so a refresh killed
 //     at any point leaves a state that passes `check`; it is written again at the end with the
 //     health changes of the refresh.
@@ -238,7 +240,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if _, err := dir.Tidy(); err != nil {
 		return nil, fmt.Errorf("the state's temporary files cannot be removed: %w", err)
 	}
-	if ps := dir.Check(); len(ps) > 0 {
+	if ps := refusals(dir.Check()); len(ps) > 0 {
 		return nil, &StateError{State: o.State, Problems: ps}
 	}
 	snap, err := dir.Load()
@@ -247,6 +249,18 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	}
 	r := newRun(o, dir, snap)
 	return r.run(ctx)
+}
+
+// refusals are the problems a refresh refuses a state for: all but a cached image missing
+// from media/, which the refresh repairs (cardImage fetches it again, or records why not).
+func refusals(ps []store.Problem) []store.Problem {
+	var out []store.Problem
+	for _, p := range ps {
+		if !p.MissingMedia {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // sourceNames refuses a source list two of whose URLs would share one record name (SourceID is
@@ -421,6 +435,9 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	if err == nil {
 		err = r.removeSources(plan)
 	}
+	if err == nil {
+		err = r.repairMedia()
+	}
 	if err != nil {
 		r.finish(runs)
 		return r.sum, err
@@ -508,8 +525,10 @@ func (r *run) healthChanges() []store.HealthChange {
 	return out
 }
 
-// putClaim writes a claim's final record for this refresh and notes its health.
+// putClaim writes a claim's final record for this refresh and notes its health. A cached image
+// it names that media/ lacks (and this refresh did not fetch again) is recorded as not cached.
 func (r *run) putClaim(c store.Claim) error {
+	c.Media = r.mediaHeld(c.Media)
 	if err := r.st.WriteJSON(store.ClaimPath(c.Project, c.Origin), c); err != nil {
 		return err
 	}
@@ -517,6 +536,37 @@ func (r *run) putClaim(c store.Claim) error {
 	k := healthKey{c.Origin, c.Project}
 	r.health[k], r.problems[k] = c.Health, c.Problem
 	r.mu.Unlock()
+	return nil
+}
+
+// mediaHeld is m, or when the image file it names is missing from the state, m without the
+// file and with a problem saying so; the next read of the claim fetches the image again (the
+// problem is not definitive).
+func (r *run) mediaHeld(m *store.Media) *store.Media {
+	if m == nil || m.File == nil || r.st.Exists(*m.File) {
+		return m
+	}
+	problem := "not cached: the image file " + *m.File + " is missing from the state; it is fetched again when the claim is next read"
+	return &store.Media{URL: m.URL, Alt: m.Alt, Problem: &problem}
+}
+
+// repairMedia rewrites the held claims this refresh did not write whose cached image file is
+// missing from the state, so the state it leaves passes check.
+func (r *run) repairMedia() error {
+	for _, site := range sortedKeys(r.prevClaims) {
+		for _, project := range sortedKeys(r.prevClaims[site]) {
+			c := r.prevClaims[site][project]
+			r.mu.Lock()
+			_, written := r.health[healthKey{site, project}]
+			r.mu.Unlock()
+			if written || c.Media == nil || c.Media.File == nil || r.st.Exists(*c.Media.File) || !r.st.Exists(store.ClaimPath(project, site)) {
+				continue
+			}
+			if err := r.putClaim(c); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
