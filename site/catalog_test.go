@@ -1,8 +1,16 @@
 package site
 
 import (
+	"encoding/json"
+	"encoding/xml"
+	"path"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -63,5 +71,208 @@ func TestClaimTextAgrees(t *testing.T) {
 		if !strings.Contains(line, w) {
 			t.Errorf("the project list's line for the claim does not say %q: %q", w, line)
 		}
+	}
+}
+
+// catalogState is a small catalog for the player-facing pages: five claims on two sites, with
+// types, statuses, tags in two spellings ("Lua", "lua"), OpenMW constraints (one release
+// without any), publisher dates, change times, a requires relationship, and events: four
+// first observations at one time and a later change.
+func catalogState(t *testing.T) (out, siteA string) {
+	t.Helper()
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	siteA = f.origin("https://a.example/dreamweave.json", "Site A")
+	siteB := f.origin("https://b.example/dreamweave.json", "Site B")
+	type spec struct {
+		site, name, typ, status, openmw, date, changed string
+		tags                                           []string
+	}
+	specs := []spec{
+		{siteA, "Amber Lamps", "mod", "active", ">=0.48, <0.50", "2026-09-10", "2026-09-20T00:00:00Z", []string{"Lua", "Lighting"}},
+		{siteA, "Brass Gears", "library", "active", "", "2026-08-01", "2026-09-25T00:00:00Z", []string{"lua"}},
+		{siteA, "Cinder Paths", "mod", "experimental", ">=0.50", "2026-09-28", "2026-09-05T00:00:00Z", []string{"Paths"}},
+		{siteB, "Dusk Bells", "tool", "active", "=0.49.1", "2026-07-01", "2026-09-01T00:00:00Z", nil},
+	}
+	var digests []string
+	for i, s := range specs {
+		m := sampleManifest(uuid(i+1), s.name, 1)
+		m.Project.Type, m.Project.Status, m.Project.Tags = s.typ, s.status, s.tags
+		r := &m.Releases[0]
+		r.Date = s.date
+		r.Runtimes = map[string]string{}
+		if s.openmw != "" {
+			r.Runtimes["openmw"] = s.openmw
+		}
+		if s.name == "Amber Lamps" {
+			r.Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(2), Version: ">=1.0"}}
+		}
+		changed := s.changed
+		digests = append(digests, f.claim(s.site, m, func(c *store.Claim) { c.LastChanged = &changed }))
+	}
+	for i, s := range specs {
+		d := digests[i]
+		f.event(store.Event{Kind: store.EventObserved, Project: uuid(i + 1), Origin: s.site, Name: s.name, ObservedAt: "2026-09-01T00:00:00Z", After: &d, Changes: []diff.Change{}})
+	}
+	before := strings.Repeat("c", 64)
+	f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: siteA, Name: "Amber Lamps", ObservedAt: "2026-09-20T00:00:00Z",
+		Before: &before, After: &digests[0], Changes: []diff.Change{{Change: "project-field", Field: "summary", Before: json.RawMessage(`"old"`), After: json.RawMessage(`"new"`)}}})
+	_, out = build(t, state, Options{})
+	return out, siteA
+}
+
+// TestProjectFeed: each project has an Atom feed of its claims' events, newest first, that
+// parses as Atom, and its project and claim pages link it as an alternate.
+func TestProjectFeed(t *testing.T) {
+	out, siteA := catalogState(t)
+	type entry struct {
+		Title string `xml:"title"`
+		ID    string `xml:"id"`
+	}
+	var feed struct {
+		XMLName xml.Name
+		Title   string  `xml:"title"`
+		Updated string  `xml:"updated"`
+		Entries []entry `xml:"entry"`
+	}
+	if err := xml.Unmarshal(readOut(t, out, projectFeedPath(uuid(1))), &feed); err != nil {
+		t.Fatalf("the project feed does not parse: %v", err)
+	}
+	if feed.XMLName.Space != "http://www.w3.org/2005/Atom" || feed.XMLName.Local != "feed" {
+		t.Fatalf("the project feed's root is %v, not an Atom feed", feed.XMLName)
+	}
+	if len(feed.Entries) != 2 || !strings.Contains(feed.Entries[0].Title, "Amber Lamps") || !strings.Contains(feed.Entries[1].Title, "first observed") {
+		t.Errorf("the feed of Amber Lamps holds %+v, want its change, then its first observation", feed.Entries)
+	}
+	if feed.Updated != "2026-09-20T00:00:00Z" {
+		t.Errorf("the feed's updated is %q, want the newest event's time", feed.Updated)
+	}
+	for _, e := range feed.Entries {
+		if !strings.HasPrefix(e.ID, DefaultBaseURL+"updates/") {
+			t.Errorf("entry id %q is not an update page", e.ID)
+		}
+	}
+	for _, p := range []string{projectPath(uuid(1)), claimPath(uuid(1), siteA)} {
+		doc := parsePage(t, out, p)
+		found := false
+		walk(doc, func(n *html.Node) bool {
+			if n.Type == html.ElementNode && n.DataAtom == atom.Link {
+				rel, _ := attr(n, "rel")
+				typ, _ := attr(n, "type")
+				href, _ := attr(n, "href")
+				if rel == "alternate" && typ == "application/atom+xml" && path.Clean(path.Join(path.Dir(p), href)) == projectFeedPath(uuid(1)) {
+					found = true
+				}
+			}
+			return true
+		})
+		if !found {
+			t.Errorf("%s does not link its project's feed as an alternate", p)
+		}
+	}
+}
+
+// TestBrowsePages: the no-script lists exist for every type, status and tag (tags folded by
+// case onto one page), foundations, recently released (publisher's date, newest first) and
+// recently updated (change time, newest first), and the browse index links them all.
+func TestBrowsePages(t *testing.T) {
+	out, _ := catalogState(t)
+	names := func(p string) []string {
+		var got []string
+		walk(parsePage(t, out, p), func(n *html.Node) bool {
+			if n.Type == html.ElementNode && n.DataAtom == atom.A {
+				if c, _ := attr(n, "class"); c == "result-title" {
+					got = append(got, strings.TrimSpace(visibleText(n)))
+				}
+			}
+			return true
+		})
+		return strings.Split(strings.Join(got, ","), ",")
+	}
+	for p, want := range map[string]string{
+		"browse/type-mod/index.html":            "Amber Lamps,Cinder Paths",
+		"browse/type-library/index.html":        "Brass Gears",
+		"browse/status-experimental/index.html": "Cinder Paths",
+		"browse/tag-lua/index.html":             "Amber Lamps,Brass Gears",
+		"browse/foundations/index.html":         "Brass Gears",
+		"browse/recently-released/index.html":   "Cinder Paths,Amber Lamps,Brass Gears,Dusk Bells",
+		"browse/recently-updated/index.html":    "Brass Gears,Amber Lamps,Cinder Paths,Dusk Bells",
+	} {
+		if got := strings.Join(names(p), ","); got != want {
+			t.Errorf("%s lists %s, want %s", p, got, want)
+		}
+	}
+	index := string(readOut(t, out, browsePath))
+	for _, l := range []string{"type-mod/", "type-library/", "type-tool/", "status-active/", "status-experimental/", "tag-lua/", "tag-lighting/", "tag-paths/", "foundations/", "recently-released/", "recently-updated/"} {
+		if !strings.Contains(index, l+`index.html"`) {
+			t.Errorf("browse/ does not link %s", l)
+		}
+	}
+}
+
+// TestNavigationAndNetworkPage: the navigation is four plain words, and the network page
+// leads to conflicts, capabilities, dependencies, gaps, health and releases.
+func TestNavigationAndNetworkPage(t *testing.T) {
+	out, _ := catalogState(t)
+	doc := parsePage(t, out, "index.html")
+	var labels []string
+	walk(doc, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Nav {
+			walk(n, func(a *html.Node) bool {
+				if a.Type == html.ElementNode && a.DataAtom == atom.A {
+					labels = append(labels, visibleText(a))
+				}
+				return true
+			})
+			return false
+		}
+		return true
+	})
+	if got := strings.Join(labels, ","); got != "Projects,Updates,Sites,About" {
+		t.Errorf("the navigation is %s", got)
+	}
+	network := string(readOut(t, out, networkPath))
+	for _, p := range []string{"conflicts/", "capabilities/", "dependencies/", "gaps/", "health/", "releases/"} {
+		if !strings.Contains(network, `href="../`+p+`index.html"`) {
+			t.Errorf("the network page does not link %s", p)
+		}
+	}
+	if !strings.Contains(string(readOut(t, out, "origins/index.html")), `href="../network/index.html"`) {
+		t.Error("the Sites page does not link the network page")
+	}
+}
+
+// TestHomeGroupsFirstObservations: the home page's "What changed lately" shows a first
+// crawl's first observations as one line, and other events one by one.
+func TestHomeGroupsFirstObservations(t *testing.T) {
+	out, _ := catalogState(t)
+	text := page(t, out, "index.html")
+	i := strings.Index(text, "What changed lately")
+	if i < 0 {
+		t.Fatal("no What changed lately")
+	}
+	lately := text[i:]
+	if n := strings.Count(lately, "first observed"); n != 1 {
+		t.Errorf("the first observations take %d lines, want 1: %q", n, lately)
+	}
+	for _, w := range []string{"4 projects first observed", "Amber Lamps (Site A)", "Dusk Bells (Site B)", "Amber Lamps (Site A): summary"} {
+		if !strings.Contains(lately, w) {
+			t.Errorf("What changed lately does not say %q: %q", w, lately)
+		}
+	}
+}
+
+// TestJoinPage: the join page tells how to publish, validate, inspect and ask, and what
+// review does not mean; every page's frame links it from the home page.
+func TestJoinPage(t *testing.T) {
+	out, _ := catalogState(t)
+	text := page(t, out, joinPath)
+	for _, w := range []string{"ashyams validate dreamweave.json", "ashyams inspect", "ashyams add", "Review does not test your mods", "network/sources.toml", "not an endorsement"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the join page does not say %q", w)
+		}
+	}
+	if !strings.Contains(string(readOut(t, out, "index.html")), `href="join/index.html"`) {
+		t.Error("the home page does not link the join page")
 	}
 }

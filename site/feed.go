@@ -18,20 +18,26 @@ const FeedFile = "updates.xml"
 // FeedSize is how many events the feed carries, newest first.
 const FeedSize = 100
 
-// atom writes the Atom feed of the latest FeedSize events. It is deterministic: every time in
-// it is an observation time from the state (the feed's updated is the newest event's, else the
-// last refresh's), and every entry has an explicit id (gorilla/feeds would otherwise make a
-// random one).
+// atom is the Atom feed of the latest FeedSize events (atomOf).
 func (b *builder) atom() ([]byte, error) {
-	f := &feeds.Feed{
-		Title:       IndexName + ": updates in the DreamWeave network",
-		Link:        &feeds.Link{Href: b.base + "updates/", Rel: "alternate"},
-		Description: "Changes this index observed in the manifests DreamWeave sites publish, newest first.",
-		Author:      &feeds.Author{Name: IndexName},
-	}
 	evs := b.derived.Events
 	if len(evs) > FeedSize {
 		evs = evs[:FeedSize]
+	}
+	return b.atomOf(FeedFile, IndexName+": updates in the DreamWeave network", b.base+"updates/",
+		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs)
+}
+
+// atomOf is an Atom feed of evs (newest first) named title, whose alternate is the page at
+// link; name is the file, for errors. It is deterministic: every time in it is an observation
+// time from the state (the feed's updated is the newest event's, else the last refresh's), and
+// every entry has an explicit id (gorilla/feeds would otherwise make a random one).
+func (b *builder) atomOf(name, title, link, desc string, evs []*eventView) ([]byte, error) {
+	f := &feeds.Feed{
+		Title:       title,
+		Link:        &feeds.Link{Href: link, Rel: "alternate"},
+		Description: desc,
+		Author:      &feeds.Author{Name: IndexName},
 	}
 	updated := ""
 	if len(evs) > 0 {
@@ -42,7 +48,7 @@ func (b *builder) atom() ([]byte, error) {
 	if updated != "" {
 		t, err := time.Parse(store.TimeFormat, updated)
 		if err != nil {
-			return nil, fmt.Errorf("%s: observation time %q: %w", FeedFile, updated, err)
+			return nil, fmt.Errorf("%s: observation time %q: %w", name, updated, err)
 		}
 		f.Updated = t
 	} else {
@@ -51,7 +57,7 @@ func (b *builder) atom() ([]byte, error) {
 	for _, e := range evs {
 		t, err := time.Parse(store.TimeFormat, e.ObservedAt)
 		if err != nil {
-			return nil, fmt.Errorf("%s: event %s observed_at %q: %w", FeedFile, e.ID, e.ObservedAt, err)
+			return nil, fmt.Errorf("%s: event %s observed_at %q: %w", name, e.ID, e.ObservedAt, err)
 		}
 		link := b.base + dirURL(eventPath(e.ID))
 		desc := e.Title + ". Published by the site " + plainPub(e.Site) + ", project id " + e.Project + "."
@@ -68,7 +74,7 @@ func (b *builder) atom() ([]byte, error) {
 	}
 	atom, err := f.ToAtom()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", FeedFile, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return []byte(atom), nil
 }

@@ -27,8 +27,8 @@ const (
 func (b *builder) renderPages() error {
 	steps := []func() error{
 		b.homePage, b.projectPages, b.originPages, b.releasesPage, b.updatePages,
-		b.conflictsPage, b.capabilityPages, b.dependenciesPage, b.gapsPage, b.healthPage,
-		b.aboutPages, b.notFound,
+		b.conflictsPage, b.capabilityPages, b.dependenciesPage, b.gapsPage, b.healthPage, b.networkPage,
+		b.aboutPages, b.joinPage, b.browsePages, b.projectFeeds, b.notFound,
 	}
 	for _, f := range steps {
 		if err := f(); err != nil {
@@ -49,6 +49,14 @@ type claimSummary struct {
 	Version string
 	Channel string
 	Card    *CardImage
+	// Released is the current release's publisher's date ("" when none or not given);
+	// Updated when this index last saw the manifest change, else first saw the claim; First
+	// when it first saw the claim (observation times).
+	Released, Updated, First string
+	// OpenMW is the current release's runtimes.openmw constraint; Runtime says what the list's
+	// "works with OpenMW" filter reads: "constraint", "any" (a current release without one:
+	// runtime-independent) or "none" (no current release).
+	OpenMW, Runtime string
 }
 
 func (b *builder) summarize(c *network.Claim) *claimSummary {
@@ -60,8 +68,16 @@ func (b *builder) summarize(c *network.Claim) *claimSummary {
 		e := c.Record.Entry
 		s.Summary, s.Type, s.Status = e.Summary, e.Type, e.Status
 	}
+	s.First, s.Updated, s.Runtime = c.Record.FirstObserved, c.Record.FirstObserved, "none"
+	if c.Record.LastChanged != nil && *c.Record.LastChanged != "" {
+		s.Updated = *c.Record.LastChanged
+	}
 	if c.Current != nil {
-		s.Version, s.Channel = c.Current.Version, c.CurrentChannel
+		s.Version, s.Channel, s.Released = c.Current.Version, c.CurrentChannel, c.Current.Date
+		s.OpenMW, s.Runtime = c.Current.Runtimes["openmw"], "any"
+		if s.OpenMW != "" {
+			s.Runtime = "constraint"
+		}
 	}
 	return s
 }
@@ -82,7 +98,7 @@ func byName(cs []*network.Claim) []*network.Claim {
 type homeData struct {
 	N        *network.Network
 	Featured []*featuredView
-	Recent   []*eventView
+	Recent   []*recentItem
 	More     bool
 	// Stale counts the claims in the catalog whose data is cached; Never the claims no
 	// manifest of which passed every check yet.
@@ -111,10 +127,7 @@ func (b *builder) homePage() error {
 		}
 		d.Featured = append(d.Featured, fv)
 	}
-	d.Recent = b.derived.Events
-	if len(d.Recent) > recentHome {
-		d.Recent, d.More = d.Recent[:recentHome], true
-	}
+	d.Recent, d.More = recentItems(b.derived.Events, recentHome)
 	return b.page("home", &Page{Path: "index.html", Title: "The DreamWeave network, as observed", Section: "home",
 		Desc: "An independent index of the DreamWeave mod network: what each site published, what changed, and how the projects relate.", Data: d})
 }
@@ -152,12 +165,12 @@ func (b *builder) projectPages() error {
 		return err
 	}
 	for _, p := range b.n.Projects {
-		if err := b.page("project", &Page{Path: projectPath(p.ID), Title: projectTitle(p), Section: "projects",
+		if err := b.page("project", &Page{Path: projectPath(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID),
 			Desc: "Every site that lists project id " + p.ID + ".", Data: b.projectView(p)}); err != nil {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(b.names.claimSiteText(c)), Section: "projects",
+			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(b.names.claimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project),
 				Desc: "One claim for project id " + c.Project + ": what one site publishes for it, as this index observed it."},
 				func() any { return b.claimView(c) }); err != nil {
 				return err

@@ -30,6 +30,9 @@ type Page struct {
 	Canonical string
 	// Script: the page loads site.js (the project list only).
 	Script bool
+	// Feed is the Atom feed of this page's project, relative to the output root ("" for
+	// none): linked as an alternate beside the site's feed.
+	Feed string
 	// Rooted: links are root-relative, under the base URL's path ("/ashyams-go/assets/..."),
 	// instead of relative: the 404 page, which a host serves at any depth. Root-relative
 	// rather than absolute, so the page works wherever the site is served under that path
@@ -57,20 +60,33 @@ type siteMeta struct {
 	Repository string
 }
 
-// navItem is one entry of the site navigation.
-type navItem struct{ Key, Label, Path string }
+// navItem is one entry of the site navigation: a few plain words. Also are the sections of
+// the pages it leads to besides its own (the network page's: conflicts, capabilities,
+// dependencies, gaps, health, releases are reached from the Sites entry).
+type navItem struct {
+	Key, Label, Path string
+	Also             []string
+}
+
+// Current reports whether a page of section belongs under this entry.
+func (n navItem) Current(section string) bool {
+	if section == n.Key {
+		return true
+	}
+	for _, a := range n.Also {
+		if a == section {
+			return true
+		}
+	}
+	return false
+}
 
 var nav = []navItem{
-	{"projects", "Projects", "projects/index.html"},
-	{"origins", "Sites", "origins/index.html"},
-	{"releases", "Releases", "releases/index.html"},
-	{"updates", "Updates", "updates/index.html"},
-	{"conflicts", "Conflicts", "conflicts/index.html"},
-	{"capabilities", "Capabilities", "capabilities/index.html"},
-	{"dependencies", "Dependencies", "dependencies/index.html"},
-	{"gaps", "Gaps", "gaps/index.html"},
-	{"health", "Health", "health/index.html"},
-	{"about", "About", "about/index.html"},
+	{Key: "projects", Label: "Projects", Path: "projects/index.html", Also: []string{"browse"}},
+	{Key: "updates", Label: "Updates", Path: "updates/index.html"},
+	{Key: "origins", Label: "Sites", Path: "origins/index.html",
+		Also: []string{"network", "releases", "conflicts", "capabilities", "dependencies", "gaps", "health"}},
+	{Key: "about", Label: "About", Path: "about/index.html", Also: []string{"join"}},
 }
 
 // templateSet holds one parsed template per page kind, each with the layout and partials.
@@ -169,7 +185,7 @@ func loadTemplates(fsys fs.FS) (*templateSet, error) {
 	if fsys == nil {
 		fsys = templates.FS
 	}
-	base, err := template.New("").Funcs(funcs).ParseFS(fsys, "_layout.html", "_partials.html")
+	base, err := template.New("").Funcs(funcs).ParseFS(fsys, "_layout.html", "_partials.html", "_catalog.html")
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}

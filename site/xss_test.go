@@ -332,7 +332,7 @@ func inertProblems(page string, doc *html.Node) []string {
 		case atom.Img:
 			class, _ := attr(n, "class")
 			src, _ := attr(n, "src")
-			if !(class == "card-image" && strings.Contains(src, "cards/")) && !(class == "graph" && strings.HasSuffix(src, "graph.svg")) {
+			if !((class == "card-image" || class == "card-thumb") && strings.Contains(src, "cards/")) && !(class == "graph" && strings.HasSuffix(src, "graph.svg")) {
 				errorf("%s: <img> the site did not make (class %q, src %q)", page, class, src)
 			}
 		case atom.Meta:

@@ -1,7 +1,8 @@
 // Package templates holds the site's html/template files, embedded in the binary.
 //
 // _layout.html defines "layout" (the page frame: landmarks, navigation, footer) and
-// _partials.html the pieces pages share; every other file defines "main" for one kind of page.
+// _partials.html the pieces pages share, _catalog.html the project lists' entry; every other
+// file defines "main" for one kind of page.
 // Publisher text is always passed to the templates as plain strings (html/template escapes
 // it) and wrapped in <bdi> or an element carrying data-publisher, so check-site can tell the
 // publisher's words from the index's own; only sanitized CommonMark arrives as HTML.

@@ -1,0 +1,254 @@
+package site
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// networkPath is the page that leads to the pages about how the sites relate: conflicts,
+// capabilities, dependencies, gaps, health and releases.
+const networkPath = "network/index.html"
+
+// networkData is the network page: how many entries each page it leads to holds.
+type networkData struct {
+	N *network.Network
+	// Gaps counts the gap entries of every kind; NotCurrent the claims that are not current.
+	Gaps, NotCurrent int
+}
+
+func (b *builder) networkPage() error {
+	d := &networkData{N: b.n}
+	g := b.n.Gaps
+	d.Gaps = len(g.ByProject) + len(g.ByCapability) + len(g.ByURL) + len(g.ByName) + len(g.Empty)
+	for _, c := range b.n.Claims {
+		if stalenessOf(c) != staleNone {
+			d.NotCurrent++
+		}
+	}
+	return b.page("network", &Page{Path: networkPath, Title: "The network", Section: "network",
+		Desc: "How the sites and projects in this index relate: identity conflicts, capabilities, dependencies, gaps, health and releases.", Data: d})
+}
+
+// recentItem is one line of the home page's "What changed lately": an event, or a group of
+// first observations recorded at one time (a first crawl records one per claim).
+type recentItem struct {
+	Event *eventView
+	// Observed are the grouped "first observed" events, At their time; empty for an event.
+	Observed []*eventView
+	At       string
+}
+
+// minObservedGroup is how many first observations at one time become one line.
+const minObservedGroup = 3
+
+// recentItems groups the events, newest first, into at most n lines: runs of at least
+// minObservedGroup "first observed" events recorded at the same time become one line. It
+// reports whether events were left out.
+func recentItems(evs []*eventView, n int) (items []*recentItem, more bool) {
+	for i := 0; i < len(evs); {
+		if len(items) == n {
+			return items, true
+		}
+		e := evs[i]
+		j := i
+		if e.Kind == store.EventObserved {
+			for j < len(evs) && evs[j].Kind == store.EventObserved && evs[j].ObservedAt == e.ObservedAt {
+				j++
+			}
+		}
+		if j-i >= minObservedGroup {
+			items = append(items, &recentItem{Observed: evs[i:j], At: e.ObservedAt})
+			i = j
+			continue
+		}
+		items = append(items, &recentItem{Event: e})
+		i++
+	}
+	return items, false
+}
+
+func init() {
+	// The tag of first observations, whose updates page the grouped line links.
+	funcs["observedTag"] = func() string { return tags.Observed }
+}
+
+// joinPath is the page on publishing a DreamWeave site and asking to be read.
+const joinPath = "join/index.html"
+
+func (b *builder) joinPage() error {
+	return b.page("join", &Page{Path: joinPath, Title: "Join", Section: "join",
+		Desc: "How to publish a DreamWeave site, check it with ashyams validate and inspect, and ask for it to be read; what review means and what it does not.",
+		Data: &publishersData{Repository: b.repo}})
+}
+
+// projectFeedPath is the Atom feed of one project id: the events of every claim to it.
+func projectFeedPath(id string) string { return "projects/" + id + "/updates.xml" }
+
+// projectFeedSize is how many events a project's feed carries, newest first.
+const projectFeedSize = 50
+
+// projectFeeds writes each project's feed: its claims' events, newest first.
+func (b *builder) projectFeeds() error {
+	byProject := map[string][]*eventView{}
+	for _, e := range b.derived.Events {
+		if len(byProject[e.Project]) < projectFeedSize {
+			byProject[e.Project] = append(byProject[e.Project], e)
+		}
+	}
+	for _, p := range b.n.Projects {
+		name := projectFeedPath(p.ID)
+		feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+dirURL(projectPath(p.ID)),
+			"Changes this index observed in the manifests of every site that lists project id "+p.ID+", newest first.", byProject[p.ID])
+		if err != nil {
+			return err
+		}
+		if err := b.write(name, feed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// browsePath is the index of the lists that need no script.
+const browsePath = "browse/index.html"
+
+// browseDir is a browse list's directory for a publisher's word (a type, status or tag): its
+// slug when the word is one already, else the slug with a digest, so no word can name a
+// path outside browse/ and words whose slugs coincide keep apart.
+func browseDir(prefix, word string) string {
+	if s := store.Slug(word); s != "" && s == word {
+		return prefix + s
+	}
+	return prefix + CapabilityDir(word)
+}
+
+// browseLink is one list on the browse index: its words, where it is, how many it holds.
+type browseLink struct {
+	Label, Path string
+	N           int
+}
+
+// browseIndex is the browse page: the lists by type, status and tag, and the dated lists.
+type browseIndex struct {
+	Types, Statuses, Tags []browseLink
+	Foundations           int
+}
+
+// browseList is one browse page: a heading, what the list holds, and its entries in order.
+type browseList struct {
+	// Heading is this index's words; Label, after it, the publisher's word the list is of.
+	Heading, Label, Intro string
+	Entries               []*claimSummary
+	// Date names the date each entry shows: "released" (its current release's publisher's
+	// date), "updated" (when this index last saw its manifest change), or "".
+	Date string
+}
+
+// browsePages writes browse/ and its lists: by type, status and tag (case folded), the
+// foundations (claims other claims' current releases require), recently released and
+// recently updated. Every list is in name order but the dated ones.
+func (b *builder) browsePages() error {
+	var all []*claimSummary
+	for _, c := range byName(b.n.Listed) {
+		all = append(all, b.summarize(c))
+	}
+	type group struct {
+		label   string
+		entries []*claimSummary
+	}
+	collect := func(words func(*claimSummary) []string) ([]string, map[string]*group) {
+		m := map[string]*group{}
+		for _, s := range all {
+			seen := map[string]bool{}
+			for _, w := range words(s) {
+				k := strings.ToLower(strings.TrimSpace(w))
+				if k == "" || seen[k] {
+					continue
+				}
+				seen[k] = true
+				if m[k] == nil {
+					m[k] = &group{label: w}
+				}
+				m[k].entries = append(m[k].entries, s)
+			}
+		}
+		return keys(boolKeys(m)), m
+	}
+	idx := &browseIndex{}
+	lists := []struct {
+		kind, prefix, noun string
+		words              func(*claimSummary) []string
+		out                *[]browseLink
+	}{
+		{"type", "type-", "Projects of type", func(s *claimSummary) []string { return []string{s.Type} }, &idx.Types},
+		{"status", "status-", "Projects with status", func(s *claimSummary) []string { return []string{s.Status} }, &idx.Statuses},
+		{"tag", "tag-", "Projects tagged", func(s *claimSummary) []string { return s.Tags }, &idx.Tags},
+	}
+	for _, l := range lists {
+		ks, m := collect(l.words)
+		for _, k := range ks {
+			g := m[k]
+			path := "browse/" + browseDir(l.prefix, k) + "/index.html"
+			*l.out = append(*l.out, browseLink{Label: g.label, Path: path, N: len(g.entries)})
+			d := &browseList{Heading: l.noun, Label: g.label, Entries: g.entries,
+				Intro: "The " + l.kind + " is the publisher's word, as each manifest gives it. In name order."}
+			if err := b.page("browse-list", &Page{Path: path, Title: d.Heading + " " + plainPub(g.label), Section: "browse",
+				Desc: "Projects in the catalog by " + l.kind + ", in name order.", Data: d}); err != nil {
+				return err
+			}
+		}
+	}
+	var found []*claimSummary
+	for _, s := range all {
+		if len(s.C.UsedBy) > 0 {
+			found = append(found, s)
+		}
+	}
+	idx.Foundations = len(found)
+	released := dated(all, func(s *claimSummary) string { return s.Released })
+	updated := dated(all, func(s *claimSummary) string { return s.Updated })
+	for _, l := range []struct {
+		path string
+		d    *browseList
+	}{
+		{"browse/foundations/index.html", &browseList{Heading: "Foundations", Entries: found,
+			Intro: "Projects that the current release of another project in the catalog requires, by project id or through a capability. In name order; not a ranking."}},
+		{"browse/recently-released/index.html", &browseList{Heading: "Recently released", Entries: released, Date: "released",
+			Intro: "Projects by their current release's date, newest first. The date is the publisher's."}},
+		{"browse/recently-updated/index.html", &browseList{Heading: "Recently updated", Entries: updated, Date: "updated",
+			Intro: "Projects by when this index last saw their manifest change (or first saw it), newest first."}},
+	} {
+		if err := b.page("browse-list", &Page{Path: l.path, Title: l.d.Heading, Section: "browse",
+			Desc: l.d.Heading + ": projects in the catalog.", Data: l.d}); err != nil {
+			return err
+		}
+	}
+	return b.page("browse", &Page{Path: browsePath, Title: "Browse projects", Section: "browse",
+		Desc: "Lists of the projects in the catalog by type, status and tag, and by date, that need no script.", Data: idx})
+}
+
+// boolKeys is the set of m's keys.
+func boolKeys[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// dated orders the entries with a date newest first (equal dates keep name order); entries
+// without one are left out.
+func dated(all []*claimSummary, date func(*claimSummary) string) []*claimSummary {
+	var out []*claimSummary
+	for _, s := range all {
+		if date(s) != "" {
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return date(out[i]) > date(out[j]) })
+	return out
+}
