@@ -509,7 +509,7 @@ func TestBuildModelPages(t *testing.T) {
 	second = rec.IngestedSHA256
 	f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-02T00:00:00Z", After: &first, Changes: []diff.Change{}})
 	f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-20T08:00:00Z", Before: &first, After: &second,
-		Changes: []diff.Change{{Change: "channel-head", Channel: "stable", Before: json.RawMessage(`"1.0.1"`), After: json.RawMessage(`"1.0.2"`)}, {Change: "release-added", Version: "1.0.2", Channel: "stable"}}})
+		Changes: []diff.Change{{Change: "channel-head", Channel: "stable", Before: json.RawMessage(`"1.0.1"`), After: json.RawMessage(`"1.0.2"`)}, {Change: "release-added", Version: "1.0.2", Channel: "stable", Status: "available"}}})
 	for i := 0; i < 120; i++ { // enough events to cut the feed at 100
 		f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: b, Name: "Lantern Lib (fork)",
 			ObservedAt: fmt.Sprintf("2026-08-%02dT%02d:00:00Z", 1+i/24, i%24), Before: ptr(sha([]byte(fmt.Sprint(i)))), After: ptr(sha([]byte(fmt.Sprint(i + 1)))),

@@ -61,7 +61,7 @@ func loudManifest(id string) *protocol.Manifest {
 		r.Relationships = []protocol.Relationship{
 			{Kind: "requires", Project: uuid(900), Name: "Dep", Version: ">=1.0", Reason: "reason"},
 			{Kind: "recommends", Capability: "trusted:api", Reason: "reason"},
-			{Kind: "suggests", Name: "name only", URL: "https://safe.example/"},
+			{Kind: "compatible", Name: "name only", URL: "https://safe.example/"},
 			{Kind: "requires", Project: id},
 		}
 		r.Components = []protocol.Component{{ID: "core", Name: "Core", Description: "description", Path: "core", Group: "g"}}
@@ -82,7 +82,7 @@ func loudManifest(id string) *protocol.Manifest {
 	for i := range m.Releases {
 		r := &m.Releases[i]
 		r.Status = "available"
-		kinds := []string{"requires", "recommends", "suggests", "requires"}
+		kinds := []string{"requires", "recommends", "compatible", "requires"}
 		for j := range r.Relationships {
 			r.Relationships[j].Kind = kinds[j]
 		}

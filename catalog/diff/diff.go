@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+	"strconv"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
@@ -14,114 +15,177 @@ import (
 const Development = "development"
 
 // Diff returns the typed differences between two manifests of one claim (SPEC section 4,
-// "Updates"): structural, never textual, in a fixed order with the unusual facts first.
+// "Updates"): structural, never textual, in a fixed order.
 //
 // A nil before is a first observation and a nil after has nothing to compare: both give an
 // empty list. The result is never nil, so an event's "changes" encodes as [].
 //
-// Order (before the stable move of unusual changes to the front): project-field (in the order
-// of the project object's fields), document-field, channel changes by channel name, then
-// release-added in the after manifest's release order, release-removed in the before
-// manifest's order, then for each release present in both (after order) release-channel,
-// status (release-yanked, -deprecated, -restored, -status, -notice), release-date,
-// release-notes and release-amended.
+// Order, the reference index's: project-field (name, summary, type, status, versioning, game,
+// license), tags, maintainers, credits, link (by key), nexus-mods, media; channel-head by
+// channel name; then for each release of the after manifest, in its order, release-added, or
+// release-status, release-channel, release-date, release-notes and release-amended; then
+// release-removed in the before manifest's order. Unusual facts are not moved: Lines and the
+// site put them first (Unusual).
 //
 // Releases are matched by version string equality first; a release left over on either side is
 // then matched to one of equal precedence under the project's scheme (the same version up to
 // build metadata or trailing zeros, e.g. 1.2 and 1.2.0+rebuild) when both manifests use the
-// same scheme, and its new version string is reported as a release-version change inside
-// release-amended. Precedence matching is why a republish under "1.0.0+2" still counts as the
+// same scheme. Precedence matching is why a republish under "1.0.0+2" still counts as the
 // same version whose artifacts changed. Versions that do not parse are matched by string only.
 func Diff(before, after *protocol.Manifest) []Change {
 	out := []Change{}
 	if before == nil || after == nil {
 		return out
 	}
-	out = append(out, projectFields(&before.Project, &after.Project)...)
-	out = append(out, documentFields(before, after)...)
+	out = append(out, projectChanges(&before.Project, &after.Project)...)
 	m := matchReleases(before, after)
 	out = append(out, channelChanges(before, after, m)...)
 	out = append(out, releaseChanges(before, after, m)...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Unusual && !out[j].Unusual })
 	return out
 }
 
-// js encodes v as compact JSON without HTML escaping (publisher text stays readable in the
-// state); a value that cannot be encoded (never a protocol type) is null.
+// js encodes v as compact JSON without HTML escaping; a value that cannot be encoded (never a
+// protocol type) is null.
 func js(v any) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := encode(v)
+	if err != nil {
 		return json.RawMessage("null")
 	}
-	return json.RawMessage(bytes.TrimRight(buf.Bytes(), "\n"))
+	return b
 }
 
-// str encodes s as a JSON string, or null when empty (an absent optional field).
-func str(s string) json.RawMessage {
+// opt encodes s as a JSON string, or null when empty (an absent optional field).
+func opt(s string) json.RawMessage {
 	if s == "" {
 		return json.RawMessage("null")
 	}
 	return js(s)
 }
 
-// list encodes a slice, with nil and empty both as [] (an absent list and an empty one say the
-// same thing).
-func list[T any](s []T) json.RawMessage {
-	if len(s) == 0 {
-		return json.RawMessage("[]")
+// optPtr is s as a nullable string: nil when empty.
+func optPtr(s string) *string {
+	if s == "" {
+		return nil
 	}
-	return js(s)
+	return &s
 }
 
-// field appends a Change of kind with field, before and after when the values differ.
-func field(out []Change, kind, name string, b, a json.RawMessage) []Change {
-	if bytes.Equal(b, a) {
+// setDiff returns the strings of a not in b and of b not in a, each sorted and without
+// duplicates: the reference compares these lists as sets.
+func setDiff(b, a []string) (added, removed []string) {
+	in := func(l []string) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range l {
+			m[s] = true
+		}
+		return m
+	}
+	bs, as := in(b), in(a)
+	added, removed = []string{}, []string{}
+	for s := range as {
+		if !bs[s] {
+			added = append(added, s)
+		}
+	}
+	for s := range bs {
+		if !as[s] {
+			removed = append(removed, s)
+		}
+	}
+	sort.Strings(added)
+	sort.Strings(removed)
+	return added, removed
+}
+
+// setChange appends a change of token with the set difference of b and a, when there is one.
+func setChange(out []Change, token string, b, a []string) []Change {
+	added, removed := setDiff(b, a)
+	if len(added) == 0 && len(removed) == 0 {
 		return out
 	}
-	return append(out, Change{Change: kind, Field: name, Before: b, After: a})
+	return append(out, Change{Change: token, Added: added, Removed: removed})
 }
 
-func projectFields(b, a *protocol.Project) []Change {
+func projectChanges(b, a *protocol.Project) []Change {
 	var out []Change
-	pf := func(name string, bv, av json.RawMessage) { out = field(out, ChangeProjectField, name, bv, av) }
-	pf("id", str(b.ID), str(a.ID))
-	pf("name", str(b.Name), str(a.Name))
-	pf("summary", str(b.Summary), str(a.Summary))
-	pf("type", str(b.Type), str(a.Type))
-	pf("status", str(b.Status), str(a.Status))
-	n := len(out)
-	pf("versioning", str(b.Versioning), str(a.Versioning))
-	if len(out) > n && version.SchemeOf(b.Versioning) != version.SchemeOf(a.Versioning) {
-		out[n].Unusual = true // "numeric" written out where it was implied is no scheme change
+	pf := func(name string, bv, av json.RawMessage) {
+		if !bytes.Equal(bv, av) {
+			out = append(out, Change{Change: ChangeProjectField, Field: name, Before: bv, After: av})
+		}
 	}
-	pf("game", str(b.Game), str(a.Game))
-	pf("license", str(b.License), str(a.License))
-	pf("tags", list(b.Tags), list(a.Tags))
-	pf("maintainers", list(b.Maintainers), list(a.Maintainers))
-	bl, al := b.Links, a.Links
-	pf("links.page", str(bl.Page), str(al.Page))
-	pf("links.source", str(bl.Source), str(al.Source))
-	pf("links.issues", str(bl.Issues), str(al.Issues))
-	pf("links.documentation", str(bl.Documentation), str(al.Documentation))
-	pf("links.support", str(bl.Support), str(al.Support))
-	pf("links.donate", str(bl.Donate), str(al.Donate))
-	pf("links.homepage", str(bl.Homepage), str(al.Homepage))
-	pf("links.nexusmods", str(bl.Nexusmods), str(al.Nexusmods))
-	pf("links.crate", str(bl.Crate), str(al.Crate))
-	pf("integrations", js(b.Integrations), js(a.Integrations))
-	pf("media", list(b.Media), list(a.Media))
-	pf("credits", list(b.Credits), list(a.Credits))
+	pf("name", js(b.Name), js(a.Name))
+	pf("summary", opt(b.Summary), opt(a.Summary))
+	pf("type", js(b.Type), js(a.Type))
+	pf("status", js(b.Status), js(a.Status))
+	// the scheme's name: "numeric" written out where it was implied is no change
+	pf("versioning", js(string(version.SchemeOf(b.Versioning))), js(string(version.SchemeOf(a.Versioning))))
+	pf("game", js(b.Game), js(a.Game))
+	pf("license", opt(b.License), opt(a.License))
+
+	out = setChange(out, ChangeTags, b.Tags, a.Tags)
+	out = setChange(out, ChangeMaintainers, personNames(b.Maintainers), personNames(a.Maintainers))
+	out = setChange(out, ChangeCredits, creditNames(b.Credits), creditNames(a.Credits))
+	bl, al := links(b.Links), links(a.Links)
+	for _, k := range unionKeys(bl, al) {
+		if bl[k] != al[k] {
+			out = append(out, Change{Change: ChangeLink, Link: k, Before: opt(bl[k]), After: opt(al[k])})
+		}
+	}
+	if bn, an := nexus(b.Integrations), nexus(a.Integrations); bn != an {
+		out = append(out, Change{Change: ChangeNexusMods, Before: opt(bn), After: opt(an)})
+	}
+	out = setChange(out, ChangeMedia, mediaURLs(b.Media), mediaURLs(a.Media))
 	return out
 }
 
-func documentFields(b, a *protocol.Manifest) []Change {
-	var out []Change
-	out = field(out, ChangeDocumentField, "schema_version", str(b.SchemaVersion), str(a.SchemaVersion))
-	out = field(out, ChangeDocumentField, "document", str(b.Document), str(a.Document))
-	out = field(out, ChangeDocumentField, "generator", str(b.Generator), str(a.Generator))
+func personNames(ps []protocol.Person) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Name)
+	}
 	return out
+}
+
+// creditNames are credits as "name (role)", or the name alone when no role is given.
+func creditNames(cs []protocol.Credit) []string {
+	var out []string
+	for _, c := range cs {
+		if c.Role != "" {
+			out = append(out, c.Name+" ("+c.Role+")")
+		} else {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+func mediaURLs(ms []protocol.Media) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.URL)
+	}
+	return out
+}
+
+// links are the project's links by key, the absent ones left out.
+func links(l protocol.Links) map[string]string {
+	m := map[string]string{}
+	for k, v := range map[string]string{"page": l.Page, "source": l.Source, "issues": l.Issues,
+		"documentation": l.Documentation, "support": l.Support, "donate": l.Donate, "homepage": l.Homepage,
+		"nexusmods": l.Nexusmods, "crate": l.Crate} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// nexus is the Nexus Mods integration as "game/mod_id", "" when there is none.
+func nexus(i protocol.Integrations) string {
+	if i.Nexusmods == nil {
+		return ""
+	}
+	return i.Nexusmods.Game + "/" + strconv.FormatInt(i.Nexusmods.ModID, 10)
 }
 
 // matching pairs release indexes of the before and after manifests; -1 is unmatched.
@@ -194,6 +258,9 @@ func headIndex(m *protocol.Manifest, channel, v string) int {
 	return found
 }
 
+// channelChanges reports each channel whose head moved, appeared (before null) or went away
+// (after null), by channel name. A moved head compares the two head releases (head mode); a
+// head renamed to the same release (equal precedence) is no move.
 func channelChanges(b, a *protocol.Manifest, m matching) []Change {
 	names := map[string]bool{}
 	for n := range b.Channels {
@@ -213,13 +280,13 @@ func channelChanges(b, a *protocol.Manifest, m matching) []Change {
 		ah, inA := a.Channels[ch]
 		switch {
 		case inB && !inA:
-			out = append(out, Change{Change: ChangeChannelRemoved, Channel: ch, Version: bh.Version})
+			out = append(out, Change{Change: ChangeChannelHead, Channel: ch, Before: js(bh.Version), After: json.RawMessage("null")})
 		case !inB && inA:
-			out = append(out, Change{Change: ChangeChannelAdded, Channel: ch, Version: ah.Version})
+			out = append(out, Change{Change: ChangeChannelHead, Channel: ch, Before: json.RawMessage("null"), After: js(ah.Version)})
 		case bh.Version != ah.Version:
 			bi, ai := headIndex(b, ch, bh.Version), headIndex(a, ch, ah.Version)
 			if bi >= 0 && ai >= 0 && m.b2a[bi] == ai {
-				continue // the same release renamed: release-amended says so
+				continue // the same release under a rewritten version string
 			}
 			c := Change{Change: ChangeChannelHead, Channel: ch, Before: js(bh.Version), After: js(ah.Version)}
 			if bi >= 0 && ai >= 0 {
@@ -231,88 +298,60 @@ func channelChanges(b, a *protocol.Manifest, m matching) []Change {
 	return out
 }
 
-// releaseChanges lists releases added and removed, then the changes of each release in both.
-// A removed release is unusual (SPEC section 4: "a previously indexed release vanished"), except
-// a development build replaced by another: development is a rolling channel, and its old build
-// vanishing while a new development release arrives is the channel working as meant.
+// releaseChanges lists, for each release of the after manifest, release-added or the changes
+// of the release it matched; then the releases that are gone.
 func releaseChanges(b, a *protocol.Manifest, m matching) []Change {
 	var out []Change
-	newDev := false
 	for j := range a.Releases {
-		if m.a2b[j] < 0 && a.Releases[j].Channel == Development {
-			newDev = true
+		r := &a.Releases[j]
+		if i := m.a2b[j]; i >= 0 {
+			out = append(out, matchedRelease(&b.Releases[i], r)...)
+			continue
 		}
-	}
-	for j := range a.Releases {
-		if m.a2b[j] < 0 {
-			r := &a.Releases[j]
-			out = append(out, Change{Change: ChangeReleaseAdded, Version: r.Version, Channel: r.Channel,
-				Date: r.Date, Status: r.Status, Notes: js(r.Notes)})
-		}
+		out = append(out, Change{Change: ChangeReleaseAdded, Version: r.Version, Channel: r.Channel,
+			Date: optPtr(r.Date), Status: r.Status, Notes: js(r.Notes)})
 	}
 	for i := range b.Releases {
 		if m.b2a[i] < 0 {
 			r := &b.Releases[i]
-			out = append(out, Change{Change: ChangeReleaseRemoved, Version: r.Version, Channel: r.Channel,
-				Unusual: r.Channel != Development || !newDev})
-		}
-	}
-	for j := range a.Releases {
-		if i := m.a2b[j]; i >= 0 {
-			out = append(out, matchedRelease(&b.Releases[i], &a.Releases[j])...)
+			out = append(out, Change{Change: ChangeReleaseRemoved, Version: r.Version, Channel: r.Channel})
 		}
 	}
 	return out
+}
+
+// notice is a release's current yank or deprecation notice, nil when it has none.
+func notice(r *protocol.Release) *protocol.Notice {
+	if r.Yanked != nil {
+		return r.Yanked
+	}
+	return r.Deprecated
 }
 
 // matchedRelease lists the listing facts of one release present in both manifests, then its
 // amendments.
 func matchedRelease(b, a *protocol.Release) []Change {
 	var out []Change
-	if b.Channel != a.Channel {
-		out = append(out, Change{Change: ChangeReleaseChannel, Version: a.Version, Channel: a.Channel,
-			Before: js(b.Channel), After: js(a.Channel)})
-	}
-	if b.Status != a.Status {
-		c := Change{Version: a.Version, Channel: a.Channel, Before: js(b.Status), After: js(a.Status)}
-		switch a.Status {
-		case protocol.StatusYanked:
-			c.Change, c.Notice = ChangeReleaseYanked, js(a.Yanked)
-		case protocol.StatusDeprecated:
-			c.Change, c.Notice = ChangeReleaseDeprecated, js(a.Deprecated)
-		case protocol.StatusAvailable:
-			c.Change = ChangeReleaseRestored
-		default:
-			c.Change = ChangeReleaseStatus
+	bn, an := notice(b), notice(a)
+	if b.Status != a.Status || !bytes.Equal(js(bn), js(an)) {
+		c := Change{Change: ChangeReleaseStatus, Version: a.Version, Channel: a.Channel, Before: js(b.Status), After: js(a.Status)}
+		if an != nil {
+			reason := an.Reason
+			c.Reason, c.Replacement = &reason, optPtr(an.Replacement)
 		}
 		out = append(out, c)
-	} else {
-		for _, n := range []struct {
-			name string
-			b, a *protocol.Notice
-		}{{"yanked", b.Yanked, a.Yanked}, {"deprecated", b.Deprecated, a.Deprecated}} {
-			if bv, av := js(n.b), js(n.a); !bytes.Equal(bv, av) {
-				out = append(out, Change{Change: ChangeReleaseNotice, Version: a.Version, Channel: a.Channel,
-					Field: n.name, Before: bv, After: av})
-			}
-		}
+	}
+	if b.Channel != a.Channel {
+		out = append(out, Change{Change: ChangeReleaseChannel, Version: a.Version, Before: js(b.Channel), After: js(a.Channel)})
 	}
 	if b.Date != a.Date {
-		out = append(out, Change{Change: ChangeReleaseDate, Version: a.Version, Before: str(b.Date), After: str(a.Date)})
+		out = append(out, Change{Change: ChangeReleaseDate, Version: a.Version, Before: opt(b.Date), After: opt(a.Date)})
 	}
-	if bn, an := js(b.Notes), js(a.Notes); !bytes.Equal(bn, an) {
-		out = append(out, Change{Change: ChangeReleaseNotes, Version: a.Version, Channel: a.Channel, Before: bn, After: an})
+	if !bytes.Equal(js(b.Notes), js(a.Notes)) {
+		out = append(out, Change{Change: ChangeReleaseNotes, Version: a.Version})
 	}
-	mode := amendMode
-	if b.Channel == Development && a.Channel == Development {
-		mode = amendDevelopmentMode
-	}
-	if nested := compareRelease(b, a, mode); len(nested) > 0 {
-		c := Change{Change: ChangeReleaseAmended, Version: a.Version, Channel: a.Channel, Changes: nested}
-		for _, n := range nested {
-			c.Unusual = c.Unusual || n.Unusual
-		}
-		out = append(out, c)
+	if nested := compareRelease(b, a, amendMode); len(nested) > 0 {
+		out = append(out, Change{Change: ChangeReleaseAmended, Version: a.Version, Channel: a.Channel, Changes: nested})
 	}
 	return out
 }

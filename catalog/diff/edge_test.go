@@ -52,21 +52,22 @@ func TestNilManifests(t *testing.T) {
 }
 
 // TestRelationshipTargets: a relationship naming both project and capability is identified by
-// its project; one naming neither (nor URL nor name) by nothing, and all such match each other.
+// its project (a new capability beside a new constraint is one constraint change, not a
+// removal and an addition); ones naming neither (nor URL nor name) match each other, and a
+// new reason alone is not recorded.
 func TestRelationshipTargets(t *testing.T) {
 	b, a := small(), small()
 	b.Releases[0].Relationships = []protocol.Relationship{
-		{Kind: "requires", Project: "p1", Capability: "cap:x"},
+		{Kind: "requires", Project: "p1", Capability: "cap:x", Version: ">=1.0"},
 		{Kind: "compatible"},
 	}
 	a.Releases[0].Relationships = []protocol.Relationship{
 		{Kind: "compatible", Reason: "now with a reason"},
-		{Kind: "requires", Project: "p1", Capability: "cap:y"},
+		{Kind: "requires", Project: "p1", Capability: "cap:y", Version: ">=2.0"},
 	}
 	got := diff.Diff(b, a)
 	want := `[{"change":"release-amended","version":"1.0.0","channel":"stable","changes":[
-		{"change":"relationship-field","kind":"compatible","target":{},"field":"reason","before":null,"after":"now with a reason"},
-		{"change":"relationship-field","kind":"requires","target":{"project":"p1","capability":"cap:y"},"field":"capability","before":"cap:x","after":"cap:y"}]}]`
+		{"change":"relationship-constraint","kind":"requires","target":{"project":"p1","capability":"cap:y","name":"cap:y"},"before":">=1.0","after":">=2.0"}]}]`
 	if g, w := canon(t, got), canonJSON(t, want); string(g) != string(w) {
 		t.Errorf("got %s\nwant %s", g, w)
 	}
@@ -155,9 +156,12 @@ func TestVersionsAtTheLimits(t *testing.T) {
 	b, a = small(), small()
 	b.Releases[0].Version, b.Channels["stable"] = "1.0", protocol.ChannelHead{Version: "1.0"}
 	a.Releases[0].Version, a.Channels["stable"] = "1.0.0.0.0.0", protocol.ChannelHead{Version: "1.0.0.0.0.0"}
-	got := diff.Diff(b, a)
-	if k := kinds(got); !reflect.DeepEqual(k, []string{"release-amended", "  release-version"}) {
+	if k := kinds(diff.Diff(b, a)); !reflect.DeepEqual(k, []string{}) {
 		t.Fatalf("kinds = %q", k)
+	}
+	a.Releases[0].Date = "2030-01-01"
+	if k := kinds(diff.Diff(b, a)); !reflect.DeepEqual(k, []string{"release-date"}) {
+		t.Fatalf("precedence-matched release re-dated: kinds = %q", k)
 	}
 }
 
@@ -170,11 +174,11 @@ func TestPrecedenceMatchNeedsOneScheme(t *testing.T) {
 	a.Project.Versioning = "numeric"
 	a.Releases[0].Version, a.Channels["stable"] = "0.50", protocol.ChannelHead{Version: "0.50"}
 	got := diff.Diff(b, a)
-	want := []string{"project-field", "release-removed", "channel-head", "release-added"}
+	want := []string{"project-field", "channel-head", "release-added", "release-removed"}
 	if k := kinds(got); !reflect.DeepEqual(k, want) {
-		t.Errorf("kinds = %q, want %q", k, want)
+		t.Fatalf("kinds = %q, want %q", k, want)
 	}
-	if !got[0].Unusual || !got[1].Unusual {
+	if !diff.Unusual(got[0], got) || !diff.Unusual(got[3], got) || diff.Unusual(got[1], got) || diff.Unusual(got[2], got) {
 		t.Errorf("scheme change and vanished release must be unusual: %s", mustJSON(t, got))
 	}
 }
@@ -195,13 +199,19 @@ func TestInconsistentManifests(t *testing.T) {
 	if _, err := json.Marshal(got); err != nil {
 		t.Fatalf("changes do not encode: %v", err)
 	}
-	want := []string{"channel-head", "release-added", "release-amended", "  lua-api", "  requires-content",
-		"  extension-field", "  extension-field", "  extension-field", "  artifact-added"}
+	want := []string{"channel-head", "release-amended", "  lua-api", "  required-content",
+		"  extension-added", "  extension-added", "  extension-added", "  artifact-added", "release-added"}
 	if k := kinds(got); !reflect.DeepEqual(k, want) {
 		t.Errorf("kinds = %q, want %q", k, want)
 	}
 	if len(got[0].Changes) != 0 {
 		t.Errorf("a head naming no release cannot be compared: %s", mustJSON(t, got[0]))
+	}
+	if lua := got[1].Changes[0]; string(lua.After) != `"60"` {
+		t.Errorf("a lua_api that is not a string is kept as its text: %s", mustJSON(t, lua))
+	}
+	if rc := got[1].Changes[1]; !reflect.DeepEqual(rc.Added, []string{"Morrowind.esm"}) {
+		t.Errorf("a requires_content that is not a list is kept as one item: %s", mustJSON(t, rc))
 	}
 	for _, l := range diff.Lines(got) {
 		if l == "" {

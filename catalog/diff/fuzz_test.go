@@ -50,13 +50,15 @@ func FuzzDiff(f *testing.F) {
 	})
 }
 
-// FuzzLines renders arbitrary recorded changes (events are read back from the state, which a
-// person or another crawler may have written): no panic, and one line at least per change.
+// FuzzLines reads arbitrary recorded changes (events are read back from the state, which a
+// person or another crawler may have written): whatever reads renders without a panic, one
+// line at least per change, and writes back to bytes that read again unchanged.
 func FuzzLines(f *testing.F) {
 	f.Add([]byte(`[{"change":"channel-head","channel":"stable","before":"1.1.0","after":"1.2.0","changes":[{"change":"artifact-size","artifact":"crate","before":1,"after":2}]}]`))
-	f.Add([]byte(`[{"change":"release-added","version":"1","notes":{"breaking":["x\ny"],"migration":"m"}}]`))
-	f.Add([]byte(`[{"change":"relationship-added","target":"not an object","after":[1]},{"change":"artifact-platform","before":7}]`))
-	f.Add([]byte(`[{"change":"release-yanked","notice":"x"},{"change":"release-notes","before":[],"after":{"summary":1}}]`))
+	f.Add([]byte(`[{"change":"release-added","version":"1","channel":"s","date":null,"status":"yanked","notes":{"breaking":["x\ny"],"migration":"m"}}]`))
+	f.Add([]byte(`[{"change":"release-amended","version":"1","channel":"s","changes":[{"change":"relationship-added","kind":"requires","target":{"name":""},"version":null},{"change":"artifact-file","artifact":"a","details":[]}]}]`))
+	f.Add([]byte(`[{"change":"release-status","version":"1","channel":"s","before":"yanked","after":"yanked","reason":"r","replacement":null},{"change":"release-notes","version":"1"}]`))
+	f.Add([]byte(`[{"change":"release-yanked","version":"1"},{"change":"release-notes","version":"1","unusual":true}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var cs []diff.Change
 		if json.Unmarshal(data, &cs) != nil {
@@ -64,6 +66,17 @@ func FuzzLines(f *testing.F) {
 		}
 		if lines := diff.Lines(cs); len(lines) < len(cs) {
 			t.Fatalf("%d changes, %d lines", len(cs), len(lines))
+		}
+		enc, err := json.Marshal(cs)
+		if err != nil {
+			t.Fatalf("changes that read do not write: %v", err)
+		}
+		var back []diff.Change
+		if err := json.Unmarshal(enc, &back); err != nil {
+			t.Fatalf("written changes do not read: %v\n%s", err, enc)
+		}
+		if again, _ := json.Marshal(back); !bytes.Equal(again, enc) {
+			t.Fatalf("changes do not round-trip:\n%s\n%s", enc, again)
 		}
 	})
 }

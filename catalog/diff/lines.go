@@ -3,6 +3,8 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -12,23 +14,30 @@ import (
 //	  OpenMW runtime >=0.49 -> >=0.50
 //	  + requires Tallow >=1.0
 //
-// Nested changes (inside a moved channel head or an amended release) are indented by two spaces
-// per level; unusual facts start with "unusual: ". An added release lists its publisher's
-// notes.breaking, notes.migration and notes.known_issues verbatim (multi-line text continues
-// on indented lines); nothing else is called breaking. Absent values read "(none)". The text
-// is publisher data as published: callers writing HTML must escape it. Used by `ashyams diff`
-// and the site's updates pages.
+// Unusual changes (see Unusual) come first and start with "unusual: ", and so do the digest
+// changes inside an unusual amendment. Nested changes (inside a moved channel head or an
+// amended release) are indented by two spaces per level. An added release lists its
+// publisher's notes.breaking, notes.migration and notes.known_issues verbatim (multi-line text
+// continues on indented lines); nothing else is called breaking. Absent values read "(none)".
+// The text is publisher data as published: callers writing HTML must escape it. Used by
+// `ashyams diff` and the site's updates pages.
 func Lines(changes []Change) []string {
+	idx := make([]int, len(changes))
+	unusual := make([]bool, len(changes))
+	for i, c := range changes {
+		idx[i], unusual[i] = i, Unusual(c, changes)
+	}
+	sort.SliceStable(idx, func(x, y int) bool { return unusual[idx[x]] && !unusual[idx[y]] })
 	var out []string
-	for _, c := range changes {
-		out = appendLines(out, "", c)
+	for _, i := range idx {
+		out = appendLines(out, "", changes[i], unusual[i])
 	}
 	return out
 }
 
-func appendLines(out []string, indent string, c Change) []string {
+func appendLines(out []string, indent string, c Change, unusual bool) []string {
 	line := describe(c)
-	if c.Unusual {
+	if unusual {
 		line = "unusual: " + line
 	}
 	out = append(out, indent+line)
@@ -37,7 +46,7 @@ func appendLines(out []string, indent string, c Change) []string {
 		out = appendNotes(out, in, c.Notes)
 	}
 	for _, n := range c.Changes {
-		out = appendLines(out, in, n)
+		out = appendLines(out, in, n, unusual && c.Change == ChangeReleaseAmended && n.Change == ChangeArtifactDigest)
 	}
 	return out
 }
@@ -76,20 +85,31 @@ func describe(c Change) string {
 	ba := text(c.Before) + " -> " + text(c.After)
 	rel := "release " + c.Version + channelNote(c.Channel)
 	switch c.Change {
-	case ChangeProjectField, ChangeDocumentField:
+	case ChangeProjectField:
 		return c.Field + " " + ba
+	case ChangeTags, ChangeMaintainers, ChangeCredits, ChangeMedia:
+		return c.Change + ": " + setText(c.Added, c.Removed)
+	case ChangePlatforms, ChangeCriticalExtensions, ChangeRequiredContent:
+		return strings.ReplaceAll(c.Change, "-", " ") + ": " + setText(c.Added, c.Removed)
+	case ChangeLink:
+		return "link " + c.Link + " " + ba
+	case ChangeNexusMods:
+		return "Nexus Mods " + ba
 	case ChangeChannelHead:
+		switch {
+		case isNull(c.Before):
+			return "+ channel " + c.Channel + " " + text(c.After)
+		case isNull(c.After):
+			return "- channel " + c.Channel + " (head was " + text(c.Before) + ")"
+		}
 		return c.Channel + " " + ba
-	case ChangeChannelAdded:
-		return "+ channel " + c.Channel + " " + c.Version
-	case ChangeChannelRemoved:
-		return "- channel " + c.Channel + " (head was " + c.Version + ")"
 	case ChangeReleaseAdded:
 		var facts []string
-		for _, f := range []string{c.Channel, c.Date} {
-			if f != "" {
-				facts = append(facts, f)
-			}
+		if c.Channel != "" {
+			facts = append(facts, c.Channel)
+		}
+		if c.Date != nil && *c.Date != "" {
+			facts = append(facts, *c.Date)
 		}
 		if c.Status != "" && c.Status != "available" {
 			facts = append(facts, c.Status)
@@ -101,83 +121,71 @@ func describe(c Change) string {
 		return s
 	case ChangeReleaseRemoved:
 		return "- release " + c.Version + channelNote(c.Channel)
-	case ChangeReleaseYanked, ChangeReleaseDeprecated:
-		return rel + " " + ba + noticeNote(c.Notice)
-	case ChangeReleaseRestored, ChangeReleaseStatus:
-		return rel + " " + ba
-	case ChangeReleaseNotice:
-		return rel + " " + c.Field + " notice " + noticeText(c.Before) + " -> " + noticeText(c.After)
+	case ChangeReleaseStatus:
+		if bytes.Equal(c.Before, c.After) {
+			return rel + " " + text(c.After) + " notice" + noticeNote(c.Reason, c.Replacement)
+		}
+		return rel + " " + ba + noticeNote(c.Reason, c.Replacement)
 	case ChangeReleaseChannel:
 		return "release " + c.Version + " channel " + ba
 	case ChangeReleaseDate:
 		return "release " + c.Version + " date " + ba
 	case ChangeReleaseNotes:
-		return rel + " notes edited" + keysNote(c.Before, c.After)
+		return "release " + c.Version + " notes edited"
 	case ChangeReleaseAmended:
 		return rel + " amended"
-	case ChangeReleaseVersion:
-		return "version " + ba
 	case ChangeRuntime:
-		return runtimeName(c.Field) + " runtime " + ba
+		return runtimeName(c.Runtime) + " runtime " + ba
 	case ChangeLuaAPI:
 		return "OpenMW Lua API " + ba
-	case ChangePlatformAdded:
-		return "+ platform " + platformText(c.After)
-	case ChangePlatformRemoved:
-		return "- platform " + platformText(c.Before)
-	case ChangeRequiresContent:
-		if c.Component != "" {
-			return "component " + c.Component + " requires content " + ba
-		}
-		return "requires content " + ba
-	case ChangeCriticalExtensions:
-		return "critical extensions " + ba
-	case ChangeProvidesAdded:
+	case ChangeCapabilityAdded:
 		return "+ provides " + c.Capability
-	case ChangeProvidesRemoved:
+	case ChangeCapabilityRemoved:
 		return "- provides " + c.Capability
 	case ChangeRelationshipAdded:
-		return "+ " + c.Kind + " " + targetText(c.Target) + constraintNote(c.After)
+		return "+ " + c.Kind + " " + targetText(c.Target) + ptrNote(c.Constraint)
 	case ChangeRelationshipRemoved:
-		return "- " + c.Kind + " " + targetText(c.Target) + constraintNote(c.Before)
+		return "- " + c.Kind + " " + targetText(c.Target) + ptrNote(c.Constraint)
 	case ChangeRelationshipConstraint:
 		return c.Kind + " " + targetText(c.Target) + " " + ba
 	case ChangeRelationshipKind:
 		return targetText(c.Target) + " " + ba
-	case ChangeRelationshipField:
-		return c.Kind + " " + targetText(c.Target) + " " + c.Field + " " + ba
 	case ChangeComponentAdded:
-		return "+ component " + c.Component
+		return "+ component " + c.Component + nameNote(c.Name)
 	case ChangeComponentRemoved:
-		return "- component " + c.Component
-	case ChangeComponentField:
-		return "component " + c.Component + " " + c.Field + " " + ba
-	case ChangeGroupAdded:
-		return "+ group " + c.Group + groupNote(c.After)
-	case ChangeGroupRemoved:
-		return "- group " + c.Group + groupNote(c.Before)
-	case ChangeGroupField:
-		return "group " + c.Group + " " + c.Field + " " + ba
-	case ChangeExtensionField:
-		return "extension " + c.Field + " " + ba
+		return "- component " + c.Component + nameNote(c.Name)
+	case ChangeComponentSelection:
+		return "component " + c.Component + ": " + strings.Join(c.Details, "; ")
+	case ChangeGroupSelection:
+		return "group " + c.Group + " selection " + ba
+	case ChangeExtensionAdded:
+		return "+ extension " + c.Namespace
+	case ChangeExtensionRemoved:
+		return "- extension " + c.Namespace
+	case ChangeExtensionChanged:
+		return "extension " + c.Namespace + " changed"
 	case ChangeArtifactAdded:
-		return "+ artifact " + c.Artifact + artifactNote(c.After)
+		return "+ artifact " + c.Artifact + " (" + c.Filename + ", " + strconv.FormatUint(c.Size, 10) + " bytes)"
 	case ChangeArtifactRemoved:
-		return "- artifact " + c.Artifact + artifactNote(c.Before)
-	case ChangeArtifactPlatform:
-		return "artifact " + c.Artifact + " platform " + platformText(c.Before) + " -> " + platformText(c.After)
-	case ChangeArtifactSize:
-		return "artifact " + c.Artifact + " size " + ba + " bytes"
+		return "- artifact " + c.Artifact + " (" + c.Filename + ")"
 	case ChangeArtifactDigest:
 		return "artifact " + c.Artifact + " sha256 " + ba
-	case ChangeArtifactSources, ChangeArtifactSignatures:
-		return "artifact " + c.Artifact + " " + strings.TrimPrefix(c.Change, "artifact-") + " " + urlsText(c.Before) + " -> " + urlsText(c.After)
-	case ChangeArtifactFormat, ChangeArtifactFilename, ChangeArtifactMediaType, ChangeArtifactLayout:
-		return "artifact " + c.Artifact + " " + strings.ReplaceAll(strings.TrimPrefix(c.Change, "artifact-"), "-", " ") + " " + ba
-	case ChangeSourceRepository, ChangeSourceTag, ChangeSourceRelease, ChangeSourceRevision:
-		return "source " + strings.TrimPrefix(c.Change, "source-") + " " + ba
+	case ChangeArtifactSize:
+		return "artifact " + c.Artifact + " size " + ba + " bytes"
+	case ChangeArtifactFile:
+		return "artifact " + c.Artifact + ": " + strings.Join(c.Details, "; ")
+	case ChangeArtifactSourceAdded:
+		return "+ artifact " + c.Artifact + " source " + c.URL + " (" + c.Kind + ")"
+	case ChangeArtifactSourceRemoved:
+		return "- artifact " + c.Artifact + " source " + c.URL + " (" + c.Kind + ")"
+	case ChangeSignatureAdded:
+		return "+ artifact " + c.Artifact + " signature " + c.URL + " (" + c.Format + ")"
+	case ChangeSignatureRemoved:
+		return "- artifact " + c.Artifact + " signature " + c.URL + " (" + c.Format + ")"
+	case ChangeSourceRevision:
+		return "source " + c.Field + " " + ba
 	}
-	// a kind this build does not know (a newer crawler's event): say what it holds
+	// a token this build does not know (a change built in code): say what it holds
 	s := c.Change
 	for _, f := range []string{c.Channel, c.Version, c.Artifact, c.Component, c.Group, c.Field} {
 		if f != "" {
@@ -197,50 +205,34 @@ func channelNote(ch string) string {
 	return " (" + ch + ")"
 }
 
-// text renders a JSON value: strings as themselves, lists of scalars comma-separated, null and
-// empty lists as "(none)", objects as compact JSON.
-func text(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return "(none)"
-	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return string(raw)
-	}
-	return valueText(v)
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || string(t) == "null"
 }
 
-func valueText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "(none)"
-	case string:
-		return x
-	case json.Number:
-		return x.String()
-	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
-	case []any:
-		if len(x) == 0 {
-			return "(none)"
-		}
-		parts := make([]string, len(x))
-		for i, e := range x {
-			if _, obj := e.(map[string]any); obj {
-				parts[i] = string(js(e))
-			} else {
-				parts[i] = valueText(e)
-			}
-		}
-		return strings.Join(parts, ", ")
-	default:
-		return string(js(v))
+// setText is "+ a, + b, - c" for what was added and removed.
+func setText(added, removed []string) string {
+	var parts []string
+	for _, s := range added {
+		parts = append(parts, "+ "+s)
 	}
+	for _, s := range removed {
+		parts = append(parts, "- "+s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// text renders a JSON value: strings as themselves, null as "(none)", anything else as its
+// JSON text.
+func text(raw json.RawMessage) string {
+	if isNull(raw) {
+		return "(none)"
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(bytes.TrimSpace(raw))
 }
 
 func runtimeName(id string) string {
@@ -250,110 +242,45 @@ func runtimeName(id string) string {
 	return id
 }
 
-func platformText(raw json.RawMessage) string {
-	var p struct{ OS, Arch, Variant string }
-	if len(raw) == 0 || string(raw) == "null" || json.Unmarshal(raw, &p) != nil {
-		return text(raw)
-	}
-	return strings.TrimSpace(p.OS + " " + p.Arch + " " + p.Variant)
-}
-
 // targetText names a relationship target: its name, else its project id, else its capability,
-// else its URL; "(nothing named)" for a relationship naming none of them.
-func targetText(raw json.RawMessage) string {
-	var t target
-	if len(raw) == 0 || json.Unmarshal(raw, &t) != nil {
-		return "(nothing named)"
-	}
+// else its URL; "(nothing named)" for a target naming none of them.
+func targetText(t *Target) string {
 	switch {
+	case t == nil:
+		return "(nothing named)"
+	case t.Capability != "" && (t.Name == "" || t.Name == t.Capability):
+		return "capability " + t.Capability
 	case t.Name != "":
 		return t.Name
 	case t.Project != "":
 		return t.Project
-	case t.Capability != "":
-		return "capability " + t.Capability
 	case t.URL != "":
 		return t.URL
 	}
 	return "(nothing named)"
 }
 
-func constraintNote(raw json.RawMessage) string {
-	var r struct{ Version string }
-	if len(raw) == 0 || json.Unmarshal(raw, &r) != nil || r.Version == "" {
+func ptrNote(p *string) string {
+	if p == nil || *p == "" {
 		return ""
 	}
-	return " " + r.Version
+	return " " + *p
 }
 
-func noticeNote(raw json.RawMessage) string {
-	if len(raw) == 0 || string(raw) == "null" {
+func nameNote(name string) string {
+	if name == "" {
 		return ""
 	}
-	return ": " + noticeText(raw)
+	return " (" + name + ")"
 }
 
-func noticeText(raw json.RawMessage) string {
-	var n struct{ Reason, Replacement string }
-	if len(raw) == 0 || string(raw) == "null" || json.Unmarshal(raw, &n) != nil {
-		return text(raw)
-	}
-	if n.Replacement != "" {
-		return n.Reason + " (replacement " + n.Replacement + ")"
-	}
-	return n.Reason
-}
-
-// keysNote names the notes fields that differ: " (summary, breaking)".
-func keysNote(b, a json.RawMessage) string {
-	var bm, am map[string]json.RawMessage
-	json.Unmarshal(b, &bm)
-	json.Unmarshal(a, &am)
-	var keys []string
-	for _, k := range []string{"summary", "highlights", "added", "changed", "fixed", "breaking", "migration", "known_issues", "notes"} {
-		if !bytes.Equal(bm[k], am[k]) {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
+func noticeNote(reason, replacement *string) string {
+	if reason == nil {
 		return ""
 	}
-	return " (" + strings.Join(keys, ", ") + ")"
-}
-
-func groupNote(raw json.RawMessage) string {
-	var g struct{ Select string }
-	if json.Unmarshal(raw, &g) != nil || g.Select == "" {
-		return ""
+	s := ": " + *reason
+	if replacement != nil && *replacement != "" {
+		s += " (replacement " + *replacement + ")"
 	}
-	return " (" + g.Select + ")"
-}
-
-func artifactNote(raw json.RawMessage) string {
-	var a struct {
-		Format string
-		Size   int64
-	}
-	if json.Unmarshal(raw, &a) != nil || a.Format == "" {
-		return ""
-	}
-	return " (" + a.Format + ", " + jsNumber(a.Size) + " bytes)"
-}
-
-func jsNumber(n int64) string { return string(js(n)) }
-
-// urlsText lists the URLs of sources or signatures.
-func urlsText(raw json.RawMessage) string {
-	var l []struct{ URL string }
-	if json.Unmarshal(raw, &l) != nil {
-		return text(raw)
-	}
-	if len(l) == 0 {
-		return "(none)"
-	}
-	urls := make([]string, len(l))
-	for i, x := range l {
-		urls[i] = x.URL
-	}
-	return strings.Join(urls, ", ")
+	return s
 }

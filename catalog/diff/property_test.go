@@ -37,7 +37,7 @@ func mustJSON(t testing.TB, v any) string {
 
 // mention is what a change must say for a mutation to count as reported: its kind, and a key
 // found in one of its naming fields (Field, Version, Channel, Artifact, Capability,
-// Component, Group); "" matches any.
+// Component, Group, Link, Runtime, Namespace); "" matches any.
 type mention struct{ kind, key string }
 
 func flatten(cs []diff.Change) []diff.Change {
@@ -57,7 +57,7 @@ func mentions(cs []diff.Change, m mention) bool {
 		if m.key == "" {
 			return true
 		}
-		for _, k := range []string{c.Field, c.Version, c.Channel, c.Artifact, c.Capability, c.Component, c.Group} {
+		for _, k := range []string{c.Field, c.Version, c.Channel, c.Artifact, c.Capability, c.Component, c.Group, c.Link, c.Runtime, c.Namespace} {
 			if k == m.key {
 				return true
 			}
@@ -110,23 +110,23 @@ var mutators = []mutator{
 			{"donate", &l.Donate}, {"homepage", &l.Homepage}, {"nexusmods", &l.Nexusmods}, {"crate", &l.Crate}}
 		f := fields[rng.Intn(len(fields))]
 		*f.v = "https://example.org/" + word(rng)
-		return mention{diff.ChangeProjectField, "links." + f.name}, true
+		return mention{diff.ChangeLink, f.name}, true
 	}},
 	{"project lists", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		p := &m.Project
 		switch rng.Intn(4) {
 		case 0:
 			p.Tags = append(p.Tags, word(rng))
-			return mention{diff.ChangeProjectField, "tags"}, true
+			return mention{diff.ChangeTags, ""}, true
 		case 1:
 			p.Maintainers = append(p.Maintainers, protocol.Person{Name: word(rng)})
-			return mention{diff.ChangeProjectField, "maintainers"}, true
+			return mention{diff.ChangeMaintainers, ""}, true
 		case 2:
-			p.Media = append(p.Media, protocol.Media{Kind: "image", URL: "https://example.org/a.png", Alt: word(rng)})
-			return mention{diff.ChangeProjectField, "media"}, true
+			p.Media = append(p.Media, protocol.Media{Kind: "image", URL: "https://example.org/" + word(rng) + ".png", Alt: word(rng)})
+			return mention{diff.ChangeMedia, ""}, true
 		default:
 			p.Credits = append(p.Credits, protocol.Credit{Name: word(rng)})
-			return mention{diff.ChangeProjectField, "credits"}, true
+			return mention{diff.ChangeCredits, ""}, true
 		}
 	}},
 	{"versioning", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
@@ -139,19 +139,20 @@ var mutators = []mutator{
 	}},
 	{"integrations", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		m.Project.Integrations.Nexusmods = &protocol.Nexusmods{Game: "morrowind", ModID: rng.Int63n(1 << 40)}
-		return mention{diff.ChangeProjectField, "integrations"}, true
+		return mention{diff.ChangeNexusMods, ""}, true
 	}},
-	{"generator", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
-		m.Generator = word(rng)
-		return mention{diff.ChangeDocumentField, "generator"}, true
+	{"credit role", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
+		m.Project.Credits = append(m.Project.Credits, protocol.Credit{Name: "Ana", Role: word(rng)})
+		return mention{diff.ChangeCredits, ""}, true
 	}},
 	{"new channel", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		r := pickRelease(rng, m)
 		if r == nil {
 			return mention{}, false
 		}
-		m.Channels["beta-"+fmt.Sprint(rng.Intn(100))] = protocol.ChannelHead{Version: r.Version}
-		return mention{diff.ChangeChannelAdded, r.Version}, true
+		ch := "beta-" + fmt.Sprint(rng.Intn(100))
+		m.Channels[ch] = protocol.ChannelHead{Version: r.Version}
+		return mention{diff.ChangeChannelHead, ch}, true
 	}},
 	{"release date", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		r := pickRelease(rng, m)
@@ -175,7 +176,7 @@ var mutators = []mutator{
 			return mention{}, false
 		}
 		r.Status, r.Yanked, r.Deprecated = "deprecated", nil, &protocol.Notice{Reason: word(rng)}
-		return mention{diff.ChangeReleaseDeprecated, r.Version}, true
+		return mention{diff.ChangeReleaseStatus, r.Version}, true
 	}},
 	{"release channel", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		r := pickRelease(rng, m)
@@ -223,7 +224,7 @@ var mutators = []mutator{
 			return mention{}, false
 		}
 		r.Platforms = append(r.Platforms, protocol.Platform{OS: word(rng), Arch: "x86_64"})
-		return mention{diff.ChangePlatformAdded, ""}, true
+		return mention{diff.ChangePlatforms, ""}, true
 	}},
 	{"provides", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		r := pickRelease(rng, m)
@@ -232,7 +233,7 @@ var mutators = []mutator{
 		}
 		c := "dreamweave:" + word(rng)
 		r.Provides = append(r.Provides, c)
-		return mention{diff.ChangeProvidesAdded, c}, true
+		return mention{diff.ChangeCapabilityAdded, c}, true
 	}},
 	{"critical extensions", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		r := pickRelease(rng, m)
@@ -250,22 +251,26 @@ var mutators = []mutator{
 		r.Relationships = append(r.Relationships, protocol.Relationship{Kind: "recommends", Name: word(rng)})
 		return mention{diff.ChangeRelationshipAdded, ""}, true
 	}},
-	{"relationship reason", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
+	{"relationship constraint", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		r := pickRelease(rng, m)
 		if r == nil || len(r.Relationships) == 0 {
 			return mention{}, false
 		}
-		r.Relationships[rng.Intn(len(r.Relationships))].Reason = word(rng)
-		return mention{diff.ChangeRelationshipField, "reason"}, true
+		rel := &r.Relationships[rng.Intn(len(r.Relationships))]
+		if rel.Project == "" {
+			return mention{}, false
+		}
+		rel.Version = fmt.Sprintf(">=%d.0", 100+rng.Intn(100))
+		return mention{diff.ChangeRelationshipConstraint, ""}, true
 	}},
-	{"component name", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
+	{"component default", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		r := pickRelease(rng, m)
 		if r == nil || len(r.Components) == 0 {
 			return mention{}, false
 		}
 		c := &r.Components[rng.Intn(len(r.Components))]
-		c.Name = word(rng)
-		return mention{diff.ChangeComponentField, c.ID}, true
+		c.Default = !c.Default
+		return mention{diff.ChangeComponentSelection, c.ID}, true
 	}},
 	{"group select", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		r := pickRelease(rng, m)
@@ -274,7 +279,7 @@ var mutators = []mutator{
 		}
 		g := &r.Groups[rng.Intn(len(r.Groups))]
 		g.Select = word(rng)
-		return mention{diff.ChangeGroupField, g.ID}, true
+		return mention{diff.ChangeGroupSelection, g.ID}, true
 	}},
 	{"extension", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		r := pickRelease(rng, m)
@@ -285,7 +290,7 @@ var mutators = []mutator{
 			r.Extensions = map[string]json.RawMessage{}
 		}
 		r.Extensions["org.example"] = json.RawMessage(fmt.Sprintf(`{"n":%d}`, rng.Intn(1000)))
-		return mention{diff.ChangeExtensionField, "/org.example"}, true
+		return mention{diff.ChangeExtensionAdded, "org.example"}, true
 	}},
 	{"artifact field", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
 		a := pickArtifact(rng, m)
@@ -301,16 +306,16 @@ var mutators = []mutator{
 			return mention{diff.ChangeArtifactDigest, a.ID}, true
 		case 2:
 			a.Filename = word(rng) + ".zip"
-			return mention{diff.ChangeArtifactFilename, a.ID}, true
+			return mention{diff.ChangeArtifactFile, a.ID}, true
 		case 3:
 			a.Sources = append(a.Sources, protocol.ArtifactSource{URL: "https://example.org/" + word(rng), Kind: "mirror"})
-			return mention{diff.ChangeArtifactSources, a.ID}, true
+			return mention{diff.ChangeArtifactSourceAdded, a.ID}, true
 		case 4:
 			a.Signatures = append(a.Signatures, protocol.Signature{Format: "sigstore-bundle", URL: "https://example.org/" + word(rng)})
-			return mention{diff.ChangeArtifactSignatures, a.ID}, true
+			return mention{diff.ChangeSignatureAdded, a.ID}, true
 		default:
 			a.MediaType = "application/" + word(rng)
-			return mention{diff.ChangeArtifactMediaType, a.ID}, true
+			return mention{diff.ChangeArtifactFile, a.ID}, true
 		}
 	}},
 	{"source", func(rng *rand.Rand, m *protocol.Manifest) (mention, bool) {
@@ -321,13 +326,13 @@ var mutators = []mutator{
 		switch rng.Intn(4) {
 		case 0:
 			r.Source.Repository = "https://example.org/" + word(rng)
-			return mention{diff.ChangeSourceRepository, "repository"}, true
+			return mention{diff.ChangeSourceRevision, "repository"}, true
 		case 1:
 			r.Source.Tag = word(rng)
-			return mention{diff.ChangeSourceTag, "tag"}, true
+			return mention{diff.ChangeSourceRevision, "tag"}, true
 		case 2:
 			r.Source.Release = word(rng)
-			return mention{diff.ChangeSourceRelease, "release"}, true
+			return mention{diff.ChangeSourceRevision, "release"}, true
 		default:
 			r.Source.Revision = fmt.Sprintf("%040x", rng.Int63())
 			return mention{diff.ChangeSourceRevision, "revision"}, true
@@ -368,7 +373,7 @@ func TestDiffNamesEveryMutation(t *testing.T) {
 			t.Errorf("mutator %q never applied: the property is not exercised for it", mu.name)
 		}
 	}
-	// several at once: project field, a document field and one release-level mutation
+	// several at once: a project field, a credit and one release-level mutation
 	for trial := 0; trial < 200; trial++ {
 		f := files[rng.Intn(len(files))]
 		before, after := corpus.Decode(t, f.Bytes), corpus.Decode(t, f.Bytes)
@@ -407,7 +412,8 @@ func TestDiffDeterministic(t *testing.T) {
 	}
 }
 
-// TestUnusualFirst: unusual changes come before every other change.
+// TestUnusualFirst: the unusual facts (a stable release vanished, a stable artifact's digest
+// changed under its version) are recognised from the changes and rendered before the others.
 func TestUnusualFirst(t *testing.T) {
 	before := corpus.Manifest(t, "3aaf4fe0-616f-41a3-b520-306eda9347b0")
 	after := corpus.Manifest(t, "3aaf4fe0-616f-41a3-b520-306eda9347b0")
@@ -417,10 +423,16 @@ func TestUnusualFirst(t *testing.T) {
 	got := diff.Diff(before, after)
 	var kinds []string
 	for _, c := range got {
-		kinds = append(kinds, fmt.Sprintf("%s:%v", c.Change, c.Unusual))
+		kinds = append(kinds, fmt.Sprintf("%s:%v", c.Change, diff.Unusual(c, got)))
 	}
-	want := []string{"release-removed:true", "release-amended:true", "project-field:false"}
+	want := []string{"project-field:false", "release-amended:true", "release-removed:true"}
 	if !reflect.DeepEqual(kinds, want) {
-		t.Errorf("order = %q, want %q", kinds, want)
+		t.Fatalf("changes = %q, want %q", kinds, want)
+	}
+	lines := diff.Lines(got)
+	wantLines := []string{"unusual: release 2.0.0 (stable) amended", "  unusual: artifact " + got[1].Changes[0].Artifact + " sha256 " +
+		string(got[1].Changes[0].Before[1:65]) + " -> " + fmt.Sprintf("%064x", 1), "unusual: - release 0.1.0 (stable)", "license MIT OR Apache-2.0 -> MIT"}
+	if !reflect.DeepEqual(lines, wantLines) {
+		t.Errorf("lines = %q\nwant %q", lines, wantLines)
 	}
 }

@@ -16,87 +16,64 @@ type mode int
 const (
 	// headMode: two different releases, a channel's head before and after it moved. What
 	// differs between any two versions by construction (artifact digests and file names,
-	// download and signature URLs, source tag, release and revision, the version) is not
-	// reported; everything a reader installs against is.
+	// download and signature URLs, source tag, release and revision) is not reported;
+	// everything a reader installs against is.
 	headMode mode = iota
-	// amendMode: one release whose version did not change, outside development: every
-	// difference is reported, and a changed artifact digest is unusual.
+	// amendMode: one release whose version did not change: every difference is reported.
 	amendMode
-	// amendDevelopmentMode: the same inside the development channel, where artifacts change by
-	// design (SPEC section 1), so nothing is unusual.
-	amendDevelopmentMode
 )
 
-// compareRelease lists the differences between releases b and a, in this order: version
-// (amend modes), runtimes by id, Lua API, platforms, required content (release, then each
-// component by id), critical extensions, provides, relationships, components, groups, other
-// extension values, artifacts, source.
+// arrow separates before and after in a details line, as the reference writes it.
+const arrow = " → "
+
+// compareRelease lists the differences between releases b and a, in the reference's order:
+// runtimes by id, Lua API, platforms, provided capabilities, relationships, components and
+// groups, required content, extensions by namespace, critical extensions, artifacts, source.
 func compareRelease(b, a *protocol.Release, md mode) []Change {
-	amend := md != headMode
+	amend := md == amendMode
 	var out []Change
-	if amend && b.Version != a.Version {
-		out = append(out, Change{Change: ChangeReleaseVersion, Before: js(b.Version), After: js(a.Version)})
-	}
 	out = append(out, runtimeChanges(b.Runtimes, a.Runtimes)...)
 
 	bx, ax := decodeExtensions(b.Extensions), decodeExtensions(a.Extensions)
 	bs, as := takeOpenMW(bx), takeOpenMW(ax)
 	if !valueConstraintEqual(bs.luaAPI, as.luaAPI) {
-		out = append(out, Change{Change: ChangeLuaAPI, Before: js(bs.luaAPI), After: js(as.luaAPI)})
+		out = append(out, Change{Change: ChangeLuaAPI, Before: constraintValue(bs.luaAPI), After: constraintValue(as.luaAPI)})
 	}
+	out = setChange(out, ChangePlatforms, platformKeys(b.Platforms), platformKeys(a.Platforms))
 
-	added, removed := multisetDiff(b.Platforms, a.Platforms, func(p protocol.Platform) string { return p.OS + "\x00" + p.Arch })
-	for _, p := range removed {
-		out = append(out, Change{Change: ChangePlatformRemoved, Before: js(p)})
-	}
-	for _, p := range added {
-		out = append(out, Change{Change: ChangePlatformAdded, After: js(p)})
-	}
-
-	if bv, av := normList(bs.requiresContent), normList(as.requiresContent); !bytes.Equal(bv, av) {
-		out = append(out, Change{Change: ChangeRequiresContent, Before: bv, After: av})
-	}
-	for _, id := range unionKeys(bs.componentRequires, as.componentRequires) {
-		if bv, av := normList(bs.componentRequires[id]), normList(as.componentRequires[id]); !bytes.Equal(bv, av) {
-			out = append(out, Change{Change: ChangeRequiresContent, Component: id, Before: bv, After: av})
-		}
-	}
-
-	if bv, av := list(b.CriticalExtensions), list(a.CriticalExtensions); !bytes.Equal(bv, av) {
-		out = append(out, Change{Change: ChangeCriticalExtensions, Before: bv, After: av})
-	}
-
-	padd, prem := multisetDiff(b.Provides, a.Provides, func(s string) string { return s })
-	for _, c := range prem {
-		out = append(out, Change{Change: ChangeProvidesRemoved, Capability: c})
-	}
+	padd, prem := setDiff(b.Provides, a.Provides)
 	for _, c := range padd {
-		out = append(out, Change{Change: ChangeProvidesAdded, Capability: c})
+		out = append(out, Change{Change: ChangeCapabilityAdded, Capability: c})
+	}
+	for _, c := range prem {
+		out = append(out, Change{Change: ChangeCapabilityRemoved, Capability: c})
 	}
 
 	out = append(out, relationshipChanges(b.Relationships, a.Relationships)...)
-	out = append(out, componentChanges(b.Components, a.Components)...)
+	out = append(out, componentChanges(b.Components, a.Components, bs.components, as.components)...)
 	out = append(out, groupChanges(b.Groups, a.Groups)...)
-	out = treeDiff(out, "", bx, ax)
+	out = setChange(out, ChangeRequiredContent, stringList(bs.requiresContent), stringList(as.requiresContent))
+	out = append(out, extensionChanges(bx, ax)...)
+	out = setChange(out, ChangeCriticalExtensions, b.CriticalExtensions, a.CriticalExtensions)
 	out = append(out, artifactChanges(b.Artifacts, a.Artifacts, md)...)
 
-	src := func(kind, name, bv, av string) {
+	src := func(name, bv, av string) {
 		if bv != av {
-			out = append(out, Change{Change: kind, Field: name, Before: str(bv), After: str(av)})
+			out = append(out, Change{Change: ChangeSourceRevision, Field: name, Before: opt(bv), After: opt(av)})
 		}
 	}
-	src(ChangeSourceRepository, "repository", b.Source.Repository, a.Source.Repository)
+	src("repository", b.Source.Repository, a.Source.Repository)
 	if amend {
-		src(ChangeSourceTag, "tag", b.Source.Tag, a.Source.Tag)
-		src(ChangeSourceRelease, "release", b.Source.Release, a.Source.Release)
-		src(ChangeSourceRevision, "revision", b.Source.Revision, a.Source.Revision)
+		src("tag", b.Source.Tag, a.Source.Tag)
+		src("release", b.Source.Release, a.Source.Release)
+		src("revision", b.Source.Revision, a.Source.Revision)
 	}
 	return out
 }
 
 // runtimeChanges compares runtime constraints by id. Constraints are compared as parsed under
 // the numeric scheme (SPEC section 1: runtime constraints use it), so ">=0.49" and ">= 0.49.0"
-// are the same; Before/After are the strings as published.
+// are the same; before and after are the strings as published, null when absent.
 func runtimeChanges(b, a map[string]string) []Change {
 	var out []Change
 	for _, id := range unionKeys(b, a) {
@@ -105,7 +82,7 @@ func runtimeChanges(b, a map[string]string) []Change {
 		if inB == inA && constraintEqual(bv, av, version.Numeric) {
 			continue
 		}
-		c := Change{Change: ChangeRuntime, Field: id, Before: json.RawMessage("null"), After: json.RawMessage("null")}
+		c := Change{Change: ChangeRuntime, Runtime: id, Before: json.RawMessage("null"), After: json.RawMessage("null")}
 		if inB {
 			c.Before = js(bv)
 		}
@@ -145,6 +122,36 @@ func valueConstraintEqual(x, y any) bool {
 		return constraintEqual(xs, ys, version.Numeric)
 	}
 	return bytes.Equal(js(x), js(y))
+}
+
+// constraintValue is a decoded lua_api value as an event stores it: the string, null when
+// absent, or the JSON text of a value that is not a string (validation reports such a value;
+// the event still says what changed).
+func constraintValue(v any) json.RawMessage {
+	switch x := v.(type) {
+	case nil:
+		return json.RawMessage("null")
+	case string:
+		return js(x)
+	}
+	return js(string(js(v)))
+}
+
+// platformKey is a platform as the reference names it: "os/arch", with "+variant" when there
+// is one.
+func platformKey(os, arch, variant string) string {
+	if variant != "" {
+		return os + "/" + arch + "+" + variant
+	}
+	return os + "/" + arch
+}
+
+func platformKeys(ps []protocol.Platform) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, platformKey(p.OS, p.Arch, ""))
+	}
+	return out
 }
 
 // unionKeys returns the keys of two maps, sorted.
@@ -229,18 +236,18 @@ func decodeExtensions(ext map[string]json.RawMessage) map[string]any {
 	return out
 }
 
-// openmwFacts are the openmw extension values SPEC section 4 names on their own: the Lua API
-// constraint and required content, release-wide and per component (nil when absent).
+// openmwFacts are the openmw extension values reported on their own: the Lua API constraint,
+// the release's required content, and each component's install data (nil when absent).
 type openmwFacts struct {
-	luaAPI            any
-	requiresContent   any
-	componentRequires map[string]any
+	luaAPI          any
+	requiresContent any
+	components      map[string]map[string]any
 }
 
-// takeOpenMW removes the named openmw values from the decoded extensions (so the generic
-// comparison does not report them twice) and returns them.
+// takeOpenMW removes the openmw values reported on their own from the decoded extensions (so
+// the namespace comparison does not report them again) and returns them.
 func takeOpenMW(ext map[string]any) openmwFacts {
-	f := openmwFacts{componentRequires: map[string]any{}}
+	f := openmwFacts{components: map[string]map[string]any{}}
 	o, ok := ext["openmw"].(map[string]any)
 	if !ok {
 		return f
@@ -251,60 +258,93 @@ func takeOpenMW(ext map[string]any) openmwFacts {
 	if comps, ok := o["components"].(map[string]any); ok {
 		for id, c := range comps {
 			if cm, ok := c.(map[string]any); ok {
-				if rc, ok := cm["requires_content"]; ok {
-					f.componentRequires[id] = rc
-					delete(cm, "requires_content")
-				}
+				f.components[id] = cm
+				delete(comps, id)
 			}
+		}
+		if len(comps) == 0 {
+			delete(o, "components")
 		}
 	}
 	return f
 }
 
-// normList encodes a decoded list value, with absent and empty both as [].
-func normList(v any) json.RawMessage {
-	if v == nil {
-		return json.RawMessage("[]")
+// stringList is a decoded list of strings; anything else in it is kept as its text, and a
+// value that is not a list (validation reports it) is a list of that one value.
+func stringList(v any) []string {
+	l, ok := v.([]any)
+	if !ok && v != nil {
+		return []string{valueText(v)}
 	}
-	if l, ok := v.([]any); ok && len(l) == 0 {
-		return json.RawMessage("[]")
-	}
-	return js(v)
-}
-
-// treeDiff compares decoded JSON values: objects key by key (sorted), anything else whole.
-// Field is the JSON pointer (RFC 6901) of the value inside extensions; absent is null.
-func treeDiff(out []Change, path string, b, a any) []Change {
-	bm, bok := b.(map[string]any)
-	am, aok := a.(map[string]any)
-	if bok && aok {
-		for _, k := range unionKeys(bm, am) {
-			out = treeDiff(out, path+"/"+pointerEscape(k), bm[k], am[k])
+	var out []string
+	for _, x := range l {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		} else {
+			out = append(out, string(js(x)))
 		}
-		return out
-	}
-	if bv, av := js(b), js(a); !bytes.Equal(bv, av) {
-		out = append(out, Change{Change: ChangeExtensionField, Field: path, Before: bv, After: av})
 	}
 	return out
 }
 
-func pointerEscape(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+// extensionChanges compares namespaces (sorted): added, removed, or changed (what is left of
+// openmw once its reported parts are taken out counts too).
+func extensionChanges(b, a map[string]any) []Change {
+	var out []Change
+	for _, ns := range unionKeys(b, a) {
+		bv, inB := b[ns]
+		av, inA := a[ns]
+		switch {
+		case !inB:
+			out = append(out, Change{Change: ChangeExtensionAdded, Namespace: ns})
+		case !inA:
+			out = append(out, Change{Change: ChangeExtensionRemoved, Namespace: ns})
+		case !bytes.Equal(js(bv), js(av)):
+			out = append(out, Change{Change: ChangeExtensionChanged, Namespace: ns})
+		}
+	}
+	return out
+}
+
+// valueText renders a decoded value for a details line: strings as themselves, lists
+// comma-separated, absent and empty lists as "none", anything else as compact JSON.
+func valueText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "none"
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case []any:
+		if len(x) == 0 {
+			return "none"
+		}
+		parts := make([]string, len(x))
+		for i, e := range x {
+			if s, ok := e.(string); ok {
+				parts[i] = s
+			} else {
+				parts[i] = string(js(e))
+			}
+		}
+		return strings.Join(parts, ", ")
+	}
+	return string(js(v))
 }
 
 // --- relationships ---
 
-// target is a relationship's target as events show it: its identity fields as published.
-type target struct {
-	Project    string `json:"project,omitempty"`
-	Capability string `json:"capability,omitempty"`
-	Name       string `json:"name,omitempty"`
-	URL        string `json:"url,omitempty"`
-}
-
-func targetOf(r *protocol.Relationship) json.RawMessage {
-	return js(target{r.Project, r.Capability, r.Name, r.URL})
+// targetOf is a relationship's target as events store it.
+func targetOf(r *protocol.Relationship) *Target {
+	name := r.Name
+	if name == "" {
+		name = r.Capability
+	}
+	if name == "" {
+		name = r.Project
+	}
+	return &Target{Project: r.Project, Capability: r.Capability, Name: name, URL: r.URL}
 }
 
 // relationshipIdentity is what a relationship is about: its project id, else its capability,
@@ -326,8 +366,10 @@ func relationshipIdentity(r *protocol.Relationship) string {
 
 // relationshipChanges matches relationships by identity, the same kind first (so "requires X"
 // and "conflicts X" side by side stay apart), then any kind (a kind change). Matched pairs are
-// reported in the after order (kind, constraint, then name, url, capability, reason), then
-// added ones in the after order, then removed ones in the before order.
+// reported in the after order (kind, then constraint), then added ones in the after order,
+// then removed ones in the before order. A matched relationship whose display name, URL or
+// reason changed is not reported (the reference records none of them); the target of its
+// other changes shows the new name and URL.
 func relationshipChanges(b, a []protocol.Relationship) []Change {
 	a2b, b2a := pairByKey(len(b), len(a),
 		func(i int) string { return relationshipIdentity(&b[i]) + "\x00" + b[i].Kind },
@@ -356,29 +398,21 @@ func relationshipChanges(b, a []protocol.Relationship) []Change {
 			continue
 		}
 		br, ar := &b[i], &a[j]
-		t := targetOf(ar)
 		if br.Kind != ar.Kind {
-			out = append(out, Change{Change: ChangeRelationshipKind, Kind: ar.Kind, Target: t, Before: js(br.Kind), After: js(ar.Kind)})
+			out = append(out, Change{Change: ChangeRelationshipKind, Target: targetOf(ar), Before: js(br.Kind), After: js(ar.Kind)})
 		}
 		if br.Version != ar.Version && !sameConstraintText(br.Version, ar.Version) {
-			out = append(out, Change{Change: ChangeRelationshipConstraint, Kind: ar.Kind, Target: t, Before: str(br.Version), After: str(ar.Version)})
-		}
-		for _, f := range []struct{ name, b, a string }{
-			{"name", br.Name, ar.Name}, {"url", br.URL, ar.URL}, {"capability", br.Capability, ar.Capability}, {"reason", br.Reason, ar.Reason},
-		} {
-			if f.b != f.a {
-				out = append(out, Change{Change: ChangeRelationshipField, Kind: ar.Kind, Target: t, Field: f.name, Before: str(f.b), After: str(f.a)})
-			}
+			out = append(out, Change{Change: ChangeRelationshipConstraint, Kind: ar.Kind, Target: targetOf(ar), Before: opt(br.Version), After: opt(ar.Version)})
 		}
 	}
 	for j := range a {
 		if a2b[j] < 0 {
-			out = append(out, Change{Change: ChangeRelationshipAdded, Kind: a[j].Kind, Target: targetOf(&a[j]), After: js(a[j])})
+			out = append(out, Change{Change: ChangeRelationshipAdded, Kind: a[j].Kind, Target: targetOf(&a[j]), Constraint: optPtr(a[j].Version)})
 		}
 	}
 	for i := range b {
 		if b2a[i] < 0 {
-			out = append(out, Change{Change: ChangeRelationshipRemoved, Kind: b[i].Kind, Target: targetOf(&b[i]), Before: js(b[i])})
+			out = append(out, Change{Change: ChangeRelationshipRemoved, Kind: b[i].Kind, Target: targetOf(&b[i]), Constraint: optPtr(b[i].Version)})
 		}
 	}
 	return out
@@ -395,140 +429,220 @@ func sameConstraintText(x, y string) bool {
 
 // --- components and groups ---
 
-func componentChanges(b, a []protocol.Component) []Change {
+func boolText(v bool) string {
+	if v {
+		return "true"
+	}
+	return "false"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// componentChanges matches components by id: added ones (after order), then the matched ones
+// whose selection or OpenMW install data changed, then removed ones (before order). The
+// details name what changed, "what: before → after": required, default, group, path, the rules
+// between components (requires, conflicts), and each OpenMW install value ("OpenMW
+// content_files: ..."). OpenMW install data of an id that is no component on both sides is
+// reported last, by id.
+func componentChanges(b, a []protocol.Component, bo, ao map[string]map[string]any) []Change {
 	a2b, b2a := pairByKey(len(b), len(a), func(i int) string { return b[i].ID }, func(j int) string { return a[j].ID })
 	var out []Change
+	matched := map[string]bool{}
 	for j := range a {
 		i := a2b[j]
 		if i < 0 {
+			out = append(out, Change{Change: ChangeComponentAdded, Component: a[j].ID, Name: a[j].Name})
 			continue
 		}
 		bc, ac := &b[i], &a[j]
-		cf := func(name string, bv, av json.RawMessage) {
-			if !bytes.Equal(bv, av) {
-				out = append(out, Change{Change: ChangeComponentField, Component: ac.ID, Field: name, Before: bv, After: av})
-			}
+		matched[ac.ID] = true
+		var details []string
+		if bc.Required != ac.Required {
+			details = append(details, "required: "+boolText(bc.Required)+arrow+boolText(ac.Required))
 		}
-		cf("name", str(bc.Name), str(ac.Name))
-		cf("description", str(bc.Description), str(ac.Description))
-		cf("path", str(bc.Path), str(ac.Path))
-		cf("required", js(bc.Required), js(ac.Required))
-		cf("default", js(bc.Default), js(ac.Default))
-		cf("group", str(bc.Group), str(ac.Group))
-		cf("requires", list(bc.Requires), list(ac.Requires))
-		cf("conflicts", list(bc.Conflicts), list(ac.Conflicts))
-		cf("suggested_with", list(bc.SuggestedWith), list(ac.SuggestedWith))
-	}
-	for j := range a {
-		if a2b[j] < 0 {
-			out = append(out, Change{Change: ChangeComponentAdded, Component: a[j].ID, After: js(a[j])})
+		if bc.Default != ac.Default {
+			details = append(details, "default: "+boolText(bc.Default)+arrow+boolText(ac.Default))
+		}
+		if bc.Group != ac.Group {
+			details = append(details, "group: "+orNone(bc.Group)+arrow+orNone(ac.Group))
+		}
+		if bc.Path != ac.Path {
+			details = append(details, "path: "+bc.Path+arrow+ac.Path)
+		}
+		if !bytes.Equal(list(bc.Requires), list(ac.Requires)) || !bytes.Equal(list(bc.Conflicts), list(ac.Conflicts)) {
+			details = append(details, "rules between components changed")
+		}
+		details = append(details, openmwDetails(bo[ac.ID], ao[ac.ID])...)
+		if len(details) > 0 {
+			out = append(out, Change{Change: ChangeComponentSelection, Component: ac.ID, Details: details})
 		}
 	}
 	for i := range b {
 		if b2a[i] < 0 {
-			out = append(out, Change{Change: ChangeComponentRemoved, Component: b[i].ID, Before: js(b[i])})
+			out = append(out, Change{Change: ChangeComponentRemoved, Component: b[i].ID, Name: b[i].Name})
+		}
+	}
+	known := map[string]bool{}
+	for _, c := range b {
+		known[c.ID] = true
+	}
+	for _, c := range a {
+		known[c.ID] = true
+	}
+	for _, id := range unionKeys(bo, ao) {
+		if known[id] {
+			continue
+		}
+		if details := openmwDetails(bo[id], ao[id]); len(details) > 0 {
+			out = append(out, Change{Change: ChangeComponentSelection, Component: id, Details: details})
 		}
 	}
 	return out
 }
 
-func groupChanges(b, a []protocol.Group) []Change {
-	a2b, b2a := pairByKey(len(b), len(a), func(i int) string { return b[i].ID }, func(j int) string { return a[j].ID })
-	var out []Change
-	for j := range a {
-		i := a2b[j]
-		if i < 0 {
-			continue
+// list encodes a slice, with nil and empty both as [] (an absent list and an empty one say the
+// same thing).
+func list[T any](s []T) json.RawMessage {
+	if len(s) == 0 {
+		return json.RawMessage("[]")
+	}
+	return js(s)
+}
+
+// openmwDetails compares one component's OpenMW install data key by key (sorted).
+func openmwDetails(b, a map[string]any) []string {
+	var out []string
+	for _, k := range unionKeys(b, a) {
+		if bv, av := b[k], a[k]; !bytes.Equal(js(bv), js(av)) {
+			out = append(out, "OpenMW "+k+": "+valueText(bv)+arrow+valueText(av))
 		}
-		for _, f := range []struct{ name, b, a string }{
-			{"name", b[i].Name, a[j].Name}, {"description", b[i].Description, a[j].Description}, {"select", b[i].Select, a[j].Select},
-		} {
-			if f.b != f.a {
-				out = append(out, Change{Change: ChangeGroupField, Group: a[j].ID, Field: f.name, Before: str(f.b), After: str(f.a)})
+	}
+	return out
+}
+
+// groupChanges reports each group (by id, sorted) whose selection rule changed, appeared
+// (before null) or went away (after null).
+func groupChanges(b, a []protocol.Group) []Change {
+	sel := func(gs []protocol.Group) map[string]string {
+		m := map[string]string{}
+		for _, g := range gs {
+			if _, dup := m[g.ID]; !dup {
+				m[g.ID] = g.Select
 			}
 		}
+		return m
 	}
-	for j := range a {
-		if a2b[j] < 0 {
-			out = append(out, Change{Change: ChangeGroupAdded, Group: a[j].ID, After: js(a[j])})
+	bs, as := sel(b), sel(a)
+	var out []Change
+	for _, id := range unionKeys(bs, as) {
+		bv, inB := bs[id]
+		av, inA := as[id]
+		if inB == inA && bv == av {
+			continue
 		}
-	}
-	for i := range b {
-		if b2a[i] < 0 {
-			out = append(out, Change{Change: ChangeGroupRemoved, Group: b[i].ID, Before: js(b[i])})
+		c := Change{Change: ChangeGroupSelection, Group: id, Before: json.RawMessage("null"), After: json.RawMessage("null")}
+		if inB {
+			c.Before = js(bv)
 		}
+		if inA {
+			c.After = js(av)
+		}
+		out = append(out, c)
 	}
 	return out
 }
 
 // --- artifacts ---
 
-type sourceShape struct{ Kind, Name string }
-type signatureShape struct{ Format, Issuer, Identity string }
+func artifactPlatform(p *protocol.ArtifactPlatform) string {
+	if p == nil {
+		return "none"
+	}
+	return platformKey(p.OS, p.Arch, p.Variant)
+}
 
-// artifactChanges matches artifacts by id and compares them: per artifact format, platform,
-// filename (amend), media type, digest (amend), size, layout, sources, signatures; then added
-// artifacts (after order) and removed ones (before order). In head mode sources and signatures
-// are compared without their URLs (which name the version): a mirror or a signature appearing
-// or going away is reported, a new download URL is not.
+func layoutText(l *protocol.Layout) string {
+	if l == nil {
+		return "none"
+	}
+	return string(js(l))
+}
+
+// artifactChanges matches artifacts by id: each after artifact (in order) is artifact-added,
+// or its changes (digest in amend mode, size, file details, sources added and removed,
+// signatures added and removed); then removed artifacts (before order). In amend mode
+// sources and signatures are matched by URL; in head mode by what they are (a source's kind
+// and name, a signature's format, issuer and identity), because every URL names its version:
+// a mirror or a signature appearing or going away is reported, a new download URL is not.
 func artifactChanges(b, a []protocol.Artifact, md mode) []Change {
-	amend := md != headMode
+	amend := md == amendMode
 	a2b, b2a := pairByKey(len(b), len(a), func(i int) string { return b[i].ID }, func(j int) string { return a[j].ID })
 	var out []Change
 	for j := range a {
+		aa := &a[j]
 		i := a2b[j]
 		if i < 0 {
+			size := uint64(0)
+			if aa.Size > 0 {
+				size = uint64(aa.Size)
+			}
+			out = append(out, Change{Change: ChangeArtifactAdded, Artifact: aa.ID, Filename: aa.Filename, Size: size, SHA256: aa.Digests.SHA256})
 			continue
 		}
-		ba, aa := &b[i], &a[j]
-		af := func(kind string, bv, av json.RawMessage, unusual bool) {
-			if !bytes.Equal(bv, av) {
-				out = append(out, Change{Change: kind, Artifact: aa.ID, Before: bv, After: av, Unusual: unusual})
+		ba := &b[i]
+		if amend && ba.Digests.SHA256 != aa.Digests.SHA256 {
+			out = append(out, Change{Change: ChangeArtifactDigest, Artifact: aa.ID, Before: js(ba.Digests.SHA256), After: js(aa.Digests.SHA256)})
+		}
+		if ba.Size != aa.Size {
+			out = append(out, Change{Change: ChangeArtifactSize, Artifact: aa.ID, Before: js(max(ba.Size, 0)), After: js(max(aa.Size, 0))})
+		}
+		var details []string
+		detail := func(what, bv, av string) {
+			if bv != av {
+				details = append(details, what+": "+bv+arrow+av)
 			}
 		}
-		af(ChangeArtifactFormat, str(ba.Format), str(aa.Format), false)
-		af(ChangeArtifactPlatform, js(ba.Platform), js(aa.Platform), false)
+		detail("format", ba.Format, aa.Format)
+		detail("platform", artifactPlatform(ba.Platform), artifactPlatform(aa.Platform))
 		if amend {
-			af(ChangeArtifactFilename, str(ba.Filename), str(aa.Filename), false)
+			detail("file name", ba.Filename, aa.Filename)
 		}
-		af(ChangeArtifactMediaType, str(ba.MediaType), str(aa.MediaType), false)
-		if amend {
-			af(ChangeArtifactDigest, str(ba.Digests.SHA256), str(aa.Digests.SHA256), md == amendMode)
+		detail("media type", ba.MediaType, aa.MediaType)
+		detail("layout", layoutText(ba.Layout), layoutText(aa.Layout))
+		if len(details) > 0 {
+			out = append(out, Change{Change: ChangeArtifactFile, Artifact: aa.ID, Details: details})
 		}
-		af(ChangeArtifactSize, js(ba.Size), js(aa.Size), false)
-		af(ChangeArtifactLayout, js(ba.Layout), js(aa.Layout), false)
-		if amend || !bytes.Equal(js(sourceShapes(ba.Sources)), js(sourceShapes(aa.Sources))) {
-			af(ChangeArtifactSources, list(ba.Sources), list(aa.Sources), false)
+
+		srcKey := func(s protocol.ArtifactSource) string { return s.URL }
+		sigKey := func(s protocol.Signature) string { return s.URL }
+		if !amend {
+			srcKey = func(s protocol.ArtifactSource) string { return s.Kind + "\x00" + s.Name }
+			sigKey = func(s protocol.Signature) string { return s.Format + "\x00" + s.Issuer + "\x00" + s.Identity }
 		}
-		if amend || !bytes.Equal(js(signatureShapes(ba.Signatures)), js(signatureShapes(aa.Signatures))) {
-			af(ChangeArtifactSignatures, list(ba.Signatures), list(aa.Signatures), false)
+		sadd, srem := multisetDiff(ba.Sources, aa.Sources, srcKey)
+		for _, s := range sadd {
+			out = append(out, Change{Change: ChangeArtifactSourceAdded, Artifact: aa.ID, URL: s.URL, Kind: s.Kind})
 		}
-	}
-	for j := range a {
-		if a2b[j] < 0 {
-			out = append(out, Change{Change: ChangeArtifactAdded, Artifact: a[j].ID, After: js(a[j])})
+		for _, s := range srem {
+			out = append(out, Change{Change: ChangeArtifactSourceRemoved, Artifact: aa.ID, URL: s.URL, Kind: s.Kind})
+		}
+		gadd, grem := multisetDiff(ba.Signatures, aa.Signatures, sigKey)
+		for _, s := range gadd {
+			out = append(out, Change{Change: ChangeSignatureAdded, Artifact: aa.ID, Format: s.Format, URL: s.URL})
+		}
+		for _, s := range grem {
+			out = append(out, Change{Change: ChangeSignatureRemoved, Artifact: aa.ID, Format: s.Format, URL: s.URL})
 		}
 	}
 	for i := range b {
 		if b2a[i] < 0 {
-			out = append(out, Change{Change: ChangeArtifactRemoved, Artifact: b[i].ID, Before: js(b[i])})
+			out = append(out, Change{Change: ChangeArtifactRemoved, Artifact: b[i].ID, Filename: b[i].Filename})
 		}
-	}
-	return out
-}
-
-func sourceShapes(s []protocol.ArtifactSource) []sourceShape {
-	out := []sourceShape{}
-	for _, x := range s {
-		out = append(out, sourceShape{x.Kind, x.Name})
-	}
-	return out
-}
-
-func signatureShapes(s []protocol.Signature) []signatureShape {
-	out := []signatureShape{}
-	for _, x := range s {
-		out = append(out, signatureShape{x.Format, x.Issuer, x.Identity})
 	}
 	return out
 }

@@ -54,7 +54,7 @@ func TestNoticeKeepsTimesApart(t *testing.T) {
 	after := s.Claim(site, nt.Manifest(a, "A", "", r1, r2))
 	s.Event(store.Event{Kind: store.EventObserved, Project: a, Origin: site, Name: "A", ObservedAt: "2026-10-01T00:00:00Z", After: &before, Changes: []diff.Change{}})
 	s.Event(store.Event{Kind: store.EventChanged, Project: a, Origin: site, Name: "A", ObservedAt: nt.Time, Before: &before, After: &after,
-		Changes: []diff.Change{{Change: diff.ChangeReleaseAdded, Version: "1.1.0", Channel: "stable", Date: r2.Date, Status: "available"}}})
+		Changes: []diff.Change{{Change: diff.ChangeReleaseAdded, Version: "1.1.0", Channel: "stable", Date: &r2.Date, Status: "available"}}})
 	n, err := network.Load(s.Dir, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,8 @@ import (
 func digest(c byte) *string { d := strings.Repeat(string(c), 64); return &d }
 
 func added(v string) diff.Change {
-	return diff.Change{Change: diff.ChangeReleaseAdded, Version: v, Channel: "stable", Date: "2019-01-01", Status: "available"}
+	date := "2019-01-01"
+	return diff.Change{Change: diff.ChangeReleaseAdded, Version: v, Channel: "stable", Date: &date, Status: "available"}
 }
 func removed(v string) diff.Change {
 	return diff.Change{Change: diff.ChangeReleaseRemoved, Version: v, Channel: "stable"}

@@ -110,8 +110,8 @@ func TestEventKinds(t *testing.T) {
 	}
 }
 
-// TestAnomalyRecomputed: events written without the unusual flag (as the reference index
-// writes them) are still tagged anomaly from the facts, and headlined with them first.
+// TestAnomalyRecomputed: events store no unusual flag (the reference's vocabulary has none);
+// the unusual facts are recognised from the changes, tagged anomaly and headlined first.
 func TestAnomalyRecomputed(t *testing.T) {
 	raw := func(s string) []byte { return []byte(s) }
 	cases := []struct {
@@ -139,13 +139,20 @@ func TestAnomalyRecomputed(t *testing.T) {
 			t.Errorf("%s: Headline = %q, want %q", c.name, h, c.headline)
 		}
 	}
-	// the same facts inside development are routine
+	// the same facts inside development are routine: a build replaced by the next, and new
+	// bytes under a development version
 	dev := store.Event{Kind: store.EventChanged, Changes: []diff.Change{
+		{Change: diff.ChangeReleaseAdded, Version: "1.0.1-dev.1", Channel: "development", Status: "available", Notes: raw("null")},
 		{Change: diff.ChangeReleaseRemoved, Version: "1.0.1-dev.0", Channel: "development"},
 		{Change: diff.ChangeReleaseAmended, Version: "1.0.2-dev.0", Channel: "development",
 			Changes: []diff.Change{{Change: diff.ChangeArtifactDigest, Artifact: "flat", Before: raw(`"aa"`), After: raw(`"bb"`)}}}}}
 	if got := tags.Tags(dev); contains(got, tags.Anomaly) || !contains(got, tags.Development) {
 		t.Errorf("development rebuild: Tags = %q, want development and no anomaly", got)
+	}
+	// a development build vanishing with nothing in its place is not
+	dev.Changes = dev.Changes[1:]
+	if got := tags.Tags(dev); !contains(got, tags.Anomaly) {
+		t.Errorf("development build vanished: Tags = %q, want anomaly", got)
 	}
 }
 

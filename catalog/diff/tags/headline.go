@@ -68,33 +68,35 @@ func phrases(changes []diff.Change) []string {
 	var unusual, heads, meta []string
 	newHead, oldDevHead := map[string]bool{}, map[string]bool{}
 	for _, c := range changes {
+		if diff.Unusual(c, changes) {
+			unusual = append(unusual, unusualPhrase(c))
+		}
 		switch c.Change {
 		case diff.ChangeChannelHead:
 			b, a := rawString(c.Before), rawString(c.After)
-			heads = append(heads, c.Channel+" "+b+" -> "+a)
+			switch {
+			case isNull(c.Before):
+				heads = append(heads, "new channel "+c.Channel+" at "+a)
+			case isNull(c.After):
+				heads = append(heads, "channel "+c.Channel+" gone")
+			default:
+				heads = append(heads, c.Channel+" "+b+" -> "+a)
+			}
 			newHead[a] = true
 			if c.Channel == diff.Development {
 				oldDevHead[b] = true
 			}
-		case diff.ChangeChannelAdded:
-			heads = append(heads, "new channel "+c.Channel+" at "+c.Version)
-			newHead[c.Version] = true
-		case diff.ChangeChannelRemoved:
-			heads = append(heads, "channel "+c.Channel+" gone")
-		case diff.ChangeReleaseRemoved:
-			if c.Channel != diff.Development {
-				unusual = append(unusual, "unusual: release "+c.Version+channelNote(c.Channel)+" vanished")
-			}
-		case diff.ChangeReleaseAmended:
-			if c.Channel != diff.Development && hasDigest(c.Changes) {
-				unusual = append(unusual, "unusual: artifact digest changed under "+c.Version+channelNote(c.Channel))
-			}
-		case diff.ChangeProjectField, diff.ChangeDocumentField:
-			if c.Field == "versioning" && schemeChanged(c) {
-				unusual = append(unusual, "unusual: versioning "+rawString(c.Before)+" -> "+rawString(c.After))
-				continue
+		case diff.ChangeProjectField:
+			if c.Field == "versioning" && diff.SchemeChanged(c.Before, c.After) {
+				continue // said as unusual
 			}
 			meta = append(meta, c.Field)
+		case diff.ChangeTags, diff.ChangeMaintainers, diff.ChangeCredits, diff.ChangeMedia:
+			meta = append(meta, c.Change)
+		case diff.ChangeLink:
+			meta = append(meta, c.Link+" link")
+		case diff.ChangeNexusMods:
+			meta = append(meta, "Nexus Mods")
 		}
 	}
 	// per release, in order of first mention
@@ -120,21 +122,13 @@ func phrases(changes []diff.Change) []string {
 				add(c.Version, "notes list breaking changes")
 			}
 		case diff.ChangeReleaseRemoved:
-			if c.Channel == diff.Development && !oldDevHead[c.Version] {
+			if c.Channel == diff.Development && !oldDevHead[c.Version] && !diff.Unusual(c, changes) {
 				add(c.Version, "removed")
 			}
-		case diff.ChangeReleaseYanked:
-			add(c.Version, "yanked")
-		case diff.ChangeReleaseDeprecated:
-			add(c.Version, "deprecated")
-		case diff.ChangeReleaseRestored:
-			add(c.Version, "restored")
 		case diff.ChangeReleaseStatus:
-			add(c.Version, "status "+rawString(c.After))
-		case diff.ChangeReleaseNotice:
-			add(c.Version, c.Field+" notice edited")
+			add(c.Version, statusVerb(c))
 		case diff.ChangeReleaseChannel:
-			add(c.Version, "moved to "+c.Channel)
+			add(c.Version, "moved to "+rawString(c.After))
 		case diff.ChangeReleaseDate:
 			add(c.Version, "re-dated")
 		case diff.ChangeReleaseNotes:
@@ -153,21 +147,36 @@ func phrases(changes []diff.Change) []string {
 	return out
 }
 
+// unusualPhrase says what is unusual about a change diff.Unusual reports.
+func unusualPhrase(c diff.Change) string {
+	switch c.Change {
+	case diff.ChangeReleaseRemoved:
+		return "unusual: release " + c.Version + channelNote(c.Channel) + " vanished"
+	case diff.ChangeReleaseAmended:
+		return "unusual: artifact digest changed under " + c.Version + channelNote(c.Channel)
+	}
+	return "unusual: versioning " + rawString(c.Before) + " -> " + rawString(c.After)
+}
+
+// statusVerb says what a release-status did: yanked, deprecated, restored (available again),
+// or, with the status unchanged, that its notice was edited.
+func statusVerb(c diff.Change) string {
+	b, a := rawString(c.Before), rawString(c.After)
+	switch {
+	case b == a:
+		return a + " notice edited"
+	case a == "available":
+		return "restored"
+	}
+	return a
+}
+
 // hasBreaking reports whether a notes object has a non-empty notes.breaking.
 func hasBreaking(raw json.RawMessage) bool {
 	var n struct {
 		Breaking []string `json:"breaking"`
 	}
 	return len(raw) > 0 && json.Unmarshal(raw, &n) == nil && len(n.Breaking) > 0
-}
-
-func hasDigest(cs []diff.Change) bool {
-	for _, c := range cs {
-		if c.Change == diff.ChangeArtifactDigest || hasDigest(c.Changes) {
-			return true
-		}
-	}
-	return false
 }
 
 func channelNote(ch string) string {

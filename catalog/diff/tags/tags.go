@@ -9,45 +9,46 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
-// The tags, in the order Tags returns them (SPEC section 4's list).
+// The tags, in the order Tags returns them (SPEC section 4's list). Each is computed from the
+// change tokens of the reference's vocabulary (catalog/diff), never stored.
 const (
 	// Release: a release was added, or a channel's head moved or a channel appeared (a
-	// top-level release-added, channel-head or channel-added).
+	// top-level release-added, or a channel-head with a new head).
 	Release = "release"
 	// Breaking: an added release's notes.breaking is not empty. Never inferred from anything
 	// else (a major version, a removed relationship, words in other notes).
 	Breaking = "breaking"
 	// Migration: an added release's notes.migration is not empty.
 	Migration = "migration"
-	// Dependencies: a relationship was added, removed or changed, or required content changed,
-	// anywhere (in a moved head or an amendment).
+	// Dependencies: a relationship was added, removed or changed, or the release's required
+	// content changed, anywhere (in a moved head or an amendment).
 	Dependencies = "dependencies"
 	// Runtime: a runtime constraint, the OpenMW Lua API constraint or the critical extensions
 	// (what a client must understand to install the release) changed, anywhere.
 	Runtime = "runtime"
-	// Status: a release was yanked, deprecated or restored (or its notice edited), or the
-	// project's status changed.
+	// Status: a release's status or its yank/deprecation notice changed (release-status), or
+	// the project's status changed.
 	Status = "status"
-	// Artifacts: an artifact was added or removed or changed format, platform, sources or
-	// signatures, or a desktop platform was added or removed, anywhere; or any artifact fact
-	// changed inside an amendment (same version). A moved head's artifacts differing in size,
-	// media type or layout is what two builds do and is not tagged.
+	// Artifacts: an artifact was added or removed, its file facts (artifact-file), download
+	// sources or signatures changed, or a desktop platform was added or removed, anywhere; or
+	// an artifact's digest or size changed inside an amendment (same version). A moved head's
+	// artifacts differing in size is what two builds do and is not tagged.
 	Artifacts = "artifacts"
-	// Anomaly: an unusual fact (SPEC section 4), recomputed from the facts so that events
-	// recorded without the flag are classified too: a release removed outside development, an
+	// Anomaly: an unusual fact (SPEC section 4, diff.Unusual), recomputed from the changes: a
+	// release removed outside development (or a development one with no replacement), an
 	// artifact digest changed inside an amendment outside development, the versioning scheme
-	// changed; or any change flagged unusual.
+	// changed.
 	Anomaly = "anomaly"
 	// Capabilities: a provided capability was added or removed, or a relationship whose target
 	// is a capability changed.
 	Capabilities = "capabilities"
-	// Components: a component or group (selection rule) was added, removed or changed, or a
-	// component's OpenMW install data (extension values under /openmw/components/).
+	// Components: a component was added or removed, its selection or OpenMW install data
+	// changed (component-selection), or a group's selection rule changed.
 	Components = "components"
-	// Metadata: a project field or a document field (generator, ...) changed.
+	// Metadata: project metadata changed: a project field, tags, maintainers, credits, a link,
+	// the Nexus Mods integration or media.
 	Metadata = "metadata"
 	// Development: a changed event whose every top-level change concerns the development
 	// channel (its head, its releases).
@@ -79,9 +80,14 @@ func Tags(e store.Event) []string {
 		set[Moved] = true
 	}
 	for _, c := range e.Changes {
+		if diff.Unusual(c, e.Changes) {
+			set[Anomaly] = true
+		}
 		switch c.Change {
-		case diff.ChangeChannelHead, diff.ChangeChannelAdded:
-			set[Release] = true
+		case diff.ChangeChannelHead:
+			if !isNull(c.After) {
+				set[Release] = true
+			}
 		case diff.ChangeReleaseAdded:
 			set[Release] = true
 			var n struct {
@@ -92,26 +98,20 @@ func Tags(e store.Event) []string {
 				set[Breaking] = set[Breaking] || len(n.Breaking) > 0
 				set[Migration] = set[Migration] || n.Migration != ""
 			}
-		case diff.ChangeReleaseYanked, diff.ChangeReleaseDeprecated, diff.ChangeReleaseRestored,
-			diff.ChangeReleaseStatus, diff.ChangeReleaseNotice:
+		case diff.ChangeReleaseStatus:
 			set[Status] = true
-		case diff.ChangeReleaseRemoved:
-			if c.Channel != diff.Development {
-				set[Anomaly] = true
-			}
 		case diff.ChangeProjectField:
 			set[Metadata] = true
 			if c.Field == "status" {
 				set[Status] = true
 			}
-			if c.Field == "versioning" && schemeChanged(c) {
-				set[Anomaly] = true
-			}
-		case diff.ChangeDocumentField:
+		case diff.ChangeTags, diff.ChangeMaintainers, diff.ChangeCredits, diff.ChangeLink, diff.ChangeNexusMods, diff.ChangeMedia:
 			set[Metadata] = true
 		}
 		amended := c.Change == diff.ChangeReleaseAmended
-		walk(set, c, amended, amended && c.Channel != diff.Development)
+		for _, n := range c.Changes {
+			walk(set, n, amended)
+		}
 	}
 	if e.Kind == store.EventChanged && developmentOnly(e.Changes) {
 		set[Development] = true
@@ -125,63 +125,40 @@ func Tags(e store.Event) []string {
 	return out
 }
 
-// walk tags c and its nested changes; amended says they sit inside a release-amended, stable
-// that the amended release is outside development.
-func walk(set map[string]bool, c diff.Change, amended, stable bool) {
-	if c.Unusual {
-		set[Anomaly] = true
-	}
+// walk tags a release-level change; amended says it sits inside a release-amended.
+func walk(set map[string]bool, c diff.Change, amended bool) {
 	switch c.Change {
 	case diff.ChangeRelationshipAdded, diff.ChangeRelationshipRemoved, diff.ChangeRelationshipConstraint,
-		diff.ChangeRelationshipKind, diff.ChangeRelationshipField:
+		diff.ChangeRelationshipKind:
 		set[Dependencies] = true
-		var t struct {
-			Capability string `json:"capability"`
-		}
-		if json.Unmarshal(c.Target, &t) == nil && t.Capability != "" {
+		if c.Target != nil && c.Target.Capability != "" {
 			set[Capabilities] = true
 		}
-	case diff.ChangeRequiresContent:
+	case diff.ChangeRequiredContent:
 		set[Dependencies] = true
 	case diff.ChangeRuntime, diff.ChangeLuaAPI, diff.ChangeCriticalExtensions:
 		set[Runtime] = true
-	case diff.ChangeProvidesAdded, diff.ChangeProvidesRemoved:
+	case diff.ChangeCapabilityAdded, diff.ChangeCapabilityRemoved:
 		set[Capabilities] = true
-	case diff.ChangeComponentAdded, diff.ChangeComponentRemoved, diff.ChangeComponentField,
-		diff.ChangeGroupAdded, diff.ChangeGroupRemoved, diff.ChangeGroupField:
+	case diff.ChangeComponentAdded, diff.ChangeComponentRemoved, diff.ChangeComponentSelection, diff.ChangeGroupSelection:
 		set[Components] = true
-	case diff.ChangeExtensionField:
-		if strings.HasPrefix(c.Field, "/openmw/components/") {
-			set[Components] = true
-		}
-	case diff.ChangeArtifactAdded, diff.ChangeArtifactRemoved, diff.ChangeArtifactFormat, diff.ChangeArtifactPlatform,
-		diff.ChangeArtifactSources, diff.ChangeArtifactSignatures, diff.ChangePlatformAdded, diff.ChangePlatformRemoved:
+	case diff.ChangeArtifactAdded, diff.ChangeArtifactRemoved, diff.ChangeArtifactFile, diff.ChangeArtifactSourceAdded,
+		diff.ChangeArtifactSourceRemoved, diff.ChangeSignatureAdded, diff.ChangeSignatureRemoved, diff.ChangePlatforms:
 		set[Artifacts] = true
-	case diff.ChangeArtifactDigest:
+	case diff.ChangeArtifactDigest, diff.ChangeArtifactSize:
 		set[Artifacts] = set[Artifacts] || amended
-		if amended && stable {
-			set[Anomaly] = true
-		}
-	case diff.ChangeArtifactSize, diff.ChangeArtifactFilename, diff.ChangeArtifactMediaType, diff.ChangeArtifactLayout:
-		set[Artifacts] = set[Artifacts] || amended
-	}
-	for _, n := range c.Changes {
-		walk(set, n, amended, stable)
 	}
 }
 
-// schemeChanged reports whether a versioning project-field changes the scheme ("" and
-// "numeric" are the same scheme).
-func schemeChanged(c diff.Change) bool {
-	var b, a string
-	json.Unmarshal(c.Before, &b)
-	json.Unmarshal(c.After, &a)
-	return version.SchemeOf(b) != version.SchemeOf(a)
+func isNull(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	return s == "" || s == "null"
 }
 
 // developmentOnly reports whether changes is not empty and every change concerns the
-// development channel. A release-date carries no channel (the reference shape): its channel is
-// taken from another change about the same version in the event, if any.
+// development channel. A change that names no channel (release-date, release-notes) takes
+// the channel of another change about the same version in the event, if any; a
+// release-channel concerns both its channels.
 func developmentOnly(changes []diff.Change) bool {
 	if len(changes) == 0 {
 		return false
@@ -196,17 +173,17 @@ func developmentOnly(changes []diff.Change) bool {
 
 func channelOf(c diff.Change, all []diff.Change) string {
 	switch {
-	case strings.HasPrefix(c.Change, "channel-"):
+	case c.Change == diff.ChangeChannelHead:
 		return c.Channel
-	case strings.HasPrefix(c.Change, "release-"):
-		if c.Change == diff.ChangeReleaseChannel {
-			// moving a release between channels concerns both
-			var b string
-			json.Unmarshal(c.Before, &b)
-			if b != c.Channel {
-				return ""
-			}
+	case c.Change == diff.ChangeReleaseChannel:
+		var b, a string
+		json.Unmarshal(c.Before, &b)
+		json.Unmarshal(c.After, &a)
+		if b != a {
+			return "" // moving a release between channels concerns both
 		}
+		return a
+	case strings.HasPrefix(c.Change, "release-"):
 		if c.Channel != "" {
 			return c.Channel
 		}

@@ -1,0 +1,58 @@
+package diff
+
+import (
+	"encoding/json"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+)
+
+// Unusual reports whether the top-level change c, one of an event's changes all, is a fact
+// SPEC section 4 says is shown first:
+//
+//   - project-field versioning whose scheme changed ("numeric" written out where it was
+//     implied is the same scheme);
+//   - release-removed outside development, or of a development release when no development
+//     release arrives in the same event (a rolling build replaced by the next is routine);
+//   - release-amended outside development holding an artifact-digest (new bytes under an
+//     unchanged version).
+//
+// It reads only the stored changes, so it classifies every recorded event the same way,
+// whichever index recorded it.
+func Unusual(c Change, all []Change) bool {
+	switch c.Change {
+	case ChangeProjectField:
+		return c.Field == "versioning" && SchemeChanged(c.Before, c.After)
+	case ChangeReleaseRemoved:
+		return c.Channel != Development || !developmentArrives(all)
+	case ChangeReleaseAmended:
+		return c.Channel != Development && holdsDigest(c.Changes)
+	}
+	return false
+}
+
+// SchemeChanged reports whether two versioning values (JSON strings, or null for the implied
+// numeric scheme) name different schemes.
+func SchemeChanged(before, after json.RawMessage) bool {
+	var b, a string
+	json.Unmarshal(before, &b)
+	json.Unmarshal(after, &a)
+	return version.SchemeOf(b) != version.SchemeOf(a)
+}
+
+func developmentArrives(all []Change) bool {
+	for _, c := range all {
+		if c.Change == ChangeReleaseAdded && c.Channel == Development {
+			return true
+		}
+	}
+	return false
+}
+
+func holdsDigest(cs []Change) bool {
+	for _, c := range cs {
+		if c.Change == ChangeArtifactDigest {
+			return true
+		}
+	}
+	return false
+}
