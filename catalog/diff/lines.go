@@ -222,14 +222,17 @@ func setText(added, removed []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// text renders a JSON value: strings as themselves, null as "(none)", anything else as its
-// JSON text.
+// text renders a JSON value: strings as themselves, the empty string as "(empty)", null as
+// "(none)", anything else as its JSON text.
 func text(raw json.RawMessage) string {
 	if isNull(raw) {
 		return "(none)"
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
+		if s == "" {
+			return "(empty)"
+		}
 		return s
 	}
 	return string(bytes.TrimSpace(raw))

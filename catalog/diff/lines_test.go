@@ -34,6 +34,8 @@ func TestLines(t *testing.T) {
 		{diff.Change{Change: "channel-head", Channel: "beta", Before: raw(`"2.0-beta.1"`), After: raw(`null`)}, []string{"- channel beta (head was 2.0-beta.1)"}},
 		{diff.Change{Change: "project-field", Field: "license", Before: raw(`"GPL-3.0-only"`), After: raw(`"MIT OR Apache-2.0"`)},
 			[]string{"license GPL-3.0-only -> MIT OR Apache-2.0"}},
+		{diff.Change{Change: "project-field", Field: "summary", Before: raw(`""`), After: raw(`"Lights"`)},
+			[]string{"summary (empty) -> Lights"}},
 		{diff.Change{Change: "project-field", Field: "versioning", Before: raw(`"numeric"`), After: raw(`"decimal"`)},
 			[]string{"unusual: versioning numeric -> decimal"}},
 		{diff.Change{Change: "tags", Added: []string{"Time"}, Removed: []string{"Lua", "Old"}}, []string{"tags: + Time, - Lua, - Old"}},
