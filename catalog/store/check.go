@@ -66,7 +66,10 @@ const LeftoverMessage = "leftover from an interrupted write (a refresh stopped b
 //   - every event's id is EventID of its own facts and its file name is that id;
 //   - every cached image (claim.media.file) exists, and every file in media/ hashes to its name;
 //   - health values and times are from the record vocabulary and TimeFormat.
-func (d *Dir) Check() []Problem {
+func (d *Dir) Check() []Problem { return d.check().out }
+
+// check runs every check and sorts the problems.
+func (d *Dir) check() *checker {
 	c := &checker{d: d}
 	c.run()
 	sort.Slice(c.out, func(i, j int) bool {
@@ -75,7 +78,7 @@ func (d *Dir) Check() []Problem {
 		}
 		return c.out[i].Message < c.out[j].Message
 	})
-	return c.out
+	return c
 }
 
 type checker struct {
@@ -93,6 +96,11 @@ type checker struct {
 	claimDirs   []string // "project/site" holding claim.json
 	eventFiles  []string // events/*.json
 	mediaFiles  []string // media/*
+	// read for CheckLoad: what Check parsed and hashed, so a refresh reads the state once
+	net       *Network
+	events    []Event
+	indexSums map[string]string // site -> digest of the held dreamweave.json
+	manSums   map[string]string // "project/site" -> digest of the held manifest.json
 }
 
 func (c *checker) add(path, format string, args ...any) {
@@ -124,6 +132,8 @@ func (c *checker) run() {
 	c.origins = map[string]Origin{}
 	c.claims = map[string]Claim{}
 	c.broken = map[string]bool{}
+	c.indexSums = map[string]string{}
+	c.manSums = map[string]string{}
 	c.scan()
 	c.readSources()
 	c.readOrigins()
@@ -294,6 +304,13 @@ func (c *checker) network() {
 		c.add(NetworkFile, "crawler is empty")
 	}
 	c.time(NetworkFile, "observed_at", n.ObservedAt)
+	if x := n.Interrupted; x != nil {
+		c.time(NetworkFile, "interrupted.at", x.At)
+		if x.Reason == "" {
+			c.add(NetworkFile, "interrupted.reason is empty")
+		}
+	}
+	c.net = &n
 }
 
 func (c *checker) time(rel, field, v string) {
@@ -443,6 +460,9 @@ func (c *checker) checkOrigins() {
 func (c *checker) checkIndex(site string, o Origin) {
 	idx := OriginIndexPath(site)
 	b, err := c.d.ReadBytes(idx)
+	if err == nil {
+		c.indexSums[site] = digest(b)
+	}
 	recorded, pending := "", ""
 	if o.IndexSHA256 != nil {
 		recorded = *o.IndexSHA256
@@ -572,6 +592,7 @@ func (c *checker) checkManifest(project, site string, cl Claim) {
 		return
 	}
 	got := digest(b)
+	c.manSums[project+"/"+site] = got
 	switch {
 	case cl.IngestedSHA256 == "" && pending == "":
 		c.add(mrel, "is held but claim.json records no ingested_sha256")
@@ -603,6 +624,7 @@ func (c *checker) checkEvents() {
 		if !c.read(rel, &e) {
 			continue
 		}
+		c.events = append(c.events, e)
 		if want := EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); e.ID != want {
 			c.add(rel, "event id does not match its facts under this index's formula: the id is %s; EventID of its kind, project, origin, before and after is %s", e.ID, want)
 		}

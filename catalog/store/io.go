@@ -15,7 +15,8 @@ import (
 // Dir is a state directory rooted at Root (a file system path; "state" in CI, a checkout of
 // the network-state branch).
 type Dir struct {
-	Root string
+	Root  string
+	batch *batch // OpenBatch: writes are synced together by Sync
 }
 
 // Open returns the state directory at root. Nothing is read or created until used.
@@ -67,7 +68,8 @@ func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
 
 // WriteBytes replaces the file at rel with b atomically: a temp file in the same directory is
 // written, synced and renamed over the target, so an interrupted refresh never leaves a
-// half-written record (SPEC section 3).
+// half-written record (SPEC section 3). In batch mode (OpenBatch) the file is not synced here:
+// Sync makes the batch durable at once.
 func (d *Dir) WriteBytes(rel string, b []byte) error {
 	path := d.Path(rel)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -79,7 +81,7 @@ func (d *Dir) WriteBytes(rel string, b []byte) error {
 	}
 	tmp := f.Name()
 	_, werr := f.Write(b)
-	if werr == nil {
+	if werr == nil && d.batch == nil {
 		werr = f.Sync()
 	}
 	if cerr := f.Close(); werr == nil {
@@ -95,6 +97,7 @@ func (d *Dir) WriteBytes(rel string, b []byte) error {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", rel, werr)
 	}
+	d.wrote(path)
 	return nil
 }
 
@@ -206,6 +209,11 @@ type Snapshot struct {
 	Origins     []Origin
 	Claims      []ClaimRecord
 	Events      []Event
+	// IndexDigests and ManifestDigests are the SHA-256 digests of the held bytes, by site id
+	// (origins/<site>/dreamweave.json) and by claim directory (ClaimRecord.Dir, for its
+	// manifest.json), for the files that exist. Only CheckLoad fills them (nil from Load).
+	IndexDigests    map[string]string
+	ManifestDigests map[string]string
 }
 
 // Load reads every record. Any record that does not parse is returned as an error naming its
@@ -285,13 +293,18 @@ func (d *Dir) Load() (*Snapshot, error) {
 		}
 		s.Events = append(s.Events, e)
 	}
-	sort.SliceStable(s.Events, func(i, j int) bool {
-		if s.Events[i].ObservedAt != s.Events[j].ObservedAt {
-			return s.Events[i].ObservedAt < s.Events[j].ObservedAt
-		}
-		return s.Events[i].ID < s.Events[j].ID
-	})
+	sortEvents(s.Events)
 	return s, nil
+}
+
+// sortEvents orders events by observed_at, then id.
+func sortEvents(es []Event) {
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].ObservedAt != es[j].ObservedAt {
+			return es[i].ObservedAt < es[j].ObservedAt
+		}
+		return es[i].ID < es[j].ID
+	})
 }
 
 // onlyLeftovers reports whether the directory rel holds nothing but temporary files (or

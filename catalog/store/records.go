@@ -62,6 +62,38 @@ type Network struct {
 	// going stale or recovering, a site becoming unavailable...), so `ashyams diff` and the
 	// summary can say so. Health is not an event: events are manifest transitions.
 	HealthChanges []HealthChange `json:"health_changes,omitempty"`
+	// Interrupted is set when the refresh that wrote this file did not finish: it was stopped
+	// (a signal, the deadline) or killed. Absent after a refresh that completed, so a complete
+	// refresh writes exactly the reference index's network.json keys.
+	Interrupted *Interrupted `json:"interrupted,omitempty"`
+}
+
+// Interrupted records a refresh cut short: when it stopped taking new work, why, and what it
+// did not read. Every record not named here was written by the refresh (its last_attempt is
+// observed_at); a record named here keeps what the previous refresh wrote (its last_attempt is
+// older), so the state stays sound and the next refresh reads it.
+type Interrupted struct {
+	At     string `json:"at"`     // when the refresh stopped taking new work, TimeFormat
+	Reason string `json:"reason"` // why, in words ("interrupted by SIGINT", "the refresh's deadline (45m0s) ran out")
+	// Unknown is true in the record a refresh writes when it starts (Reason says so): if the
+	// process is killed, nothing else is written, and the state says it did not finish without
+	// knowing what was read. The lists are then empty.
+	Unknown bool `json:"unknown,omitempty"`
+	// SourcesNotRead are the enrolled URLs (Source.URL) whose record this refresh did not write,
+	// sorted; also a source that left the list whose removal it did not record.
+	SourcesNotRead []string `json:"sources_not_read"`
+	// SitesNotRead are the held sites (Origin.ID) none of whose records this refresh wrote,
+	// sorted.
+	SitesNotRead []string `json:"sites_not_read"`
+	// SitesPartlyRead are the sites this refresh began to read and did not finish.
+	SitesPartlyRead []PartlyRead `json:"sites_partly_read"`
+}
+
+// PartlyRead is a site whose reading was cut short: the projects it lists (or held claims it no
+// longer lists) whose claim records this refresh did not write. Their records are untouched.
+type PartlyRead struct {
+	Site     string   `json:"site"`     // the site id (Origin.ID)
+	Projects []string `json:"projects"` // project ids whose claims were not read, sorted
 }
 
 // HealthChange is one health transition seen by a refresh. Project is empty for a site's own

@@ -1,0 +1,45 @@
+package store
+
+import (
+	"sort"
+	"strings"
+)
+
+// CheckLoad is Check and Load in one pass over the state: each record is read, parsed and
+// checked once. With no problem it returns what Load would return, plus the digests of the held
+// bytes Check computed (Snapshot.IndexDigests, Snapshot.ManifestDigests); with any, it returns
+// every problem (sorted, as Check) and no snapshot. A refresh opens the state this way.
+func (d *Dir) CheckLoad() (*Snapshot, []Problem) {
+	c := d.check()
+	if len(c.out) > 0 {
+		return nil, c.out
+	}
+	s := &Snapshot{Network: c.net, IndexDigests: c.indexSums, ManifestDigests: map[string]string{}}
+	for _, f := range c.sourceFiles { // file name order, as listed
+		if src, ok := c.sources[strings.TrimSuffix(f, ".json")]; ok {
+			s.Sources = append(s.Sources, src)
+			s.SourceFiles = append(s.SourceFiles, f)
+		}
+	}
+	for _, site := range sortedKeys(c.origins) {
+		s.Origins = append(s.Origins, c.origins[site])
+	}
+	keys := sortedKeys(c.claims)
+	sort.SliceStable(keys, func(i, j int) bool { // by project, then site
+		pi, si, _ := strings.Cut(keys[i], "/")
+		pj, sj, _ := strings.Cut(keys[j], "/")
+		if pi != pj {
+			return pi < pj
+		}
+		return si < sj
+	})
+	for _, k := range keys {
+		s.Claims = append(s.Claims, ClaimRecord{Claim: c.claims[k], Dir: ClaimsDir + "/" + k})
+		if sum, ok := c.manSums[k]; ok {
+			s.ManifestDigests[ClaimsDir+"/"+k] = sum
+		}
+	}
+	s.Events = c.events
+	sortEvents(s.Events)
+	return s, nil
+}
