@@ -6,13 +6,14 @@ import (
 )
 
 // CheckLoad is Check and Load in one pass over the state: each record is read, parsed and
-// checked once. With no problem it returns what Load would return, plus the digests of the held
-// bytes Check computed (Snapshot.IndexDigests, Snapshot.ManifestDigests); with any, it returns
-// every problem (sorted, as Check) and no snapshot. A refresh opens the state this way.
+// checked once. It returns every problem (sorted, as Check) and the records that parsed; with no
+// problem that is what Load would return, plus the digests of the held bytes Check computed
+// (Snapshot.IndexDigests, Snapshot.ManifestDigests). A caller uses the snapshot only when it
+// tolerates every problem returned: a refresh opens the state this way.
 func (d *Dir) CheckLoad() (*Snapshot, []Problem) {
 	c := d.check()
-	if len(c.out) > 0 {
-		return nil, c.out
+	if c.indexSums == nil { // no state directory: nothing was read
+		return &Snapshot{}, c.out
 	}
 	s := &Snapshot{Network: c.net, IndexDigests: c.indexSums, ManifestDigests: map[string]string{}}
 	for _, f := range c.sourceFiles { // file name order, as listed
@@ -41,5 +42,5 @@ func (d *Dir) CheckLoad() (*Snapshot, []Problem) {
 	}
 	s.Events = c.events
 	sortEvents(s.Events)
-	return s, nil
+	return s, c.out
 }

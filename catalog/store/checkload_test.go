@@ -55,14 +55,18 @@ func TestCheckLoadIsLoad(t *testing.T) {
 
 func strPtr(s string) *string { return &s }
 
-// A state that fails check gives every problem and no snapshot.
-func TestCheckLoadRefusesABrokenState(t *testing.T) {
+// A state that fails check gives every problem Check gives, with the records that parsed.
+func TestCheckLoadReportsEveryProblem(t *testing.T) {
 	d := tinyState(t)
 	b, _ := d.ReadBytes(ManifestPath(tinyProject, tinySite))
 	must(t, os.WriteFile(d.Path(ManifestPath(tinyProject, tinySite)), append(b, ' '), 0o644))
 	s, ps := d.CheckLoad()
-	if s != nil || !reflect.DeepEqual(ps, d.Check()) || len(ps) != 1 {
+	if s == nil || len(s.Claims) != 1 || !reflect.DeepEqual(ps, d.Check()) || len(ps) != 1 {
 		t.Fatalf("snapshot %v, problems %v", s != nil, ps)
+	}
+	s, ps = Open(filepath.Join(t.TempDir(), "none")).CheckLoad()
+	if s == nil || len(s.Claims) != 0 || len(ps) != 1 || ps[0].Path != "" {
+		t.Fatalf("a missing state: snapshot %+v, problems %v", s, ps)
 	}
 }
 

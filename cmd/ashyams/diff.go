@@ -9,6 +9,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
 )
 
 func init() {
@@ -20,7 +21,8 @@ func init() {
 // network.json's, less those the last refresh's records contradict), grouped per claim: a header naming the claim, then each event's headline and
 // tags and its typed differences as before -> after lines (diff.Lines); then the health
 // changes network.json lists (claims and sites that became unavailable, invalid... or
-// recovered), in store.HealthLabel's words. With neither it says nothing changed. Names,
+// recovered), in store.HealthLabel's words. With neither it says nothing changed. When the last
+// refresh was interrupted it says so first, with what was not read (refresh.InterruptedLines). Names,
 // headlines and differences are publisher text: every line goes through store.TermLine and
 // claim names are store.TermQuote'd. Exit 0 when printed, 1 when the state cannot be read or
 // no refresh has run, 2 on usage errors. Nothing is written.
@@ -51,6 +53,13 @@ func runDiff(e *env, args []string) int {
 	last, earlier := lastRefreshEvents(snap)
 	health := snap.Network.HealthChanges
 	line := func(format string, a ...any) { fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf(format, a...))) }
+	if x := snap.Network.Interrupted; x != nil {
+		line("The last refresh (%s) was INTERRUPTED: what follows is what it recorded before it stopped.", at)
+		for _, l := range refresh.InterruptedLines(x) {
+			line("%s", l)
+		}
+		fmt.Fprintln(e.stdout)
+	}
 	if len(earlier) > 0 {
 		note := fmt.Sprintf("Times have one-second resolution: %s observed at %s, which the last refresh's records contradict, belong to an earlier refresh that started in the same second and are not listed", plural(len(earlier), "event"), at)
 		for _, ev := range last {
@@ -62,6 +71,9 @@ func runDiff(e *env, args []string) int {
 		line("%s.", note)
 	}
 	switch {
+	case len(last) == 0 && len(health) == 0 && snap.Network.Interrupted != nil:
+		line("The last refresh (%s) recorded no events and changed no health in what it read.", at)
+		return 0
 	case len(last) == 0 && len(health) == 0:
 		line("The last refresh (%s) recorded no events and changed no health: nothing changed.", at)
 		return 0

@@ -2,7 +2,8 @@
 // check, build (render), check-site, inspect, add, diff, validate, serve and demo.
 //
 // Usage: ashyams <command> [flags] [args]. Flags come after the command. Exit status: 0 ok,
-// 1 a finding or a failure, 2 a usage error.
+// 1 a finding or a failure, 2 a usage error; an interrupted refresh exits 3 (its deadline), 130
+// (SIGINT) or 143 (SIGTERM).
 package main
 
 import (
@@ -211,6 +212,8 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, "  %-11s %s\n", "version", "print the version and the crawler's user agent (also --version)")
 	fmt.Fprintln(w, "\nRun 'ashyams help <command>' or 'ashyams <command> -h' for a command's flags.")
 	fmt.Fprintln(w, "Flags come after the command and take one dash or two: -state DIR is --state DIR.")
+	fmt.Fprintln(w, "Exit status: 0 success, 1 a finding or a failure, 2 a usage error; an interrupted refresh")
+	fmt.Fprintln(w, "exits 3 (--deadline), 130 (SIGINT) or 143 (SIGTERM): 'ashyams help refresh'.")
 }
 
 // newFlags returns a flag set for a command that reports errors to e.stderr instead of exiting.

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
@@ -16,25 +20,60 @@ func init() {
 	register(command{name: "refresh", summary: "read every enrolled site and record what it publishes in the state", run: runRefresh})
 }
 
+// Exit statuses of an interrupted refresh: the state is sound (it passes check) and network.json
+// says the refresh was interrupted and what it did not read, so a scheduled job may commit it.
+const (
+	exitDeadline = 3   // --deadline ran out
+	exitSIGINT   = 130 // interrupted by SIGINT (128 + 2, as a shell reports it)
+	exitSIGTERM  = 143 // interrupted by SIGTERM (128 + 15)
+)
+
+// exitNow ends the process at once (a second signal); notifySignals relays SIGINT and SIGTERM
+// to c until the returned stop is called. Tests replace both.
+var (
+	exitNow       = os.Exit
+	notifySignals = func(c chan<- os.Signal) (stop func()) {
+		signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+		return func() { signal.Stop(c) }
+	}
+)
+
 // runRefresh is `ashyams refresh [--sources F] [--curation F] [--state DIR] [--allow-loopback]
 // [--deadline D] [--site-budget D] [--discovery-budget D]`. Progress goes to stderr, the summary
 // (a commit message) to stdout, every line of both escaped (store.TermLine: they quote
-// publisher text). Exit 1 only for the index's own bugs: a source list or curation file that does not
-// load, a state that fails check or does not load (every problem named, nothing read), a failed
-// write, an interrupted refresh (SIGINT/SIGTERM stop it between records, so the state still
-// passes check). Problems with sites are recorded and exit 0 (seeds/crawler.txt); so is a time
-// budget running out (what it cut short keeps its last good data and says so), so the scheduled
-// job always reaches its commit and deploy. When every source failed, a warning says so on
-// stderr (still exit 0).
+// publisher text). Problems with sites are recorded and exit 0 (seeds/crawler.txt); so does a
+// per-source or per-site time budget running out (what it cut short keeps its last good data
+// and says so). When every source failed, a warning says so on stderr (still exit 0).
+//
+// Interrupted, the refresh stops taking new work, abandons requests in flight, lets writes
+// under way finish, records in network.json that it was interrupted and what it did not read,
+// prints its summary (first line: INTERRUPTED) and exits exitSIGINT or exitSIGTERM for a signal,
+// exitDeadline when --deadline ran out. A second SIGINT or SIGTERM exits at once with the same
+// status: every record is whole, and network.json says the refresh did not finish.
+//
+// Exit 1 is for the index's own bugs only: a source list or curation file that does not load, a
+// state that fails check (every problem named, nothing read), a failed write.
 func runRefresh(e *env, args []string) int {
 	fs := newFlags(e, "refresh", "")
 	srcPath := fs.String("sources", "network/sources.toml", "the enrolled sources (TOML, [[source]] url, added, note)")
 	curPath := fs.String("curation", "network/curation.toml", "this index's curation file; loaded so a bad one is refused before anything is read")
 	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")
 	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 (local drills only); private and metadata ranges stay refused")
-	deadline := fs.Duration("deadline", refresh.DefaultDeadline, "the most time the whole refresh may take; what is not read by then keeps its last good data")
+	deadline := fs.Duration("deadline", refresh.DefaultDeadline, "the most time the whole refresh may take; then it stops as if interrupted (exit 3): what it did not read keeps its records and network.json lists it")
 	siteBudget := fs.Duration("site-budget", refresh.DefaultSiteBudget, "the most time reading one site may take once its index is found (manifests, re-reads, images)")
 	discoveryBudget := fs.Duration("discovery-budget", 0, "the most time discovering one source's site index may take (default 2m, or a third of --deadline if shorter)")
+	flagsUsage := fs.Usage
+	fs.Usage = func() {
+		flagsUsage()
+		fmt.Fprintf(fs.Output(), `
+Exit status: 0 refreshed (problems of the sites are recorded, not failures); 1 this index's own
+bug (a source list, curation file or state that does not load or fails check, a failed write);
+2 a usage error. Interrupted, the refresh stops taking new work, lets writes under way finish,
+records in network.json that it was interrupted and what it did not read (the state passes
+check), and exits %d when --deadline ran out, %d on SIGINT, %d on SIGTERM; a second signal
+stops it at once, every record still whole.
+`, exitDeadline, exitSIGINT, exitSIGTERM)
+	}
 	if rc := parseFlags(fs, args); rc >= 0 {
 		return rc
 	}
@@ -57,7 +96,11 @@ func runRefresh(e *env, args []string) int {
 		e.errorf("refresh", "%v", err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	// Progress and the signal handler's words share stderr.
+	e = &env{stdout: e.stdout, stderr: &lockedWriter{w: e.stderr}}
+	code, stop := interruptOn(e, cancel)
 	defer stop()
 	sum, err := refresh.Run(ctx, refresh.Options{
 		State:           *statePath,
@@ -71,10 +114,58 @@ func runRefresh(e *env, args []string) int {
 	if sum != nil {
 		fmt.Fprint(e.stdout, sum.String()) // escaped line by line
 	}
-	if err != nil {
+	var ie *refresh.InterruptedError
+	switch {
+	case errors.As(err, &ie):
+		e.errorf("refresh", "%v", err)
+		if ie.Deadline {
+			return exitDeadline
+		}
+		return int(code.Load())
+	case err != nil:
 		// A state check's problems quote records, and records quote sites: errorf escapes each line.
 		e.errorf("refresh", "%v", err)
 		return 1
 	}
 	return 0
+}
+
+// interruptOn stops the refresh on SIGINT or SIGTERM: the first cancels ctx (cancel, with the
+// signal as the cause) and says so on stderr; a second exits at once. It returns where the exit
+// status for the signal is kept, and stop, which ends the handling.
+func interruptOn(e *env, cancel context.CancelCauseFunc) (code *atomic.Int32, stop func()) {
+	code = new(atomic.Int32)
+	sigs := make(chan os.Signal, 2)
+	unnotify := notifySignals(sigs)
+	go func() {
+		first := true
+		for s := range sigs {
+			name, rc := "SIGINT", int32(exitSIGINT)
+			if s == syscall.SIGTERM {
+				name, rc = "SIGTERM", exitSIGTERM
+			}
+			if !first {
+				e.errorf("refresh", "%s again: stopping at once; every record is whole, and network.json says the refresh did not finish", name)
+				exitNow(int(code.Load()))
+				return
+			}
+			first = false
+			code.Store(rc)
+			e.errorf("refresh", "%s: stopping: no new work starts, writes under way finish, then network.json records what was not read (%s again stops at once)", name, name)
+			cancel(errors.New("interrupted by " + name))
+		}
+	}()
+	return code, func() { unnotify(); close(sigs) }
+}
+
+// lockedWriter serialises writes from the refresh's progress and the signal handler.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -7,8 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
 
@@ -170,14 +174,127 @@ func TestRefreshWarnsWhenEverySourceFails(t *testing.T) {
 	if rc != 0 || strings.Contains(errs, "WARNING") {
 		t.Errorf("exit %d with a working source:\n%s", rc, errs)
 	}
-	// Every source cut by the deadline: exit 0, the deadline named, the last good data kept.
+	// The deadline running out interrupts the refresh: exit 3, the summary's first line and
+	// network.json say so and list what was not read, the state passes check, diff says so.
 	rc, out, errs := runCmd("refresh", "--sources", srcs, "--curation", noCuration, "--state", state, "--allow-loopback", "--deadline", "1ns")
-	if rc != 0 || !strings.HasSuffix(errs, "\nrefresh: WARNING: every source failed: the refresh's deadline ran out before any was read\n") ||
-		!strings.Contains(out, "was not read: the refresh's deadline (1ns) ran out") || !strings.Contains(out, "Health: 2 claims became origin unavailable, 1 site became unreachable") {
+	first, _, _ := strings.Cut(out, "\n")
+	if rc != exitDeadline || !strings.Contains(first, " INTERRUPTED (the refresh's deadline (1ns) ran out): ") ||
+		!strings.Contains(out, "\n  source not read: "+src+"\n") || !strings.Contains(errs, "ashyams refresh: the refresh was interrupted") {
 		t.Errorf("--deadline 1ns: exit %d\n%s\n%s", rc, out, errs)
 	}
 	if rc, out, _ := runCmd("check", "--state", state); rc != 0 {
 		t.Errorf("check after a deadline: exit %d\n%s", rc, out)
+	}
+	rc, out, _ = runCmd("diff", "--state", state)
+	if rc != 0 || !strings.HasPrefix(out, "The last refresh (") || !strings.Contains(strings.SplitN(out, "\n", 2)[0], "was INTERRUPTED") ||
+		!strings.Contains(out, "source not read: "+src) || strings.Contains(out, "nothing changed") {
+		t.Errorf("diff after a deadline: exit %d\n%s", rc, out)
+	}
+}
+
+// SIGINT stops a refresh: exit 130, the summary's first line and network.json say it was
+// interrupted and which claims were not read (their records untouched), check passes, diff
+// says so, and the next refresh completes. A second SIGINT exits at once (exitNow).
+var realNotify = notifySignals
+
+func TestRefreshInterruptedBySignal(t *testing.T) {
+	www := filepath.Join("..", "..", "..", "shared", "corpus", "www")
+	if _, err := os.Stat(www); err != nil {
+		t.Skipf("../shared/corpus is absent (%v): this test serves the real corpus", err)
+	}
+	var mu sync.Mutex
+	signals := 0 // SIGINTs to send when a manifest is asked for
+	srv, err := loopback.Start(os.DirFS(www), loopback.Options{
+		Rules: []loopback.Rule{{Path: `/projects/.*\.json$`, Delay: time.Minute}},
+		Wrap: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.Contains(r.URL.Path, "/projects/") {
+					mu.Lock()
+					n := signals
+					signals = 0
+					mu.Unlock()
+					for range n {
+						if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+							t.Error(err)
+						}
+						time.Sleep(10 * time.Millisecond) // the handler takes one at a time
+					}
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	src := srv.URL() + "dreamweave-mp.github.io/DreamWeave-Mod-Template/"
+	dir := t.TempDir()
+	srcs := writeFile(t, dir, "sources.toml", "[[source]]\nurl = \""+src+"\"\nadded = \"2026-09-28\"\nnote = \"test\"\n")
+	state := filepath.Join(dir, "state")
+	args := []string{"refresh", "--sources", srcs, "--curation", filepath.Join(dir, "curation.toml"), "--state", state, "--allow-loopback"}
+
+	mu.Lock()
+	signals = 1
+	mu.Unlock()
+	rc, out, errs := runCmd(args...)
+	first, _, _ := strings.Cut(out, "\n")
+	if rc != exitSIGINT || !strings.Contains(first, " INTERRUPTED (interrupted by SIGINT): 1 source, 0 sites read, ") ||
+		!strings.Contains(out, "site partly read: ") || !strings.Contains(errs, "ashyams refresh: SIGINT: stopping") {
+		t.Fatalf("exit %d\n%s\n%s", rc, out, errs)
+	}
+	snap, err := store.Open(state).Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := snap.Network.Interrupted
+	if x == nil || x.Reason != "interrupted by SIGINT" || len(x.SitesPartlyRead) != 1 || len(x.SitesPartlyRead[0].Projects) != 2 || len(snap.Claims) != 0 {
+		t.Fatalf("network.json interrupted %+v, %d claims (none was read)", x, len(snap.Claims))
+	}
+	if rc, out, _ := runCmd("check", "--state", state); rc != 0 {
+		t.Errorf("check after SIGINT: exit %d\n%s", rc, out)
+	}
+	if rc, out, _ := runCmd("diff", "--state", state); rc != 0 || !strings.Contains(out, "was INTERRUPTED") || !strings.Contains(out, "2 claims not read") {
+		t.Errorf("diff after SIGINT: exit %d\n%s", rc, out)
+	}
+
+	// Twice: the second exits at once with the same status. The two signals are queued
+	// together (an injected relay: two real ones may be merged into one by the kernel).
+	exited := make(chan int, 1)
+	exitNow = func(code int) { exited <- code }
+	relay := make(chan chan<- os.Signal, 1)
+	notifySignals = func(c chan<- os.Signal) func() { relay <- c; return func() {} }
+	defer func() { exitNow, notifySignals = os.Exit, realNotify }()
+	go func() {
+		c := <-relay
+		mu.Lock()
+		signals = 0
+		mu.Unlock()
+		c <- os.Interrupt
+		c <- os.Interrupt
+	}()
+	runCmd(args...)
+	select {
+	case code := <-exited:
+		if code != exitSIGINT {
+			t.Errorf("a second SIGINT exited %d, want %d", code, exitSIGINT)
+		}
+	case <-time.After(time.Minute): // only a bound for a broken build, never reached when it works
+		t.Error("a second SIGINT did not exit at once")
+	}
+	notifySignals = realNotify
+
+	// Nothing slow: the next refresh completes, and network.json says nothing of an interrupt.
+	if err := srv.SetRules(nil); err != nil {
+		t.Fatal(err)
+	}
+	rc, out, errs = runCmd(args...)
+	if rc != 0 || strings.Contains(out, "INTERRUPTED") {
+		t.Fatalf("the next refresh: exit %d\n%s\n%s", rc, out, errs)
+	}
+	snap, err = store.Open(state).Load()
+	if err != nil || snap.Network.Interrupted != nil || len(snap.Claims) != 2 {
+		t.Fatalf("after the next refresh: %v, interrupted %+v, %d claims", err, snap.Network.Interrupted, len(snap.Claims))
 	}
 }
 

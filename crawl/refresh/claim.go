@@ -307,7 +307,7 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 			req.ETag, req.LastModified = v.ETag, v.LastModified
 		}
 		resp, err := r.get.Get(ctx, req)
-		if err := r.interrupted(); err != nil {
+		if err := r.stopped(); err != nil {
 			res.ctxErr = err
 			return res
 		}
@@ -344,7 +344,7 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 			return res
 		}
 		if err := r.o.Sleep(ctx, RetryWaits[attempt]); err != nil {
-			if ierr := r.interrupted(); ierr != nil {
+			if ierr := r.stopped(); ierr != nil {
 				res.ctxErr = ierr
 				return res
 			}

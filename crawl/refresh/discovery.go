@@ -36,7 +36,7 @@ func (r *run) discoverWith(c *guard.Client, lim *hostLimit) discoverFunc {
 		}
 		defer release()
 		b := r.o.DiscoveryBudget
-		ctx, cancel := context.WithTimeoutCause(ctx, b, &BudgetError{What: "the source's discovery budget", Budget: b})
+		ctx, cancel := r.budget(ctx, b, &BudgetError{What: "the source's discovery budget", Budget: b}, enrolled)
 		defer cancel()
 		res, err := discover.Discover(ctx, c, enrolled, held)
 		d := &discovery{}

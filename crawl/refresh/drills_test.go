@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -711,12 +712,23 @@ func TestDrillKilledMidway(t *testing.T) {
 			}
 			return false
 		})
-		_, err := Run(ctx, l.options(tpl, ini))
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("err = %v, want context.Canceled", err)
+		tallowRecord := l.raw0(store.ClaimPath(tallow, l.site(tplDir)))
+		sum, err := Run(ctx, l.options(tpl, ini))
+		var ie *InterruptedError
+		if !errors.As(err, &ie) || ie.Deadline || ie.Reason != context.Canceled.Error() {
+			t.Fatalf("err = %v, want the interrupt (context canceled)", err)
 		}
 		mustCheck(t, l.state)
 		l.sameHeld(before)
+		// Recorded: the site partly read, Tallow's claim not read and untouched.
+		x := load(t, l.state).Network.Interrupted
+		if x == nil || x.Reason != ie.Reason || len(x.SitesPartlyRead) != 1 || x.SitesPartlyRead[0].Site != l.site(tplDir) ||
+			!contains(x.SitesPartlyRead[0].Projects, tallow) || !reflect.DeepEqual(sum.Interrupted, x) {
+			t.Errorf("network.json interrupted %+v; summary %+v", x, sum.Interrupted)
+		}
+		if got := l.raw0(store.ClaimPath(tallow, l.site(tplDir))); !bytes.Equal(got, tallowRecord) {
+			t.Errorf("the claim not read was rewritten")
+		}
 		l.setIntercept(nil)
 		l.runs++
 		l.refresh(tpl, ini) // the next refresh finishes the job

@@ -165,6 +165,10 @@ func (l *lab) crashAtEveryWrite(t *testing.T, base map[string][]byte, minWrites 
 		if ps := store.Open(l.state).Check(); len(ps) != 0 {
 			t.Fatalf("crash at write %d (%s): check: %v", k, cs.last, ps)
 		}
+		// From its first write on, a refresh that dies says so: network.json's start record.
+		if x := load(t, l.state).Network.Interrupted; k > 1 && (x == nil || !x.Unknown) {
+			t.Fatalf("crash at write %d (%s): network.json does not say the refresh did not finish: %+v", k, cs.last, x)
+		}
 		after(k, cs.last)
 	}
 }
@@ -181,4 +185,41 @@ func sortedPaths(m map[string][]byte) []string {
 // urlPath is the server path of a loopback URL ("/host/path").
 func urlPath(srv *loopback.Server, u string) string {
 	return "/" + strings.TrimPrefix(u, srv.URL())
+}
+
+// budgets replaces the wall clock of the time budgets (Options.budget): a budget ends when the
+// test calls expire for its subject (a site id, an enrolled URL, "" for the deadline), never
+// because time passed, so no test depends on how fast the machine is.
+type budgets struct {
+	mu      sync.Mutex
+	live    map[string][]func()
+	expired map[string]bool
+}
+
+func newBudgets() *budgets {
+	return &budgets{live: map[string][]func(){}, expired: map[string]bool{}}
+}
+
+func (b *budgets) start(ctx context.Context, _ time.Duration, cause *BudgetError, subject string) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	end := func() { cancel(cause) }
+	b.mu.Lock()
+	b.live[subject] = append(b.live[subject], end)
+	gone := b.expired[subject]
+	b.mu.Unlock()
+	if gone {
+		end()
+	}
+	return ctx, func() { cancel(context.Canceled) }
+}
+
+// expire ends every budget of subject, and every one started for it from now on.
+func (b *budgets) expire(subject string) {
+	b.mu.Lock()
+	b.expired[subject] = true
+	ends := b.live[subject]
+	b.mu.Unlock()
+	for _, end := range ends {
+		end()
+	}
 }

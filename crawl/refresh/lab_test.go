@@ -399,3 +399,9 @@ func hasIndex(m map[string][]byte) bool {
 	}
 	return false
 }
+
+// raw0 is the state's file at rel, as held ("" when missing).
+func (l *lab) raw0(rel string) []byte {
+	b, _ := os.ReadFile(filepath.Join(l.state, filepath.FromSlash(rel)))
+	return b
+}

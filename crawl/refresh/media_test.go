@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -150,9 +151,16 @@ func TestPickImage(t *testing.T) {
 // the refresh succeeds.
 func TestDrillCardImageCutByTheSiteBudget(t *testing.T) {
 	l := newLab(t)
-	l.opt = func(o *Options) { o.SiteBudget = 300 * time.Millisecond }
+	bs := newBudgets()
+	l.opt = func(o *Options) { o.SiteBudget, o.budget = 300*time.Millisecond, bs.start }
 	l.set(candleImage, pngBytes(t, 4, 3))
 	l.rules(loopback.Rule{Path: "dusk-over-balmora", Delay: time.Minute})
+	l.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if strings.Contains(r.URL.Path, "dusk-over-balmora") {
+			bs.expire(l.site(tplDir)) // the budget ends once the slow image is asked for
+		}
+		return false
+	})
 	src := l.source(tplDir)
 	sum := l.refresh(src)
 	c := l.claim(candle, tplDir)

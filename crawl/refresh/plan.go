@@ -183,32 +183,34 @@ func (r *run) previousSites(sr *sourceRun) []string {
 }
 
 // tasks are phase 2's units of work, each touching one site's records.
-func (p *plan) tasks() []func(context.Context, *run) error {
-	var out []func(context.Context, *run) error
+func (p *plan) tasks() []task {
+	var out []task
 	for _, id := range p.abandoned {
 		if _, moved := p.moves[id]; moved {
 			continue // handled with the site it moved to, before that site's claims
 		}
 		id := id
-		out = append(out, func(ctx context.Context, r *run) error { return r.abandon(id, "", nil) })
+		out = append(out, task{site: id, run: func(ctx context.Context, r *run) error { return r.abandon(id, "", nil) }})
 	}
 	for _, site := range sortedKeys(p.reached) {
 		site := site
-		out = append(out, func(ctx context.Context, r *run) error { return r.readSite(ctx, p, site) })
+		out = append(out, task{site: site, sources: sourceURLs(p.reached[site]),
+			run: func(ctx context.Context, r *run) error { return r.readSite(ctx, p, site) }})
 	}
 	for _, site := range sortedKeys(p.failed) {
 		site := site
-		out = append(out, func(ctx context.Context, r *run) error { return r.siteFailed(ctx, p, site) })
+		out = append(out, task{site: site, sources: sourceURLs(p.failed[site]),
+			run: func(ctx context.Context, r *run) error { return r.siteFailed(ctx, p, site) }})
 	}
 	if len(p.unreached) > 0 {
-		out = append(out, func(ctx context.Context, r *run) error {
+		out = append(out, task{sources: sourceURLs(p.unreached), run: func(ctx context.Context, r *run) error {
 			for _, sr := range p.unreached {
 				if err := r.writeSource(sr, nil, ""); err != nil {
 					return err
 				}
 			}
 			return nil
-		})
+		}})
 	}
 	return out
 }

@@ -5,13 +5,16 @@
 //
 // What a refresh does, in order:
 //
-//  0. The state is checked (store.Check, after removing a killed refresh's temporary files): a
-//     state that fails is refused with every problem named, before any request or write. A
-//     cached image the state names but media/ lacks is no reason: the refresh fetches it
-//     again, or records on the claim why it could not.
-//  1. network.json is written first (the refresh's start time, the crawler), so a refresh killed
-//     at any point leaves a state that passes `check`; it is written again at the end with the
-//     health changes of the refresh.
+//  0. The state is read once, checked and loaded in one pass (store.CheckLoad, after removing a
+//     killed refresh's temporary files): a state that fails is refused with every problem
+//     named, before any request or write. A cached image the state names but media/ lacks is
+//     no reason: the refresh fetches it again, or records on the claim why it could not.
+//  1. network.json is written first (the refresh's start time, the crawler, and an interrupted
+//     record saying the refresh has not finished), so a refresh killed at any point leaves a
+//     state that passes `check` and says it was cut short. Records are then written whole
+//     (renamed into place) but not synced one by one; at the end they are synced together and
+//     network.json, the commit point, is written again: with the health changes, and without
+//     the interrupted record unless the refresh was interrupted.
 //  2. Every enrolled source is discovered, at most Options.MaxSources at once, each within its
 //     discovery budget (Options.DiscoveryBudget). Nothing is written yet. Why sites wait for
 //     every discovery: whether a source moved, which sources share a site, and which two index
@@ -41,11 +44,18 @@
 //     a loud warning when every source failed.
 //
 // Everything in crawler.txt "What never fails a refresh" is recorded on the source, site or
-// claim and the refresh goes on. So are the time budgets (Options.SiteBudget, Options.Deadline):
-// what they cut short keeps its last good data and names the budget, and the refresh still
-// ends normally, so a scheduled job always reaches its commit and deploy. Run returns an error
-// only for the index's own bugs: a state that fails store.Check or does not load (refused before
-// any request), a write that fails, an interrupted context (partial work stays consistent).
+// claim and the refresh goes on. So are the per-source and per-site time budgets
+// (Options.DiscoveryBudget, Options.SiteBudget): what they cut short keeps its last good data
+// and names the budget.
+//
+// An interrupt (the caller's context ending: SIGINT, SIGTERM) or the deadline (Options.Deadline)
+// stops the refresh: no new work starts, requests in flight are abandoned (a claim whose
+// manifest was in flight is not written at all), every write begun finishes whole, and
+// network.json records that the refresh was interrupted, when, why, and which sources and sites
+// it did not read or only partly read (store.Interrupted); those keep their previous records
+// untouched. Run then returns the Summary with an *InterruptedError. Otherwise it returns an
+// error only for the index's own bugs: a state that fails store.Check (refused before any
+// request), a write that fails.
 package refresh
 
 import (
@@ -119,8 +129,9 @@ type Options struct {
 	// from starving every healthy site until the deadline.
 	DiscoveryBudget time.Duration
 	// Deadline bounds the whole refresh (--deadline); default 45 min, so the scheduled job always
-	// reaches its commit and deploy. Sources and sites not read in time keep their last good
-	// data (origin-unavailable, or manifest-unreachable once the index was read), naming it.
+	// reaches its commit and deploy. When it runs out the refresh stops as on an interrupt:
+	// what was not read keeps its records, network.json lists it, Run returns an
+	// *InterruptedError.
 	Deadline time.Duration
 
 	Resolver guard.Resolver // name resolution for the guard; nil = the guard's default
@@ -129,6 +140,9 @@ type Options struct {
 	// subject is how problems name the URL a source's discovery starts from: "the enrolled
 	// URL" (the default), or "the URL" for Inspect, which reads a URL nobody enrolled.
 	subject string
+	// budget starts each time budget (run.budget); nil = context.WithTimeoutCause. Tests end
+	// budgets themselves through it, so no test depends on how fast the machine is.
+	budget func(ctx context.Context, d time.Duration, cause *BudgetError, subject string) (context.Context, context.CancelFunc)
 }
 
 func (o *Options) defaults() {
@@ -226,7 +240,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if err := sourceNames(o.Sources); err != nil {
 		return nil, err
 	}
-	dir := store.Open(o.State)
+	dir := store.OpenBatch(o.State)
 	// One refresh at a time (created on the first refresh): held before Tidy, which would
 	// otherwise remove another refresh's temporary files, and until the last write.
 	unlock, err := lockState(o.State)
@@ -240,12 +254,10 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if _, err := dir.Tidy(); err != nil {
 		return nil, fmt.Errorf("the state's temporary files cannot be removed: %w", err)
 	}
-	if ps := refusals(dir.Check()); len(ps) > 0 {
+	// One pass reads, checks and loads every record.
+	snap, ps := dir.CheckLoad()
+	if ps := refusals(ps); len(ps) > 0 {
 		return nil, &StateError{State: o.State, Problems: ps}
-	}
-	snap, err := dir.Load()
-	if err != nil {
-		return nil, fmt.Errorf("the state does not load (a state that contradicts itself is this index's bug; fix the crawler or delete the state and refresh from nothing): %w", err)
 	}
 	r := newRun(o, dir, snap)
 	return r.run(ctx)
@@ -286,8 +298,9 @@ type run struct {
 	discov discoverFunc
 	now    string // the refresh's start time: every time recorded by this refresh
 	p      *plan  // phase 1's conclusions, read-only in phase 2
-	// interrupt is the caller's context: when it ends the refresh stops (an error). The budgets
-	// are contexts below it whose end is recorded as a fact instead.
+	// interrupt ends when the refresh stops: the caller's context ended or the deadline ran out
+	// (interrupted says which). The per-source and per-site budgets are contexts below it
+	// whose end is recorded as a fact instead.
 	interrupt context.Context
 
 	prevSources map[string]store.Source           // by URL
@@ -298,14 +311,18 @@ type run struct {
 	// bytes still hash to the recorded digest (a 304 must mean "what you hold").
 	indexValidators map[string]store.Validators
 
-	mu       sync.Mutex // guards sum, led, health and progress
+	mu       sync.Mutex // guards sum, led, health, srcWritten, entries and progress
 	sum      *Summary
 	led      *ledger
 	health   map[healthKey]string // the health each record was last written with
 	problems map[healthKey]*string
-	srcDone  int
-	siteDone int
-	siteN    int
+	// srcWritten are the source URLs whose record this refresh wrote; entries the projects
+	// each site read lists: what an interrupted refresh did not read is the rest (notRead).
+	srcWritten map[string]bool
+	entries    map[string]map[string]protocol.IndexEntry
+	srcDone    int
+	siteDone   int
+	siteN      int
 }
 
 type healthKey struct{ origin, project string }
@@ -334,6 +351,8 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		led:         newLedger(),
 		health:      map[healthKey]string{},
 		problems:    map[healthKey]*string{},
+		srcWritten:  map[string]bool{},
+		entries:     map[string]map[string]protocol.IndexEntry{},
 
 		indexValidators: map[string]store.Validators{},
 	}
@@ -342,21 +361,40 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 	for _, s := range snap.Sources {
 		r.prevSources[s.URL] = s
 	}
-	for _, o := range snap.Origins {
-		r.prevOrigins[o.ID] = r.settleOrigin(o)
+	// The held bytes' digests: from the check that opened the state, else read here.
+	indexSum := func(site string) (string, bool) {
+		if snap.IndexDigests != nil {
+			d, ok := snap.IndexDigests[site]
+			return d, ok
+		}
+		b, err := r.st.ReadBytes(store.OriginIndexPath(site))
+		return store.Digest(b), err == nil
 	}
-	for id, o := range r.prevOrigins {
-		if o.IndexSHA256 == nil || o.Validators == (store.Validators{}) {
+	manifestSum := func(c store.ClaimRecord) (string, bool) {
+		if snap.ManifestDigests != nil {
+			d, ok := snap.ManifestDigests[c.Dir]
+			return d, ok
+		}
+		b, err := r.st.ReadBytes(store.ManifestPath(c.Project, c.Origin))
+		return store.Digest(b), err == nil
+	}
+	for _, o := range snap.Origins {
+		if o.PendingSHA256 == nil && (o.IndexSHA256 == nil || o.Validators == (store.Validators{})) {
+			r.prevOrigins[o.ID] = o
 			continue
 		}
-		b, err := r.st.ReadBytes(store.OriginIndexPath(id))
-		if err != nil || store.Digest(b) != *o.IndexSHA256 {
-			continue
+		sum, held := indexSum(o.ID)
+		o = settleOrigin(o, sum, held)
+		r.prevOrigins[o.ID] = o
+		if held && o.IndexSHA256 != nil && sum == *o.IndexSHA256 && o.Validators != (store.Validators{}) {
+			r.indexValidators[o.IndexURL] = o.Validators
 		}
-		r.indexValidators[o.IndexURL] = o.Validators
 	}
 	for _, c := range snap.Claims {
-		c.Claim = r.settleClaim(c.Claim)
+		if c.PendingSHA256 != nil {
+			sum, held := manifestSum(c)
+			c.Claim = settleClaim(c.Claim, sum, held)
+		}
 		if r.prevClaims[c.Origin] == nil {
 			r.prevClaims[c.Origin] = map[string]store.Claim{}
 		}
@@ -366,13 +404,14 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 	return r
 }
 
-// settleOrigin finishes a replacement a refresh cut short: the held bytes are the truth. When
-// they are the pending ones, they become the recorded digest (their validators are unknown).
-func (r *run) settleOrigin(o store.Origin) store.Origin {
+// settleOrigin finishes a replacement a refresh cut short: the held bytes (digest sum, when
+// held) are the truth. When they are the pending ones, they become the recorded digest (their
+// validators are unknown).
+func settleOrigin(o store.Origin, sum string, held bool) store.Origin {
 	if o.PendingSHA256 == nil {
 		return o
 	}
-	if b, err := r.st.ReadBytes(store.OriginIndexPath(o.ID)); err == nil && store.Digest(b) == *o.PendingSHA256 {
+	if held && sum == *o.PendingSHA256 {
 		o.IndexSHA256, o.Validators = o.PendingSHA256, store.Validators{}
 	}
 	o.PendingSHA256 = nil
@@ -380,11 +419,11 @@ func (r *run) settleOrigin(o store.Origin) store.Origin {
 }
 
 // settleClaim is settleOrigin for a claim's manifest.
-func (r *run) settleClaim(c store.Claim) store.Claim {
+func settleClaim(c store.Claim, sum string, held bool) store.Claim {
 	if c.PendingSHA256 == nil {
 		return c
 	}
-	if b, err := r.st.ReadBytes(store.ManifestPath(c.Project, c.Origin)); err == nil && store.Digest(b) == *c.PendingSHA256 {
+	if held && sum == *c.PendingSHA256 {
 		c.IngestedSHA256, c.Validators = *c.PendingSHA256, store.Validators{}
 	}
 	c.PendingSHA256 = nil
@@ -401,22 +440,36 @@ type sourceRun struct {
 }
 
 func (r *run) run(interrupt context.Context) (*Summary, error) {
-	r.interrupt = interrupt
-	ctx, cancel := context.WithTimeoutCause(interrupt, r.o.Deadline, &BudgetError{What: "the refresh's deadline", Budget: r.o.Deadline})
+	// stop ends on the caller's interrupt (a signal) or at the deadline: from then on no new
+	// work starts and requests in flight are abandoned; what was written stays, whole.
+	stop, cancel := r.budget(interrupt, r.o.Deadline, &BudgetError{What: "the refresh's deadline", Budget: r.o.Deadline}, "")
 	defer cancel()
-	if err := r.st.WriteJSON(store.NetworkFile, store.Network{Format: store.Format, Crawler: crawl.UserAgent, ObservedAt: r.now}); err != nil {
+	r.interrupt = stop
+	ctx := stop
+	// network.json first, saying the refresh has not finished: if the process is killed, that
+	// is what the state says. It is durable before any record changes.
+	start := store.Network{Format: store.Format, Crawler: crawl.UserAgent, ObservedAt: r.now, Interrupted: &store.Interrupted{
+		At: r.now, Unknown: true, Reason: "the refresh that started at " + r.now + " did not finish: it was stopped before it could record why (killed, or a write failed)",
+		SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}}
+	if err := r.st.WriteJSON(store.NetworkFile, start); err != nil {
+		return nil, err
+	}
+	if err := r.st.Sync(); err != nil {
 		return nil, err
 	}
 	srcs := append([]sources.Source(nil), r.o.Sources...)
 	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].URL < srcs[j].URL })
 	r.sum.Sources = len(srcs)
 
-	// Phase 1: discovery, nothing written.
+	// Phase 1: discovery, nothing written. Cut short, nothing is recorded but that.
 	runs := make([]*sourceRun, len(srcs))
-	err := parallel(interrupt, r.o.MaxSources, len(srcs), func(i int) error {
+	_, err := parallel(stop, r.o.MaxSources, len(srcs), func(i int) error {
 		runs[i] = r.discoverSource(ctx, srcs[i])
 		return nil
 	})
+	if err == nil && r.interrupted() != nil {
+		return r.end(runs, nil, nil)
+	}
 	if err != nil {
 		return r.sum, err
 	}
@@ -429,24 +482,54 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	// are still in the catalog (store.Check refuses that).
 	tasks := plan.tasks()
 	r.siteN = len(tasks)
-	err = parallel(interrupt, r.o.MaxSources, len(tasks), func(i int) error {
-		return tasks[i](ctx, r)
+	done, err := parallel(stop, r.o.MaxSources, len(tasks), func(i int) error {
+		return tasks[i].run(ctx, r)
 	})
-	if err == nil {
-		err = r.removeSources(plan)
-	}
-	if err == nil {
-		err = r.repairMedia()
-	}
 	if err != nil {
 		r.finish(runs)
 		return r.sum, err
 	}
-	r.finish(runs)
-	// network.json again, now with what changed health: the start time it names is the same.
-	n := store.Network{Format: store.Format, Crawler: crawl.UserAgent, ObservedAt: r.now, HealthChanges: r.sum.HealthChanges}
+	if r.interrupted() == nil {
+		err = r.removeSources(plan)
+		if err == nil {
+			err = r.repairMedia()
+		}
+		if err != nil {
+			r.finish(runs)
+			return r.sum, err
+		}
+	}
+	return r.end(runs, tasks, done)
+}
+
+// end finishes a refresh that was not failed by a write: the summary, then every record
+// written so far made durable, then network.json, the commit point, with what changed health
+// and, when the refresh was interrupted (tasks and done say which ran to the end; nil tasks:
+// discovery was cut short, nothing was recorded), what it did not read. An interrupted refresh
+// returns an *InterruptedError with its summary.
+func (r *run) end(runs []*sourceRun, tasks []task, done []bool) (*Summary, error) {
+	stopped := r.interrupted()
+	if stopped == nil {
+		r.finish(runs)
+	} else {
+		r.mu.Lock()
+		r.sum.Failures = r.led.lines()
+		r.sum.HealthChanges = r.healthChanges()
+		r.sum.Interrupted = r.notRead(tasks, done, stopped)
+		r.mu.Unlock()
+	}
+	if err := r.st.Sync(); err != nil {
+		return r.sum, err
+	}
+	n := store.Network{Format: store.Format, Crawler: crawl.UserAgent, ObservedAt: r.now, HealthChanges: r.sum.HealthChanges, Interrupted: r.sum.Interrupted}
 	if err := r.st.WriteJSON(store.NetworkFile, n); err != nil {
 		return r.sum, err
+	}
+	if err := r.st.Sync(); err != nil {
+		return r.sum, err
+	}
+	if stopped != nil {
+		return r.sum, &InterruptedError{Reason: stopped.reason, Deadline: stopped.deadline}
 	}
 	for _, w := range r.sum.Warnings {
 		r.progress("refresh: WARNING: %s", w)
@@ -582,51 +665,6 @@ func (r *run) putOrigin(o store.Origin) error {
 	return nil
 }
 
-// interrupted is the caller's context's cause once it ended (an interrupt, not a budget).
-func (r *run) interrupted() error {
-	if r.interrupt.Err() != nil {
-		return context.Cause(r.interrupt)
-	}
-	return nil
-}
-
-// parallel runs f(0..n-1) with at most k at once. It stops starting new work when stop is done
-// or f fails, waits for what is running (so no write is cut in half), and returns the first
-// error, or stop's. Budgets are not stop: work under an expired budget runs, and records that.
-func parallel(stop context.Context, k, n int, f func(int) error) error {
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-	)
-	sem := make(chan struct{}, k)
-	for i := 0; i < n; i++ {
-		mu.Lock()
-		halt := first != nil
-		mu.Unlock()
-		if halt || stop.Err() != nil {
-			break
-		}
-		sem <- struct{}{}
-		wg.Add(1)
-		go func(i int) {
-			defer func() { <-sem; wg.Done() }()
-			if err := f(i); err != nil {
-				mu.Lock()
-				if first == nil {
-					first = err
-				}
-				mu.Unlock()
-			}
-		}(i)
-	}
-	wg.Wait()
-	if first != nil {
-		return first
-	}
-	return stop.Err()
-}
-
 // progress prints one progress line through store.TermLine: it quotes publisher text (URLs,
 // problems quoting documents), which must not reach the terminal or the CI log as controls,
 // bidi overrides, line separators or workflow commands.
@@ -699,7 +737,7 @@ func (r *run) removeSources(p *plan) error {
 		msg := "no longer listed in network/sources.toml; this index does not read it any more"
 		s.Health = store.SourceRemoved
 		s.Problem = &msg
-		if err := r.st.WriteJSON(store.SourcePath(store.SourceID(s.URL)), s); err != nil {
+		if err := r.putSource(s); err != nil {
 			return err
 		}
 		r.fact(sourceFact(s.URL, "source removed", "removed", msg))
@@ -737,7 +775,18 @@ func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 			r.fact(sourceFact(sr.src.URL, "source unresolved", "unresolved", *s.Problem))
 		}
 	}
-	return r.st.WriteJSON(store.SourcePath(store.SourceID(sr.src.URL)), s)
+	return r.putSource(s)
+}
+
+// putSource writes a source's record and notes it written.
+func (r *run) putSource(s store.Source) error {
+	if err := r.st.WriteJSON(store.SourcePath(store.SourceID(s.URL)), s); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.srcWritten[s.URL] = true
+	r.mu.Unlock()
+	return nil
 }
 
 // abandon withdraws the claims of a held site no enrolled source leads to any more. movedTo is
@@ -854,6 +903,9 @@ func (r *run) event(e store.Event) error {
 func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 	srs := p.failed[site]
 	health, problem := r.failureVerdict(ctx, site, srs[0].err)
+	if err := r.stopped(); err != nil { // the probe was cut short: nothing is written
+		return err
+	}
 	if err := r.originUnavailable(site, health, problem, sourceURLs(srs)); err != nil {
 		return err
 	}

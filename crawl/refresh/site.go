@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -76,7 +77,7 @@ type siteStats struct{ fetched, unchanged, problems int }
 // readSite reads one site some enrolled source reached this time, within the site's time
 // budget (Options.SiteBudget).
 func (r *run) readSite(ctx context.Context, p *plan, site string) error {
-	ctx, cancel := context.WithTimeoutCause(ctx, r.o.SiteBudget, &BudgetError{What: "the site's time budget", Budget: r.o.SiteBudget})
+	ctx, cancel := r.budget(ctx, r.o.SiteBudget, &BudgetError{What: "the site's time budget", Budget: r.o.SiteBudget}, site)
 	defer cancel()
 	srs := p.reached[site]
 	d := srs[0].d
@@ -99,8 +100,8 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		if err != nil || o.IndexSHA256 == nil || store.Digest(held) != *o.IndexSHA256 {
 			// A 304 for bytes we do not hold: read it again, unconditionally.
 			resp, gerr := r.get.Get(ctx, guard.Request{URL: d.IndexURL, Accept: acceptIndex})
-			if gerr != nil && r.interrupted() != nil {
-				return r.interrupted()
+			if err := r.stopped(); gerr != nil && err != nil {
+				return err
 			}
 			if gerr != nil || resp.Status != 200 {
 				return r.siteUnreadable(p, site, o, srs, store.OriginUnreachable, fetchProblem("the site index", d.IndexURL, resp, gerr))
@@ -154,17 +155,26 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 			issues = append(issues, fmt.Sprintf("the enrolled source %s leads to the manifest %s, which this site index does not list", x.src.URL, m))
 		}
 	}
+	r.mu.Lock()
+	r.entries[site] = sr.entries
+	r.mu.Unlock()
 	if err := r.movesInto(p, site, sr.entries); err != nil {
 		return err
 	}
 	if err := r.writeSources(o, srs); err != nil {
 		return err
 	}
-	err := parallel(r.interrupt, r.o.MaxSources, len(entries), func(i int) error {
+	done, err := parallel(r.interrupt, r.o.MaxSources, len(entries), func(i int) error {
 		return r.readClaim(ctx, sr, entries[i])
 	})
 	if err != nil {
 		return err
+	}
+	if slices.Contains(done, false) { // only the refresh's stop leaves a claim unread
+		if err := r.stopped(); err != nil {
+			return err
+		}
+		return errors.New("a claim was left unread without a reason (this index's bug)")
 	}
 	for _, project := range sortedKeys(r.prevClaims[site]) {
 		if _, listed := sr.entries[project]; !listed {

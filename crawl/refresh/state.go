@@ -21,6 +21,9 @@ type state interface {
 	WriteJSON(rel string, v any) error
 	WriteBytes(rel string, b []byte) error
 	WriteEvent(e store.Event) (bool, error)
+	// Sync makes every write so far durable (store.Dir.Sync); a refresh calls it before
+	// network.json, its commit point.
+	Sync() error
 }
 
 var _ state = (*store.Dir)(nil)
@@ -77,6 +80,9 @@ func (m *memState) WriteBytes(rel string, b []byte) error {
 	m.files[rel] = append([]byte(nil), b...)
 	return nil
 }
+
+// Sync has nothing to do: memory is all there is.
+func (m *memState) Sync() error { return nil }
 
 func (m *memState) WriteEvent(e store.Event) (bool, error) {
 	rel := store.EventPath(e.ID)

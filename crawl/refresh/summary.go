@@ -30,6 +30,9 @@ type Summary struct {
 	HealthChanges []store.HealthChange // as written to network.json
 	// Warnings are said loudly at the end of the refresh (on Progress): every source failed.
 	Warnings []string
+	// Interrupted is what network.json records of a refresh cut short (nil when it finished):
+	// when, why, and what was not read.
+	Interrupted *store.Interrupted
 }
 
 // String is the summary as a commit message: a subject line, the health changes, problem
@@ -40,13 +43,23 @@ type Summary struct {
 // refresh gives the same text.
 func (s *Summary) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "refresh %s: %s, %s read, %s fetched, %d unchanged, %d accepted, %s",
-		s.StartedAt, plural(s.Sources, "source", "sources"), plural(s.SitesRead, "site", "sites"),
+	stopped := ""
+	if x := s.Interrupted; x != nil {
+		stopped = " INTERRUPTED (" + x.Reason + ")"
+	}
+	fmt.Fprintf(&b, "refresh %s%s: %s, %s read, %s fetched, %d unchanged, %d accepted, %s",
+		s.StartedAt, stopped, plural(s.Sources, "source", "sources"), plural(s.SitesRead, "site", "sites"),
 		plural(s.Fetched, "manifest", "manifests"), s.Unchanged, s.Accepted, plural(s.Events, "event", "events"))
 	if s.EventsKnown > 0 {
 		fmt.Fprintf(&b, " (%s already recorded)", plural(s.EventsKnown, "event", "events"))
 	}
 	b.WriteString("\n")
+	if x := s.Interrupted; x != nil {
+		b.WriteString("\n")
+		for _, l := range InterruptedLines(x) {
+			b.WriteString(store.TermLine(l) + "\n")
+		}
+	}
 	if h := healthWords(s.HealthChanges); h != "" {
 		b.WriteString("\nHealth: " + h + "\n")
 	}
@@ -230,5 +243,32 @@ func (l *ledger) lines() []string {
 		out = append(out, fmt.Sprintf("%d claims at %s: %s (%s)", len(projects), key.site, labelled(key.label, key.what), strings.Join(projects, ", ")))
 	}
 	sort.Strings(out)
+	return out
+}
+
+// InterruptedLines says what a refresh cut short did not read, one line each (the summary's,
+// `ashyams diff`'s): when and why it stopped, then each source and site not read, and each
+// site partly read with its projects not read. Their records are the previous refresh's.
+func InterruptedLines(x *store.Interrupted) []string {
+	if x.Unknown {
+		return []string{"Interrupted: " + x.Reason + ". What it read is not recorded: a record whose last_attempt is older than the refresh's start was not read."}
+	}
+	out := []string{fmt.Sprintf("Interrupted at %s (%s): %s not read, %s not read, %s partly read; what was not read keeps its previous records (their last_attempt is older), and the next refresh reads it.",
+		x.At, x.Reason, plural(len(x.SourcesNotRead), "source", "sources"), plural(len(x.SitesNotRead), "site", "sites"), plural(len(x.SitesPartlyRead), "site", "sites"))}
+	for _, u := range x.SourcesNotRead {
+		out = append(out, "  source not read: "+u)
+	}
+	for _, site := range x.SitesNotRead {
+		out = append(out, "  site not read: "+site)
+	}
+	for _, p := range x.SitesPartlyRead {
+		l := "  site partly read: " + p.Site
+		if len(p.Projects) > 0 {
+			l += " (" + plural(len(p.Projects), "claim", "claims") + " not read: " + strings.Join(p.Projects, ", ") + ")"
+		} else {
+			l += " (every claim read; its publication issues not updated)"
+		}
+		out = append(out, l)
+	}
 	return out
 }

@@ -1,0 +1,205 @@
+package refresh
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// InterruptedError is what Run returns when the refresh was cut short: its context ended (a
+// signal) or its deadline ran out. It is not a failure of the state: every record is whole, the
+// records the refresh did not reach keep what the previous refresh wrote, and network.json
+// says what was not read (store.Interrupted); the Summary returned with it says the same.
+type InterruptedError struct {
+	Reason   string // why, in words: the context's cause, or "the refresh's deadline (45m0s) ran out"
+	Deadline bool   // the deadline (Options.Deadline) ran out, rather than the caller's context
+}
+
+func (e *InterruptedError) Error() string {
+	return "the refresh was interrupted (" + e.Reason + "): every record is whole, and network.json says what was not read; the next refresh reads it"
+}
+
+// stopError is the refresh's stop (an interrupt or the deadline) seen by a task: the task ends
+// without writing what it was reading, which is then listed as not read.
+type stopError struct {
+	reason   string
+	deadline bool
+}
+
+func (e *stopError) Error() string { return e.reason }
+
+// interrupted is the refresh's stop once it happened (nil before).
+func (r *run) interrupted() *stopError {
+	if r.interrupt.Err() == nil {
+		return nil
+	}
+	cause := context.Cause(r.interrupt)
+	var be *BudgetError
+	if errors.As(cause, &be) {
+		return &stopError{reason: be.Error(), deadline: true}
+	}
+	return &stopError{reason: cause.Error()}
+}
+
+// stopped is interrupted as an error (nil when the refresh goes on).
+func (r *run) stopped() error {
+	if s := r.interrupted(); s != nil {
+		return s
+	}
+	return nil
+}
+
+// budget starts a time budget below ctx that ends with cause after d. subject names what it
+// bounds (an enrolled URL for a discovery budget, a site id for a site budget, "" for the
+// deadline), for Options.budget, which tests set to end budgets themselves instead of waiting.
+func (r *run) budget(ctx context.Context, d time.Duration, cause *BudgetError, subject string) (context.Context, context.CancelFunc) {
+	if r.o.budget != nil {
+		return r.o.budget(ctx, d, cause, subject)
+	}
+	return context.WithTimeoutCause(ctx, d, cause)
+}
+
+// parallel runs f(0..n-1) with at most k at once and reports which ran to the end (f returned
+// nil). It stops starting new work when stop is done or f fails, waits for what is running (so
+// no write is cut in half), and returns the first failure; f returning a *stopError is not one
+// (the work was abandoned because of the stop, and is reported as not done).
+func parallel(stop context.Context, k, n int, f func(int) error) ([]bool, error) {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	done := make([]bool, n)
+	sem := make(chan struct{}, k)
+	for i := 0; i < n; i++ {
+		mu.Lock()
+		halt := first != nil
+		mu.Unlock()
+		if halt || stop.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(i int) {
+			defer func() { <-sem; wg.Done() }()
+			err := f(i)
+			var se *stopError
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				done[i] = true
+			case errors.As(err, &se):
+			case first == nil:
+				first = err
+			}
+		}(i)
+	}
+	wg.Wait()
+	return done, first
+}
+
+// task is one unit of phase 2, touching the records of one site (and of the sources leading
+// there): what it was about is what an interrupted refresh lists as not read.
+type task struct {
+	site    string   // the site whose records it writes ("" for the sources no site is read through)
+	sources []string // the enrolled sources whose records it writes
+	run     func(context.Context, *run) error
+}
+
+// notRead lists what an interrupted refresh did not read (callers hold r.mu): the enrolled
+// sources whose record it did not write (and removed sources it did not mark), the held or
+// reached sites it wrote nothing of, and the sites whose task began writing and did not finish,
+// with the projects whose claims it did not write. tasks nil: discovery was cut short and
+// nothing was recorded.
+func (r *run) notRead(tasks []task, done []bool, s *stopError) *store.Interrupted {
+	x := &store.Interrupted{At: r.o.Now().UTC().Format(store.TimeFormat), Reason: s.reason,
+		SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}
+	for _, src := range r.o.Sources {
+		if !r.srcWritten[src.URL] {
+			x.SourcesNotRead = append(x.SourcesNotRead, src.URL)
+		}
+	}
+	if r.p != nil {
+		for _, src := range r.p.removed {
+			if !r.srcWritten[src.URL] {
+				x.SourcesNotRead = append(x.SourcesNotRead, src.URL)
+			}
+		}
+	}
+	sort.Strings(x.SourcesNotRead)
+	x.SourcesNotRead = dedup(x.SourcesNotRead)
+	// Which task is each site's: its own, or for a site moved (or waiting to move) into
+	// another, that other site's.
+	finished := map[string]bool{}
+	owner := map[string]string{}
+	sites := map[string]bool{}
+	for id := range r.prevOrigins {
+		sites[id] = true
+	}
+	for i, t := range tasks {
+		if t.site == "" {
+			continue
+		}
+		sites[t.site] = true
+		owner[t.site] = t.site
+		finished[t.site] = done[i]
+	}
+	if r.p != nil {
+		for old, to := range r.p.moves {
+			owner[old] = to
+		}
+		for site, olds := range r.p.pending {
+			for _, old := range olds {
+				owner[old] = site
+			}
+		}
+	}
+	written := map[string]map[string]bool{} // site -> projects whose claims were written ("" the origin)
+	for k := range r.health {
+		if written[k.origin] == nil {
+			written[k.origin] = map[string]bool{}
+		}
+		written[k.origin][k.project] = true
+	}
+	for _, site := range sortedKeys(sites) {
+		if o, ok := owner[site]; ok && finished[o] {
+			continue
+		}
+		if len(written[site]) == 0 {
+			x.SitesNotRead = append(x.SitesNotRead, site)
+			continue
+		}
+		projects := map[string]bool{}
+		for id := range r.entries[site] {
+			projects[id] = true
+		}
+		for id, c := range r.prevClaims[site] {
+			if c.Health != store.ClaimWithdrawn {
+				projects[id] = true
+			}
+		}
+		pr := store.PartlyRead{Site: site, Projects: []string{}}
+		for _, id := range sortedKeys(projects) {
+			if !written[site][id] {
+				pr.Projects = append(pr.Projects, id)
+			}
+		}
+		x.SitesPartlyRead = append(x.SitesPartlyRead, pr)
+	}
+	return x
+}
+
+func dedup(sorted []string) []string {
+	out := sorted[:0]
+	for i, v := range sorted {
+		if i == 0 || v != sorted[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
