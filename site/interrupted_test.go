@@ -1,0 +1,55 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// When the last refresh was interrupted (network.json says so), the home page and the health
+// page say so, the health page naming each site not read or partly read, linked to its row;
+// after a complete refresh neither says anything of it.
+func TestBuildSaysTheLastRefreshWasInterrupted(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	a := f.origin("https://a.example/mods/dreamweave.json", "Site A")
+	b := f.origin("https://b.example/mods/dreamweave.json", "Site B")
+	f.claim(a, sampleManifest(uuid(1), "Project One", 1), nil)
+	_, out := build(t, state, Options{})
+	for _, rel := range []string{"index.html", "health/index.html"} {
+		if p := page(t, out, rel); strings.Contains(p, "interrupted") {
+			t.Errorf("%s after a complete refresh mentions an interrupt:\n%s", rel, p)
+		}
+	}
+	f.write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: fakeTime,
+		Interrupted: &store.Interrupted{At: fakeTime, Reason: "interrupted by SIGINT", SourcesNotRead: []string{"https://b.example/mods/"},
+			SitesNotRead: []string{b}, SitesPartlyRead: []store.PartlyRead{{Site: a, Projects: []string{uuid(1)}}}}})
+	_, out = build(t, state, Options{})
+	want := "The last refresh was interrupted at "
+	home, health := page(t, out, "index.html"), page(t, out, "health/index.html")
+	for rel, p := range map[string]string{"index.html": home, "health/index.html": health} {
+		if !strings.Contains(p, want) || !strings.Contains(p, "(interrupted by SIGINT): 1 source and 1 site not read, 1 site partly read.") {
+			t.Errorf("%s does not say the last refresh was interrupted:\n%s", rel, p)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "health", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(raw)
+	for _, w := range []string{`Not read: <a href="#site-` + b + `">`, `Partly read: <a href="#site-` + a + `">` + a + `</a>, 1 claim not read`} {
+		if !strings.Contains(html, w) {
+			t.Errorf("the health page lacks %q", w)
+		}
+	}
+	// A refresh killed before it could record anything says that.
+	f.write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: fakeTime,
+		Interrupted: &store.Interrupted{At: fakeTime, Unknown: true, Reason: "did not finish", SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}})
+	_, out = build(t, state, Options{})
+	if p := page(t, out, "index.html"); !strings.Contains(p, "The last refresh was interrupted: it stopped before it could record why or what it read.") {
+		t.Errorf("home page:\n%s", p)
+	}
+}
