@@ -20,6 +20,29 @@ type discovery struct {
 	PageValidators store.Validators
 }
 
+// ahead is discover.Held.Ahead over the guarded client: the request takes a host slot of its
+// own, only if one is free now (the politeness limit allows two requests in flight per host;
+// discovery holds one), and is abandoned when the discovery's context ends.
+func ahead(c getter, lim *hostLimit) func(context.Context, guard.Request) func() (*guard.Response, error) {
+	return func(ctx context.Context, req guard.Request) func() (*guard.Response, error) {
+		release, ok := lim.tryAcquire(req.URL)
+		if !ok {
+			return nil
+		}
+		type answer struct {
+			resp *guard.Response
+			err  error
+		}
+		ch := make(chan answer, 1)
+		go func() {
+			defer release()
+			resp, err := c.Get(ctx, req)
+			ch <- answer{resp, err}
+		}()
+		return func() (*guard.Response, error) { a := <-ch; return a.resp, a.err }
+	}
+}
+
 type discoverFunc func(ctx context.Context, enrolled string, held discover.Held) (*discovery, error)
 
 // discoverWith runs crawl/discover with the guarded client. discover takes the client itself,
@@ -38,6 +61,7 @@ func (r *run) discoverWith(c *guard.Client, lim *hostLimit) discoverFunc {
 		b := r.o.DiscoveryBudget
 		ctx, cancel := r.budget(ctx, b, &BudgetError{What: "the source's discovery budget", Budget: b}, enrolled)
 		defer cancel()
+		held.Ahead = ahead(c, lim)
 		res, err := discover.Discover(ctx, c, enrolled, held)
 		d := &discovery{}
 		if res != nil {

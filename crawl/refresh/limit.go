@@ -21,20 +21,38 @@ type hostLimit struct {
 
 func newHostLimit(n int) *hostLimit { return &hostLimit{n: n, sems: map[string]chan struct{}{}} }
 
-// acquire waits for a slot for rawURL's host; release gives it back. When ctx ends first the
-// error wraps its cause (a time budget, an interrupt).
-func (h *hostLimit) acquire(ctx context.Context, rawURL string) (release func(), err error) {
+// sem is rawURL's host's semaphore.
+func (h *hostLimit) sem(rawURL string) chan struct{} {
 	host := rawURL
 	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
 		host = strings.ToLower(u.Host)
 	}
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	sem, ok := h.sems[host]
 	if !ok {
 		sem = make(chan struct{}, h.n)
 		h.sems[host] = sem
 	}
-	h.mu.Unlock()
+	return sem
+}
+
+// tryAcquire takes a slot for rawURL's host only if one is free now (ok false otherwise), so a
+// request asked ahead never waits for, or holds up, a slot another request needs.
+func (h *hostLimit) tryAcquire(rawURL string) (release func(), ok bool) {
+	sem := h.sem(rawURL)
+	select {
+	case sem <- struct{}{}:
+		return func() { <-sem }, true
+	default:
+		return nil, false
+	}
+}
+
+// acquire waits for a slot for rawURL's host; release gives it back. When ctx ends first the
+// error wraps its cause (a time budget, an interrupt).
+func (h *hostLimit) acquire(ctx context.Context, rawURL string) (release func(), err error) {
+	sem := h.sem(rawURL)
 	if ctx.Err() != nil { // an ended context wins over a free slot: no request after a deadline
 		return nil, fmt.Errorf("%s: not requested: %w", rawURL, context.Cause(ctx))
 	}
