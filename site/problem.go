@@ -176,13 +176,32 @@ func originTexts(o *network.Origin) []string {
 	return out
 }
 
-// quoteFor is problemHTML with the publisher strings of ctx (a claim or a site) known.
+// issueTexts are the publisher strings one publication issue of site o may quote bare: the
+// site's name and generator, and the names of the claim the issue is about, found by the
+// project id the issue starts with ("<id> (<name>): ..."). Looking that one claim up (o.Claims is sorted by project id)
+// instead of offering every name the site lists keeps a site's issue list linear in its
+// claims: one issue per claim, each searched for every name, was quadratic.
+func issueTexts(o *network.Origin, issue string) []string {
+	out := []string{deref(o.SiteName), deref(o.Generator)}
+	id := issue
+	if i := strings.IndexAny(issue, " :"); i >= 0 {
+		id = issue[:i]
+	}
+	i := sort.Search(len(o.Claims), func(i int) bool { return o.Claims[i].Project >= id })
+	if i < len(o.Claims) && o.Claims[i].Project == id {
+		out = append(out, o.Claims[i].Name, o.Claims[i].Record.Entry.Name)
+	}
+	return out
+}
+
+// quoteFor is problemHTML with the publisher strings of ctx known: a claim's (claimTexts), or
+// for a site's publication issue, the site's and the named claim's (issueTexts).
 func quoteFor(s string, ctx any) template.HTML {
 	switch v := ctx.(type) {
 	case *network.Claim:
 		return problemHTML(s, claimTexts(v)...)
 	case *network.Origin:
-		return problemHTML(s, originTexts(v)...)
+		return problemHTML(s, issueTexts(v, s)...)
 	}
 	return problemHTML(s)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
@@ -165,5 +166,34 @@ func TestUpdatesAtOneTimeByName(t *testing.T) {
 			t.Fatalf("the updates page does not list %q after position %d: %q", want, last, text)
 		}
 		last += 1 + i
+	}
+}
+
+// TestSiteIssueKnowsItsOwnClaim: a site's publication issue marks the name of the claim it
+// starts with (found by the id it starts with) and the site's
+// name, and not the name of another claim of the site that its words happen to contain, so an
+// issue is searched for a handful of names, not for every name the site lists.
+func TestSiteIssueKnowsItsOwnClaim(t *testing.T) {
+	site := "Lamp Works"
+	o := &network.Origin{Origin: store.Origin{ID: "lamps-1", SiteName: &site}}
+	for _, c := range []struct{ id, name string }{
+		{"1c2e4a6c-9d1f-4a3b-8c5d-6e8a0c2e4a5d", "unreachable"},
+		{"ac2e4a6c-9d1f-4a3b-8c5d-6e8a0c2e4a5d", "Trusted Lamps"},
+		{"fc2e4a6c-9d1f-4a3b-8c5d-6e8a0c2e4a5d", "Wax"},
+	} {
+		o.Claims = append(o.Claims, &network.Claim{Key: network.Key{Project: c.id, Site: "lamps-1"}, Name: c.name, Record: store.Claim{Entry: protocol.IndexEntry{Name: c.name}}})
+	}
+	issue := sentence(capitalize("ac2e4a6c-9d1f-4a3b-8c5d-6e8a0c2e4a5d (Trusted Lamps): manifest unreachable: HTTP 404 from Lamp Works"))
+	got := markedTexts(quoteFor(issue, o))
+	for _, want := range []string{"Trusted Lamps", "Lamp Works"} {
+		if !contains(got, want) {
+			t.Errorf("%q is not marked: %q", want, got)
+		}
+	}
+	if contains(got, "unreachable") {
+		t.Errorf("another claim's name is marked in the index's own words: %q", got)
+	}
+	if n := len(issueTexts(o, "not an id: x")); n != 2 {
+		t.Errorf("an issue naming no claim knows %d strings, want the site's 2", n)
 	}
 }
