@@ -1,19 +1,27 @@
 package site
 
 import (
+	"bytes"
 	"strings"
 
 	"golang.org/x/text/unicode/bidi"
 )
 
-// Publisher text in plain-text contexts (the <title> element, Atom entry titles and
-// summaries, SVG <title> and <text>, alt attributes, meta descriptions) cannot be put in a
-// <bdi>, so one rule applies there, in plainPub: every explicit bidi formatting character
-// (U+202A..U+202E embeddings and overrides, U+2066..U+2069 isolates) is removed, because an
-// unterminated one (an RLO in a site name) would reverse the index's own words after it; and
-// text that still holds a right-to-left character is wrapped in U+2068 FSI .. U+2069 PDI, so
-// its direction stays inside it. Text with no right-to-left character is returned without the
-// wrapper: left-to-right text cannot reorder what follows it on these left-to-right pages.
+// Publisher text reaches every text context of the site: element text inside <bdi>, the
+// <title> element, Atom entry titles and summaries, SVG <title> and <text>, alt attributes,
+// meta descriptions. One rule applies to all of them (bidiText): every explicit embedding and
+// override (U+202A..U+202E) and every LRI or RLI isolate (U+2066, U+2067) is removed, because
+// <bdi> isolates an override but does not neutralise it (an RLO in "Site" shows "etiS") and
+// an unterminated one in a plain-text context reverses the index's own words after it; FSI
+// .. PDI isolates (U+2068, U+2069) stay only in balanced pairs, a PDI with no FSI open is
+// removed and an FSI left open is closed at the end of its stretch of text. Every page, feed
+// and drawing the build writes passes through it whole (builder.write), so no template or
+// new field can miss it; the JSON files escape the same characters instead (store.JSONText).
+//
+// plainPub also isolates: text that still holds a right-to-left character is wrapped in FSI
+// .. PDI, so its direction stays inside it where no <bdi> can stand. Text with no
+// right-to-left character is returned without the wrapper: left-to-right text cannot reorder
+// what follows it on these left-to-right pages.
 
 const (
 	fsi = "\u2068" // FIRST STRONG ISOLATE
@@ -54,9 +62,98 @@ func hasRTL(s string) bool {
 
 // plainPub is publisher text s made fit for a plain-text context (see the rule above).
 func plainPub(s string) string {
-	s = stripBidiControls(s)
+	if strings.ContainsFunc(s, isBidiControl) {
+		s = string(bidiText([]byte(s), nil))
+	}
 	if hasRTL(s) {
 		return fsi + s + pdi
 	}
 	return s
 }
+
+// bidiControlAt classifies the UTF-8 sequence at the start of b: bidiDrop for U+202A..U+202E,
+// U+2066 and U+2067, bidiFSI, bidiPDI, or 0 for anything else.
+func bidiControlAt(b []byte) int {
+	if len(b) < 3 || b[0] != 0xE2 {
+		return 0
+	}
+	switch {
+	case b[1] == 0x80 && b[2] >= 0xAA && b[2] <= 0xAE, b[1] == 0x81 && (b[2] == 0xA6 || b[2] == 0xA7):
+		return bidiDrop
+	case b[1] == 0x81 && b[2] == 0xA8:
+		return bidiFSI
+	case b[1] == 0x81 && b[2] == 0xA9:
+		return bidiPDI
+	}
+	return 0
+}
+
+const (
+	bidiDrop = 1 + iota
+	bidiFSI
+	bidiPDI
+)
+
+// bidiText applies the rule above to b. ends reports the bytes that end a stretch of text
+// (nil: b is one stretch); an FSI still open at a stretch's end is closed there. b is
+// returned as it is when it holds no explicit bidi formatting character; otherwise a new
+// slice.
+func bidiText(b []byte, ends func(byte) bool) []byte {
+	first := -1
+	for i := bytes.IndexByte(b, 0xE2); i >= 0; {
+		if bidiControlAt(b[i:]) != 0 {
+			first = i
+			break
+		}
+		j := bytes.IndexByte(b[i+1:], 0xE2)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	if first < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	out = append(out, b[:first]...)
+	open := 0 // FSIs open in this stretch
+	closeAll := func() {
+		for ; open > 0; open-- {
+			out = append(out, pdi...)
+		}
+	}
+	for i := first; i < len(b); {
+		c := b[i]
+		if ends != nil && ends(c) {
+			closeAll()
+			out = append(out, c)
+			i++
+			continue
+		}
+		switch bidiControlAt(b[i:]) {
+		case bidiDrop:
+			i += 3
+			continue
+		case bidiFSI:
+			open++
+			out = append(out, fsi...)
+			i += 3
+			continue
+		case bidiPDI:
+			if open > 0 {
+				open--
+				out = append(out, pdi...)
+			}
+			i += 3
+			continue
+		}
+		out = append(out, c)
+		i++
+	}
+	closeAll()
+	return out
+}
+
+// markupEnds ends a stretch of text in HTML and XML: markup and attribute quotes, which
+// escaped publisher text never holds raw.
+func markupEnds(c byte) bool { return c == '<' || c == '>' || c == '"' || c == '\'' }

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"regexp"
@@ -16,7 +17,7 @@ func TestPlainPub(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"Wickwork", "Wickwork"},
 		{"l3i \u202egnp.exe", "l3i gnp.exe"},                                     // unterminated override: removed
-		{"a\u202ab\u202cc\u2066d\u2069e\u2067f\u2068g", "abcdefg"},               // every embedding, override and isolate
+		{"a\u202ab\u202cc\u2066d\u2069e\u2067f\u2068g", "abcdef\u2068g\u2069"},   // embeddings, overrides, LRI and RLI go; FSI closed
 		{"\u05e9\u05dc\u05d5\u05dd 2", fsi + "\u05e9\u05dc\u05d5\u05dd 2" + pdi}, // Hebrew: isolated
 		{"\u202e\u0645\u0631\u062d\u0628\u0627", fsi + "\u0645\u0631\u062d\u0628\u0627" + pdi},
 		{"", ""},
@@ -85,5 +86,98 @@ func TestPlainTextContextsIsolatePublisherBidi(t *testing.T) {
 	title := regexp.MustCompile(`<title>([^<]*)</title>`).FindStringSubmatch(string(readOut(t, out, "projects/"+uuid(2)+"/"+heb+"/index.html")))
 	if want := fsi + "\u05e9\u05dc\u05d5\u05dd" + pdi + " from " + fsi + "\u05d0\u05ea\u05e8" + pdi + " · AsHyAmS"; len(title) < 2 || title[1] != want {
 		t.Errorf("claim title = %q, want %q", title, want)
+	}
+}
+
+// overrides are every explicit bidi character the site must not carry raw, and the isolates,
+// unbalanced on purpose: a closing PDI first, an opening FSI never closed.
+const overrides = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2069\u2068"
+
+// TestNoBidiOverrideInAnyBuiltFile: with every explicit bidi character in project names,
+// summaries, tags, maintainers, release notes and site names, no built file (pages, feed,
+// drawing, sitemap, JSON) holds U+202A..U+202E, U+2066 or U+2067, and in every page, feed and
+// drawing each stretch of text between markup has its FSI .. PDI isolates balanced.
+func TestNoBidiOverrideInAnyBuiltFile(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	evil := f.origin("https://a.example/dreamweave.json", "Site \u202eetiS"+overrides)
+	other := f.origin("https://b.example/dreamweave.json", overrides+"Other \u2067site")
+	for i, site := range []string{evil, other, evil} {
+		m := sampleManifest(uuid(i), fmt.Sprintf("Name %d \u202e%s", i, overrides), 3)
+		m.Project.Summary = "Summary \u202dsummary" + overrides
+		m.Project.Tags = []string{"tag\u202e" + overrides, "\u2066plain"}
+		m.Project.Maintainers = []protocol.Person{{Name: "Maintainer\u202e" + overrides}}
+		m.Releases[0].Notes = &protocol.Notes{Summary: "Notes *with* \u202emarkdown" + overrides, Added: []string{"item\u202e" + overrides}}
+		if i > 0 {
+			m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(i - 1)}, {Kind: "recommends", Capability: "cap\u202e:x"}}
+		}
+		d := f.claim(site, m, nil)
+		f.event(store.Event{Kind: store.EventObserved, Project: uuid(i), Origin: site, Name: m.Project.Name, ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+	}
+	_, out := build(t, state, Options{})
+	raw := regexp.MustCompile("[\u202a-\u202e\u2066\u2067]")
+	isolate := regexp.MustCompile("[\u2068\u2069]")
+	stretch := regexp.MustCompile(`[^<>"']+`)
+	files, sawName := 0, false
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b := readOut(t, out, filepath.ToSlash(strings.TrimPrefix(p, out+string(filepath.Separator))))
+		files++
+		sawName = sawName || strings.Contains(string(b), "Name 1 ")
+		if loc := raw.FindIndex(b); loc != nil {
+			t.Errorf("%s holds %q at byte %d", p, b[loc[0]:loc[1]], loc[0])
+		}
+		switch filepath.Ext(p) {
+		case ".html", ".xml", ".svg":
+		default:
+			return nil
+		}
+		for _, s := range stretch.FindAllString(string(b), -1) {
+			open := 0
+			for _, m := range isolate.FindAllString(s, -1) {
+				if m == fsi {
+					open++
+				} else if open--; open < 0 {
+					t.Errorf("%s: a PDI closes nothing in %q", p, s)
+					break
+				}
+			}
+			if open > 0 {
+				t.Errorf("%s: an FSI is left open in %q", p, s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 20 || !sawName {
+		t.Fatalf("%d files, a project name seen: %v; the test checks nothing", files, sawName)
+	}
+}
+
+// TestBidiText: the rule on one stretch, and on markup, where each stretch is balanced on its
+// own and clean input is returned as it is.
+func TestBidiText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain › text", "plain › text"},
+		{"a\u202eb\u202cc", "abc"},
+		{"\u2069a\u2068b", "a\u2068b\u2069"},
+		{"\u2068a\u2069\u2068\u2068b\u2069", "\u2068a\u2069\u2068\u2068b\u2069\u2069"},
+		{"\u2066a\u2069b", "ab"},
+	} {
+		if got := string(bidiText([]byte(c.in), nil)); got != c.want {
+			t.Errorf("bidiText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	page := "<p title=\"x\u2068y\">\u2068a<b>b\u2069</b>\u202e</p>"
+	if got, want := string(bidiText([]byte(page), markupEnds)), "<p title=\"x\u2068y\u2069\">\u2068a\u2069<b>b</b></p>"; got != want {
+		t.Errorf("markup: %q, want %q", got, want)
+	}
+	clean := []byte("<p>clean — text</p>")
+	if got := bidiText(clean, markupEnds); &got[0] != &clean[0] {
+		t.Error("clean markup was copied")
 	}
 }

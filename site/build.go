@@ -324,9 +324,14 @@ func (b *builder) write(rel string, data []byte) error {
 	}
 	b.written[rel] = true
 	b.mu.Unlock()
-	out, err := minifyAs(b.min, path.Ext(rel), data)
+	ext := path.Ext(rel)
+	out, err := minifyAs(b.min, ext, data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
+	}
+	switch ext {
+	case ".html", ".xml", ".svg":
+		out = bidiText(out, markupEnds) // publisher text: no override, isolates balanced
 	}
 	if err := b.mkdir(path.Dir(rel)); err != nil {
 		return err
