@@ -5,7 +5,7 @@ package assets
 
 import "embed"
 
-// FS holds site.css, site.js and icon.svg.
+// FS holds site.css, site.js, icon.svg, and the setup check's openmwcfg.js and setup.js.
 //
-//go:embed site.css site.js icon.svg
+//go:embed site.css site.js icon.svg openmwcfg.js setup.js
 var FS embed.FS

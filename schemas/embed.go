@@ -17,3 +17,7 @@ const (
 	Index   = "dreamweave-index-2.schema.json"
 	Project = "dreamweave-project-2.schema.json"
 )
+
+// Setup names the schema of setup.json in FS: this index's own file for the setup check
+// page (which claims declare each OpenMW content file), not part of the network catalog format.
+const Setup = "ashyams-setup-1.schema.json"

@@ -309,6 +309,7 @@ type builder struct {
 	cards   map[network.Key]*CardImage
 	derived *derived
 	names   *siteNames // display names shared by sites: those sites are named with their id
+	setup   *setupDoc  // setup.json's document, which the setup page carries too
 
 	jobs chan func() error // page renders, run by the workers started in build
 	errs chan error
@@ -447,8 +448,9 @@ func checkNames(n *network.Network) error {
 	return nil
 }
 
-// machineFiles writes catalog.json, events.json (catalog/format), search.json, updates.xml
-// and the catalog schema, validating every JSON file against its schema first.
+// machineFiles writes catalog.json, events.json (catalog/format), search.json, setup.json,
+// updates.xml and the catalog and setup schemas, validating every JSON file against its
+// schema first.
 func (b *builder) machineFiles() error {
 	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.base, Repository: b.repo}, BaseURL: b.base}
 	cat, err := format.Catalog(b.n, opts)
@@ -463,14 +465,24 @@ func (b *builder) machineFiles() error {
 	if err != nil {
 		return err
 	}
+	b.setup = b.setupData()
+	setup, err := setupJSON(b.setup)
+	if err != nil {
+		return err
+	}
 	schema, err := fs.ReadFile(schemas.FS, format.SchemaFile)
 	if err != nil {
 		return fmt.Errorf("the catalog schema is not embedded: %w", err)
 	}
+	setupSchema, err := fs.ReadFile(schemas.FS, schemas.Setup)
+	if err != nil {
+		return fmt.Errorf("the setup schema is not embedded: %w", err)
+	}
 	files := []struct {
 		name string
 		data []byte
-	}{{format.CatalogFile, cat}, {format.EventsFile, ev}, {SearchFile, search}, {format.SchemaFile, schema}}
+	}{{format.CatalogFile, cat}, {format.EventsFile, ev}, {SearchFile, search}, {SetupFile, setup},
+		{format.SchemaFile, schema}, {schemas.Setup, setupSchema}}
 	for _, f := range files {
 		min, err := minifyAs(b.min, ".json", f.data)
 		if err != nil {
@@ -482,6 +494,8 @@ func (b *builder) machineFiles() error {
 			err = format.Validate(f.name, min)
 		case SearchFile:
 			err = validateSearch(min)
+		case SetupFile:
+			err = validateSetup(min)
 		}
 		if err != nil {
 			return fmt.Errorf("generated %s does not match its schema: %w", f.name, err)

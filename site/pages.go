@@ -28,7 +28,7 @@ func (b *builder) renderPages() error {
 	steps := []func() error{
 		b.homePage, b.projectPages, b.originPages, b.releasesPage, b.updatePages,
 		b.conflictsPage, b.capabilityPages, b.dependenciesPage, b.gapsPage, b.healthPage, b.networkPage,
-		b.aboutPages, b.joinPage, b.browsePages, b.projectFeeds, b.notFound,
+		b.aboutPages, b.joinPage, b.setupPage, b.browsePages, b.projectFeeds, b.notFound,
 	}
 	for _, f := range steps {
 		if err := f(); err != nil {
@@ -893,4 +893,12 @@ func (b *builder) aboutPages() error {
 func (b *builder) notFound() error {
 	return b.page("notfound", &Page{Path: notFoundPage, Title: "Page not found", Rooted: true,
 		Desc: "This page does not exist."})
+}
+
+// setupPage is the setup check (SetupPage): a player's openmw.cfg read in the browser against
+// setup.json's document, which the page carries, because its CSP allows no connection.
+func (b *builder) setupPage() error {
+	return b.page("setup", &Page{Path: SetupPage, Title: "Check your setup", Section: "setup",
+		Desc:    "Read your openmw.cfg in your browser and see what the projects in this index declare about the content files it loads.",
+		Scripts: []string{"assets/openmwcfg.js", "assets/setup.js"}, Offline: true, Data: b.setup})
 }

@@ -33,6 +33,11 @@ type Page struct {
 	// Feed is the Atom feed of this page's project, relative to the output root ("" for
 	// none): linked as an alternate beside the site's feed.
 	Feed string
+	// Scripts are further scripts the page loads, in order (asset paths relative to the root).
+	Scripts []string
+	// Offline: the page may connect nowhere (CSP connect-src 'none'): the setup check, which
+	// reads a player's file and must not be able to send it.
+	Offline bool
 	// Rooted: links are root-relative, under the base URL's path ("/ashyams-go/assets/..."),
 	// instead of relative: the 404 page, which a host serves at any depth. Root-relative
 	// rather than absolute, so the page works wherever the site is served under that path
@@ -86,6 +91,7 @@ var nav = []navItem{
 	{Key: "updates", Label: "Updates", Path: "updates/index.html"},
 	{Key: "origins", Label: "Sites", Path: "origins/index.html",
 		Also: []string{"network", "releases", "conflicts", "capabilities", "dependencies", "gaps", "health"}},
+	{Key: "setup", Label: "Your setup", Path: SetupPage},
 	{Key: "about", Label: "About", Path: "about/index.html", Also: []string{"join"}},
 }
 
@@ -249,9 +255,9 @@ func (b *builder) meta() *siteMeta {
 	return m
 }
 
-// assets writes the stylesheet, script and icon.
+// assets writes the stylesheet, the scripts and the icon.
 func (b *builder) assets() error {
-	for _, name := range []string{"site.css", "site.js", "icon.svg"} {
+	for _, name := range []string{"site.css", "site.js", "icon.svg", "openmwcfg.js", "setup.js"} {
 		data, err := fs.ReadFile(assets.FS, name)
 		if err != nil {
 			return err

@@ -75,6 +75,12 @@ var xssCases = []xssCase{
 		m.Releases[0].Components = []protocol.Component{{ID: "main", Name: "<b onclick=alert(1)>x</b>", Path: ".", Required: true, Default: true,
 			Description: "<style>body{}</style>", Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}}}
 	}},
+	{name: "openmw content file names", edit: func(m *protocol.Manifest, _ *store.Claim) {
+		m.Releases[0].Extensions = map[string]json.RawMessage{"openmw": json.RawMessage(`{"components":{"main":{"data_directories":["."],` +
+			`"content_files":["</script><script>alert(1)</script>.esp","<img src=x onerror=alert(1)>.omwscripts"],"groundcover_files":[],` +
+			`"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":["<!--<script>.esm"]}},` +
+			`"requires_content":["</SCRIPT>.esm"],"settings":[]}`)}
+	}},
 	{name: "yank reason", edit: func(m *protocol.Manifest, _ *store.Claim) {
 		m.Releases[0].Status, m.Releases[0].Yanked = "yanked", &protocol.Notice{Reason: "<script>alert(1)</script>", Replacement: "<img src=x>"}
 	}},
@@ -184,6 +190,16 @@ func TestXSSCorpus(t *testing.T) {
 	}
 	for _, p := range res.Pages {
 		assertInert(t, p, parsePage(t, out, p))
+	}
+	// The setup page carries the hostile content file names (as JSON text, checked inert above).
+	var setup setupDoc
+	if err := json.Unmarshal(readOut(t, out, SetupFile), &setup); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"</script><script>alert(1)</script>.esp", "<img src=x onerror=alert(1)>.omwscripts"} {
+		if len(setup.ContentFiles[name]) != 1 {
+			t.Errorf("setup.json does not list the hostile content file %q: %v", name, setup.ContentFiles)
+		}
 	}
 	// The staleness banner of the "claim problem" case is there, with the problem as text
 	// (quoted value marked as the publisher's, no element from it).
@@ -319,14 +335,30 @@ func inertProblems(page string, doc *html.Node) []string {
 		switch n.DataAtom {
 		case atom.Script:
 			src, _ := attr(n, "src")
-			if page != "projects/index.html" || !strings.HasSuffix(src, "assets/site.js") || n.FirstChild != nil {
-				errorf("%s: script element (src %q)", page, src)
+			typ, _ := attr(n, "type")
+			id, _ := attr(n, "id")
+			switch {
+			case page == "projects/index.html" && strings.HasSuffix(src, "assets/site.js") && n.FirstChild == nil:
+			case page == SetupPage && (strings.HasSuffix(src, "assets/openmwcfg.js") || strings.HasSuffix(src, "assets/setup.js")) && n.FirstChild == nil:
+			case page == SetupPage && src == "" && typ == "application/json" && id == "setup-data":
+				// The setup data: one JSON text with no "<" at all, so nothing in it can end
+				// the element or start markup.
+				data := textOf(n)
+				if strings.Contains(data, "<") || !json.Valid([]byte(data)) || n.FirstChild == nil || n.FirstChild.NextSibling != nil {
+					errorf("%s: the setup data block is not one JSON text free of \"<\": %.200q", page, data)
+				}
+			default:
+				errorf("%s: script element (src %q, type %q)", page, src, typ)
 			}
 		case atom.Style, atom.Iframe, atom.Object, atom.Embed, atom.Svg, atom.Math, atom.Base, atom.Frame, atom.Frameset,
-			atom.Applet, atom.Textarea, atom.Button, atom.Template, atom.Noscript, atom.Audio, atom.Video, atom.Picture, atom.Source:
+			atom.Applet, atom.Template, atom.Noscript, atom.Audio, atom.Video, atom.Picture, atom.Source:
 			errorf("%s: <%s> element", page, name)
+		case atom.Textarea, atom.Button:
+			if page != SetupPage {
+				errorf("%s: <%s> element", page, name)
+			}
 		case atom.Form, atom.Input, atom.Select, atom.Option, atom.Label:
-			if page != "projects/index.html" {
+			if page != "projects/index.html" && (page != SetupPage || n.DataAtom == atom.Select || n.DataAtom == atom.Option) {
 				errorf("%s: <%s> element", page, name)
 			}
 		case atom.Img:
@@ -405,6 +437,21 @@ func TestXSSHelpersCatchExecutableMarkup(t *testing.T) {
 		}
 		if len(inertProblems("x.html", doc)) == 0 {
 			t.Errorf("inertProblems accepts %s", s)
+		}
+	}
+	// On the setup page: its data block only as one JSON text without "<", and no other script.
+	for _, s := range []string{
+		`<script type="application/json" id="setup-data">{"a":"<b>x</b>"}</script>`,
+		`<script type="application/json" id="setup-data">{"a": </script>`,
+		`<script type="application/json" id="other">{}</script>`,
+		`<script>alert(1)</script>`, `<script src="../assets/evil.js"></script>`, `<select></select>`,
+	} {
+		doc, err := html.Parse(strings.NewReader("<!DOCTYPE html><html><body>" + s + "</body></html>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(inertProblems(SetupPage, doc)) == 0 {
+			t.Errorf("inertProblems accepts %s on the setup page", s)
 		}
 	}
 }

@@ -1,0 +1,518 @@
+// AsHyAmS setup check: reads a player's openmw.cfg in the browser (openmwcfg.js) and lists
+// what the projects in this index declare about the content files it loads. The data is the
+// page's own <script type="application/json" id="setup-data"> block (setup.json's document):
+// the page's CSP allows no connection, so nothing is fetched and nothing is sent. Every text
+// from a publisher or from the file is inserted as text (textContent), never as HTML.
+(function () {
+  "use strict";
+  var cfg = window.OpenMWCfg;
+  var fold = cfg.fold;
+
+  // Versions under the numeric scheme (SPEC section 1, "Versions"), for runtimes.openmw:
+  // release[-prerelease][+build], 1 to 6 numbers without leading zeros; build ignored.
+  var versionRE = /^([0-9]+(?:\.[0-9]+){0,5})(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+  function parseVersion(s) {
+    var m = versionRE.exec(s);
+    if (!m) {
+      return null;
+    }
+    var rel = m[1].split("."), pre = m[2] ? m[2].split(".") : [];
+    var bad = rel.some(function (n) { return n.length > 1 && n.charAt(0) === "0"; }) ||
+      pre.some(function (p) { return /^0[0-9]+$/.test(p); });
+    return bad ? null : { release: rel, pre: pre };
+  }
+  function allDigits(s) {
+    return /^[0-9]+$/.test(s);
+  }
+  // compareInt compares digit strings of any length as numbers ("" is 0).
+  function compareInt(x, y) {
+    x = x.replace(/^0+/, "");
+    y = y.replace(/^0+/, "");
+    if (x.length !== y.length) {
+      return x.length < y.length ? -1 : 1;
+    }
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  function compareVersions(a, b) {
+    var i, c;
+    for (i = 0; i < Math.max(a.release.length, b.release.length); i++) {
+      c = compareInt(a.release[i] || "", b.release[i] || "");
+      if (c) {
+        return c;
+      }
+    }
+    // A pre-release sorts below its release; identifiers compare as SemVer 2.0.0 section 11.
+    if (!a.pre.length || !b.pre.length) {
+      return a.pre.length === b.pre.length ? 0 : a.pre.length ? -1 : 1;
+    }
+    for (i = 0; i < a.pre.length && i < b.pre.length; i++) {
+      var x = a.pre[i], y = b.pre[i], xn = allDigits(x), yn = allDigits(y);
+      c = xn && yn ? compareInt(x, y) : xn ? -1 : yn ? 1 : x < y ? -1 : x > y ? 1 : 0;
+      if (c) {
+        return c;
+      }
+    }
+    return a.pre.length === b.pre.length ? 0 : a.pre.length < b.pre.length ? -1 : 1;
+  }
+  var blank = /^[ \t\r\n\f]+|[ \t\r\n\f]+$/g;
+  // matchConstraint says whether version string v meets constraint s ("*", or comparators
+  // joined by "," that must all hold); null when either does not parse.
+  function matchConstraint(s, v) {
+    var ver = parseVersion(v);
+    var t = s.replace(blank, "");
+    if (!ver || t === "") {
+      return null;
+    }
+    if (t === "*") {
+      return true;
+    }
+    var ok = true;
+    var parts = t.split(",");
+    for (var i = 0; i < parts.length; i++) {
+      var p = parts[i].replace(blank, "");
+      var op = /^(>=|<=|!=|=|>|<)/.exec(p);
+      var cv = op && parseVersion(p.slice(op[1].length).replace(blank, ""));
+      if (!cv) {
+        return null;
+      }
+      var c = compareVersions(ver, cv);
+      ok = ok && { ">=": c >= 0, "<=": c <= 0, "!=": c !== 0, "=": c === 0, ">": c > 0, "<": c < 0 }[op[1]];
+    }
+    return ok;
+  }
+
+  // check compares a parsed openmw.cfg with the data and returns the findings, each
+  // {kind, ...} with the keys of the claims it is about. It reads nothing else.
+  function check(data, parsed, openmw) {
+    var loaded = parsed.content.map(function (c, i) { return { name: c.value, line: c.line, at: i }; });
+    var first = {}; // folded name -> its first loaded entry
+    var out = { matched: [], unknown: [], needs: [], order: [], conflicts: [], runtime: [], status: [], duplicates: [] };
+    var claimFiles = {}; // key -> loaded entries it declares
+    var keysInOrder = [];
+    loaded.forEach(function (f) {
+      var k = fold(f.name);
+      if (first[k]) {
+        out.duplicates.push({ file: f, first: first[k] });
+        return;
+      }
+      first[k] = f;
+      var keys = Object.prototype.hasOwnProperty.call(data.content_files, k) ? data.content_files[k] : [];
+      if (!keys.length) {
+        out.unknown.push({ file: f });
+        return;
+      }
+      out.matched.push({ file: f, keys: keys });
+      keys.forEach(function (key) {
+        if (!claimFiles[key]) {
+          claimFiles[key] = [];
+          keysInOrder.push(key);
+        }
+        claimFiles[key].push(f);
+      });
+    });
+    function isLoaded(key) {
+      return !!claimFiles[key];
+    }
+    var version = openmw ? parseVersion(openmw) : null;
+    keysInOrder.forEach(function (key) {
+      var c = data.claims[key];
+      // Content the loaded files need: the release's list, and their own components' lists.
+      var needers = {}; // folded need -> {need, files}
+      var needOrder = [];
+      claimFiles[key].forEach(function (f) {
+        var decl = c.content_files.filter(function (d) { return fold(d.file) === fold(f.name); })[0];
+        c.requires_content.concat(decl ? decl.requires_content : []).forEach(function (need) {
+          var nk = fold(need);
+          if (!needers[nk]) {
+            needers[nk] = { need: need, files: [] };
+            needOrder.push(nk);
+          }
+          needers[nk].files.push(f);
+        });
+      });
+      needOrder.forEach(function (nk) {
+        var n = needers[nk], at = first[nk];
+        if (!at) {
+          out.needs.push({ kind: "missing-content", key: key, need: n.need, files: n.files });
+          return;
+        }
+        var after = n.files.filter(function (f) { return f.at < at.at; });
+        if (after.length) {
+          out.order.push({ kind: "order", key: key, need: n.need, needAt: at, files: after });
+        }
+      });
+      c.relationships.forEach(function (r) {
+        if (r.kind === "requires") {
+          if (r.targets.some(isLoaded)) {
+            return;
+          }
+          var declared = r.targets.some(function (t) { return data.claims[t].content_files.length > 0; });
+          var kind = !r.targets.length ? "requires-unresolved" : declared ? "missing-project" : "requires-unchecked";
+          out.needs.push({ kind: kind, key: key, rel: r });
+        } else if (r.kind === "conflicts") {
+          r.targets.forEach(function (t) {
+            if (t !== key && isLoaded(t)) {
+              out.conflicts.push({ kind: "conflict", key: key, other: t, rel: r });
+            }
+          });
+        }
+      });
+      if (version && c.openmw) {
+        var ok = matchConstraint(c.openmw, openmw);
+        if (ok !== true) {
+          out.runtime.push({ kind: ok === null ? "runtime-unchecked" : "runtime", key: key, constraint: c.openmw });
+        }
+      }
+      if (c.release && c.release.status !== "available") {
+        out.status.push({ kind: "release-status", key: key });
+      }
+      if (c.project_status === "deprecated" || c.project_status === "archived") {
+        out.status.push({ kind: "project-status", key: key });
+      }
+    });
+    out.version = openmw ? (version ? openmw : null) : "";
+    return out;
+  }
+
+  // el makes an element; string children become text nodes, never markup.
+  function el(tag, attrs) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (a) {
+      e.setAttribute(a, attrs[a]);
+    });
+    for (var i = 2; i < arguments.length; i++) {
+      var c = arguments[i];
+      if (c === null || c === undefined || c === "") {
+        continue;
+      }
+      e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+  function list(items) {
+    var ul = el("ul", { "class": "list" });
+    items.forEach(function (li) { ul.appendChild(li); });
+    return ul;
+  }
+  function code(s) {
+    return el("code", { "data-publisher": "" }, s);
+  }
+  function join(nodes, sep) {
+    var span = el("span");
+    nodes.forEach(function (n, i) {
+      if (i) {
+        span.appendChild(document.createTextNode(sep));
+      }
+      span.appendChild(typeof n === "string" ? document.createTextNode(n) : n);
+    });
+    return span;
+  }
+
+  function render(data, parsed, found, out) {
+    function claimLink(key) {
+      var c = data.claims[key];
+      var a = el("a", { href: "../" + c.page }, el("bdi", { "data-publisher": "" }, c.name));
+      var rel = c.release ? el("bdi", { "data-publisher": "" }, c.release.version) : "";
+      return el("span", { "class": "who" }, a, rel ? " " : "", rel, " from ", el("bdi", { "data-publisher": "" }, c.site_name));
+    }
+    // declared labels a finding as the named claim's declaration.
+    function declared(key) {
+      return el("span", { "class": "declared" }, "Declared by ", claimLink(key), ": ");
+    }
+    function fileRef(f) {
+      return el("span", {}, code(f.name), " (line " + f.line + ")");
+    }
+    function section(id, title, items, note) {
+      if (!items.length) {
+        return;
+      }
+      out.appendChild(el("h2", { id: id }, title + " (" + items.length + ")"));
+      if (note) {
+        out.appendChild(el("p", { "class": "note" }, note));
+      }
+      out.appendChild(list(items));
+    }
+    function targetsText(r) {
+      if (r.targets.length) {
+        return join(r.targets.map(function (t) { return claimLink(t); }), " or ");
+      }
+      return el("bdi", { "data-publisher": "" }, r.name || r.project || r.capability || "an unnamed target");
+    }
+    var needs = found.needs.map(function (n) {
+      var li = el("li", { "data-kind": n.kind, "data-key": n.key });
+      li.appendChild(declared(n.key));
+      if (n.kind === "missing-content") {
+        li.setAttribute("data-file", fold(n.need));
+        li.appendChild(join(n.files.map(fileRef), ", "));
+        li.appendChild(document.createTextNode(n.files.length > 1 ? " need " : " needs "));
+        li.appendChild(code(n.need));
+        li.appendChild(document.createTextNode(", which is not loaded."));
+        return li;
+      }
+      var r = n.rel;
+      if (r.project) {
+        li.setAttribute("data-project", r.project);
+      }
+      li.appendChild(document.createTextNode("requires " + (r.capability && !r.project ? "the capability " : "the project ")));
+      li.appendChild(targetsText(r));
+      if (r.version) {
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(code(r.version));
+      }
+      if (n.kind === "missing-project") {
+        var files = [];
+        r.targets.forEach(function (t) {
+          data.claims[t].content_files.forEach(function (d) { files.push(code(d.file)); });
+        });
+        li.appendChild(document.createTextNode(". None of the content files it declares is loaded: "));
+        li.appendChild(join(files, ", "));
+        li.appendChild(document.createTextNode("."));
+      } else if (n.kind === "requires-unchecked") {
+        li.appendChild(document.createTextNode(", which declares no content file, so openmw.cfg cannot show whether it is installed."));
+      } else {
+        li.appendChild(document.createTextNode(", which no project in this index publishes, so this page cannot tell whether you have it."));
+      }
+      if (r.reason) {
+        li.appendChild(el("span", { "class": "reason" }, " Reason given: “", el("bdi", { "data-publisher": "" }, r.reason), "”"));
+      }
+      return li;
+    });
+    var order = found.order.map(function (o) {
+      return el("li", { "data-kind": "order", "data-key": o.key, "data-file": fold(o.need) }, declared(o.key),
+        join(o.files.map(fileRef), ", "), o.files.length > 1 ? " need " : " needs ", fileRef(o.needAt),
+        ", which is loaded after it. Content a file needs is loaded before it.");
+    });
+    var conflicts = found.conflicts.map(function (x) {
+      var both = claimFilesOf(found, x.key).concat(claimFilesOf(found, x.other));
+      return el("li", { "data-kind": "conflict", "data-key": x.key, "data-other": x.other }, declared(x.key),
+        "conflicts with ", claimLink(x.other),
+        x.rel.reason ? el("span", {}, " (“", el("bdi", { "data-publisher": "" }, x.rel.reason), "”)") : "",
+        ". Both are loaded: ", join(both.map(fileRef), ", "), ".");
+    });
+    var runtime = found.runtime.map(function (x) {
+      return el("li", { "data-kind": x.kind, "data-key": x.key }, declared(x.key), "runs on OpenMW ", code(x.constraint),
+        x.kind === "runtime" ? "; " + found.version + " is outside it." : ", which does not read as a version constraint, so it was not compared.");
+    });
+    var status = found.status.map(function (x) {
+      var c = data.claims[x.key];
+      var li = el("li", { "data-kind": x.kind, "data-key": x.key }, declared(x.key));
+      if (x.kind === "project-status") {
+        li.appendChild(document.createTextNode("the project's status is " + c.project_status + "."));
+        return li;
+      }
+      var r = c.release;
+      li.appendChild(document.createTextNode((r.current ? "its current release " : "no release is current; the newest, ")));
+      li.appendChild(el("bdi", { "data-publisher": "" }, r.version));
+      li.appendChild(document.createTextNode(", is " + r.status));
+      if (r.reason) {
+        li.appendChild(document.createTextNode(": “"));
+        li.appendChild(el("bdi", { "data-publisher": "" }, r.reason));
+        li.appendChild(document.createTextNode("”"));
+      }
+      if (r.replacement) {
+        li.appendChild(document.createTextNode(". The publisher names "));
+        li.appendChild(el("bdi", { "data-publisher": "" }, r.replacement));
+        li.appendChild(document.createTextNode(" instead"));
+      }
+      li.appendChild(document.createTextNode("."));
+      return li;
+    });
+    var matched = found.matched.map(function (m) {
+      var li = el("li", { "data-kind": "matched", "data-file": fold(m.file.name) }, fileRef(m.file), ": declared by ");
+      var claims = m.keys.map(function (key) {
+        var c = data.claims[key];
+        var span = el("span", { "data-key": key }, claimLink(key));
+        if (c.release) {
+          span.appendChild(document.createTextNode(" (" + c.release.channel + (c.release.current ? "" : ", not current") + ")"));
+        }
+        span.appendChild(document.createTextNode(" "));
+        span.appendChild(el("span", { "class": "badge" + (c.stale ? " stale" : "") }, c.stale ? "cached: " + c.health : c.health));
+        return span;
+      });
+      li.appendChild(join(claims, "; and by "));
+      if (m.keys.length > 1) {
+        li.appendChild(el("span", { "class": "note" }, " Two or more claims declare this file; none is preferred."));
+      }
+      return li;
+    });
+    var unknown = found.unknown.map(function (u) {
+      return el("li", { "data-kind": "unknown", "data-file": fold(u.file.name) }, fileRef(u.file), ": not in this index.");
+    });
+    var notes = [];
+    found.duplicates.forEach(function (d) {
+      notes.push(el("li", { "data-kind": "duplicate" }, fileRef(d.file), " is listed again; it is first loaded at line " + d.first.line + "."));
+    });
+    parsed.replaced.forEach(function (r) {
+      notes.push(el("li", { "data-kind": "replace" }, "Line " + r.line + ", ", code("replace=" + r.key),
+        r.dropped ? ": the " + r.dropped + " " + r.key + " values above it are not used." : ": nothing above it to drop. In OpenMW it also drops the values of configuration files loaded before this one."));
+    });
+    parsed.config.forEach(function (c) {
+      notes.push(el("li", { "data-kind": "config" }, "Line " + c.line + " names another configuration folder, ", code(c.value), "; its openmw.cfg is not read here."));
+    });
+    if (parsed.ignored.length) {
+      notes.push(el("li", { "data-kind": "ignored" }, parsed.ignored.length + (parsed.ignored.length > 1 ? " lines are" : " line is") +
+        " not settings and were skipped (the first is line " + parsed.ignored[0].line + ")."));
+    }
+
+    out.textContent = "";
+    var summary = el("p", { id: "setup-summary", "class": "status-line" },
+      parsed.content.length + " content files read: " + found.matched.length + " declared by projects in this index, " +
+      found.unknown.length + " not in this index.");
+    out.appendChild(summary);
+    if (found.version === null) {
+      out.appendChild(el("p", { "class": "banner", "data-kind": "bad-version" }, "The OpenMW version you gave does not read as a version (numbers such as 0.49 or 0.49.0), so no runtime was compared."));
+    }
+    section("needs", "Needed and not loaded", needs, "What the projects of your loaded files declare they need, and does not appear in your content= lines.");
+    section("order", "Load order", order);
+    section("conflicts", "Declared conflicts", conflicts);
+    section("runtime", "OpenMW version", runtime);
+    section("status", "Yanked, deprecated or archived", status);
+    section("matched", "Content files from this index", matched, "Each file, and the claims whose release declares a file of that name, with that claim's health in this index.");
+    section("unknown", "Not in this index", unknown, "No project this index reads declares these files. That says nothing about them.");
+    section("notes", "About the file", notes);
+  }
+  function claimFilesOf(found, key) {
+    var files = [];
+    found.matched.forEach(function (m) {
+      if (m.keys.indexOf(key) >= 0) {
+        files.push(m.file);
+      }
+    });
+    return files;
+  }
+
+  // base64url of UTF-8 text, and back (null when it does not decode).
+  function encode(text) {
+    var bytes = new TextEncoder().encode(text), bin = "";
+    for (var i = 0; i < bytes.length; i++) {
+      bin += String.fromCharCode(bytes[i]);
+    }
+    return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function decode(s) {
+    try {
+      var bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
+      var bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) {
+        bytes[i] = bin.charCodeAt(i);
+      }
+      return new TextDecoder("utf-8").decode(bytes);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  window.AshyamsSetup = { check: check, parseVersion: parseVersion, compareVersions: compareVersions, matchConstraint: matchConstraint, encode: encode, decode: decode };
+
+  var form = document.getElementById("setup-form");
+  var dataEl = document.getElementById("setup-data");
+  if (!form || !dataEl) {
+    return;
+  }
+  var data = JSON.parse(dataEl.textContent);
+  var text = document.getElementById("cfg-text");
+  var fileIn = document.getElementById("cfg-file");
+  var ver = document.getElementById("cfg-openmw");
+  var share = document.getElementById("cfg-share");
+  var link = document.getElementById("cfg-link");
+  var status = document.getElementById("setup-status");
+  var results = document.getElementById("setup-results");
+  var maxBytes = 4 << 20;
+  document.getElementById("setup-needs-script").hidden = true;
+  form.hidden = false;
+
+  function say(msg, bad) {
+    status.textContent = msg;
+    status.className = bad ? "banner" : "";
+  }
+  // run checks the text in the box and shows the findings, or says why it cannot.
+  function run() {
+    var parsed = cfg.parse(text.value);
+    results.textContent = "";
+    if (parsed.binary) {
+      say("This is not an openmw.cfg: it holds binary data, and an openmw.cfg is a text file.", true);
+      return;
+    }
+    if (!parsed.sawFiles) {
+      say("This does not look like an openmw.cfg: it has no content= or data= lines. Your openmw.cfg is in OpenMW's configuration folder; the launcher writes it.", true);
+      return;
+    }
+    say("");
+    render(data, parsed, check(data, parsed, ver.value.replace(blank, "")), results);
+  }
+  function load(file) {
+    if (!file) {
+      return;
+    }
+    if (file.size > maxBytes) {
+      say("This file is " + file.size + " bytes; an openmw.cfg is far smaller, so it was not read.", true);
+      return;
+    }
+    file.arrayBuffer().then(function (buf) {
+      text.value = new TextDecoder("utf-8").decode(buf);
+      run();
+    }, function () {
+      say("The file could not be read.", true);
+    });
+  }
+  // The share link holds the content= lines as read (after replace=) and the version: the
+  // check's whole input, without folders or other settings.
+  function shareLink() {
+    var parsed = cfg.parse(text.value);
+    var lines = parsed.content.map(function (c) { return "content=" + c.value; }).join("\n") + "\n";
+    var hash = "#cfg=" + encode(lines) + (ver.value.replace(blank, "") ? "&openmw=" + encodeURIComponent(ver.value.replace(blank, "")) : "");
+    return location.href.split("#")[0] + hash;
+  }
+  function fromHash() {
+    var m = /^#cfg=([A-Za-z0-9_-]*)(?:&openmw=([^&]*))?$/.exec(location.hash);
+    if (!m) {
+      return;
+    }
+    var t = decode(m[1]);
+    if (t === null) {
+      say("The link's configuration does not decode; ask for the link again.", true);
+      return;
+    }
+    text.value = t;
+    try {
+      ver.value = m[2] ? decodeURIComponent(m[2]) : "";
+    } catch (e) {
+      ver.value = "";
+    }
+    run();
+  }
+
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    run();
+  });
+  fileIn.addEventListener("change", function () {
+    load(fileIn.files[0]);
+  });
+  form.addEventListener("dragover", function (e) {
+    e.preventDefault();
+    form.classList.add("drop");
+  });
+  form.addEventListener("dragleave", function () {
+    form.classList.remove("drop");
+  });
+  form.addEventListener("drop", function (e) {
+    e.preventDefault();
+    form.classList.remove("drop");
+    load(e.dataTransfer && e.dataTransfer.files[0]);
+  });
+  share.addEventListener("click", function () {
+    var url = shareLink();
+    link.value = url;
+    link.hidden = false;
+    link.parentNode.hidden = false;
+    try {
+      history.replaceState(null, "", url);
+    } catch (e) {
+      // Some file:// contexts refuse it; the box still holds the link.
+    }
+    link.select();
+  });
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
+})();

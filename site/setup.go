@@ -1,0 +1,339 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
+)
+
+// SetupFile is the setup check's data beside the site: which claims declare each OpenMW
+// content file, with what those claims declare they need. The setup page (setup/index.html)
+// carries the same data inside itself, because its CSP allows no connection.
+const SetupFile = "setup.json"
+
+// SetupPage is the setup check page: a player's openmw.cfg read in the browser.
+const SetupPage = "setup/index.html"
+
+// setupFormat names the setup data's format; schemas.Setup describes format version 1.
+const setupFormat = "ashyams-setup"
+
+// setupNotice says what setup.json is, in the file itself.
+const setupNotice = "What the current release of each claim in this index declares about OpenMW content files " +
+	"(extensions.openmw), as this index last read it: the content files its components provide, the content files it needs, " +
+	"the projects it requires or conflicts with, and the OpenMW versions it runs on. These are the publishers' declarations, " +
+	"not tests by this index."
+
+// setupDoc is setup.json (schemas/ashyams-setup-1.schema.json).
+type setupDoc struct {
+	Format        string `json:"format"`         // setupFormat
+	FormatVersion int    `json:"format_version"` // 1
+	Notice        string `json:"notice"`         // setupNotice
+	// ContentFiles maps a content file name, lowercased as OpenMW compares names (ASCII
+	// letters only), to the keys ("<project>/<site>") of every listed claim whose release
+	// declares it, sorted: two claims declaring one file are both there.
+	ContentFiles map[string][]string `json:"content_files"`
+	// Claims holds every claim ContentFiles or a relationship names, by key.
+	Claims map[string]*setupClaim `json:"claims"`
+}
+
+// setupClaim is one listed claim as the setup check needs it.
+type setupClaim struct {
+	Project string `json:"project"`
+	Site    string `json:"site"`
+	// SiteName is how the pages name the claim's site (siteNames.claimSiteText).
+	SiteName string `json:"site_name"`
+	Name     string `json:"name"`
+	// Page is the claim's page, relative to the site root.
+	Page   string `json:"page"`
+	Health string `json:"health"`
+	// Stale: the claim's data is cached from an earlier read (its page shows a staleness
+	// banner).
+	Stale bool `json:"stale"`
+	// ProjectStatus is the manifest's project.status (active, deprecated, archived, ...).
+	ProjectStatus string `json:"project_status"`
+	// Release is the release read: the current release, else (every release is yanked or
+	// deprecated) the one of highest precedence; nil when the manifest has no release.
+	Release *setupRelease `json:"release"`
+	// ContentFiles are the content files the release's components declare, in component
+	// order, each once (compared as OpenMW compares names).
+	ContentFiles []setupContent `json:"content_files"`
+	// RequiresContent is extensions.openmw.requires_content: what the whole release needs.
+	RequiresContent []string `json:"requires_content"`
+	// OpenMW is runtimes.openmw as published (a numeric-scheme constraint); "" when the
+	// release names none.
+	OpenMW string `json:"openmw"`
+	// Relationships are the release's requires and conflicts relationships, in publisher
+	// order, without those naming the claim itself.
+	Relationships []setupRelationship `json:"relationships"`
+}
+
+// setupRelease is the release a setupClaim reads.
+type setupRelease struct {
+	Version string `json:"version"`
+	Channel string `json:"channel"`
+	// Current: this is the claim's current release (SPEC section 4).
+	Current bool `json:"current"`
+	// Status is available, yanked or deprecated; Reason and Replacement are the publisher's
+	// notice for the last two.
+	Status      string `json:"status"`
+	Reason      string `json:"reason,omitempty"`
+	Replacement string `json:"replacement,omitempty"`
+}
+
+// setupContent is one declared content file.
+type setupContent struct {
+	// File is the name as the publisher wrote it.
+	File string `json:"file"`
+	// RequiresContent is what every component declaring the file needs on top of the
+	// release's RequiresContent.
+	RequiresContent []string `json:"requires_content"`
+}
+
+// setupRelationship is a requires or conflicts relationship, resolved by the network model.
+type setupRelationship struct {
+	Kind       string `json:"kind"`
+	Project    string `json:"project,omitempty"`
+	Capability string `json:"capability,omitempty"`
+	Name       string `json:"name,omitempty"`
+	Version    string `json:"version,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	// Targets are the keys of every listed claim it resolves to (by project id or
+	// capability), each also in setupDoc.Claims.
+	Targets []string `json:"targets"`
+}
+
+// foldASCII lowercases ASCII letters only, as OpenMW compares content file names; other
+// characters are kept as they are, so the page's JavaScript folds names identically.
+func foldASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// setupRelease picks the release a claim's setup entry reads: the current release, else the
+// available-or-not release of highest precedence under the claim's scheme (a manifest whose
+// every release is yanked or deprecated has no current release, and that is worth saying).
+func setupReleaseOf(c *network.Claim) *network.Release {
+	if c.Current != nil {
+		return c.Current
+	}
+	var best *network.Release
+	var bv version.Version
+	for _, r := range c.Releases {
+		v, err := version.Parse(r.Version, c.Scheme)
+		if err != nil {
+			continue
+		}
+		if best == nil || version.Compare(v, bv) > 0 {
+			best, bv = r, v
+		}
+	}
+	return best
+}
+
+// declaredContent lists the content files r's openmw extension declares, in the order of the
+// release's components (extension entries for no listed component follow, by id), each once
+// by folded name, with the component-level requires_content that every component declaring
+// it shares: a file two components declare needs only what both need, since either may be
+// the one installed.
+func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []setupContent {
+	if ext == nil {
+		return nil
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, comp := range r.Components {
+		if _, ok := ext.Components[comp.ID]; ok && !seen[comp.ID] {
+			ids = append(ids, comp.ID)
+			seen[comp.ID] = true
+		}
+	}
+	var rest []string
+	for id := range ext.Components {
+		if !seen[id] {
+			rest = append(rest, id)
+		}
+	}
+	sort.Strings(rest)
+	ids = append(ids, rest...)
+	var out []setupContent
+	at := map[string]int{}
+	for _, id := range ids {
+		comp := ext.Components[id]
+		for _, f := range comp.ContentFiles {
+			if f == "" {
+				continue
+			}
+			k := foldASCII(f)
+			i, ok := at[k]
+			if !ok {
+				at[k] = len(out)
+				out = append(out, setupContent{File: f, RequiresContent: appendNew([]string{}, comp.RequiresContent...)})
+				continue
+			}
+			out[i].RequiresContent = common(out[i].RequiresContent, comp.RequiresContent)
+		}
+	}
+	return out
+}
+
+// common keeps the names of list that are also in other (compared folded).
+func common(list, other []string) []string {
+	out := []string{}
+	for _, l := range list {
+		for _, o := range other {
+			if foldASCII(l) == foldASCII(o) {
+				out = append(out, l)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// appendNew appends each non-empty name of add not already in list (compared folded).
+func appendNew(list []string, add ...string) []string {
+	for _, a := range add {
+		if a == "" {
+			continue
+		}
+		dup := false
+		for _, l := range list {
+			if foldASCII(l) == foldASCII(a) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			list = append(list, a)
+		}
+	}
+	return list
+}
+
+// setupData computes setup.json's document from the model: every listed claim whose release
+// (setupReleaseOf) declares a content file, and every claim their relationships resolve to.
+func (b *builder) setupData() *setupDoc {
+	doc := &setupDoc{Format: setupFormat, FormatVersion: 1, Notice: setupNotice,
+		ContentFiles: map[string][]string{}, Claims: map[string]*setupClaim{}}
+	entry := func(c *network.Claim) *setupClaim {
+		k := c.Key.String()
+		if e := doc.Claims[k]; e != nil {
+			return e
+		}
+		e := &setupClaim{Project: c.Project, Site: c.Site, SiteName: b.names.claimSiteText(c), Name: c.Name,
+			Page: claimKeyPath(c), Health: c.Health, Stale: stalenessOf(c) != staleNone,
+			ContentFiles: []setupContent{}, RequiresContent: []string{}, Relationships: []setupRelationship{}}
+		if c.Manifest != nil {
+			e.ProjectStatus = c.Manifest.Project.Status
+		}
+		r := setupReleaseOf(c)
+		if r == nil {
+			doc.Claims[k] = e
+			return e
+		}
+		e.Release = &setupRelease{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status}
+		switch {
+		case r.Yanked != nil:
+			e.Release.Reason, e.Release.Replacement = r.Yanked.Reason, r.Yanked.Replacement
+		case r.Deprecated != nil:
+			e.Release.Reason, e.Release.Replacement = r.Deprecated.Reason, r.Deprecated.Replacement
+		}
+		e.OpenMW = r.Runtimes["openmw"]
+		if ext := r.OpenMWExtension(); ext != nil {
+			e.ContentFiles = append(e.ContentFiles, declaredContent(r.Release, ext)...)
+			e.RequiresContent = appendNew(e.RequiresContent, ext.RequiresContent...)
+		}
+		doc.Claims[k] = e
+		return e
+	}
+	for _, c := range b.n.Listed {
+		r := setupReleaseOf(c)
+		if r == nil || len(declaredContent(r.Release, r.OpenMWExtension())) == 0 {
+			continue
+		}
+		e := entry(c)
+		for _, f := range e.ContentFiles {
+			k := foldASCII(f.File)
+			doc.ContentFiles[k] = append(doc.ContentFiles[k], c.Key.String())
+		}
+		for _, rel := range r.Relationships {
+			if rel.Self || (rel.Kind != protocol.KindRequires && rel.Kind != protocol.KindConflicts) {
+				continue
+			}
+			sr := setupRelationship{Kind: rel.Kind, Project: rel.Project, Capability: rel.Capability,
+				Name: rel.Name, Version: rel.Version, Reason: rel.Reason, Targets: []string{}}
+			for _, t := range rel.Targets {
+				entry(t.Claim)
+				sr.Targets = append(sr.Targets, t.Claim.Key.String())
+			}
+			e.Relationships = append(e.Relationships, sr)
+		}
+	}
+	for k, keys := range doc.ContentFiles {
+		sort.Strings(keys)
+		doc.ContentFiles[k] = keys
+	}
+	return doc
+}
+
+// setupJSON is setup.json's bytes: compact, HTML characters unescaped, one final newline.
+func setupJSON(doc *setupDoc) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", SetupFile, err)
+	}
+	return buf.Bytes(), nil
+}
+
+var (
+	setupOnce     sync.Once
+	setupCompiled *jsonschema.Schema
+	setupErr      error
+)
+
+// validateSetup checks a setup.json document against schemas.Setup. The error names the JSON
+// pointer of the value that does not match.
+func validateSetup(doc []byte) error {
+	setupOnce.Do(func() {
+		b, err := schemas.FS.ReadFile(schemas.Setup)
+		if err != nil {
+			setupErr = fmt.Errorf("the setup schema is not embedded: %w", err)
+			return
+		}
+		c := jsonschema.NewCompiler()
+		c.Draft = jsonschema.Draft2020
+		if setupErr = c.AddResource(schemas.Setup, bytes.NewReader(b)); setupErr != nil {
+			return
+		}
+		setupCompiled, setupErr = c.Compile(schemas.Setup)
+	})
+	if setupErr != nil {
+		return setupErr
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	if dec.More() {
+		return fmt.Errorf("not JSON: trailing data after the document")
+	}
+	return setupCompiled.Validate(v)
+}

@@ -1,0 +1,311 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+)
+
+// component is one component of a test release: its id, the content files its openmw
+// extension declares and the content files it needs.
+type component struct {
+	id              string
+	files, requires []string
+}
+
+// withOpenMW gives every release of m the components and an openmw extension declaring them,
+// with the release-wide requires_content and the relationships given.
+func withOpenMW(m *protocol.Manifest, comps []component, requires []string, rels []protocol.Relationship) *protocol.Manifest {
+	type omwComp struct {
+		DataDirectories  []string          `json:"data_directories"`
+		ContentFiles     []string          `json:"content_files"`
+		GroundcoverFiles []string          `json:"groundcover_files"`
+		FallbackArchives []string          `json:"fallback_archives"`
+		FallbackEntries  map[string]string `json:"fallback_entries"`
+		Config           bool              `json:"config"`
+		RequiresContent  []string          `json:"requires_content"`
+	}
+	ext := struct {
+		Components      map[string]omwComp `json:"components"`
+		RequiresContent []string           `json:"requires_content"`
+		Settings        []string           `json:"settings"`
+	}{Components: map[string]omwComp{}, RequiresContent: append([]string{}, requires...), Settings: []string{}}
+	var cs []protocol.Component
+	for i, c := range comps {
+		ext.Components[c.id] = omwComp{DataDirectories: []string{"."}, ContentFiles: append([]string{}, c.files...), GroundcoverFiles: []string{},
+			FallbackArchives: []string{}, FallbackEntries: map[string]string{}, RequiresContent: append([]string{}, c.requires...)}
+		cs = append(cs, protocol.Component{ID: c.id, Name: "Component " + c.id, Path: c.id, Required: i == 0, Default: i == 0,
+			Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}})
+	}
+	raw, err := json.Marshal(ext)
+	if err != nil {
+		panic(err)
+	}
+	for i := range m.Releases {
+		r := &m.Releases[i]
+		r.Components = cs
+		r.Extensions = map[string]json.RawMessage{"openmw": raw}
+		r.Relationships = append([]protocol.Relationship{}, rels...)
+	}
+	return m
+}
+
+// setupState is a small network for the setup check: keys by role, and the state directory.
+type setupState struct {
+	state                                         string
+	wick, wickB, tallowish, rival, old, hostile   string // claim keys
+	wickID, tallowishID, rivalID, oldID, hostileI string // project ids
+	noContent                                     string // a claim declaring no content file
+}
+
+// newSetupState writes a state covering every finding of the setup check:
+//   - Wick (two sites publish its id: an identity conflict, both declaring Wick.esp) declares
+//     Wick.esp (components main and patch) and "Wick - Patch.esp" (component patch, which
+//     needs Patch.esm), needs Base.esm, requires Tallowish, conflicts with Rival, runs on >=0.50;
+//   - Tallowish declares Tallowish.omwscripts; Rival declares RIVAL.esp (mixed case);
+//   - Old has every release yanked, with a reason;
+//   - a project with a hostile name declares a hostile file name;
+//   - Quiet declares no content file (and is in no map).
+func newSetupState(t *testing.T) *setupState {
+	t.Helper()
+	s := &setupState{state: t.TempDir()}
+	f := newFakeState(t, s.state)
+	a := f.origin("https://lanterns.example/dreamweave.json", "Lantern Works")
+	b := f.origin("https://other.example/dreamweave.json", "Other Site")
+	s.wickID, s.tallowishID, s.rivalID, s.oldID, s.hostileI = uuid(501), uuid(502), uuid(503), uuid(504), uuid(505)
+	rels := []protocol.Relationship{
+		{Kind: "requires", Project: s.tallowishID, Name: "Tallowish", Version: ">=1.0"},
+		{Kind: "conflicts", Project: s.rivalID, Name: "Rival", Reason: "Both <b>script</b> the same lamps."},
+		{Kind: "recommends", Project: s.rivalID},
+		{Kind: "conflicts", Name: "Anything that scripts lamps"},
+		{Kind: "requires", Project: s.wickID},
+	}
+	wick := func() *protocol.Manifest {
+		m := withOpenMW(sampleManifest(s.wickID, "Wick", 2), []component{{id: "main", files: []string{"Wick.esp"}},
+			{id: "patch", files: []string{"Wick - Patch.esp", "wick.ESP"}, requires: []string{"Patch.esm"}}}, []string{"Base.esm"}, rels)
+		for i := range m.Releases {
+			m.Releases[i].Runtimes = map[string]string{"openmw": ">=0.50"}
+		}
+		return m
+	}
+	f.claim(a, wick(), nil)
+	f.claim(b, wick(), nil)
+	f.claim(a, withOpenMW(sampleManifest(s.tallowishID, "Tallowish", 1), []component{{id: "main", files: []string{"Tallowish.omwscripts"}}}, nil, nil), nil)
+	f.claim(a, withOpenMW(sampleManifest(s.rivalID, "Rival", 1), []component{{id: "main", files: []string{"RIVAL.esp"}}}, nil, nil), nil)
+	old := withOpenMW(sampleManifest(s.oldID, "Old Lamps", 2), []component{{id: "main", files: []string{"Old.esp"}}}, nil, nil)
+	for i := range old.Releases {
+		old.Releases[i].Status = protocol.StatusYanked
+		old.Releases[i].Yanked = &protocol.Notice{Reason: "Broke saves <script>alert('yank')</script>", Replacement: "2.0.0"}
+	}
+	old.Channels = map[string]protocol.ChannelHead{}
+	f.claim(b, old, nil)
+	f.claim(b, withOpenMW(sampleManifest(s.hostileI, `<img src=x onerror="window.__pwned=1">`, 1),
+		[]component{{id: "main", files: []string{`</script><script>window.__pwned=1</script>.esp`}}}, nil, nil), nil)
+	quiet := sampleManifest(uuid(506), "Quiet", 1)
+	f.claim(a, quiet, nil)
+	s.wick, s.wickB = s.wickID+"/"+a, s.wickID+"/"+b
+	s.tallowish, s.rival, s.old, s.hostile = s.tallowishID+"/"+a, s.rivalID+"/"+a, s.oldID+"/"+b, s.hostileI+"/"+b
+	s.noContent = uuid(506) + "/" + a
+	return s
+}
+
+// TestSetupData builds the setup state and reads setup.json: which claims each content file
+// maps to (folded as OpenMW folds names, both claims of a conflicted id), what each claim
+// declares (content files per component with their own needs, the release's needs, the
+// runtime, requires and conflicts with their resolved targets, self-references and other
+// kinds left out), the yanked release with its reason, and that the file matches its schema.
+func TestSetupData(t *testing.T) {
+	s := newSetupState(t)
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: s.state, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	raw := readOut(t, out, SetupFile)
+	if err := validateSetup(raw); err != nil {
+		t.Fatalf("setup.json does not match its schema: %v", err)
+	}
+	var doc setupDoc
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	wantFiles := map[string][]string{
+		"wick.esp":             sortedKeys(s.wick, s.wickB),
+		"wick - patch.esp":     sortedKeys(s.wick, s.wickB),
+		"tallowish.omwscripts": {s.tallowish},
+		"rival.esp":            {s.rival},
+		"old.esp":              {s.old},
+		`</script><script>window.__pwned=1</script>.esp`: {s.hostile},
+	}
+	if !reflect.DeepEqual(doc.ContentFiles, wantFiles) {
+		t.Errorf("content_files = %v\nwant %v", doc.ContentFiles, wantFiles)
+	}
+	if doc.Claims[s.noContent] != nil {
+		t.Errorf("a claim declaring no content file and named by no relationship is in setup.json")
+	}
+	w := doc.Claims[s.wick]
+	if w == nil {
+		t.Fatalf("no entry for %s", s.wick)
+	}
+	wantContent := []setupContent{{File: "Wick.esp", RequiresContent: []string{}}, {File: "Wick - Patch.esp", RequiresContent: []string{"Patch.esm"}}}
+	if !reflect.DeepEqual(w.ContentFiles, wantContent) {
+		t.Errorf("Wick's content files = %+v, want %+v (wick.ESP is Wick.esp, declared once, needing only what both its components need)", w.ContentFiles, wantContent)
+	}
+	if !reflect.DeepEqual(w.RequiresContent, []string{"Base.esm"}) || w.OpenMW != ">=0.50" || w.Name != "Wick" || w.SiteName != "Lantern Works" ||
+		w.Health != "current" || w.Stale || w.ProjectStatus != "active" || w.Page != claimPath(s.wickID, strings.SplitN(s.wick, "/", 2)[1]) {
+		t.Errorf("Wick's entry: %+v", w)
+	}
+	if w.Release == nil || *w.Release != (setupRelease{Version: "1.0.1", Channel: "stable", Current: true, Status: "available"}) {
+		t.Errorf("Wick's release: %+v", w.Release)
+	}
+	wantRels := []setupRelationship{
+		{Kind: "requires", Project: s.tallowishID, Name: "Tallowish", Version: ">=1.0", Targets: []string{s.tallowish}},
+		{Kind: "conflicts", Project: s.rivalID, Name: "Rival", Reason: "Both <b>script</b> the same lamps.", Targets: []string{s.rival}},
+		{Kind: "conflicts", Name: "Anything that scripts lamps", Targets: []string{}},
+	}
+	if !reflect.DeepEqual(w.Relationships, wantRels) {
+		t.Errorf("Wick's relationships = %+v\nwant %+v (recommends and the self-reference left out)", w.Relationships, wantRels)
+	}
+	o := doc.Claims[s.old]
+	if o == nil || o.Release == nil || *o.Release != (setupRelease{Version: "1.0.1", Channel: "stable", Current: false, Status: "yanked",
+		Reason: "Broke saves <script>alert('yank')</script>", Replacement: "2.0.0"}) {
+		t.Errorf("the all-yanked claim's release: %+v", o)
+	}
+	// setup.json is the same document the page carries.
+	page := string(readOut(t, out, SetupPage))
+	m := regexp.MustCompile(`(?s)<script type="?application/json"? id="?setup-data"?>(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("the setup page carries no setup-data block")
+	}
+	var embedded setupDoc
+	if err := json.Unmarshal([]byte(m[1]), &embedded); err != nil {
+		t.Fatalf("the setup page's data block: %v", err)
+	}
+	if !reflect.DeepEqual(embedded, doc) {
+		t.Error("the setup page's data block differs from setup.json")
+	}
+	if strings.Contains(m[1], "<") {
+		t.Error("the setup page's data block holds a raw <")
+	}
+}
+
+func sortedKeys(a, b string) []string {
+	if b < a {
+		return []string{b, a}
+	}
+	return []string{a, b}
+}
+
+// TestSetupCSP: the setup page, and only it, may connect nowhere (connect-src 'none'), and it
+// loads the parser and the check; every other page keeps connect-src 'self' and no setup script.
+func TestSetupCSP(t *testing.T) {
+	s := newSetupState(t)
+	out := filepath.Join(t.TempDir(), "public")
+	res, err := Build(Options{State: s.state, Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	csp := regexp.MustCompile(`http-equiv="?Content-Security-Policy"? content="([^"]*)"`)
+	for _, p := range res.Pages {
+		page := string(readOut(t, out, p))
+		m := csp.FindStringSubmatch(page)
+		if m == nil {
+			t.Errorf("%s has no CSP", p)
+			continue
+		}
+		none := strings.Contains(m[1], "connect-src 'none'")
+		scripts := strings.Contains(page, "assets/setup.js") && strings.Contains(page, "assets/openmwcfg.js")
+		if p == SetupPage {
+			if !none || strings.Contains(m[1], "connect-src 'self'") || !scripts {
+				t.Errorf("%s: CSP %q, scripts %v; want connect-src 'none' and both setup scripts", p, m[1], scripts)
+			}
+			continue
+		}
+		if none || !strings.Contains(m[1], "connect-src 'self'") || strings.Contains(page, "setup.js") {
+			t.Errorf("%s: CSP %q; want connect-src 'self' and no setup script", p, m[1])
+		}
+		if !strings.Contains(page, `href="`+strings.Repeat("../", strings.Count(p, "/"))+`setup/index.html"`) && p != notFoundPage {
+			t.Errorf("%s does not link to the setup page in its navigation", p)
+		}
+	}
+}
+
+// TestSetupSchemaRefuses: validateSetup refuses what the schema forbids, naming where.
+func TestSetupSchemaRefuses(t *testing.T) {
+	good := func() map[string]any {
+		return map[string]any{
+			"format": "ashyams-setup", "format_version": 1, "notice": "n",
+			"content_files": map[string]any{"a.esp": []any{uuid(1) + "/site-a"}},
+			"claims": map[string]any{uuid(1) + "/site-a": map[string]any{
+				"project": uuid(1), "site": "site-a", "site_name": "A", "name": "A", "page": "projects/" + uuid(1) + "/site-a/index.html",
+				"health": "current", "stale": false, "project_status": "active",
+				"release":       map[string]any{"version": "1.0", "channel": "stable", "current": true, "status": "available"},
+				"content_files": []any{map[string]any{"file": "a.esp", "requires_content": []any{}}}, "requires_content": []any{},
+				"openmw": "", "relationships": []any{map[string]any{"kind": "requires", "targets": []any{}}},
+			}},
+		}
+	}
+	claim := func(d map[string]any) map[string]any {
+		return d["claims"].(map[string]any)[uuid(1)+"/site-a"].(map[string]any)
+	}
+	check := func(name string, d map[string]any) error {
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return validateSetup(b)
+	}
+	if err := check("good", good()); err != nil {
+		t.Fatalf("a valid document is refused: %v", err)
+	}
+	for _, tc := range []struct {
+		name, where string
+		edit        func(map[string]any)
+	}{
+		{"wrong format", "/format", func(d map[string]any) { d["format"] = "ashyams-search" }},
+		{"newer version", "/format_version", func(d map[string]any) { d["format_version"] = 2 }},
+		{"unknown field", "", func(d map[string]any) { d["extra"] = true }},
+		{"bad key", "/content_files/a.esp/0", func(d map[string]any) { d["content_files"] = map[string]any{"a.esp": []any{"not a key"}} }},
+		{"empty claim list", "/content_files/a.esp", func(d map[string]any) { d["content_files"] = map[string]any{"a.esp": []any{}} }},
+		{"missing health", "/claims/" + uuid(1) + "~1site-a", func(d map[string]any) { delete(claim(d), "health") }},
+		{"bad status", "/claims/" + uuid(1) + "~1site-a/release", func(d map[string]any) {
+			claim(d)["release"].(map[string]any)["status"] = "withdrawn"
+		}},
+		{"recommends", "/claims/" + uuid(1) + "~1site-a/relationships/0/kind", func(d map[string]any) {
+			claim(d)["relationships"] = []any{map[string]any{"kind": "recommends", "targets": []any{}}}
+		}},
+		{"empty file name", "/claims/" + uuid(1) + "~1site-a/content_files/0/file", func(d map[string]any) {
+			claim(d)["content_files"] = []any{map[string]any{"file": "", "requires_content": []any{}}}
+		}},
+		{"page outside projects", "/claims/" + uuid(1) + "~1site-a/page", func(d map[string]any) { claim(d)["page"] = "../evil.html" }},
+	} {
+		d := good()
+		tc.edit(d)
+		err := check(tc.name, d)
+		if err == nil {
+			t.Errorf("%s: accepted", tc.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), fmt.Sprintf("%q", tc.where)) && !strings.Contains(err.Error(), "'"+tc.where+"'") {
+			t.Errorf("%s: the error does not name %s: %v", tc.name, tc.where, err)
+		}
+	}
+	if err := validateSetup([]byte(`{"format":"ashyams-setup"} {}`)); err == nil || !strings.Contains(err.Error(), "trailing data") {
+		t.Errorf("trailing data: %v", err)
+	}
+}
+
+// TestFoldASCII: content file names fold as OpenMW folds them, ASCII letters only, so the
+// page's JavaScript (which folds the same way) finds every key.
+func TestFoldASCII(t *testing.T) {
+	for in, want := range map[string]string{"Morrowind.ESM": "morrowind.esm", "İ Ünïcode.esp": "İ Ünïcode.esp", "MiXeD - TR.omwscripts": "mixed - tr.omwscripts"} {
+		if got := foldASCII(in); got != want {
+			t.Errorf("foldASCII(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
