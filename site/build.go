@@ -317,27 +317,62 @@ type builder struct {
 
 // write writes a file at rel (slash path) in the output, minifying known text types. Safe
 // for concurrent use. Writing one path twice is a bug in the builder.
-func (b *builder) write(rel string, data []byte) error {
-	b.mu.Lock()
-	if b.written[rel] {
-		b.mu.Unlock()
-		return fmt.Errorf("%s written twice", rel)
+func (b *builder) write(rel string, data []byte) error { return b.writeBuf(rel, data, nil) }
+
+// writeBuf is write with scratch, when not nil, a slice the minified bytes may be written
+// into and that is handed back (emptied, perhaps grown) for the next file: the page workers
+// each keep one, so a build does not allocate a page-sized buffer for every page.
+func (b *builder) writeBuf(rel string, data []byte, scratch *[]byte) error {
+	if err := b.claimPath(rel); err != nil {
+		return err
 	}
-	b.written[rel] = true
-	b.mu.Unlock()
 	ext := path.Ext(rel)
-	out, err := minifyAs(b.min, ext, data)
+	var out []byte
+	var err error
+	if scratch != nil {
+		out, err = minifyInto(b.min, ext, data, *scratch)
+	} else {
+		out, err = minifyAs(b.min, ext, data)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
+	}
+	if _, known := mediaTypes[ext]; known && scratch != nil {
+		defer func() { *scratch = out[:0] }()
 	}
 	switch ext {
 	case ".html", ".xml", ".svg":
 		out = bidiText(out, markupEnds) // publisher text: no override, isolates balanced
 	}
+	return b.writeFile(rel, out)
+}
+
+// writeRaw writes data at rel as it is: for bytes already minified and checked (the JSON
+// files, validated in the form they are served).
+func (b *builder) writeRaw(rel string, data []byte) error {
+	if err := b.claimPath(rel); err != nil {
+		return err
+	}
+	return b.writeFile(rel, data)
+}
+
+// claimPath records that rel is written; a second write of one path is a bug in the builder.
+func (b *builder) claimPath(rel string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.written[rel] {
+		return fmt.Errorf("%s written twice", rel)
+	}
+	b.written[rel] = true
+	return nil
+}
+
+// writeFile writes the finished bytes of rel, making its directory first.
+func (b *builder) writeFile(rel string, data []byte) error {
 	if err := b.mkdir(path.Dir(rel)); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(b.out, filepath.FromSlash(rel)), out, 0o644)
+	return os.WriteFile(filepath.Join(b.out, filepath.FromSlash(rel)), data, 0o644)
 }
 
 // mkdir makes the output directory rel and its parents, remembering what exists so a build
@@ -500,7 +535,7 @@ func (b *builder) machineFiles() error {
 		if err != nil {
 			return fmt.Errorf("generated %s does not match its schema: %w", f.name, err)
 		}
-		if err := b.write(f.name, min); err != nil {
+		if err := b.writeRaw(f.name, min); err != nil {
 			return err
 		}
 	}

@@ -1,9 +1,10 @@
 package site
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
+
+	"github.com/tdewolff/parse/v2/buffer"
 
 	"github.com/tdewolff/minify/v2"
 	mcss "github.com/tdewolff/minify/v2/css"
@@ -39,14 +40,22 @@ func newMinifier() *minify.M {
 }
 
 // minifyAs minifies b as the file type of ext; unknown extensions are returned unchanged.
+// The minifier reads b in place (a buffer.Reader hands it the slice; a bytes.Reader would be
+// copied whole first) and writes into a new slice of b's size.
 func minifyAs(m *minify.M, ext string, b []byte) ([]byte, error) {
+	return minifyInto(m, ext, b, make([]byte, 0, len(b)))
+}
+
+// minifyInto is minifyAs writing into dst (whose contents are replaced): a builder reuses one
+// dst per worker instead of allocating a page-sized slice for every page. The minifier's
+// input needs one byte of spare capacity after b, or it copies b to add its terminator.
+func minifyInto(m *minify.M, ext string, b, dst []byte) ([]byte, error) {
 	mt, ok := mediaTypes[ext]
 	if !ok {
 		return b, nil
 	}
-	var out bytes.Buffer
-	out.Grow(len(b))
-	if err := m.Minify(mt, &out, bytes.NewReader(b)); err != nil {
+	out := buffer.NewWriter(dst[:0])
+	if err := m.Minify(mt, out, buffer.NewReader(b)); err != nil {
 		return nil, fmt.Errorf("minify %s: %w", mt, err)
 	}
 	return out.Bytes(), nil

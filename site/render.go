@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/DreamWeave-MP/ashyams-go/assets"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
@@ -238,14 +239,26 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 		if len(data) > 0 {
 			p.Data = data[0]()
 		}
-		var buf bytes.Buffer
-		if err := t.ExecuteTemplate(&buf, "layout", p); err != nil {
+		pb := pageBufPool.Get().(*pageBuf)
+		defer pageBufPool.Put(pb)
+		pb.html.Reset()
+		if err := t.ExecuteTemplate(&pb.html, "layout", p); err != nil {
 			return fmt.Errorf("%s: %w", p.Path, err)
 		}
-		return b.write(p.Path, buf.Bytes())
+		pb.html.Grow(1) // the minifier's terminator fits: it reads the page in place
+		return b.writeBuf(p.Path, pb.html.Bytes(), &pb.min)
 	})
 	return nil
 }
+
+// pageBuf is one page render's buffers, reused from page to page: the rendered HTML and its
+// minified form.
+type pageBuf struct {
+	html bytes.Buffer
+	min  []byte
+}
+
+var pageBufPool = sync.Pool{New: func() any { return new(pageBuf) }}
 
 func (b *builder) meta() *siteMeta {
 	m := &siteMeta{Repository: b.repo}

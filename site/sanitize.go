@@ -127,6 +127,9 @@ const (
 // element around it instead of showing an empty bullet. Goldmark errors cannot happen when
 // writing to a buffer; if one did, the text is shown escaped instead.
 func Markdown(src string) template.HTML {
+	if strings.TrimSpace(src) == "" {
+		return "" // most optional fields are empty: no parser for them
+	}
 	h := markdownHTML(src)
 	if !hasText(h) {
 		return ""
