@@ -160,9 +160,9 @@ func TestBuildStaleness(t *testing.T) {
 }
 
 // TestBuildAcceptsForeignEventIDsAndMissingMedia: the two things store.Check reports that do
-// not change what is shown build fine (/tmp/break/cases/3 v-event-facts, v-media-missing; the
-// corpus state has both): an event whose id another index's formula computed, and a cached
-// image that is missing, whose card says so visibly.
+// not change what is shown build fine (the corpus state has the second): an event whose id
+// does not recompute from its facts, and a cached image that is missing, whose card says so
+// visibly.
 func TestBuildAcceptsForeignEventIDsAndMissingMedia(t *testing.T) {
 	state := t.TempDir()
 	f := newFakeState(t, state)

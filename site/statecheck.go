@@ -32,9 +32,9 @@ import (
 //     a record that leads back), origin.previous, claim.moved_to / moved_from, an event's
 //     claim and moved_from.
 //
-// Deliberately not failures, although store.Check reports them: an event id that another
-// index's formula computed (the id is only a name; the corpus state has such events), and a
-// cached image that is missing (the card then says there is no image and why).
+// Deliberately not failures, although store.Check reports them: an event id that does not
+// recompute from its facts (the id is only a name), and a cached image that is missing (the
+// card then says there is no image and why).
 func checkState(dir *store.Dir, n *network.Network) []store.Problem {
 	var out []store.Problem
 	add := func(path, format string, args ...any) {

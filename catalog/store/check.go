@@ -63,7 +63,8 @@ const LeftoverMessage = "leftover from an interrupted write (a refresh stopped b
 //     id, or the records disagree); an origin's sources exist and lead to it; origin.previous,
 //     claim.moved_to / moved_from and event.moved_from name origins; every event names an
 //     existing claim;
-//   - every event's id is EventID of its own facts and its file name is that id;
+//   - every event's id is EventID of its own facts (EventIDFormula, the reference index's
+//     formula) and its file name is that id;
 //   - every cached image (claim.media.file) exists, and every file in media/ hashes to its name;
 //   - health values and times are from the record vocabulary and TimeFormat.
 func (d *Dir) Check() []Problem { return d.check().out }
@@ -626,7 +627,7 @@ func (c *checker) checkEvents() {
 		}
 		c.events = append(c.events, e)
 		if want := EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); e.ID != want {
-			c.add(rel, "event id does not match its facts under this index's formula: the id is %s; EventID of its kind, project, origin, before and after is %s", e.ID, want)
+			c.add(rel, "event id does not match its facts: the id is %s; the reference index's formula over its kind, project, origin, before and after gives %s", e.ID, want)
 		}
 		if f != e.ID+".json" {
 			c.add(rel, "file name does not match its id %s", e.ID)

@@ -16,11 +16,9 @@
 // Times are UTC with second precision, "2006-01-02T15:04:05Z" (TimeFormat). A nullable time is
 // a *string that marshals as null.
 //
-// Names (SiteID, SourceID) reproduce the reference index's. Event ids (EventID) do not: the
-// reference index does not publish its formula, so this index uses its own, written down in
-// EventID's comment, and Check reports events recorded under another formula (the corpus
-// state's) as not matching their facts. Repeated transitions with identical facts share one id
-// and are recorded once (see EventID).
+// Names (SiteID, SourceID) and event ids (EventID) reproduce the reference index's, so a state
+// it wrote can be continued here and the other way round. Repeated transitions with identical
+// facts share one id and are recorded once (see EventID).
 //
 // Writes are atomic (a temporary file renamed into place). A refresh killed mid-write can leave
 // temporary files and empty directories: Load skips them, Check reports them as leftovers, Tidy

@@ -7,13 +7,14 @@ import (
 )
 
 func init() {
-	register(command{name: "check", summary: "verify every invariant of the state directory", run: runCheck})
+	register(command{name: "check", summary: "verify every invariant of the state directory (event ids by the reference index's formula)", run: runCheck})
 }
 
 // runCheck is `ashyams check [--state DIR]`: every invariant of seeds/state.txt "Recovery"
 // (store.Dir.Check). Each broken one is printed on stdout as "path: what is wrong", escaped
 // with store.TermLine (paths and messages can carry publisher text), then a count on stderr;
-// the exit status is 1. Leftovers of an interrupted write count apart: the next refresh
+// the exit status is 1. Event ids are verified by the reference index's formula
+// (store.EventIDFormula), which a sound state's line names. Leftovers of an interrupted write count apart: the next refresh
 // removes them. A sound state prints one line and exits 0. No state directory at all is said
 // once, with how to get one (noStateMessage, exit 1). Errors go to stderr as
 // "ashyams check: ..." (env.errorf).
@@ -46,7 +47,7 @@ func runCheck(e *env, args []string) int {
 	}
 	switch broken := len(ps) - leftovers; {
 	case len(ps) == 0:
-		fmt.Fprintf(e.stdout, "check: %s: every invariant holds\n", where)
+		fmt.Fprintf(e.stdout, "check: %s: every invariant holds (event ids verified by %s)\n", where, store.EventIDFormula)
 		return 0
 	case leftovers == 0:
 		e.errorf("check", "%s: %s", where, plural(broken, "broken invariant"))
