@@ -168,9 +168,9 @@ func oneSiteState(tb testing.TB, root string, n int) {
 		o.Issues = append(o.Issues, fmt.Sprintf("%s (Project %05d): manifest unreachable: HTTP 404 for the manifest", id, i))
 		f.write(store.ClaimPath(id, site), store.Claim{
 			Project: id, Origin: site,
-			Entry: protocol.IndexEntry{ID: id, Name: fmt.Sprintf("Project %05d", i), Summary: fmt.Sprintf("Summary of project %d.", i),
+			Entry: protocol.IndexEntry{ID: id, Name: fmt.Sprintf("Project %05d", i), Summary: ptr(fmt.Sprintf("Summary of project %d.", i)),
 				Type: "mod", Status: "active", Page: fmt.Sprintf("https://big.example/mods/p%d/", i),
-				Manifest: fmt.Sprintf("https://big.example/mods/p%d.json", i), ManifestSHA256: sha([]byte(id)), Updated: "2026-10-01",
+				Manifest: fmt.Sprintf("https://big.example/mods/p%d.json", i), ManifestSHA256: sha([]byte(id)), Updated: ptr("2026-10-01"),
 				Channels: map[string]string{"stable": "1.0.0"}},
 			AdvertisedSHA256: sha([]byte(id)), Health: store.ClaimManifestUnreachable, Problem: ptr("HTTP 404 for the manifest"),
 			FirstObserved: "2026-09-01T00:00:00Z", LastAttempt: f.at,

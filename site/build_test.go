@@ -85,14 +85,14 @@ func TestBuildStaleness(t *testing.T) {
 	f.write(store.ClaimPath(never, site), store.Claim{Project: never, Origin: site,
 		Entry:            protocol.IndexEntry{ID: never, Name: "Never accepted", Type: "mod", Status: "active", Manifest: "https://a.example/never.json", ManifestSHA256: sha([]byte("bad")), Channels: map[string]string{}},
 		AdvertisedSHA256: sha([]byte("bad")), Health: store.ClaimInvalid, Problem: ptr("/project/id: not a UUID"),
-		Rejected:      &store.Rejected{SHA256: sha([]byte("bad")), Problem: "/project/id: not a UUID", Crawler: "AsHyAmS/test", At: fakeTime},
+		Rejected:      &store.Rejected{SHA256: sha([]byte("bad")), Problem: "/project/id: not a UUID", Crawler: "test"},
 		FirstObserved: fakeTime, LastAttempt: fakeTime})
 	_, out := build(t, state, Options{})
 	neverText := page(t, out, claimPath(never, site))
 	for _, w := range []string{"Never accepted", "Not in the catalog: no manifest from this site has passed every check yet.",
 		"No manifest from this site has passed every check yet. There is nothing cached to show",
 		"Invalid publication: /project/id: not a UUID.", "Last attempt: 2026-10-10 12:00:00 UTC.",
-		"No manifest from this site has passed every check yet, so there are no releases to show.", "was refused at 2026-10-10 12:00:00 UTC, for the reason above"} {
+		"No manifest from this site has passed every check yet, so there are no releases to show.", "was refused by crawler version test, for the reason above"} {
 		if !strings.Contains(neverText, w) {
 			t.Errorf("the never-accepted claim's page does not say %q", w)
 		}
@@ -276,7 +276,7 @@ func TestBuildBadState(t *testing.T) {
 		}, []string{store.OriginIndexPath(aSite), "hashes to", "records index_sha256"}},
 		{"held manifest with no recorded digest", func(t *testing.T, f *fakeState, site string) {
 			m := sampleManifest(uuid(2), "Two", 1)
-			f.claim(site, m, func(c *store.Claim) { c.IngestedSHA256, c.Health, c.Problem = "", store.ClaimInvalid, ptr("x") })
+			f.claim(site, m, func(c *store.Claim) { c.IngestedSHA256, c.Health, c.Problem = nil, store.ClaimInvalid, ptr("x") })
 		}, []string{store.ManifestPath(uuid(2), aSite), "records no ingested_sha256"}},
 		{"source leading to a missing origin", func(t *testing.T, f *fakeState, site string) {
 			u := "https://b.example/"
@@ -506,7 +506,7 @@ func TestBuildModelPages(t *testing.T) {
 	first, second := sha([]byte("v1")), ""
 	var rec store.Claim
 	f.dir.ReadJSON(store.ClaimPath(uuid(1), a), &rec)
-	second = rec.IngestedSHA256
+	second = rec.Ingested()
 	f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-02T00:00:00Z", After: &first, Changes: []diff.Change{}})
 	f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-20T08:00:00Z", Before: &first, After: &second,
 		Changes: []diff.Change{{Change: "channel-head", Channel: "stable", Before: json.RawMessage(`"1.0.1"`), After: json.RawMessage(`"1.0.2"`)}, {Change: "release-added", Version: "1.0.2", Channel: "stable", Status: "available"}}})

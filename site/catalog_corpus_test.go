@@ -53,7 +53,7 @@ func TestCorpusClaimFirstScreen(t *testing.T) {
 	var downloadHref string
 	walk(doc, func(n *html.Node) bool {
 		pos++
-		if n.Type == html.TextNode && digest < 0 && strings.Contains(n.Data, rec.IngestedSHA256) {
+		if n.Type == html.TextNode && digest < 0 && strings.Contains(n.Data, rec.Ingested()) {
 			digest = pos
 		}
 		if n.Type != html.ElementNode || n.DataAtom != atom.A {

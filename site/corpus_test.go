@@ -53,7 +53,7 @@ func TestBuildCorpus(t *testing.T) {
 		if !strings.Contains(page, c.Entry.Manifest) {
 			t.Errorf("%s does not show the claim's manifest URL %s", p, c.Entry.Manifest)
 		}
-		if !strings.Contains(page, c.IngestedSHA256) {
+		if !strings.Contains(page, c.Ingested()) {
 			t.Errorf("%s does not show the held digest", p)
 		}
 		if !pages[projectPath(c.Project)] {

@@ -137,7 +137,7 @@ func derive(n *network.Network, names *siteNames) *derived {
 				}
 			}
 		}
-		if c != nil && c.Manifest != nil && observed != nil && chain && prev == c.Record.IngestedSHA256 {
+		if c != nil && c.Manifest != nil && observed != nil && chain && prev == c.Record.Ingested() {
 			for _, r := range c.Manifest.Releases {
 				if seen[r.Version] == nil {
 					seen[r.Version] = observed

@@ -66,7 +66,7 @@ func (b *builder) summarize(c *network.Claim) *claimSummary {
 		s.Summary, s.Type, s.Status, s.Game, s.Tags = p.Summary, p.Type, p.Status, p.Game, p.Tags
 	} else {
 		e := c.Record.Entry
-		s.Summary, s.Type, s.Status = e.Summary, e.Type, e.Status
+		s.Summary, s.Type, s.Status = e.SummaryText(), e.Type, e.Status
 	}
 	s.First, s.Updated, s.Runtime = c.Record.FirstObserved, c.Record.FirstObserved, "none"
 	if c.Record.LastChanged != nil && *c.Record.LastChanged != "" {

@@ -152,7 +152,7 @@ func claimTexts(c *network.Claim) []string {
 	if c == nil {
 		return nil
 	}
-	out := []string{c.Name, c.Record.Entry.Name, c.Record.Entry.Summary}
+	out := []string{c.Name, c.Record.Entry.Name, c.Record.Entry.SummaryText()}
 	if m := c.Manifest; m != nil {
 		out = append(out, m.Project.Name, m.Project.Summary, m.Project.Game, m.Project.License)
 		out = append(out, m.Project.Tags...)

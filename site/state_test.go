@@ -55,8 +55,8 @@ func (f *fakeState) origin(indexURL, siteName string) string {
 	}
 	f.write(store.OriginPath(id), store.Origin{
 		ID: id, IndexURL: indexURL, SiteName: ptr(siteName), SiteURL: ptr(dirURL), Generator: ptr("test generator"),
-		Sources: []string{dirURL}, Redirects: []store.Redirect{}, IndexSHA256: ptr(sha([]byte(indexURL))),
-		Health: store.OriginHealthy, Issues: []string{}, Previous: []string{},
+		Sources: []string{dirURL}, Redirects: []string{}, IndexSHA256: ptr(sha([]byte(indexURL))),
+		Health: store.OriginHealthy, Issues: []string{}, Previous: []store.Move{},
 		FirstObserved: "2026-09-01T00:00:00Z", LastAttempt: f.at, LastSuccess: ptr(f.at),
 	})
 	f.write(store.SourcePath(store.SourceID(dirURL)), store.Source{
@@ -91,10 +91,10 @@ func (f *fakeState) claimBytes(site string, m *protocol.Manifest, b []byte, edit
 	}
 	c := store.Claim{
 		Project: id, Origin: site,
-		Entry: protocol.IndexEntry{ID: id, Name: m.Project.Name, Summary: m.Project.Summary, Type: m.Project.Type,
+		Entry: protocol.IndexEntry{ID: id, Name: m.Project.Name, Summary: ptr(m.Project.Summary), Type: m.Project.Type,
 			Status: m.Project.Status, Page: m.Project.Links.Page, Manifest: "https://example.org/" + site + "/" + id + ".json",
-			ManifestSHA256: d, Updated: "2026-10-01", Channels: ch},
-		AdvertisedSHA256: d, IngestedSHA256: d, Health: store.ClaimCurrent,
+			ManifestSHA256: d, Updated: ptr("2026-10-01"), Channels: ch},
+		AdvertisedSHA256: d, IngestedSHA256: ptr(d), Health: store.ClaimCurrent,
 		FirstObserved: "2026-09-01T00:00:00Z", LastChanged: ptr("2026-09-15T00:00:00Z"), LastAttempt: f.at, LastSuccess: ptr(f.at),
 	}
 	if edit != nil {

@@ -29,8 +29,8 @@ import (
 //   - an event file whose name is not its id (pages are named by the id);
 //   - a held dreamweave.json whose bytes hash to neither index_sha256 nor pending_sha256;
 //   - references that do not resolve: a source's origin, an origin's sources (each must have
-//     a record that leads back), origin.previous, claim.moved_to / moved_from, an event's
-//     claim and moved_from.
+//     a record that leads back), claim.moved_to / moved_from, an event's claim and
+//     moved_from (origin.previous may name a site that is gone: a move removes the old site).
 //
 // Deliberately not failures, although store.Check reports them: an event id that does not
 // recompute from its facts (the id is only a name), and a cached image that is missing (the
@@ -62,20 +62,15 @@ func checkState(dir *store.Dir, n *network.Network) []store.Problem {
 				add(rel, "lists source %s, which does not lead to this origin", u)
 			}
 		}
-		for _, p := range o.Previous {
-			if n.OriginByID[p] == nil {
-				add(rel, "previous origin %s does not exist", p)
-			}
-		}
 		checkHeldIndex(dir, o, add)
 	}
 	for _, c := range n.Claims {
 		rel := store.ClaimPath(c.Project, c.Site)
 		r := c.Record
-		if r.Health == store.ClaimCurrent && r.PendingSHA256 == nil && r.IngestedSHA256 != r.AdvertisedSHA256 {
-			add(rel, "is current, but holds %s while %s is advertised", r.IngestedSHA256, r.AdvertisedSHA256)
+		if r.Health == store.ClaimCurrent && r.PendingSHA256 == nil && r.Ingested() != r.AdvertisedSHA256 {
+			add(rel, "is current, but holds %s while %s is advertised", r.Ingested(), r.AdvertisedSHA256)
 		}
-		if c.Manifest == nil && r.IngestedSHA256 == "" && r.PendingSHA256 == nil && dir.Exists(c.ManifestPath) {
+		if c.Manifest == nil && r.IngestedSHA256 == nil && r.PendingSHA256 == nil && dir.Exists(c.ManifestPath) {
 			add(c.ManifestPath, "is held but claim.json records no ingested_sha256")
 		}
 		for _, ref := range []struct {

@@ -135,7 +135,7 @@ func loudState(t *testing.T) (state, site string) {
 	f.claim(site, loudManifest(uuid(2)), func(c *store.Claim) {
 		c.Health, c.Problem = store.ClaimInvalid, &problem
 		c.AdvertisedSHA256 = sha(b)
-		c.Rejected = &store.Rejected{SHA256: sha(b), Problem: problem + " (first refusal)", Crawler: "AsHyAmS/test", At: fakeTime}
+		c.Rejected = &store.Rejected{SHA256: sha(b), Problem: problem + " (first refusal)", Crawler: "test"}
 	})
 	// A second site that could not be read, with a problem quoting the publisher.
 	down := f.origin("https://safe.example/dreamweave.json", "Safe Site "+loud)

@@ -131,15 +131,15 @@ func loadClaim(dir *store.Dir, rec *store.ClaimRecord, n *Network) (*Claim, erro
 		return nil, fmt.Errorf("%s: site %s has no %s", path, rec.Origin, store.OriginPath(rec.Origin))
 	}
 	var want []string
-	if rec.IngestedSHA256 != "" {
-		want = append(want, rec.IngestedSHA256)
+	if rec.IngestedSHA256 != nil {
+		want = append(want, *rec.IngestedSHA256)
 	}
 	if rec.PendingSHA256 != nil {
 		want = append(want, *rec.PendingSHA256)
 	}
 	// Only a pending digest: the first manifest for this claim was being written when a refresh
 	// was cut short; without the file there is simply no manifest yet.
-	if len(want) > 0 && (rec.IngestedSHA256 != "" || dir.Exists(c.ManifestPath)) {
+	if len(want) > 0 && (rec.IngestedSHA256 != nil || dir.Exists(c.ManifestPath)) {
 		m, digest, err := readManifest(dir, c.ManifestPath, want, rec.Project)
 		if err != nil {
 			return nil, err

@@ -43,7 +43,7 @@ func (n *Network) moves() {
 		}
 	}
 	for _, o := range n.Origins {
-		for _, prev := range o.Previous {
+		for _, prev := range o.PreviousIDs() {
 			from := n.siteRef(prev)
 			for _, c := range o.Claims {
 				// Only claims the previous site also had: the evidence is about the site, and a

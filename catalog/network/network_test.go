@@ -159,7 +159,7 @@ func TestMoveByCrawlerEvidence(t *testing.T) {
 				if err := s.Dir.ReadJSON(store.OriginPath(two), &o); err != nil {
 					t.Fatal(err)
 				}
-				o.Previous = []string{urlOne}
+				o.Previous = []store.Move{{Origin: one, IndexURL: urlOne, ObservedAt: nt.Time, Evidence: store.MoveEvidence("https://one.example.org/mods/", false)}}
 				if err := s.Dir.WriteJSON(store.OriginPath(two), o); err != nil {
 					t.Fatal(err)
 				}
@@ -546,7 +546,7 @@ func TestStateContradictions(t *testing.T) {
 			s.ClaimBytes(site, idB, "B", b)
 		}, "describes project \"" + idA + "\", not the claim's " + idB},
 		{"digest mismatch", func(s *nt.State, site string) {
-			s.Claim(site, m, func(c *store.Claim) { c.IngestedSHA256 = strings.Repeat("0", 64) })
+			s.Claim(site, m, func(c *store.Claim) { z := strings.Repeat("0", 64); c.IngestedSHA256 = &z })
 		}, "the claim vouches only for " + strings.Repeat("0", 64)},
 		{"manifest missing", func(s *nt.State, site string) {
 			s.Claim(site, m)
@@ -599,15 +599,15 @@ func TestPendingManifest(t *testing.T) {
 	one := s.Origin(urlOne)
 	oldDigest := s.Claim(one, nt.Manifest(idA, "A", "", stable("1.0.0", nil)))
 	newDigest := s.Claim(one, nt.Manifest(idA, "A", "", stable("1.1.0", nil)), func(c *store.Claim) {
-		c.PendingSHA256 = &c.IngestedSHA256
-		c.AdvertisedSHA256 = c.IngestedSHA256
+		c.PendingSHA256 = c.IngestedSHA256
+		c.AdvertisedSHA256 = *c.IngestedSHA256
 	})
 	// Put the old ingested digest back: the record was written with pending first.
 	var rec store.Claim
 	if err := s.Dir.ReadJSON(store.ClaimPath(idA, one), &rec); err != nil {
 		t.Fatal(err)
 	}
-	rec.IngestedSHA256 = oldDigest
+	rec.IngestedSHA256 = &oldDigest
 	if err := s.Dir.WriteJSON(store.ClaimPath(idA, one), rec); err != nil {
 		t.Fatal(err)
 	}
@@ -617,7 +617,7 @@ func TestPendingManifest(t *testing.T) {
 		t.Fatalf("held %s cached %v current %s", a.HeldSHA256, a.Cached, a.Current.Version)
 	}
 	// Only a pending digest and no file yet: no manifest, not an error.
-	s.ClaimBytes(one, idB, "B", []byte("x"), func(c *store.Claim) { p := c.IngestedSHA256; c.PendingSHA256 = &p; c.IngestedSHA256 = "" })
+	s.ClaimBytes(one, idB, "B", []byte("x"), func(c *store.Claim) { c.PendingSHA256 = c.IngestedSHA256; c.IngestedSHA256 = nil })
 	if err := os.Remove(s.Dir.Path(store.ManifestPath(idB, one))); err != nil {
 		t.Fatal(err)
 	}
@@ -634,7 +634,7 @@ func TestCachedAndNoManifest(t *testing.T) {
 		c.AdvertisedSHA256 = strings.Repeat("1", 64)
 		c.Health = store.ClaimInvalid
 	})
-	s.ClaimBytes(one, idB, "B", []byte("never accepted"), func(c *store.Claim) { c.IngestedSHA256 = ""; c.Health = store.ClaimInvalid })
+	s.ClaimBytes(one, idB, "B", []byte("never accepted"), func(c *store.Claim) { c.IngestedSHA256 = nil; c.Health = store.ClaimInvalid })
 	n := build(t, s, nil)
 	if a := n.Claim(idA, one); !a.Cached || !a.Listed || a.Health != "invalid" {
 		t.Fatalf("cached claim: %+v", a)

@@ -35,17 +35,37 @@ type Site struct {
 // IndexEntry is one project as a site index lists it. ManifestSHA256 is the lowercase hex
 // SHA-256 of the manifest's bytes as served: the publisher's claim and the crawler's change
 // signal. Channels maps channel name to head version.
+//
+// Encoded (a claim's entry in the state), it has the reference index's shape: summary left out
+// when the index has none and kept when it is "", updated always present and null when the
+// index gives none, so an entry read from the state and written back keeps its bytes.
 type IndexEntry struct {
 	ID             string            `json:"id"`                // project id: lowercase UUID, equal to the manifest's project.id (rule id-match)
 	Name           string            `json:"name"`              // display text, never matched
-	Summary        string            `json:"summary,omitempty"` // one-line description; may be empty
+	Summary        *string           `json:"summary,omitempty"` // one-line description; nil when the index has none, may be ""
 	Type           string            `json:"type"`              // a project type (mod, library, framework, tool, assets, total-conversion, documentation)
 	Status         string            `json:"status"`            // a project status (active, maintenance, experimental, deprecated, archived)
 	Page           string            `json:"page"`              // absolute URL of the project's page
 	Manifest       string            `json:"manifest"`          // absolute URL of the project manifest
 	ManifestSHA256 string            `json:"manifest_sha256"`   // 64 lowercase hex digits: SHA-256 of the manifest bytes as served
-	Updated        string            `json:"updated"`           // the publisher's date, YYYY-MM-DD
+	Updated        *string           `json:"updated"`           // the publisher's date, YYYY-MM-DD; nil when the index gives null
 	Channels       map[string]string `json:"channels"`          // channel name -> head version, as the index states it
+}
+
+// SummaryText is the entry's summary, "" when the index has none.
+func (e IndexEntry) SummaryText() string {
+	if e.Summary == nil {
+		return ""
+	}
+	return *e.Summary
+}
+
+// UpdatedText is the entry's date, "" when the index gives null.
+func (e IndexEntry) UpdatedText() string {
+	if e.Updated == nil {
+		return ""
+	}
+	return *e.Updated
 }
 
 // Manifest is a project manifest. Channels maps channel name to its head; it must equal the

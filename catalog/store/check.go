@@ -60,9 +60,9 @@ const LeftoverMessage = "leftover from an interrupted write (a refresh stopped b
 //     SiteID(index_url), a claim's directories are its project and origin;
 //   - every reference resolves: a claim's origin exists; a resolved source's origin exists and
 //     its discovery trail reached that origin's index_url (else two index URLs share one site
-//     id, or the records disagree); an origin's sources exist and lead to it; origin.previous,
-//     claim.moved_to / moved_from and event.moved_from name origins; every event names an
-//     existing claim;
+//     id, or the records disagree); an origin's sources exist and lead to it; claim.moved_to /
+//     moved_from and event.moved_from name origins; every event names an existing claim
+//     (origin.previous may name a site that is gone: a move removes the old site);
 //   - every event's id is EventID of its own facts (EventIDFormula, the reference index's
 //     formula) and its file name is that id;
 //   - every cached image (claim.media.file) exists, and every file in media/ hashes to its name;
@@ -375,16 +375,16 @@ func (c *checker) checkSources() {
 		if want := SourceID(s.URL); want != stem {
 			c.add(rel, "is named %s, but its url %s names it %s", stem, s.URL, want)
 		}
-		switch s.Health {
-		case SourceResolved, SourceUnresolved, SourceRemoved:
+		switch {
+		case slices.Contains(SourceHealths, s.Health), s.Health == SourceUnresolved, s.Health == SourceRemoved:
 		default:
-			c.add(rel, "health %q is not resolved, unresolved or removed", s.Health)
+			c.add(rel, "health %q is not a source health value (%s)", s.Health, strings.Join(SourceHealths, ", "))
 		}
 		if s.Health == SourceResolved && s.Origin == nil {
 			c.add(rel, "is resolved but names no origin")
 		}
-		if s.Health == SourceUnresolved && s.Problem == nil {
-			c.add(rel, "is unresolved but records no problem")
+		if s.Health != SourceResolved && s.Health != SourceRemoved && s.Problem == nil {
+			c.add(rel, "is %s but records no problem", s.Health)
 		}
 		// The source names an origin that exists. (Its origin lists it once the refresh has
 		// written both; the listing is checked from the origin's side, which is written last.)
@@ -445,10 +445,8 @@ func (c *checker) checkOrigins() {
 				c.add(rel, "lists source %s, which does not lead to this origin", u)
 			}
 		}
-		for _, p := range o.Previous {
-			if c.originMissing(p) {
-				c.add(rel, "previous origin %s does not exist", p)
-			}
+		for _, m := range o.Previous {
+			c.time(rel, "previous observed_at", m.ObservedAt)
 		}
 		c.time(rel, "first_observed", o.FirstObserved)
 		c.time(rel, "last_attempt", o.LastAttempt)
@@ -540,8 +538,11 @@ func (c *checker) checkClaims() {
 		default:
 			c.add(rel, "health %q is not a claim health value", cl.Health)
 		}
-		if cl.Health == ClaimCurrent && cl.PendingSHA256 == nil && cl.IngestedSHA256 != cl.AdvertisedSHA256 {
-			c.add(rel, "is current, but holds %s while %s is advertised", cl.IngestedSHA256, cl.AdvertisedSHA256)
+		if cl.IngestedSHA256 != nil && !hexDigest.MatchString(*cl.IngestedSHA256) {
+			c.add(rel, "ingested_sha256 %q is not a SHA-256 digest (null means no manifest is held)", *cl.IngestedSHA256)
+		}
+		if cl.Health == ClaimCurrent && cl.PendingSHA256 == nil && cl.Ingested() != cl.AdvertisedSHA256 {
+			c.add(rel, "is current, but holds %s while %s is advertised", cl.Ingested(), cl.AdvertisedSHA256)
 		}
 		if cl.Health != ClaimCurrent && cl.Health != ClaimWithdrawn && cl.Problem == nil {
 			c.add(rel, "health is %s but no problem is recorded", cl.Health)
@@ -586,23 +587,24 @@ func (c *checker) checkManifest(project, site string, cl Claim) {
 			c.add(ClaimPath(project, site), "pending_sha256 %q is not a SHA-256 digest", pending)
 		}
 	}
+	ingested := cl.Ingested()
 	if err != nil {
-		if cl.IngestedSHA256 != "" {
-			c.add(mrel, "is missing, but claim.json records ingested_sha256 %s", cl.IngestedSHA256)
+		if ingested != "" {
+			c.add(mrel, "is missing, but claim.json records ingested_sha256 %s", ingested)
 		}
 		return
 	}
 	got := digest(b)
 	c.manSums[project+"/"+site] = got
 	switch {
-	case cl.IngestedSHA256 == "" && pending == "":
+	case ingested == "" && pending == "":
 		c.add(mrel, "is held but claim.json records no ingested_sha256")
 		return
-	case got == cl.IngestedSHA256, pending != "" && got == pending:
+	case got == ingested, pending != "" && got == pending:
 	case pending != "":
-		c.add(mrel, "hashes to %s, but claim.json records ingested_sha256 %q and pending_sha256 %s", got, cl.IngestedSHA256, pending)
+		c.add(mrel, "hashes to %s, but claim.json records ingested_sha256 %q and pending_sha256 %s", got, ingested, pending)
 	default:
-		c.add(mrel, "hashes to %s, but claim.json records ingested_sha256 %s", got, cl.IngestedSHA256)
+		c.add(mrel, "hashes to %s, but claim.json records ingested_sha256 %s", got, ingested)
 	}
 	var m struct {
 		Project struct {

@@ -182,7 +182,7 @@ func checkNamesEachBrokenInvariant(t *testing.T, fx fixture) {
 			b, _ := d.ReadBytes(manRel)
 			b = []byte(strings.Replace(string(b), tplProject, "00000000-0000-4000-8000-000000000000", 1))
 			must(t, os.WriteFile(d.Path(manRel), b, 0o644))
-			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.IngestedSHA256 = Digest(b); c.AdvertisedSHA256 = Digest(b) })
+			editClaim(t, d, tplProject, tplSite, func(c *Claim) { dg := Digest(b); c.IngestedSHA256 = &dg; c.AdvertisedSHA256 = Digest(b) })
 		}, manRel, `describes project "00000000-0000-4000-8000-000000000000", not the claim's project`},
 		{"manifest missing", func(t *testing.T, d *Dir) {
 			must(t, os.Remove(d.Path(manRel)))

@@ -101,9 +101,11 @@ func (d *Dir) WriteBytes(rel string, b []byte) error {
 	return nil
 }
 
-// MarshalRecord is the canonical encoding of a record: two-space indented JSON, HTML
-// characters unescaped, one trailing newline. The same record always gives the same bytes, so
-// git history shows only real changes.
+// MarshalRecord is the canonical encoding of a record, the reference index's JSON style
+// (FORMATS section 1.9, serde_json's pretty printer): two-space indent, ": " after keys, keys in
+// struct order, non-ASCII written as raw UTF-8 (U+2028 and U+2029 included), no HTML escaping,
+// "/" not escaped, one trailing newline. The same record always gives the same bytes, so git
+// history shows only real changes.
 func MarshalRecord(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -112,7 +114,31 @@ func MarshalRecord(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return unescapeLineSeparators(buf.Bytes()), nil
+}
+
+// unescapeLineSeparators turns the escapes encoding/json always writes for U+2028 and U+2029
+// (`\u2028`, `\u2029`) back into the raw characters, as serde_json writes them. Only a real
+// escape changes: the text `\u2028` inside a string is encoded as `\\u2028` and stays.
+func unescapeLineSeparators(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u202`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if rest := b[i:]; bytes.HasPrefix(rest, []byte(`\u2028`)) || bytes.HasPrefix(rest, []byte(`\u2029`)) {
+			out = append(out, string(rune(0x2028+int(rest[5]-'8')))...)
+			i += 5
+			continue
+		}
+		out = append(out, b[i], b[i+1]) // any other escape, kept whole
+		i++
+	}
+	return out
 }
 
 // WriteJSON writes v at rel as a canonical record (MarshalRecord), atomically. A file that

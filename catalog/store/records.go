@@ -51,7 +51,9 @@ const (
 	ManifestFile = "manifest.json"   // the claim's last good manifest, as served
 )
 
-// Network is network.json: when the last refresh started and which crawler ran it.
+// Network is network.json: when the last refresh started and which crawler ran it. The keys
+// and their order are the reference index's (FORMATS section 1.1) plus HealthChanges, written
+// only when a refresh saw a health change (Differences).
 type Network struct {
 	Format     int    `json:"format"`      // the layout version, Format
 	Crawler    string `json:"crawler"`     // the crawler's user agent (crawl.UserAgent)
@@ -105,9 +107,20 @@ type HealthChange struct {
 	Problem *string `json:"problem"`
 }
 
-// Source health values (sources/<source>.json "health").
+// Source health values (sources/<source>.json "health"): the reference index's vocabulary
+// (FORMATS section 1.2). Every value but SourceResolved comes with a Problem.
 const (
-	SourceResolved   = "resolved"   // discovery found a site index
+	SourceResolved           = "resolved"            // discovery reached a site index
+	SourceUnreachable        = "unreachable"         // a network or HTTP failure (or the source's deadline) stopped discovery
+	SourceRefused            = "refused"             // crawler policy refused a URL on the way (scheme, credentials, address, redirects, size)
+	SourceNoIndex            = "no-index"            // no site index in the URL's directory or above it, and no page linked one
+	SourceBrokenLink         = "broken-link"         // a page linked a site index that could not be read as one
+	SourceUnsupportedVersion = "unsupported-version" // a DreamWeave document on the way has a schema_version other than "2"
+)
+
+// Source health values of this index that the reference vocabulary lacks. A record holding
+// one is read, and Check accepts it, but the reference index refuses it.
+const (
 	SourceUnresolved = "unresolved" // discovery ended without a site index; Problem says why
 	// SourceRemoved: the URL is no longer listed in network/sources.toml. The record stays (Git
 	// keeps the history anyway); the refresh no longer reads it and its sites' claims are
@@ -115,11 +128,17 @@ const (
 	SourceRemoved = "removed"
 )
 
-// Source is one enrolled URL: which site it led to, how, and the discovery trail.
+// SourceHealths lists the reference index's source health values, in the order FORMATS
+// section 1.2 gives them.
+var SourceHealths = []string{SourceResolved, SourceUnreachable, SourceRefused, SourceNoIndex, SourceBrokenLink, SourceUnsupportedVersion}
+
+// Source is one enrolled URL: which site it led to, how, and the discovery trail. The keys and
+// their order are the reference index's (FORMATS section 1.2) plus Validators, written only
+// when the enrolled page sent any (Differences).
 type Source struct {
 	URL         string      `json:"url"`                 // the enrolled URL, as in network/sources.toml; the file is SourceID(URL)
 	Origin      *string     `json:"origin"`              // the site id discovery led to (SiteID of its index URL); null if never
-	Health      string      `json:"health"`              // SourceResolved, SourceUnresolved or SourceRemoved
+	Health      string      `json:"health"`              // a Source* health value
 	Problem     *string     `json:"problem"`             // why discovery found no site index, in words; null when resolved
 	Method      *string     `json:"method"`              // how the site index was found, in words (crawl/discover's methods)
 	Trail       []TrailStep `json:"trail"`               // every URL discovery tried, in order, ending at the site index when resolved
@@ -168,7 +187,9 @@ func OriginHealthLabel(health string) string {
 	return health // healthy, unreachable: the value is the word
 }
 
-// Origin is one site index: its health, its last good bytes' digest, validators and moves.
+// Origin is one site index: its health, its last good bytes' digest, validators and moves. The
+// keys and their order are the reference index's (FORMATS section 1.3) plus PendingSHA256,
+// written only while dreamweave.json is being replaced (Differences).
 type Origin struct {
 	ID          string     `json:"id"`           // SiteID(IndexURL), also the directory name
 	IndexURL    string     `json:"index_url"`    // the site index's URL, final after redirects
@@ -176,7 +197,7 @@ type Origin struct {
 	SiteURL     *string    `json:"site_url"`     // publisher text from the site index (site.url)
 	Generator   *string    `json:"generator"`    // publisher text from the site index (generator)
 	Sources     []string   `json:"sources"`      // enrolled URLs (Source.URL) that lead here, sorted
-	Redirects   []Redirect `json:"redirects"`    // the hops followed to reach IndexURL
+	Redirects   []string   `json:"redirects"`    // every URL that answered with a redirect on the way to IndexURL (page and index alike), once each, in visiting order
 	Validators  Validators `json:"validators"`   // the site index's validators, for a conditional GET
 	IndexSHA256 *string    `json:"index_sha256"` // lowercase hex SHA-256 of the held dreamweave.json; null when none is held
 	// PendingSHA256 is set only while dreamweave.json is being replaced (see Claim.PendingSHA256).
@@ -184,17 +205,38 @@ type Origin struct {
 	Health        string   `json:"health"`         // an Origin* health value
 	Problem       *string  `json:"problem"`        // why the site is not healthy, in words; null when healthy
 	Issues        []string `json:"issues"`         // publication issues that did not stop the read, in words
-	Previous      []string `json:"previous"`       // site ids this site continues (a move, seen from the new site)
+	Previous      []Move   `json:"previous"`       // the sites this site continues (moves, seen from the new site), oldest first
 	FirstObserved string   `json:"first_observed"` // TimeFormat
 	LastAttempt   string   `json:"last_attempt"`   // TimeFormat
 	LastSuccess   *string  `json:"last_success"`   // TimeFormat; null if never read
 }
 
-// Redirect is a redirect hop the crawler followed on the way to this site's index.
-type Redirect struct {
-	From   string `json:"from"`   // the URL that answered with the redirect
-	To     string `json:"to"`     // its Location, resolved
-	Status int    `json:"status"` // the HTTP status (301, 302, 303, 307, 308)
+// PreviousIDs are the site ids of o.Previous, in order.
+func (o Origin) PreviousIDs() []string {
+	out := make([]string, 0, len(o.Previous))
+	for _, m := range o.Previous {
+		out = append(out, m.Origin)
+	}
+	return out
+}
+
+// Move is one site a site continues: an enrolled source that led to the old site now leads
+// here (FORMATS section 1.3, "Move"). Origin and IndexURL are the old site's.
+type Move struct {
+	Origin     string `json:"origin"`      // the old site's id
+	IndexURL   string `json:"index_url"`   // the old site's index URL
+	ObservedAt string `json:"observed_at"` // TimeFormat: the refresh that saw the move
+	Evidence   string `json:"evidence"`    // MoveEvidence's words
+}
+
+// MoveEvidence is a Move's evidence, in the reference index's words: "the enrolled source
+// <url> now leads to this site", or "... now redirects to this site" when discovery followed a
+// redirect on the way.
+func MoveEvidence(sourceURL string, redirected bool) string {
+	if redirected {
+		return "the enrolled source " + sourceURL + " now redirects to this site"
+	}
+	return "the enrolled source " + sourceURL + " now leads to this site"
 }
 
 // Claim health values: the catalog v1 claim_health vocabulary. HealthLabel gives the words
@@ -233,13 +275,15 @@ func HealthLabel(health string) string {
 
 // Claim is one (project id, site) pair. IngestedSHA256 is the digest of the held
 // manifest.json; AdvertisedSHA256 what the site index advertises now. They differ exactly when
-// the held manifest is cached rather than current.
+// the held manifest is cached rather than current. The keys and their order are the reference
+// index's (FORMATS section 1.4) plus PendingSHA256, Validators, MovedTo and MovedFrom, each
+// written only when set (Differences).
 type Claim struct {
 	Project          string              `json:"project"`           // the project id, also the first directory name
 	Origin           string              `json:"origin"`            // the site id (Origin.ID), also the second directory name
 	Entry            protocol.IndexEntry `json:"entry"`             // the site index's entry for the project, as listed
 	AdvertisedSHA256 string              `json:"advertised_sha256"` // lowercase hex; the entry's manifest_sha256
-	IngestedSHA256   string              `json:"ingested_sha256"`   // lowercase hex of the held manifest.json; "" when none is held
+	IngestedSHA256   *string             `json:"ingested_sha256"`   // lowercase hex of the held manifest.json; null when none is held
 	// PendingSHA256 is set only while manifest.json is being replaced: the digest of the bytes
 	// being written. The claim is written with it first, then manifest.json, then the claim
 	// without it, so a refresh cut short between the two files leaves a record that says so;
@@ -258,20 +302,41 @@ type Claim struct {
 	LastSuccess   *string    `json:"last_success"`         // TimeFormat; null if never read
 }
 
+// Ingested is the held manifest's digest, "" when none is held (IngestedSHA256 null).
+func (c Claim) Ingested() string {
+	if c.IngestedSHA256 == nil {
+		return ""
+	}
+	return *c.IngestedSHA256
+}
+
 // Rejected remembers a refused manifest by digest, so the same broken bytes are not downloaded
-// every six hours. Crawler is the crawler that refused it: a new crawler version reads it again.
-// Health is the claim health the refusal gave (invalid, also for a manifest speaking a newer
-// protocol; refused for a limit), restored while the same digest is advertised.
+// every six hours. Crawler is the version of the crawler that refused it (crawl.Version, the
+// bare version as the reference index writes it): a new crawler version reads it again. The
+// keys and their order are the reference index's (FORMATS section 1.4) plus Health, written
+// only for a refusal by crawler policy (Differences).
 type Rejected struct {
-	SHA256  string `json:"sha256"`           // lowercase hex digest of the refused bytes
-	Problem string `json:"problem"`          // why, in words
-	Crawler string `json:"crawler"`          // the refusing crawler's user agent
-	At      string `json:"at"`               // TimeFormat
-	Health  string `json:"health,omitempty"` // the claim health the refusal gave
+	SHA256  string `json:"sha256"`  // lowercase hex digest of the refused bytes
+	Crawler string `json:"crawler"` // the refusing crawler's version, e.g. "0.1.0"
+	Problem string `json:"problem"` // why, in words
+	// Health is ClaimRefused for bytes refused by crawler policy (a limit), restored while the
+	// same digest is advertised; empty otherwise, which means ClaimInvalid (RejectedHealth).
+	Health string `json:"health,omitempty"`
+}
+
+// RejectedHealth is the claim health a remembered refusal gives while its digest is still
+// advertised: r.Health when set, else ClaimInvalid (the reference index's only one).
+func (r Rejected) RejectedHealth() string {
+	if r.Health == "" {
+		return ClaimInvalid
+	}
+	return r.Health
 }
 
 // Media is the claim's card image: where it came from and the cached file (media/<sha256>.<ext>,
-// relative to the state root), or the problem that kept it out.
+// relative to the state root), or the problem that kept it out. The keys and their order are
+// the reference index's (FORMATS section 1.4) plus Definitive, written only when true
+// (Differences).
 type Media struct {
 	URL     string  `json:"url"`     // the manifest's card image URL
 	Alt     string  `json:"alt"`     // its alternative text (publisher text)
@@ -295,7 +360,8 @@ const (
 
 // Event is one observed transition of a claim. Written once, never rewritten. Before and After
 // are manifest digests (null for none). Changes are the typed differences between the two
-// manifests. Tags and headlines are computed at build time, not stored.
+// manifests. Tags and headlines are computed at build time, not stored. The keys and their
+// order are the reference index's (FORMATS section 1.5); MovedFrom is left out unless set.
 type Event struct {
 	ID         string        `json:"id"`                   // EventID of Kind, Project, Origin, Before, After; the file name
 	Kind       string        `json:"kind"`                 // an Event* kind
@@ -305,6 +371,6 @@ type Event struct {
 	ObservedAt string        `json:"observed_at"`          // TimeFormat: the refresh's start time
 	Before     *string       `json:"before"`               // lowercase hex digest of the manifest before; null for none
 	After      *string       `json:"after"`                // lowercase hex digest of the manifest after; null for none
-	MovedFrom  *string       `json:"moved_from,omitempty"` // the site id a moved claim continues
 	Changes    []diff.Change `json:"changes"`              // typed differences, catalog/diff
+	MovedFrom  *string       `json:"moved_from,omitempty"` // the site id a moved claim continues
 }

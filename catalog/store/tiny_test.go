@@ -40,14 +40,14 @@ func tinyState(t testing.TB) *Dir {
 		LastAttempt: now, LastSuccess: &now,
 	}))
 	mustTB(t, d.WriteJSON(OriginPath(site), Origin{
-		ID: site, IndexURL: tinyIndexURL, Sources: []string{tinySourceURL}, Redirects: []Redirect{},
-		IndexSHA256: &idxSum, Health: OriginHealthy, Issues: []string{}, Previous: []string{},
+		ID: site, IndexURL: tinyIndexURL, Sources: []string{tinySourceURL}, Redirects: []string{},
+		IndexSHA256: &idxSum, Health: OriginHealthy, Issues: []string{}, Previous: []Move{},
 		FirstObserved: now, LastAttempt: now, LastSuccess: &now,
 	}))
 	mustTB(t, d.WriteJSON(ClaimPath(tinyProject, site), Claim{
 		Project: tinyProject, Origin: site,
 		Entry:            protocol.IndexEntry{ID: tinyProject, Name: "Tiny", ManifestSHA256: manSum},
-		AdvertisedSHA256: manSum, IngestedSHA256: manSum, Health: ClaimCurrent,
+		AdvertisedSHA256: manSum, IngestedSHA256: &manSum, Health: ClaimCurrent,
 		FirstObserved: now, LastChanged: &now, LastAttempt: now, LastSuccess: &now,
 	}))
 	e := Event{Kind: EventObserved, Project: tinyProject, Origin: site, Name: "Tiny", ObservedAt: now, After: &manSum}

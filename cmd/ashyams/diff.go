@@ -132,7 +132,7 @@ func lastRefreshEvents(s *store.Snapshot) (last, earlier []store.Event) {
 	}
 	held := map[key]string{}
 	for _, c := range s.Claims {
-		held[key{c.Project, c.Origin}] = c.IngestedSHA256
+		held[key{c.Project, c.Origin}] = c.Ingested()
 	}
 	for _, ev := range s.Events {
 		if ev.ObservedAt != s.Network.ObservedAt {

@@ -418,7 +418,7 @@ func TestLastRefreshEvents(t *testing.T) {
 			{Project: "p-wd", Origin: "s", Before: store.ClaimCurrent, After: store.ClaimWithdrawn},
 			{Project: "p-rs", Origin: "s", Before: store.ClaimWithdrawn, After: store.ClaimCurrent},
 		}},
-		Claims: []store.ClaimRecord{{Claim: store.Claim{Project: "p-ch", Origin: "s", IngestedSHA256: d2}}, {Claim: store.Claim{Project: "p-old", Origin: "s", IngestedSHA256: d2}}},
+		Claims: []store.ClaimRecord{{Claim: store.Claim{Project: "p-ch", Origin: "s", IngestedSHA256: &d2}}, {Claim: store.Claim{Project: "p-old", Origin: "s", IngestedSHA256: &d2}}},
 	}
 	ev := func(kind, project string, before, after *string) store.Event {
 		return store.Event{Kind: kind, Project: project, Origin: "s", ObservedAt: at, Before: before, After: after}

@@ -195,7 +195,7 @@ func TestDrillDiscoveryBudget(t *testing.T) {
 		t.Errorf("slow source: %s %q\nwant %q", s.Health, deref(s.Problem), want)
 	}
 	wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
-	if c := l.claim(tallow, tplDir); c.IngestedSHA256 != store.Digest(l.served(manifestPath(tplDir, tallow))) {
+	if c := l.claim(tallow, tplDir); c.Ingested() != store.Digest(l.served(manifestPath(tplDir, tallow))) {
 		t.Errorf("the healthy site's changed manifest was not accepted")
 	}
 	line := "source " + slow + ": unresolved: " + want

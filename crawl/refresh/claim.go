@@ -59,7 +59,7 @@ func (r *run) movedFrom(project, site string) *store.Claim {
 	}
 	// A move recorded earlier whose claims were not listed here then: only a claim the old site
 	// no longer publishes (withdrawn) continues here; a live one is an identity conflict.
-	for _, old := range r.prevOrigins[site].Previous {
+	for _, old := range r.prevOrigins[site].PreviousIDs() {
 		if c, ok := r.prevClaims[old][project]; ok && c.Health == store.ClaimWithdrawn {
 			return &c
 		}
@@ -90,7 +90,7 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 			c.MovedFrom = strp(from.Origin)
 			c.FirstObserved = from.FirstObserved
 		}
-	case c.MovedFrom != nil && c.IngestedSHA256 == "":
+	case c.MovedFrom != nil && c.IngestedSHA256 == nil:
 		// A move whose claim was recorded here (moved_from: replace writes it before anything
 		// else, as does a failed first read) but never took a manifest: a refresh killed
 		// between the claim and its bytes, or one that could not read the manifest. The move
@@ -101,13 +101,13 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 	}
 	c.MovedTo = nil
 	c.LastAttempt = r.now
-	h, err := r.readHeld(entry.ID, site, c.IngestedSHA256)
+	h, err := r.readHeld(entry.ID, site, c.Ingested())
 	if err != nil {
 		return err
 	}
 	before := h // what the event's diff starts from
 	if before == nil && from != nil {
-		if before, err = r.readHeld(entry.ID, from.Origin, from.IngestedSHA256); err != nil {
+		if before, err = r.readHeld(entry.ID, from.Origin, from.Ingested()); err != nil {
 			return err
 		}
 	}
@@ -124,16 +124,12 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		r.sum.Unchanged++
 		r.mu.Unlock()
 		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
-	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == crawl.UserAgent &&
+	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == crawl.Version &&
 		c.Rejected.Health != store.ClaimManifestUnreachable:
 		// The same refused bytes are still advertised: not downloaded again (state.txt). A
 		// refusal recorded as manifest-unreachable (a newer protocol, as an earlier build of
 		// this version recorded it) is read again, so it gets the health it has now.
-		health := c.Rejected.Health
-		if health == "" {
-			health = store.ClaimInvalid
-		}
-		return r.notCurrent(sr, &c, health, c.Rejected.Problem)
+		return r.notCurrent(sr, &c, c.Rejected.RejectedHealth(), c.Rejected.Problem)
 	}
 
 	f := r.fetchManifest(ctx, sr, entry, h, c.Validators)
@@ -149,14 +145,14 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 	}
 	if f.health != "" {
 		if f.reject {
-			c.Rejected = &store.Rejected{SHA256: f.entry.ManifestSHA256, Problem: f.problem, Crawler: crawl.UserAgent, At: r.now, Health: f.health}
+			c.Rejected = rejected(f.entry.ManifestSHA256, f.health, f.problem)
 		}
 		return r.notCurrent(sr, &c, f.health, f.problem)
 	}
 	m, fs := protocol.ValidateManifest(f.body, entry.ID)
 	if len(fs) > 0 || m == nil {
 		health, problem := manifestVerdict(fs)
-		c.Rejected = &store.Rejected{SHA256: store.Digest(f.body), Problem: problem, Crawler: crawl.UserAgent, At: r.now, Health: health}
+		c.Rejected = rejected(store.Digest(f.body), health, problem)
 		return r.notCurrent(sr, &c, health, problem)
 	}
 	// Accepted: every check passed.
@@ -171,6 +167,16 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 	return r.current(ctx, sr, &c, nh, m, wasWithdrawn, before, true)
 }
 
+// rejected remembers refused bytes by digest for this crawler version. The health is kept only
+// when it is not the default (store.Rejected.RejectedHealth): a refusal by crawler policy.
+func rejected(digest, health, problem string) *store.Rejected {
+	rj := &store.Rejected{SHA256: digest, Crawler: crawl.Version, Problem: problem}
+	if health != store.ClaimInvalid {
+		rj.Health = health
+	}
+	return rj
+}
+
 func (sr *siteRun) count(f func(*siteStats)) {
 	sr.mu.Lock()
 	f(&sr.stats)
@@ -180,7 +186,7 @@ func (sr *siteRun) count(f func(*siteStats)) {
 // current records a claim whose held manifest is what the site advertises. When replaced is
 // true, now is newly accepted bytes, written through replace.
 func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *held, m *protocol.Manifest, wasWithdrawn bool, before *held, replaced bool) error {
-	c.IngestedSHA256 = now.digest
+	c.IngestedSHA256 = strp(now.digest)
 	c.Health, c.Problem, c.Rejected = store.ClaimCurrent, nil, nil
 	c.LastSuccess = strp(r.now)
 	var e *store.Event
@@ -244,7 +250,7 @@ func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 	var stub store.Claim
 	if err := r.st.ReadJSON(rel, &stub); err != nil {
 		stub = *c
-		stub.IngestedSHA256, stub.Validators, stub.Media = "", store.Validators{}, nil
+		stub.IngestedSHA256, stub.Validators, stub.Media = nil, store.Validators{}, nil
 		stub.LastChanged, stub.LastSuccess = nil, nil
 		stub.Health = store.ClaimManifestUnreachable
 		stub.Problem = strp("the refresh reading this manifest was interrupted before it was recorded")

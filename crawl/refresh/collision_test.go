@@ -82,7 +82,7 @@ func TestDrillSiteIDCollision(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantClaim(t, c, store.ClaimCurrent)
-		if c.IngestedSHA256 == "" {
+		if c.IngestedSHA256 == nil {
 			t.Errorf("%s: %+v", p, c)
 		}
 	}

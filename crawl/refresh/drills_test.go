@@ -39,7 +39,7 @@ func TestDrillOutageThenRecovery(t *testing.T) {
 		if *c.LastSuccess != *first.LastSuccess || c.LastAttempt == *first.LastSuccess {
 			t.Errorf("%s: last success %s, last attempt %s: the outage must keep the last success and move the attempt", p, *c.LastSuccess, c.LastAttempt)
 		}
-		if c.IngestedSHA256 != first.IngestedSHA256 && p == candle {
+		if c.Ingested() != first.Ingested() && p == candle {
 			t.Errorf("ingested digest changed during an outage")
 		}
 	}
@@ -79,10 +79,10 @@ func TestDrillInvalidManifest(t *testing.T) {
 	l.refresh(src)
 	c := l.claim(candle, tplDir)
 	wantClaimExactly(t, c, store.ClaimInvalid, `the manifest fails the protocol: /project/id [id-match] project.id "11111111-2222-4333-8444-555555555555" differs from the id "`+candle+`" of the index entry that points at this manifest`)
-	if c.IngestedSHA256 != good.IngestedSHA256 || c.AdvertisedSHA256 == good.IngestedSHA256 {
-		t.Errorf("ingested %s advertised %s: the held manifest must stay while the new one is advertised", c.IngestedSHA256, c.AdvertisedSHA256)
+	if c.Ingested() != good.Ingested() || c.AdvertisedSHA256 == good.Ingested() {
+		t.Errorf("ingested %s advertised %s: the held manifest must stay while the new one is advertised", c.Ingested(), c.AdvertisedSHA256)
 	}
-	if c.Rejected == nil || c.Rejected.SHA256 != c.AdvertisedSHA256 || c.Rejected.Crawler != crawl.UserAgent || c.Rejected.Health != store.ClaimInvalid {
+	if c.Rejected == nil || c.Rejected.SHA256 != c.AdvertisedSHA256 || c.Rejected.Crawler != crawl.Version || c.Rejected.Health != "" || c.Rejected.RejectedHealth() != store.ClaimInvalid {
 		t.Fatalf("rejected: %+v", c.Rejected)
 	}
 	l.sameHeld(before)
@@ -97,7 +97,7 @@ func TestDrillInvalidManifest(t *testing.T) {
 
 	// A new crawler version reads it again (simulated: the record names an older crawler).
 	c = l.claim(candle, tplDir)
-	c.Rejected.Crawler = "AsHyAmS/0.0.9 (+https://github.com/DreamWeave-MP/AsHyAmS)"
+	c.Rejected.Crawler = "0.0.9"
 	if err := store.Open(l.state).WriteJSON(store.ClaimPath(candle, l.site(tplDir)), c); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestDrillInvalidManifest(t *testing.T) {
 	}
 	c = l.claim(candle, tplDir)
 	wantClaim(t, c, store.ClaimInvalid, "[id-match]")
-	if c.Rejected.Crawler != crawl.UserAgent {
+	if c.Rejected.Crawler != crawl.Version {
 		t.Errorf("rejected.crawler %s", c.Rejected.Crawler)
 	}
 	l.sameHeld(before)
@@ -183,8 +183,8 @@ func TestDrillHalfFinishedDeploymentNeverSettles(t *testing.T) {
 	mismatch := "the manifest served at " + murl + " hashes to " + store.Digest(stale) + ", but the site index advertises " + c.AdvertisedSHA256 +
 		" (read 3 times, the index re-read after waits of 5s and 20s); the last good manifest is kept"
 	wantClaimExactly(t, c, store.ClaimInconsistent, mismatch)
-	if c.IngestedSHA256 != prev.IngestedSHA256 || c.Rejected != nil {
-		t.Errorf("ingested %s (was %s), rejected %+v", c.IngestedSHA256, prev.IngestedSHA256, c.Rejected)
+	if c.Ingested() != prev.Ingested() || c.Rejected != nil {
+		t.Errorf("ingested %s (was %s), rejected %+v", c.Ingested(), prev.Ingested(), c.Rejected)
 	}
 	// The site's issues join the health's words and the problem without saying either twice.
 	if is := l.origin(tplDir).Issues; len(is) != 1 || is[0] != tallow+" (Tallow): inconsistent deployment: "+mismatch {
@@ -241,7 +241,7 @@ func TestDrillWithdrawalAndRestore(t *testing.T) {
 			withdrawn = append(withdrawn, e)
 		}
 	}
-	if len(withdrawn) != 1 || withdrawn[0].Project != tallow || *withdrawn[0].Before != c.IngestedSHA256 || withdrawn[0].After != nil {
+	if len(withdrawn) != 1 || withdrawn[0].Project != tallow || *withdrawn[0].Before != c.Ingested() || withdrawn[0].After != nil {
 		t.Fatalf("withdrawn events: %+v", withdrawn)
 	}
 	for p, b := range before { // the manifest stays; only the site index changed
@@ -347,8 +347,9 @@ func TestDrillMoveByRedirect(t *testing.T) {
 		t.Errorf("the trail does not show the redirect: %+v", s.Trail)
 	}
 	o := l.origin(movedDir)
-	if len(o.Previous) != 1 || o.Previous[0] != oldSite {
-		t.Errorf("new site previous = %v, want [%s]", o.Previous, oldSite)
+	want := store.Move{Origin: oldSite, IndexURL: x, ObservedAt: o.LastAttempt, Evidence: "the enrolled source " + src + " now redirects to this site"}
+	if len(o.Previous) != 1 || o.Previous[0] != want {
+		t.Errorf("new site previous = %+v, want [%+v]", o.Previous, want)
 	}
 	if old := l.origin(tplDir); len(old.Sources) != 0 {
 		t.Errorf("old site still lists sources %v", old.Sources)
@@ -474,7 +475,7 @@ func TestDrillNewerSchemaVersion(t *testing.T) {
 		// rules that make a document invalid, recorded as "speaks a newer protocol".
 		c := l.claim(tallow, tplDir)
 		wantClaimExactly(t, c, store.ClaimInvalid, `the manifest speaks a newer protocol (/schema_version [newer-protocol] schema_version "3": the document speaks a newer protocol (this index reads schema_version "2")); last good data kept`)
-		if c.Rejected == nil || c.Rejected.Health != store.ClaimInvalid || c.Rejected.SHA256 != c.AdvertisedSHA256 {
+		if c.Rejected == nil || c.Rejected.RejectedHealth() != store.ClaimInvalid || c.Rejected.SHA256 != c.AdvertisedSHA256 {
 			t.Errorf("rejected %+v", c.Rejected)
 		}
 		found := false
@@ -547,7 +548,7 @@ func TestDrillOversize(t *testing.T) {
 			l.refresh(src)
 			c := l.claim(tallow, tplDir)
 			wantClaim(t, c, tc.health, tc.words...)
-			if tc.health == store.ClaimRefused && (c.Rejected == nil || c.Rejected.SHA256 != c.AdvertisedSHA256) {
+			if tc.health == store.ClaimRefused && (c.Rejected == nil || c.Rejected.SHA256 != c.AdvertisedSHA256 || c.Rejected.Health != store.ClaimRefused) {
 				t.Errorf("an over-limit manifest must be remembered by its advertised digest: %+v", c.Rejected)
 			}
 			l.sameHeld(before)
@@ -1022,7 +1023,7 @@ func TestDrillMoveIntoUnreadableSite(t *testing.T) {
 		if o := l.origin(tplDir); len(o.Sources) != 0 {
 			t.Errorf("the old site still lists %v: the source leads to the new one", o.Sources)
 		}
-		if p := l.origin(movedDir).Previous; len(p) != 1 || p[0] != oldSite {
+		if p := l.origin(movedDir).Previous; len(p) != 1 || p[0].Origin != oldSite {
 			t.Errorf("previous %v", p)
 		}
 		l.sameHeld(before)

@@ -77,8 +77,8 @@ func TestEndToEndCorpus(t *testing.T) {
 		if !ok || !bytes.Equal(held, served) {
 			t.Errorf("%s: held manifest is not byte-identical to what %s served", c.Dir, c.Entry.Manifest)
 		}
-		if store.Digest(held) != c.IngestedSHA256 || c.IngestedSHA256 != c.AdvertisedSHA256 {
-			t.Errorf("%s: digests held %s, ingested %s, advertised %s", c.Dir, store.Digest(held), c.IngestedSHA256, c.AdvertisedSHA256)
+		if store.Digest(held) != c.Ingested() || c.Ingested() != c.AdvertisedSHA256 {
+			t.Errorf("%s: digests held %s, ingested %s, advertised %s", c.Dir, store.Digest(held), c.Ingested(), c.AdvertisedSHA256)
 		}
 	}
 	for _, o := range snap.Origins {

@@ -102,8 +102,8 @@ func (r *InspectReport) String() string {
 		if o.Problem != nil {
 			line("  problem: %s", *o.Problem)
 		}
-		for _, h := range o.Redirects {
-			line("  redirect: %s -> %s (HTTP %d)", h.From, h.To, h.Status)
+		for _, u := range o.Redirects {
+			line("  redirected: %s", u)
 		}
 		for _, is := range o.Issues {
 			line("  issue: %s", is)

@@ -213,7 +213,7 @@ func TestDrillCardImageTransientFailureIsRetried(t *testing.T) {
 	if n := l.requestsFor("dusk-over-balmora"); n != 1 || c.Media == nil || deref(c.Media.File) != want || c.Media.Problem != nil {
 		t.Fatalf("after the image is served: %d requests, media %+v (problem %s)", n, c.Media, deref(c.Media.Problem))
 	}
-	if c.IngestedSHA256 != store.Digest(l.served(manifestPath(tplDir, candle))) {
+	if c.Ingested() != store.Digest(l.served(manifestPath(tplDir, candle))) {
 		t.Errorf("the manifest changed under the drill")
 	}
 	l.srv.ResetRequests()

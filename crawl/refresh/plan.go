@@ -26,6 +26,7 @@ type plan struct {
 	unreached []*sourceRun            // failed sources that never reached a site
 	moves     map[string]string       // old site -> new site
 	previous  map[string][]string     // new site -> old sites (moves into it)
+	movedBy   map[string]*sourceRun   // old site -> the source that now leads elsewhere (moves seen now)
 	pending   map[string][]string     // failed site -> old sites whose move into it waits
 	abandoned []string                // held sites no enrolled source leads to (moved ones included)
 	removed   []store.Source          // held source records no longer enrolled
@@ -38,6 +39,7 @@ func (r *run) plan(runs []*sourceRun) *plan {
 		failed:   map[string][]*sourceRun{},
 		moves:    map[string]string{},
 		previous: map[string][]string{},
+		movedBy:  map[string]*sourceRun{},
 		pending:  map[string][]string{},
 	}
 	r.collisions(runs)
@@ -76,6 +78,7 @@ func (r *run) plan(runs []*sourceRun) *plan {
 			}
 			p.moves[old] = sr.site
 			p.previous[sr.site] = append(p.previous[sr.site], old)
+			p.movedBy[old] = sr
 		}
 	}
 	// Moves still pending: an earlier refresh saw the source move into a site whose index could
@@ -85,7 +88,7 @@ func (r *run) plan(runs []*sourceRun) *plan {
 		if !live(site) {
 			continue
 		}
-		for _, old := range r.prevOrigins[site].Previous {
+		for _, old := range r.prevOrigins[site].PreviousIDs() {
 			if live(old) || !r.movePendingFrom(old) || waiting[old] {
 				continue
 			}

@@ -424,7 +424,7 @@ func settleClaim(c store.Claim, sum string, held bool) store.Claim {
 		return c
 	}
 	if held && sum == *c.PendingSHA256 {
-		c.IngestedSHA256, c.Validators = *c.PendingSHA256, store.Validators{}
+		c.IngestedSHA256, c.Validators = c.PendingSHA256, store.Validators{}
 	}
 	c.PendingSHA256 = nil
 	return c
@@ -866,7 +866,7 @@ func (r *run) withdraw(site string, c store.Claim, why string) error {
 	c.Problem = &why
 	c.LastAttempt = r.now
 	e := store.Event{Kind: store.EventWithdrawn, Project: c.Project, Origin: site, Name: c.Entry.Name,
-		ObservedAt: r.now, Before: nonEmpty(c.IngestedSHA256), Changes: noChanges()}
+		ObservedAt: r.now, Before: c.IngestedSHA256, Changes: noChanges()}
 	e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
 	if err := r.putClaim(c); err != nil {
 		return err
@@ -1069,13 +1069,6 @@ func sourceURLs(srs []*sourceRun) []string {
 }
 
 func strp(s string) *string { return &s }
-
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
 
 func noChanges() []diffChange { return []diffChange{} }
 

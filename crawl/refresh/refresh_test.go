@@ -42,8 +42,8 @@ func TestInspectWritesNothing(t *testing.T) {
 	}
 	// The same reading as a refresh: the records it would write are the ones a refresh writes.
 	l.refresh(l.source(tplDir))
-	if got := l.claim(candle, tplDir); got.IngestedSHA256 != rep.Claims[0].IngestedSHA256 || got.Health != rep.Claims[0].Health {
-		t.Errorf("refresh recorded %s/%s, inspect reported %s/%s", got.Health, got.IngestedSHA256, rep.Claims[0].Health, rep.Claims[0].IngestedSHA256)
+	if got := l.claim(candle, tplDir); got.Ingested() != rep.Claims[0].Ingested() || got.Health != rep.Claims[0].Health {
+		t.Errorf("refresh recorded %s/%s, inspect reported %s/%s", got.Health, got.Ingested(), rep.Claims[0].Health, rep.Claims[0].Ingested())
 	}
 
 	// A URL that leads nowhere: the report says why, still nothing written.

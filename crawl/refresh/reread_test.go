@@ -27,8 +27,8 @@ func TestDrillReReadIndexBecomesHeld(t *testing.T) {
 	}
 	c := l.claim(tallow, tplDir)
 	wantClaim(t, c, store.ClaimCurrent)
-	if c.IngestedSHA256 != store.Digest(l.served(manifestPath(tplDir, tallow))) || c.AdvertisedSHA256 != c.IngestedSHA256 {
-		t.Errorf("claim holds %s, advertised %s", c.IngestedSHA256, c.AdvertisedSHA256)
+	if c.Ingested() != store.Digest(l.served(manifestPath(tplDir, tallow))) || c.AdvertisedSHA256 != c.Ingested() {
+		t.Errorf("claim holds %s, advertised %s", c.Ingested(), c.AdvertisedSHA256)
 	}
 	o := l.origin(tplDir)
 	held, _ := store.Open(l.state).ReadBytes(store.OriginIndexPath(o.ID))

@@ -84,12 +84,12 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	prev, had := r.prevOrigins[site]
 	o := prev
 	if !had {
-		o = store.Origin{ID: site, FirstObserved: r.now, Issues: []string{}, Previous: []string{}}
+		o = store.Origin{ID: site, FirstObserved: r.now, Issues: []string{}, Previous: []store.Move{}}
 	}
 	o.ID = site
 	o.IndexURL = d.IndexURL
 	o.Sources = sourceURLs(srs)
-	o.Previous = union(o.Previous, p.previous[site])
+	o.Previous = r.addMoves(o.Previous, p, site)
 	o.Redirects = redirects(d.Hops)
 	o.LastAttempt = r.now
 
@@ -238,7 +238,7 @@ func (r *run) replaceIndex(o store.Origin, body []byte) error {
 	rel := store.OriginPath(o.ID)
 	var stub store.Origin
 	if err := r.st.ReadJSON(rel, &stub); err != nil {
-		stub = store.Origin{ID: o.ID, IndexURL: o.IndexURL, Sources: []string{}, Redirects: []store.Redirect{}, Issues: []string{}, Previous: []string{},
+		stub = store.Origin{ID: o.ID, IndexURL: o.IndexURL, Sources: []string{}, Redirects: []string{}, Issues: []string{}, Previous: []store.Move{},
 			Health: store.OriginUnreachable, Problem: strp("the refresh reading this site index was interrupted before it was recorded"),
 			FirstObserved: o.FirstObserved, LastAttempt: o.LastAttempt}
 	}
@@ -373,24 +373,32 @@ func fetchProblem(what, u string, resp *guard.Response, err error) string {
 	return fmt.Sprintf("HTTP %d from %s", resp.Status, u)
 }
 
-func redirects(hops []guard.Hop) []store.Redirect {
-	out := []store.Redirect{}
-	for _, h := range hops {
-		out = append(out, store.Redirect{From: h.From, To: h.To, Status: h.Status})
+// addMoves appends a store.Move to held for each site that moved into site and is not listed
+// yet: the old site's id and index URL, this refresh's time, and the evidence of the source
+// that now leads here (store.MoveEvidence).
+func (r *run) addMoves(held []store.Move, p *plan, site string) []store.Move {
+	out := append([]store.Move{}, held...)
+	for _, old := range p.previous[site] {
+		if slices.ContainsFunc(out, func(m store.Move) bool { return m.Origin == old }) {
+			continue
+		}
+		m := store.Move{Origin: old, IndexURL: r.prevOrigins[old].IndexURL, ObservedAt: r.now}
+		if sr := p.movedBy[old]; sr != nil {
+			m.Evidence = store.MoveEvidence(sr.src.URL, sr.d != nil && len(sr.d.Hops) > 0)
+		}
+		out = append(out, m)
 	}
 	return out
 }
 
-func union(a, b []string) []string {
-	seen := map[string]bool{}
+// redirects are the URLs that answered with a redirect, once each, in visiting order.
+func redirects(hops []guard.Hop) []string {
 	out := []string{}
-	for _, s := range append(append([]string(nil), a...), b...) {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
+	for _, h := range hops {
+		if !slices.Contains(out, h.From) {
+			out = append(out, h.From)
 		}
 	}
-	sort.Strings(out)
 	return out
 }
 

@@ -31,7 +31,7 @@ func TestRunRefusesAStateCheckRejects(t *testing.T) {
 			if err := os.WriteFile(store.Open(l.state).Path(rel), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			return rel, []string{store.Digest(b), c.IngestedSHA256}
+			return rel, []string{store.Digest(b), c.Ingested()}
 		}},
 		{"forged event", func(l *lab) (string, []string) {
 			e := l.events()[0]
@@ -53,7 +53,7 @@ func TestRunRefusesAStateCheckRejects(t *testing.T) {
 			if err := store.Open(l.state).WriteJSON(rel, c); err != nil {
 				t.Fatal(err)
 			}
-			return rel, []string{"current", c.IngestedSHA256, c.AdvertisedSHA256}
+			return rel, []string{"current", c.Ingested(), c.AdvertisedSHA256}
 		}},
 	}
 	for _, tc := range cases {
@@ -105,7 +105,7 @@ func TestMismatchedDigestReadsUnconditionally(t *testing.T) {
 	src := l.source(tplDir)
 	l.refresh(src)
 	before := l.heldManifests()
-	held := l.claim(tallow, tplDir).IngestedSHA256
+	held := l.claim(tallow, tplDir).Ingested()
 	if v := l.claim(tallow, tplDir).Validators; v.ETag == "" {
 		t.Fatal("the drill needs a claim holding an ETag")
 	}
@@ -158,8 +158,8 @@ func TestStaleETagDoesNotHideNewManifest(t *testing.T) {
 	l.refresh(src)
 	c := l.claim(tallow, tplDir)
 	wantClaim(t, c, store.ClaimCurrent)
-	if want := store.Digest(l.served(manifestPath(tplDir, tallow))); c.IngestedSHA256 != want {
-		t.Errorf("claim holds %s, want the new manifest %s", c.IngestedSHA256, want)
+	if want := store.Digest(l.served(manifestPath(tplDir, tallow))); c.Ingested() != want {
+		t.Errorf("claim holds %s, want the new manifest %s", c.Ingested(), want)
 	}
 	if conditional != 0 || len(l.sl.Waits()) != 0 {
 		t.Errorf("%d conditional manifest reads, waits %v; want a single plain read", conditional, l.sl.Waits())

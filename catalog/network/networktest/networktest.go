@@ -68,7 +68,7 @@ func (s *State) Origin(indexURL string, sources ...string) string {
 	}
 	s.write(store.OriginPath(id), store.Origin{
 		ID: id, IndexURL: indexURL, SiteName: &name, SiteURL: &siteURL, Sources: sources,
-		Redirects: []store.Redirect{}, Health: store.OriginHealthy, Issues: []string{}, Previous: []string{},
+		Redirects: []string{}, Health: store.OriginHealthy, Issues: []string{}, Previous: []store.Move{},
 		FirstObserved: Time, LastAttempt: Time, LastSuccess: &t,
 	})
 	for _, src := range sources {
@@ -100,16 +100,16 @@ func (s *State) ClaimBytes(site, project, name string, manifest []byte, edit ...
 	sum := sha256.Sum256(manifest)
 	digest := hex.EncodeToString(sum[:])
 	s.writeBytes(store.ManifestPath(project, site), manifest)
-	t := Time
+	t, updated := Time, "2026-10-01"
 	c := store.Claim{
 		Project: project, Origin: site,
 		Entry: protocol.IndexEntry{
 			ID: project, Name: name, Type: "mod", Status: "active",
 			Page:     "https://example.org/" + project + "/",
-			Manifest: "https://example.org/" + project + ".json", ManifestSHA256: digest, Updated: "2026-10-01",
+			Manifest: "https://example.org/" + project + ".json", ManifestSHA256: digest, Updated: &updated,
 			Channels: map[string]string{},
 		},
-		AdvertisedSHA256: digest, IngestedSHA256: digest, Health: store.ClaimCurrent,
+		AdvertisedSHA256: digest, IngestedSHA256: &digest, Health: store.ClaimCurrent,
 		FirstObserved: Time, LastChanged: &t, LastAttempt: Time, LastSuccess: &t,
 	}
 	for _, e := range edit {
