@@ -14,6 +14,7 @@ type Difference struct {
 // README and the site's about/state page show this list.
 var Differences = []Difference{
 	{"network.health_changes", "The health changes the last refresh saw (a claim going stale or recovering, a site becoming unavailable), so `ashyams diff` and the refresh summary report them; written only when there were any."},
+	{"network.interrupted", "Set when the refresh that wrote the state did not finish (a signal, the deadline): when it stopped, why, and what it did not read, so the site says which records the last refresh did not read; absent after a refresh that completed."},
 	{"source.validators", "The enrolled page's ETag and Last-Modified, so the next refresh asks for it conditionally and an unchanged page costs a 304; written only when the page sent any."},
 	{"origin.pending_sha256", "Set only while dreamweave.json is being replaced: a refresh killed between the record and the bytes leaves a record that says which bytes were on their way, so check accepts either and the next refresh settles it."},
 	{"claim.pending_sha256", "The same for manifest.json: set only while a manifest is being replaced."},
