@@ -86,7 +86,8 @@ var (
 )
 
 // BenchmarkBuild10k builds the site from a synthetic state of 10,000 claims. It reports the
-// time per build, the peak heap in use during a build (MB), the bytes allocated per build
+// time per build, the files and HTML pages written, the peak heap in use during a build (MB),
+// the bytes allocated per build
 // (MB) and the process's maximum resident set size (MB, state generation included).
 //
 //	go test ./site -run '^$' -bench BenchmarkBuild10k -benchtime 3x
@@ -103,7 +104,7 @@ func BenchmarkBuild10k(b *testing.B) {
 	})
 	tmp := b.TempDir()
 	var peak uint64
-	var files int
+	var files, pages int
 	var ms0, ms1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms0)
@@ -127,7 +128,7 @@ func BenchmarkBuild10k(b *testing.B) {
 		if p := <-res; p > peak {
 			peak = p
 		}
-		files = r.Files
+		files, pages = r.Files, len(r.Pages)
 		if len(r.Network.Claims) != 10_000 {
 			b.Fatalf("%d claims", len(r.Network.Claims))
 		}
@@ -136,6 +137,7 @@ func BenchmarkBuild10k(b *testing.B) {
 	runtime.ReadMemStats(&ms1)
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 	b.ReportMetric(float64(files), "files")
+	b.ReportMetric(float64(pages), "pages")
 	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/(1<<20), "alloc-MB/op")
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
