@@ -174,7 +174,26 @@
     return out;
   }
 
-  // el makes an element; string children become text nodes, never markup.
+  // bidiText applies the site's bidi rule (site/bidi.go) to text from publishers and from
+  // the file: embeddings, overrides and LRI/RLI isolates are removed, FSI..PDI isolates kept
+  // only in balanced pairs, so a name cannot reverse the words around it.
+  function bidiText(s) {
+    var out = "", open = 0;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charAt(i);
+      if (/[\u202A-\u202E\u2066\u2067]/.test(c) || (c === "\u2069" && !open)) {
+        continue;
+      }
+      open += c === "\u2068" ? 1 : c === "\u2069" ? -1 : 0;
+      out += c;
+    }
+    while (open-- > 0) {
+      out += "\u2069";
+    }
+    return out;
+  }
+
+  // el makes an element; string children become text nodes (bidiText), never markup.
   function el(tag, attrs) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (a) {
@@ -185,7 +204,7 @@
       if (c === null || c === undefined || c === "") {
         continue;
       }
-      e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+      e.appendChild(typeof c === "string" ? document.createTextNode(bidiText(c)) : c);
     }
     return e;
   }
@@ -194,8 +213,9 @@
     items.forEach(function (li) { ul.appendChild(li); });
     return ul;
   }
+  // code shows a file name or constraint; dir="auto" isolates its direction.
   function code(s) {
-    return el("code", { "data-publisher": "" }, s);
+    return el("code", { "data-publisher": "", dir: "auto" }, s);
   }
   function join(nodes, sep) {
     var span = el("span");
@@ -362,7 +382,7 @@
     if (found.version === null) {
       out.appendChild(el("p", { "class": "banner", "data-kind": "bad-version" }, "The OpenMW version you gave does not read as a version (numbers such as 0.49 or 0.49.0), so no runtime was compared."));
     }
-    section("needs", "Needed and not loaded", needs, "What the projects of your loaded files declare they need, and does not appear in your content= lines.");
+    section("needs", "Needed and not loaded", needs, "What the projects of your loaded files declare they need, and your content= lines do not load.");
     section("order", "Load order", order);
     section("conflicts", "Declared conflicts", conflicts);
     section("runtime", "OpenMW version", runtime);
@@ -402,7 +422,7 @@
     }
   }
 
-  window.AshyamsSetup = { check: check, parseVersion: parseVersion, compareVersions: compareVersions, matchConstraint: matchConstraint, encode: encode, decode: decode };
+  window.AshyamsSetup = { check: check, bidiText: bidiText, parseVersion: parseVersion, compareVersions: compareVersions, matchConstraint: matchConstraint, encode: encode, decode: decode };
 
   var form = document.getElementById("setup-form");
   var dataEl = document.getElementById("setup-data");

@@ -289,6 +289,16 @@ func TestSetupParserInChromium(t *testing.T) {
 		t.Errorf("lines: %+v", r)
 	}
 
+	// The page's bidi rule for text it inserts is the site's (bidiText in site/bidi.go).
+	bidiCases := []string{"plain", "a\u202eb\u202cc", "\u2066x\u2069", "\u2068open", "close\u2069", "\u2068a\u2069\u2069\u2068b", "\u202a\u202b\u202d\u2067y"}
+	var bidiGot []string
+	b.eval(`(`+mustJSON(t, bidiCases)+`).map(AshyamsSetup.bidiText)`, &bidiGot)
+	for i, c := range bidiCases {
+		if want := string(bidiText([]byte(c), nil)); bidiGot[i] != want {
+			t.Errorf("bidiText(%q) = %q in the page, %q in Go", c, bidiGot[i], want)
+		}
+	}
+
 	// Runtime constraints under the numeric scheme: the page agrees with catalog/version.
 	versions := []string{"0.48", "0.49", "0.49.0", "0.49.1", "0.5", "0.50", "0.50.0-rc1", "0.50.0-rc.2", "0.50.0-rc.10", "1.0", "0.48.0+build.7", "abc", "0.049", "", "1.2.3.4.5.6", "1.2.3.4.5.6.7"}
 	constraints := []string{"*", ">=0.49", ">=0.48, <0.51", ">0.49", "<=0.49.0", "=0.49", "!=0.49", " >= 0.49 ,< 0.50 ", ">=0.50.0-rc.2", "^0.49", "~0.49", ">=0.49 || <0.2", "", ">=", ">=0.049", "*, >=1", "<0.50.0-rc.10"}
@@ -706,9 +716,15 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	}
 	b.paste(strings.Join(lines, "\n")+"\n", "")
 	for i, h := range hostile {
-		if txt := b.text("unknown", "data-file", foldASCII(h)); txt != fmt.Sprintf("%s (line %d): not in this index.", h, i+1) {
+		shown := strings.NewReplacer("\u202e", "", "\u202c", "").Replace(h) // the site's bidi rule drops overrides
+		if txt := b.text("unknown", "data-file", foldASCII(h)); txt != fmt.Sprintf("%s (line %d): not in this index.", shown, i+1) {
 			t.Errorf("the hostile name %q shows as %q", h, txt)
 		}
+	}
+	var overrides bool
+	b.eval(`/[\u202A-\u202E\u2066\u2067]/.test(document.getElementById("setup-results").textContent)`, &overrides)
+	if overrides {
+		t.Error("the findings hold a bidi embedding or override")
 	}
 	var pwned bool
 	b.eval(`window.__pwned !== undefined || document.querySelectorAll("#setup-results img, #setup-results svg, #setup-results script").length > 0`, &pwned)
