@@ -21,12 +21,17 @@ type hostLimit struct {
 
 func newHostLimit(n int) *hostLimit { return &hostLimit{n: n, sems: map[string]chan struct{}{}} }
 
+// hostOf is rawURL's host (with its port), lowercase; rawURL itself when it names none.
+func hostOf(rawURL string) string {
+	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
+		return strings.ToLower(u.Host)
+	}
+	return rawURL
+}
+
 // sem is rawURL's host's semaphore.
 func (h *hostLimit) sem(rawURL string) chan struct{} {
-	host := rawURL
-	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
-		host = strings.ToLower(u.Host)
-	}
+	host := hostOf(rawURL)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	sem, ok := h.sems[host]

@@ -65,11 +65,12 @@ func (r *run) plan(runs []*sourceRun) *plan {
 	}
 	live := func(site string) bool { _, a := p.reached[site]; _, b := p.failed[site]; return a || b }
 	// Moves: a source that led to A (its record says so, or A lists it) now leads to B.
+	listing := r.listing()
 	for _, sr := range runs {
 		if sr.err != nil {
 			continue
 		}
-		for _, old := range r.previousSites(sr) {
+		for _, old := range r.previousSites(sr, listing) {
 			if old == sr.site || live(old) {
 				continue
 			}
@@ -163,22 +164,30 @@ func (r *run) movePendingFrom(old string) bool {
 
 func (r *run) hasOrigin(id string) bool { _, ok := r.prevOrigins[id]; return ok }
 
+// listing maps each source URL to the held origins whose sources list it, in id order.
+func (r *run) listing() map[string][]string {
+	out := map[string][]string{}
+	for _, id := range sortedKeys(r.prevOrigins) {
+		for _, u := range r.prevOrigins[id].Sources {
+			if l := out[u]; len(l) == 0 || l[len(l)-1] != id {
+				out[u] = append(l, id)
+			}
+		}
+	}
+	return out
+}
+
 // previousSites are the held sites this source led to: its record's origin and any origin
-// listing it (the origin list survives a refresh cut short between the two writes).
-func (r *run) previousSites(sr *sourceRun) []string {
+// listing it (listing; the origin list survives a refresh cut short between the two writes).
+func (r *run) previousSites(sr *sourceRun, listing map[string][]string) []string {
 	seen := map[string]bool{}
 	var out []string
 	if sr.prev != nil && sr.prev.Origin != nil && r.hasOrigin(*sr.prev.Origin) {
 		seen[*sr.prev.Origin] = true
 		out = append(out, *sr.prev.Origin)
 	}
-	ids := make([]string, 0, len(r.prevOrigins))
-	for id := range r.prevOrigins {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if !seen[id] && contains(r.prevOrigins[id].Sources, sr.src.URL) {
+	for _, id := range listing[sr.src.URL] {
+		if !seen[id] {
 			out = append(out, id)
 		}
 	}

@@ -310,6 +310,7 @@ type run struct {
 	// indexValidators are the held site indexes' validators by index URL, only where the held
 	// bytes still hash to the recorded digest (a 304 must mean "what you hold").
 	indexValidators map[string]store.Validators
+	hostValidators  map[string]map[string]store.Validators // the same, by the index URL's host
 
 	mu       sync.Mutex // guards sum, led, health, srcWritten, entries and progress
 	sum      *Summary
@@ -355,6 +356,7 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		entries:     map[string]map[string]protocol.IndexEntry{},
 
 		indexValidators: map[string]store.Validators{},
+		hostValidators:  map[string]map[string]store.Validators{},
 	}
 	r.discov = r.discoverWith(client, lim.limit)
 	r.sum = &Summary{StartedAt: r.now, Problems: map[string]int{}}
@@ -388,6 +390,11 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		r.prevOrigins[o.ID] = o
 		if held && o.IndexSHA256 != nil && sum == *o.IndexSHA256 && o.Validators != (store.Validators{}) {
 			r.indexValidators[o.IndexURL] = o.Validators
+			h := hostOf(o.IndexURL)
+			if r.hostValidators[h] == nil {
+				r.hostValidators[h] = map[string]store.Validators{}
+			}
+			r.hostValidators[h][o.IndexURL] = o.Validators
 		}
 	}
 	for _, c := range snap.Claims {
@@ -680,7 +687,7 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 	if p, ok := r.prevSources[src.URL]; ok {
 		sr.prev = &p
 	}
-	d, err := r.discov(ctx, src.URL, r.held(sr.prev))
+	d, err := r.discov(ctx, src.URL, r.held(src.URL, sr.prev))
 	sr.d, sr.err = d, err
 	if err == nil {
 		sr.site = store.SiteID(d.IndexURL)
@@ -698,14 +705,16 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 }
 
 // held is what discovery may ask conditionally, and what it must not move away from without
-// evidence: every held site index's validators by index URL (only where the held bytes still
-// hash to the recorded digest: a 304 must mean "what you hold", and we must hold it), the
-// enrolled URL's own validators (only when its conclusion's index is held that way), and the
-// previous conclusion. The held site index is the source's last known site even when the
-// source failed last time: an outage followed by a 404 is no more a move than either alone.
-func (r *run) held(prev *store.Source) discover.Held {
+// evidence: the validators of every held site index on the enrolled URL's host (where
+// discovery's walk and a same-site link lead) and of the source's own held index, by index URL
+// (only where the held bytes still hash to the recorded digest: a 304 must mean "what you
+// hold", and we must hold it), the enrolled URL's own validators (only when its conclusion's
+// index is held that way), and the previous conclusion. The held site index is the source's
+// last known site even when the source failed last time: an outage followed by a 404 is no
+// more a move than either alone.
+func (r *run) held(enrolled string, prev *store.Source) discover.Held {
 	h := discover.Held{Validators: map[string]store.Validators{}, Subject: r.o.subject}
-	for u, v := range r.indexValidators {
+	for u, v := range r.hostValidators[hostOf(enrolled)] {
 		h.Validators[u] = v
 	}
 	if prev == nil || prev.Origin == nil {
@@ -714,6 +723,9 @@ func (r *run) held(prev *store.Source) discover.Held {
 	o, ok := r.prevOrigins[*prev.Origin]
 	if !ok {
 		return h
+	}
+	if v, ok := r.indexValidators[o.IndexURL]; ok {
+		h.Validators[o.IndexURL] = v
 	}
 	h.IndexURL = o.IndexURL
 	if prev.Health != store.SourceResolved || prev.Method == nil {
