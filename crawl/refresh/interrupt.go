@@ -83,6 +83,10 @@ func parallel(stop context.Context, k, n int, f func(int) error) ([]bool, error)
 			break
 		}
 		sem <- struct{}{}
+		if stop.Err() != nil { // stopped while waiting for a slot: start nothing more
+			<-sem
+			break
+		}
 		wg.Add(1)
 		go func(i int) {
 			defer func() { <-sem; wg.Done() }()
