@@ -1,0 +1,374 @@
+package site
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+)
+
+// browserSession is a headless Chromium reading the built site from a loopback server (root
+// is the site's address there) or from its files.
+type browserSession struct {
+	t    *testing.T
+	ctx  context.Context
+	log  *browserLog
+	root string
+	out  string
+}
+
+// newBrowserSession starts Chromium on bc's site; everything stops when the test ends.
+func newBrowserSession(t *testing.T, bc browserCase) *browserSession {
+	t.Helper()
+	bin := browserPath(t)
+	srv := httptest.NewServer(Handler(bc.out))
+	t.Cleanup(srv.Close)
+	su, _ := url.Parse(srv.URL)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(bin),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	bl := &browserLog{host: su.Host, files: filepath.ToSlash(bc.out) + "/"}
+	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithListener(bl.listen))
+	ctx, cancelTime := context.WithTimeout(ctx, 8*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancel(); cancelAlloc() })
+	return &browserSession{t: t, ctx: ctx, log: bl, root: srv.URL + BasePath(DefaultBaseURL), out: bc.out}
+}
+
+// open loads the page at address u and waits for its footer.
+func (s *browserSession) open(u string) {
+	s.t.Helper()
+	if err := chromedp.Do(s.ctx, chromedp.Navigate(u), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+		s.t.Fatalf("load %s: %v", u, err)
+	}
+}
+
+// fileURL is the address of the built page rel opened from its file.
+func (s *browserSession) fileURL(rel string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(s.out) + "/" + rel}).String()
+}
+
+// eval evaluates a JavaScript expression into T.
+func eval[T any](s *browserSession, expr string) T {
+	s.t.Helper()
+	v, err := chromedp.Run(s.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		s.t.Fatalf("evaluate %.60q: %v", expr, err)
+	}
+	return v
+}
+
+// listEntry is an entry of the project list as the page holds it.
+type listEntry struct {
+	Key     string `json:"key"`
+	Runtime string `json:"runtime"`
+	OpenMW  string `json:"openmw"`
+	Updated string `json:"updated"`
+	First   string `json:"first"`
+	Hidden  bool   `json:"hidden"`
+}
+
+func listEntries(s *browserSession) []listEntry {
+	s.t.Helper()
+	raw := eval[string](s, `JSON.stringify(Array.from(document.querySelectorAll("#results > li")).map(li => ({key: li.dataset.key,
+		runtime: li.dataset.runtime || "", openmw: li.dataset.openmw || "", updated: li.dataset.updated || "", first: li.dataset.first || "", hidden: li.hidden})))`)
+	var es []listEntry
+	if err := json.Unmarshal([]byte(raw), &es); err != nil {
+		s.t.Fatal(err)
+	}
+	return es
+}
+
+// worksWithGo is what the OpenMW filter must keep, computed with catalog/version: a release
+// with no constraint, or one whose constraint holds for v under the numeric scheme.
+func worksWithGo(e listEntry, v version.Version) bool {
+	switch e.Runtime {
+	case "any":
+		return true
+	case "constraint":
+		c, err := version.ParseConstraintIn(e.OpenMW, version.Numeric)
+		return err == nil && c.Match(v)
+	}
+	return false
+}
+
+// TestBrowserOpenMWAndSort types OpenMW versions into the project list, served and opened from
+// its file, and checks that exactly the claims whose current release's runtimes.openmw
+// constraint holds (catalog/version's answer, under the numeric scheme) or names none stay
+// visible; that a word that is not a version filters nothing and says so; that the sorts put
+// the entries newest first by change and by first observation; and that the address holds
+// the filter and the sort.
+func TestBrowserOpenMWAndSort(t *testing.T) {
+	bc := browserSite(t)
+	s := newBrowserSession(t, bc)
+	for _, where := range []string{"served", "file"} {
+		open := func(query string) {
+			t.Helper()
+			if where == "served" {
+				s.open(s.root + "projects/index.html" + query)
+			} else {
+				s.open(s.fileURL("projects/index.html") + query)
+			}
+			if err := chromedp.Do(s.ctx, chromedp.WaitVisible(chromedp.ID("f-openmw"))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		open("")
+		all := listEntries(s)
+		for _, typed := range []string{"0.49", "0.50", "0.48.2"} {
+			v, err := version.Parse(typed, version.Numeric)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, e := range all {
+				if worksWithGo(e, v) {
+					want = append(want, e.Key)
+				}
+			}
+			if len(want) == 0 || len(want) == len(all) {
+				t.Fatalf("%s: OpenMW %s keeps %d of %d claims: the check would prove nothing", where, typed, len(want), len(all))
+			}
+			eval[bool](s, `(() => { const q = document.getElementById("f-openmw"); q.value = ""; q.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
+			if err := chromedp.Do(s.ctx, chromedp.SendKeys(chromedp.ID("f-openmw"), typed)); err != nil {
+				t.Fatal(err)
+			}
+			if got := visibleKeys(t, s.ctx); strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("%s: works with OpenMW %s shows %v, want %v", where, typed, got, want)
+			}
+			if where == "served" {
+				if q := eval[string](s, `location.search`); q != "?openmw="+url.QueryEscape(typed) {
+					t.Errorf("after typing %s the address's query is %q", typed, q)
+				}
+			}
+		}
+		// Not a version: nothing is filtered, and the status line says why.
+		eval[bool](s, `(() => { const q = document.getElementById("f-openmw"); q.value = "newest"; q.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
+		if got := visibleKeys(t, s.ctx); len(got) != len(all) {
+			t.Errorf("%s: a word that is not a version shows %d of %d claims", where, len(got), len(all))
+		}
+		if st := eval[string](s, `document.getElementById("filter-status").textContent`); !strings.Contains(st, "is not a version") {
+			t.Errorf("%s: the status line does not say the word is not a version: %q", where, st)
+		}
+
+		// Sorting, from the address.
+		for _, by := range []string{"updated", "first"} {
+			open("?sort=" + by)
+			es := listEntries(s)
+			want := append([]listEntry(nil), all...)
+			sort.SliceStable(want, func(i, j int) bool {
+				if by == "updated" {
+					return want[i].Updated > want[j].Updated
+				}
+				return want[i].First > want[j].First
+			})
+			var got, exp []string
+			for i := range es {
+				got, exp = append(got, es[i].Key), append(exp, want[i].Key)
+			}
+			if strings.Join(got, " ") != strings.Join(exp, " ") {
+				t.Errorf("%s: sorted by %s the list is %v, want %v", where, by, got, exp)
+			}
+			if v := eval[string](s, `document.getElementById("f-sort").value`); v != by {
+				t.Errorf("%s: ?sort=%s leaves the sort control at %q", where, by, v)
+			}
+		}
+		// Back to name order: the page's own order.
+		open("?sort=updated&openmw=0.49")
+		eval[bool](s, `(() => { const q = document.getElementById("f-sort"); q.value = ""; q.dispatchEvent(new Event("change", {bubbles: true})); return true })()`)
+		es := listEntries(s)
+		for i := range es {
+			if es[i].Key != all[i].Key {
+				t.Errorf("%s: back to name order, entry %d is %s, want %s", where, i, es[i].Key, all[i].Key)
+				break
+			}
+		}
+		if where == "served" {
+			if q := eval[string](s, `location.search`); q != "?openmw=0.49" {
+				t.Errorf("name order leaves the query %q, want ?openmw=0.49", q)
+			}
+		}
+	}
+	for _, p := range s.log.take() {
+		t.Errorf("project list: %s", p)
+	}
+}
+
+// TestBrowserScriptVersionsAgree evaluates the project list's own constraint check against
+// catalog/version for constraints and versions of every shape the numeric scheme allows.
+func TestBrowserScriptVersionsAgree(t *testing.T) {
+	bc := browserSite(t)
+	s := newBrowserSession(t, bc)
+	s.open(s.root + "projects/index.html")
+	cons := []string{"*", ">=0.49", ">0.49", "<0.49", "<=0.49", "=0.49", "!=0.49", ">=0.48, <0.51", " >= 0.48 ,<0.50.1 ", "=0.49.0", ">=1.0-rc.1", "<1.0-alpha.beta", ">=0.5-2", "^0.49", "0.49", ">=0.049", ">=1.2.3.4.5.6", ">=1.2.3.4.5.6.7"}
+	vers := []string{"0.49", "0.49.0", "0.48.9", "0.50", "0.51.0", "1.0", "1.0-rc.1", "1.0-rc.2", "1.0-alpha", "1.0-alpha.1", "0.5-10", "1.2.3.4.5.6", "0.49+build.5"}
+	for _, c := range cons {
+		for _, v := range vers {
+			got := eval[*bool](s, fmt.Sprintf(`window.ashyamsWorksWith(%q, %q)`, c, v))
+			var want *bool
+			pc, err1 := version.ParseConstraintIn(c, version.Numeric)
+			pv, err2 := version.Parse(v, version.Numeric)
+			if err1 == nil && err2 == nil {
+				m := pc.Match(pv)
+				want = &m
+			}
+			if (got == nil) != (want == nil) || (got != nil && *got != *want) {
+				t.Errorf("constraint %q, version %q: the page says %v, catalog/version %v", c, v, showAnswer(got), showAnswer(want))
+			}
+		}
+	}
+}
+
+// showAnswer is a constraint check's answer in words.
+func showAnswer(b *bool) string {
+	if b == nil {
+		return "cannot tell"
+	}
+	return fmt.Sprint(*b)
+}
+
+// axeScript is axe-core's axe.min.js: ASHYAMS_AXE names the file, or a directory holding
+// node_modules/axe-core/axe.min.js (npm install --prefix DIR axe-core). "" when there is none;
+// under ASHYAMS_CI=1 that fails the test.
+func axeScript(t *testing.T) string {
+	t.Helper()
+	p := os.Getenv("ASHYAMS_AXE")
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		p = filepath.Join(p, "node_modules", "axe-core", "axe.min.js")
+	}
+	b, err := os.ReadFile(p)
+	if p == "" || err != nil {
+		if os.Getenv("ASHYAMS_CI") == "1" {
+			t.Fatalf("axe-core is missing (ASHYAMS_AXE=%q: %v): .ci/run installs it with npm", p, err)
+		}
+		return ""
+	}
+	return string(b)
+}
+
+// pageKinds finds one page of every kind in the built site, by kind.
+func pageKinds(t *testing.T, bc browserCase) map[string]string {
+	t.Helper()
+	first := func(pattern string, keep func(string) bool) string {
+		t.Helper()
+		ms, _ := filepath.Glob(filepath.Join(bc.out, filepath.FromSlash(pattern)))
+		sort.Strings(ms)
+		for _, m := range ms {
+			rel, _ := filepath.Rel(bc.out, m)
+			rel = filepath.ToSlash(rel)
+			if keep == nil || keep(rel) {
+				return rel
+			}
+		}
+		t.Fatalf("the built site has no page %s", pattern)
+		return ""
+	}
+	isEvent := func(p string) bool { return len(strings.Split(p, "/")[1]) == 20 }
+	kinds := map[string]string{
+		"home": "index.html", "projects": "projects/index.html", "claim": bc.claim,
+		"project":  first("projects/*/index.html", nil),
+		"sites":    "origins/index.html",
+		"site":     first("origins/*/index.html", nil),
+		"releases": "releases/index.html", "updates": "updates/index.html",
+		"updates-tag": first("updates/*/index.html", func(p string) bool { return !isEvent(p) }),
+		"event":       first("updates/*/index.html", isEvent),
+		"conflicts":   "conflicts/index.html", "capabilities": "capabilities/index.html",
+		"capability":   first("capabilities/*/index.html", nil),
+		"dependencies": "dependencies/index.html", "gaps": "gaps/index.html", "health": "health/index.html",
+		"network": networkPath, "about": "about/index.html", "about-publishers": PublishersPage,
+		"about-trust": "about/trust/index.html", "about-digests": "about/digests/index.html",
+		"about-listing": "about/listing/index.html", "about-updates": "about/updates/index.html",
+		"browse": browsePath, "browse-list": first("browse/type-*/index.html", nil), "join": joinPath,
+		"notfound": "no/such/page/",
+	}
+	if bc.stale != "" {
+		kinds["claim-stale"] = bc.stale
+	}
+	return kinds
+}
+
+// TestBrowserEveryPageKind loads one page of every kind at 1280 and 390 px wide, writes a
+// screenshot of each to $ASHYAMS_ARTIFACTS (else a temp dir), checks the page fits its width
+// and loads nothing from outside the site, and runs axe-core in Chromium over it: no
+// violations. Without axe-core (ASHYAMS_AXE) the audit is skipped, except under ASHYAMS_CI=1,
+// where that fails.
+func TestBrowserEveryPageKind(t *testing.T) {
+	bc := browserSite(t)
+	axe := axeScript(t)
+	s := newBrowserSession(t, bc)
+	art := filepath.Join(artifactDir(t), "pages")
+	if err := os.MkdirAll(art, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kinds := pageKinds(t, bc)
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	shots := 0
+	for _, kind := range names {
+		rel := kinds[kind]
+		for _, width := range []int{1280, 390} {
+			if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(int64(width), 900)); err != nil {
+				t.Fatal(err)
+			}
+			s.open(s.root + rel)
+			eval[bool](s, `new Promise(r => setTimeout(() => r(true), 150))`)
+			for _, p := range s.log.take() {
+				if kind != "notfound" || !strings.Contains(p, "no/such/page") {
+					t.Errorf("%s (%s): %s", kind, rel, p)
+				}
+			}
+			if w := eval[int](s, `document.documentElement.scrollWidth`); w > width {
+				t.Errorf("%s (%s): %d px wide at a %d px viewport", kind, rel, w, width)
+			}
+			b, err := chromedp.Run(s.ctx, chromedp.FullScreenshot(90))
+			if err != nil {
+				t.Fatalf("screenshot %s: %v", kind, err)
+			}
+			shot := filepath.Join(art, fmt.Sprintf("%s-%d.png", kind, width))
+			if err := os.WriteFile(shot, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			shots++
+			if axe == "" {
+				continue
+			}
+			eval[bool](s, axe+"\n;true")
+			raw := eval[string](s, `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))))`)
+			var vs []struct {
+				ID    string   `json:"id"`
+				Help  string   `json:"help"`
+				Nodes []string `json:"nodes"`
+			}
+			if err := json.Unmarshal([]byte(raw), &vs); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range vs {
+				t.Errorf("axe, %s (%s) at %d px: %s: %s (%s)", kind, rel, width, v.ID, v.Help, strings.Join(v.Nodes, "; "))
+			}
+		}
+	}
+	if shots != 2*len(kinds) {
+		t.Errorf("%d screenshots of %d page kinds", shots, len(kinds))
+	}
+	t.Logf("%d screenshots in %s; axe-core %s", shots, art, map[bool]string{true: "ran on every one", false: "not found (ASHYAMS_AXE unset)"}[axe != ""])
+}
