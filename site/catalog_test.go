@@ -276,3 +276,79 @@ func TestJoinPage(t *testing.T) {
 		t.Error("the home page does not link the join page")
 	}
 }
+
+// TestClaimReleaseOrder: the claim page lists the current release first, then the other
+// channels' heads; development builds, older releases and yanked or deprecated ones come
+// after, inside one disclosure, each yanked or deprecated one with its reason in its summary;
+// the first screen's download buttons are the current release's.
+func TestClaimReleaseOrder(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "Site A")
+	m := sampleManifest(uuid(1), "Layered", 5) // 1.0.4 .. 1.0.0, newest first, stable
+	for i := range m.Releases {
+		r := &m.Releases[i]
+		switch r.Version {
+		case "1.0.4": // first in the manifest, as real manifests put their rolling build
+			r.Channel, r.Version = "development", "1.1.0-dev.1"
+		case "1.0.3":
+			r.Channel = "beta"
+		case "1.0.2":
+			r.Status, r.Yanked = "yanked", &protocol.Notice{Reason: "corrupts saves", Replacement: "1.0.1"}
+		case "1.0.0":
+			r.Status, r.Deprecated = "deprecated", &protocol.Notice{Reason: "old format"}
+		}
+		r.Artifacts[0].Sources[0].URL = "https://example.org/dl/" + r.Version + ".zip"
+		r.Source.Tag = r.Version
+	}
+	f.claim(site, m, nil)
+	_, out := build(t, state, Options{})
+	doc := parsePage(t, out, claimPath(uuid(1), site))
+	var order []string
+	inMore := map[string]bool{}
+	summaries := map[string]string{}
+	var downloads []string
+	var visit func(n *html.Node, more bool)
+	visit = func(n *html.Node, more bool) {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Details {
+			if id, _ := attr(n, "id"); id == "more-releases" {
+				more = true
+			} else if strings.HasPrefix(id, "release-") {
+				v := strings.TrimPrefix(id, "release-")
+				order = append(order, v)
+				inMore[v] = more
+				for c := n.FirstChild; c != nil; c = c.NextSibling {
+					if c.Type == html.ElementNode && c.DataAtom == atom.Summary {
+						summaries[v] = visibleText(c)
+					}
+				}
+			}
+		}
+		if n.Type == html.ElementNode && n.DataAtom == atom.A {
+			if c, _ := attr(n, "class"); c == "download" {
+				h, _ := attr(n, "href")
+				downloads = append(downloads, h)
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			visit(c, more)
+		}
+	}
+	visit(doc, false)
+	if got := strings.Join(order, " "); got != "1.0.1 1.0.3 1.1.0-dev.1 1.0.2 1.0.0" {
+		t.Errorf("the releases are in the order %s, want the current 1.0.1, the beta head 1.0.3, then the rest in manifest order", got)
+	}
+	for v, want := range map[string]bool{"1.0.1": false, "1.0.3": false, "1.1.0-dev.1": true, "1.0.2": true, "1.0.0": true} {
+		if inMore[v] != want {
+			t.Errorf("release %s inside the disclosure: %v, want %v", v, inMore[v], want)
+		}
+	}
+	for v, w := range map[string]string{"1.0.2": "corrupts saves", "1.0.0": "old format", "1.0.1": "current"} {
+		if !strings.Contains(summaries[v], w) {
+			t.Errorf("release %s's summary %q does not say %q", v, summaries[v], w)
+		}
+	}
+	if len(downloads) == 0 || downloads[0] != "https://example.org/dl/1.0.1.zip" {
+		t.Errorf("the download buttons are %v, want the current release's first", downloads)
+	}
+}
