@@ -295,7 +295,7 @@ func pageKinds(t *testing.T, bc browserCase) map[string]string {
 		"network": networkPath, "about": "about/index.html", "about-publishers": PublishersPage,
 		"about-trust": "about/trust/index.html", "about-digests": "about/digests/index.html",
 		"about-listing": "about/listing/index.html", "about-updates": "about/updates/index.html",
-		"browse": browsePath, "browse-list": first("browse/type-*/index.html", nil), "join": joinPath,
+		"browse": browsePath, "browse-list": first("browse/type-*/index.html", nil), "join": joinPath, "setup": SetupPage,
 		"notfound": "no/such/page/",
 	}
 	if bc.stale != "" {
