@@ -72,6 +72,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -171,6 +172,9 @@ type Result struct {
 	PageValidators store.Validators
 	// Problem says, in words, why no site index was found; "" when one was.
 	Problem string
+	// Redirects are the URLs that answered with a redirect during this discovery, page and
+	// index alike, once each, in the order visited (origin.redirects, FORMATS section 1.3).
+	Redirects []string
 }
 
 // Error is returned when discovery ends without a site index. The Result returned with it still
@@ -309,6 +313,9 @@ func (d *run) get(u string, conditional bool) fetched {
 	}
 	for _, h := range hops {
 		d.step(h.From, fmt.Sprintf("redirects (HTTP %d) to %s", h.Status, h.To))
+		if from := store.CanonicalURL(h.From); !slices.Contains(d.res.Redirects, from) {
+			d.res.Redirects = append(d.res.Redirects, from)
+		}
 	}
 	if err != nil {
 		f := fetched{err: err, hops: hops}
@@ -514,7 +521,8 @@ func (d *run) walkUpFromPage(at string) {
 //   - it was the site index: the index is unchanged;
 //   - a page with no link, or a project manifest: walking up depends only on its URL, so the
 //     walk is run again (nearer levels are asked again, the held index conditionally);
-//   - a page linking the site index: the held index is asked again; if it does not answer as
+//   - a page linking the site index, reached without a redirect (a relative link means
+//     another URL from elsewhere): the held index is asked again; if it does not answer as
 //     a site index, it reports false and the page is read again plainly, so its link is
 //     followed as written (the held index is where the link's redirects ended) and a broken
 //     one stops discovery there.
@@ -540,6 +548,11 @@ func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 		if !d.walkUp(at, MethodManifest) && d.end == nil {
 			d.res.Problem = "a project manifest, but no site index was found above it"
 		}
+	case d.held.Method == MethodLink && len(f.hops) > 0:
+		// The link resolves against where the page is now, which the held conclusion did
+		// not see: the page is read again.
+		d.step(at, OutcomePageUnchanged+", but reached through a redirect; read again for its link")
+		return false
 	case d.held.Method == MethodLink:
 		d.step(at, OutcomePageUnchanged)
 		x := d.held.IndexURL

@@ -1092,3 +1092,54 @@ func TestWalkUpURLs(t *testing.T) {
 		}
 	}
 }
+
+// An unchanged page (304) reached through a redirect is read again when it links the index: a
+// relative link names another URL from the page's new address. The site moved for good (301):
+// the index its link names there is adopted.
+func TestUnchangedPageBehindANewRedirect(t *testing.T) {
+	root := fstest.MapFS{
+		"a.example/site/index.html": page(link("i.json")),
+		"a.example/site/i.json":     file(indexDoc),
+		"b.example/site/index.html": page(link("i.json")),
+		"b.example/site/i.json":     file(indexDoc),
+	}
+	var on bool
+	var mu sync.Mutex
+	s, err := loopback.Start(root, loopback.Options{Wrap: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			redirect := on && r.URL.Path == "/a.example/site/"
+			mu.Unlock()
+			if redirect {
+				w.Header().Set("Location", "/b.example/site/")
+				w.WriteHeader(http.StatusMovedPermanently)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	u := s.URL() + "a.example/site/"
+	c := client(guard.Options{})
+	first, err := Discover(context.Background(), c, u, Held{})
+	if err != nil || first.IndexURL != u+"i.json" {
+		t.Fatal(err, first)
+	}
+	mu.Lock()
+	on = true
+	mu.Unlock()
+	second, err := Discover(context.Background(), c, u, held(u, first))
+	b := s.URL() + "b.example/site/"
+	if err != nil || second.IndexURL != b+"i.json" || second.Method != MethodLink {
+		t.Fatalf("got %v %+v; want the index the page links at its new address", err, second)
+	}
+	checkTrail(t, second.Trail,
+		st(u, "redirects (HTTP 301) to "+b),
+		st(b, OutcomePageUnchanged+", but reached through a redirect; read again for its link"),
+		st(u, "redirects (HTTP 301) to "+b),
+		st(b, "links the site index at "+b+"i.json"),
+		st(b+"i.json", OutcomeIndex))
+}
