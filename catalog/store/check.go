@@ -61,8 +61,8 @@ const LeftoverMessage = "leftover from an interrupted write (a refresh stopped b
 //   - every reference resolves: a claim's origin exists; a resolved source's origin exists and
 //     its discovery trail reached that origin's index_url (else two index URLs share one site
 //     id, or the records disagree); an origin's sources exist and lead to it; claim.moved_to /
-//     moved_from and event.moved_from name origins; every event names an existing claim
-//     (origin.previous may name a site that is gone: a move removes the old site);
+//     moved_from name origins. Events and origin.previous may name a claim or site that is
+//     gone: events outlive their claims, and a move or a source's removal removes a site;
 //   - every event's id is EventID of its own facts (EventIDFormula, the reference index's
 //     formula) and its file name is that id;
 //   - every cached image (claim.media.file) exists, and every file in media/ hashes to its name;
@@ -638,13 +638,6 @@ func (c *checker) checkEvents() {
 		case EventObserved, EventChanged, EventWithdrawn, EventRestored:
 		default:
 			c.add(rel, "kind %q is not observed, changed, withdrawn or restored", e.Kind)
-		}
-		key := e.Project + "/" + e.Origin
-		if _, ok := c.claims[key]; !ok && !c.broken["claim:"+key] {
-			c.add(rel, "names claim %s, which does not exist", key)
-		}
-		if e.MovedFrom != nil && c.originMissing(*e.MovedFrom) {
-			c.add(rel, "moved_from names origin %s, which does not exist", *e.MovedFrom)
 		}
 		for _, dg := range []*string{e.Before, e.After} {
 			if dg != nil && !hexDigest.MatchString(*dg) {

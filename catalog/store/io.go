@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -98,6 +99,26 @@ func (d *Dir) WriteBytes(rel string, b []byte) error {
 		return fmt.Errorf("write %s: %w", rel, werr)
 	}
 	d.wrote(path)
+	return nil
+}
+
+// Remove deletes the file at rel, then each directory it leaves empty below the state's
+// top-level directories (origins/<site>, claims/<project>/<site>, claims/<project>). A file
+// that does not exist is not an error: removing is idempotent, so a refresh cut short removes
+// the rest next time.
+func (d *Dir) Remove(rel string) error {
+	if err := os.Remove(d.Path(rel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", rel, err)
+	}
+	for dir := path.Dir(rel); strings.Contains(dir, "/"); dir = path.Dir(dir) {
+		ents, err := os.ReadDir(d.Path(dir))
+		if err != nil || len(ents) > 0 {
+			return nil
+		}
+		if err := os.Remove(d.Path(dir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", dir, err)
+		}
+	}
 	return nil
 }
 
