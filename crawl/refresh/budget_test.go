@@ -191,14 +191,14 @@ func TestDrillDiscoveryBudget(t *testing.T) {
 	sum := l.refresh(tpl, slow)
 	s := l.sourceRecord(slow)
 	want := "walking up the path stopped at " + l.url("slow.example/a/b/c/dreamweave.json") + ", which was not read: the source's discovery budget (300ms) ran out"
-	if s.Health != store.SourceUnresolved || deref(s.Problem) != want {
+	if s.Health != store.SourceUnreachable || deref(s.Problem) != want {
 		t.Errorf("slow source: %s %q\nwant %q", s.Health, deref(s.Problem), want)
 	}
 	wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
 	if c := l.claim(tallow, tplDir); c.Ingested() != store.Digest(l.served(manifestPath(tplDir, tallow))) {
 		t.Errorf("the healthy site's changed manifest was not accepted")
 	}
-	line := "source " + slow + ": unresolved: " + want
+	line := "source " + slow + ": unreachable: " + want
 	if sum.SitesRead != 1 || sum.Accepted != 1 || !contains(sum.Failures, line) || len(sum.Warnings) != 0 {
 		t.Errorf("sites read %d, accepted %d, failures %q, warnings %q", sum.SitesRead, sum.Accepted, sum.Failures, sum.Warnings)
 	}

@@ -19,6 +19,9 @@ type held struct {
 	bytes  []byte
 	digest string
 	m      *protocol.Manifest // nil when it no longer decodes
+	// movedFrom is the site whose claim held it when a new claim continues that claim (a
+	// move); "" for the claim's own manifest.
+	movedFrom string
 }
 
 // readHeld reads a claim's held manifest, which must hash to the digest its record holds
@@ -45,28 +48,22 @@ func (r *run) readHeld(project, site, recorded string) (*held, error) {
 	return h, nil
 }
 
-// movedFrom finds the claim a new claim continues: the claim for the same project at a site
-// this site's enrolled source used to lead to (a move seen in this refresh, or recorded earlier
-// in origin.previous), or another site's claim whose moved_to names this site (recorded by a
-// refresh cut short before this claim).
+// movedFrom finds the claim a claim new at this site continues (FORMATS section 1.11, "Move"):
+// the claim for the same project at a site this site's enrolled source used to lead to, a move
+// seen in this refresh or one recorded earlier in origin.previous whose old site no source
+// leads to and is still held (a move not finished: a refresh cut short, or a claim here that
+// could not take its manifest yet).
 func (r *run) movedFrom(project, site string) *store.Claim {
-	if r.p != nil {
-		for _, old := range r.p.previous[site] {
-			if c, ok := r.prevClaims[old][project]; ok {
-				return &c
-			}
-		}
+	if r.p == nil {
+		return nil
 	}
-	// A move recorded earlier whose claims were not listed here then: only a claim the old site
-	// no longer publishes (withdrawn) continues here; a live one is an identity conflict.
-	for _, old := range r.prevOrigins[site].PreviousIDs() {
-		if c, ok := r.prevClaims[old][project]; ok && c.Health == store.ClaimWithdrawn {
+	for _, old := range r.p.previous[site] {
+		if c, ok := r.prevClaims[old][project]; ok {
 			return &c
 		}
 	}
-	for _, c := range r.claimsByID[project] {
-		if c.Origin != site && c.MovedTo != nil && *c.MovedTo == site {
-			c := c
+	for _, old := range r.prevOrigins[site].PreviousIDs() {
+		if c, ok := r.prevClaims[old][project]; ok && !r.p.live(old) {
 			return &c
 		}
 	}
@@ -83,23 +80,14 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 	if !had {
 		c = store.Claim{Project: entry.ID, Origin: site, FirstObserved: r.now}
 	}
+	// A claim that holds no manifest here yet (new, or recorded by a refresh cut short or a
+	// failed first read) continues the claim a move left, if any: its event starts from there.
+	// The claim itself starts afresh (first_observed now); only the event names the move.
 	var from *store.Claim
-	switch {
-	case !had:
-		if from = r.movedFrom(entry.ID, site); from != nil {
-			c.MovedFrom = strp(from.Origin)
-			c.FirstObserved = from.FirstObserved
-		}
-	case c.MovedFrom != nil && c.IngestedSHA256 == nil:
-		// A move whose claim was recorded here (moved_from: replace writes it before anything
-		// else, as does a failed first read) but never took a manifest: a refresh killed
-		// between the claim and its bytes, or one that could not read the manifest. The move
-		// is not finished: its event still starts from the claim it continues.
-		if old, ok := r.prevClaims[*c.MovedFrom][entry.ID]; ok {
-			from = &old
-		}
+	if c.IngestedSHA256 == nil {
+		from = r.movedFrom(entry.ID, site)
 	}
-	c.MovedTo = nil
+	c.MovedTo, c.MovedFrom = nil, nil
 	c.LastAttempt = r.now
 	h, err := r.readHeld(entry.ID, site, c.Ingested())
 	if err != nil {
@@ -109,6 +97,9 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 	if before == nil && from != nil {
 		if before, err = r.readHeld(entry.ID, from.Origin, from.Ingested()); err != nil {
 			return err
+		}
+		if before != nil {
+			before.movedFrom = from.Origin
 		}
 	}
 	wasWithdrawn := had && prev.Health == store.ClaimWithdrawn
@@ -195,13 +186,18 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 		c.LastChanged = strp(r.now)
 		kind := store.EventChanged
 		switch {
+		case before != nil && before.movedFrom != "":
+			kind = store.EventObserved // first seen here, continuing the old site's claim
 		case wasWithdrawn:
 			kind = store.EventRestored
 		case before == nil:
 			kind = store.EventObserved
 		}
 		e = &store.Event{Kind: kind, Project: c.Project, Origin: c.Origin, Name: m.Project.Name, ObservedAt: r.now,
-			After: strp(now.digest), MovedFrom: c.MovedFrom, Changes: noChanges()}
+			After: strp(now.digest), Changes: noChanges()}
+		if before != nil && before.movedFrom != "" {
+			e.MovedFrom = strp(before.movedFrom)
+		}
 		if before != nil {
 			e.Before = strp(before.digest)
 			if before.m != nil {
@@ -212,8 +208,10 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 		r.sum.Accepted++
 		r.mu.Unlock()
 	case wasWithdrawn:
+		// Listed again with the manifest it held: before null, after the held digest (FORMATS
+		// section 1.5).
 		e = &store.Event{Kind: store.EventRestored, Project: c.Project, Origin: c.Origin, Name: c.Entry.Name, ObservedAt: r.now,
-			Before: strp(now.digest), After: strp(now.digest), Changes: noChanges()}
+			After: strp(now.digest), Changes: noChanges()}
 	}
 	if e != nil {
 		e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)

@@ -70,10 +70,10 @@ func TestDrillSiteIDCollision(t *testing.T) {
 	}
 	want := "site id " + site + " is already used by " + a + "; this source leads to the site index " + b + ", which cannot be recorded under the same id"
 	s := l.sourceRecord(att)
-	if s.Health != store.SourceUnresolved || s.Origin != nil || deref(s.Problem) != want {
+	if s.Health != store.SourceRefused || s.Origin != nil || deref(s.Problem) != want {
 		t.Errorf("second source: %s %v %q\nwant problem %q", s.Health, s.Origin, deref(s.Problem), want)
 	}
-	if len(sum.Failures) != 1 || sum.Failures[0] != "source "+att+": unresolved: "+want {
+	if len(sum.Failures) != 1 || sum.Failures[0] != "source "+att+": refused: "+want {
 		t.Errorf("failures %q", sum.Failures)
 	}
 	for _, p := range []string{candle, tallow} {
@@ -109,7 +109,7 @@ func TestDrillSiteIDCollision(t *testing.T) {
 		if low == b2 {
 			refused = p1
 		}
-		if s := l2.sourceRecord(refused); s.Health != store.SourceUnresolved || s.Origin != nil {
+		if s := l2.sourceRecord(refused); s.Health != store.SourceRefused || s.Origin != nil {
 			t.Errorf("the source leading to the higher URL: %+v", s)
 		}
 	}

@@ -15,7 +15,7 @@ type discovery struct {
 	Kind           string
 	Trail          []store.TrailStep
 	Resp           *guard.Response // the site index's response (Body, or NotModified)
-	Hops           []guard.Hop     // redirects followed to the site index
+	Redirects      []string        // every URL that answered with a redirect on the way, page and index alike
 	ManifestURL    string          // a project manifest met on the way, if any
 	PageValidators store.Validators
 }
@@ -67,9 +67,7 @@ func (r *run) discoverWith(c *guard.Client, lim *hostLimit) discoverFunc {
 		if res != nil {
 			d.IndexURL, d.Method, d.Kind, d.Trail = res.IndexURL, res.Method, res.Kind, res.Trail
 			d.Resp, d.ManifestURL, d.PageValidators = res.Response, res.ManifestURL, res.PageValidators
-			if res.Response != nil {
-				d.Hops = res.Response.Hops
-			}
+			d.Redirects = res.Redirects
 		}
 		if err == nil && (d.IndexURL == "" || d.Resp == nil) {
 			err = &discover.Error{URL: enrolled, Problem: "no site index found"}

@@ -43,7 +43,7 @@ func TestDrillOutageThenRecovery(t *testing.T) {
 			t.Errorf("ingested digest changed during an outage")
 		}
 	}
-	if s := l.sourceRecord(src); s.Health != store.SourceUnresolved || s.Problem == nil || *s.Origin != l.site(tplDir) {
+	if s := l.sourceRecord(src); s.Health != store.SourceUnreachable || s.Problem == nil || *s.Origin != l.site(tplDir) {
 		t.Errorf("source during the outage: %+v", s)
 	}
 	l.sameHeld(before)
@@ -233,7 +233,10 @@ func TestDrillWithdrawalAndRestore(t *testing.T) {
 	})
 	l.refresh(src)
 	c := l.claim(tallow, tplDir)
-	wantClaim(t, c, store.ClaimWithdrawn, "no longer lists")
+	wantClaim(t, c, store.ClaimWithdrawn)
+	if c.Problem != nil { // withdrawn is not a problem (FORMATS section 1.4)
+		t.Errorf("withdrawn claim's problem %q, want null", *c.Problem)
+	}
 	wantClaim(t, l.claim(candle, tplDir), store.ClaimCurrent)
 	var withdrawn []store.Event
 	for _, e := range l.events() {
@@ -268,6 +271,12 @@ func TestDrillWithdrawalAndRestore(t *testing.T) {
 	}
 	if restored != 1 {
 		t.Errorf("%d restored events, want 1", restored)
+	}
+	// Listed again with the manifest it held: before null, after that digest (FORMATS 1.5).
+	for _, e := range l.events() {
+		if e.Kind == store.EventRestored && (e.Before != nil || e.After == nil || *e.After != c.Ingested()) {
+			t.Errorf("restored event %s: before %v, after %v; want null and %s", e.ID, e.Before, e.After, c.Ingested())
+		}
 	}
 	l.sameHeld(before)
 
@@ -351,29 +360,27 @@ func TestDrillMoveByRedirect(t *testing.T) {
 	if len(o.Previous) != 1 || o.Previous[0] != want {
 		t.Errorf("new site previous = %+v, want [%+v]", o.Previous, want)
 	}
-	if old := l.origin(tplDir); len(old.Sources) != 0 {
-		t.Errorf("old site still lists sources %v", old.Sources)
+	// The old site is removed with its claims and their manifests (FORMATS section 1.11); the
+	// new claims start afresh, and their events continue the old ones.
+	st := store.Open(l.state)
+	for _, rel := range []string{store.OriginPath(oldSite), store.OriginIndexPath(oldSite), store.ClaimPath(candle, oldSite), store.ManifestPath(candle, oldSite), store.ClaimPath(tallow, oldSite)} {
+		if st.Exists(rel) {
+			t.Errorf("%s is still held after the move", rel)
+		}
 	}
 	for _, p := range []string{candle, tallow} {
-		oc := l.claim(p, tplDir)
-		wantClaim(t, oc, store.ClaimWithdrawn, "moved")
-		if oc.MovedTo == nil || *oc.MovedTo != newSite {
-			t.Errorf("%s at the old site: moved_to %v", p, oc.MovedTo)
-		}
 		nc := l.claim(p, movedDir)
 		wantClaim(t, nc, store.ClaimCurrent)
-		if nc.MovedFrom == nil || *nc.MovedFrom != oldSite {
-			t.Errorf("%s at the new site: moved_from %v", p, nc.MovedFrom)
+		if nc.MovedFrom != nil || nc.MovedTo != nil || nc.FirstObserved != o.LastAttempt {
+			t.Errorf("%s at the new site: moved_from %v, moved_to %v, first observed %s (want now, %s)", p, nc.MovedFrom, nc.MovedTo, nc.FirstObserved, o.LastAttempt)
 		}
-	}
-	if nc := l.claim(candle, movedDir); nc.FirstObserved != oldCandle.FirstObserved {
-		t.Errorf("first observed %s, want the old claim's %s", nc.FirstObserved, oldCandle.FirstObserved)
 	}
 	moves := 0
 	for _, e := range l.events() {
 		if e.MovedFrom != nil {
 			moves++
-			if e.Kind != store.EventChanged || *e.MovedFrom != oldSite || e.Origin != newSite || e.Before == nil {
+			oldDigest := before[store.ManifestPath(e.Project, oldSite)]
+			if e.Kind != store.EventObserved || *e.MovedFrom != oldSite || e.Origin != newSite || e.Before == nil || *e.Before != store.Digest(oldDigest) {
 				t.Errorf("move event %+v", e)
 			}
 		}
@@ -384,18 +391,18 @@ func TestDrillMoveByRedirect(t *testing.T) {
 	if moves != 2 {
 		t.Errorf("%d move events, want 2", moves)
 	}
-	for p, b := range before { // nothing held at the old site changed
-		if got, _ := store.Open(l.state).ReadBytes(p); !bytes.Equal(got, b) {
-			t.Errorf("%s changed", p)
+	for p := range before { // every event of the old site stays
+		if strings.HasPrefix(p, "events/") && !st.Exists(p) {
+			t.Errorf("%s is gone", p)
 		}
+	}
+	if oldCandle.FirstObserved == o.LastAttempt {
+		t.Fatal("the drill's clock did not move between the refreshes")
 	}
 	n := len(l.events())
 	l.refresh(src)
 	if len(l.events()) != n {
 		t.Error("the move was recorded again")
-	}
-	if nc := l.claim(candle, movedDir); nc.MovedFrom == nil {
-		t.Error("moved_from lost on the next refresh")
 	}
 }
 
@@ -427,21 +434,37 @@ func TestDrillRemovedSource(t *testing.T) {
 	l.refresh(tpl, ini)
 	before := l.held()
 
-	l.refresh(tpl)
-	s := l.sourceRecord(ini)
-	if s.Health != store.SourceRemoved || s.Problem == nil || !strings.Contains(*s.Problem, "sources.toml") {
-		t.Errorf("removed source record: %+v", s)
+	iniSite := l.site(iniDir)
+	sum := l.refresh(tpl)
+	// The source's record, its site and the site's claim and manifest go; its events stay
+	// (FORMATS section 1.11).
+	st := store.Open(l.state)
+	for _, rel := range []string{store.SourcePath(store.SourceID(ini)), store.OriginPath(iniSite), store.OriginIndexPath(iniSite), store.ClaimPath(iniProj, iniSite), store.ManifestPath(iniProj, iniSite)} {
+		if st.Exists(rel) {
+			t.Errorf("%s is still held after the source's removal", rel)
+		}
 	}
-	if o := l.origin(iniDir); len(o.Sources) != 0 {
-		t.Errorf("the removed site still lists %v", o.Sources)
+	for p, b := range before {
+		if strings.Contains(p, iniSite) {
+			continue
+		}
+		if got, err := st.ReadBytes(p); err != nil || !bytes.Equal(got, b) {
+			t.Errorf("%s changed", p)
+		}
 	}
-	wantClaim(t, l.claim(iniProj, iniDir), store.ClaimWithdrawn, "no enrolled source leads to this site")
+	if len(sum.Removed) != 1 || sum.Removed[0] != "no longer enrolled: "+iniSite || !strings.Contains(sum.String(), "\nno longer enrolled: "+iniSite+"\n") {
+		t.Errorf("summary: %q\n%s", sum.Removed, sum)
+	}
 	wantClaim(t, l.claim(candle, tplDir), store.ClaimCurrent)
-	l.sameHeld(before)
 	n := len(l.events())
+	for _, e := range l.events() {
+		if e.Origin == iniSite && e.Kind == store.EventWithdrawn {
+			t.Errorf("the removal recorded an event: %+v", e)
+		}
+	}
 	l.refresh(tpl)
 	if len(l.events()) != n {
-		t.Error("the removal was recorded twice")
+		t.Error("the removal recorded an event")
 	}
 	// Enrolled again: the claim comes back.
 	l.refresh(tpl, ini)
@@ -587,7 +610,7 @@ func writeLyingChunks(bw *bufio.ReadWriter, n int) {
 }
 
 // Redirects into forbidden addresses (SSRF): the address guard's refusal is recorded as what it
-// is, the manifest unreachable or the source unresolved with the refusal as the problem, never
+// is, the manifest unreachable or the source refused with the refusal as the problem, never
 // "refused by crawler policy" (that is for resource limits). Nothing held changes.
 func TestDrillRedirectIntoForbiddenAddresses(t *testing.T) {
 	targets := []struct {
@@ -626,7 +649,7 @@ func TestDrillRedirectIntoForbiddenAddresses(t *testing.T) {
 			// An enrolled URL that redirects there: the source records the refusal, no site.
 			s := l.sourceRecord(trap)
 			want := "the enrolled URL " + trap + ", which redirected to " + to + ", which was " + tg.refusal
-			if s.Health != store.SourceUnresolved || s.Origin != nil || deref(s.Problem) != want {
+			if s.Health != store.SourceRefused || s.Origin != nil || deref(s.Problem) != want {
 				t.Fatalf("trap source: %s %v %q\nwant problem %q", s.Health, s.Origin, deref(s.Problem), want)
 			}
 			if len(load(t, l.state).Origins) != 1 {
@@ -806,6 +829,13 @@ func (c *crashing) WriteJSON(rel string, v any) error {
 	return c.Dir.WriteJSON(rel, v)
 }
 
+func (c *crashing) Remove(rel string) error {
+	if err := c.tick(rel); err != nil {
+		return err
+	}
+	return c.Dir.Remove(rel)
+}
+
 func (c *crashing) WriteBytes(rel string, b []byte) error {
 	if err := c.tick(rel); err != nil {
 		return err
@@ -961,7 +991,7 @@ func TestDrillOneOfTwoSourcesFails(t *testing.T) {
 	l.rules(loopback.Rule{Path: "^/" + tplDir + "/sub/$", Redirect: "http://10.0.0.1/"})
 	l.refresh(front, sub)
 	s := l.sourceRecord(sub)
-	if s.Health != store.SourceUnresolved || s.Origin == nil || *s.Origin != l.site(tplDir) || !strings.Contains(deref(s.Problem), "10.0.0.1") {
+	if s.Health != store.SourceRefused || s.Origin == nil || *s.Origin != l.site(tplDir) || !strings.Contains(deref(s.Problem), "10.0.0.1") {
 		t.Errorf("failed source: %+v", s)
 	}
 	o := l.origin(tplDir)
@@ -1051,31 +1081,27 @@ func TestDrillMoveIntoUnreadableSite(t *testing.T) {
 	sum := l.refresh(src)
 	newSite := l.site(movedDir)
 	for _, p := range []string{candle, tallow} {
-		nc := l.claim(p, movedDir)
-		wantClaim(t, nc, store.ClaimCurrent)
-		if nc.MovedFrom == nil || *nc.MovedFrom != oldSite {
-			t.Errorf("%s: moved_from %v, want %s", p, nc.MovedFrom, oldSite)
-		}
-		oc := l.claim(p, tplDir)
-		wantClaimExactly(t, oc, store.ClaimWithdrawn, "moved: the enrolled source now leads to "+newSite)
-		if oc.MovedTo == nil || *oc.MovedTo != newSite {
-			t.Errorf("%s at the old site: moved_to %v", p, oc.MovedTo)
-		}
+		wantClaim(t, l.claim(p, movedDir), store.ClaimCurrent)
 	}
 	moves := 0
 	for _, e := range l.events() {
 		if e.Kind == store.EventWithdrawn {
 			t.Errorf("a moved claim was recorded as withdrawn: %+v", e)
 		}
-		if e.MovedFrom != nil && *e.MovedFrom == oldSite && e.Origin == newSite && e.Kind == store.EventChanged {
+		if e.MovedFrom != nil && *e.MovedFrom == oldSite && e.Origin == newSite && e.Kind == store.EventObserved && e.Before != nil {
 			moves++
 		}
 	}
-	if moves != 2 || sum.Problems["moved"] != 2 {
-		t.Errorf("%d move events, %d moved in the summary; want 2", moves, sum.Problems["moved"])
+	if moves != 2 || len(sum.Removed) != 1 || sum.Removed[0] != "moved: "+oldSite+" now continues as "+newSite {
+		t.Errorf("%d move events, summary %q; want 2 and the old site removed", moves, sum.Removed)
 	}
-	for p, b := range before { // nothing held at the old site changed
-		if got, _ := store.Open(l.state).ReadBytes(p); !bytes.Equal(got, b) {
+	// The move finished: the old site is removed, its events stay.
+	st := store.Open(l.state)
+	for p, b := range before {
+		switch got, err := st.ReadBytes(p); {
+		case strings.Contains(p, oldSite) && err == nil:
+			t.Errorf("%s is still held after the move", p)
+		case !strings.Contains(p, oldSite) && !bytes.Equal(got, b):
 			t.Errorf("%s changed", p)
 		}
 	}

@@ -1,6 +1,7 @@
 package refresh
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -150,19 +151,30 @@ func TestCheckCatchesCurrentClaimsOfARemovedSource(t *testing.T) {
 	}
 }
 
-// Removing a source, cut short at every write: each state passes check (the removed source is
-// recorded only after its site's claims are withdrawn), and the next refresh withdraws them.
+// Removing a source, cut short at every write and removal: each state passes check (an origin
+// stops listing the source before its record goes, a record stops vouching for held bytes
+// before they go), and the next refresh removes the rest; the events stay.
 func TestRemovalCutShortAtEveryWrite(t *testing.T) {
 	l := newLab(t)
 	tpl, ini := l.source(tplDir), l.source(iniDir)
 	l.refresh(tpl, ini)
 	base := snapshotFiles(t, l.state)
-	l.crashAtEveryWrite(t, base, 3, []string{ini}, nil, func(k int, _ string) {
+	site := l.site(tplDir)
+	l.crashAtEveryWrite(t, base, 8, []string{ini}, nil, func(k int, _ string) {
 		l.runs++
 		l.refresh(ini)
-		wantClaim(t, l.claim(candle, tplDir), store.ClaimWithdrawn)
-		if s := l.sourceRecord(tpl); s.Health != store.SourceRemoved {
-			t.Errorf("crash at write %d: removed source recorded %s", k, s.Health)
+		after := snapshotFiles(t, l.state)
+		for p, b := range base {
+			_, held := after[p]
+			switch {
+			case strings.HasPrefix(p, "events/") && !held:
+				t.Errorf("crash at write %d: event %s is gone", k, p)
+			case (strings.Contains(p, site) || p == store.SourcePath(store.SourceID(tpl))) && held:
+				t.Errorf("crash at write %d: %s is still held", k, p)
+			case strings.HasSuffix(p, "/manifest.json") && !strings.Contains(p, site) && !bytes.Equal(after[p], b):
+				t.Errorf("crash at write %d: %s changed", k, p)
+			}
 		}
+		wantClaim(t, l.claim(iniProj, iniDir), store.ClaimCurrent)
 	})
 }

@@ -19,12 +19,13 @@ func TestDrillOutageIsNotAMove(t *testing.T) {
 		name    string
 		status  int
 		health  string
+		source  string // the source's health (FORMATS section 1.2)
 		problem func(x, root string) string
 	}{
-		{"503", 503, store.OriginUnreachable, func(x, root string) string {
+		{"503", 503, store.OriginUnreachable, store.SourceUnreachable, func(x, root string) string {
 			return "walking up the path stopped at " + x + ", which answered HTTP 503 (service unavailable); only a 404 or 410 lets the walk pass a level"
 		}},
-		{"404", 404, store.OriginNoIndex, func(x, root string) string {
+		{"404", 404, store.OriginNoIndex, store.SourceNoIndex, func(x, root string) string {
 			return "walking up the path reached the site index " + root + ", but the held site index " + x +
 				" answered HTTP 404 (not found); a walk up alone is no evidence of a move, so none is recorded"
 		}},
@@ -51,7 +52,7 @@ func TestDrillOutageIsNotAMove(t *testing.T) {
 				t.Errorf("an outage changed the network: %d origins, %d claims, %d events (was 1, 2, %d)", len(snap.Origins), len(snap.Claims), len(snap.Events), nEvents)
 			}
 			s := l.sourceRecord(src)
-			if s.Health != store.SourceUnresolved || s.Origin == nil || *s.Origin != site || deref(s.Problem) != problem {
+			if s.Health != tc.source || s.Origin == nil || *s.Origin != site || deref(s.Problem) != problem {
 				t.Errorf("source: %s %v %q", s.Health, s.Origin, deref(s.Problem))
 			}
 			if tc.status == 404 {
@@ -65,12 +66,12 @@ func TestDrillOutageIsNotAMove(t *testing.T) {
 			label := map[string]string{store.OriginUnreachable: "unreachable", store.OriginNoIndex: "no site index"}[tc.health]
 			want := []string{
 				"site " + site + ": " + label + ": " + problem + " [2 claims kept as last seen, marked origin unavailable] [enrolled as " + src + "]",
-				"source " + src + ": unresolved: its site " + site + " could not be read (the site's line says why)",
+				"source " + src + ": " + tc.source + ": its site " + site + " could not be read (the site's line says why)",
 			}
 			if strings.Join(sum.Failures, "\n") != strings.Join(want, "\n") {
 				t.Errorf("failures %q\nwant %q", sum.Failures, want)
 			}
-			if sum.Problems[store.ClaimOriginUnavailable] != 2 || sum.Problems["site "+tc.health] != 1 || sum.Problems["source unresolved"] != 1 {
+			if sum.Problems[store.ClaimOriginUnavailable] != 2 || sum.Problems["site "+tc.health] != 1 || sum.Problems["source "+tc.source] != 1 {
 				t.Errorf("problems %v", sum.Problems)
 			}
 			// network.json names what changed health, in (origin, project) order.
@@ -127,7 +128,7 @@ func TestDrillOutageThenNotFoundIsNotAMove(t *testing.T) {
 	x, root := l.url(tplDir+"/dreamweave.json"), l.url(host+"/dreamweave.json")
 	l.rules(loopback.Rule{Path: "^/" + tplDir + "/dreamweave.json$", Status: 503})
 	l.refresh(src)
-	if s := l.sourceRecord(src); s.Health != store.SourceUnresolved {
+	if s := l.sourceRecord(src); s.Health != store.SourceUnreachable {
 		t.Fatalf("source after a 503: %s", s.Health)
 	}
 	l.rules(loopback.Rule{Path: "^/" + tplDir + "/dreamweave.json$", Status: 404})

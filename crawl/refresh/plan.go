@@ -63,7 +63,7 @@ func (r *run) plan(runs []*sourceRun) *plan {
 			delete(p.failed, site)
 		}
 	}
-	live := func(site string) bool { _, a := p.reached[site]; _, b := p.failed[site]; return a || b }
+	live := p.live
 	// Moves: a source that led to A (its record says so, or A lists it) now leads to B.
 	listing := r.listing()
 	for _, sr := range runs {
@@ -112,7 +112,7 @@ func (r *run) plan(runs []*sourceRun) *plan {
 	}
 	sort.Strings(p.abandoned)
 	for u, s := range r.prevSources {
-		if !enrolled[u] && s.Health != store.SourceRemoved {
+		if !enrolled[u] {
 			p.removed = append(p.removed, s)
 		}
 	}
@@ -148,18 +148,19 @@ func (r *run) collisions(runs []*sourceRun) {
 	}
 }
 
-// movePendingFrom reports whether a held site still has claims a move left behind: listed and
-// not moved (a finished move leaves each claim moved_to or withdrawn).
+// movePendingFrom reports whether a site a move left is still held: a finished move removes it
+// (removeMoved), so one still held waits for the site it moved to.
 func (r *run) movePendingFrom(old string) bool {
-	if _, ok := r.prevOrigins[old]; !ok {
-		return false
-	}
-	for _, c := range r.prevClaims[old] {
-		if c.Health != store.ClaimWithdrawn && c.MovedTo == nil {
-			return true
-		}
-	}
-	return false
+	_, ok := r.prevOrigins[old]
+	return ok
+}
+
+// live reports whether an enrolled source leads to site this time (it reached it, or it failed
+// and the site is its last known one).
+func (p *plan) live(site string) bool {
+	_, a := p.reached[site]
+	_, b := p.failed[site]
+	return a || b
 }
 
 func (r *run) hasOrigin(id string) bool { _, ok := r.prevOrigins[id]; return ok }
@@ -202,7 +203,7 @@ func (p *plan) tasks() []task {
 			continue // handled with the site it moved to, before that site's claims
 		}
 		id := id
-		out = append(out, task{site: id, run: func(ctx context.Context, r *run) error { return r.abandon(id, "", nil) }})
+		out = append(out, task{site: id, run: func(ctx context.Context, r *run) error { return r.removeSite(id, "no longer enrolled: "+id) }})
 	}
 	for _, site := range sortedKeys(p.reached) {
 		site := site

@@ -306,7 +306,6 @@ type run struct {
 	prevSources map[string]store.Source           // by URL
 	prevOrigins map[string]store.Origin           // by id
 	prevClaims  map[string]map[string]store.Claim // origin -> project -> claim
-	claimsByID  map[string][]store.Claim          // project -> claims (every site)
 	// indexValidators are the held site indexes' validators by index URL, only where the held
 	// bytes still hash to the recorded digest (a 304 must mean "what you hold").
 	indexValidators map[string]store.Validators
@@ -348,7 +347,6 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		prevSources: map[string]store.Source{},
 		prevOrigins: map[string]store.Origin{},
 		prevClaims:  map[string]map[string]store.Claim{},
-		claimsByID:  map[string][]store.Claim{},
 		led:         newLedger(),
 		health:      map[healthKey]string{},
 		problems:    map[healthKey]*string{},
@@ -406,7 +404,6 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 			r.prevClaims[c.Origin] = map[string]store.Claim{}
 		}
 		r.prevClaims[c.Origin][c.Project] = c.Claim
-		r.claimsByID[c.Project] = append(r.claimsByID[c.Project], c.Claim)
 	}
 	return r
 }
@@ -444,6 +441,36 @@ type sourceRun struct {
 	d    *discovery // what discovery found; its trail is kept even when it failed
 	err  error      // why discovery failed (nil: d.IndexURL is the site index)
 	site string     // the site discovery ended at ("" when it failed)
+	// unusable is set when the site index discovery reached could not be used: the source's
+	// health and problem then (FORMATS section 1.2).
+	unusable *verdict
+}
+
+// verdict is a health token and its problem.
+type verdict struct{ health, problem string }
+
+// sourceHealth is the health of a source whose discovery failed (FORMATS section 1.2): a
+// broken <link>; refused by crawler policy (an address, a scheme, credentials, redirects, a
+// size limit; or a site id another index URL holds); no-index when every URL answered "not
+// here" or the held index is gone; unreachable for any other failure, a time budget included.
+func sourceHealth(err error) string {
+	var de *discover.Error
+	var re *guard.RefusedError
+	var tl *guard.TooLargeError
+	var rd *guard.RedirectError
+	var ce *collisionError
+	isDiscover := errors.As(err, &de)
+	switch {
+	case isDiscover && de.BrokenLink:
+		return store.SourceBrokenLink
+	case isBudget(err):
+		return store.SourceUnreachable
+	case errors.As(err, &re), errors.As(err, &tl), errors.As(err, &rd), errors.As(err, &ce):
+		return store.SourceRefused
+	case isDiscover && (!de.Outage || de.Status == 404 || de.Status == 410):
+		return store.SourceNoIndex
+	}
+	return store.SourceUnreachable
 }
 
 func (r *run) run(interrupt context.Context) (*Summary, error) {
@@ -483,10 +510,13 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	plan := r.plan(runs)
 	r.p = plan
 
-	// Phase 2: records. Sites nobody leads to any more, every site reached and every site whose
-	// sources failed; then removed sources, only once the claims of the sites they led to are
-	// withdrawn: a refresh cut short in between leaves no removed source whose site's claims
-	// are still in the catalog (store.Check refuses that).
+	// Phase 2: records. First the records of sources no longer enrolled (their origins rewritten
+	// without them, then the records deleted), then the tasks: sites nobody leads to any more
+	// are removed, every site reached is read, every site whose sources failed says so.
+	if err := r.removeSources(plan); err != nil {
+		r.finish(runs)
+		return r.sum, err
+	}
 	tasks := plan.tasks()
 	r.siteN = len(tasks)
 	done, err := parallel(stop, r.o.MaxSources, len(tasks), func(i int) error {
@@ -497,11 +527,7 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 		return r.sum, err
 	}
 	if r.interrupted() == nil {
-		err = r.removeSources(plan)
-		if err == nil {
-			err = r.repairMedia()
-		}
-		if err != nil {
+		if err := r.repairMedia(); err != nil {
 			r.finish(runs)
 			return r.sum, err
 		}
@@ -548,6 +574,7 @@ func (r *run) end(runs []*sourceRun, tasks []task, done []bool) (*Summary, error
 func (r *run) finish(runs []*sourceRun) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	sort.Strings(r.sum.Removed)
 	r.sum.Failures = r.led.lines()
 	r.sum.HealthChanges = r.healthChanges()
 	r.sum.Warnings = warnings(runs)
@@ -743,16 +770,42 @@ func (r *run) held(enrolled string, prev *store.Source) discover.Held {
 	return h
 }
 
-// removeSources marks held source records whose URL left sources.toml. Nothing is deleted.
+// removeSources deletes the records of the sources no longer listed in sources.toml (FORMATS
+// section 1.11): each origin that lists one is rewritten without it first, so at every moment an
+// origin's sources exist. Their sites, if no source leads there any more, go in their own tasks
+// (removeSite); their events stay.
 func (r *run) removeSources(p *plan) error {
+	if len(p.removed) == 0 {
+		return nil
+	}
+	gone := map[string]bool{}
 	for _, s := range p.removed {
-		msg := "no longer listed in network/sources.toml; this index does not read it any more"
-		s.Health = store.SourceRemoved
-		s.Problem = &msg
-		if err := r.putSource(s); err != nil {
+		gone[s.URL] = true
+	}
+	for _, id := range sortedKeys(r.prevOrigins) {
+		o := r.prevOrigins[id]
+		kept := []string{}
+		for _, u := range o.Sources {
+			if !gone[u] {
+				kept = append(kept, u)
+			}
+		}
+		if len(kept) == len(o.Sources) {
+			continue
+		}
+		o.Sources = kept
+		if err := r.st.WriteJSON(store.OriginPath(id), o); err != nil {
 			return err
 		}
-		r.fact(sourceFact(s.URL, "source removed", "removed", msg))
+		r.prevOrigins[id] = o
+	}
+	for _, s := range p.removed {
+		if err := r.st.Remove(store.SourcePath(store.SourceID(s.URL))); err != nil {
+			return err
+		}
+		r.mu.Lock()
+		r.srcWritten[s.URL] = true
+		r.mu.Unlock()
 	}
 	return nil
 }
@@ -774,17 +827,27 @@ func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 		s.Health = store.SourceResolved
 		s.Method = strp(sr.d.Method)
 		s.Validators = sr.d.PageValidators
-		s.LastSuccess = strp(r.now)
+		if sr.unusable == nil {
+			s.LastSuccess = strp(r.now)
+		} else {
+			// The index was reached but cannot be used: resolved with the parse problem, or
+			// the health of what stopped it (a newer protocol; the held bytes gone after a
+			// 304 and the refetch failing). The site's line says why.
+			s.Health, s.Problem = sr.unusable.health, strp(sr.unusable.problem)
+			if s.Health != store.SourceResolved {
+				r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, "its site "+*site+" could not be read (the site's line says why)"))
+			}
+		}
 	} else {
-		s.Health = store.SourceUnresolved
+		s.Health = sourceHealth(sr.err)
 		s.Problem = strp(sr.err.Error())
 		if s.Origin != nil && !r.hasOrigin(*s.Origin) {
 			s.Origin = nil
 		}
 		if covered != "" {
-			r.fact(sourceFact(sr.src.URL, "source unresolved", "unresolved", "its site "+covered+" could not be read (the site's line says why)"))
+			r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, "its site "+covered+" could not be read (the site's line says why)"))
 		} else {
-			r.fact(sourceFact(sr.src.URL, "source unresolved", "unresolved", *s.Problem))
+			r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, *s.Problem))
 		}
 	}
 	return r.putSource(s)
@@ -801,42 +864,57 @@ func (r *run) putSource(s store.Source) error {
 	return nil
 }
 
-// abandon withdraws the claims of a held site no enrolled source leads to any more. movedTo is
-// the site the enrolled source leads to now ("" when the source was removed) and listed the
-// projects that site lists: those claims get moved_to and no withdrawn event (the move is
-// recorded at the new site).
-func (r *run) abandon(site, movedTo string, listed map[string]bool) error {
-	o := r.prevOrigins[site]
-	msg := "no enrolled source leads to this site any more (its entry left network/sources.toml)"
-	if movedTo != "" {
-		msg = "the enrolled source now leads to another site, " + movedTo + ", which does not list this project"
-	}
+// removeSite deletes a held site no enrolled source leads to any more (FORMATS section 1.11):
+// each claim's manifest.json and claim.json, then the site's dreamweave.json and origin.json.
+// Events stay. Before a held file goes its record stops vouching for it (its digest moves to
+// pending_sha256, which check accepts with or without the file), so a refresh cut short at any
+// point leaves a state that passes check, and the next refresh removes the rest. line is the
+// summary's line for it.
+func (r *run) removeSite(site, line string) error {
 	for _, project := range sortedKeys(r.prevClaims[site]) {
 		c := r.prevClaims[site][project]
-		if movedTo != "" && listed[project] {
-			if c.MovedTo != nil && *c.MovedTo == movedTo && c.Health == store.ClaimWithdrawn {
-				continue
-			}
-			m := "moved: the enrolled source now leads to " + movedTo
-			to := movedTo
-			c.MovedTo, c.Health, c.Problem = &to, store.ClaimWithdrawn, &m
-			if err := r.putClaim(c); err != nil {
+		if c.IngestedSHA256 != nil {
+			c.PendingSHA256, c.IngestedSHA256 = c.IngestedSHA256, nil
+			if err := r.st.WriteJSON(store.ClaimPath(project, site), c); err != nil {
 				return err
 			}
-			r.fact(claimFact(site, project, "moved", "moved", m))
-			continue
 		}
-		if err := r.withdraw(site, c, msg); err != nil {
+		if err := r.st.Remove(store.ManifestPath(project, site)); err != nil {
+			return err
+		}
+		if err := r.st.Remove(store.ClaimPath(project, site)); err != nil {
 			return err
 		}
 	}
-	if len(o.Sources) > 0 {
-		o.Sources = []string{}
+	o := r.prevOrigins[site]
+	if o.IndexSHA256 != nil || len(o.Sources) > 0 {
+		o.PendingSHA256, o.IndexSHA256, o.Sources = o.IndexSHA256, nil, []string{}
 		if err := r.st.WriteJSON(store.OriginPath(site), o); err != nil {
 			return err
 		}
 	}
+	if err := r.st.Remove(store.OriginIndexPath(site)); err != nil {
+		return err
+	}
+	if err := r.st.Remove(store.OriginPath(site)); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.sum.Removed = append(r.sum.Removed, line)
+	r.mu.Unlock()
 	return nil
+}
+
+// releaseSite rewrites a site the enrolled source moved away from without the sources that
+// now lead elsewhere, before their records name the new site. Its claims stay until the move
+// is finished (removeMoved).
+func (r *run) releaseSite(old string) error {
+	o, ok := r.prevOrigins[old]
+	if !ok || len(o.Sources) == 0 {
+		return nil
+	}
+	o.Sources = []string{}
+	return r.st.WriteJSON(store.OriginPath(old), o)
 }
 
 // movePending keeps the claims of a site the enrolled source moved away from, while the site it
@@ -868,23 +946,25 @@ func (r *run) movePending(old, newIndexURL, problem string) error {
 	return nil
 }
 
-// withdraw marks a claim withdrawn (once) and records the transition. The record, its held
-// manifest and its history stay.
+// withdraw marks a claim withdrawn (once; its problem null, FORMATS section 1.4) and records
+// the transition when the claim ever held a manifest. The record, its held manifest and its
+// history stay; why is the summary's words.
 func (r *run) withdraw(site string, c store.Claim, why string) error {
 	if c.Health == store.ClaimWithdrawn {
 		return nil
 	}
-	c.Health = store.ClaimWithdrawn
-	c.Problem = &why
+	c.Health, c.Problem = store.ClaimWithdrawn, nil
 	c.LastAttempt = r.now
-	e := store.Event{Kind: store.EventWithdrawn, Project: c.Project, Origin: site, Name: c.Entry.Name,
-		ObservedAt: r.now, Before: c.IngestedSHA256, Changes: noChanges()}
-	e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
 	if err := r.putClaim(c); err != nil {
 		return err
 	}
-	if err := r.event(e); err != nil {
-		return err
+	if c.IngestedSHA256 != nil { // a claim that never held a manifest leaves no event
+		e := store.Event{Kind: store.EventWithdrawn, Project: c.Project, Origin: site, Name: c.Entry.Name,
+			ObservedAt: r.now, Before: c.IngestedSHA256, Changes: noChanges()}
+		e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
+		if err := r.event(e); err != nil {
+			return err
+		}
 	}
 	r.fact(claimFact(site, c.Project, store.ClaimWithdrawn, store.HealthLabel(store.ClaimWithdrawn), why))
 	return nil

@@ -80,9 +80,10 @@ func TestRunRefusesContradictoryState(t *testing.T) {
 func TestSummaryString(t *testing.T) {
 	p := func(s string) *string { return &s }
 	s := &Summary{StartedAt: "2026-10-11T06:00:00Z", Sources: 1, SitesRead: 1, Fetched: 3, Unchanged: 4, Accepted: 1, Events: 1, EventsKnown: 2,
-		Problems: map[string]int{"invalid": 1, "site unreachable": 1, "site refused": 1, "origin-unavailable": 2, "source unresolved": 1},
+		Problems: map[string]int{"invalid": 1, "site unreachable": 1, "site refused": 1, "origin-unavailable": 2, "source unreachable": 1},
 		Failures: []string{"claim p at a: invalid publication: x", "site b: unreachable: HTTP 503 [2 claims kept as last seen, marked origin unavailable]",
-			"source u: unresolved: its site b could not be read (the site's line says why)"},
+			"source u: unreachable: its site b could not be read (the site's line says why)"},
+		Removed: []string{"moved: e now continues as f", "no longer enrolled: g"},
 		HealthChanges: []store.HealthChange{
 			{Project: "p", Origin: "a", Before: "current", After: "invalid", Problem: p("x")},
 			{Project: "q", Origin: "a", Before: "", After: "current"},
@@ -94,9 +95,10 @@ func TestSummaryString(t *testing.T) {
 		}}
 	want := "refresh 2026-10-11T06:00:00Z: 1 source, 1 site read, 3 manifests fetched, 4 unchanged, 1 accepted, 1 event (2 events already recorded)\n" +
 		"\nHealth: 1 claim became invalid publication, 2 claims became origin unavailable, 1 claim recovered, 1 claim first seen, 1 site became refused by crawler policy, 1 site became unreachable\n" +
-		"\nProblems by kind:\n  invalid publication: 1\n  origin unavailable: 2\n  site refused by crawler policy: 1\n  site unreachable: 1\n  source unresolved: 1\n\n" +
+		"\nmoved: e now continues as f\nno longer enrolled: g\n" +
+		"\nProblems by kind:\n  invalid publication: 1\n  origin unavailable: 2\n  site refused by crawler policy: 1\n  site unreachable: 1\n  source unreachable: 1\n\n" +
 		"- claim p at a: invalid publication: x\n- site b: unreachable: HTTP 503 [2 claims kept as last seen, marked origin unavailable]\n" +
-		"- source u: unresolved: its site b could not be read (the site's line says why)\n"
+		"- source u: unreachable: its site b could not be read (the site's line says why)\n"
 	if got := s.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

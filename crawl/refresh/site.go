@@ -90,7 +90,7 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	o.IndexURL = d.IndexURL
 	o.Sources = sourceURLs(srs)
 	o.Previous = r.addMoves(o.Previous, p, site)
-	o.Redirects = redirects(d.Hops)
+	o.Redirects = append([]string{}, d.Redirects...)
 	o.LastAttempt = r.now
 
 	body := d.Resp.Body
@@ -158,8 +158,10 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	r.mu.Lock()
 	r.entries[site] = sr.entries
 	r.mu.Unlock()
-	if err := r.movesInto(p, site, sr.entries); err != nil {
-		return err
+	for _, old := range p.previous[site] {
+		if err := r.releaseSite(old); err != nil {
+			return err
+		}
 	}
 	if err := r.writeSources(o, srs); err != nil {
 		return err
@@ -183,7 +185,37 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 			}
 		}
 	}
-	return r.finishSite(sr, issues)
+	if err := r.finishSite(sr, issues); err != nil {
+		return err
+	}
+	return r.removeMoved(p, sr)
+}
+
+// removeMoved finishes the moves into a site once it is read (FORMATS section 1.11): a site the
+// enrolled source moved away from, which no source leads to, is removed with its claims, once
+// every claim it held that this site lists holds a manifest here (the last good data moved).
+// Until then it stays, its claims stale, and the next refresh tries again.
+func (r *run) removeMoved(p *plan, sr *siteRun) error {
+	for _, old := range p.previous[sr.id] {
+		var waiting []string
+		for _, project := range sortedKeys(r.prevClaims[old]) {
+			if _, listed := sr.entries[project]; !listed {
+				continue
+			}
+			var c store.Claim
+			if err := r.st.ReadJSON(store.ClaimPath(project, sr.id), &c); err != nil || c.IngestedSHA256 == nil {
+				waiting = append(waiting, project)
+			}
+		}
+		if len(waiting) > 0 {
+			r.fact(siteFact(old, r.prevOrigins[old].Health, "moved to "+sr.id+"; kept until every claim it held there holds a manifest (not yet: "+strings.Join(waiting, ", ")+")", nil))
+			continue
+		}
+		if err := r.removeSite(old, "moved: "+old+" now continues as "+sr.id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // validateIndex validates a site index. Projects out of id order are a publication issue (in
@@ -275,22 +307,6 @@ func (r *run) writeSources(o store.Origin, srs []*sourceRun) error {
 	return r.putOrigin(o)
 }
 
-// movesInto handles the sites that moved into site: their claims listed here get moved_to
-// (before any claim here is written, so a refresh cut short still knows the move), the rest
-// are withdrawn, and the old site stops listing the source.
-func (r *run) movesInto(p *plan, site string, listed map[string]protocol.IndexEntry) error {
-	for _, old := range p.previous[site] {
-		set := map[string]bool{}
-		for id := range listed {
-			set[id] = true
-		}
-		if err := r.abandon(old, site, set); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // siteUnreadable records a site whose index was reached but not usable (not DreamWeave,
 // invalid, newer protocol, refused). Held bytes stay; the claims say they are stale. A move
 // into it stays pending: the old site's claims keep their last good data (movePending).
@@ -306,6 +322,16 @@ func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*source
 		if err := r.movePending(old, o.IndexURL, problem); err != nil {
 			return err
 		}
+	}
+	v := &verdict{store.SourceResolved, problem}
+	switch health {
+	case store.OriginUnsupportedVersion:
+		v.health = store.SourceUnsupportedVersion
+	case store.OriginUnreachable:
+		v.health = store.SourceUnreachable
+	}
+	for _, sr := range srs {
+		sr.unusable = v
 	}
 	if err := r.writeSources(o, srs); err != nil {
 		return err
@@ -384,20 +410,9 @@ func (r *run) addMoves(held []store.Move, p *plan, site string) []store.Move {
 		}
 		m := store.Move{Origin: old, IndexURL: r.prevOrigins[old].IndexURL, ObservedAt: r.now}
 		if sr := p.movedBy[old]; sr != nil {
-			m.Evidence = store.MoveEvidence(sr.src.URL, sr.d != nil && len(sr.d.Hops) > 0)
+			m.Evidence = store.MoveEvidence(sr.src.URL, sr.d != nil && len(sr.d.Redirects) > 0)
 		}
 		out = append(out, m)
-	}
-	return out
-}
-
-// redirects are the URLs that answered with a redirect, once each, in visiting order.
-func redirects(hops []guard.Hop) []string {
-	out := []string{}
-	for _, h := range hops {
-		if !slices.Contains(out, h.From) {
-			out = append(out, h.From)
-		}
 	}
 	return out
 }

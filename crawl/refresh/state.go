@@ -24,6 +24,7 @@ type state interface {
 	// Sync makes every write so far durable (store.Dir.Sync); a refresh calls it before
 	// network.json, its commit point.
 	Sync() error
+	Remove(rel string) error
 }
 
 var _ state = (*store.Dir)(nil)
@@ -90,6 +91,13 @@ func (m *memState) WriteEvent(e store.Event) (bool, error) {
 		return false, nil
 	}
 	return true, m.WriteJSON(rel, e)
+}
+
+func (m *memState) Remove(rel string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.files, rel)
+	return nil
 }
 
 // paths lists the held paths with a prefix, sorted.

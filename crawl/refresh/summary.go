@@ -28,6 +28,10 @@ type Summary struct {
 	Problems      map[string]int
 	Failures      []string
 	HealthChanges []store.HealthChange // as written to network.json
+	// Removed says which sites this refresh removed, one line each (FORMATS section 1.11): "no
+	// longer enrolled: <site-id>" for a site no enrolled source leads to, "moved: <site-id> now
+	// continues as <site-id>" for one a move left. Their events stay.
+	Removed []string
 	// Warnings are said loudly at the end of the refresh (on Progress): every source failed.
 	Warnings []string
 	// Interrupted is what network.json records of a refresh cut short (nil when it finished):
@@ -62,6 +66,12 @@ func (s *Summary) String() string {
 	}
 	if h := healthWords(s.HealthChanges); h != "" {
 		b.WriteString("\nHealth: " + h + "\n")
+	}
+	if len(s.Removed) > 0 {
+		b.WriteString("\n")
+		for _, l := range s.Removed {
+			b.WriteString(store.TermLine(l) + "\n")
+		}
 	}
 	if len(s.Problems) > 0 {
 		b.WriteString("\nProblems by kind:\n")
