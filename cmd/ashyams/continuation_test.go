@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// The continuation: this index takes over the reference index's state as its operator would.
+// The built ashyams refreshes a copy of ../shared/corpus/state (written by the reference
+// index) against the same documents at their real URLs, served byte for byte by
+// ../shared/tools/realnet.py in a loopback-only namespace. Nothing the sites publish changed,
+// so the refresh downloads no manifest, records no event, keeps every held manifest, site index
+// and event byte for byte and every first_observed, and leaves all 45 claims current; the state
+// it leaves passes check and builds.
+func TestContinueTheReferenceState(t *testing.T) {
+	shared := filepath.Join("..", "..", "..", "shared")
+	corpus := filepath.Join(shared, "corpus", "state")
+	if _, err := os.Stat(filepath.Join(corpus, "network.json")); err != nil {
+		t.Skipf("../shared is absent (%v): the continuation needs the reference's state and documents", err)
+	}
+	realnet(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "ashyams")
+	if out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	state := filepath.Join(dir, "state")
+	if err := os.CopyFS(state, os.DirFS(corpus)); err != nil {
+		t.Fatal(err)
+	}
+	before := treeFiles(t, state)
+	sources := filepath.Join(shared, "corpus", "network", "sources.toml")
+	curation := filepath.Join(shared, "corpus", "network", "curation.toml")
+	log := filepath.Join(dir, "requests.log")
+
+	cmd := exec.Command("python3", filepath.Join(shared, "tools", "realnet.py"), "--log", log, "--",
+		bin, "refresh", "--state", state, "--sources", sources, "--curation", curation, "--allow-loopback")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("refresh under realnet: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	after := treeFiles(t, state)
+
+	// No manifest was asked for: every manifest URL a held claim's entry names, and any URL of
+	// a manifest directory.
+	manifests := map[string]bool{}
+	for p, b := range before {
+		if !strings.HasSuffix(p, "/claim.json") {
+			continue
+		}
+		var c struct {
+			Entry struct {
+				Manifest string `json:"manifest"`
+			} `json:"entry"`
+		}
+		if err := json.Unmarshal(b, &c); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		u, err := url.Parse(c.Entry.Manifest)
+		if err != nil {
+			t.Fatalf("%s: manifest URL %q: %v", p, c.Entry.Manifest, err)
+		}
+		manifests[u.Host+u.Path] = true
+	}
+	if len(manifests) != 45 {
+		t.Fatalf("%d manifest URLs in the corpus claims, want 45", len(manifests))
+	}
+	requests := readLog(t, log)
+	if len(requests) == 0 {
+		t.Fatalf("realnet logged no request: the refresh read nothing\nstderr:\n%s", stderr.String())
+	}
+	for _, r := range requests {
+		path, _, _ := strings.Cut(r.Path, "?")
+		if manifests[r.Host+path] || strings.Contains(path, "/dreamweave/projects/") {
+			t.Errorf("a manifest was requested: %s %s%s (status %d)", r.Method, r.Host, r.Path, r.Status)
+		}
+	}
+
+	// No event recorded; every held manifest, site index and event byte for byte.
+	for p, b := range before {
+		if strings.HasPrefix(p, "events/") || strings.HasSuffix(p, "/manifest.json") || strings.HasSuffix(p, "/dreamweave.json") {
+			if a, ok := after[p]; !ok {
+				t.Errorf("%s is gone", p)
+			} else if !bytes.Equal(a, b) {
+				t.Errorf("%s changed", p)
+			}
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok && (strings.HasPrefix(p, "events/") || strings.HasPrefix(p, "claims/") || strings.HasPrefix(p, "origins/") || strings.HasPrefix(p, "sources/")) {
+			t.Errorf("the refresh wrote a new record %s", p)
+		}
+	}
+
+	// All 45 claims current, every first_observed unchanged (claims and sites).
+	current := 0
+	for p, b := range after {
+		if !strings.HasSuffix(p, "/claim.json") && !strings.HasSuffix(p, "/origin.json") {
+			continue
+		}
+		var now, was struct {
+			Health        string `json:"health"`
+			FirstObserved string `json:"first_observed"`
+		}
+		if err := json.Unmarshal(b, &now); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if err := json.Unmarshal(before[p], &was); err != nil {
+			t.Fatalf("%s before: %v", p, err)
+		}
+		if now.FirstObserved != was.FirstObserved {
+			t.Errorf("%s: first_observed %s, was %s", p, now.FirstObserved, was.FirstObserved)
+		}
+		if strings.HasSuffix(p, "/claim.json") {
+			if now.Health == "current" {
+				current++
+			} else {
+				t.Errorf("%s: health %s", p, now.Health)
+			}
+		}
+	}
+	if current != 45 {
+		t.Errorf("%d claims current, want 45\nsummary:\n%s", current, stdout.String())
+	}
+
+	if out, err := exec.Command(bin, "check", "--state", state).CombinedOutput(); err != nil {
+		t.Errorf("check after the continuation: %v\n%s", err, out)
+	}
+	public := filepath.Join(dir, "public")
+	if out, err := exec.Command(bin, "build", "--state", state, "--curation", curation, "--out", public).CombinedOutput(); err != nil {
+		t.Errorf("build after the continuation: %v\n%s", err, out)
+	} else if _, err := os.Stat(filepath.Join(public, "index.html")); err != nil {
+		t.Errorf("build wrote no index.html: %v", err)
+	}
+}
+
+// realnet makes sure ../shared/tools/realnet.py can run here: its tools are installed and this
+// machine lets it make its namespaces. Outside CI a machine that cannot skips the test; under
+// ASHYAMS_CI it fails, since the continuation is what CI must show.
+func realnet(t *testing.T) {
+	t.Helper()
+	missing := func(why string) {
+		if os.Getenv("ASHYAMS_CI") != "" {
+			t.Fatalf("realnet.py cannot run here, and CI must run the continuation: %s", why)
+		}
+		t.Skipf("realnet.py cannot run here: %s", why)
+	}
+	for _, tool := range []string{"python3", "unshare", "ip", "openssl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			missing(tool + " is not installed")
+			return
+		}
+	}
+	if out, err := exec.Command("unshare", "--user", "--map-root-user", "--net", "--mount", "true").CombinedOutput(); err != nil {
+		missing("unshare cannot make user, network and mount namespaces: " + err.Error() + ": " + strings.TrimSpace(string(out)))
+	}
+}
+
+// treeFiles reads every file under root: slash paths relative to root -> bytes.
+func treeFiles(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		b, err := os.ReadFile(p)
+		out[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// logged is one line of realnet.py's --log.
+type logged struct {
+	Method string `json:"method"`
+	Host   string `json:"host"`
+	Path   string `json:"path"`
+	Status int    `json:"status"`
+}
+
+func readLog(t *testing.T, p string) []logged {
+	t.Helper()
+	f, err := os.Open(p)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []logged
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var l logged
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("realnet log line %q: %v", sc.Text(), err)
+		}
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
