@@ -151,3 +151,35 @@ func TestDrillMissingCachedImage(t *testing.T) {
 		t.Errorf("media of an image that is gone %+v", c.Media)
 	}
 }
+
+// A claim that never held a manifest leaves no event when its site stops listing it: there is
+// no manifest to have withdrawn (FORMATS section 1.5). Its record says withdrawn, no problem.
+func TestWithdrawnWithoutAManifestRecordsNoEvent(t *testing.T) {
+	l := newLab(t)
+	other := "11111111-2222-4333-8444-555555555555"
+	bad := strings.Replace(string(l.raw(manifestPath(tplDir, candle))), `"id": "`+candle+`"`, `"id": "`+other+`"`, 1)
+	l.publish(tplDir, candle, []byte(bad), true)
+	src := l.source(tplDir)
+	l.refresh(src)
+	if c := l.claim(candle, tplDir); c.Health != store.ClaimInvalid || c.IngestedSHA256 != nil {
+		t.Fatalf("first read: %s, ingested %v; want invalid, none held", c.Health, c.IngestedSHA256)
+	}
+	n := len(l.events())
+	l.editIndex(tplDir, func(doc map[string]any) {
+		var keep []any
+		for _, p := range doc["projects"].([]any) {
+			if p.(map[string]any)["id"] != candle {
+				keep = append(keep, p)
+			}
+		}
+		doc["projects"] = keep
+	})
+	l.refresh(src)
+	c := l.claim(candle, tplDir)
+	if c.Health != store.ClaimWithdrawn || c.Problem != nil {
+		t.Errorf("claim %s, problem %v; want withdrawn, null", c.Health, c.Problem)
+	}
+	if len(l.events()) != n {
+		t.Errorf("%d events recorded for a claim that never held a manifest", len(l.events())-n)
+	}
+}
