@@ -294,9 +294,6 @@ func TestBuildBadState(t *testing.T) {
 			c.MovedTo = ptr("gone-00000000")
 			f.write(store.ClaimPath(uuid(1), site), c)
 		}, []string{store.ClaimPath(uuid(1), aSite), "moved_to names origin gone-00000000"}},
-		{"event of a claim the state does not hold", func(t *testing.T, f *fakeState, site string) {
-			f.event(store.Event{Kind: store.EventObserved, Project: uuid(7), Origin: site, Name: "Seven", ObservedAt: fakeTime, Changes: []diff.Change{}})
-		}, []string{"events/", "names claim " + uuid(7) + "/" + aSite + ", which does not exist"}},
 		{"event does not parse", func(t *testing.T, f *fakeState, site string) {
 			f.dir.WriteBytes(store.EventPath("00000000000000000000"), []byte("[]"))
 		}, []string{"events/00000000000000000000.json"}},

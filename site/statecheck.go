@@ -29,8 +29,9 @@ import (
 //   - an event file whose name is not its id (pages are named by the id);
 //   - a held dreamweave.json whose bytes hash to neither index_sha256 nor pending_sha256;
 //   - references that do not resolve: a source's origin, an origin's sources (each must have
-//     a record that leads back), claim.moved_to / moved_from, an event's claim and
-//     moved_from (origin.previous may name a site that is gone: a move removes the old site).
+//     a record that leads back), claim.moved_to / moved_from. An event's claim and moved_from,
+//     and origin.previous, may name a claim or site that is gone: events outlive their claims,
+//     and a move or a source's removal removes a site.
 //
 // Deliberately not failures, although store.Check reports them: an event id that does not
 // recompute from its facts (the id is only a name), and a cached image that is missing (the
@@ -114,9 +115,8 @@ func checkHeldIndex(dir *store.Dir, o *network.Origin, add func(string, string, 
 	}
 }
 
-// checkEventFiles: every event file is named by its id, and every event names a claim (and a
-// moved_from origin) the state holds. The snapshot does not keep file names, so the events
-// directory is read again, only as far as each record's id.
+// checkEventFiles: every event file is named by its id. The snapshot does not keep file
+// names, so the events directory is read again, only as far as each record's id.
 func checkEventFiles(dir *store.Dir, n *network.Network, add func(string, string, ...any)) {
 	ents, err := os.ReadDir(dir.Path(store.EventsDir))
 	if err != nil && !os.IsNotExist(err) {
@@ -134,10 +134,7 @@ func checkEventFiles(dir *store.Dir, n *network.Network, add func(string, string
 			continue
 		}
 		var head struct {
-			ID        string  `json:"id"`
-			Project   string  `json:"project"`
-			Origin    string  `json:"origin"`
-			MovedFrom *string `json:"moved_from"`
+			ID string `json:"id"`
 		}
 		if err := json.NewDecoder(bytes.NewReader(b)).Decode(&head); err != nil {
 			add(rel, "does not parse as a record: %v", err)
@@ -145,12 +142,6 @@ func checkEventFiles(dir *store.Dir, n *network.Network, add func(string, string
 		}
 		if name != head.ID+".json" {
 			add(rel, "file name does not match its id %s", head.ID)
-		}
-		if n.ByKey[network.Key{Project: head.Project, Site: head.Origin}] == nil {
-			add(rel, "names claim %s/%s, which does not exist", head.Project, head.Origin)
-		}
-		if head.MovedFrom != nil && n.OriginByID[*head.MovedFrom] == nil {
-			add(rel, "moved_from names origin %s, which does not exist", *head.MovedFrom)
 		}
 	}
 }

@@ -19,8 +19,8 @@ var Differences = []Difference{
 	{"origin.pending_sha256", "Set only while dreamweave.json is being replaced: a refresh killed between the record and the bytes leaves a record that says which bytes were on their way, so check accepts either and the next refresh settles it."},
 	{"claim.pending_sha256", "The same for manifest.json: set only while a manifest is being replaced."},
 	{"claim.validators", "The manifest's ETag and Last-Modified, sent back only when the held digest is advertised again; written only when the server sent any."},
-	{"claim.moved_to", "Set on the old site's claim when an enrolled source now leads to another site, so a refresh cut short in the middle of a move still knows where the claim went."},
-	{"claim.moved_from", "Set on the new site's claim that continues a moved one, so the catalog shows the move (superseded_by) from the claim itself."},
+	{"claim.moved_to", "Read from a state an earlier build of this index wrote, so its moves still show; a refresh no longer writes it (a move removes the old site, and the events' moved_from carry the move)."},
+	{"claim.moved_from", "The same for the new site's claim: read, never written by a refresh."},
 	{"claim.rejected.health", "Written only as \"refused\", for a manifest refused by crawler policy (a size or count limit), so the claim stays \"refused by crawler policy\" while the same bytes are advertised; without it a remembered refusal means \"invalid\", as in the reference index."},
 	{"claim.media.definitive", "True when the card image itself was refused (over a limit, not an image, a 4xx answer): not fetched again while the manifest is unchanged. Left out (false) for a transient failure, which the next refresh retries."},
 }

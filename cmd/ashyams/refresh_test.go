@@ -309,7 +309,7 @@ func TestRefreshDiscoveryBudgetFlag(t *testing.T) {
 	srcs := writeFile(t, dir, "sources.toml", "[[source]]\nurl = \""+srv.URL+"/site/\"\nadded = \"2026-09-28\"\nnote = \"silent\"\n")
 	rc, out, errs := runCmd("refresh", "--sources", srcs, "--curation", filepath.Join(dir, "curation.toml"), "--state", filepath.Join(dir, "state"),
 		"--allow-loopback", "--discovery-budget", "200ms")
-	want := "- source " + srv.URL + "/site/: unresolved: the enrolled URL " + srv.URL + "/site/ was not read: the source's discovery budget (200ms) ran out\n"
+	want := "- source " + srv.URL + "/site/: unreachable: the enrolled URL " + srv.URL + "/site/ was not read: the source's discovery budget (200ms) ran out\n"
 	if rc != 0 || !strings.Contains(out, want) || !strings.HasSuffix(errs, "refresh: WARNING: every source failed: the source's discovery budget ran out before any was read\n") {
 		t.Errorf("exit %d\n%s\nwant %q\nstderr:\n%s", rc, out, want, errs)
 	}

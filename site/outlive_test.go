@@ -1,0 +1,33 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// Events outlive their claims and sites: a refresh removes a site no enrolled source leads to,
+// and the site a move left, and keeps their events. Such a state builds, and the event's page
+// is there with the project's name as recorded.
+func TestBuildKeepsEventsOfRemovedSites(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "A")
+	f.claim(site, sampleManifest(uuid(1), "One", 2), nil)
+	gone, moved := "gone-example-00000000", "moved-example-11111111"
+	after := strings.Repeat("a", 64)
+	e := store.Event{Kind: store.EventObserved, Project: uuid(7), Origin: gone, Name: "Seven", ObservedAt: fakeTime, After: &after, Changes: []diff.Change{}}
+	f.event(e)
+	m := store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "One", ObservedAt: fakeTime, Before: &after, After: &after, MovedFrom: &moved, Changes: []diff.Change{}}
+	f.event(m)
+	_, out := build(t, state, Options{})
+	id := store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
+	b, err := os.ReadFile(filepath.Join(out, "updates", id, "index.html"))
+	if err != nil || !strings.Contains(string(b), "Seven") {
+		t.Errorf("the removed site's event page: %v", err)
+	}
+}
