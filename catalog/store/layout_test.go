@@ -25,7 +25,7 @@ func TestKilledRefreshLeftoverLoadsAndIsTidied(t *testing.T) {
 	d := tinyState(t)
 	before, err := d.Load()
 	must(t, err)
-	newSite := "127-0-0-1-18765-dreamweave-mp-github-io-starwind-r3mastered-4f323272"
+	newSite := "127-0-0-1-dreamweave-mp-github-io-starwind-r3mastered-4f323272"
 	tmp := OriginsDir + "/" + newSite + "/.tmp-origin.json-4084100148"
 	must(t, os.MkdirAll(d.Path(OriginsDir+"/"+newSite), 0o755))
 	must(t, os.WriteFile(d.Path(tmp), []byte(`{"id": "half`), 0o644))
@@ -209,11 +209,11 @@ func TestUnparseableRecordReportedOnce(t *testing.T) {
 func TestCheckCatchesSiteIDCollision(t *testing.T) {
 	a := "http://127.0.0.1:19008/col/dreamweave.json?v=35355"
 	b := "http://127.0.0.1:19008/col/dreamweave.json?v=77394"
-	if SiteID(a) != SiteID(b) || SiteID(a) != "127-0-0-1-19008-col-4ac6c834" {
+	if SiteID(a) != SiteID(b) || SiteID(a) != "127-0-0-1-col-4ac6c834" {
 		t.Fatalf("the committed pair no longer collides: %s %s", SiteID(a), SiteID(b))
 	}
 	got := problems(Open(filepath.Join("testdata", "collision")))
-	want := []string{"sources/127-0-0-1-19008-col-4ac6c834.json: leads to origin 127-0-0-1-19008-col-4ac6c834, but its discovery trail never reached that origin's index_url " + b +
+	want := []string{"sources/127-0-0-1-col-dreamweave-json-4ac6c834.json: leads to origin 127-0-0-1-col-4ac6c834, but its discovery trail never reached that origin's index_url " + b +
 		" (two site index URLs sharing one site id, or records that disagree)"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))

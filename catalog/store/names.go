@@ -10,27 +10,6 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// maxSlug bounds the readable part of a name so paths stay short on every filesystem.
-const maxSlug = 64
-
-// SiteID names a site by its index URL: the slug of host and path (a final "dreamweave.json"
-// segment dropped), "-", and the first 8 hex digits of the SHA-256 of the URL exactly as
-// given. https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave.json gives
-// "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8" (seeds/state.txt, "Names").
-//
-// Callers pass a canonical URL (CanonicalURL): one site index spelled two ways (a host in
-// capitals, a trailing dot, an explicit default port, an IDN host and its punycode) must get
-// one id, and the id hashes what it is given, so that the names of records already held (all
-// written from canonical URLs, the reference index's among them) never change.
-func SiteID(indexURL string) string { return name(indexURL) }
-
-// SourceID names a source file by the enrolled URL as written in sources.toml, the same way as
-// SiteID: https://dreamweave-mp.github.io/DreamWeave-Mod-Template/ gives
-// "dreamweave-mp-github-io-dreamweave-mod-template-1d2d6801". The loader refuses two spellings
-// of one URL (crawl/sources compares them by CanonicalURL), so the spelling is the key; it is
-// not canonicalized here, so a record keeps its name whatever the spelling.
-func SourceID(enrolledURL string) string { return name(enrolledURL) }
-
 // CanonicalURL is the one spelling of an http(s) URL used to name and compare site indexes
 // (and enrolled URLs, for duplicates), RFC 3986 section 6.2.2 plus the scheme-based rules of
 // 6.2.3: scheme and host lowercased, an IDN host in its ASCII (punycode) form, a trailing dot on
@@ -160,44 +139,161 @@ func removeDotSegments(p string) string {
 	return strings.Join(out, "/")
 }
 
-func name(raw string) string {
-	sum := sha256.Sum256([]byte(raw))
+// maxSlug bounds the readable part of a name: the reference index cuts it at 56 characters.
+const maxSlug = 56
+
+// SiteID names a site by its index URL, the reference index's rule (FORMATS section 1.8): the
+// readable part is the host (without its port) and the path of the index URL's directory (the
+// last path segment dropped, whatever its name; query and fragment dropped), as Slug makes it;
+// then "-" and the first 8 hex digits of the SHA-256 of the whole index URL as the url crate
+// serializes it (WHATWGURL). https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave.json
+// gives "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8" (seeds/state.txt, "Names").
+//
+// Callers pass a canonical URL (CanonicalURL): one site index spelled two ways (a host in
+// capitals, a trailing dot, an explicit default port, an IDN host and its punycode) must get
+// one id. Every canonical URL the corpus holds is its own WHATWGURL, so those names never
+// change.
+func SiteID(indexURL string) string {
+	u, ok := parseWHATWG(indexURL)
+	if !ok {
+		return readableID(indexURL, indexURL)
+	}
+	dir := u.path
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		dir = dir[:i+1]
+	}
+	return readableID(u.hostname+dir, u.String())
+}
+
+// SourceID names a source file by the enrolled URL, the reference index's rule (FORMATS
+// section 1.8): the readable part is the URL's host (without its port) and path, as Slug makes
+// it; then "-" and the first 8 hex digits of the SHA-256 of the URL as the url crate serializes
+// it (WHATWGURL). https://dreamweave-mp.github.io/DreamWeave-Mod-Template/ gives
+// "dreamweave-mp-github-io-dreamweave-mod-template-1d2d6801". A final "dreamweave.json" stays
+// in the readable part: a source naming the index itself is another source than its
+// directory.
+func SourceID(enrolledURL string) string {
+	u, ok := parseWHATWG(enrolledURL)
+	if !ok {
+		return readableID(enrolledURL, enrolledURL)
+	}
+	return readableID(u.hostname+u.path, u.String())
+}
+
+// readableID is Slug(readable), "-" and the first 8 hex digits of SHA-256(hashed); the digits
+// alone when the slug is empty.
+func readableID(readable, hashed string) string {
+	sum := sha256.Sum256([]byte(hashed))
 	h := hex.EncodeToString(sum[:])[:8]
-	s := Slug(readable(raw))
+	s := Slug(readable)
 	if s == "" {
 		return h
 	}
 	return s + "-" + h
 }
 
-// readable is host plus path, without scheme, query, fragment or a final dreamweave.json.
-func readable(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return raw
-	}
-	p := strings.TrimSuffix(u.Path, "/dreamweave.json")
-	return u.Host + p
-}
-
-// Slug lowercases s and joins its runs of ASCII letters and digits with single hyphens, at
-// most 64 characters, never starting or ending with a hyphen.
+// Slug keeps each ASCII letter and digit of s, lowercased, and turns every other byte into
+// "-", runs of them into one, trimmed at both ends; longer than 56 bytes, it is cut at 56 and
+// trimmed again (the reference index's readable_id, FORMATS section 1.8).
 func Slug(s string) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			if b.Len() >= maxSlug {
-				break
-			}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		default:
+			dash = true
 			continue
 		}
-		dash = true
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteByte(c)
 	}
-	return strings.TrimRight(b.String(), "-")
+	out := b.String()
+	if len(out) > maxSlug {
+		out = strings.TrimRight(out[:maxSlug], "-")
+	}
+	return out
+}
+
+// whatwgURL is a URL in the parts the url crate (WHATWG URL) serializes.
+type whatwgURL struct {
+	scheme, userinfo, hostname, port, path, query, fragment string
+	hasQuery, hasFragment                                   bool
+}
+
+// String is the serialization: scheme "://" [userinfo "@"] host [":" port] path ["?" query]
+// ["#" fragment].
+func (u whatwgURL) String() string {
+	var b strings.Builder
+	b.WriteString(u.scheme + "://")
+	if u.userinfo != "" {
+		b.WriteString(u.userinfo + "@")
+	}
+	b.WriteString(u.hostname)
+	if u.port != "" {
+		b.WriteString(":" + u.port)
+	}
+	b.WriteString(u.path)
+	if u.hasQuery {
+		b.WriteString("?" + u.query)
+	}
+	if u.hasFragment {
+		b.WriteString("#" + u.fragment)
+	}
+	return b.String()
+}
+
+// WHATWGURL is raw as the reference index's url crate serializes it after parsing (the WHATWG
+// URL standard's serializer), for the http(s) URLs this index names records by: scheme and host
+// lowercased, an IDN host in punycode, the default port dropped, an empty path written "/",
+// dot segments removed, characters a path may not hold percent-encoded; existing escapes and
+// everything else are kept as written. A URL that does not parse, or has no host, is returned
+// unchanged.
+func WHATWGURL(raw string) string {
+	u, ok := parseWHATWG(raw)
+	if !ok {
+		return raw
+	}
+	return u.String()
+}
+
+func parseWHATWG(raw string) (whatwgURL, bool) {
+	p, err := url.Parse(raw)
+	if err != nil || p.Host == "" || p.Opaque != "" {
+		return whatwgURL{}, false
+	}
+	u := whatwgURL{scheme: strings.ToLower(p.Scheme), port: p.Port()}
+	if p.User != nil {
+		u.userinfo = p.User.String()
+	}
+	host := strings.ToLower(p.Hostname())
+	switch {
+	case strings.Contains(host, ":"): // an IPv6 literal
+		if ip := net.ParseIP(host); ip != nil {
+			host = ip.String()
+		}
+		host = "[" + host + "]"
+	case net.ParseIP(host) != nil:
+	default:
+		if a, err := idna.Lookup.ToASCII(host); err == nil && a != "" {
+			host = a
+		}
+	}
+	u.hostname = host
+	if (u.scheme == "http" && u.port == "80") || (u.scheme == "https" && u.port == "443") {
+		u.port = ""
+	}
+	u.path = removeDotSegments(p.EscapedPath())
+	if u.path == "" {
+		u.path = "/"
+	}
+	u.query, u.hasQuery = p.RawQuery, p.RawQuery != "" || p.ForceQuery
+	u.fragment, u.hasFragment = p.EscapedFragment(), p.Fragment != "" || strings.HasSuffix(raw, "#")
+	return u, true
 }

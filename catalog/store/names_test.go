@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNamesMatchReferenceIndex(t *testing.T) {
 	cases := []struct {
@@ -160,5 +163,62 @@ func TestCorpusStateNamesUnchanged(t *testing.T) {
 	}
 	if len(s.Origins) == 0 || len(s.Sources) == 0 {
 		t.Fatal("the corpus state holds no sites")
+	}
+}
+
+// The reference index's naming rule (FORMATS section 1.8) on the edge cases where a simpler
+// rule differs: a port is not part of the readable name (the hash still sees it), a site is
+// named by its index URL's directory whatever the file is called, a source naming the index
+// itself keeps "dreamweave-json", the readable part is cut at 56 characters, the path is read
+// percent-encoded, and the hash is over the url crate's serialization (default port dropped,
+// host lowercased, empty path "/"). Expected values were computed outside Go (Python hashlib
+// over the rule as FORMATS writes it).
+func TestNamesReferenceEdgeCases(t *testing.T) {
+	long := "https://example.org/" + strings.Repeat("a-very-long-directory-name/", 4) + "dreamweave.json"
+	cases := []struct {
+		fn       func(string) string
+		in, want string
+	}{
+		{SiteID, "https://example.org:8443/mods/dreamweave.json", "example-org-mods-7f5402a4"},
+		{SiteID, "https://example.org/mods/index.json", "example-org-mods-efb436d2"},
+		{SiteID, long, "example-org-a-very-long-directory-name-a-very-long-direc-a18588fa"},
+		{SiteID, "https://example.org:443/mods/dreamweave.json", "example-org-mods-f3197d2c"},
+		{SiteID, "https://EXAMPLE.org/mods/dreamweave.json", "example-org-mods-f3197d2c"},
+		{SiteID, "https://bücher.example/mods/dreamweave.json", "xn-bcher-kva-example-mods-dd43cb3e"},
+		{SourceID, "https://example.org/mods/dreamweave.json", "example-org-mods-dreamweave-json-f3197d2c"},
+		{SourceID, "https://Example.ORG", "example-org-8198d1ba"},
+		{SourceID, "https://example.org/caf%C3%A9/", "example-org-caf-c3-a9-acd6fc6d"},
+		{SourceID, "https://example.org/café/", "example-org-caf-c3-a9-acd6fc6d"},
+	}
+	for _, c := range cases {
+		if got := c.fn(c.in); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.in, got, c.want)
+		}
+	}
+	if s := Slug(strings.Repeat("ab-", 40)); len(s) > 56 || strings.HasSuffix(s, "-") {
+		t.Errorf("Slug cut: %q", s)
+	}
+	if got := WHATWGURL("HTTPS://Example.ORG:443"); got != "https://example.org/" {
+		t.Errorf("WHATWGURL = %q", got)
+	}
+}
+
+// Every source file and site directory of the reference index's state is named by the rule:
+// 14 sources, 14 sites.
+func TestCorpusNamesFollowTheRule(t *testing.T) {
+	s, err := Open(corpusState(t)).Load()
+	must(t, err)
+	for i, src := range s.Sources {
+		if got := SourceID(src.URL) + ".json"; got != s.SourceFiles[i] {
+			t.Errorf("source %s: named %s, rule gives %s", src.URL, s.SourceFiles[i], got)
+		}
+	}
+	for _, o := range s.Origins {
+		if got := SiteID(o.IndexURL); got != o.ID {
+			t.Errorf("site %s: named %s, rule gives %s", o.IndexURL, o.ID, got)
+		}
+	}
+	if len(s.Sources) != 14 || len(s.Origins) != 14 {
+		t.Errorf("%d sources, %d sites, want 14 and 14", len(s.Sources), len(s.Origins))
 	}
 }
