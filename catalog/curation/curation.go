@@ -55,6 +55,25 @@ type Curation struct {
 type Problem struct {
 	Entry   string // "[[migration]] #2 (project ...)", or "file" for the whole document
 	Message string // what is wrong, naming the field
+	Line    int    // the line of the entry's [[...]] header (of the syntax error for "file"); 0 when unknown
+}
+
+// String is "line L: <entry>: <message>", leaving the line out when it is unknown.
+func (p Problem) String() string {
+	if p.Line == 0 {
+		return p.Entry + ": " + p.Message
+	}
+	return fmt.Sprintf("line %d: %s: %s", p.Line, p.Entry, p.Message)
+}
+
+// atLine sets the line of every problem in ps that has none.
+func atLine(ps []Problem, line int) []Problem {
+	for i := range ps {
+		if ps[i].Line == 0 {
+			ps[i].Line = line
+		}
+	}
+	return ps
 }
 
 // Error is a refused curation file: its path and every problem found.
@@ -101,7 +120,7 @@ func Parse(name string, b []byte) (*Curation, error) {
 	if _, err := toml.Decode(string(b), &doc); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, &Error{Path: name, Problems: []Problem{{Entry: "file", Message: fmt.Sprintf("not valid TOML: line %d: %s", pe.Position.Line, pe.Message)}}}
+			return nil, &Error{Path: name, Problems: []Problem{{Entry: "file", Message: fmt.Sprintf("not valid TOML: line %d: %s", pe.Position.Line, pe.Message), Line: pe.Position.Line}}}
 		}
 		return nil, &Error{Path: name, Problems: []Problem{{Entry: "file", Message: "not valid TOML: " + err.Error()}}}
 	}
@@ -118,18 +137,18 @@ func Parse(name string, b []byte) (*Curation, error) {
 	seenMig := map[[2]string]int{}
 	for i, m := range migs {
 		mg, p := migration(i+1, m)
-		ps = append(ps, p...)
+		ps = append(ps, atLine(p, lines[i+1])...)
 		if len(p) > 0 {
 			continue
 		}
 		key := [2]string{mg.Project, mg.From}
 		if prev, ok := seenMig[key]; ok {
 			if to := c.Migrations[prev].To; to != mg.To {
-				ps = append(ps, Problem{Entry: mg.label(), Message: fmt.Sprintf("moves the project from %s to %s%s, but [[migration]] #%d%s moves it from the same site to %s: a claim continues at one site, not two",
+				ps = append(ps, Problem{Entry: mg.label(), Line: lines[mg.Entry], Message: fmt.Sprintf("moves the project from %s to %s%s, but [[migration]] #%d%s moves it from the same site to %s: a claim continues at one site, not two",
 					mg.From, mg.To, at(lines, mg.Entry), c.Migrations[prev].Entry, at(lines, c.Migrations[prev].Entry), to)})
 				continue
 			}
-			ps = append(ps, Problem{Entry: mg.label(), Message: fmt.Sprintf("repeats [[migration]] #%d (same project and from)", c.Migrations[prev].Entry)})
+			ps = append(ps, Problem{Entry: mg.label(), Line: lines[mg.Entry], Message: fmt.Sprintf("repeats [[migration]] #%d (same project and from)", c.Migrations[prev].Entry)})
 			continue
 		}
 		seenMig[key] = len(c.Migrations)
@@ -137,16 +156,17 @@ func Parse(name string, b []byte) (*Curation, error) {
 	}
 	ps = append(ps, cycles(c.Migrations, lines)...)
 	feats, p := entries(doc, "featured")
+	featLines := headerLines(b, "featured", len(feats))
 	ps = append(ps, p...)
 	seenFeat := map[string]int{}
 	for i, f := range feats {
 		ft, p := featured(i+1, f)
-		ps = append(ps, p...)
+		ps = append(ps, atLine(p, featLines[i+1])...)
 		if len(p) > 0 {
 			continue
 		}
 		if prev, ok := seenFeat[ft.Project]; ok {
-			ps = append(ps, Problem{Entry: ft.label(), Message: fmt.Sprintf("repeats [[featured]] #%d (same project)", prev)})
+			ps = append(ps, Problem{Entry: ft.label(), Line: featLines[ft.Entry], Message: fmt.Sprintf("repeats [[featured]] #%d (same project)", prev)})
 			continue
 		}
 		seenFeat[ft.Project] = ft.Entry

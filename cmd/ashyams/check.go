@@ -1,26 +1,35 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
 func init() {
 	register(command{name: "check", summary: "verify every invariant of the state directory (event ids by the reference index's formula)", run: runCheck})
 }
 
-// runCheck is `ashyams check [--state DIR]`: every invariant of seeds/state.txt "Recovery"
-// (store.Dir.Check). Each broken one is printed on stdout as "path: what is wrong", escaped
-// with store.TermLine (paths and messages can carry publisher text), then a count on stderr;
-// the exit status is 1. Event ids are verified by the reference index's formula
-// (store.EventIDFormula), which a sound state's line names. Leftovers of an interrupted write count apart: the next refresh
-// removes them. A sound state prints one line and exits 0. No state directory at all is said
+// runCheck is `ashyams check [--state DIR] [--sources FILE] [--curation FILE]`: every
+// invariant of seeds/state.txt "Recovery" (store.Dir.Check). Each broken one is printed on
+// stdout as "path: what is wrong", escaped with store.TermLine (paths and messages can carry
+// publisher text), then a count on stderr; the exit status is 1. Event ids are verified by the
+// reference index's formula (store.EventIDFormula), which a sound state's line names.
+// --sources and --curation check those files too (checkConfig: every problem, with its line);
+// given without --state, only the files are checked. Leftovers of an interrupted write count
+// apart: the next refresh removes them. A sound state prints one line and exits 0. No state directory at all is said
 // once, with how to get one (noStateMessage, exit 1). Errors go to stderr as
 // "ashyams check: ..." (env.errorf).
 func runCheck(e *env, args []string) int {
 	fs := newFlags(e, "check", "")
 	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")
+	srcPath := fs.String("sources", "", "also check this source list (network/sources.toml): every problem, with its line")
+	curPath := fs.String("curation", "", "also check this curation file (network/curation.toml): every problem, with its entry's line")
+	loop := fs.Bool("allow-loopback", false, "admit loopback hosts in the --sources list (local drills, as refresh --allow-loopback)")
 	if rc := parseFlags(fs, args); rc >= 0 {
 		return rc
 	}
@@ -29,8 +38,22 @@ func runCheck(e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	config := e.checkConfig(*srcPath, *curPath, *loop)
+	if (*srcPath != "" || *curPath != "") && !set["state"] {
+		if config > 0 {
+			e.errorf("check", "%s", plural(config, "configuration problem"))
+			return 1
+		}
+		fmt.Fprintln(e.stdout, "check: the configuration has no problem")
+		return 0
+	}
 	if !e.requireState("check", *statePath) {
 		return 1
+	}
+	if config > 0 {
+		e.errorf("check", "%s", plural(config, "configuration problem"))
 	}
 	ps := store.Open(*statePath).Check()
 	leftovers := 0
@@ -48,6 +71,9 @@ func runCheck(e *env, args []string) int {
 	switch broken := len(ps) - leftovers; {
 	case len(ps) == 0:
 		fmt.Fprintf(e.stdout, "check: %s: every invariant holds (event ids verified by %s)\n", where, store.EventIDFormula)
+		if config > 0 {
+			return 1
+		}
 		return 0
 	case leftovers == 0:
 		e.errorf("check", "%s: %s", where, plural(broken, "broken invariant"))
@@ -57,4 +83,43 @@ func runCheck(e *env, args []string) int {
 		e.errorf("check", "%s: %s, and %s from an interrupted write (%s)", where, plural(broken, "broken invariant"), plural(leftovers, "leftover"), removes)
 	}
 	return 1
+}
+
+// checkConfig validates the configuration files given to check: the source list (every
+// problem with its line, sources.Problem) and the curation file (every problem, with the line
+// of its entry's header where the file has one). Each problem is printed on stdout as
+// "<file>: <problem>"; the count is returned.
+func (e *env) checkConfig(srcPath, curPath string, loop bool) int {
+	n := 0
+	if srcPath != "" {
+		_, err := sources.LoadWith(srcPath, sources.Options{AllowLoopback: loop})
+		var se *sources.Error
+		switch {
+		case err == nil:
+		case errors.As(err, &se):
+			for _, p := range se.Problems {
+				fmt.Fprintln(e.stdout, store.TermLine(srcPath+": "+p.String()))
+			}
+			n += len(se.Problems)
+		default:
+			fmt.Fprintln(e.stdout, store.TermLine(err.Error()))
+			n++
+		}
+	}
+	if curPath != "" {
+		_, err := curation.Load(curPath)
+		var ce *curation.Error
+		switch {
+		case err == nil:
+		case errors.As(err, &ce):
+			for _, p := range ce.Problems {
+				fmt.Fprintln(e.stdout, store.TermLine(curPath+": "+p.String()))
+			}
+			n += len(ce.Problems)
+		default:
+			fmt.Fprintln(e.stdout, store.TermLine(err.Error()))
+			n++
+		}
+	}
+	return n
 }
