@@ -235,3 +235,31 @@ func TestWithdrawnHeadlineStatesNoCause(t *testing.T) {
 		t.Errorf("restored headline %q says the site's index had stopped listing the project", r)
 	}
 }
+
+// TestSummaryIsHeadlineWithoutName: Summary says what Headline says after "<name>: ", and a
+// moved claim's summary starts with where it moved from (Headline puts that beside the name).
+func TestSummaryIsHeadlineWithoutName(t *testing.T) {
+	from := "old-example-org-12345678"
+	for _, c := range []struct {
+		e    store.Event
+		want string
+	}{
+		{store.Event{Kind: store.EventObserved, Name: "Candlelight"}, "first observed"},
+		{store.Event{Kind: store.EventObserved, Project: "p"}, "first observed"},
+		{store.Event{Kind: store.EventObserved, Name: "Tallow", MovedFrom: &from}, "moved from " + from + "; first observed"},
+		{store.Event{Kind: store.EventWithdrawn, Name: "Tallow"}, tags.WithdrawnPhrase},
+	} {
+		if got := tags.Summary(c.e); got != c.want {
+			t.Errorf("Summary(%+v) = %q, want %q", c.e, got, c.want)
+		}
+		if c.e.MovedFrom == nil {
+			name := c.e.Name
+			if name == "" {
+				name = c.e.Project
+			}
+			if h := tags.Headline(c.e); h != name+": "+tags.Summary(c.e) {
+				t.Errorf("Headline %q is not %q: Summary %q", h, name, tags.Summary(c.e))
+			}
+		}
+	}
+}

@@ -45,6 +45,23 @@ func Headline(e store.Event) string {
 	if e.MovedFrom != nil {
 		name += " (moved from " + *e.MovedFrom + ")"
 	}
+	return name + ": " + strings.Join(facts(e), "; ")
+}
+
+// Summary is what Headline says of e without the name: "first observed", "stable 0.3.0 ->
+// 0.4.0; license changed". A claim that moved gets "moved from <site id>" first. It is the
+// headline events.json carries, and the Atom feed titles an event "<name>: <Summary>", as the
+// reference index does.
+func Summary(e store.Event) string {
+	fs := facts(e)
+	if e.MovedFrom != nil {
+		fs = append([]string{"moved from " + *e.MovedFrom}, fs...)
+	}
+	return strings.Join(fs, "; ")
+}
+
+// facts are Headline's phrases, at most maxPhrases and then "and N more".
+func facts(e store.Event) []string {
 	var ps []string
 	switch e.Kind {
 	case store.EventObserved:
@@ -61,7 +78,7 @@ func Headline(e store.Event) string {
 	if len(ps) > maxPhrases {
 		ps = append(ps[:maxPhrases], "and "+strconv.Itoa(len(ps)-maxPhrases)+" more")
 	}
-	return name + ": " + strings.Join(ps, "; ")
+	return ps
 }
 
 func phrases(changes []diff.Change) []string {
