@@ -1,11 +1,13 @@
 // AsHyAmS project list: search, filters and sorting. The list works without this script; the
-// script only hides entries that do not match and reorders them. Search matches the words of what each entry shows
-// (name, version, badges, type, status, game, site, summary, tags) and its ids, read from
-// search.json when the page is served and from the entries themselves when the page is
-// opened from a file: both give the same strings, so both answer alike. The search and
-// filters and the sort live in the address (?q=...&type=...&sort=...), so a filtered list can
-// be shared and Back returns to it. "Works with OpenMW" reads each entry's runtimes.openmw
-// constraint under the numeric scheme of the protocol (SPEC section 1, "Versions").
+// script only hides entries that do not match and reorders them. Search matches the words of
+// what each entry shows (name, version, badges, type, status, game, site, summary, tags) and its
+// ids. When the page is served it also reads network-data/search.json (the
+// dreamweave-network-search format) and matches each claim's record text too: the maintainers,
+// license, channels, runtimes and relationships the list does not show. Opened from a file, the
+// page cannot read it, and search matches what the entries show. The search and filters and the
+// sort live in the address (?q=...&type=...&sort=...), so a filtered list can be shared and Back
+// returns to it. "Works with OpenMW" reads each entry's runtimes.openmw constraint under the
+// numeric scheme of the protocol (SPEC section 1, "Versions").
 (function () {
   "use strict";
   var form = document.getElementById("filters");
@@ -21,7 +23,7 @@
   var byKey = {};
 
   // The strings an entry shows, one per text node, plus its project id and site id. What it
-  // runs on is left out: search.json does not hold it, and both must answer alike.
+  // runs on is left out: the "Works with OpenMW" filter answers that.
   function shownStrings(li) {
     var out = [];
     var walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
@@ -31,12 +33,6 @@
       }
     }
     return out.concat(li.getAttribute("data-key").split("/"));
-  }
-  // The same strings, from the entry's search.json record (see site/search.go).
-  function indexStrings(p) {
-    return [p.name, p.version || ""].concat(p.badges || [],
-      [p.type, p.status, p.game || "", "from " + (p.site_name || p.origin), p.summary || ""],
-      p.tags || [], [p.project, p.origin]);
   }
   function searchText(strings) {
     return strings.join("\n").toLowerCase();
@@ -134,6 +130,7 @@
   };
 
   items.forEach(function (li, i) {
+    var shown = searchText(shownStrings(li));
     byKey[li.getAttribute("data-key")] = {
       order: i,
       updated: li.getAttribute("data-updated") || "",
@@ -142,7 +139,8 @@
       openmw: parseConstraint(li.getAttribute("data-openmw") || ""),
       li: li,
       project: li.getAttribute("data-key").split("/")[0],
-      text: searchText(shownStrings(li)),
+      shown: shown,
+      text: shown,
       type: li.getAttribute("data-type") || "",
       status: li.getAttribute("data-status") || "",
       game: li.getAttribute("data-game") || "",
@@ -258,14 +256,16 @@
     apply();
     remember();
   }
+  // A project record's url is "projects/<project>/<site>/", the entry's key between.
   function useIndex(data) {
-    if (!data || !Array.isArray(data.projects)) {
+    if (!data || data.format !== "dreamweave-network-search" || !Array.isArray(data.records)) {
       return;
     }
-    data.projects.forEach(function (p) {
-      var e = byKey[p.project + "/" + p.origin];
-      if (e) {
-        e.text = searchText(indexStrings(p));
+    data.records.forEach(function (r) {
+      var m = r && r.kind === "project" && typeof r.url === "string" && /^projects\/([^/]+\/[^/]+)\/$/.exec(r.url);
+      var e = m && byKey[m[1]];
+      if (e && typeof r.text === "string") {
+        e.text = e.shown + "\n" + r.text.toLowerCase();
       }
     });
     form.setAttribute("data-source", "search.json");

@@ -347,8 +347,8 @@ func (b *builder) writeBuf(rel string, data []byte, scratch *[]byte) error {
 	return b.writeFile(rel, out)
 }
 
-// writeRaw writes data at rel as it is: for bytes already minified and checked (the JSON
-// files, validated in the form they are served).
+// writeRaw writes data at rel as it is: for bytes already in their served form (the JSON
+// files, validated as served; the feed; cached images).
 func (b *builder) writeRaw(rel string, data []byte) error {
 	if err := b.claimPath(rel); err != nil {
 		return err
@@ -483,9 +483,11 @@ func checkNames(n *network.Network) error {
 	return nil
 }
 
-// machineFiles writes catalog.json, events.json (catalog/format), search.json, setup.json,
-// updates.xml and the catalog and setup schemas, validating every JSON file against its
-// schema first.
+// machineFiles writes the machine-readable files. catalog.json and events.json
+// (catalog/format), search.json and updates.xml are at the reference index's paths under
+// network-data/, and the catalog schema under schemas/; they are written as generated,
+// pretty-printed as the reference writes them. setup.json and its schema are beside the site,
+// minified. Every JSON file is validated against its schema first.
 func (b *builder) machineFiles() error {
 	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.base, Repository: b.repo}, BaseURL: b.base}
 	cat, err := format.Catalog(b.n, opts)
@@ -517,25 +519,27 @@ func (b *builder) machineFiles() error {
 		name string
 		data []byte
 	}{{format.CatalogFile, cat}, {format.EventsFile, ev}, {SearchFile, search}, {SetupFile, setup},
-		{format.SchemaFile, schema}, {schemas.Setup, setupSchema}}
+		{format.SchemaPath, schema}, {schemas.Setup, setupSchema}}
 	for _, f := range files {
-		min, err := minifyAs(b.min, ".json", f.data)
-		if err != nil {
-			return fmt.Errorf("%s: %w", f.name, err)
+		data := f.data
+		if f.name == SetupFile || f.name == schemas.Setup {
+			if data, err = minifyAs(b.min, ".json", data); err != nil {
+				return fmt.Errorf("%s: %w", f.name, err)
+			}
 		}
-		min = store.JSONText(min) // no raw C1 control or bidi override in a served file
+		data = store.JSONText(data) // no raw C1 control or bidi override in a served file
 		switch f.name {
 		case format.CatalogFile, format.EventsFile:
-			err = format.Validate(f.name, min)
+			err = format.Validate(f.name, data)
 		case SearchFile:
-			err = validateSearch(min)
+			err = validateSearch(data)
 		case SetupFile:
-			err = validateSetup(min)
+			err = validateSetup(data)
 		}
 		if err != nil {
 			return fmt.Errorf("generated %s does not match its schema: %w", f.name, err)
 		}
-		if err := b.writeRaw(f.name, min); err != nil {
+		if err := b.writeRaw(f.name, data); err != nil {
 			return err
 		}
 	}
@@ -543,7 +547,7 @@ func (b *builder) machineFiles() error {
 	if err != nil {
 		return err
 	}
-	return b.write(FeedFile, feed)
+	return b.writeRaw(FeedFile, bidiText(feed, markupEnds)) // publisher text: as in every markup file
 }
 
 // sitemap writes sitemap.xml (every page but the 404 page, by its public URL) and robots.txt.

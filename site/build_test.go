@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"image/color"
 	"os"
@@ -582,8 +583,17 @@ func TestBuildModelPages(t *testing.T) {
 	if n := strings.Count(feed, "<entry>"); n != FeedSize {
 		t.Errorf("the feed has %d entries, want %d", n, FeedSize)
 	}
-	if !strings.Contains(feed, "<updated>2026-09-20T08:00:00Z</updated>") {
-		t.Error("the feed's updated is not the newest event's observation time")
+	var head struct {
+		Updated string `xml:"updated"`
+		Entries []struct {
+			Updated string `xml:"updated"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal([]byte(feed), &head); err != nil {
+		t.Fatal(err)
+	}
+	if head.Updated != fakeTime || len(head.Entries) == 0 || head.Entries[0].Updated != "2026-09-20T08:00:00Z" {
+		t.Errorf("the feed's updated is %q, want the last refresh's %s; its first entry's %v, want the newest event's", head.Updated, fakeTime, head.Entries)
 	}
 	tagsPage := page(t, out, "updates/metadata/index.html")
 	if !strings.Contains(tagsPage, "Lantern Lib (fork)") {
@@ -609,7 +619,7 @@ func TestBuildRefusesInvalidGeneratedJSON(t *testing.T) {
 	o.FirstObserved = "yesterday"
 	f.write(store.OriginPath(site), o)
 	_, err := Build(Options{State: state, Out: out})
-	if err == nil || !strings.Contains(err.Error(), "generated catalog.json does not match its schema") {
+	if err == nil || !strings.Contains(err.Error(), "generated network-data/catalog.json does not match its schema") {
 		t.Fatalf("err = %v", err)
 	}
 	if after := tree(t, out); len(after) != len(before) || string(after[format.CatalogFile]) != string(before[format.CatalogFile]) {
@@ -618,16 +628,22 @@ func TestBuildRefusesInvalidGeneratedJSON(t *testing.T) {
 }
 
 func TestValidateSearch(t *testing.T) {
-	good := `{"format":"ashyams-search","format_version":1,"projects":[{"project":"4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90","origin":"a-1234abcd","name":"n","summary":"","type":"mod","status":"active","game":"morrowind","tags":[],"version":"1.0","channel":"stable","health":"origin-unavailable","badges":["cached: origin unavailable","identity conflict"],"page":"projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/a-1234abcd/index.html"}]}`
+	good := `{"format":"dreamweave-network-search","format_version":1,"records":[` +
+		`{"title":"Candlelight","url":"projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/a-1234abcd/","kind":"project","summary":"s","badge":"mod · active","text":"candlelight s mod","fields":{"type":["mod"],"tag":[]}},` +
+		`{"title":"About this index","url":"about/","kind":"page","summary":"How.","badge":"documentation","text":"about this index how.","fields":{}}]}`
 	if err := validateSearch([]byte(good)); err != nil {
 		t.Fatalf("a good search.json: %v", err)
 	}
 	for _, bad := range []string{
-		`{"format":"ashyams-search","format_version":2,"projects":[]}`,
-		`{"format":"ashyams-search","format_version":1,"projects":[{}]}`,
-		strings.Replace(good, `"page":"projects/`, `"page":"javascript:`, 1),
-		strings.Replace(good, `"tags":[]`, `"tags":[],"extra":1`, 1),
-		strings.Replace(good, `"badges":["cached: origin unavailable","identity conflict"],`, ``, 1),
+		`{"format":"dreamweave-network-search","format_version":2,"records":[]}`,
+		`{"format":"ashyams-search","format_version":1,"records":[]}`,
+		`{"format":"dreamweave-network-search","format_version":1,"records":[{}]}`,
+		strings.Replace(good, `"url":"projects/`, `"url":"javascript:projects/`, 1),
+		strings.Replace(good, `"url":"about/"`, `"url":"/about/"`, 1),
+		strings.Replace(good, `"kind":"page"`, `"kind":"pages"`, 1),
+		strings.Replace(good, `"tag":[]`, `"tag":[1]`, 1),
+		strings.Replace(good, `"fields":{}`, `"fields":{},"extra":1`, 1),
+		strings.Replace(good, `"badge":"documentation",`, ``, 1),
 		`not json`,
 	} {
 		if err := validateSearch([]byte(bad)); err == nil {

@@ -1,7 +1,9 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
+	"image"
 	"path"
 	"strings"
 
@@ -9,10 +11,18 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// cardImages renders the card image of every claim whose record names a cached media file.
-// A cached file whose bytes do not match its name fails the build (the state contradicts
-// itself); a file that is missing, too large or does not decode gives a card without an
-// image and a visible note. Identical files are rendered once.
+// MediaDir is where the site publishes the cached card images as the crawler stored them
+// (state media/<sha256>.<ext>), at the reference index's path for them. The pages show the
+// resized renditions under cards/; the originals are there for readers of the reference's
+// paths.
+const MediaDir = "network-media"
+
+// cardImages renders the card image of every claim whose record names a cached media file,
+// and publishes the cached file itself under MediaDir when it is an image of the type its
+// extension names. A cached file whose bytes do not match its name fails the build (the state
+// contradicts itself); a file that is missing, too large or does not decode gives a card
+// without an image and a visible note, and is not published. Identical files are rendered
+// once.
 func (b *builder) cardImages() error {
 	b.cards = map[network.Key]*CardImage{}
 	done := map[string]*CardImage{} // by state file
@@ -50,6 +60,11 @@ func (b *builder) cardImages() error {
 			if err != nil {
 				ci.Problem = "the cached image cannot be shown: " + err.Error()
 			} else {
+				if ext := path.Ext(rel); imageExt(data) == ext {
+					if err := b.writeRaw(MediaDir+"/"+digest+ext, data); err != nil {
+						return err
+					}
+				}
 				for _, name := range names {
 					if !b.written[name] {
 						if err := b.write(name, files[name]); err != nil {
@@ -64,4 +79,20 @@ func (b *builder) cardImages() error {
 		b.cards[c.Key] = ci
 	}
 	return nil
+}
+
+// imageExt is the state's media extension for the image type b decodes as: ".webp", ".png",
+// ".jpg" or ".gif"; "" for anything else.
+func imageExt(b []byte) string {
+	_, f, err := image.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return ""
+	}
+	switch f {
+	case "webp", "png", "gif":
+		return "." + f
+	case "jpeg":
+		return ".jpg"
+	}
+	return ""
 }

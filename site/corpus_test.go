@@ -2,14 +2,19 @@ package site
 
 import (
 	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"html"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
 // corpusRoot is ../shared/corpus from the repository root (site/ is one level down).
@@ -17,6 +22,9 @@ func corpusRoot(tb testing.TB) string {
 	tb.Helper()
 	root := filepath.Join("..", "..", "shared", "corpus")
 	if _, err := os.Stat(filepath.Join(root, "state", "network.json")); err != nil {
+		if os.Getenv("ASHYAMS_CI") != "" {
+			tb.Fatalf("../shared/corpus is absent (%v), and CI runs with it beside the clone", err)
+		}
 		tb.Skipf("../shared/corpus is absent (%v): the corpus build test needs the real state tree", err)
 	}
 	return root
@@ -100,7 +108,7 @@ func TestBuildCorpus(t *testing.T) {
 	if err := validateSearch(readOut(t, out1, SearchFile)); err != nil {
 		t.Errorf("search.json: %v", err)
 	}
-	for _, f := range []string{FeedFile, "sitemap.xml", "robots.txt", format.SchemaFile, GraphFile} {
+	for _, f := range []string{FeedFile, "sitemap.xml", "robots.txt", format.SchemaPath, GraphFile} {
 		if _, err := os.Stat(filepath.Join(out1, f)); err != nil && f != GraphFile {
 			t.Errorf("missing %s: %v", f, err)
 		}
@@ -163,4 +171,283 @@ func tree(tb testing.TB, root string) map[string][]byte {
 		tb.Fatal(err)
 	}
 	return out
+}
+
+// TestCorpusPublishesAtReferencePaths builds the corpus state and reads the machine files
+// where the reference index publishes them and its readers fetch them: catalog.json and
+// events.json valid against the reference's own published schema
+// (../shared/corpus/schemas/dreamweave-network-catalog-1.schema.json) and pretty-printed as it
+// writes them, search.json in its dreamweave-network-search shape, the Atom feed's ids and
+// links, and every page's feed link. Nothing is left at the old root paths.
+func TestCorpusPublishesAtReferencePaths(t *testing.T) {
+	root := corpusRoot(t)
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: filepath.Join(root, "state"), Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"network-data/catalog.json", "network-data/events.json", "network-data/search.json",
+		"network-data/updates.xml", "schemas/dreamweave-network-catalog-1.schema.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("not published at the reference's path: %v", err)
+		}
+	}
+	for _, f := range []string{"catalog.json", "events.json", "search.json", "updates.xml", "dreamweave-network-catalog-1.schema.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s is still at the site's root", f)
+		}
+	}
+	if b := readOut(t, out, format.SchemaPath); !bytes.Equal(b, mustEmbedded(t, format.SchemaFile)) {
+		t.Error("the published schema is not our schema file as written")
+	}
+
+	// catalog.json and events.json against the reference's schema, as the reference prints them.
+	published, err := os.ReadFile(filepath.Join(root, "schemas", "dreamweave-network-catalog-1.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := format.CompileSchema(published)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{format.CatalogFile, format.EventsFile, SearchFile} {
+		b := readOut(t, out, f)
+		if f != SearchFile {
+			if err := ref.Validate(f, b); err != nil {
+				t.Errorf("%s against the reference's schema: %v", f, err)
+			}
+		}
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, b, "", "  "); err != nil || !bytes.Equal(ind.Bytes(), b) || !bytes.HasSuffix(b, []byte("}\n")) || bytes.HasSuffix(b, []byte("\n\n")) {
+			t.Errorf("%s is not two-space indented with one final newline (%v)", f, err)
+		}
+	}
+	var cat struct {
+		Index   map[string]string
+		Origins []map[string]any
+		Claims  []map[string]any
+	}
+	if err := json.Unmarshal(readOut(t, out, format.CatalogFile), &cat); err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.TrimSuffix(DefaultBaseURL, "/"); cat.Index["url"] != want || cat.Index["name"] != IndexName || cat.Index["repository"] != DefaultRepository {
+		t.Errorf("index = %v, want url %s (no final slash), name %s, repository %s", cat.Index, want, IndexName, DefaultRepository)
+	}
+	if len(cat.Origins) != 14 || len(cat.Claims) != 45 {
+		t.Fatalf("%d origins and %d claims, want 14 and 45", len(cat.Origins), len(cat.Claims))
+	}
+	originKeys := "id index_url site_name site_url sources health problem first_observed last_attempt last_success projects"
+	if got := objectKeys(cat.Origins[0]); got != sortedWords(originKeys) {
+		t.Errorf("an origin has the keys %s, want %s", got, sortedWords(originKeys))
+	}
+	claimKeys := "project origin name summary type status versioning game license tags page manifest_url manifest_sha256 advertised_sha256 health cached problem first_observed last_changed last_attempt last_success channels current runtimes lua_api provides conflict superseded_by network_page"
+	for _, c := range cat.Claims {
+		if got := objectKeys(c); got != sortedWords(claimKeys) {
+			t.Fatalf("a claim has the keys %s, want %s", got, sortedWords(claimKeys))
+		}
+		if want := DefaultBaseURL + "projects/" + c["project"].(string) + "/" + c["origin"].(string) + "/"; c["network_page"] != want {
+			t.Errorf("network_page %v, want %s", c["network_page"], want)
+		}
+	}
+	var evs struct {
+		Events []struct {
+			ID, Name, Headline, ObservedAt string
+			Tags                           []string
+		}
+	}
+	if err := json.Unmarshal(readOut(t, out, format.EventsFile), &evs); err != nil {
+		t.Fatal(err)
+	}
+	if len(evs.Events) != 15 {
+		t.Fatalf("%d events, want 15", len(evs.Events))
+	}
+	headlines := map[string]string{}
+	for _, e := range evs.Events {
+		if e.Headline == "" || strings.HasPrefix(e.Headline, e.Name+":") || len(e.Tags) == 0 {
+			t.Errorf("event %s: headline %q (the name is its own field) tags %v", e.ID, e.Headline, e.Tags)
+		}
+		headlines[e.ID] = e.Name + ": " + e.Headline
+	}
+
+	checkSearchShape(t, out, 45, 14)
+	checkFeed(t, out, DefaultBaseURL, "2026-10-10T12:36:05Z", headlines)
+
+	// Every page's feed link is the feed at its new path.
+	res, err := Check(out, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res {
+		t.Errorf("check-site: %s", p)
+	}
+	for _, p := range []string{"index.html", "projects/index.html", "about/index.html", claimPath("4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90", "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8")} {
+		doc := string(readOut(t, out, p))
+		want := `<link rel="alternate" type="application/atom+xml" title="AsHyAmS updates" href="` + rootOf(p) + FeedFile + `">`
+		if !strings.Contains(doc, want) {
+			t.Errorf("%s has no %s", p, want)
+		}
+	}
+}
+
+// mustEmbedded is a file of schemas.FS.
+func mustEmbedded(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := fs.ReadFile(schemas.FS, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func objectKeys(m map[string]any) string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return strings.Join(ks, " ")
+}
+
+func sortedWords(s string) string {
+	w := strings.Fields(s)
+	sort.Strings(w)
+	return strings.Join(w, " ")
+}
+
+// checkSearchShape reads search.json in the reference's dreamweave-network-search shape: a
+// project record per listed claim, a site record per site, a capability record per capability
+// and a page record per hand-written page; every url site-relative with no leading slash and
+// naming a built page; project fields lowercase, with the ten fields always and the release
+// fields with a current release, and text holding the name, the summary and every value.
+func checkSearchShape(t *testing.T, out string, projects, sites int) {
+	t.Helper()
+	b := readOut(t, out, SearchFile)
+	if err := validateSearch(b); err != nil {
+		t.Fatalf("search.json: %v", err)
+	}
+	var doc struct {
+		Format        string
+		FormatVersion int `json:"format_version"`
+		Records       []searchRecord
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Format != "dreamweave-network-search" || doc.FormatVersion != 1 {
+		t.Errorf("format %q version %d", doc.Format, doc.FormatVersion)
+	}
+	kinds := map[string]int{}
+	for _, r := range doc.Records {
+		kinds[r.Kind]++
+		if strings.HasPrefix(r.URL, "/") || !strings.HasSuffix(r.URL, "/") {
+			t.Errorf("record %q: url %q is not site-relative directory form", r.Title, r.URL)
+		}
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(r.URL), "index.html")); err != nil {
+			t.Errorf("record %q: url %q names no page: %v", r.Title, r.URL, err)
+		}
+		if r.Text != strings.ToLower(r.Text) || !strings.Contains(r.Text, strings.ToLower(strings.TrimSpace(r.Title))) {
+			t.Errorf("record %q: text %q is not lowercase or lacks the title", r.Title, r.Text)
+		}
+		switch r.Kind {
+		case SearchProject:
+			if !strings.HasPrefix(r.URL, "projects/") || strings.Count(r.URL, "/") != 3 {
+				t.Errorf("project record url %q", r.URL)
+			}
+			if !strings.Contains(r.Badge, " · ") {
+				t.Errorf("project record badge %q is not \"<type> · <status>\"", r.Badge)
+			}
+			want := projectFields
+			if _, ok := r.Fields["runtime"]; ok {
+				want = append(append([]string(nil), projectFields...), releaseFields...)
+			}
+			if len(r.Fields) != len(want) {
+				t.Errorf("project record %q has fields %v, want %v", r.Title, r.Fields, want)
+			}
+			for _, k := range want {
+				vs, ok := r.Fields[k]
+				if !ok {
+					t.Errorf("project record %q lacks the field %s", r.Title, k)
+				}
+				for _, v := range vs {
+					if v != strings.ToLower(v) || !strings.Contains(r.Text, v) {
+						t.Errorf("project record %q: %s value %q is not lowercase or not in the text", r.Title, k, v)
+					}
+				}
+			}
+			if id := strings.Split(r.URL, "/")[1]; len(r.Fields["id"]) != 1 || r.Fields["id"][0] != id {
+				t.Errorf("project record %q: id field %v, want [%s]", r.Title, r.Fields["id"], id)
+			}
+		case SearchSite:
+			if !strings.HasPrefix(r.Badge, "site · ") || len(r.Fields) != 0 {
+				t.Errorf("site record %q: badge %q fields %v", r.Title, r.Badge, r.Fields)
+			}
+		case SearchCapability:
+			if r.Badge != "capability" || !strings.Contains(r.Summary, "provider") || !strings.Contains(r.Summary, " · ") || len(r.Fields) != 0 {
+				t.Errorf("capability record %q: badge %q summary %q", r.Title, r.Badge, r.Summary)
+			}
+		case SearchPage:
+			if r.Badge != "documentation" || r.Summary == "" || len(r.Fields) != 0 {
+				t.Errorf("page record %q: badge %q summary %q", r.Title, r.Badge, r.Summary)
+			}
+		}
+	}
+	if kinds[SearchProject] != projects || kinds[SearchSite] != sites || kinds[SearchPage] != len(handWritten) || kinds[SearchCapability] == 0 {
+		t.Errorf("records by kind %v, want %d projects, %d sites, %d pages and the capabilities", kinds, projects, sites, len(handWritten))
+	}
+}
+
+// checkFeed reads the Atom feed as the reference writes it: id <base>updates/, self link
+// <base>network-data/updates.xml, alternate <base>updates/, updated the last refresh's start;
+// each entry's id and link <base>updates/<event-id>/ and its title "<name>: <headline>" of
+// events.json (titles, by event id).
+func checkFeed(t *testing.T, out, base, observed string, titles map[string]string) {
+	t.Helper()
+	type link struct {
+		Href string `xml:"href,attr"`
+		Rel  string `xml:"rel,attr"`
+	}
+	var feed struct {
+		ID      string `xml:"id"`
+		Updated string `xml:"updated"`
+		Links   []link `xml:"link"`
+		Entries []struct {
+			ID      string `xml:"id"`
+			Title   string `xml:"title"`
+			Updated string `xml:"updated"`
+			Author  string `xml:"author>name"`
+			Summary string `xml:"summary"`
+			Links   []link `xml:"link"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(readOut(t, out, FeedFile), &feed); err != nil {
+		t.Fatal(err)
+	}
+	if feed.ID != base+"updates/" || feed.Updated != observed {
+		t.Errorf("feed id %q updated %q, want %supdates/ and %s", feed.ID, feed.Updated, base, observed)
+	}
+	rels := map[string]string{}
+	for _, l := range feed.Links {
+		rels[l.Rel] = l.Href
+	}
+	if rels["self"] != base+"network-data/updates.xml" || rels["alternate"] != base+"updates/" || len(rels) != 2 {
+		t.Errorf("feed links %v, want self %snetwork-data/updates.xml and alternate %supdates/", rels, base, base)
+	}
+	if len(feed.Entries) != min(len(titles), FeedSize) {
+		t.Errorf("%d entries for %d events", len(feed.Entries), len(titles))
+	}
+	for _, e := range feed.Entries {
+		id := strings.TrimSuffix(strings.TrimPrefix(e.ID, base+"updates/"), "/")
+		if e.ID != base+"updates/"+id+"/" || titles[id] == "" {
+			t.Errorf("entry id %q is not <base>updates/<event-id>/ of a recorded event", e.ID)
+			continue
+		}
+		if len(e.Links) != 1 || e.Links[0].Href != e.ID {
+			t.Errorf("entry %s links %v, want its id", id, e.Links)
+		}
+		if e.Title != titles[id] {
+			t.Errorf("entry %s title %q, want %q", id, e.Title, titles[id])
+		}
+		if sum := html.UnescapeString(e.Summary); e.Author == "" || !strings.Contains(sum, e.Author) || !strings.Contains(sum, e.Updated) || !strings.Contains(sum, "Tags: ") {
+			t.Errorf("entry %s: author %q summary %q (the tags, the time and the site)", id, e.Author, e.Summary)
+		}
+	}
 }

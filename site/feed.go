@@ -9,70 +9,101 @@ import (
 
 	"github.com/gorilla/feeds"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// FeedFile is the Atom feed of the latest events, beside the site.
-const FeedFile = "updates.xml"
+// FeedFile is the Atom feed of the latest events, at the reference index's path for it.
+const FeedFile = format.DataDir + "/updates.xml"
 
 // FeedSize is how many events the feed carries, newest first.
 const FeedSize = 100
 
-// atom is the Atom feed of the latest FeedSize events (atomOf).
+// atomFeed is gorilla/feeds' Atom feed with both of the links the reference's feed has: self
+// (the feed) and alternate (its page); feeds.AtomFeed holds one link only.
+type atomFeed struct {
+	XMLName  xml.Name           `xml:"feed"`
+	Xmlns    string             `xml:"xmlns,attr"`
+	Title    string             `xml:"title"`
+	ID       string             `xml:"id"`
+	Updated  string             `xml:"updated"`
+	Subtitle string             `xml:"subtitle,omitempty"`
+	Links    []feeds.AtomLink   `xml:"link"`
+	Author   *feeds.AtomAuthor  `xml:"author,omitempty"`
+	Entries  []*feeds.AtomEntry `xml:"entry"`
+}
+
+// FeedXml makes atomFeed a feeds.XmlFeed.
+func (f *atomFeed) FeedXml() any { return f }
+
+// atom is the Atom feed of the latest FeedSize events as the reference index writes it: its id
+// and alternate <base>updates/, and its updated the last refresh's start (atomOf).
 func (b *builder) atom() ([]byte, error) {
 	evs := b.derived.Events
 	if len(evs) > FeedSize {
 		evs = evs[:FeedSize]
 	}
+	observed := ""
+	if b.n.State != nil {
+		observed = b.n.State.ObservedAt
+	}
 	return b.atomOf(FeedFile, IndexName+": updates in the DreamWeave network", b.base+"updates/",
-		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs)
+		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs, observed)
 }
 
-// atomOf is an Atom feed of evs (newest first) named title, whose alternate is the page at
-// link; name is the file, for errors. It is deterministic: every time in it is an observation
-// time from the state (the feed's updated is the newest event's, else the last refresh's), and
-// every entry has an explicit id (gorilla/feeds would otherwise make a random one).
-func (b *builder) atomOf(name, title, link, desc string, evs []*eventView) ([]byte, error) {
-	f := &feeds.Feed{
-		Title:       title,
-		Link:        &feeds.Link{Href: link, Rel: "alternate"},
-		Description: desc,
-		Author:      &feeds.Author{Name: IndexName},
-	}
-	updated := ""
-	if len(evs) > 0 {
-		updated = evs[0].ObservedAt
-	} else if b.n.State != nil {
-		updated = b.n.State.ObservedAt
-	}
+// atomOf is an Atom feed of evs (newest first) named title, published at name (a path from the
+// site's root), about the page at link, in the reference index's form: the feed's id is link,
+// it links self to itself and alternate to link, and its updated is updated (an observation
+// time; "" gives the Unix epoch, never the clock). Each entry's id and link are the event's
+// page, its title "<name>: <headline>" (tags.Summary), its updated the event's observation, its
+// author the site (named as every page names it, with its id when sites share a name) and its
+// summary the tags, the observation time and the site. Errors name the file.
+func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updated string) ([]byte, error) {
+	up := time.Unix(0, 0).UTC()
 	if updated != "" {
 		t, err := time.Parse(store.TimeFormat, updated)
 		if err != nil {
 			return nil, fmt.Errorf("%s: observation time %q: %w", name, updated, err)
 		}
-		f.Updated = t
-	} else {
-		f.Updated = time.Unix(0, 0).UTC() // nothing observed yet: a fixed time, never the clock
+		up = t
+	}
+	f := &atomFeed{
+		Xmlns:    "http://www.w3.org/2005/Atom",
+		Title:    title,
+		ID:       link,
+		Updated:  up.Format(time.RFC3339),
+		Subtitle: desc,
+		Links: []feeds.AtomLink{
+			{Href: b.base + name, Rel: "self", Type: "application/atom+xml"},
+			{Href: link, Rel: "alternate", Type: "text/html"},
+		},
+		Author: &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: IndexName}},
 	}
 	for _, e := range evs {
 		t, err := time.Parse(store.TimeFormat, e.ObservedAt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: event %s observed_at %q: %w", name, e.ID, e.ObservedAt, err)
 		}
-		link := b.base + dirURL(eventPath(e.ID))
-		desc := e.Title + ". Published by the site " + plainPub(e.Site) + ", project id " + e.Project + "."
-		if len(e.Tags) > 0 {
-			desc += " Tags: " + strings.Join(e.Tags, ", ") + "."
+		page := b.base + dirURL(eventPath(e.ID))
+		claim := e.Name
+		if claim == "" {
+			claim = e.Project
 		}
-		f.Items = append(f.Items, &feeds.Item{
-			Title:       e.Title,
-			Link:        &feeds.Link{Href: link},
-			Id:          link,
-			Updated:     t,
-			Description: htmlEscape(desc),
+		sum := "Observed " + e.ObservedAt + " on the site " + plainPub(e.Site) + ", project id " + e.Project + "."
+		if len(e.Tags) > 0 {
+			sum = "Tags: " + strings.Join(e.Tags, ", ") + ". " + sum
+		}
+		f.Entries = append(f.Entries, &feeds.AtomEntry{
+			Title:   plainPub(claim) + ": " + stripBidiControls(tags.Summary(*e.Event)),
+			Updated: t.Format(time.RFC3339),
+			Id:      page,
+			Links:   []feeds.AtomLink{{Href: page, Rel: "alternate", Type: "text/html"}},
+			Summary: &feeds.AtomSummary{Content: htmlEscape(sum), Type: "html"},
+			Author:  &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: plainPub(e.Site)}},
 		})
 	}
-	atom, err := f.ToAtom()
+	atom, err := feeds.ToXML(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -10,8 +10,11 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
 func solid(w, h int, c color.NRGBA) *image.NRGBA {
@@ -165,4 +168,45 @@ func gradient(w, h int) *image.NRGBA {
 		}
 	}
 	return img
+}
+
+// TestCachedImagesPublishedAtReferencePath: a cached card image is published as the crawler
+// stored it at network-media/<sha256>.<ext>, the reference index's path, beside the resized
+// renditions the pages show; one that does not decode, or decodes as another type than its
+// extension names, is not published.
+func TestCachedImagesPublishedAtReferencePath(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "A")
+	good := encodePNG(t, solid(64, 36, color.NRGBA{200, 120, 40, 255}))
+	goodRel := f.media(good, "png")
+	f.claim(site, sampleManifest(uuid(1), "Good", 1), func(c *store.Claim) {
+		c.Media = &store.Media{URL: "https://a.example/g.png", Alt: "g", File: &goodRel}
+	})
+	misnamed := encodePNG(t, solid(64, 36, color.NRGBA{20, 120, 40, 255}))
+	misRel := f.media(misnamed, "jpg")
+	f.claim(site, sampleManifest(uuid(2), "Misnamed", 1), func(c *store.Claim) {
+		c.Media = &store.Media{URL: "https://a.example/m.jpg", Alt: "m", File: &misRel}
+	})
+	broken := []byte("\x89PNG\r\n\x1a\nthis is not really a png")
+	brokenRel := f.media(broken, "png")
+	f.claim(site, sampleManifest(uuid(3), "Broken", 1), func(c *store.Claim) {
+		c.Media = &store.Media{URL: "https://a.example/b.png", Alt: "b", File: &brokenRel}
+	})
+	_, out := build(t, state, Options{})
+	if got := readOut(t, out, MediaDir+"/"+sha(good)+".png"); !bytes.Equal(got, good) {
+		t.Error("the cached image is not published byte for byte at network-media/<sha256>.png")
+	}
+	if !strings.Contains(string(readOut(t, out, claimPath(uuid(1), site))), "cards/"+sha(good)[:16]) {
+		t.Error("the claim page does not show the resized card")
+	}
+	for _, p := range []string{MediaDir + "/" + sha(misnamed) + ".jpg", MediaDir + "/" + sha(broken) + ".png"} {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(p))); err == nil {
+			t.Errorf("%s is published", p)
+		}
+	}
+	ents, err := os.ReadDir(filepath.Join(out, MediaDir))
+	if err != nil || len(ents) != 1 {
+		t.Errorf("network-media holds %d files (%v), want 1", len(ents), err)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl"
@@ -57,26 +58,31 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 			}
 		}
 	}
+	// The feed titles an event "<name>: <headline>", as the reference does, and names the
+	// site as its author and in its summary.
 	var feed struct {
 		Entries []struct {
 			Title   string `xml:"title"`
 			Summary string `xml:"summary"`
+			Author  string `xml:"author>name"`
 		} `xml:"entry"`
 	}
 	if err := xml.Unmarshal(readOut(t, out, FeedFile), &feed); err != nil {
 		t.Fatal(err)
 	}
-	titles := map[string]bool{}
+	authors := map[string]bool{}
 	for _, e := range feed.Entries {
-		titles[e.Title] = true
-		if !strings.Contains(e.Summary, "Ashfall") {
-			t.Errorf("the feed entry %q does not name the site in its summary: %q", e.Title, e.Summary)
+		authors[e.Author] = true
+		if !strings.Contains(html.UnescapeString(e.Summary), e.Author) {
+			t.Errorf("the feed entry %q does not name its site %q in its summary: %q", e.Title, e.Author, e.Summary)
+		}
+		if e.Title != "Wickwork: first observed" && e.Title != "Lantern Lib: first observed" {
+			t.Errorf("feed entry title %q", e.Title)
 		}
 	}
 	for _, s := range []string{a, b} {
-		want := "Wickwork (Ashfall (" + s + ")): first observed"
-		if !titles[want] {
-			t.Errorf("the feed has no entry %q; it has %v", want, titles)
+		if want := "Ashfall (" + s + ")"; !authors[want] {
+			t.Errorf("the feed has no entry by %q; it has %v", want, authors)
 		}
 		if got := pageTitle(t, out, claimPath(uuid(1), s)); got != "Wickwork from Ashfall ("+s+") · AsHyAmS" {
 			t.Errorf("the claim page's title is %q", got)
@@ -93,7 +99,7 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 	}
 	_, out2 := build(t, state2, Options{})
 	feed2 := string(readOut(t, out2, FeedFile))
-	for _, w := range []string{"<title>Wickwork (Ashfall Collective): first observed</title>", "<title>Wickwork (Lanterns Workshop): first observed</title>"} {
+	for _, w := range []string{"<name>Ashfall Collective</name>", "<name>Lanterns Workshop</name>"} {
 		if !strings.Contains(feed2, w) {
 			t.Errorf("the feed lacks %s", w)
 		}
@@ -296,27 +302,44 @@ func TestSitesSharingANameAreToldApart(t *testing.T) {
 			t.Errorf("%s adds the id to a site whose name is its own", rel)
 		}
 	}
-	search := string(readOut(t, out, SearchFile))
+	var search struct {
+		Records []struct {
+			Kind, Title, URL string
+			Fields           map[string][]string
+		}
+	}
+	if err := json.Unmarshal(readOut(t, out, SearchFile), &search); err != nil {
+		t.Fatal(err)
+	}
 	for s, want := range named {
-		if !strings.Contains(search, `"site_name":"`+strings.ReplaceAll(want, "'", `\u0027`)+`"`) && !strings.Contains(search, `"site_name":"`+want+`"`) {
+		found := false
+		for _, r := range search.Records {
+			if r.Kind == SearchProject && strings.HasSuffix(r.URL, "/"+s+"/") {
+				found = len(r.Fields["site"]) > 0 && r.Fields["site"][0] == strings.ToLower(strings.TrimSpace(want))
+			}
+			if r.Kind == SearchSite && r.URL == "origins/"+s+"/" && strings.Join(strings.Fields(r.Title), " ") != strings.Join(strings.Fields(want), " ") {
+				t.Errorf("search.json names the site %s %q", s, r.Title)
+			}
+		}
+		if !found {
 			t.Errorf("search.json does not name %s with its id", s)
 		}
 	}
 	var feed struct {
 		Entries []struct {
-			Title string `xml:"title"`
+			Author string `xml:"author>name"`
 		} `xml:"entry"`
 	}
 	if err := xml.Unmarshal(readOut(t, out, FeedFile), &feed); err != nil {
 		t.Fatal(err)
 	}
-	titles := map[string]bool{}
+	authors := map[string]bool{}
 	for _, e := range feed.Entries {
-		titles[strings.Join(strings.Fields(e.Title), " ")] = true
+		authors[strings.Join(strings.Fields(e.Author), " ")] = true
 	}
 	for i, s := range []string{real, fake} {
-		if want := strings.Join(strings.Fields(fmt.Sprint("Proj", i)+" ("+named[s]+"): first observed"), " "); !titles[want] {
-			t.Errorf("the feed has no entry titled %q; it has %v", want, titles)
+		if want := strings.Join(strings.Fields(named[s]), " "); !authors[want] {
+			t.Errorf("the feed has no entry by %q; it has %v", want, authors)
 		}
 		if got := strings.Join(strings.Fields(pageTitle(t, out, claimPath(uuid(i+1), s))), " "); got != strings.Join(strings.Fields(fmt.Sprint("Proj", i)+" from "+named[s]+" · AsHyAmS"), " ") {
 			t.Errorf("claim page title %q", got)
@@ -360,7 +383,7 @@ func TestDependenciesPerTargetOnConflictedID(t *testing.T) {
 			Resolved  []any            `json:"resolved"`
 		} `json:"relationships"`
 	}
-	if err := json.Unmarshal(readOut(t, out, "catalog.json"), &cat); err != nil {
+	if err := json.Unmarshal(readOut(t, out, format.CatalogFile), &cat); err != nil {
 		t.Fatal(err)
 	}
 	found := false

@@ -773,7 +773,7 @@ type badge struct {
 
 // claimBadges are the badges every list shows beside a claim: its health when it is not
 // current (claimHealthText) and "identity conflict". The project list's search matches their
-// words, whether it reads search.json or the list itself (searchEntry.Badges).
+// words, as it matches everything an entry shows.
 func claimBadges(c *network.Claim) []badge {
 	var out []badge
 	switch stalenessOf(c) {
@@ -867,23 +867,28 @@ type publishersData struct {
 	Repository string
 }
 
+// handWritten are the hand-written pages, in the order search.json lists them: template,
+// path, title and description.
+var handWritten = []struct{ kind, path, title, desc string }{
+	{"about", "about/index.html", "About this index", "How this index works."},
+	{"about-trust", "about/trust/index.html", "What this index says, and what it never says", "The words this index uses about projects, and why."},
+	{"about-digests", "about/digests/index.html", "What a digest proves", "What a SHA-256 digest in a DreamWeave document proves and what it does not."},
+	{"about-listing", "about/listing/index.html", "What being listed means", "What it means for a site to be read by this index."},
+	{"about-updates", "about/updates/index.html", "The updates vocabulary", "The tags and change kinds on the updates pages."},
+	{"about-publishers", PublishersPage, "If you publish a DreamWeave site", "For publishers: when changes show, how to check files before deploying, how to be added or removed, and the crawler's user agent."},
+}
+
 func (b *builder) aboutPages() error {
 	pub := &publishersData{UserAgent: crawl.UserAgent, Repository: b.repo}
 	if s := b.n.State; s != nil {
 		pub.Crawler, pub.ObservedAt = s.Crawler, s.ObservedAt
 	}
-	if err := b.page("about-publishers", &Page{Path: PublishersPage, Title: "If you publish a DreamWeave site", Section: "about",
-		Desc: "For publishers: when changes show, how to check files before deploying, how to be added or removed, and the crawler's user agent.", Data: pub}); err != nil {
-		return err
-	}
-	for _, a := range []struct{ kind, path, title, desc string }{
-		{"about", "about/index.html", "About this index", "How this index works."},
-		{"about-trust", "about/trust/index.html", "What this index says, and what it never says", "The words this index uses about projects, and why."},
-		{"about-digests", "about/digests/index.html", "What a digest proves", "What a SHA-256 digest in a DreamWeave document proves and what it does not."},
-		{"about-listing", "about/listing/index.html", "What being listed means", "What it means for a site to be read by this index."},
-		{"about-updates", "about/updates/index.html", "The updates vocabulary", "The tags and change kinds on the updates pages."},
-	} {
-		if err := b.page(a.kind, &Page{Path: a.path, Title: a.title, Section: "about", Desc: a.desc, Data: b.n}); err != nil {
+	for _, a := range handWritten {
+		var data any = b.n
+		if a.kind == "about-publishers" {
+			data = pub
+		}
+		if err := b.page(a.kind, &Page{Path: a.path, Title: a.title, Section: "about", Desc: a.desc, Data: data}); err != nil {
 			return err
 		}
 	}

@@ -101,8 +101,15 @@ func (b *builder) projectFeeds() error {
 	}
 	for _, p := range b.n.Projects {
 		name := projectFeedPath(p.ID)
+		evs := byProject[p.ID]
+		updated := "" // the newest event's time, else the last refresh's
+		if len(evs) > 0 {
+			updated = evs[0].ObservedAt
+		} else if b.n.State != nil {
+			updated = b.n.State.ObservedAt
+		}
 		feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+dirURL(projectPath(p.ID)),
-			"Changes this index observed in the manifests of every site that lists project id "+p.ID+", newest first.", byProject[p.ID])
+			"Changes this index observed in the manifests of every site that lists project id "+p.ID+", newest first.", evs, updated)
 		if err != nil {
 			return err
 		}

@@ -4,110 +4,197 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// SearchFile is the project list's search index, beside the site.
-const SearchFile = "search.json"
+// SearchFile is the site's search index, at the reference index's path for it.
+const SearchFile = format.DataDir + "/search.json"
 
-// searchSchema is search.json's schema: this index's own file, not part of catalog v1.
+// Search record kinds: a claim's page, a capability's page, a site's page, a hand-written page.
+const (
+	SearchProject    = "project"
+	SearchCapability = "capability"
+	SearchSite       = "site"
+	SearchPage       = "page"
+)
+
+// searchSchema is search.json's schema, the reference index's dreamweave-network-search
+// format, version 1, in our words: it is not part of catalog v1 and the reference publishes no
+// schema for it.
 const searchSchema = `{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "title": "AsHyAmS project search index, format version 1",
+  "title": "DreamWeave network search index, format version 1",
   "type": "object",
-  "required": ["format", "format_version", "projects"],
+  "required": ["format", "format_version", "records"],
   "additionalProperties": false,
   "properties": {
-    "format": {"const": "ashyams-search"},
+    "format": {"const": "dreamweave-network-search"},
     "format_version": {"const": 1},
-    "projects": {
+    "records": {
       "type": "array",
       "items": {
         "type": "object",
-        "required": ["project", "origin", "name", "summary", "type", "status", "game", "tags", "version", "channel", "health", "badges", "page"],
+        "required": ["title", "url", "kind", "summary", "badge", "text", "fields"],
         "additionalProperties": false,
         "properties": {
-          "project": {"type": "string", "pattern": "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"},
-          "origin": {"type": "string", "pattern": "^[a-z0-9-]+$"},
-          "site_name": {"type": "string"},
-          "name": {"type": "string"},
+          "title": {"type": "string"},
+          "url": {"type": "string", "pattern": "^[a-z0-9][a-z0-9/._-]*/$"},
+          "kind": {"enum": ["project", "capability", "site", "page"]},
           "summary": {"type": "string"},
-          "type": {"type": "string"},
-          "status": {"type": "string"},
-          "game": {"type": "string"},
-          "tags": {"type": "array", "items": {"type": "string"}},
-          "version": {"type": "string"},
-          "channel": {"type": "string"},
-          "health": {"type": "string"},
-          "conflict": {"type": "boolean"},
-          "badges": {"type": "array", "items": {"type": "string"}},
-          "page": {"type": "string", "pattern": "^projects/[0-9a-f-]+/[a-z0-9-]+/index\\.html$"}
+          "badge": {"type": "string"},
+          "text": {"type": "string"},
+          "fields": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "string"}}
+          }
         }
       }
     }
   }
 }`
 
-// searchEntry is one claim in search.json. The project list's search matches the words of
-// exactly what the list shows for the claim, plus its ids: Name, Version, Badges, Type,
-// Status, Game, "from " and the site (SiteName, else Origin), Summary, Tags, Project and
-// Origin; assets/site.js composes the same text from this entry as from the list's own
-// entry, so a page served (reading search.json) and a page opened from a file (reading the
-// list) answer alike.
-type searchEntry struct {
-	Project string `json:"project"`
-	Origin  string `json:"origin"`
-	// SiteName is how the list names the site (siteNames.claimSiteText), when that is not the site id.
-	SiteName string   `json:"site_name,omitempty"`
-	Name     string   `json:"name"`
-	Summary  string   `json:"summary"`
-	Type     string   `json:"type"`
-	Status   string   `json:"status"`
-	Game     string   `json:"game"`
-	Tags     []string `json:"tags"`
-	Version  string   `json:"version"`
-	Channel  string   `json:"channel"`
-	Health   string   `json:"health"`
-	Conflict bool     `json:"conflict,omitempty"`
-	// Badges are the texts of the badges the list shows (claimBadges): the health when the
-	// claim is not current, and "identity conflict".
-	Badges []string `json:"badges"`
-	Page   string   `json:"page"`
+// searchRecord is one record of search.json: a page of the site, by its URL relative to the
+// site's root with no leading slash ("projects/<project>/<site>/"). Text is what a search
+// matches: the lowercase join of the title, the summary and every field value. Fields are
+// lists of lowercase values by field name; only project records have any.
+type searchRecord struct {
+	Title   string              `json:"title"`
+	URL     string              `json:"url"`
+	Kind    string              `json:"kind"`
+	Summary string              `json:"summary"`
+	Badge   string              `json:"badge"`
+	Text    string              `json:"text"`
+	Fields  map[string][]string `json:"fields"`
 }
 
-// searchJSON is the project list's index: one entry per listed claim, in the list's order
-// (by name). Page paths are relative to the output root.
+// projectFields are the fields of a project record, in the order their values join into its
+// text; releaseFields are added when the claim has a current release.
+var (
+	projectFields = []string{"type", "status", "game", "tag", "maintainer", "license", "channel", "health", "id", "site"}
+	releaseFields = []string{"runtime", "lua", "provides", "requires", "recommends", "conflicts", "compatible", "replaces"}
+)
+
+// searchJSON is the site's search index in the reference index's dreamweave-network-search
+// format: a project record per listed claim (in the project list's order, by name), then a
+// capability record per capability (by name), a site record per site (by id) and a page
+// record per hand-written page (handWritten's order).
 func (b *builder) searchJSON() ([]byte, error) {
 	doc := struct {
-		Format        string        `json:"format"`
-		FormatVersion int           `json:"format_version"`
-		Projects      []searchEntry `json:"projects"`
-	}{Format: "ashyams-search", FormatVersion: 1, Projects: []searchEntry{}}
+		Format        string         `json:"format"`
+		FormatVersion int            `json:"format_version"`
+		Records       []searchRecord `json:"records"`
+	}{Format: "dreamweave-network-search", FormatVersion: 1, Records: []searchRecord{}}
 	for _, c := range byName(b.n.Listed) {
-		s := b.summarize(c)
-		e := searchEntry{Project: c.Project, Origin: c.Site, Name: c.Name, Summary: s.Summary, Type: s.Type,
-			Status: s.Status, Game: s.Game, Tags: s.Tags, Version: s.Version, Channel: s.Channel, Health: c.Health,
-			Conflict: c.Conflict != nil, Badges: []string{}, Page: claimKeyPath(c)}
-		if e.Tags == nil {
-			e.Tags = []string{}
-		}
-		if l := b.names.claimSiteText(c); l != c.Site {
-			e.SiteName = l
-		}
-		for _, bg := range claimBadges(c) {
-			e.Badges = append(e.Badges, bg.Text)
-		}
-		doc.Projects = append(doc.Projects, e)
+		doc.Records = append(doc.Records, b.projectRecord(c))
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
+	for _, cp := range b.n.Capabilities {
+		doc.Records = append(doc.Records, textRecord(searchRecord{
+			Title: cp.Name, URL: dirURL(capabilityPath(cp.Name)), Kind: SearchCapability, Badge: "capability",
+			Summary: plural(len(cp.Providers), "provider", "providers") + " · " + plural(len(cp.References), "reference", "references"),
+		}))
+	}
+	for _, o := range b.n.Origins {
+		addr := o.IndexURL
+		if o.SiteURL != nil && strings.TrimSpace(*o.SiteURL) != "" {
+			addr = *o.SiteURL
+		}
+		doc.Records = append(doc.Records, textRecord(searchRecord{
+			Title: b.names.originText(o), URL: dirURL(originPath(o.ID)), Kind: SearchSite, Summary: addr,
+			Badge: "site · " + siteHealthText(newOriginRow(o)),
+		}))
+	}
+	for _, p := range handWritten {
+		doc.Records = append(doc.Records, textRecord(searchRecord{
+			Title: p.title, URL: dirURL(p.path), Kind: SearchPage, Summary: p.desc, Badge: "documentation",
+		}))
+	}
+	b2, err := store.MarshalRecord(doc)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", SearchFile, err)
 	}
-	return buf.Bytes(), nil
+	return b2, nil
+}
+
+// projectRecord is a listed claim's search record. Its site field holds the site's name as the
+// list gives it (with the id when sites share a name) and the site id.
+func (b *builder) projectRecord(c *network.Claim) searchRecord {
+	s := b.summarize(c)
+	p := c.Manifest.Project
+	f := map[string][]string{
+		"type": {s.Type}, "status": {s.Status}, "game": {s.Game}, "tag": s.Tags, "health": {c.Health},
+		"id": {c.Project}, "site": {b.names.claimSiteText(c), c.Site},
+	}
+	for _, m := range p.Maintainers {
+		f["maintainer"] = append(f["maintainer"], m.Name)
+	}
+	if p.License != "" {
+		f["license"] = []string{p.License}
+	}
+	for _, h := range c.Heads {
+		f["channel"] = append(f["channel"], h.Channel)
+	}
+	fields := projectFields
+	if r := c.Current; r != nil {
+		fields = append(append([]string(nil), projectFields...), releaseFields...)
+		rts := make([]string, 0, len(r.Runtimes))
+		for rt, con := range r.Runtimes {
+			rts = append(rts, rt+" "+con)
+		}
+		sort.Strings(rts)
+		f["runtime"] = rts
+		if ext := r.OpenMWExtension(); ext != nil && ext.LuaAPI != "" {
+			f["lua"] = []string{ext.LuaAPI}
+		}
+		f["provides"] = r.Provides
+		for _, rel := range r.Relationships {
+			for _, v := range []string{rel.Project, rel.Capability, rel.Name} {
+				if v != "" {
+					f[rel.Kind] = append(f[rel.Kind], v)
+				}
+			}
+		}
+	}
+	rec := searchRecord{Title: c.Name, URL: dirURL(claimKeyPath(c)), Kind: SearchProject, Summary: s.Summary,
+		Badge: s.Type + " · " + s.Status, Fields: map[string][]string{}}
+	parts := []string{c.Name, s.Summary}
+	for _, k := range fields {
+		vs := []string{}
+		for _, v := range f[k] {
+			if v = strings.ToLower(strings.TrimSpace(v)); v != "" {
+				vs = append(vs, v)
+			}
+		}
+		rec.Fields[k] = vs
+		parts = append(parts, vs...)
+	}
+	rec.Text = searchText(parts)
+	return rec
+}
+
+// textRecord gives a record without fields its text: its title and summary.
+func textRecord(r searchRecord) searchRecord {
+	r.Fields = map[string][]string{}
+	r.Text = searchText([]string{r.Title, r.Summary})
+	return r
+}
+
+// searchText is the lowercase join of the non-empty parts, one space between them.
+func searchText(parts []string) string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, strings.ToLower(p))
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 var (

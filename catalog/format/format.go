@@ -1,18 +1,17 @@
 // Package format writes the machine-readable files beside the site: catalog.json and
 // events.json in the DreamWeave Network Catalog v1 format (SPEC section 5), from the network
-// model. The format is the one other DreamWeave network indexes publish (its published schema
+// model, published under network-data/ where the reference index publishes them. The format is the one other DreamWeave network indexes publish (its published schema
 // is closed to unknown fields), so a consumer can switch indexes without changing code; our own
 // schema, schemas/dreamweave-network-catalog-1.schema.json, states the same format in our
 // words. Anything this index publishes beyond v1 goes in a separate file, never into these.
 //
-// Output is byte-deterministic: object keys sorted (the catalog's types declare their fields in
-// key order; events, which carry the diff's own types, are re-encoded through generic values), arrays in a fixed order (documented on
-// each generator), compact, HTML characters unescaped, one trailing newline.
+// Output is byte-deterministic and written as the reference index writes it: object keys in the
+// order of the v1 schema's "required" lists (the order the reference declares them; an event's
+// changes as the state records them), arrays in a fixed order (documented on each generator),
+// two-space indented, HTML characters unescaped, one trailing newline.
 package format
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"sort"
@@ -31,11 +30,16 @@ const (
 	FormatVersion = 1
 )
 
-// File names, as published beside the site.
+// Paths, relative to the site's root, at which the site publishes the files: the reference
+// index's paths, which its readers fetch.
 const (
-	CatalogFile = "catalog.json"
-	EventsFile  = "events.json"
-	SchemaFile  = "dreamweave-network-catalog-1.schema.json"
+	// DataDir holds the machine-readable files.
+	DataDir     = "network-data"
+	CatalogFile = DataDir + "/catalog.json"
+	EventsFile  = DataDir + "/events.json"
+	// SchemaFile is the schema's file name in schemas.FS; SchemaPath is where it is published.
+	SchemaFile = "dreamweave-network-catalog-1.schema.json"
+	SchemaPath = "schemas/" + SchemaFile
 )
 
 // Notice is the notice both files carry: what they are and what they are not. Two kinds of
@@ -50,8 +54,10 @@ const Notice = "What this index observed of the DreamWeave network, kept as a ca
 
 // Index identifies the index that writes the files (catalog v1 "index").
 type Index struct {
-	Name       string // the index's display name; not empty
-	URL        string // where its site is published: an absolute http(s) URL
+	Name string // the index's display name; not empty
+	// URL is where its site is published: an absolute http(s) URL, written without a final
+	// "/" as the reference writes it.
+	URL        string
 	Repository string // where its code and state live: an absolute http(s) URL
 }
 
@@ -98,29 +104,33 @@ func NetworkPage(base string, k network.Key) string {
 
 type indexJSON struct {
 	Name       string `json:"name"`
-	Repository string `json:"repository"`
 	URL        string `json:"url"`
+	Repository string `json:"repository"`
+}
+
+func (i Index) json() indexJSON {
+	return indexJSON{Name: i.Name, URL: strings.TrimRight(i.URL, "/"), Repository: i.Repository}
 }
 
 type claimRef struct {
-	Origin  string `json:"origin"`
 	Project string `json:"project"`
+	Origin  string `json:"origin"`
 }
 
 func ref(c *network.Claim) claimRef { return claimRef{Project: c.Project, Origin: c.Site} }
 
 type originJSON struct {
-	FirstObserved string   `json:"first_observed"`
-	Health        string   `json:"health"`
 	ID            string   `json:"id"`
 	IndexURL      string   `json:"index_url"`
-	LastAttempt   string   `json:"last_attempt"`
-	LastSuccess   *string  `json:"last_success"`
-	Problem       *string  `json:"problem"`
-	Projects      []string `json:"projects"`
 	SiteName      *string  `json:"site_name"`
 	SiteURL       *string  `json:"site_url"`
 	Sources       []string `json:"sources"`
+	Health        string   `json:"health"`
+	Problem       *string  `json:"problem"`
+	FirstObserved string   `json:"first_observed"`
+	LastAttempt   string   `json:"last_attempt"`
+	LastSuccess   *string  `json:"last_success"`
+	Projects      []string `json:"projects"`
 }
 
 type currentJSON struct {
@@ -129,58 +139,58 @@ type currentJSON struct {
 }
 
 type claimJSON struct {
-	AdvertisedSHA256 string            `json:"advertised_sha256"`
-	Cached           bool              `json:"cached"`
-	Channels         map[string]string `json:"channels"`
-	Conflict         bool              `json:"conflict"`
-	Current          *currentJSON      `json:"current"`
-	FirstObserved    string            `json:"first_observed"`
-	Game             string            `json:"game"`
-	Health           string            `json:"health"`
-	LastAttempt      string            `json:"last_attempt"`
-	LastChanged      *string           `json:"last_changed"`
-	LastSuccess      *string           `json:"last_success"`
-	License          *string           `json:"license"`
-	LuaAPI           *string           `json:"lua_api"`
-	ManifestSHA256   string            `json:"manifest_sha256"`
-	ManifestURL      string            `json:"manifest_url"`
-	Name             string            `json:"name"`
-	NetworkPage      string            `json:"network_page"`
-	Origin           string            `json:"origin"`
-	Page             string            `json:"page"`
-	Problem          *string           `json:"problem"`
 	Project          string            `json:"project"`
-	Provides         []string          `json:"provides"`
-	Runtimes         map[string]string `json:"runtimes"`
-	Status           string            `json:"status"`
+	Origin           string            `json:"origin"`
+	Name             string            `json:"name"`
 	Summary          *string           `json:"summary"`
-	SupersededBy     *claimRef         `json:"superseded_by"`
-	Tags             []string          `json:"tags"`
 	Type             string            `json:"type"`
+	Status           string            `json:"status"`
 	Versioning       string            `json:"versioning"`
+	Game             string            `json:"game"`
+	License          *string           `json:"license"`
+	Tags             []string          `json:"tags"`
+	Page             string            `json:"page"`
+	ManifestURL      string            `json:"manifest_url"`
+	ManifestSHA256   string            `json:"manifest_sha256"`
+	AdvertisedSHA256 string            `json:"advertised_sha256"`
+	Health           string            `json:"health"`
+	Cached           bool              `json:"cached"`
+	Problem          *string           `json:"problem"`
+	FirstObserved    string            `json:"first_observed"`
+	LastChanged      *string           `json:"last_changed"`
+	LastAttempt      string            `json:"last_attempt"`
+	LastSuccess      *string           `json:"last_success"`
+	Channels         map[string]string `json:"channels"`
+	Current          *currentJSON      `json:"current"`
+	Runtimes         map[string]string `json:"runtimes"`
+	LuaAPI           *string           `json:"lua_api"`
+	Provides         []string          `json:"provides"`
+	Conflict         bool              `json:"conflict"`
+	SupersededBy     *claimRef         `json:"superseded_by"`
+	NetworkPage      string            `json:"network_page"`
 }
 
 type conflictJSON struct {
-	Claims  []claimRef `json:"claims"`
 	Project string     `json:"project"`
+	Claims  []claimRef `json:"claims"`
 }
 
 type relationshipJSON struct {
-	Capability *string    `json:"capability"`
 	From       claimRef   `json:"from"`
-	Kind       string     `json:"kind"`
-	Name       *string    `json:"name"`
-	Project    *string    `json:"project"`
 	Release    string     `json:"release"`
+	Kind       string     `json:"kind"`
+	Project    *string    `json:"project"`
+	Capability *string    `json:"capability"`
+	Name       *string    `json:"name"`
+	URL        *string    `json:"url"`
+	Version    *string    `json:"version"`
 	Resolved   []claimRef `json:"resolved"`
 	// Satisfied is network.Relationship.Satisfied: true or false when every project target
 	// agrees, null when the constraint could not be checked or the targets of a conflicted id
 	// disagree (the published v1 schema allows boolean or null; null says "no single
 	// answer", where true would prefer the satisfying claim). Per target, see the claims in
 	// "resolved" and each claim's page.
-	Satisfied *bool   `json:"satisfied"`
-	URL       *string `json:"url"`
-	Version   *string `json:"version"`
+	Satisfied *bool `json:"satisfied"`
 }
 
 type useJSON struct {
@@ -195,17 +205,17 @@ type capabilityJSON struct {
 }
 
 type catalogJSON struct {
-	Capabilities  []capabilityJSON   `json:"capabilities"`
-	Claims        []claimJSON        `json:"claims"`
-	Conflicts     []conflictJSON     `json:"conflicts"`
-	Crawler       *string            `json:"crawler"`
 	Format        string             `json:"format"`
 	FormatVersion int                `json:"format_version"`
-	Index         indexJSON          `json:"index"`
 	Notice        string             `json:"notice"`
+	Index         indexJSON          `json:"index"`
 	ObservedAt    *string            `json:"observed_at"`
+	Crawler       *string            `json:"crawler"`
 	Origins       []originJSON       `json:"origins"`
+	Claims        []claimJSON        `json:"claims"`
+	Conflicts     []conflictJSON     `json:"conflicts"`
 	Relationships []relationshipJSON `json:"relationships"`
+	Capabilities  []capabilityJSON   `json:"capabilities"`
 }
 
 // nonEmpty is s, or nil for "" (the catalog's optional strings are null when absent).
@@ -249,7 +259,7 @@ func Catalog(n *network.Network, o Options) ([]byte, error) {
 		Format:        CatalogFormat,
 		FormatVersion: FormatVersion,
 		Notice:        Notice,
-		Index:         indexJSON{Name: o.Index.Name, URL: o.Index.URL, Repository: o.Index.Repository},
+		Index:         o.Index.json(),
 		ObservedAt:    observed,
 		Crawler:       crawler,
 		Origins:       []originJSON{},
@@ -358,8 +368,8 @@ type eventJSON struct {
 	ObservedAt string        `json:"observed_at"`
 	Before     *string       `json:"before"`
 	After      *string       `json:"after"`
-	MovedFrom  *string       `json:"moved_from,omitempty"`
 	Changes    []diff.Change `json:"changes"`
+	MovedFrom  *string       `json:"moved_from,omitempty"`
 	Tags       []string      `json:"tags"`
 	Headline   string        `json:"headline"`
 }
@@ -388,7 +398,9 @@ func SortEvents(es []store.Event) []store.Event {
 
 // Events generates events.json: every recorded event (withdrawn claims' included), newest
 // first (SortEvents), each with its typed changes as recorded and the tags and headline
-// computed now by catalog/diff/tags, so a better classification applies to all history.
+// computed now by catalog/diff/tags, so a better classification applies to all history. The
+// headline is tags.Summary, without the claim's name (the event's name field holds it), as
+// the reference index writes it.
 func Events(n *network.Network, o Options) ([]byte, error) {
 	if err := o.check(); err != nil {
 		return nil, err
@@ -396,14 +408,14 @@ func Events(n *network.Network, o Options) ([]byte, error) {
 	observed, _ := stateTimes(n)
 	doc := eventsJSON{
 		Format: EventsFormat, FormatVersion: FormatVersion, Notice: Notice,
-		Index:      indexJSON{Name: o.Index.Name, URL: o.Index.URL, Repository: o.Index.Repository},
+		Index:      o.Index.json(),
 		ObservedAt: observed, Events: []eventJSON{},
 	}
 	for _, e := range SortEvents(n.Events) {
 		ej := eventJSON{
 			ID: e.ID, Kind: e.Kind, Project: e.Project, Origin: e.Origin, Name: e.Name,
 			ObservedAt: e.ObservedAt, Before: e.Before, After: e.After, MovedFrom: e.MovedFrom,
-			Changes: e.Changes, Tags: tags.Tags(e), Headline: tags.Headline(e),
+			Changes: e.Changes, Tags: tags.Tags(e), Headline: tags.Summary(e),
 		}
 		if ej.Changes == nil {
 			ej.Changes = []diff.Change{}
@@ -413,34 +425,16 @@ func Events(n *network.Network, o Options) ([]byte, error) {
 		}
 		doc.Events = append(doc.Events, ej)
 	}
-	return canonical(doc)
+	return encode(doc)
 }
 
-// encode writes v, whose struct fields are declared in key order (maps are sorted by
-// encoding/json), compact, HTML characters unescaped, with one trailing newline.
-// The catalog is encoded this way, without canonical's second pass: it is the large file.
+// encode writes v, whose struct fields are declared in the order the reference writes them,
+// as store.MarshalRecord writes a state record: two-space indented, HTML characters unescaped,
+// one trailing newline.
 func encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("format: encode: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-// canonical encodes v with every object's keys sorted: v is encoded, decoded into generic
-// values (numbers kept as written) and encoded again by encode.
-func canonical(v any) ([]byte, error) {
-	raw, err := json.Marshal(v)
+	b, err := store.MarshalRecord(v)
 	if err != nil {
 		return nil, fmt.Errorf("format: encode: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var g any
-	if err := dec.Decode(&g); err != nil {
-		return nil, fmt.Errorf("format: re-read: %w", err)
-	}
-	return encode(g)
+	return b, nil
 }

@@ -249,18 +249,22 @@ func TestCatalogFromModel(t *testing.T) {
 	}
 }
 
-// Keys are sorted at every level, output ends in one newline, HTML is not escaped.
-func TestCanonicalEncoding(t *testing.T) {
+// Every object's keys come in the reference's order (the order of the schema's "required"
+// list that object satisfies), the output is two-space indented with exactly one final
+// newline, and HTML is not escaped.
+func TestReferenceEncoding(t *testing.T) {
 	s := nt.New(t)
 	one := s.Origin("https://one.example.org/dreamweave.json")
 	s.Claim(one, nt.Manifest(nt.ID(1), "<A & B>", "", nt.Release("1.0.0", "stable", nil)))
 	after := strings.Repeat("a", 64)
-	s.Event(store.Event{Kind: "observed", Project: nt.ID(1), Origin: one, Name: "<A & B>", ObservedAt: nt.Time, After: &after})
+	moved := "old-example-org-12345678"
+	s.Event(store.Event{Kind: "observed", Project: nt.ID(1), Origin: one, Name: "<A & B>", ObservedAt: nt.Time, After: &after, MovedFrom: &moved})
 	n, err := network.Load(s.Dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cat, ev := generate(t, n)
+	required := schemaRequired(t)
 	for _, b := range [][]byte{cat, ev} {
 		if !bytes.HasSuffix(b, []byte("}\n")) || bytes.HasSuffix(b, []byte("\n\n")) {
 			t.Fatal("output must end in exactly one newline")
@@ -268,20 +272,92 @@ func TestCanonicalEncoding(t *testing.T) {
 		if !bytes.Contains(b, []byte(`"<A & B>"`)) {
 			t.Fatal("HTML characters are escaped")
 		}
-		checkSorted(t, b)
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, b, "", "  "); err != nil || !bytes.Equal(ind.Bytes(), b) {
+			t.Fatalf("not two-space indented as the reference writes it (%v):\n%s", err, b)
+		}
+		checkKeyOrder(t, b, required)
+	}
+	if !bytes.Contains(ev, []byte(`"changes": [],
+      "moved_from": "old-example-org-12345678",
+      "tags": [`)) {
+		t.Errorf("moved_from is not between changes and tags, as the reference writes an event:\n%s", ev)
+	}
+	if !bytes.Contains(cat, []byte(`"url": "https://index.example.org/net",`)) {
+		t.Errorf("index.url is not the base URL without its final slash:\n%s", cat)
 	}
 }
 
-// checkSorted walks the JSON token stream and fails on an object whose keys are out of order.
-func checkSorted(t *testing.T, b []byte) {
+// schemaRequired is every "required" list in our catalog schema.
+func schemaRequired(t *testing.T) [][]string {
+	t.Helper()
+	b, err := schemas.FS.ReadFile(format.SchemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if r, ok := x["required"].([]any); ok {
+				var keys []string
+				for _, k := range r {
+					keys = append(keys, k.(string))
+				}
+				out = append(out, keys)
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// checkKeyOrder reads every object's keys in order and fails when the largest "required" list
+// the object holds all of does not appear in it in that list's order.
+func checkKeyOrder(t *testing.T, b []byte, required [][]string) {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(b))
 	type frame struct {
 		obj  bool
-		last string
+		keys []string
 		key  bool
 	}
 	var stack []frame
+	check := func(keys []string) {
+		pos := map[string]int{}
+		for i, k := range keys {
+			pos[k] = i
+		}
+		var best []string
+		for _, r := range required {
+			all := true
+			for _, k := range r {
+				if _, ok := pos[k]; !ok {
+					all = false
+				}
+			}
+			if all && len(r) > len(best) {
+				best = r
+			}
+		}
+		for i := 1; i < len(best); i++ {
+			if pos[best[i]] < pos[best[i-1]] {
+				t.Fatalf("key %q before %q in an object with keys %v", best[i], best[i-1], keys)
+			}
+		}
+	}
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -296,6 +372,9 @@ func checkSorted(t *testing.T, b []byte) {
 				}
 				stack = append(stack, frame{obj: v == '{', key: true})
 			} else {
+				if stack[top].obj {
+					check(stack[top].keys)
+				}
 				stack = stack[:top]
 				if top-1 >= 0 && stack[top-1].obj {
 					stack[top-1].key = true
@@ -304,10 +383,8 @@ func checkSorted(t *testing.T, b []byte) {
 			continue
 		case string:
 			if top >= 0 && stack[top].obj && stack[top].key {
-				if v < stack[top].last {
-					t.Fatalf("key %q after %q", v, stack[top].last)
-				}
-				stack[top].last, stack[top].key = v, false
+				stack[top].keys = append(stack[top].keys, v)
+				stack[top].key = false
 				continue
 			}
 		}

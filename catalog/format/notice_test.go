@@ -71,7 +71,7 @@ func TestNoticeKeepsTimesApart(t *testing.T) {
 			t.Errorf("notice = %v, want format.Notice", notice)
 		}
 	}
-	if !publisher["date"] || !strings.Contains(string(ev), `"date":"2019-05-04"`) {
+	if !publisher["date"] || !strings.Contains(string(ev), `"date": "2019-05-04"`) {
 		t.Fatalf("the events file should carry the publisher's release date inside changes:\n%s", ev)
 	}
 	var keys []string
@@ -99,8 +99,8 @@ func TestNoticeKeepsTimesApart(t *testing.T) {
 }
 
 // TestSchemaIDIsWherePublished: the catalog schema's $id is the URL the site publishes it at:
-// the output root of the default site (site.DefaultBaseURL) plus format.SchemaFile. The site
-// writes the schema next to catalog.json, not under a schemas/ directory.
+// the output root of the default site (site.DefaultBaseURL) plus format.SchemaPath, the
+// reference index's path for it.
 func TestSchemaIDIsWherePublished(t *testing.T) {
 	b, err := schemas.FS.ReadFile(format.SchemaFile)
 	if err != nil {
@@ -113,7 +113,7 @@ func TestSchemaIDIsWherePublished(t *testing.T) {
 		t.Fatal(err)
 	}
 	const defaultBaseURL = "https://dreamweave-mp.github.io/ashyams-go/" // site.DefaultBaseURL
-	if want := defaultBaseURL + format.SchemaFile; head.ID != want {
+	if want := defaultBaseURL + format.SchemaPath; head.ID != want {
 		t.Errorf("$id = %q, want %q (where the site publishes it)", head.ID, want)
 	}
 }

@@ -129,7 +129,7 @@ func TestDemoBuildsTheExampleNetwork(t *testing.T) {
 	}
 
 	var cat catalogDoc
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "catalog.json"))), &cat); err != nil {
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "network-data", "catalog.json"))), &cat); err != nil {
 		t.Fatal(err)
 	}
 	if len(cat.Claims) != len(claims) {
@@ -329,7 +329,7 @@ func TestDemoBuildsTheSameBytesEveryRun(t *testing.T) {
 		}
 	}
 	var cat catalogDoc
-	if err := json.Unmarshal([]byte(sites[0]["catalog.json"]), &cat); err != nil {
+	if err := json.Unmarshal([]byte(sites[0]["network-data/catalog.json"]), &cat); err != nil {
 		t.Fatal(err)
 	}
 	origins := map[string]bool{}
