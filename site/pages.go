@@ -876,6 +876,7 @@ var handWritten = []struct{ kind, path, title, desc string }{
 	{"about-listing", "about/listing/index.html", "What being listed means", "What it means for a site to be read by this index."},
 	{"about-updates", "about/updates/index.html", "The updates vocabulary", "The tags and change kinds on the updates pages."},
 	{"about-publishers", PublishersPage, "If you publish a DreamWeave site", "For publishers: when changes show, how to check files before deploying, how to be added or removed, and the crawler's user agent."},
+	{"about-state", "about/state/index.html", "The state, and the reference index", "Where the state and the published files follow the reference index, and every deliberate difference, with why."},
 }
 
 func (b *builder) aboutPages() error {
@@ -885,8 +886,11 @@ func (b *builder) aboutPages() error {
 	}
 	for _, a := range handWritten {
 		var data any = b.n
-		if a.kind == "about-publishers" {
+		switch a.kind {
+		case "about-publishers":
 			data = pub
+		case "about-state":
+			data = PublishDifferences
 		}
 		if err := b.page(a.kind, &Page{Path: a.path, Title: a.title, Section: "about", Desc: a.desc, Data: data}); err != nil {
 			return err

@@ -1,0 +1,56 @@
+package site
+
+// Difference is one deliberate difference between this index and the reference index (the
+// live AsHyAmS in Rust, whose records and published files ../shared/reference/FORMATS.md
+// describes): the area, what this index does, what the reference does, and why.
+type Difference struct {
+	Area, Ours, Reference, Why string
+}
+
+// PublishDifferences are the deliberate differences in what the site publishes. Everything
+// else of the machine files follows the reference: the paths, the formats, the key order and
+// the pretty printing. The about/state page and the README list them.
+var PublishDifferences = []Difference{
+	{
+		Area:      "catalog.json: a claim's cached",
+		Ours:      "true exactly when the manifest this index holds is not the one the site advertises now",
+		Reference: "true whenever the claim's health is not current",
+		Why:       "SPEC section 5 defines it so. A claim whose site could not be read but whose held manifest is the advertised one shows no old data; its health says what failed.",
+	},
+	{
+		Area:      "Card images",
+		Ours:      "pages show renditions resized to 320×180 and 640×360 under cards/, named by the image's digest; the cached originals are also published at network-media/<sha256>.<ext> when they decode as the image type their extension names",
+		Reference: "pages show the originals, copied from the state's media/ to network-media/",
+		Why:       "SPEC section 5 asks for resized card images: a publisher's original may be large. A cached file that does not decode as its type is not served from this site.",
+	},
+	{
+		Area:      "The catalog schema",
+		Ours:      "the same constraints in this index's own words, its $id this site's address",
+		Reference: "its own text and address",
+		Why:       "The reference's text is under the AGPL. A test checks that both schemas state exactly the same constraints.",
+	},
+	{
+		Area:      "notice, index and the feed's titles",
+		Ours:      "this index's notice text, name, address and repository",
+		Reference: "its own",
+		Why:       "They describe the index that wrote the file.",
+	},
+	{
+		Area:      "events.json and the feed: tags and headline",
+		Ours:      "the reference's 15 tags and its headline form, computed by this index's classification, in its words",
+		Reference: "its own classification and wording",
+		Why:       "Tags and headlines are computed at every build, never stored, so both indexes describe the same recorded changes; the words are display text.",
+	},
+	{
+		Area:      "The feed's author",
+		Ours:      "the site as every page of this index names it: its name, with this index's id for it when two sites give the same name",
+		Reference: "the site's label",
+		Why:       "Two claims to one project id from sites of one name must read apart.",
+	},
+	{
+		Area:      "JSON text",
+		Ours:      "U+2028 and U+2029 written as the escapes \\u2028 and \\u2029",
+		Reference: "written as the raw characters",
+		Why:       "Go's JSON encoder always escapes them; every JSON reader reads both spellings as the same text.",
+	},
+}

@@ -1,0 +1,47 @@
+package site
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestStatePageListsEveryDifference: the about/state page shows every deliberate difference
+// of PublishDifferences (what, ours, the reference's and why), names every published path,
+// and the About page and the README link to it or list the same differences.
+func TestStatePageListsEveryDifference(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	f.origin("https://a.example/dreamweave.json", "A")
+	_, out := build(t, state, Options{})
+	text := strings.Join(strings.Fields(page(t, out, "about/state/index.html")), " ")
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for _, d := range PublishDifferences {
+		for _, s := range []string{d.Area, d.Ours, d.Reference, d.Why} {
+			if !strings.Contains(text, norm(s)) {
+				t.Errorf("the state page lacks %q", s)
+			}
+		}
+	}
+	for _, p := range []string{"network-data/catalog.json", "network-data/events.json", "network-data/search.json",
+		"network-data/updates.xml", "schemas/dreamweave-network-catalog-1.schema.json", "network-media/<sha256>.<ext>"} {
+		if !strings.Contains(text, p) {
+			t.Errorf("the state page does not name %s", p)
+		}
+	}
+	if about := string(readOut(t, out, "about/index.html")); !strings.Contains(about, `href="../about/state/index.html"`) {
+		t.Error("the About page does not link the state page")
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"`cached` in catalog.json", "network-media/", "TestSchemaSameFormatAsPublished", "feed's author", "U+2028"} {
+		if !strings.Contains(string(readme), w) {
+			t.Errorf("the README's list of differences lacks %q", w)
+		}
+	}
+	if len(PublishDifferences) != 7 {
+		t.Errorf("%d publishing differences; the README lists 7: update both together", len(PublishDifferences))
+	}
+}
