@@ -49,8 +49,8 @@ var PublishDifferences = []Difference{
 	},
 	{
 		Area:      "JSON text",
-		Ours:      "U+2028 and U+2029 written as the escapes \\u2028 and \\u2029",
+		Ours:      "U+2028 and U+2029, C1 control characters and bidirectional formatting characters written as \\u escapes",
 		Reference: "written as the raw characters",
-		Why:       "Go's JSON encoder always escapes them; every JSON reader reads both spellings as the same text.",
+		Why:       "Go's JSON encoder always escapes the first two; the others, raw, reach whoever prints the file as terminal escapes or reordered text. Every JSON reader reads both spellings as the same text.",
 	},
 }
