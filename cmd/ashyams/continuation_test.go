@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -30,7 +29,7 @@ func TestContinueTheReferenceState(t *testing.T) {
 	realnet(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "ashyams")
-	if out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	state := filepath.Join(dir, "state")
