@@ -1,14 +1,7 @@
 // Package crawl is the crawl stage: it reads the sources enrolled in network/sources.toml,
 // discovers their site indexes, validates what they publish and records it in the state
 // directory. Normative: seeds/crawler.txt. Sub-packages: guard (the guarded HTTP client),
-// discover (discovery), refresh (the refresh itself).
+// discover (discovery), refresh (the refresh itself), sources (the source list). This package
+// holds what every stage that prints a URL shares: RedactURL. The crawler's version and user
+// agent are in catalog/product, which the render stage may import too.
 package crawl
-
-// Version is this crawler's version. It is part of the user agent and of every refused
-// manifest's record: a new version reads refused manifests again, since the rules may have
-// changed (seeds/state.txt, "Last good").
-const Version = "0.1.0"
-
-// UserAgent is the User-Agent of every request the crawler makes (seeds/crawler.txt, "Who is
-// knocking").
-const UserAgent = "AsHyAmS/" + Version + " (+https://github.com/DreamWeave-MP/AsHyAmS)"

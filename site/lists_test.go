@@ -12,9 +12,9 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
 )
 
 // conflictState is an identity conflict at its hardest: two sites that give themselves the
@@ -168,7 +168,7 @@ func TestPublishersPage(t *testing.T) {
 	_, out := build(t, state, Options{Repository: "https://git.example/index"})
 	text := page(t, out, PublishersPage)
 	for _, w := range []string{"about every six hours", "after the next refresh", "ashyams validate dreamweave.json projects/*.json",
-		"network/sources.toml", "pull request", "health/#site-<site>", "health/#claim-<project id>-<site>", crawl.UserAgent,
+		"network/sources.toml", "pull request", "health/#site-<site>", "health/#claim-<project id>-<site>", product.UserAgent,
 		"names AsHyAmS, the project this crawler is part of", "https://git.example/index"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the publishers page does not say %q", w)

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
 )
 
 const notFoundPage = "404.html"
@@ -880,7 +880,7 @@ var handWritten = []struct{ kind, path, title, desc string }{
 }
 
 func (b *builder) aboutPages() error {
-	pub := &publishersData{UserAgent: crawl.UserAgent, Repository: b.repo}
+	pub := &publishersData{UserAgent: product.UserAgent, Repository: b.repo}
 	if s := b.n.State; s != nil {
 		pub.Crawler, pub.ObservedAt = s.Crawler, s.ObservedAt
 	}

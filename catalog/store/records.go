@@ -56,7 +56,7 @@ const (
 // only when a refresh saw a health change (Differences).
 type Network struct {
 	Format     int    `json:"format"`      // the layout version, Format
-	Crawler    string `json:"crawler"`     // the crawler's user agent (crawl.UserAgent)
+	Crawler    string `json:"crawler"`     // the crawler's user agent (product.UserAgent)
 	ObservedAt string `json:"observed_at"` // when the last refresh started, TimeFormat
 	// HealthChanges lists what changed health in the refresh that wrote this file (a claim
 	// going stale or recovering, a site becoming unavailable...), so `ashyams diff` and the
@@ -311,7 +311,7 @@ func (c Claim) Ingested() string {
 }
 
 // Rejected remembers a refused manifest by digest, so the same broken bytes are not downloaded
-// every six hours. Crawler is the version of the crawler that refused it (crawl.Version, the
+// every six hours. Crawler is the version of the crawler that refused it (product.Version, the
 // bare version as the reference index writes it): a new crawler version reads it again. The
 // keys and their order are the reference index's (FORMATS section 1.4) plus Health, written
 // only for a refusal by crawler policy (Differences).

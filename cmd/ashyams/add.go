@@ -14,8 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/discover"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
@@ -183,7 +183,7 @@ func leadsTo(ctx context.Context, enrolled []sources.Source, index, statePath st
 			continue
 		}
 		if c == nil {
-			c = guard.New(guard.Options{AllowLoopback: loop, UserAgent: crawl.UserAgent})
+			c = guard.New(guard.Options{AllowLoopback: loop, UserAgent: product.UserAgent})
 		}
 		wg.Add(1)
 		go func() {

@@ -15,8 +15,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
 )
 
 // command is one subcommand. run gets the arguments after the command name and returns the
@@ -133,7 +133,7 @@ func runVersion(e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
-	fmt.Fprintf(e.stdout, "ashyams %s (user agent %s)\n", crawl.Version, crawl.UserAgent)
+	fmt.Fprintf(e.stdout, "ashyams %s (user agent %s)\n", product.Version, product.UserAgent)
 	return 0
 }
 

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/crawl"
 )
 
@@ -50,7 +51,7 @@ type Options struct {
 	Timeout time.Duration
 	// MaxRedirects is the most redirect hops followed; 0 means the default 5, negative none.
 	MaxRedirects int
-	// UserAgent is sent with every request; default crawl.UserAgent.
+	// UserAgent is sent with every request; default product.UserAgent.
 	UserAgent string
 	// Resolver resolves host names; default a pure-Go *net.Resolver (never the C library's
 	// resolver, whose inet_aton reads numeric oddities as addresses).
@@ -79,7 +80,7 @@ func New(o Options) *Client {
 		o.MaxRedirects = 0
 	}
 	if o.UserAgent == "" {
-		o.UserAgent = crawl.UserAgent
+		o.UserAgent = product.UserAgent
 	}
 	if o.Resolver == nil {
 		o.Resolver = &net.Resolver{PreferGo: true}

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 )
 
 // loopbackClient is a client for httptest servers on 127.0.0.1 (--allow-loopback).
@@ -37,8 +37,8 @@ func TestGetSendsUserAgentAndReturnsBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ua != crawl.UserAgent {
-		t.Errorf("User-Agent = %q, want %q", ua, crawl.UserAgent)
+	if ua != product.UserAgent {
+		t.Errorf("User-Agent = %q, want %q", ua, product.UserAgent)
 	}
 	if resp.Status != 200 || string(resp.Body) != `{"schema_version":"2"}` || resp.ETag() != `"abc"` {
 		t.Errorf("got %d %q etag %q", resp.Status, resp.Body, resp.ETag())
@@ -87,7 +87,7 @@ func TestRedirectChainFollowedAndRecorded(t *testing.T) {
 		t.Fatalf("%d requests, want 4", len(uas))
 	}
 	for i, ua := range uas {
-		if ua != crawl.UserAgent {
+		if ua != product.UserAgent {
 			t.Errorf("request %d User-Agent %q", i, ua)
 		}
 	}

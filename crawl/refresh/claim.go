@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
@@ -115,7 +115,7 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		r.sum.Unchanged++
 		r.mu.Unlock()
 		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
-	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == crawl.Version &&
+	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == product.Version &&
 		c.Rejected.Health != store.ClaimManifestUnreachable:
 		// The same refused bytes are still advertised: not downloaded again (state.txt). A
 		// refusal recorded as manifest-unreachable (a newer protocol, as an earlier build of
@@ -161,7 +161,7 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 // rejected remembers refused bytes by digest for this crawler version. The health is kept only
 // when it is not the default (store.Rejected.RejectedHealth): a refusal by crawler policy.
 func rejected(digest, health, problem string) *store.Rejected {
-	rj := &store.Rejected{SHA256: digest, Crawler: crawl.Version, Problem: problem}
+	rj := &store.Rejected{SHA256: digest, Crawler: product.Version, Problem: problem}
 	if health != store.ClaimInvalid {
 		rj.Health = health
 	}

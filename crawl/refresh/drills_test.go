@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
 
@@ -82,7 +82,7 @@ func TestDrillInvalidManifest(t *testing.T) {
 	if c.Ingested() != good.Ingested() || c.AdvertisedSHA256 == good.Ingested() {
 		t.Errorf("ingested %s advertised %s: the held manifest must stay while the new one is advertised", c.Ingested(), c.AdvertisedSHA256)
 	}
-	if c.Rejected == nil || c.Rejected.SHA256 != c.AdvertisedSHA256 || c.Rejected.Crawler != crawl.Version || c.Rejected.Health != "" || c.Rejected.RejectedHealth() != store.ClaimInvalid {
+	if c.Rejected == nil || c.Rejected.SHA256 != c.AdvertisedSHA256 || c.Rejected.Crawler != product.Version || c.Rejected.Health != "" || c.Rejected.RejectedHealth() != store.ClaimInvalid {
 		t.Fatalf("rejected: %+v", c.Rejected)
 	}
 	l.sameHeld(before)
@@ -108,7 +108,7 @@ func TestDrillInvalidManifest(t *testing.T) {
 	}
 	c = l.claim(candle, tplDir)
 	wantClaim(t, c, store.ClaimInvalid, "[id-match]")
-	if c.Rejected.Crawler != crawl.Version {
+	if c.Rejected.Crawler != product.Version {
 		t.Errorf("rejected.crawler %s", c.Rejected.Crawler)
 	}
 	l.sameHeld(before)

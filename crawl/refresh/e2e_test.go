@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
 
@@ -96,7 +96,7 @@ func TestEndToEndCorpus(t *testing.T) {
 	}
 	mu.Unlock()
 	for _, q := range srv.Requests() {
-		if q.UserAgent != crawl.UserAgent {
+		if q.UserAgent != product.UserAgent {
 			t.Errorf("%s sent User-Agent %q", q.Path, q.UserAgent)
 		}
 	}

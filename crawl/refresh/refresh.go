@@ -70,9 +70,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/discover"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
@@ -333,7 +333,7 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		AllowLoopback: o.AllowLoopback,
 		MaxBytes:      o.MaxBytes,
 		Timeout:       o.Timeout,
-		UserAgent:     crawl.UserAgent,
+		UserAgent:     product.UserAgent,
 		Resolver:      o.Resolver,
 		Dial:          o.Dial,
 	})
@@ -482,7 +482,7 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	ctx := stop
 	// network.json first, saying the refresh has not finished: if the process is killed, that
 	// is what the state says. It is durable before any record changes.
-	start := store.Network{Format: store.Format, Crawler: crawl.UserAgent, ObservedAt: r.now, Interrupted: &store.Interrupted{
+	start := store.Network{Format: store.Format, Crawler: product.UserAgent, ObservedAt: r.now, Interrupted: &store.Interrupted{
 		At: r.now, Unknown: true, Reason: "the refresh that started at " + r.now + " did not finish: it was stopped before it could record why (killed, or a write failed)",
 		SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}}
 	if err := r.st.WriteJSON(store.NetworkFile, start); err != nil {
@@ -554,7 +554,7 @@ func (r *run) end(runs []*sourceRun, tasks []task, done []bool) (*Summary, error
 	if err := r.st.Sync(); err != nil {
 		return r.sum, err
 	}
-	n := store.Network{Format: store.Format, Crawler: crawl.UserAgent, ObservedAt: r.now, HealthChanges: r.sum.HealthChanges, Interrupted: r.sum.Interrupted}
+	n := store.Network{Format: store.Format, Crawler: product.UserAgent, ObservedAt: r.now, HealthChanges: r.sum.HealthChanges, Interrupted: r.sum.Interrupted}
 	if err := r.st.WriteJSON(store.NetworkFile, n); err != nil {
 		return r.sum, err
 	}
