@@ -124,6 +124,7 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 		return nil, &Error{Path: name, Problems: []Problem{{Message: "not valid TOML: " + err.Error()}}}
 	}
 	lines := locate(string(b))
+	unknownTop, unknownInEntry := unknownKeys(b)
 	var ps []Problem
 	keys := make([]string, 0, len(doc))
 	for k := range doc {
@@ -131,7 +132,7 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if k != "source" {
+		if unknownTop[k] {
 			ps = append(ps, Problem{Message: fmt.Sprintf("unknown key %q (want [[source]] entries)", k)})
 		}
 	}
@@ -174,7 +175,7 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 		}
 		sort.Strings(ks)
 		for _, k := range ks {
-			if k != "url" && k != "added" && k != "note" {
+			if unknownInEntry[k] {
 				bad("unknown key %q (want url, added, note)", k)
 			}
 		}
@@ -237,6 +238,53 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 		return nil, &Error{Path: name, Problems: ps}
 	}
 	return out, nil
+}
+
+// entryKeys declares the keys a [[source]] entry may hold. Decoding an entry into it marks
+// them decoded, so toml.MetaData.Undecoded lists every other key. ParseWith checks the
+// values, in its own words.
+type entryKeys struct {
+	URL   anyValue `toml:"url"`
+	Added anyValue `toml:"added"`
+	Note  anyValue `toml:"note"`
+}
+
+// anyValue takes any TOML value. As a toml.Unmarshaler it marks every key inside the value
+// decoded too, so a known key holding a table (url = {a = 1}, url.a = 1) is no unknown key:
+// ParseWith reports the value's type instead.
+type anyValue struct{}
+
+// UnmarshalTOML accepts v whatever it is.
+func (*anyValue) UnmarshalTOML(v any) error { return nil }
+
+// unknownKeys decodes b, which parses as TOML, against the file's shape (a `source` array of
+// entryKeys tables) and returns the names toml.MetaData.Undecoded reports: top-level keys
+// other than `source`, and keys of [[source]] entries other than entryKeys's. A `source` that
+// is not an array, or an entry that is not a table, is skipped here: ParseWith reports its
+// shape.
+func unknownKeys(b []byte) (top, inEntry map[string]bool) {
+	var file struct {
+		Source toml.Primitive `toml:"source"`
+	}
+	md, err := toml.Decode(string(b), &file)
+	if err != nil {
+		return nil, nil
+	}
+	var entries []toml.Primitive
+	if md.IsDefined("source") && md.PrimitiveDecode(file.Source, &entries) == nil {
+		for _, e := range entries {
+			_ = md.PrimitiveDecode(e, &entryKeys{}) // an entry that is not a table: ParseWith says so
+		}
+	}
+	top, inEntry = map[string]bool{}, map[string]bool{}
+	for _, k := range md.Undecoded() {
+		if k[0] == "source" && len(k) > 1 {
+			inEntry[k[1]] = true
+		} else {
+			top[k[0]] = true
+		}
+	}
+	return top, inEntry
 }
 
 // checkURL returns "" for an enrollable URL, else what is wrong with it (the URL's syntax only).
