@@ -125,9 +125,10 @@ func Parse(name string, b []byte) (*Curation, error) {
 		return nil, &Error{Path: name, Problems: []Problem{{Entry: "file", Message: "not valid TOML: " + err.Error()}}}
 	}
 	c := &Curation{}
+	unknown := unknownKeys(b)
 	var ps []Problem
 	for _, k := range sortedKeys(doc) {
-		if k != "migration" && k != "featured" {
+		if unknown[""][k] {
 			ps = append(ps, Problem{Entry: "file", Message: fmt.Sprintf("unknown key %q (want [[migration]] or [[featured]] entries)", k)})
 		}
 	}
@@ -136,7 +137,7 @@ func Parse(name string, b []byte) (*Curation, error) {
 	ps = append(ps, p...)
 	seenMig := map[[2]string]int{}
 	for i, m := range migs {
-		mg, p := migration(i+1, m)
+		mg, p := migration(i+1, m, unknown["migration"])
 		ps = append(ps, atLine(p, lines[i+1])...)
 		if len(p) > 0 {
 			continue
@@ -160,7 +161,7 @@ func Parse(name string, b []byte) (*Curation, error) {
 	ps = append(ps, p...)
 	seenFeat := map[string]int{}
 	for i, f := range feats {
-		ft, p := featured(i+1, f)
+		ft, p := featured(i+1, f, unknown["featured"])
 		ps = append(ps, atLine(p, featLines[i+1])...)
 		if len(p) > 0 {
 			continue
@@ -308,7 +309,7 @@ func entries(doc map[string]any, key string) ([]map[string]any, []Problem) {
 	return nil, []Problem{{Entry: "file", Message: fmt.Sprintf("%q is %s; write each entry as a [[%s]] table", key, tomlType(v), key)}}
 }
 
-func migration(n int, m map[string]any) (Migration, []Problem) {
+func migration(n int, m map[string]any, unknown map[string]bool) (Migration, []Problem) {
 	mg := Migration{Entry: n}
 	mg.Project, _ = m["project"].(string)
 	lbl := label("migration", n, mg.Project)
@@ -317,9 +318,7 @@ func migration(n int, m map[string]any) (Migration, []Problem) {
 		ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf(format, a...)})
 	}
 	for _, k := range sortedKeys(m) {
-		switch k {
-		case "project", "from", "to", "reason", "reviewed":
-		default:
+		if unknown[k] {
 			bad("unknown key %q (want project, from, to, reason, reviewed)", k)
 		}
 	}
@@ -370,13 +369,13 @@ func migration(n int, m map[string]any) (Migration, []Problem) {
 	return mg, ps
 }
 
-func featured(n int, m map[string]any) (Featured, []Problem) {
+func featured(n int, m map[string]any, unknown map[string]bool) (Featured, []Problem) {
 	f := Featured{Entry: n}
 	f.Project, _ = m["project"].(string)
 	lbl := label("featured", n, f.Project)
 	var ps []Problem
 	for _, k := range sortedKeys(m) {
-		if k != "project" && k != "note" {
+		if unknown[k] {
 			ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf("unknown key %q (want project, note)", k)})
 		}
 	}
@@ -389,6 +388,65 @@ func featured(n int, m map[string]any) (Featured, []Problem) {
 	f.Note, p = stringField(lbl, m, "note")
 	ps = append(ps, p...)
 	return f, ps
+}
+
+// migrationKeys and featuredKeys declare the keys a [[migration]] and a [[featured]] entry may
+// hold. Decoding an entry into them marks those keys decoded, so toml.MetaData.Undecoded lists
+// every other key. Parse checks the values, in its own words.
+type migrationKeys struct {
+	Project  anyValue `toml:"project"`
+	From     anyValue `toml:"from"`
+	To       anyValue `toml:"to"`
+	Reason   anyValue `toml:"reason"`
+	Reviewed anyValue `toml:"reviewed"`
+}
+
+type featuredKeys struct {
+	Project anyValue `toml:"project"`
+	Note    anyValue `toml:"note"`
+}
+
+// anyValue takes any TOML value. As a toml.Unmarshaler it marks every key inside the value
+// decoded too, so a known key holding a table (from = {a = 1}) is no unknown key: Parse
+// reports the value's type instead.
+type anyValue struct{}
+
+// UnmarshalTOML accepts v whatever it is.
+func (*anyValue) UnmarshalTOML(v any) error { return nil }
+
+// unknownKeys decodes b, which parses as TOML, against the file's shape (arrays of
+// migrationKeys and featuredKeys tables) and returns the names toml.MetaData.Undecoded
+// reports: under "" the top-level keys other than migration and featured, under "migration"
+// and "featured" the other keys of their entries. An array or entry of another shape is
+// skipped here: Parse reports its shape.
+func unknownKeys(b []byte) map[string]map[string]bool {
+	var file struct {
+		Migration toml.Primitive `toml:"migration"`
+		Featured  toml.Primitive `toml:"featured"`
+	}
+	md, err := toml.Decode(string(b), &file)
+	if err != nil {
+		return nil
+	}
+	decode := func(table string, p toml.Primitive, entry func() any) {
+		var entries []toml.Primitive
+		if md.IsDefined(table) && md.PrimitiveDecode(p, &entries) == nil {
+			for _, e := range entries {
+				_ = md.PrimitiveDecode(e, entry()) // an entry that is not a table: Parse says so
+			}
+		}
+	}
+	decode("migration", file.Migration, func() any { return &migrationKeys{} })
+	decode("featured", file.Featured, func() any { return &featuredKeys{} })
+	out := map[string]map[string]bool{"": {}, "migration": {}, "featured": {}}
+	for _, k := range md.Undecoded() {
+		if len(k) > 1 && (k[0] == "migration" || k[0] == "featured") {
+			out[k[0]][k[1]] = true
+		} else {
+			out[""][k[0]] = true
+		}
+	}
+	return out
 }
 
 // stringField returns m[key] as a non-blank string, or a problem saying it is missing, blank or

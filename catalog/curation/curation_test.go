@@ -254,3 +254,34 @@ func TestContradictoryMigrations(t *testing.T) {
 		t.Errorf("inline array: %v", err)
 	}
 }
+
+// TestUnknownKeysWhereverWritten: an unknown key is named once, by its first part, whether it
+// is written as a value, a dotted key or a table, at the top or in an entry of either table
+// (also an inline one); a known key holding a table is a problem of its type, not an unknown key.
+func TestUnknownKeysWhereverWritten(t *testing.T) {
+	doc := "a.b = 1\n" +
+		"featured = [{project = \"" + idA + "\", note = \"n\", rank = 1}]\n" +
+		"[extra]\nx = 1\n" +
+		"[[migration]]\nproject = \"" + idB + "\"\nfrom.x = 1\nto = \"https://new.example.org/dreamweave.json\"\n" +
+		"reason = \"r\"\nreviewed = \"2026-09-28\"\nwhy = {a = 1}\nwho.b = 2\nwho.c = 3\n"
+	_, err := Parse("c.toml", []byte(doc))
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v", err)
+	}
+	var got []string
+	for _, p := range ce.Problems {
+		got = append(got, p.Entry+": "+p.Message)
+	}
+	want := []string{
+		`file: unknown key "a" (want [[migration]] or [[featured]] entries)`,
+		`file: unknown key "extra" (want [[migration]] or [[featured]] entries)`,
+		`[[migration]] #1 (project ` + idB + `): unknown key "who" (want project, from, to, reason, reviewed)`,
+		`[[migration]] #1 (project ` + idB + `): unknown key "why" (want project, from, to, reason, reviewed)`,
+		`[[migration]] #1 (project ` + idB + `): from is a table, not a string`,
+		`[[featured]] #1 (project ` + idA + `): unknown key "rank" (want project, note)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
