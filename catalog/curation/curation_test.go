@@ -192,7 +192,7 @@ func TestRefusedReportsAll(t *testing.T) {
 	}
 }
 
-// TestContradictoryMigrations (/tmp/b3 case 4): moves of one project that lead back to a site
+// TestContradictoryMigrations: moves of one project that lead back to a site
 // they leave (A to B and B to A; A to B to C to A), and one site moved to two sites, are
 // refused, naming the file, each entry involved and its line. A chain (A to B, B to C), two
 // sites moving to one, and the same sites for another project are accepted.

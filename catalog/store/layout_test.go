@@ -17,7 +17,7 @@ func problems(d *Dir) []string {
 	return out
 }
 
-// /tmp/break/cases/14: a first refresh SIGKILLed after creating a new site's directory and its
+// A first refresh killed (SIGKILL) after creating a new site's directory and its
 // temporary origin.json, before the rename. The state must still load (the refresh after it
 // must not fail forever), Check must name the leftover (not "origin.json missing"), and Tidy
 // must remove it, after which the state is sound again and holds exactly what it held.
@@ -202,10 +202,10 @@ func TestUnparseableRecordReportedOnce(t *testing.T) {
 	}
 }
 
-// /tmp/break/cases/4 (testdata/collision, the state it left): two index URLs with one site id
-// (same slug, same first 8 hex digits of SHA-256). The second site took over the first's
-// origin, and Check said every invariant held. The victim source's discovery trail never
-// reached the origin's index_url: that is reported.
+// Two index URLs with one site id (same slug, same first 8 hex digits of SHA-256; the state is
+// testdata/collision): the second site has taken over the first's origin, so the first source's
+// discovery trail never reached the origin's index_url. Check reports it, since every record
+// parses and only the trail shows the two sites were merged.
 func TestCheckCatchesSiteIDCollision(t *testing.T) {
 	a := "http://127.0.0.1:19008/col/dreamweave.json?v=35355"
 	b := "http://127.0.0.1:19008/col/dreamweave.json?v=77394"
@@ -256,7 +256,7 @@ func TestCheckMessagesAreReadable(t *testing.T) {
 	}
 }
 
-// /tmp/break/cases/10: withdrawn, restored, withdrawn again with the same manifest. The second
+// Withdrawn, restored, withdrawn again with the same manifest. The second
 // withdrawal has the first's facts, so the same id (EventID leaves the time out on purpose):
 // WriteEvent says it recorded nothing, and the first event stays exactly as written.
 func TestRepeatedTransitionWithSameFactsIsRecordedOnce(t *testing.T) {

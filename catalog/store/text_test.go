@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// /tmp/break/cases/13: site and project names carrying newlines, workflow commands and
-// terminal escapes.
+// Site and project names carrying newlines, workflow commands and terminal escapes print as
+// one inert line each: publisher text must not forge a log line or drive a terminal.
 func TestTermTextEscapesPublisherText(t *testing.T) {
 	cases := []struct{ in, text, quote string }{
 		{"Tallow", "Tallow", `"Tallow"`},

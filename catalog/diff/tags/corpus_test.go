@@ -206,7 +206,7 @@ func TestEventIDsStable(t *testing.T) {
 	}
 }
 
-// TestWithdrawnHeadlineStatesNoCause (/tmp/b3 case 2): the refresh withdraws a claim both when
+// TestWithdrawnHeadlineStatesNoCause: the refresh withdraws a claim both when
 // its site's index stops listing the project and when this index stops reading the site (its
 // [[source]] left sources.toml, or now leads to a site that does not list the project). The two
 // events are identical, so the headline must be true of both: it names both causes and never
