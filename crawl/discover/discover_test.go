@@ -1026,7 +1026,7 @@ func TestEvidenceOfAMove(t *testing.T) {
 }
 
 // What the trail and the problem say when a temporary redirect leads off the site during an
-// outage (/tmp/break2 case 1): the held index answering 503 ends discovery, nothing moves, and
+// outage: the held index answering 503 ends discovery, nothing moves, and
 // the words say why.
 func TestTemporaryRedirectDuringAnOutage(t *testing.T) {
 	root := fstest.MapFS{

@@ -7,7 +7,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// One site index spelled several ways is one site (/tmp/break2 case 6): a host in capitals, a
+// One site index spelled several ways is one site: a host in capitals, a
 // trailing dot, an IDN host and its punycode all name the same index, so two enrolled URLs that
 // reach it share one site record (no claim is an identity conflict with itself), and the
 // recorded index URL is the canonical spelling.
@@ -53,7 +53,7 @@ func TestDrillOneIndexSpelledTwoWays(t *testing.T) {
 	}
 }
 
-// The same for RFC 3986 section 6.2.2's spellings (/tmp/b3 case 3): an enrolled URL with dot
+// The same for RFC 3986 section 6.2.2's spellings: an enrolled URL with dot
 // segments and an escaped unreserved character reaches the index the plain URL reaches; both
 // lead to one site, recorded under the canonical index URL (no second site, no identity
 // conflict of a site with itself).

@@ -13,7 +13,7 @@ import (
 
 // collidingIndexURLs finds two query variants of one index URL whose site ids collide (the id
 // keeps the slug of host and path and 32 bits of the URL's digest: a birthday search finds a
-// pair in about 2^16 tries, as the reviewer did for /tmp/break case 4).
+// pair in about 2^16 tries).
 func collidingIndexURLs(t *testing.T, base string) (string, string) {
 	t.Helper()
 	// The query is not in the slug, so only the digest's first 32 bits need to meet.
@@ -40,7 +40,7 @@ func (l *lab) linkPage(dir, u string) string {
 	return l.url(dir + "/")
 }
 
-// Two different index URLs sharing a site id (/tmp/break case 4: an enrolled page links the
+// Two different index URLs sharing a site id (an enrolled page links the
 // other one): the site already recorded keeps its records untouched, and the second source
 // says why it cannot be recorded.
 func TestDrillSiteIDCollision(t *testing.T) {

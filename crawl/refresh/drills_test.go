@@ -282,7 +282,7 @@ func TestDrillWithdrawalAndRestore(t *testing.T) {
 
 	// Withdrawn and restored again over the same held manifest: the same facts give the same
 	// event ids (SPEC section 3), so nothing new is written, and the summary says the events
-	// were already recorded (/tmp/break case 10: never silently).
+	// were already recorded (never silently).
 	n = len(l.events())
 	for i, idx := range [][]byte{nil, idx} {
 		if idx == nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // hostileQuery is publisher text that would drive or disguise a terminal or a CI log: a
-// right-to-left override, NEL, a line separator, a C1 CSI (/tmp/break2 case 5's URL).
+// right-to-left override, NEL, a line separator, a C1 CSI.
 const hostileQuery = "?q=\u202eRLO\u0085NEL\u2028LS\u009b2J"
 
 // unsafeLines returns the lines of out holding a rune that is not printable (the line breaks
@@ -30,7 +30,7 @@ func unsafeLines(out string) []string {
 	return bad
 }
 
-// A site index whose manifest URL carries hostile characters (/tmp/break2 case 5): refresh's
+// A site index whose manifest URL carries hostile characters: refresh's
 // progress (stderr, the CI log) and its summary (stdout, the commit message), and inspect's
 // report, print it escaped (\u202e, \u0085, \u2028, \u009b), each on its own line.
 func TestHostileIndexTextIsEscaped(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// Two refreshes on one state directory (/tmp/b3 case 5): while one is writing, a second fails
+// Two refreshes on one state directory: while one is writing, a second fails
 // at once with a *LockedError naming the state and the lock, and writes nothing; the first
 // finishes undisturbed, and once it has ended the lock is free again.
 func TestSecondRefreshOnOneStateIsRefused(t *testing.T) {
@@ -127,7 +127,7 @@ func TestLockFile(t *testing.T) {
 	}
 }
 
-// The blend two unlocked refreshes left (/tmp/b3 case 5): a source recorded removed while its
+// The blend two unlocked refreshes left: a source recorded removed while its
 // site's claims stay current and no enrolled source leads there. store.Check names it (so a
 // refresh refuses such a state); the state a real removal leaves passes.
 func TestCheckCatchesCurrentClaimsOfARemovedSource(t *testing.T) {

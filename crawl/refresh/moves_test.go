@@ -15,7 +15,7 @@ import (
 // sends its visitors.
 var maintenancePage = []byte("<!doctype html><html><head><title>Down for maintenance</title></head><body>back soon</body></html>")
 
-// A temporary redirect during an outage is not a move (/tmp/break2 case 1). GitHub Pages layout:
+// A temporary redirect during an outage is not a move. GitHub Pages layout:
 // the user site above the enrolled project site publishes its own index. The enrolled page
 // answers 302 (or 307) to a maintenance page beside the user site's index, so walking up from
 // there reaches the user site; the held index answers 503, or answers normally. Nothing moves:
@@ -91,7 +91,7 @@ func TestDrillTemporaryRedirectIsNotAMove(t *testing.T) {
 	}
 }
 
-// A site that moved by a permanent redirect and then moved back (/tmp/break2 case 8a): the
+// A site that moved by a permanent redirect and then moved back: the
 // enrolled page answers 301 to the new directory, whose index sits beside it, and the held index
 // is gone (404): a move. Then the new directory is gone (404) and the index is served beside the
 // enrolled URL again: the held index is gone and the one found is at the enrolled URL's own
@@ -158,7 +158,7 @@ func TestDrillMoveAndMoveBack(t *testing.T) {
 }
 
 // A page that linked its index in a subdirectory drops the link and publishes the index beside
-// itself, the old one gone (/tmp/break2 case 8b): a move by discovery, the first walk-up
+// itself, the old one gone: a move by discovery, the first walk-up
 // candidate being the enrolled URL's own level. While the old index still answers, it stands;
 // when the old index is gone but the only index left is in a parent directory, nothing moves.
 func TestDrillLinkDroppedIndexBesideThePage(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// A refresh never launders a damaged state (/tmp/break case 5): a state store.Check rejects is
+// A refresh never launders a damaged state: a state store.Check rejects is
 // refused before any request, every problem named, nothing written. A tampered held manifest is
 // never taken for a 304's body and blamed on the publisher.
 func TestRunRefusesAStateCheckRejects(t *testing.T) {

@@ -124,8 +124,9 @@ func TestParseRefusesBadEntriesNamingTheLine(t *testing.T) {
 	}
 }
 
-// /tmp/break/cases/12: each file was accepted; each is refused now, naming the entry and line.
-func TestParseRefusesWhatCase12Accepted(t *testing.T) {
+// Lists that look plausible but are wrong (a URL repeated with a fragment or its default port,
+// missing fields, a multi-line note) are refused, naming the entry and line.
+func TestParseRefusesPlausibleMistakes(t *testing.T) {
 	cases := map[string]struct{ doc, want string }{
 		"sources-fragment.toml": {"[[source]]\nurl = \"http://example.org/mods/\"\nadded = \"2026-01-01\"\nnote = \"x\"\n\n[[source]]\nurl = \"http://example.org/mods/#again\"\nadded = \"2026-01-01\"\nnote = \"the same URL: a fragment is never sent\"\n",
 			`line 7: [[source]] #2: url "http://example.org/mods/#again" has a #fragment, which is never sent to a site; enroll the URL without it`},
@@ -341,7 +342,7 @@ func TestCheckURL(t *testing.T) {
 
 // Notes in scripts and emoji that need the zero-width (non-)joiner, or a variation selector,
 // are one line of plain text; bidirectional controls, other invisible formatting characters,
-// C0/C1 controls and line separators are still refused, each named (/tmp/break2 case 9).
+// C0/C1 controls and line separators are still refused, each named.
 func TestCheckNoteWritingSystems(t *testing.T) {
 	for _, ok := range []string{
 		"Persian mods: می\u200cخواهم",
