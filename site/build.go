@@ -55,7 +55,7 @@ const markerText = "This directory is written by `ashyams build` and replaced wh
 const markerBase = "base_url: "
 
 // BuiltBaseURL is the base URL the site in out was built for, as its Marker records it; ""
-// when out holds no marker or the marker records none (a build before the line existed).
+// when out holds no marker or its marker has no base_url line.
 // Errors: a marker that cannot be read.
 func BuiltBaseURL(out string) (string, error) {
 	b, err := os.ReadFile(filepath.Join(out, Marker))

@@ -255,7 +255,7 @@ func TestBuildBadState(t *testing.T) {
 			o.ID = "../Escape"
 			f.write(store.OriginPath(site), o)
 		}, []string{"origin"}},
-		// /tmp/break/cases/3 v-current-but-cached: a current claim whose held and advertised
+		// A current claim whose held and advertised
 		// digests differ would be shown as current while showing an older manifest.
 		{"current claim holding another manifest than the advertised one", func(t *testing.T, f *fakeState, site string) {
 			var c store.Claim

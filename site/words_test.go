@@ -163,7 +163,7 @@ func loudState(t *testing.T) (state, site string) {
 // TestPublisherWordsNeverFailCheckSite: a state whose publisher data uses every forbidden word
 // in every field builds a site that passes check-site, and the words are really on the pages
 // (so the check had something to find): a publisher's "Official" tag or "trusted" game can
-// never block a deploy (/tmp/break/cases/1).
+// never block a deploy.
 func TestPublisherWordsNeverFailCheckSite(t *testing.T) {
 	state, site := loudState(t)
 	res, out := build(t, state, Options{}) // fails the test on any check-site problem
