@@ -296,7 +296,7 @@ Health changed at the last refresh:
 	}
 }
 
-// /tmp/break/cases/13: a project name with a newline, a workflow command and terminal escapes,
+// A project name with a newline, a workflow command and terminal escapes,
 // in an event and in a health change, is printed on escaped lines.
 func TestDiffEscapesPublisherText(t *testing.T) {
 	p := func(s string) *string { return &s }
@@ -355,7 +355,7 @@ func TestTagsRepeatHeadline(t *testing.T) {
 	}
 }
 
-// TestDiffTwoRefreshesInOneSecond (/tmp/b3 case 6): two refreshes that start in the same second
+// TestDiffTwoRefreshesInOneSecond: two refreshes that start in the same second
 // (observed_at has one-second resolution) share their events' observed_at. The second refresh,
 // with nothing changed on the site, recorded no events: diff must not credit it with the first
 // refresh's "first observed" events, and it says why they are left out.

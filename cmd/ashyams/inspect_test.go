@@ -35,7 +35,7 @@ func TestInspectRefusesPrivateAddress(t *testing.T) {
 	}
 }
 
-// case13Name and case13Site are the names /tmp/break/cases/13 published: a newline followed by
+// case13Name and case13Site are hostile names a publisher can give: a newline followed by
 // a GitHub Actions workflow command, an OSC title sequence, BEL, screen clear, colour and
 // concealed text.
 const (

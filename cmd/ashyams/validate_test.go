@@ -306,7 +306,7 @@ func TestValidateOutputPrintable(t *testing.T) {
 	}
 }
 
-// TestValidateIndexWithManifests (/tmp/b3 case 1): the README's pre-deploy check, an index given
+// TestValidateIndexWithManifests: the README's pre-deploy check, an index given
 // with its manifests, checks each manifest against the index entry pointing at it, as the
 // crawler does: bytes against manifest_sha256, project.id against the entry's id; a manifest no
 // entry points at is a finding too. The unchanged set is valid; a manifest alone stays valid.
