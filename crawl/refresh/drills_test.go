@@ -744,10 +744,19 @@ func TestDrillKilledMidway(t *testing.T) {
 		}
 		mustCheck(t, l.state)
 		l.sameHeld(before)
-		// Recorded: the site partly read, Tallow's claim not read and untouched.
+		// Recorded: the template site partly read with Tallow's claim not read and untouched.
+		// The other site may be mid-read too when the cancel lands, so it is not asked about.
 		x := load(t, l.state).Network.Interrupted
-		if x == nil || x.Reason != ie.Reason || len(x.SitesPartlyRead) != 1 || x.SitesPartlyRead[0].Site != l.site(tplDir) ||
-			!contains(x.SitesPartlyRead[0].Projects, tallow) || !reflect.DeepEqual(sum.Interrupted, x) {
+		if x == nil {
+			t.Fatal("network.json records no interrupt")
+		}
+		tplPartly := false
+		for _, p := range x.SitesPartlyRead {
+			if p.Site == l.site(tplDir) && contains(p.Projects, tallow) {
+				tplPartly = true
+			}
+		}
+		if x.Reason != ie.Reason || !tplPartly || !reflect.DeepEqual(sum.Interrupted, x) {
 			t.Errorf("network.json interrupted %+v; summary %+v", x, sum.Interrupted)
 		}
 		if got := l.raw0(store.ClaimPath(tallow, l.site(tplDir))); !bytes.Equal(got, tallowRecord) {
