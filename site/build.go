@@ -486,8 +486,8 @@ func checkNames(n *network.Network) error {
 // machineFiles writes the machine-readable files. catalog.json and events.json
 // (catalog/format), search.json and updates.xml are at the reference index's paths under
 // network-data/, and the catalog schema under schemas/; they are written as generated,
-// pretty-printed as the reference writes them. setup.json and its schema are beside the site,
-// minified. Every JSON file is validated against its schema first.
+// pretty-printed as the reference writes them. setup.json and its schema are beside them,
+// minified (this index's own files). Every JSON file is validated against its schema first.
 func (b *builder) machineFiles() error {
 	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.base, Repository: b.repo}, BaseURL: b.base}
 	cat, err := format.Catalog(b.n, opts)
@@ -519,10 +519,10 @@ func (b *builder) machineFiles() error {
 		name string
 		data []byte
 	}{{format.CatalogFile, cat}, {format.EventsFile, ev}, {SearchFile, search}, {SetupFile, setup},
-		{format.SchemaPath, schema}, {schemas.Setup, setupSchema}}
+		{format.SchemaPath, schema}, {SetupSchemaPath, setupSchema}}
 	for _, f := range files {
 		data := f.data
-		if f.name == SetupFile || f.name == schemas.Setup {
+		if f.name == SetupFile || f.name == SetupSchemaPath {
 			if data, err = minifyAs(b.min, ".json", data); err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
 			}

@@ -9,16 +9,20 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
-// SetupFile is the setup check's data beside the site: which claims declare each OpenMW
-// content file, with what those claims declare they need. The setup page (setup/index.html)
-// carries the same data inside itself, because its CSP allows no connection.
-const SetupFile = "setup.json"
+// SetupFile is the setup check's data beside the catalog (network-data/): which claims declare
+// each OpenMW content file, with what those claims declare they need. The setup page
+// (setup/index.html) carries the same data inside itself, because its CSP allows no connection.
+const SetupFile = format.DataDir + "/setup.json"
+
+// SetupSchemaPath is where setup.json's schema is published, beside the catalog schema.
+const SetupSchemaPath = "schemas/" + schemas.Setup
 
 // SetupPage is the setup check page: a player's openmw.cfg read in the browser.
 const SetupPage = "setup/index.html"

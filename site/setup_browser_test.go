@@ -548,7 +548,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	onlySite("pasted")
 
 	// The page can connect nowhere: its CSP refuses a fetch, even of its own site's file.
-	fetched, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("../setup.json").then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
+	fetched, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("../network-data/setup.json").then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
 	if err != nil || fetched != "refused" {
 		t.Errorf("a fetch from the setup page was %s (%v)", fetched, err)
 	}

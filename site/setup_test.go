@@ -226,7 +226,7 @@ func TestSetupCSP(t *testing.T) {
 			}
 			continue
 		}
-		if none || !strings.Contains(m[1], "connect-src 'self'") || strings.Contains(page, "setup.js") {
+		if none || !strings.Contains(m[1], "connect-src 'self'") || strings.Contains(page, "assets/setup.js") {
 			t.Errorf("%s: CSP %q; want connect-src 'self' and no setup script", p, m[1])
 		}
 		if !strings.Contains(page, `href="`+strings.Repeat("../", strings.Count(p, "/"))+`setup/index.html"`) && p != notFoundPage {
