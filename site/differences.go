@@ -1,10 +1,19 @@
 package site
 
+import "github.com/DreamWeave-MP/ashyams-go/catalog/store"
+
 // Difference is one deliberate difference between this index and the reference index (the
 // live AsHyAmS in Rust, whose records and published files ../shared/reference/FORMATS.md
 // describes): the area, what this index does, what the reference does, and why.
 type Difference struct {
 	Area, Ours, Reference, Why string
+}
+
+// stateDifferences is the about/state page's data: what the site publishes differently, and
+// the record fields only this index writes (catalog/store's list, which the README repeats).
+type stateDifferences struct {
+	Publish []Difference
+	Records []store.Difference
 }
 
 // PublishDifferences are the deliberate differences in what the site publishes. Everything

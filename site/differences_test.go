@@ -4,10 +4,13 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
 // TestStatePageListsEveryDifference: the about/state page shows every deliberate difference
-// of PublishDifferences (what, ours, the reference's and why), names every published path,
+// of PublishDifferences (what, ours, the reference's and why) and every record field of
+// store.Differences (the field and why), names every published path,
 // and the About page and the README link to it or list the same differences.
 func TestStatePageListsEveryDifference(t *testing.T) {
 	state := t.TempDir()
@@ -23,7 +26,14 @@ func TestStatePageListsEveryDifference(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []string{"network-data/catalog.json", "network-data/events.json", "network-data/search.json",
+	for _, d := range store.Differences {
+		for _, s := range []string{d.Field, d.Why} {
+			if !strings.Contains(text, norm(s)) {
+				t.Errorf("the state page lacks the record difference %q", s)
+			}
+		}
+	}
+	for _, p := range []string{"network-data/setup.json", "schemas/ashyams-setup-1.schema.json", "network-data/catalog.json", "network-data/events.json", "network-data/search.json",
 		"network-data/updates.xml", "schemas/dreamweave-network-catalog-1.schema.json", "network-media/<sha256>.<ext>"} {
 		if !strings.Contains(text, p) {
 			t.Errorf("the state page does not name %s", p)
