@@ -95,6 +95,10 @@ func New(o Options) *Client {
 		ForceAttemptHTTP2:   true,
 		DisableCompression:  true, // we ask for gzip ourselves and count decoded bytes
 		MaxIdleConnsPerHost: 2,
+		// A refresh reads thousands of hosts in turn and rarely returns to one it finished:
+		// a bounded idle pool keeps the connections worth reusing (the hosts being read) and
+		// closes the rest, so open files do not grow with the number of sites.
+		MaxIdleConns:        maxIdleConns,
 		IdleConnTimeout:     30 * time.Second,
 		TLSHandshakeTimeout: 10 * time.Second,
 	}
@@ -423,3 +427,7 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	}
 	return nil, errors.Join(errs...)
 }
+
+// maxIdleConns bounds the idle connections the client keeps across all hosts: room for every
+// host a refresh reads at once (eight sources, two requests each) twice over.
+const maxIdleConns = 32
