@@ -49,7 +49,7 @@ func (r *run) readHeld(project, site, recorded string) (*held, error) {
 }
 
 // movedFrom finds the claim a claim new at this site continues (FORMATS section 1.11, "Move"):
-// the claim for the same project at a site this site's enrolled source used to lead to, a move
+// the claim for the same project at a site this site's enrolled source led to before, a move
 // seen in this refresh or one recorded earlier in origin.previous whose old site no source
 // leads to and is still held (a move not finished: a refresh cut short, or a claim here that
 // could not take its manifest yet).
