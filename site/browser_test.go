@@ -129,7 +129,7 @@ func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 type browserLog struct {
 	mu   sync.Mutex
 	host string
-	// files is the built site's directory as a file:// path ("/tmp/x/public/"): pages opened
+	// files is the built site's directory as a file:// path ending in "/public/"): pages opened
 	// from files may load what is under it.
 	files    string
 	problems []string

@@ -10,7 +10,7 @@ import (
 // The README is the runbook and says every command in it is run by .ci/run or by a test. This
 // test keeps that true: each command line of its ```sh blocks must appear in .ci/run as written,
 // or be named by a "# README: <command>" line in .ci/run (just above the form .ci/run runs:
-// a temporary directory for /tmp/..., the corpus replay for a real site), or be listed in
+// a temporary directory for a fixed path, the corpus replay for a real site), or be listed in
 // readmeByTest with the test that runs it.
 
 // readmeByTest maps README commands that no script can run offline to the test that runs them
