@@ -39,21 +39,42 @@ type gnode struct {
 	out   []*network.Claim
 }
 
+// gedge is one drawn arrow: from depends on to by kind.
+type gedge struct {
+	from, to *network.Claim
+	kind     string
+}
+
 // graph draws the resolved relationships of current releases (from the model's
 // Relationships; self-references left out) as an SVG: one box per claim naming the claim and
 // its site, dependencies to the left of what depends on them, one arrow per (from, to, kind).
-// Layout is deterministic: columns by longest path, rows by name. The returned graphInfo
-// counts what is drawn and what is not, even when nothing is.
+// The returned graphInfo counts what is drawn and what is not, even when nothing is.
 func (b *builder) graph() (*graphInfo, error) {
-	type edge struct {
-		from, to *network.Claim
-		kind     string
+	nodes, edges, gi := graphEdges(b.n.Relationships)
+	if len(edges) == 0 {
+		gi.Reason = "No current release in the catalog has a relationship that resolves to another claim, so there is nothing to draw."
+		return gi, nil
 	}
+	if len(nodes) > graphMaxNodes {
+		gi.Reason = fmt.Sprintf("%d claims take part in resolved relationships, more than the %d a drawing can show legibly; the table below lists every relationship.", len(nodes), graphMaxNodes)
+		return gi, nil
+	}
+	l := layoutGraph(nodes, edges)
+	if err := b.write(GraphFile, b.drawGraph(l)); err != nil {
+		return nil, err
+	}
+	gi.File, gi.Width, gi.Height, gi.Nodes, gi.Edges = GraphFile, l.width, l.height, len(l.all), len(l.edges)
+	return gi, nil
+}
+
+// graphEdges collects the arrows to draw, one per (from, to, kind), the claims they join,
+// and counts every relationship as drawn or why not (graphInfo).
+func graphEdges(rels []*network.Relationship) (map[network.Key]*gnode, []gedge, *graphInfo) {
 	nodes := map[network.Key]*gnode{}
-	var edges []edge
+	var edges []gedge
 	seen := map[string]bool{}
-	gi := &graphInfo{Total: len(b.n.Relationships)}
-	for _, r := range b.n.Relationships {
+	gi := &graphInfo{Total: len(rels)}
+	for _, r := range rels {
 		drawn := false
 		for _, t := range r.Targets {
 			if r.Self || t.Claim == nil || t.Claim == r.From {
@@ -65,7 +86,7 @@ func (b *builder) graph() (*graphInfo, error) {
 				continue
 			}
 			seen[k] = true
-			edges = append(edges, edge{r.From, t.Claim, r.Kind})
+			edges = append(edges, gedge{r.From, t.Claim, r.Kind})
 			for _, c := range []*network.Claim{r.From, t.Claim} {
 				if nodes[c.Key] == nil {
 					nodes[c.Key] = &gnode{c: c, level: -1}
@@ -84,15 +105,24 @@ func (b *builder) graph() (*graphInfo, error) {
 			gi.Self++
 		}
 	}
-	if len(edges) == 0 {
-		gi.Reason = "No current release in the catalog has a relationship that resolves to another claim, so there is nothing to draw."
-		return gi, nil
-	}
-	if len(nodes) > graphMaxNodes {
-		gi.Reason = fmt.Sprintf("%d claims take part in resolved relationships, more than the %d a drawing can show legibly; the table below lists every relationship.", len(nodes), graphMaxNodes)
-		return gi, nil
-	}
-	// Longest-path levels; an edge back into the current path (a cycle) is ignored.
+	return nodes, edges, gi
+}
+
+// The drawing's measures, in CSS pixels: a box, the gaps between columns and rows, the margin.
+const graphBoxW, graphBoxH, graphColGap, graphRowGap, graphPad = 210, 46, 90, 16, 20
+
+// graphLayout is where everything goes: each node's column (level) and row, the nodes in name
+// order, the edges in key order, and the drawing's size.
+type graphLayout struct {
+	nodes         map[network.Key]*gnode
+	all           []*gnode
+	edges         []gedge
+	width, height int
+}
+
+// layoutGraph places the nodes deterministically: columns by longest path (an edge back into
+// the current path, a cycle, is ignored), rows by name within a column.
+func layoutGraph(nodes map[network.Key]*gnode, edges []gedge) *graphLayout {
 	onPath := map[network.Key]bool{}
 	var level func(g *gnode) int
 	level = func(g *gnode) int {
@@ -113,25 +143,25 @@ func (b *builder) graph() (*graphInfo, error) {
 		g.level = lv
 		return lv
 	}
-	var all []*gnode
+	l := &graphLayout{nodes: nodes, edges: edges}
 	for _, g := range nodes {
-		all = append(all, g)
+		l.all = append(l.all, g)
 	}
-	sort.Slice(all, func(i, j int) bool {
-		a, b := strings.ToLower(all[i].c.Name), strings.ToLower(all[j].c.Name)
+	sort.Slice(l.all, func(i, j int) bool {
+		a, b := strings.ToLower(l.all[i].c.Name), strings.ToLower(l.all[j].c.Name)
 		if a != b {
 			return a < b
 		}
-		return all[i].c.Key.Less(all[j].c.Key)
+		return l.all[i].c.Key.Less(l.all[j].c.Key)
 	})
 	cols := 0
-	for _, g := range all {
-		if l := level(g); l+1 > cols {
-			cols = l + 1
+	for _, g := range l.all {
+		if lv := level(g); lv+1 > cols {
+			cols = lv + 1
 		}
 	}
 	rows := make([]int, cols)
-	for _, g := range all {
+	for _, g := range l.all {
 		g.row = rows[g.level]
 		rows[g.level]++
 	}
@@ -141,14 +171,30 @@ func (b *builder) graph() (*graphInfo, error) {
 			maxRows = r
 		}
 	}
-	const boxW, boxH, colGap, rowGap, pad = 210, 46, 90, 16, 20
-	width := pad*2 + cols*boxW + (cols-1)*colGap
-	height := pad*2 + maxRows*boxH + (maxRows-1)*rowGap
-	pos := func(g *gnode) (x, y int) {
-		return pad + g.level*(boxW+colGap), pad + g.row*(boxH+rowGap)
-	}
+	l.width = graphPad*2 + cols*graphBoxW + (cols-1)*graphColGap
+	l.height = graphPad*2 + maxRows*graphBoxH + (maxRows-1)*graphRowGap
+	sort.SliceStable(l.edges, func(i, j int) bool {
+		if l.edges[i].from.Key != l.edges[j].from.Key {
+			return l.edges[i].from.Key.Less(l.edges[j].from.Key)
+		}
+		if l.edges[i].to.Key != l.edges[j].to.Key {
+			return l.edges[i].to.Key.Less(l.edges[j].to.Key)
+		}
+		return l.edges[i].kind < l.edges[j].kind
+	})
+	return l
+}
+
+// pos is the top left corner of g's box.
+func (l *graphLayout) pos(g *gnode) (x, y int) {
+	return graphPad + g.level*(graphBoxW+graphColGap), graphPad + g.row*(graphBoxH+graphRowGap)
+}
+
+// drawGraph writes the laid-out graph as SVG: the styles, the arrow heads, one path per edge
+// and one box per node, each with a title naming its claims in plain text.
+func (b *builder) drawGraph(l *graphLayout) []byte {
 	var s bytes.Buffer
-	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, sans-serif" font-size="13">`, width, height, width, height)
+	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, sans-serif" font-size="13">`, l.width, l.height, l.width, l.height)
 	s.WriteString(`<title>Dependencies between current releases in this index</title>`)
 	// The colours follow the reader's light or dark scheme, as the pages do (assets/site.css),
 	// whether the drawing is shown in the page or opened on its own.
@@ -163,47 +209,15 @@ func (b *builder) graph() (*graphInfo, error) {
 		fmt.Fprintf(&s, `<marker id="%s" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 10 5 0 10z" class="%s"/></marker>`, m.id, m.class)
 	}
 	s.WriteString(`</defs>`)
-	fmt.Fprintf(&s, `<rect class="bg" width="%d" height="%d"/>`, width, height)
-	sort.SliceStable(edges, func(i, j int) bool {
-		if edges[i].from.Key != edges[j].from.Key {
-			return edges[i].from.Key.Less(edges[j].from.Key)
-		}
-		if edges[i].to.Key != edges[j].to.Key {
-			return edges[i].to.Key.Less(edges[j].to.Key)
-		}
-		return edges[i].kind < edges[j].kind
-	})
-	for _, e := range edges {
-		fx, fy := pos(nodes[e.from.Key])
-		tx, ty := pos(nodes[e.to.Key])
-		x1, y1 := fx, fy+boxH/2
-		x2, y2 := tx+boxW, ty+boxH/2
-		if nodes[e.to.Key].level >= nodes[e.from.Key].level { // same column or a cycle: route around the right
-			x1, x2 = fx+boxW, tx+boxW
-		}
-		class, marker, dash := "edge", "arrow", ""
-		switch e.kind {
-		case "requires":
-		case "recommends":
-			dash = ` stroke-dasharray="6 4"`
-		case "conflicts":
-			class, marker, dash = "edge conflicts", "arrow-conflicts", ` stroke-dasharray="2 3"`
-		default:
-			class, marker = "edge other", "arrow-other"
-		}
-		mx := (x1 + x2) / 2
-		if x1 == x2 {
-			mx = x1 + colGap/2
-		}
-		fmt.Fprintf(&s, `<path d="M%d %d C%d %d %d %d %d %d" class="%s" stroke-width="1.5"%s marker-end="url(#%s)"><title>`, x1, y1, mx, y1, mx, y2, x2, y2, class, dash, marker)
-		xmlEscape(&s, b.names.claimText(e.from)+" "+e.kind+" "+b.names.claimText(e.to))
-		s.WriteString(`</title></path>`)
+	fmt.Fprintf(&s, `<rect class="bg" width="%d" height="%d"/>`, l.width, l.height)
+	for _, e := range l.edges {
+		b.drawEdge(&s, l, e)
 	}
-	for _, g := range all {
-		x, y := pos(g)
+	for _, g := range l.all {
+		x, y := l.pos(g)
 		s.WriteString(`<g><title>`)
 		xmlEscape(&s, b.names.claimText(g.c)+", site "+g.c.Site)
-		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" class="box"/>`, x, y, boxW, boxH)
+		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" class="box"/>`, x, y, graphBoxW, graphBoxH)
 		fmt.Fprintf(&s, `<text x="%d" y="%d" class="name">`, x+8, y+19)
 		xmlEscape(&s, plainPub(clip(g.c.Name, 27)))
 		fmt.Fprintf(&s, `</text><text x="%d" y="%d" class="site" font-size="11">`, x+8, y+36)
@@ -211,11 +225,38 @@ func (b *builder) graph() (*graphInfo, error) {
 		s.WriteString(`</text></g>`)
 	}
 	s.WriteString(`</svg>`)
-	if err := b.write(GraphFile, s.Bytes()); err != nil {
-		return nil, err
+	return s.Bytes()
+}
+
+// drawEdge writes one arrow: from the left of the depending box to the right of its
+// dependency, or around the right when both are in one column or the edge closes a cycle;
+// dashed for recommends, dotted red for conflicts, grey for the other kinds.
+func (b *builder) drawEdge(s *bytes.Buffer, l *graphLayout, e gedge) {
+	from, to := l.nodes[e.from.Key], l.nodes[e.to.Key]
+	fx, fy := l.pos(from)
+	tx, ty := l.pos(to)
+	x1, y1 := fx, fy+graphBoxH/2
+	x2, y2 := tx+graphBoxW, ty+graphBoxH/2
+	if to.level >= from.level {
+		x1, x2 = fx+graphBoxW, tx+graphBoxW
 	}
-	gi.File, gi.Width, gi.Height, gi.Nodes, gi.Edges = GraphFile, width, height, len(all), len(edges)
-	return gi, nil
+	class, marker, dash := "edge", "arrow", ""
+	switch e.kind {
+	case "requires":
+	case "recommends":
+		dash = ` stroke-dasharray="6 4"`
+	case "conflicts":
+		class, marker, dash = "edge conflicts", "arrow-conflicts", ` stroke-dasharray="2 3"`
+	default:
+		class, marker = "edge other", "arrow-other"
+	}
+	mx := (x1 + x2) / 2
+	if x1 == x2 {
+		mx = x1 + graphColGap/2
+	}
+	fmt.Fprintf(s, `<path d="M%d %d C%d %d %d %d %d %d" class="%s" stroke-width="1.5"%s marker-end="url(#%s)"><title>`, x1, y1, mx, y1, mx, y2, x2, y2, class, dash, marker)
+	xmlEscape(s, b.names.claimText(e.from)+" "+e.kind+" "+b.names.claimText(e.to))
+	s.WriteString(`</title></path>`)
 }
 
 // clip shortens s to at most n runes, marking the cut.
