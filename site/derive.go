@@ -64,6 +64,7 @@ var tagOrder = []string{tags.Release, tags.Breaking, tags.Migration, tags.Depend
 	tags.Status, tags.Artifacts, tags.Anomaly, tags.Capabilities, tags.Components, tags.Metadata,
 	tags.Development, tags.Observed, tags.Listing, tags.Moved}
 
+// derive computes every event's view, the events by tag and claim, and first-seen times.
 func derive(n *network.Network, names *siteNames) *derived {
 	d := &derived{
 		ByID:      map[string]*eventView{},
@@ -74,18 +75,8 @@ func derive(n *network.Network, names *siteNames) *derived {
 	sorted := pageOrder(n, format.SortEvents(n.Events))
 	for i := range sorted {
 		e := &sorted[i]
-		v := &eventView{Event: e, Tags: tags.Tags(*e), Headline: tags.Headline(*e), Lines: diff.Lines(e.Changes)}
+		v := newEventView(n, names, e)
 		k := network.Key{Project: e.Project, Site: e.Origin}
-		v.Claim = n.ByKey[k]
-		switch o := n.OriginByID[e.Origin]; {
-		case v.Claim != nil:
-			v.Site = names.claimSiteText(v.Claim)
-		case o != nil:
-			v.Site = names.originText(o)
-		default:
-			v.Site = e.Origin
-		}
-		v.Title = siteHeadline(e, v.Headline, v.Site)
 		d.Events = append(d.Events, v)
 		d.ByID[e.ID] = v
 		d.ByClaim[k] = append(d.ByClaim[k], v)
@@ -93,62 +84,89 @@ func derive(n *network.Network, names *siteNames) *derived {
 			d.ByTag[t] = append(d.ByTag[t], v)
 		}
 	}
+	d.Tags = tagsInUse(d.ByTag)
+	for k, evs := range d.ByClaim {
+		if seen := firstSeen(n.ByKey[k], evs); len(seen) > 0 {
+			d.FirstSeen[k] = seen
+		}
+	}
+	return d
+}
+
+// newEventView is e as the pages show it: tags, headline, lines, its claim and site.
+func newEventView(n *network.Network, names *siteNames, e *store.Event) *eventView {
+	v := &eventView{Event: e, Tags: tags.Tags(*e), Headline: tags.Headline(*e), Lines: diff.Lines(e.Changes)}
+	v.Claim = n.ByKey[network.Key{Project: e.Project, Site: e.Origin}]
+	switch o := n.OriginByID[e.Origin]; {
+	case v.Claim != nil:
+		v.Site = names.claimSiteText(v.Claim)
+	case o != nil:
+		v.Site = names.originText(o)
+	default:
+		v.Site = e.Origin
+	}
+	v.Title = siteHeadline(e, v.Headline, v.Site)
+	return v
+}
+
+// tagsInUse are the tags of byTag in the vocabulary's order (tagOrder), then the tags outside
+// the vocabulary this build knows, sorted.
+func tagsInUse(byTag map[string][]*eventView) []string {
+	var out []string
 	known := map[string]bool{}
 	for _, t := range tagOrder {
 		known[t] = true
-		if len(d.ByTag[t]) > 0 {
-			d.Tags = append(d.Tags, t)
+		if len(byTag[t]) > 0 {
+			out = append(out, t)
 		}
 	}
-	var extra []string // tags outside the vocabulary this build knows, shown after it
-	for t := range d.ByTag {
+	var extra []string
+	for t := range byTag {
 		if !known[t] {
 			extra = append(extra, t)
 		}
 	}
 	sort.Strings(extra)
-	d.Tags = append(d.Tags, extra...)
+	return append(out, extra...)
+}
 
-	// First seen: walk each claim's events oldest first. A release is first seen in the event
-	// whose top-level release-added names it. The releases no event added were in the manifest
-	// when the claim was first observed, but only when the recorded history is complete: the
-	// observed event and every later manifest change link digest to digest up to the held
-	// manifest. Otherwise the page says the time was not recorded.
-	for k, evs := range d.ByClaim {
-		c := n.ByKey[k]
-		seen := map[string]*eventView{}
-		var observed *eventView
-		chain, prev := false, ""
-		for i := len(evs) - 1; i >= 0; i-- {
-			v := evs[i]
-			if v.Kind == store.EventObserved && v.After != nil {
-				observed, chain, prev = v, true, *v.After
-				continue
-			}
-			if v.Before != nil && v.After != nil && *v.Before != *v.After {
-				if *v.Before != prev {
-					chain = false
-				}
-				prev = *v.After
-			}
-			for _, ch := range v.Changes {
-				if ch.Change == "release-added" && ch.Version != "" && seen[ch.Version] == nil {
-					seen[ch.Version] = v
-				}
-			}
+// firstSeen is, per release version of claim c (nil when the state no longer holds it), the
+// event of evs (c's events, newest first) in which this index first saw the release. It walks
+// the events oldest first. A release is first seen in the event whose top-level release-added
+// names it. The releases no event added were in the manifest when the claim was first
+// observed, but only when the recorded history is complete: the observed event and every
+// later manifest change link digest to digest up to the held manifest. Otherwise the page says
+// the time was not recorded.
+func firstSeen(c *network.Claim, evs []*eventView) map[string]*eventView {
+	seen := map[string]*eventView{}
+	var observed *eventView
+	chain, prev := false, ""
+	for i := len(evs) - 1; i >= 0; i-- {
+		v := evs[i]
+		if v.Kind == store.EventObserved && v.After != nil {
+			observed, chain, prev = v, true, *v.After
+			continue
 		}
-		if c != nil && c.Manifest != nil && observed != nil && chain && prev == c.Record.Ingested() {
-			for _, r := range c.Manifest.Releases {
-				if seen[r.Version] == nil {
-					seen[r.Version] = observed
-				}
+		if v.Before != nil && v.After != nil && *v.Before != *v.After {
+			if *v.Before != prev {
+				chain = false
 			}
+			prev = *v.After
 		}
-		if len(seen) > 0 {
-			d.FirstSeen[k] = seen
+		for _, ch := range v.Changes {
+			if ch.Change == "release-added" && ch.Version != "" && seen[ch.Version] == nil {
+				seen[ch.Version] = v
+			}
 		}
 	}
-	return d
+	if c != nil && c.Manifest != nil && observed != nil && chain && prev == c.Record.Ingested() {
+		for _, r := range c.Manifest.Releases {
+			if seen[r.Version] == nil {
+				seen[r.Version] = observed
+			}
+		}
+	}
+	return seen
 }
 
 // pageOrder is the order the pages list events in: newest first, and events observed at the
