@@ -28,14 +28,14 @@ type Doc struct {
 // the schema (a schema-invalid document never yields a half-filled typed model). Rule findings
 // come with a typed model; the rules only run on schema-valid documents.
 func Decode(b []byte) (*Doc, []Finding) {
-	return decode(b, "", "")
+	return decode(b, "", entryWant{})
 }
 
 // ValidateIndex decodes and validates b as a site index (document "index"). A manifest or any
 // other document gives findings (RuleDocumentKind for a manifest). The index is returned once
 // it passed the schema (see Decode); it is valid exactly when no findings come back.
 func ValidateIndex(b []byte) (*Index, []Finding) {
-	d, fs := decode(b, DocIndex, "")
+	d, fs := decode(b, DocIndex, entryWant{})
 	if d == nil {
 		return nil, fs
 	}
@@ -47,7 +47,7 @@ func ValidateIndex(b []byte) (*Index, []Finding) {
 // is a finding (RuleIDMatch). expectID "" skips that check (a manifest validated alone). The
 // manifest is returned once it passed the schema (see Decode).
 func ValidateManifest(b []byte, expectID string) (*Manifest, []Finding) {
-	d, fs := decode(b, DocProject, expectID)
+	d, fs := decode(b, DocProject, entryWant{id: expectID})
 	if d == nil {
 		return nil, fs
 	}
@@ -56,12 +56,12 @@ func ValidateManifest(b []byte, expectID string) (*Manifest, []Finding) {
 
 // decode is Decode, ValidateIndex and ValidateManifest; every finding leaves through
 // printableFindings.
-func decode(b []byte, want, expectID string) (*Doc, []Finding) {
-	d, fs := decodeFindings(b, want, expectID)
+func decode(b []byte, want string, e entryWant) (*Doc, []Finding) {
+	d, fs := decodeFindings(b, want, e)
 	return d, printableFindings(fs)
 }
 
-func decodeFindings(b []byte, want, expectID string) (*Doc, []Finding) {
+func decodeFindings(b []byte, want string, e entryWant) (*Doc, []Finding) {
 	v, fs := parseStrict(b)
 	if fs != nil {
 		return nil, sortFindings(fs)
@@ -101,7 +101,7 @@ func decodeFindings(b []byte, want, expectID string) (*Doc, []Finding) {
 				return doc, []Finding{{Rule: RuleDecode, Message: "the manifest does not fit the typed model: " + err.Error()}}
 			}
 			doc.Manifest = &m
-			findings = manifestRules(doc.Manifest, expectID)
+			findings = manifestRules(doc.Manifest, e)
 		}
 	}
 	return doc, sortFindings(findings)

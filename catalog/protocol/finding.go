@@ -102,6 +102,7 @@ const (
 
 	// Protocol rules (SPEC section 1).
 	RuleIDMatch              = "id-match"                // manifest project.id differs from the index entry
+	RuleManifestSHA256       = "manifest-sha256"         // manifest bytes do not hash to the entry's manifest_sha256
 	RuleChannelHeads         = "channel-heads"           // channels differ from the recomputed heads
 	RuleUniquePrecedence     = "unique-precedence"       // two releases with equal precedence
 	RuleVersionScheme        = "version-scheme"          // a version that does not parse under the scheme

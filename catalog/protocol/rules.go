@@ -9,14 +9,14 @@ import (
 )
 
 // manifestRules checks the SPEC section 1 rules the schema cannot express on a manifest that
-// passed the schema.
-func manifestRules(m *Manifest, expectID string) []Finding {
+// passed the schema; e is the index entry that points at it (RuleIDMatch), if any.
+func manifestRules(m *Manifest, e entryWant) []Finding {
 	var fs []Finding
 	add := func(ptr, rule, format string, args ...any) {
 		fs = append(fs, Finding{Pointer: ptr, Rule: rule, Message: fmt.Sprintf(format, args...)})
 	}
-	if expectID != "" && m.Project.ID != expectID {
-		add("/project/id", RuleIDMatch, "project.id %q differs from the id %q of the index entry that points at this manifest", m.Project.ID, expectID)
+	if f, ok := e.idFinding(m); ok {
+		fs = append(fs, f)
 	}
 	sch := SchemeOf(m)
 	parsed := make([]*version.Version, len(m.Releases))

@@ -1,0 +1,62 @@
+package protocol
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// ValidateForEntry validates b as the manifest a site index entry points at, with every check
+// the crawler makes before it accepts one (SPEC section 1; seeds/crawler.txt): b hashes to
+// entry.ManifestSHA256 (RuleManifestSHA256: a half-finished deployment), b is a valid manifest
+// (ValidateManifest), and its project.id is entry.ID (RuleIDMatch). where names the entry in
+// the findings' messages, as "<index> /projects/<n>"; "" names it only as "the index entry".
+// The manifest is returned once it passed the schema (see Decode); it may be accepted exactly
+// when no findings come back.
+func ValidateForEntry(b []byte, entry IndexEntry, where string) (*Manifest, []Finding) {
+	e := entryWant{id: entry.ID, manifest: entry.Manifest, sha256: entry.ManifestSHA256, where: where, checkSHA: true}
+	d, fs := decode(b, DocProject, e)
+	if f, ok := e.shaFinding(b); ok {
+		fs = printableFindings(sortFindings(append(fs, f)))
+	}
+	if d == nil {
+		return nil, fs
+	}
+	return d.Manifest, fs
+}
+
+// entryWant is what the index entry pointing at a manifest expects of it. The zero value
+// expects nothing (a manifest validated alone); id alone is ValidateManifest's expectID.
+type entryWant struct {
+	id       string // the entry's id; "" skips RuleIDMatch
+	manifest string // the entry's manifest URL, for messages
+	sha256   string // the entry's manifest_sha256 (checkSHA)
+	where    string // "<index> /projects/<n>", or ""
+	checkSHA bool
+}
+
+// idFinding is the RuleIDMatch finding when m's project.id is not the entry's id.
+func (e entryWant) idFinding(m *Manifest) (Finding, bool) {
+	if e.id == "" || m.Project.ID == e.id {
+		return Finding{}, false
+	}
+	msg := fmt.Sprintf("project.id %q differs from the id %q of the index entry that points at this manifest", m.Project.ID, e.id)
+	if e.where != "" {
+		msg += " (" + e.where + ")"
+	}
+	return Finding{Pointer: "/project/id", Rule: RuleIDMatch, Message: msg}, true
+}
+
+// shaFinding is the RuleManifestSHA256 finding when b does not hash to the entry's digest.
+func (e entryWant) shaFinding(b []byte) (Finding, bool) {
+	sum := sha256.Sum256(b)
+	got := hex.EncodeToString(sum[:])
+	if !e.checkSHA || got == e.sha256 {
+		return Finding{}, false
+	}
+	where := e.where
+	if where == "" {
+		where = "the index entry"
+	}
+	return Finding{Rule: RuleManifestSHA256, Message: fmt.Sprintf("the manifest's bytes hash to %s, but %s (%s) advertises manifest_sha256 %s", got, where, e.manifest, e.sha256)}, true
+}
