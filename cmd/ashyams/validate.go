@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -294,39 +292,35 @@ func printValidateResult(w io.Writer, v validateResult) {
 	}
 }
 
-// Rules of the checks between documents given together (validateTogether). RuleIDMatch is the
-// protocol's own; the others name the crawler's verdicts.
-const (
-	// ruleManifestSHA256: the manifest's bytes do not hash to its index entry's manifest_sha256;
-	// the crawler records the claim as "inconsistent deployment" and keeps the last good data.
-	ruleManifestSHA256 = "manifest-sha256"
-	// ruleNotListed: a manifest given with site indexes none of whose entries points at it; the
-	// crawler reads only manifests an index entry points at.
-	ruleNotListed = "not-listed"
-)
+// ruleNotListed: a manifest given with site indexes none of whose entries points at it; the
+// crawler reads only manifests an index entry points at.
+const ruleNotListed = "not-listed"
+
+// togetherConsequence is what the crawler records for a finding of a check between documents,
+// appended to its message: the verdicts of crawl/refresh for the same rules.
+var togetherConsequence = map[string]string{
+	protocol.RuleManifestSHA256: ": the crawler records the claim as " + store.HealthLabel(store.ClaimInconsistent) + " and keeps the last good data",
+	protocol.RuleIDMatch:        ": the crawler records the claim as " + store.HealthLabel(store.ClaimInvalid),
+}
 
 // validateTogether checks each readable manifest given together with one or more readable site
-// indexes against the index entry that points at it, as the crawler will (crawler.txt; SPEC 1):
-// its bytes must hash to the entry's manifest_sha256 (rule manifest-sha256) and its project.id
-// must equal the entry's id (rule id-match). An entry points at a manifest given as a URL when
-// its manifest URL, resolved against the index's URL, is that URL; at a manifest given as a
-// file when the entry's manifest URL path ends with the file's path relative to the directory
-// of an index given as a file ("projects/x.json" next to dreamweave.json matches
-// https://site.example/mods/projects/x.json). A manifest no given index points at is a finding
-// too (rule not-listed). Findings are added to the manifest's result, which becomes invalid.
-// Without an index, nothing changes: a manifest alone is validated alone.
+// indexes against the index entry that points at it, with the crawler's own check
+// (protocol.ValidateForEntry): its bytes must hash to the entry's manifest_sha256 (rule
+// manifest-sha256) and its project.id must equal the entry's id (rule id-match). An entry
+// points at a manifest given as a URL when its manifest URL, resolved against the index's URL,
+// is that URL; at a manifest given as a file when the entry's manifest URL path ends with the
+// file's path relative to the directory of an index given as a file ("projects/x.json" next to
+// dreamweave.json matches https://site.example/mods/projects/x.json). A manifest no given index
+// points at is a finding too (rule not-listed). Findings are added to the manifest's result,
+// which becomes invalid. Without an index, nothing changes: a manifest alone is validated alone.
 func validateTogether(results []validateResult, bodies [][]byte) {
-	type index struct {
-		src string
-		ix  *protocol.Index
-	}
-	var indexes []index
+	var indexes []givenIndex
 	for i, r := range results {
 		if r.Kind != protocol.DocIndex || bodies[i] == nil {
 			continue
 		}
 		if d, _ := protocol.Decode(bodies[i]); d != nil && d.Index != nil {
-			indexes = append(indexes, index{r.Source, d.Index})
+			indexes = append(indexes, givenIndex{r.Source, d.Index})
 		}
 	}
 	if len(indexes) == 0 {
@@ -337,36 +331,10 @@ func validateTogether(results []validateResult, bodies [][]byte) {
 		if r.Kind != protocol.DocProject || bodies[i] == nil {
 			continue
 		}
-		d, _ := protocol.Decode(bodies[i])
-		if d == nil || d.Manifest == nil {
+		if d, _ := protocol.Decode(bodies[i]); d == nil || d.Manifest == nil {
 			continue // findings already say why it is not a manifest the crawler could accept
 		}
-		var (
-			found  bool
-			from   string
-			at     int
-			entry  protocol.IndexEntry
-			bestSz = -1
-		)
-		for _, x := range indexes {
-			for n, e := range x.ix.Projects {
-				if sz := pointsAt(x.src, e.Manifest, r.Source); sz > bestSz {
-					found, from, at, entry, bestSz = true, x.src, n, e, sz
-				}
-			}
-		}
-		var add []protocol.Finding
-		if !found {
-			add = append(add, protocol.Finding{Rule: ruleNotListed, Message: fmt.Sprintf("no entry of the site index %s points at this manifest: the crawler reads only manifests an index entry points at", strings.Join(indexSources(indexes, func(x index) string { return x.src }), ", "))})
-		} else {
-			sum := sha256.Sum256(bodies[i])
-			if got := hex.EncodeToString(sum[:]); got != entry.ManifestSHA256 {
-				add = append(add, protocol.Finding{Rule: ruleManifestSHA256, Message: fmt.Sprintf("the manifest's bytes hash to %s, but %s /projects/%d (%s) advertises manifest_sha256 %s: the crawler records the claim as inconsistent deployment and keeps the last good data", got, from, at, entry.Manifest, entry.ManifestSHA256)})
-			}
-			if id := d.Manifest.Project.ID; id != entry.ID {
-				add = append(add, protocol.Finding{Pointer: "/project/id", Rule: protocol.RuleIDMatch, Message: fmt.Sprintf("project.id %q differs from the id %q of the index entry that points at this manifest (%s /projects/%d): the crawler records the claim as invalid publication", id, entry.ID, from, at)})
-			}
-		}
+		add := checkTogether(indexes, r.Source, bodies[i])
 		if len(add) > 0 {
 			r.Findings = append(r.Findings, add...)
 			if r.Valid {
@@ -374,6 +342,43 @@ func validateTogether(results []validateResult, bodies [][]byte) {
 			}
 		}
 	}
+}
+
+// givenIndex is a site index given on the command line: where it was read, and its entries.
+type givenIndex struct {
+	src string
+	ix  *protocol.Index
+}
+
+// checkTogether is the findings of the manifest read from src against the entry of a given
+// index that points at it best (pointsAt), or a not-listed finding when none does.
+func checkTogether(indexes []givenIndex, src string, body []byte) []protocol.Finding {
+	var (
+		found  bool
+		from   string
+		at     int
+		entry  protocol.IndexEntry
+		bestSz = -1
+	)
+	for _, x := range indexes {
+		for n, e := range x.ix.Projects {
+			if sz := pointsAt(x.src, e.Manifest, src); sz > bestSz {
+				found, from, at, entry, bestSz = true, x.src, n, e, sz
+			}
+		}
+	}
+	if !found {
+		return []protocol.Finding{{Rule: ruleNotListed, Message: fmt.Sprintf("no entry of the site index %s points at this manifest: the crawler reads only manifests an index entry points at", strings.Join(indexSources(indexes, func(x givenIndex) string { return x.src }), ", "))}}
+	}
+	_, fs := protocol.ValidateForEntry(body, entry, fmt.Sprintf("%s /projects/%d", from, at))
+	var add []protocol.Finding
+	for _, f := range fs {
+		if c, ok := togetherConsequence[f.Rule]; ok { // the document's own findings are in already
+			f.Message += c
+			add = append(add, f)
+		}
+	}
+	return add
 }
 
 func indexSources[T any](xs []T, f func(T) string) []string {

@@ -140,7 +140,7 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		}
 		return r.notCurrent(sr, &c, f.health, f.problem)
 	}
-	m, fs := protocol.ValidateManifest(f.body, entry.ID)
+	m, fs := protocol.ValidateForEntry(f.body, f.entry, "")
 	if len(fs) > 0 || m == nil {
 		health, problem := manifestVerdict(fs)
 		c.Rejected = rejected(store.Digest(f.body), health, problem)
