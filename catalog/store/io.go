@@ -76,29 +76,53 @@ func (d *Dir) WriteBytes(rel string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
+	if err := replace(path, b, 0o644, d.batch == nil); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	d.wrote(path)
+	return nil
+}
+
+// ReplaceFile replaces the file at path with b atomically, as WriteBytes does (a synced temp
+// file beside it, renamed over it), keeping the file's permissions (0644 for a new file): for a
+// hand-edited file outside the state, such as network/sources.toml, which an interrupted write
+// must never leave half written. path's directory must exist.
+func ReplaceFile(path string, b []byte) error {
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := replace(path, b, mode, true); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// replace writes b to a temp file beside path (TempPrefix), syncs it when sync is set, gives it
+// mode and renames it over path. On failure the temp file is removed and path is untouched.
+func replace(path string, b []byte, mode os.FileMode, sync bool) error {
 	f, err := os.CreateTemp(filepath.Dir(path), TempPrefix+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
 	_, werr := f.Write(b)
-	if werr == nil && d.batch == nil {
+	if werr == nil && sync {
 		werr = f.Sync()
 	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
+		werr = os.Chmod(tmp, mode)
 	}
 	if werr == nil {
 		werr = os.Rename(tmp, path)
 	}
 	if werr != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", rel, werr)
+		return werr
 	}
-	d.wrote(path)
 	return nil
 }
 
