@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -356,7 +357,7 @@ func dupKey(s string) string {
 func redact(s string) string { return crawl.RedactURL(s) }
 
 // CheckNote returns "" for a usable note, else what is wrong with it: empty (or only white
-// space), more than one line, or holding a character that hides, reorders or breaks text in a
+// space), not UTF-8 (a TOML file cannot hold it), more than one line, or holding a character that hides, reorders or breaks text in a
 // review or a log: a C0 or C1 control, a line or paragraph separator, a bidirectional control
 // (embeddings, overrides, isolates, marks) or another invisible formatting character (zero-width
 // space, word joiner, byte order mark, soft hyphen...). Allowed, because real writing needs them:
@@ -367,6 +368,8 @@ func CheckNote(note string) string {
 	switch {
 	case strings.TrimSpace(note) == "":
 		return "is empty (one line for the humans reviewing the list)"
+	case !utf8.ValidString(note):
+		return "is not UTF-8 text"
 	case strings.ContainsAny(note, "\n\r\u2028\u2029\u0085"):
 		return "spans several lines; one line is wanted"
 	}

@@ -368,6 +368,7 @@ func TestCheckNoteWritingSystems(t *testing.T) {
 		"line\u2028separator":      "spans several lines; one line is wanted",
 		"next\u0085line":           "spans several lines; one line is wanted",
 		"joiner then \u202d after": "holds the control or formatting character U+202D; one line of plain text is wanted",
+		"caf\xe9":                  "is not UTF-8 text",
 	} {
 		if got := CheckNote(in); got != want {
 			t.Errorf("CheckNote(%q) = %q, want %q", in, got, want)
