@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -42,10 +39,11 @@ const addParallel = 8
 // valid site index: the inspect report is printed); a site whose index an enrolled source
 // already leads to (from the state's records for that source, else by discovering it now).
 // Otherwise it appends one [[source]] entry (url, added = today, note) to the end of the file,
-// leaving every other byte as it was, re-validates the whole file and writes it atomically.
+// leaving every other byte as it was, re-validates the whole file and writes it atomically
+// (store.ReplaceFile).
 // A --state named on the command line that does not exist is refused (noStateMessage); the
 // default state/ may be absent. Errors go to stderr as "ashyams add: ..." (env.errorf). Exit 2
-// for usage (no URL, no or multi-line note).
+// for usage (no URL, or a note the source list's rule, sources.CheckNote, refuses).
 func runAdd(e *env, args []string) int {
 	fs := newFlags(e, "add", "URL --note TEXT")
 	note := fs.String("note", "", "one line for the humans reviewing the list: why this site is enrolled (required)")
@@ -56,7 +54,7 @@ func runAdd(e *env, args []string) int {
 	if rc >= 0 {
 		return rc
 	}
-	if msg := checkNote(*note); msg != "" {
+	if msg := sources.CheckNote(*note); msg != "" {
 		e.errorf("add", "--note %s", msg)
 		fs.Usage()
 		return 2
@@ -122,31 +120,12 @@ func runAdd(e *env, args []string) int {
 		return refuse("%s leads to the site index %s, which [[source]] #%d (line %d, %s) already leads to",
 			store.TermText(u), store.TermText(index), other.Entry, other.Line, store.TermText(other.URL))
 	}
-	if err := writeAtomic(*srcPath, next); err != nil {
-		return refuse("write: %v", err)
+	if err := store.ReplaceFile(*srcPath, next); err != nil {
+		return refuse("%v", err)
 	}
 	fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf("added %s to %s (site index %s, %s)",
 		store.TermText(u), store.TermText(*srcPath), store.TermText(index), plural(len(rep.Claims), "project"))))
 	return 0
-}
-
-// checkNote returns "" for a usable note, else what is wrong with it.
-func checkNote(n string) string {
-	if strings.TrimSpace(n) == "" {
-		return "is required: say in one line why this site is enrolled"
-	}
-	if !utf8.ValidString(n) {
-		return "must be UTF-8 text"
-	}
-	for _, r := range n {
-		// strconv.IsPrint: no control (line breaks, tabs, ESC), format (bidirectional
-		// overrides, zero-width) or separator character but ' ': the note is read in reviews
-		// and logs, where such characters hide or reorder text.
-		if !strconv.IsPrint(r) {
-			return fmt.Sprintf("must be one line of printable text (it holds %s: no line breaks, control or invisible formatting characters)", strconv.QuoteRuneToASCII(r))
-		}
-	}
-	return ""
 }
 
 // tomlString quotes s as a TOML basic string. Control characters are refused before this is
@@ -215,34 +194,4 @@ func recordedIndex(statePath, enrolledURL string) (string, bool) {
 		return "", false
 	}
 	return o.IndexURL, true
-}
-
-// writeAtomic replaces path with b through a temporary file in the same directory, keeping the
-// file's permissions, so an interrupted add never leaves half a source list.
-func writeAtomic(path string, b []byte) error {
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".sources-*.toml")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

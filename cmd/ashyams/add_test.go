@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -223,6 +224,50 @@ func TestAddRefusesASiteItCannotRead(t *testing.T) {
 	f.unchanged(t)
 }
 
+// add's note rule is the source list's: a note sources.toml accepts (a zero-width joiner in an
+// emoji sequence, a zero-width non-joiner in a Persian word) is enrolled as given, and a note
+// the list refuses is refused by add, exit 2, in the list's own words.
+func TestAddNoteRuleIsTheSourceListsRule(t *testing.T) {
+	list := func(note string) []byte {
+		var q strings.Builder // a TOML basic string: every rune outside printable ASCII escaped
+		for _, r := range note {
+			if r >= ' ' && r < 0x7f && r != '"' && r != '\\' {
+				q.WriteRune(r)
+			} else {
+				fmt.Fprintf(&q, "\\U%08X", r)
+			}
+		}
+		return []byte("[[source]]\nurl = \"https://a.example/\"\nadded = 2026-10-01\nnote = \"" + q.String() + "\"\n")
+	}
+	for _, note := range []string{"Mods by a developer \U0001F469\u200d\U0001F4BB", "Persian mods: \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"} {
+		if _, err := sources.Parse("s", list(note)); err != nil {
+			t.Fatalf("sources.toml refuses %q: %v", note, err)
+		}
+		f := newAddFixture(t)
+		if rc, out, errs := f.add(f.srv.URL()+"tidewater.example/", "--note", note, "--allow-loopback"); rc != 0 {
+			t.Fatalf("add --note %q: exit %d\n%s%s", note, rc, out, errs)
+		}
+		got, _ := os.ReadFile(f.path)
+		ss, err := sources.ParseWith("new", got, sources.Options{AllowLoopback: true})
+		if err != nil || len(ss) != 2 || ss[1].Note != note {
+			t.Fatalf("add --note %q wrote entries %+v (%v)", note, ss, err)
+		}
+	}
+	f := newAddFixture(t)
+	for _, note := range []string{"   ", "two\nlines", "line\u2028sep", "tab\there", "red \x1b[31m", "evil\u202eredro", "zero\u200bwidth", "bom \ufeffx", "csi \u009b2J"} {
+		_, err := sources.Parse("s", list(note))
+		msg := sources.CheckNote(note)
+		if err == nil || msg == "" || !strings.Contains(err.Error(), "note "+msg) {
+			t.Fatalf("sources.toml with note %q: %v; want it refused with %q", note, err, msg)
+		}
+		rc, _, errs := f.add(f.srv.URL()+"tidewater.example/", "--note", note, "--allow-loopback")
+		if rc != 2 || !strings.HasPrefix(errs, "ashyams add: --note "+msg+"\n") {
+			t.Errorf("add --note %q: exit %d, stderr %q; want exit 2 and %q", note, rc, errs, "--note "+msg)
+		}
+		f.unchanged(t)
+	}
+}
+
 func TestAddRefusesBadInput(t *testing.T) {
 	f := newAddFixture(t)
 	missing := filepath.Join(t.TempDir(), "no-state")
@@ -232,15 +277,15 @@ func TestAddRefusesBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--note", "x"}, 2, "a URL is required"},
-		{[]string{f.srv.URL() + "tidewater.example/"}, 2, "--note is required"},
-		{[]string{f.srv.URL() + "tidewater.example/", "--note", "   "}, 2, "--note is required"},
-		{[]string{f.srv.URL() + "tidewater.example/", "--note", "two\nlines"}, 2, "must be one line"},
-		{[]string{f.srv.URL() + "tidewater.example/", "--note", "tab\there"}, 2, `it holds '\t'`},
-		{[]string{f.srv.URL() + "tidewater.example/", "--note", "red \x1b[31m"}, 2, `it holds '\x1b'`},
-		{[]string{f.srv.URL() + "tidewater.example/", "--note", "evil\u202eredro"}, 2, `it holds '\u202e'`},
-		{[]string{f.srv.URL() + "tidewater.example/", "--note", "zero\u200bwidth"}, 2, `it holds '\u200b'`},
-		{[]string{f.srv.URL() + "tidewater.example/", "--note", "line\u2028sep"}, 2, "must be one line of printable text"},
-		{[]string{f.srv.URL() + "tidewater.example/", "--note", "caf\xe9"}, 2, "must be UTF-8"},
+		{[]string{f.srv.URL() + "tidewater.example/"}, 2, "--note is empty (one line for the humans reviewing the list)"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "   "}, 2, "--note is empty"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "two\nlines"}, 2, "--note spans several lines; one line is wanted"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "tab\there"}, 2, "--note holds the control or formatting character U+0009; one line of plain text is wanted"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "red \x1b[31m"}, 2, "--note holds the control or formatting character U+001B"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "evil\u202eredro"}, 2, "--note holds the control or formatting character U+202E"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "zero\u200bwidth"}, 2, "--note holds the control or formatting character U+200B"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "line\u2028sep"}, 2, "--note spans several lines"},
+		{[]string{f.srv.URL() + "tidewater.example/", "--note", "caf\xe9"}, 2, "--note is not UTF-8 text"},
 		{[]string{f.srv.URL() + "tidewater.example/", "--note", "x", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"ftp://tidewater.example/", "--note", "x"}, 1, `url "ftp://tidewater.example/"`},
 		{[]string{"https://user:pw@tidewater.example/", "--note", "x"}, 1, "tidewater.example"},
@@ -370,7 +415,7 @@ func FuzzAddEntry(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, note string) {
-		if checkNote(note) != "" {
+		if sources.CheckNote(note) != "" {
 			return
 		}
 		b := appendEntry([]byte("# c\n"), "[[source]]\nurl = \"https://a.example/\"\nadded = \"2026-10-16\"\nnote = "+tomlString(note)+"\n")
