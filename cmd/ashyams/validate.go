@@ -208,22 +208,21 @@ func validateFetch(ctx context.Context, c *guard.Client, u string) ([]byte, erro
 func validateDocument(src string, b []byte, readErr error) validateResult {
 	v := validateResult{Source: src, Findings: []protocol.Finding{}}
 	if readErr != nil {
-		var tl *guard.TooLargeError
+		var ge *guard.Error
 		var ftl *fileTooLargeError
-		var rf *guard.RefusedError
 		switch {
-		case errors.As(readErr, &tl):
+		case errors.As(readErr, &ge) && ge.Kind == guard.KindTooLarge:
 			// In the same words as a file: the limit once, then how it was found out.
 			v.Verdict = validateVerdictRefused
 			how := "reading stopped after the limit"
-			if tl.Announced {
-				how = fmt.Sprintf("Content-Length announced %d bytes; nothing read", tl.ContentLength)
+			if ge.Announced {
+				how = fmt.Sprintf("Content-Length announced %d bytes; nothing read", ge.ContentLength)
 			}
 			v.Error = fmt.Sprintf("%s (%s)", protocol.TooLargeReason, how)
 			return v
 		case errors.As(readErr, &ftl):
 			v.Verdict = validateVerdictRefused
-		case errors.As(readErr, &rf):
+		case ge != nil && (ge.Kind == guard.KindRefused || ge.Kind == guard.KindAddress):
 			v.Verdict = validateVerdictURLRefused
 		case validateIsURL(src):
 			v.Verdict = validateVerdictUnreachable

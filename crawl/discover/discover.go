@@ -332,29 +332,24 @@ func (d *run) get(u string, conditional bool) fetched {
 }
 
 // finalURL is where a fetch ended: the refused, timed-out or oversized URL, or the one whose
-// redirect was not followed, for a failure.
+// redirect was not followed, for a failure; after redirects, where the last one pointed.
 func (f fetched) finalURL(requested string) string {
 	if f.resp != nil {
 		return f.resp.URL
 	}
-	var re *guard.RefusedError
-	var te *guard.TimeoutError
-	var tl *guard.TooLargeError
-	var rd *guard.RedirectError
+	var e *guard.Error
+	if !errors.As(f.err, &e) {
+		return requested
+	}
 	switch {
-	case errors.As(f.err, &re) && re.Hop > 0:
-		return re.URL
-	case errors.As(f.err, &te):
-		return te.URL
-	case errors.As(f.err, &tl):
-		return tl.URL
-	case errors.As(f.err, &rd):
-		return rd.URL
+	case e.Kind == guard.KindTimeout, e.Kind == guard.KindTooLarge, e.Kind == guard.KindRedirect:
+		return e.URL
+	case len(e.Hops) == 0:
+		return requested
+	case e.Kind == guard.KindRefused, e.Kind == guard.KindAddress:
+		return e.URL // user info redacted: a redirect may point to a URL carrying a password
 	}
-	if h := guard.HopsOf(f.err); len(h) > 0 { // a network error after redirects: where it happened
-		return h[len(h)-1].To
-	}
-	return requested
+	return e.Hops[len(e.Hops)-1].To // a network failure after redirects: where it happened
 }
 
 // notHere reports whether an answer is a definite "not here": 404 or 410, or a well-formed
@@ -379,7 +374,7 @@ func (f fetched) outcome() string {
 	case f.cut != nil:
 		return "not read: " + f.cut.Error()
 	case f.err != nil:
-		return failureWords(f.err)
+		return guard.Words(f.err, guard.Outcome)
 	case f.kind == KindMalformed:
 		return "not well-formed JSON: " + protocol.Summary(f.findings)
 	}
@@ -389,33 +384,15 @@ func (f fetched) outcome() string {
 // predicate says what an ending answer did, to follow a URL in a sentence ("... answered HTTP
 // 503 (service unavailable)").
 func (f fetched) predicate() string {
-	var re *guard.RefusedError
-	var tl *guard.TooLargeError
-	var te *guard.TimeoutError
-	var rd *guard.RedirectError
 	switch {
 	case f.cut != nil:
 		return "was not read: " + f.cut.Error()
-	case f.err == nil && f.kind == KindMalformed:
+	case f.err != nil:
+		return guard.Words(f.err, guard.Predicate)
+	case f.kind == KindMalformed:
 		return "served a document that is not well-formed JSON: " + protocol.Summary(f.findings)
-	case f.err == nil:
-		return fmt.Sprintf("answered HTTP %d (%s)", f.resp.Status, strings.ToLower(http.StatusText(f.resp.Status)))
-	case errors.As(f.err, &re) && re.AddressGuard:
-		return "was refused by the address guard: " + re.Reason
-	case errors.As(f.err, &re):
-		return "was refused: " + re.Reason
-	case errors.As(f.err, &tl):
-		return "is over the " + guard.FormatBytes(tl.Limit) + " limit (refused by crawler policy)"
-	case errors.As(f.err, &te):
-		return fmt.Sprintf("timed out after %s", te.Timeout)
-	case errors.As(f.err, &rd):
-		return "redirected in a way the crawler does not follow: " + rd.Reason
 	}
-	err := f.err
-	if inner := errors.Unwrap(err); inner != nil {
-		err = inner
-	}
-	return "could not be reached: " + err.Error()
+	return fmt.Sprintf("answered HTTP %d (%s)", f.resp.Status, strings.ToLower(http.StatusText(f.resp.Status)))
 }
 
 // stop ends discovery at the answer f to a request for u, an answer that is not a definite "not
@@ -935,31 +912,6 @@ func statusWords(resp *guard.Response, kind string) string {
 		return "JSON, but not a DreamWeave document (no schema_version, or document is not \"index\" or \"project\")"
 	}
 	return "neither DreamWeave JSON nor HTML (Content-Type: " + ct + ")"
-}
-
-// failureWords describes a failed fetch in the trail's words.
-func failureWords(err error) string {
-	var re *guard.RefusedError
-	var tl *guard.TooLargeError
-	var te *guard.TimeoutError
-	var rd *guard.RedirectError
-	switch {
-	case errors.As(err, &re):
-		if re.AddressGuard {
-			return "refused by the address guard: " + re.Reason
-		}
-		return "refused: " + re.Reason
-	case errors.As(err, &tl):
-		return "refused by crawler policy: over the " + guard.FormatBytes(tl.Limit) + " limit"
-	case errors.As(err, &te):
-		return fmt.Sprintf("timed out after %s", te.Timeout)
-	case errors.As(err, &rd):
-		return fmt.Sprintf("redirect (HTTP %d) not followed: %s", rd.Status, rd.Reason)
-	}
-	if inner := errors.Unwrap(err); inner != nil {
-		err = inner
-	}
-	return "unreachable: " + err.Error()
 }
 
 func validators(resp *guard.Response) store.Validators {

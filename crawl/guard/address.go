@@ -67,28 +67,28 @@ var (
 	globalUnicast = netip.MustParsePrefix("2000::/3")
 )
 
-// AddrError is an address the guard refuses: Addr and what it is, in words. Error reads
-// "<addr> is <what>" ("169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata
-// services live)"); a sentence that names the address another way (a resolved name) uses What
-// alone, so the words stay grammatical.
-type AddrError struct {
-	Addr netip.Addr // the refused address (invalid when there was none)
-	What string     // what the address is, as a noun phrase or adjective: "loopback (127.0.0.0/8)"
-	// Loopback is true when --allow-loopback would admit the address (127.0.0.0/8 or ::1): the
+// refusedAddr is an address the guard refuses and what it is, in words. words reads "<addr> is
+// <what>" ("169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata services
+// live)"); a sentence that names the address another way (a resolved name) uses what alone, so
+// the words stay grammatical.
+type refusedAddr struct {
+	addr netip.Addr // the refused address (invalid when there was none)
+	what string     // what the address is, as a noun phrase or adjective: "loopback (127.0.0.0/8)"
+	// loopback is true when --allow-loopback would admit the address (127.0.0.0/8 or ::1): the
 	// refusal a local drill without the flag runs into.
-	Loopback bool
+	loopback bool
 }
 
-func (e *AddrError) Error() string {
-	if !e.Addr.IsValid() {
-		return e.What
+func (r *refusedAddr) words() string {
+	if !r.addr.IsValid() {
+		return r.what
 	}
-	return e.Addr.String() + " is " + e.What
+	return r.addr.String() + " is " + r.what
 }
 
-// CheckAddr says whether the crawler may connect to a: nil when admitted, otherwise an
-// *AddrError whose text names the address and why it is refused (seeds/crawler.txt, "Hostile
-// input").
+// CheckAddr says whether the crawler may connect to a: nil when admitted, otherwise an *Error
+// of KindAddress (no URL) whose text names the address and why it is refused, Loopback set when
+// --allow-loopback would admit it (seeds/crawler.txt, "Hostile input").
 //
 // Refused: loopback, unspecified, private (RFC 1918), carrier-grade NAT, link-local,
 // multicast, documentation, benchmarking and reserved blocks, in IPv4 and IPv6; every IPv6
@@ -109,19 +109,27 @@ func (e *AddrError) Error() string {
 // nothing else: private and metadata blocks, mapped loopback (::ffff:127.0.0.1) and NAT64 loopback
 // stay refused.
 func CheckAddr(a netip.Addr, allowLoopback bool) error {
-	if err := checkAddr(a, allowLoopback); err != nil {
-		err.Loopback = !allowLoopback && checkAddr(a, true) == nil
-		return err
+	if r := refuseAddr(a, allowLoopback); r != nil {
+		return &Error{Kind: KindAddress, Reason: r.words(), Loopback: r.loopback}
 	}
 	return nil
 }
 
-func checkAddr(a netip.Addr, allowLoopback bool) *AddrError {
+// refuseAddr is CheckAddr's verdict before it is an error: nil when admitted.
+func refuseAddr(a netip.Addr, allowLoopback bool) *refusedAddr {
+	r := checkAddr(a, allowLoopback)
+	if r != nil {
+		r.loopback = !allowLoopback && checkAddr(a, true) == nil
+	}
+	return r
+}
+
+func checkAddr(a netip.Addr, allowLoopback bool) *refusedAddr {
 	if !a.IsValid() {
-		return &AddrError{What: "not an IP address"}
+		return &refusedAddr{what: "not an IP address"}
 	}
 	if a.Zone() != "" {
-		return &AddrError{Addr: a, What: fmt.Sprintf("an address with an IPv6 zone (%%%s); zoned addresses are refused", a.Zone())}
+		return &refusedAddr{addr: a, what: fmt.Sprintf("an address with an IPv6 zone (%%%s); zoned addresses are refused", a.Zone())}
 	}
 	if a.Is4() {
 		if allowLoopback && v4Loopback.Contains(a) {
@@ -130,7 +138,7 @@ func checkAddr(a netip.Addr, allowLoopback bool) *AddrError {
 		return checkV4(a)
 	}
 	if a.Is4In6() {
-		return &AddrError{Addr: a, What: "an IPv4-mapped IPv6 address (::ffff:0:0/96; refused outright)"}
+		return &refusedAddr{addr: a, what: "an IPv4-mapped IPv6 address (::ffff:0:0/96; refused outright)"}
 	}
 	if allowLoopback && a == v6Loopback {
 		return nil
@@ -139,25 +147,25 @@ func checkAddr(a netip.Addr, allowLoopback bool) *AddrError {
 		b := a.As16()
 		v4 := netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
 		if err := checkV4(v4); err != nil {
-			return &AddrError{Addr: a, What: fmt.Sprintf("NAT64 (64:ff9b::/96) for %s, which is %s", v4, err.What)}
+			return &refusedAddr{addr: a, what: fmt.Sprintf("NAT64 (64:ff9b::/96) for %s, which is %s", v4, err.what)}
 		}
 		return nil
 	}
 	for _, rr := range v6Refused {
 		if rr.prefix.Contains(a) {
-			return &AddrError{Addr: a, What: rr.what}
+			return &refusedAddr{addr: a, what: rr.what}
 		}
 	}
 	if !globalUnicast.Contains(a) {
-		return &AddrError{Addr: a, What: "outside global unicast 2000::/3 (unassigned or reserved)"}
+		return &refusedAddr{addr: a, what: "outside global unicast 2000::/3 (unassigned or reserved)"}
 	}
 	return nil
 }
 
-func checkV4(a netip.Addr) *AddrError {
+func checkV4(a netip.Addr) *refusedAddr {
 	for _, rr := range v4Refused {
 		if rr.prefix.Contains(a) {
-			return &AddrError{Addr: a, What: rr.what}
+			return &refusedAddr{addr: a, what: rr.what}
 		}
 	}
 	return nil

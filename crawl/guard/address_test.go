@@ -84,8 +84,8 @@ func TestCheckURLHostTable(t *testing.T) {
 			raw := "http://" + tc.host + "/dreamweave.json"
 			u, err := CheckURL(raw, allow)
 			if want {
-				var re *RefusedError
-				if !errors.As(err, &re) {
+				re, ok := refusal(err)
+				if !ok {
 					t.Errorf("CheckURL(%q, allowLoopback=%v) = %v, %v; want a *RefusedError", raw, allow, u, err)
 					continue
 				}
@@ -127,8 +127,7 @@ func TestGetNeverConnectsToRefusedLiterals(t *testing.T) {
 				},
 			})
 			_, err := c.Get(context.Background(), Request{URL: "http://" + tc.host + ":8080/"})
-			var re *RefusedError
-			refused := errors.As(err, &re)
+			_, refused := refusal(err)
 			if refused != want {
 				t.Errorf("Get(%s, allowLoopback=%v): refused=%v (%v), want refused=%v", tc.host, allow, refused, err, want)
 			}
@@ -250,15 +249,15 @@ func TestCheckURLSchemeAndUserinfo(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := CheckURL(tc.raw, true)
-		var re *RefusedError
-		if !errors.As(err, &re) {
+		re, ok := refusal(err)
+		if !ok {
 			t.Errorf("CheckURL(%q) = %v; want *RefusedError", tc.raw, err)
 			continue
 		}
 		if !strings.Contains(err.Error(), tc.words) {
 			t.Errorf("CheckURL(%q) = %q; want it to say %q", tc.raw, err, tc.words)
 		}
-		if re.AddressGuard {
+		if re.Kind == KindAddress {
 			t.Errorf("CheckURL(%q): a URL refusal is marked as the address guard's", tc.raw)
 		}
 		if strings.Contains(err.Error(), "hunter2") {
@@ -328,8 +327,8 @@ func TestResolvedNameRefusedIfAnyAddressRefused(t *testing.T) {
 	} {
 		dialed = nil
 		_, err := c.Get(context.Background(), Request{URL: "http://" + name + "/dreamweave.json"})
-		var re *RefusedError
-		if !errors.As(err, &re) || !re.AddressGuard {
+		re, ok := refusal(err)
+		if !ok || re.Kind != KindAddress {
 			t.Errorf("%s: got %v; want refused by the address guard", name, err)
 			continue
 		}

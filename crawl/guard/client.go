@@ -149,15 +149,15 @@ func (r *Response) LastModified() string { return r.Header.Get("Last-Modified") 
 
 var errDeadline = errors.New("guard deadline")
 
-// Get fetches r.URL under every rule of the guard. Errors: *RefusedError (scheme, userinfo,
-// malformed URL, refused address; Hop says which redirect), *TooLargeError, *TimeoutError,
-// *RedirectError, or a network error naming the URL ("GET <url>: ..."). When the caller's ctx
-// ends first, the error wraps context.Cause(ctx) (a budget, a cancellation), so the caller can
-// tell its own deadline from the site's slowness.
+// Get fetches r.URL under every rule of the guard. Every error is an *Error (see Kind): a
+// refused URL or address (at the URL asked or where a redirect pointed), a body over the limit,
+// our deadline, a redirect not followed, a network failure, or the caller's ctx ending first
+// (KindCanceled, wrapping context.Cause(ctx)). Its Hops are the redirects followed before it.
 func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 	resp, hops, err := c.get(ctx, r)
-	if err != nil && len(hops) > 0 && HopsOf(err) == nil {
-		err = &FollowedError{Hops: append([]Hop(nil), hops...), Err: err}
+	var e *Error
+	if errors.As(err, &e) && len(hops) > 0 {
+		e.Hops = append([]Hop(nil), hops...)
 	}
 	return resp, err
 }
@@ -174,14 +174,13 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 	cur := r.URL
 	var hops []Hop
 	for {
-		hop := len(hops)
 		u, err := CheckURL(cur, c.o.AllowLoopback)
 		if err != nil {
-			return nil, hops, c.atHop(err, hops)
+			return nil, hops, err
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 		if err != nil {
-			return nil, hops, c.atHop(&RefusedError{URL: cur, Reason: err.Error()}, hops)
+			return nil, hops, &Error{Kind: KindRefused, URL: redact(cur), Reason: err.Error()}
 		}
 		req.Header.Set("User-Agent", c.o.UserAgent)
 		req.Header.Set("Accept-Encoding", "gzip")
@@ -196,12 +195,12 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 		}
 		resp, err := c.rt.RoundTrip(req)
 		if err != nil {
-			return nil, hops, c.failure(parent, ctx, cur, hops, err)
+			return nil, hops, c.failure(parent, ctx, cur, err)
 		}
 		if isRedirect(resp.StatusCode) {
 			drain(resp.Body)
 			redirErr := func(reason string) error {
-				return &RedirectError{URL: redact(cur), Hop: hop + 1, Status: resp.StatusCode, Reason: reason, Hops: append([]Hop(nil), hops...)}
+				return &Error{Kind: KindRedirect, URL: redact(cur), Status: resp.StatusCode, Reason: reason}
 			}
 			loc := resp.Header.Get("Location")
 			if loc == "" {
@@ -232,51 +231,36 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 		body, err := readBody(resp, limit, cur)
 		resp.Body.Close()
 		if err != nil {
-			var tl *TooLargeError
-			if errors.As(err, &tl) {
+			if KindOf(err) == KindTooLarge {
 				return nil, hops, err
 			}
-			return nil, hops, c.failure(parent, ctx, cur, hops, err)
+			return nil, hops, c.failure(parent, ctx, cur, err)
 		}
 		out.Body = body
 		return out, hops, nil
 	}
 }
 
-// atHop fills in which redirect led to a refused URL.
-func (c *Client) atHop(err error, hops []Hop) error {
-	var re *RefusedError
-	if errors.As(err, &re) && len(hops) > 0 {
-		cp := *re
-		last := hops[len(hops)-1]
-		cp.Hop, cp.From, cp.Status = len(hops), last.From, last.Status
-		cp.Hops = append([]Hop(nil), hops...)
-		cp.URL = redact(last.To)
-		return &cp
-	}
-	return err
-}
-
 // failure turns a transport error into the guard's words: a refusal from the dial, the caller's
 // context ending (its cause wrapped), our deadline, or a network error naming the URL.
-func (c *Client) failure(parent, ctx context.Context, cur string, hops []Hop, err error) error {
-	var re *RefusedError
-	if errors.As(err, &re) {
-		cp := *re
+func (c *Client) failure(parent, ctx context.Context, cur string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		cp := *e
 		cp.URL = redact(cur)
-		return c.atHop(&cp, hops)
+		return &cp
 	}
 	if parent.Err() != nil {
-		return fmt.Errorf("GET %s: not finished: %w", redact(cur), context.Cause(parent))
+		return &Error{Kind: KindCanceled, URL: redact(cur), Cause: context.Cause(parent)}
 	}
 	if context.Cause(ctx) == errDeadline {
-		return &TimeoutError{URL: redact(cur), Timeout: c.o.Timeout}
+		return &Error{Kind: KindTimeout, URL: redact(cur), Timeout: c.o.Timeout}
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return fmt.Errorf("GET %s: %w", redact(cur), err)
+	return &Error{Kind: KindNetwork, URL: redact(cur), Cause: err}
 }
 
 // redact is a URL for error messages: its user info replaced (crawl.RedactURL).
@@ -323,7 +307,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 // encoded bytes are capped at the limit too.
 func readBody(resp *http.Response, limit int64, cur string) ([]byte, error) {
 	tooLarge := func(announced, decoded bool) error {
-		return &TooLargeError{URL: redact(cur), Limit: limit, ContentLength: resp.ContentLength, Announced: announced, Decoded: decoded}
+		return &Error{Kind: KindTooLarge, URL: redact(cur), Limit: limit, ContentLength: resp.ContentLength, Announced: announced, Decoded: decoded}
 	}
 	if resp.ContentLength > limit {
 		return nil, tooLarge(true, false)
@@ -374,21 +358,20 @@ func readBody(resp *http.Response, limit int64, cur string) ([]byte, error) {
 func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	host, portStr, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, &RefusedError{URL: addr, Reason: "malformed address " + strconv.Quote(addr)}
+		return nil, &Error{Kind: KindRefused, URL: addr, Reason: "malformed address " + strconv.Quote(addr)}
 	}
 	port, err := strconv.ParseUint(portStr, 10, 16)
 	if err != nil || port == 0 {
-		return nil, &RefusedError{URL: addr, Reason: "port " + strconv.Quote(portStr) + " is not in 1-65535"}
+		return nil, &Error{Kind: KindRefused, URL: addr, Reason: "port " + strconv.Quote(portStr) + " is not in 1-65535"}
 	}
 	if _, err := asciiHost(host); err == errNonASCII {
 		// net/http maps internationalized names to ASCII before dialing; one it could not map
 		// arrives here as is and is refused.
-		return nil, &RefusedError{Reason: fmt.Sprintf("host %q is not a valid internationalized domain name", host)}
+		return nil, &Error{Kind: KindRefused, Reason: fmt.Sprintf("host %q is not a valid internationalized domain name", host)}
 	}
 	lit, literal, err := checkHost(host, false, c.o.AllowLoopback)
 	if err != nil {
-		lb := isLoopbackRefusal(err)
-		return nil, &RefusedError{Reason: withLoopbackHint(err.Error(), lb), AddressGuard: literal, Loopback: lb}
+		return nil, hostRefusal("", err, literal)
 	}
 	var addrs []netip.Addr
 	if literal {
@@ -407,9 +390,9 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 			// net.IP holds IPv4 in 16 bytes, so resolver results cannot tell an A record from
 			// a mapped AAAA: both reach the same IPv4 host, so check and dial the IPv4 address.
 			a = a.Unmap()
-			if err := CheckAddr(a, c.o.AllowLoopback); err != nil {
-				ae := err.(*AddrError)
-				return nil, &RefusedError{Reason: withLoopbackHint(fmt.Sprintf("the name %s resolves to %s, which is %s", name, a, ae.What), ae.Loopback), AddressGuard: true, Loopback: ae.Loopback}
+			if r := refuseAddr(a, c.o.AllowLoopback); r != nil {
+				why := fmt.Sprintf("the name %s resolves to %s, which is %s", name, a, r.what)
+				return nil, &Error{Kind: KindAddress, Reason: withLoopbackHint(why, r.loopback), Loopback: r.loopback}
 			}
 			addrs = append(addrs, a)
 		}

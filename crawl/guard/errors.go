@@ -6,81 +6,191 @@ import (
 	"time"
 )
 
-// RefusedError is a URL the guard will not fetch (seeds/crawler.txt, "Hostile input"; SSRF
-// protection): a scheme other than http/https, userinfo in the URL, a malformed URL or host, or
-// (AddressGuard true) an address the address guard refuses, literal or resolved.
-type RefusedError struct {
-	URL          string // the refused URL, password redacted
-	Reason       string // why, in words, naming the address or the part of the URL
-	AddressGuard bool   // true when an address (literal or resolved) was refused
-	Hop          int    // 0: the requested URL; n: the URL the n-th redirect pointed to
-	From         string // for Hop > 0: the URL that redirected here
-	Status       int    // for Hop > 0: the redirect's HTTP status
-	Hops         []Hop  // the redirects followed before the refusal (Hop of them)
-	// Loopback is true when the refused address is one --allow-loopback admits (127.0.0.0/8,
-	// ::1): a local drill run without the flag.
-	Loopback bool
-}
+// Kind is what a failed fetch ran into. The zero Kind is no guard failure at all (KindOf of an
+// error that holds no *Error).
+type Kind uint8
 
-func (e *RefusedError) Error() string {
-	what := "refused"
-	if e.AddressGuard {
-		what = "refused by the address guard"
-	}
-	if e.Hop > 0 {
-		return fmt.Sprintf("redirect %d (HTTP %d from %s) to %s %s: %s", e.Hop, e.Status, e.From, e.URL, what, e.Reason)
-	}
-	return fmt.Sprintf("%s %s: %s", e.URL, what, e.Reason)
-}
+// The kinds of a failed fetch. KindRefused, KindAddress, KindTooLarge and KindRedirect are
+// refusals by crawler policy (seeds/crawler.txt, "Hostile input" and "Resource limits"): facts
+// about the URL or the document, not outages.
+const (
+	_ Kind = iota
+	// KindRefused is a URL the guard will not fetch: a scheme other than http/https, user info,
+	// a malformed URL, host or port.
+	KindRefused
+	// KindAddress is an address the address guard refuses (SSRF protection), literal in the URL
+	// or resolved from its name.
+	KindAddress
+	// KindTooLarge is a body over the byte limit: refused by crawler policy, never "invalid".
+	KindTooLarge
+	// KindTimeout is a request that did not finish within Options.Timeout, the one deadline
+	// covering resolving, connecting, every redirect and the whole body.
+	KindTimeout
+	// KindRedirect is a redirect the guard does not follow: more hops than
+	// Options.MaxRedirects, or a Location header that is missing or not a URL.
+	KindRedirect
+	// KindNetwork is any other failure to get an answer: resolving, connecting, TLS, HTTP, or
+	// reading or decoding the body. Cause says which.
+	KindNetwork
+	// KindCanceled is a request abandoned because the caller's context ended first (a budget,
+	// an interrupt): Cause is context.Cause of that context, so the caller can tell its own
+	// deadline from the site's slowness.
+	KindCanceled
+)
 
-// TooLargeError is a response body over the byte limit: refused by crawler policy, never
-// "invalid" (seeds/crawler.txt, "Resource limits"). Either Content-Length announced it
-// (ContentLength > Limit, nothing read) or reading stopped after Limit bytes (Decoded says the
-// count was of gzip-decoded bytes).
-type TooLargeError struct {
-	URL           string
-	Limit         int64 // bytes
-	ContentLength int64 // as announced; -1 when absent
-	Announced     bool  // true when refused from Content-Length alone, before reading the body
-	Decoded       bool  // true when the body was gzip-encoded and decoded bytes were counted
-}
-
-func (e *TooLargeError) Error() string {
-	how := "reading stopped at the limit"
-	switch {
-	case e.Announced:
-		how = fmt.Sprintf("Content-Length announced %d bytes; nothing read", e.ContentLength)
-	case e.Decoded:
-		how = "reading stopped at the limit, counting gzip-decoded bytes"
-	case e.ContentLength >= 0:
-		how = fmt.Sprintf("reading stopped at the limit although Content-Length claimed %d bytes", e.ContentLength)
-	}
-	return fmt.Sprintf("%s: refused by crawler policy: the response is over the %s limit (%s)", e.URL, FormatBytes(e.Limit), how)
-}
-
-// TimeoutError is a request that did not finish within Options.Timeout; the one deadline
-// covers resolving, connecting, every redirect and the whole body.
-type TimeoutError struct {
-	URL     string // the URL being fetched when time ran out
-	Timeout time.Duration
-}
-
-func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("%s: timed out after %s (one deadline covers connecting, redirects and the body)", e.URL, e.Timeout)
-}
-
-// RedirectError is a redirect the guard cannot follow: more hops than Options.MaxRedirects, or a
-// Location header that is missing or not a URL.
-type RedirectError struct {
-	URL    string // the URL that answered with the redirect
-	Hop    int    // the redirect's number, from 1
-	Status int    // the redirect's HTTP status
+// Error is every failure of Client.Get, and CheckURL's and CheckAddr's refusals: what kind, for
+// which URL, after which redirects, and the facts its words need. Error() is the one full
+// sentence for it; Words gives the short forms a trail or a sentence about the URL uses.
+type Error struct {
+	Kind Kind
+	// URL is the URL the failure is about, user info redacted: the refused URL, the one that
+	// answered the redirect not followed, or the one being fetched when the failure came. ""
+	// for CheckAddr (an address on its own).
+	URL string
+	// Hops are the redirects followed before the failure, in order, so a discovery trail can
+	// record every URL tried (SPEC section 1: "each URL tried and what came back"). A refusal
+	// with hops is of the URL the last hop pointed to; a KindRedirect is redirect len(Hops)+1.
+	Hops []Hop
+	// Reason says why, in words naming the address or the part of the URL (KindRefused,
+	// KindAddress) or what is wrong with the redirect (KindRedirect).
 	Reason string
-	Hops   []Hop // the redirects followed before this one (Hop-1 of them), for the trail
+	// Loopback (KindAddress) is true when the refused address is one --allow-loopback admits
+	// (127.0.0.0/8, ::1): a local drill run without the flag.
+	Loopback bool
+	// Status (KindRedirect) is the HTTP status of the redirect not followed.
+	Status int
+	// Limit (KindTooLarge) is the byte limit; ContentLength the body length announced, -1 when
+	// absent. Announced is true when Content-Length alone refused the body (nothing read);
+	// Decoded when the body was gzip-encoded and decoded bytes were counted.
+	Limit         int64
+	ContentLength int64
+	Announced     bool
+	Decoded       bool
+	// Timeout (KindTimeout) is the deadline that ran out.
+	Timeout time.Duration
+	// Cause (KindNetwork, KindCanceled) is the underlying error; Unwrap returns it.
+	Cause error
 }
 
-func (e *RedirectError) Error() string {
-	return fmt.Sprintf("redirect %d from %s: %s", e.Hop, e.URL, e.Reason)
+// Error is the failure as one sentence naming the URL: what state records and terminals show.
+func (e *Error) Error() string {
+	switch e.Kind {
+	case KindRefused, KindAddress:
+		what := "refused"
+		if e.Kind == KindAddress {
+			what = "refused by the address guard"
+		}
+		switch {
+		case len(e.Hops) > 0:
+			last := e.Hops[len(e.Hops)-1]
+			return fmt.Sprintf("redirect %d (HTTP %d from %s) to %s %s: %s", len(e.Hops), last.Status, last.From, e.URL, what, e.Reason)
+		case e.URL == "": // CheckAddr: the address names itself
+			return e.Reason
+		}
+		return fmt.Sprintf("%s %s: %s", e.URL, what, e.Reason)
+	case KindTooLarge:
+		how := "reading stopped at the limit"
+		switch {
+		case e.Announced:
+			how = fmt.Sprintf("Content-Length announced %d bytes; nothing read", e.ContentLength)
+		case e.Decoded:
+			how = "reading stopped at the limit, counting gzip-decoded bytes"
+		case e.ContentLength >= 0:
+			how = fmt.Sprintf("reading stopped at the limit although Content-Length claimed %d bytes", e.ContentLength)
+		}
+		return fmt.Sprintf("%s: refused by crawler policy: the response is over the %s limit (%s)", e.URL, FormatBytes(e.Limit), how)
+	case KindTimeout:
+		return fmt.Sprintf("%s: timed out after %s (one deadline covers connecting, redirects and the body)", e.URL, e.Timeout)
+	case KindRedirect:
+		return fmt.Sprintf("redirect %d from %s: %s", len(e.Hops)+1, e.URL, e.Reason)
+	case KindCanceled:
+		return fmt.Sprintf("GET %s: not finished: %v", e.URL, e.Cause)
+	}
+	return fmt.Sprintf("GET %s: %v", e.URL, e.Cause)
+}
+
+// Unwrap returns the Cause (nil for refusals, limits and timeouts).
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Refusal reports whether the guard refused the URL, its address, its redirect or its size
+// (crawler policy) rather than failing to get an answer.
+func (k Kind) Refusal() bool {
+	return k == KindRefused || k == KindAddress || k == KindTooLarge || k == KindRedirect
+}
+
+// Form is which short form Words gives.
+type Form uint8
+
+const (
+	// Outcome follows the URL in a discovery trail step: "refused by crawler policy: over the
+	// 16 MiB limit".
+	Outcome Form = iota
+	// Predicate follows a subject and the URL in a sentence: "is over the 16 MiB limit
+	// (refused by crawler policy)".
+	Predicate
+)
+
+// Words says a failed fetch in the short form f, without the URL (the caller names it). A
+// *Error anywhere in err's chain is said by its kind; any other error as a failure to reach
+// the URL, in its wrapped error's words. A network failure after redirects names the URL that
+// failed, since it is not the one the caller asked for.
+func Words(err error, f Form) string {
+	var e *Error
+	if !errors.As(err, &e) {
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner
+		}
+		return unreachable(err.Error(), f)
+	}
+	pick := func(outcome, predicate string) string {
+		if f == Predicate {
+			return predicate
+		}
+		return outcome
+	}
+	switch e.Kind {
+	case KindRefused:
+		return pick("", "was ") + "refused: " + e.Reason
+	case KindAddress:
+		return pick("", "was ") + "refused by the address guard: " + e.Reason
+	case KindTooLarge:
+		limit := FormatBytes(e.Limit)
+		return pick("refused by crawler policy: over the "+limit+" limit", "is over the "+limit+" limit (refused by crawler policy)")
+	case KindTimeout:
+		return fmt.Sprintf("timed out after %s", e.Timeout)
+	case KindRedirect:
+		return pick(fmt.Sprintf("redirect (HTTP %d) not followed: ", e.Status), "redirected in a way the crawler does not follow: ") + e.Reason
+	}
+	if len(e.Hops) > 0 || e.Cause == nil {
+		return unreachable(e.Error(), f)
+	}
+	return unreachable(e.Cause.Error(), f)
+}
+
+func unreachable(why string, f Form) string {
+	if f == Predicate {
+		return "could not be reached: " + why
+	}
+	return "unreachable: " + why
+}
+
+// KindOf returns the Kind of the *Error in err's chain; 0 when there is none.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
+}
+
+// HopsOf returns the redirects a failed fetch followed before its error (the *Error in err's
+// chain); nil if none.
+func HopsOf(err error) []Hop {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Hops
+	}
+	return nil
 }
 
 // FormatBytes writes a byte count the way crawler policy states limits: "16 MiB", "512 KiB",
@@ -95,33 +205,4 @@ func FormatBytes(n int64) string {
 		return "1 byte"
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// FollowedError is a fetch that failed after following redirects, for a reason that carries no
-// hops of its own (a network error, a timeout, a body over the limit): Err, wrapped, says why,
-// and Hops are the redirects followed before it, so the discovery trail can record every URL
-// tried (SPEC section 1: "each URL tried and what came back").
-type FollowedError struct {
-	Hops []Hop
-	Err  error
-}
-
-func (e *FollowedError) Error() string { return e.Err.Error() }
-func (e *FollowedError) Unwrap() error { return e.Err }
-
-// HopsOf returns the redirects a failed or finished fetch followed before its error, from a
-// RefusedError, a RedirectError or a FollowedError anywhere in err's chain; nil if none.
-func HopsOf(err error) []Hop {
-	var re *RefusedError
-	var rd *RedirectError
-	var fe *FollowedError
-	switch {
-	case errors.As(err, &re):
-		return re.Hops
-	case errors.As(err, &rd):
-		return rd.Hops
-	case errors.As(err, &fe):
-		return fe.Hops
-	}
-	return nil
 }

@@ -67,8 +67,8 @@ func FuzzCheckURL(f *testing.F) {
 		for _, allow := range []bool{false, true} {
 			u, err := CheckURL(raw, allow)
 			if err != nil {
-				if _, ok := err.(*RefusedError); !ok {
-					t.Fatalf("CheckURL(%q) error %T %v; want *RefusedError", raw, err, err)
+				if e, ok := err.(*Error); !ok || (e.Kind != KindRefused && e.Kind != KindAddress) {
+					t.Fatalf("CheckURL(%q) error %T %v; want a refusal *Error", raw, err, err)
 				}
 				continue
 			}

@@ -17,7 +17,8 @@ import (
 // never handed to a resolver as a name; a host name is syntactically a DNS name (after IDNA
 // mapping). Names are checked again, address by address, when they are resolved at dial time.
 //
-// It returns the parsed URL, or a *RefusedError naming the URL (password redacted) and why.
+// It returns the parsed URL, or an *Error of KindRefused or KindAddress naming the URL (user
+// info redacted) and why.
 func CheckURL(raw string, allowLoopback bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -26,11 +27,11 @@ func CheckURL(raw string, allowLoopback bool) (*url.URL, error) {
 		if errors.As(err, &ue) {
 			reason = ue.Err.Error()
 		}
-		return nil, &RefusedError{URL: redact(raw), Reason: "not a valid URL: " + redact(reason)}
+		return nil, &Error{Kind: KindRefused, URL: redact(raw), Reason: "not a valid URL: " + redact(reason)}
 	}
 	shown := redact(raw)
 	refuse := func(format string, a ...any) (*url.URL, error) {
-		return nil, &RefusedError{URL: shown, Reason: fmt.Sprintf(format, a...)}
+		return nil, &Error{Kind: KindRefused, URL: shown, Reason: fmt.Sprintf(format, a...)}
 	}
 	switch u.Scheme {
 	case "http", "https":
@@ -55,8 +56,7 @@ func CheckURL(raw string, allowLoopback bool) (*url.URL, error) {
 	}
 	bracketed := strings.HasPrefix(u.Host, "[")
 	if _, literal, err := checkHost(u.Hostname(), bracketed, allowLoopback); err != nil {
-		lb := isLoopbackRefusal(err)
-		return nil, &RefusedError{URL: shown, Reason: withLoopbackHint(err.Error(), lb), AddressGuard: literal, Loopback: lb}
+		return nil, hostRefusal(shown, err, literal)
 	}
 	return u, nil
 }
@@ -72,10 +72,20 @@ func withLoopbackHint(reason string, loopback bool) string {
 	return reason + " (" + LoopbackHint + ")"
 }
 
-// isLoopbackRefusal reports whether err refuses an address --allow-loopback would admit.
-func isLoopbackRefusal(err error) bool {
-	var ae *AddrError
-	return errors.As(err, &ae) && ae.Loopback
+// hostRefusal is the refusal of a URL (shown, user info redacted; "" at dial time) for
+// checkHost's err: the address guard's when the host is an address (literal), with the
+// loopback hint when --allow-loopback would admit it.
+func hostRefusal(shown string, err error, literal bool) *Error {
+	e := &Error{Kind: KindRefused, URL: shown, Reason: err.Error()}
+	if literal {
+		e.Kind = KindAddress
+	}
+	var ae *Error
+	if errors.As(err, &ae) && ae.Loopback {
+		e.Loopback = true
+		e.Reason = withLoopbackHint(e.Reason, true)
+	}
+	return e
 }
 
 // checkHost classifies a URL host (brackets removed, percent-decoding done). It returns the

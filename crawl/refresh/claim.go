@@ -2,7 +2,6 @@ package refresh
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
@@ -316,9 +315,8 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 			return res
 		}
 		var body []byte
-		var tl *guard.TooLargeError
 		switch {
-		case errors.As(err, &tl):
+		case guard.KindOf(err) == guard.KindTooLarge:
 			res.health, res.problem, res.reject = store.ClaimRefused, err.Error(), true
 			return res
 		case err != nil:

@@ -3,7 +3,6 @@ package refresh
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // card image formats this index reads
@@ -95,9 +94,9 @@ func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifes
 func (r *run) fetchImage(ctx context.Context, u string) (file string, body []byte, problem string, definitive, cut bool) {
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: "image/webp, image/png, image/jpeg, image/gif;q=0.9", MaxBytes: r.o.MaxImageBytes})
 	if err != nil {
-		var tl *guard.TooLargeError
-		var rf *guard.RefusedError
-		return "", nil, fetchProblem("the card image", u, nil, err), errors.As(err, &tl) || errors.As(err, &rf), isBudget(err) || r.interrupted() != nil
+		k := guard.KindOf(err)
+		definitive := k == guard.KindTooLarge || k == guard.KindRefused || k == guard.KindAddress
+		return "", nil, fetchProblem("the card image", u, nil, err), definitive, isBudget(err) || r.interrupted() != nil
 	}
 	if resp.Status != 200 {
 		// A server error, 408 or 429 is about the server now; any other status (404, 410,

@@ -455,9 +455,6 @@ type verdict struct{ health, problem string }
 // here" or the held index is gone; unreachable for any other failure, a time budget included.
 func sourceHealth(err error) string {
 	var de *discover.Error
-	var re *guard.RefusedError
-	var tl *guard.TooLargeError
-	var rd *guard.RedirectError
 	var ce *collisionError
 	isDiscover := errors.As(err, &de)
 	switch {
@@ -465,7 +462,7 @@ func sourceHealth(err error) string {
 		return store.SourceBrokenLink
 	case isBudget(err):
 		return store.SourceUnreachable
-	case errors.As(err, &re), errors.As(err, &tl), errors.As(err, &rd), errors.As(err, &ce):
+	case guard.KindOf(err).Refusal(), errors.As(err, &ce):
 		return store.SourceRefused
 	case isDiscover && (!de.Outage || de.Status == 404 || de.Status == 410):
 		return store.SourceNoIndex
@@ -592,8 +589,8 @@ func warnings(runs []*sourceRun) []string {
 		if sr.err == nil {
 			return nil
 		}
-		var re *guard.RefusedError
-		if !errors.As(sr.err, &re) || !re.Loopback {
+		var ge *guard.Error
+		if !errors.As(sr.err, &ge) || !ge.Loopback {
 			loopback = false
 		}
 		var be *BudgetError
@@ -1026,7 +1023,6 @@ func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 func (r *run) failureVerdict(ctx context.Context, site string, err error) (health, problem string) {
 	x := r.prevOrigins[site].IndexURL
 	var de *discover.Error
-	var tl *guard.TooLargeError
 	if !errors.As(err, &de) {
 		if isBudget(err) {
 			return store.OriginUnreachable, "not read: " + err.Error()
@@ -1042,7 +1038,7 @@ func (r *run) failureVerdict(ctx context.Context, site string, err error) (healt
 	case len(de.Findings) > 0 && atHeld:
 		h, verdict := indexVerdict(de.Findings)
 		return h, "the site index at " + x + " " + strings.TrimPrefix(verdict, "the site index ")
-	case errors.As(err, &tl):
+	case guard.KindOf(err) == guard.KindTooLarge:
 		return store.OriginRefused, de.Problem
 	case atHeld && (de.Status == 404 || de.Status == 410):
 		return store.OriginNoIndex, de.Problem
@@ -1058,10 +1054,9 @@ func (r *run) failureVerdict(ctx context.Context, site string, err error) (healt
 func (r *run) probe(ctx context.Context, site, problem string) (health, detail string) {
 	u := r.prevOrigins[site].IndexURL
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: acceptIndex})
-	var tl *guard.TooLargeError
 	switch {
-	case errors.As(err, &tl):
-		return store.OriginRefused, fmt.Sprintf("%s; the held site index %s is over the %s limit (refused by crawler policy)", problem, u, guard.FormatBytes(tl.Limit))
+	case guard.KindOf(err) == guard.KindTooLarge:
+		return store.OriginRefused, fmt.Sprintf("%s; the held site index %s %s", problem, u, guard.Words(err, guard.Predicate))
 	case err != nil:
 		return store.OriginUnreachable, problem + "; the held site index could not be read: " + err.Error()
 	case resp.Status >= 500 || resp.Status == 408 || resp.Status == 429:

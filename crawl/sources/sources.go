@@ -322,7 +322,7 @@ func checkURL(s string) string {
 func checkFetchable(s string, allowLoopback bool) string {
 	u, err := guard.CheckURL(s, allowLoopback)
 	if err != nil {
-		var re *guard.RefusedError
+		var re *guard.Error
 		if !errors.As(err, &re) {
 			return "is refused: " + err.Error()
 		}
