@@ -352,6 +352,40 @@ func dupKey(s string) string {
 	return u.String()
 }
 
+// Enrolled returns the entry of list that enrolls u already, by the loader's duplicate rule
+// (dupKey: the URL as a site would see the request), or nil.
+func Enrolled(list []Source, u string) *Source {
+	key := dupKey(u)
+	for i := range list {
+		if dupKey(list[i].URL) == key {
+			return &list[i]
+		}
+	}
+	return nil
+}
+
+// AppendEntry returns list (the bytes of a source list) with one [[source]] entry for s
+// appended after one blank line, every byte of list kept: url, added and note as TOML basic
+// strings. s.Note must pass CheckNote and s.URL CheckURL, so no control character needs an
+// escape; only backslash and double quote are escaped.
+func AppendEntry(list []byte, s Source) []byte {
+	out := append([]byte{}, list...)
+	switch {
+	case len(out) == 0:
+	case strings.HasSuffix(string(out), "\n\n"):
+	case strings.HasSuffix(string(out), "\n"):
+		out = append(out, '\n')
+	default:
+		out = append(out, "\n\n"...)
+	}
+	return fmt.Appendf(out, "[[source]]\nurl = %s\nadded = %s\nnote = %s\n", tomlString(s.URL), tomlString(s.Added), tomlString(s.Note))
+}
+
+// tomlString quotes s as a TOML basic string, escaping backslash and double quote.
+func tomlString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
 // redact is a URL for messages: its user info replaced (crawl.RedactURL), also in a URL that
 // does not parse. A URL without user info is shown exactly as written.
 func redact(s string) string { return crawl.RedactURL(s) }

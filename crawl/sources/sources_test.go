@@ -383,3 +383,64 @@ func TestCheckNoteWritingSystems(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// Whatever note CheckNote accepts, the appended entry loads back with that note, and every byte
+// of the list before it is kept.
+func FuzzAppendEntry(f *testing.F) {
+	for _, s := range []string{"plain", `quote " and \ backslash`, "unicode: \u00e9\u4e2d\U0001F56F", `\u0000 literally`, "'''", `"""`, "# not a comment", "]]", "emoji \U0001F469\u200d\U0001F4BB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, note string) {
+		if CheckNote(note) != "" {
+			return
+		}
+		list := []byte("# c\n")
+		b := AppendEntry(list, Source{URL: "https://a.example/", Added: "2026-10-16", Note: note})
+		if !bytes.HasPrefix(b, list) {
+			t.Fatalf("the list's bytes changed: %q", b)
+		}
+		ss, err := Parse("fuzz", b)
+		if err != nil {
+			t.Fatalf("note %q: %v", note, err)
+		}
+		if len(ss) != 1 || ss[0].Note != note || ss[0].URL != "https://a.example/" || ss[0].Added != "2026-10-16" {
+			t.Fatalf("note %q read back as %+v", note, ss)
+		}
+	})
+}
+
+// AppendEntry separates the new entry from what is there by exactly one blank line.
+func TestAppendEntryBlankLine(t *testing.T) {
+	e := "[[source]]\nurl = \"https://a.example/\"\nadded = \"2026-10-16\"\nnote = \"n\"\n"
+	for in, want := range map[string]string{
+		"":        e,
+		"# c":     "# c\n\n" + e,
+		"# c\n":   "# c\n\n" + e,
+		"# c\n\n": "# c\n\n" + e,
+	} {
+		if got := string(AppendEntry([]byte(in), Source{URL: "https://a.example/", Added: "2026-10-16", Note: "n"})); got != want {
+			t.Errorf("AppendEntry(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Enrolled finds the entry that enrolls a URL by the loader's duplicate rule.
+func TestEnrolled(t *testing.T) {
+	list := []Source{{URL: "https://a.example/mods/", Entry: 1}, {URL: "https://b.example", Entry: 2}}
+	for u, want := range map[string]int{
+		"https://a.example/mods/":       1,
+		"HTTPS://A.example:443/mods/./": 1,
+		"https://a.example/mods/#top":   1,
+		"https://b.example/":            2,
+		"https://a.example/mods":        0,
+		"https://c.example/":            0,
+	} {
+		got := 0
+		if s := Enrolled(list, u); s != nil {
+			got = s.Entry
+		}
+		if got != want {
+			t.Errorf("Enrolled(%q) = entry %d, want %d", u, got, want)
+		}
+	}
+}
