@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"time"
 
@@ -87,15 +86,12 @@ func runAdd(e *env, args []string) int {
 	if err != nil {
 		return refuse("the source list does not load, fix it first: %v", err)
 	}
-	entry := fmt.Sprintf("[[source]]\nurl = %s\nadded = %s\nnote = %s\n",
-		tomlString(u), tomlString(addNow().UTC().Format(time.DateOnly)), tomlString(*note))
-	next := appendEntry(old, entry)
-	// The loader's own duplicate rule decides "the same URL".
+	if other := sources.Enrolled(enrolled, u); other != nil {
+		return refuse("%s is already enrolled: [[source]] #%d (line %d, %s) is the same URL as a site sees it",
+			store.TermText(u), other.Entry, other.Line, store.TermText(other.URL))
+	}
+	next := sources.AppendEntry(old, sources.Source{URL: u, Added: addNow().UTC().Format(time.DateOnly), Note: *note})
 	if _, err := sources.ParseWith(*srcPath, next, sources.Options{AllowLoopback: *loop}); err != nil {
-		var se *sources.Error
-		if errors.As(err, &se) && len(se.Problems) > 0 && strings.Contains(se.Problems[len(se.Problems)-1].Message, "repeats") {
-			return refuse("%s is already enrolled: %s", store.TermText(u), store.TermText(se.Problems[len(se.Problems)-1].Message))
-		}
 		return refuse("the entry would not load: %v", err)
 	}
 
@@ -126,26 +122,6 @@ func runAdd(e *env, args []string) int {
 	fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf("added %s to %s (site index %s, %s)",
 		store.TermText(u), store.TermText(*srcPath), store.TermText(index), plural(len(rep.Claims), "project"))))
 	return 0
-}
-
-// tomlString quotes s as a TOML basic string. Control characters are refused before this is
-// called; only backslash and double quote need escaping.
-func tomlString(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-}
-
-// appendEntry returns old with entry appended after one blank line, every byte of old kept.
-func appendEntry(old []byte, entry string) []byte {
-	out := append([]byte{}, old...)
-	switch {
-	case len(out) == 0:
-	case strings.HasSuffix(string(out), "\n\n"):
-	case strings.HasSuffix(string(out), "\n"):
-		out = append(out, '\n')
-	default:
-		out = append(out, "\n\n"...)
-	}
-	return append(out, entry...)
 }
 
 // leadsTo returns the enrolled source that already leads to the site index, or nil. Each
