@@ -17,7 +17,7 @@ func init() {
 }
 
 // runDiff prints what the last refresh changed (SPEC section 6: "diff (what the last
-// refresh changed)"): the events it recorded (lastRefreshEvents: observed_at equal to
+// refresh changed)"): the events it recorded (store.Snapshot.LastRefreshEvents: observed_at equal to
 // network.json's, less those the last refresh's records contradict), grouped per claim: a header naming the claim, then each event's headline and
 // tags and its typed differences as before -> after lines (diff.Lines); then the health
 // changes network.json lists (claims and sites that became unavailable, invalid... or
@@ -50,7 +50,7 @@ func runDiff(e *env, args []string) int {
 		return 1
 	}
 	at := store.TermText(snap.Network.ObservedAt)
-	last, earlier := lastRefreshEvents(snap)
+	last, earlier := snap.LastRefreshEvents()
 	health := snap.Network.HealthChanges
 	line := func(format string, a ...any) { fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf(format, a...))) }
 	if x := snap.Network.Interrupted; x != nil {
@@ -109,54 +109,6 @@ func runDiff(e *env, args []string) int {
 		}
 	}
 	return 0
-}
-
-// lastRefreshEvents splits the events observed at network.json's observed_at into those of the
-// last refresh and those an earlier refresh that started in the same second recorded (times
-// have one-second resolution, state.txt; an event names no refresh). An event is set aside when
-// the last refresh's records contradict it:
-//   - observed or restored: its claim became current, so network.json's health_changes lists
-//     the claim with after "current" (its previous health was another, or none);
-//   - withdrawn: health_changes lists the claim with after "withdrawn";
-//   - changed: the refresh held its after digest, so a claim record holding another digest
-//     contradicts it (a claim changes at most once per refresh).
-//
-// A changed event whose claim still holds its after digest cannot be told apart and is kept.
-func lastRefreshEvents(s *store.Snapshot) (last, earlier []store.Event) {
-	type key struct{ project, origin string }
-	became := map[key]string{}
-	for _, h := range s.Network.HealthChanges {
-		if h.Project != "" {
-			became[key{h.Project, h.Origin}] = h.After
-		}
-	}
-	held := map[key]string{}
-	for _, c := range s.Claims {
-		held[key{c.Project, c.Origin}] = c.Ingested()
-	}
-	for _, ev := range s.Events {
-		if ev.ObservedAt != s.Network.ObservedAt {
-			continue
-		}
-		k := key{ev.Project, ev.Origin}
-		ok := true
-		switch ev.Kind {
-		case store.EventObserved, store.EventRestored:
-			ok = became[k] == store.ClaimCurrent
-		case store.EventWithdrawn:
-			ok = became[k] == store.ClaimWithdrawn
-		case store.EventChanged:
-			if h, has := held[k]; has && ev.After != nil {
-				ok = h == *ev.After
-			}
-		}
-		if ok {
-			last = append(last, ev)
-		} else {
-			earlier = append(earlier, ev)
-		}
-	}
-	return last, earlier
 }
 
 // tagsRepeatHeadline reports whether every tag is already a word of the event's headline after
