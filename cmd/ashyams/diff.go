@@ -49,11 +49,32 @@ func runDiff(e *env, args []string) int {
 		e.errorf("diff", "%s has no %s: no refresh has run there", *state, store.NetworkFile)
 		return 1
 	}
-	at := store.TermText(snap.Network.ObservedAt)
 	last, earlier := snap.LastRefreshEvents()
-	health := snap.Network.HealthChanges
 	line := func(format string, a ...any) { fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf(format, a...))) }
-	if x := snap.Network.Interrupted; x != nil {
+	if !diffSummary(e, line, snap.Network, last, earlier) {
+		return 0
+	}
+	for _, group := range groupByClaim(last) {
+		fmt.Fprintln(e.stdout)
+		diffClaim(line, group)
+	}
+	if health := snap.Network.HealthChanges; len(health) > 0 {
+		fmt.Fprintln(e.stdout)
+		line("Health changed at the last refresh:")
+		for _, l := range healthLines(health, claimNames(snap)) {
+			line("%s", l)
+		}
+	}
+	return 0
+}
+
+// diffSummary prints what comes before the events: that the last refresh was interrupted
+// (with what it did not read), the events an earlier refresh in the same second recorded, and
+// how many events the last one recorded. It reports whether there is more to print (false:
+// nothing changed, said so).
+func diffSummary(e *env, line func(string, ...any), n *store.Network, last, earlier []store.Event) bool {
+	at := store.TermText(n.ObservedAt)
+	if x := n.Interrupted; x != nil {
 		line("The last refresh (%s) was INTERRUPTED: what follows is what it recorded before it stopped.", at)
 		for _, l := range refresh.InterruptedLines(x) {
 			line("%s", l)
@@ -70,45 +91,41 @@ func runDiff(e *env, args []string) int {
 		}
 		line("%s.", note)
 	}
+	health := n.HealthChanges
 	switch {
-	case len(last) == 0 && len(health) == 0 && snap.Network.Interrupted != nil:
+	case len(last) == 0 && len(health) == 0 && n.Interrupted != nil:
 		line("The last refresh (%s) recorded no events and changed no health in what it read.", at)
-		return 0
+		return false
 	case len(last) == 0 && len(health) == 0:
 		line("The last refresh (%s) recorded no events and changed no health: nothing changed.", at)
-		return 0
+		return false
 	case len(last) == 0:
 		line("The last refresh (%s) recorded no events.", at)
 	default:
 		line("The last refresh (%s) recorded %s.", at, plural(len(last), "event"))
 	}
-	for _, group := range groupByClaim(last) {
-		first := group[0]
-		name := first.Name
-		if name == "" {
-			name = first.Project
+	return true
+}
+
+// diffClaim prints one claim's events: a header naming the claim, then each event's headline
+// and tags and its differences as before -> after lines.
+func diffClaim(line func(string, ...any), group []store.Event) {
+	first := group[0]
+	name := first.Name
+	if name == "" {
+		name = first.Project
+	}
+	line("%s (%s) at %s", store.TermQuote(name), first.Project, first.Origin)
+	for _, ev := range group {
+		l := "  " + tags.Headline(ev)
+		if t := tags.Tags(ev); len(t) > 0 && !tagsRepeatHeadline(t, ev) {
+			l += " [" + strings.Join(t, ", ") + "]"
 		}
-		fmt.Fprintln(e.stdout)
-		line("%s (%s) at %s", store.TermQuote(name), first.Project, first.Origin)
-		for _, ev := range group {
-			l := "  " + tags.Headline(ev)
-			if t := tags.Tags(ev); len(t) > 0 && !tagsRepeatHeadline(t, ev) {
-				l += " [" + strings.Join(t, ", ") + "]"
-			}
-			line("%s", l)
-			for _, d := range diff.Lines(ev.Changes) {
-				line("    %s", d)
-			}
+		line("%s", l)
+		for _, d := range diff.Lines(ev.Changes) {
+			line("    %s", d)
 		}
 	}
-	if len(health) > 0 {
-		fmt.Fprintln(e.stdout)
-		line("Health changed at the last refresh:")
-		for _, l := range healthLines(health, claimNames(snap)) {
-			line("%s", l)
-		}
-	}
-	return 0
 }
 
 // tagsRepeatHeadline reports whether every tag is already a word of the event's headline after
