@@ -105,12 +105,43 @@ func runDemo(e *env, args []string) int {
 			return fail("output directory", err)
 		}
 	}
-	srcPath := filepath.Join(work, "sources.toml")
 	curPath := filepath.Join(work, "curation.toml")
+	if err := demoCrawl(e, work, curPath, state); err != nil {
+		return fail(err.step, err.err)
+	}
+	if err := demoBuild(e, state, curPath, *out); err != nil {
+		return fail(err.step, err.err)
+	}
+	index, err := filepath.Abs(filepath.Join(*out, "index.html"))
+	if err != nil {
+		index = filepath.Join(*out, "index.html")
+	}
+	fmt.Fprintf(e.stdout, "\nThe example network's site is in %s\n", *out)
+	if *keep != "" {
+		fmt.Fprintf(e.stdout, "Its state is in %s\n", *keep)
+	}
+	root := demoRoot(*out)
+	if !*serve {
+		fmt.Fprintf(e.stdout, "Open %s, or run: %s serve --out %s (it serves the site at http://127.0.0.1:8080%s)\n",
+			index, selfCommand(os.Args[0]), *out, root)
+		return 0
+	}
+	return demoServe(e, *addr, *out, root)
+}
 
+// demoStepError is a demo step that failed: "ashyams demo: <step>: <err>".
+type demoStepError struct {
+	step string
+	err  error
+}
+
+// demoCrawl serves the example network on loopback and refreshes state from it twice, as
+// runDemo says, writing the example's source list into work and its curation file at curPath.
+func demoCrawl(e *env, work, curPath, state string) *demoStepError {
+	srcPath := filepath.Join(work, "sources.toml")
 	srv, err := loopback.Start(example.Web(), loopback.Options{})
 	if err != nil {
-		return fail("serve the example network", err)
+		return &demoStepError{"serve the example network", err}
 	}
 	defer srv.Close()
 	fmt.Fprintf(e.stdout, "demo: the example network's %s (%s) answer on loopback, by name\n",
@@ -119,17 +150,17 @@ func runDemo(e *env, args []string) int {
 	// The example's files are written as they are: their http://<host>.example/ URLs reach
 	// the loopback server through the resolver and dialer below.
 	if err := os.WriteFile(srcPath, example.Sources(), 0o644); err != nil {
-		return fail("write the source list", err)
+		return &demoStepError{"write the source list", err}
 	}
 	if err := os.WriteFile(curPath, example.Curation(), 0o644); err != nil {
-		return fail("write the curation file", err)
+		return &demoStepError{"write the curation file", err}
 	}
 	srcs, err := sources.Load(srcPath)
 	if err != nil {
-		return fail("load the example source list", err)
+		return &demoStepError{"load the example source list", err}
 	}
 	if _, err := curation.Load(curPath); err != nil {
-		return fail("load the example curation file", err)
+		return &demoStepError{"load the example curation file", err}
 	}
 
 	ctx := context.Background()
@@ -143,7 +174,7 @@ func runDemo(e *env, args []string) int {
 			func() error { return srv.SetRoot(example.WebNext()) }},
 	} {
 		if err := gen.root(); err != nil {
-			return fail("switch the example network", err)
+			return &demoStepError{"switch the example network", err}
 		}
 		fmt.Fprintf(e.stdout, "\ndemo: refresh %d, %s\n", i+1, gen.what)
 		at := gen.at
@@ -160,24 +191,28 @@ func runDemo(e *env, args []string) int {
 			fmt.Fprint(e.stdout, sum.String())
 		}
 		if err != nil {
-			return fail(fmt.Sprintf("refresh %d", i+1), err)
+			return &demoStepError{fmt.Sprintf("refresh %d", i+1), err}
 		}
 	}
-	srv.Close()
+	return nil
+}
 
+// demoBuild checks the state, builds the site into out and checks the built site, printing
+// what each step found.
+func demoBuild(e *env, state, curPath, out string) *demoStepError {
 	if ps := store.Open(state).Check(); len(ps) > 0 {
 		for _, p := range ps {
 			fmt.Fprintln(e.stdout, p)
 		}
-		return fail("check", fmt.Errorf("%s in the state", plural(len(ps), "broken invariant")))
+		return &demoStepError{"check", fmt.Errorf("%s in the state", plural(len(ps), "broken invariant"))}
 	}
 	fmt.Fprintf(e.stdout, "\ndemo: check: every invariant holds\n")
 
-	res, err := site.Build(site.Options{State: state, Curation: curPath, Out: *out})
+	res, err := site.Build(site.Options{State: state, Curation: curPath, Out: out})
 	if err != nil {
-		return fail("build", err)
+		return &demoStepError{"build", err}
 	}
-	fmt.Fprintf(e.stdout, "demo: built %s (%s) in %s\n", plural(len(res.Pages), "page"), plural(res.Files, "file"), *out)
+	fmt.Fprintf(e.stdout, "demo: built %s (%s) in %s\n", plural(len(res.Pages), "page"), plural(res.Files, "file"), out)
 	if n := res.Network; n != nil {
 		// Projects are ids, claims are (id, site) pairs: one id published by two sites is one
 		// project with two claims, an identity conflict.
@@ -191,32 +226,18 @@ func runDemo(e *env, args []string) int {
 		}
 		fmt.Fprintf(e.stdout, "demo: %s, %s (%s)\n", plural(len(n.Projects), "project"), plural(len(n.Claims), "claim"), conflicts)
 	}
-	problems, err := site.Check(*out, "")
+	problems, err := site.Check(out, "")
 	if err != nil {
-		return fail("check-site", err)
+		return &demoStepError{"check-site", err}
 	}
 	if len(problems) > 0 {
 		for _, p := range problems {
 			fmt.Fprintln(e.stdout, p)
 		}
-		return fail("check-site", fmt.Errorf("%s in %s", plural(len(problems), "problem"), *out))
+		return &demoStepError{"check-site", fmt.Errorf("%s in %s", plural(len(problems), "problem"), out)}
 	}
-	fmt.Fprintf(e.stdout, "demo: check-site: %s: every check passed\n", *out)
-	index, err := filepath.Abs(filepath.Join(*out, "index.html"))
-	if err != nil {
-		index = filepath.Join(*out, "index.html")
-	}
-	fmt.Fprintf(e.stdout, "\nThe example network's site is in %s\n", *out)
-	if *keep != "" {
-		fmt.Fprintf(e.stdout, "Its state is in %s\n", *keep)
-	}
-	root := demoRoot(*out)
-	if !*serve {
-		fmt.Fprintf(e.stdout, "Open %s, or run: %s serve --out %s (it serves the site at http://127.0.0.1:8080%s)\n",
-			index, selfCommand(os.Args[0]), *out, root)
-		return 0
-	}
-	return demoServe(e, *addr, *out, root)
+	fmt.Fprintf(e.stdout, "demo: check-site: %s: every check passed\n", out)
+	return nil
 }
 
 // selfCommand is how to run this binary again, as the user started it: arg0 as typed
