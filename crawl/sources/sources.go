@@ -126,6 +126,41 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	}
 	lines := locate(string(b))
 	unknownTop, unknownInEntry := unknownKeys(b)
+	tables, ps := sourceTables(doc, unknownTop)
+	if len(tables) == 0 && len(ps) == 0 && !o.AllowEmpty {
+		// An empty list is never what a maintainer means: a refresh would withdraw every claim
+		// and the next deploy would publish an empty index.
+		ps = append(ps, Problem{Message: "lists no [[source]] entries; a refresh would withdraw every claim of every site (remove sites one entry at a time)"})
+	}
+	var out []Source
+	seen := map[string]int{}
+	for i, m := range tables {
+		n := i + 1
+		s, eps := readEntry(n, m, lines, unknownInEntry, o)
+		if s.URL != "" {
+			key := dupKey(s.URL)
+			if prev, ok := seen[key]; ok {
+				eps = append(eps, Problem{Entry: n, Line: s.Line, Message: fmt.Sprintf("url %q repeats [[source]] #%d (line %d)", redact(s.URL), prev, out[prev-1].Line)})
+			} else {
+				seen[key] = n
+			}
+		}
+		if len(eps) > 0 {
+			s.URL = "" // keep indexes aligned for the duplicate message; never returned
+		}
+		ps = append(ps, eps...)
+		out = append(out, s)
+	}
+	if len(ps) > 0 {
+		return nil, &Error{Path: name, Problems: ps}
+	}
+	return out, nil
+}
+
+// sourceTables returns the [[source]] tables of a decoded list, and the problems of its top
+// level: unknown keys (sorted), a `source` that is not an array of tables, an entry that is not
+// a table (read as an empty one, so entry numbers stay those of the file).
+func sourceTables(doc map[string]any, unknownTop map[string]bool) ([]map[string]any, []Problem) {
 	var ps []Problem
 	keys := make([]string, 0, len(doc))
 	for k := range doc {
@@ -154,91 +189,72 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	default:
 		ps = append(ps, Problem{Message: `"source" is not an array of [[source]] tables`})
 	}
-	if len(tables) == 0 && len(ps) == 0 && !o.AllowEmpty {
-		// An empty list is never what a maintainer means: a refresh would withdraw every claim
-		// and the next deploy would publish an empty index.
-		ps = append(ps, Problem{Message: "lists no [[source]] entries; a refresh would withdraw every claim of every site (remove sites one entry at a time)"})
+	return tables, ps
+}
+
+// readEntry reads the n-th [[source]] table: its unknown keys (sorted), then url, added and
+// note, each checked as ParseWith says. The Source's URL is set only when it passed.
+func readEntry(n int, m map[string]any, lines lineIndex, unknownInEntry map[string]bool, o Options) (Source, []Problem) {
+	s := Source{Entry: n, Line: lines.url(n)}
+	if s.Line == 0 {
+		s.Line = lines.header(n)
 	}
-	var out []Source
-	seen := map[string]int{}
-	for i, m := range tables {
-		n := i + 1
-		s := Source{Entry: n, Line: lines.url(n)}
-		bad := func(format string, a ...any) {
-			ps = append(ps, Problem{Entry: n, Line: s.Line, Message: fmt.Sprintf(format, a...)})
-		}
-		if s.Line == 0 {
-			s.Line = lines.header(n)
-		}
-		ks := make([]string, 0, len(m))
-		for k := range m {
-			ks = append(ks, k)
-		}
-		sort.Strings(ks)
-		for _, k := range ks {
-			if unknownInEntry[k] {
-				bad("unknown key %q (want url, added, note)", k)
-			}
-		}
-		before := len(ps)
-		switch v := m["url"].(type) {
-		case nil:
-			bad("url is missing")
-		case string:
-			if msg := checkURL(v); msg != "" {
-				bad("url %q %s", redact(v), msg)
-			} else if msg := checkFetchable(v, o.AllowLoopback); msg != "" {
-				bad("url %q %s", redact(v), msg)
-			} else {
-				s.URL = v
-			}
-		default:
-			bad("url is %s, not a string", typeName(v))
-		}
-		switch v := m["added"].(type) {
-		case nil:
-			bad("added is missing (the day the site was enrolled, YYYY-MM-DD)")
-		case string:
-			if _, err := time.Parse(time.DateOnly, v); err != nil {
-				bad("added %q is not a date (want YYYY-MM-DD)", v)
-			}
-			s.Added = v
-		case time.Time:
-			if v.Location().String() != "date-local" {
-				bad("added is a date-time; want a date (YYYY-MM-DD)")
-			}
-			s.Added = v.Format(time.DateOnly)
-		default:
-			bad("added is %s, not a date (want YYYY-MM-DD)", typeName(v))
-		}
-		switch v := m["note"].(type) {
-		case nil:
-			bad("note is missing (one line for the humans reviewing the list)")
-		case string:
-			if msg := CheckNote(v); msg != "" {
-				bad("note %s", msg)
-			}
-			s.Note = v
-		default:
-			bad("note is %s, not a string", typeName(v))
-		}
-		if s.URL != "" {
-			key := dupKey(s.URL)
-			if prev, ok := seen[key]; ok {
-				bad("url %q repeats [[source]] #%d (line %d)", redact(s.URL), prev, out[prev-1].Line)
-			} else {
-				seen[key] = n
-			}
-		}
-		if len(ps) > before {
-			s.URL = "" // keep indexes aligned for the duplicate message; never returned
-		}
-		out = append(out, s)
+	var ps []Problem
+	bad := func(format string, a ...any) {
+		ps = append(ps, Problem{Entry: n, Line: s.Line, Message: fmt.Sprintf(format, a...)})
 	}
-	if len(ps) > 0 {
-		return nil, &Error{Path: name, Problems: ps}
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
 	}
-	return out, nil
+	sort.Strings(ks)
+	for _, k := range ks {
+		if unknownInEntry[k] {
+			bad("unknown key %q (want url, added, note)", k)
+		}
+	}
+	switch v := m["url"].(type) {
+	case nil:
+		bad("url is missing")
+	case string:
+		if msg := checkURL(v); msg != "" {
+			bad("url %q %s", redact(v), msg)
+		} else if msg := checkFetchable(v, o.AllowLoopback); msg != "" {
+			bad("url %q %s", redact(v), msg)
+		} else {
+			s.URL = v
+		}
+	default:
+		bad("url is %s, not a string", typeName(v))
+	}
+	switch v := m["added"].(type) {
+	case nil:
+		bad("added is missing (the day the site was enrolled, YYYY-MM-DD)")
+	case string:
+		if _, err := time.Parse(time.DateOnly, v); err != nil {
+			bad("added %q is not a date (want YYYY-MM-DD)", v)
+		}
+		s.Added = v
+	case time.Time:
+		if v.Location().String() != "date-local" {
+			bad("added is a date-time; want a date (YYYY-MM-DD)")
+		}
+		s.Added = v.Format(time.DateOnly)
+	default:
+		bad("added is %s, not a date (want YYYY-MM-DD)", typeName(v))
+	}
+	switch v := m["note"].(type) {
+	case nil:
+		bad("note is missing (one line for the humans reviewing the list)")
+	case string:
+		if msg := CheckNote(v); msg != "" {
+			bad("note %s", msg)
+		}
+		s.Note = v
+	default:
+		bad("note is %s, not a string", typeName(v))
+	}
+	return s, ps
 }
 
 // entryKeys declares the keys a [[source]] entry may hold. Decoding an entry into it marks
