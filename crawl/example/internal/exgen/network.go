@@ -187,9 +187,22 @@ func network(gen int) []siteDef {
 	return []siteDef{lanterns(gen), ashfall(), tidewater(), broken(gen)}
 }
 
+// lanterns is the Lanterns Workshop at the root of lanterns.example: Emberglow, Wickwork and
+// Kwama Lanterns.
 func lanterns(gen int) siteDef {
 	const host = "lanterns.example"
+	return siteDef{
+		host: host, dir: "", name: "Lanterns Workshop", url: web + "lanterns.example/",
+		projects: []projDef{emberglow(host, gen), wickwork(host), kwamaLanterns(host)},
+		pages: map[string]string{
+			"index.html": page("Lanterns Workshop", "Lighting mods for OpenMW.", ""),
+		},
+	}
+}
 
+// emberglow is the featured mod, with a release on every channel, a yanked one and rich notes.
+// Generation 2 replaces its development build.
+func emberglow(host string, gen int) projDef {
 	em := baseProject(EmberglowID, "Emberglow", "Lanterns, candles and braziers that follow the hour and the weather.",
 		"mod", "active", "numeric", host, "emberglow")
 	em.Tags = []string{"Lighting", "Lua", "OpenMW"}
@@ -239,7 +252,11 @@ func lanterns(gen int) siteDef {
 	if gen >= 2 {
 		updated = "2026-10-09"
 	}
+	return projDef{p: em, updated: updated, releases: []release{dev, beta, stable, yanked, first}}
+}
 
+// wickwork is a library in maintenance, with a deprecated release.
+func wickwork(host string) projDef {
 	ww := baseProject(WickworkID, "Wickwork", "A small OpenMW Lua library that wakes scripts at dusk, dawn or on the hour.",
 		"library", "maintenance", "numeric", host, "wickwork")
 	ww.Tags = []string{"Library", "Lua"}
@@ -251,7 +268,11 @@ func lanterns(gen int) siteDef {
 	w110 := wwRel("1.1.0", "2026-07-01")
 	w110.Status = "deprecated"
 	w110.Deprecated = &notice{Reason: "Its hour hook fires twice at midnight.", Replacement: "1.3.0"}
+	return projDef{p: ww, updated: "2026-09-18", releases: []release{wwRel("1.3.0", "2026-09-18"), wwRel("1.2.0", "2026-08-30"), w110}}
+}
 
+// kwamaLanterns is an experimental mod on a preview channel whose notes carry HostileNotes.
+func kwamaLanterns(host string) projDef {
 	kw := baseProject(KwamaID, "Kwama Lanterns", "Glowing kwama egg sacs as light sources. Experimental.",
 		"mod", "experimental", "numeric", host, "kwama-lanterns")
 	kwRel := func(ver, date string) release {
@@ -264,18 +285,7 @@ func lanterns(gen int) siteDef {
 	}
 	kw2 := kwRel("0.3.0-alpha.2", "2026-09-25")
 	kw2.Notes = &notes{Summary: "Second preview.", Notes: HostileNotes}
-
-	return siteDef{
-		host: host, dir: "", name: "Lanterns Workshop", url: web + "lanterns.example/",
-		projects: []projDef{
-			{p: em, updated: updated, releases: []release{dev, beta, stable, yanked, first}},
-			{p: ww, updated: "2026-09-18", releases: []release{wwRel("1.3.0", "2026-09-18"), wwRel("1.2.0", "2026-08-30"), w110}},
-			{p: kw, updated: "2026-09-25", releases: []release{kw2, kwRel("0.3.0-alpha.1", "2026-09-10")}},
-		},
-		pages: map[string]string{
-			"index.html": page("Lanterns Workshop", "Lighting mods for OpenMW.", ""),
-		},
-	}
+	return projDef{p: kw, updated: "2026-09-25", releases: []release{kw2, kwRel("0.3.0-alpha.1", "2026-09-10")}}
 }
 
 func ashfall() siteDef {
