@@ -14,35 +14,14 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
-
-// Problem is one broken invariant of the state directory: the record's path (slash-separated,
-// relative to the state root; "" for the state directory itself) and what is wrong with it, in
-// words. Leftover is true for what an interrupted write left behind (a temporary file, or a
-// directory holding nothing else): not a contradiction, Load ignores it and Tidy removes it.
-type Problem struct {
-	Path     string
-	Message  string
-	Leftover bool
-	// MissingMedia is true for a cached image a claim names that media/ lacks (images are
-	// binary and may be left out of a copy of the state): a refresh fetches it again, or
-	// records on the claim why it could not, so it is no reason to refuse a refresh.
-	MissingMedia bool
-}
-
-// String is "path: message", or the message alone for the state directory itself.
-func (p Problem) String() string {
-	if p.Path == "" {
-		return p.Message
-	}
-	return p.Path + ": " + p.Message
-}
-
-// LeftoverMessage is the message of every Problem with Leftover set.
-const LeftoverMessage = "leftover from an interrupted write (a refresh stopped before renaming it into place); the next `ashyams refresh` removes it"
 
 // Check verifies every invariant of seeds/state.txt ("Recovery") and returns each broken one,
 // sorted by path then message; none means the state is sound. It never modifies anything.
+// Each Problem's Kind names the invariant it breaks, so a reader refuses by kind instead of
+// checking again. The invariants:
 //
 //   - the state directory exists (else one Problem with Path "" saying how to get one);
 //   - only the layout's names are present (seeds/state.txt, "Layout"; dot files at the root,
@@ -67,11 +46,13 @@ const LeftoverMessage = "leftover from an interrupted write (a refresh stopped b
 //     formula) and its file name is that id;
 //   - every cached image (claim.media.file) exists, and every file in media/ hashes to its name;
 //   - health values and times are from the record vocabulary and TimeFormat.
-func (d *Dir) Check() []Problem { return d.check().out }
+func (d *Dir) Check() []Problem { return d.check(false).out }
 
-// check runs every check and sorts the problems.
-func (d *Dir) check() *checker {
-	c := &checker{d: d}
+// check runs every check and sorts the problems. render is the scope a build needs: media/'s
+// bytes are not read (a build hashes each image it uses, MediaProblem), and the held
+// manifests that pass their checks are kept for the network model (checker.manifests).
+func (d *Dir) check(render bool) *checker {
+	c := &checker{d: d, render: render}
 	c.run()
 	sort.Slice(c.out, func(i, j int) bool {
 		if c.out[i].Path != c.out[j].Path {
@@ -84,6 +65,7 @@ func (d *Dir) check() *checker {
 
 type checker struct {
 	d       *Dir
+	render  bool
 	out     []Problem
 	sources map[string]Source // by file stem
 	origins map[string]Origin // by directory name
@@ -100,33 +82,34 @@ type checker struct {
 	// read for CheckLoad: what Check parsed and hashed, so a refresh reads the state once
 	net       *Network
 	events    []Event
-	indexSums map[string]string // site -> digest of the held dreamweave.json
-	manSums   map[string]string // "project/site" -> digest of the held manifest.json
+	indexSums map[string]string             // site -> digest of the held dreamweave.json
+	manSums   map[string]string             // "project/site" -> digest of the held manifest.json
+	manifests map[string]*protocol.Manifest // "project/site" -> the held manifest (render scope)
 }
 
-func (c *checker) add(path, format string, args ...any) {
-	c.out = append(c.out, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+func (c *checker) add(k Kind, path, format string, args ...any) {
+	c.out = append(c.out, Problem{Path: path, Kind: k, Message: fmt.Sprintf(format, args...)})
 }
 
 func (c *checker) leftover(rel string) {
-	c.out = append(c.out, Problem{Path: rel, Message: LeftoverMessage, Leftover: true})
+	c.out = append(c.out, Problem{Path: rel, Kind: Leftover, Message: LeftoverMessage})
 }
 
 func (c *checker) stray(rel string) {
-	c.add(rel, "is not part of the state layout (seeds/state.txt, \"Layout\")")
+	c.add(Stray, rel, "is not part of the state layout (seeds/state.txt, \"Layout\")")
 }
 
 func (c *checker) run() {
 	st, err := os.Stat(c.d.Root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		c.add("", "no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first", c.d.Root)
+		c.add(NoState, "", "no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first", c.d.Root)
 		return
 	case err != nil:
-		c.add("", "the state at %s cannot be read: %v", c.d.Root, err)
+		c.add(NoState, "", "the state at %s cannot be read: %v", c.d.Root, err)
 		return
 	case !st.IsDir():
-		c.add("", "the state path %s is not a directory", c.d.Root)
+		c.add(NoState, "", "the state path %s is not a directory", c.d.Root)
 		return
 	}
 	c.sources = map[string]Source{}
@@ -135,6 +118,7 @@ func (c *checker) run() {
 	c.broken = map[string]bool{}
 	c.indexSums = map[string]string{}
 	c.manSums = map[string]string{}
+	c.manifests = map[string]*protocol.Manifest{}
 	c.scan()
 	c.readSources()
 	c.readOrigins()
@@ -158,7 +142,7 @@ func (c *checker) read(rel string, v any) bool {
 			msg = strings.TrimPrefix(msg, rel+": ")
 			msg = "does not parse as a record: " + msg
 		}
-		c.add(rel, "%s", msg)
+		c.add(Unreadable, rel, "%s", msg)
 		return false
 	}
 	return true
@@ -169,7 +153,7 @@ func (c *checker) read(rel string, v any) bool {
 func (c *checker) entries(rel string) []fs.DirEntry {
 	ents, err := os.ReadDir(c.d.Path(rel))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		c.add(rel, "cannot be listed: %v", err)
+		c.add(Unreadable, rel, "cannot be listed: %v", err)
 	}
 	return ents
 }
@@ -251,7 +235,7 @@ func (c *checker) dirs(dir string) []string {
 // leftoverDir reports an empty directory: what an interrupted write left (Git keeps no empty
 // directories, so a checkout never has one).
 func (c *checker) leftoverDir(rel string) {
-	c.out = append(c.out, Problem{Path: rel + "/", Message: "holds no record: " + LeftoverMessage, Leftover: true})
+	c.out = append(c.out, Problem{Path: rel + "/", Kind: Leftover, Message: "holds no record: " + LeftoverMessage})
 }
 
 // recordDir checks a directory that holds one record file and, optionally, its bytes file. It
@@ -279,7 +263,7 @@ func (c *checker) recordDir(dir, record, bytesFile string) bool {
 	case has:
 		return true
 	case other:
-		c.add(dir+"/"+record, "missing, but its directory holds other files")
+		c.add(Unreadable, dir+"/"+record, "missing, but its directory holds other files")
 	case len(ents) == 0: // (temporary files were reported one by one)
 		c.leftoverDir(dir)
 	}
@@ -290,7 +274,7 @@ func (c *checker) network() {
 	empty := len(c.sourceFiles) == 0 && len(c.siteDirs) == 0 && len(c.claimDirs) == 0 && len(c.eventFiles) == 0
 	if !c.d.Exists(NetworkFile) {
 		if !empty {
-			c.add(NetworkFile, "missing, but the state holds records: every refresh writes it first")
+			c.add(BadValue, NetworkFile, "missing, but the state holds records: every refresh writes it first")
 		}
 		return
 	}
@@ -299,16 +283,16 @@ func (c *checker) network() {
 		return
 	}
 	if n.Format != Format {
-		c.add(NetworkFile, "format is %d, this crawler writes %d", n.Format, Format)
+		c.add(BadValue, NetworkFile, "format is %d, this crawler writes %d", n.Format, Format)
 	}
 	if n.Crawler == "" {
-		c.add(NetworkFile, "crawler is empty")
+		c.add(BadValue, NetworkFile, "crawler is empty")
 	}
 	c.time(NetworkFile, "observed_at", n.ObservedAt)
 	if x := n.Interrupted; x != nil {
 		c.time(NetworkFile, "interrupted.at", x.At)
 		if x.Reason == "" {
-			c.add(NetworkFile, "interrupted.reason is empty")
+			c.add(BadValue, NetworkFile, "interrupted.reason is empty")
 		}
 	}
 	c.net = &n
@@ -316,7 +300,7 @@ func (c *checker) network() {
 
 func (c *checker) time(rel, field, v string) {
 	if _, err := time.Parse(TimeFormat, v); err != nil || len(v) != len(TimeFormat) {
-		c.add(rel, "%s %q is not a UTC time like %s", field, v, TimeFormat)
+		c.add(BadValue, rel, "%s %q is not a UTC time like %s", field, v, TimeFormat)
 	}
 }
 
@@ -373,30 +357,30 @@ func (c *checker) checkSources() {
 		s := c.sources[stem]
 		rel := SourcePath(stem)
 		if want := SourceID(s.URL); want != stem {
-			c.add(rel, "is named %s, but its url %s names it %s", stem, s.URL, want)
+			c.add(Misnamed, rel, "is named %s, but its url %s names it %s", stem, s.URL, want)
 		}
 		switch {
 		case slices.Contains(SourceHealths, s.Health), s.Health == SourceUnresolved, s.Health == SourceRemoved:
 		default:
-			c.add(rel, "health %q is not a source health value (%s)", s.Health, strings.Join(SourceHealths, ", "))
+			c.add(BadValue, rel, "health %q is not a source health value (%s)", s.Health, strings.Join(SourceHealths, ", "))
 		}
 		if s.Health == SourceResolved && s.Origin == nil {
-			c.add(rel, "is resolved but names no origin")
+			c.add(BadValue, rel, "is resolved but names no origin")
 		}
 		if s.Health != SourceResolved && s.Health != SourceRemoved && s.Problem == nil {
-			c.add(rel, "is %s but records no problem", s.Health)
+			c.add(BadValue, rel, "is %s but records no problem", s.Health)
 		}
 		// The source names an origin that exists. (Its origin lists it once the refresh has
 		// written both; the listing is checked from the origin's side, which is written last.)
 		if s.Origin != nil {
 			if c.originMissing(*s.Origin) {
-				c.add(rel, "origin %s does not exist (no %s)", *s.Origin, OriginPath(*s.Origin))
+				c.noOrigin(Dangling, rel, *s.Origin)
 			}
 			// Discovery ends at the site index it found, so a resolved source's trail names
 			// its origin's index_url. When it does not, another index URL holds the site id
 			// (SiteID keeps 8 hex digits, so two URLs can share one) or the records disagree.
 			if o, ok := c.origins[*s.Origin]; ok && s.Health == SourceResolved && !trailReaches(s.Trail, o.IndexURL) {
-				c.add(rel, "leads to origin %s, but its discovery trail never reached that origin's index_url %s (two site index URLs sharing one site id, or records that disagree)", *s.Origin, o.IndexURL)
+				c.add(TrailMismatch, rel, "leads to origin %s, but its discovery trail never reached that origin's index_url %s (two site index URLs sharing one site id, or records that disagree)", *s.Origin, o.IndexURL)
 			}
 		}
 		c.time(rel, "last_attempt", s.LastAttempt)
@@ -418,18 +402,16 @@ func (c *checker) checkOrigins() {
 		o := c.origins[site]
 		rel := OriginPath(site)
 		if o.ID != site {
-			c.add(rel, "id %s does not match its directory %s", o.ID, site)
+			c.add(Misplaced, rel, "id %s does not match its directory %s", o.ID, site)
 		}
 		if want := SiteID(o.IndexURL); want != site {
-			c.add(rel, "index_url %s names the site %s, not %s", o.IndexURL, want, site)
+			c.add(Misnamed, rel, "index_url %s names the site %s, not %s", o.IndexURL, want, site)
 		}
-		switch o.Health {
-		case OriginHealthy, OriginUnreachable, OriginRefused, OriginNoIndex, OriginInvalidIndex, OriginUnsupportedVersion:
-		default:
-			c.add(rel, "health %q is not an origin health value", o.Health)
+		if tok, ok := OriginHealthToken(o.Health); !ok || tok != o.Health {
+			c.add(healthKind(ok), rel, "health %q is not an origin health value", o.Health)
 		}
 		if o.Health != OriginHealthy && o.Problem == nil {
-			c.add(rel, "health is %s but no problem is recorded", o.Health)
+			c.noProblem(rel, o.Health)
 		}
 		c.checkIndex(site, o)
 		for _, u := range o.Sources {
@@ -438,11 +420,11 @@ func (c *checker) checkOrigins() {
 			switch {
 			case !ok && c.broken["source:"+stem]:
 			case !ok:
-				c.add(rel, "lists source %s, which has no record %s", u, SourcePath(stem))
+				c.add(Dangling, rel, "lists source %s, which has no record %s", u, SourcePath(stem))
 			case s.URL != u:
-				c.add(rel, "lists source %s, but %s holds %s", u, SourcePath(stem), s.URL)
+				c.add(Dangling, rel, "lists source %s, but %s holds %s", u, SourcePath(stem), s.URL)
 			case s.Origin == nil || *s.Origin != site:
-				c.add(rel, "lists source %s, which does not lead to this origin", u)
+				c.add(Dangling, rel, "lists source %s, which does not lead to this origin", u)
 			}
 		}
 		for _, m := range o.Previous {
@@ -471,15 +453,15 @@ func (c *checker) checkIndex(site string, o Origin) {
 	}
 	switch {
 	case err != nil && recorded != "":
-		c.add(idx, "is missing, but origin.json records index_sha256 %s", recorded)
+		c.add(IndexMissing, idx, "is missing, but origin.json records index_sha256 %s", recorded)
 	case err != nil:
 	case recorded == "" && pending == "":
-		c.add(idx, "is held but origin.json records no index_sha256")
+		c.add(IndexDigest, idx, "is held but origin.json records no index_sha256")
 	case digest(b) == recorded, pending != "" && digest(b) == pending:
 	case pending != "":
-		c.add(idx, "hashes to %s, but origin.json records index_sha256 %q and pending_sha256 %s", digest(b), recorded, pending)
+		c.add(IndexDigest, idx, "hashes to %s, but origin.json records index_sha256 %q and pending_sha256 %s", digest(b), recorded, pending)
 	default:
-		c.add(idx, "hashes to %s, but origin.json records index_sha256 %s", digest(b), recorded)
+		c.add(IndexDigest, idx, "hashes to %s, but origin.json records index_sha256 %s", digest(b), recorded)
 	}
 }
 
@@ -509,7 +491,7 @@ func (c *checker) checkRemovedSources() {
 			continue
 		}
 		project, site, _ := strings.Cut(key, "/")
-		c.add(ClaimPath(project, site), "is %s, but no enrolled source leads to its site %s: the only sources that did were removed (%s), so its claims should be withdrawn",
+		c.add(Unwithdrawn, ClaimPath(project, site), "is %s, but no enrolled source leads to its site %s: the only sources that did were removed (%s), so its claims should be withdrawn",
 			cl.Health, cl.Origin, strings.Join(removed[cl.Origin], ", "))
 	}
 }
@@ -522,38 +504,36 @@ func (c *checker) checkClaims() {
 		project, site, _ := strings.Cut(key, "/")
 		rel := ClaimPath(project, site)
 		if cl.Project != project {
-			c.add(rel, "project %s does not match its directory %s", cl.Project, project)
+			c.add(Misplaced, rel, "project %s does not match its directory %s", cl.Project, project)
 		}
 		if cl.Origin != site {
-			c.add(rel, "origin %s does not match its directory %s", cl.Origin, site)
+			c.add(Misplaced, rel, "origin %s does not match its directory %s", cl.Origin, site)
 		}
 		if cl.Entry.ID != cl.Project {
-			c.add(rel, "entry id %s is not the claim's project %s", cl.Entry.ID, cl.Project)
+			c.add(Misnamed, rel, "entry id %s is not the claim's project %s", cl.Entry.ID, cl.Project)
 		}
 		if c.originMissing(cl.Origin) {
-			c.add(rel, "origin %s does not exist (no %s)", cl.Origin, OriginPath(cl.Origin))
+			c.noOrigin(NoOrigin, rel, cl.Origin)
 		}
-		switch cl.Health {
-		case ClaimCurrent, ClaimOriginUnavailable, ClaimManifestUnreachable, ClaimInvalid, ClaimInconsistent, ClaimRefused, ClaimWithdrawn:
-		default:
-			c.add(rel, "health %q is not a claim health value", cl.Health)
+		if tok, ok := ClaimHealthToken(cl.Health); !ok || tok != cl.Health {
+			c.add(healthKind(ok), rel, "health %q is not a claim health value", cl.Health)
 		}
 		if cl.IngestedSHA256 != nil && !hexDigest.MatchString(*cl.IngestedSHA256) {
-			c.add(rel, "ingested_sha256 %q is not a SHA-256 digest (null means no manifest is held)", *cl.IngestedSHA256)
+			c.add(BadValue, rel, "ingested_sha256 %q is not a SHA-256 digest (null means no manifest is held)", *cl.IngestedSHA256)
 		}
 		if cl.Health == ClaimCurrent && cl.PendingSHA256 == nil && cl.Ingested() != cl.AdvertisedSHA256 {
-			c.add(rel, "is current, but holds %s while %s is advertised", cl.Ingested(), cl.AdvertisedSHA256)
+			c.add(StaleCurrent, rel, "is current, but holds %s while %s is advertised", cl.Ingested(), cl.AdvertisedSHA256)
 		}
 		if cl.Health != ClaimCurrent && cl.Health != ClaimWithdrawn && cl.Problem == nil {
-			c.add(rel, "health is %s but no problem is recorded", cl.Health)
+			c.noProblem(rel, cl.Health)
 		}
 		c.checkManifest(project, site, cl)
 		if cl.Media != nil && cl.Media.File != nil {
 			f := *cl.Media.File
 			if !strings.HasPrefix(f, MediaDir+"/") || strings.Contains(strings.TrimPrefix(f, MediaDir+"/"), "/") {
-				c.add(rel, "media file %s is not under %s/", f, MediaDir)
+				c.add(BadValue, rel, "media file %s is not under %s/", f, MediaDir)
 			} else if !c.d.Exists(f) {
-				c.out = append(c.out, Problem{Path: rel, Message: fmt.Sprintf("cached image %s does not exist", f), MissingMedia: true})
+				c.add(MediaMissing, rel, "cached image %s does not exist", f)
 			}
 		}
 		for _, ref := range []struct {
@@ -561,11 +541,11 @@ func (c *checker) checkClaims() {
 			v     *string
 		}{{"moved_to", cl.MovedTo}, {"moved_from", cl.MovedFrom}} {
 			if ref.v != nil && c.originMissing(*ref.v) {
-				c.add(rel, "%s names origin %s, which does not exist", ref.field, *ref.v)
+				c.add(Dangling, rel, "%s names origin %s, which does not exist", ref.field, *ref.v)
 			}
 		}
 		if cl.Rejected != nil && !hexDigest.MatchString(cl.Rejected.SHA256) {
-			c.add(rel, "rejected.sha256 %q is not a SHA-256 digest", cl.Rejected.SHA256)
+			c.add(BadValue, rel, "rejected.sha256 %q is not a SHA-256 digest", cl.Rejected.SHA256)
 		}
 		c.time(rel, "first_observed", cl.FirstObserved)
 		c.time(rel, "last_attempt", cl.LastAttempt)
@@ -574,9 +554,9 @@ func (c *checker) checkClaims() {
 	}
 }
 
-// checkManifest: the held bytes hash to ingested_sha256 and describe the claim's project. While
-// a replacement is pending (a refresh cut short between the two writes), the bytes may also be
-// the pending ones.
+// checkManifest: the held bytes hash to ingested_sha256 and are a manifest of the claim's
+// project. While a replacement is pending (a refresh cut short between the two writes), the
+// bytes may also be the pending ones. In the render scope a manifest that passes is kept.
 func (c *checker) checkManifest(project, site string, cl Claim) {
 	mrel := ManifestPath(project, site)
 	b, err := c.d.ReadBytes(mrel)
@@ -584,40 +564,70 @@ func (c *checker) checkManifest(project, site string, cl Claim) {
 	if cl.PendingSHA256 != nil {
 		pending = *cl.PendingSHA256
 		if !hexDigest.MatchString(pending) {
-			c.add(ClaimPath(project, site), "pending_sha256 %q is not a SHA-256 digest", pending)
+			c.add(BadValue, ClaimPath(project, site), "pending_sha256 %q is not a SHA-256 digest", pending)
 		}
 	}
 	ingested := cl.Ingested()
 	if err != nil {
 		if ingested != "" {
-			c.add(mrel, "is missing, but claim.json records ingested_sha256 %s", ingested)
+			c.add(ManifestMissing, mrel, "is missing, but claim.json records ingested_sha256 %s", ingested)
 		}
 		return
 	}
 	got := digest(b)
 	c.manSums[project+"/"+site] = got
+	ok := true
 	switch {
 	case ingested == "" && pending == "":
-		c.add(mrel, "is held but claim.json records no ingested_sha256")
+		c.add(ManifestUnrecorded, mrel, "is held but claim.json records no ingested_sha256")
 		return
 	case got == ingested, pending != "" && got == pending:
 	case pending != "":
-		c.add(mrel, "hashes to %s, but claim.json records ingested_sha256 %q and pending_sha256 %s", got, ingested, pending)
+		ok = false
+		c.add(ManifestDigest, mrel, "hashes to %s, but claim.json records ingested_sha256 %q and pending_sha256 %s", got, ingested, pending)
 	default:
-		c.add(mrel, "hashes to %s, but claim.json records ingested_sha256 %s", got, ingested)
+		ok = false
+		c.add(ManifestDigest, mrel, "hashes to %s, but claim.json records ingested_sha256 %s", got, ingested)
 	}
-	var m struct {
+	if m := c.manifest(mrel, project, b); ok && m != nil && c.render {
+		c.manifests[project+"/"+site] = m
+	}
+}
+
+// manifest decodes held manifest bytes and checks they describe project, reporting (and
+// returning nil) when they do not. The full scope reads only project.id; the render scope
+// decodes the whole manifest for the network model, so it also reports bytes that do not
+// decode as a project manifest.
+func (c *checker) manifest(rel, project string, b []byte) *protocol.Manifest {
+	var m protocol.Manifest
+	var head struct {
 		Project struct {
 			ID string `json:"id"`
 		} `json:"project"`
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		c.add(mrel, "is not JSON: %v", err)
-		return
+	var err error
+	if c.render {
+		err = json.Unmarshal(b, &m)
+		head.Project.ID = m.Project.ID
+	} else {
+		err = json.Unmarshal(b, &head)
 	}
-	if m.Project.ID != project {
-		c.add(mrel, "describes project %q, not the claim's project %s", m.Project.ID, project)
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax) || (err != nil && !c.render):
+		c.add(ManifestContent, rel, "is not JSON: %v", err)
+		return nil
+	case err != nil:
+		c.add(ManifestContent, rel, "does not parse as a project manifest: %v", err)
+		return nil
+	case c.render && m.Document != protocol.DocProject:
+		c.add(ManifestContent, rel, "has document %q, not %q", m.Document, protocol.DocProject)
+		return nil
+	case head.Project.ID != project:
+		c.add(ManifestContent, rel, "describes project %q, not the claim's project %s", head.Project.ID, project)
+		return nil
 	}
+	return &m
 }
 
 func (c *checker) checkEvents() {
@@ -629,39 +639,60 @@ func (c *checker) checkEvents() {
 		}
 		c.events = append(c.events, e)
 		if want := EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); e.ID != want {
-			c.add(rel, "event id does not match its facts: the id is %s; the reference index's formula over its kind, project, origin, before and after gives %s", e.ID, want)
+			c.add(EventIDMismatch, rel, "event id does not match its facts: the id is %s; the reference index's formula over its kind, project, origin, before and after gives %s", e.ID, want)
 		}
 		if f != e.ID+".json" {
-			c.add(rel, "file name does not match its id %s", e.ID)
+			c.add(EventMisnamed, rel, "file name does not match its id %s", e.ID)
 		}
 		switch e.Kind {
 		case EventObserved, EventChanged, EventWithdrawn, EventRestored:
 		default:
-			c.add(rel, "kind %q is not observed, changed, withdrawn or restored", e.Kind)
+			c.add(BadValue, rel, "kind %q is not observed, changed, withdrawn or restored", e.Kind)
 		}
 		for _, dg := range []*string{e.Before, e.After} {
 			if dg != nil && !hexDigest.MatchString(*dg) {
-				c.add(rel, "digest %q is not a SHA-256 digest", *dg)
+				c.add(BadValue, rel, "digest %q is not a SHA-256 digest", *dg)
 			}
 		}
 		c.time(rel, "observed_at", e.ObservedAt)
 	}
 }
 
-// checkMedia: every cached image is named by the digest of its bytes.
+// checkMedia: every cached image is named by the digest of its bytes. The render scope leaves
+// them to the build, which reads only the images it uses.
 func (c *checker) checkMedia() {
+	if c.render {
+		return
+	}
 	for _, f := range c.mediaFiles {
 		rel := MediaDir + "/" + f
-		stem, _, _ := strings.Cut(f, ".")
 		b, err := c.d.ReadBytes(rel)
 		if err != nil {
-			c.add(rel, "cannot be read: %v", err)
+			c.add(Unreadable, rel, "cannot be read: %v", err)
 			continue
 		}
-		if got := digest(b); got != stem {
-			c.add(rel, "hashes to %s, not the digest its name gives", got)
+		if _, p := MediaProblem(rel, b); p != nil {
+			c.out = append(c.out, *p)
 		}
 	}
+}
+
+// noOrigin reports a reference from rel to the origin id, which has no record.
+func (c *checker) noOrigin(k Kind, rel, id string) {
+	c.add(k, rel, "origin %s does not exist (no %s)", id, OriginPath(id))
+}
+
+// noProblem reports a record whose health says something is wrong but records no problem.
+func (c *checker) noProblem(rel, health string) {
+	c.add(BadValue, rel, "health is %s but no problem is recorded", health)
+}
+
+// healthKind is the kind of a health that is not a token: the words of one (ok) or unknown.
+func healthKind(ok bool) Kind {
+	if ok {
+		return HealthWord
+	}
+	return UnknownHealth
 }
 
 func digest(b []byte) string {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -20,7 +21,7 @@ func TestCheckCorpusStateReportsOnlyMissingMedia(t *testing.T) {
 	var media []string
 	for _, p := range ps {
 		switch {
-		case strings.HasSuffix(p.Path, "/claim.json") && strings.Contains(p.Message, "cached image media/") && strings.HasSuffix(p.Message, "does not exist") && p.MissingMedia:
+		case strings.HasSuffix(p.Path, "/claim.json") && strings.Contains(p.Message, "cached image media/") && strings.HasSuffix(p.Message, "does not exist") && p.Kind == MediaMissing:
 			media = append(media, p.Path)
 		default:
 			t.Errorf("unexpected problem: %s", p)
@@ -173,78 +174,79 @@ func checkNamesEachBrokenInvariant(t *testing.T, fx fixture) {
 		corrupt func(t *testing.T, d *Dir)
 		path    string
 		message string
+		kind    Kind
 	}{
 		{"manifest bytes changed", func(t *testing.T, d *Dir) {
 			b, _ := d.ReadBytes(manRel)
 			must(t, os.WriteFile(d.Path(manRel), append(b, ' '), 0o644))
-		}, manRel, "but claim.json records ingested_sha256"},
+		}, manRel, "but claim.json records ingested_sha256", ManifestDigest},
 		{"manifest describes another project", func(t *testing.T, d *Dir) {
 			b, _ := d.ReadBytes(manRel)
 			b = []byte(strings.Replace(string(b), tplProject, "00000000-0000-4000-8000-000000000000", 1))
 			must(t, os.WriteFile(d.Path(manRel), b, 0o644))
 			editClaim(t, d, tplProject, tplSite, func(c *Claim) { dg := Digest(b); c.IngestedSHA256 = &dg; c.AdvertisedSHA256 = Digest(b) })
-		}, manRel, `describes project "00000000-0000-4000-8000-000000000000", not the claim's project`},
+		}, manRel, `describes project "00000000-0000-4000-8000-000000000000", not the claim's project`, ManifestContent},
 		{"manifest missing", func(t *testing.T, d *Dir) {
 			must(t, os.Remove(d.Path(manRel)))
-		}, manRel, "is missing, but claim.json records ingested_sha256"},
+		}, manRel, "is missing, but claim.json records ingested_sha256", ManifestMissing},
 		{"site index bytes changed", func(t *testing.T, d *Dir) {
 			p := d.Path(OriginIndexPath(tplSite))
 			b, _ := os.ReadFile(p)
 			must(t, os.WriteFile(p, append(b, '\n'), 0o644))
-		}, OriginIndexPath(tplSite), "but origin.json records index_sha256"},
+		}, OriginIndexPath(tplSite), "but origin.json records index_sha256", IndexDigest},
 		{"claim names a missing origin", func(t *testing.T, d *Dir) {
 			must(t, os.RemoveAll(d.Path(OriginsDir+"/"+tplSite)))
-		}, claimRel, "origin " + tplSite + " does not exist"},
+		}, claimRel, "origin " + tplSite + " does not exist", NoOrigin},
 		{"claim directory does not match origin field", func(t *testing.T, d *Dir) {
 			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.Origin = "elsewhere-00000000" })
-		}, claimRel, "origin elsewhere-00000000 does not match its directory"},
+		}, claimRel, "origin elsewhere-00000000 does not match its directory", Misplaced},
 		{"claim directory does not match project field", func(t *testing.T, d *Dir) {
 			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.Project = "x" })
-		}, claimRel, "project x does not match its directory"},
+		}, claimRel, "project x does not match its directory", Misplaced},
 		{"current claim holds what is not advertised", func(t *testing.T, d *Dir) {
 			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.AdvertisedSHA256 = strings.Repeat("0", 64) })
-		}, claimRel, "is current, but holds"},
+		}, claimRel, "is current, but holds", StaleCurrent},
 		{"unknown health", func(t *testing.T, d *Dir) {
 			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.Health = "fine" })
-		}, claimRel, `health "fine" is not a claim health value`},
+		}, claimRel, `health "fine" is not a claim health value`, UnknownHealth},
 		{"cached image missing", func(t *testing.T, d *Dir) {
 			f := "media/" + strings.Repeat("a", 64) + ".png"
 			editClaim(t, d, tplProject, tplSite, func(c *Claim) { c.Media = &Media{URL: "https://x/", File: &f} })
-		}, claimRel, "cached image media/" + strings.Repeat("a", 64) + ".png does not exist"},
+		}, claimRel, "cached image media/" + strings.Repeat("a", 64) + ".png does not exist", MediaMissing},
 		{"media file not named by its digest", func(t *testing.T, d *Dir) {
 			must(t, d.WriteBytes("media/"+strings.Repeat("b", 64)+".png", []byte("not it")))
-		}, "media/" + strings.Repeat("b", 64) + ".png", "hashes to"},
+		}, "media/" + strings.Repeat("b", 64) + ".png", "hashes to", MediaDigest},
 		{"source leads to a missing origin", func(t *testing.T, d *Dir) {
 			var s Source
 			must(t, d.ReadJSON(SourcePath(tplSource), &s))
 			gone := "gone-00000000"
 			s.Origin = &gone
 			must(t, d.WriteJSON(SourcePath(tplSource), s))
-		}, SourcePath(tplSource), "origin gone-00000000 does not exist"},
+		}, SourcePath(tplSource), "origin gone-00000000 does not exist", Dangling},
 		{"origin lists a source with no record", func(t *testing.T, d *Dir) {
 			must(t, os.Remove(d.Path(SourcePath(tplSource))))
-		}, OriginPath(tplSite), "lists source " + fx.sourceURL + ", which has no record"},
+		}, OriginPath(tplSite), "lists source " + fx.sourceURL + ", which has no record", Dangling},
 		{"origin named against its index url", func(t *testing.T, d *Dir) {
 			var o Origin
 			must(t, d.ReadJSON(OriginPath(tplSite), &o))
 			o.IndexURL = "https://elsewhere.example/dreamweave.json"
 			must(t, d.WriteJSON(OriginPath(tplSite), o))
-		}, OriginPath(tplSite), "index_url https://elsewhere.example/dreamweave.json names the site"},
+		}, OriginPath(tplSite), "index_url https://elsewhere.example/dreamweave.json names the site", Misnamed},
 		{"record with an unknown field", func(t *testing.T, d *Dir) {
 			p := d.Path(claimRel)
 			b, _ := os.ReadFile(p)
 			b = []byte(strings.Replace(string(b), "{", "{\n  \"surprise\": 1,", 1))
 			must(t, os.WriteFile(p, b, 0o644))
-		}, claimRel, `does not parse as a record: json: unknown field "surprise"`},
+		}, claimRel, `does not parse as a record: json: unknown field "surprise"`, Unreadable},
 		{"record that does not parse", func(t *testing.T, d *Dir) {
 			must(t, os.WriteFile(d.Path(claimRel), []byte("{"), 0o644))
-		}, claimRel, "does not parse as a record"},
+		}, claimRel, "does not parse as a record", Unreadable},
 		{"network.json missing", func(t *testing.T, d *Dir) {
 			must(t, os.Remove(d.Path(NetworkFile)))
-		}, NetworkFile, "missing, but the state holds records"},
+		}, NetworkFile, "missing, but the state holds records", BadValue},
 		{"bad time", func(t *testing.T, d *Dir) {
 			must(t, d.WriteJSON(NetworkFile, Network{Format: 1, Crawler: "x", ObservedAt: "yesterday"}))
-		}, NetworkFile, `observed_at "yesterday" is not a UTC time`},
+		}, NetworkFile, `observed_at "yesterday" is not a UTC time`, BadValue},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -255,10 +257,26 @@ func checkNamesEachBrokenInvariant(t *testing.T, fx fixture) {
 			for _, p := range ps {
 				if p.Path == tc.path && strings.Contains(p.Message, tc.message) {
 					found = true
+					if p.Kind != tc.kind {
+						t.Errorf("%s: kind %v, want %v", p, p.Kind, tc.kind)
+					}
 				}
 			}
 			if !found {
 				t.Fatalf("want a problem on %s containing %q; got %v", tc.path, tc.message, ps)
+			}
+			// The render scope reports the same problem, in the same words, except for the
+			// bytes of media/, which it leaves to the build, and a held manifest, which it
+			// decodes whole: bytes that are not a project manifest are reported as that first.
+			_, rs := d.CheckLoadForRender()
+			for _, p := range ps {
+				sameFile := func(r Problem) bool { return r.Path == p.Path && r.Kind == ManifestContent }
+				switch {
+				case p.Kind == MediaDigest, slices.Contains(rs, p):
+				case p.Kind == ManifestContent && slices.ContainsFunc(rs, sameFile):
+				default:
+					t.Errorf("the render scope misses %s", p)
+				}
 			}
 		})
 	}

@@ -3,6 +3,8 @@ package store
 import (
 	"sort"
 	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
 // CheckLoad is Check and Load in one pass over the state: each record is read, parsed and
@@ -10,12 +12,22 @@ import (
 // problem that is what Load would return, plus the digests of the held bytes Check computed
 // (Snapshot.IndexDigests, Snapshot.ManifestDigests). A caller uses the snapshot only when it
 // tolerates every problem returned: a refresh opens the state this way.
-func (d *Dir) CheckLoad() (*Snapshot, []Problem) {
-	c := d.check()
+func (d *Dir) CheckLoad() (*Snapshot, []Problem) { return d.check(false).snapshot() }
+
+// CheckLoadForRender is CheckLoad in the scope a build needs: every invariant but the bytes of
+// media/ (a build hashes each image it uses, MediaProblem), and the held manifests that pass
+// their checks decoded once, for the network model (Snapshot.Manifests).
+func (d *Dir) CheckLoadForRender() (*Snapshot, []Problem) { return d.check(true).snapshot() }
+
+// snapshot is what the checker read, as a Snapshot, and the problems it found.
+func (c *checker) snapshot() (*Snapshot, []Problem) {
 	if c.indexSums == nil { // no state directory: nothing was read
 		return &Snapshot{}, c.out
 	}
 	s := &Snapshot{Network: c.net, IndexDigests: c.indexSums, ManifestDigests: map[string]string{}}
+	if c.render {
+		s.Manifests = map[string]*protocol.Manifest{}
+	}
 	for _, f := range c.sourceFiles { // file name order, as listed
 		if src, ok := c.sources[strings.TrimSuffix(f, ".json")]; ok {
 			s.Sources = append(s.Sources, src)
@@ -38,6 +50,9 @@ func (d *Dir) CheckLoad() (*Snapshot, []Problem) {
 		s.Claims = append(s.Claims, ClaimRecord{Claim: c.claims[k], Dir: ClaimsDir + "/" + k})
 		if sum, ok := c.manSums[k]; ok {
 			s.ManifestDigests[ClaimsDir+"/"+k] = sum
+		}
+		if m, ok := c.manifests[k]; ok && c.render {
+			s.Manifests[ClaimsDir+"/"+k] = m
 		}
 	}
 	s.Events = c.events

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
 // Dir is a state directory rooted at Root (a file system path; "state" in CI, a checkout of
@@ -285,6 +287,9 @@ type Snapshot struct {
 	// manifest.json), for the files that exist. Only CheckLoad fills them (nil from Load).
 	IndexDigests    map[string]string
 	ManifestDigests map[string]string
+	// Manifests are the held manifests that passed every check, decoded, by claim directory.
+	// Only CheckLoadForRender fills it, so the network model reads each manifest once.
+	Manifests map[string]*protocol.Manifest
 }
 
 // Load reads every record. Any record that does not parse is returned as an error naming its

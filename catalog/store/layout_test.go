@@ -38,7 +38,7 @@ func TestKilledRefreshLeftoverLoadsAndIsTidied(t *testing.T) {
 		t.Fatalf("Load read the leftover as a record: %d origins, %d claims", len(after.Origins), len(after.Claims))
 	}
 	ps := d.Check()
-	if len(ps) != 1 || ps[0].Path != tmp || !ps[0].Leftover || ps[0].Message != LeftoverMessage {
+	if len(ps) != 1 || ps[0].Path != tmp || ps[0].Kind != Leftover || ps[0].Message != LeftoverMessage {
 		t.Fatalf("want exactly one leftover problem on %s; got %v", tmp, ps)
 	}
 	if !strings.HasPrefix(ps[0].Message, "leftover from an interrupted write") {
@@ -88,7 +88,7 @@ func TestLeftoversEverywhere(t *testing.T) {
 	}
 	var got []string
 	for _, p := range d.Check() {
-		if !p.Leftover || !strings.Contains(p.Message, "leftover from an interrupted write") {
+		if p.Kind != Leftover || !strings.Contains(p.Message, "leftover from an interrupted write") {
 			t.Errorf("not a leftover: %s", p)
 		}
 		got = append(got, p.Path)

@@ -26,6 +26,8 @@
 package store
 
 import (
+	"strings"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
@@ -271,6 +273,35 @@ func HealthLabel(health string) string {
 		return "withdrawn"
 	}
 	return health
+}
+
+// ClaimHealths lists the claim health tokens (the catalog v1 claim_health vocabulary).
+var ClaimHealths = []string{ClaimCurrent, ClaimOriginUnavailable, ClaimManifestUnreachable, ClaimInvalid, ClaimInconsistent, ClaimRefused, ClaimWithdrawn}
+
+// OriginHealths lists the origin health tokens (the catalog v1 origin_health vocabulary).
+var OriginHealths = []string{OriginHealthy, OriginUnreachable, OriginRefused, OriginNoIndex, OriginInvalidIndex, OriginUnsupportedVersion}
+
+// ClaimHealthToken maps a claim record's health to its token: the token itself, or the words
+// of the seeds/state.txt health table ("invalid publication" is "invalid"). ok is false for
+// anything else.
+func ClaimHealthToken(s string) (token string, ok bool) {
+	for _, tok := range ClaimHealths {
+		if s == tok || s == HealthLabel(tok) {
+			return tok, true
+		}
+	}
+	return "", false
+}
+
+// OriginHealthToken maps an origin record's health to its token: the token itself, or the
+// same words with spaces for hyphens ("no index" is "no-index"). ok is false for anything else.
+func OriginHealthToken(s string) (token string, ok bool) {
+	for _, tok := range OriginHealths {
+		if s == tok || s == strings.ReplaceAll(tok, "-", " ") {
+			return tok, true
+		}
+	}
+	return "", false
 }
 
 // Claim is one (project id, site) pair. IngestedSHA256 is the digest of the held

@@ -59,7 +59,7 @@ func runCheck(e *env, args []string) int {
 	leftovers := 0
 	for _, p := range ps {
 		fmt.Fprintln(e.stdout, store.TermLine(p.String()))
-		if p.Leftover {
+		if p.Kind == store.Leftover {
 			leftovers++
 		}
 	}

@@ -268,7 +268,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 func refusals(ps []store.Problem) []store.Problem {
 	var out []store.Problem
 	for _, p := range ps {
-		if !p.MissingMedia {
+		if p.Kind != store.MediaMissing {
 			out = append(out, p)
 		}
 	}
