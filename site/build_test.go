@@ -221,7 +221,7 @@ func TestBuildBadState(t *testing.T) {
 			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
 			c.Project = uuid(2)
 			f.write(store.ClaimPath(uuid(1), site), c)
-		}, []string{"claim.json", "sits in"}},
+		}, []string{"claim.json", "project " + uuid(2) + " does not match its directory " + uuid(1)}},
 		{"claim of a site with no origin record", func(t *testing.T, f *fakeState, site string) {
 			os.RemoveAll(f.dir.Path("origins"))
 		}, []string{"claim.json", "origin.json"}},

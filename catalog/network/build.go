@@ -1,11 +1,7 @@
 package network
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"slices"
+	"errors"
 	"sort"
 	"strings"
 
@@ -15,26 +11,50 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
-// Load reads the state at dir (store.Dir.Load) and builds the model with cur (nil is an
-// empty curation). Errors are Build's, or the snapshot's.
+// Load reads and checks the state at dir and builds the model with cur (nil is an empty
+// curation). The error lists the problems of the kinds the model Refuses, one per line as
+// "path: what is wrong" in store.Check's words.
 func Load(dir *store.Dir, cur *curation.Curation) (*Network, error) {
-	snap, err := dir.Load()
-	if err != nil {
-		return nil, err
-	}
-	return Build(dir, snap, cur)
+	n, _, err := LoadChecked(dir, cur)
+	return n, err
 }
 
-// Build computes the model from a snapshot of the state at dir, reading each claim's held
-// manifest through dir. cur nil is an empty curation.
-//
-// A state that contradicts itself is the index's own bug and an error naming the path: a
-// claim record whose project or site differs from its directory, a claim whose site has no
-// origin record, a claim that records an ingested digest but whose manifest.json is missing,
-// does not hash to that digest, does not parse as a project manifest or describes another
-// project, an unknown health value. Odd publisher data (cycles, self-references, unparseable
-// constraints, ...) is not an error: it is shown as what it is.
-func Build(dir *store.Dir, snap *store.Snapshot, cur *curation.Curation) (*Network, error) {
+// LoadChecked is Load for a caller that refuses more than the model does (site.Build): it
+// also returns every problem the check found (store.Dir.CheckLoadForRender, which reads each
+// record and each held manifest once), sorted as store.Check sorts them.
+func LoadChecked(dir *store.Dir, cur *curation.Curation) (*Network, []store.Problem, error) {
+	snap, probs := dir.CheckLoadForRender()
+	var refused []string
+	for _, p := range probs {
+		if Refuses(p.Kind) {
+			refused = append(refused, p.String())
+		}
+	}
+	if len(refused) > 0 {
+		return nil, probs, errors.New(strings.Join(refused, "\n"))
+	}
+	return build(snap, cur), probs, nil
+}
+
+// Refuses reports whether the model cannot be built from a state with a problem of kind k: a
+// record it cannot read, a health it cannot map to a catalog token, a record outside its own
+// directory, a claim whose site has no origin record, a held manifest the claim does not
+// vouch for (missing, other bytes, not a project manifest, another project). Odd publisher
+// data (cycles, self-references, unparseable constraints, ...) is no problem: it is shown as
+// what it is.
+func Refuses(k store.Kind) bool {
+	switch k {
+	case store.Unreadable, store.UnknownHealth, store.Misplaced, store.NoOrigin,
+		store.ManifestMissing, store.ManifestDigest, store.ManifestContent:
+		return true
+	}
+	return false
+}
+
+// build computes the model from a snapshot CheckLoadForRender returned with no problem of a
+// kind Refuses names: every claim's origin exists, every health maps to a token, and every
+// held manifest the claim vouches for is in snap.Manifests. cur nil is an empty curation.
+func build(snap *store.Snapshot, cur *curation.Curation) *Network {
 	if cur == nil {
 		cur = &curation.Curation{}
 	}
@@ -49,24 +69,14 @@ func Build(dir *store.Dir, snap *store.Snapshot, cur *curation.Curation) (*Netwo
 		CapabilityByName: map[string]*Capability{},
 	}
 	for _, o := range snap.Origins {
-		h, err := OriginHealth(o.Health)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", store.OriginPath(o.ID), err)
-		}
 		org := &Origin{Origin: o}
-		org.Health = h
-		if _, dup := n.OriginByID[o.ID]; dup {
-			return nil, fmt.Errorf("%s: two origin records with id %q", store.OriginPath(o.ID), o.ID)
-		}
+		org.Health, _ = store.OriginHealthToken(o.Health)
 		n.Origins = append(n.Origins, org)
 		n.OriginByID[o.ID] = org
 	}
 	sort.Slice(n.Origins, func(i, j int) bool { return n.Origins[i].ID < n.Origins[j].ID })
 	for i := range snap.Claims {
-		c, err := loadClaim(dir, &snap.Claims[i], n)
-		if err != nil {
-			return nil, err
-		}
+		c := loadClaim(snap, &snap.Claims[i], n)
 		n.Claims = append(n.Claims, c)
 		n.ByKey[c.Key] = c
 	}
@@ -103,20 +113,13 @@ func Build(dir *store.Dir, snap *store.Snapshot, cur *curation.Curation) (*Netwo
 	n.cycles()
 	n.gaps()
 	n.featured()
-	return n, nil
+	return n
 }
 
-// loadClaim reads one claim's manifest and computes its heads and current release.
-func loadClaim(dir *store.Dir, rec *store.ClaimRecord, n *Network) (*Claim, error) {
-	path := rec.Dir + "/" + store.ClaimFile
-	parts := strings.Split(rec.Dir, "/")
-	if len(parts) != 3 || parts[1] != rec.Project || parts[2] != rec.Origin {
-		return nil, fmt.Errorf("%s: the record names claim %s/%s but sits in %s", path, rec.Project, rec.Origin, rec.Dir)
-	}
-	health, err := ClaimHealth(rec.Health)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
+// loadClaim builds one claim from its record and its held manifest, if any (the check read
+// it: snap.Manifests), and computes its heads and current release.
+func loadClaim(snap *store.Snapshot, rec *store.ClaimRecord, n *Network) *Claim {
+	health, _ := store.ClaimHealthToken(rec.Health)
 	c := &Claim{
 		Key:          Key{rec.Project, rec.Origin},
 		Record:       rec.Claim,
@@ -125,27 +128,13 @@ func loadClaim(dir *store.Dir, rec *store.ClaimRecord, n *Network) (*Claim, erro
 		Name:         rec.Entry.Name,
 		Scheme:       version.Numeric,
 		Withdrawn:    health == store.ClaimWithdrawn,
+		Origin:       n.OriginByID[rec.Origin],
 	}
-	c.Origin = n.OriginByID[rec.Origin]
-	if c.Origin == nil {
-		return nil, fmt.Errorf("%s: site %s has no %s", path, rec.Origin, store.OriginPath(rec.Origin))
-	}
-	var want []string
-	if rec.IngestedSHA256 != nil {
-		want = append(want, *rec.IngestedSHA256)
-	}
-	if rec.PendingSHA256 != nil {
-		want = append(want, *rec.PendingSHA256)
-	}
-	// Only a pending digest: the first manifest for this claim was being written when a refresh
-	// was cut short; without the file there is simply no manifest yet.
-	if len(want) > 0 && (rec.IngestedSHA256 != nil || dir.Exists(c.ManifestPath)) {
-		m, digest, err := readManifest(dir, c.ManifestPath, want, rec.Project)
-		if err != nil {
-			return nil, err
-		}
-		c.Manifest, c.HeldSHA256 = m, digest
-		c.Cached = digest != rec.AdvertisedSHA256
+	// A claim holding no manifest: none has passed every check yet, or only a pending digest
+	// is recorded (the first manifest was being written when a refresh was cut short).
+	if m := snap.Manifests[rec.Dir]; m != nil {
+		c.Manifest, c.HeldSHA256 = m, snap.ManifestDigests[rec.Dir]
+		c.Cached = c.HeldSHA256 != rec.AdvertisedSHA256
 		c.Name = m.Project.Name
 		c.Scheme = version.SchemeOf(m.Project.Versioning)
 		c.releases()
@@ -158,33 +147,7 @@ func loadClaim(dir *store.Dir, rec *store.ClaimRecord, n *Network) (*Claim, erro
 	default:
 		c.Listed = true
 	}
-	return c, nil
-}
-
-// readManifest reads a held manifest and checks it is one the claim vouches for: it hashes to
-// one of want (ingested_sha256, and pending_sha256 while a replacement was being written, as
-// Check accepts). It returns the manifest and its digest.
-func readManifest(dir *store.Dir, rel string, want []string, project string) (*protocol.Manifest, string, error) {
-	b, err := dir.ReadBytes(rel)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: the claim records ingested_sha256 %s but the manifest cannot be read: %w", rel, want[0], err)
-	}
-	sum := sha256.Sum256(b)
-	digest := hex.EncodeToString(sum[:])
-	if !slices.Contains(want, digest) {
-		return nil, "", fmt.Errorf("%s: hashes to %s, but the claim vouches only for %s", rel, digest, strings.Join(want, " or "))
-	}
-	var m protocol.Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, "", fmt.Errorf("%s: the held manifest does not parse: %w", rel, err)
-	}
-	if m.Document != protocol.DocProject {
-		return nil, "", fmt.Errorf("%s: the held manifest has document %q, not %q", rel, m.Document, protocol.DocProject)
-	}
-	if m.Project.ID != project {
-		return nil, "", fmt.Errorf("%s: the held manifest describes project %q, not the claim's %s", rel, m.Project.ID, project)
-	}
-	return &m, digest, nil
+	return c
 }
 
 // releases builds the release views, heads and the current release.
@@ -242,29 +205,4 @@ func channelLess(a, b string) bool {
 		return ra < rb
 	}
 	return a < b
-}
-
-// ClaimHealth maps a claim record's health to the catalog v1 claim_health token. It accepts
-// the tokens themselves and the words of the seeds/state.txt health table ("invalid
-// publication", ...); anything else is an error naming the value.
-func ClaimHealth(s string) (string, error) {
-	for _, tok := range []string{store.ClaimCurrent, store.ClaimOriginUnavailable, store.ClaimManifestUnreachable,
-		store.ClaimInvalid, store.ClaimInconsistent, store.ClaimRefused, store.ClaimWithdrawn} {
-		if s == tok || s == store.HealthLabel(tok) {
-			return tok, nil
-		}
-	}
-	return "", fmt.Errorf("unknown claim health %q (want one of current, origin-unavailable, manifest-unreachable, invalid, inconsistent, refused, withdrawn)", s)
-}
-
-// OriginHealth maps an origin record's health to the catalog v1 origin_health token. It
-// accepts the tokens, and the same words with spaces for hyphens; anything else is an error.
-func OriginHealth(s string) (string, error) {
-	for _, tok := range []string{store.OriginHealthy, store.OriginUnreachable, store.OriginRefused,
-		store.OriginNoIndex, store.OriginInvalidIndex, store.OriginUnsupportedVersion} {
-		if s == tok || s == strings.ReplaceAll(tok, "-", " ") {
-			return tok, nil
-		}
-	}
-	return "", fmt.Errorf("unknown origin health %q (want one of healthy, unreachable, refused, no-index, invalid-index, unsupported-version)", s)
 }

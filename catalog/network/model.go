@@ -130,7 +130,7 @@ type Claim struct {
 	Key
 	// Record is claim.json as stored.
 	Record store.Claim
-	// Health is Record.Health as a catalog v1 claim_health token (ClaimHealth).
+	// Health is Record.Health as a catalog v1 claim_health token (store.ClaimHealthToken).
 	Health string
 	// Origin is the site that publishes the claim.
 	Origin *Origin

@@ -536,7 +536,7 @@ func TestStateContradictions(t *testing.T) {
 	}{
 		{"manifest does not parse", func(s *nt.State, site string) {
 			s.ClaimBytes(site, idA, "A", []byte(`{"schema_version":"2","document":"project","releases":[`))
-		}, "manifest.json: the held manifest does not parse"},
+		}, "manifest.json: is not JSON: unexpected end of JSON input"},
 		{"manifest is not a project", func(s *nt.State, site string) {
 			s.ClaimBytes(site, idA, "A", []byte(`{"schema_version":"2","document":"index"}`))
 		}, `has document "index"`},
@@ -544,25 +544,25 @@ func TestStateContradictions(t *testing.T) {
 			s.Claim(site, m)
 			b, _ := os.ReadFile(s.Dir.Path(store.ManifestPath(idA, site)))
 			s.ClaimBytes(site, idB, "B", b)
-		}, "describes project \"" + idA + "\", not the claim's " + idB},
+		}, "describes project \"" + idA + "\", not the claim's project " + idB},
 		{"digest mismatch", func(s *nt.State, site string) {
 			s.Claim(site, m, func(c *store.Claim) { z := strings.Repeat("0", 64); c.IngestedSHA256 = &z })
-		}, "the claim vouches only for " + strings.Repeat("0", 64)},
+		}, "claim.json records ingested_sha256 " + strings.Repeat("0", 64)},
 		{"manifest missing", func(s *nt.State, site string) {
 			s.Claim(site, m)
 			os.Remove(s.Dir.Path(store.ManifestPath(idA, site)))
-		}, "manifest cannot be read"},
+		}, "is missing, but claim.json records ingested_sha256"},
 		{"record in the wrong directory", func(s *nt.State, site string) {
 			s.Claim(site, m, func(c *store.Claim) { c.Project = idB })
 			os.Rename(s.Dir.Path(store.ClaimPath(idB, site)), s.Dir.Path(store.ClaimPath(idA, site)))
-		}, "the record names claim " + idB},
+		}, "project " + idB + " does not match its directory " + idA},
 		{"no origin", func(s *nt.State, site string) {
 			s.Claim(site, m)
 			os.RemoveAll(filepath.Dir(s.Dir.Path(store.OriginPath(site))))
-		}, "has no origins/"},
+		}, "does not exist (no origins/"},
 		{"unknown claim health", func(s *nt.State, site string) {
 			s.Claim(site, m, func(c *store.Claim) { c.Health = "fine" })
-		}, `unknown claim health "fine"`},
+		}, `health "fine" is not a claim health value`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -577,18 +577,29 @@ func TestStateContradictions(t *testing.T) {
 	}
 }
 
-// Health words from seeds/state.txt map to the catalog tokens.
-func TestHealthTokens(t *testing.T) {
-	for in, want := range map[string]string{"invalid publication": "invalid", "inconsistent deployment": "inconsistent", "refused by crawler policy": "refused", "origin-unavailable": "origin-unavailable"} {
-		if got, err := network.ClaimHealth(in); err != nil || got != want {
-			t.Errorf("ClaimHealth(%q) = %q, %v", in, got, err)
-		}
+// Health words from seeds/state.txt are read as the catalog tokens: a claim's "invalid
+// publication" is "invalid", an origin's "invalid index" is "invalid-index".
+func TestHealthWords(t *testing.T) {
+	s := nt.New(t)
+	one := s.Origin(urlOne)
+	bad := "bad"
+	s.Claim(one, nt.Manifest(idA, "A", "", stable("1.0.0", nil)), func(c *store.Claim) {
+		c.Health, c.Problem = "invalid publication", &bad
+	})
+	var o store.Origin
+	if err := s.Dir.ReadJSON(store.OriginPath(one), &o); err != nil {
+		t.Fatal(err)
 	}
-	if got, err := network.OriginHealth("invalid index"); err != nil || got != "invalid-index" {
-		t.Errorf("OriginHealth = %q, %v", got, err)
+	o.Health, o.Problem = "invalid index", &bad
+	if err := s.Dir.WriteJSON(store.OriginPath(one), o); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := network.OriginHealth("broken"); err == nil {
-		t.Error("unknown origin health accepted")
+	n := build(t, s, nil)
+	if got := n.Claim(idA, one).Health; got != store.ClaimInvalid {
+		t.Errorf("claim health %q, want %q", got, store.ClaimInvalid)
+	}
+	if got := n.OriginByID[one].Health; got != store.OriginInvalidIndex {
+		t.Errorf("origin health %q, want %q", got, store.OriginInvalidIndex)
 	}
 }
 
