@@ -111,7 +111,7 @@ type Result struct {
 //
 // Errors: a bad option; a curation file that is refused (every problem named); a state record
 // that does not parse or contradicts itself in a way that changes what is shown (the path
-// and the problem, from store, the network model and checkState); a cached media file whose bytes do not match its name; a generated JSON file
+// and the problem in store.Check's words: those network.Refuses, then those refuses names); a cached media file whose bytes do not match its name; a generated JSON file
 // that does not match its schema; an output directory that is not a previous build. On error
 // the previous output, if any, is left as it was. An output directory that overlaps the state
 // directory (equal, inside it, or holding it) is refused before anything is read or written.
@@ -142,14 +142,14 @@ func Build(o Options) (*Result, error) {
 		}
 	}
 	dir := store.Open(o.State)
-	n, err := network.Load(dir, cur)
+	n, probs, err := network.LoadChecked(dir, cur)
 	if err != nil {
 		return nil, fmt.Errorf("build: state %s: %w", o.State, err)
 	}
 	if err := checkNames(n); err != nil {
 		return nil, fmt.Errorf("build: state %s: %w", o.State, err)
 	}
-	if probs := checkState(dir, n); len(probs) > 0 {
+	if probs := refusals(probs); len(probs) > 0 {
 		return nil, fmt.Errorf("build: %w", stateError(o.State, probs))
 	}
 	if err := checkOutDir(o.Out); err != nil {

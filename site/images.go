@@ -2,18 +2,17 @@ package site
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
 	"path"
-	"strings"
 
 	// Decoders for the formats a card image may arrive in.
 	_ "image/gif"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/webp"
 )
@@ -87,14 +86,12 @@ func cardImage(b []byte, digest string) (map[string][]byte, []string, error) {
 }
 
 // mediaDigest checks that a cached media file (state media/<sha256>.<ext>) holds the bytes its
-// name says and returns the digest. A mismatch is the state contradicting itself.
+// name says and returns the digest. A mismatch is the state contradicting itself, in
+// store.Check's words (store.MediaProblem).
 func mediaDigest(rel string, b []byte) (string, error) {
-	base := path.Base(rel)
-	want := strings.TrimSuffix(base, path.Ext(base))
-	sum := sha256.Sum256(b)
-	got := hex.EncodeToString(sum[:])
-	if len(want) != 64 || want != got {
-		return "", fmt.Errorf("%s: the file's SHA-256 is %s, not the digest its name gives", rel, got)
+	got, p := store.MediaProblem(rel, b)
+	if p != nil {
+		return "", errors.New(p.String())
 	}
 	return got, nil
 }
