@@ -80,112 +80,160 @@ func appendNotes(out []string, indent string, raw json.RawMessage) []string {
 	return out
 }
 
-// describe is the one-line text of a change, without its nested changes.
+// describe is the one-line text of a change, without its nested changes. Each family of
+// change tokens (project, release, relationship and component, artifact) has its own lines;
+// a token none of them knows is described by what it holds.
 func describe(c Change) string {
-	ba := text(c.Before) + " -> " + text(c.After)
-	rel := "release " + c.Version + channelNote(c.Channel)
+	for _, family := range []func(Change) (string, bool){projectLine, releaseLine, relationLine, artifactLine} {
+		if s, ok := family(c); ok {
+			return s
+		}
+	}
+	return unknownLine(c)
+}
+
+// beforeAfter is "before -> after", the values of a change.
+func beforeAfter(c Change) string { return text(c.Before) + " -> " + text(c.After) }
+
+// projectLine describes a change to the project's own fields, links and channel heads.
+func projectLine(c Change) (string, bool) {
 	switch c.Change {
 	case ChangeProjectField:
-		return c.Field + " " + ba
+		return c.Field + " " + beforeAfter(c), true
 	case ChangeTags, ChangeMaintainers, ChangeCredits, ChangeMedia:
-		return c.Change + ": " + setText(c.Added, c.Removed)
+		return c.Change + ": " + setText(c.Added, c.Removed), true
 	case ChangePlatforms, ChangeCriticalExtensions, ChangeRequiredContent:
-		return strings.ReplaceAll(c.Change, "-", " ") + ": " + setText(c.Added, c.Removed)
+		return strings.ReplaceAll(c.Change, "-", " ") + ": " + setText(c.Added, c.Removed), true
 	case ChangeLink:
-		return "link " + c.Link + " " + ba
+		return "link " + c.Link + " " + beforeAfter(c), true
 	case ChangeNexusMods:
-		return "Nexus Mods " + ba
+		return "Nexus Mods " + beforeAfter(c), true
 	case ChangeChannelHead:
 		switch {
 		case isNull(c.Before):
-			return "+ channel " + c.Channel + " " + text(c.After)
+			return "+ channel " + c.Channel + " " + text(c.After), true
 		case isNull(c.After):
-			return "- channel " + c.Channel + " (head was " + text(c.Before) + ")"
+			return "- channel " + c.Channel + " (head was " + text(c.Before) + ")", true
 		}
-		return c.Channel + " " + ba
+		return c.Channel + " " + beforeAfter(c), true
+	case ChangeSourceRevision:
+		return "source " + c.Field + " " + beforeAfter(c), true
+	}
+	return "", false
+}
+
+// releaseLine describes a release added, removed or changed, and its runtime requirements.
+func releaseLine(c Change) (string, bool) {
+	rel := "release " + c.Version + channelNote(c.Channel)
+	switch c.Change {
 	case ChangeReleaseAdded:
-		var facts []string
-		if c.Channel != "" {
-			facts = append(facts, c.Channel)
-		}
-		if c.Date != nil && *c.Date != "" {
-			facts = append(facts, *c.Date)
-		}
-		if c.Status != "" && c.Status != "available" {
-			facts = append(facts, c.Status)
-		}
-		s := "+ release " + c.Version
-		if len(facts) > 0 {
-			s += " (" + strings.Join(facts, ", ") + ")"
-		}
-		return s
+		return releaseAdded(c), true
 	case ChangeReleaseRemoved:
-		return "- release " + c.Version + channelNote(c.Channel)
+		return "- " + rel, true
 	case ChangeReleaseStatus:
 		if bytes.Equal(c.Before, c.After) {
-			return rel + " " + text(c.After) + " notice" + noticeNote(c.Reason, c.Replacement)
+			return rel + " " + text(c.After) + " notice" + noticeNote(c.Reason, c.Replacement), true
 		}
-		return rel + " " + ba + noticeNote(c.Reason, c.Replacement)
+		return rel + " " + beforeAfter(c) + noticeNote(c.Reason, c.Replacement), true
 	case ChangeReleaseChannel:
-		return "release " + c.Version + " channel " + ba
+		return "release " + c.Version + " channel " + beforeAfter(c), true
 	case ChangeReleaseDate:
-		return "release " + c.Version + " date " + ba
+		return "release " + c.Version + " date " + beforeAfter(c), true
 	case ChangeReleaseNotes:
-		return "release " + c.Version + " notes edited"
+		return "release " + c.Version + " notes edited", true
 	case ChangeReleaseAmended:
-		return rel + " amended"
+		return rel + " amended", true
 	case ChangeRuntime:
-		return runtimeName(c.Runtime) + " runtime " + ba
+		return runtimeName(c.Runtime) + " runtime " + beforeAfter(c), true
 	case ChangeLuaAPI:
-		return "OpenMW Lua API " + ba
-	case ChangeCapabilityAdded:
-		return "+ provides " + c.Capability
-	case ChangeCapabilityRemoved:
-		return "- provides " + c.Capability
-	case ChangeRelationshipAdded:
-		return "+ " + c.Kind + " " + targetText(c.Target) + ptrNote(c.Constraint)
-	case ChangeRelationshipRemoved:
-		return "- " + c.Kind + " " + targetText(c.Target) + ptrNote(c.Constraint)
-	case ChangeRelationshipConstraint:
-		return c.Kind + " " + targetText(c.Target) + " " + ba
-	case ChangeRelationshipKind:
-		return targetText(c.Target) + " " + ba
-	case ChangeComponentAdded:
-		return "+ component " + c.Component + nameNote(c.Name)
-	case ChangeComponentRemoved:
-		return "- component " + c.Component + nameNote(c.Name)
-	case ChangeComponentSelection:
-		return "component " + c.Component + ": " + strings.Join(c.Details, "; ")
-	case ChangeGroupSelection:
-		return "group " + c.Group + " selection " + ba
-	case ChangeExtensionAdded:
-		return "+ extension " + c.Namespace
-	case ChangeExtensionRemoved:
-		return "- extension " + c.Namespace
-	case ChangeExtensionChanged:
-		return "extension " + c.Namespace + " changed"
-	case ChangeArtifactAdded:
-		return "+ artifact " + c.Artifact + " (" + c.Filename + ", " + strconv.FormatUint(c.Size, 10) + " bytes)"
-	case ChangeArtifactRemoved:
-		return "- artifact " + c.Artifact + " (" + c.Filename + ")"
-	case ChangeArtifactDigest:
-		return "artifact " + c.Artifact + " sha256 " + ba
-	case ChangeArtifactSize:
-		return "artifact " + c.Artifact + " size " + ba + " bytes"
-	case ChangeArtifactFile:
-		return "artifact " + c.Artifact + ": " + strings.Join(c.Details, "; ")
-	case ChangeArtifactSourceAdded:
-		return "+ artifact " + c.Artifact + " source " + c.URL + " (" + c.Kind + ")"
-	case ChangeArtifactSourceRemoved:
-		return "- artifact " + c.Artifact + " source " + c.URL + " (" + c.Kind + ")"
-	case ChangeSignatureAdded:
-		return "+ artifact " + c.Artifact + " signature " + c.URL + " (" + c.Format + ")"
-	case ChangeSignatureRemoved:
-		return "- artifact " + c.Artifact + " signature " + c.URL + " (" + c.Format + ")"
-	case ChangeSourceRevision:
-		return "source " + c.Field + " " + ba
+		return "OpenMW Lua API " + beforeAfter(c), true
 	}
-	// a token this build does not know (a change built in code): say what it holds
+	return "", false
+}
+
+// releaseAdded is "+ release 1.2.0 (stable, 2026-01-02, yanked)": the channel, date and a
+// status other than available, those that are set.
+func releaseAdded(c Change) string {
+	var facts []string
+	if c.Channel != "" {
+		facts = append(facts, c.Channel)
+	}
+	if c.Date != nil && *c.Date != "" {
+		facts = append(facts, *c.Date)
+	}
+	if c.Status != "" && c.Status != "available" {
+		facts = append(facts, c.Status)
+	}
+	s := "+ release " + c.Version
+	if len(facts) > 0 {
+		s += " (" + strings.Join(facts, ", ") + ")"
+	}
+	return s
+}
+
+// relationLine describes a change to what a release provides, requires or recommends, to its
+// components and groups, and to its extensions.
+func relationLine(c Change) (string, bool) {
+	switch c.Change {
+	case ChangeCapabilityAdded:
+		return "+ provides " + c.Capability, true
+	case ChangeCapabilityRemoved:
+		return "- provides " + c.Capability, true
+	case ChangeRelationshipAdded:
+		return "+ " + c.Kind + " " + targetText(c.Target) + ptrNote(c.Constraint), true
+	case ChangeRelationshipRemoved:
+		return "- " + c.Kind + " " + targetText(c.Target) + ptrNote(c.Constraint), true
+	case ChangeRelationshipConstraint:
+		return c.Kind + " " + targetText(c.Target) + " " + beforeAfter(c), true
+	case ChangeRelationshipKind:
+		return targetText(c.Target) + " " + beforeAfter(c), true
+	case ChangeComponentAdded:
+		return "+ component " + c.Component + nameNote(c.Name), true
+	case ChangeComponentRemoved:
+		return "- component " + c.Component + nameNote(c.Name), true
+	case ChangeComponentSelection:
+		return "component " + c.Component + ": " + strings.Join(c.Details, "; "), true
+	case ChangeGroupSelection:
+		return "group " + c.Group + " selection " + beforeAfter(c), true
+	case ChangeExtensionAdded:
+		return "+ extension " + c.Namespace, true
+	case ChangeExtensionRemoved:
+		return "- extension " + c.Namespace, true
+	case ChangeExtensionChanged:
+		return "extension " + c.Namespace + " changed", true
+	}
+	return "", false
+}
+
+// artifactLine describes a change to a release's artifacts, their sources and signatures.
+func artifactLine(c Change) (string, bool) {
+	a := "artifact " + c.Artifact
+	switch c.Change {
+	case ChangeArtifactAdded:
+		return "+ " + a + " (" + c.Filename + ", " + strconv.FormatUint(c.Size, 10) + " bytes)", true
+	case ChangeArtifactRemoved:
+		return "- " + a + " (" + c.Filename + ")", true
+	case ChangeArtifactDigest:
+		return a + " sha256 " + beforeAfter(c), true
+	case ChangeArtifactSize:
+		return a + " size " + beforeAfter(c) + " bytes", true
+	case ChangeArtifactFile:
+		return a + ": " + strings.Join(c.Details, "; "), true
+	case ChangeArtifactSourceAdded:
+		return "+ " + a + " source " + c.URL + " (" + c.Kind + ")", true
+	case ChangeArtifactSourceRemoved:
+		return "- " + a + " source " + c.URL + " (" + c.Kind + ")", true
+	case ChangeSignatureAdded:
+		return "+ " + a + " signature " + c.URL + " (" + c.Format + ")", true
+	case ChangeSignatureRemoved:
+		return "- " + a + " signature " + c.URL + " (" + c.Format + ")", true
+	}
+	return "", false
+}
+
+// unknownLine describes a token this build does not know (a change built in code) by what it
+// holds.
+func unknownLine(c Change) string {
 	s := c.Change
 	for _, f := range []string{c.Channel, c.Version, c.Artifact, c.Component, c.Group, c.Field} {
 		if f != "" {
@@ -193,7 +241,7 @@ func describe(c Change) string {
 		}
 	}
 	if len(c.Before) > 0 || len(c.After) > 0 {
-		s += " " + ba
+		s += " " + beforeAfter(c)
 	}
 	return s
 }
