@@ -9,108 +9,146 @@ import (
 )
 
 // manifestRules checks the SPEC section 1 rules the schema cannot express on a manifest that
-// passed the schema; e is the index entry that points at it (RuleIDMatch), if any.
+// passed the schema: the id against the index entry's (e, RuleIDMatch, if any), each
+// release, unique precedence, then the channel heads, in that order.
 func manifestRules(m *Manifest, e entryWant) []Finding {
-	var fs []Finding
-	add := func(ptr, rule, format string, args ...any) {
-		fs = append(fs, Finding{Pointer: ptr, Rule: rule, Message: fmt.Sprintf(format, args...)})
-	}
+	var fs findings
 	if f, ok := e.idFinding(m); ok {
 		fs = append(fs, f)
 	}
 	sch := SchemeOf(m)
 	parsed := make([]*version.Version, len(m.Releases))
 	for i := range m.Releases {
-		r := &m.Releases[i]
-		rp := Pointer("releases", i)
-		if v, err := version.Parse(r.Version, sch); err != nil {
-			add(rp+"/version", RuleVersionScheme, "release version does not parse under the project's %s versioning: %v", sch, err)
-		} else {
-			parsed[i] = &v
-		}
-		fs = append(fs, noticeRule(r, rp)...)
-		for _, n := range []struct {
-			name string
-			n    *Notice
-		}{{"yanked", r.Yanked}, {"deprecated", r.Deprecated}} {
-			if n.n != nil && n.n.Replacement != "" {
-				if _, err := version.Parse(n.n.Replacement, sch); err != nil {
-					add(rp+"/"+n.name+"/replacement", RuleVersionScheme, "%s.replacement does not parse under the project's %s versioning: %v", n.name, sch, err)
-				}
-			}
-		}
-		for _, id := range sortedKeys(r.Runtimes) {
-			if _, err := version.ParseConstraintIn(r.Runtimes[id], version.Numeric); err != nil {
-				add(Pointer("releases", i, "runtimes", id), RuleConstraint, "runtimes.%s is not a constraint under the numeric scheme: %v", id, err)
-			}
-		}
-		if o := r.OpenMWExtension(); o != nil && o.LuaAPI != "" {
-			if _, err := version.ParseConstraintIn(o.LuaAPI, version.Numeric); err != nil {
-				add(rp+"/extensions/openmw/lua_api", RuleConstraint, "extensions.openmw.lua_api is not a constraint under the numeric scheme: %v", err)
-			}
-		}
-		for _, ns := range sortedKeys(r.Extensions) {
-			if !ValidNamespace(ns) {
-				add(Pointer("releases", i, "extensions", ns), RuleExtensionNamespace, "%s", namespaceMessage(ns))
-			}
-		}
-		for k, ns := range r.CriticalExtensions {
-			if !ValidNamespace(ns) {
-				add(Pointer("releases", i, "critical_extensions", k), RuleExtensionNamespace, "critical_extensions: %s", namespaceMessage(ns))
-			}
-		}
-		for k, rel := range r.Relationships {
-			relp := Pointer("releases", i, "relationships", k)
-			if rel.Version != "" {
-				if rel.Project == "" {
-					add(relp+"/version", RuleRelationshipVersion, "relationship version %q is only allowed with a project target", rel.Version)
-				}
-				if _, err := version.ParseConstraint(rel.Version); err != nil {
-					add(relp+"/version", RuleConstraint, "relationship version is not a constraint: %v", err)
-				}
-			}
-			if rel.Capability != "" {
-				if rel.Project != "" {
-					add(relp+"/capability", RuleRelationshipTarget, "relationship names both project %q and capability %q; a target is one or the other", rel.Project, rel.Capability)
-				}
-				if rel.Kind != KindRequires && rel.Kind != KindRecommends && rel.Kind != KindConflicts {
-					add(relp+"/capability", RuleRelationshipCapabity, "relationship kind %q cannot target a capability (only requires, recommends, conflicts)", rel.Kind)
-				}
+		parsed[i] = fs.release(&m.Releases[i], i, sch)
+	}
+	fs.uniquePrecedence(m, parsed)
+	fs.channelHeads(m, sch)
+	return fs
+}
+
+// findings collects the findings of one document, in the order the rules find them.
+type findings []Finding
+
+func (fs *findings) add(ptr, rule, format string, args ...any) {
+	*fs = append(*fs, Finding{Pointer: ptr, Rule: rule, Message: fmt.Sprintf(format, args...)})
+}
+
+// release checks release i: its versions, constraints, extension namespaces and
+// relationships. It returns the parsed version, nil when it does not parse under sch.
+func (fs *findings) release(r *Release, i int, sch version.Scheme) *version.Version {
+	rp := Pointer("releases", i)
+	var parsed *version.Version
+	if v, err := version.Parse(r.Version, sch); err != nil {
+		fs.add(rp+"/version", RuleVersionScheme, "release version does not parse under the project's %s versioning: %v", sch, err)
+	} else {
+		parsed = &v
+	}
+	*fs = append(*fs, noticeRule(r, rp)...)
+	for _, n := range []struct {
+		name string
+		n    *Notice
+	}{{"yanked", r.Yanked}, {"deprecated", r.Deprecated}} {
+		if n.n != nil && n.n.Replacement != "" {
+			if _, err := version.Parse(n.n.Replacement, sch); err != nil {
+				fs.add(rp+"/"+n.name+"/replacement", RuleVersionScheme, "%s.replacement does not parse under the project's %s versioning: %v", n.name, sch, err)
 			}
 		}
 	}
-	// Equal precedence: each later release is compared with every earlier one.
+	fs.runtimes(r, i)
+	fs.namespaces(r, i)
+	fs.relationships(r, i)
+	return parsed
+}
+
+// runtimes: runtime and OpenMW Lua API constraints parse under the numeric scheme.
+func (fs *findings) runtimes(r *Release, i int) {
+	for _, id := range sortedKeys(r.Runtimes) {
+		if _, err := version.ParseConstraintIn(r.Runtimes[id], version.Numeric); err != nil {
+			fs.add(Pointer("releases", i, "runtimes", id), RuleConstraint, "runtimes.%s is not a constraint under the numeric scheme: %v", id, err)
+		}
+	}
+	if o := r.OpenMWExtension(); o != nil && o.LuaAPI != "" {
+		if _, err := version.ParseConstraintIn(o.LuaAPI, version.Numeric); err != nil {
+			fs.add(Pointer("releases", i)+"/extensions/openmw/lua_api", RuleConstraint, "extensions.openmw.lua_api is not a constraint under the numeric scheme: %v", err)
+		}
+	}
+}
+
+// namespaces: every extension and critical extension is a valid namespace.
+func (fs *findings) namespaces(r *Release, i int) {
+	for _, ns := range sortedKeys(r.Extensions) {
+		if !ValidNamespace(ns) {
+			fs.add(Pointer("releases", i, "extensions", ns), RuleExtensionNamespace, "%s", namespaceMessage(ns))
+		}
+	}
+	for k, ns := range r.CriticalExtensions {
+		if !ValidNamespace(ns) {
+			fs.add(Pointer("releases", i, "critical_extensions", k), RuleExtensionNamespace, "critical_extensions: %s", namespaceMessage(ns))
+		}
+	}
+}
+
+// relationships: a version constraint only with a project target, and one that parses; a
+// capability target alone, and only for the kinds that may name one.
+func (fs *findings) relationships(r *Release, i int) {
+	for k, rel := range r.Relationships {
+		relp := Pointer("releases", i, "relationships", k)
+		if rel.Version != "" {
+			if rel.Project == "" {
+				fs.add(relp+"/version", RuleRelationshipVersion, "relationship version %q is only allowed with a project target", rel.Version)
+			}
+			if _, err := version.ParseConstraint(rel.Version); err != nil {
+				fs.add(relp+"/version", RuleConstraint, "relationship version is not a constraint: %v", err)
+			}
+		}
+		if rel.Capability != "" {
+			if rel.Project != "" {
+				fs.add(relp+"/capability", RuleRelationshipTarget, "relationship names both project %q and capability %q; a target is one or the other", rel.Project, rel.Capability)
+			}
+			if rel.Kind != KindRequires && rel.Kind != KindRecommends && rel.Kind != KindConflicts {
+				fs.add(relp+"/capability", RuleRelationshipCapabity, "relationship kind %q cannot target a capability (only requires, recommends, conflicts)", rel.Kind)
+			}
+		}
+	}
+}
+
+// uniquePrecedence: no two releases share a precedence; each later release is compared with
+// every earlier one (parsed holds nil for a version that does not parse).
+func (fs *findings) uniquePrecedence(m *Manifest, parsed []*version.Version) {
 	for j := range parsed {
 		for i := 0; i < j; i++ {
 			if parsed[i] != nil && parsed[j] != nil && version.Compare(*parsed[i], *parsed[j]) == 0 {
-				add(Pointer("releases", j, "version"), RuleUniquePrecedence, "release version %q has the same precedence as %q at /releases/%d", m.Releases[j].Version, m.Releases[i].Version, i)
+				fs.add(Pointer("releases", j, "version"), RuleUniquePrecedence, "release version %q has the same precedence as %q at /releases/%d", m.Releases[j].Version, m.Releases[i].Version, i)
 				break
 			}
 		}
 	}
-	// Channel heads (the manifest's own channel versions must parse, then equal the heads).
+}
+
+// channelHeads: the manifest's own channel versions parse, then equal the heads Heads
+// recomputes; a channel with a head is not missing.
+func (fs *findings) channelHeads(m *Manifest, sch version.Scheme) {
 	heads := Heads(m)
 	for _, ch := range sortedKeys(m.Channels) {
 		cp := Pointer("channels", ch)
 		stated := m.Channels[ch].Version
 		if _, err := version.Parse(stated, sch); err != nil {
-			add(cp+"/version", RuleVersionScheme, "channels.%s.version does not parse under the project's %s versioning: %v", ch, sch, err)
+			fs.add(cp+"/version", RuleVersionScheme, "channels.%s.version does not parse under the project's %s versioning: %v", ch, sch, err)
 			continue
 		}
 		h, ok := heads[ch]
 		switch {
 		case !ok:
-			add(cp, RuleChannelHeads, "channel %q has no release with status available, so it must be absent from channels", ch)
+			fs.add(cp, RuleChannelHeads, "channel %q has no release with status available, so it must be absent from channels", ch)
 		case h.Version != stated:
-			add(cp+"/version", RuleChannelHeads, "channels.%s.version is %q but the channel's head (its highest-precedence available release) is %q", ch, stated, h.Version)
+			fs.add(cp+"/version", RuleChannelHeads, "channels.%s.version is %q but the channel's head (its highest-precedence available release) is %q", ch, stated, h.Version)
 		}
 	}
 	for _, ch := range sortedKeys(heads) {
 		if _, ok := m.Channels[ch]; !ok {
-			add(Pointer("channels", ch), RuleChannelHeads, "channel %q is missing from channels: its head is release %q", ch, heads[ch].Version)
+			fs.add(Pointer("channels", ch), RuleChannelHeads, "channel %q is missing from channels: its head is release %q", ch, heads[ch].Version)
 		}
 	}
-	return fs
 }
 
 // noticeRule: yanked/deprecated present exactly when status says so.
