@@ -261,55 +261,68 @@ func (p *scanner) str(ptr string) (string, error) {
 		case c != '\\':
 			sb.WriteByte(c)
 			p.i++
-			continue
-		}
-		// Escape.
-		if p.i+1 >= len(p.b) {
-			p.i++
-			return "", p.unexpected("an escape character")
-		}
-		e := p.b[p.i+1]
-		switch e {
-		case '"', '\\', '/':
-			sb.WriteByte(e)
-		case 'b':
-			sb.WriteByte('\b')
-		case 'f':
-			sb.WriteByte('\f')
-		case 'n':
-			sb.WriteByte('\n')
-		case 'r':
-			sb.WriteByte('\r')
-		case 't':
-			sb.WriteByte('\t')
-		case 'u':
-			r, ok := p.hex(p.i + 2)
-			if !ok {
-				p.i += 2
-				return "", p.errorf("invalid \\u escape in a string (want four hex digits)")
-			}
-			if utf16.IsSurrogate(r) {
-				if r < 0xDC00 && p.i+11 < len(p.b) && p.b[p.i+6] == '\\' && p.b[p.i+7] == 'u' {
-					if lo, ok := p.hex(p.i + 8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
-						sb.WriteRune(utf16.DecodeRune(r, lo))
-						p.i += 12
-						continue
-					}
-				}
-				line, col := lineCol(p.b, p.i)
-				return "", &stopError{Finding{Pointer: ptr, Rule: RuleUTF8, Message: fmt.Sprintf("lone UTF-16 surrogate escape \\u%04X at line %d, column %d: not a character", r, line, col)}}
-			}
-			sb.WriteRune(r)
-			p.i += 6
-			continue
 		default:
-			p.i++
-			r, _ := utf8.DecodeRune(p.b[p.i:]) // the escaped character, quoted: it may be a control
-			return "", p.errorf("invalid escape %q in a string", "\\"+string(r))
+			if err := p.escape(&sb, ptr); err != nil {
+				return "", err
+			}
 		}
-		p.i += 2
 	}
 	return "", p.errorf("unexpected end of input in a string")
+}
+
+// escape reads the escape sequence at p.i (its backslash) into sb and moves past it.
+func (p *scanner) escape(sb *strings.Builder, ptr string) error {
+	if p.i+1 >= len(p.b) {
+		p.i++
+		return p.unexpected("an escape character")
+	}
+	e := p.b[p.i+1]
+	switch e {
+	case '"', '\\', '/':
+		sb.WriteByte(e)
+	case 'b':
+		sb.WriteByte('\b')
+	case 'f':
+		sb.WriteByte('\f')
+	case 'n':
+		sb.WriteByte('\n')
+	case 'r':
+		sb.WriteByte('\r')
+	case 't':
+		sb.WriteByte('\t')
+	case 'u':
+		return p.unicodeEscape(sb, ptr)
+	default:
+		p.i++
+		r, _ := utf8.DecodeRune(p.b[p.i:]) // the escaped character, quoted: it may be a control
+		return p.errorf("invalid escape %q in a string", "\\"+string(r))
+	}
+	p.i += 2
+	return nil
+}
+
+// unicodeEscape reads a \uXXXX escape at p.i into sb, with the low half that must follow a
+// high surrogate; a lone surrogate is not a character (RuleUTF8, at ptr).
+func (p *scanner) unicodeEscape(sb *strings.Builder, ptr string) error {
+	r, ok := p.hex(p.i + 2)
+	if !ok {
+		p.i += 2
+		return p.errorf("invalid \\u escape in a string (want four hex digits)")
+	}
+	if utf16.IsSurrogate(r) {
+		if r < 0xDC00 && p.i+11 < len(p.b) && p.b[p.i+6] == '\\' && p.b[p.i+7] == 'u' {
+			if lo, ok := p.hex(p.i + 8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+				sb.WriteRune(utf16.DecodeRune(r, lo))
+				p.i += 12
+				return nil
+			}
+		}
+		line, col := lineCol(p.b, p.i)
+		return &stopError{Finding{Pointer: ptr, Rule: RuleUTF8, Message: fmt.Sprintf("lone UTF-16 surrogate escape \\u%04X at line %d, column %d: not a character", r, line, col)}}
+	}
+	sb.WriteRune(r)
+	p.i += 6
+	return nil
 }
 
 func (p *scanner) hex(at int) (rune, bool) {
