@@ -13,55 +13,93 @@ import (
 // reviewed [[migration]] entries. Nothing else moves a claim. A moved claim keeps its record;
 // SupersededBy points at the claim it continues as when that claim is listed.
 func (n *Network) moves() {
-	byKey := map[[2]Key]*Move{}
-	add := func(project, from, to string, ev Evidence) {
-		if from == "" || to == "" || from == to {
+	ms := &moveSet{n: n, byKey: map[[2]Key]*Move{}}
+	ms.fromClaims()
+	ms.fromOrigins()
+	ms.fromEvents()
+	ms.fromMigrations()
+	n.linkMoves()
+}
+
+// moveSet gathers the moves of n, one per (project, from site, to site), each with its
+// evidence once.
+type moveSet struct {
+	n     *Network
+	byKey map[[2]Key]*Move
+}
+
+// add records ev as evidence that project moved from one site to another; a move to or from
+// nowhere, or to its own site, is no move.
+func (ms *moveSet) add(project, from, to string, ev Evidence) {
+	if from == "" || to == "" || from == to {
+		return
+	}
+	n := ms.n
+	k := [2]Key{{project, from}, {project, to}}
+	m := ms.byKey[k]
+	if m == nil {
+		m = &Move{Project: project, From: k[0], To: k[1], FromClaim: n.ByKey[k[0]], ToClaim: n.ByKey[k[1]]}
+		ms.byKey[k] = m
+		n.Moves = append(n.Moves, m)
+	}
+	for _, e := range m.Evidence {
+		if e.Kind == ev.Kind && e.Detail == ev.Detail {
 			return
 		}
-		k := [2]Key{{project, from}, {project, to}}
-		m := byKey[k]
-		if m == nil {
-			m = &Move{Project: project, From: k[0], To: k[1], FromClaim: n.ByKey[k[0]], ToClaim: n.ByKey[k[1]]}
-			byKey[k] = m
-			n.Moves = append(n.Moves, m)
-		}
-		for _, e := range m.Evidence {
-			if e.Kind == ev.Kind && e.Detail == ev.Detail {
-				return
-			}
-		}
-		m.Evidence = append(m.Evidence, ev)
 	}
+	m.Evidence = append(m.Evidence, ev)
+}
+
+// fromClaims: a claim record's moved_to and moved_from.
+func (ms *moveSet) fromClaims() {
+	n := ms.n
 	for _, c := range n.Claims {
 		if c.Record.MovedTo != nil {
-			add(c.Project, c.Site, n.siteRef(*c.Record.MovedTo), Evidence{Kind: "crawler",
+			ms.add(c.Project, c.Site, n.siteRef(*c.Record.MovedTo), Evidence{Kind: "crawler",
 				Detail: fmt.Sprintf("%s records moved_to %s", c.Key.recordPath(), *c.Record.MovedTo)})
 		}
 		if c.Record.MovedFrom != nil {
-			add(c.Project, n.siteRef(*c.Record.MovedFrom), c.Site, Evidence{Kind: "crawler",
+			ms.add(c.Project, n.siteRef(*c.Record.MovedFrom), c.Site, Evidence{Kind: "crawler",
 				Detail: fmt.Sprintf("%s records moved_from %s", c.Key.recordPath(), *c.Record.MovedFrom)})
 		}
 	}
+}
+
+// fromOrigins: an origin's previous sites, for the claims the previous site also had (the
+// evidence is about the site, and a project that was never at the old site did not move
+// from it).
+func (ms *moveSet) fromOrigins() {
+	n := ms.n
 	for _, o := range n.Origins {
 		for _, prev := range o.PreviousIDs() {
 			from := n.siteRef(prev)
 			for _, c := range o.Claims {
-				// Only claims the previous site also had: the evidence is about the site, and a
-				// project that was never at the old site did not move from it.
 				if n.ByKey[Key{c.Project, from}] == nil {
 					continue
 				}
-				add(c.Project, from, o.ID, Evidence{Kind: "crawler",
+				ms.add(c.Project, from, o.ID, Evidence{Kind: "crawler",
 					Detail: fmt.Sprintf("%s lists %s as a previous site", store.OriginPath(o.ID), prev)})
 			}
 		}
 	}
+}
+
+// fromEvents: an event's moved_from.
+func (ms *moveSet) fromEvents() {
+	n := ms.n
 	for _, e := range n.Events {
 		if e.MovedFrom != nil {
-			add(e.Project, n.siteRef(*e.MovedFrom), e.Origin, Evidence{Kind: "crawler",
+			ms.add(e.Project, n.siteRef(*e.MovedFrom), e.Origin, Evidence{Kind: "crawler",
 				Detail: fmt.Sprintf("event %s (%s) records moved_from %s", e.ID, e.ObservedAt, *e.MovedFrom)})
 		}
 	}
+}
+
+// fromMigrations: the reviewed [[migration]] entries of the curation file. An entry whose old
+// claim does not exist moves nothing; one whose new claim does not exist yet moves the old
+// claim without a successor. Both are listed in Unmatched.
+func (ms *moveSet) fromMigrations() {
+	n := ms.n
 	for i := range n.Curation.Migrations {
 		mg := &n.Curation.Migrations[i]
 		from, to := store.SiteID(mg.From), store.SiteID(mg.To)
@@ -72,9 +110,14 @@ func (n *Network) moves() {
 		if n.ByKey[Key{mg.Project, to}] == nil {
 			n.Unmatched = append(n.Unmatched, fmt.Sprintf("[[migration]] #%d: no claim for project %s at %s (site %s) yet; the old claim is labelled as moved without a successor", mg.Entry, mg.Project, mg.To, to))
 		}
-		add(mg.Project, from, to, Evidence{Kind: "migration",
+		ms.add(mg.Project, from, to, Evidence{Kind: "migration",
 			Detail: fmt.Sprintf("curation [[migration]] #%d, reviewed %s: %s", mg.Entry, mg.Reviewed, mg.Reason), Migration: mg})
 	}
+}
+
+// linkMoves sorts the moves and their evidence and points the claims at them: MovedFrom on
+// the claim moved to, MovedTo and SupersededBy on the claim moved from.
+func (n *Network) linkMoves() {
 	sort.Slice(n.Moves, func(i, j int) bool {
 		a, b := n.Moves[i], n.Moves[j]
 		if a.From != b.From {
