@@ -81,42 +81,69 @@ func facts(e store.Event) []string {
 	return ps
 }
 
+// phrases are the phrases of a changed manifest, in order: what is unusual, the channel
+// heads, each release (in order of first mention), then the project's metadata.
 func phrases(changes []diff.Change) []string {
-	var unusual, heads, meta []string
-	newHead, oldDevHead := map[string]bool{}, map[string]bool{}
+	p := projectPhrases(changes)
+	out := append(p.unusual, p.heads...)
+	out = append(out, releasePhrases(changes, p)...)
+	if len(p.meta) > 0 {
+		out = append(out, strings.Join(p.meta, ", ")+" changed")
+	}
+	return out
+}
+
+// project is what projectPhrases found: the phrases of unusual changes, of the channel heads
+// and the names of the metadata changed, and the versions the head changes name.
+type project struct {
+	unusual, heads, meta []string
+	newHead              map[string]bool // versions that became a channel's head
+	oldDevHead           map[string]bool // versions that were the development channel's head
+}
+
+// projectPhrases reads the changes that are not about one release: unusual changes, channel
+// heads, and project metadata.
+func projectPhrases(changes []diff.Change) project {
+	p := project{newHead: map[string]bool{}, oldDevHead: map[string]bool{}}
 	for _, c := range changes {
 		if diff.Unusual(c, changes) {
-			unusual = append(unusual, unusualPhrase(c))
+			p.unusual = append(p.unusual, unusualPhrase(c))
 		}
 		switch c.Change {
 		case diff.ChangeChannelHead:
 			b, a := rawString(c.Before), rawString(c.After)
 			switch {
 			case isNull(c.Before):
-				heads = append(heads, "new channel "+c.Channel+" at "+a)
+				p.heads = append(p.heads, "new channel "+c.Channel+" at "+a)
 			case isNull(c.After):
-				heads = append(heads, "channel "+c.Channel+" gone")
+				p.heads = append(p.heads, "channel "+c.Channel+" gone")
 			default:
-				heads = append(heads, c.Channel+" "+b+" -> "+a)
+				p.heads = append(p.heads, c.Channel+" "+b+" -> "+a)
 			}
-			newHead[a] = true
+			p.newHead[a] = true
 			if c.Channel == diff.Development {
-				oldDevHead[b] = true
+				p.oldDevHead[b] = true
 			}
 		case diff.ChangeProjectField:
 			if c.Field == "versioning" && diff.SchemeChanged(c.Before, c.After) {
 				continue // said as unusual
 			}
-			meta = append(meta, c.Field)
+			p.meta = append(p.meta, c.Field)
 		case diff.ChangeTags, diff.ChangeMaintainers, diff.ChangeCredits, diff.ChangeMedia:
-			meta = append(meta, c.Change)
+			p.meta = append(p.meta, c.Change)
 		case diff.ChangeLink:
-			meta = append(meta, c.Link+" link")
+			p.meta = append(p.meta, c.Link+" link")
 		case diff.ChangeNexusMods:
-			meta = append(meta, "Nexus Mods")
+			p.meta = append(p.meta, "Nexus Mods")
 		}
 	}
-	// per release, in order of first mention
+	return p
+}
+
+// releasePhrases are one phrase per release the changes name, in order of first mention:
+// "1.2.0 (beta) added, notes edited". A release that became a head is said by its head; a
+// development release removed is said only when it was not the head and is not unusual.
+func releasePhrases(changes []diff.Change, p project) []string {
 	var versions []string
 	verbs := map[string][]string{}
 	channels := map[string]string{}
@@ -132,14 +159,14 @@ func phrases(changes []diff.Change) []string {
 		}
 		switch c.Change {
 		case diff.ChangeReleaseAdded:
-			if !newHead[c.Version] {
+			if !p.newHead[c.Version] {
 				add(c.Version, "added")
 			}
 			if hasBreaking(c.Notes) {
 				add(c.Version, "notes list breaking changes")
 			}
 		case diff.ChangeReleaseRemoved:
-			if c.Channel == diff.Development && !oldDevHead[c.Version] && !diff.Unusual(c, changes) {
+			if c.Channel == diff.Development && !p.oldDevHead[c.Version] && !diff.Unusual(c, changes) {
 				add(c.Version, "removed")
 			}
 		case diff.ChangeReleaseStatus:
@@ -154,12 +181,9 @@ func phrases(changes []diff.Change) []string {
 			add(c.Version, "amended")
 		}
 	}
-	out := append(unusual, heads...)
+	var out []string
 	for _, v := range versions {
 		out = append(out, v+channelNote(channels[v])+" "+strings.Join(verbs[v], ", "))
-	}
-	if len(meta) > 0 {
-		out = append(out, strings.Join(meta, ", ")+" changed")
 	}
 	return out
 }
