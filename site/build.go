@@ -11,6 +11,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,6 +26,7 @@ import (
 	"sync"
 
 	"github.com/tdewolff/minify/v2"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
@@ -311,8 +313,9 @@ type builder struct {
 	names   *siteNames // display names shared by sites: those sites are named with their id
 	setup   *setupDoc  // setup.json's document, which the setup page carries too
 
-	jobs chan func() error // page renders, run by the workers started in build
-	errs chan error
+	renders *errgroup.Group // page renders, at most workers() at once
+	failed  context.Context // done once a render has failed
+	bufs    chan *pageBuf   // the running renders' buffers, one set each
 }
 
 // write writes a file at rel (slash path) in the output, minifying known text types. Safe
@@ -403,8 +406,33 @@ func (b *builder) mkdir(rel string) error {
 // calls as it is CPU, so more than the cores.
 func workers() int { return 4 * runtime.GOMAXPROCS(0) }
 
-// spawn queues a render; the first error stops the build.
-func (b *builder) spawn(f func() error) { b.jobs <- f }
+// startRenders readies the page renders: at most workers() at once, each with one of
+// workers() buffer sets, which live for the whole build (a sync.Pool is emptied by garbage
+// collections, after which renders regrow their buffers page by page).
+func (b *builder) startRenders() {
+	b.renders, b.failed = errgroup.WithContext(context.Background())
+	b.renders.SetLimit(workers())
+	b.bufs = make(chan *pageBuf, workers())
+	for i := 0; i < workers(); i++ {
+		b.bufs <- new(pageBuf)
+	}
+}
+
+// spawn runs a render with a free buffer set, waiting while workers() renders run. Once one
+// has failed no more start: waitRenders returns the first error.
+func (b *builder) spawn(f func(*pageBuf) error) {
+	if b.failed.Err() != nil {
+		return
+	}
+	b.renders.Go(func() error {
+		pb := <-b.bufs
+		defer func() { b.bufs <- pb }()
+		return f(pb)
+	})
+}
+
+// waitRenders waits for every render spawned and returns the first error.
+func (b *builder) waitRenders() error { return b.renders.Wait() }
 
 func (b *builder) build() error {
 	var err error
@@ -430,32 +458,13 @@ func (b *builder) build() error {
 	}
 	// Pages render and write concurrently; each page's bytes depend only on its data, and
 	// the list of pages is sorted before anything reads it, so the output is the same.
-	b.jobs, b.errs = make(chan func() error), make(chan error, 1)
-	var wg sync.WaitGroup
-	for i := 0; i < workers(); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range b.jobs {
-				if err := f(); err != nil {
-					select {
-					case b.errs <- err:
-					default:
-					}
-				}
-			}
-		}()
-	}
+	b.startRenders()
 	err = b.renderPages()
-	close(b.jobs)
-	wg.Wait()
+	if werr := b.waitRenders(); err == nil {
+		err = werr
+	}
 	if err != nil {
 		return err
-	}
-	select {
-	case err := <-b.errs:
-		return err
-	default:
 	}
 	sort.Strings(b.pages)
 	return b.sitemap()

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -686,5 +687,42 @@ func TestBuildRefusesLinkedMarker(t *testing.T) {
 	os.Mkdir(filepath.Join(odd, Marker), 0o755)
 	if _, err := Build(Options{State: state, Out: odd}); err == nil || !strings.Contains(err.Error(), "(a directory)") {
 		t.Errorf("marker directory: err = %v", err)
+	}
+}
+
+// TestBuildStopsAtAFailedRender: one page of many failing to render fails the build with an
+// error naming that page and what went wrong; the previous output is left as it was and no
+// staging directory is left behind.
+func TestBuildStopsAtAFailedRender(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "A")
+	for i := 0; i < 40; i++ {
+		f.claim(site, sampleManifest(uuid(i), fmt.Sprintf("Project %d", i), 1), nil)
+	}
+	parent := t.TempDir()
+	out := filepath.Join(parent, "public")
+	if _, err := Build(Options{State: state, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	before := readOut(t, out, "index.html")
+	bad := overlay(t, "claim.html", func(s string) string {
+		return strings.Replace(s, `{{define "main"}}`, `{{define "main"}}{{if eq .Data.C.Project "`+uuid(23)+`"}}{{dict "odd"}}{{end}}`, 1)
+	})
+	_, err := Build(Options{State: state, Out: out, templates: bad})
+	if err == nil || !strings.Contains(err.Error(), uuid(23)) || !strings.Contains(err.Error(), "dict: odd number of arguments") {
+		t.Fatalf("err = %v, want the failed page and its template error", err)
+	}
+	if after := readOut(t, out, "index.html"); !bytes.Equal(before, after) {
+		t.Error("a failed build changed the previous output")
+	}
+	ents, err := os.ReadDir(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() != "public" {
+			t.Errorf("a failed build left %s behind", e.Name())
+		}
 	}
 }

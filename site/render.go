@@ -9,7 +9,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/DreamWeave-MP/ashyams-go/assets"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
@@ -235,12 +234,10 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	b.mu.Lock()
 	b.pages = append(b.pages, p.Path)
 	b.mu.Unlock()
-	b.spawn(func() error {
+	b.spawn(func(pb *pageBuf) error {
 		if len(data) > 0 {
 			p.Data = data[0]()
 		}
-		pb := pageBufPool.Get().(*pageBuf)
-		defer pageBufPool.Put(pb)
 		pb.html.Reset()
 		if err := t.ExecuteTemplate(&pb.html, "layout", p); err != nil {
 			return fmt.Errorf("%s: %w", p.Path, err)
@@ -257,8 +254,6 @@ type pageBuf struct {
 	html bytes.Buffer
 	min  []byte
 }
-
-var pageBufPool = sync.Pool{New: func() any { return new(pageBuf) }}
 
 func (b *builder) meta() *siteMeta {
 	m := &siteMeta{Repository: b.repo}
