@@ -160,14 +160,45 @@ func hasText(h template.HTML) bool {
 
 func markdownHTML(src string) template.HTML {
 	mdOnce.Do(markdownSetup)
-	var buf bytes.Buffer
-	if err := mdEngine.Convert([]byte(src), &buf); err != nil {
+	s := mdScratchPool.Get().(*mdScratch)
+	defer mdScratchPool.Put(s)
+	s.src = append(s.src[:0], src...)
+	s.md.Reset()
+	s.clean.Reset()
+	if err := mdEngine.Convert(s.src, bufWriter{&s.md}); err != nil {
 		return template.HTML(template.HTMLEscapeString(src))
 	}
-	out := mdPolicy.SanitizeBytes(buf.Bytes())
-	out = bytes.ReplaceAll(out, []byte(relFromPolicy), []byte(relWanted))
+	if len(bytes.TrimSpace(s.md.Bytes())) == 0 {
+		return template.HTML(s.md.String()) // nothing to sanitize, as SanitizeBytes has it
+	}
+	if err := mdPolicy.SanitizeReaderToWriter(bytes.NewReader(s.md.Bytes()), &s.clean); err != nil {
+		return "" // what SanitizeBytes gives for markup it cannot read
+	}
+	out := s.clean.String()
+	if strings.Contains(out, relFromPolicy) {
+		out = strings.ReplaceAll(out, relFromPolicy, relWanted)
+	}
 	return template.HTML(out) // #nosec: sanitized by the allowlist above
 }
+
+// mdScratch is one Markdown render's buffers, reused from render to render: the source as
+// goldmark reads it, goldmark's HTML and the sanitized HTML.
+type mdScratch struct {
+	src       []byte
+	md, clean bytes.Buffer
+}
+
+var mdScratchPool = sync.Pool{New: func() any { return new(mdScratch) }}
+
+// bufWriter hands goldmark a bytes.Buffer as the buffered writer it writes through, which it
+// otherwise makes for every render (a bufio.Writer of 4 KiB around the buffer).
+type bufWriter struct{ *bytes.Buffer }
+
+// Buffered is 0: every byte written is in the buffer already.
+func (bufWriter) Buffered() int { return 0 }
+
+// Flush has nothing to do.
+func (bufWriter) Flush() error { return nil }
 
 // SafeURL returns u when it is an absolute http or https URL with a host, or a mailto URL, and
 // "" otherwise (javascript:, data:, relative paths, control characters, spaces, user info

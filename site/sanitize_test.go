@@ -208,3 +208,19 @@ func TestClaimPageKeepsHTMLBlockProse(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownEmptyRunsNoParser: an empty or blank field (most optional fields of a release)
+// is "" without parsing or sanitizing anything: no allocation at all.
+func TestMarkdownEmptyRunsNoParser(t *testing.T) {
+	for _, in := range []string{"", " ", "\n\t \r\n"} {
+		if got := Markdown(in); got != "" {
+			t.Errorf("Markdown(%q) = %q, want \"\"", in, got)
+		}
+		if n := testing.AllocsPerRun(100, func() { Markdown(in) }); n != 0 {
+			t.Errorf("Markdown(%q) allocates %.0f times: a parser ran", in, n)
+		}
+	}
+	if n := testing.AllocsPerRun(20, func() { Markdown("*x*") }); n == 0 {
+		t.Error("Markdown of text allocates nothing: the measure cannot tell a parser from none")
+	}
+}
