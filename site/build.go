@@ -457,13 +457,14 @@ func (b *builder) build() error {
 		return err
 	}
 	b.derived = derive(b.n, b.names)
-	if err := b.machineFiles(); err != nil {
-		return err
-	}
-	// Pages render and write concurrently; each page's bytes depend only on its data, and
-	// the list of pages is sorted before anything reads it, so the output is the same.
+	// Pages and files render and write concurrently; each one's bytes depend only on its
+	// data, and the list of pages is sorted before anything reads it, so the output is the
+	// same.
 	b.startRenders()
-	err = b.renderPages()
+	err = b.machineFiles()
+	if err == nil {
+		err = b.renderPages()
+	}
 	if werr := b.waitRenders(); err == nil {
 		err = werr
 	}
@@ -501,66 +502,64 @@ func checkNames(n *network.Network) error {
 // network-data/, and the catalog schema under schemas/; they are written as generated,
 // pretty-printed as the reference writes them. setup.json and its schema are beside them,
 // minified (this index's own files). Every JSON file is validated against its schema first.
+// The JSON files are generated, validated and written as renders (spawn), beside the pages:
+// the catalog's validation is the longest single piece of a large build.
 func (b *builder) machineFiles() error {
 	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.base, Repository: b.repo}, BaseURL: b.base}
-	cat, err := format.Catalog(b.n, opts)
-	if err != nil {
-		return err
-	}
-	ev, err := format.Events(b.n, opts)
-	if err != nil {
-		return err
-	}
-	search, err := b.searchJSON()
-	if err != nil {
-		return err
-	}
 	b.setup = b.setupData()
-	setup, err := setupJSON(b.setup)
-	if err != nil {
-		return err
-	}
-	schema, err := fs.ReadFile(schemas.FS, format.SchemaFile)
-	if err != nil {
-		return fmt.Errorf("the catalog schema is not embedded: %w", err)
-	}
-	setupSchema, err := fs.ReadFile(schemas.FS, schemas.Setup)
-	if err != nil {
-		return fmt.Errorf("the setup schema is not embedded: %w", err)
-	}
-	files := []struct {
-		name string
-		data []byte
-	}{{format.CatalogFile, cat}, {format.EventsFile, ev}, {SearchFile, search}, {SetupFile, setup},
-		{format.SchemaPath, schema}, {SetupSchemaPath, setupSchema}}
-	for _, f := range files {
-		data := f.data
-		if f.name == SetupFile || f.name == SetupSchemaPath {
-			if data, err = minifyAs(b.min, ".json", data); err != nil {
-				return fmt.Errorf("%s: %w", f.name, err)
+	embedded := func(name string) func() ([]byte, error) {
+		return func() ([]byte, error) {
+			data, err := fs.ReadFile(schemas.FS, name)
+			if err != nil {
+				return nil, fmt.Errorf("the schema %s is not embedded: %w", name, err)
 			}
+			return data, nil
 		}
-		data = store.JSONText(data) // no raw C1 control or bidi override in a served file
-		switch f.name {
-		case format.CatalogFile, format.EventsFile:
-			err = format.Validate(f.name, data)
-		case SearchFile:
-			err = validateSearch(data)
-		case SetupFile:
-			err = validateSetup(data)
-		}
-		if err != nil {
-			return fmt.Errorf("generated %s does not match its schema: %w", f.name, err)
-		}
-		if err := b.writeRaw(f.name, data); err != nil {
-			return err
-		}
+	}
+	files := []jsonFile{
+		{format.CatalogFile, func() ([]byte, error) { return format.Catalog(b.n, opts) }, func(d []byte) error { return format.Validate(format.CatalogFile, d) }},
+		{format.EventsFile, func() ([]byte, error) { return format.Events(b.n, opts) }, func(d []byte) error { return format.Validate(format.EventsFile, d) }},
+		{SearchFile, b.searchJSON, validateSearch},
+		{SetupFile, func() ([]byte, error) { return setupJSON(b.setup) }, validateSetup},
+		{format.SchemaPath, embedded(format.SchemaFile), nil},
+		{SetupSchemaPath, embedded(schemas.Setup), nil},
+	}
+	for _, f := range files {
+		b.spawn(func(*pageBuf) error { return b.jsonFile(f) })
 	}
 	feed, err := b.atom()
 	if err != nil {
 		return err
 	}
 	return b.writeRaw(FeedFile, bidiText(feed, markupEnds)) // publisher text: as in every markup file
+}
+
+// jsonFile is one machine-readable JSON file: its path, how it is generated and the check of
+// its schema (nil for the schemas themselves).
+type jsonFile struct {
+	name     string
+	make     func() ([]byte, error)
+	validate func([]byte) error
+}
+
+// jsonFile generates, validates and writes f; setup.json and its schema are minified first.
+func (b *builder) jsonFile(f jsonFile) error {
+	data, err := f.make()
+	if err != nil {
+		return err
+	}
+	if f.name == SetupFile || f.name == SetupSchemaPath {
+		if data, err = minifyAs(b.min, ".json", data); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	data = store.JSONText(data) // no raw C1 control or bidi override in a served file
+	if f.validate != nil {
+		if err := f.validate(data); err != nil {
+			return fmt.Errorf("generated %s does not match its schema: %w", f.name, err)
+		}
+	}
+	return b.writeRaw(f.name, data)
 }
 
 // sitemap writes sitemap.xml (every page but the 404 page, by its public URL) and robots.txt.
