@@ -91,7 +91,8 @@ func projectFeedPath(id string) string { return "projects/" + id + "/updates.xml
 // projectFeedSize is how many events a project's feed carries, newest first.
 const projectFeedSize = 50
 
-// projectFeeds writes each project's feed: its claims' events, newest first.
+// projectFeeds writes each project's feed: its claims' events, newest first. Each feed is a
+// render (spawn), beside the pages.
 func (b *builder) projectFeeds() error {
 	byProject := map[string][]*eventView{}
 	for _, e := range b.derived.Events {
@@ -108,14 +109,14 @@ func (b *builder) projectFeeds() error {
 		} else if b.n.State != nil {
 			updated = b.n.State.ObservedAt
 		}
-		feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+dirURL(projectPath(p.ID)),
-			"Changes this index observed in the manifests of every site that lists project id "+p.ID+", newest first.", evs, updated)
-		if err != nil {
-			return err
-		}
-		if err := b.write(name, feed); err != nil {
-			return err
-		}
+		b.spawn(func(pb *pageBuf) error {
+			feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+dirURL(projectPath(p.ID)),
+				"Changes this index observed in the manifests of every site that lists project id "+p.ID+", newest first.", evs, updated)
+			if err != nil {
+				return err
+			}
+			return b.writeBuf(name, feed, &pb.min)
+		})
 	}
 	return nil
 }
