@@ -75,41 +75,20 @@ func (sr *siteRun) markUsed(v *indexVersion) {
 type siteStats struct{ fetched, unchanged, problems int }
 
 // readSite reads one site some enrolled source reached this time, within the site's time
-// budget (Options.SiteBudget).
+// budget (Options.SiteBudget): the site index (last good: only a valid index replaces the held
+// bytes), then every listed claim, then what the site no longer lists.
 func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	ctx, cancel := r.budget(ctx, r.o.SiteBudget, &BudgetError{What: "the site's time budget", Budget: r.o.SiteBudget}, site)
 	defer cancel()
 	srs := p.reached[site]
 	d := srs[0].d
-	prev, had := r.prevOrigins[site]
-	o := prev
-	if !had {
-		o = store.Origin{ID: site, FirstObserved: r.now, Issues: []string{}, Previous: []store.Move{}}
+	o := r.siteOrigin(p, site, srs)
+	body, fresh, problem, err := r.indexBytes(ctx, d, o)
+	if err != nil {
+		return err
 	}
-	o.ID = site
-	o.IndexURL = d.IndexURL
-	o.Sources = sourceURLs(srs)
-	o.Previous = r.addMoves(o.Previous, p, site)
-	o.Redirects = append([]string{}, d.Redirects...)
-	o.LastAttempt = r.now
-
-	body := d.Resp.Body
-	fresh := !d.Resp.NotModified
-	if !fresh {
-		held, err := r.st.ReadBytes(store.OriginIndexPath(site))
-		if err != nil || o.IndexSHA256 == nil || store.Digest(held) != *o.IndexSHA256 {
-			// A 304 for bytes we do not hold: read it again, unconditionally.
-			resp, gerr := r.get.Get(ctx, guard.Request{URL: d.IndexURL, Accept: acceptIndex})
-			if err := r.stopped(); gerr != nil && err != nil {
-				return err
-			}
-			if gerr != nil || resp.Status != 200 {
-				return r.siteUnreadable(p, site, o, srs, store.OriginUnreachable, fetchProblem("the site index", d.IndexURL, resp, gerr))
-			}
-			d.Resp, body, fresh = resp, resp.Body, true
-		} else {
-			body = held
-		}
+	if problem != "" {
+		return r.siteUnreadable(p, site, o, srs, store.OriginUnreachable, problem)
 	}
 	idx, fs, orderIssue := validateIndex(body)
 	if len(fs) > 0 {
@@ -133,6 +112,72 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	}
 	sr := &siteRun{id: site, indexURL: d.IndexURL, origin: o, entries: map[string]protocol.IndexEntry{},
 		latest: newIndexVersion(0, body, o.Validators, idx)}
+	entries, issues := sr.listEntries(idx, orderIssue, srs)
+	r.mu.Lock()
+	r.entries[site] = sr.entries
+	r.mu.Unlock()
+	for _, old := range p.previous[site] {
+		if err := r.releaseSite(old); err != nil {
+			return err
+		}
+	}
+	if err := r.writeSources(o, srs); err != nil {
+		return err
+	}
+	if err := r.readClaims(ctx, sr, entries); err != nil {
+		return err
+	}
+	if err := r.finishSite(sr, issues); err != nil {
+		return err
+	}
+	return r.removeMoved(p, sr)
+}
+
+// siteOrigin is the site's record as this attempt starts: the held one (or a new one) with
+// where discovery found the index, the sources leading there, the moves into it and the time.
+func (r *run) siteOrigin(p *plan, site string, srs []*sourceRun) store.Origin {
+	d := srs[0].d
+	o, had := r.prevOrigins[site]
+	if !had {
+		o = store.Origin{ID: site, FirstObserved: r.now, Issues: []string{}, Previous: []store.Move{}}
+	}
+	o.ID = site
+	o.IndexURL = d.IndexURL
+	o.Sources = sourceURLs(srs)
+	o.Previous = r.addMoves(o.Previous, p, site)
+	o.Redirects = append([]string{}, d.Redirects...)
+	o.LastAttempt = r.now
+	return o
+}
+
+// indexBytes is the site index to read: discovery's answer, or for a 304 the held bytes. A 304
+// for bytes not held (or not matching o's digest) is asked again, unconditionally, and d.Resp
+// becomes that answer. fresh says the bytes came from the network; problem, when not "", is
+// why the index could not be read (the site is then unreachable); err is the refresh's stop.
+func (r *run) indexBytes(ctx context.Context, d *discovery, o store.Origin) (body []byte, fresh bool, problem string, err error) {
+	if !d.Resp.NotModified {
+		return d.Resp.Body, true, "", nil
+	}
+	held, rerr := r.st.ReadBytes(store.OriginIndexPath(o.ID))
+	if rerr == nil && o.IndexSHA256 != nil && store.Digest(held) == *o.IndexSHA256 {
+		return held, false, "", nil
+	}
+	resp, gerr := r.get.Get(ctx, guard.Request{URL: d.IndexURL, Accept: acceptIndex})
+	if err := r.stopped(); gerr != nil && err != nil {
+		return nil, false, "", err
+	}
+	if gerr != nil || resp.Status != 200 {
+		return nil, false, fetchProblem("the site index", d.IndexURL, resp, gerr), nil
+	}
+	d.Resp = resp
+	return resp.Body, true, "", nil
+}
+
+// listEntries fills sr.entries with the index's projects that can be read and returns them in
+// index order, with the site's issues: the index's order, ids that cannot name a claim, ids
+// listed twice (the first entry is read), and a manifest an enrolled source leads to that the
+// index does not list.
+func (sr *siteRun) listEntries(idx *protocol.Index, orderIssue string, srs []*sourceRun) ([]protocol.IndexEntry, []string) {
 	var entries []protocol.IndexEntry
 	var issues []string
 	if orderIssue != "" {
@@ -151,44 +196,36 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		entries = append(entries, e)
 	}
 	for _, x := range srs {
-		if m := x.d.ManifestURL; m != "" && !listsManifest(d.IndexURL, entries, m) {
+		if m := x.d.ManifestURL; m != "" && !listsManifest(sr.indexURL, entries, m) {
 			issues = append(issues, fmt.Sprintf("the enrolled source %s leads to the manifest %s, which this site index does not list", x.src.URL, m))
 		}
 	}
-	r.mu.Lock()
-	r.entries[site] = sr.entries
-	r.mu.Unlock()
-	for _, old := range p.previous[site] {
-		if err := r.releaseSite(old); err != nil {
-			return err
-		}
-	}
-	if err := r.writeSources(o, srs); err != nil {
-		return err
-	}
+	return entries, issues
+}
+
+// readClaims reads the listed claims, a few at once, then withdraws the held claims the index
+// no longer lists. Only the refresh's stop leaves a claim unread; it is returned as is.
+func (r *run) readClaims(ctx context.Context, sr *siteRun, entries []protocol.IndexEntry) error {
 	done, err := parallel(r.interrupt, r.o.MaxSources, len(entries), func(i int) error {
 		return r.readClaim(ctx, sr, entries[i])
 	})
 	if err != nil {
 		return err
 	}
-	if slices.Contains(done, false) { // only the refresh's stop leaves a claim unread
+	if slices.Contains(done, false) {
 		if err := r.stopped(); err != nil {
 			return err
 		}
 		return errors.New("a claim was left unread without a reason (this index's bug)")
 	}
-	for _, project := range sortedKeys(r.prevClaims[site]) {
+	for _, project := range sortedKeys(r.prevClaims[sr.id]) {
 		if _, listed := sr.entries[project]; !listed {
-			if err := r.withdraw(site, r.prevClaims[site][project], "the site's index no longer lists this project"); err != nil {
+			if err := r.withdraw(sr.id, r.prevClaims[sr.id][project], "the site's index no longer lists this project"); err != nil {
 				return err
 			}
 		}
 	}
-	if err := r.finishSite(sr, issues); err != nil {
-		return err
-	}
-	return r.removeMoved(p, sr)
+	return nil
 }
 
 // removeMoved finishes the moves into a site once it is read (FORMATS section 1.11): a site the
