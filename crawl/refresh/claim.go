@@ -73,88 +73,106 @@ func (r *run) movedFrom(project, site string) *store.Claim {
 // validate, diff and record. Every failure is recorded on the claim; the held manifest is
 // replaced only by one that passed every check.
 func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEntry) error {
-	site := sr.id
-	prev, had := r.prevClaims[site][entry.ID]
-	c := prev
-	if !had {
-		c = store.Claim{Project: entry.ID, Origin: site, FirstObserved: r.now}
-	}
-	// A claim that holds no manifest here yet (new, or recorded by a refresh cut short or a
-	// failed first read) continues the claim a move left, if any: its event starts from there.
-	// The claim itself starts afresh (first_observed now); only the event names the move.
-	var from *store.Claim
-	if c.IngestedSHA256 == nil {
-		from = r.movedFrom(entry.ID, site)
-	}
-	c.MovedTo, c.MovedFrom = nil, nil
-	c.LastAttempt = r.now
-	h, err := r.readHeld(entry.ID, site, c.Ingested())
+	st, err := r.startClaim(sr.id, entry)
 	if err != nil {
 		return err
 	}
-	before := h // what the event's diff starts from
-	if before == nil && from != nil {
-		if before, err = r.readHeld(entry.ID, from.Origin, from.Ingested()); err != nil {
-			return err
-		}
-		if before != nil {
-			before.movedFrom = from.Origin
-		}
-	}
-	wasWithdrawn := had && prev.Health == store.ClaimWithdrawn
-	setEntry := func(e protocol.IndexEntry) {
-		c.Entry, c.AdvertisedSHA256 = e, e.ManifestSHA256
-	}
-	setEntry(entry)
-
+	c, h := &st.c, st.h
 	switch {
 	case h != nil && entry.ManifestSHA256 == h.digest:
 		sr.count(func(s *siteStats) { s.unchanged++ })
 		r.mu.Lock()
 		r.sum.Unchanged++
 		r.mu.Unlock()
-		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
+		return r.current(ctx, sr, c, h, nil, st.wasWithdrawn, st.before, false)
 	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == product.Version &&
 		c.Rejected.Health != store.ClaimManifestUnreachable:
 		// The same refused bytes are still advertised: not downloaded again (state.txt). A
-		// refusal recorded as manifest-unreachable (a newer protocol, as an earlier build of
-		// this version recorded it) is read again, so it gets the health it has now.
-		return r.notCurrent(sr, &c, c.Rejected.RejectedHealth(), c.Rejected.Problem)
+		// refusal recorded as manifest-unreachable says the bytes were not read, which no
+		// refusal by this version says, so they are read again to get the health they have now.
+		return r.notCurrent(sr, c, c.Rejected.RejectedHealth(), c.Rejected.Problem)
 	}
-
 	f := r.fetchManifest(ctx, sr, entry, h, c.Validators)
 	if f.ctxErr != nil {
 		return f.ctxErr
 	}
 	sr.count(func(s *siteStats) { s.fetched += f.downloads })
-	setEntry(f.entry)
+	return r.settleFetched(ctx, sr, st, f)
+}
+
+// claimStart is a listed claim as its read begins.
+type claimStart struct {
+	c            store.Claim // the held record (or a new one), entry and attempt time set
+	h            *held       // the manifest held for this claim; nil when none
+	before       *held       // what the event's diff starts from: h, or the manifest a move left
+	wasWithdrawn bool        // the held record says withdrawn
+}
+
+// startClaim is the claim for entry at site as its read begins. A claim that holds no manifest
+// here yet (new, or recorded by a refresh cut short or a failed first read) continues the claim
+// a move left, if any: its event starts from there. The claim itself starts afresh
+// (first_observed now); only the event names the move.
+func (r *run) startClaim(site string, entry protocol.IndexEntry) (*claimStart, error) {
+	prev, had := r.prevClaims[site][entry.ID]
+	c := prev
+	if !had {
+		c = store.Claim{Project: entry.ID, Origin: site, FirstObserved: r.now}
+	}
+	var from *store.Claim
+	if c.IngestedSHA256 == nil {
+		from = r.movedFrom(entry.ID, site)
+	}
+	c.MovedTo, c.MovedFrom = nil, nil
+	c.LastAttempt = r.now
+	c.Entry, c.AdvertisedSHA256 = entry, entry.ManifestSHA256
+	h, err := r.readHeld(entry.ID, site, c.Ingested())
+	if err != nil {
+		return nil, err
+	}
+	before := h
+	if before == nil && from != nil {
+		if before, err = r.readHeld(entry.ID, from.Origin, from.Ingested()); err != nil {
+			return nil, err
+		}
+		if before != nil {
+			before.movedFrom = from.Origin
+		}
+	}
+	return &claimStart{c: c, h: h, before: before, wasWithdrawn: had && prev.Health == store.ClaimWithdrawn}, nil
+}
+
+// settleFetched records what fetching the manifest gave: the held manifest still current, a
+// failure or refusal (refused bytes remembered in Rejected), a manifest that fails validation
+// against its entry, or an accepted manifest (every check passed) that becomes current.
+func (r *run) settleFetched(ctx context.Context, sr *siteRun, st *claimStart, f fetchResult) error {
+	c, h := &st.c, st.h
+	c.Entry, c.AdvertisedSHA256 = f.entry, f.entry.ManifestSHA256
 	if f.heldCurrent {
 		sr.count(func(s *siteStats) { s.unchanged++ })
 		sr.markUsed(f.version)
-		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
+		return r.current(ctx, sr, c, h, nil, st.wasWithdrawn, st.before, false)
 	}
 	if f.health != "" {
 		if f.reject {
 			c.Rejected = rejected(f.entry.ManifestSHA256, f.health, f.problem)
 		}
-		return r.notCurrent(sr, &c, f.health, f.problem)
+		return r.notCurrent(sr, c, f.health, f.problem)
 	}
 	m, fs := protocol.ValidateForEntry(f.body, f.entry, "")
 	if len(fs) > 0 || m == nil {
 		health, problem := manifestVerdict(fs)
 		c.Rejected = rejected(store.Digest(f.body), health, problem)
-		return r.notCurrent(sr, &c, health, problem)
+		return r.notCurrent(sr, c, health, problem)
 	}
-	// Accepted: every check passed.
 	sr.markUsed(f.version)
 	if f.resp != nil && !f.resp.NotModified {
 		c.Validators = store.Validators{ETag: f.resp.ETag(), LastModified: f.resp.LastModified()}
 	}
 	nh := &held{bytes: f.body, digest: store.Digest(f.body), m: m}
 	if h != nil && h.digest == nh.digest {
-		return r.current(ctx, sr, &c, h, nil, wasWithdrawn, before, false)
+		return r.current(ctx, sr, c, h, nil, st.wasWithdrawn, st.before, false)
 	}
-	return r.current(ctx, sr, &c, nh, m, wasWithdrawn, before, true)
+	return r.current(ctx, sr, c, nh, m, st.wasWithdrawn, st.before, true)
 }
 
 // rejected remembers refused bytes by digest for this crawler version. The health is kept only
