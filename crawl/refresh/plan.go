@@ -22,7 +22,7 @@ func (e *collisionError) Error() string {
 type plan struct {
 	runs      []*sourceRun
 	reached   map[string][]*sourceRun // site -> sources that reached it (source URL order)
-	failed    map[string][]*sourceRun // previous site -> failed sources that used to reach it
+	failed    map[string][]*sourceRun // held site -> failed sources whose record names it
 	unreached []*sourceRun            // failed sources that never reached a site
 	moves     map[string]string       // old site -> new site
 	previous  map[string][]string     // new site -> old sites (moves into it)
@@ -32,6 +32,9 @@ type plan struct {
 	removed   []store.Source          // held source records no longer enrolled
 }
 
+// plan sorts phase 1's discoveries into what phase 2 does: the sites to read and through
+// which sources, the sites moved (now or in a move still pending), the sites left behind and the
+// sources no longer enrolled.
 func (r *run) plan(runs []*sourceRun) *plan {
 	p := &plan{
 		runs:     runs,
@@ -43,9 +46,33 @@ func (r *run) plan(runs []*sourceRun) *plan {
 		pending:  map[string][]string{},
 	}
 	r.collisions(runs)
+	r.placeSources(p, runs)
+	r.findMoves(p, runs)
+	waiting := r.resumeMoves(p)
+	for id := range r.prevOrigins {
+		if !p.live(id) && !waiting[id] {
+			p.abandoned = append(p.abandoned, id)
+		}
+	}
+	sort.Strings(p.abandoned)
 	enrolled := map[string]bool{}
 	for _, sr := range runs {
 		enrolled[sr.src.URL] = true
+	}
+	for u, s := range r.prevSources {
+		if !enrolled[u] {
+			p.removed = append(p.removed, s)
+		}
+	}
+	sort.Slice(p.removed, func(i, j int) bool { return p.removed[i].URL < p.removed[j].URL })
+	return p
+}
+
+// placeSources puts each source where phase 2 reads it: under the site it reached; failed,
+// under the held site its record names, when no other source reached that site (the site is
+// still enrolled through it); otherwise among the unreached, recorded only.
+func (r *run) placeSources(p *plan, runs []*sourceRun) {
+	for _, sr := range runs {
 		switch {
 		case sr.err == nil:
 			p.reached[sr.site] = append(p.reached[sr.site], sr)
@@ -55,23 +82,24 @@ func (r *run) plan(runs []*sourceRun) *plan {
 			p.unreached = append(p.unreached, sr)
 		}
 	}
-	// A failed source's site is still enrolled through it, unless another source reached it:
-	// then the site is read through that one, and the failed source is only recorded.
 	for _, site := range sortedKeys(p.failed) {
 		if _, ok := p.reached[site]; ok {
 			p.unreached = append(p.unreached, p.failed[site]...)
 			delete(p.failed, site)
 		}
 	}
-	live := p.live
-	// Moves: a source that led to A (its record says so, or A lists it) now leads to B.
+}
+
+// findMoves records the moves seen now: a source that led to a site (its record says so, or
+// that site's record lists it) leads to another, and the old site is not live.
+func (r *run) findMoves(p *plan, runs []*sourceRun) {
 	listing := r.listing()
 	for _, sr := range runs {
 		if sr.err != nil {
 			continue
 		}
 		for _, old := range r.previousSites(sr, listing) {
-			if old == sr.site || live(old) {
+			if old == sr.site || p.live(old) {
 				continue
 			}
 			if _, dup := p.moves[old]; dup {
@@ -82,15 +110,20 @@ func (r *run) plan(runs []*sourceRun) *plan {
 			p.movedBy[old] = sr
 		}
 	}
-	// Moves still pending: an earlier refresh saw the source move into a site whose index could
-	// not be read; the old site's claims wait there, stale. They move once the new index reads.
+}
+
+// resumeMoves handles the moves still pending: a held site names an old site whose move into it
+// waits, because its index could not be read when the move was seen; the old site's claims wait,
+// stale. Each moves now if its new site is reached this time, and waits on otherwise. It
+// returns the old sites kept by such a move, which are not abandoned.
+func (r *run) resumeMoves(p *plan) map[string]bool {
 	waiting := map[string]bool{}
 	for _, site := range sortedKeys(r.prevOrigins) {
-		if !live(site) {
+		if !p.live(site) {
 			continue
 		}
 		for _, old := range r.prevOrigins[site].PreviousIDs() {
-			if live(old) || !r.movePendingFrom(old) || waiting[old] {
+			if p.live(old) || !r.movePendingFrom(old) || waiting[old] {
 				continue
 			}
 			if _, dup := p.moves[old]; dup {
@@ -105,19 +138,7 @@ func (r *run) plan(runs []*sourceRun) *plan {
 			}
 		}
 	}
-	for id := range r.prevOrigins {
-		if !live(id) && !waiting[id] {
-			p.abandoned = append(p.abandoned, id)
-		}
-	}
-	sort.Strings(p.abandoned)
-	for u, s := range r.prevSources {
-		if !enrolled[u] {
-			p.removed = append(p.removed, s)
-		}
-	}
-	sort.Slice(p.removed, func(i, j int) bool { return p.removed[i].URL < p.removed[j].URL })
-	return p
+	return waiting
 }
 
 // collisions turns a site index whose site id another index URL already has into a failure of

@@ -24,7 +24,7 @@
 //     (one budget, default 2 min), never for the deadline.
 //  3. Sources no longer listed in sources.toml are marked removed; sites no enrolled source
 //     leads to any more have their claims withdrawn (records and history stay). A site the
-//     enrolled source used to lead to, when it now leads to another site on evidence from the
+//     enrolled source's record names, when it now leads to another site on evidence from the
 //     enrolled URL itself, is a move: claims the new site lists get moved_to, and the new claims
 //     moved_from. crawl/discover weighs the evidence: the enrolled URL being the index or its page
 //     linking one, in place or through permanent redirects (301, 308), moves it outright; an
