@@ -82,34 +82,11 @@ func FindLink(page []byte, pageURL *url.URL) (l Link, ok bool) {
 			if template > 0 || !hasAttr {
 				continue
 			}
-			var rel, typ, href string
-			var haveHref bool
-			for more := true; more; {
-				var k, v []byte
-				k, v, more = z.TagAttr()
-				switch string(k) { // the tokenizer lowercases attribute names
-				case "rel":
-					rel = string(v)
-				case "type":
-					typ = string(v)
-				case "href":
-					href, haveHref = string(v), true
-				}
-			}
-			kind := dreamweaveType(typ)
-			if kind == "" || !hasRelAlternate(rel) || !haveHref {
+			found, ok := linkAttrs(z, pageURL)
+			if !ok {
 				continue
 			}
-			href = strings.Trim(href, " \t\n\f\r")
-			if href == "" {
-				continue
-			}
-			u, err := pageURL.Parse(href)
-			if err != nil {
-				continue
-			}
-			found := Link{Href: u.String(), Kind: kind}
-			if kind == KindIndex {
+			if found.Kind == KindIndex {
 				return found, true
 			}
 			if project == nil {
@@ -117,6 +94,39 @@ func FindLink(page []byte, pageURL *url.URL) (l Link, ok bool) {
 			}
 		}
 	}
+}
+
+// linkAttrs reads the attributes of the <link> tag z is at and returns the DreamWeave link it
+// declares: rel has the token alternate, type is a DreamWeave media type, and href, whitespace
+// stripped, is not empty and parses against pageURL. ok is false for any other link.
+func linkAttrs(z *html.Tokenizer, pageURL *url.URL) (l Link, ok bool) {
+	var rel, typ, href string
+	var haveHref bool
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		switch string(k) { // the tokenizer lowercases attribute names
+		case "rel":
+			rel = string(v)
+		case "type":
+			typ = string(v)
+		case "href":
+			href, haveHref = string(v), true
+		}
+	}
+	kind := dreamweaveType(typ)
+	if kind == "" || !hasRelAlternate(rel) || !haveHref {
+		return Link{}, false
+	}
+	href = strings.Trim(href, " \t\n\f\r")
+	if href == "" {
+		return Link{}, false
+	}
+	u, err := pageURL.Parse(href)
+	if err != nil {
+		return Link{}, false
+	}
+	return Link{Href: u.String(), Kind: kind}, true
 }
 
 func finish(project *Link) (Link, bool) {
