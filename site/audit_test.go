@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
 // browserSession is a headless Chromium reading the built site from a loopback server (root
@@ -32,7 +33,7 @@ type browserSession struct {
 func newBrowserSession(t *testing.T, bc browserCase) *browserSession {
 	t.Helper()
 	bin := browserPath(t)
-	srv := httptest.NewServer(Handler(bc.out))
+	srv := httptest.NewServer(preview.Handler(bc.out))
 	t.Cleanup(srv.Close)
 	su, _ := url.Parse(srv.URL)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/text/unicode/bidi"
+
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/textdir"
 )
 
 // Publisher text reaches every text context of the site: element text inside <bdi>, the
@@ -28,25 +30,6 @@ const (
 	pdi = "\u2069" // POP DIRECTIONAL ISOLATE
 )
 
-// isBidiControl reports whether r is an explicit bidi embedding, override or isolate
-// character (or their terminators).
-func isBidiControl(r rune) bool {
-	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
-}
-
-// stripBidiControls removes every explicit bidi formatting character from s.
-func stripBidiControls(s string) string {
-	if !strings.ContainsFunc(s, isBidiControl) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if isBidiControl(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
 // hasRTL reports whether s holds a strong right-to-left character (bidi class R or AL) or an
 // Arabic number, whose direction could reach the text after it.
 func hasRTL(s string) bool {
@@ -62,7 +45,7 @@ func hasRTL(s string) bool {
 
 // plainPub is publisher text s made fit for a plain-text context (see the rule above).
 func plainPub(s string) string {
-	if strings.ContainsFunc(s, isBidiControl) {
+	if strings.ContainsFunc(s, textdir.IsControl) {
 		s = string(bidiText([]byte(s), nil))
 	}
 	if hasRTL(s) {

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
 // browserPath finds the browser: ASHYAMS_BROWSER when set (then the test must run), else a
@@ -193,7 +194,7 @@ func TestBrowser(t *testing.T) {
 	bin := browserPath(t)
 	bc := browserSite(t)
 	out, claim, stale, find := bc.out, bc.claim, bc.stale, bc.find
-	srv := httptest.NewServer(Handler(out))
+	srv := httptest.NewServer(preview.Handler(out))
 	defer srv.Close()
 	su, _ := url.Parse(srv.URL)
 	art := artifactDir(t)

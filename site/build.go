@@ -1,12 +1,18 @@
-// Package site is the render stage (SPEC section 5, issue 4): it turns the state directory and
-// the curation file into a complete static site, the machine-readable files beside it, and
-// checks a built site (check-site).
+// Package site is the render stage (SPEC section 5): it turns the state directory and the
+// curation file into a complete static site and the machine-readable files beside it. A built
+// site is checked by site/linkcheck and previewed by site/preview.
+//
+// # Determinism
 //
 // Build is a pure function of its inputs: the same state and curation give byte-identical
 // output. The only times on the site are observation times the crawler recorded; there is no
-// build time and no clock. Every page renders from the network model (catalog/network), so no
-// page computes its own version of conflicts, resolution, capabilities, gaps or used-by. The
-// render stage never reads the network.
+// build time and no clock.
+//
+// # One model
+//
+// Every page renders from the network model (catalog/network), so no page computes its own
+// version of conflicts, resolution, capabilities, gaps or used-by. The render stage never reads
+// the network.
 package site
 
 import (
@@ -33,6 +39,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 )
 
 // Defaults for the index's identity in the generated files and pages.
@@ -48,36 +55,18 @@ const (
 
 // Marker is the file every built site holds. Build replaces an existing output directory only
 // when it holds this file (or is empty), so a mistyped --out never deletes someone's files.
-const Marker = ".ashyams-site"
+const Marker = sitedir.Marker
 
 const markerText = "This directory is written by `ashyams build` and replaced whole by every build.\n"
-
-// markerBase starts the marker's line recording the base URL the site was built for, which
-// check-site and serve read (BuiltBaseURL).
-const markerBase = "base_url: "
 
 // BuiltBaseURL is the base URL the site in out was built for, as its Marker records it; ""
 // when out holds no marker or its marker has no base_url line.
 // Errors: a marker that cannot be read.
-func BuiltBaseURL(out string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(out, Marker))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, markerBase); ok {
-			return strings.TrimSpace(v), nil
-		}
-	}
-	return "", nil
-}
+func BuiltBaseURL(out string) (string, error) { return sitedir.BaseURL(out) }
 
 // BasePath is the path of an absolute base URL with a final "/": "/ashyams-go/" for
 // https://dreamweave-mp.github.io/ashyams-go/, "/" for a site at a host's root or "".
-func BasePath(baseURL string) string { return basePath(baseURL) }
+func BasePath(baseURL string) string { return sitedir.BasePath(baseURL) }
 
 // Options are Build's inputs.
 type Options struct {
@@ -195,32 +184,6 @@ func normalizeBase(s string) (string, error) {
 		s += "/"
 	}
 	return s, nil
-}
-
-// basePath is the path of a normalized base URL, with a final "/": "/ashyams-go/" for
-// https://dreamweave-mp.github.io/ashyams-go/, "/" for a site at a host's root.
-func basePath(base string) string {
-	u, err := url.Parse(base)
-	if base == "" || err != nil || u.Path == "" {
-		return "/"
-	}
-	p := canonPath(u.EscapedPath())
-	if !strings.HasSuffix(p, "/") {
-		p += "/"
-	}
-	return p
-}
-
-// canonPath is an escaped URL path in one spelling, so two spellings of one path compare
-// equal: html/template writes "it's" as "it%27s" in a link, a person may type "%c3%a9" for
-// "é". Escapes are decoded and the path escaped again the way net/url does ("/my%20index/",
-// "/ind%C3%A9x/", "/it's/"); a path that does not decode is returned as it is.
-func canonPath(p string) string {
-	dec, err := url.PathUnescape(p)
-	if err != nil || strings.Contains(dec, "%2F") {
-		return p
-	}
-	return (&url.URL{Path: dec}).EscapedPath()
 }
 
 // checkOutDir refuses to replace a directory that is neither empty nor a previous build.
@@ -447,7 +410,7 @@ func (b *builder) build() error {
 	for _, t := range b.tmpl.pages {
 		t.Funcs(b.names.funcs())
 	}
-	if err := b.write(Marker, []byte(markerText+markerBase+b.base+"\n")); err != nil {
+	if err := b.write(Marker, []byte(markerText+sitedir.MarkerBase+b.base+"\n")); err != nil {
 		return err
 	}
 	if err := b.assets(); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
 func build(t *testing.T, state string, o Options) (*Result, string) {
@@ -28,7 +29,7 @@ func build(t *testing.T, state string, o Options) (*Result, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	probs, err := Check(o.Out, "")
+	probs, err := linkcheck.Check(o.Out, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
+	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
 // corpusRoot is ../shared/corpus from the repository root (site/ is one level down).
@@ -116,7 +117,7 @@ func TestBuildCorpus(t *testing.T) {
 
 	// check-site, with and without the base URL.
 	for _, base := range []string{"", DefaultBaseURL} {
-		probs, err := Check(out1, base)
+		probs, err := linkcheck.Check(out1, base)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +273,7 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	checkFeed(t, out, DefaultBaseURL, "2026-10-10T12:36:05Z", headlines)
 
 	// Every page's feed link is the feed at its new path.
-	res, err := Check(out, "")
+	res, err := linkcheck.Check(out, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/textdir"
 )
 
 // derived is what the pages show about events beyond the model: each event's tags and
@@ -54,7 +55,7 @@ func siteHeadline(e *store.Event, headline, site string) string {
 		name = e.Project
 	}
 	if rest, ok := strings.CutPrefix(headline, name); ok && name != "" {
-		return plainPub(name) + " (" + plainPub(site) + ")" + stripBidiControls(rest)
+		return plainPub(name) + " (" + plainPub(site) + ")" + textdir.Strip(rest)
 	}
 	return plainPub(headline) + " (" + plainPub(site) + ")"
 }

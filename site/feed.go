@@ -12,6 +12,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/textdir"
 )
 
 // FeedFile is the Atom feed of the latest events, at the reference index's path for it.
@@ -95,7 +96,7 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updat
 			sum = "Tags: " + strings.Join(e.Tags, ", ") + ". " + sum
 		}
 		f.Entries = append(f.Entries, &feeds.AtomEntry{
-			Title:   plainPub(claim) + ": " + stripBidiControls(tags.Summary(*e.Event)),
+			Title:   plainPub(claim) + ": " + textdir.Strip(tags.Summary(*e.Event)),
 			Updated: t.Format(time.RFC3339),
 			Id:      page,
 			Links:   []feeds.AtomLink{{Href: page, Rel: "alternate", Type: "text/html"}},

@@ -10,9 +10,10 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 )
 
-const notFoundPage = "404.html"
+const notFoundPage = sitedir.NotFoundPage
 
 // PublishersPage is the page for publishers (about/publishers/), which the staleness banners
 // link to.

@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
 // TestComposeProblem: a health label and its problem say the label once, whether the crawler's
@@ -83,7 +84,7 @@ func TestProblemHTMLMarksQuotations(t *testing.T) {
 		}
 	}
 	// The index's own words stay checked: "verified author" here is not a quotation.
-	probs, err := Check(writeSite(t, map[string]string{"index.html": doc0(`<p>` + out + `</p>`)}), "")
+	probs, err := linkcheck.Check(writeSite(t, map[string]string{"index.html": doc0(`<p>` + out + `</p>`)}), "")
 	if err != nil {
 		t.Fatal(err)
 	}

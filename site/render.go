@@ -13,6 +13,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/assets"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 	"github.com/DreamWeave-MP/ashyams-go/templates"
 )
 
@@ -227,7 +228,7 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	if p.Meta == nil {
 		p.Meta = b.meta()
 	}
-	p.Base, p.Root = b.base, basePath(b.base)
+	p.Base, p.Root = b.base, sitedir.BasePath(b.base)
 	if p.Canonical == "" && !p.Rooted {
 		p.Canonical = b.base + dirURL(p.Path)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
 // setupBrowser is headless Chromium on the setup page, recording every request it makes and
@@ -360,7 +361,7 @@ func TestSetupFindingsInChromium(t *testing.T) {
 	if _, err := Build(Options{State: s.state, Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(Handler(out))
+	srv := httptest.NewServer(preview.Handler(out))
 	defer srv.Close()
 	su, _ := url.Parse(srv.URL)
 	b := newSetupBrowser(t, su.Host, "")
@@ -480,7 +481,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	candle, horizon, tallow := keyOf("Candlelight.omwscripts"), keyOf("Horiz0n.esp"), keyOf("Tallow.omwscripts")
 	tallowID := strings.SplitN(tallow, "/", 2)[0]
 
-	srv := httptest.NewServer(Handler(out))
+	srv := httptest.NewServer(preview.Handler(out))
 	defer srv.Close()
 	su, _ := url.Parse(srv.URL)
 	siteRoot := srv.URL + BasePath(DefaultBaseURL)

@@ -12,6 +12,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 	"github.com/DreamWeave-MP/ashyams-go/templates"
 )
 
@@ -172,7 +173,7 @@ func TestPublisherWordsNeverFailCheckSite(t *testing.T) {
 	}
 	for _, p := range []string{"projects/index.html", claimPath(uuid(1), site), claimPath(uuid(2), site), "health/index.html",
 		"origins/index.html", originPath(site), "gaps/index.html", "dependencies/index.html", "capabilities/index.html", "updates/index.html"} {
-		if !forbiddenWords.MatchString(page(t, out, p)) {
+		if !linkcheck.ForbiddenWords.MatchString(page(t, out, p)) {
 			t.Errorf("%s shows none of the publisher's forbidden words: the test would prove nothing", p)
 		}
 	}
@@ -240,7 +241,7 @@ func TestCheckSiteCatchesOurOwnWords(t *testing.T) {
 			if _, err := Build(Options{State: state, Out: out, templates: overlay(t, c.file, c.edit)}); err != nil {
 				t.Fatal(err)
 			}
-			probs, err := Check(out, "")
+			probs, err := linkcheck.Check(out, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
 // xssCase puts one hostile value into one field of one claim's manifest (or record). Text,
@@ -259,7 +260,7 @@ func TestXSSCorpus(t *testing.T) {
 		}
 	}
 	// The site still passes check-site: hostile URLs became text, not broken links.
-	probs, err := Check(out, "")
+	probs, err := linkcheck.Check(out, "")
 	if err != nil {
 		t.Fatal(err)
 	}

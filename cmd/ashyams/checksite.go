@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/DreamWeave-MP/ashyams-go/site"
+	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
 func init() {
@@ -24,7 +24,7 @@ func runCheckSite(e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
-	problems, err := site.Check(*out, *base)
+	problems, err := linkcheck.Check(*out, *base)
 	if err != nil {
 		e.errorf("check-site", "%v", err)
 		return 1

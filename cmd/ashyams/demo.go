@@ -20,6 +20,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 	"github.com/DreamWeave-MP/ashyams-go/site"
+	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
 func init() {
@@ -226,7 +228,7 @@ func demoBuild(e *env, state, curPath, out string) *demoStepError {
 		}
 		fmt.Fprintf(e.stdout, "demo: %s, %s (%s)\n", plural(len(n.Projects), "project"), plural(len(n.Claims), "claim"), conflicts)
 	}
-	problems, err := site.Check(out, "")
+	problems, err := linkcheck.Check(out, "")
 	if err != nil {
 		return &demoStepError{"check-site", err}
 	}
@@ -299,7 +301,7 @@ func demoServe(e *env, addr, out, root string) int {
 		e.errorf("demo", "serve: %v", err)
 		return 1
 	}
-	hs := &http.Server{Handler: site.HandlerAt(out, root), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: preview.HandlerAt(out, root), ReadHeaderTimeout: 10 * time.Second}
 	url, _ := openURL(addr, ln.Addr(), root)
 	fmt.Fprintf(e.stdout, "demo: serving %s at %s (Ctrl-C to stop)\n", out, url)
 	ctx, stop := demoContext()

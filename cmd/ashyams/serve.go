@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/site"
+	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
 func init() {
@@ -71,7 +72,7 @@ func runServe(e *env, args []string) int {
 	}
 	ctx, cancel := serveContext()
 	defer cancel()
-	srv := &http.Server{Handler: site.HandlerAt(*out, root), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: preview.HandlerAt(*out, root), ReadHeaderTimeout: 10 * time.Second}
 	open, all := openURL(*addr, ln.Addr(), root)
 	if all {
 		fmt.Fprintf(e.stdout, "serving %s on every interface (%s); open %s (Ctrl-C to stop)\n", *out, ln.Addr(), open)

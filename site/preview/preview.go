@@ -1,4 +1,7 @@
-package site
+// Package preview serves a built site over HTTP the way its host serves it, for `ashyams serve`
+// and `ashyams demo --serve`: under the path of its base URL, directories by their index.html,
+// anything else as the 404 page.
+package preview
 
 import (
 	"net/http"
@@ -7,17 +10,19 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 )
 
 // Handler serves a built site from out for previewing (`ashyams serve`), mounted under the
-// path of the base URL the site was built for (BuiltBaseURL; "/" when none is recorded), the
-// way its host serves it: see HandlerAt.
+// path of the base URL the site was built for (its marker's base_url; "/" when none is
+// recorded), the way its host serves it: see HandlerAt.
 func Handler(out string) http.Handler {
-	base, err := BuiltBaseURL(out)
+	base, err := sitedir.BaseURL(out)
 	if err != nil {
 		base = ""
 	}
-	return HandlerAt(out, BasePath(base))
+	return HandlerAt(out, sitedir.BasePath(base))
 }
 
 // HandlerAt serves the site in out under the URL path root ("/ashyams-go/" or "/"), the
@@ -36,7 +41,7 @@ func HandlerAt(out, root string) http.Handler {
 	if !strings.HasSuffix(root, "/") {
 		root += "/"
 	}
-	root = canonPath(root)
+	root = sitedir.CanonPath(root)
 	// Request paths arrive decoded ("/my index/"); root is escaped ("/my%20index/").
 	decRoot, err := url.PathUnescape(root)
 	if err != nil {
@@ -96,8 +101,9 @@ func servable(out, p string) bool {
 	return true
 }
 
+// notFound answers with the site's 404 page, status 404 (net/http's own when there is none).
 func notFound(w http.ResponseWriter, r *http.Request, out string) {
-	b, err := os.ReadFile(filepath.Join(out, notFoundPage))
+	b, err := os.ReadFile(filepath.Join(out, sitedir.NotFoundPage))
 	if err != nil {
 		http.NotFound(w, r)
 		return

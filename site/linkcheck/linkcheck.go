@@ -1,4 +1,20 @@
-package site
+// Package linkcheck checks a built site, as `ashyams check-site` and the demo do, before it is
+// published (SPEC section 5): every page is read from the output directory, never rendered
+// again, so it checks what a host would serve.
+//
+// # What it checks
+//
+// Internal links and images resolve to files, #fragments to ids on their page, ids are
+// unique, URL schemes are http, https or mailto, every page has a title and a language,
+// images have alt text, headings do not skip a level, and this index's own words never use the
+// forbidden words (ForbiddenWords).
+//
+// # Publisher text
+//
+// Text and links inside data-publisher markup are the publisher's: their words are theirs,
+// and their links are checked for scheme only, even under the index's base URL (a manifest
+// must not block the deploy of the whole index).
+package linkcheck
 
 import (
 	"bytes"
@@ -15,6 +31,9 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/textdir"
 )
 
 // Problem is one thing check-site found wrong: the page (slash path relative to the output
@@ -27,26 +46,26 @@ type Problem struct {
 // String is "page: message", the line check-site prints.
 func (p Problem) String() string { return p.Page + ": " + p.Message }
 
-// forbiddenWords are never used about a project (SPEC section 5). check-site looks for them in
+// ForbiddenWords matches the words never used about a project (SPEC section 5). check-site looks for them in
 // this index's own words only. Publisher text (names, summaries, tags, notes, alt texts, and
 // the quotations of publisher data inside problems) is inside an element carrying the
 // data-publisher attribute; every template marks it so, and nothing else is exempt: not
 // <bdi>, not <code>. A publisher's summary saying "safe" is the publisher speaking, shown as
 // theirs, not the index describing it; the same word in a template is the index's, and fails.
-var forbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|official|recommended)\b`)
+var ForbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|official|recommended)\b`)
 
-// Check reads the built site in out and returns every problem (SPEC section 5, issue 4):
-// an internal href/src that does not resolve to a file, a #fragment missing from its page,
-// duplicate ids, a URL scheme other than http, https or mailto (or a protocol-relative URL),
-// a page without a title or a language, an image without alt text, headings out of order, and
-// the forbidden words in this index's own text. Links under baseURL are treated as internal
-// (except a publisher's, inside data-publisher markup: only their scheme is checked),
-// and so are root-relative links under its path ("/ashyams-go/..."; the 404 page's); baseURL
-// "" is the one the site was built for (BuiltBaseURL), if recorded, else none, when "/" is the
+// Check reads the built site in out and returns every problem (SPEC section 5): an internal
+// href/src that does not resolve to a file, a #fragment missing from its page, duplicate ids, a
+// URL scheme other than http, https or mailto (or a protocol-relative URL), a page without a
+// title or a language, an image without alt text, headings out of order, and the forbidden
+// words in this index's own text. Links under baseURL are treated as internal (except a
+// publisher's, inside data-publisher markup: only their scheme is checked), and so are
+// root-relative links under its path ("/ashyams-go/..."; the 404 page's); baseURL "" is the one
+// the site was built for (its marker's base_url), if recorded, else none, when "/" is the
 // output root. A baseURL other than the recorded one is a single problem saying so. The error
 // is for an unreadable output directory only.
 func Check(out, baseURL string) ([]Problem, error) {
-	built, err := BuiltBaseURL(out)
+	built, err := sitedir.BaseURL(out)
 	if err != nil {
 		return nil, fmt.Errorf("check-site: %w", err)
 	}
@@ -84,7 +103,7 @@ func Check(out, baseURL string) ([]Problem, error) {
 		return []Problem{{Page: ".", Message: "no HTML pages in " + out}}, nil
 	}
 	sort.Strings(pages)
-	c := &checker{out: out, files: files, ids: map[string]map[string]bool{}, base: canonLink(strings.TrimSuffix(baseURL, "/") + "/"), root: basePath(baseURL)}
+	c := &checker{out: out, files: files, ids: map[string]map[string]bool{}, base: canonLink(strings.TrimSuffix(baseURL, "/") + "/"), root: sitedir.BasePath(baseURL)}
 	if baseURL == "" {
 		c.base = ""
 	}
@@ -266,9 +285,9 @@ func publisherTexts(doc *html.Node) []string {
 // index's own words. Bidi controls are compared away on both sides: plain-text contexts
 // carry publisher text without them (plainPub), the page's <bdi> elements with them.
 func withoutPublisher(s string, pub []string) string {
-	s = stripBidiControls(s)
+	s = textdir.Strip(s)
 	for _, p := range pub {
-		if p = stripBidiControls(p); p != "" {
+		if p = textdir.Strip(p); p != "" {
 			s = strings.ReplaceAll(s, p, " ")
 		}
 	}
@@ -283,7 +302,7 @@ func withoutPublisher(s string, pub []string) string {
 func (c *checker) words(p string, doc *html.Node) {
 	seen := map[string]bool{}
 	report := func(s string) {
-		for _, m := range forbiddenWords.FindAllString(s, -1) {
+		for _, m := range ForbiddenWords.FindAllString(s, -1) {
 			w := strings.ToLower(strings.Join(strings.Fields(m), " "))
 			if !seen[w] {
 				seen[w] = true
@@ -409,7 +428,7 @@ func canonLink(v string) string {
 			return v
 		}
 	}
-	return v[:start] + canonPath(v[start:end]) + v[end:]
+	return v[:start] + sitedir.CanonPath(v[start:end]) + v[end:]
 }
 
 func (c *checker) internal(p, key, raw, v string) {

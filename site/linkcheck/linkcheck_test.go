@@ -1,0 +1,103 @@
+package linkcheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeSite writes files (slash path -> content) under a new directory.
+func writeSite(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func doc(body string) string {
+	return `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body><h1>T</h1>` + body + `</body></html>`
+}
+
+func TestCheckFindsEachProblem(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		base  string
+		want  string // substring of the one expected problem; "" for none
+	}{
+		{"clean", map[string]string{"index.html": doc(`<a href="a/index.html#x">a</a> <a href="a/">dir</a> <a href="#top">top</a><p id="top"></p> <a href="https://x.example/">x</a> <a href="mailto:a@b.example">m</a>`), "a/index.html": doc(`<p id="x">x</p><a href="../index.html">up</a>`)}, "", ""},
+		{"broken link", map[string]string{"index.html": doc(`<a href="missing/index.html">x</a>`)}, "", `does not resolve to a file`},
+		{"missing fragment", map[string]string{"index.html": doc(`<a href="a.html#nope">x</a>`), "a.html": doc(`<p id="yes"></p>`)}, "", `no id "nope" on a.html`},
+		{"missing same-page fragment", map[string]string{"index.html": doc(`<a href="#nope">x</a>`)}, "", `no id "nope"`},
+		{"duplicate id", map[string]string{"index.html": doc(`<p id="a"></p><p id="a"></p>`)}, "", `duplicate id "a"`},
+		{"javascript scheme", map[string]string{"index.html": doc(`<a href="javascript:alert(1)">x</a>`)}, "", `uses the scheme "javascript"`},
+		{"data src", map[string]string{"index.html": doc(`<img alt="" src="data:image/png;base64,AAAA">`)}, "", `uses the scheme "data"`},
+		{"srcset", map[string]string{"index.html": doc(`<img alt="" src="a.png" srcset="a.png 1x, b.png 2x">`), "a.png": "x"}, "", `"b.png" does not resolve`},
+		{"protocol-relative", map[string]string{"index.html": doc(`<a href="//evil.example/">x</a>`)}, "", `protocol-relative`},
+		{"outside the site", map[string]string{"index.html": doc(`<a href="../etc/passwd">x</a>`)}, "", `points outside the site`},
+		{"no title", map[string]string{"index.html": `<!DOCTYPE html><html lang="en"><head></head><body><h1>x</h1></body></html>`}, "", `no title`},
+		{"empty title", map[string]string{"index.html": `<!DOCTYPE html><html lang="en"><head><title> </title></head><body><h1>x</h1></body></html>`}, "", `no title`},
+		{"no language", map[string]string{"index.html": `<!DOCTYPE html><html><head><title>x</title></head><body><h1>x</h1></body></html>`}, "", `no language`},
+		{"image without alt", map[string]string{"index.html": doc(`<img src="a.png">`), "a.png": "x"}, "", `has no alt attribute`},
+		{"heading skips a level", map[string]string{"index.html": doc(`<h3>x</h3>`)}, "", `heading h3 follows h1`},
+		{"first heading not h1", map[string]string{"index.html": `<!DOCTYPE html><html lang="en"><head><title>x</title></head><body><h2>x</h2></body></html>`}, "", `first heading is h2`},
+		{"forbidden word in own text", map[string]string{"index.html": doc(`<p>This mod is Recommended.</p>`)}, "", `uses the word "recommended"`},
+		{"forbidden phrase across whitespace", map[string]string{"index.html": doc(`<p>a verified
+		author</p>`)}, "", `uses the word "verified author"`},
+		{"forbidden word in an attribute", map[string]string{"index.html": doc(`<a href="#t" id="t" title="official build">x</a>`)}, "", `uses the word "official"`},
+		{"forbidden word in meta description", map[string]string{"index.html": `<!DOCTYPE html><html lang="en"><head><title>x</title><meta name="description" content="A trusted list"></head><body><h1>x</h1></body></html>`}, "", `uses the word "trusted"`},
+		{"publisher words are the publisher's", map[string]string{"index.html": doc(`<p><bdi data-publisher>Safe Saves</bdi></p><div data-publisher><p>the official, recommended, safe build</p></div><code data-publisher>1.0.0-safe</code><select><option value="Official" data-publisher>Official</option></select>`)}, "", ""},
+		{"bdi is not exempt by itself", map[string]string{"index.html": doc(`<p><bdi>Safe Saves</bdi></p>`)}, "", `uses the word "safe"`},
+		{"code is not exempt by itself", map[string]string{"index.html": doc(`<p><code>trusted</code></p>`)}, "", `uses the word "trusted"`},
+		{"an unmarked select option is the index's", map[string]string{"index.html": doc(`<select><option value="Official">Official</option></select>`)}, "", `uses the word "official"`},
+		{"title quoting a marked name", map[string]string{"index.html": `<!DOCTYPE html><html lang="en"><head><title>Official Saves · X</title><meta name="description" content="About Official Saves."></head><body><h1><bdi data-publisher>Official Saves</bdi></h1></body></html>`}, "", ""},
+		{"title in the index's words", map[string]string{"index.html": `<!DOCTYPE html><html lang="en"><head><title>Official Saves · X</title></head><body><h1><bdi data-publisher>Saves</bdi></h1></body></html>`}, "", `uses the word "official"`},
+		{"substrings are not the words", map[string]string{"index.html": doc(`<p>unsafe, safely, officially, trustedness</p>`)}, "", ""},
+		{"base URL links are internal", map[string]string{"index.html": doc(`<a href="https://idx.example/x/nope/">x</a>`)}, "https://idx.example/x/", `does not resolve`},
+		{"publisher links under the base URL are the publisher's", map[string]string{"index.html": doc(`<div data-publisher><p><a href="https://idx.example/x/nope/#gone" rel="nofollow">x</a></p></div><a href="https://idx.example/x/search/?q=a" data-publisher><bdi data-publisher>u</bdi></a>`)}, "https://idx.example/x/", ""},
+		{"publisher image src is ours", map[string]string{"index.html": doc(`<img alt="x" data-publisher src="nope.png">`)}, "", `"nope.png" does not resolve`},
+		{"publisher links keep the scheme check", map[string]string{"index.html": doc(`<div data-publisher><a href="javascript:alert(1)">x</a></div>`)}, "https://idx.example/x/", `publisher href "javascript:alert(1)" is not an absolute http`},
+		{"publisher relative link", map[string]string{"index.html": doc(`<div data-publisher><a href="nope/">x</a></div>`)}, "", `publisher href "nope/" is not an absolute`},
+		{"own links next to publisher markup are still checked", map[string]string{"index.html": doc(`<div data-publisher><p>x</p></div><a href="https://idx.example/x/nope/">x</a>`)}, "https://idx.example/x/", `does not resolve`},
+		{"base URL links that resolve", map[string]string{"index.html": doc(`<a href="https://idx.example/x/a/">x</a>`), "a/index.html": doc("")}, "https://idx.example/x/", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			probs, err := Check(writeSite(t, tc.files), tc.base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == "" {
+				for _, p := range probs {
+					t.Errorf("unexpected problem: %s", p)
+				}
+				return
+			}
+			if len(probs) != 1 || !strings.Contains(probs[0].Message, tc.want) {
+				t.Errorf("problems = %v, want exactly one containing %q", probs, tc.want)
+			}
+			if len(probs) == 1 && probs[0].Page != "index.html" {
+				t.Errorf("problem names page %q, want index.html", probs[0].Page)
+			}
+		})
+	}
+}
+
+func TestCheckEmptyAndMissing(t *testing.T) {
+	probs, err := Check(t.TempDir(), "")
+	if err != nil || len(probs) != 1 || !strings.Contains(probs[0].Message, "no HTML pages") {
+		t.Errorf("empty dir: %v %v", probs, err)
+	}
+	if _, err := Check(filepath.Join(t.TempDir(), "nope"), ""); err == nil {
+		t.Error("a missing directory is not an error")
+	}
+}
