@@ -10,8 +10,8 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
+	nt "github.com/DreamWeave-MP/ashyams-go/catalog/internal/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
-	nt "github.com/DreamWeave-MP/ashyams-go/catalog/network/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"

@@ -9,8 +9,8 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
+	nt "github.com/DreamWeave-MP/ashyams-go/catalog/internal/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
-	nt "github.com/DreamWeave-MP/ashyams-go/catalog/network/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
+	nt "github.com/DreamWeave-MP/ashyams-go/catalog/internal/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
-	nt "github.com/DreamWeave-MP/ashyams-go/catalog/network/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
+	nt "github.com/DreamWeave-MP/ashyams-go/catalog/internal/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
-	nt "github.com/DreamWeave-MP/ashyams-go/catalog/network/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
