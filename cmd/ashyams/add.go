@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -130,8 +131,8 @@ func runAdd(e *env, args []string) int {
 func leadsTo(ctx context.Context, enrolled []sources.Source, index, statePath string, loop bool) *sources.Source {
 	var c *guard.Client
 	found := make([]bool, len(enrolled))
-	sem := make(chan struct{}, addParallel)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(addParallel)
 	for i, s := range enrolled {
 		if got, ok := recordedIndex(statePath, s.URL); ok {
 			found[i] = store.CanonicalURL(got) == store.CanonicalURL(index) // a record written before URLs were normalised
@@ -140,16 +141,13 @@ func leadsTo(ctx context.Context, enrolled []sources.Source, index, statePath st
 		if c == nil {
 			c = guard.New(guard.Options{AllowLoopback: loop, UserAgent: product.UserAgent})
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+		g.Go(func() error {
 			res, err := discover.Discover(ctx, c, s.URL, discover.Held{})
 			found[i] = err == nil && res.IndexURL == index
-		}()
+			return nil // a source that cannot be read is not a match, not a failure
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // every goroutine returns nil
 	for i := range enrolled {
 		if found[i] {
 			return &enrolled[i]
