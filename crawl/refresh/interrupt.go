@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"sort"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
@@ -64,47 +65,29 @@ func (r *run) budget(ctx context.Context, d time.Duration, cause *BudgetError, s
 }
 
 // parallel runs f(0..n-1) with at most k at once and reports which ran to the end (f returned
-// nil). It stops starting new work when stop is done or f fails, waits for what is running (so
-// no write is cut in half), and returns the first failure; f returning a *stopError is not one
-// (the work was abandoned because of the stop, and is reported as not done).
+// nil). It starts nothing more once stop is done or an f failed, not even work that was waiting
+// for a slot; it waits for what is running (so no write is cut in half) and returns the first
+// failure. f returning a *stopError is not one: the work was abandoned because of the stop, and
+// is reported as not done.
 func parallel(stop context.Context, k, n int, f func(int) error) ([]bool, error) {
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-	)
-	done := make([]bool, n)
-	sem := make(chan struct{}, k)
-	for i := 0; i < n; i++ {
-		mu.Lock()
-		halt := first != nil
-		mu.Unlock()
-		if halt || stop.Err() != nil {
-			break
-		}
-		sem <- struct{}{}
-		if stop.Err() != nil { // stopped while waiting for a slot: start nothing more
-			<-sem
-			break
-		}
-		wg.Add(1)
-		go func(i int) {
-			defer func() { <-sem; wg.Done() }()
+	g, halt := errgroup.WithContext(stop) // halt ends with stop or at the first failure
+	g.SetLimit(k)
+	done := make([]bool, n) // each task writes its own element; Wait orders the writes before the read
+	for i := 0; i < n && halt.Err() == nil; i++ {
+		g.Go(func() error {
+			if halt.Err() != nil { // halted while this task waited for a slot
+				return nil
+			}
 			err := f(i)
 			var se *stopError
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				done[i] = true
-			case errors.As(err, &se):
-			case first == nil:
-				first = err
+			if errors.As(err, &se) {
+				return nil
 			}
-		}(i)
+			done[i] = err == nil
+			return err
+		})
 	}
-	wg.Wait()
-	return done, first
+	return done, g.Wait()
 }
 
 // task is one unit of phase 2, touching the records of one site (and of the sources leading

@@ -45,3 +45,29 @@ func TestParallelStopsTakingWork(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// After a failure parallel starts nothing more, not even work already waiting for a slot, and
+// returns that failure; work that ran to the end before it is reported done.
+func TestParallelStopsAfterAFailure(t *testing.T) {
+	boom := errors.New("write failed")
+	var mu sync.Mutex
+	var started []int
+	done, err := parallel(context.Background(), 1, 4, func(i int) error {
+		mu.Lock()
+		started = append(started, i)
+		mu.Unlock()
+		if i == 1 {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("err = %v, want the failure", err)
+	}
+	if len(started) != 2 || started[0] != 0 || started[1] != 1 {
+		t.Errorf("started %v, want only 0 and 1 (one slot, the second failed)", started)
+	}
+	if !done[0] || done[1] || done[2] || done[3] {
+		t.Errorf("done %v, want only task 0", done)
+	}
+}
