@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -101,6 +102,8 @@ type homeData struct {
 	Featured []*featuredView
 	Recent   []*recentItem
 	More     bool
+	// ObservedPath is the updates page of first observations, which a grouped line links.
+	ObservedPath string
 	// Stale counts the claims in the catalog whose data is cached; Never the claims no
 	// manifest of which passed every check yet.
 	Stale, Never int
@@ -112,7 +115,7 @@ type featuredView struct {
 }
 
 func (b *builder) homePage() error {
-	d := &homeData{N: b.n}
+	d := &homeData{N: b.n, ObservedPath: tagPath(tags.Observed)}
 	for _, c := range b.n.Claims {
 		switch stalenessOf(c) {
 		case staleCached:

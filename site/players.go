@@ -4,7 +4,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
@@ -69,11 +68,6 @@ func recentItems(evs []*eventView, n int) (items []*recentItem, more bool) {
 		i++
 	}
 	return items, false
-}
-
-func init() {
-	// The tag of first observations, whose updates page the grouped line links.
-	funcs["observedTag"] = func() string { return tags.Observed }
 }
 
 // joinPath is the page on publishing a DreamWeave site and asking to be read.

@@ -48,6 +48,8 @@ type Page struct {
 	Root string
 	Base string
 	Meta *siteMeta
+	// Nav is the site navigation as this page shows it.
+	Nav  []navLink
 	Data any
 }
 
@@ -87,6 +89,28 @@ func (n navItem) Current(section string) bool {
 	return false
 }
 
+// navLink is a navigation entry as one page shows it: the link from the page, and Current,
+// the aria-current value ("page" on the entry's own page, "true" on a page of its section,
+// else "").
+type navLink struct {
+	Href, Label, Current string
+}
+
+// navFor is the navigation as page p shows it.
+func navFor(p *Page) []navLink {
+	out := make([]navLink, len(nav))
+	for i, n := range nav {
+		out[i] = navLink{Href: p.Rel(n.Path), Label: n.Label}
+		switch {
+		case n.Path == p.Path:
+			out[i].Current = "page"
+		case n.Current(p.Section):
+			out[i].Current = "true"
+		}
+	}
+	return out
+}
+
 var nav = []navItem{
 	{Key: "projects", Label: "Projects", Path: "projects/index.html", Also: []string{"browse"}},
 	{Key: "updates", Label: "Updates", Path: "updates/index.html"},
@@ -102,7 +126,6 @@ type templateSet struct {
 }
 
 var funcs = template.FuncMap{
-	"nav":            func() []navItem { return nav },
 	"claimURL":       claimKeyPath,
 	"claimPath":      claimPath,
 	"projectURL":     projectPath,
@@ -114,17 +137,13 @@ var funcs = template.FuncMap{
 	"md":             Markdown,
 	"mdItems":        MarkdownItems,
 	"safeURL":        SafeURL,
-	"healthLabel":    store.HealthLabel,
 	"deref":          deref,
 	"size":           sizeText,
 	"when":           when,
 	"join":           strings.Join,
-	"add":            func(a, b int) int { return a + b },
 	"sub":            func(a, b int) int { return a - b },
 	"dict":           dict,
 	"releaseID":      releaseAnchor,
-	"rawJSON":        rawJSON,
-	"short":          func(s string) string { return shortDigest(s) },
 	"originHealth":   originHealthText,
 	"checkText":      checkText,
 	"projectTargets": projectTargets,
@@ -133,7 +152,6 @@ var funcs = template.FuncMap{
 	"plural":         plural,
 	"siteLabel":      siteLabel,
 	"siteText":       (*siteNames)(nil).claimSiteText, // stand-ins: each build sets its own (siteNames.funcs)
-	"claimText":      (*siteNames)(nil).claimText,
 	"sharedName":     (*siteNames)(nil).sharedName,
 	"originText":     (*siteNames)(nil).originText,
 	"relVerb":        relationVerb,
@@ -229,6 +247,7 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 		p.Meta = b.meta()
 	}
 	p.Base, p.Root = b.base, sitedir.BasePath(b.base)
+	p.Nav = navFor(p)
 	if p.Canonical == "" && !p.Rooted {
 		p.Canonical = b.base + dirURL(p.Path)
 	}
@@ -326,13 +345,6 @@ func sizeText(n int64) string {
 		}
 	}
 	return out
-}
-
-func shortDigest(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
 }
 
 func plural(n int, one, many string) string {

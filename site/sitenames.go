@@ -95,7 +95,6 @@ func (s *siteNames) claimText(c *network.Claim) string {
 func (s *siteNames) funcs() template.FuncMap {
 	return template.FuncMap{
 		"siteText":   s.claimSiteText,
-		"claimText":  s.claimText,
 		"sharedName": s.sharedName,
 		"originText": s.originText,
 	}
