@@ -279,6 +279,8 @@ type builder struct {
 	derived *derived
 	names   *siteNames // display names shared by sites: those sites are named with their id
 	setup   *setupDoc  // setup.json's document, which the setup page carries too
+	// refs is every claim as the pages link and list it (bindFuncs).
+	refs map[*network.Claim]*claimRef
 
 	renders *errgroup.Group // page renders, at most workers() at once
 	failed  context.Context // done once a render has failed
@@ -407,9 +409,7 @@ func (b *builder) build() error {
 		return err
 	}
 	b.names = newSiteNames(b.n)
-	for _, t := range b.tmpl.pages {
-		t.Funcs(b.names.funcs())
-	}
+	b.bindFuncs()
 	if err := b.write(Marker, []byte(markerText+sitedir.MarkerBase+b.base+"\n")); err != nil {
 		return err
 	}

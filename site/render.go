@@ -126,7 +126,7 @@ type templateSet struct {
 }
 
 var funcs = template.FuncMap{
-	"claimURL":       claimKeyPath,
+	"ref":            (*builder)(nil).ref, // a stand-in: each build binds its own (bindFuncs)
 	"claimPath":      claimPath,
 	"projectURL":     projectPath,
 	"originURL":      originPath,
@@ -137,7 +137,6 @@ var funcs = template.FuncMap{
 	"md":             Markdown,
 	"mdItems":        MarkdownItems,
 	"safeURL":        SafeURL,
-	"deref":          deref,
 	"size":           sizeText,
 	"when":           when,
 	"join":           strings.Join,
@@ -150,35 +149,21 @@ var funcs = template.FuncMap{
 	"isTrue":         func(b *bool) bool { return b != nil && *b },
 	"isFalse":        func(b *bool) bool { return b != nil && !*b },
 	"plural":         plural,
-	"siteLabel":      siteLabel,
-	"siteText":       (*siteNames)(nil).claimSiteText, // stand-ins: each build sets its own (siteNames.funcs)
-	"sharedName":     (*siteNames)(nil).sharedName,
 	"originText":     (*siteNames)(nil).originText,
 	"relVerb":        relationVerb,
 	"problem":        func(s string, ctx any) template.HTML { return quoteFor(sentence(capitalize(s)), ctx) },
 	"quote":          func(s string) template.HTML { return problemHTML(s) },
-	"quoteFor":       quoteFor,
-	"claimWhy":       claimWhy,
-	"claimProblem":   claimProblem,
 	"originWhy":      originWhy,
 	"why":            whyHTML,
-	"excluded":       excludedText,
-	"withdrawnWhy": func(c *network.Claim) template.HTML {
-		return problemHTML(sentence(capitalize(withdrawnReason(c))), claimTexts(c)...)
-	},
-	"enrolled":     enrolled,
-	"staleness":    func(c *network.Claim) string { return string(stalenessOf(c)) },
-	"sourceAnchor": sourceAnchor,
-	"siteAnchor":   siteAnchor,
-	"claimAnchor":  claimAnchor,
-	"healthLink":   healthLink,
-	"names":        claimNames,
-	"sentence":     sentence,
-	"siteHealth":   siteHealthText,
-	"siteHealthy":  siteHealthy,
-	"claimHealth":  claimHealthText,
-	"badges":       claimBadges,
-	"originName":   originName,
+	"enrolled":       enrolled,
+	"sourceAnchor":   sourceAnchor,
+	"siteAnchor":     siteAnchor,
+	"healthLink":     healthLink,
+	"names":          claimNames,
+	"sentence":       sentence,
+	"siteHealth":     siteHealthText,
+	"siteHealthy":    siteHealthy,
+	"originName":     originName,
 }
 
 // siteLabel is how a claim's site is named in running text: the name the site gives itself,
@@ -203,6 +188,16 @@ func originName(o *network.Origin) string {
 		return ""
 	}
 	return o.ID
+}
+
+// bindFuncs computes the views the template functions of this build look up, and binds
+// those functions on every page template.
+func (b *builder) bindFuncs() {
+	b.refs = claimRefs(b.n, b.names)
+	fm := template.FuncMap{"ref": b.ref, "originText": b.names.originText}
+	for _, t := range b.tmpl.pages {
+		t.Funcs(fm)
+	}
 }
 
 // loadTemplates parses the page templates from fsys (nil: the embedded templates.FS).

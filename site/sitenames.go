@@ -1,7 +1,6 @@
 package site
 
 import (
-	"html/template"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
@@ -88,14 +87,4 @@ func (s *siteNames) originText(o *network.Origin) string {
 // site, "Wickwork (Ashfall Collective)". Both parts are publisher text made plain (plainPub).
 func (s *siteNames) claimText(c *network.Claim) string {
 	return plainPub(c.Name) + " (" + plainPub(s.claimSiteText(c)) + ")"
-}
-
-// funcs are the template functions that need the state's names, set on every page template
-// of a build (the package-level funcs hold stand-ins for parsing).
-func (s *siteNames) funcs() template.FuncMap {
-	return template.FuncMap{
-		"siteText":   s.claimSiteText,
-		"sharedName": s.sharedName,
-		"originText": s.originText,
-	}
 }

@@ -1,0 +1,84 @@
+package site
+
+import (
+	"html/template"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// claimRef is a claim as every page that links or lists it shows it: its page, how its site
+// is named, its badges and its health in words. It is computed once per build for every
+// claim (claimRefs), so a template prints fields instead of calling a function per word.
+type claimRef struct {
+	C *network.Claim
+	// Path is the claim's page, relative to the output root.
+	Path string
+	// SiteLabel names the claim's site in running text (siteLabel); SiteText adds the site's
+	// id when another site or claim is labelled the same (siteNames.claimSiteText).
+	SiteLabel, SiteText string
+	// ShowID: a link to the claim shows its site's id too (an identity conflict, or a site
+	// label shared with another site).
+	ShowID bool
+	// Badges are the claim's badges in every list (claimBadges).
+	Badges []badge
+	// Stale is how current the claim's data is ("" when current).
+	Stale staleness
+	// Anchor is the claim's id on the health page; HealthPath the link to it from the root.
+	Anchor, HealthPath string
+	// Health is the claim's health in words (claimHealthText).
+	Health string
+	// Excluded says why the claim is out of the catalog ("" when listed).
+	Excluded string
+	// Why is the claim's health and recorded problem as one sentence, quotations marked
+	// (claimWhy), for a claim that is cached or has no manifest yet; WithdrawnWhy is the
+	// withdrawal's reason for a withdrawn one. Both are problemHTML: escaped text and
+	// <bdi data-publisher> elements only.
+	Why, WithdrawnWhy template.HTML
+	// Rejected is the crawler's remembered refusal of the advertised manifest (nil for none);
+	// RejectedSame: its problem is the one Why already says; RejectedWhy is its problem as
+	// the page says it (claimProblem), quotations marked (problemHTML).
+	Rejected     *store.Rejected
+	RejectedSame bool
+	RejectedWhy  template.HTML
+}
+
+// newClaimRef computes c's claimRef with the build's site names.
+func newClaimRef(names *siteNames, c *network.Claim) *claimRef {
+	r := &claimRef{C: c, Path: claimKeyPath(c), SiteLabel: siteLabel(c), SiteText: names.claimSiteText(c),
+		ShowID: c.Conflict != nil || names.sharedName(c), Badges: claimBadges(c), Stale: stalenessOf(c),
+		Anchor: claimAnchor(c), Health: claimHealthText(c), Excluded: excludedText(c)}
+	r.HealthPath = healthLink(r.Anchor)
+	switch r.Stale {
+	case staleCached, staleNever:
+		r.Why = claimWhy(c)
+	case staleWithdrawn:
+		r.WithdrawnWhy = problemHTML(sentence(capitalize(withdrawnReason(c))), claimTexts(c)...)
+	}
+	if rj := c.Record.Rejected; rj != nil {
+		r.Rejected = rj
+		r.RejectedSame = rj.Problem == deref(c.Record.Problem)
+		if !r.RejectedSame {
+			r.RejectedWhy = quoteFor(claimProblem(c, rj.Problem), c)
+		}
+	}
+	return r
+}
+
+// claimRefs computes the claimRef of every claim of n.
+func claimRefs(n *network.Network, names *siteNames) map[*network.Claim]*claimRef {
+	out := make(map[*network.Claim]*claimRef, len(n.Claims))
+	for _, c := range n.Claims {
+		out[c] = newClaimRef(names, c)
+	}
+	return out
+}
+
+// ref is c's claimRef: the template function "ref", which looks up what claimRefs computed
+// for the claims the model's structures hold (relationship targets, conflicts, users).
+func (b *builder) ref(c *network.Claim) *claimRef {
+	if r := b.refs[c]; r != nil {
+		return r
+	}
+	return newClaimRef(b.names, c)
+}
