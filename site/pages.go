@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"html/template"
 	"sort"
 	"strconv"
 	"strings"
@@ -428,11 +429,30 @@ type originsData struct {
 	Read, Unenrolled []*originRow
 }
 
-// originRow is a site in a list: the site and how many of its catalog claims are stale.
+// originRow is a site in a list: the site and how many of its catalog claims are stale, and
+// (filled by siteRow) what the pages show of it.
 type originRow struct {
 	O *network.Origin
 	// Stale counts the site's claims in the catalog whose data is cached (not current).
 	Stale int
+	// Path is the site's page; Name how headings name it (originName), Text how running
+	// text does (siteNames.originText). Named: the site gives itself a name; ShowID: Text
+	// adds the site's id, so headings show it too.
+	Path, Name, Text string
+	Named, ShowID    bool
+	// Enrolled: some entry of the source list leads to the site (enrolled).
+	Enrolled bool
+	// HealthText is the site's health in words (siteHealthText); Healthy: it needs no badge.
+	HealthText string
+	Healthy    bool
+	// Anchor is the site's id on the health page, HealthPath the link to it from the root.
+	Anchor, HealthPath string
+	// Out counts the site's claims out of the catalog.
+	Out int
+	// Why is the site's health and recorded problem as one sentence with quotations marked
+	// (originWhy; problemHTML's escaped text and <bdi> elements only); "" for a healthy site
+	// with no problem recorded.
+	Why template.HTML
 }
 
 func newOriginRow(o *network.Origin) *originRow {
@@ -448,19 +468,21 @@ func newOriginRow(o *network.Origin) *originRow {
 type originView struct {
 	*originRow
 	Claims  []*claimSummary
-	Sources []store.Source
+	Sources []*sourceRow
+	// HealthWhy explains the site's health (originHealthText).
+	HealthWhy string
+	// Issues are the site's publication issues, each a sentence with quotations marked
+	// (problemHTML: escaped text and <bdi> elements only).
+	Issues []template.HTML
 }
-
-// HealthText is the site's health as the Sites and Health pages word it (siteHealthText).
-func (v *originView) HealthText() string { return siteHealthText(v.originRow) }
 
 func (b *builder) originPages() error {
 	od := &originsData{}
 	for _, o := range b.n.Origins {
 		if enrolled(o) {
-			od.Read = append(od.Read, newOriginRow(o))
+			od.Read = append(od.Read, b.siteRow(o))
 		} else {
-			od.Unenrolled = append(od.Unenrolled, newOriginRow(o))
+			od.Unenrolled = append(od.Unenrolled, b.siteRow(o))
 		}
 	}
 	if err := b.page("origins", &Page{Path: "origins/index.html", Title: "Sites", Section: "origins",
@@ -468,13 +490,16 @@ func (b *builder) originPages() error {
 		return err
 	}
 	for _, o := range b.n.Origins {
-		v := &originView{originRow: newOriginRow(o)}
+		v := &originView{originRow: b.siteRow(o), HealthWhy: originHealthText(o.Health)}
+		for _, is := range o.Issues {
+			v.Issues = append(v.Issues, quoteFor(sentence(capitalize(is)), o))
+		}
 		for _, c := range o.Claims {
 			v.Claims = append(v.Claims, b.summarize(c))
 		}
 		for _, s := range b.n.Sources {
 			if s.Origin != nil && *s.Origin == o.ID {
-				v.Sources = append(v.Sources, s)
+				v.Sources = append(v.Sources, b.sourceRow(s))
 			}
 		}
 		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + plainPub(b.names.originText(o)), Section: "origins",
@@ -602,22 +627,11 @@ type healthData struct {
 	Summary []*healthCount
 	// Sources, Sites and Claims in the order shown: failures first, then the rest; sources
 	// and sites no longer enrolled last. Claims are those that are not current.
-	Sources []store.Source
+	Sources []*sourceRow
 	Sites   []*originRow
 	Claims  []*network.Claim
 	// Cards are the claims whose card image cannot be shown, with why.
 	Cards []*cardProblem
-	names *siteNames
-}
-
-// SiteName is how the health page names the site with id (a source's origin): its name
-// (with the id when another site shares it, siteNames.originText), or the id when the state
-// holds no such site.
-func (d *healthData) SiteName(id string) string {
-	if o := d.N.OriginByID[id]; o != nil {
-		return d.names.originText(o)
-	}
-	return id
 }
 
 // healthCount is one line of the health page's summary: what is counted ("sites") and the
@@ -810,9 +824,12 @@ func claimHealthText(c *network.Claim) string {
 }
 
 func (b *builder) healthPage() error {
-	d := &healthData{N: b.n, names: b.names}
-	d.Sources = append([]store.Source(nil), b.n.Sources...)
-	sort.SliceStable(d.Sources, func(i, j int) bool { return sourceRank(d.Sources[i]) < sourceRank(d.Sources[j]) })
+	d := &healthData{N: b.n}
+	sources := append([]store.Source(nil), b.n.Sources...)
+	sort.SliceStable(sources, func(i, j int) bool { return sourceRank(sources[i]) < sourceRank(sources[j]) })
+	for _, s := range sources {
+		d.Sources = append(d.Sources, b.sourceRow(s))
+	}
 	var src tally
 	for _, s := range d.Sources {
 		switch s.Health {
@@ -825,7 +842,7 @@ func (b *builder) healthPage() error {
 		}
 	}
 	for _, o := range b.n.Origins {
-		d.Sites = append(d.Sites, newOriginRow(o))
+		d.Sites = append(d.Sites, b.siteRow(o))
 	}
 	sort.SliceStable(d.Sites, func(i, j int) bool { return siteRank(d.Sites[i]) < siteRank(d.Sites[j]) })
 	var sites tally

@@ -129,7 +129,6 @@ var funcs = template.FuncMap{
 	"ref":            (*builder)(nil).ref, // a stand-in: each build binds its own (bindFuncs)
 	"claimPath":      claimPath,
 	"projectURL":     projectPath,
-	"originURL":      originPath,
 	"eventURL":       eventPath,
 	"tagURL":         tagPath,
 	"capURL":         capabilityPath,
@@ -140,30 +139,17 @@ var funcs = template.FuncMap{
 	"size":           sizeText,
 	"when":           when,
 	"join":           strings.Join,
-	"sub":            func(a, b int) int { return a - b },
 	"dict":           dict,
 	"releaseID":      releaseAnchor,
-	"originHealth":   originHealthText,
 	"checkText":      checkText,
 	"projectTargets": projectTargets,
 	"isTrue":         func(b *bool) bool { return b != nil && *b },
 	"isFalse":        func(b *bool) bool { return b != nil && !*b },
 	"plural":         plural,
-	"originText":     (*siteNames)(nil).originText,
 	"relVerb":        relationVerb,
-	"problem":        func(s string, ctx any) template.HTML { return quoteFor(sentence(capitalize(s)), ctx) },
 	"quote":          func(s string) template.HTML { return problemHTML(s) },
-	"originWhy":      originWhy,
-	"why":            whyHTML,
-	"enrolled":       enrolled,
-	"sourceAnchor":   sourceAnchor,
-	"siteAnchor":     siteAnchor,
-	"healthLink":     healthLink,
 	"names":          claimNames,
 	"sentence":       sentence,
-	"siteHealth":     siteHealthText,
-	"siteHealthy":    siteHealthy,
-	"originName":     originName,
 }
 
 // siteLabel is how a claim's site is named in running text: the name the site gives itself,
@@ -194,7 +180,7 @@ func originName(o *network.Origin) string {
 // those functions on every page template.
 func (b *builder) bindFuncs() {
 	b.refs = claimRefs(b.n, b.names)
-	fm := template.FuncMap{"ref": b.ref, "originText": b.names.originText}
+	fm := template.FuncMap{"ref": b.ref}
 	for _, t := range b.tmpl.pages {
 		t.Funcs(fm)
 	}

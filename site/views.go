@@ -12,8 +12,10 @@ import (
 // claim (claimRefs), so a template prints fields instead of calling a function per word.
 type claimRef struct {
 	C *network.Claim
-	// Path is the claim's page, relative to the output root.
-	Path string
+	// Path is the claim's page, relative to the output root; SitePath its site's page.
+	Path, SitePath string
+	// SiteEnrolled: some entry of the source list leads to the claim's site (enrolled).
+	SiteEnrolled bool
 	// SiteLabel names the claim's site in running text (siteLabel); SiteText adds the site's
 	// id when another site or claim is labelled the same (siteNames.claimSiteText).
 	SiteLabel, SiteText string
@@ -49,6 +51,7 @@ func newClaimRef(names *siteNames, c *network.Claim) *claimRef {
 		ShowID: c.Conflict != nil || names.sharedName(c), Badges: claimBadges(c), Stale: stalenessOf(c),
 		Anchor: claimAnchor(c), Health: claimHealthText(c), Excluded: excludedText(c)}
 	r.HealthPath = healthLink(r.Anchor)
+	r.SitePath, r.SiteEnrolled = originPath(c.Site), enrolled(c.Origin)
 	switch r.Stale {
 	case staleCached, staleNever:
 		r.Why = claimWhy(c)
@@ -81,4 +84,65 @@ func (b *builder) ref(c *network.Claim) *claimRef {
 		return r
 	}
 	return newClaimRef(b.names, c)
+}
+
+// siteRow is newOriginRow with what the pages show of the site: its page, names, health in
+// words and where the health page lists it.
+func (b *builder) siteRow(o *network.Origin) *originRow {
+	r := newOriginRow(o)
+	r.Path, r.Name, r.Text = originPath(o.ID), originName(o), b.names.originText(o)
+	r.Named, r.ShowID = r.Name != o.ID, r.Text != r.Name
+	r.Enrolled = enrolled(o)
+	r.HealthText, r.Healthy = siteHealthText(r), siteHealthy(r)
+	r.Anchor = siteAnchor(o.ID)
+	r.HealthPath = healthLink(r.Anchor)
+	r.Out = len(o.Claims) - len(o.Listed)
+	if o.Problem != nil || o.Health != store.OriginHealthy {
+		r.Why = originWhy(o)
+	}
+	return r
+}
+
+// sourceRow is an enrolled source as the health and site pages show it.
+type sourceRow struct {
+	store.Source
+	// Anchor is the source's id on the health page.
+	Anchor string
+	// SitePath, SiteName and SiteAnchor are the page, the name (healthData's naming) and the
+	// health page id of the site the source leads to ("" when it leads to none).
+	SitePath, SiteName, SiteAnchor string
+	// Why is why discovery failed, as one sentence with quotations marked (whyHTML); "" for
+	// a resolved source.
+	Why template.HTML
+	// Steps are the discovery trail's URLs and outcomes, quotations marked (problemHTML).
+	Steps []trailStep
+}
+
+// trailStep is one URL of a discovery trail and what came back.
+type trailStep struct {
+	URL     string
+	Outcome template.HTML
+}
+
+// sourceRow computes s's sourceRow.
+func (b *builder) sourceRow(s store.Source) *sourceRow {
+	r := &sourceRow{Source: s, Anchor: sourceAnchor(s.URL)}
+	if s.Origin != nil {
+		id := *s.Origin
+		r.SitePath, r.SiteAnchor, r.SiteName = originPath(id), siteAnchor(id), id
+		if o := b.n.OriginByID[id]; o != nil {
+			r.SiteName = b.names.originText(o)
+		}
+	}
+	switch s.Health {
+	case store.SourceResolved:
+	case store.SourceRemoved:
+		r.Why = whyHTML("", s.Problem)
+	default:
+		r.Why = whyHTML("not resolved", s.Problem)
+	}
+	for _, st := range s.Trail {
+		r.Steps = append(r.Steps, trailStep{URL: st.URL, Outcome: problemHTML(st.Outcome)})
+	}
+	return r
 }

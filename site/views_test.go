@@ -38,3 +38,46 @@ func TestRejectedOtherReason(t *testing.T) {
 		t.Errorf("the claim refused for its recorded problem does not point at it: %.900s", text)
 	}
 }
+
+// TestSourcesAndSitesWording: the health page says where each source leads (a removed
+// source, a resolved one with a link to its site's health, an unresolved one with why and no
+// site) with its trail; the Sites page counts the claims out of the catalog and shows a site
+// that gives no name by its id.
+func TestSourcesAndSitesWording(t *testing.T) {
+	state, ids := healthState(t)
+	f := newFakeState(t, state)
+	u := "https://lost.example/mods/"
+	f.write(store.SourcePath(store.SourceID(u)), store.Source{URL: u, Health: store.SourceUnresolved,
+		Problem:     ptr("discovery from " + u + ": " + u + "dreamweave.json answers HTTP 404"),
+		Trail:       []store.TrailStep{{URL: u, Outcome: "an HTML page with no DreamWeave <link>"}},
+		LastAttempt: fakeTime})
+	nameless := f.origin("https://e.example/dreamweave.json", "")
+	var o store.Origin
+	f.dir.ReadJSON(store.OriginPath(nameless), &o)
+	o.SiteName = nil
+	f.write(store.OriginPath(nameless), o)
+	_, out := build(t, state, Options{})
+
+	health := page(t, out, "health/index.html")
+	for _, want := range []string{
+		"No longer in this index's source list. It led to the site Site C.",
+		"Leads to the site Site A (its health).",
+		"not resolved Not resolved: discovery from " + u + ": " + u + "dreamweave.json answers HTTP 404. Last attempt",
+		"Leads to no site.",
+		u + ": an HTML page with no DreamWeave <link>",
+	} {
+		if !strings.Contains(health, want) {
+			t.Errorf("the health page does not say %q", want)
+		}
+	}
+	sites := page(t, out, "origins/index.html")
+	for _, want := range []string{"(no name given)" + nameless, "(and 1 out of the catalog)"} {
+		if !strings.Contains(sites, want) {
+			t.Errorf("the Sites page does not say %q: %.1500s", want, sites)
+		}
+	}
+	if !strings.Contains(page(t, out, originPath(ids["c"])), "Healthno longer enrolled (on the health page)") &&
+		!strings.Contains(page(t, out, originPath(ids["c"])), "Health no longer enrolled (on the health page)") {
+		t.Errorf("the unenrolled site's page explains a health it is not read for: %.1500s", page(t, out, originPath(ids["c"])))
+	}
+}
