@@ -76,6 +76,7 @@ func (b *builder) cardImages() error {
 			}
 			done[rel] = ci
 		}
+		ci.words()
 		b.cards[c.Key] = ci
 	}
 	return nil

@@ -44,6 +44,21 @@ type eventView struct {
 	// "Wickwork (Ashfall Collective): first observed". Every list of events, the event page
 	// and the feed name the site, so the events of a conflicted id are told apart.
 	Site, Title string
+	// Path is the event's page; TagLinks are its tags with their pages.
+	Path     string
+	TagLinks []tagLink
+}
+
+// tagLink is a tag of the updates vocabulary and its page.
+type tagLink struct{ Name, Path string }
+
+// tagLinks are tags with their pages.
+func tagLinks(tags []string) []tagLink {
+	out := make([]tagLink, len(tags))
+	for i, t := range tags {
+		out[i] = tagLink{Name: t, Path: tagPath(t)}
+	}
+	return out
 }
 
 // siteHeadline puts the site after the name the headline starts with (tags.Headline starts
@@ -107,6 +122,7 @@ func newEventView(n *network.Network, names *siteNames, e *store.Event) *eventVi
 		v.Site = e.Origin
 	}
 	v.Title = siteHeadline(e, v.Headline, v.Site)
+	v.Path, v.TagLinks = eventPath(e.ID), tagLinks(v.Tags)
 	return v
 }
 

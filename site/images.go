@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"html/template"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -38,6 +39,18 @@ type CardImage struct {
 	Files   []string
 	Alt     string
 	Problem string
+	// PlainAlt is Alt as an attribute shows it (plainPub); Why is Problem as a sentence with
+	// quotations marked (problemHTML: escaped text and <bdi> elements only).
+	PlainAlt string
+	Why      template.HTML
+}
+
+// words computes what the pages print of ci: PlainAlt and Why.
+func (ci *CardImage) words() {
+	ci.PlainAlt = plainPub(ci.Alt)
+	if ci.Problem != "" {
+		ci.Why = problemHTML(sentence(ci.Problem))
+	}
 }
 
 // cardImage decodes a cached media file and resizes it to CardSizes. digest is the file's

@@ -60,6 +60,8 @@ type claimSummary struct {
 	// "works with OpenMW" filter reads: "constraint", "any" (a current release without one:
 	// runtime-independent) or "none" (no current release).
 	OpenMW, Runtime string
+	// TagList is Tags one a line, as the list's tag filter reads them.
+	TagList string
 }
 
 func (b *builder) summarize(c *network.Claim) *claimSummary {
@@ -67,6 +69,7 @@ func (b *builder) summarize(c *network.Claim) *claimSummary {
 	if m := c.Manifest; m != nil {
 		p := m.Project
 		s.Summary, s.Type, s.Status, s.Game, s.Tags = p.Summary, p.Type, p.Status, p.Game, p.Tags
+		s.TagList = strings.Join(p.Tags, "\n")
 	} else {
 		e := c.Record.Entry
 		s.Summary, s.Type, s.Status = e.SummaryText(), e.Type, e.Status
@@ -242,14 +245,17 @@ func (b *builder) projectView(p *network.Project) *projectView {
 // claimView is the claim page.
 type claimView struct {
 	*claimSummary
-	C        *network.Claim
-	Project  *network.Project
-	License  string
-	Scheme   string
-	Meta     *protocol.Project
-	Links    []linkView
-	Releases []*releaseView
-	Events   []*eventView
+	C       *network.Claim
+	Project *network.Project
+	// ProjectPath is the project's page; Names the names the project's claims publish.
+	ProjectPath string
+	Names       []string
+	License     string
+	Scheme      string
+	Meta        *protocol.Project
+	Links       []linkView
+	Releases    []*releaseView
+	Events      []*eventView
 	// Others are the other claims for the same project id.
 	Others []*network.Claim
 	// Referenced are the current relationships that resolve to this claim and are not what
@@ -276,6 +282,9 @@ type linkView struct{ Label, URL string }
 type referenceView struct {
 	R  *network.Relationship
 	By string
+	// Verb is the relationship's kind as a verb phrase (relationVerb); Anchor the id of the
+	// referring release on its claim's page.
+	Verb, Anchor string
 }
 
 // relationVerb is a relationship kind as a verb phrase whose object is the target: "requires",
@@ -322,7 +331,8 @@ type extView struct {
 
 func (b *builder) claimView(c *network.Claim) *claimView {
 	v := &claimView{claimSummary: b.summarize(c), C: c, Project: b.n.ByProject[c.Project],
-		Events: b.derived.ByClaim[c.Key]}
+		Events: b.derived.ByClaim[c.Key], ProjectPath: projectPath(c.Project)}
+	v.Names = claimNames(v.Project.Claims)
 	for _, o := range v.Project.Claims {
 		if o != c {
 			v.Others = append(v.Others, o)
@@ -332,7 +342,7 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 		if r.Kind == protocol.KindRequires && !r.Self {
 			continue // counted in Used by
 		}
-		rv := &referenceView{R: r}
+		rv := &referenceView{R: r, Verb: relationVerb(r.Kind), Anchor: releaseAnchor(r.Release.Version)}
 		for _, t := range r.Targets {
 			if t.Claim == c {
 				rv.By = t.By
@@ -544,14 +554,15 @@ func (b *builder) releasesPage() error {
 type updatesData struct {
 	Tag    string
 	Events []*eventView
-	Tags   []string
+	Tags   []tagLink
 	ByTag  map[string][]*eventView
 	More   bool
 	Total  int
 }
 
 func (b *builder) updatePages() error {
-	d := &updatesData{Events: b.derived.Events, Tags: b.derived.Tags, ByTag: b.derived.ByTag, Total: len(b.derived.Events)}
+	links := tagLinks(b.derived.Tags)
+	d := &updatesData{Events: b.derived.Events, Tags: links, ByTag: b.derived.ByTag, Total: len(b.derived.Events)}
 	if len(d.Events) > recentUpdates {
 		d.Events, d.More = d.Events[:recentUpdates], true
 	}
@@ -560,7 +571,7 @@ func (b *builder) updatePages() error {
 		return err
 	}
 	for _, t := range b.derived.Tags {
-		td := &updatesData{Tag: t, Events: b.derived.ByTag[t], Tags: b.derived.Tags, ByTag: b.derived.ByTag, Total: len(b.derived.ByTag[t])}
+		td := &updatesData{Tag: t, Events: b.derived.ByTag[t], Tags: links, ByTag: b.derived.ByTag, Total: len(b.derived.ByTag[t])}
 		if err := b.page("updates", &Page{Path: tagPath(t), Title: "Updates tagged " + t, Section: "updates",
 			Desc: "Updates with one tag, newest first.", Data: td}); err != nil {
 			return err

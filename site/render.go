@@ -127,18 +127,13 @@ type templateSet struct {
 
 var funcs = template.FuncMap{
 	"ref":            (*builder)(nil).ref, // a stand-in: each build binds its own (bindFuncs)
-	"claimPath":      claimPath,
 	"projectURL":     projectPath,
-	"eventURL":       eventPath,
-	"tagURL":         tagPath,
 	"capURL":         capabilityPath,
-	"plain":          plainPub,
 	"md":             Markdown,
 	"mdItems":        MarkdownItems,
 	"safeURL":        SafeURL,
 	"size":           sizeText,
 	"when":           when,
-	"join":           strings.Join,
 	"dict":           dict,
 	"releaseID":      releaseAnchor,
 	"checkText":      checkText,
@@ -146,9 +141,7 @@ var funcs = template.FuncMap{
 	"isTrue":         func(b *bool) bool { return b != nil && *b },
 	"isFalse":        func(b *bool) bool { return b != nil && !*b },
 	"plural":         plural,
-	"relVerb":        relationVerb,
 	"quote":          func(s string) template.HTML { return problemHTML(s) },
-	"names":          claimNames,
 	"sentence":       sentence,
 }
 

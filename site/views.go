@@ -16,6 +16,8 @@ type claimRef struct {
 	Path, SitePath string
 	// SiteEnrolled: some entry of the source list leads to the claim's site (enrolled).
 	SiteEnrolled bool
+	// MovedToPath is the page of the claim this one moved to ("" when it did not move).
+	MovedToPath string
 	// SiteLabel names the claim's site in running text (siteLabel); SiteText adds the site's
 	// id when another site or claim is labelled the same (siteNames.claimSiteText).
 	SiteLabel, SiteText string
@@ -52,6 +54,9 @@ func newClaimRef(names *siteNames, c *network.Claim) *claimRef {
 		Anchor: claimAnchor(c), Health: claimHealthText(c), Excluded: excludedText(c)}
 	r.HealthPath = healthLink(r.Anchor)
 	r.SitePath, r.SiteEnrolled = originPath(c.Site), enrolled(c.Origin)
+	if m := c.MovedTo; m != nil {
+		r.MovedToPath = claimPath(m.To.Project, m.To.Site)
+	}
 	switch r.Stale {
 	case staleCached, staleNever:
 		r.Why = claimWhy(c)

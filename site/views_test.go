@@ -81,3 +81,40 @@ func TestSourcesAndSitesWording(t *testing.T) {
 		t.Errorf("the unenrolled site's page explains a health it is not read for: %.1500s", page(t, out, originPath(ids["c"])))
 	}
 }
+
+// TestMovePages: a claim that moved to another site says so on its project's page, on its
+// own page with the evidence, and the claim it continues as names it; the conflicts page lists
+// the move with its evidence in the crawler's words.
+func TestMovePages(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	a := f.origin("https://a.example/dreamweave.json", "Old Home")
+	b := f.origin("https://b.example/dreamweave.json", "New Home")
+	id := uuid(7)
+	f.claim(a, sampleManifest(id, "Wanderer", 1), func(r *store.Claim) { r.MovedTo = ptr(b) })
+	f.claim(b, sampleManifest(id, "Wanderer", 1), func(r *store.Claim) { r.MovedFrom = ptr(a) })
+	_, out := build(t, state, Options{})
+
+	if text := page(t, out, projectPath(id)); !strings.Contains(text, "Moved: continues as the claim from "+b+".") {
+		t.Errorf("the project page does not say the claim moved: %.1200s", text)
+	}
+	raw := string(readOut(t, out, projectPath(id)))
+	if !strings.Contains(raw, `continues as the claim from <a href="../../projects/`+id+`/`+b+`/index.html">`) {
+		t.Errorf("the project page does not link the claim the move continues as: %.2000s", raw)
+	}
+	old := page(t, out, claimPath(id, a))
+	for _, want := range []string{"Moved. This claim continues at New Home. Evidence:", "crawler: " + store.ClaimPath(id, a) + " records moved_to " + b} {
+		if !strings.Contains(old, want) {
+			t.Errorf("the moved claim's page does not say %q: %.1500s", want, old)
+		}
+	}
+	if text := page(t, out, claimPath(id, b)); !strings.Contains(text, "Continues the claim from Old Home; evidence: crawler: ") {
+		t.Errorf("the claim a move continues as does not name the old one: %.1500s", text)
+	}
+	conflicts := page(t, out, "conflicts/index.html")
+	for _, want := range []string{"Project " + id + ": from " + a + " to " + b + ".", "Recorded by the crawler: " + store.ClaimPath(id, a) + " records moved_to " + b} {
+		if !strings.Contains(conflicts, want) {
+			t.Errorf("the conflicts page does not say %q: %.1500s", want, conflicts)
+		}
+	}
+}
