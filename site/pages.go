@@ -266,6 +266,9 @@ type claimView struct {
 	NoSeen bool
 	// Now is the current release as the first screen shows it; nil when there is none.
 	Now *releaseView
+	// MovedTo is the move away from the claim (nil when none); MovedFrom the moves to it.
+	MovedTo   *moveView
+	MovedFrom []*moveView
 	// Shown are the releases listed open: the current release, then the heads of the other
 	// channels but development. Behind are the rest (development builds, older, yanked and
 	// deprecated releases), in the manifest's order, behind a disclosure.
@@ -283,8 +286,8 @@ type referenceView struct {
 	R  *network.Relationship
 	By string
 	// Verb is the relationship's kind as a verb phrase (relationVerb); Anchor the id of the
-	// referring release on its claim's page.
-	Verb, Anchor string
+	// referring release on its claim's page; CapPath the capability's page.
+	Verb, Anchor, CapPath string
 }
 
 // relationVerb is a relationship kind as a verb phrase whose object is the target: "requires",
@@ -317,9 +320,15 @@ type releaseView struct {
 	// depend on an OpenMW version); Runtimes are the other runtimes, by id.
 	OpenMWConstraint string
 	Runtimes         []runtimeView
-	// Requires are the release's requires relationships, in publisher order.
-	Requires []*network.Relationship
+	// Relationships are the release's relationships, in publisher order; Requires those of
+	// kind requires.
+	Relationships, Requires []*relView
+	// Provides are the capabilities the release provides, with their pages.
+	Provides []capLink
 }
+
+// capLink is a capability and its page.
+type capLink struct{ Name, Path string }
 
 // development is the channel of rolling builds (SPEC section 1, "Channels").
 const development = "development"
@@ -333,6 +342,12 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 	v := &claimView{claimSummary: b.summarize(c), C: c, Project: b.n.ByProject[c.Project],
 		Events: b.derived.ByClaim[c.Key], ProjectPath: projectPath(c.Project)}
 	v.Names = claimNames(v.Project.Claims)
+	if c.MovedTo != nil {
+		v.MovedTo = newMoveView(c.MovedTo)
+	}
+	for _, m := range c.MovedFrom {
+		v.MovedFrom = append(v.MovedFrom, newMoveView(m))
+	}
 	for _, o := range v.Project.Claims {
 		if o != c {
 			v.Others = append(v.Others, o)
@@ -343,6 +358,9 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 			continue // counted in Used by
 		}
 		rv := &referenceView{R: r, Verb: relationVerb(r.Kind), Anchor: releaseAnchor(r.Release.Version)}
+		if r.Capability != "" {
+			rv.CapPath = capabilityPath(r.Capability)
+		}
 		for _, t := range r.Targets {
 			if t.Claim == c {
 				rv.By = t.By
@@ -384,10 +402,14 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 		for _, name := range names {
 			rv.OtherExt = append(rv.OtherExt, extView{Name: name, JSON: rawJSON(r.Extensions[name])})
 		}
-		for _, rel := range r.Relationships {
+		rv.Relationships = relViews(r.Relationships)
+		for _, rel := range rv.Relationships {
 			if rel.Kind == protocol.KindRequires {
 				rv.Requires = append(rv.Requires, rel)
 			}
+		}
+		for _, p := range r.Provides {
+			rv.Provides = append(rv.Provides, capLink{Name: p, Path: capabilityPath(p)})
 		}
 		ids := make([]string, 0, len(r.Runtimes))
 		for id := range r.Runtimes {
@@ -525,6 +547,8 @@ type releaseRow struct {
 	Heads   []network.Head
 	Current *network.Release
 	Date    string
+	// Anchor is the current release's id on its claim's page.
+	Anchor string
 }
 
 func (b *builder) releasesPage() error {
@@ -532,7 +556,7 @@ func (b *builder) releasesPage() error {
 	for _, c := range b.n.Listed {
 		r := &releaseRow{C: c, Heads: c.Heads, Current: c.Current}
 		if c.Current != nil {
-			r.Date = c.Current.Date
+			r.Date, r.Anchor = c.Current.Date, releaseAnchor(c.Current.Version)
 		}
 		rows = append(rows, r)
 	}
@@ -587,17 +611,25 @@ func (b *builder) updatePages() error {
 }
 
 func (b *builder) conflictsPage() error {
+	d := &conflictsData{Unmatched: b.n.Unmatched}
+	for _, c := range b.n.Conflicts {
+		d.Conflicts = append(d.Conflicts, conflictRow{Conflict: c, ProjectPath: projectPath(c.Project)})
+	}
+	for _, m := range b.n.Moves {
+		d.Moves = append(d.Moves, newMoveView(m))
+	}
 	return b.page("conflicts", &Page{Path: "conflicts/index.html", Title: "Identity conflicts and moves", Section: "conflicts",
-		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence.", Data: b.n})
+		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence.", Data: d})
 }
 
 func (b *builder) capabilityPages() error {
+	caps := capViews(b.n)
 	if err := b.page("capabilities", &Page{Path: "capabilities/index.html", Title: "Capabilities", Section: "capabilities",
-		Desc: "Capabilities that current releases provide or reference.", Data: b.n}); err != nil {
+		Desc: "Capabilities that current releases provide or reference.", Data: struct{ Capabilities []*capView }{caps}}); err != nil {
 		return err
 	}
-	for _, c := range b.n.Capabilities {
-		if err := b.page("capability", &Page{Path: capabilityPath(c.Name), Title: "Capability " + plainPub(c.Name), Section: "capabilities",
+	for _, c := range caps {
+		if err := b.page("capability", &Page{Path: c.Path, Title: "Capability " + plainPub(c.Name), Section: "capabilities",
 			Desc: "One capability: which current releases provide it and which reference it.", Data: c}); err != nil {
 			return err
 		}
@@ -609,10 +641,12 @@ type dependenciesData struct {
 	N      *network.Network
 	UsedBy []*network.Claim
 	Graph  *graphInfo
+	// Rels are the network's relationships (network.Relationships) as the table shows them.
+	Rels []*relView
 }
 
 func (b *builder) dependenciesPage() error {
-	d := &dependenciesData{N: b.n}
+	d := &dependenciesData{N: b.n, Rels: relViews(b.n.Relationships)}
 	for _, c := range byName(b.n.Listed) {
 		if len(c.UsedBy) > 0 {
 			d.UsedBy = append(d.UsedBy, c)

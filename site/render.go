@@ -126,23 +126,14 @@ type templateSet struct {
 }
 
 var funcs = template.FuncMap{
-	"ref":            (*builder)(nil).ref, // a stand-in: each build binds its own (bindFuncs)
-	"projectURL":     projectPath,
-	"capURL":         capabilityPath,
-	"md":             Markdown,
-	"mdItems":        MarkdownItems,
-	"safeURL":        SafeURL,
-	"size":           sizeText,
-	"when":           when,
-	"dict":           dict,
-	"releaseID":      releaseAnchor,
-	"checkText":      checkText,
-	"projectTargets": projectTargets,
-	"isTrue":         func(b *bool) bool { return b != nil && *b },
-	"isFalse":        func(b *bool) bool { return b != nil && !*b },
-	"plural":         plural,
-	"quote":          func(s string) template.HTML { return problemHTML(s) },
-	"sentence":       sentence,
+	"ref":     (*builder)(nil).ref, // a stand-in: each build binds its own (bindFuncs)
+	"md":      Markdown,
+	"mdItems": MarkdownItems,
+	"safeURL": SafeURL,
+	"size":    sizeText,
+	"when":    when,
+	"dict":    dict,
+	"plural":  plural,
 }
 
 // siteLabel is how a claim's site is named in running text: the name the site gives itself,
@@ -386,19 +377,6 @@ func originHealthText(h string) string {
 		return "the site index uses a protocol version newer than this index reads"
 	}
 	return h
-}
-
-// projectTargets are the targets of r found by its project id, each checked against the
-// constraint on its own: the Dependencies page shows each one's result when there are two or
-// more (an identity conflict), since no single answer prefers none of them.
-func projectTargets(r *network.Relationship) []*network.Resolution {
-	var out []*network.Resolution
-	for _, t := range r.Targets {
-		if t.By == "project" {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // checkText explains a constraint check in words.

@@ -151,3 +151,128 @@ func (b *builder) sourceRow(s store.Source) *sourceRow {
 	}
 	return r
 }
+
+// relView is a resolved relationship as the pages show it: its targets' checks in words,
+// its odd inputs with quotations marked, and the pages it links.
+type relView struct {
+	*network.Relationship
+	// CapPath is the capability's page ("" when the relationship names none); Anchor the id
+	// of the stating release on its claim's page.
+	CapPath, Anchor string
+	// CheckText is the constraint check in words; YesNo is "yes" or "no" when the check
+	// came out one way over the targets (Satisfied), else "": the class and the word the
+	// pages show.
+	CheckText, YesNo string
+	// Targets are the relationship's targets; ProjectTargets those found by project id,
+	// each checked on its own (projectTargets).
+	Targets, ProjectTargets []*targetView
+	// Problems are the odd inputs, quotations marked (problemHTML: escaped text and <bdi>
+	// elements only).
+	Problems []template.HTML
+}
+
+// targetView is one target of a relationship with its check in words.
+type targetView struct {
+	*network.Resolution
+	// CheckText and YesNo are as relView's, for this target.
+	CheckText, YesNo string
+	// Detail is the parse error, quotations marked (problemHTML), "" when none.
+	Detail template.HTML
+}
+
+// yesNo is a check's outcome as the pages word it: "yes", "no", or "" when not checked.
+func yesNo(b *bool) string {
+	switch {
+	case b == nil:
+		return ""
+	case *b:
+		return "yes"
+	}
+	return "no"
+}
+
+// newRelView computes r's relView.
+func newRelView(r *network.Relationship) *relView {
+	v := &relView{Relationship: r, Anchor: releaseAnchor(r.Release.Version), CheckText: checkText(r.Check), YesNo: yesNo(r.Satisfied)}
+	if r.Capability != "" {
+		v.CapPath = capabilityPath(r.Capability)
+	}
+	for _, t := range r.Targets {
+		tv := &targetView{Resolution: t, CheckText: checkText(t.Check), YesNo: yesNo(t.Satisfied)}
+		if t.Detail != "" {
+			tv.Detail = problemHTML(t.Detail)
+		}
+		v.Targets = append(v.Targets, tv)
+		if t.By == "project" {
+			v.ProjectTargets = append(v.ProjectTargets, tv)
+		}
+	}
+	for _, p := range r.Problems {
+		v.Problems = append(v.Problems, problemHTML(p))
+	}
+	return v
+}
+
+// relViews are the relViews of rs, in order.
+func relViews(rs []*network.Relationship) []*relView {
+	out := make([]*relView, len(rs))
+	for i, r := range rs {
+		out[i] = newRelView(r)
+	}
+	return out
+}
+
+// moveView is a move as the pages show it: its project's page and its evidence.
+type moveView struct {
+	*network.Move
+	// ProjectPath is the project's page.
+	ProjectPath string
+	// Evidence is the move's evidence, each detail with quotations marked.
+	Evidence []evidenceView
+}
+
+// evidenceView is one reason to believe a move: its kind and, with quotations marked
+// (problemHTML: escaped text and <bdi> elements only), where it is.
+type evidenceView struct {
+	Kind   string
+	Detail template.HTML
+}
+
+// newMoveView computes m's moveView.
+func newMoveView(m *network.Move) *moveView {
+	v := &moveView{Move: m, ProjectPath: projectPath(m.Project)}
+	for _, e := range m.Evidence {
+		v.Evidence = append(v.Evidence, evidenceView{Kind: e.Kind, Detail: problemHTML(e.Detail)})
+	}
+	return v
+}
+
+// conflictsData is the conflicts page: every identity conflict and move.
+type conflictsData struct {
+	Conflicts []conflictRow
+	Moves     []*moveView
+	// Unmatched are the curation entries that match nothing (network.Network.Unmatched).
+	Unmatched []string
+}
+
+// conflictRow is an identity conflict and its project's page.
+type conflictRow struct {
+	*network.Conflict
+	ProjectPath string
+}
+
+// capView is a capability and its page, with its references as relViews.
+type capView struct {
+	*network.Capability
+	Path       string
+	References []*relView
+}
+
+// capViews are the capabilities of n as their pages show them.
+func capViews(n *network.Network) []*capView {
+	out := make([]*capView, len(n.Capabilities))
+	for i, c := range n.Capabilities {
+		out[i] = &capView{Capability: c, Path: capabilityPath(c.Name), References: relViews(c.References)}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
@@ -115,6 +116,33 @@ func TestMovePages(t *testing.T) {
 	for _, want := range []string{"Project " + id + ": from " + a + " to " + b + ".", "Recorded by the crawler: " + store.ClaimPath(id, a) + " records moved_to " + b} {
 		if !strings.Contains(conflicts, want) {
 			t.Errorf("the conflicts page does not say %q: %.1500s", want, conflicts)
+		}
+	}
+}
+
+// TestRelationshipOddInputs: a relationship's odd inputs and a target's unparsable
+// constraint are said on the claim page, each in the index's words with the publisher's
+// text quoted.
+func TestRelationshipOddInputs(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "Site A")
+	from, to := uuid(11), uuid(12)
+	m := sampleManifest(from, "Asker", 1)
+	m.Releases[0].Relationships = []protocol.Relationship{
+		{Kind: "requires", Project: to, Version: "not a constraint"},
+		{Kind: "recommends", Project: to, Capability: "lua:x"},
+	}
+	f.claim(site, m, nil)
+	g := sampleManifest(to, "Giver", 1)
+	g.Releases[0].Provides = []string{"lua:x"}
+	f.claim(site, g, nil)
+	_, out := build(t, state, Options{})
+	text := page(t, out, claimPath(from, site))
+	for _, want := range []string{"Odd input: names both a project and a capability; the protocol allows one; resolved by each",
+		"the constraint does not parse under the target's versioning (under the target's numeric scheme: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the claim page does not say %q: %.3000s", want, text)
 		}
 	}
 }
