@@ -125,6 +125,12 @@ type templateSet struct {
 	pages map[string]*template.Template
 }
 
+// funcs are the template functions. Pages get view structs computed in Go (views.go), so
+// these only format (size, when, plural), pass several values to a partial (dict), look up
+// the claimRef of a claim the model holds (ref), check a publisher URL (safeURL) and render
+// publisher Markdown. md and mdItems are the only ones returning template.HTML: their HTML is
+// goldmark's output passed through the sanitizer's allowlist (sanitize.go), which keeps no
+// script, style, event attribute or unsafe URL.
 var funcs = template.FuncMap{
 	"ref":     (*builder)(nil).ref, // a stand-in: each build binds its own (bindFuncs)
 	"md":      Markdown,
