@@ -386,47 +386,54 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 	v.NoSeen = len(seen) == 0
 	used := map[string]int{}
 	for _, r := range c.Releases {
-		rv := &releaseView{R: r, Anchor: releaseAnchor(r.Version), FirstSeen: seen[r.Version], OpenMW: r.OpenMWExtension(),
-			Open: r.Current || len(r.Head) > 0}
+		rv := newReleaseView(r, seen[r.Version])
 		if n := used[rv.Anchor]; n > 0 { // the same version twice: keep ids unique
 			rv.Anchor = fmt.Sprintf("%s-%d", rv.Anchor, n+1)
 		}
 		used[rv.Anchor]++
-		var names []string
-		for name := range r.Extensions {
-			if name != "openmw" || rv.OpenMW == nil {
-				names = append(names, name)
-			}
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			rv.OtherExt = append(rv.OtherExt, extView{Name: name, JSON: rawJSON(r.Extensions[name])})
-		}
-		rv.Relationships = relViews(r.Relationships)
-		for _, rel := range rv.Relationships {
-			if rel.Kind == protocol.KindRequires {
-				rv.Requires = append(rv.Requires, rel)
-			}
-		}
-		for _, p := range r.Provides {
-			rv.Provides = append(rv.Provides, capLink{Name: p, Path: capabilityPath(p)})
-		}
-		ids := make([]string, 0, len(r.Runtimes))
-		for id := range r.Runtimes {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			if id == "openmw" {
-				rv.OpenMWConstraint = r.Runtimes[id]
-			} else {
-				rv.Runtimes = append(rv.Runtimes, runtimeView{id, r.Runtimes[id]})
-			}
-		}
 		v.Releases = append(v.Releases, rv)
 	}
 	v.Now, v.Shown, v.Behind = splitReleases(v.Releases)
 	return v
+}
+
+// newReleaseView is release r as its claim page shows it; firstSeen is the event in which
+// this index first saw it (nil when not recorded).
+func newReleaseView(r *network.Release, firstSeen *eventView) *releaseView {
+	rv := &releaseView{R: r, Anchor: releaseAnchor(r.Version), FirstSeen: firstSeen, OpenMW: r.OpenMWExtension(),
+		Open: r.Current || len(r.Head) > 0}
+	var names []string
+	for name := range r.Extensions {
+		if name != "openmw" || rv.OpenMW == nil {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		rv.OtherExt = append(rv.OtherExt, extView{Name: name, JSON: rawJSON(r.Extensions[name])})
+	}
+	rv.Relationships = relViews(r.Relationships)
+	for _, rel := range rv.Relationships {
+		if rel.Kind == protocol.KindRequires {
+			rv.Requires = append(rv.Requires, rel)
+		}
+	}
+	for _, p := range r.Provides {
+		rv.Provides = append(rv.Provides, capLink{Name: p, Path: capabilityPath(p)})
+	}
+	ids := make([]string, 0, len(r.Runtimes))
+	for id := range r.Runtimes {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if id == "openmw" {
+			rv.OpenMWConstraint = r.Runtimes[id]
+		} else {
+			rv.Runtimes = append(rv.Runtimes, runtimeView{id, r.Runtimes[id]})
+		}
+	}
+	return rv
 }
 
 // splitReleases orders a claim page's releases for a player: the current release first, then
