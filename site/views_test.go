@@ -1,9 +1,12 @@
 package site
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
@@ -144,5 +147,30 @@ func TestRelationshipOddInputs(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the claim page does not say %q: %.3000s", want, text)
 		}
+	}
+}
+
+// TestRefOutsideTheBuild: ref gives a claim the build's table does not hold the same view
+// the table would, computed on the spot, so a page never fails on a claim it did not expect.
+func TestRefOutsideTheBuild(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "Site A")
+	f.claim(site, sampleManifest(uuid(1), "Held", 1), nil)
+	n, err := network.Load(store.Open(state), &curation.Curation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{n: n, names: newSiteNames(n)}
+	b.refs = claimRefs(n, b.names)
+	c := n.Claims[0]
+	inTable := b.ref(c)
+	b.refs = map[*network.Claim]*claimRef{}
+	outside := b.ref(c)
+	if inTable == outside || !reflect.DeepEqual(inTable, outside) {
+		t.Errorf("ref outside the table = %+v, want a fresh copy of %+v", outside, inTable)
+	}
+	if outside.Path != claimPath(uuid(1), site) || outside.SiteText != "Site A" {
+		t.Errorf("ref outside the table: path %q, site %q", outside.Path, outside.SiteText)
 	}
 }
