@@ -390,17 +390,18 @@ func indexSources[T any](xs []T, f func(T) string) []string {
 
 // pointsAt is how well an index entry's manifest URL names the manifest given as src: -1 when it
 // does not, else the length of what matched (the longest match wins). indexSrc is where the
-// index was read from (a URL or a file).
+// index was read from (a URL or a file). URLs compare in store.CanonicalURL's spelling, as the
+// crawler compares them, so a host's case or a dot segment does not hide the entry.
 func pointsAt(indexSrc, manifestURL, src string) int {
 	if validateIsURL(src) {
 		if validateIsURL(indexSrc) {
 			if base, err := url.Parse(indexSrc); err == nil {
-				if ref, err := base.Parse(manifestURL); err == nil && ref.String() == src {
+				if ref, err := base.Parse(manifestURL); err == nil && store.CanonicalURL(ref.String()) == store.CanonicalURL(src) {
 					return len(src)
 				}
 			}
 		}
-		if manifestURL == src {
+		if store.CanonicalURL(manifestURL) == store.CanonicalURL(src) {
 			return len(src)
 		}
 		return -1
