@@ -214,11 +214,7 @@ func validateDocument(src string, b []byte, readErr error) validateResult {
 		case errors.As(readErr, &ge) && ge.Kind == guard.KindTooLarge:
 			// In the same words as a file: the limit once, then how it was found out.
 			v.Verdict = validateVerdictRefused
-			how := "reading stopped after the limit"
-			if ge.Announced {
-				how = fmt.Sprintf("Content-Length announced %d bytes; nothing read", ge.ContentLength)
-			}
-			v.Error = fmt.Sprintf("%s (%s)", protocol.TooLargeReason, how)
+			v.Error = fmt.Sprintf("%s (%s)", protocol.TooLargeReason, ge.HowTooLarge())
 			return v
 		case errors.As(readErr, &ftl):
 			v.Verdict = validateVerdictRefused

@@ -236,6 +236,10 @@ func TestValidateURL(t *testing.T) {
 		case "/exact.json":
 			w.Write(paddedManifest(protocol.MaxDocumentBytes))
 			return
+		case "/announced.json":
+			w.Header().Set("Content-Length", fmt.Sprint(protocol.MaxDocumentBytes+1))
+			w.Write(paddedManifest(protocol.MaxDocumentBytes + 1))
+			return
 		}
 		if r.URL.Path != "/dreamweave/projects/x.json" {
 			http.NotFound(w, r)
@@ -262,6 +266,14 @@ func TestValidateURL(t *testing.T) {
 	if want := srv.URL + "/huge.json: refused by crawler policy: more than the 16 MiB document limit ("; rc != 1 || !strings.HasPrefix(out, want) ||
 		strings.Count(out, "16 MiB") != 1 || strings.Contains(out, "invalid") {
 		t.Errorf("16 MiB + 1 byte body: exit %d\n%s\nwant prefix %q", rc, out, want)
+	}
+	// How the body was found too large is the guard's one wording of it.
+	if !strings.HasSuffix(out, "(reading stopped at the limit)\n") {
+		t.Errorf("16 MiB + 1 byte body read to the limit: %s", out)
+	}
+	rc, out, _ = runValidateCmd(t, "--allow-loopback", srv.URL+"/announced.json")
+	if want := fmt.Sprintf("%s/announced.json: refused by crawler policy: more than the 16 MiB document limit (Content-Length announced %d bytes; nothing read)\n", srv.URL, protocol.MaxDocumentBytes+1); rc != 1 || out != want {
+		t.Errorf("announced 16 MiB + 1 byte: exit %d\n%s\nwant\n%s", rc, out, want)
 	}
 	rc, out, _ = runValidateCmd(t, "--allow-loopback", srv.URL+"/exact.json")
 	if rc != 0 || out != srv.URL+"/exact.json: valid project manifest\n" {

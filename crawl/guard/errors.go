@@ -89,16 +89,7 @@ func (e *Error) Error() string {
 		}
 		return fmt.Sprintf("%s %s: %s", e.URL, what, e.Reason)
 	case KindTooLarge:
-		how := "reading stopped at the limit"
-		switch {
-		case e.Announced:
-			how = fmt.Sprintf("Content-Length announced %d bytes; nothing read", e.ContentLength)
-		case e.Decoded:
-			how = "reading stopped at the limit, counting gzip-decoded bytes"
-		case e.ContentLength >= 0:
-			how = fmt.Sprintf("reading stopped at the limit although Content-Length claimed %d bytes", e.ContentLength)
-		}
-		return fmt.Sprintf("%s: refused by crawler policy: the response is over the %s limit (%s)", e.URL, FormatBytes(e.Limit), how)
+		return fmt.Sprintf("%s: refused by crawler policy: the response is over the %s limit (%s)", e.URL, FormatBytes(e.Limit), e.HowTooLarge())
 	case KindTimeout:
 		return fmt.Sprintf("%s: timed out after %s (one deadline covers connecting, redirects and the body)", e.URL, e.Timeout)
 	case KindRedirect:
@@ -205,4 +196,20 @@ func FormatBytes(n int64) string {
 		return "1 byte"
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// HowTooLarge says how a KindTooLarge body was found to be over the limit: announced by
+// Content-Length (nothing read) or read up to the limit, counting gzip-decoded bytes when the
+// body was encoded (seeds/crawler.txt, "Resource limits"). It is the one wording of that fact,
+// used by Error and by any caller that names the limit in its own words first.
+func (e *Error) HowTooLarge() string {
+	switch {
+	case e.Announced:
+		return fmt.Sprintf("Content-Length announced %d bytes; nothing read", e.ContentLength)
+	case e.Decoded:
+		return "reading stopped at the limit, counting gzip-decoded bytes"
+	case e.ContentLength >= 0:
+		return fmt.Sprintf("reading stopped at the limit although Content-Length claimed %d bytes", e.ContentLength)
+	}
+	return "reading stopped at the limit"
 }
