@@ -171,14 +171,26 @@ func Build(o Options) (*Result, error) {
 	return &Result{Pages: b.pages, Files: len(b.written), Network: n}, nil
 }
 
-// normalizeBase checks a base URL and gives it a final "/".
+// normalizeBase is NormalizeBaseURL for a build, its error prefixed as the build's.
 func normalizeBase(s string) (string, error) {
+	b, err := NormalizeBaseURL(s)
+	if err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	return b, nil
+}
+
+// NormalizeBaseURL checks a --base-url value and gives it a final "/"; "" is DefaultBaseURL.
+// A base URL is an absolute http(s) URL without user info, query or fragment: every page's
+// canonical link and every link the preview server mounts is built on it. The error names the
+// value and what it lacks.
+func NormalizeBaseURL(s string) (string, error) {
 	if s == "" {
 		return DefaultBaseURL, nil
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("build: --base-url %q is not an absolute http(s) URL without user info, query or fragment", s)
+		return "", fmt.Errorf("--base-url %q is not an absolute http(s) URL without user info, query or fragment", s)
 	}
 	if !strings.HasSuffix(s, "/") {
 		s += "/"

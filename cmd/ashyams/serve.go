@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -56,8 +55,8 @@ func runServe(e *env, args []string) int {
 			return 1
 		}
 		base = b
-	} else if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		e.errorf("serve", "--base-url %q is not an absolute http(s) URL", base)
+	} else if _, err := site.NormalizeBaseURL(base); err != nil {
+		e.errorf("serve", "%v", err) // the build's rule: a site is never served under a base it refuses
 		return 2
 	}
 	root := site.BasePath(base)

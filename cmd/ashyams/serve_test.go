@@ -193,3 +193,22 @@ func TestServeAddress(t *testing.T) {
 		t.Errorf("GET %s: %d", open, resp.StatusCode)
 	}
 }
+
+// TestServeRefusesABaseBuildRefuses: serve takes a --base-url only where build would, and says
+// so in build's words (without build's prefix), exiting 2 before it listens.
+func TestServeRefusesABaseBuildRefuses(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "public")
+	if code, _, stderr := runSiteCmd("build", "--state", siteCorpusState(t), "--out", out, "--curation", ""); code != 0 {
+		t.Fatalf("build: %s", stderr)
+	}
+	for _, base := range []string{"ftp://x.example/", "/relative/", "https://u:pw@x.example/", "https://x.example/?q=1", "https://x.example/#top"} {
+		_, _, bstderr := runSiteCmd("build", "--state", siteCorpusState(t), "--out", filepath.Join(t.TempDir(), "o"), "--curation", "", "--base-url", base)
+		code, _, stderr := runSiteCmd("serve", "--out", out, "--addr", "127.0.0.1:0", "--base-url", base)
+		if code != 2 || !strings.Contains(stderr, "is not an absolute http(s) URL without user info, query or fragment") {
+			t.Errorf("serve --base-url %q: exit %d, %q", base, code, stderr)
+		}
+		if !strings.Contains(bstderr, "is not an absolute http(s) URL without user info, query or fragment") {
+			t.Errorf("build --base-url %q is not refused in the same words: %q", base, bstderr)
+		}
+	}
+}
