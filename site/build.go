@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"io/fs"
 	"net/url"
 	"os"
@@ -86,6 +87,9 @@ type Options struct {
 	// templates replaces the embedded templates (tests only: a template with words check-site
 	// must catch).
 	templates fs.FS
+	// markdown replaces Markdown as the build's renderer of publisher Markdown (tests only:
+	// counting the conversions a build runs).
+	markdown func(string) template.HTML
 }
 
 // Result says what a build wrote.
@@ -160,7 +164,7 @@ func Build(o Options) (*Result, error) {
 	}
 	b := &builder{
 		out: tmp, dir: dir, n: n, base: base, repo: repo, templates: o.templates,
-		min: newMinifier(), written: map[string]bool{}, dirs: map[string]bool{},
+		min: newMinifier(), written: map[string]bool{}, dirs: map[string]bool{}, md: newMDMemo(o.markdown),
 	}
 	if err := b.build(); err != nil {
 		return nil, fmt.Errorf("build: %w", err)
@@ -293,6 +297,8 @@ type builder struct {
 	setup   *setupDoc  // setup.json's document, which the setup page carries too
 	// refs is every claim as the pages link and list it (bindFuncs).
 	refs map[*network.Claim]*claimRef
+	// md is this build's rendered publisher Markdown, each distinct text rendered once.
+	md *mdMemo
 
 	renders *errgroup.Group // page renders, at most workers() at once
 	failed  context.Context // done once a render has failed

@@ -130,9 +130,10 @@ type templateSet struct {
 // the claimRef of a claim the model holds (ref), check a publisher URL (safeURL) and render
 // publisher Markdown. md and mdItems are the only ones returning template.HTML: their HTML is
 // goldmark's output passed through the sanitizer's allowlist (sanitize.go), which keeps no
-// script, style, event attribute or unsafe URL.
+// script, style, event attribute or unsafe URL. ref, md and mdItems here are stand-ins for
+// parsing: each build binds its own (bindFuncs), md and mdItems through the build's memo.
 var funcs = template.FuncMap{
-	"ref":     (*builder)(nil).ref, // a stand-in: each build binds its own (bindFuncs)
+	"ref":     (*builder)(nil).ref,
 	"md":      Markdown,
 	"mdItems": MarkdownItems,
 	"safeURL": SafeURL,
@@ -170,7 +171,7 @@ func originName(o *network.Origin) string {
 // those functions on every page template.
 func (b *builder) bindFuncs() {
 	b.refs = claimRefs(b.n, b.names)
-	fm := template.FuncMap{"ref": b.ref}
+	fm := template.FuncMap{"ref": b.ref, "md": b.md.Markdown, "mdItems": b.md.Items}
 	for _, t := range b.tmpl.pages {
 		t.Funcs(fm)
 	}

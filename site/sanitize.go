@@ -139,10 +139,13 @@ func Markdown(src string) template.HTML {
 
 // MarkdownItems renders each item with Markdown and keeps the ones with something to show,
 // in order: one bullet each, no empty bullets.
-func MarkdownItems(items []string) []template.HTML {
+func MarkdownItems(items []string) []template.HTML { return markdownItems(items, Markdown) }
+
+// markdownItems renders each item with render and keeps the non-empty results, in order.
+func markdownItems(items []string, render func(string) template.HTML) []template.HTML {
 	var out []template.HTML
 	for _, it := range items {
-		if h := Markdown(it); h != "" {
+		if h := render(it); h != "" {
 			out = append(out, h)
 		}
 	}

@@ -1,0 +1,61 @@
+package site
+
+import (
+	"html/template"
+	"strings"
+	"sync"
+)
+
+// mdMemo is one build's rendered Markdown: each distinct text is converted and sanitized once
+// and shared by every page that shows it (a release's notes appear on its claim page twice,
+// and identical notes across claims are common). Safe for concurrent use by the page
+// renders. It belongs to one build, so it holds only the texts of the state that build
+// renders and is dropped with it; a later build starts empty.
+//
+// A memo holds one rendering, its render function: md and each item of mdItems render
+// alike (Markdown), so the text alone is the key.
+type mdMemo struct {
+	render func(string) template.HTML
+
+	mu   sync.RWMutex
+	done map[string]*mdEntry
+}
+
+// mdEntry is one text's rendering, computed once by whichever page asks first; pages asking
+// meanwhile wait for it.
+type mdEntry struct {
+	once sync.Once
+	html template.HTML
+}
+
+// newMDMemo is an empty memo of render (nil: Markdown).
+func newMDMemo(render func(string) template.HTML) *mdMemo {
+	if render == nil {
+		render = Markdown
+	}
+	return &mdMemo{render: render, done: map[string]*mdEntry{}}
+}
+
+// Markdown is the memo's rendering of src: what render(src) returned the first time src was
+// asked for. A blank src is "" without a lookup (most optional fields are empty).
+func (m *mdMemo) Markdown(src string) template.HTML {
+	if strings.TrimSpace(src) == "" {
+		return ""
+	}
+	m.mu.RLock()
+	e := m.done[src]
+	m.mu.RUnlock()
+	if e == nil {
+		m.mu.Lock()
+		if e = m.done[src]; e == nil {
+			e = new(mdEntry)
+			m.done[src] = e
+		}
+		m.mu.Unlock()
+	}
+	e.once.Do(func() { e.html = m.render(src) })
+	return e.html
+}
+
+// Items is MarkdownItems through the memo.
+func (m *mdMemo) Items(items []string) []template.HTML { return markdownItems(items, m.Markdown) }
