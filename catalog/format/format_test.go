@@ -554,3 +554,24 @@ func TestSchemaSameFormatAsPublished(t *testing.T) {
 		t.Fatal("our schema is a copy of the published one; it should be written in our own words")
 	}
 }
+
+// TestValidateDecidesOnTheBytes: a valid generated file is settled by the walk over its bytes
+// (no decoded tree: a handful of allocations, where decoding the corpus catalog makes tens of
+// thousands), and a file with one bad value still goes to the library for the named error.
+func TestValidateDecidesOnTheBytes(t *testing.T) {
+	n, _ := corpus(t)
+	cat, ev := generate(t, n)
+	for name, b := range map[string][]byte{format.CatalogFile: cat, format.EventsFile: ev} {
+		if err := format.Validate(name, b); err != nil {
+			t.Fatal(err)
+		}
+		if a := testing.AllocsPerRun(3, func() { _ = format.Validate(name, b) }); a > 20 {
+			t.Errorf("%s: Validate of a valid file allocates %.0f times: it decoded the file", name, a)
+		}
+	}
+	bad := bytes.Replace(cat, []byte(`"health": "current"`), []byte(`"health": "fine"`), 1)
+	var ve *format.ValidationError
+	if err := format.Validate(format.CatalogFile, bad); !errors.As(err, &ve) || !strings.HasSuffix(ve.Pointer, "/health") {
+		t.Fatalf("a bad health: %v", err)
+	}
+}

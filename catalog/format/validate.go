@@ -10,13 +10,16 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/schemacheck"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
 // Schema is a compiled catalog v1 schema: the whole document (catalog or events) and its two
-// definitions, so a failure is reported inside the definition the file claims to follow.
+// definitions, so a failure is reported inside the definition the file claims to follow; and
+// each of the three compiled for schemacheck's walk over the encoded bytes.
 type Schema struct {
 	root, catalog, events *jsonschema.Schema
+	walk                  map[*jsonschema.Schema]*schemacheck.Checker
 }
 
 // CompileSchema compiles a catalog v1 JSON Schema document (ours, or the one another index
@@ -50,6 +53,10 @@ func CompileSchema(doc []byte) (*Schema, error) {
 			return nil, fmt.Errorf("catalog schema: %w", err)
 		}
 		*t.dst = sch
+	}
+	s.walk = map[*jsonschema.Schema]*schemacheck.Checker{}
+	for _, sch := range []*jsonschema.Schema{s.root, s.catalog, s.events} {
+		s.walk[sch] = schemacheck.Compile(sch)
 	}
 	return s, nil
 }
@@ -105,8 +112,13 @@ func (e *ValidationError) Error() string {
 // Validate checks doc against s. A document whose format names the catalog or the events list
 // is checked against that definition, anything else against the whole schema. The error names
 // the JSON pointer of the most specific failure (*ValidationError), or says the file is not
-// JSON.
+// JSON. The definition is first evaluated over the bytes (schemacheck), which settles a valid
+// document without decoding it; any other goes through the library's validator, which has the
+// final word and names what is wrong.
 func (s *Schema) Validate(name string, doc []byte) error {
+	if s.walk[s.definition(doc)].Valid(doc) {
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	var v any
@@ -118,12 +130,7 @@ func (s *Schema) Validate(name string, doc []byte) error {
 	}
 	sch := s.root
 	if m, ok := v.(map[string]any); ok {
-		switch m["format"] {
-		case CatalogFormat:
-			sch = s.catalog
-		case EventsFormat:
-			sch = s.events
-		}
+		sch = s.byFormat(m["format"])
 	}
 	err := sch.Validate(v)
 	if err == nil {
@@ -135,6 +142,30 @@ func (s *Schema) Validate(name string, doc []byte) error {
 	}
 	leaf := deepest(ve)
 	return &ValidationError{File: name, Pointer: leaf.InstanceLocation, Keyword: leaf.KeywordLocation, Message: leaf.Message}
+}
+
+// byFormat is the definition a document whose "format" member is f follows.
+func (s *Schema) byFormat(f any) *jsonschema.Schema {
+	switch f {
+	case CatalogFormat:
+		return s.catalog
+	case EventsFormat:
+		return s.events
+	}
+	return s.root
+}
+
+// definition is byFormat for the encoded document doc, read without decoding all of it.
+func (s *Schema) definition(doc []byte) *jsonschema.Schema {
+	raw, ok := schemacheck.Member(doc, "format")
+	if !ok {
+		return s.root
+	}
+	var f any
+	if json.Unmarshal(raw, &f) != nil {
+		return s.root
+	}
+	return s.byFormat(f)
 }
 
 // deepest returns the leaf cause with the longest instance location: the most specific value
