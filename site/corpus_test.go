@@ -108,6 +108,8 @@ func TestBuildCorpus(t *testing.T) {
 	}
 	if err := validateSearch(readOut(t, out1, SearchFile)); err != nil {
 		t.Errorf("search.json: %v", err)
+	} else if !searchWalk.Valid(readOut(t, out1, SearchFile)) {
+		t.Error("search.json is valid by the library but not by the walk over its bytes")
 	}
 	for _, f := range []string{FeedFile, "sitemap.xml", "robots.txt", format.SchemaPath, GraphFile} {
 		if _, err := os.Stat(filepath.Join(out1, f)); err != nil && f != GraphFile {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/schemacheck"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
@@ -200,10 +201,13 @@ func searchText(parts []string) string {
 var (
 	searchOnce     sync.Once
 	searchCompiled *jsonschema.Schema
+	searchWalk     *schemacheck.Checker
 	searchErr      error
 )
 
-// validateSearch checks search.json against its schema.
+// validateSearch checks search.json against its schema: over the bytes first (schemacheck),
+// which settles a valid file without decoding it, then, for any other, with the library's
+// validator, which has the final word and names what is wrong.
 func validateSearch(doc []byte) error {
 	searchOnce.Do(func() {
 		c := jsonschema.NewCompiler()
@@ -211,10 +215,15 @@ func validateSearch(doc []byte) error {
 		if searchErr = c.AddResource("search.schema.json", bytes.NewReader([]byte(searchSchema))); searchErr != nil {
 			return
 		}
-		searchCompiled, searchErr = c.Compile("search.schema.json")
+		if searchCompiled, searchErr = c.Compile("search.schema.json"); searchErr == nil {
+			searchWalk = schemacheck.Compile(searchCompiled)
+		}
 	})
 	if searchErr != nil {
 		return searchErr
+	}
+	if searchWalk.Valid(doc) {
+		return nil
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(doc))
