@@ -6,6 +6,10 @@
 // Publisher text is always passed to the templates as plain strings (html/template escapes
 // it) and wrapped in <bdi> or an element carrying data-publisher, so check-site can tell the
 // publisher's words from the index's own; only sanitized CommonMark arrives as HTML.
+//
+// A field of an embedded struct is reached by its full path ($r.Release.Version, not
+// $r.Version): text/template finds a promoted field through reflect's FieldByNameFunc, which
+// allocates on every lookup, and the per-claim pages make millions of them.
 package templates
 
 import "embed"
