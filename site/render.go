@@ -123,17 +123,23 @@ var nav = []navItem{
 // templateSet holds one parsed template per page kind, each with the layout and partials.
 type templateSet struct {
 	pages map[string]*template.Template
+	// shared holds only the shared files (_layout, _partials, _catalog): it renders the
+	// catalog entries the "entry" function memoizes.
+	shared *template.Template
 }
 
 // funcs are the template functions. Pages get view structs computed in Go (views.go), so
 // these only format (size, when, plural), pass several values to a partial (dict), look up
-// the claimRef of a claim the model holds (ref), check a publisher URL (safeURL) and render
-// publisher Markdown. md and mdItems are the only ones returning template.HTML: their HTML is
-// goldmark's output passed through the sanitizer's allowlist (sanitize.go), which keeps no
-// script, style, event attribute or unsafe URL. ref, md and mdItems here are stand-ins for
-// parsing: each build binds its own (bindFuncs), md and mdItems through the build's memo.
+// the claimRef of a claim the model holds (ref), check a publisher URL (safeURL), render
+// publisher Markdown and print a memoized catalog entry (entry). md and mdItems return
+// template.HTML that is goldmark's output passed through the sanitizer's allowlist
+// (sanitize.go), which keeps no script, style, event attribute or unsafe URL; entry returns
+// html/template's own output for the "entry" template. ref, entry, md and mdItems here are
+// stand-ins for parsing: each build binds its own (bindFuncs), md and mdItems through the
+// build's memo.
 var funcs = template.FuncMap{
 	"ref":     (*builder)(nil).ref,
+	"entry":   (*builder)(nil).entry,
 	"md":      Markdown,
 	"mdItems": MarkdownItems,
 	"safeURL": SafeURL,
@@ -171,10 +177,42 @@ func originName(o *network.Origin) string {
 // those functions on every page template.
 func (b *builder) bindFuncs() {
 	b.refs = claimRefs(b.n, b.names)
-	fm := template.FuncMap{"ref": b.ref, "md": b.md.Markdown, "mdItems": b.md.Items}
+	b.entries = map[entryKey]template.HTML{}
+	fm := template.FuncMap{"ref": b.ref, "entry": b.entry, "md": b.md.Markdown, "mdItems": b.md.Items}
 	for _, t := range b.tmpl.pages {
 		t.Funcs(fm)
 	}
+	b.tmpl.shared.Funcs(fm)
+}
+
+// entryKey is what a catalog entry's HTML depends on: the claim (its claimSummary is a function
+// of it), the page's link prefix (Page.Rel of "") and the date the list shows.
+type entryKey struct {
+	c          *network.Claim
+	root, date string
+}
+
+// entry is the template function "entry": the "entry" template (_catalog.html) for s on page
+// p, showing date ("released", "updated" or ""). The project list and the browse lists show
+// the same entry for a claim, so each (claim, link prefix, date) is rendered once per build
+// and shared; the HTML is what {{template "entry"}} would print in the same place.
+func (b *builder) entry(p *Page, s *claimSummary, date string) (template.HTML, error) {
+	k := entryKey{s.C, p.Rel(""), date}
+	b.entryMu.Lock()
+	h, ok := b.entries[k]
+	b.entryMu.Unlock()
+	if ok {
+		return h, nil
+	}
+	var buf strings.Builder
+	if err := b.tmpl.shared.ExecuteTemplate(&buf, "entry", map[string]any{"Page": p, "Entry": s, "Date": date}); err != nil {
+		return "", err
+	}
+	h = template.HTML(buf.String()) // html/template's own output, escaped in text context
+	b.entryMu.Lock()
+	b.entries[k] = h
+	b.entryMu.Unlock()
+	return h, nil
 }
 
 // loadTemplates parses the page templates from fsys (nil: the embedded templates.FS).
@@ -204,6 +242,7 @@ func loadTemplates(fsys fs.FS) (*templateSet, error) {
 		}
 		ts.pages[strings.TrimSuffix(name, ".html")] = t
 	}
+	ts.shared = base // executed only now that every page set is cloned from it
 	return ts, nil
 }
 

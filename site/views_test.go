@@ -174,3 +174,57 @@ func TestRefOutsideTheBuild(t *testing.T) {
 		t.Errorf("ref outside the table: path %q, site %q", outside.Path, outside.SiteText)
 	}
 }
+
+// TestEntryRenderedOncePerPrefixAndDate: the function entry prints what {{template "entry"}}
+// prints, renders a claim's entry once for each link prefix and date, and hands the same
+// HTML to every list at that depth.
+func TestEntryRenderedOncePerPrefixAndDate(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "Site <A> & \u202eB")
+	f.claim(site, sampleManifest(uuid(1), "Held <b>", 2), nil)
+	n, err := network.Load(store.Open(state), &curation.Curation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{n: n, names: newSiteNames(n)}
+	if b.tmpl, err = loadTemplates(nil); err != nil {
+		t.Fatal(err)
+	}
+	b.bindFuncs()
+	s := b.summarize(n.Claims[0])
+	list := &Page{Path: "projects/index.html"}
+	browse := &Page{Path: "browse/tag-x/index.html"}
+	other := &Page{Path: "browse/type-y/index.html"}
+	direct := func(p *Page, date string) string {
+		var buf strings.Builder
+		err := b.tmpl.pages["projects"].ExecuteTemplate(&buf, "entry", map[string]any{"Page": p, "Entry": s, "Date": date})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	for _, c := range []struct {
+		p    *Page
+		date string
+	}{{list, ""}, {browse, ""}, {browse, "released"}, {browse, "updated"}, {other, ""}, {list, ""}} {
+		got, err := b.entry(c.p, s, c.date)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := direct(c.p, c.date); string(got) != want {
+			t.Errorf("entry(%s, %q) =\n%s\nwant what the template prints:\n%s", c.p.Path, c.date, got, want)
+		}
+	}
+	if len(b.entries) != 4 {
+		t.Errorf("%d entries rendered, want 4 (two depths, three dates at one of them)", len(b.entries))
+	}
+	a, _ := b.entry(browse, s, "")
+	o, _ := b.entry(other, s, "")
+	if a != o {
+		t.Errorf("two lists at one depth got different entries:\n%s\n%s", a, o)
+	}
+	if l, _ := b.entry(list, s, ""); !strings.Contains(string(l), `href="../projects/`) || !strings.Contains(string(a), `href="../../projects/`) {
+		t.Errorf("an entry does not link from its own list's depth:\n%s\n%s", l, a)
+	}
+}
