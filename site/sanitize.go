@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"html/template"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -117,24 +116,29 @@ func nodeText(n ast.Node, src []byte) string {
 // relFromPolicy is the rel value bluemonday writes on every link it keeps (nofollow, then
 // noreferrer); relWanted adds noopener. The literal can only come from bluemonday: publisher
 // quotes inside attribute values are escaped.
-const (
-	relFromPolicy = `rel="nofollow noreferrer"`
-	relWanted     = `rel="nofollow noopener noreferrer"`
+var (
+	relFromPolicy = []byte(`rel="nofollow noreferrer"`)
+	relWanted     = []byte(`rel="nofollow noopener noreferrer"`)
 )
 
 // Markdown renders publisher CommonMark as sanitized HTML. It is "" when nothing visible is
 // left (only markup, or only what the allowlist drops), so templates can leave out the
 // element around it instead of showing an empty bullet. Goldmark errors cannot happen when
-// writing to a buffer; if one did, the text is shown escaped instead.
+// writing to a buffer; if one did, the text is shown escaped instead. The work happens in
+// reused buffers: a render allocates the parser's and the sanitizer's own state and the
+// returned HTML.
 func Markdown(src string) template.HTML {
 	if strings.TrimSpace(src) == "" {
 		return "" // most optional fields are empty: no parser for them
 	}
-	h := markdownHTML(src)
-	if !hasText(h) {
+	mdOnce.Do(markdownSetup)
+	s := mdScratchPool.Get().(*mdScratch)
+	defer mdScratchPool.Put(s)
+	h := s.render(src)
+	if !s.hasText(h) {
 		return ""
 	}
-	return h
+	return template.HTML(h) // #nosec: sanitized by the allowlist above
 }
 
 // MarkdownItems renders each item with Markdown and keeps the ones with something to show,
@@ -152,46 +156,78 @@ func markdownItems(items []string, render func(string) template.HTML) []template
 	return out
 }
 
-// markupRe matches one tag of sanitized HTML (bluemonday escapes every "<" of text).
-var markupRe = regexp.MustCompile(`<[^>]*>`)
-
-// hasText reports whether sanitized HTML h shows anything: text outside its tags, or a
-// thematic break (the one allowed element that is visible without text).
-func hasText(h template.HTML) bool {
-	return strings.Contains(string(h), "<hr>") || strings.TrimSpace(markupRe.ReplaceAllString(string(h), "")) != ""
+// mdScratch is one Markdown render's buffers, reused from render to render: the source as
+// goldmark reads it, goldmark's HTML and the reader the sanitizer reads it through, the
+// sanitized HTML, and the text outside its tags.
+type mdScratch struct {
+	src       []byte
+	md, clean bytes.Buffer
+	rd        bytes.Reader
+	text      []byte
 }
 
-func markdownHTML(src string) template.HTML {
-	mdOnce.Do(markdownSetup)
-	s := mdScratchPool.Get().(*mdScratch)
-	defer mdScratchPool.Put(s)
+var mdScratchPool = sync.Pool{New: func() any { return new(mdScratch) }}
+
+// render is src as sanitized HTML, held in s's buffers until s renders again.
+func (s *mdScratch) render(src string) []byte {
 	s.src = append(s.src[:0], src...)
 	s.md.Reset()
 	s.clean.Reset()
 	if err := mdEngine.Convert(s.src, bufWriter{&s.md}); err != nil {
-		return template.HTML(template.HTMLEscapeString(src))
+		template.HTMLEscape(&s.clean, s.src)
+		return s.clean.Bytes()
 	}
 	if len(bytes.TrimSpace(s.md.Bytes())) == 0 {
-		return template.HTML(s.md.String()) // nothing to sanitize, as SanitizeBytes has it
+		return s.md.Bytes() // nothing to sanitize, as SanitizeBytes has it
 	}
-	if err := mdPolicy.SanitizeReaderToWriter(bytes.NewReader(s.md.Bytes()), &s.clean); err != nil {
-		return "" // what SanitizeBytes gives for markup it cannot read
+	s.rd.Reset(s.md.Bytes())
+	if err := mdPolicy.SanitizeReaderToWriter(&s.rd, &s.clean); err != nil {
+		return nil // what SanitizeBytes gives for markup it cannot read
 	}
-	out := s.clean.String()
-	if strings.Contains(out, relFromPolicy) {
-		out = strings.ReplaceAll(out, relFromPolicy, relWanted)
+	out := s.clean.Bytes()
+	if !bytes.Contains(out, relFromPolicy) {
+		return out
 	}
-	return template.HTML(out) // #nosec: sanitized by the allowlist above
+	s.md.Reset() // read whole by the sanitizer: free to hold the links' new rel
+	for {
+		i := bytes.Index(out, relFromPolicy)
+		if i < 0 {
+			break
+		}
+		s.md.Write(out[:i])
+		s.md.Write(relWanted)
+		out = out[i+len(relFromPolicy):]
+	}
+	s.md.Write(out)
+	return s.md.Bytes()
 }
 
-// mdScratch is one Markdown render's buffers, reused from render to render: the source as
-// goldmark reads it, goldmark's HTML and the sanitized HTML.
-type mdScratch struct {
-	src       []byte
-	md, clean bytes.Buffer
+// hasText reports whether sanitized HTML h shows anything: text outside its tags, or a
+// thematic break (the one allowed element that is visible without text). Every "<" of h
+// starts a tag (bluemonday escapes the "<" of text); one without a ">" after it is text.
+func (s *mdScratch) hasText(h []byte) bool {
+	if bytes.Contains(h, thematicBreak) {
+		return true
+	}
+	s.text = s.text[:0]
+	for len(h) > 0 {
+		i := bytes.IndexByte(h, '<')
+		if i < 0 {
+			s.text = append(s.text, h...)
+			break
+		}
+		s.text = append(s.text, h[:i]...)
+		j := bytes.IndexByte(h[i:], '>')
+		if j < 0 {
+			s.text = append(s.text, h[i:]...)
+			break
+		}
+		h = h[i+j+1:]
+	}
+	return len(bytes.TrimSpace(s.text)) > 0
 }
 
-var mdScratchPool = sync.Pool{New: func() any { return new(mdScratch) }}
+var thematicBreak = []byte("<hr>")
 
 // bufWriter hands goldmark a bytes.Buffer as the buffered writer it writes through, which it
 // otherwise makes for every render (a bufio.Writer of 4 KiB around the buffer).

@@ -2,6 +2,7 @@ package site
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -224,4 +225,46 @@ func TestMarkdownEmptyRunsNoParser(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { Markdown("*x*") }); n == 0 {
 		t.Error("Markdown of text allocates nothing: the measure cannot tell a parser from none")
 	}
+}
+
+// BenchmarkMarkdown renders, unmemoized, texts like the notes publishers write (prose, lists,
+// links, raw HTML) and the hostile texts: the per-text cost a build pays once per distinct text.
+func BenchmarkMarkdown(b *testing.B) {
+	texts := append([]string{
+		"Release 1.0.2 with **bold** notes and a [link](https://example.org/notes).",
+		"Fixes the *crash* on load.\n\n- one\n- two\n- three with `code`\n\nSee <https://example.org/changes>.",
+		"<p align=\"center\">Big release: ferns sway.</p>\n\n<details><summary>Full list</summary>\nGrass is greener.\n</details>",
+	}, hostileMarkdown...)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, s := range texts {
+			Markdown(s)
+		}
+	}
+}
+
+// hasTextRef is hasText's rule said as a pattern: strip every tag, look for text left.
+func hasTextRef(h string) bool {
+	return strings.Contains(h, "<hr>") || strings.TrimSpace(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(h, "")) != ""
+}
+
+// FuzzHasText: hasText tells sanitized HTML that shows something from HTML that shows nothing
+// exactly as stripping the tags with a pattern does, for any bytes.
+func FuzzHasText(f *testing.F) {
+	cases := map[string]bool{
+		"": false, "<p></p>\n": false, "<p> \n\t</p>": false, "<p>\u3000\u00a0</p>": false, "<br><br>": false,
+		"<hr>": true, "<hr>\n": true, "a": true, "<p>a</p>": true, "&lt;": true, "<p>x</p><": true,
+		"<a": true, "<p>\n<a href=\"x\"></a></p>": false, "<em></em>.": true, "<p>\xff</p>": true,
+	}
+	for h, want := range cases {
+		if got := new(mdScratch).hasText([]byte(h)); got != want {
+			f.Errorf("hasText(%q) = %v, want %v", h, got, want)
+		}
+		f.Add(h)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		if got, want := new(mdScratch).hasText([]byte(h)), hasTextRef(h); got != want {
+			t.Errorf("hasText(%q) = %v, stripping the tags says %v", h, got, want)
+		}
+	})
 }
