@@ -1,0 +1,128 @@
+package store
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"reflect"
+	"slices"
+)
+
+// MarshalLarge is MarshalRecord(v), byte for byte, for a document too large to copy freely:
+// a struct whose fields hold long lists (the catalog's claims, the search index's records). A
+// field's list is encoded element by element through one encoder, whose buffers stay the size
+// of one element, into an output sized from the first elements; MarshalRecord instead holds
+// the compact document, its indented copy and the output growing in steps, each the size of
+// the whole. Any v but a struct whose every field is exported, not embedded and tagged with
+// a plain name only goes through MarshalRecord.
+func MarshalLarge(v any) ([]byte, error) {
+	rv := reflect.ValueOf(v)
+	names, ok := largeFields(rv)
+	if !ok {
+		return MarshalRecord(v)
+	}
+	l := newLargeEncoder()
+	l.out = append(l.out, '{')
+	for i, name := range names {
+		if i > 0 {
+			l.out = append(l.out, ',')
+		}
+		l.out = append(l.out, "\n  \""+name+"\": "...)
+		if err := l.field(rv.Field(i)); err != nil {
+			return nil, err
+		}
+	}
+	l.out = append(l.out, "\n}\n"...)
+	return l.out, nil
+}
+
+var (
+	marshalerType     = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// largeFields are the JSON names of rv's fields, or false when rv is not a struct MarshalLarge
+// writes itself (one that marshals itself, has no field, or has a field that is unexported,
+// embedded, untagged, tagged with an option or named twice).
+func largeFields(rv reflect.Value) ([]string, bool) {
+	t := rv.Type()
+	if rv.Kind() != reflect.Struct || rv.NumField() == 0 || t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+		return nil, false
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, f := range reflect.VisibleFields(t) {
+		name := f.Tag.Get("json")
+		if !f.IsExported() || f.Anonymous || len(f.Index) != 1 || !plainName(name) || seen[name] {
+			return nil, false
+		}
+		seen[name] = true
+		names = append(names, name)
+	}
+	return names, true
+}
+
+// plainName is a JSON name encoding/json writes as it is: lowercase ASCII letters, digits
+// and underscores, and no tag option.
+func plainName(s string) bool {
+	for _, c := range []byte(s) {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// largeEncoder encodes values through one encoder into scratch, appending them to out.
+type largeEncoder struct {
+	scratch bytes.Buffer
+	enc     *json.Encoder
+	out     []byte
+}
+
+func newLargeEncoder() *largeEncoder {
+	l := &largeEncoder{}
+	l.enc = json.NewEncoder(&l.scratch)
+	l.enc.SetEscapeHTML(false)
+	return l
+}
+
+// value appends v encoded as MarshalRecord writes it at a nesting of prefix.
+func (l *largeEncoder) value(v reflect.Value, prefix string) error {
+	l.scratch.Reset()
+	l.enc.SetIndent(prefix, "  ")
+	if err := l.enc.Encode(v.Interface()); err != nil {
+		return err
+	}
+	b := l.scratch.Bytes()
+	l.out = append(l.out, unescapeLineSeparators(b[:len(b)-1])...) // without the newline
+	return nil
+}
+
+// field appends a top-level field's value: a non-empty list (other than bytes, which encode as
+// base64, and a list type that marshals itself) element by element, anything else whole. Elements go by address, as encoding/json
+// reaches a list's elements (addressable: a pointer-receiver marshaler applies); a field goes
+// by value, as in a struct passed by value.
+func (l *largeEncoder) field(f reflect.Value) error {
+	if t := f.Type(); f.Kind() != reflect.Slice || f.Len() == 0 || t.Elem().Kind() == reflect.Uint8 ||
+		t.Implements(marshalerType) || t.Implements(textMarshalerType) {
+		return l.value(f, "  ")
+	}
+	l.out = append(l.out, '[')
+	start, n := len(l.out), f.Len()
+	for j := 0; j < n; j++ {
+		if j > 0 {
+			l.out = append(l.out, ',')
+		}
+		l.out = append(l.out, "\n    "...)
+		if err := l.value(f.Index(j).Addr(), "    "); err != nil {
+			return err
+		}
+		if k := min(n, 16); j == k-1 && n > k {
+			// room for the rest at the first elements' average size, and a quarter more
+			l.out = slices.Grow(l.out, (len(l.out)-start)/k*(n-k)*5/4)
+		}
+	}
+	l.out = append(l.out, "\n  ]"...)
+	return nil
+}
