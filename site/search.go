@@ -117,7 +117,7 @@ func (b *builder) searchJSON() ([]byte, error) {
 			Title: p.title, URL: dirURL(p.path), Kind: SearchPage, Summary: p.desc, Badge: "documentation",
 		}))
 	}
-	b2, err := store.MarshalRecord(doc)
+	b2, err := store.MarshalLarge(doc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", SearchFile, err)
 	}

@@ -430,9 +430,10 @@ func Events(n *network.Network, o Options) ([]byte, error) {
 
 // encode writes v, whose struct fields are declared in the order the reference writes them,
 // as store.MarshalRecord writes a state record: two-space indented, HTML characters unescaped,
-// one trailing newline.
+// one trailing newline. store.MarshalLarge writes those bytes without a copy of the whole
+// document per step.
 func encode(v any) ([]byte, error) {
-	b, err := store.MarshalRecord(v)
+	b, err := store.MarshalLarge(v)
 	if err != nil {
 		return nil, fmt.Errorf("format: encode: %w", err)
 	}
