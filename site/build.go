@@ -306,6 +306,10 @@ type builder struct {
 	renders *errgroup.Group // page renders, at most workers() at once
 	failed  context.Context // done once a render has failed
 	bufs    chan *pageBuf   // the running renders' buffers, one set each
+	// listBufs are the buffer sets of the pages that list the whole network (wholeNetwork):
+	// those pages run to megabytes, and rendering them on a few sets of their own lets those
+	// sets grow once instead of every worker's set growing to the largest list.
+	listBufs chan *pageBuf
 }
 
 // write writes a file at rel (slash path) in the output, minifying known text types. Safe
@@ -398,7 +402,8 @@ func workers() int { return 4 * runtime.GOMAXPROCS(0) }
 
 // startRenders readies the page renders: at most workers() at once, each with one of
 // workers() buffer sets, which live for the whole build (a sync.Pool is emptied by garbage
-// collections, after which renders regrow their buffers page by page).
+// collections, after which renders regrow their buffers page by page). The network-wide
+// lists have GOMAXPROCS sets of their own (wholeNetwork).
 func (b *builder) startRenders() {
 	b.renders, b.failed = errgroup.WithContext(context.Background())
 	b.renders.SetLimit(workers())
@@ -406,17 +411,21 @@ func (b *builder) startRenders() {
 	for i := 0; i < workers(); i++ {
 		b.bufs <- new(pageBuf)
 	}
+	b.listBufs = make(chan *pageBuf, runtime.GOMAXPROCS(0))
+	for i := 0; i < cap(b.listBufs); i++ {
+		b.listBufs <- new(pageBuf)
+	}
 }
 
-// spawn runs a render with a free buffer set, waiting while workers() renders run. Once one
-// has failed no more start: waitRenders returns the first error.
-func (b *builder) spawn(f func(*pageBuf) error) {
+// spawn runs a render with a free buffer set from sets, waiting while workers() renders run.
+// Once one has failed no more start: waitRenders returns the first error.
+func (b *builder) spawn(sets chan *pageBuf, f func(*pageBuf) error) {
 	if b.failed.Err() != nil {
 		return
 	}
 	b.renders.Go(func() error {
-		pb := <-b.bufs
-		defer func() { b.bufs <- pb }()
+		pb := <-sets
+		defer func() { sets <- pb }()
 		return f(pb)
 	})
 }
@@ -509,7 +518,7 @@ func (b *builder) machineFiles() error {
 		{SetupSchemaPath, embedded(schemas.Setup), nil},
 	}
 	for _, f := range files {
-		b.spawn(func(*pageBuf) error { return b.jsonFile(f) })
+		b.spawn(b.bufs, func(*pageBuf) error { return b.jsonFile(f) })
 	}
 	feed, err := b.atom()
 	if err != nil {

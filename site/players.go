@@ -103,7 +103,7 @@ func (b *builder) projectFeeds() error {
 		} else if b.n.State != nil {
 			updated = b.n.State.ObservedAt
 		}
-		b.spawn(func(pb *pageBuf) error {
+		b.spawn(b.bufs, func(pb *pageBuf) error {
 			feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+dirURL(projectPath(p.ID)),
 				"Changes this index observed in the manifests of every site that lists project id "+p.ID+", newest first.", evs, updated)
 			if err != nil {

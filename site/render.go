@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/DreamWeave-MP/ashyams-go/assets"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
@@ -185,6 +186,9 @@ func (b *builder) bindFuncs() {
 	b.tmpl.shared.Funcs(fm)
 }
 
+// entryBufs are scratch buffers for entry: the memo keeps an exact-size copy of each entry.
+var entryBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // entryKey is what a catalog entry's HTML depends on: the claim (its claimSummary is a function
 // of it), the page's link prefix (Page.Rel of "") and the date the list shows.
 type entryKey struct {
@@ -204,8 +208,10 @@ func (b *builder) entry(p *Page, s *claimSummary, date string) (template.HTML, e
 	if ok {
 		return h, nil
 	}
-	var buf strings.Builder
-	if err := b.tmpl.shared.ExecuteTemplate(&buf, "entry", map[string]any{"Page": p, "Entry": s, "Date": date}); err != nil {
+	buf := entryBufs.Get().(*bytes.Buffer)
+	defer entryBufs.Put(buf)
+	buf.Reset()
+	if err := b.tmpl.shared.ExecuteTemplate(buf, "entry", map[string]any{"Page": p, "Entry": s, "Date": date}); err != nil {
 		return "", err
 	}
 	h = template.HTML(buf.String()) // html/template's own output, escaped in text context
@@ -265,7 +271,11 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	b.mu.Lock()
 	b.pages = append(b.pages, p.Path)
 	b.mu.Unlock()
-	b.spawn(func(pb *pageBuf) error {
+	sets := b.bufs
+	if wholeNetwork[kind] {
+		sets = b.listBufs
+	}
+	b.spawn(sets, func(pb *pageBuf) error {
 		if len(data) > 0 {
 			p.Data = data[0]()
 		}
@@ -277,6 +287,14 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 		return b.writeBuf(p.Path, pb.html.Bytes(), &pb.min)
 	})
 	return nil
+}
+
+// wholeNetwork are the page kinds that list every claim, release, relationship or site of the
+// network: their pages grow with the network, to megabytes, where every other page grows
+// with one claim or one site. They render on buffer sets of their own (builder.listBufs).
+var wholeNetwork = map[string]bool{
+	"projects": true, "browse-list": true, "dependencies": true, "releases": true,
+	"capabilities": true, "updates": true, "health": true, "origins": true,
 }
 
 // pageBuf is one page render's buffers, reused from page to page: the rendered HTML and its

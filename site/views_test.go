@@ -228,3 +228,17 @@ func TestEntryRenderedOncePerPrefixAndDate(t *testing.T) {
 		t.Errorf("an entry does not link from its own list's depth:\n%s\n%s", l, a)
 	}
 }
+
+// TestWholeNetworkKindsArePageKinds: every kind that renders on the list buffer sets is a
+// page template, so a renamed template cannot silently move its pages back to the small sets.
+func TestWholeNetworkKindsArePageKinds(t *testing.T) {
+	ts, err := loadTemplates(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kind := range wholeNetwork {
+		if ts.pages[kind] == nil {
+			t.Errorf("wholeNetwork names %q, which is not a page template", kind)
+		}
+	}
+}
