@@ -6,7 +6,7 @@
 //
 // The checker evaluates the keywords this index's own schemas use (type, const, enum, $ref,
 // allOf, anyOf, oneOf, not, required, properties, additionalProperties, items, minItems,
-// maxItems, minLength, maxLength, pattern) with the library's meaning. A schema using any other
+// maxItems, uniqueItems over strings, minLength, maxLength, pattern) with the library's meaning. A schema using any other
 // assertion compiles to an unsupported checker, whose Valid is always false. False never
 // settles anything: the caller then runs the library's validator, which has the final word and
 // names what is wrong. So the checker can only save work, never accept what the library refuses
@@ -72,8 +72,9 @@ type node struct {
 	extra     *node // additionalProperties schema; nil with closed false: anything
 
 	items              *node
-	minItems, maxItems int // -1: none
-	minLen, maxLen     int // -1: none
+	unique             bool // uniqueItems, compiled only where every valid item is a string
+	minItems, maxItems int  // -1: none
+	minLen, maxLen     int  // -1: none
 	pattern            *regexp.Regexp
 }
 
@@ -110,7 +111,7 @@ var handled = map[string]bool{
 	"Always": true, "Ref": true, "Types": true, "Constant": true, "Enum": true, "Not": true,
 	"AllOf": true, "AnyOf": true, "OneOf": true, "Required": true, "Properties": true,
 	"AdditionalProperties": true, "Items": true, "Items2020": true, "MinItems": true,
-	"MaxItems": true, "MinLength": true, "MaxLength": true, "Pattern": true,
+	"MaxItems": true, "UniqueItems": true, "MinLength": true, "MaxLength": true, "Pattern": true,
 }
 
 // unset are the values of the -1-means-none fields when absent.
@@ -258,7 +259,31 @@ func (c *compiler) objectAndArray(s *jsonschema.Schema, n *node) error {
 		}
 		n.items = m
 	}
+	if s.UniqueItems {
+		if n.unique = stringsOnly(n.items, map[*node]bool{}); !n.unique {
+			return fmt.Errorf("%s: uniqueItems on items that may be other than strings", s.Location)
+		}
+	}
 	return nil
+}
+
+// stringsOnly reports whether n accepts nothing but strings: its type is string, or a schema
+// it applies whole ($ref, allOf) says so. Equal strings are then equal JSON values, which is
+// all uniqueItems needs to compare.
+func stringsOnly(n *node, seen map[*node]bool) bool {
+	if n == nil || seen[n] {
+		return false
+	}
+	seen[n] = true
+	if n.types == typeString {
+		return true
+	}
+	for _, m := range n.all {
+		if stringsOnly(m, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // scalars converts const or enum values; an array or object value is refused.

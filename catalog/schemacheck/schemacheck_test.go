@@ -60,6 +60,10 @@ var instances = []string{
 	`""`, `"a"`, `"ab"`, `"abc"`, `"é"`, `"\u00e9"`, `"\u0061"`, `"a\"b"`, `"\ud800"`, "\"\xff\"",
 	`"mod"`, `"Mod"`, `"m\u006fd"`, `"x/"`, `"ab/"`, `"AB/"`, `"a\nb/"`, `"\u2028"`, `"a b"`,
 	`[]`, `[1]`, `[1,2]`, `[1,2,3]`, `["a"]`, `["a","b"]`, `[null]`, `[[]]`, `[{}]`,
+	`["a","a"]`, `["a","\u0061"]`, `["b","a","b"]`, `["a",1]`, `["",""]`, `["a",1,1]`,
+	`["a","b","c","d","e","f","g","h","i","j","k","l","m","n","o","p","q","r","s","t"]`,
+	`["a","b","c","d","e","f","g","h","i","j","k","l","m","n","o","p","q","r","s","a"]`,
+	`["a","b","c","d","e","f","g","h","i","j","k","l","m","n","o","p","q","r","s","t","t"]`,
 	`{}`, `{"a":1}`, `{"a":"x"}`, `{"b":1}`, `{"a":1,"b":2}`, `{"a":null}`, `{"c":[]}`,
 	`{"a":1,"b":2,"c":3}`, `{"\u0061":"x"}`, ` {"a" : [ 1 , "x" ] } `, `{"a":{"b":{"c":null}}}`,
 	`{"kind":"x","n":1}`,
@@ -88,6 +92,7 @@ var keywordSchemas = []string{
 	`{"not":{"type":"null"}}`, `{"$ref":"#/$defs/s","maxLength":2,"$defs":{"s":{"type":"string"}}}`,
 	`{"$defs":{"t":{"type":["array","integer"],"items":{"$ref":"#/$defs/t"}}},"$ref":"#/$defs/t"}`,
 	`{"properties":{"a":{"properties":{"b":{"required":["c"]}}}}}`,
+	`{"uniqueItems":true,"items":{"type":"string"}}`, `{"uniqueItems":true,"items":{"$ref":"#/$defs/s"},"$defs":{"s":{"type":"string","minLength":1}}}`,
 }
 
 // TestKeywordsAgree: on every keyword schema and every instance, the walk's verdict is the
@@ -120,7 +125,8 @@ func TestKeywordsAgree(t *testing.T) {
 // checker that says why and never calls a document valid.
 func TestUnsupportedKeywords(t *testing.T) {
 	for _, sd := range []string{
-		`{"uniqueItems":true}`, `{"patternProperties":{"^a":{}}}`, `{"minimum":1}`, `{"minProperties":1}`,
+		`{"uniqueItems":true}`, `{"uniqueItems":true,"items":{"type":["string","null"]}}`,
+		`{"uniqueItems":true,"items":{"anyOf":[{"type":"string"}]}}`, `{"patternProperties":{"^a":{}}}`, `{"minimum":1}`, `{"minProperties":1}`,
 		`{"unevaluatedProperties":false}`, `{"if":{"type":"string"},"then":{"minLength":1}}`,
 		`{"items":{"uniqueItems":true}}`, `{"prefixItems":[{}]}`, `{"contains":{}}`,
 		`{"enum":[[1]]}`, `{"const":{"a":1}}`, `{"propertyNames":{"maxLength":1}}`,

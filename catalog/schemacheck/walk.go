@@ -218,10 +218,23 @@ func (w *walk) object(n *node, i int) (int, bool) {
 // array evaluates the array keywords on the array at i.
 func (w *walk) array(n *node, i int) (int, bool) {
 	count := 0
+	var u *uniques // only for uniqueItems, so other arrays allocate nothing
+	if n.unique {
+		u = &uniques{}
+	}
 	i = w.space(i + 1)
 	if w.doc[i] != ']' {
 		for {
 			count++
+			if n.unique {
+				if w.doc[i] != '"' {
+					return 0, false // items accepts only strings
+				}
+				s, _, ok := w.stringAt(i)
+				if !ok || !u.add(s) {
+					return 0, false
+				}
+			}
 			if n.items != nil {
 				var ok bool
 				if i, ok = w.check(n.items, i); !ok {
@@ -241,6 +254,40 @@ func (w *walk) array(n *node, i int) (int, bool) {
 		return 0, false
 	}
 	return i + 1, true
+}
+
+// uniques are the decoded strings of an array so far, for uniqueItems: compared one by one
+// while few, then by a set.
+type uniques struct {
+	first [16][]byte
+	list  [][]byte
+	set   map[string]bool
+}
+
+// add reports whether s is new, and adds it.
+func (u *uniques) add(s []byte) bool {
+	if u.set != nil {
+		if u.set[string(s)] {
+			return false
+		}
+		u.set[string(s)] = true
+		return true
+	}
+	for _, t := range u.list {
+		if bytes.Equal(s, t) {
+			return false
+		}
+	}
+	if u.list == nil {
+		u.list = u.first[:0]
+	}
+	if u.list = append(u.list, s); len(u.list) == len(u.first) {
+		u.set = map[string]bool{}
+		for _, t := range u.list {
+			u.set[string(t)] = true
+		}
+	}
+	return true
 }
 
 // str evaluates the string keywords on the string at i.
