@@ -496,7 +496,7 @@ func checkNames(n *network.Network) error {
 // pretty-printed as the reference writes them. setup.json and its schema are beside them,
 // minified (this index's own files). Every JSON file is validated against its schema first.
 // The JSON files are generated, validated and written as renders (spawn), beside the pages:
-// the catalog's validation is the longest single piece of a large build.
+// the catalog is the largest single file of a large build.
 func (b *builder) machineFiles() error {
 	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.base, Repository: b.repo}, BaseURL: b.base}
 	b.setup = b.setupData()

@@ -111,6 +111,9 @@ func TestBuildCorpus(t *testing.T) {
 	} else if !searchWalk.Valid(readOut(t, out1, SearchFile)) {
 		t.Error("search.json is valid by the library but not by the walk over its bytes")
 	}
+	if b := readOut(t, out1, SetupFile); validateSetup(b) != nil || !setupWalk.Valid(b) {
+		t.Errorf("setup.json is not valid by the walk over its bytes: %v", validateSetup(b))
+	}
 	for _, f := range []string{FeedFile, "sitemap.xml", "robots.txt", format.SchemaPath, GraphFile} {
 		if _, err := os.Stat(filepath.Join(out1, f)); err != nil && f != GraphFile {
 			t.Errorf("missing %s: %v", f, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/schemacheck"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
@@ -308,11 +309,13 @@ func setupJSON(doc *setupDoc) ([]byte, error) {
 var (
 	setupOnce     sync.Once
 	setupCompiled *jsonschema.Schema
+	setupWalk     *schemacheck.Checker
 	setupErr      error
 )
 
-// validateSetup checks a setup.json document against schemas.Setup. The error names the JSON
-// pointer of the value that does not match.
+// validateSetup checks a setup.json document against schemas.Setup: over the bytes first
+// (schemacheck), which settles a valid file without decoding it, then, for any other, with
+// the library's validator. The error names the JSON pointer of the value that does not match.
 func validateSetup(doc []byte) error {
 	setupOnce.Do(func() {
 		b, err := schemas.FS.ReadFile(schemas.Setup)
@@ -325,10 +328,15 @@ func validateSetup(doc []byte) error {
 		if setupErr = c.AddResource(schemas.Setup, bytes.NewReader(b)); setupErr != nil {
 			return
 		}
-		setupCompiled, setupErr = c.Compile(schemas.Setup)
+		if setupCompiled, setupErr = c.Compile(schemas.Setup); setupErr == nil {
+			setupWalk = schemacheck.Compile(setupCompiled)
+		}
 	})
 	if setupErr != nil {
 		return setupErr
+	}
+	if setupWalk.Valid(doc) {
+		return nil
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(doc))

@@ -263,6 +263,9 @@ func TestSetupSchemaRefuses(t *testing.T) {
 	if err := check("good", good()); err != nil {
 		t.Fatalf("a valid document is refused: %v", err)
 	}
+	if b, _ := json.Marshal(good()); setupWalk.Unsupported() != "" || !setupWalk.Valid(b) {
+		t.Fatalf("the walk does not settle a valid document (%s)", setupWalk.Unsupported())
+	}
 	for _, tc := range []struct {
 		name, where string
 		edit        func(map[string]any)
@@ -272,6 +275,9 @@ func TestSetupSchemaRefuses(t *testing.T) {
 		{"unknown field", "", func(d map[string]any) { d["extra"] = true }},
 		{"bad key", "/content_files/a.esp/0", func(d map[string]any) { d["content_files"] = map[string]any{"a.esp": []any{"not a key"}} }},
 		{"empty claim list", "/content_files/a.esp", func(d map[string]any) { d["content_files"] = map[string]any{"a.esp": []any{}} }},
+		{"one claim twice", "/content_files/a.esp", func(d map[string]any) {
+			d["content_files"] = map[string]any{"a.esp": []any{uuid(1) + "/site-a", uuid(1) + "/site-a"}}
+		}},
 		{"missing health", "/claims/" + uuid(1) + "~1site-a", func(d map[string]any) { delete(claim(d), "health") }},
 		{"bad status", "/claims/" + uuid(1) + "~1site-a/release", func(d map[string]any) {
 			claim(d)["release"].(map[string]any)["status"] = "withdrawn"
@@ -290,6 +296,9 @@ func TestSetupSchemaRefuses(t *testing.T) {
 		if err == nil {
 			t.Errorf("%s: accepted", tc.name)
 			continue
+		}
+		if b, _ := json.Marshal(d); setupWalk.Valid(b) {
+			t.Errorf("%s: accepted by the walk", tc.name)
 		}
 		if !strings.Contains(err.Error(), fmt.Sprintf("%q", tc.where)) && !strings.Contains(err.Error(), "'"+tc.where+"'") {
 			t.Errorf("%s: the error does not name %s: %v", tc.name, tc.where, err)
