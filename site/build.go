@@ -299,9 +299,8 @@ type builder struct {
 	refs map[*network.Claim]*claimRef
 	// md is this build's rendered publisher Markdown, each distinct text rendered once.
 	md *mdMemo
-	// entries are the catalog entries rendered so far (entry), guarded by entryMu.
-	entries map[entryKey]template.HTML
-	entryMu sync.Mutex
+	// frags are the fragments rendered once and printed on many pages (entry, frame).
+	frags *fragments
 
 	renders *errgroup.Group // page renders, at most workers() at once
 	failed  context.Context // done once a render has failed

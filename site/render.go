@@ -125,22 +125,23 @@ var nav = []navItem{
 type templateSet struct {
 	pages map[string]*template.Template
 	// shared holds only the shared files (_layout, _partials, _catalog): it renders the
-	// catalog entries the "entry" function memoizes.
+	// fragments the "entry" and "frame" functions memoize.
 	shared *template.Template
 }
 
 // funcs are the template functions. Pages get view structs computed in Go (views.go), so
 // these only format (size, when, plural), pass several values to a partial (dict), look up
 // the claimRef of a claim the model holds (ref), check a publisher URL (safeURL), render
-// publisher Markdown and print a memoized catalog entry (entry). md and mdItems return
-// template.HTML that is goldmark's output passed through the sanitizer's allowlist
-// (sanitize.go), which keeps no script, style, event attribute or unsafe URL; entry returns
-// html/template's own output for the "entry" template. ref, entry, md and mdItems here are
-// stand-ins for parsing: each build binds its own (bindFuncs), md and mdItems through the
-// build's memo.
+// publisher Markdown (md, mdItems) and print a fragment many pages share (entry, frame).
+// md and mdItems return template.HTML that is goldmark's output passed through the
+// sanitizer's allowlist (sanitize.go), which keeps no script, style, event attribute or
+// unsafe URL; entry and frame return html/template's own output for a shared template. ref,
+// entry, frame, md and mdItems here are stand-ins for parsing: each build binds its own
+// (bindFuncs), md and mdItems through the build's memo.
 var funcs = template.FuncMap{
 	"ref":     (*builder)(nil).ref,
 	"entry":   (*builder)(nil).entry,
+	"frame":   (*builder)(nil).frame,
 	"md":      Markdown,
 	"mdItems": MarkdownItems,
 	"safeURL": SafeURL,
@@ -178,16 +179,47 @@ func originName(o *network.Origin) string {
 // those functions on every page template.
 func (b *builder) bindFuncs() {
 	b.refs = claimRefs(b.n, b.names)
-	b.entries = map[entryKey]template.HTML{}
-	fm := template.FuncMap{"ref": b.ref, "entry": b.entry, "md": b.md.Markdown, "mdItems": b.md.Items}
+	b.frags = &fragments{m: map[any]template.HTML{}}
+	fm := template.FuncMap{"ref": b.ref, "entry": b.entry, "frame": b.frame, "md": b.md.Markdown, "mdItems": b.md.Items}
 	for _, t := range b.tmpl.pages {
 		t.Funcs(fm)
 	}
 	b.tmpl.shared.Funcs(fm)
 }
 
-// entryBufs are scratch buffers for entry: the memo keeps an exact-size copy of each entry.
-var entryBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// fragments are the template fragments a build renders once and prints on many pages (entry,
+// frame), by a key holding everything the fragment's HTML depends on. Safe for concurrent
+// use; two renders of one key at once both render and print the same HTML.
+type fragments struct {
+	mu sync.Mutex
+	m  map[any]template.HTML
+}
+
+// fragmentBufs are scratch buffers for fragments: the memo keeps an exact-size copy.
+var fragmentBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// render returns the memoized HTML for key, else executes the template name of t with data
+// and keeps the result. It is html/template's own output, escaped for the HTML text context
+// where the functions print it, so it equals what {{template name data}} prints there.
+func (f *fragments) render(key any, t *template.Template, name string, data any) (template.HTML, error) {
+	f.mu.Lock()
+	h, ok := f.m[key]
+	f.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	buf := fragmentBufs.Get().(*bytes.Buffer)
+	defer fragmentBufs.Put(buf)
+	buf.Reset()
+	if err := t.ExecuteTemplate(buf, name, data); err != nil {
+		return "", err
+	}
+	h = template.HTML(buf.String())
+	f.mu.Lock()
+	f.m[key] = h
+	f.mu.Unlock()
+	return h, nil
+}
 
 // entryKey is what a catalog entry's HTML depends on: the claim (its claimSummary is a function
 // of it), the page's link prefix (Page.Rel of "") and the date the list shows.
@@ -198,27 +230,36 @@ type entryKey struct {
 
 // entry is the template function "entry": the "entry" template (_catalog.html) for s on page
 // p, showing date ("released", "updated" or ""). The project list and the browse lists show
-// the same entry for a claim, so each (claim, link prefix, date) is rendered once per build
-// and shared; the HTML is what {{template "entry"}} would print in the same place.
+// the same entry for a claim, so each (claim, link prefix, date) is rendered once per build.
 func (b *builder) entry(p *Page, s *claimSummary, date string) (template.HTML, error) {
-	k := entryKey{s.C, p.Rel(""), date}
-	b.entryMu.Lock()
-	h, ok := b.entries[k]
-	b.entryMu.Unlock()
-	if ok {
-		return h, nil
+	return b.frags.render(entryKey{s.C, p.Rel(""), date}, b.tmpl.shared, "entry",
+		map[string]any{"Page": p, "Entry": s, "Date": date})
+}
+
+// frameKey is what a part of the page frame depends on: both on the link prefix; the header
+// on the section and on the page's path when it is a navigation entry's (navFor); the
+// footer on the build's siteMeta.
+type frameKey struct {
+	name, root, section, navPage string
+	meta                         siteMeta
+}
+
+// frame is the template function "frame": the part name of the page frame (_layout.html:
+// "siteheader" or "sitefooter") for page p. Every page prints both, and they differ only by
+// depth and section, so each is rendered once per build for each.
+func (b *builder) frame(name string, p *Page) (template.HTML, error) {
+	k := frameKey{name: name, root: p.Rel("")}
+	if name == "siteheader" { // the navigation marks the page's section and entry
+		k.section = p.Section
+		for _, n := range nav {
+			if n.Path == p.Path {
+				k.navPage = p.Path
+			}
+		}
+	} else if p.Meta != nil {
+		k.meta = *p.Meta
 	}
-	buf := entryBufs.Get().(*bytes.Buffer)
-	defer entryBufs.Put(buf)
-	buf.Reset()
-	if err := b.tmpl.shared.ExecuteTemplate(buf, "entry", map[string]any{"Page": p, "Entry": s, "Date": date}); err != nil {
-		return "", err
-	}
-	h = template.HTML(buf.String()) // html/template's own output, escaped in text context
-	b.entryMu.Lock()
-	b.entries[k] = h
-	b.entryMu.Unlock()
-	return h, nil
+	return b.frags.render(k, b.tmpl.shared, name, p)
 }
 
 // loadTemplates parses the page templates from fsys (nil: the embedded templates.FS).

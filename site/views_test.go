@@ -216,8 +216,8 @@ func TestEntryRenderedOncePerPrefixAndDate(t *testing.T) {
 			t.Errorf("entry(%s, %q) =\n%s\nwant what the template prints:\n%s", c.p.Path, c.date, got, want)
 		}
 	}
-	if len(b.entries) != 4 {
-		t.Errorf("%d entries rendered, want 4 (two depths, three dates at one of them)", len(b.entries))
+	if len(b.frags.m) != 4 {
+		t.Errorf("%d entries rendered, want 4 (two depths, three dates at one of them)", len(b.frags.m))
 	}
 	a, _ := b.entry(browse, s, "")
 	o, _ := b.entry(other, s, "")
@@ -240,5 +240,57 @@ func TestWholeNetworkKindsArePageKinds(t *testing.T) {
 		if ts.pages[kind] == nil {
 			t.Errorf("wholeNetwork names %q, which is not a page template", kind)
 		}
+	}
+}
+
+// TestFrameRenderedOncePerDepthAndSection: frame prints what {{template "siteheader"}} and
+// {{template "sitefooter"}} print for the page, and renders each once for pages that share
+// the link prefix, the section and the navigation match.
+func TestFrameRenderedOncePerDepthAndSection(t *testing.T) {
+	state := t.TempDir()
+	newFakeState(t, state)
+	n, err := network.Load(store.Open(state), &curation.Curation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{n: n, names: newSiteNames(n)}
+	if b.tmpl, err = loadTemplates(nil); err != nil {
+		t.Fatal(err)
+	}
+	b.bindFuncs()
+	meta := &siteMeta{ObservedAt: "2026-09-02T13:01:00Z", Crawler: "c <x>", Repository: "https://example.org/r"}
+	page := func(path, section string) *Page {
+		p := &Page{Path: path, Section: section, Meta: meta}
+		p.Nav = navFor(p)
+		return p
+	}
+	pages := []*Page{
+		page("projects/a/s/index.html", "projects"), page("projects/b/s/index.html", "projects"),
+		page("projects/index.html", "projects"), page("updates/x/index.html", "updates"),
+		page("origins/o/index.html", "origins"), page("browse/t/index.html", "projects"),
+	}
+	for _, p := range pages {
+		for _, part := range []string{"siteheader", "sitefooter"} {
+			got, err := b.frame(part, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want strings.Builder
+			if err := b.tmpl.pages["claim"].ExecuteTemplate(&want, part, p); err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != want.String() {
+				t.Errorf("frame(%s, %s) =\n%s\nwant\n%s", part, p.Path, got, want.String())
+			}
+		}
+	}
+	// Headers: depth 3 projects; depth 1 projects/index.html (a navigation page); depth 2
+	// updates, origins and projects. Footers: one per depth.
+	if n := len(b.frags.m); n != 5+3 {
+		t.Errorf("%d frame parts rendered, want 8", n)
+	}
+	h, _ := b.frame("siteheader", pages[2])
+	if !strings.Contains(string(h), `aria-current="page"`) {
+		t.Errorf("the project list's header does not mark its own entry as the page:\n%s", h)
 	}
 }
