@@ -132,23 +132,25 @@ type templateSet struct {
 // funcs are the template functions. Pages get view structs computed in Go (views.go), so
 // these only format (size, when, plural), pass several values to a partial (dict), look up
 // the claimRef of a claim the model holds (ref), check a publisher URL (safeURL), render
-// publisher Markdown (md, mdItems) and print a fragment many pages share (entry, frame).
+// publisher Markdown (md, mdItems) and print a fragment many pages share (entry, frame,
+// claimlink).
 // md and mdItems return template.HTML that is goldmark's output passed through the
 // sanitizer's allowlist (sanitize.go), which keeps no script, style, event attribute or
-// unsafe URL; entry and frame return html/template's own output for a shared template. ref,
-// entry, frame, md and mdItems here are stand-ins for parsing: each build binds its own
-// (bindFuncs), md and mdItems through the build's memo.
+// unsafe URL; entry, frame and claimlink return html/template's own output for a shared
+// template. ref, entry, frame, claimlink, md and mdItems here are stand-ins for parsing: each
+// build binds its own (bindFuncs), md and mdItems through the build's memo.
 var funcs = template.FuncMap{
-	"ref":     (*builder)(nil).ref,
-	"entry":   (*builder)(nil).entry,
-	"frame":   (*builder)(nil).frame,
-	"md":      Markdown,
-	"mdItems": MarkdownItems,
-	"safeURL": SafeURL,
-	"size":    sizeText,
-	"when":    when,
-	"dict":    dict,
-	"plural":  plural,
+	"ref":       (*builder)(nil).ref,
+	"entry":     (*builder)(nil).entry,
+	"frame":     (*builder)(nil).frame,
+	"claimlink": (*builder)(nil).claimlink,
+	"md":        Markdown,
+	"mdItems":   MarkdownItems,
+	"safeURL":   SafeURL,
+	"size":      sizeText,
+	"when":      when,
+	"dict":      dict,
+	"plural":    plural,
 }
 
 // siteLabel is how a claim's site is named in running text: the name the site gives itself,
@@ -180,7 +182,7 @@ func originName(o *network.Origin) string {
 func (b *builder) bindFuncs() {
 	b.refs = claimRefs(b.n, b.names)
 	b.frags = &fragments{m: map[any]template.HTML{}}
-	fm := template.FuncMap{"ref": b.ref, "entry": b.entry, "frame": b.frame, "md": b.md.Markdown, "mdItems": b.md.Items}
+	fm := template.FuncMap{"ref": b.ref, "entry": b.entry, "frame": b.frame, "claimlink": b.claimlink, "md": b.md.Markdown, "mdItems": b.md.Items}
 	for _, t := range b.tmpl.pages {
 		t.Funcs(fm)
 	}
@@ -236,27 +238,42 @@ func (b *builder) entry(p *Page, s *claimSummary, date string) (template.HTML, e
 		map[string]any{"Page": p, "Entry": s, "Date": date})
 }
 
-// frameKey is what a part of the page frame depends on: both on the link prefix; the header
-// on the section and on the page's path when it is a navigation entry's (navFor); the
-// footer on the build's siteMeta.
+// claimLinkKey is what a claim link's HTML depends on: the claim and the link prefix.
+type claimLinkKey struct {
+	c    *network.Claim
+	root string
+}
+
+// claimlink is the template function "claimlink": the "claimlink" template (_partials.html)
+// for c on page p. Claims are linked from many pages at each depth (requirements, users,
+// conflicts, lists), so each (claim, link prefix) is rendered once per build.
+func (b *builder) claimlink(p *Page, c *network.Claim) (template.HTML, error) {
+	return b.frags.render(claimLinkKey{c, p.Rel("")}, b.tmpl.shared, "claimlink",
+		map[string]any{"Page": p, "Claim": c})
+}
+
+// frameKey is what a part of the page frame depends on: each on the link prefix; the header
+// also on the section and on the page's path when it is a navigation entry's (navFor); the
+// footer also on the build's siteMeta.
 type frameKey struct {
 	name, root, section, navPage string
 	meta                         siteMeta
 }
 
 // frame is the template function "frame": the part name of the page frame (_layout.html:
-// "siteheader" or "sitefooter") for page p. Every page prints both, and they differ only by
-// depth and section, so each is rendered once per build for each.
+// "sitelinks", "siteheader" or "sitefooter") for page p. Every page prints each, and they
+// differ only by depth and section, so each is rendered once per build for each.
 func (b *builder) frame(name string, p *Page) (template.HTML, error) {
 	k := frameKey{name: name, root: p.Rel("")}
-	if name == "siteheader" { // the navigation marks the page's section and entry
+	switch {
+	case name == "siteheader": // the navigation marks the page's section and entry
 		k.section = p.Section
 		for _, n := range nav {
 			if n.Path == p.Path {
 				k.navPage = p.Path
 			}
 		}
-	} else if p.Meta != nil {
+	case name == "sitefooter" && p.Meta != nil:
 		k.meta = *p.Meta
 	}
 	return b.frags.render(k, b.tmpl.shared, name, p)

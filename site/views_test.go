@@ -270,7 +270,7 @@ func TestFrameRenderedOncePerDepthAndSection(t *testing.T) {
 		page("origins/o/index.html", "origins"), page("browse/t/index.html", "projects"),
 	}
 	for _, p := range pages {
-		for _, part := range []string{"siteheader", "sitefooter"} {
+		for _, part := range []string{"sitelinks", "siteheader", "sitefooter"} {
 			got, err := b.frame(part, p)
 			if err != nil {
 				t.Fatal(err)
@@ -285,12 +285,48 @@ func TestFrameRenderedOncePerDepthAndSection(t *testing.T) {
 		}
 	}
 	// Headers: depth 3 projects; depth 1 projects/index.html (a navigation page); depth 2
-	// updates, origins and projects. Footers: one per depth.
-	if n := len(b.frags.m); n != 5+3 {
-		t.Errorf("%d frame parts rendered, want 8", n)
+	// updates, origins and projects. Links and footers: one per depth.
+	if n := len(b.frags.m); n != 5+3+3 {
+		t.Errorf("%d frame parts rendered, want 11", n)
 	}
 	h, _ := b.frame("siteheader", pages[2])
 	if !strings.Contains(string(h), `aria-current="page"`) {
 		t.Errorf("the project list's header does not mark its own entry as the page:\n%s", h)
+	}
+}
+
+// TestClaimLinkRenderedOncePerPrefix: claimlink prints what {{template "claimlink"}} prints
+// and renders a claim's link once for each link prefix.
+func TestClaimLinkRenderedOncePerPrefix(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://a.example/dreamweave.json", "Site <A>")
+	f.claim(site, sampleManifest(uuid(1), "Held <b>", 1), nil)
+	n, err := network.Load(store.Open(state), &curation.Curation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{n: n, names: newSiteNames(n)}
+	if b.tmpl, err = loadTemplates(nil); err != nil {
+		t.Fatal(err)
+	}
+	b.bindFuncs()
+	c := n.Claims[0]
+	for _, path := range []string{"projects/a/s/index.html", "projects/b/s/index.html", "releases/index.html", "projects/a/s/index.html"} {
+		p := &Page{Path: path}
+		got, err := b.claimlink(p, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want strings.Builder
+		if err := b.tmpl.pages["claim"].ExecuteTemplate(&want, "claimlink", map[string]any{"Page": p, "Claim": c}); err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want.String() {
+			t.Errorf("claimlink on %s =\n%s\nwant\n%s", path, got, want.String())
+		}
+	}
+	if len(b.frags.m) != 2 {
+		t.Errorf("%d claim links rendered, want 2 (one per depth)", len(b.frags.m))
 	}
 }
