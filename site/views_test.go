@@ -179,20 +179,8 @@ func TestRefOutsideTheBuild(t *testing.T) {
 // prints, renders a claim's entry once for each link prefix and date, and hands the same
 // HTML to every list at that depth.
 func TestEntryRenderedOncePerPrefixAndDate(t *testing.T) {
-	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "Site <A> & \u202eB")
-	f.claim(site, sampleManifest(uuid(1), "Held <b>", 2), nil)
-	n, err := network.Load(store.Open(state), &curation.Curation{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &builder{n: n, names: newSiteNames(n)}
-	if b.tmpl, err = loadTemplates(nil); err != nil {
-		t.Fatal(err)
-	}
-	b.bindFuncs()
-	s := b.summarize(n.Claims[0])
+	b := boundBuilder(t, "Site <A> & \u202eB", "Held <b>", 2)
+	s := b.summarize(b.n.Claims[0])
 	list := &Page{Path: "projects/index.html"}
 	browse := &Page{Path: "browse/tag-x/index.html"}
 	other := &Page{Path: "browse/type-y/index.html"}
@@ -247,17 +235,7 @@ func TestWholeNetworkKindsArePageKinds(t *testing.T) {
 // {{template "sitefooter"}} print for the page, and renders each once for pages that share
 // the link prefix, the section and the navigation match.
 func TestFrameRenderedOncePerDepthAndSection(t *testing.T) {
-	state := t.TempDir()
-	newFakeState(t, state)
-	n, err := network.Load(store.Open(state), &curation.Curation{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &builder{n: n, names: newSiteNames(n)}
-	if b.tmpl, err = loadTemplates(nil); err != nil {
-		t.Fatal(err)
-	}
-	b.bindFuncs()
+	b := boundBuilder(t, "", "", 0)
 	meta := &siteMeta{ObservedAt: "2026-09-02T13:01:00Z", Crawler: "c <x>", Repository: "https://example.org/r"}
 	page := func(path, section string) *Page {
 		p := &Page{Path: path, Section: section, Meta: meta}
@@ -298,20 +276,8 @@ func TestFrameRenderedOncePerDepthAndSection(t *testing.T) {
 // TestClaimLinkRenderedOncePerPrefix: claimlink prints what {{template "claimlink"}} prints
 // and renders a claim's link once for each link prefix.
 func TestClaimLinkRenderedOncePerPrefix(t *testing.T) {
-	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "Site <A>")
-	f.claim(site, sampleManifest(uuid(1), "Held <b>", 1), nil)
-	n, err := network.Load(store.Open(state), &curation.Curation{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &builder{n: n, names: newSiteNames(n)}
-	if b.tmpl, err = loadTemplates(nil); err != nil {
-		t.Fatal(err)
-	}
-	b.bindFuncs()
-	c := n.Claims[0]
+	b := boundBuilder(t, "Site <A>", "Held <b>", 1)
+	c := b.n.Claims[0]
 	for _, path := range []string{"projects/a/s/index.html", "projects/b/s/index.html", "releases/index.html", "projects/a/s/index.html"} {
 		p := &Page{Path: path}
 		got, err := b.claimlink(p, c)
@@ -329,4 +295,27 @@ func TestClaimLinkRenderedOncePerPrefix(t *testing.T) {
 	if len(b.frags.m) != 2 {
 		t.Errorf("%d claim links rendered, want 2 (one per depth)", len(b.frags.m))
 	}
+}
+
+// boundBuilder is a builder with the embedded templates and this build's functions bound,
+// over a state with one site named siteName holding one claim named name with releases
+// releases (no site when siteName is "").
+func boundBuilder(t *testing.T, siteName, name string, releases int) *builder {
+	t.Helper()
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	if siteName != "" {
+		site := f.origin("https://a.example/dreamweave.json", siteName)
+		f.claim(site, sampleManifest(uuid(1), name, releases), nil)
+	}
+	n, err := network.Load(store.Open(state), &curation.Curation{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{n: n, names: newSiteNames(n)}
+	if b.tmpl, err = loadTemplates(nil); err != nil {
+		t.Fatal(err)
+	}
+	b.bindFuncs()
+	return b
 }
