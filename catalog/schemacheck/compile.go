@@ -6,11 +6,12 @@
 //
 // The checker evaluates the keywords this index's own schemas use (type, const, enum, $ref,
 // allOf, anyOf, oneOf, not, required, properties, additionalProperties, items, minItems,
-// maxItems, uniqueItems over strings, minLength, maxLength, pattern) with the library's meaning. A schema using any other
-// assertion compiles to an unsupported checker, whose Valid is always false. False never
-// settles anything: the caller then runs the library's validator, which has the final word and
-// names what is wrong. So the checker can only save work, never accept what the library refuses
-// (schemacheck's tests compare both verdicts on generated, mutated and fuzzed documents).
+// maxItems, uniqueItems over strings, minLength, maxLength, pattern) with the library's
+// meaning. A schema using any other assertion compiles to an unsupported checker, whose Valid
+// is always false. False never settles anything: the caller then runs the library's
+// validator, which has the final word and names what is wrong. True settles a file, so the
+// walk must never be laxer than the library: the tests compare both verdicts on generated,
+// mutated and fuzzed documents (FuzzWalkNeverLaxer).
 package schemacheck
 
 import (
