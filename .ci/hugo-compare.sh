@@ -284,7 +284,9 @@ hugo_files=$(find "$tmp/hugo-public" -type f | wc -l)
 read -r hugo_pages hugo_bytes < <(find "$tmp/hugo-public" -name '*.html' -printf '%s\n' | awk '{b += $1} END {print NR, b}')
 
 echo "ashyams: building the synthetic state of BenchmarkBuild10k (10,000 claims) once"
-bench=$(go test ./site -run '^$' -bench 'BenchmarkBuild10k$' -benchtime 1x | tee /dev/stderr | grep '^BenchmarkBuild10k')
+# tee to a file of its own: reopening /dev/stderr would truncate a log that stderr goes to.
+go test ./site -run '^$' -bench 'BenchmarkBuild10k$' -benchtime 1x | tee "$tmp/bench" >&2
+bench=$(grep '^BenchmarkBuild10k' "$tmp/bench")
 metric() { echo "$bench" | awk -v unit="$1" '{for (i = 2; i < NF; i++) if ($(i+1) == unit) print $i}'; }
 ash_ns=$(metric ns/op)
 
