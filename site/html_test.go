@@ -3,30 +3,17 @@ package site
 import (
 	"strings"
 
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
 	"golang.org/x/net/html"
 )
 
 // Tests read built pages as HTML trees with these helpers.
 
-// walk calls f on n and, while f returns true, on its descendants in document order.
-func walk(n *html.Node, f func(*html.Node) bool) {
-	if !f(n) {
-		return
-	}
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-		walk(ch, f)
-	}
-}
-
-// attr is n's attribute key (no namespace), and whether n has it.
-func attr(n *html.Node, key string) (string, bool) {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val, true
-		}
-	}
-	return "", false
-}
+// walk and attr are htmlnode's, as the link checker uses them.
+var (
+	walk = htmlnode.Walk
+	attr = htmlnode.Attr
+)
 
 // textOf is the text of n and its descendants, joined.
 func textOf(n *html.Node) string {

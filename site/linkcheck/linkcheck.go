@@ -32,6 +32,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/textdir"
 )
@@ -141,29 +142,11 @@ type checker struct {
 
 func (c *checker) add(page, msg string) { c.problems = append(c.problems, Problem{page, msg}) }
 
-func walk(n *html.Node, f func(*html.Node) bool) {
-	if !f(n) {
-		return
-	}
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-		walk(ch, f)
-	}
-}
-
-func attr(n *html.Node, key string) (string, bool) {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val, true
-		}
-	}
-	return "", false
-}
-
 func (c *checker) collectIDs(page string, doc *html.Node) map[string]bool {
 	ids := map[string]bool{}
-	walk(doc, func(n *html.Node) bool {
+	htmlnode.Walk(doc, func(n *html.Node) bool {
 		if n.Type == html.ElementNode {
-			if id, ok := attr(n, "id"); ok {
+			if id, ok := htmlnode.Attr(n, "id"); ok {
 				if ids[id] {
 					c.add(page, fmt.Sprintf("duplicate id %q", id))
 				}
@@ -179,13 +162,13 @@ func (c *checker) page(p string, doc *html.Node) {
 	var lang, title string
 	var haveTitle bool
 	lastHeading := 0
-	walk(doc, func(n *html.Node) bool {
+	htmlnode.Walk(doc, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return true
 		}
 		switch n.DataAtom {
 		case atom.Html:
-			lang, _ = attr(n, "lang")
+			lang, _ = htmlnode.Attr(n, "lang")
 		case atom.Title:
 			haveTitle = true
 			title = strings.TrimSpace(textOf(n))
@@ -198,8 +181,8 @@ func (c *checker) page(p string, doc *html.Node) {
 			}
 			lastHeading = lvl
 		case atom.Img:
-			if _, ok := attr(n, "alt"); !ok {
-				src, _ := attr(n, "src")
+			if _, ok := htmlnode.Attr(n, "alt"); !ok {
+				src, _ := htmlnode.Attr(n, "src")
 				c.add(p, fmt.Sprintf("image %q has no alt attribute", src))
 			}
 		}
@@ -232,7 +215,7 @@ func (c *checker) page(p string, doc *html.Node) {
 
 func textOf(n *html.Node) string {
 	var b strings.Builder
-	walk(n, func(m *html.Node) bool {
+	htmlnode.Walk(n, func(m *html.Node) bool {
 		if m.Type == html.TextNode {
 			b.WriteString(m.Data)
 		}
@@ -251,7 +234,7 @@ func truncate(s string, n int) string {
 
 // isPublisher reports whether n holds publisher text: it carries data-publisher.
 func isPublisher(n *html.Node) bool {
-	_, ok := attr(n, "data-publisher")
+	_, ok := htmlnode.Attr(n, "data-publisher")
 	return ok
 }
 
@@ -268,10 +251,10 @@ func publisherTexts(doc *html.Node) []string {
 			out = append(out, s)
 		}
 	}
-	walk(doc, func(n *html.Node) bool {
+	htmlnode.Walk(doc, func(n *html.Node) bool {
 		if n.Type == html.ElementNode && isPublisher(n) {
 			add(textOf(n))
-			if alt, ok := attr(n, "alt"); ok {
+			if alt, ok := htmlnode.Attr(n, "alt"); ok {
 				add(alt)
 			}
 		}
@@ -311,7 +294,7 @@ func (c *checker) words(p string, doc *html.Node) {
 		}
 	}
 	pub := publisherTexts(doc)
-	walk(doc, func(n *html.Node) bool {
+	htmlnode.Walk(doc, func(n *html.Node) bool {
 		switch n.Type {
 		case html.ElementNode:
 			if isPublisher(n) || n.DataAtom == atom.Script || n.DataAtom == atom.Style {

@@ -1,31 +1,17 @@
 package linkcheck
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 )
 
-// writeSite writes files (slash path -> content) under a new directory.
-func writeSite(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-func doc(body string) string {
-	return `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body><h1>T</h1>` + body + `</body></html>`
-}
+var (
+	writeSite = sitetest.WriteSite
+	doc       = sitetest.Doc
+)
 
 func TestCheckFindsEachProblem(t *testing.T) {
 	cases := []struct {
