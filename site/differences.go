@@ -10,7 +10,7 @@ type Difference struct {
 }
 
 // stateDifferences is the about/state page's data: what the site publishes differently, and
-// the record fields only this index writes (catalog/store's list, which the README repeats).
+// the record fields only this index writes (catalog/store's list, which docs/reference-operators.md repeats).
 type stateDifferences struct {
 	Publish []Difference
 	Records []store.Difference
@@ -18,7 +18,7 @@ type stateDifferences struct {
 
 // PublishDifferences are the deliberate differences in what the site publishes. Everything
 // else of the machine files follows the reference: the paths, the formats, the key order and
-// the pretty printing. The about/state page and the README list them.
+// the pretty printing. The about/state page and docs/reference-operators.md list them.
 var PublishDifferences = []Difference{
 	{
 		Area:      "catalog.json: a claim's cached",

@@ -11,7 +11,7 @@ import (
 // TestStatePageListsEveryDifference: the about/state page shows every deliberate difference
 // of PublishDifferences (what, ours, the reference's and why) and every record field of
 // store.Differences (the field and why), names every published path,
-// and the About page and the README link to it or list the same differences.
+// and the About page and docs/reference-operators.md link to it or list the same differences.
 func TestStatePageListsEveryDifference(t *testing.T) {
 	state := t.TempDir()
 	f := newFakeState(t, state)
@@ -42,16 +42,16 @@ func TestStatePageListsEveryDifference(t *testing.T) {
 	if about := string(readOut(t, out, "about/index.html")); !strings.Contains(about, `href="../about/state/index.html"`) {
 		t.Error("the About page does not link the state page")
 	}
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/reference-operators.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"`cached` in catalog.json", "network-media/", "TestSchemaSameFormatAsPublished", "feed's author", "U+2028"} {
 		if !strings.Contains(string(readme), w) {
-			t.Errorf("the README's list of differences lacks %q", w)
+			t.Errorf("docs/reference-operators.md's list of differences lacks %q", w)
 		}
 	}
 	if len(PublishDifferences) != 7 {
-		t.Errorf("%d publishing differences; the README lists 7: update both together", len(PublishDifferences))
+		t.Errorf("%d publishing differences; docs/reference-operators.md lists 7: update both together", len(PublishDifferences))
 	}
 }

@@ -11,7 +11,7 @@ type Difference struct {
 }
 
 // Differences lists every Difference, in record order (network, source, origin, claim). The
-// README and the site's about/state page show this list.
+// docs/reference-operators.md and the site's about/state page show this list.
 var Differences = []Difference{
 	{"network.health_changes", "The health changes the last refresh saw (a claim going stale or recovering, a site becoming unavailable), so `ashyams diff` and the refresh summary report them; written only when there were any."},
 	{"network.interrupted", "Set when the refresh that wrote the state did not finish (a signal, the deadline): when it stopped, why, and what it did not read, so the site says which records the last refresh did not read; absent after a refresh that completed."},

@@ -9,7 +9,7 @@ import (
 )
 
 // Every field this index writes beyond the reference index's records is listed in Differences
-// (and so in the README), and every listed field exists and is left out while unset.
+// (and so in docs/reference-operators.md), and every listed field exists and is left out while unset.
 func TestDifferencesListEveryExtraField(t *testing.T) {
 	reference := map[string][]string{
 		"network":         {"format", "crawler", "observed_at"},
@@ -67,11 +67,11 @@ func TestDifferencesListEveryExtraField(t *testing.T) {
 			t.Errorf("Differences lists %s, which is not a field", f)
 		}
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "docs", "reference-operators.md"))
 	must(t, err)
 	for _, d := range Differences {
 		if !strings.Contains(string(readme), "- `"+d.Field+"`: "+d.Why) {
-			t.Errorf("README does not list %s with its why", d.Field)
+			t.Errorf("docs/reference-operators.md does not list %s with its why", d.Field)
 		}
 	}
 }

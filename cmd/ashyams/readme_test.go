@@ -2,13 +2,14 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// The README is the runbook and says every command in it is run by .ci/run or by a test. This
-// test keeps that true: each command line of its ```sh blocks must appear in .ci/run as written,
+// The README and the guides in docs/ say every command in them is run by .ci/run or by a test.
+// This test keeps that true: each command line of their ```sh blocks must appear in .ci/run as written,
 // or be named by a "# README: <command>" line in .ci/run (just above the form .ci/run runs:
 // a temporary directory for a fixed path, the corpus replay for a real site), or be listed in
 // readmeByTest with the test that runs it.
@@ -57,10 +58,27 @@ func ciCovers(ci, cmd string) bool {
 	return false
 }
 
-func TestEveryREADMECommandIsRun(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// runbookFiles are the files whose commands .ci/run or a test must run: README.md and docs/*.md.
+func runbookFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob("../../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(docs) == 0 {
+		t.Fatal("no guides in docs/")
+	}
+	return append([]string{"../../README.md"}, docs...)
+}
+
+func TestEveryREADMECommandIsRun(t *testing.T) {
+	var readme []byte
+	for _, f := range runbookFiles(t) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readme = append(append(readme, b...), '\n')
 	}
 	ci, err := os.ReadFile("../../.ci/run")
 	if err != nil {
