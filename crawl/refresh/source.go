@@ -1,0 +1,203 @@
+package refresh
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/discover"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
+)
+
+// sourceNames refuses a source list two of whose URLs would share one record name (SourceID is
+// a slug and 32 bits of a digest): the state could not hold both, and one would overwrite the
+// other. A configuration the state cannot represent is this index's to fix, before any request.
+func sourceNames(srcs []sources.Source) error {
+	seen := map[string]string{}
+	for _, s := range srcs {
+		id := store.SourceID(s.URL)
+		if u, ok := seen[id]; ok && u != s.URL {
+			return fmt.Errorf("the enrolled sources %s and %s would share the record %s: enroll one of them by another URL", u, s.URL, store.SourcePath(id))
+		}
+		seen[id] = s.URL
+	}
+	return nil
+}
+
+// sourceRun is one enrolled source after discovery.
+type sourceRun struct {
+	src  sources.Source
+	prev *store.Source
+	d    *discovery // what discovery found; its trail is kept even when it failed
+	err  error      // why discovery failed (nil: d.IndexURL is the site index)
+	site string     // the site discovery ended at ("" when it failed)
+	// unusable is set when the site index discovery reached could not be used: the source's
+	// health and problem then (FORMATS section 1.2).
+	unusable *verdict
+}
+
+// discoverSource runs discovery for one enrolled source.
+func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun {
+	sr := &sourceRun{src: src}
+	if p, ok := r.prevSources[src.URL]; ok {
+		sr.prev = &p
+	}
+	d, err := r.discov(ctx, src.URL, r.held(src.URL, sr.prev))
+	sr.d, sr.err = d, err
+	if err == nil {
+		sr.site = store.SiteID(d.IndexURL)
+	}
+	r.mu.Lock()
+	r.srcDone++
+	n := r.srcDone
+	r.mu.Unlock()
+	if err != nil {
+		r.progress("refresh: source %d/%d %s: no site index (recorded below)", n, len(r.o.Sources), src.URL)
+	} else {
+		r.progress("refresh: source %d/%d %s: %s: %s", n, len(r.o.Sources), src.URL, d.Method, d.IndexURL)
+	}
+	return sr
+}
+
+// held is what discovery may ask conditionally, and what it must not move away from without
+// evidence: the validators of every held site index on the enrolled URL's host (where
+// discovery's walk and a same-site link lead) and of the source's own held index, by index URL
+// (only where the held bytes still hash to the recorded digest: a 304 must mean "what you
+// hold", and we must hold it), the enrolled URL's own validators (only when its conclusion's
+// index is held that way), and the previous conclusion. The held site index is the source's
+// last known site even when the source failed last time: an outage followed by a 404 is no
+// more a move than either alone.
+func (r *run) held(enrolled string, prev *store.Source) discover.Held {
+	h := discover.Held{Validators: map[string]store.Validators{}, Subject: r.o.subject}
+	for u, v := range r.hostValidators[hostOf(enrolled)] {
+		h.Validators[u] = v
+	}
+	if prev == nil || prev.Origin == nil {
+		return h
+	}
+	o, ok := r.prevOrigins[*prev.Origin]
+	if !ok {
+		return h
+	}
+	if v, ok := r.indexValidators[o.IndexURL]; ok {
+		h.Validators[o.IndexURL] = v
+	}
+	h.IndexURL = o.IndexURL
+	if prev.Health != store.SourceResolved || prev.Method == nil {
+		return h // no conclusion to stand on a 304: the page is read in full
+	}
+	h.Method = *prev.Method
+	if _, indexHeld := h.Validators[o.IndexURL]; !indexHeld {
+		return h // a 304 for the page would lead to a 304 for index bytes we cannot use
+	}
+	if prev.Validators != (store.Validators{}) {
+		if _, dup := h.Validators[prev.URL]; !dup {
+			h.Validators[prev.URL] = prev.Validators
+		}
+	}
+	return h
+}
+
+// removeSources deletes the records of the sources no longer listed in sources.toml (FORMATS
+// section 1.11): each origin that lists one is rewritten without it first, so at every moment an
+// origin's sources exist. Their sites, if no source leads there any more, go in their own tasks
+// (removeSite); their events stay.
+func (r *run) removeSources(p *plan) error {
+	if len(p.removed) == 0 {
+		return nil
+	}
+	gone := map[string]bool{}
+	for _, s := range p.removed {
+		gone[s.URL] = true
+	}
+	for _, id := range sortedKeys(r.prevOrigins) {
+		o := r.prevOrigins[id]
+		kept := []string{}
+		for _, u := range o.Sources {
+			if !gone[u] {
+				kept = append(kept, u)
+			}
+		}
+		if len(kept) == len(o.Sources) {
+			continue
+		}
+		o.Sources = kept
+		if err := r.st.WriteJSON(store.OriginPath(id), o); err != nil {
+			return err
+		}
+		r.prevOrigins[id] = o
+	}
+	for _, s := range p.removed {
+		if err := r.st.Remove(store.SourcePath(store.SourceID(s.URL))); err != nil {
+			return err
+		}
+		r.mu.Lock()
+		r.srcWritten[s.URL] = true
+		r.mu.Unlock()
+	}
+	return nil
+}
+
+// writeSource records one enrolled source after discovery. site is the origin it leads to now
+// (nil: discovery failed; the last known origin stays named). covered is the site whose failure
+// line already says why this source failed ("" when none): the source's own line then points
+// there instead of repeating the problem, so every "source unresolved" counted is also listed.
+func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
+	s := store.Source{URL: sr.src.URL, LastAttempt: r.now, Trail: []store.TrailStep{}}
+	if sr.prev != nil {
+		s.Origin, s.LastSuccess, s.Validators = sr.prev.Origin, sr.prev.LastSuccess, sr.prev.Validators
+	}
+	if sr.d != nil && sr.d.Trail != nil {
+		s.Trail = sr.d.Trail
+	}
+	if site != nil && sr.err == nil {
+		s.Origin = site
+		s.Health = store.SourceResolved
+		s.Method = strp(sr.d.Method)
+		s.Validators = sr.d.PageValidators
+		if sr.unusable == nil {
+			s.LastSuccess = strp(r.now)
+		} else {
+			// The index was reached but cannot be used: resolved with the parse problem, or
+			// the health of what stopped it (a newer protocol; the held bytes gone after a
+			// 304 and the refetch failing). The site's line says why.
+			s.Health, s.Problem = sr.unusable.health, strp(sr.unusable.problem)
+			if s.Health != store.SourceResolved {
+				r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, "its site "+*site+" could not be read (the site's line says why)"))
+			}
+		}
+	} else {
+		s.Health = sourceHealth(sr.err)
+		s.Problem = strp(sr.err.Error())
+		if s.Origin != nil && !r.hasOrigin(*s.Origin) {
+			s.Origin = nil
+		}
+		if covered != "" {
+			r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, "its site "+covered+" could not be read (the site's line says why)"))
+		} else {
+			r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, *s.Problem))
+		}
+	}
+	return r.putSource(s)
+}
+
+// putSource writes a source's record and notes it written.
+func (r *run) putSource(s store.Source) error {
+	if err := r.st.WriteJSON(store.SourcePath(store.SourceID(s.URL)), s); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.srcWritten[s.URL] = true
+	r.mu.Unlock()
+	return nil
+}
+
+func sourceURLs(srs []*sourceRun) []string {
+	out := make([]string, 0, len(srs))
+	for _, sr := range srs {
+		out = append(out, sr.src.URL)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,206 @@
+package refresh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/discover"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
+)
+
+// verdict is a health token and its problem.
+type verdict struct{ health, problem string }
+
+// sourceHealth is the health of a source whose discovery failed (FORMATS section 1.2): a
+// broken <link>; refused by crawler policy (an address, a scheme, credentials, redirects, a
+// size limit; or a site id another index URL holds); no-index when every URL answered "not
+// here" or the held index is gone; unreachable for any other failure, a time budget included.
+func sourceHealth(err error) string {
+	var de *discover.Error
+	var ce *collisionError
+	isDiscover := errors.As(err, &de)
+	switch {
+	case isDiscover && de.BrokenLink:
+		return store.SourceBrokenLink
+	case isBudget(err):
+		return store.SourceUnreachable
+	case guard.KindOf(err).Refusal(), errors.As(err, &ce):
+		return store.SourceRefused
+	case isDiscover && (!de.Outage || de.Status == 404 || de.Status == 410):
+		return store.SourceNoIndex
+	}
+	return store.SourceUnreachable
+}
+
+// warnings: when every source failed, the likeliest cause is not the sites but the runner's
+// network, or a local drill without --allow-loopback; say so loudly (the refresh still
+// succeeds: each failure is recorded as a fact about its source).
+func warnings(runs []*sourceRun) []string {
+	if len(runs) == 0 {
+		return nil
+	}
+	loopback, budget := true, ""
+	for i, sr := range runs {
+		if sr.err == nil {
+			return nil
+		}
+		var ge *guard.Error
+		if !errors.As(sr.err, &ge) || !ge.Loopback {
+			loopback = false
+		}
+		var be *BudgetError
+		switch {
+		case !errors.As(sr.err, &be):
+			budget = "-"
+		case i == 0:
+			budget = be.What
+		case be.What != budget:
+			budget = "-"
+		}
+	}
+	if budget != "-" {
+		return []string{"every source failed: " + budget + " ran out before any was read"}
+	}
+	out := []string{"every source failed; is the network reachable?"}
+	if loopback {
+		out = append(out, "every source was refused as a loopback address: did you mean --allow-loopback?")
+	}
+	return out
+}
+
+// siteFailed records that every source leading to a held site failed this time: the site's
+// health says why, its claims are marked stale, nothing held changes.
+func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
+	srs := p.failed[site]
+	health, problem := r.failureVerdict(ctx, site, srs[0].err)
+	if err := r.stopped(); err != nil { // the probe was cut short: nothing is written
+		return err
+	}
+	if err := r.originUnavailable(site, health, problem, sourceURLs(srs)); err != nil {
+		return err
+	}
+	for _, old := range p.pending[site] {
+		if err := r.movePending(old, r.prevOrigins[site].IndexURL, problem); err != nil {
+			return err
+		}
+	}
+	for _, sr := range srs {
+		if err := r.writeSource(sr, nil, site); err != nil {
+			return err
+		}
+	}
+	r.siteProgress(site, health+": "+problem)
+	return nil
+}
+
+// failureVerdict is a held site's health and problem when discovery through its sources failed.
+// A page whose DreamWeave <link> is broken is no-index (the page links no readable index). An
+// outage (discovery stopped at an answer that was not a definite "not here") is unreachable,
+// or no-index when the held index itself answered 404 or 410; a body that is not well-formed
+// JSON at the held index is that index's verdict (invalid-index with the finding's line and
+// column); a body over the size limit is refused by crawler policy; an address guard refusal is
+// unreachable (SSRF protection is not a resource limit); a time budget says so. When every URL
+// answered "not here", the held index is asked why (probe).
+func (r *run) failureVerdict(ctx context.Context, site string, err error) (health, problem string) {
+	x := r.prevOrigins[site].IndexURL
+	var de *discover.Error
+	if !errors.As(err, &de) {
+		if isBudget(err) {
+			return store.OriginUnreachable, "not read: " + err.Error()
+		}
+		return store.OriginUnreachable, err.Error()
+	}
+	atHeld := de.At == x || de.Asked == x
+	switch {
+	case de.BrokenLink: // the page now links no readable index: discovery stopped, nothing walked around it
+		return store.OriginNoIndex, de.Problem
+	case !de.Outage:
+		return r.probe(ctx, site, de.Problem)
+	case len(de.Findings) > 0 && atHeld:
+		h, verdict := indexVerdict(de.Findings)
+		return h, "the site index at " + x + " " + strings.TrimPrefix(verdict, "the site index ")
+	case guard.KindOf(err) == guard.KindTooLarge:
+		return store.OriginRefused, de.Problem
+	case atHeld && (de.Status == 404 || de.Status == 410):
+		return store.OriginNoIndex, de.Problem
+	}
+	return store.OriginUnreachable, de.Problem
+}
+
+// probe asks the held site index URL itself why discovery found nothing there (every URL
+// answered "not here"): an outage (5xx, a timeout, a network error, a refused address) is
+// "unreachable", a body over the limit "refused", a document that is not a valid site index
+// its verdict, and anything else (a 404, a valid index the enrolled URL no longer leads to)
+// "no-index".
+func (r *run) probe(ctx context.Context, site, problem string) (health, detail string) {
+	u := r.prevOrigins[site].IndexURL
+	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: acceptIndex})
+	switch {
+	case guard.KindOf(err) == guard.KindTooLarge:
+		return store.OriginRefused, fmt.Sprintf("%s; the held site index %s %s", problem, u, guard.Words(err, guard.Predicate))
+	case err != nil:
+		return store.OriginUnreachable, problem + "; the held site index could not be read: " + err.Error()
+	case resp.Status >= 500 || resp.Status == 408 || resp.Status == 429:
+		return store.OriginUnreachable, fmt.Sprintf("%s; the held site index %s answers HTTP %d", problem, u, resp.Status)
+	case resp.Status != 200:
+		return store.OriginNoIndex, fmt.Sprintf("%s; the held site index %s answers HTTP %d", problem, u, resp.Status)
+	}
+	if _, fs, _ := validateIndex(resp.Body); len(fs) > 0 {
+		h, verdict := indexVerdict(fs)
+		return h, problem + "; the site index at " + u + " " + strings.TrimPrefix(verdict, "the site index ")
+	}
+	return store.OriginNoIndex, problem + "; the held site index " + u + " still answers as a site index, but the enrolled URL no longer leads to it"
+}
+
+// originUnavailable records an origin that could not be read, and marks its listed claims
+// origin-unavailable. Held bytes, validators and digests stay as they were.
+func (r *run) originUnavailable(site, health, problem string, srcs []string) error {
+	o, ok := r.prevOrigins[site]
+	if !ok {
+		return nil
+	}
+	o.Health, o.Problem, o.LastAttempt = health, &problem, r.now
+	if srcs != nil {
+		o.Sources = srcs
+	}
+	if err := r.putOrigin(o); err != nil {
+		return err
+	}
+	r.fact(siteFact(site, health, problem, srcs))
+	return r.claimsUnavailable(site, problem)
+}
+
+// claimsUnavailable marks a site's listed claims stale because the site could not be read;
+// the site's own line in the summary covers them.
+func (r *run) claimsUnavailable(site, problem string) error {
+	for _, project := range sortedKeys(r.prevClaims[site]) {
+		c := r.prevClaims[site][project]
+		if c.Health == store.ClaimWithdrawn {
+			continue
+		}
+		msg := "the site could not be read on the last crawl: " + problem
+		c.Health, c.Problem, c.LastAttempt = store.ClaimOriginUnavailable, &msg, r.now
+		if err := r.putClaim(c); err != nil {
+			return err
+		}
+		r.coveredClaim(site, store.ClaimOriginUnavailable)
+	}
+	return nil
+}
+
+// indexVerdict turns site index findings into origin health and a problem.
+func indexVerdict(fs []protocol.Finding) (health, problem string) {
+	switch {
+	case protocol.IsRefused(fs):
+		return store.OriginRefused, "the site index is over the document limit: " + protocol.Summary(fs)
+	case protocol.IsNewerProtocol(fs):
+		return store.OriginUnsupportedVersion, "the site index speaks a newer protocol (" + protocol.Summary(fs) + "); last good data kept"
+	case protocol.IsNotDreamWeave(fs):
+		return store.OriginNoIndex, "the site index is not a DreamWeave site index: " + protocol.Summary(fs)
+	}
+	return store.OriginInvalidIndex, "the site index fails the protocol: " + protocol.Summary(fs)
+}
