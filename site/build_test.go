@@ -566,8 +566,11 @@ func TestBuildModelPages(t *testing.T) {
 		t.Errorf("the gaps page lacks the missing project or the inspect command")
 	}
 	deps := page(t, out, "dependencies/index.html")
-	if !strings.Contains(deps, "Candle App") || !strings.Contains(deps, "is required by") {
-		t.Error("the dependencies page lacks the edge or used-by list")
+	if !strings.Contains(deps, "Candle App") || !strings.Contains(deps, "that another claim's current release requires") {
+		t.Error("the dependencies page lacks the edge or the link to the used-by list")
+	}
+	if !strings.Contains(page(t, out, usedByPath), "is required by") {
+		t.Error("the used-by list lacks who requires what")
 	}
 	svg, err := os.ReadFile(filepath.Join(out, GraphFile))
 	if err != nil {

@@ -23,8 +23,7 @@ const PublishersPage = "about/publishers/index.html"
 
 // recentEvents is how many events the home page and the updates index show.
 const (
-	recentHome    = 10
-	recentUpdates = 200
+	recentHome = 10
 )
 
 func (b *builder) renderPages() error {
@@ -141,20 +140,25 @@ func (b *builder) homePage() error {
 }
 
 type projectsData struct {
+	// Entries are this page's claims of the list (all of them in name order: Total).
 	Entries []*claimSummary
-	// Projects counts the distinct project ids of Entries.
+	Total   int
+	// Projects counts the distinct project ids of the whole list.
 	Projects                     int
 	Types, Statuses, Tags, Games []string
-	Withdrawn                    []*network.Claim
+	// Withdrawn are the claims out of the catalog, shown on the first page only.
+	Withdrawn []*network.Claim
+	Pager     *pager
 }
 
 func (b *builder) projectPages() error {
 	d := &projectsData{}
 	types, statuses, tagset, games := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	ids := map[string]bool{}
+	var all []*claimSummary
 	for _, c := range byName(b.n.Listed) {
 		s := b.summarize(c)
-		d.Entries = append(d.Entries, s)
+		all = append(all, s)
 		ids[c.Project] = true
 		types[s.Type], statuses[s.Status], games[s.Game] = true, true, true
 		for _, t := range s.Tags {
@@ -167,9 +171,17 @@ func (b *builder) projectPages() error {
 		}
 	}
 	d.Types, d.Statuses, d.Tags, d.Games = keys(types), keys(statuses), keys(tagset), keys(games)
-	d.Projects = len(ids)
-	if err := b.page("projects", &Page{Path: "projects/index.html", Title: "Projects", Section: "projects", Script: true,
-		Desc: "Every project claim in the catalog, with search and filters by type, status, tag and game.", Data: d}); err != nil {
+	d.Projects, d.Total = len(ids), len(all)
+	first := &Page{Path: "projects/index.html", Title: "Projects", Section: "projects", Script: true,
+		Desc: "Every project claim in the catalog, with search and filters by type, status, tag and game."}
+	if err := b.pagedList("projects", first, len(all), func(lo, hi int, pg *pager) any {
+		pd := *d
+		pd.Entries, pd.Pager = all[lo:hi], pg
+		if pg != nil && pg.N > 1 {
+			pd.Withdrawn = nil
+		}
+		return &pd
+	}); err != nil {
 		return err
 	}
 	for _, p := range b.n.Projects {
@@ -524,8 +536,16 @@ func (b *builder) originPages() error {
 			od.Unenrolled = append(od.Unenrolled, b.siteRow(o))
 		}
 	}
-	if err := b.page("origins", &Page{Path: "origins/index.html", Title: "Sites", Section: "origins",
-		Desc: "Every DreamWeave site index this index reads: its health and the projects it lists.", Data: od}); err != nil {
+	read := od.Read
+	if err := b.pagedList("origins", &Page{Path: "origins/index.html", Title: "Sites", Section: "origins",
+		Desc: "Every DreamWeave site index this index reads: its health and the projects it lists."}, len(read),
+		func(lo, hi int, pg *pager) any {
+			pd := &originsData{Read: read[lo:hi]}
+			if pg == nil || pg.N == 1 {
+				pd.Unenrolled = od.Unenrolled
+			}
+			return pd
+		}); err != nil {
 		return err
 	}
 	for _, o := range b.n.Origins {
@@ -578,33 +598,33 @@ func (b *builder) releasesPage() error {
 		}
 		return rows[i].C.Key.Less(rows[j].C.Key)
 	})
-	return b.page("releases", &Page{Path: "releases/index.html", Title: "Releases", Section: "releases",
-		Desc: "The current release and channel heads of every claim in the catalog.", Data: rows})
+	return b.pagedList("releases", &Page{Path: "releases/index.html", Title: "Releases", Section: "releases",
+		Desc: "The current release and channel heads of every claim in the catalog."}, len(rows),
+		func(lo, hi int, _ *pager) any { return rows[lo:hi] })
 }
 
 type updatesData struct {
-	Tag    string
+	Tag string
+	// Events are this page's updates, of Total.
 	Events []*eventView
 	Tags   []tagLink
-	ByTag  map[string][]*eventView
-	More   bool
 	Total  int
 }
 
 func (b *builder) updatePages() error {
 	links := tagLinks(b.derived.Tags)
-	d := &updatesData{Events: b.derived.Events, Tags: links, ByTag: b.derived.ByTag, Total: len(b.derived.Events)}
-	if len(d.Events) > recentUpdates {
-		d.Events, d.More = d.Events[:recentUpdates], true
+	list := func(first *Page, tag string, evs []*eventView) error {
+		return b.pagedList("updates", first, len(evs), func(lo, hi int, _ *pager) any {
+			return &updatesData{Tag: tag, Events: evs[lo:hi], Tags: links, Total: len(evs)}
+		})
 	}
-	if err := b.page("updates", &Page{Path: "updates/index.html", Title: "Updates", Section: "updates",
-		Desc: "What changed in the network, newest first: typed differences between the manifests this index observed.", Data: d}); err != nil {
+	if err := list(&Page{Path: "updates/index.html", Title: "Updates", Section: "updates",
+		Desc: "What changed in the network, newest first: typed differences between the manifests this index observed."}, "", b.derived.Events); err != nil {
 		return err
 	}
 	for _, t := range b.derived.Tags {
-		td := &updatesData{Tag: t, Events: b.derived.ByTag[t], Tags: links, ByTag: b.derived.ByTag, Total: len(b.derived.ByTag[t])}
-		if err := b.page("updates", &Page{Path: tagPath(t), Title: "Updates tagged " + t, Section: "updates",
-			Desc: "Updates with one tag, newest first.", Data: td}); err != nil {
+		if err := list(&Page{Path: tagPath(t), Title: "Updates tagged " + t, Section: "updates",
+			Desc: "Updates with one tag, newest first."}, t, b.derived.ByTag[t]); err != nil {
 			return err
 		}
 	}
@@ -645,27 +665,51 @@ func (b *builder) capabilityPages() error {
 }
 
 type dependenciesData struct {
-	N      *network.Network
-	UsedBy []*network.Claim
+	N *network.Network
+	// First: this is the list's first page, which has the graph, the cycles and the link to
+	// the claims others require; the relationships are paged beneath.
+	First bool
+	// UsedBy counts the claims others require (listed on usedByPath).
+	UsedBy int
 	Graph  *graphInfo
-	// Rels are the network's relationships (network.Relationships) as the table shows them.
-	Rels []*relView
+	// Rels are this page's relationships (network.Relationships) as the table shows them, of
+	// Total.
+	Rels  []*relView
+	Total int
+}
+
+// usedByPath is the list of claims other claims' current releases require, each with who
+// requires it.
+const usedByPath = "dependencies/used-by/index.html"
+
+// usedByData is one page of the used-by list.
+type usedByData struct {
+	Claims []*network.Claim
+	Total  int
 }
 
 func (b *builder) dependenciesPage() error {
-	d := &dependenciesData{N: b.n, Rels: relViews(b.n.Relationships)}
+	rels := relViews(b.n.Relationships)
+	var used []*network.Claim
 	for _, c := range byName(b.n.Listed) {
 		if len(c.UsedBy) > 0 {
-			d.UsedBy = append(d.UsedBy, c)
+			used = append(used, c)
 		}
 	}
 	g, err := b.graph()
 	if err != nil {
 		return err
 	}
-	d.Graph = g
-	return b.page("dependencies", &Page{Path: "dependencies/index.html", Title: "Dependencies", Section: "dependencies",
-		Desc: "Every relationship of every current release, resolved against the catalog, and which claims are required by others.", Data: d})
+	if err := b.pagedList("dependencies", &Page{Path: "dependencies/index.html", Title: "Dependencies", Section: "dependencies",
+		Desc: "Every relationship of every current release, resolved against the catalog, and which claims are required by others."}, len(rels),
+		func(lo, hi int, pg *pager) any {
+			return &dependenciesData{N: b.n, First: pg == nil || pg.N == 1, UsedBy: len(used), Graph: g, Rels: rels[lo:hi], Total: len(rels)}
+		}); err != nil {
+		return err
+	}
+	return b.pagedList("used-by", &Page{Path: usedByPath, Title: "Projects others require", Section: "dependencies",
+		Desc: "Each claim that another claim's current release requires, with the claims that require it."}, len(used),
+		func(lo, hi int, _ *pager) any { return &usedByData{Claims: used[lo:hi], Total: len(used)} })
 }
 
 func (b *builder) gapsPage() error {

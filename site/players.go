@@ -144,7 +144,9 @@ type browseIndex struct {
 type browseList struct {
 	// Heading is this index's words; Label, after it, the publisher's word the list is of.
 	Heading, Label, Intro string
-	Entries               []*claimSummary
+	// Entries are this page's entries of the list's Total.
+	Entries []*claimSummary
+	Total   int
 	// Date names the date each entry shows: "released" (its current release's publisher's
 	// date), "updated" (when this index last saw its manifest change), or "".
 	Date string
@@ -196,10 +198,10 @@ func (b *builder) browsePages() error {
 			g := m[k]
 			path := "browse/" + browseDir(l.prefix, k) + "/index.html"
 			*l.out = append(*l.out, browseLink{Label: g.label, Path: path, N: len(g.entries)})
-			d := &browseList{Heading: l.noun, Label: g.label, Entries: g.entries,
+			d := &browseList{Heading: l.noun, Label: g.label,
 				Intro: "The " + l.kind + " is the publisher's word, as each manifest gives it. In name order."}
-			if err := b.page("browse-list", &Page{Path: path, Title: d.Heading + " " + plainPub(g.label), Section: "browse",
-				Desc: "Projects in the catalog by " + l.kind + ", in name order.", Data: d}); err != nil {
+			if err := b.browseList(&Page{Path: path, Title: d.Heading + " " + plainPub(g.label), Section: "browse",
+				Desc: "Projects in the catalog by " + l.kind + ", in name order."}, d, g.entries); err != nil {
 				return err
 			}
 		}
@@ -224,13 +226,23 @@ func (b *builder) browsePages() error {
 		{"browse/recently-updated/index.html", &browseList{Heading: "Recently updated", Entries: updated, Date: "updated",
 			Intro: "Projects by when this index last saw their manifest change (or first saw it), newest first."}},
 	} {
-		if err := b.page("browse-list", &Page{Path: l.path, Title: l.d.Heading, Section: "browse",
-			Desc: l.d.Heading + ": projects in the catalog.", Data: l.d}); err != nil {
+		if err := b.browseList(&Page{Path: l.path, Title: l.d.Heading, Section: "browse",
+			Desc: l.d.Heading + ": projects in the catalog."}, l.d, l.d.Entries); err != nil {
 			return err
 		}
 	}
 	return b.page("browse", &Page{Path: browsePath, Title: "Browse projects", Section: "browse",
 		Desc: "Lists of the projects in the catalog by type, status and tag, and by date, that need no script.", Data: idx})
+}
+
+// browseList queues the pages of one browse list of entries: d is its heading and words,
+// first its first page.
+func (b *builder) browseList(first *Page, d *browseList, entries []*claimSummary) error {
+	return b.pagedList("browse-list", first, len(entries), func(lo, hi int, pg *pager) any {
+		pd := *d
+		pd.Entries, pd.Total = entries[lo:hi], len(entries)
+		return &pd
+	})
 }
 
 // boolKeys is the set of m's keys.

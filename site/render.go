@@ -50,8 +50,10 @@ type Page struct {
 	Base string
 	Meta *siteMeta
 	// Nav is the site navigation as this page shows it.
-	Nav  []navLink
-	Data any
+	Nav []navLink
+	// Pager is where this page stands in a paged list (nil for a page that is no list's).
+	Pager *pager
+	Data  any
 }
 
 // Rel is target (a path relative to the output root) as a link from this page.

@@ -1,0 +1,159 @@
+package site
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// TestPagerLinks: a pager names the first and last pages, two on either side of its own and
+// a gap for every run left out; page 1 stays at the list's own path.
+func TestPagerLinks(t *testing.T) {
+	if p := newPager("projects/index.html", pageSize, 1); p != nil {
+		t.Errorf("a list of one page has a pager: %+v", p)
+	}
+	p := newPager("projects/index.html", 20*pageSize+1, 10)
+	var got []string
+	for _, l := range p.Links {
+		switch {
+		case l.Gap:
+			got = append(got, "…")
+		case l.Current:
+			got = append(got, fmt.Sprintf("[%d]", l.N))
+		default:
+			got = append(got, fmt.Sprint(l.N))
+		}
+	}
+	want := []string{"1", "…", "8", "9", "[10]", "11", "12", "…", "21"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("links of page 10 of 21: %v, want %v", got, want)
+	}
+	if p.Prev != "projects/page/9/index.html" || p.Next != "projects/page/11/index.html" {
+		t.Errorf("prev %q, next %q", p.Prev, p.Next)
+	}
+	if p.From != 9*pageSize+1 || p.To != 10*pageSize || p.Of != 21 {
+		t.Errorf("page 10 shows %d to %d of %d pages", p.From, p.To, p.Of)
+	}
+	if got := pagePath("projects/index.html", 1); got != "projects/index.html" {
+		t.Errorf("page 1 is at %s", got)
+	}
+	last := newPager("updates/observed/index.html", 2*pageSize+3, 3)
+	if last.Next != "" || last.From != 2*pageSize+1 || last.To != 2*pageSize+3 {
+		t.Errorf("last page: %+v", last)
+	}
+}
+
+// elements are the elements of doc for which match holds.
+func elements(doc *html.Node, match func(*html.Node) bool) []*html.Node {
+	var out []*html.Node
+	walk(doc, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && match(n) {
+			out = append(out, n)
+		}
+		return true
+	})
+	return out
+}
+
+// hasClass reports whether n's class attribute holds c.
+func hasClass(n *html.Node, c string) bool {
+	v, _ := attr(n, "class")
+	for _, f := range strings.Fields(v) {
+		if f == c {
+			return true
+		}
+	}
+	return false
+}
+
+// headLink is the href of doc's <link rel=rel>, "" when there is none.
+func headLink(doc *html.Node, rel string) string {
+	for _, n := range elements(doc, func(n *html.Node) bool { return n.Data == "link" }) {
+		if r, _ := attr(n, "rel"); r == rel {
+			h, _ := attr(n, "href")
+			return h
+		}
+	}
+	return ""
+}
+
+// TestListsArePaged: at 130 claims every list of claims, releases and updates holds at most
+// pageSize entries a page; its first page stays at the list's path, the others are at
+// page/N/ with rel=prev/next between them, the entries of all pages together are the list's
+// in order, once each, and every page is in the sitemap.
+func TestListsArePaged(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	synthState(t, state, 130)
+	res, out := build(t, state, Options{})
+	listed := len(res.Network.Listed)
+	sitemap := string(readOut(t, out, "sitemap.xml"))
+	lists := []struct {
+		first string
+		n     int
+		entry func(*html.Node) bool
+	}{
+		{"projects/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "entry") }},
+		{"browse/recently-updated/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "entry") }},
+		{"releases/index.html", listed, func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }},
+		{"updates/index.html", len(res.Network.Events), func(n *html.Node) bool { return n.Data == "li" && n.Parent.Data == "ul" && hasClass(n.Parent, "list") }},
+		{"dependencies/index.html", len(res.Network.Relationships), func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }},
+	}
+	for _, l := range lists {
+		pages := pageCount(l.n)
+		if pages < 2 {
+			t.Fatalf("%s: %d entries fit one page; the test needs more", l.first, l.n)
+		}
+		seen := map[string]bool{}
+		total := 0
+		for k := 1; k <= pages; k++ {
+			rel := pagePath(l.first, k)
+			doc := parsePage(t, out, rel)
+			es := elements(doc, l.entry)
+			want := pageSize
+			if k == pages {
+				want = l.n - (pages-1)*pageSize
+			}
+			if len(es) != want {
+				t.Errorf("%s holds %d entries, want %d", rel, len(es), want)
+			}
+			for _, e := range es {
+				key := textOf(e)
+				if seen[key] && l.first != "updates/index.html" {
+					t.Errorf("%s repeats an entry of an earlier page: %.60q", rel, key)
+				}
+				seen[key] = true
+			}
+			total += len(es)
+			wantPrev, wantNext := "", ""
+			if k > 1 {
+				wantPrev = relURL(rel, pagePath(l.first, k-1))
+			}
+			if k < pages {
+				wantNext = relURL(rel, pagePath(l.first, k+1))
+			}
+			if got := headLink(doc, "prev"); got != wantPrev {
+				t.Errorf("%s: rel=prev %q, want %q", rel, got, wantPrev)
+			}
+			if got := headLink(doc, "next"); got != wantNext {
+				t.Errorf("%s: rel=next %q, want %q", rel, got, wantNext)
+			}
+			if navs := elements(doc, func(n *html.Node) bool { return n.Data == "nav" && hasClass(n, "pager") }); len(navs) != 1 {
+				t.Errorf("%s has %d page navigations, want 1", rel, len(navs))
+			}
+			if !strings.Contains(sitemap, "<loc>"+DefaultBaseURL+dirURL(rel)+"</loc>") {
+				t.Errorf("the sitemap does not name %s", rel)
+			}
+		}
+		if total != l.n {
+			t.Errorf("%s: the pages hold %d entries together, want %d", l.first, total, l.n)
+		}
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(pagePath(l.first, pages+1)))); err == nil {
+			t.Errorf("%s: a page past the last was written", l.first)
+		}
+	}
+}
