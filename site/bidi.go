@@ -18,7 +18,7 @@ import (
 // .. PDI isolates (U+2068, U+2069) stay only in balanced pairs, a PDI with no FSI open is
 // removed and an FSI left open is closed at the end of its stretch of text. Every page, feed
 // and drawing the build writes passes through it whole (builder.write), so no template or
-// new field can miss it; the JSON files escape the same characters instead (store.JSONText).
+// new field can miss it; the JSON files escape the same characters instead (termtext.JSON).
 //
 // plainPub also isolates: text that still holds a right-to-left character is wrapped in FSI
 // .. PDI, so its direction stays inside it where no <bdi> can stand. Text with no

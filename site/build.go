@@ -39,6 +39,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 )
@@ -545,7 +546,7 @@ func (b *builder) jsonFile(f jsonFile) error {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
-	data = store.JSONText(data) // no raw C1 control or bidi override in a served file
+	data = termtext.JSON(data) // no raw C1 control or bidi override in a served file
 	if f.validate != nil {
 		if err := f.validate(data); err != nil {
 			return fmt.Errorf("generated %s does not match its schema: %w", f.name, err)

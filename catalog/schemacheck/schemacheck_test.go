@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/schemacheck"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
@@ -175,7 +176,7 @@ func corpusDocs(t *testing.T) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string][]byte{"#/$defs/catalog": store.JSONText(cat), "#/$defs/events": store.JSONText(ev)}
+	return map[string][]byte{"#/$defs/catalog": termtext.JSON(cat), "#/$defs/events": termtext.JSON(ev)}
 }
 
 // TestMutationsAgree: over the corpus's catalog and events files and thousands of mutations

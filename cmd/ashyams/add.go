@@ -13,6 +13,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/discover"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
@@ -60,7 +61,7 @@ func runAdd(e *env, args []string) int {
 		return 2
 	}
 	// Every refusal can quote publisher text (a problem quoting a site's document, a URL it
-	// redirected to) or the source list's: errorf prints each line through store.TermLine,
+	// redirected to) or the source list's: errorf prints each line through termtext.Line,
 	// so no control character, ESC sequence or "::workflow command::" reaches the terminal
 	// or the CI log as such (%s of a multi-line error keeps its lines, each made safe and
 	// prefixed).
@@ -89,7 +90,7 @@ func runAdd(e *env, args []string) int {
 	}
 	if other := sources.Enrolled(enrolled, u); other != nil {
 		return refuse("%s is already enrolled: [[source]] #%d (line %d, %s) is the same URL as a site sees it",
-			store.TermText(u), other.Entry, other.Line, store.TermText(other.URL))
+			termtext.Text(u), other.Entry, other.Line, termtext.Text(other.URL))
 	}
 	next := sources.AppendEntry(old, sources.Source{URL: u, Added: addNow().UTC().Format(time.DateOnly), Note: *note})
 	if _, err := sources.ParseWith(*srcPath, next, sources.Options{AllowLoopback: *loop}); err != nil {
@@ -100,7 +101,7 @@ func runAdd(e *env, args []string) int {
 	defer stop()
 	rep, err := refresh.Inspect(ctx, u, refresh.Options{AllowLoopback: *loop})
 	if err != nil {
-		return refuse("inspect %s: %s", store.TermText(u), store.TermText(err.Error()))
+		return refuse("inspect %s: %s", termtext.Text(u), termtext.Text(err.Error()))
 	}
 	if !rep.OK() {
 		fmt.Fprint(e.stdout, rep.String()) // every line made terminal-safe
@@ -110,18 +111,18 @@ func runAdd(e *env, args []string) int {
 		} else if rep.Source.Problem != nil {
 			why = *rep.Source.Problem
 		}
-		return refuse("cannot read a site at %s: %s", store.TermText(u), store.TermText(why))
+		return refuse("cannot read a site at %s: %s", termtext.Text(u), termtext.Text(why))
 	}
 	index := rep.Origin.IndexURL
 	if other := leadsTo(ctx, enrolled, index, *statePath, *loop); other != nil {
 		return refuse("%s leads to the site index %s, which [[source]] #%d (line %d, %s) already leads to",
-			store.TermText(u), store.TermText(index), other.Entry, other.Line, store.TermText(other.URL))
+			termtext.Text(u), termtext.Text(index), other.Entry, other.Line, termtext.Text(other.URL))
 	}
 	if err := store.ReplaceFile(*srcPath, next); err != nil {
 		return refuse("%v", err)
 	}
-	fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf("added %s to %s (site index %s, %s)",
-		store.TermText(u), store.TermText(*srcPath), store.TermText(index), plural(len(rep.Claims), "project"))))
+	fmt.Fprintln(e.stdout, termtext.Line(fmt.Sprintf("added %s to %s (site index %s, %s)",
+		termtext.Text(u), termtext.Text(*srcPath), termtext.Text(index), plural(len(rep.Claims), "project"))))
 	return 0
 }
 

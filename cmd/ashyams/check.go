@@ -7,6 +7,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
@@ -16,7 +17,7 @@ func init() {
 
 // runCheck is `ashyams check [--state DIR] [--sources FILE] [--curation FILE]`: every
 // invariant of seeds/state.txt "Recovery" (store.Dir.Check). Each broken one is printed on
-// stdout as "path: what is wrong", escaped with store.TermLine (paths and messages can carry
+// stdout as "path: what is wrong", escaped with termtext.Line (paths and messages can carry
 // publisher text), then a count on stderr; the exit status is 1. Event ids are verified by the
 // reference index's formula (store.EventIDFormula), which a sound state's line names.
 // --sources and --curation check those files too (checkConfig: every problem, with its line);
@@ -34,7 +35,7 @@ func runCheck(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		e.errorf("check", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
+		e.errorf("check", "unexpected argument %s", termtext.Quote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
@@ -58,12 +59,12 @@ func runCheck(e *env, args []string) int {
 	ps := store.Open(*statePath).Check()
 	leftovers := 0
 	for _, p := range ps {
-		fmt.Fprintln(e.stdout, store.TermLine(p.String()))
+		fmt.Fprintln(e.stdout, termtext.Line(p.String()))
 		if p.Kind == store.Leftover {
 			leftovers++
 		}
 	}
-	where := store.TermText(*statePath)
+	where := termtext.Text(*statePath)
 	removes := "the next refresh removes them"
 	if leftovers == 1 {
 		removes = "the next refresh removes it"
@@ -98,11 +99,11 @@ func (e *env) checkConfig(srcPath, curPath string, loop bool) int {
 		case err == nil:
 		case errors.As(err, &se):
 			for _, p := range se.Problems {
-				fmt.Fprintln(e.stdout, store.TermLine(srcPath+": "+p.String()))
+				fmt.Fprintln(e.stdout, termtext.Line(srcPath+": "+p.String()))
 			}
 			n += len(se.Problems)
 		default:
-			fmt.Fprintln(e.stdout, store.TermLine(err.Error()))
+			fmt.Fprintln(e.stdout, termtext.Line(err.Error()))
 			n++
 		}
 	}
@@ -113,11 +114,11 @@ func (e *env) checkConfig(srcPath, curPath string, loop bool) int {
 		case err == nil:
 		case errors.As(err, &ce):
 			for _, p := range ce.Problems {
-				fmt.Fprintln(e.stdout, store.TermLine(curPath+": "+p.String()))
+				fmt.Fprintln(e.stdout, termtext.Line(curPath+": "+p.String()))
 			}
 			n += len(ce.Problems)
 		default:
-			fmt.Fprintln(e.stdout, store.TermLine(err.Error()))
+			fmt.Fprintln(e.stdout, termtext.Line(err.Error()))
 			n++
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/example"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
@@ -70,7 +71,7 @@ func runDemo(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		e.errorf("demo", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
+		e.errorf("demo", "unexpected argument %s", termtext.Quote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}

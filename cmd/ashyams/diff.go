@@ -9,6 +9,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
 )
 
@@ -23,8 +24,8 @@ func init() {
 // changes network.json lists (claims and sites that became unavailable, invalid... or
 // recovered), in store.HealthLabel's words. With neither it says nothing changed. When the last
 // refresh was interrupted it says so first, with what was not read (refresh.InterruptedLines). Names,
-// headlines and differences are publisher text: every line goes through store.TermLine and
-// claim names are store.TermQuote'd. Exit 0 when printed, 1 when the state cannot be read or
+// headlines and differences are publisher text: every line goes through termtext.Line and
+// claim names are termtext.Quote'd. Exit 0 when printed, 1 when the state cannot be read or
 // no refresh has run, 2 on usage errors. Nothing is written.
 func runDiff(e *env, args []string) int {
 	fs := newFlags(e, "diff", "")
@@ -33,7 +34,7 @@ func runDiff(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		e.errorf("diff", "unexpected argument %s (diff takes no arguments)", store.TermQuote(fs.Arg(0)))
+		e.errorf("diff", "unexpected argument %s (diff takes no arguments)", termtext.Quote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
@@ -50,7 +51,7 @@ func runDiff(e *env, args []string) int {
 		return 1
 	}
 	last, earlier := snap.LastRefreshEvents()
-	line := func(format string, a ...any) { fmt.Fprintln(e.stdout, store.TermLine(fmt.Sprintf(format, a...))) }
+	line := func(format string, a ...any) { fmt.Fprintln(e.stdout, termtext.Line(fmt.Sprintf(format, a...))) }
 	if !diffSummary(e, line, snap.Network, last, earlier) {
 		return 0
 	}
@@ -73,7 +74,7 @@ func runDiff(e *env, args []string) int {
 // how many events the last one recorded. It reports whether there is more to print (false:
 // nothing changed, said so).
 func diffSummary(e *env, line func(string, ...any), n *store.Network, last, earlier []store.Event) bool {
-	at := store.TermText(n.ObservedAt)
+	at := termtext.Text(n.ObservedAt)
 	if x := n.Interrupted; x != nil {
 		line("The last refresh (%s) was INTERRUPTED: what follows is what it recorded before it stopped.", at)
 		for _, l := range refresh.InterruptedLines(x) {
@@ -115,7 +116,7 @@ func diffClaim(line func(string, ...any), group []store.Event) {
 	if name == "" {
 		name = first.Project
 	}
-	line("%s (%s) at %s", store.TermQuote(name), first.Project, first.Origin)
+	line("%s (%s) at %s", termtext.Quote(name), first.Project, first.Origin)
 	for _, ev := range group {
 		l := "  " + tags.Headline(ev)
 		if t := tags.Tags(ev); len(t) > 0 && !tagsRepeatHeadline(t, ev) {
@@ -197,7 +198,7 @@ func healthLines(hs []store.HealthChange, names map[string]string) []string {
 			if name == "" {
 				name = h.Project
 			}
-			return store.TermQuote(name) + " (" + h.Project + ") at " + h.Origin
+			return termtext.Quote(name) + " (" + h.Project + ") at " + h.Origin
 		}
 		for _, words := range diffKeys(became) {
 			out = append(out, plural(len(became[words]), one)+" became "+words+":")

@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
 // command is one subcommand. run gets the arguments after the command name and returns the
@@ -103,7 +103,7 @@ func runHelp(e *env, args []string) int {
 		usage(e.stdout)
 		return 0
 	case fs.NArg() > 1:
-		e.errorf("help", "unexpected argument %s (help takes one command)", store.TermQuote(fs.Arg(1)))
+		e.errorf("help", "unexpected argument %s (help takes one command)", termtext.Quote(fs.Arg(1)))
 		fs.Usage()
 		return 2
 	}
@@ -129,7 +129,7 @@ func runVersion(e *env, args []string) int {
 		return rc
 	}
 	if fs.NArg() > 0 {
-		e.errorf("version", "unexpected argument %s", store.TermQuote(fs.Arg(0)))
+		e.errorf("version", "unexpected argument %s", termtext.Quote(fs.Arg(0)))
 		fs.Usage()
 		return 2
 	}
@@ -140,7 +140,7 @@ func runVersion(e *env, args []string) int {
 // unknown reports a command that does not exist, suggesting the nearest one, then the list.
 // by is the command that was asked about it ("help"), or "" at the top level.
 func unknown(e *env, by, name string) int {
-	msg := fmt.Sprintf("unknown command %s", store.TermQuote(name))
+	msg := fmt.Sprintf("unknown command %s", termtext.Quote(name))
 	if s := suggest(name); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
@@ -296,7 +296,7 @@ func parseURLArg(e *env, fs *flag.FlagSet, args []string) (string, int) {
 		return "", rc
 	}
 	if fs.NArg() > 0 {
-		e.errorf(fs.Name(), "unexpected argument %s", store.TermQuote(fs.Arg(0)))
+		e.errorf(fs.Name(), "unexpected argument %s", termtext.Quote(fs.Arg(0)))
 		fs.Usage()
 		return "", 2
 	}
@@ -306,11 +306,11 @@ func parseURLArg(e *env, fs *flag.FlagSet, args []string) (string, int) {
 // errorf prints an error of command cmd on stderr, every line of it as
 // "ashyams <cmd>: <line>": the prefix exactly once, whatever the message already starts with
 // (withoutPrefix drops a leading "ashyams <cmd>: " or "<cmd>: " a wrapped error repeats). Each
-// line is escaped with store.TermLine: messages quote paths, URLs and publisher text.
+// line is escaped with termtext.Line: messages quote paths, URLs and publisher text.
 func (e *env) errorf(cmd, format string, args ...any) {
 	msg := withoutPrefix(fmt.Sprintf(format, args...), cmd)
 	for _, l := range strings.Split(msg, "\n") {
-		fmt.Fprintln(e.stderr, store.TermLine("ashyams "+cmd+": "+l))
+		fmt.Fprintln(e.stderr, termtext.Line("ashyams "+cmd+": "+l))
 	}
 }
 

@@ -5,10 +5,10 @@ import (
 	"io"
 	"sync"
 
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
-// redactWriter is every command's stdout and stderr: each line goes through crawl.RedactURL
+// redactWriter is every command's stdout and stderr: each line goes through termtext.RedactURL
 // before it is written, so no command prints the user info of a URL (a password given on the
 // command line, in the source list, in a document or in a redirect), whichever message,
 // summary, progress line or JSON field carries it. Lines are held until their newline (a URL
@@ -65,7 +65,7 @@ func (r *redactWriter) flush() error {
 
 func (r *redactWriter) emit(b []byte) error {
 	if bytes.IndexByte(b, '@') >= 0 {
-		b = []byte(crawl.RedactURL(string(b)))
+		b = []byte(termtext.RedactURL(string(b)))
 	}
 	_, err := r.w.Write(b)
 	return err

@@ -40,7 +40,7 @@ var (
 
 // runRefresh is `ashyams refresh [--sources F] [--curation F] [--state DIR] [--allow-loopback]
 // [--deadline D] [--site-budget D] [--discovery-budget D]`. Progress goes to stderr, the summary
-// (a commit message) to stdout, every line of both escaped (store.TermLine: they quote
+// (a commit message) to stdout, every line of both escaped (termtext.Line: they quote
 // publisher text). Problems with sites are recorded and exit 0 (seeds/crawler.txt); so does a
 // per-source or per-site time budget running out (what it cut short keeps its last good data
 // and says so). When every source failed, a warning says so on stderr (still exit 0).

@@ -17,6 +17,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
@@ -109,7 +110,7 @@ func runValidate(e *env, args []string) int {
 			return 1
 		}
 		// Publisher text (problems quoting documents) may carry C1 controls and bidi overrides.
-		e.stdout.Write(store.JSONText(buf.Bytes()))
+		e.stdout.Write(termtext.JSON(buf.Bytes()))
 	} else {
 		for _, r := range results {
 			printValidateResult(e.stdout, r)

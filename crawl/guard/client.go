@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
 // Defaults for the zero Options fields.
@@ -263,8 +263,8 @@ func (c *Client) failure(parent, ctx context.Context, cur string, err error) err
 	return &Error{Kind: KindNetwork, URL: redact(cur), Cause: err}
 }
 
-// redact is a URL for error messages: its user info replaced (crawl.RedactURL).
-func redact(s string) string { return crawl.RedactURL(s) }
+// redact is a URL for error messages: its user info replaced (termtext.RedactURL).
+func redact(s string) string { return termtext.RedactURL(s) }
 
 func isRedirect(status int) bool {
 	switch status {

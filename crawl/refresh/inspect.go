@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
@@ -72,11 +73,11 @@ func (r *InspectReport) OK() bool {
 
 // String renders the report for a person: the trail, the site, then one line per claim. It
 // quotes the site (names, URLs, problems quoting its documents), so every line goes through
-// store.TermLine and names through store.TermQuote: nothing in it reaches a terminal or a log
+// termtext.Line and names through termtext.Quote: nothing in it reaches a terminal or a log
 // as a control, bidi or line separator character, or as a workflow command.
 func (r *InspectReport) String() string {
 	var b strings.Builder
-	line := func(format string, a ...any) { b.WriteString(store.TermLine(fmt.Sprintf(format, a...)) + "\n") }
+	line := func(format string, a ...any) { b.WriteString(termtext.Line(fmt.Sprintf(format, a...)) + "\n") }
 	line("inspect %s", r.URL)
 	b.WriteString("\n")
 	line("discovery trail:")
@@ -97,7 +98,7 @@ func (r *InspectReport) String() string {
 		line("  index: %s", o.IndexURL)
 		line("  health: %s", store.OriginHealthLabel(o.Health))
 		if o.SiteName != nil {
-			line("  name: %s", store.TermQuote(*o.SiteName))
+			line("  name: %s", termtext.Quote(*o.SiteName))
 		}
 		if o.Problem != nil {
 			line("  problem: %s", *o.Problem)
@@ -113,7 +114,7 @@ func (r *InspectReport) String() string {
 		b.WriteString("\n")
 		line("claims (%d):", len(r.Claims))
 		for _, c := range r.Claims {
-			line("  %s %s: %s", c.Project, store.TermQuote(c.Entry.Name), store.HealthLabel(c.Health))
+			line("  %s %s: %s", c.Project, termtext.Quote(c.Entry.Name), store.HealthLabel(c.Health))
 			if c.Problem != nil {
 				line("    problem: %s", *c.Problem)
 			}

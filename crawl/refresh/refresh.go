@@ -30,6 +30,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
@@ -374,13 +375,13 @@ func (r *run) healthChanges() []store.HealthChange {
 	return out
 }
 
-// progress prints one progress line through store.TermLine: it quotes publisher text (URLs,
+// progress prints one progress line through termtext.Line: it quotes publisher text (URLs,
 // problems quoting documents), which must not reach the terminal or the CI log as controls,
 // bidi overrides, line separators or workflow commands.
 func (r *run) progress(format string, a ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintln(r.o.Progress, store.TermLine(fmt.Sprintf(format, a...)))
+	fmt.Fprintln(r.o.Progress, termtext.Line(fmt.Sprintf(format, a...)))
 }
 
 func (r *run) siteProgress(site, what string) {
@@ -398,7 +399,7 @@ func (r *run) fact(f fact) {
 	defer r.mu.Unlock()
 	r.sum.Problems[f.kind]++
 	r.led.add(f)
-	fmt.Fprintln(r.o.Progress, store.TermLine("refresh: "+f.line()))
+	fmt.Fprintln(r.o.Progress, termtext.Line("refresh: "+f.line()))
 }
 
 // coveredClaim counts a claim made stale by its site's failure: the site's line says why.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
 // Summary is what one refresh did. Counts are of this refresh only. Problems counts the facts
@@ -41,7 +42,7 @@ type Summary struct {
 
 // String is the summary as a commit message: a subject line, the health changes, problem
 // counts by kind and each failure on its own line, in the health words the site and `diff`
-// use (store.HealthLabel, store.OriginHealthLabel). Every line goes through store.TermLine:
+// use (store.HealthLabel, store.OriginHealthLabel). Every line goes through termtext.Line:
 // failures quote publisher text (URLs, names, findings), and a control, bidi or line separator
 // character in it must not reach a terminal, a CI log or a commit message as such. The same
 // refresh gives the same text.
@@ -61,7 +62,7 @@ func (s *Summary) String() string {
 	if x := s.Interrupted; x != nil {
 		b.WriteString("\n")
 		for _, l := range InterruptedLines(x) {
-			b.WriteString(store.TermLine(l) + "\n")
+			b.WriteString(termtext.Line(l) + "\n")
 		}
 	}
 	if h := healthWords(s.HealthChanges); h != "" {
@@ -70,19 +71,19 @@ func (s *Summary) String() string {
 	if len(s.Removed) > 0 {
 		b.WriteString("\n")
 		for _, l := range s.Removed {
-			b.WriteString(store.TermLine(l) + "\n")
+			b.WriteString(termtext.Line(l) + "\n")
 		}
 	}
 	if len(s.Problems) > 0 {
 		b.WriteString("\nProblems by kind:\n")
 		for _, k := range sortedKeys(s.Problems) {
-			b.WriteString(store.TermLine(fmt.Sprintf("  %s: %d", kindLabel(k), s.Problems[k])) + "\n")
+			b.WriteString(termtext.Line(fmt.Sprintf("  %s: %d", kindLabel(k), s.Problems[k])) + "\n")
 		}
 	}
 	if len(s.Failures) > 0 {
 		b.WriteString("\n")
 		for _, f := range s.Failures {
-			b.WriteString(store.TermLine("- "+f) + "\n")
+			b.WriteString(termtext.Line("- "+f) + "\n")
 		}
 	}
 	return b.String()

@@ -25,7 +25,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/crawl"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
@@ -402,9 +402,9 @@ func tomlString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// redact is a URL for messages: its user info replaced (crawl.RedactURL), also in a URL that
+// redact is a URL for messages: its user info replaced (termtext.RedactURL), also in a URL that
 // does not parse. A URL without user info is shown exactly as written.
-func redact(s string) string { return crawl.RedactURL(s) }
+func redact(s string) string { return termtext.RedactURL(s) }
 
 // CheckNote returns "" for a usable note, else what is wrong with it: empty (or only white
 // space), not UTF-8 (a TOML file cannot hold it), more than one line, or holding a character that hides, reorders or breaks text in a

@@ -1,4 +1,4 @@
-package store
+package termtext
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 
 // Site and project names carrying newlines, workflow commands and terminal escapes print as
 // one inert line each: publisher text must not forge a log line or drive a terminal.
-func TestTermTextEscapesPublisherText(t *testing.T) {
+func TestTextEscapesPublisherText(t *testing.T) {
 	cases := []struct{ in, text, quote string }{
 		{"Tallow", "Tallow", `"Tallow"`},
 		{"Émeraude ✓ 日本", "Émeraude ✓ 日本", `"Émeraude ✓ 日本"`},
@@ -27,16 +27,16 @@ func TestTermTextEscapesPublisherText(t *testing.T) {
 		{"del\x7f", `del\x7f`, `"del\x7f"`},
 	}
 	for _, c := range cases {
-		if got := TermText(c.in); got != c.text {
-			t.Errorf("TermText(%q) = %s, want %s", c.in, got, c.text)
+		if got := Text(c.in); got != c.text {
+			t.Errorf("Text(%q) = %s, want %s", c.in, got, c.text)
 		}
-		if got := TermQuote(c.in); got != c.quote {
-			t.Errorf("TermQuote(%q) = %s, want %s", c.in, got, c.quote)
+		if got := Quote(c.in); got != c.quote {
+			t.Errorf("Quote(%q) = %s, want %s", c.in, got, c.quote)
 		}
 	}
 }
 
-func TestTermLineNeverStartsAWorkflowCommand(t *testing.T) {
+func TestLineNeverStartsAWorkflowCommand(t *testing.T) {
 	for in, want := range map[string]string{
 		"::error::x":            `\x3a:error::x`,
 		"   ::add-mask::secret": `   \x3a:add-mask::secret`,
@@ -44,20 +44,20 @@ func TestTermLineNeverStartsAWorkflowCommand(t *testing.T) {
 		"a\n::error::x":         `a\n::error::x`,
 		"plain":                 "plain",
 	} {
-		if got := TermLine(in); got != want {
-			t.Errorf("TermLine(%q) = %s, want %s", in, got, want)
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
 
-// Whatever the input, the output is one printable line, and TermQuote round-trips through
+// Whatever the input, the output is one printable line, and Quote round-trips through
 // strconv.Unquote for valid UTF-8 without "##[".
-func FuzzTermText(f *testing.F) {
+func FuzzText(f *testing.F) {
 	for _, s := range []string{"", "x\n::error::y", "\x1b[31m", "\xff", "##[", "\u202e", `"\`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, out := range []string{TermText(s), TermQuote(s), TermLine(s)} {
+		for _, out := range []string{Text(s), Quote(s), Line(s)} {
 			if !utf8.ValidString(out) {
 				t.Fatalf("invalid UTF-8 out of %q: %q", s, out)
 			}
@@ -70,20 +70,20 @@ func FuzzTermText(f *testing.F) {
 				t.Fatalf("##[ out of %q: %q", s, out)
 			}
 		}
-		if strings.HasPrefix(strings.TrimLeft(TermLine(s), " "), "::") {
-			t.Fatalf("TermLine(%q) starts a workflow command", s)
+		if strings.HasPrefix(strings.TrimLeft(Line(s), " "), "::") {
+			t.Fatalf("Line(%q) starts a workflow command", s)
 		}
 		if utf8.ValidString(s) && !strings.Contains(s, "##[") {
-			if u, err := strconv.Unquote(TermQuote(s)); err != nil || u != s {
-				t.Fatalf("TermQuote(%q) = %s does not unquote back: %q %v", s, TermQuote(s), u, err)
+			if u, err := strconv.Unquote(Quote(s)); err != nil || u != s {
+				t.Fatalf("Quote(%q) = %s does not unquote back: %q %v", s, Quote(s), u, err)
 			}
 		}
 	})
 }
 
-// TestJSONText: C1 controls and explicit bidi formatting characters in encoded JSON are
+// TestJSON: C1 controls and explicit bidi formatting characters in encoded JSON are
 // escaped, the document decodes to the same value, and clean JSON is returned unchanged.
-func TestJSONText(t *testing.T) {
+func TestJSON(t *testing.T) {
 	v := map[string]string{
 		"csi":      "a\u009b31mred\u0080\u009f",
 		"override": "Site\u202e etiS\u202a\u202b\u202c\u202d",
@@ -94,7 +94,7 @@ func TestJSONText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := JSONText(raw)
+	got := JSON(raw)
 	for _, r := range string(got) {
 		if (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
 			t.Errorf("%U left raw in %s", r, got)
@@ -113,10 +113,10 @@ func TestJSONText(t *testing.T) {
 		t.Errorf("decodes to %q, want %q", back, v)
 	}
 	clean := []byte(`{"a":"é \u00a0"}`)
-	if out := JSONText(clean); &out[0] != &clean[0] {
+	if out := JSON(clean); &out[0] != &clean[0] {
 		t.Error("clean JSON was copied")
 	}
-	if out := JSONText(nil); len(out) != 0 {
+	if out := JSON(nil); len(out) != 0 {
 		t.Errorf("nil: %q", out)
 	}
 }

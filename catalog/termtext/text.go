@@ -1,4 +1,4 @@
-package store
+package termtext
 
 import (
 	"strconv"
@@ -13,26 +13,26 @@ import (
 // prints publisher text only through these helpers (seeds/crawler.txt, "Hostile input":
 // publisher text is escaped when rendered).
 
-// TermText escapes s for one line of terminal or log output, without quotes: C0 and C1 control
+// Text escapes s for one line of terminal or log output, without quotes: C0 and C1 control
 // characters (newline, tab and ESC included), DEL, Unicode format characters (bidirectional
 // overrides and isolates, zero-width characters), line and paragraph separators and every
 // other non-printable rune are written as Go escapes (\n, \x1b, \u202e); invalid UTF-8 bytes
 // as \xNN; "##[" (a legacy workflow command anywhere in a line) as "##\x5b". Printable text,
 // non-ASCII letters included, is unchanged, backslashes too (the escapes are for reading; use
-// TermQuote where the exact text matters). The result is one line.
-func TermText(s string) string { return termEscape(s, false) }
+// Quote where the exact text matters). The result is one line.
+func Text(s string) string { return termEscape(s, false) }
 
-// TermQuote is TermText in double quotes, with '"' and '\' escaped too: the form for publisher
+// Quote is Text in double quotes, with '"' and '\' escaped too: the form for publisher
 // text at the start of a line, or wherever its bounds must be visible (strconv.Quote's
 // escapes, keeping printable non-ASCII as is).
-func TermQuote(s string) string { return termEscape(s, true) }
+func Quote(s string) string { return termEscape(s, true) }
 
-// TermLine makes one finished output line safe: its content is TermText-escaped, and if it
+// Line makes one finished output line safe: its content is Text-escaped, and if it
 // would begin, after leading white space, with "::" (a GitHub Actions workflow command), that
 // first ':' is written as \x3a. Use it on every line a command prints that holds publisher
 // text, whatever its prefix.
-func TermLine(line string) string {
-	s := TermText(line)
+func Line(line string) string {
+	s := Text(line)
 	trimmed := strings.TrimLeft(s, " ")
 	if strings.HasPrefix(trimmed, "::") {
 		return s[:len(s)-len(trimmed)] + `\x3a` + trimmed[1:]
@@ -85,14 +85,14 @@ func termEscape(s string, quote bool) string {
 // which excludes every control, format (Cf) and unassigned rune and every separator but ' '.
 func printable(r rune) bool { return strconv.IsPrint(r) }
 
-// JSONText makes encoded JSON safe to print and to serve: every C1 control character
+// JSON makes encoded JSON safe to print and to serve: every C1 control character
 // (U+0080..U+009F, which 8-bit terminals read as escape sequences: U+009B is CSI) and every
 // explicit bidirectional formatting character (U+202A..U+202E embeddings and overrides,
 // U+2066..U+2069 isolates, which reorder the text around them on screen) is written as a
 // \uXXXX escape. encoding/json leaves them raw; they can stand only inside JSON strings, where
 // the escape means the same character, so the document decodes to the same value. b is
 // returned as it is when it holds none of them; otherwise a new slice.
-func JSONText(b []byte) []byte {
+func JSON(b []byte) []byte {
 	first := -1
 	for i := 0; i+1 < len(b); i++ {
 		if n := jsonEscapeLen(b[i:]); n > 0 {
@@ -121,7 +121,7 @@ func JSONText(b []byte) []byte {
 }
 
 // jsonEscapeLen is the length of the UTF-8 sequence at the start of b when it encodes a rune
-// JSONText escapes, else 0.
+// JSON escapes, else 0.
 func jsonEscapeLen(b []byte) int {
 	switch {
 	case len(b) >= 2 && b[0] == 0xC2 && b[1] >= 0x80 && b[1] <= 0x9F:
