@@ -28,7 +28,12 @@ branch=${STATE_BRANCH:-network-state}
 name=${STATE_AUTHOR_NAME:-AsHyAmS refresh}
 email=${STATE_AUTHOR_EMAIL:-ashyams-refresh@users.noreply.github.com}
 
-die() { echo "state.sh: $*" >&2; exit 1; }
+# Every line the script prints (paths, branch and remote names) goes through inert.sh's say: no
+# line of the network workflow's log it writes is a workflow command.
+# shellcheck source=.github/inert.sh
+. "$(dirname "${BASH_SOURCE[0]}")/inert.sh"
+
+die() { say "state.sh: $*" >&2; exit 1; }
 
 usage() {
 	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
@@ -67,7 +72,7 @@ checkout() {
 	git rev-parse --git-dir >/dev/null 2>&1 || die "not inside a git repository (run from the clone's top directory)"
 	if [ -e "$dir" ]; then
 		if is_state_worktree "$dir"; then
-			echo "state.sh: $dir is already the $branch worktree; pulling"
+			say "state.sh: $dir is already the $branch worktree; pulling"
 			if git ls-remote --exit-code --heads "$remote" "$branch" >/dev/null; then
 				fetch
 				git -C "$dir" merge --ff-only -q "refs/remotes/$remote/$branch" ||
@@ -84,7 +89,7 @@ checkout() {
 	if [ "$rc" -eq 0 ]; then
 		fetch
 		git worktree add -q -B "$branch" "$dir" "refs/remotes/$remote/$branch"
-		echo "state.sh: checked out $remote/$branch into $dir"
+		say "state.sh: checked out $remote/$branch into $dir"
 	elif [ "$rc" -eq 2 ]; then
 		# No such branch: start it with no history and no files (works with git before 2.42,
 		# which has no `worktree add --orphan`).
@@ -94,7 +99,7 @@ checkout() {
 		git worktree add -q --detach --no-checkout "$dir" HEAD
 		git -C "$dir" symbolic-ref HEAD "refs/heads/$branch"
 		git -C "$dir" read-tree --empty
-		echo "state.sh: $remote has no $branch; started it as an orphan in $dir"
+		say "state.sh: $remote has no $branch; started it as an orphan in $dir"
 	else
 		die "cannot list $remote's branches (git ls-remote exit $rc)"
 	fi
@@ -114,22 +119,22 @@ commit() {
 	git -C "$dir" add -A .
 	if git -C "$dir" rev-parse -q --verify HEAD >/dev/null; then
 		if git -C "$dir" diff --cached --quiet; then
-			echo "state.sh: nothing changed in $dir; no commit"
+			say "state.sh: nothing changed in $dir; no commit"
 			return
 		fi
 	elif [ -z "$(git -C "$dir" ls-files)" ]; then
-		echo "state.sh: $dir is empty; no commit"
+		say "state.sh: $dir is empty; no commit"
 		return
 	fi
 	git -C "$dir" -c user.name="$name" -c user.email="$email" commit -q -F "$(cd "$(dirname "$msg")" && pwd)/$(basename "$msg")"
-	echo "state.sh: committed $(git -C "$dir" rev-parse --short HEAD) to $branch"
+	say "state.sh: committed $(git -C "$dir" rev-parse --short HEAD) to $branch"
 }
 
 push() {
 	local dir=${1:-state}
 	is_state_worktree "$dir" || not_worktree "$dir"
 	if ! git -C "$dir" rev-parse -q --verify HEAD >/dev/null; then
-		echo "state.sh: $branch has no commits yet; nothing to push"
+		say "state.sh: $branch has no commits yet; nothing to push"
 		return
 	fi
 	# Push only over what checkout saw (nothing, for an orphan start): a remote branch that
@@ -140,7 +145,7 @@ push() {
 	git -C "$dir" push -q --force-with-lease="refs/heads/$branch:$seen" "$remote" "HEAD:refs/heads/$branch" ||
 		die "the remote $branch is no longer what checkout saw (${seen:-no branch}): another run pushed, or it was reset; nothing was pushed. Check out again ($0 checkout) and refresh"
 	git fetch -q --no-tags "$remote" "+refs/heads/$branch:refs/remotes/$remote/$branch" || true
-	echo "state.sh: pushed $branch to $remote"
+	say "state.sh: pushed $branch to $remote"
 }
 
 cmd=${1:-}

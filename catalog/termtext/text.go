@@ -27,18 +27,11 @@ func Text(s string) string { return termEscape(s, false) }
 // escapes, keeping printable non-ASCII as is).
 func Quote(s string) string { return termEscape(s, true) }
 
-// Line makes one finished output line safe: its content is Text-escaped, and if it
-// would begin, after leading white space, with "::" (a GitHub Actions workflow command), that
-// first ':' is written as \x3a. Use it on every line a command prints that holds publisher
-// text, whatever its prefix.
-func Line(line string) string {
-	s := Text(line)
-	trimmed := strings.TrimLeft(s, " ")
-	if strings.HasPrefix(trimmed, "::") {
-		return s[:len(s)-len(trimmed)] + `\x3a` + trimmed[1:]
-	}
-	return s
-}
+// Line makes one finished output line safe: its content is Text-escaped, and the
+// workflow-command rule (Inert) applied, so a line that would begin, after leading white space,
+// with "::" has that first ':' written as \x3a. Use it on every line a command prints that holds
+// publisher text, whatever its prefix.
+func Line(line string) string { return Inert(Text(line)) }
 
 func termEscape(s string, quote bool) string {
 	clean := !quote
@@ -86,16 +79,19 @@ func termEscape(s string, quote bool) string {
 func printable(r rune) bool { return strconv.IsPrint(r) }
 
 // JSON makes encoded JSON safe to print and to serve: every C1 control character
-// (U+0080..U+009F, which 8-bit terminals read as escape sequences: U+009B is CSI) and every
-// explicit bidirectional formatting character (U+202A..U+202E embeddings and overrides,
-// U+2066..U+2069 isolates, which reorder the text around them on screen) is written as a
-// \uXXXX escape. encoding/json leaves them raw; they can stand only inside JSON strings, where
-// the escape means the same character, so the document decodes to the same value. b is
-// returned as it is when it holds none of them; otherwise a new slice.
+// (U+0080..U+009F, which 8-bit terminals read as escape sequences: U+009B is CSI; U+0085 ends a
+// log line), every explicit bidirectional formatting character (U+202A..U+202E embeddings and
+// overrides, U+2066..U+2069 isolates, which reorder the text around them on screen), the line
+// and paragraph separators U+2028 and U+2029, and the '[' of "##[" (a workflow command anywhere
+// in a log line) are written as \uXXXX escapes. encoding/json leaves the first two kinds raw;
+// they, and "##[", can stand only inside JSON strings, where the escape means the same
+// character, so the document decodes to the same value. No line of the result is a workflow
+// command (JSON has no raw CR, and no line of it starts with ':'). b is returned as it is when
+// it holds none of them; otherwise a new slice.
 func JSON(b []byte) []byte {
 	first := -1
 	for i := 0; i+1 < len(b); i++ {
-		if n := jsonEscapeLen(b[i:]); n > 0 {
+		if n, _ := jsonEscape(b[i:]); n > 0 {
 			first = i
 			break
 		}
@@ -106,13 +102,15 @@ func JSON(b []byte) []byte {
 	out := make([]byte, 0, len(b)+16)
 	out = append(out, b[:first]...)
 	for i := first; i < len(b); {
-		n := jsonEscapeLen(b[i:])
+		n, r := jsonEscape(b[i:])
 		if n == 0 {
 			out = append(out, b[i])
 			i++
 			continue
 		}
-		r, _ := utf8.DecodeRune(b[i : i+n])
+		if r == '[' {
+			out = append(out, "##"...) // "##[": the '[' is escaped
+		}
 		out = append(out, `\u`...)
 		out = append(out, strconv.FormatUint(uint64(r)|0x10000, 16)[1:]...)
 		i += n
@@ -120,16 +118,19 @@ func JSON(b []byte) []byte {
 	return out
 }
 
-// jsonEscapeLen is the length of the UTF-8 sequence at the start of b when it encodes a rune
-// JSON escapes, else 0.
-func jsonEscapeLen(b []byte) int {
+// jsonEscape reports, for the start of b, how many bytes JSON replaces by an escape and the
+// rune that escape writes: a rune JSON escapes, or "##[" whose '[' is escaped; 0 for anything
+// else.
+func jsonEscape(b []byte) (int, rune) {
 	switch {
 	case len(b) >= 2 && b[0] == 0xC2 && b[1] >= 0x80 && b[1] <= 0x9F:
-		return 2 // U+0080..U+009F
-	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x80 && b[2] >= 0xAA && b[2] <= 0xAE:
-		return 3 // U+202A..U+202E
+		return 2, rune(b[1]) // U+0080..U+009F
+	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x80 && b[2] >= 0xA8 && b[2] <= 0xAE:
+		return 3, 0x2000 + rune(b[2]-0x80) // U+2028..U+202E
 	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x81 && b[2] >= 0xA6 && b[2] <= 0xA9:
-		return 3 // U+2066..U+2069
+		return 3, 0x2040 + rune(b[2]-0x80) // U+2066..U+2069
+	case len(b) >= 3 && b[0] == '#' && b[1] == '#' && b[2] == '[':
+		return 3, '['
 	}
-	return 0
+	return 0, 0
 }

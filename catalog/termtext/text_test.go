@@ -89,6 +89,8 @@ func TestJSON(t *testing.T) {
 		"override": "Site\u202e etiS\u202a\u202b\u202c\u202d",
 		"isolates": "\u2066x\u2067y\u2068z\u2069",
 		"letters":  "é ü 日本 \u00a0 \u00a9 \u2065 \u206a",
+		"command":  "::error::x\n##[add-mask]x ###[",
+		"::a##[":   "sep\u2028\u2029\u0085",
 	}
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -103,6 +105,14 @@ func TestJSON(t *testing.T) {
 	for _, want := range []string{`\u009b`, `\u0080`, `\u009f`, `\u202e`, `\u202a`, `\u2066`, `\u2069`, "é ü 日本 \u00a0 \u00a9 \u2065 \u206a"} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("%s does not hold %q", got, want)
+		}
+	}
+	if cmd := WorkflowCommand(string(got)); cmd != "" {
+		t.Errorf("a workflow command is left in %s: %q", got, cmd)
+	}
+	for _, raw := range []string{"\u2028", "\u2029"} { // as another encoder may leave them
+		if out := JSON([]byte(`"` + raw + `"`)); string(out) != `"\u`+strconv.FormatInt(int64([]rune(raw)[0]), 16)+`"` {
+			t.Errorf("JSON(%q) = %s", raw, out)
 		}
 	}
 	var back map[string]string

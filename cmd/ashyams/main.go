@@ -60,14 +60,15 @@ func main() {
 // version are commands like the others (`ashyams help help`, `ashyams version -h`); -h, -help,
 // --help and -version, --version are their top-level aliases, as the list says.
 //
-// Everything a command prints goes through a redactWriter: no URL's user info is echoed.
+// Everything a command prints goes through a termtext.Writer: no URL's user info is echoed and
+// no line is a workflow command.
 func run(e *env, args []string) int {
-	out, errw := newRedactWriter(e.stdout), newRedactWriter(e.stderr)
-	defer errw.flush()
-	defer out.flush()
-	redacted := *e
-	redacted.stdout, redacted.stderr = out, errw
-	e = &redacted
+	out, errw := termtext.NewWriter(e.stdout), termtext.NewWriter(e.stderr)
+	defer errw.Flush()
+	defer out.Flush()
+	safe := *e
+	safe.stdout, safe.stderr = out, errw
+	e = &safe
 	if len(args) == 0 {
 		usage(e.stderr)
 		return 2
@@ -274,7 +275,7 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 		fs.Usage()
 		return 0
 	}
-	o.env.errorf(fs.Name(), "%s", err)
+	o.env.errorf(fs.Name(), "%s", termtext.Text(err.Error())) // it quotes the flag as given
 	fs.Usage()
 	return 2
 }
@@ -342,9 +343,10 @@ func stage(cmd, name string, err error) string {
 }
 
 // noStateMessage says that no state directory exists at path, and how to get one: the words
-// check, diff, add and build use.
+// check, diff, add and build use. The path is escaped (termtext.Text): a line break in it
+// stays inside the one line.
 func noStateMessage(path string) string {
-	return fmt.Sprintf("no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first", path)
+	return fmt.Sprintf("no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first", termtext.Text(path))
 }
 
 // requireState returns true when path is a state directory that exists; otherwise it prints,

@@ -90,27 +90,3 @@ func TestNoCommandPrintsAPassword(t *testing.T) {
 		check("refresh "+urls[i], rc, out, errs)
 	}
 }
-
-// TestRedactWriterJoinsSplitWrites: a URL written in pieces is redacted as one line, a last
-// line without a newline is written by flush, and text without user info passes unchanged.
-func TestRedactWriterJoinsSplitWrites(t *testing.T) {
-	var buf strings.Builder
-	w := newRedactWriter(&buf)
-	for _, p := range []string{"GET https://u:s3", "cr3t@host/ ok\nplain line\n", "last :s3cr", "3t@"} {
-		if n, err := w.Write([]byte(p)); n != len(p) || err != nil {
-			t.Fatalf("Write(%q) = %d, %v", p, n, err)
-		}
-	}
-	if got, want := buf.String(), "GET https://xxxxx@host/ ok\nplain line\n"; got != want {
-		t.Errorf("before flush: %q, want %q", got, want)
-	}
-	if err := w.flush(); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := buf.String(), "GET https://xxxxx@host/ ok\nplain line\nlast xxxxx@"; got != want {
-		t.Errorf("after flush: %q, want %q", got, want)
-	}
-	if newRedactWriter(w) != w {
-		t.Error("a redactWriter was wrapped again")
-	}
-}

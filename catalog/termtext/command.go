@@ -1,0 +1,144 @@
+package termtext
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The workflow-command rule. A GitHub Actions runner reads a log line as a workflow command
+// when, trimmed of white space, it starts with "::" (::error::, ::add-mask::,
+// ::stop-commands::), or when it holds "##[" anywhere (the legacy form, ##[add-mask]). It
+// splits lines not only at LF: CR, VT, FF, NEL (U+0085), LS (U+2028) and PS (U+2029) end a line
+// too. So text that reaches a log keeps every LF it ends lines with and loses the power of the
+// rest:
+//
+//   - CR, VT, FF, NEL, LS and PS are written as the escapes \r, \v, \f, \u0085, \u2028, \u2029;
+//   - the first ':' of a line that starts with "::" after white space (unicode.IsSpace, the
+//     runner's trim) is written as \x3a;
+//   - the '[' of "##[" is written as \x5b.
+//
+// Text applies the same rule, being one line with every non-printable rune escaped; Writer
+// applies it to a stream; JSON applies it inside JSON strings with \u escapes.
+
+// Inert returns s with the workflow-command rule applied: no line of it, however a runner
+// splits it, is a workflow command. LFs and every other character are kept as they are.
+func Inert(s string) string {
+	var r commandRule
+	out, _ := r.apply(nil, []byte(s), true)
+	if string(out) == s {
+		return s
+	}
+	return string(out)
+}
+
+// commandRule applies the workflow-command rule to a stream written in pieces: it carries what
+// a piece boundary may split (a line's leading white space, a held ':', a "##" before '[').
+// The zero value is at the start of a line.
+type commandRule struct {
+	notLead bool // a character other than white space has been seen on this line
+	colon   bool // a ':' after the line's leading white space is held, to see if ':' follows
+	hashes  int  // the number of '#' just written, up to 2
+}
+
+// apply appends src to dst under the rule and returns it. When final is false (more of the
+// stream follows), an incomplete UTF-8 sequence at the end of src is not consumed: it is
+// returned as rest, to be given again at the start of the next piece.
+func (r *commandRule) apply(dst, src []byte, final bool) (out, rest []byte) {
+	for i := 0; i < len(src); {
+		c, n := utf8.DecodeRune(src[i:])
+		if c == utf8.RuneError && n == 1 && !final && !utf8.FullRune(src[i:]) {
+			return r.end(dst, false), src[i:]
+		}
+		raw := src[i : i+n]
+		i += n
+		if r.colon {
+			r.colon, r.notLead = false, true
+			if c == ':' {
+				dst = append(dst, `\x3a:`...)
+				continue
+			}
+			dst = append(dst, ':')
+		}
+		switch esc := lineBreakEscape(c); {
+		case c == '\n':
+			dst = append(dst, '\n')
+			*r = commandRule{}
+			continue
+		case esc != "":
+			dst = append(dst, esc...)
+			r.notLead, r.hashes = true, 0
+			continue
+		case !r.notLead && c == ':':
+			r.colon = true
+			continue
+		case !r.notLead && unicode.IsSpace(c):
+			dst = append(dst, raw...)
+			continue
+		case c == '[' && r.hashes >= 2:
+			dst = append(dst, `\x5b`...)
+			r.hashes = 0
+		case c == '#':
+			dst = append(dst, '#')
+			r.hashes = min(r.hashes+1, 2)
+		default:
+			dst = append(dst, raw...)
+			r.hashes = 0
+		}
+		r.notLead = true
+	}
+	return r.end(dst, final), nil
+}
+
+// end writes a held ':' when the stream ends.
+func (r *commandRule) end(dst []byte, final bool) []byte {
+	if final && r.colon {
+		dst = append(dst, ':')
+		r.colon, r.notLead = false, true
+	}
+	return dst
+}
+
+// lineBreakEscape is the escape of a rune a runner ends a line at, other than LF; "" for any
+// other rune.
+func lineBreakEscape(c rune) string {
+	switch c {
+	case '\r':
+		return `\r`
+	case '\v':
+		return `\v`
+	case '\f':
+		return `\f`
+	case '\u0085':
+		return `\u0085`
+	case '\u2028':
+		return `\u2028`
+	case '\u2029':
+		return `\u2029`
+	}
+	return ""
+}
+
+// WorkflowCommand returns the first line of s a runner would read as a workflow command, split
+// at every line break a runner splits at: a line that starts with "::" after white space, or
+// that holds "##[". It returns "" when there is none. Tests scan command output with it.
+func WorkflowCommand(s string) string {
+	start := 0
+	for i := 0; i <= len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		if i < len(s) && c != '\n' && lineBreakEscape(c) == "" {
+			i += n
+			continue
+		}
+		line := s[start:i]
+		if t := strings.TrimLeftFunc(line, unicode.IsSpace); strings.HasPrefix(t, "::") || strings.Contains(line, "##[") {
+			return line
+		}
+		if i == len(s) {
+			break
+		}
+		i += n
+		start = i
+	}
+	return ""
+}
