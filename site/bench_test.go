@@ -22,7 +22,9 @@ import (
 // 5 releases, every claim requiring the previous project (>=1.0.0) and recommending a
 // capability that one claim in 100 provides, one claim in 50 stale and one in 100 withdrawn,
 // one in 200 a second site's claim of the previous project's id (an identity conflict, and a
-// gap where the next claim requires the id nobody publishes), and one observed event per claim.
+// gap where the next claim requires the id nobody publishes), one observed event per claim,
+// tags "Lua" and one of 40 themes, and current releases' OpenMW constraints by turns from
+// synthOpenMW.
 func synthState(tb testing.TB, root string, n int) {
 	f := newFakeState(tb, root)
 	var sites []string
@@ -35,6 +37,8 @@ func synthState(tb testing.TB, root string, n int) {
 			id, name, site = uuid(i-1), fmt.Sprintf("Synthetic project %05d, again", i-1), sites[(i/10+1)%len(sites)]
 		}
 		m := sampleManifest(id, name, 5)
+		m.Project.Tags = []string{"Lua", fmt.Sprintf("Theme %d", i%40)}
+		m.Releases[0].Runtimes = map[string]string{"openmw": synthOpenMW[i%len(synthOpenMW)]}
 		if i > 0 {
 			m.Releases[0].Relationships = []protocol.Relationship{
 				{Kind: "requires", Project: uuid(i - 1), Version: ">=1.0.0"},
@@ -56,6 +60,9 @@ func synthState(tb testing.TB, root string, n int) {
 			ObservedAt: fmt.Sprintf("2026-09-%02dT%02d:%02d:00Z", 1+i%28, i%24, i%60), After: &d, Changes: []diff.Change{}})
 	}
 }
+
+// synthOpenMW are the OpenMW constraints of synthState's current releases, by turns.
+var synthOpenMW = []string{">=0.49", "<0.49", "*", ">=0.48, <0.50"}
 
 // peakHeap samples the heap in use every few milliseconds until stop is closed.
 func peakHeap(stop <-chan struct{}) <-chan uint64 {

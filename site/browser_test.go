@@ -309,6 +309,7 @@ func TestBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("q")), chromedp.SendKeys(chromedp.ID("q"), find)); err != nil {
 		t.Fatal(err)
 	}
+	settled(t, ctx)
 	visible, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
 		`Array.from(document.querySelectorAll("#results > li")).filter(li => !li.hidden).map(li => li.querySelector(".result-title").textContent)`))
 	if err != nil {
@@ -339,12 +340,29 @@ func TestBrowser(t *testing.T) {
 	settle("projects/index.html")
 	fits("projects/index.html")
 	shot("projects-search")
+	// A typo still finds it: one letter left out ("Candelight" for Candlelight).
+	typo := strings.ToLower(find[:4] + find[5:])
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("q").value = "", true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), typo)); err != nil {
+		t.Fatal(err)
+	}
+	settled(t, ctx)
+	if got := visibleKeys(t, ctx); len(got) == 0 || len(got) >= total {
+		t.Errorf("searching %q (a typo of %q) shows %d of %d entries", typo, find, len(got), total)
+	} else if title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#results > li .result-title").textContent`)); err != nil || title != find {
+		t.Errorf("searching %q shows %q first (%v), want %q", typo, title, err, find)
+	}
 	served := projectSearches(t, ctx, bc, func(query string) {
 		t.Helper()
 		load("projects/index.html" + query)
-		if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(`#filters[data-source="search.json"]`))); err != nil {
-			t.Fatalf("search.json was not read: %v", err)
+		if query != "" {
+			if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(`#filters[data-source="find.json"]`))); err != nil {
+				t.Fatalf("find.json was not read: %v", err)
+			}
 		}
+		settled(t, ctx)
 	})
 	settle("projects/index.html (searches)")
 	// Back from a claim to a filtered list: the address holds the search, and the list
@@ -385,6 +403,7 @@ func TestBrowser(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Navigate(fileURL+query), chromedp.WaitReady(chromedp.CSS(`#filters[data-source="page"]`))); err != nil {
 			t.Fatalf("load %s%s: %v", fileURL, query, err)
 		}
+		settled(t, ctx)
 	})
 	for k, v := range served {
 		if fromFile[k] != v {
@@ -434,6 +453,15 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the 404 page's home link is %q (%v), want %q", home, err, root+"index.html")
 	}
 	shot("404")
+}
+
+// settled waits until the project list shows what its search and filters choose: the script
+// marks the list aria-busy from a keystroke until the (debounced) results are in.
+func settled(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => { const f = () => document.getElementById("results").hasAttribute("aria-busy") ? setTimeout(f, 10) : r(true); setTimeout(f, 0) })`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // visibleKeys are the project list's visible entries (project/site), in order.
@@ -489,6 +517,7 @@ func projectSearches(t *testing.T, ctx context.Context, bc browserCase, open fun
 		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), q)); err != nil {
 			t.Fatal(err)
 		}
+		settled(t, ctx)
 		got := visibleKeys(t, ctx)
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("searching %q shows %v, want %v", q, got, want)

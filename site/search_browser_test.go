@@ -1,0 +1,148 @@
+package site
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/DreamWeave-MP/ashyams-go/site/preview"
+)
+
+// TestBrowserSearchWholeCatalog: on a list of 130 claims, paged at 50, the project list's
+// search, OpenMW filter and sort answer over the whole catalog, not the page it is on: a
+// name on the last page is found from the first, with a typo too and by a prefix; the filter counts every
+// matching claim; the results are paged, their page in the address; sorting by recently
+// updated puts the newest of all claims first.
+func TestBrowserSearchWholeCatalog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	bin := browserPath(t)
+	state := filepath.Join(t.TempDir(), "state")
+	synthState(t, state, 130)
+	res, out := build(t, state, Options{})
+	srv := httptest.NewServer(preview.Handler(out))
+	defer srv.Close()
+	root := srv.URL + BasePath(DefaultBaseURL)
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(bin),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(alloc)
+	defer cancel()
+	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancelTime()
+
+	listed := byName(res.Network.Listed)
+	open := func(query string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(root+"projects/index.html"+query), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+			t.Fatal(err)
+		}
+		settled(t, ctx)
+	}
+	titles := func() []string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#results > li .result-title")).map(a => a.textContent)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	status := func() string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("filter-status")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+
+	open("")
+	if n := len(titles()); n != pageSize {
+		t.Fatalf("the first page shows %d entries, want %d", n, pageSize)
+	}
+	target := listed[len(listed)-3].Name // on the last page
+	for _, q := range []string{target, strings.Replace(target, "Synthetic", "Synthetik", 1), strings.ToLower(target[:len(target)-1])} {
+		open("")
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("q").value = "", true`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), q)); err != nil {
+			t.Fatal(err)
+		}
+		settled(t, ctx)
+		got := titles()
+		found := false
+		for _, g := range got {
+			found = found || g == target
+		}
+		if !found {
+			t.Errorf("searching %q from the first page does not find %q: %v", q, target, got)
+		}
+		if len(got) > pageSize {
+			t.Errorf("searching %q shows %d entries at once", q, len(got))
+		}
+	}
+
+	// The OpenMW filter counts the whole catalog: every claim whose constraint is not >=0.49
+	// works with 0.48.5.
+	want := 0
+	for _, c := range listed {
+		if c.Current != nil && c.Current.Runtimes["openmw"] != ">=0.49" {
+			want++
+		}
+	}
+	open("?openmw=0.48.5")
+	if st := status(); !strings.HasPrefix(st, fmt.Sprintf("Showing %d of %d claims", want, len(listed))) {
+		t.Errorf("?openmw=0.48.5: the status line says %q, want %d of %d", st, want, len(listed))
+	}
+	open("?openmw=0.48.5&page=2")
+	if got, wantN := len(titles()), want-pageSize; got != wantN {
+		t.Errorf("page 2 of the filtered list shows %d entries, want %d", got, wantN)
+	}
+	cur, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('#results-pager a[aria-current="page"]') || {}).textContent || ""`))
+	if err != nil || cur != "2" {
+		t.Errorf("the results' pager marks page %q as current (%v), want 2", cur, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#results-pager a[rel="prev"]`))); err != nil {
+		t.Fatal(err)
+	}
+	settled(t, ctx)
+	if u, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.search`)); err != nil || u != "?openmw="+url.QueryEscape("0.48.5") {
+		t.Errorf("after Previous the address's query is %q (%v)", u, err)
+	}
+
+	// Sorting by recently updated: the newest of every claim first, equal times in name order.
+	updated := func(i int) string {
+		r := listed[i].Record
+		if r.LastChanged != nil && *r.LastChanged != "" {
+			return *r.LastChanged
+		}
+		return r.FirstObserved
+	}
+	idx := make([]int, len(listed))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return updated(idx[a]) > updated(idx[b]) })
+	open("?sort=updated")
+	got := titles()
+	if len(got) != pageSize {
+		t.Fatalf("?sort=updated shows %d entries, want %d", len(got), pageSize)
+	}
+	for i := 0; i < 3; i++ {
+		if got[i] != listed[idx[i]].Name {
+			t.Errorf("?sort=updated: entry %d is %q, want %q", i+1, got[i], listed[idx[i]].Name)
+		}
+	}
+}
