@@ -16,10 +16,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
@@ -178,7 +180,11 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 		if err != nil {
 			return nil, hops, err
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		// connected is set once the transport has a connection for this hop (after the TLS
+		// handshake): a failure before it is a transport failure (Error.Transport).
+		var connected atomic.Bool
+		trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }}
+		req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, u.String(), nil)
 		if err != nil {
 			return nil, hops, &Error{Kind: KindRefused, URL: redact(cur), Reason: err.Error()}
 		}
@@ -195,7 +201,7 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 		}
 		resp, err := c.rt.RoundTrip(req)
 		if err != nil {
-			return nil, hops, c.failure(parent, ctx, cur, err)
+			return nil, hops, c.failure(parent, ctx, cur, err, !connected.Load())
 		}
 		if isRedirect(resp.StatusCode) {
 			drain(resp.Body)
@@ -234,7 +240,7 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 			if KindOf(err) == KindTooLarge {
 				return nil, hops, err
 			}
-			return nil, hops, c.failure(parent, ctx, cur, err)
+			return nil, hops, c.failure(parent, ctx, cur, err, false)
 		}
 		out.Body = body
 		return out, hops, nil
@@ -243,7 +249,8 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 
 // failure turns a transport error into the guard's words: a refusal from the dial, the caller's
 // context ending (its cause wrapped), our deadline, or a network error naming the URL.
-func (c *Client) failure(parent, ctx context.Context, cur string, err error) error {
+// unconnected is true when the failure came before the hop had a connection (Error.Transport).
+func (c *Client) failure(parent, ctx context.Context, cur string, err error, unconnected bool) error {
 	var e *Error
 	if errors.As(err, &e) {
 		cp := *e
@@ -254,13 +261,13 @@ func (c *Client) failure(parent, ctx context.Context, cur string, err error) err
 		return &Error{Kind: KindCanceled, URL: redact(cur), Cause: context.Cause(parent)}
 	}
 	if context.Cause(ctx) == errDeadline {
-		return &Error{Kind: KindTimeout, URL: redact(cur), Timeout: c.o.Timeout}
+		return &Error{Kind: KindTimeout, URL: redact(cur), Timeout: c.o.Timeout, Transport: unconnected}
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return &Error{Kind: KindNetwork, URL: redact(cur), Cause: err}
+	return &Error{Kind: KindNetwork, URL: redact(cur), Cause: err, Transport: unconnected}
 }
 
 // redact is a URL for error messages: its user info replaced (termtext.RedactURL).

@@ -68,6 +68,10 @@ type Error struct {
 	Decoded       bool
 	// Timeout (KindTimeout) is the deadline that ran out.
 	Timeout time.Duration
+	// Transport (KindNetwork, KindTimeout) is true when the fetch failed before it had a
+	// connection to the host: resolving the name, connecting, or the TLS handshake. No server
+	// answered at all, so the failure may be the crawler's own network as much as the site.
+	Transport bool
 	// Cause (KindNetwork, KindCanceled) is the underlying error; Unwrap returns it.
 	Cause error
 }
@@ -163,6 +167,13 @@ func unreachable(why string, f Form) string {
 		return "could not be reached: " + why
 	}
 	return "unreachable: " + why
+}
+
+// IsTransport reports whether the *Error in err's chain is a fetch that never had a
+// connection to the host (Error.Transport): nothing answered, not even with an error.
+func IsTransport(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Transport
 }
 
 // KindOf returns the Kind of the *Error in err's chain; 0 when there is none.
