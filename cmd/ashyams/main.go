@@ -3,7 +3,7 @@
 //
 // Usage: ashyams <command> [flags] [args]. Flags come after the command. Exit status: 0 ok,
 // 1 a finding or a failure, 2 a usage error; an interrupted refresh exits 3 (its deadline), 130
-// (SIGINT) or 143 (SIGTERM).
+// (SIGINT) or 143 (SIGTERM), and one that reached no source at all exits 4.
 package main
 
 import (
@@ -214,7 +214,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun 'ashyams help <command>' or 'ashyams <command> -h' for a command's flags.")
 	fmt.Fprintln(w, "Flags come after the command and take one dash or two: -state DIR is --state DIR.")
 	fmt.Fprintln(w, "Exit status: 0 success, 1 a finding or a failure, 2 a usage error; an interrupted refresh")
-	fmt.Fprintln(w, "exits 3 (--deadline), 130 (SIGINT) or 143 (SIGTERM): 'ashyams help refresh'.")
+	fmt.Fprintln(w, "exits 3 (--deadline), 130 (SIGINT) or 143 (SIGTERM), and 4 when it reached no source at all")
+	fmt.Fprintln(w, "(nothing recorded): 'ashyams help refresh'.")
 }
 
 // newFlags returns a flag set for a command that reports errors to e.stderr instead of exiting.

@@ -28,6 +28,11 @@ const (
 	exitSIGTERM  = 143 // interrupted by SIGTERM (128 + 15)
 )
 
+// exitUnreachable is a refresh that reached no server at all (refresh.UnreachableError): it
+// recorded nothing, the state is byte for byte as it was, and a scheduled job must neither
+// commit nor publish; the likely cause is the machine's own network.
+const exitUnreachable = 4
+
 // exitNow ends the process at once (a second signal); notifySignals relays SIGINT and SIGTERM
 // to c until the returned stop is called. Tests replace both.
 var (
@@ -43,7 +48,9 @@ var (
 // (a commit message) to stdout, every line of both escaped (termtext.Line: they quote
 // publisher text). Problems with sites are recorded and exit 0 (seeds/crawler.txt); so does a
 // per-source or per-site time budget running out (what it cut short keeps its last good data
-// and says so). When every source failed, a warning says so on stderr (still exit 0).
+// and says so). When every source failed, a warning says so on stderr (still exit 0), unless
+// no server answered any of two or more sources: then nothing is recorded and it exits
+// exitUnreachable.
 //
 // Interrupted, the refresh stops taking new work, abandons requests in flight, lets writes
 // under way finish, records in network.json that it was interrupted and what it did not read,
@@ -68,11 +75,14 @@ func runRefresh(e *env, args []string) int {
 		fmt.Fprintf(fs.Output(), `
 Exit status: 0 refreshed (problems of the sites are recorded, not failures); 1 this index's own
 bug (a source list, curation file or state that does not load or fails check, a failed write);
-2 a usage error. Interrupted, the refresh stops taking new work, lets writes under way finish,
+2 a usage error; %d no source reached: with two or more sources enrolled, every one failed
+before any server answered (name resolution, connecting, TLS), which points at this machine's
+own network, so nothing was recorded and the state is unchanged (do not commit or publish).
+Interrupted, the refresh stops taking new work, lets writes under way finish,
 records in network.json that it was interrupted and what it did not read (the state passes
 check), and exits %d when --deadline ran out, %d on SIGINT, %d on SIGTERM; a second signal
 stops it at once, every record still whole.
-`, exitDeadline, exitSIGINT, exitSIGTERM)
+`, exitUnreachable, exitDeadline, exitSIGINT, exitSIGTERM)
 	}
 	if rc := parseFlags(fs, args); rc >= 0 {
 		return rc
@@ -115,7 +125,11 @@ stops it at once, every record still whole.
 		fmt.Fprint(e.stdout, sum.String()) // escaped line by line
 	}
 	var ie *refresh.InterruptedError
+	var ue *refresh.UnreachableError
 	switch {
+	case errors.As(err, &ue):
+		e.errorf("refresh", "%v", err)
+		return exitUnreachable
 	case errors.As(err, &ie):
 		e.errorf("refresh", "%v", err)
 		if ie.Deadline {

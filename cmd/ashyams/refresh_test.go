@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -312,5 +314,63 @@ func TestRefreshDiscoveryBudgetFlag(t *testing.T) {
 	want := "- source " + srv.URL + "/site/: unreachable: the enrolled URL " + srv.URL + "/site/ was not read: the source's discovery budget (200ms) ran out\n"
 	if rc != 0 || !strings.Contains(out, want) || !strings.HasSuffix(errs, "refresh: WARNING: every source failed: the source's discovery budget ran out before any was read\n") {
 		t.Errorf("exit %d\n%s\nwant %q\nstderr:\n%s", rc, out, want, errs)
+	}
+}
+
+// A refresh that reached no source at all (two sources, nothing listening where either points)
+// exits exitUnreachable, prints no summary, says on stderr that the likely cause is this
+// machine's own network, and leaves the state byte for byte as it was; help documents the status.
+func TestRefreshReachingNoSourceExits4(t *testing.T) {
+	_, src := templateSite(t)
+	dir := t.TempDir()
+	noCuration := filepath.Join(dir, "curation.toml")
+	state := filepath.Join(dir, "state")
+	one := writeFile(t, dir, "one.toml", "[[source]]\nurl = \""+src+"\"\nadded = \"2026-09-28\"\nnote = \"test\"\n")
+	if rc, out, errs := runCmd("refresh", "--sources", one, "--curation", noCuration, "--state", state, "--allow-loopback"); rc != 0 {
+		t.Fatalf("refresh exit %d\n%s\n%s", rc, out, errs)
+	}
+	before := map[string]string{}
+	filepath.WalkDir(state, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			before[p] = string(b)
+		}
+		return err
+	})
+	var body strings.Builder
+	for range 2 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&body, "[[source]]\nurl = \"http://%s/mods/\"\nadded = \"2026-09-28\"\nnote = \"test\"\n\n", ln.Addr())
+		ln.Close()
+	}
+	none := writeFile(t, dir, "none.toml", body.String())
+	rc, out, errs := runCmd("refresh", "--sources", none, "--curation", noCuration, "--state", state, "--allow-loopback")
+	if rc != exitUnreachable || exitUnreachable != 4 {
+		t.Fatalf("refresh reaching nothing: exit %d; want 4\n%s\n%s", rc, out, errs)
+	}
+	if out != "" {
+		t.Errorf("a summary was printed (it would be committed): %q", out)
+	}
+	if !strings.Contains(errs, "no enrolled source could be reached") || !strings.Contains(errs, "this machine's own network") {
+		t.Errorf("stderr does not name the cause:\n%s", errs)
+	}
+	after := 0
+	filepath.WalkDir(state, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			after++
+			if b, _ := os.ReadFile(p); string(b) != before[p] {
+				t.Errorf("%s changed", p)
+			}
+		}
+		return err
+	})
+	if after != len(before) {
+		t.Errorf("the state had %d files, now %d", len(before), after)
+	}
+	if _, help, _ := runCmd("help", "refresh"); !strings.Contains(help, "4 no source reached") {
+		t.Errorf("help refresh does not document exit 4:\n%s", help)
 	}
 }

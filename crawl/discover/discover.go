@@ -175,6 +175,11 @@ type Result struct {
 	// Redirects are the URLs that answered with a redirect during this discovery, page and
 	// index alike, once each, in the order visited (origin.redirects, FORMATS section 1.3).
 	Redirects []string
+	// Unreached is true when discovery made requests and every one failed before any server
+	// answered (guard.IsTransport: the name did not resolve, nothing accepted the connection,
+	// the TLS handshake failed). Nothing is then known about the site, only that this crawler
+	// did not reach it.
+	Unreached bool
 }
 
 // Error is returned when discovery ends without a site index. The Result returned with it still
@@ -222,6 +227,7 @@ func Discover(ctx context.Context, c *guard.Client, enrolled string, held Held) 
 			d.askHeld(p)
 		}
 	}
+	d.res.Unreached = d.requests > 0 && d.unreached == d.requests
 	if d.end != nil || d.res.IndexURL == "" {
 		e := d.end
 		if e == nil {
@@ -245,6 +251,8 @@ type run struct {
 	tried map[string]bool                 // URLs with a recorded final outcome
 	end   *Error                          // set when an answer that is not a definite "not here" ended discovery
 	ahead func() (*guard.Response, error) // the held index asked ahead (Held.Ahead), until used
+	// requests counts the fetches made, unreached those that failed before a server answered.
+	requests, unreached int
 	// What weighs as evidence of a move (evidence): where the enrolled URL's fetch ended and
 	// whether a temporary redirect led there; the URL asked whose answer was the site index and
 	// whether a temporary redirect led from it to the index; the project manifest the page
@@ -310,6 +318,10 @@ func (d *run) get(u string, conditional bool) fetched {
 	hops := guard.HopsOf(err)
 	if resp != nil {
 		hops = resp.Hops
+	}
+	d.requests++
+	if len(hops) == 0 && guard.IsTransport(err) {
+		d.unreached++
 	}
 	for _, h := range hops {
 		d.step(h.From, fmt.Sprintf("redirects (HTTP %d) to %s", h.Status, h.To))

@@ -18,6 +18,7 @@ type discovery struct {
 	Redirects      []string        // every URL that answered with a redirect on the way, page and index alike
 	ManifestURL    string          // a project manifest met on the way, if any
 	PageValidators store.Validators
+	Unreached      bool // every request failed before a server answered (discover.Result.Unreached)
 }
 
 // ahead is discover.Held.Ahead over the guarded client: the request takes a host slot of its
@@ -67,7 +68,7 @@ func (r *run) discoverWith(c *guard.Client, lim *hostLimit) discoverFunc {
 		if res != nil {
 			d.IndexURL, d.Method, d.Kind, d.Trail = res.IndexURL, res.Method, res.Kind, res.Trail
 			d.Resp, d.ManifestURL, d.PageValidators = res.Response, res.ManifestURL, res.PageValidators
-			d.Redirects = res.Redirects
+			d.Redirects, d.Unreached = res.Redirects, res.Unreached
 		}
 		if err == nil && (d.IndexURL == "" || d.Resp == nil) {
 			err = &discover.Error{URL: enrolled, Problem: "no site index found"}

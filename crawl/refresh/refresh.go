@@ -249,22 +249,12 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	defer cancel()
 	r.interrupt = stop
 	ctx := stop
-	// network.json first, saying the refresh has not finished: if the process is killed, that
-	// is what the state says. It is durable before any record changes.
-	start := store.Network{Format: store.Format, Crawler: product.UserAgent, ObservedAt: r.now, Interrupted: &store.Interrupted{
-		At: r.now, Unknown: true, Reason: "the refresh that started at " + r.now + " did not finish: it was stopped before it could record why (killed, or a write failed)",
-		SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}}
-	if err := r.st.WriteJSON(store.NetworkFile, start); err != nil {
-		return nil, err
-	}
-	if err := r.st.Sync(); err != nil {
-		return nil, err
-	}
 	srcs := append([]sources.Source(nil), r.o.Sources...)
 	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].URL < srcs[j].URL })
 	r.sum.Sources = len(srcs)
 
-	// Phase 1: discovery, nothing written. Cut short, nothing is recorded but that.
+	// Phase 1: discovery, nothing written. Cut short, nothing is recorded but that; reaching
+	// no source at all, nothing is recorded (unreachableWorld).
 	runs := make([]*sourceRun, len(srcs))
 	_, err := parallel(stop, r.o.MaxSources, len(srcs), func(i int) error {
 		runs[i] = r.discoverSource(ctx, srcs[i])
@@ -275,6 +265,20 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	}
 	if err != nil {
 		return r.sum, err
+	}
+	if err := unreachableWorld(runs); err != nil {
+		return nil, err
+	}
+	// network.json before any record, saying the refresh has not finished: if the process is
+	// killed, that is what the state says. It is durable before any record changes.
+	start := store.Network{Format: store.Format, Crawler: product.UserAgent, ObservedAt: r.now, Interrupted: &store.Interrupted{
+		At: r.now, Unknown: true, Reason: "the refresh that started at " + r.now + " did not finish: it was stopped before it could record why (killed, or a write failed)",
+		SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}}
+	if err := r.st.WriteJSON(store.NetworkFile, start); err != nil {
+		return nil, err
+	}
+	if err := r.st.Sync(); err != nil {
+		return nil, err
 	}
 	plan := r.plan(runs)
 	r.p = plan

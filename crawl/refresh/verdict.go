@@ -204,3 +204,40 @@ func indexVerdict(fs []protocol.Finding) (health, problem string) {
 	}
 	return store.OriginInvalidIndex, "the site index fails the protocol: " + protocol.Summary(fs)
 }
+
+// UnreachableError is a refresh that reached no server at all: each of two or more enrolled
+// sources failed before any server answered (resolving its name, connecting, the TLS
+// handshake; guard.IsTransport). That is a fact about the machine's own network, not about
+// the sites, so the refresh records nothing: recording every claim as "origin unavailable"
+// would publish the runner's outage as the network's. One source alone proves nothing either
+// way and is recorded as usual.
+type UnreachableError struct {
+	Failures []string // each source's URL and why it could not be reached, by URL
+}
+
+func (e *UnreachableError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no enrolled source could be reached: all %d failed before any server answered (name resolution, connecting or TLS). The likely cause is this machine's own network (DNS, routing, a firewall), not the sites; nothing was recorded and the state is unchanged:", len(e.Failures))
+	for _, f := range e.Failures {
+		b.WriteString("\n  " + f)
+	}
+	return b.String()
+}
+
+// unreachableWorld is an *UnreachableError when two or more sources were discovered and no
+// request of any discovery reached a server (discover.Result.Unreached); nil otherwise: a
+// source refused by policy, cut short by a budget, or whose server answered anything (an
+// error status, a redirect, a connection closed mid-answer) is a fact about that source.
+func unreachableWorld(runs []*sourceRun) error {
+	if len(runs) < 2 {
+		return nil
+	}
+	var fs []string
+	for _, sr := range runs {
+		if sr.err == nil || sr.d == nil || !sr.d.Unreached {
+			return nil
+		}
+		fs = append(fs, sr.src.URL+": "+sr.err.Error())
+	}
+	return &UnreachableError{Failures: fs}
+}
