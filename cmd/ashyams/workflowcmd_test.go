@@ -247,7 +247,9 @@ func TestNoScriptPrintsAWorkflowCommand(t *testing.T) {
 		var own []string
 		for _, line := range strings.Split(out, "\n") {
 			// inspect-added.sh's own commands: a group, its fence, the fence's end.
+			// refresh.sh's own: its verdict on the refresh's exit status.
 			if strings.HasPrefix(line, "::group::inspect ") || line == "::endgroup::" ||
+				name == "refresh.sh" && (strings.HasPrefix(line, "::error title=") || strings.HasPrefix(line, "::warning title=")) ||
 				strings.HasPrefix(line, "::stop-commands::") || (strings.HasPrefix(line, "::") && strings.HasSuffix(line, "::") && len(line) == 36) {
 				own = append(own, line)
 				line = "-" + line[2:]
@@ -274,6 +276,8 @@ func TestNoScriptPrintsAWorkflowCommand(t *testing.T) {
 	check("state.sh", runScript("state.sh", "commit", filepath.Join(c, "no"+hostileTexts[0])))
 	check("state.sh", runScript("state.sh", "push", "state"+hostileTexts[3]))
 	check("state.sh", runScript("state.sh", hostileTexts[4]))
+	check("refresh.sh", runScript("refresh.sh", filepath.Join(c, "summary"+hostileTexts[0]), "--sources", src,
+		"--curation", filepath.Join(c, "none.toml"), "--state", filepath.Join(c, "rstate"), "--allow-loopback"))
 	for _, s := range scripts {
 		if !seen[filepath.Base(s)] && filepath.Base(s) != "inert.sh" {
 			t.Errorf("%s is not run by this test", filepath.Base(s))
