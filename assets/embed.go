@@ -5,7 +5,8 @@ package assets
 
 import "embed"
 
-// FS holds site.css, site.js, icon.svg, and the setup check's openmwcfg.js and setup.js.
+// FS holds site.css, site.js, icon.svg, version.js (the versions every script compares), and
+// the setup check's openmwcfg.js, setupcheck.js (its engine) and setup.js (its page).
 //
-//go:embed site.css site.js icon.svg openmwcfg.js setup.js
+//go:embed site.css site.js icon.svg version.js openmwcfg.js setupcheck.js setup.js
 var FS embed.FS

@@ -1,8 +1,10 @@
-// Reads an openmw.cfg the way OpenMW reads one, for the setup check (setup.js). Nothing here
-// touches the page or the network: OpenMWCfg.parse(text) returns what the file says.
+// Reads an openmw.cfg the way OpenMW reads one: the one reader the setup check (setup.js)
+// and the plan page (plan.js) share. Nothing here touches the page or the network:
+// OpenMWCfg.parse(text) returns what the file says.
 //
 // The rules, as OpenMW applies them:
-// - A line ends at "\n"; spaces, tabs, "\r" and "\n" around it are trimmed.
+// - A line ends at "\n"; spaces, tabs, "\r" and "\n" around it are trimmed. A byte-order mark
+//   at the very start is dropped (and the result says so).
 // - A line whose first non-blank character is "#" is a comment. A "#" anywhere else is part of
 //   the value: content files may have one in their name.
 // - "[name]" starts a section; the keys after it are read as "name.key". OpenMW defines no
@@ -11,20 +13,48 @@
 //   adds one file to the load order, in the order written.
 // - Paths (data, data-local, resources, user-data, config) may be in double quotes: the quotes
 //   are removed, "&" takes the next character as it is ("&&" is "&", "&\"" is "\""), and
-//   anything after the closing quote is dropped. Content file names are never unquoted.
+//   anything after the closing quote is dropped. File names are never unquoted.
+// - fallback=KEY,VALUE splits at the first ",".
 // - replace=KEY drops the KEY values read before it (replace=content, replace=data,
 //   replace=config, ...). OpenMW applies it to the configuration files loaded before the one
 //   that holds it; text given here is read as those files, in load order.
 // - A line that is not a setting is refused by OpenMW; here it is counted and skipped.
-(function (root) {
+//
+// A player's file is untrusted text: every step is linear in it (trimmed by index, split by
+// scanning, no regular expression that can backtrack), and keys are looked up in objects
+// without a prototype, so a line such as "constructor=x" is a key like any other.
+(function (api) {
+  "use strict";
+  if (typeof module === "object" && module.exports) {
+    module.exports = api;
+  } else {
+    window.OpenMWCfg = api;
+  }
+})((function () {
   "use strict";
 
-  var pathKeys = { "data": true, "data-local": true, "resources": true, "user-data": true, "config": true };
-  // The keys whose values the check reports, each a list in file order.
-  var listKeys = ["content", "data", "data-local", "groundcover", "config"];
+  function set(list) {
+    var s = Object.create(null);
+    list.forEach(function (k) { s[k] = true; });
+    return s;
+  }
+  var pathKeys = set(["data", "data-local", "resources", "user-data", "config"]);
+  // The keys whose values are kept, each a list in file order.
+  var listKeys = ["content", "groundcover", "data", "data-local", "config", "fallback-archive", "fallback"];
+  var isList = set(listKeys);
 
+  function isBlank(c) {
+    return c === 32 || c === 9 || c === 13 || c === 10; // space \t \r \n
+  }
   function trim(s) {
-    return s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
+    var i = 0, j = s.length;
+    while (i < j && isBlank(s.charCodeAt(i))) {
+      i++;
+    }
+    while (j > i && isBlank(s.charCodeAt(j - 1))) {
+      j--;
+    }
+    return i === 0 && j === s.length ? s : s.slice(i, j);
   }
 
   // unquotePath reads a path value: quoted with "&" escapes, or as written.
@@ -32,35 +62,46 @@
     if (v.charAt(0) !== "\"") {
       return v;
     }
-    var out = "";
+    var parts = [], from = 1;
     for (var i = 1; i < v.length; i++) {
       var c = v.charAt(i);
       if (c === "&" && i + 1 < v.length) {
-        out += v.charAt(++i);
+        parts.push(v.slice(from, i));
+        from = ++i; // the escaped character starts the next run
       } else if (c === "\"") {
-        return out;
-      } else {
-        out += c;
+        parts.push(v.slice(from, i));
+        return parts.join("");
       }
     }
-    return out; // no closing quote: what there is
+    parts.push(v.slice(from));
+    return parts.join(""); // no closing quote: what there is
   }
 
-  // parse returns {content, data, "data-local", groundcover, config: [{value, line}] after
-  // replace=; replaced: [{key, line, dropped}]; ignored: [{line, text}]; settings: count of
-  // key=value lines; sawFiles: any content= or data= line at all (before replace=); binary:
-  // the text holds NUL characters, so it is not a text file}. Lines are numbered from 1.
+  // parse returns {content, groundcover, data, "data-local", config, "fallback-archive",
+  // fallback: [{value, line}] after replace= (a fallback entry also has key and val);
+  // replaced: [{key, line, dropped}]; ignored: [{line, text}]; settings: count of key=value
+  // lines; sawFiles: any content= or data= line at all (before replace=); bom: a byte-order
+  // mark was dropped from the start; binary: the text holds NUL characters, so it is not a
+  // text file}. Lines are numbered from 1, as the file numbers them.
   function parse(text) {
-    var r = { replaced: [], ignored: [], settings: 0, sawFiles: false, binary: text.indexOf("\u0000") >= 0 };
+    var r = { replaced: [], ignored: [], settings: 0, sawFiles: false, bom: false, binary: text.indexOf("\u0000") >= 0 };
     listKeys.forEach(function (k) { r[k] = []; });
     if (r.binary) {
       return r;
     }
+    var start = 0;
+    if (text.charCodeAt(0) === 0xfeff) {
+      r.bom = true;
+      start = 1;
+    }
     var prefix = "";
-    var lines = text.split("\n");
-    for (var n = 0; n < lines.length; n++) {
-      var raw = lines[n];
-      var s = trim(raw);
+    for (var n = 1; start <= text.length; n++) {
+      var end = text.indexOf("\n", start);
+      if (end < 0) {
+        end = text.length;
+      }
+      var s = trim(text.slice(start, end));
+      start = end + 1;
       if (s === "" || s.charAt(0) === "#") {
         continue;
       }
@@ -73,7 +114,7 @@
       }
       var eq = s.indexOf("=");
       if (eq < 0) {
-        r.ignored.push({ line: n + 1, text: s });
+        r.ignored.push({ line: n, text: s });
         continue;
       }
       r.settings++;
@@ -83,17 +124,23 @@
         r.sawFiles = true;
       }
       if (key === "replace") {
-        var known = listKeys.indexOf(value) >= 0;
-        r.replaced.push({ key: value, line: n + 1, dropped: known ? r[value].length : 0 });
+        var known = isList[value] === true;
+        r.replaced.push({ key: value, line: n, dropped: known ? r[value].length : 0 });
         if (known) {
           r[value] = [];
         }
         continue;
       }
-      if (listKeys.indexOf(key) < 0) {
+      if (isList[key] !== true) {
         continue;
       }
-      r[key].push({ value: pathKeys[key] ? unquotePath(value) : value, line: n + 1 });
+      var entry = { value: pathKeys[key] === true ? unquotePath(value) : value, line: n };
+      if (key === "fallback") {
+        var comma = value.indexOf(",");
+        entry.key = comma < 0 ? value : value.slice(0, comma);
+        entry.val = comma < 0 ? "" : value.slice(comma + 1);
+      }
+      r[key].push(entry);
     }
     return r;
   }
@@ -101,8 +148,8 @@
   // fold lowercases ASCII letters only, as OpenMW compares content file names (and as the
   // build folds setup.json's keys).
   function fold(s) {
-    return s.replace(/[A-Z]/g, function (c) { return c.toLowerCase(); });
+    return s.replace(/[A-Z]+/g, function (c) { return c.toLowerCase(); });
   }
 
-  root.OpenMWCfg = { parse: parse, unquotePath: unquotePath, fold: fold };
-})(window);
+  return { parse: parse, unquotePath: unquotePath, fold: fold, trim: trim };
+})());

@@ -6,192 +6,15 @@
 (function () {
   "use strict";
   var cfg = window.OpenMWCfg;
+  var engine = window.AshyamsSetupCheck;
+  var V = window.DreamWeaveVersion;
   var fold = cfg.fold;
-
-  // Versions under the numeric scheme (SPEC section 1, "Versions"), for runtimes.openmw:
-  // release[-prerelease][+build], 1 to 6 numbers without leading zeros; build ignored.
-  var versionRE = /^([0-9]+(?:\.[0-9]+){0,5})(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
-  function parseVersion(s) {
-    var m = versionRE.exec(s);
-    if (!m) {
-      return null;
-    }
-    var rel = m[1].split("."), pre = m[2] ? m[2].split(".") : [];
-    var bad = rel.some(function (n) { return n.length > 1 && n.charAt(0) === "0"; }) ||
-      pre.some(function (p) { return /^0[0-9]+$/.test(p); });
-    return bad ? null : { release: rel, pre: pre };
-  }
-  function allDigits(s) {
-    return /^[0-9]+$/.test(s);
-  }
-  // compareInt compares digit strings of any length as numbers ("" is 0).
-  function compareInt(x, y) {
-    x = x.replace(/^0+/, "");
-    y = y.replace(/^0+/, "");
-    if (x.length !== y.length) {
-      return x.length < y.length ? -1 : 1;
-    }
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  function compareVersions(a, b) {
-    var i, c;
-    for (i = 0; i < Math.max(a.release.length, b.release.length); i++) {
-      c = compareInt(a.release[i] || "", b.release[i] || "");
-      if (c) {
-        return c;
-      }
-    }
-    // A pre-release sorts below its release; identifiers compare as SemVer 2.0.0 section 11.
-    if (!a.pre.length || !b.pre.length) {
-      return a.pre.length === b.pre.length ? 0 : a.pre.length ? -1 : 1;
-    }
-    for (i = 0; i < a.pre.length && i < b.pre.length; i++) {
-      var x = a.pre[i], y = b.pre[i], xn = allDigits(x), yn = allDigits(y);
-      c = xn && yn ? compareInt(x, y) : xn ? -1 : yn ? 1 : x < y ? -1 : x > y ? 1 : 0;
-      if (c) {
-        return c;
-      }
-    }
-    return a.pre.length === b.pre.length ? 0 : a.pre.length < b.pre.length ? -1 : 1;
-  }
-  var blank = /^[ \t\r\n\f]+|[ \t\r\n\f]+$/g;
-  // matchConstraint says whether version string v meets constraint s ("*", or comparators
-  // joined by "," that must all hold); null when either does not parse.
-  function matchConstraint(s, v) {
-    var ver = parseVersion(v);
-    var t = s.replace(blank, "");
-    if (!ver || t === "") {
-      return null;
-    }
-    if (t === "*") {
-      return true;
-    }
-    var ok = true;
-    var parts = t.split(",");
-    for (var i = 0; i < parts.length; i++) {
-      var p = parts[i].replace(blank, "");
-      var op = /^(>=|<=|!=|=|>|<)/.exec(p);
-      var cv = op && parseVersion(p.slice(op[1].length).replace(blank, ""));
-      if (!cv) {
-        return null;
-      }
-      var c = compareVersions(ver, cv);
-      ok = ok && { ">=": c >= 0, "<=": c <= 0, "!=": c !== 0, "=": c === 0, ">": c > 0, "<": c < 0 }[op[1]];
-    }
-    return ok;
-  }
-
-  // check compares a parsed openmw.cfg with the data and returns the findings, each
-  // {kind, ...} with the keys of the claims it is about. It reads nothing else.
-  function check(data, parsed, openmw) {
-    var loaded = parsed.content.map(function (c, i) { return { name: c.value, line: c.line, at: i }; });
-    var first = {}; // folded name -> its first loaded entry
-    var out = { matched: [], unknown: [], needs: [], order: [], conflicts: [], runtime: [], status: [], duplicates: [] };
-    var claimFiles = {}; // key -> loaded entries it declares
-    var keysInOrder = [];
-    loaded.forEach(function (f) {
-      var k = fold(f.name);
-      if (first[k]) {
-        out.duplicates.push({ file: f, first: first[k] });
-        return;
-      }
-      first[k] = f;
-      var keys = Object.prototype.hasOwnProperty.call(data.content_files, k) ? data.content_files[k] : [];
-      if (!keys.length) {
-        out.unknown.push({ file: f });
-        return;
-      }
-      out.matched.push({ file: f, keys: keys });
-      keys.forEach(function (key) {
-        if (!claimFiles[key]) {
-          claimFiles[key] = [];
-          keysInOrder.push(key);
-        }
-        claimFiles[key].push(f);
-      });
-    });
-    function isLoaded(key) {
-      return !!claimFiles[key];
-    }
-    var version = openmw ? parseVersion(openmw) : null;
-    keysInOrder.forEach(function (key) {
-      var c = data.claims[key];
-      // Content the loaded files need: the release's list, and their own components' lists.
-      var needers = {}; // folded need -> {need, files}
-      var needOrder = [];
-      claimFiles[key].forEach(function (f) {
-        var decl = c.content_files.filter(function (d) { return fold(d.file) === fold(f.name); })[0];
-        c.requires_content.concat(decl ? decl.requires_content : []).forEach(function (need) {
-          var nk = fold(need);
-          if (!needers[nk]) {
-            needers[nk] = { need: need, files: [] };
-            needOrder.push(nk);
-          }
-          needers[nk].files.push(f);
-        });
-      });
-      needOrder.forEach(function (nk) {
-        var n = needers[nk], at = first[nk];
-        if (!at) {
-          out.needs.push({ kind: "missing-content", key: key, need: n.need, files: n.files });
-          return;
-        }
-        var after = n.files.filter(function (f) { return f.at < at.at; });
-        if (after.length) {
-          out.order.push({ kind: "order", key: key, need: n.need, needAt: at, files: after });
-        }
-      });
-      c.relationships.forEach(function (r) {
-        if (r.kind === "requires") {
-          if (r.targets.some(isLoaded)) {
-            return;
-          }
-          var declared = r.targets.some(function (t) { return data.claims[t].content_files.length > 0; });
-          var kind = !r.targets.length ? "requires-unresolved" : declared ? "missing-project" : "requires-unchecked";
-          out.needs.push({ kind: kind, key: key, rel: r });
-        } else if (r.kind === "conflicts") {
-          r.targets.forEach(function (t) {
-            if (t !== key && isLoaded(t)) {
-              out.conflicts.push({ kind: "conflict", key: key, other: t, rel: r });
-            }
-          });
-        }
-      });
-      if (version && c.openmw) {
-        var ok = matchConstraint(c.openmw, openmw);
-        if (ok !== true) {
-          out.runtime.push({ kind: ok === null ? "runtime-unchecked" : "runtime", key: key, constraint: c.openmw });
-        }
-      }
-      if (c.release && c.release.status !== "available") {
-        out.status.push({ kind: "release-status", key: key });
-      }
-      if (c.project_status === "deprecated" || c.project_status === "archived") {
-        out.status.push({ kind: "project-status", key: key });
-      }
-    });
-    out.version = openmw ? (version ? openmw : null) : "";
-    return out;
-  }
-
-  // bidiText applies the site's bidi rule (site/bidi.go) to text from publishers and from
-  // the file: embeddings, overrides and LRI/RLI isolates are removed, FSI..PDI isolates kept
-  // only in balanced pairs, so a name cannot reverse the words around it.
-  function bidiText(s) {
-    var out = "", open = 0;
-    for (var i = 0; i < s.length; i++) {
-      var c = s.charAt(i);
-      if (/[\u202A-\u202E\u2066\u2067]/.test(c) || (c === "\u2069" && !open)) {
-        continue;
-      }
-      open += c === "\u2068" ? 1 : c === "\u2069" ? -1 : 0;
-      out += c;
-    }
-    while (open-- > 0) {
-      out += "\u2069";
-    }
-    return out;
-  }
+  var check = engine.check;
+  var claimFilesOf = engine.claimFilesOf;
+  var bidiText = engine.bidiText;
+  var params = engine.params;
+  var encode = engine.encode;
+  var decode = engine.decode;
 
   // el makes an element; string children become text nodes (bidiText), never markup.
   function el(tag, attrs) {
@@ -355,6 +178,13 @@
       }
       return li;
     });
+    var base = found.base.map(function (u) {
+      return el("li", { "data-kind": "base", "data-file": fold(u.file.name) }, fileRef(u.file), ": a file of the base game (Morrowind and its expansions).");
+    });
+    found.archives.forEach(function (a) {
+      base.push(el("li", { "data-kind": a.base ? "base-archive" : "archive", "data-file": fold(a.name) }, fileRef(a),
+        a.base ? ": an archive of the base game (fallback-archive=)." : ": an archive (fallback-archive=), not compared with this index."));
+    });
     var unknown = found.unknown.map(function (u) {
       return el("li", { "data-kind": "unknown", "data-file": fold(u.file.name) }, fileRef(u.file), ": not in this index.");
     });
@@ -370,14 +200,17 @@
       notes.push(el("li", { "data-kind": "config" }, "Line " + c.line + " names another configuration folder, ", code(c.value), "; its openmw.cfg is not read here."));
     });
     if (parsed.ignored.length) {
-      notes.push(el("li", { "data-kind": "ignored" }, parsed.ignored.length + (parsed.ignored.length > 1 ? " lines are" : " line is") +
-        " not settings and were skipped (the first is line " + parsed.ignored[0].line + ")."));
+      notes.push(el("li", { "data-kind": "ignored" }, parsed.ignored.length + (parsed.ignored.length > 1 ? " lines are not settings and were" : " line is not settings and was") +
+        " skipped (" + (parsed.ignored.length > 1 ? "the first is " : "") + "line " + parsed.ignored[0].line + ")."));
+    }
+    if (parsed.bom) {
+      notes.push(el("li", { "data-kind": "bom" }, "The file starts with a byte-order mark (U+FEFF), which was dropped before line 1 was read."));
     }
 
     out.textContent = "";
     var summary = el("p", { id: "setup-summary", "class": "status-line" },
-      parsed.content.length + " content files read: " + found.matched.length + " declared by projects in this index, " +
-      found.unknown.length + " not in this index.");
+      plural(parsed.content.length, "content file", "content files") + " read: " + found.matched.length + " declared by projects in this index, " +
+      (found.base.length ? found.base.length + " of the base game, " : "") + found.unknown.length + " not in this index.");
     out.appendChild(summary);
     if (found.version === null) {
       out.appendChild(el("p", { "class": "banner", "data-kind": "bad-version" }, "The OpenMW version you gave does not read as a version (numbers such as 0.49 or 0.49.0), so no runtime was compared."));
@@ -388,41 +221,19 @@
     section("runtime", "OpenMW version", runtime);
     section("status", "Yanked, deprecated or archived", status);
     section("matched", "Content files from this index", matched, "Each file, and the claims whose release declares a file of that name, with that claim's health in this index.");
+    section("base", "The base game and archives", base, "Files the base game ships, and the archives your fallback-archive= lines name.");
     section("unknown", "Not in this index", unknown, "No project this index reads declares these files. That says nothing about them.");
     section("notes", "About the file", notes);
   }
-  function claimFilesOf(found, key) {
-    var files = [];
-    found.matched.forEach(function (m) {
-      if (m.keys.indexOf(key) >= 0) {
-        files.push(m.file);
-      }
-    });
-    return files;
+  function plural(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
   }
-
-  // base64url of UTF-8 text, and back (null when it does not decode).
-  function encode(text) {
-    var bytes = new TextEncoder().encode(text), bin = "";
-    for (var i = 0; i < bytes.length; i++) {
-      bin += String.fromCharCode(bytes[i]);
-    }
-    return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  // matchConstraint reads a runtimes.openmw constraint and a version under the numeric scheme
+  // (version.js): true, false, or null when either does not parse.
+  function matchConstraint(s, v) {
+    return V.matches(s, V.trim(v), "numeric");
   }
-  function decode(s) {
-    try {
-      var bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
-      var bytes = new Uint8Array(bin.length);
-      for (var i = 0; i < bin.length; i++) {
-        bytes[i] = bin.charCodeAt(i);
-      }
-      return new TextDecoder("utf-8").decode(bytes);
-    } catch (e) {
-      return null;
-    }
-  }
-
-  window.AshyamsSetup = { check: check, bidiText: bidiText, parseVersion: parseVersion, compareVersions: compareVersions, matchConstraint: matchConstraint, encode: encode, decode: decode };
+  window.AshyamsSetup = { check: check, bidiText: bidiText, matchConstraint: matchConstraint, encode: encode, decode: decode };
 
   var form = document.getElementById("setup-form");
   var dataEl = document.getElementById("setup-data");
@@ -458,7 +269,7 @@
       return;
     }
     say("");
-    render(data, parsed, check(data, parsed, ver.value.replace(blank, "")), results);
+    render(data, parsed, check(data, parsed, V.trim(ver.value)), results);
   }
   function load(file) {
     if (!file) {
@@ -475,27 +286,34 @@
       say("The file could not be read.", true);
     });
   }
-  // The share link holds the content= lines as read (after replace=) and the version: the
-  // check's whole input, without folders or other settings.
+  // The share link holds the content= and fallback-archive= lines as read (after replace=),
+  // each on the line it was on (the others left blank, so findings keep their line numbers),
+  // and the version: the check's whole input, without folders or other settings.
   function shareLink() {
     var parsed = cfg.parse(text.value);
-    var lines = parsed.content.map(function (c) { return "content=" + c.value; }).join("\n") + "\n";
-    var hash = "#cfg=" + encode(lines) + (ver.value.replace(blank, "") ? "&openmw=" + encodeURIComponent(ver.value.replace(blank, "")) : "");
+    var lines = [];
+    parsed.content.forEach(function (c) { lines[c.line - 1] = "content=" + c.value; });
+    parsed["fallback-archive"].forEach(function (c) { lines[c.line - 1] = "fallback-archive=" + c.value; });
+    for (var i = 0; i < lines.length; i++) {
+      lines[i] = lines[i] || "";
+    }
+    lines = lines.join("\n") + "\n";
+    var hash = "#cfg=" + encode(lines) + (V.trim(ver.value) ? "&openmw=" + encodeURIComponent(V.trim(ver.value)) : "");
     return location.href.split("#")[0] + hash;
   }
   function fromHash() {
-    var m = /^#cfg=([A-Za-z0-9_-]*)(?:&openmw=([^&]*))?$/.exec(location.hash);
-    if (!m) {
+    var p = params(location.hash);
+    if (!p.has("cfg")) {
       return;
     }
-    var t = decode(m[1]);
+    var t = decode(p.get("cfg"));
     if (t === null) {
       say("The link's configuration does not decode; ask for the link again.", true);
       return;
     }
     text.value = t;
     try {
-      ver.value = m[2] ? decodeURIComponent(m[2]) : "";
+      ver.value = p.has("openmw") ? decodeURIComponent(p.get("openmw")) : "";
     } catch (e) {
       ver.value = "";
     }

@@ -1026,5 +1026,5 @@ func (b *builder) notFound() error {
 func (b *builder) setupPage() error {
 	return b.page("setup", &Page{Path: SetupPage, Title: "Check your setup", Section: "setup",
 		Desc:    "Read your openmw.cfg in your browser and see what the projects in this index declare about the content files it loads.",
-		Scripts: []string{"assets/openmwcfg.js", "assets/setup.js"}, Offline: true, Data: b.setup})
+		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/setupcheck.js", "assets/setup.js"}, Offline: true, Data: b.setup})
 }

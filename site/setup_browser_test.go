@@ -529,7 +529,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	onlySite := func(how string) {
 		t.Helper()
 		allowed := map[string]bool{}
-		for _, p := range []string{SetupPage, dirURL(SetupPage), "assets/site.css", "assets/openmwcfg.js", "assets/setup.js", "assets/icon.svg"} {
+		for _, p := range []string{SetupPage, dirURL(SetupPage), "assets/site.css", "assets/version.js", "assets/openmwcfg.js", "assets/setupcheck.js", "assets/setup.js", "assets/icon.svg"} {
 			allowed[siteRoot+p] = true
 			allowed[(&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + p}).String()] = true
 		}
@@ -590,7 +590,8 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	b.clean("dropped file")
 	onlySite("file")
 
-	// The share link: made by the button, holding the content= lines only, read back.
+	// The share link: made by the button, holding the content= lines only, each on its own
+	// line of the file (the others blank), read back with the line numbers of the file.
 	b.open(page)
 	b.paste(cfg, "0.49")
 	if err := chromedp.Do(b.ctx, chromedp.Click("#cfg-share")); err != nil {
@@ -606,11 +607,11 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	}
 	enc, ver, _ := strings.Cut(strings.TrimPrefix(link, prefix), "&openmw=")
 	shared, err := base64.RawURLEncoding.DecodeString(enc)
-	if err != nil || string(shared) != "content=Candlelight.omwscripts\ncontent=Horiz0n.esp\ncontent=Unknown Thing.esp\n" || ver != "0.49" {
+	if err != nil || string(shared) != "\n\n\ncontent=Candlelight.omwscripts\ncontent=Horiz0n.esp\ncontent=Unknown Thing.esp\n" || ver != "0.49" {
 		t.Errorf("the share link holds %q (%v) and version %q", shared, err, ver)
 	}
 	b.open(link)
-	expect("share link", 1) // the link holds the three content= lines only
+	expect("share link", 4) // the link holds the three content= lines only, on lines 4 to 6
 	b.clean("share link")
 
 	// From file://, at a phone's width.
@@ -695,18 +696,34 @@ func TestSetupCorpusInChromium(t *testing.T) {
 			t.Errorf("the modded setup with OpenMW 0.50: no runtime finding for %s (%s)", k, data.Claims[k].OpenMW)
 		}
 	}
-	wantCounts := map[string]int{"matched": loadedDeclared, "unknown": unknown, "order": 1, "replace": 1, "config": 1, "ignored": 1, "runtime": len(outside)}
+	// The base game's three masters and three archives are the base game's, not unknown.
+	wantCounts := map[string]int{"matched": loadedDeclared, "unknown": unknown - 3, "base": 3, "base-archive": 3, "order": 1, "replace": 1, "config": 1, "ignored": 1, "runtime": len(outside)}
 	if !reflect.DeepEqual(counts, wantCounts) {
 		t.Errorf("the modded setup: %v, want %v\n%s", counts, wantCounts, strings.Join(got, "\n"))
 	}
 	if !slices.Contains(got, "order|tr_mainland.esm|"+candle+"||") {
 		t.Errorf("the modded setup loads TR_Mainland.esm after Candlelight - TR.omwscripts, and that is not shown")
 	}
-	if !strings.Contains(summary, fmt.Sprintf("%d content files read: %d declared by projects in this index, %d not in this index", loadedDeclared+unknown, loadedDeclared, unknown)) {
+	if !strings.Contains(summary, fmt.Sprintf("%d content files read: %d declared by projects in this index, 3 of the base game, %d not in this index", loadedDeclared+unknown, loadedDeclared, unknown-3)) {
 		t.Errorf("the modded setup's summary: %q", summary)
 	}
 	b.shot("setup-modded")
 	b.clean("modded")
+
+	// A byte-order mark, a file named like an Object property, one line that is not a setting.
+	b.paste("\ufeffcontent=constructor\ncontent=__proto__\ncontent=constructor\nnot a setting\n", "")
+	for kind, want := range map[string]string{
+		"bom":       "The file starts with a byte-order mark (U+FEFF), which was dropped before line 1 was read.",
+		"duplicate": "constructor (line 3) is listed again; it is first loaded at line 1.",
+		"ignored":   "1 line is not settings and was skipped (line 4).",
+	} {
+		var txt string
+		b.eval(`(document.querySelector('#setup-results li[data-kind="`+kind+`"]') || {}).textContent || ""`, &txt)
+		if txt != want {
+			t.Errorf("the %s note says %q, want %q", kind, txt, want)
+		}
+	}
+	b.clean("names")
 
 	// Hostile file names are text.
 	hostile := []string{`<img src=x onerror="window.__pwned=1">.esp`, `</script><script>window.__pwned=2</script>.omwaddon`,

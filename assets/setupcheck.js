@@ -1,0 +1,197 @@
+// The setup check's engine: compares an openmw.cfg, as openmwcfg.js read it, with what the
+// projects of this index declare (setup.json's document) and returns the findings; and the
+// share link's parts (the fragment, base64url text) and the bidi rule for shown text. It
+// touches neither the page nor the network, so it runs in node too (assets/engines_test.go);
+// setup.js renders what it returns, and the plan page runs it on the openmw.cfg it writes.
+//
+// Names from publishers and from the player's file are keys here: every keyed table is a Map,
+// so a file named "constructor" or "__proto__" is a name like any other.
+(function (api) {
+  "use strict";
+  if (typeof module === "object" && module.exports) {
+    module.exports = api(require("./version.js"), require("./openmwcfg.js"));
+  } else {
+    window.AshyamsSetupCheck = api(window.DreamWeaveVersion, window.OpenMWCfg);
+  }
+})(function (V, cfg) {
+  "use strict";
+  var fold = cfg.fold;
+
+  // The base game's own files (folded): the three masters and their archives. No project
+  // publishes them, and a project's requires_content names them.
+  var baseContent = new Map([["morrowind.esm", "Morrowind.esm"], ["tribunal.esm", "Tribunal.esm"], ["bloodmoon.esm", "Bloodmoon.esm"]]);
+  var baseArchives = new Map([["morrowind.bsa", "Morrowind.bsa"], ["tribunal.bsa", "Tribunal.bsa"], ["bloodmoon.bsa", "Bloodmoon.bsa"]]);
+
+  // own returns obj[k] when obj has it as its own property (JSON.parse makes "__proto__" one),
+  // else undefined.
+  function own(obj, k) {
+    return obj && Object.prototype.hasOwnProperty.call(obj, k) ? obj[k] : undefined;
+  }
+
+  // check compares a parsed openmw.cfg with the data and returns the findings, each
+  // {kind, ...} with the keys of the claims it is about. It reads nothing else. openmw is the
+  // player's OpenMW version as typed ("" when none).
+  function check(data, parsed, openmw) {
+    var loaded = parsed.content.map(function (c, i) { return { name: c.value, line: c.line, at: i }; });
+    var first = new Map(); // folded name -> its first loaded entry
+    var out = { matched: [], unknown: [], base: [], needs: [], order: [], conflicts: [], runtime: [], status: [], duplicates: [] };
+    var claimFiles = new Map(); // key -> loaded entries it declares, in first-loaded order
+    loaded.forEach(function (f) {
+      var k = fold(f.name);
+      if (first.has(k)) {
+        out.duplicates.push({ file: f, first: first.get(k) });
+        return;
+      }
+      first.set(k, f);
+      var keys = own(data.content_files, k) || [];
+      if (!keys.length) {
+        (baseContent.has(k) ? out.base : out.unknown).push({ file: f });
+        return;
+      }
+      out.matched.push({ file: f, keys: keys });
+      keys.forEach(function (key) {
+        if (!claimFiles.has(key)) {
+          claimFiles.set(key, []);
+        }
+        claimFiles.get(key).push(f);
+      });
+    });
+    function isLoaded(key) {
+      return claimFiles.has(key);
+    }
+    var version = openmw ? V.parse(openmw, "numeric") : null;
+    claimFiles.forEach(function (files, key) {
+      var c = own(data.claims, key);
+      // Content the loaded files need: the release's list, and their own components' lists.
+      var needers = new Map(); // folded need -> {need, files}
+      files.forEach(function (f) {
+        var decl = null;
+        for (var i = 0; i < c.content_files.length && !decl; i++) {
+          if (fold(c.content_files[i].file) === fold(f.name)) {
+            decl = c.content_files[i];
+          }
+        }
+        c.requires_content.concat(decl ? decl.requires_content : []).forEach(function (need) {
+          var nk = fold(need);
+          if (!needers.has(nk)) {
+            needers.set(nk, { need: need, files: [] });
+          }
+          needers.get(nk).files.push(f);
+        });
+      });
+      needers.forEach(function (n, nk) {
+        var at = first.get(nk);
+        if (!at) {
+          out.needs.push({ kind: "missing-content", key: key, need: n.need, files: n.files });
+          return;
+        }
+        var after = n.files.filter(function (f) { return f.at < at.at; });
+        if (after.length) {
+          out.order.push({ kind: "order", key: key, need: n.need, needAt: at, files: after });
+        }
+      });
+      c.relationships.forEach(function (r) {
+        if (r.kind === "requires") {
+          if (r.targets.some(isLoaded)) {
+            return;
+          }
+          var declared = r.targets.some(function (t) { return own(data.claims, t).content_files.length > 0; });
+          var kind = !r.targets.length ? "requires-unresolved" : declared ? "missing-project" : "requires-unchecked";
+          out.needs.push({ kind: kind, key: key, rel: r });
+        } else if (r.kind === "conflicts") {
+          r.targets.forEach(function (t) {
+            if (t !== key && isLoaded(t)) {
+              out.conflicts.push({ kind: "conflict", key: key, other: t, rel: r });
+            }
+          });
+        }
+      });
+      if (version && c.openmw) {
+        var constraint = V.parseConstraint(c.openmw, "numeric");
+        var ok = constraint ? V.satisfies(constraint, version) : null;
+        if (ok !== true) {
+          out.runtime.push({ kind: ok === null ? "runtime-unchecked" : "runtime", key: key, constraint: c.openmw });
+        }
+      }
+      if (c.release && c.release.status !== "available") {
+        out.status.push({ kind: "release-status", key: key });
+      }
+      if (c.project_status === "deprecated" || c.project_status === "archived") {
+        out.status.push({ kind: "project-status", key: key });
+      }
+    });
+    out.archives = parsed["fallback-archive"].map(function (a) {
+      return { name: a.value, line: a.line, base: baseArchives.has(fold(a.value)) };
+    });
+    out.version = openmw ? (version ? openmw : null) : "";
+    return out;
+  }
+
+  // claimFilesOf lists the files of key's claim that the check found loaded.
+  function claimFilesOf(found, key) {
+    var files = [];
+    found.matched.forEach(function (m) {
+      if (m.keys.indexOf(key) >= 0) {
+        files.push(m.file);
+      }
+    });
+    return files;
+  }
+
+  // bidiText applies the site's bidi rule (site/bidi.go) to text from publishers and from
+  // the file: embeddings, overrides and LRI/RLI isolates are removed, FSI..PDI isolates kept
+  // only in balanced pairs, so a name cannot reverse the words around it.
+  function bidiText(s) {
+    var parts = [], from = 0, open = 0;
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charCodeAt(i);
+      if (c >= 0x202a && c <= 0x202e || c === 0x2066 || c === 0x2067 || (c === 0x2069 && !open)) {
+        parts.push(s.slice(from, i));
+        from = i + 1;
+        continue;
+      }
+      open += c === 0x2068 ? 1 : c === 0x2069 ? -1 : 0;
+    }
+    parts.push(s.slice(from));
+    return parts.join("") + (open > 0 ? "\u2069".repeat(open) : "");
+  }
+
+  // params reads a fragment "#k=v&k=v" by scanning: a Map of each key's first value.
+  function params(hash) {
+    var m = new Map();
+    (hash.charAt(0) === "#" ? hash.slice(1) : hash).split("&").forEach(function (kv) {
+      var eq = kv.indexOf("=");
+      var k = eq < 0 ? kv : kv.slice(0, eq);
+      if (!m.has(k)) {
+        m.set(k, eq < 0 ? "" : kv.slice(eq + 1));
+      }
+    });
+    return m;
+  }
+  // base64url of UTF-8 text, and back (null when it does not decode).
+  function encode(text) {
+    var bytes = new TextEncoder().encode(text), bin = "";
+    for (var i = 0; i < bytes.length; i++) {
+      bin += String.fromCharCode(bytes[i]);
+    }
+    var b = btoa(bin), end = b.length;
+    while (end > 0 && b.charAt(end - 1) === "=") {
+      end--;
+    }
+    return b.slice(0, end).replace(/\+/g, "-").replace(/\//g, "_");
+  }
+  function decode(s) {
+    try {
+      var bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
+      var bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) {
+        bytes[i] = bin.charCodeAt(i);
+      }
+      return new TextDecoder("utf-8").decode(bytes);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  return { check: check, bidiText: bidiText, params: params, encode: encode, decode: decode, claimFilesOf: claimFilesOf, baseContent: baseContent, baseArchives: baseArchives };
+});

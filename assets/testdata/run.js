@@ -1,0 +1,106 @@
+// Runs cases against the site's script engines in node, for assets/engines_test.go: reads
+// {cases: [{fn, args}]} on stdin, calls the function each names, and prints {results, ms} on
+// stdout: one result and the milliseconds it took per case. An argument {"$repeat": [prefix,
+// unit, count, suffix]} stands for prefix + unit repeated count times + suffix, so a test can
+// send megabytes without writing them out. The Go test decides what each result should be.
+"use strict";
+var path = require("path");
+var V = require(path.join(__dirname, "..", "version.js"));
+var cfg = require(path.join(__dirname, "..", "openmwcfg.js"));
+var setup = require(path.join(__dirname, "..", "setupcheck.js"));
+var plan = null;
+try {
+  plan = require(path.join(__dirname, "..", "plan.js"));
+} catch (e) {
+  if (e.code !== "MODULE_NOT_FOUND") {
+    throw e;
+  }
+}
+
+function canonical(v) {
+  return v ? v.release.join(".") + (v.pre.length ? "-" + v.pre.join(".") : "") + (v.build ? "+" + v.build : "") : null;
+}
+function constraintString(c) {
+  if (!c) {
+    return null;
+  }
+  return c.any ? "*" : c.comparators.map(function (x) { return x.op + canonical(x.version); }).join(", ");
+}
+// short keeps a long string's length and ends, so a result stays small.
+function short(s) {
+  return typeof s === "string" && s.length > 1000 ? s.slice(0, 30) + "..." + s.length + "..." + s.slice(-30) : s;
+}
+function mapObject(m) {
+  var o = {};
+  m.forEach(function (v, k) { o[k] = short(v); });
+  return o;
+}
+
+var fns = {
+  "version.parse": function (s, scheme) { return short(canonical(V.parse(s, scheme))); },
+  "version.compare": function (a, b, scheme) {
+    var x = V.parse(a, scheme), y = V.parse(b, scheme);
+    return x && y ? V.compare(x, y) : null;
+  },
+  "version.constraint": function (s, scheme) { return short(constraintString(V.parseConstraint(s, scheme))); },
+  "version.matches": function (c, v, scheme) { return V.matches(c, v, scheme); },
+  "version.trim": function (s) { return short(V.trim(s)); },
+  "cfg.parse": function (text) {
+    var r = cfg.parse(text), o = { ignored: r.ignored.length, settings: r.settings, bom: r.bom, binary: r.binary, sawFiles: r.sawFiles, replaced: r.replaced };
+    ["content", "groundcover", "data", "data-local", "config", "fallback-archive", "fallback"].forEach(function (k) {
+      o[k] = r[k].map(function (e) { return e.line + ":" + short(e.value) + (k === "fallback" ? "|" + short(e.key) + "|" + short(e.val) : ""); });
+    });
+    return o;
+  },
+  "cfg.unquotePath": function (s) { return short(cfg.unquotePath(s)); },
+  "cfg.fold": function (s) { return short(cfg.fold(s)); },
+  "setup.bidiText": function (s) { return short(setup.bidiText(s)); },
+  "setup.params": function (s) { return mapObject(setup.params(s)); },
+  "setup.roundTrip": function (s) { return setup.decode(setup.encode(s)) === s; },
+  "setup.decode": function (s) { return short(setup.decode(s)); },
+  // setup.check runs the whole check (cfg text, setup.json document, version) and returns the
+  // findings by kind: [kind, claim key, file or need, line] each.
+  "setup.check": function (data, text, openmw) {
+    var f = setup.check(data, cfg.parse(text), openmw), out = [];
+    f.matched.forEach(function (m) { out.push(["matched", m.keys.join(" "), m.file.name, m.file.line]); });
+    f.unknown.forEach(function (m) { out.push(["unknown", "", m.file.name, m.file.line]); });
+    f.base.forEach(function (m) { out.push(["base", "", m.file.name, m.file.line]); });
+    f.archives.forEach(function (a) { out.push([a.base ? "base-archive" : "archive", "", a.name, a.line]); });
+    f.duplicates.forEach(function (d) { out.push(["duplicate", "", d.file.name, d.first.line]); });
+    f.needs.forEach(function (n) { out.push([n.kind, n.key, n.need || (n.rel && (n.rel.project || n.rel.capability)) || "", 0]); });
+    f.order.forEach(function (o) { out.push(["order", o.key, o.need, o.needAt.line]); });
+    f.conflicts.forEach(function (c) { out.push(["conflict", c.key, c.other, 0]); });
+    f.runtime.forEach(function (r) { out.push([r.kind, r.key, short(r.constraint), 0]); });
+    f.status.forEach(function (s) { out.push([s.kind, s.key, "", 0]); });
+    return out;
+  }
+};
+if (plan) {
+  Object.keys(plan.testing || {}).forEach(function (k) { fns["plan." + k] = plan.testing[k]; });
+}
+
+function expand(a) {
+  if (a && typeof a === "object" && !Array.isArray(a) && Array.isArray(a.$repeat)) {
+    return a.$repeat[0] + a.$repeat[1].repeat(a.$repeat[2]) + a.$repeat[3];
+  }
+  return a;
+}
+
+var input = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", function (d) { input += d; });
+process.stdin.on("end", function () {
+  var cases = JSON.parse(input).cases, ms = [];
+  var results = cases.map(function (c) {
+    var fn = fns[c.fn];
+    if (!fn) {
+      throw new Error("no function " + c.fn);
+    }
+    var args = c.args.map(expand);
+    var t0 = process.hrtime.bigint();
+    var r = fn.apply(null, args);
+    ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    return r === undefined ? null : r;
+  });
+  process.stdout.write(JSON.stringify({ results: results, ms: ms }));
+});
