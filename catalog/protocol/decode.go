@@ -25,8 +25,10 @@ type Doc struct {
 // (SPEC section 1), without an expected project id. The document is valid exactly when no
 // findings come back. Doc is nil when the bytes are not JSON or not a DreamWeave index or
 // manifest; otherwise Kind is set, and Index or Manifest is filled once the document passed
-// the schema (a schema-invalid document never yields a half-filled typed model). Rule findings
-// come with a typed model; the rules only run on schema-valid documents.
+// the schema (a schema-invalid document never yields a half-filled typed model). The rules run
+// in the same pass on as much of the document as decodes, so one run reports every fault: a
+// schema finding and the rule findings beside it (rulesBeside), and a RuleNotChecked finding
+// for a rule that could not run, saying why.
 func Decode(b []byte) (*Doc, []Finding) {
 	return decode(b, "", entryWant{})
 }
@@ -82,29 +84,99 @@ func decodeFindings(b []byte, want string, e entryWant) (*Doc, []Finding) {
 	var findings []Finding
 	if kind == DocIndex {
 		findings = SchemaFindings(idx, v)
+		var ix Index
+		err := json.Unmarshal(b, &ix) // a schema-invalid index decodes as far as it can
 		if len(findings) == 0 {
-			var ix Index
-			if err := json.Unmarshal(b, &ix); err != nil {
+			if err != nil {
 				return doc, []Finding{{Rule: RuleDecode, Message: "the site index does not fit the typed model: " + err.Error()}}
 			}
 			doc.Index = &ix
-			findings = indexRules(doc.Index)
 		}
+		findings = append(findings, rulesBeside(findings, indexRules(&ix))...)
 	} else {
 		findings = SchemaFindings(proj, v)
+		findings = append(findings, rulesBeside(findings, integerFields(v))...)
+		var m Manifest
+		err := json.Unmarshal(b, &m) // a schema-invalid manifest decodes as far as it can
 		if len(findings) == 0 {
-			findings = integerFields(v)
-		}
-		if len(findings) == 0 {
-			var m Manifest
-			if err := json.Unmarshal(b, &m); err != nil {
+			if err != nil {
 				return doc, []Finding{{Rule: RuleDecode, Message: "the manifest does not fit the typed model: " + err.Error()}}
 			}
 			doc.Manifest = &m
-			findings = manifestRules(doc.Manifest, e)
 		}
+		findings = append(findings, rulesBeside(findings, manifestRules(&m, e))...)
 	}
 	return doc, sortFindings(findings)
+}
+
+// rulesBeside is the rule findings worth reporting beside the schema findings of the same
+// document, so that one run reports every fault once. The rules run on what could be decoded;
+// a rule finding at or under a value the schema already faults is that fault again (a version
+// that breaks the pattern does not parse either) or comes from a value that could not be read,
+// so it is left out. The channel heads are recomputed from every release: when a release's
+// version, status or channel, the versioning scheme or the channels is at fault, the
+// heads found would be wrong, so their findings give way to one RuleNotChecked finding saying
+// which value must be fixed first (blocksHeads).
+func rulesBeside(schema, rules []Finding) []Finding {
+	if len(schema) == 0 {
+		return rules
+	}
+	var out []Finding
+	var headsBlock string
+	for _, f := range schema {
+		if headsBlock == "" && blocksHeads(f) {
+			headsBlock = f.Pointer
+		}
+	}
+	for _, r := range rules {
+		if headsBlock != "" && r.Rule == RuleChannelHeads {
+			continue
+		}
+		if !faulted(schema, r.Pointer) {
+			out = append(out, r)
+		}
+	}
+	if headsBlock != "" {
+		out = append(out, Finding{Pointer: "/channels", Rule: RuleNotChecked,
+			Message: fmt.Sprintf("the channel heads were not checked: they are recomputed from every release, and the value at %s must be fixed first", pointerWords(headsBlock))})
+	}
+	return out
+}
+
+// faulted reports whether a schema finding is at ptr or at a value holding it.
+func faulted(schema []Finding, ptr string) bool {
+	for _, f := range schema {
+		if f.Pointer == ptr || f.Pointer == "" || strings.HasPrefix(ptr, f.Pointer+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// blocksHeads reports whether schema finding f keeps the channel heads from being recomputed:
+// it faults a value they are computed from (a release, its version, status or channel, the
+// channels, the versioning scheme), so heads found without it would be wrong.
+func blocksHeads(f Finding) bool {
+	t := strings.Split(f.Pointer, "/")
+	switch {
+	case f.Pointer == "" || f.Pointer == "/project" || f.Pointer == "/project/versioning":
+		return true
+	case len(t) >= 2 && t[1] == "channels" && len(t) <= 4:
+		return true
+	case len(t) == 2 && t[1] == "releases", len(t) == 3 && t[1] == "releases":
+		return true
+	case len(t) == 4 && t[1] == "releases":
+		return t[3] == "version" || t[3] == "status" || t[3] == "channel"
+	}
+	return false
+}
+
+// pointerWords names a pointer for a message: the pointer itself, or "the document".
+func pointerWords(ptr string) string {
+	if ptr == "" {
+		return "the top of the document"
+	}
+	return ptr
 }
 
 func kindName(k string) string {

@@ -94,6 +94,7 @@ const (
 	RuleInteger       = "integer"        // an integer field not written as an int64 integer
 	RuleDecode        = "decode"         // the typed model could not be filled (reported, never silent)
 	RuleInternal      = "internal"       // this index's own bug (a schema that does not compile)
+	RuleNotChecked    = "not-checked"    // a rule that could not run on a schema-invalid document, and why
 
 	// Dispatch: what kind of document this is.
 	RuleNotDreamWeave = "not-dreamweave" // no schema_version/document, or not an index or project

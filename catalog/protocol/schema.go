@@ -118,12 +118,45 @@ func collect(ve *jsonschema.ValidationError, out *[]Finding) {
 			return
 		}
 	}
+	msg := ve.Message
+	if kw == "pattern" {
+		msg = patternWords(ve.AbsoluteKeywordLocation)
+	}
 	if strings.Contains(ve.KeywordLocation, "/propertyNames/") {
 		kw = "propertyNames"
-		*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("key %q is not an allowed name here: %s", lastToken(ptr), ve.Message)})
+		*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("key %q is not an allowed name here: %s", lastToken(ptr), msg)})
 		return
 	}
-	*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("%s: %s", fieldLabel(ptr), ve.Message)})
+	*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("%s: %s", fieldLabel(ptr), msg)})
+}
+
+// patternForms says in words what each pattern of the protocol schemas asks for, by the
+// pattern's place in its schema ("#/$defs/version/pattern" without "/pattern"). A publisher
+// reads which form a value must take, never the regular expression that checks it.
+var patternForms = map[string]string{
+	"/$defs/uuid":                         "an id must be a lowercase UUID: 8-4-4-4-12 hexadecimal digits 0-9 and a-f, such as 0e7eb278-83f7-48e6-b938-25d306e84c41",
+	"/$defs/version":                      "a DreamWeave version is a number without leading zeros, then at most five .number parts, then optionally a -pre-release and a +build label of letters, digits and hyphens, such as 1.2.0 or 2.0-beta.1",
+	"/$defs/token":                        "a token is lowercase letters, digits and hyphens, starting with a letter or digit",
+	"/$defs/url":                          "a URL here must start with http:// or https://",
+	"/$defs/sha256":                       "a SHA-256 digest is 64 lowercase hexadecimal digits",
+	"/$defs/constraint":                   "a DreamWeave constraint is * or one or more comparisons separated by commas, each an operator (>=, <=, !=, =, > or <) and a DreamWeave version, such as >=1.0, <2.0",
+	"/$defs/capability":                   "a capability is lowercase letters, digits, dots and hyphens, starting with a letter or digit, optionally followed by a colon and a second such name",
+	"/$defs/component/properties/path":    "a component path is . or a relative path of names separated by /, with no empty name and no backslash",
+	"/$defs/extensions/propertyNames":     "an extension namespace is openmw or a dotted name of lowercase letters, digits and hyphens, such as org.tes3mp",
+	"/$defs/artifact/properties/filename": "a file name has no / and no backslash",
+	"/$defs/release/properties/source/properties/revision": "a revision is a commit id of 40 or 64 lowercase hexadecimal digits",
+}
+
+// patternWords is the words for the pattern at the absolute keyword location loc. A pattern
+// without words of its own still never shows its regular expression.
+func patternWords(loc string) string {
+	if i := strings.IndexByte(loc, '#'); i >= 0 {
+		loc = loc[i+1:]
+	}
+	if w, ok := patternForms[strings.TrimSuffix(loc, "/pattern")]; ok {
+		return "not in the form this field takes: " + w
+	}
+	return "not in the form this field takes (see the protocol's schema for this field)"
 }
 
 // fieldLabel names the field a pointer ends in, for messages: the name quoted, the pointer
