@@ -12,13 +12,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
 )
 
 func init() {
@@ -45,17 +48,23 @@ type validateResult struct {
 	Valid    bool               `json:"valid"`
 	Error    string             `json:"error,omitempty"` // why a document could not be read
 	Findings []protocol.Finding `json:"findings"`
-	// RulesPending: the schema failed, so the protocol rules (channel heads, precedence, ...)
-	// were not checked yet; they run once the schema findings are fixed.
-	RulesPending bool `json:"rules_pending,omitempty"`
+	// Note says what was not checked beside the document, and why (a site index whose
+	// manifests the crawler would not read).
+	Note string `json:"note,omitempty"`
 }
+
+// validateSleep is the crawler's wait before re-reading a site whose manifest's digest did not
+// match (nil: the crawler's own timer); tests replace it so that no test waits.
+var validateSleep func(ctx context.Context, d time.Duration) error
 
 // runValidate is `ashyams validate [--json] [--allow-loopback] FILE-OR-URL...` (flags may also
 // follow the documents). Each document is read (a file, at most 16 MiB; or a URL through the
 // crawler's guarded client, crawl/guard), validated with catalog/protocol.Decode, and reported:
 // every finding with its JSON pointer and rule, then a one-line verdict. A manifest validated
 // alone has no expected project id; given together with a site index, it is also checked
-// against the index entry that points at it, as the crawler does (validateTogether). Results go to stdout (a document's problems are findings,
+// against the index entry that points at it, as the crawler does (validateTogether). A site
+// index given as a URL also has every manifest it lists read and checked as the crawler reads
+// them (validateSite). Results go to stdout (a document's problems are findings,
 // not errors of the command); usage errors to stderr as "ashyams validate: ...". Exit 0 when
 // every document is valid, 1 otherwise, 2 for usage errors.
 func runValidate(e *env, args []string) int {
@@ -95,8 +104,25 @@ func runValidate(e *env, args []string) int {
 		} else {
 			b, err = readDocumentFile(src)
 		}
-		results = append(results, validateDocument(src, b, err))
+		r := validateDocument(src, b, err)
+		results = append(results, r)
 		bodies = append(bodies, b)
+		if validateIsURL(src) && r.Kind == protocol.DocIndex {
+			site, sbodies, err := validateSite(ctx, src, *loop, sources)
+			if err != nil {
+				e.errorf("validate", "%v", err)
+				return 1
+			}
+			if len(site) == 0 && r.Valid {
+				results[len(results)-1].Note = "no manifest was read"
+			}
+			if len(site) > 0 && site[0].Source == src { // the site's own verdict on its index
+				results[len(results)-1].Note = site[0].Note
+				site, sbodies = site[1:], sbodies[1:]
+			}
+			results = append(results, site...)
+			bodies = append(bodies, sbodies...)
+		}
 	}
 	validateTogether(results, bodies)
 	if *asJSON {
@@ -232,7 +258,6 @@ func validateDocument(src string, b []byte, readErr error) validateResult {
 	d, fs := protocol.Decode(b)
 	if d != nil {
 		v.Kind = d.Kind
-		v.RulesPending = len(fs) > 0 && d.Index == nil && d.Manifest == nil
 	}
 	if fs != nil {
 		v.Findings = fs
@@ -270,11 +295,7 @@ func printValidateResult(w io.Writer, v validateResult) {
 		if what == "" {
 			what = "document"
 		}
-		pending := ""
-		if v.RulesPending {
-			pending = "; the protocol rules are checked once the schema findings are fixed"
-		}
-		fmt.Fprintf(w, "%s: invalid %s (%s%s)\n", v.Source, what, n, pending)
+		fmt.Fprintf(w, "%s: invalid %s (%s)\n", v.Source, what, n)
 	case validateVerdictUnreadable, validateVerdictUnreachable, validateVerdictURLRefused:
 		fmt.Fprintf(w, "%s: %s: %s\n", v.Source, v.Verdict, v.Error)
 	case validateVerdictRefused:
@@ -286,6 +307,57 @@ func printValidateResult(w io.Writer, v validateResult) {
 	default: // newer protocol, not DreamWeave: the finding above says which field
 		fmt.Fprintf(w, "%s: %s\n", v.Source, v.Verdict)
 	}
+	if v.Note != "" {
+		fmt.Fprintf(w, "%s: %s\n", v.Source, protocol.Printable(v.Note))
+	}
+}
+
+// validateSite reads the site whose index is at indexURL as the crawler does
+// (refresh.CheckSite: the same guard, limits and digest rule) and gives a result for every
+// manifest its index lists, in the index's order, with the bytes the findings are of. A
+// manifest also given on the command line (given) is left to that argument. When the crawler
+// would read no manifest of the site (its index cannot be used, or discovery did not reach it),
+// the first result is the index's, carrying the reason as its Note.
+func validateSite(ctx context.Context, indexURL string, loop bool, given []string) ([]validateResult, [][]byte, error) {
+	sc, err := refresh.CheckSite(ctx, indexURL, refresh.Options{AllowLoopback: loop, Sleep: validateSleep})
+	if err != nil {
+		return nil, nil, err
+	}
+	if !sc.OK() {
+		why := "its manifests were not read: the crawler reads no manifest of a site it cannot use"
+		if sc.Origin != nil && sc.Origin.Problem != nil {
+			why += " (" + store.OriginHealthLabel(sc.Origin.Health) + ": " + *sc.Origin.Problem + ")"
+		}
+		return []validateResult{{Source: indexURL, Note: why}}, [][]byte{nil}, nil
+	}
+	var out []validateResult
+	var bodies [][]byte
+	for _, m := range sc.Manifests {
+		if slices.Contains(given, m.URL) {
+			continue
+		}
+		v := validateResult{Source: m.URL, Kind: protocol.DocProject, Findings: []protocol.Finding{}}
+		switch {
+		case m.Problem != "" && m.Health == store.ClaimRefused:
+			v.Verdict, v.Error = validateVerdictRefused, m.Problem
+		case m.Problem != "":
+			v.Verdict, v.Error = validateVerdictUnreachable, m.Problem
+		case len(m.Findings) == 0:
+			v.Verdict, v.Valid = validateVerdictValid, true
+		default:
+			v.Findings = m.Findings
+			v.Verdict = validateVerdictInvalid
+			switch {
+			case protocol.IsNewerProtocol(m.Findings):
+				v.Verdict = validateVerdictNewer
+			case protocol.IsNotDreamWeave(m.Findings):
+				v.Verdict = validateVerdictNotDW
+			}
+		}
+		out = append(out, v)
+		bodies = append(bodies, nil) // checked against its entry already
+	}
+	return out, bodies, nil
 }
 
 // ruleNotListed: a manifest given with site indexes none of whose entries points at it; the

@@ -147,6 +147,9 @@ func (r *run) startClaim(site string, entry protocol.IndexEntry) (*claimStart, e
 func (r *run) settleFetched(ctx context.Context, sr *siteRun, st *claimStart, f fetchResult) error {
 	c, h := &st.c, st.h
 	c.Entry, c.AdvertisedSHA256 = f.entry, f.entry.ManifestSHA256
+	if r.o.observe != nil {
+		r.o.observe(sr.indexURL, f)
+	}
 	if f.heldCurrent {
 		sr.count(func(s *siteStats) { s.unchanged++ })
 		sr.markUsed(f.version)
@@ -294,6 +297,7 @@ func (r *run) notCurrent(sr *siteRun, c *store.Claim, health, problem string) er
 // fetchResult is the outcome of reading one advertised manifest.
 type fetchResult struct {
 	body        []byte              // bytes matching the advertised digest (health == "")
+	served      []byte              // the bytes last served when none matched (inconsistent)
 	resp        *guard.Response     // the response that gave them
 	entry       protocol.IndexEntry // the entry as last advertised (re-reads may update it)
 	version     *indexVersion       // the index version entry came from (nil: the one read at the start)
@@ -358,7 +362,7 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 			return res
 		}
 		if attempt == len(RetryWaits) {
-			res.health = store.ClaimInconsistent
+			res.health, res.served = store.ClaimInconsistent, body
 			res.problem = fmt.Sprintf("the manifest served at %s hashes to %s, but the site index advertises %s (read %d times, the index re-read after waits of %s and %s); the last good manifest is kept",
 				murl, got, adv, attempt+1, RetryWaits[0], RetryWaits[1])
 			return res

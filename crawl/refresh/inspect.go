@@ -26,8 +26,14 @@ type InspectReport struct {
 // ignored. o.Sources is replaced by rawURL alone. The error is a bad URL (the same checks as
 // sources.toml) or a cancelled context; everything about the site is in the report.
 func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, error) {
+	rep, _, err := inspect(ctx, rawURL, o)
+	return rep, err
+}
+
+// inspect is Inspect, with the state the read was recorded in.
+func inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, *memState, error) {
 	if err := sources.CheckURL(rawURL); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o.Sources = []sources.Source{{URL: rawURL, Entry: 1}}
 	o.subject = "the URL" // nobody enrolled it
@@ -35,11 +41,11 @@ func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, err
 	r := newRun(o, mem, &store.Snapshot{})
 	sum, err := r.run(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rep := &InspectReport{URL: rawURL, Summary: sum}
 	if err := mem.ReadJSON(store.SourcePath(store.SourceID(rawURL)), &rep.Source); err != nil {
-		return nil, fmt.Errorf("no source record was produced: %w", err)
+		return nil, nil, fmt.Errorf("no source record was produced: %w", err)
 	}
 	if rep.Source.Origin != nil {
 		var or store.Origin
@@ -51,7 +57,7 @@ func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, err
 		if strings.HasSuffix(p, "/"+store.ClaimFile) {
 			var c store.Claim
 			if err := mem.ReadJSON(p, &c); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			rep.Claims = append(rep.Claims, c)
 		}
@@ -59,11 +65,11 @@ func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, err
 	for _, p := range mem.paths(store.EventsDir + "/") {
 		var e store.Event
 		if err := mem.ReadJSON(p, &e); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rep.Events = append(rep.Events, e)
 	}
-	return rep, nil
+	return rep, mem, nil
 }
 
 // OK reports whether the URL led to a readable site index.
