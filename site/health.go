@@ -1,0 +1,164 @@
+package site
+
+import (
+	"html/template"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+)
+
+// Health and staleness wording: how a page says a claim's or a site's health with the problem
+// recorded with it, and how current a claim's data is.
+
+// composeProblem joins a health label and the problem recorded with it into one clause
+// without saying the label twice: the crawler's problem strings may or may not start with the
+// label ("invalid publication: /channels/...") or repeat it further on, and each is said once.
+// The first letter is capitalized when it is the index's own word, so the clause can start a
+// sentence. An empty problem gives the label alone.
+func composeProblem(label, problem string) string {
+	p := strings.TrimSpace(problem)
+	label = strings.TrimSpace(label)
+	if label == "" {
+		return capitalize(p)
+	}
+	for {
+		rest, ok := cutLabel(p, label)
+		if !ok {
+			break
+		}
+		p = rest
+	}
+	switch {
+	case p == "":
+		return capitalize(label)
+	case containsWords(p, label):
+		return capitalize(p)
+	}
+	return capitalize(label + ": " + p)
+}
+
+// containsWords reports whether phrase occurs in s (any case) as whole words.
+func containsWords(s, phrase string) bool {
+	s, phrase = strings.ToLower(s), strings.ToLower(phrase)
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	for off := 0; ; {
+		i := strings.Index(s[off:], phrase)
+		if i < 0 {
+			return false
+		}
+		start, end := off+i, off+i+len(phrase)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (start == 0 || !isWord(before)) && (end == len(s) || !isWord(after)) {
+			return true
+		}
+		off = start + 1
+	}
+}
+
+// cutLabel strips a leading label (any case) and the punctuation after it from p.
+func cutLabel(p, label string) (string, bool) {
+	if len(p) < len(label) || !strings.EqualFold(p[:len(label)], label) {
+		return "", false
+	}
+	rest := p[len(label):]
+	if rest != "" {
+		r, _ := utf8.DecodeRuneInString(rest)
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return "", false // "refused" is not the start of "refusedly"
+		}
+	}
+	return strings.TrimLeft(rest, " :;,.-—–"), true
+}
+
+// capitalize upper-cases the first letter when it starts the index's own words (never a
+// quoted value, URL or path, which stay as published).
+func capitalize(s string) string {
+	segs, quotes := problemSegments(s, nil)
+	if len(segs) == 0 || quotes[0] {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// sentence ends s with a full stop unless it already ends a sentence.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
+}
+
+// whyHTML is a health label and its problem as one sentence: composed (composeProblem),
+// capitalized, ended with a full stop, quotations marked (problemHTML with known).
+func whyHTML(label string, problem *string, known ...string) template.HTML {
+	return problemHTML(sentence(composeProblem(label, deref(problem))), known...)
+}
+
+// claimWhy is whyHTML for a claim's health and recorded problem (claimProblem).
+func claimWhy(c *network.Claim) template.HTML {
+	p := claimProblem(c, deref(c.Record.Problem))
+	return whyHTML(store.HealthLabel(c.Health), &p, claimTexts(c)...)
+}
+
+// keptClauses end the crawler's problems that say the last good data stays. They are true
+// only of a claim that holds a manifest.
+var keptClauses = []string{"; the last good manifest is kept", "; last good data kept"}
+
+// claimProblem is a problem recorded for c as its page says it: for a claim that holds no
+// manifest, a closing clause saying the last good manifest is kept becomes what is true, that
+// no earlier manifest passed every check, so nothing is kept.
+func claimProblem(c *network.Claim, p string) string {
+	if c.Manifest != nil {
+		return p
+	}
+	for _, k := range keptClauses {
+		if rest, ok := strings.CutSuffix(strings.TrimSuffix(strings.TrimSpace(p), "."), k); ok {
+			return rest + "; no earlier manifest from this site passed every check, so nothing is kept"
+		}
+	}
+	return p
+}
+
+// originWhy is whyHTML for a site's health and recorded problem.
+func originWhy(o *network.Origin) template.HTML {
+	return whyHTML(store.OriginHealthLabel(o.Health), o.Problem, originTexts(o)...)
+}
+
+// staleness is what a claim's page says about how current its data is.
+type staleness string
+
+const (
+	staleNone      staleness = ""          // current: the held manifest is the advertised one
+	staleCached    staleness = "cached"    // a manifest is held but it is not (known to be) the advertised one
+	staleNever     staleness = "never"     // no manifest from the site has passed every check yet
+	staleWithdrawn staleness = "withdrawn" // out of the catalog; the record stays
+)
+
+// stalenessOf classifies a claim for its page and the lists.
+func stalenessOf(c *network.Claim) staleness {
+	switch {
+	case c.Withdrawn:
+		return staleWithdrawn
+	case c.Manifest == nil:
+		return staleNever
+	case c.Health != store.ClaimCurrent || c.Cached:
+		return staleCached
+	}
+	return staleNone
+}
+
+// Anchors on the health page, one per entry, so a publisher can be sent to theirs:
+// health/#source-<source>, health/#site-<site>, health/#claim-<project>-<site>.
+func sourceAnchor(url string) string      { return "source-" + store.SourceID(url) }
+func siteAnchor(site string) string       { return "site-" + site }
+func claimAnchor(c *network.Claim) string { return "claim-" + c.Project + "-" + c.Site }
+func healthLink(anchor string) string     { return "health/index.html#" + anchor }
