@@ -632,17 +632,13 @@ func TestBuildRefusesInvalidGeneratedJSON(t *testing.T) {
 	}
 }
 
-// TestValidateSearch: search.json's schema accepts a good file, by the walk over its bytes,
-// and refuses each bad one, by the walk and by the library.
+// TestValidateSearch: search.json's schema accepts a good file and refuses each bad one.
 func TestValidateSearch(t *testing.T) {
 	good := `{"format":"dreamweave-network-search","format_version":1,"records":[` +
 		`{"title":"Candlelight","url":"projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/a-1234abcd/","kind":"project","summary":"s","badge":"mod · active","text":"candlelight s mod","fields":{"type":["mod"],"tag":[]}},` +
 		`{"title":"About this index","url":"about/","kind":"page","summary":"How.","badge":"documentation","text":"about this index how.","fields":{}}]}`
 	if err := validateSearch([]byte(good)); err != nil {
 		t.Fatalf("a good search.json: %v", err)
-	}
-	if why := searchWalk.Unsupported(); why != "" || !searchWalk.Valid([]byte(good)) {
-		t.Fatalf("the walk does not settle a good search.json (%s)", why)
 	}
 	for _, bad := range []string{
 		`{"format":"dreamweave-network-search","format_version":2,"records":[]}`,
@@ -658,9 +654,6 @@ func TestValidateSearch(t *testing.T) {
 	} {
 		if err := validateSearch([]byte(bad)); err == nil {
 			t.Errorf("validateSearch accepts %s", bad)
-		}
-		if searchWalk.Valid([]byte(bad)) {
-			t.Errorf("the walk accepts %s", bad)
 		}
 	}
 }

@@ -89,11 +89,7 @@ func TestBuildCorpus(t *testing.T) {
 	}
 
 	// The machine-readable files against our schema and the published one.
-	published, err := os.ReadFile(filepath.Join(root, "schemas", "dreamweave-network-catalog-1.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub, err := format.CompileSchema(published)
+	pub, err := format.CompileSchema(os.DirFS(filepath.Join(root, "schemas")), format.SchemaFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +104,9 @@ func TestBuildCorpus(t *testing.T) {
 	}
 	if err := validateSearch(readOut(t, out1, SearchFile)); err != nil {
 		t.Errorf("search.json: %v", err)
-	} else if !searchWalk.Valid(readOut(t, out1, SearchFile)) {
-		t.Error("search.json is valid by the library but not by the walk over its bytes")
 	}
-	if b := readOut(t, out1, SetupFile); validateSetup(b) != nil || !setupWalk.Valid(b) {
-		t.Errorf("setup.json is not valid by the walk over its bytes: %v", validateSetup(b))
+	if err := validateSetup(readOut(t, out1, SetupFile)); err != nil {
+		t.Errorf("setup.json: %v", err)
 	}
 	for _, f := range []string{FeedFile, "sitemap.xml", "robots.txt", format.SchemaPath, GraphFile} {
 		if _, err := os.Stat(filepath.Join(out1, f)); err != nil && f != GraphFile {
@@ -207,11 +201,7 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	}
 
 	// catalog.json and events.json against the reference's schema, as the reference prints them.
-	published, err := os.ReadFile(filepath.Join(root, "schemas", "dreamweave-network-catalog-1.schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := format.CompileSchema(published)
+	ref, err := format.CompileSchema(os.DirFS(filepath.Join(root, "schemas")), format.SchemaFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package site
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -12,8 +10,8 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/schemacheck"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
 // SearchFile is the site's search index, at the reference index's path for it.
@@ -26,41 +24,6 @@ const (
 	SearchSite       = "site"
 	SearchPage       = "page"
 )
-
-// searchSchema is search.json's schema, the reference index's dreamweave-network-search
-// format, version 1, in our words: it is not part of catalog v1 and the reference publishes no
-// schema for it.
-const searchSchema = `{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "title": "DreamWeave network search index, format version 1",
-  "type": "object",
-  "required": ["format", "format_version", "records"],
-  "additionalProperties": false,
-  "properties": {
-    "format": {"const": "dreamweave-network-search"},
-    "format_version": {"const": 1},
-    "records": {
-      "type": "array",
-      "items": {
-        "type": "object",
-        "required": ["title", "url", "kind", "summary", "badge", "text", "fields"],
-        "additionalProperties": false,
-        "properties": {
-          "title": {"type": "string"},
-          "url": {"type": "string", "pattern": "^[a-z0-9][a-z0-9/._-]*/$"},
-          "kind": {"enum": ["project", "capability", "site", "page"]},
-          "summary": {"type": "string"},
-          "badge": {"type": "string"},
-          "text": {"type": "string"},
-          "fields": {
-            "type": "object",
-            "additionalProperties": {"type": "array", "items": {"type": "string"}}
-          }
-        }
-      }
-    }
-  }
-}`
 
 // searchRecord is one record of search.json: a page of the site, by its URL relative to the
 // site's root with no leading slash ("projects/<project>/<site>/"). Text is what a search
@@ -198,38 +161,15 @@ func searchText(parts []string) string {
 	return strings.Join(out, " ")
 }
 
-var (
-	searchOnce     sync.Once
-	searchCompiled *jsonschema.Schema
-	searchWalk     *schemacheck.Checker
-	searchErr      error
-)
+// searchSchema is search.json's schema (schemas.Search), compiled once.
+var searchSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return schemas.Compile(schemas.FS, schemas.Search) })
 
-// validateSearch checks search.json against its schema: over the bytes first (schemacheck),
-// which settles a valid file without decoding it, then, for any other, with the library's
-// validator, which has the final word and names what is wrong.
+// validateSearch checks search.json against its schema with the library's validator; the
+// error names the JSON pointer of the value that does not match.
 func validateSearch(doc []byte) error {
-	searchOnce.Do(func() {
-		c := jsonschema.NewCompiler()
-		c.Draft = jsonschema.Draft2020
-		if searchErr = c.AddResource("search.schema.json", bytes.NewReader([]byte(searchSchema))); searchErr != nil {
-			return
-		}
-		if searchCompiled, searchErr = c.Compile("search.schema.json"); searchErr == nil {
-			searchWalk = schemacheck.Compile(searchCompiled)
-		}
-	})
-	if searchErr != nil {
-		return searchErr
-	}
-	if searchWalk.Valid(doc) {
-		return nil
-	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	s, err := searchSchema()
+	if err != nil {
 		return err
 	}
-	return searchCompiled.Validate(v)
+	return schemas.Validate(s, doc)
 }

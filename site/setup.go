@@ -12,7 +12,6 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/schemacheck"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
@@ -306,46 +305,15 @@ func setupJSON(doc *setupDoc) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-var (
-	setupOnce     sync.Once
-	setupCompiled *jsonschema.Schema
-	setupWalk     *schemacheck.Checker
-	setupErr      error
-)
+// setupSchema is setup.json's schema (schemas.Setup), compiled once.
+var setupSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return schemas.Compile(schemas.FS, schemas.Setup) })
 
-// validateSetup checks a setup.json document against schemas.Setup: over the bytes first
-// (schemacheck), which settles a valid file without decoding it, then, for any other, with
-// the library's validator. The error names the JSON pointer of the value that does not match.
+// validateSetup checks a setup.json document against schemas.Setup with the library's
+// validator; the error names the JSON pointer of the value that does not match.
 func validateSetup(doc []byte) error {
-	setupOnce.Do(func() {
-		b, err := schemas.FS.ReadFile(schemas.Setup)
-		if err != nil {
-			setupErr = fmt.Errorf("the setup schema is not embedded: %w", err)
-			return
-		}
-		c := jsonschema.NewCompiler()
-		c.Draft = jsonschema.Draft2020
-		if setupErr = c.AddResource(schemas.Setup, bytes.NewReader(b)); setupErr != nil {
-			return
-		}
-		if setupCompiled, setupErr = c.Compile(schemas.Setup); setupErr == nil {
-			setupWalk = schemacheck.Compile(setupCompiled)
-		}
-	})
-	if setupErr != nil {
-		return setupErr
+	s, err := setupSchema()
+	if err != nil {
+		return err
 	}
-	if setupWalk.Valid(doc) {
-		return nil
-	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return fmt.Errorf("not JSON: %w", err)
-	}
-	if dec.More() {
-		return fmt.Errorf("not JSON: trailing data after the document")
-	}
-	return setupCompiled.Validate(v)
+	return schemas.Validate(s, doc)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
 // Format names and the version this package writes.
@@ -38,7 +39,7 @@ const (
 	CatalogFile = DataDir + "/catalog.json"
 	EventsFile  = DataDir + "/events.json"
 	// SchemaFile is the schema's file name in schemas.FS; SchemaPath is where it is published.
-	SchemaFile = "dreamweave-network-catalog-1.schema.json"
+	SchemaFile = schemas.Catalog
 	SchemaPath = "schemas/" + SchemaFile
 )
 

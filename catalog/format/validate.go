@@ -1,62 +1,36 @@
 package format
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/DreamWeave-MP/ashyams-go/catalog/schemacheck"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
 // Schema is a compiled catalog v1 schema: the whole document (catalog or events) and its two
-// definitions, so a failure is reported inside the definition the file claims to follow; and
-// each of the three compiled for schemacheck's walk over the encoded bytes.
+// definitions, so a failure is reported inside the definition the file claims to follow.
 type Schema struct {
 	root, catalog, events *jsonschema.Schema
-	walk                  map[*jsonschema.Schema]*schemacheck.Checker
 }
 
-// CompileSchema compiles a catalog v1 JSON Schema document (ours, or the one another index
-// publishes). It must define $defs/catalog and $defs/events. Nothing is fetched: a $ref
-// outside the document fails to compile.
-func CompileSchema(doc []byte) (*Schema, error) {
-	var head struct {
-		ID string `json:"$id"`
-	}
-	if err := json.Unmarshal(doc, &head); err != nil {
-		return nil, fmt.Errorf("catalog schema: %w", err)
-	}
-	id := head.ID
-	if id == "" {
-		id = "urn:ashyams:catalog-schema"
-	}
-	c := jsonschema.NewCompiler()
-	c.LoadURL = func(u string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("catalog schema: refusing to load %s: the schema must be self-contained", u)
-	}
-	if err := c.AddResource(id, bytes.NewReader(doc)); err != nil {
-		return nil, fmt.Errorf("catalog schema: %w", err)
-	}
+// CompileSchema compiles the catalog v1 JSON Schema file name of fsys (ours, or the one
+// another index publishes) by schemas.Compile. It must define $defs/catalog and $defs/events.
+// Nothing is fetched: a $ref outside fsys fails to compile.
+func CompileSchema(fsys fs.FS, name string) (*Schema, error) {
 	s := &Schema{}
 	for _, t := range []struct {
 		dst **jsonschema.Schema
 		ptr string
 	}{{&s.root, ""}, {&s.catalog, "#/$defs/catalog"}, {&s.events, "#/$defs/events"}} {
-		sch, err := c.Compile(id + t.ptr)
+		sch, err := schemas.Compile(fsys, name+t.ptr)
 		if err != nil {
 			return nil, fmt.Errorf("catalog schema: %w", err)
 		}
 		*t.dst = sch
-	}
-	s.walk = map[*jsonschema.Schema]*schemacheck.Checker{}
-	for _, sch := range []*jsonschema.Schema{s.root, s.catalog, s.events} {
-		s.walk[sch] = schemacheck.Compile(sch)
 	}
 	return s, nil
 }
@@ -69,14 +43,7 @@ var (
 
 // OurSchema is our embedded schema (schemas.FS, SchemaFile), compiled once.
 func OurSchema() (*Schema, error) {
-	ourOnce.Do(func() {
-		b, err := schemas.FS.ReadFile(SchemaFile)
-		if err != nil {
-			ourErr = fmt.Errorf("catalog schema: %w", err)
-			return
-		}
-		ourSchema, ourErr = CompileSchema(b)
-	})
+	ourOnce.Do(func() { ourSchema, ourErr = CompileSchema(schemas.FS, SchemaFile) })
 	return ourSchema, ourErr
 }
 
@@ -109,30 +76,20 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("%s: %s: %s (schema %s)", e.File, ptr, e.Message, e.Keyword)
 }
 
-// Validate checks doc against s. A document whose format names the catalog or the events list
-// is checked against that definition, anything else against the whole schema. The error names
-// the JSON pointer of the most specific failure (*ValidationError), or says the file is not
-// JSON. The definition is first evaluated over the bytes (schemacheck), which settles a valid
-// document without decoding it; any other goes through the library's validator, which has the
-// final word and names what is wrong.
+// Validate checks doc against s with the library's validator. A document whose format names
+// the catalog or the events list is checked against that definition, anything else against
+// the whole schema. The error names the JSON pointer of the most specific failure
+// (*ValidationError), or says the file is not JSON.
 func (s *Schema) Validate(name string, doc []byte) error {
-	if s.walk[s.definition(doc)].Valid(doc) {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return fmt.Errorf("%s: not JSON: %w", name, err)
-	}
-	if dec.More() {
-		return fmt.Errorf("%s: not JSON: trailing data after the document", name)
+	v, err := schemas.Decode(doc)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	sch := s.root
 	if m, ok := v.(map[string]any); ok {
 		sch = s.byFormat(m["format"])
 	}
-	err := sch.Validate(v)
+	err = sch.Validate(v)
 	if err == nil {
 		return nil
 	}
@@ -140,7 +97,7 @@ func (s *Schema) Validate(name string, doc []byte) error {
 	if !errors.As(err, &ve) {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	leaf := deepest(ve)
+	leaf := schemas.Deepest(ve)
 	return &ValidationError{File: name, Pointer: leaf.InstanceLocation, Keyword: leaf.KeywordLocation, Message: leaf.Message}
 }
 
@@ -153,37 +110,4 @@ func (s *Schema) byFormat(f any) *jsonschema.Schema {
 		return s.events
 	}
 	return s.root
-}
-
-// definition is byFormat for the encoded document doc, read without decoding all of it.
-func (s *Schema) definition(doc []byte) *jsonschema.Schema {
-	raw, ok := schemacheck.Member(doc, "format")
-	if !ok {
-		return s.root
-	}
-	var f any
-	if json.Unmarshal(raw, &f) != nil {
-		return s.root
-	}
-	return s.byFormat(f)
-}
-
-// deepest returns the leaf cause with the longest instance location: the most specific value
-// that failed (the first such, in the validator's order).
-func deepest(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
-	best := ve
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			if len(e.InstanceLocation) > len(best.InstanceLocation) || len(best.Causes) > 0 {
-				best = e
-			}
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	return best
 }

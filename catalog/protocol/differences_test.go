@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -135,9 +136,9 @@ func snapshotSchemas(t *testing.T) (index, project *jsonschema.Schema) {
 		t.Skipf("../shared/corpus/schemas is absent (%v): the snapshot comparison needs the published schemas", err)
 	}
 	snapOnce.Do(func() {
-		snapIndex, snapErr = CompileSchema(os.DirFS(dir), "dreamweave-index-2.schema.json")
+		snapIndex, snapErr = schemas.Compile(os.DirFS(dir), "dreamweave-index-2.schema.json")
 		if snapErr == nil {
-			snapProject, snapErr = CompileSchema(os.DirFS(dir), "modManifest-2.schema.json")
+			snapProject, snapErr = schemas.Compile(os.DirFS(dir), "modManifest-2.schema.json")
 		}
 	})
 	if snapErr != nil {

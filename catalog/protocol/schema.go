@@ -1,10 +1,8 @@
 package protocol
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"strconv"
 	"strings"
@@ -13,33 +11,6 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
-
-// CompileSchema compiles the JSON Schema file name from fsys with the settings this index
-// validates with: draft 2020-12 by default and format assertions on (uri, date). Other schema
-// files in fsys are registered so $refs between them resolve.
-func CompileSchema(fsys fs.FS, name string) (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.AssertFormat = true
-	files, err := fs.Glob(fsys, "*.json")
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		b, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return nil, err
-		}
-		if err := c.AddResource(f, bytes.NewReader(b)); err != nil {
-			return nil, fmt.Errorf("schema %s: %w", f, err)
-		}
-	}
-	s, err := c.Compile(name)
-	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", name, err)
-	}
-	return s, nil
-}
 
 var (
 	schemaOnce    sync.Once
@@ -51,9 +22,9 @@ var (
 // ourSchemas compiles the embedded protocol schemas once.
 func ourSchemas() (index, project *jsonschema.Schema, err error) {
 	schemaOnce.Do(func() {
-		indexSchema, schemaErr = CompileSchema(schemas.FS, schemas.Index)
+		indexSchema, schemaErr = schemas.Compile(schemas.FS, schemas.Index)
 		if schemaErr == nil {
-			projectSchema, schemaErr = CompileSchema(schemas.FS, schemas.Project)
+			projectSchema, schemaErr = schemas.Compile(schemas.FS, schemas.Project)
 		}
 	})
 	return indexSchema, projectSchema, schemaErr
