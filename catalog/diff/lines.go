@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -80,14 +79,11 @@ func appendNotes(out []string, indent string, raw json.RawMessage) []string {
 	return out
 }
 
-// describe is the one-line text of a change, without its nested changes. Each family of
-// change tokens (project, release, relationship and component, artifact) has its own lines;
-// a token none of them knows is described by what it holds.
+// describe is the one-line text of a change, without its nested changes: its token's line
+// in the vocabulary; a token the vocabulary does not have is described by what it holds.
 func describe(c Change) string {
-	for _, family := range []func(Change) (string, bool){projectLine, releaseLine, relationLine, artifactLine} {
-		if s, ok := family(c); ok {
-			return s
-		}
+	if k, ok := vocabulary[c.Change]; ok {
+		return k.line(c)
 	}
 	return unknownLine(c)
 }
@@ -95,65 +91,39 @@ func describe(c Change) string {
 // beforeAfter is "before -> after", the values of a change.
 func beforeAfter(c Change) string { return text(c.Before) + " -> " + text(c.After) }
 
-// projectLine describes a change to the project's own fields, links and channel heads.
-func projectLine(c Change) (string, bool) {
-	switch c.Change {
-	case ChangeProjectField:
-		return c.Field + " " + beforeAfter(c), true
-	case ChangeTags, ChangeMaintainers, ChangeCredits, ChangeMedia:
-		return c.Change + ": " + setText(c.Added, c.Removed), true
-	case ChangePlatforms, ChangeCriticalExtensions, ChangeRequiredContent:
-		return strings.ReplaceAll(c.Change, "-", " ") + ": " + setText(c.Added, c.Removed), true
-	case ChangeLink:
-		return "link " + c.Link + " " + beforeAfter(c), true
-	case ChangeNexusMods:
-		return "Nexus Mods " + beforeAfter(c), true
-	case ChangeChannelHead:
-		switch {
-		case isNull(c.Before):
-			return "+ channel " + c.Channel + " " + text(c.After), true
-		case isNull(c.After):
-			return "- channel " + c.Channel + " (head was " + text(c.Before) + ")", true
-		}
-		return c.Channel + " " + beforeAfter(c), true
-	case ChangeSourceRevision:
-		return "source " + c.Field + " " + beforeAfter(c), true
-	}
-	return "", false
+// setLine is "tags: + a, - b": the token, then what joined and left the set.
+func setLine(c Change) string { return c.Change + ": " + setText(c.Added, c.Removed) }
+
+// spacedSetLine is setLine with the token's dashes read as spaces ("required content: ...").
+func spacedSetLine(c Change) string {
+	return strings.ReplaceAll(c.Change, "-", " ") + ": " + setText(c.Added, c.Removed)
 }
 
-// releaseLine describes a release added, removed or changed, and its runtime requirements.
-func releaseLine(c Change) (string, bool) {
-	rel := "release " + c.Version + channelNote(c.Channel)
-	switch c.Change {
-	case ChangeReleaseAdded:
-		return releaseAdded(c), true
-	case ChangeReleaseRemoved:
-		return "- " + rel, true
-	case ChangeReleaseStatus:
-		if bytes.Equal(c.Before, c.After) {
-			return rel + " " + text(c.After) + " notice" + noticeNote(c.Reason, c.Replacement), true
-		}
-		return rel + " " + beforeAfter(c) + noticeNote(c.Reason, c.Replacement), true
-	case ChangeReleaseChannel:
-		return "release " + c.Version + " channel " + beforeAfter(c), true
-	case ChangeReleaseDate:
-		return "release " + c.Version + " date " + beforeAfter(c), true
-	case ChangeReleaseNotes:
-		return "release " + c.Version + " notes edited", true
-	case ChangeReleaseAmended:
-		return rel + " amended", true
-	case ChangeRuntime:
-		return runtimeName(c.Runtime) + " runtime " + beforeAfter(c), true
-	case ChangeLuaAPI:
-		return "OpenMW Lua API " + beforeAfter(c), true
+// channelHeadLine is a channel that appeared, went away or moved its head.
+func channelHeadLine(c Change) string {
+	switch {
+	case isNull(c.Before):
+		return "+ channel " + c.Channel + " " + text(c.After)
+	case isNull(c.After):
+		return "- channel " + c.Channel + " (head was " + text(c.Before) + ")"
 	}
-	return "", false
+	return c.Channel + " " + beforeAfter(c)
 }
 
-// releaseAdded is "+ release 1.2.0 (stable, 2026-01-02, yanked)": the channel, date and a
+// releaseName is "release 1.2.0 (stable)", the channel left out when there is none.
+func releaseName(c Change) string { return "release " + c.Version + channelNote(c.Channel) }
+
+// releaseStatusLine is a release's status change, or its notice edited under the same status.
+func releaseStatusLine(c Change) string {
+	if bytes.Equal(c.Before, c.After) {
+		return releaseName(c) + " " + text(c.After) + " notice" + noticeNote(c.Reason, c.Replacement)
+	}
+	return releaseName(c) + " " + beforeAfter(c) + noticeNote(c.Reason, c.Replacement)
+}
+
+// releaseAddedLine is "+ release 1.2.0 (stable, 2026-01-02, yanked)": the channel, date and a
 // status other than available, those that are set.
-func releaseAdded(c Change) string {
+func releaseAddedLine(c Change) string {
 	var facts []string
 	if c.Channel != "" {
 		facts = append(facts, c.Channel)
@@ -171,65 +141,8 @@ func releaseAdded(c Change) string {
 	return s
 }
 
-// relationLine describes a change to what a release provides, requires or recommends, to its
-// components and groups, and to its extensions.
-func relationLine(c Change) (string, bool) {
-	switch c.Change {
-	case ChangeCapabilityAdded:
-		return "+ provides " + c.Capability, true
-	case ChangeCapabilityRemoved:
-		return "- provides " + c.Capability, true
-	case ChangeRelationshipAdded:
-		return "+ " + c.Kind + " " + targetText(c.Target) + ptrNote(c.Constraint), true
-	case ChangeRelationshipRemoved:
-		return "- " + c.Kind + " " + targetText(c.Target) + ptrNote(c.Constraint), true
-	case ChangeRelationshipConstraint:
-		return c.Kind + " " + targetText(c.Target) + " " + beforeAfter(c), true
-	case ChangeRelationshipKind:
-		return targetText(c.Target) + " " + beforeAfter(c), true
-	case ChangeComponentAdded:
-		return "+ component " + c.Component + nameNote(c.Name), true
-	case ChangeComponentRemoved:
-		return "- component " + c.Component + nameNote(c.Name), true
-	case ChangeComponentSelection:
-		return "component " + c.Component + ": " + strings.Join(c.Details, "; "), true
-	case ChangeGroupSelection:
-		return "group " + c.Group + " selection " + beforeAfter(c), true
-	case ChangeExtensionAdded:
-		return "+ extension " + c.Namespace, true
-	case ChangeExtensionRemoved:
-		return "- extension " + c.Namespace, true
-	case ChangeExtensionChanged:
-		return "extension " + c.Namespace + " changed", true
-	}
-	return "", false
-}
-
-// artifactLine describes a change to a release's artifacts, their sources and signatures.
-func artifactLine(c Change) (string, bool) {
-	a := "artifact " + c.Artifact
-	switch c.Change {
-	case ChangeArtifactAdded:
-		return "+ " + a + " (" + c.Filename + ", " + strconv.FormatUint(c.Size, 10) + " bytes)", true
-	case ChangeArtifactRemoved:
-		return "- " + a + " (" + c.Filename + ")", true
-	case ChangeArtifactDigest:
-		return a + " sha256 " + beforeAfter(c), true
-	case ChangeArtifactSize:
-		return a + " size " + beforeAfter(c) + " bytes", true
-	case ChangeArtifactFile:
-		return a + ": " + strings.Join(c.Details, "; "), true
-	case ChangeArtifactSourceAdded:
-		return "+ " + a + " source " + c.URL + " (" + c.Kind + ")", true
-	case ChangeArtifactSourceRemoved:
-		return "- " + a + " source " + c.URL + " (" + c.Kind + ")", true
-	case ChangeSignatureAdded:
-		return "+ " + a + " signature " + c.URL + " (" + c.Format + ")", true
-	case ChangeSignatureRemoved:
-		return "- " + a + " signature " + c.URL + " (" + c.Format + ")", true
-	}
-	return "", false
-}
+// artifactName is "artifact <id>".
+func artifactName(c Change) string { return "artifact " + c.Artifact }
 
 // unknownLine describes a token this build does not know (a change built in code) by what it
 // holds.
