@@ -13,15 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
-	"net/url"
 	"os"
 	"regexp"
-	"slices"
 	"strings"
-	"time"
 
-	"github.com/BurntSushi/toml"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/tomlfile"
 )
 
 // Migration is one reviewed host move (a `[[migration]]` entry). From and To are site index
@@ -116,58 +112,54 @@ func Load(path string) (*Curation, error) {
 // C to A: no site would be where the claim continues) are refused. Messages about several
 // entries give each entry's line when the file writes them as [[migration]] headers.
 func Parse(name string, b []byte) (*Curation, error) {
-	var doc map[string]any
-	if _, err := toml.Decode(string(b), &doc); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{Path: name, Problems: []Problem{{Entry: "file", Message: fmt.Sprintf("not valid TOML: line %d: %s", pe.Position.Line, pe.Message), Line: pe.Position.Line}}}
+	f, err := tomlfile.Decode(b, shape)
+	if err != nil {
+		var se *tomlfile.SyntaxError
+		if !errors.As(err, &se) {
+			se = &tomlfile.SyntaxError{Message: err.Error()}
 		}
-		return nil, &Error{Path: name, Problems: []Problem{{Entry: "file", Message: "not valid TOML: " + err.Error()}}}
+		return nil, &Error{Path: name, Problems: []Problem{{Entry: "file", Message: "not valid TOML: " + se.Error(), Line: se.Line}}}
 	}
 	c := &Curation{}
-	unknown := unknownKeys(b)
 	var ps []Problem
-	for _, k := range sortedKeys(doc) {
-		if unknown[""][k] {
-			ps = append(ps, Problem{Entry: "file", Message: fmt.Sprintf("unknown key %q (want [[migration]] or [[featured]] entries)", k)})
-		}
+	for _, k := range f.UnknownTop() {
+		ps = append(ps, Problem{Entry: "file", Message: fmt.Sprintf("unknown key %q (want [[migration]] or [[featured]] entries)", k)})
 	}
-	migs, p := entries(doc, "migration")
-	lines := headerLines(b, "migration", len(migs))
+	migs, p := entries(f.Doc, "migration")
+	lines := func(n int) int { return f.Header("migration", n) }
 	ps = append(ps, p...)
 	seenMig := map[[2]string]int{}
 	for i, m := range migs {
-		mg, p := migration(i+1, m, unknown["migration"])
-		ps = append(ps, atLine(p, lines[i+1])...)
+		mg, p := migration(i+1, m, f.Unknown("migration", m))
+		ps = append(ps, atLine(p, lines(i+1))...)
 		if len(p) > 0 {
 			continue
 		}
 		key := [2]string{mg.Project, mg.From}
 		if prev, ok := seenMig[key]; ok {
 			if to := c.Migrations[prev].To; to != mg.To {
-				ps = append(ps, Problem{Entry: mg.label(), Line: lines[mg.Entry], Message: fmt.Sprintf("moves the project from %s to %s%s, but [[migration]] #%d%s moves it from the same site to %s: a claim continues at one site, not two",
+				ps = append(ps, Problem{Entry: mg.label(), Line: lines(mg.Entry), Message: fmt.Sprintf("moves the project from %s to %s%s, but [[migration]] #%d%s moves it from the same site to %s: a claim continues at one site, not two",
 					mg.From, mg.To, at(lines, mg.Entry), c.Migrations[prev].Entry, at(lines, c.Migrations[prev].Entry), to)})
 				continue
 			}
-			ps = append(ps, Problem{Entry: mg.label(), Line: lines[mg.Entry], Message: fmt.Sprintf("repeats [[migration]] #%d (same project and from)", c.Migrations[prev].Entry)})
+			ps = append(ps, Problem{Entry: mg.label(), Line: lines(mg.Entry), Message: fmt.Sprintf("repeats [[migration]] #%d (same project and from)", c.Migrations[prev].Entry)})
 			continue
 		}
 		seenMig[key] = len(c.Migrations)
 		c.Migrations = append(c.Migrations, mg)
 	}
 	ps = append(ps, cycles(c.Migrations, lines)...)
-	feats, p := entries(doc, "featured")
-	featLines := headerLines(b, "featured", len(feats))
+	feats, p := entries(f.Doc, "featured")
 	ps = append(ps, p...)
 	seenFeat := map[string]int{}
-	for i, f := range feats {
-		ft, p := featured(i+1, f, unknown["featured"])
-		ps = append(ps, atLine(p, featLines[i+1])...)
+	for i, m := range feats {
+		ft, p := featured(i+1, m, f.Unknown("featured", m))
+		ps = append(ps, atLine(p, f.Header("featured", i+1))...)
 		if len(p) > 0 {
 			continue
 		}
 		if prev, ok := seenFeat[ft.Project]; ok {
-			ps = append(ps, Problem{Entry: ft.label(), Line: featLines[ft.Entry], Message: fmt.Sprintf("repeats [[featured]] #%d (same project)", prev)})
+			ps = append(ps, Problem{Entry: ft.label(), Line: f.Header("featured", ft.Entry), Message: fmt.Sprintf("repeats [[featured]] #%d (same project)", prev)})
 			continue
 		}
 		seenFeat[ft.Project] = ft.Entry
@@ -182,7 +174,7 @@ func Parse(name string, b []byte) (*Curation, error) {
 // cycles finds, per project, the moves (each from site has one to site once repeats are
 // refused) that lead back to a site they left: every entry of such a cycle is named, in the
 // cycle's order, on the problem of its highest-numbered entry.
-func cycles(migs []Migration, lines map[int]int) []Problem {
+func cycles(migs []Migration, lines func(entry int) int) []Problem {
 	next := map[[2]string]Migration{} // project, from -> the move
 	for _, m := range migs {
 		next[[2]string{m.Project, m.From}] = m
@@ -221,7 +213,7 @@ func cycles(migs []Migration, lines map[int]int) []Problem {
 
 // cycleProblem words one cycle of moves, starting at its first entry in the file; the problem
 // is the entry that closes it (the highest-numbered).
-func cycleProblem(path []Migration, lines map[int]int) Problem {
+func cycleProblem(path []Migration, lines func(entry int) int) Problem {
 	first, last := 0, 0
 	for i, m := range path {
 		if m.Entry < path[first].Entry {
@@ -245,30 +237,9 @@ func cycleProblem(path []Migration, lines map[int]int) Problem {
 		"; they lead back to the site they start from, so no site is where the claim continues"}
 }
 
-// headerLines maps each [[table]] entry's 1-based position to the line of its header, when the
-// document writes every entry with a "[[table]]" header line (the usual way). Entries written
-// another way (an inline array) make positions unknowable from the text: then it is empty.
-func headerLines(b []byte, table string, entries int) map[int]int {
-	out := map[int]int{}
-	n := 0
-	for i, l := range strings.Split(string(b), "\n") {
-		l = strings.TrimSpace(l)
-		if h, ok := strings.CutPrefix(l, "[["); ok {
-			if name, _, ok := strings.Cut(h, "]]"); ok && strings.TrimSpace(name) == table {
-				n++
-				out[n] = i + 1
-			}
-		}
-	}
-	if n != entries {
-		return map[int]int{}
-	}
-	return out
-}
-
 // at is " (line N)" for entry n when its header line is known, else "".
-func at(lines map[int]int, n int) string {
-	if l, ok := lines[n]; ok {
+func at(lines func(entry int) int, n int) string {
+	if l := lines(n); l > 0 {
 		return fmt.Sprintf(" (line %d)", l)
 	}
 	return ""
@@ -284,32 +255,36 @@ func label(table string, n int, project string) string {
 	return fmt.Sprintf("[[%s]] #%d", table, n)
 }
 
+// shape is what a curation file may hold: the two arrays of tables and their entries' keys.
+var shape = tomlfile.Shape{
+	"migration": {"project", "from", "to", "reason", "reviewed"},
+	"featured":  {"project", "note"},
+}
+
 // entries returns the array of tables under key, refusing any other shape.
 func entries(doc map[string]any, key string) ([]map[string]any, []Problem) {
 	v, ok := doc[key]
 	if !ok {
 		return nil, nil
 	}
-	switch t := v.(type) {
-	case []map[string]any:
-		return t, nil
-	case []any:
-		out := make([]map[string]any, 0, len(t))
-		var ps []Problem
-		for i, e := range t {
-			m, ok := e.(map[string]any)
-			if !ok {
-				ps = append(ps, Problem{Entry: fmt.Sprintf("[[%s]] #%d", key, i+1), Message: fmt.Sprintf("is %s, not a table", tomlType(e))})
-				continue
-			}
-			out = append(out, m)
-		}
-		return out, ps
+	list, ok := tomlfile.Array(v)
+	if !ok {
+		return nil, []Problem{{Entry: "file", Message: fmt.Sprintf("%q is %s; write each entry as a [[%s]] table", key, tomlfile.TypeName(v), key)}}
 	}
-	return nil, []Problem{{Entry: "file", Message: fmt.Sprintf("%q is %s; write each entry as a [[%s]] table", key, tomlType(v), key)}}
+	out := make([]map[string]any, 0, len(list))
+	var ps []Problem
+	for i, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok {
+			ps = append(ps, Problem{Entry: fmt.Sprintf("[[%s]] #%d", key, i+1), Message: fmt.Sprintf("is %s, not a table", tomlfile.TypeName(e))})
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, ps
 }
 
-func migration(n int, m map[string]any, unknown map[string]bool) (Migration, []Problem) {
+func migration(n int, m map[string]any, unknown []string) (Migration, []Problem) {
 	mg := Migration{Entry: n}
 	mg.Project, _ = m["project"].(string)
 	lbl := label("migration", n, mg.Project)
@@ -317,10 +292,8 @@ func migration(n int, m map[string]any, unknown map[string]bool) (Migration, []P
 	bad := func(format string, a ...any) {
 		ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf(format, a...)})
 	}
-	for _, k := range sortedKeys(m) {
-		if unknown[k] {
-			bad("unknown key %q (want project, from, to, reason, reviewed)", k)
-		}
+	for _, k := range unknown {
+		bad("unknown key %q (want project, from, to, reason, reviewed)", k)
 	}
 	var p []Problem
 	mg.Project, p = stringField(lbl, m, "project")
@@ -331,14 +304,14 @@ func migration(n int, m map[string]any, unknown map[string]bool) (Migration, []P
 	mg.From, p = stringField(lbl, m, "from")
 	ps = append(ps, p...)
 	if mg.From != "" {
-		if msg := checkURL(mg.From); msg != "" {
+		if msg := tomlfile.CheckURL(mg.From); msg != "" {
 			bad("from %q %s", mg.From, msg)
 		}
 	}
 	mg.To, p = stringField(lbl, m, "to")
 	ps = append(ps, p...)
 	if mg.To != "" {
-		if msg := checkURL(mg.To); msg != "" {
+		if msg := tomlfile.CheckURL(mg.To); msg != "" {
 			bad("to %q %s", mg.To, msg)
 		}
 	}
@@ -347,37 +320,23 @@ func migration(n int, m map[string]any, unknown map[string]bool) (Migration, []P
 	}
 	mg.Reason, p = stringField(lbl, m, "reason")
 	ps = append(ps, p...)
-	switch v := m["reviewed"].(type) {
-	case nil:
+	if v, ok := m["reviewed"]; !ok {
 		bad("reviewed is missing (the date this move was reviewed, YYYY-MM-DD)")
-	case string:
-		if _, err := time.Parse(time.DateOnly, v); err != nil {
-			bad("reviewed %q is not a date (want YYYY-MM-DD)", v)
-		} else {
-			mg.Reviewed = v
-		}
-	case time.Time:
-		// A bare TOML local date (reviewed = 2026-09-28) is a date too.
-		if v.Location().String() != "date-local" {
-			bad("reviewed is a date-time; want a date (YYYY-MM-DD)")
-		} else {
-			mg.Reviewed = v.Format(time.DateOnly)
-		}
-	default:
-		bad("reviewed is %s, not a date (want YYYY-MM-DD)", tomlType(v))
+	} else if date, msg := tomlfile.Date("reviewed", v); msg != "" {
+		bad("%s", msg)
+	} else {
+		mg.Reviewed = date // a bare TOML local date (reviewed = 2026-09-28) is a date too
 	}
 	return mg, ps
 }
 
-func featured(n int, m map[string]any, unknown map[string]bool) (Featured, []Problem) {
+func featured(n int, m map[string]any, unknown []string) (Featured, []Problem) {
 	f := Featured{Entry: n}
 	f.Project, _ = m["project"].(string)
 	lbl := label("featured", n, f.Project)
 	var ps []Problem
-	for _, k := range sortedKeys(m) {
-		if unknown[k] {
-			ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf("unknown key %q (want project, note)", k)})
-		}
+	for _, k := range unknown {
+		ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf("unknown key %q (want project, note)", k)})
 	}
 	var p []Problem
 	f.Project, p = stringField(lbl, m, "project")
@@ -390,65 +349,6 @@ func featured(n int, m map[string]any, unknown map[string]bool) (Featured, []Pro
 	return f, ps
 }
 
-// migrationKeys and featuredKeys declare the keys a [[migration]] and a [[featured]] entry may
-// hold. Decoding an entry into them marks those keys decoded, so toml.MetaData.Undecoded lists
-// every other key. Parse checks the values, in its own words.
-type migrationKeys struct {
-	Project  anyValue `toml:"project"`
-	From     anyValue `toml:"from"`
-	To       anyValue `toml:"to"`
-	Reason   anyValue `toml:"reason"`
-	Reviewed anyValue `toml:"reviewed"`
-}
-
-type featuredKeys struct {
-	Project anyValue `toml:"project"`
-	Note    anyValue `toml:"note"`
-}
-
-// anyValue takes any TOML value. As a toml.Unmarshaler it marks every key inside the value
-// decoded too, so a known key holding a table (from = {a = 1}) is no unknown key: Parse
-// reports the value's type instead.
-type anyValue struct{}
-
-// UnmarshalTOML accepts v whatever it is.
-func (*anyValue) UnmarshalTOML(v any) error { return nil }
-
-// unknownKeys decodes b, which parses as TOML, against the file's shape (arrays of
-// migrationKeys and featuredKeys tables) and returns the names toml.MetaData.Undecoded
-// reports: under "" the top-level keys other than migration and featured, under "migration"
-// and "featured" the other keys of their entries. An array or entry of another shape is
-// skipped here: Parse reports its shape.
-func unknownKeys(b []byte) map[string]map[string]bool {
-	var file struct {
-		Migration toml.Primitive `toml:"migration"`
-		Featured  toml.Primitive `toml:"featured"`
-	}
-	md, err := toml.Decode(string(b), &file)
-	if err != nil {
-		return nil
-	}
-	decode := func(table string, p toml.Primitive, entry func() any) {
-		var entries []toml.Primitive
-		if md.IsDefined(table) && md.PrimitiveDecode(p, &entries) == nil {
-			for _, e := range entries {
-				_ = md.PrimitiveDecode(e, entry()) // an entry that is not a table: Parse says so
-			}
-		}
-	}
-	decode("migration", file.Migration, func() any { return &migrationKeys{} })
-	decode("featured", file.Featured, func() any { return &featuredKeys{} })
-	out := map[string]map[string]bool{"": {}, "migration": {}, "featured": {}}
-	for _, k := range md.Undecoded() {
-		if len(k) > 1 && (k[0] == "migration" || k[0] == "featured") {
-			out[k[0]][k[1]] = true
-		} else {
-			out[""][k[0]] = true
-		}
-	}
-	return out
-}
-
 // stringField returns m[key] as a non-blank string, or a problem saying it is missing, blank or
 // of another type.
 func stringField(lbl string, m map[string]any, key string) (string, []Problem) {
@@ -458,7 +358,7 @@ func stringField(lbl string, m map[string]any, key string) (string, []Problem) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", []Problem{{Entry: lbl, Message: fmt.Sprintf("%s is %s, not a string", key, tomlType(v))}}
+		return "", []Problem{{Entry: lbl, Message: fmt.Sprintf("%s is %s, not a string", key, tomlfile.TypeName(v))}}
 	}
 	if strings.TrimSpace(s) == "" {
 		return "", []Problem{{Entry: lbl, Message: key + " is empty"}}
@@ -467,51 +367,6 @@ func stringField(lbl string, m map[string]any, key string) (string, []Problem) {
 }
 
 var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// checkURL returns "" for an absolute http(s) URL with a host and no user info, else what is
-// wrong with it. Site index URLs are compared as written, so nothing is normalized.
-func checkURL(s string) string {
-	if strings.TrimSpace(s) != s {
-		return "has surrounding whitespace"
-	}
-	u, err := url.Parse(s)
-	switch {
-	case err != nil:
-		return "is not a URL"
-	case u.Scheme != "http" && u.Scheme != "https":
-		return "is not an absolute http(s) URL"
-	case u.Host == "":
-		return "has no host"
-	case u.User != nil:
-		return "carries a user name or password"
-	case u.Fragment != "" || strings.Contains(s, "#"):
-		return "has a #fragment; a site index URL has none"
-	}
-	return ""
-}
-
-// tomlType names v's TOML type with its article ("an integer"), for messages.
-func tomlType(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case int64:
-		return "an integer"
-	case float64:
-		return "a float"
-	case bool:
-		return "a boolean"
-	case time.Time:
-		return "a date-time"
-	case map[string]any:
-		return "a table"
-	case []map[string]any, []any:
-		return "an array"
-	}
-	return fmt.Sprintf("a %T", v)
-}
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // FeaturedProject reports whether id is featured, and the entry when it is.
 func (c *Curation) FeaturedProject(id string) (Featured, bool) {

@@ -3,6 +3,8 @@ package curation
 import (
 	"testing"
 	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/tomlfile"
 )
 
 // FuzzParse: no input panics, and whatever is accepted holds the invariants Parse promises.
@@ -18,7 +20,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, m := range c.Migrations {
-			if !uuidRE.MatchString(m.Project) || checkURL(m.From) != "" || checkURL(m.To) != "" || m.From == m.To || m.Reason == "" {
+			if !uuidRE.MatchString(m.Project) || tomlfile.CheckURL(m.From) != "" || tomlfile.CheckURL(m.To) != "" || m.From == m.To || m.Reason == "" {
 				t.Fatalf("accepted a bad migration %+v", m)
 			}
 			if _, err := time.Parse(time.DateOnly, m.Reviewed); err != nil {

@@ -15,17 +15,13 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"regexp"
-	"sort"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/tomlfile"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
@@ -116,17 +112,15 @@ func Parse(name string, b []byte) ([]Source, error) { return ParseWith(name, b, 
 // section 6.2.2 says; an empty path read as "/"); `added` missing or not a date (YYYY-MM-DD); `note` missing, not a
 // string, empty, or not one line of printable text.
 func ParseWith(name string, b []byte, o Options) ([]Source, error) {
-	var doc map[string]any
-	if _, err := toml.Decode(string(b), &doc); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{Path: name, Problems: []Problem{{Line: pe.Position.Line, Message: "not valid TOML: " + pe.Message}}}
+	f, err := tomlfile.Decode(b, tomlfile.Shape{"source": entryKeys})
+	if err != nil {
+		var se *tomlfile.SyntaxError
+		if !errors.As(err, &se) {
+			se = &tomlfile.SyntaxError{Message: err.Error()}
 		}
-		return nil, &Error{Path: name, Problems: []Problem{{Message: "not valid TOML: " + err.Error()}}}
+		return nil, &Error{Path: name, Problems: []Problem{{Line: se.Line, Message: "not valid TOML: " + se.Message}}}
 	}
-	lines := locate(string(b))
-	unknownTop, unknownInEntry := unknownKeys(b)
-	tables, ps := sourceTables(doc, unknownTop)
+	tables, ps := sourceTables(f)
 	if len(tables) == 0 && len(ps) == 0 && !o.AllowEmpty {
 		// An empty list is never what a maintainer means: a refresh would withdraw every claim
 		// and the next deploy would publish an empty index.
@@ -136,7 +130,7 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	seen := map[string]int{}
 	for i, m := range tables {
 		n := i + 1
-		s, eps := readEntry(n, m, lines, unknownInEntry, o)
+		s, eps := readEntry(n, m, f, o)
 		if s.URL != "" {
 			key := dupKey(s.URL)
 			if prev, ok := seen[key]; ok {
@@ -160,64 +154,53 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 // sourceTables returns the [[source]] tables of a decoded list, and the problems of its top
 // level: unknown keys (sorted), a `source` that is not an array of tables, an entry that is not
 // a table (read as an empty one, so entry numbers stay those of the file).
-func sourceTables(doc map[string]any, unknownTop map[string]bool) ([]map[string]any, []Problem) {
+func sourceTables(f *tomlfile.File) ([]map[string]any, []Problem) {
 	var ps []Problem
-	keys := make([]string, 0, len(doc))
-	for k := range doc {
-		keys = append(keys, k)
+	for _, k := range f.UnknownTop() {
+		ps = append(ps, Problem{Message: fmt.Sprintf("unknown key %q (want [[source]] entries)", k)})
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if unknownTop[k] {
-			ps = append(ps, Problem{Message: fmt.Sprintf("unknown key %q (want [[source]] entries)", k)})
-		}
+	v, ok := f.Doc["source"]
+	if !ok {
+		return nil, ps
+	}
+	list, ok := tomlfile.Array(v)
+	if !ok {
+		return nil, append(ps, Problem{Message: `"source" is not an array of [[source]] tables`})
 	}
 	var tables []map[string]any
-	switch t := doc["source"].(type) {
-	case nil:
-	case []map[string]any:
-		tables = t
-	case []any:
-		for i, e := range t {
-			m, ok := e.(map[string]any)
-			if !ok {
-				ps = append(ps, Problem{Entry: i + 1, Message: "is not a table"})
-				m = map[string]any{}
-			}
-			tables = append(tables, m)
+	for i, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok {
+			ps = append(ps, Problem{Entry: i + 1, Message: "is not a table"})
+			m = map[string]any{}
 		}
-	default:
-		ps = append(ps, Problem{Message: `"source" is not an array of [[source]] tables`})
+		tables = append(tables, m)
 	}
 	return tables, ps
 }
 
+// entryKeys are the keys a [[source]] entry may hold.
+var entryKeys = []string{"url", "added", "note"}
+
 // readEntry reads the n-th [[source]] table: its unknown keys (sorted), then url, added and
 // note, each checked as ParseWith says. The Source's URL is set only when it passed.
-func readEntry(n int, m map[string]any, lines lineIndex, unknownInEntry map[string]bool, o Options) (Source, []Problem) {
-	s := Source{Entry: n, Line: lines.url(n)}
+func readEntry(n int, m map[string]any, f *tomlfile.File, o Options) (Source, []Problem) {
+	s := Source{Entry: n, Line: f.KeyLine("source", n, "url")}
 	if s.Line == 0 {
-		s.Line = lines.header(n)
+		s.Line = f.Header("source", n)
 	}
 	var ps []Problem
 	bad := func(format string, a ...any) {
 		ps = append(ps, Problem{Entry: n, Line: s.Line, Message: fmt.Sprintf(format, a...)})
 	}
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	for _, k := range ks {
-		if unknownInEntry[k] {
-			bad("unknown key %q (want url, added, note)", k)
-		}
+	for _, k := range f.Unknown("source", m) {
+		bad("unknown key %q (want url, added, note)", k)
 	}
 	switch v := m["url"].(type) {
 	case nil:
 		bad("url is missing")
 	case string:
-		if msg := checkURL(v); msg != "" {
+		if msg := tomlfile.CheckURL(v); msg != "" {
 			bad("url %q %s", redact(v), msg)
 		} else if msg := checkFetchable(v, o.AllowLoopback); msg != "" {
 			bad("url %q %s", redact(v), msg)
@@ -225,23 +208,14 @@ func readEntry(n int, m map[string]any, lines lineIndex, unknownInEntry map[stri
 			s.URL = v
 		}
 	default:
-		bad("url is %s, not a string", typeName(v))
+		bad("url is %s, not a string", tomlfile.TypeName(v))
 	}
-	switch v := m["added"].(type) {
-	case nil:
+	if v, ok := m["added"]; !ok {
 		bad("added is missing (the day the site was enrolled, YYYY-MM-DD)")
-	case string:
-		if _, err := time.Parse(time.DateOnly, v); err != nil {
-			bad("added %q is not a date (want YYYY-MM-DD)", v)
-		}
-		s.Added = v
-	case time.Time:
-		if v.Location().String() != "date-local" {
-			bad("added is a date-time; want a date (YYYY-MM-DD)")
-		}
-		s.Added = v.Format(time.DateOnly)
-	default:
-		bad("added is %s, not a date (want YYYY-MM-DD)", typeName(v))
+	} else if date, msg := tomlfile.Date("added", v); msg != "" {
+		bad("%s", msg)
+	} else {
+		s.Added = date
 	}
 	switch v := m["note"].(type) {
 	case nil:
@@ -252,84 +226,9 @@ func readEntry(n int, m map[string]any, lines lineIndex, unknownInEntry map[stri
 		}
 		s.Note = v
 	default:
-		bad("note is %s, not a string", typeName(v))
+		bad("note is %s, not a string", tomlfile.TypeName(v))
 	}
 	return s, ps
-}
-
-// entryKeys declares the keys a [[source]] entry may hold. Decoding an entry into it marks
-// them decoded, so toml.MetaData.Undecoded lists every other key. ParseWith checks the
-// values, in its own words.
-type entryKeys struct {
-	URL   anyValue `toml:"url"`
-	Added anyValue `toml:"added"`
-	Note  anyValue `toml:"note"`
-}
-
-// anyValue takes any TOML value. As a toml.Unmarshaler it marks every key inside the value
-// decoded too, so a known key holding a table (url = {a = 1}, url.a = 1) is no unknown key:
-// ParseWith reports the value's type instead.
-type anyValue struct{}
-
-// UnmarshalTOML accepts v whatever it is.
-func (*anyValue) UnmarshalTOML(v any) error { return nil }
-
-// unknownKeys decodes b, which parses as TOML, against the file's shape (a `source` array of
-// entryKeys tables) and returns the names toml.MetaData.Undecoded reports: top-level keys
-// other than `source`, and keys of [[source]] entries other than entryKeys's. A `source` that
-// is not an array, or an entry that is not a table, is skipped here: ParseWith reports its
-// shape.
-func unknownKeys(b []byte) (top, inEntry map[string]bool) {
-	var file struct {
-		Source toml.Primitive `toml:"source"`
-	}
-	md, err := toml.Decode(string(b), &file)
-	if err != nil {
-		return nil, nil
-	}
-	var entries []toml.Primitive
-	if md.IsDefined("source") && md.PrimitiveDecode(file.Source, &entries) == nil {
-		for _, e := range entries {
-			_ = md.PrimitiveDecode(e, &entryKeys{}) // an entry that is not a table: ParseWith says so
-		}
-	}
-	top, inEntry = map[string]bool{}, map[string]bool{}
-	for _, k := range md.Undecoded() {
-		if k[0] == "source" && len(k) > 1 {
-			inEntry[k[1]] = true
-		} else {
-			top[k[0]] = true
-		}
-	}
-	return top, inEntry
-}
-
-// checkURL returns "" for an enrollable URL, else what is wrong with it (the URL's syntax only).
-func checkURL(s string) string {
-	if s == "" {
-		return "is empty"
-	}
-	if strings.TrimSpace(s) != s {
-		return "has surrounding whitespace"
-	}
-	u, err := url.Parse(s)
-	switch {
-	case err != nil:
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // url.Error repeats the URL, password included
-		}
-		return "does not parse as a URL: " + err.Error()
-	case u.Scheme != "http" && u.Scheme != "https":
-		return "is not an absolute http or https URL"
-	case u.User != nil:
-		return "carries a user name or password"
-	case u.Host == "" || u.Hostname() == "":
-		return "has no host"
-	case strings.Contains(s, "#"):
-		return "has a #fragment, which is never sent to a site; enroll the URL without it"
-	}
-	return ""
 }
 
 // checkFetchable returns "" when the crawler's guard would try to fetch s, else why not: the
@@ -434,84 +333,6 @@ func CheckNote(note string) string {
 	return ""
 }
 
-func typeName(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case int64:
-		return "an integer"
-	case float64:
-		return "a float"
-	case bool:
-		return "a boolean"
-	case time.Time:
-		return "a date-time"
-	case map[string]any:
-		return "a table"
-	case []any, []map[string]any:
-		return "an array"
-	}
-	return fmt.Sprintf("a %T", v)
-}
-
-// lineIndex locates [[source]] headers and their url keys by scanning the text, since the TOML
-// decoder does not expose key positions. It only feeds messages: a line it cannot find is 0.
-type lineIndex struct {
-	headers []int // line of the n-th [[source]] header (1-based lines)
-	urls    []int // line of its url key, 0 when not found
-}
-
-var (
-	headerRE = regexp.MustCompile(`^\s*\[\[\s*("source"|'source'|source)\s*\]\]\s*(#.*)?$`)
-	tableRE  = regexp.MustCompile(`^\s*\[`)
-	urlKeyRE = regexp.MustCompile(`^\s*("url"|'url'|url)\s*=`)
-)
-
-func locate(text string) lineIndex {
-	var li lineIndex
-	in := -1 // index of the entry whose body we are in
-	multi := ""
-	for i, line := range strings.Split(text, "\n") {
-		n := i + 1
-		if multi != "" { // inside a multi-line string: only its end matters
-			if strings.Count(line, multi)%2 == 1 {
-				multi = ""
-			}
-			continue
-		}
-		switch {
-		case headerRE.MatchString(line):
-			li.headers = append(li.headers, n)
-			li.urls = append(li.urls, 0)
-			in = len(li.headers) - 1
-		case tableRE.MatchString(line):
-			in = -1
-		case in >= 0 && li.urls[in] == 0 && urlKeyRE.MatchString(line):
-			li.urls[in] = n
-		}
-		for _, q := range []string{`"""`, `'''`} {
-			if strings.Count(line, q)%2 == 1 {
-				multi = q
-			}
-		}
-	}
-	return li
-}
-
-func (li lineIndex) header(n int) int {
-	if n-1 < len(li.headers) {
-		return li.headers[n-1]
-	}
-	return 0
-}
-
-func (li lineIndex) url(n int) int {
-	if n-1 < len(li.urls) {
-		return li.urls[n-1]
-	}
-	return 0
-}
-
 // CheckURL applies Parse's syntax checks to one URL (absolute http or https, a host, no user
 // name or password, no #fragment, no surrounding whitespace): nil when it could be enrolled,
 // else an error naming the URL (password redacted) and what is wrong. inspect and add use it
@@ -519,7 +340,7 @@ func (li lineIndex) url(n int) int {
 // guard, which refuses what its --allow-loopback setting refuses and says so; CheckURLWith
 // judges them too.
 func CheckURL(raw string) error {
-	if msg := checkURL(raw); msg != "" {
+	if msg := tomlfile.CheckURL(raw); msg != "" {
 		return fmt.Errorf("url %q %s", redact(raw), msg)
 	}
 	return nil

@@ -61,9 +61,9 @@ func TestParseRefusesBadEntriesNamingTheLine(t *testing.T) {
 		{"whitespace", "[[source]]\nurl = \" https://example.org/\"\n" + meta,
 			[]string{`line 2: [[source]] #1: url " https://example.org/" has surrounding whitespace`}},
 		{"fragment", "[[source]]\nurl = \"https://example.org/#top\"\n" + meta,
-			[]string{`line 2: [[source]] #1: url "https://example.org/#top" has a #fragment, which is never sent to a site; enroll the URL without it`}},
+			[]string{`line 2: [[source]] #1: url "https://example.org/#top" has a #fragment, which is never sent to a site; write the URL without it`}},
 		{"empty fragment", "[[source]]\nurl = \"https://example.org/#\"\n" + meta,
-			[]string{`line 2: [[source]] #1: url "https://example.org/#" has a #fragment, which is never sent to a site; enroll the URL without it`}},
+			[]string{`line 2: [[source]] #1: url "https://example.org/#" has a #fragment, which is never sent to a site; write the URL without it`}},
 		{"duplicate by case", "[[source]]\nurl = \"https://example.org/a/\"\n" + meta + "\n[[source]]\nurl = \"https://EXAMPLE.org/a/\"\n" + meta,
 			[]string{`line 7: [[source]] #2: url "https://EXAMPLE.org/a/" repeats [[source]] #1 (line 2)`}},
 		{"unknown key", "[[source]]\nurl = \"https://example.org/\"\nnotes = \"typo\"\n" + meta,
@@ -129,7 +129,7 @@ func TestParseRefusesBadEntriesNamingTheLine(t *testing.T) {
 func TestParseRefusesPlausibleMistakes(t *testing.T) {
 	cases := map[string]struct{ doc, want string }{
 		"sources-fragment.toml": {"[[source]]\nurl = \"http://example.org/mods/\"\nadded = \"2026-01-01\"\nnote = \"x\"\n\n[[source]]\nurl = \"http://example.org/mods/#again\"\nadded = \"2026-01-01\"\nnote = \"the same URL: a fragment is never sent\"\n",
-			`line 7: [[source]] #2: url "http://example.org/mods/#again" has a #fragment, which is never sent to a site; enroll the URL without it`},
+			`line 7: [[source]] #2: url "http://example.org/mods/#again" has a #fragment, which is never sent to a site; write the URL without it`},
 		"sources-missing.toml": {"[[source]]\nurl = \"http://example.org/mods/\"\n",
 			"line 2: [[source]] #1: added is missing (the day the site was enrolled, YYYY-MM-DD)\nline 2: [[source]] #1: note is missing (one line for the humans reviewing the list)"},
 		"sources-multiline.toml": {"[[source]]\nurl = \"http://example.org/mods/\"\nadded = \"2026-01-01\"\nnote = \"\"\"two\nlines\"\"\"\n",
@@ -312,7 +312,7 @@ func FuzzParse(f *testing.F) {
 		}
 		seen := map[string]bool{}
 		for _, s := range ss {
-			if checkURL(s.URL) != "" || checkFetchable(s.URL, false) != "" || seen[dupKey(s.URL)] {
+			if CheckURL(s.URL) != nil || checkFetchable(s.URL, false) != "" || seen[dupKey(s.URL)] {
 				t.Fatalf("accepted a bad or repeated url %q", s.URL)
 			}
 			if s.Added == "" || CheckNote(s.Note) != "" {
@@ -330,7 +330,7 @@ func TestCheckURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"example.org/mods/":    `url "example.org/mods/" is not an absolute http or https URL`,
 		"https://u:p@example/": `url "https://xxxxx@example/" carries a user name or password`,
-		"https://example/#x":   `url "https://example/#x" has a #fragment, which is never sent to a site; enroll the URL without it`,
+		"https://example/#x":   `url "https://example/#x" has a #fragment, which is never sent to a site; write the URL without it`,
 		"file:///etc/passwd":   `url "file:///etc/passwd" is not an absolute http or https URL`,
 		"":                     `url "" is empty`,
 	} {
