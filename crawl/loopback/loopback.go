@@ -31,14 +31,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"net"
 	"net/http"
-	"net/netip"
 	"path"
 	"regexp"
 	"strconv"
@@ -160,48 +158,6 @@ func (s *Server) URL() string { return s.base }
 // Addr is the address the server listens on, "127.0.0.1:<port>".
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 
-// Resolver resolves each host of the root (case-insensitive, a final dot ignored) to 127.0.0.1
-// and every other name to a not-found error, so a client given it (crawl/guard's
-// Options.Resolver) can reach no site but this server's. It follows SetRoot.
-func (s *Server) Resolver() HostResolver { return HostResolver{s} }
-
-// HostResolver is Server.Resolver's result; it satisfies crawl/guard's Resolver interface.
-type HostResolver struct{ s *Server }
-
-// LookupNetIP returns [127.0.0.1] for a host of the root and network "ip" or "ip4"; anything
-// else is a *net.DNSError with IsNotFound set.
-func (r HostResolver) LookupNetIP(_ context.Context, network, host string) ([]netip.Addr, error) {
-	h := strings.TrimSuffix(strings.ToLower(host), ".")
-	if r.s.isHost(h) && (network == "ip" || network == "ip4") {
-		return []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1})}, nil
-	}
-	return nil, &net.DNSError{Err: "not a host of the loopback web root", Name: host, IsNotFound: true}
-}
-
-// Dial connects to this server when addr is "127.0.0.1:80" (where Resolver sends an
-// http://<host>/ URL of the root) or the server's own Addr; any other address is an error, so
-// a client dialing through it reaches nothing else. It has crawl/guard's DialFunc signature.
-func (s *Server) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	own := s.Addr()
-	if addr != "127.0.0.1:80" && addr != own {
-		return nil, fmt.Errorf("loopback: %s is not this server (it answers at 127.0.0.1:80 for its hosts, and at %s)", addr, own)
-	}
-	var d net.Dialer
-	return d.DialContext(ctx, network, own)
-}
-
-// isHost reports whether h (lowercase) is a host of the current root.
-func (s *Server) isHost(h string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, x := range s.hosts {
-		if strings.EqualFold(x, h) {
-			return true
-		}
-	}
-	return false
-}
-
 // Hosts are the hosts the root serves (its top-level directories), sorted.
 func (s *Server) Hosts() []string {
 	s.mu.Lock()
@@ -273,48 +229,6 @@ func (s *Server) ResetRequests() {
 	s.mu.Unlock()
 }
 
-// schemes are the URL schemes path mode rewrites.
-var schemes = []string{"https://", "http://"}
-
-// Rewrite maps a real URL "https://<host>/<path>" (or http://) to this server's path-mode
-// "http://127.0.0.1:<port>/<host>/<path>" when <host> is in the root; any other string is
-// returned unchanged.
-func (s *Server) Rewrite(u string) string {
-	for _, h := range s.Hosts() {
-		for _, sch := range schemes {
-			if p := sch + h + "/"; strings.HasPrefix(u, p) {
-				return s.base + h + "/" + u[len(p):]
-			}
-			if u == sch+h {
-				return s.base + h + "/"
-			}
-		}
-	}
-	return u
-}
-
-// RewriteText rewrites every "https://<host>/" and "http://<host>/" in b to this server's
-// path-mode "http://127.0.0.1:<port>/<host>/" for each host in the root, as path-mode bodies
-// are rewritten: use it on a sources.toml listing real URLs. b is not modified.
-func (s *Server) RewriteText(b []byte) []byte {
-	return s.rewrite(s.Hosts(), bytes.Clone(b))
-}
-
-// Bytes returns what the server answers in path mode for a URL path ("/<host>/<path>")
-// without rules: the file, rewritten and digest-fixed when it is .json or .html. ok is false
-// when no file answers (a 404).
-func (s *Server) Bytes(urlPath string) (body []byte, ok bool) {
-	body, _, ok = s.file(urlPath, true)
-	return body, ok
-}
-
-// HostBytes returns what the server answers in host mode for http://<host><urlPath> without
-// rules: the file as it is. ok is false when no file answers (a 404).
-func (s *Server) HostBytes(host, urlPath string) (body []byte, ok bool) {
-	body, _, ok = s.file("/"+host+path.Clean("/"+urlPath), false)
-	return body, ok
-}
-
 // file is Bytes (rewrite) or HostBytes (not) plus the name of the file that answered (for its
 // Content-Type).
 func (s *Server) file(urlPath string, rewrite bool) ([]byte, string, bool) {
@@ -349,15 +263,6 @@ func localPath(root fs.FS, urlPath string) string {
 	return p
 }
 
-func (s *Server) rewrite(hosts []string, data []byte) []byte {
-	for _, h := range hosts {
-		for _, sch := range schemes {
-			data = bytes.ReplaceAll(data, []byte(sch+h+"/"), []byte(s.base+h+"/"))
-		}
-	}
-	return data
-}
-
 func (s *Server) serveBytes(root fs.FS, hosts []string, urlPath string) ([]byte, string, bool) {
 	p := localPath(root, urlPath)
 	if p == "" {
@@ -375,50 +280,6 @@ func (s *Server) serveBytes(root fs.FS, hosts []string, urlPath string) ([]byte,
 		data = s.fixIndexDigests(root, hosts, raw, data)
 	}
 	return data, p, true
-}
-
-// fixIndexDigests recomputes manifest_sha256 for manifests whose bytes changed by rewriting,
-// only where the original manifest matched the original advertised digest.
-func (s *Server) fixIndexDigests(root fs.FS, hosts []string, raw, data []byte) []byte {
-	var doc struct {
-		Document string            `json:"document"`
-		Projects []json.RawMessage `json:"projects"`
-	}
-	if json.Unmarshal(raw, &doc) != nil || doc.Document != "index" {
-		return data
-	}
-	for _, pr := range doc.Projects {
-		var e struct {
-			Manifest       *string `json:"manifest"`
-			ManifestSHA256 *string `json:"manifest_sha256"`
-		}
-		if json.Unmarshal(pr, &e) != nil || e.Manifest == nil || e.ManifestSHA256 == nil {
-			continue
-		}
-		url, old := *e.Manifest, *e.ManifestSHA256
-		for _, h := range hosts {
-			prefix := ""
-			for _, sch := range schemes {
-				if strings.HasPrefix(url, sch+h+"/") {
-					prefix = sch + h + "/"
-				}
-			}
-			if prefix == "" {
-				continue
-			}
-			mp := localPath(root, "/"+h+"/"+url[len(prefix):])
-			if mp == "" {
-				break
-			}
-			mraw, err := fs.ReadFile(root, mp)
-			if err != nil || hexSHA(mraw) != old {
-				break // a real mismatch stays a mismatch
-			}
-			data = bytes.ReplaceAll(data, []byte(old), []byte(hexSHA(s.rewrite(hosts, mraw))))
-			break
-		}
-	}
-	return data
 }
 
 func hexSHA(b []byte) string {
@@ -550,29 +411,6 @@ func contentType(p string) string {
 		return "image/webp"
 	}
 	return "application/octet-stream"
-}
-
-// route maps a request to its file path below the root ("/<host>/<path>"), the URI rules match
-// and whether bodies are rewritten: host mode when the Host header names a host of the root.
-func (s *Server) route(req *http.Request) (urlPath, uri string, rewrite bool) {
-	h := req.Host
-	if hh, _, err := net.SplitHostPort(h); err == nil {
-		h = hh
-	}
-	h = strings.TrimSuffix(strings.ToLower(h), ".")
-	if h != "" && s.isHost(h) {
-		// Cleaned first, so no ".." climbs out of the named host into another one.
-		p := path.Clean("/" + req.URL.Path)
-		if strings.HasSuffix(req.URL.Path, "/") && p != "/" {
-			p += "/"
-		}
-		uri := "/" + h + p
-		if req.URL.RawQuery != "" {
-			uri += "?" + req.URL.RawQuery
-		}
-		return "/" + h + p, uri, false
-	}
-	return req.URL.Path, req.URL.RequestURI(), true
 }
 
 func (s *Server) serve(w http.ResponseWriter, req *http.Request) {

@@ -1,0 +1,86 @@
+package loopback
+
+// Host mode: a request whose Host header names a host of the root is answered from
+// root/<host>/<path> byte for byte; Resolver and Dial bring a client's http://<host>/ URLs here.
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"path"
+	"strings"
+)
+
+// Resolver resolves each host of the root (case-insensitive, a final dot ignored) to 127.0.0.1
+// and every other name to a not-found error, so a client given it (crawl/guard's
+// Options.Resolver) can reach no site but this server's. It follows SetRoot.
+func (s *Server) Resolver() HostResolver { return HostResolver{s} }
+
+// HostResolver is Server.Resolver's result; it satisfies crawl/guard's Resolver interface.
+type HostResolver struct{ s *Server }
+
+// LookupNetIP returns [127.0.0.1] for a host of the root and network "ip" or "ip4"; anything
+// else is a *net.DNSError with IsNotFound set.
+func (r HostResolver) LookupNetIP(_ context.Context, network, host string) ([]netip.Addr, error) {
+	h := strings.TrimSuffix(strings.ToLower(host), ".")
+	if r.s.isHost(h) && (network == "ip" || network == "ip4") {
+		return []netip.Addr{netip.AddrFrom4([4]byte{127, 0, 0, 1})}, nil
+	}
+	return nil, &net.DNSError{Err: "not a host of the loopback web root", Name: host, IsNotFound: true}
+}
+
+// Dial connects to this server when addr is "127.0.0.1:80" (where Resolver sends an
+// http://<host>/ URL of the root) or the server's own Addr; any other address is an error, so
+// a client dialing through it reaches nothing else. It has crawl/guard's DialFunc signature.
+func (s *Server) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	own := s.Addr()
+	if addr != "127.0.0.1:80" && addr != own {
+		return nil, fmt.Errorf("loopback: %s is not this server (it answers at 127.0.0.1:80 for its hosts, and at %s)", addr, own)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, own)
+}
+
+// isHost reports whether h (lowercase) is a host of the current root.
+func (s *Server) isHost(h string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range s.hosts {
+		if strings.EqualFold(x, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// HostBytes returns what the server answers in host mode for http://<host><urlPath> without
+// rules: the file as it is. ok is false when no file answers (a 404).
+func (s *Server) HostBytes(host, urlPath string) (body []byte, ok bool) {
+	body, _, ok = s.file("/"+host+path.Clean("/"+urlPath), false)
+	return body, ok
+}
+
+// route maps a request to its file path below the root ("/<host>/<path>"), the URI rules match
+// and whether bodies are rewritten: host mode when the Host header names a host of the root.
+func (s *Server) route(req *http.Request) (urlPath, uri string, rewrite bool) {
+	h := req.Host
+	if hh, _, err := net.SplitHostPort(h); err == nil {
+		h = hh
+	}
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	if h != "" && s.isHost(h) {
+		// Cleaned first, so no ".." climbs out of the named host into another one.
+		p := path.Clean("/" + req.URL.Path)
+		if strings.HasSuffix(req.URL.Path, "/") && p != "/" {
+			p += "/"
+		}
+		uri := "/" + h + p
+		if req.URL.RawQuery != "" {
+			uri += "?" + req.URL.RawQuery
+		}
+		return "/" + h + p, uri, false
+	}
+	return req.URL.Path, req.URL.RequestURI(), true
+}
