@@ -22,6 +22,7 @@ type Writer struct {
 	rule    commandRule
 	pending []byte
 	out     []byte
+	max     int // the most bytes held for a line without a newline; 0 means maxPending
 }
 
 // maxPending bounds the bytes held for a line without a newline.
@@ -42,7 +43,11 @@ func (t *Writer) Write(p []byte) (int, error) {
 	defer t.mu.Unlock()
 	t.pending = append(t.pending, p...)
 	end := bytes.LastIndexByte(t.pending, '\n') + 1
-	if end == 0 && len(t.pending) > maxPending {
+	limit := t.max
+	if limit == 0 {
+		limit = maxPending
+	}
+	if end == 0 && len(t.pending) > limit {
 		end = len(t.pending)
 	}
 	if end == 0 {

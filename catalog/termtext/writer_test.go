@@ -60,15 +60,16 @@ func TestInertNeutralisesWorkflowCommands(t *testing.T) {
 // the rule: a "##" and its '[', a leading ':' and its second, and the bytes of one rune may
 // each fall on both sides of the cut.
 func TestWriterCarriesTheRuleAcrossPieces(t *testing.T) {
-	long := strings.Repeat("a", maxPending)
+	const limit = 64
+	long := strings.Repeat("a", limit)
 	for _, c := range []struct{ pieces []string }{
 		{[]string{long + "#", "#[x\n"}},
-		{[]string{strings.Repeat(" ", maxPending+1), ":", ":error::x\n"}},
+		{[]string{strings.Repeat(" ", limit+1), ":", ":error::x\n"}},
 		{[]string{long + "\xe2\x80", "\xa8::error::x\n"}},
 		{[]string{long + "\xc2", "\x85::error::x\n"}},
 	} {
 		var buf strings.Builder
-		w := NewWriter(&buf)
+		w := &Writer{w: &buf, max: limit}
 		for _, p := range c.pieces {
 			if _, err := w.Write([]byte(p)); err != nil {
 				t.Fatal(err)
