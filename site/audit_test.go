@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+	"github.com/DreamWeave-MP/ashyams-go/internal/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -32,24 +33,12 @@ type browserSession struct {
 // newBrowserSession starts Chromium on bc's site; everything stops when the test ends.
 func newBrowserSession(t *testing.T, bc browserCase) *browserSession {
 	t.Helper()
-	bin := browserPath(t)
+	browsertest.Path(t)
 	srv := httptest.NewServer(preview.Handler(bc.out))
 	t.Cleanup(srv.Close)
 	su, _ := url.Parse(srv.URL)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(bin),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
 	bl := &browserLog{host: su.Host, files: filepath.ToSlash(bc.out) + "/"}
-	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithListener(bl.listen))
-	ctx, cancelTime := context.WithTimeout(ctx, 8*time.Minute)
-	t.Cleanup(func() { cancelTime(); cancel(); cancelAlloc() })
+	ctx := browsertest.Start(t, 8*time.Minute, bl.listen)
 	return &browserSession{t: t, ctx: ctx, log: bl, root: srv.URL + BasePath(DefaultBaseURL), out: bc.out}
 }
 

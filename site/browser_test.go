@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,34 +20,12 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/internal/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
-// browserPath finds the browser: ASHYAMS_BROWSER when set (then the test must run), else a
-// chromium on PATH; otherwise the test skips saying exactly that.
-func browserPath(t *testing.T) string {
-	if p := os.Getenv("ASHYAMS_BROWSER"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("ASHYAMS_BROWSER is unset and no chromium was found on PATH")
-	return ""
-}
-
-// artifactDir is where screenshots go: ASHYAMS_ARTIFACTS when set, else a test temp dir.
-func artifactDir(t *testing.T) string {
-	if d := os.Getenv("ASHYAMS_ARTIFACTS"); d != "" {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	return t.TempDir()
-}
+// artifactDir is where screenshots go (browsertest.ArtifactDir).
+func artifactDir(t *testing.T) string { return browsertest.ArtifactDir(t) }
 
 // browserCase is what browserSite built: the output directory, a claim page, a stale claim
 // page, a project name the search must find, and a site (its name and id) the search must
@@ -191,7 +168,7 @@ func (l *browserLog) listen(ev any) {
 // written to $ASHYAMS_ARTIFACTS (else a temp dir), its path logged and listed in
 // screenshots.txt there.
 func TestBrowser(t *testing.T) {
-	bin := browserPath(t)
+	browsertest.Path(t) // skip before building the site when there is no browser
 	bc := browserSite(t)
 	out, claim, stale, find := bc.out, bc.claim, bc.stale, bc.find
 	srv := httptest.NewServer(preview.Handler(out))
@@ -208,22 +185,8 @@ func TestBrowser(t *testing.T) {
 		t.Logf("screenshots listed in %s", index)
 	}()
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(bin),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancelAlloc()
 	bl := &browserLog{host: su.Host, files: filepath.ToSlash(out) + "/"}
-	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithListener(bl.listen))
-	defer cancel()
-	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancelTime()
+	ctx := browsertest.Start(t, 2*time.Minute, bl.listen)
 
 	shot := func(name string) {
 		t.Helper()

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"context"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/DreamWeave-MP/ashyams-go/internal/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -22,10 +22,7 @@ import (
 // matching claim; the results are paged, their page in the address; sorting by recently
 // updated puts the newest of all claims first.
 func TestBrowserSearchWholeCatalog(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test")
-	}
-	bin := browserPath(t)
+	browsertest.Path(t) // skips with -short or without a browser, before the build
 	state := filepath.Join(t.TempDir(), "state")
 	synthState(t, state, 130)
 	res, out := build(t, state, Options{})
@@ -33,14 +30,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	defer srv.Close()
 	root := srv.URL + BasePath(DefaultBaseURL)
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(bin),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancelTime()
+	ctx := browsertest.Start(t, 2*time.Minute, nil)
 
 	listed := byName(res.Network.Listed)
 	open := func(query string) {

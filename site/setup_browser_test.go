@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+	"github.com/DreamWeave-MP/ashyams-go/internal/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -38,29 +39,15 @@ type setupBrowser struct {
 
 func newSetupBrowser(t *testing.T, host, files string) *setupBrowser {
 	t.Helper()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(browserPath(t)),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	)
-	t.Cleanup(cancelAlloc)
 	b := &setupBrowser{t: t, bl: &browserLog{host: host, files: files}, art: artifactDir(t)}
-	ctx, cancel := chromedp.NewContext(alloc, chromedp.WithListener(func(ev any) {
+	ctx := browsertest.Start(t, 4*time.Minute, func(ev any) {
 		if r, ok := ev.(*network.EventRequestWillBeSent); ok {
 			b.mu.Lock()
 			b.requests = append(b.requests, r.Request.URL)
 			b.mu.Unlock()
 		}
 		b.bl.listen(ev)
-	}))
-	t.Cleanup(cancel)
-	ctx, cancelTime := context.WithTimeout(ctx, 4*time.Minute)
-	t.Cleanup(cancelTime)
+	})
 	b.ctx = ctx
 	return b
 }

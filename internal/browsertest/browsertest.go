@@ -1,0 +1,74 @@
+// Package browsertest starts the headless Chromium that browser tests drive (chromedp), the
+// same way for every package that has such tests: one place for the browser's path, its flags
+// and where screenshots go. Browser tests are slow, so they skip under `go test -short`.
+package browsertest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Path returns the browser to run: ASHYAMS_BROWSER when set (then the test must run), else a
+// chromium on PATH. It skips the test under -short, or when there is no browser, saying why.
+func Path(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser test; skipped with -short")
+	}
+	if p := os.Getenv("ASHYAMS_BROWSER"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("ASHYAMS_BROWSER is unset and no chromium was found on PATH")
+	return ""
+}
+
+// Start launches a fresh headless Chromium (Path; its own profile, no network of its own:
+// no QUIC, background fetches, component updates or sync; a 1280x900 window) and returns a
+// chromedp context on a tab of it. listen, when not nil, receives every event of the tab.
+// Everything stops when the test ends, or after limit, a bound on a hung browser (never a
+// measure of speed).
+func Start(t testing.TB, limit time.Duration, listen func(ev any)) context.Context {
+	t.Helper()
+	bin := Path(t)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(bin),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	var opts []chromedp.ContextOption
+	if listen != nil {
+		opts = append(opts, chromedp.WithListener(listen))
+	}
+	ctx, cancel := chromedp.NewContext(alloc, opts...)
+	ctx, cancelTime := context.WithTimeout(ctx, limit)
+	t.Cleanup(func() { cancelTime(); cancel(); cancelAlloc() })
+	return ctx
+}
+
+// ArtifactDir is where screenshots go: ASHYAMS_ARTIFACTS when set (CI keeps it), else a
+// temporary directory of the test.
+func ArtifactDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("ASHYAMS_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
