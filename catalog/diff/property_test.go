@@ -344,6 +344,9 @@ var mutators = []mutator{
 // repeatable); every mutation must show up as a change naming that field. Each trial applies
 // one mutation to a fresh copy; a second pass applies three at once to different parts.
 func TestDiffNamesEveryMutation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hundreds of seeded mutations of real manifests; skipped with -short")
+	}
 	files := corpus.Manifests(t)
 	rng := rand.New(rand.NewSource(20261010))
 	applied := map[string]int{}

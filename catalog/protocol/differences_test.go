@@ -162,6 +162,9 @@ func findingKeys(fs []Finding) map[string]bool {
 // Then each mutation that touches no documented difference must be rejected by the snapshot as
 // it is by us (TestMutationsRejectedNamingTheField asserts our side for the same mutations).
 func TestSnapshotSameVerdict(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the snapshot schema over thousands of generated mutations; skipped with -short")
+	}
 	docs := generatedMutations(t)
 	sIndex, sProject := snapshotSchemas(t)
 	var mu sync.Mutex

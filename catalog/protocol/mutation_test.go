@@ -244,6 +244,9 @@ func validateAs(kind string, b []byte) []Finding {
 }
 
 func TestMutationsRejectedNamingTheField(t *testing.T) {
+	if testing.Short() {
+		t.Skip("thousands of generated mutations (about 2 minutes on 2 cores); skipped with -short")
+	}
 	docs := generatedMutations(t)
 	counts := map[string]int{}
 	var mu sync.Mutex

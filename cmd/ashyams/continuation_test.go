@@ -148,6 +148,9 @@ func TestContinueTheReferenceState(t *testing.T) {
 // ASHYAMS_CI it fails, since the continuation is what CI must show.
 func realnet(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a realnet.py run of the whole corpus; skipped with -short")
+	}
 	missing := func(why string) {
 		if os.Getenv("ASHYAMS_CI") != "" {
 			t.Fatalf("realnet.py cannot run here, and CI must run the continuation: %s", why)

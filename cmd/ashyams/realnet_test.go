@@ -26,6 +26,9 @@ import (
 // It runs the built command, as a user would. It skips only when ../shared is absent (and not
 // under ASHYAMS_CI=1, where the shared inputs are always present).
 func TestRealnetInterruptedRefresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a realnet.py run of the whole corpus; skipped with -short")
+	}
 	realnet := filepath.Join("..", "..", "..", "shared", "tools", "realnet.py")
 	srcs := filepath.Join("..", "..", "..", "shared", "corpus", "network", "sources.toml")
 	if _, err := os.Stat(realnet); err != nil {
