@@ -7,6 +7,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/internal/htmlcheck"
 )
 
 // healthState is a network with every kind of trouble: a site read with a cached claim, a
@@ -85,7 +86,7 @@ func inOrder(t *testing.T, where, text string, wants ...string) {
 func TestHealthPage(t *testing.T) {
 	state, ids := healthState(t)
 	_, out := build(t, state, Options{})
-	raw := string(readOut(t, out, "health/index.html"))
+	doc := parsePage(t, out, "health/index.html")
 	text := page(t, out, "health/index.html")
 
 	for _, want := range []string{
@@ -103,8 +104,8 @@ func TestHealthPage(t *testing.T) {
 	inOrder(t, "sites", text[strings.Index(text, "Last attempt"):], "Site B", "Site A", "Site D", "Site C")
 	for _, id := range []string{"site-" + ids["b"], "site-" + ids["c"], "claim-" + uuid(2) + "-" + ids["a"], "claim-" + uuid(5) + "-" + ids["c"],
 		"source-" + store.SourceID("https://a.example/"), "cards", "claims", "sites", "sources"} {
-		if !strings.Contains(raw, `id=`+id+`>`) && !strings.Contains(raw, `id="`+id+`"`) {
-			t.Errorf("no anchor %q", id)
+		if n := htmlcheck.Count(t, doc, `[id="`+id+`"]`); n != 1 {
+			t.Errorf("%d elements with the anchor %q, want 1", n, id)
 		}
 	}
 	for _, want := range []string{
@@ -195,9 +196,9 @@ func TestStalenessWordingAndEnrollment(t *testing.T) {
 func TestProjectTitlesByName(t *testing.T) {
 	state, ids := healthState(t)
 	_, out := build(t, state, Options{})
-	raw := string(readOut(t, out, projectPath(uuid(6))))
-	if !strings.Contains(raw, "<title>Lamp / Lantern (project "+uuid(6)+") · AsHyAmS</title>") {
-		t.Errorf("the project page's title does not name both: %.400s", raw)
+	title := htmlcheck.Text(htmlcheck.One(t, parsePage(t, out, projectPath(uuid(6))), "head > title"))
+	if title != "Lamp / Lantern (project "+uuid(6)+") · AsHyAmS" {
+		t.Errorf("the project page's title does not name both: %q", title)
 	}
 	text := page(t, out, projectPath(uuid(6)))
 	if !strings.Contains(text, "Lamp / Lantern (project "+uuid(6)+")") {

@@ -9,6 +9,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/internal/htmlcheck"
 )
 
 // TestRejectedOtherReason: when the manifest the crawler refused was refused for a reason
@@ -102,9 +103,9 @@ func TestMovePages(t *testing.T) {
 	if text := page(t, out, projectPath(id)); !strings.Contains(text, "Moved: continues as the claim from "+b+".") {
 		t.Errorf("the project page does not say the claim moved: %.1200s", text)
 	}
-	raw := string(readOut(t, out, projectPath(id)))
-	if !strings.Contains(raw, `continues as the claim from <a href="../../projects/`+id+`/`+b+`/index.html">`) {
-		t.Errorf("the project page does not link the claim the move continues as: %.2000s", raw)
+	links := htmlcheck.All(t, parsePage(t, out, projectPath(id)), `main a[href="../../projects/`+id+`/`+b+`/index.html"]`)
+	if len(links) == 0 || !strings.Contains(htmlcheck.Text(links[0].Parent), "continues as the claim from") {
+		t.Errorf("the project page does not link the claim the move continues as (%d links to it)", len(links))
 	}
 	old := page(t, out, claimPath(id, a))
 	for _, want := range []string{"Moved. This claim continues at New Home. Evidence:", "crawler: " + store.ClaimPath(id, a) + " records moved_to " + b} {
