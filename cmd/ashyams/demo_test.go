@@ -10,11 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/example"
+	"github.com/DreamWeave-MP/ashyams-go/internal/htmlcheck"
 )
 
 func runDemoIn(t *testing.T, args ...string) (int, string, string) {
@@ -113,12 +115,15 @@ func TestDemoBuildsTheExampleNetwork(t *testing.T) {
 
 	// Every project and every claim has its page, with the publisher's name.
 	claims := example.Claims()
+	heading := func(path string) string {
+		return htmlcheck.Text(htmlcheck.One(t, htmlcheck.Parse(t, []byte(readFile(t, path))), "h1"))
+	}
 	for _, c := range claims {
-		if p := readFile(t, filepath.Join(out, "projects", c.Project, "index.html")); !strings.Contains(p, c.Name) {
-			t.Errorf("project page of %s lacks its name %q", c.Project, c.Name)
+		if h := heading(filepath.Join(out, "projects", c.Project, "index.html")); !strings.Contains(h, c.Name) {
+			t.Errorf("project page of %s: its heading %q lacks its name %q", c.Project, h, c.Name)
 		}
-		if p := readFile(t, filepath.Join(claimDir(t, out, c.Project, c.Host), "index.html")); !strings.Contains(p, c.Name) {
-			t.Errorf("claim page of %s on %s lacks its name", c.Project, c.Host)
+		if h := heading(filepath.Join(claimDir(t, out, c.Project, c.Host), "index.html")); !strings.Contains(h, c.Name) {
+			t.Errorf("claim page of %s on %s: its heading %q lacks its name", c.Project, c.Host, h)
 		}
 	}
 	list := readFile(t, filepath.Join(out, "projects", "index.html"))
@@ -197,7 +202,8 @@ func TestDemoBuildsTheExampleNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	kwama := readFile(t, filepath.Join(claimDir(t, out, example.KwamaID, "lanterns.example"), "index.html"))
-	if !strings.Contains(kwama, "<strong>Balmora</strong>") || !strings.Contains(kwama, "egg sacs glow at dusk") {
+	strong := htmlcheck.Texts(t, htmlcheck.Parse(t, []byte(kwama)), "main strong")
+	if !slices.Contains(strong, "Balmora") || !strings.Contains(kwama, "egg sacs glow at dusk") {
 		t.Error("the sanitizer dropped the notes' prose")
 	}
 
