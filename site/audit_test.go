@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -38,7 +37,7 @@ func newBrowserSession(t *testing.T, bc browserCase) *browserSession {
 	t.Cleanup(srv.Close)
 	su, _ := url.Parse(srv.URL)
 	bl := &browserLog{host: su.Host, files: filepath.ToSlash(bc.out) + "/"}
-	ctx := browsertest.Start(t, 8*time.Minute, bl.listen)
+	ctx := browsertest.Start(t, bl.listen)
 	return &browserSession{t: t, ctx: ctx, log: bl, root: srv.URL + BasePath(DefaultBaseURL), out: bc.out}
 }
 

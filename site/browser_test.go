@@ -186,7 +186,7 @@ func TestBrowser(t *testing.T) {
 	}()
 
 	bl := &browserLog{host: su.Host, files: filepath.ToSlash(out) + "/"}
-	ctx := browsertest.Start(t, 2*time.Minute, bl.listen)
+	ctx := browsertest.Start(t, bl.listen)
 
 	shot := func(name string) {
 		t.Helper()

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -30,7 +29,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	defer srv.Close()
 	root := srv.URL + BasePath(DefaultBaseURL)
 
-	ctx := browsertest.Start(t, 2*time.Minute, nil)
+	ctx := browsertest.Start(t, nil)
 
 	listed := byName(res.Network.Listed)
 	open := func(query string) {

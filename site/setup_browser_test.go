@@ -40,7 +40,7 @@ type setupBrowser struct {
 func newSetupBrowser(t *testing.T, host, files string) *setupBrowser {
 	t.Helper()
 	b := &setupBrowser{t: t, bl: &browserLog{host: host, files: files}, art: artifactDir(t)}
-	ctx := browsertest.Start(t, 4*time.Minute, func(ev any) {
+	ctx := browsertest.Start(t, func(ev any) {
 		if r, ok := ev.(*network.EventRequestWillBeSent); ok {
 			b.mu.Lock()
 			b.requests = append(b.requests, r.Request.URL)
