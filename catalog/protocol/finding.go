@@ -139,9 +139,13 @@ func hasRule(fs []Finding, rule string) bool {
 }
 
 // sortFindings orders findings by pointer (token by token, array indexes as numbers), then rule,
-// then message, and drops exact duplicates: output is deterministic.
+// then message, and drops exact duplicates: output is deterministic. What could not be checked
+// (RuleNotChecked) comes after every fault found, so a summary of the first few names faults.
 func sortFindings(fs []Finding) []Finding {
 	sort.SliceStable(fs, func(i, j int) bool {
+		if ni, nj := fs[i].Rule == RuleNotChecked, fs[j].Rule == RuleNotChecked; ni != nj {
+			return nj
+		}
 		if c := comparePointers(fs[i].Pointer, fs[j].Pointer); c != 0 {
 			return c < 0
 		}

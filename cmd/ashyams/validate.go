@@ -313,13 +313,13 @@ func printValidateResult(w io.Writer, v validateResult) {
 }
 
 // validateSite reads the site whose index is at indexURL as the crawler does
-// (refresh.CheckSite: the same guard, limits and digest rule) and gives a result for every
+// (refresh.Inspect: the same guard, limits and digest rule; its Manifests hold every finding) and gives a result for every
 // manifest its index lists, in the index's order, with the bytes the findings are of. A
 // manifest also given on the command line (given) is left to that argument. When the crawler
 // would read no manifest of the site (its index cannot be used, or discovery did not reach it),
 // the first result is the index's, carrying the reason as its Note.
 func validateSite(ctx context.Context, indexURL string, loop bool, given []string) ([]validateResult, [][]byte, error) {
-	sc, err := refresh.CheckSite(ctx, indexURL, refresh.Options{AllowLoopback: loop, Sleep: validateSleep})
+	sc, err := refresh.Inspect(ctx, indexURL, refresh.Options{AllowLoopback: loop, Sleep: validateSleep})
 	if err != nil {
 		return nil, nil, err
 	}

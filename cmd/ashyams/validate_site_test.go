@@ -23,6 +23,12 @@ import (
 // then replaces a manifest's bytes after the digests were taken (a deploy that changed the
 // manifest without rewriting the index), or with nil leaves it out. It returns the index URL.
 func exampleSite(t *testing.T, broken func(path string, b []byte) []byte) string {
+	return exampleSiteDigests(t, broken, false)
+}
+
+// exampleSiteDigests is exampleSite; with rehash, the digests are taken after broken ran (a
+// deploy that is consistent, its manifest broken).
+func exampleSiteDigests(t *testing.T, broken func(path string, b []byte) []byte, rehash bool) string {
 	t.Helper()
 	root := filepath.Join("..", "..", "crawl", "example", "www", "lanterns.example")
 	files := map[string][]byte{}
@@ -58,12 +64,15 @@ func exampleSite(t *testing.T, broken func(path string, b []byte) []byte) string
 		e := p.(map[string]any)
 		path := strings.TrimPrefix(e["manifest"].(string), srv.URL)
 		sum := sha256.Sum256(files[path])
-		e["manifest_sha256"] = hex.EncodeToString(sum[:])
 		if broken != nil {
 			if files[path] = broken(path, files[path]); files[path] == nil {
 				delete(files, path) // not deployed: a 404
 			}
 		}
+		if rehash {
+			sum = sha256.Sum256(files[path])
+		}
+		e["manifest_sha256"] = hex.EncodeToString(sum[:])
 	}
 	b, err := json.MarshalIndent(ix, "", "  ")
 	if err != nil {
@@ -184,5 +193,40 @@ func TestValidateSiteURLManifestMissing(t *testing.T) {
 	if rc != 1 || !strings.Contains(out, goneURL+": unreachable: ") || !strings.Contains(out, "404") ||
 		strings.Count(out, ": valid project manifest\n") != 2 {
 		t.Errorf("exit %d\n%s", rc, out)
+	}
+}
+
+// TestInspectListsEveryFinding: inspect lists every finding of a claim's last read under the
+// claim, not only the first three its recorded problem holds.
+func TestInspectListsEveryFinding(t *testing.T) {
+	const bad = "/projects/6a1f3c2e-8b4d-4e7a-9c1b-2d3e4f5a6b7c.json"
+	u := exampleSiteDigests(t, func(path string, b []byte) []byte {
+		if path != bad {
+			return b
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"homepage", "mirror", "origin", "vendor"} {
+			m["project"].(map[string]any)[k] = "x"
+		}
+		rels := m["releases"].([]any)
+		rels[len(rels)-1].(map[string]any)["version"] = "v1.0"
+		out, _ := json.MarshalIndent(m, "", "  ")
+		return out
+	}, true)
+	var out, errb bytes.Buffer
+	rc := run(&env{stdout: &out, stderr: &errb}, []string{"inspect", "--allow-loopback", u})
+	text := out.String()
+	t.Logf("inspect: exit %d\n%s", rc, text)
+	for _, want := range []string{"/project/homepage [additionalProperties]", "/project/mirror [additionalProperties]",
+		"/project/origin [additionalProperties]", "/project/vendor [additionalProperties]", "/releases/4/version [pattern]"} {
+		if !strings.Contains(text, "\n      "+want) {
+			t.Errorf("inspect does not list %q:\n%s", want, text)
+		}
+	}
+	if !strings.Contains(text, "and 3 more") || !strings.Contains(text, "    every finding (6):") {
+		t.Errorf("inspect lists no findings under the claim:\n%s", text)
 	}
 }

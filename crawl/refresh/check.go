@@ -1,21 +1,12 @@
 package refresh
 
 import (
-	"context"
 	"sort"
 	"sync"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
-
-// SiteCheck is what a publisher's check of a deployed site finds (`ashyams validate URL`):
-// the read a refresh makes of the site (Inspect's report), and every manifest its index lists
-// with all the findings of the bytes the site served for it.
-type SiteCheck struct {
-	*InspectReport
-	Manifests []ManifestCheck // the manifests read, in the index's order
-}
 
 // ManifestCheck is one manifest a site index lists, as a refresh reads it.
 type ManifestCheck struct {
@@ -27,58 +18,57 @@ type ManifestCheck struct {
 	Findings []protocol.Finding // every finding of the served bytes against the entry; none when accepted
 }
 
-// CheckSite reads the site at rawURL exactly as Inspect does (discovery, the address guard,
-// the size and time limits, the digest rule with its waits and re-reads) and checks every
-// manifest the site index lists with protocol.ValidateForEntry, the check a refresh accepts a
-// manifest by. Where a refresh stops at the first fault, a check reports every finding of
-// the bytes served: a manifest whose digest never matched is still validated, so its
-// manifest-sha256 finding comes with the others. A manifest that could not be read says why
-// (Problem). Nothing is written. The error is Inspect's: a bad URL or a cancelled context.
-func CheckSite(ctx context.Context, rawURL string, o Options) (*SiteCheck, error) {
-	var mu sync.Mutex
-	seen := map[string]fetchResult{}
-	urls := map[string]string{}
-	o.observe = func(indexURL string, f fetchResult) {
-		mu.Lock()
-		defer mu.Unlock()
-		seen[f.entry.ID] = f
-		urls[f.entry.ID] = resolve(indexURL, f.entry.Manifest)
-	}
-	rep, mem, err := inspect(ctx, rawURL, o)
-	if err != nil {
-		return nil, err
-	}
-	sc := &SiteCheck{InspectReport: rep}
-	if rep.Origin == nil {
-		return sc, nil
-	}
+// manifestChecks collects, from the claims' goroutines, every manifest a read fetched.
+type manifestChecks struct {
+	mu   sync.Mutex
+	seen map[string]fetchResult
+	urls map[string]string
+}
+
+func (mc *manifestChecks) observe(indexURL string, f fetchResult) {
+	mc.mu.Lock()
+	defer mc.mu.Unlock()
+	mc.seen[f.entry.ID] = f
+	mc.urls[f.entry.ID] = resolve(indexURL, f.entry.Manifest)
+}
+
+// checks is every manifest fetched, in the order of the site index mem holds for origin, each
+// with all the findings of the bytes served checked with protocol.ValidateForEntry, the check
+// a refresh accepts a manifest by. Where a refresh records the first faults in one problem, a
+// check keeps every finding, and a manifest whose digest never matched is still validated, so
+// its manifest-sha256 finding comes with the others. A manifest that could not be read says
+// why (Problem).
+func (mc *manifestChecks) checks(mem *memState, origin *store.Origin) []ManifestCheck {
 	place := map[string]int{}
-	if b, err := mem.ReadBytes(store.OriginIndexPath(rep.Origin.ID)); err == nil {
-		if d, _ := protocol.Decode(b); d != nil && d.Index != nil {
-			for n := len(d.Index.Projects) - 1; n >= 0; n-- {
-				place[d.Index.Projects[n].ID] = n // the first entry of an id is the one read
+	if origin != nil {
+		if b, err := mem.ReadBytes(store.OriginIndexPath(origin.ID)); err == nil {
+			if d, _ := protocol.Decode(b); d != nil && d.Index != nil {
+				for n := len(d.Index.Projects) - 1; n >= 0; n-- {
+					place[d.Index.Projects[n].ID] = n // the first entry of an id is the one read
+				}
 			}
 		}
 	}
-	for id, f := range seen {
-		mc := ManifestCheck{ID: id, Entry: place[id], URL: urls[id], Health: store.ClaimCurrent}
+	var out []ManifestCheck
+	for id, f := range mc.seen {
+		c := ManifestCheck{ID: id, Entry: place[id], URL: mc.urls[id], Health: store.ClaimCurrent}
 		body := f.body
 		if body == nil {
 			body = f.served
 		}
 		switch {
 		case body == nil:
-			mc.Health, mc.Problem = f.health, f.problem
+			c.Health, c.Problem = f.health, f.problem
 		default:
-			_, mc.Findings = protocol.ValidateForEntry(body, f.entry, "")
+			_, c.Findings = protocol.ValidateForEntry(body, f.entry, "")
 			if f.health != "" {
-				mc.Health = f.health
-			} else if len(mc.Findings) > 0 {
-				mc.Health, _ = manifestVerdict(mc.Findings)
+				c.Health = f.health
+			} else if len(c.Findings) > 0 {
+				c.Health, _ = manifestVerdict(c.Findings)
 			}
 		}
-		sc.Manifests = append(sc.Manifests, mc)
+		out = append(out, c)
 	}
-	sort.Slice(sc.Manifests, func(i, j int) bool { return sc.Manifests[i].Entry < sc.Manifests[j].Entry })
-	return sc, nil
+	sort.Slice(out, func(i, j int) bool { return out[i].Entry < out[j].Entry })
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
@@ -19,6 +20,9 @@ type InspectReport struct {
 	Claims  []store.Claim // sorted by project id
 	Events  []store.Event // sorted by project id
 	Summary *Summary
+	// Manifests are the manifests the read fetched, in the index's order, each with every
+	// finding of the bytes served (a claim's recorded problem holds the first few).
+	Manifests []ManifestCheck
 }
 
 // Inspect reads the site at rawURL exactly as a refresh does (the same code, from an empty
@@ -26,26 +30,22 @@ type InspectReport struct {
 // ignored. o.Sources is replaced by rawURL alone. The error is a bad URL (the same checks as
 // sources.toml) or a cancelled context; everything about the site is in the report.
 func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, error) {
-	rep, _, err := inspect(ctx, rawURL, o)
-	return rep, err
-}
-
-// inspect is Inspect, with the state the read was recorded in.
-func inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, *memState, error) {
 	if err := sources.CheckURL(rawURL); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	o.Sources = []sources.Source{{URL: rawURL, Entry: 1}}
 	o.subject = "the URL" // nobody enrolled it
 	mem := newMemState()
+	mc := &manifestChecks{seen: map[string]fetchResult{}, urls: map[string]string{}}
+	o.observe = mc.observe
 	r := newRun(o, mem, &store.Snapshot{})
 	sum, err := r.run(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rep := &InspectReport{URL: rawURL, Summary: sum}
 	if err := mem.ReadJSON(store.SourcePath(store.SourceID(rawURL)), &rep.Source); err != nil {
-		return nil, nil, fmt.Errorf("no source record was produced: %w", err)
+		return nil, fmt.Errorf("no source record was produced: %w", err)
 	}
 	if rep.Source.Origin != nil {
 		var or store.Origin
@@ -57,7 +57,7 @@ func inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, *me
 		if strings.HasSuffix(p, "/"+store.ClaimFile) {
 			var c store.Claim
 			if err := mem.ReadJSON(p, &c); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			rep.Claims = append(rep.Claims, c)
 		}
@@ -65,11 +65,22 @@ func inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, *me
 	for _, p := range mem.paths(store.EventsDir + "/") {
 		var e store.Event
 		if err := mem.ReadJSON(p, &e); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		rep.Events = append(rep.Events, e)
 	}
-	return rep, mem, nil
+	rep.Manifests = mc.checks(mem, rep.Origin)
+	return rep, nil
+}
+
+// findings is every finding of the manifest the read fetched for project.
+func (r *InspectReport) findings(project string) []protocol.Finding {
+	for _, m := range r.Manifests {
+		if m.ID == project {
+			return m.Findings
+		}
+	}
+	return nil
 }
 
 // OK reports whether the URL led to a readable site index.
@@ -123,6 +134,12 @@ func (r *InspectReport) String() string {
 			line("  %s %s: %s", c.Project, termtext.Quote(c.Entry.Name), store.HealthLabel(c.Health))
 			if c.Problem != nil {
 				line("    problem: %s", *c.Problem)
+			}
+			if fs := r.findings(c.Project); len(fs) > 1 {
+				line("    every finding (%d):", len(fs))
+				for _, f := range fs {
+					line("      %s", f)
+				}
 			}
 			if c.Media != nil && c.Media.Problem != nil {
 				line("    card image: %s", *c.Media.Problem)

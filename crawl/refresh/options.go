@@ -76,7 +76,7 @@ type Options struct {
 	// budget starts each time budget (run.budget); nil = context.WithTimeoutCause. Tests end
 	// budgets themselves through it, so no test depends on how fast the machine is.
 	budget func(ctx context.Context, d time.Duration, cause *BudgetError, subject string) (context.Context, context.CancelFunc)
-	// observe, when set, is told every fetched manifest before it is settled (CheckSite);
+	// observe, when set, is told every fetched manifest before it is settled (Inspect);
 	// it is called from the claims' goroutines.
 	observe func(indexURL string, f fetchResult)
 }
