@@ -7,7 +7,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/internal/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 // healthState is a network with every kind of trouble: a site read with a cached claim, a

@@ -9,7 +9,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/internal/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 // TestRejectedOtherReason: when the manifest the crawler refused was refused for a reason

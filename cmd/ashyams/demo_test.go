@@ -16,7 +16,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/example"
-	"github.com/DreamWeave-MP/ashyams-go/internal/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 func runDemoIn(t *testing.T, args ...string) (int, string, string) {
