@@ -6,7 +6,8 @@
 //  1. GET U. JSON with schema_version and document "index" or "project" is used as is (only those
 //     two top-level fields are sniffed here; full validation is the protocol core's job).
 //  2. HTML: exactly one thing is read, the <link rel="alternate"> with a DreamWeave media type
-//     (FindLink), its href resolved against the page's URL. A link whose target cannot be read
+//     (FindLink), its href resolved against the page's URL; a DreamWeave link whose href is
+//     empty or not a URL is skipped, and the trail says so and why (ReadLinks, Ignored). A link whose target cannot be read
 //     as the document it advertises stops discovery (the protocol's step 2: "Stop."): the
 //     publisher said where the index is, so nothing is walked around a broken link
 //     (Error.BrokenLink).
@@ -480,15 +481,19 @@ func (d *run) discover(enrolled string) {
 		return
 	case KindPage:
 		base, _ := url.Parse(at)
-		link, ok := FindLink(resp.Body, base)
+		link, ok, ignored := ReadLinks(resp.Body, base)
 		if !ok {
 			d.step(at, OutcomeNoLink)
-			break
-		}
-		if link.Kind == KindIndex {
+		} else if link.Kind == KindIndex {
 			d.step(at, "links the site index at "+link.Href)
 		} else {
 			d.step(at, "links a project manifest at "+link.Href)
+		}
+		for _, ig := range ignored {
+			d.step(at, ig.String())
+		}
+		if !ok {
+			break
 		}
 		if d.followLink(link) || d.end != nil {
 			return

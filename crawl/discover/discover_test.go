@@ -1144,3 +1144,21 @@ func TestUnchangedPageBehindANewRedirect(t *testing.T) {
 		st(b, "links the site index at "+b+"i.json"),
 		st(b+"i.json", OutcomeIndex))
 }
+
+// A page whose only DreamWeave <link> has an href that is not a URL: the link is skipped, the
+// trail says so at the page, and the path is walked.
+func TestMalformedLinkIsIgnoredInTheTrail(t *testing.T) {
+	s := serve(t, fstest.MapFS{
+		"s.example/mods/index.html":      page(link("http://[::1")),
+		"s.example/mods/dreamweave.json": file(indexDoc),
+	})
+	u := s.URL() + "s.example/mods/"
+	res, err := Discover(context.Background(), client(guard.Options{}), u, Held{})
+	if err != nil || res.Method != MethodWalkUp {
+		t.Fatalf("%v, %+v", err, res)
+	}
+	checkTrail(t, res.Trail,
+		st(u, OutcomeNoLink),
+		st(u, `ignored <link> href "http://[::1": not a URL (missing ']' in host)`),
+		st(u+"dreamweave.json", OutcomeIndex))
+}

@@ -2,9 +2,12 @@ package discover
 
 import (
 	"bytes"
+	"errors"
 	"mime"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -22,6 +25,31 @@ type Link struct {
 	Kind string // KindIndex or KindProject, from the type attribute
 }
 
+// Ignored is a DreamWeave <link> (rel alternate, a DreamWeave type) skipped because its href
+// cannot be used: empty, or not a URL. Discovery records it in the trail (FORMATS: `ignored
+// <link> href "<href>": <why>`) so a publisher sees why the page's link was not followed.
+type Ignored struct {
+	Href string // the href as written, surrounding whitespace stripped
+	Why  string // why it was skipped, in words
+}
+
+// String is the trail's words for the skipped link. The href is quoted (Go syntax) and cut to
+// maxIgnoredHref bytes: it is publisher text of any length.
+func (i Ignored) String() string {
+	h := i.Href
+	if len(h) > maxIgnoredHref {
+		cut := maxIgnoredHref
+		for cut > 0 && !utf8.RuneStart(h[cut]) {
+			cut--
+		}
+		h = h[:cut] + "…"
+	}
+	return "ignored <link> href " + strconv.Quote(h) + ": " + i.Why
+}
+
+// maxIgnoredHref bounds how much of a skipped href the trail repeats.
+const maxIgnoredHref = 200
+
 // FindLink reads exactly one thing from an HTML page: its <link rel="alternate"> with type
 // IndexMediaType or ProjectMediaType (SPEC section 1, step 2). Nothing else is read: no <a>, no
 // <base> (hrefs are resolved against pageURL, as the spec says), nothing after the head.
@@ -33,7 +61,20 @@ type Link struct {
 // not be empty. An index link wins over a project link; otherwise the first in document order.
 // ok is false when there is no such link (or its href does not parse as a URL).
 func FindLink(page []byte, pageURL *url.URL) (l Link, ok bool) {
+	l, ok, _ = ReadLinks(page, pageURL)
+	return l, ok
+}
+
+// ReadLinks is FindLink that also returns the DreamWeave links it skipped for their href, in
+// document order, up to the link it returns (or to the end of the head when there is none).
+func ReadLinks(page []byte, pageURL *url.URL) (l Link, ok bool, ignored []Ignored) {
 	var project *Link
+	finish := func(project *Link) (Link, bool, []Ignored) {
+		if project != nil {
+			return *project, true, ignored
+		}
+		return Link{}, false, ignored
+	}
 	z := html.NewTokenizer(bytes.NewReader(page))
 	template := 0
 	rawText := false // the next text token is the content of <title>, <style>, <script>...
@@ -82,12 +123,15 @@ func FindLink(page []byte, pageURL *url.URL) (l Link, ok bool) {
 			if template > 0 || !hasAttr {
 				continue
 			}
-			found, ok := linkAttrs(z, pageURL)
+			found, ok, skipped := linkAttrs(z, pageURL)
+			if skipped != nil {
+				ignored = append(ignored, *skipped)
+			}
 			if !ok {
 				continue
 			}
 			if found.Kind == KindIndex {
-				return found, true
+				return found, true, ignored
 			}
 			if project == nil {
 				project = &found
@@ -98,8 +142,9 @@ func FindLink(page []byte, pageURL *url.URL) (l Link, ok bool) {
 
 // linkAttrs reads the attributes of the <link> tag z is at and returns the DreamWeave link it
 // declares: rel has the token alternate, type is a DreamWeave media type, and href, whitespace
-// stripped, is not empty and parses against pageURL. ok is false for any other link.
-func linkAttrs(z *html.Tokenizer, pageURL *url.URL) (l Link, ok bool) {
+// stripped, is not empty and parses against pageURL. ok is false for any other link; skipped
+// says why when it is a DreamWeave link whose href cannot be used.
+func linkAttrs(z *html.Tokenizer, pageURL *url.URL) (l Link, ok bool, skipped *Ignored) {
 	var rel, typ, href string
 	var haveHref bool
 	for more := true; more; {
@@ -116,24 +161,22 @@ func linkAttrs(z *html.Tokenizer, pageURL *url.URL) (l Link, ok bool) {
 	}
 	kind := dreamweaveType(typ)
 	if kind == "" || !hasRelAlternate(rel) || !haveHref {
-		return Link{}, false
+		return Link{}, false, nil
 	}
 	href = strings.Trim(href, " \t\n\f\r")
 	if href == "" {
-		return Link{}, false
+		return Link{}, false, &Ignored{Why: "empty"}
 	}
 	u, err := pageURL.Parse(href)
 	if err != nil {
-		return Link{}, false
+		why := err.Error()
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			why = ue.Err.Error()
+		}
+		return Link{}, false, &Ignored{Href: href, Why: "not a URL (" + why + ")"}
 	}
-	return Link{Href: u.String(), Kind: kind}, true
-}
-
-func finish(project *Link) (Link, bool) {
-	if project != nil {
-		return *project, true
-	}
-	return Link{}, false
+	return Link{Href: u.String(), Kind: kind}, true, nil
 }
 
 // hasRelAlternate reports whether rel, a set of ASCII-whitespace-separated tokens, holds

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 const corpusWWW = "../../../shared/corpus/www"
@@ -92,6 +93,37 @@ func TestFindLinkCorpusFrontPages(t *testing.T) {
 	}
 }
 
+// TestReadLinksIgnored: a DreamWeave <link> whose href is empty or not a URL is skipped and
+// reported with why, in document order, beside the link that is used; links that are not
+// DreamWeave links are not reported at all. A long href is cut in the trail's words.
+func TestReadLinksIgnored(t *testing.T) {
+	base, _ := url.Parse("https://example.org/site/page.html")
+	idx := `<link rel="alternate" type="application/vnd.dreamweave.index+json" href="%s">`
+	prj := `<link rel="alternate" type="application/vnd.dreamweave.project+json" href="%s">`
+	l := func(f, h string) string { return strings.Replace(f, "%s", h, 1) }
+	page := "<head>" + l(prj, "http://[::1") + l(idx, "  ") + `<link rel="stylesheet" href="http://[bad">` + l(prj, "p.json") + l(idx, "%zz") + "</head>"
+	got, ok, ignored := ReadLinks([]byte(page), base)
+	if !ok || got != (Link{"https://example.org/site/p.json", KindProject}) {
+		t.Errorf("link %+v, %v; want the project link p.json", got, ok)
+	}
+	var words []string
+	for _, ig := range ignored {
+		words = append(words, ig.String())
+	}
+	want := []string{
+		`ignored <link> href "http://[::1": not a URL (missing ']' in host)`,
+		`ignored <link> href "": empty`,
+		`ignored <link> href "%zz": not a URL (invalid URL escape "%zz")`,
+	}
+	if strings.Join(words, "\n") != strings.Join(want, "\n") {
+		t.Errorf("ignored:\n%s\nwant:\n%s", strings.Join(words, "\n"), strings.Join(want, "\n"))
+	}
+	long := Ignored{Href: "http://[" + strings.Repeat("é", 300), Why: "not a URL"}.String()
+	if !utf8.ValidString(long) || !strings.HasSuffix(long, `…": not a URL`) || len(long) > maxIgnoredHref+40 {
+		t.Errorf("a long href is not cut on a rune boundary: %q", long)
+	}
+}
+
 func FuzzFindLink(f *testing.F) {
 	pages, _ := filepath.Glob(filepath.Join(corpusWWW, "dreamweave-mp.github.io", "*", "index.html"))
 	for _, p := range pages {
@@ -103,7 +135,12 @@ func FuzzFindLink(f *testing.F) {
 	f.Add([]byte(`<head><template><link rel=alternate type=application/vnd.dreamweave.project+json href=p.json></template><title><body></title>`))
 	base, _ := url.Parse("https://example.org/site/page.html")
 	f.Fuzz(func(t *testing.T, page []byte) {
-		l, ok := FindLink(page, base)
+		l, ok, ignored := ReadLinks(page, base)
+		for _, ig := range ignored {
+			if w := ig.String(); !utf8.ValidString(ig.Why) || !strings.HasPrefix(w, "ignored <link> href \"") || len(w) > maxIgnoredHref+len(ig.Why)+64 {
+				t.Fatalf("ignored link words %q", w)
+			}
+		}
 		if !ok {
 			if l != (Link{}) {
 				t.Fatalf("no link but %+v", l)
