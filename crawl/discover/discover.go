@@ -7,10 +7,12 @@
 //     two top-level fields are sniffed here; full validation is the protocol core's job).
 //  2. HTML: exactly one thing is read, the <link rel="alternate"> with a DreamWeave media type
 //     (FindLink), its href resolved against the page's URL; a DreamWeave link whose href is
-//     empty or not a URL is skipped, and the trail says so and why (ReadLinks, Ignored). A link whose target cannot be read
-//     as the document it advertises stops discovery (the protocol's step 2: "Stop."): the
-//     publisher said where the index is, so nothing is walked around a broken link
-//     (Error.BrokenLink).
+//     empty or not a URL is skipped, and the trail says so and why (ReadLinks, Ignored). An
+//     index link whose target cannot be read as a site index stops discovery (the protocol's
+//     step 2: "Stop."): the publisher said where the index is, so nothing is walked around a
+//     broken link (Error.BrokenLink). A project manifest link says where the project's
+//     manifest is: the site index is looked for by walking up from the manifest's URL, whether
+//     or not the manifest answers (the trail records what it answered).
 //  3. Otherwise: the query, fragment and last path segment (unless the path ends in "/") are
 //     stripped, and dreamweave.json is tried there, then in each parent directory up to the
 //     origin's root.
@@ -201,11 +203,11 @@ type Error struct {
 	// Found is the site index a walk up reached but discovery did not adopt: the held site index
 	// (Asked) did not answer, and nothing from the enrolled URL showed a move.
 	Found string
-	// BrokenLink is true when the page's DreamWeave <link> names a document that answered, but
-	// not as what the link advertises (404 or 410, a page, other JSON, a body that is not
-	// well-formed JSON, a manifest where an index was advertised). Discovery stops there;
-	// Outage is false. A link whose target does not answer at all (5xx, a timeout, a refusal)
-	// is an outage like any other, with BrokenLink false.
+	// BrokenLink is true when the page's DreamWeave index <link> names a document that
+	// answered, but not as a site index (404 or 410, a page, other JSON, a body that is not
+	// well-formed JSON, a manifest). Discovery stops there; Outage is false. A link whose target
+	// does not answer at all (5xx, a timeout, a refusal) is an outage like any other, with
+	// BrokenLink false. A project manifest link is never broken: discovery walks up from it.
 	BrokenLink bool
 }
 
@@ -572,16 +574,17 @@ func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 	return true
 }
 
-// followLink fetches the page's DreamWeave link. A site index ends discovery; a project
-// manifest leads to walking up from it (reported false when no index is above it: the walk
-// from the page goes on). Anything else ends discovery (d.end): the protocol's step 2 stops at
-// a link it cannot use, so a broken link is never walked around. An answer that is not the
-// advertised document is a broken link (Error.BrokenLink); no answer at all is an outage.
+// followLink fetches the page's DreamWeave link. A site index ends discovery. A project
+// manifest link leads to walking up from the manifest's URL, whatever the manifest answered
+// (linkedManifest). For an index link anything else ends discovery (d.end): the protocol's
+// step 2 stops at a link it cannot use, so a broken link is never walked around. An answer that
+// is not the advertised document is a broken link (Error.BrokenLink); no answer at all is an
+// outage.
 func (d *run) followLink(link Link) bool {
-	what := "the linked site index"
 	if link.Kind == KindProject {
-		what = "the linked project manifest"
+		return d.linkedManifest(link)
 	}
+	what := "the linked site index"
 	f := d.get(link.Href, true)
 	at := f.finalURL(link.Href)
 	d.tried[link.Href], d.tried[at] = true, true
@@ -594,11 +597,6 @@ func (d *run) followLink(link Link) bool {
 		d.step(at, OutcomeIndex)
 		d.found(f.resp, MethodLink, link.Href, Temporary(f.hops))
 		return true
-	case link.Kind == KindProject && f.kind == KindProject:
-		d.step(at, OutcomeManifest)
-		d.res.ManifestURL, d.res.Manifest = at, f.resp
-		d.manifestAt, d.manifestTemp = at, Temporary(f.hops)
-		return d.walkUp(at, MethodLinkManifest)
 	case f.notHere() || f.kind == KindMalformed:
 		d.step(at, f.outcome()+"; a broken link: discovery stops here")
 		d.brokenLink(link.Href, at, f, what)
@@ -607,6 +605,36 @@ func (d *run) followLink(link Link) bool {
 		d.stop(link.Href, f, what, false)
 	}
 	return false
+}
+
+// linkedManifest follows a page's project manifest link: the link says where the project's
+// manifest is, and the site index is found by walking up from there (the manifest's final URL
+// when it answered as one, else the link's href as written: a redirect to something else says
+// nothing about where the manifest lives). The manifest is fetched so the trail records what it
+// answered and the crawler can check that the index lists it, but its answer is not required:
+// a manifest missing or down mid-deploy does not hide an index that is there. It reports
+// whether a site index was found (false: the walk from the page goes on); only a fetch the
+// caller's context cut short ends discovery.
+func (d *run) linkedManifest(link Link) bool {
+	f := d.get(link.Href, true)
+	at := f.finalURL(link.Href)
+	d.tried[link.Href], d.tried[at] = true, true
+	d.res.ManifestURL = link.Href
+	from, temp := link.Href, false
+	switch {
+	case f.cut != nil:
+		d.step(at, f.outcome())
+		d.stop(link.Href, f, "the linked project manifest", false)
+		return false
+	case f.kind == KindProject:
+		d.step(at, OutcomeManifest)
+		d.res.ManifestURL, d.res.Manifest = at, f.resp
+		from, temp = at, Temporary(f.hops)
+	default:
+		d.step(at, f.outcome()+", not a project manifest; the site index is looked for above the linked URL all the same")
+	}
+	d.manifestAt, d.manifestTemp = from, temp
+	return d.walkUp(from, MethodLinkManifest)
 }
 
 // brokenLink ends discovery at a DreamWeave <link> whose target answered, but not as the

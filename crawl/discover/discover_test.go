@@ -205,12 +205,12 @@ func TestMalformedHTMLWalksUp(t *testing.T) {
 	checkTrail(t, res.Trail, st(u, OutcomeNoLink), st(u+"dreamweave.json", OutcomeIndex))
 }
 
-// A page whose DreamWeave <link> cannot be read as what it advertises stops discovery there, a
-// broken link (the protocol's step 2: "Stop."): dreamweave.json beside the page and above it is
-// never asked. A link whose target does not answer at all is an outage, not a broken link, and
-// stops discovery too.
+// A page whose DreamWeave index <link> cannot be read as what it advertises stops discovery
+// there, a broken link (the protocol's step 2: "Stop."): dreamweave.json beside the page and
+// above it is never asked. A link whose target does not answer at all is an outage, not a broken
+// link, and stops discovery too. (A project manifest link leads to walking up from the
+// manifest's URL whatever it answers: TestProjectLinkWalksUpWhateverTheManifestAnswers.)
 func TestBrokenLinkStopsDiscovery(t *testing.T) {
-	projectLink := strings.Replace(indexLink, "index+json", "project+json", 1)
 	s := serve(t, fstest.MapFS{
 		"s.example/404/index.html":       page(link("missing.json")),
 		"s.example/html/index.html":      page(link("page.html")),
@@ -221,9 +221,6 @@ func TestBrokenLinkStopsDiscovery(t *testing.T) {
 		"s.example/bad/bad.json":         file(`{"schema_version": "2", `),
 		"s.example/other/index.html":     page(link("o.json")),
 		"s.example/other/o.json":         file(`{"hello": 1}`),
-		"s.example/pidx/index.html":      page(strings.Replace(projectLink, "%s", "i.json", 1)),
-		"s.example/pidx/i.json":          file(indexDoc),
-		"s.example/p404/index.html":      page(strings.Replace(projectLink, "%s", "gone.json", 1)),
 		"s.example/down/index.html":      page(link("i.json")),
 		"s.example/dreamweave.json":      file(indexDoc),
 		"s.example/404/dreamweave.json":  file(indexDoc),
@@ -240,8 +237,6 @@ func TestBrokenLinkStopsDiscovery(t *testing.T) {
 		{"man", "x.json", OutcomeManifest, "the linked site index %s served a project manifest, not a site index", 200, true},
 		{"bad", "bad.json", "not well-formed JSON: ", "the linked site index %s served a document that is not well-formed JSON: ", 200, true},
 		{"other", "o.json", "JSON, but not a DreamWeave document", "the linked site index %s served a document that is not DreamWeave JSON", 200, true},
-		{"pidx", "i.json", OutcomeIndex, "the linked project manifest %s served a site index, not a project manifest", 200, true},
-		{"p404", "gone.json", OutcomeNotFound, "the linked project manifest %s answered HTTP 404 (not found)", 404, true},
 		{"down", "i.json", "HTTP 503 (service unavailable)", "the linked site index %s answered HTTP 503 (service unavailable)", 503, false},
 	} {
 		s.ResetRequests()
@@ -292,6 +287,52 @@ func TestPageLinksProjectManifest(t *testing.T) {
 		st(b+"dreamweave/projects/dreamweave.json", OutcomeNotFound),
 		st(b+"dreamweave/dreamweave.json", OutcomeNotFound),
 		st(b+"dreamweave.json", OutcomeIndex))
+}
+
+// A page whose <link> names only its project manifest leads to the site index by walking up
+// from the manifest's URL, whether or not the manifest answers: what it answered is in the
+// trail, the manifest URL is reported for the crawler's "does the index list it" check, and a
+// manifest missing, down or serving something else does not hide the index above it.
+func TestProjectLinkWalksUpWhateverTheManifestAnswers(t *testing.T) {
+	projectLink := strings.Replace(indexLink, "index+json", "project+json", 1)
+	plink := func(href string) *fstest.MapFile { return page(strings.Replace(projectLink, "%s", href, 1)) }
+	s := serve(t, fstest.MapFS{
+		"s.example/ok/index.html":           plink("../mods/projects/x.json"),
+		"s.example/missing/index.html":      plink("../mods/projects/gone.json"),
+		"s.example/down/index.html":         plink("../mods/projects/down.json"),
+		"s.example/idx/index.html":          plink("../mods/projects/i.json"),
+		"s.example/mods/projects/x.json":    file(manifestDoc),
+		"s.example/mods/projects/i.json":    file(indexDoc),
+		"s.example/mods/dreamweave.json":    file(indexDoc),
+		"s.example/ok/dreamweave.json":      file(indexDoc), // beside the page: never the one adopted
+		"s.example/missing/dreamweave.json": file(indexDoc),
+	}, loopback.Rule{Path: "^/s.example/mods/projects/down.json$", Status: 503})
+	b := s.URL() + "s.example/"
+	for _, tc := range []struct {
+		dir, file, outcome string
+		manifest           bool
+	}{
+		{"ok", "x.json", OutcomeManifest, true},
+		{"missing", "gone.json", OutcomeNotFound + ", not a project manifest; the site index is looked for above the linked URL all the same", false},
+		{"down", "down.json", "HTTP 503 (service unavailable), not a project manifest; the site index is looked for above the linked URL all the same", false},
+		{"idx", "i.json", OutcomeIndex + ", not a project manifest; the site index is looked for above the linked URL all the same", false},
+	} {
+		u := b + tc.dir + "/"
+		m := b + "mods/projects/" + tc.file
+		res, err := Discover(context.Background(), client(guard.Options{}), u, Held{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.dir, err)
+			continue
+		}
+		if res.Method != MethodLinkManifest || res.Kind != KindPage || res.IndexURL != b+"mods/dreamweave.json" || res.ManifestURL != m || (res.Manifest != nil) != tc.manifest {
+			t.Errorf("%s: method %q kind %q index %q manifest %q (response %v)", tc.dir, res.Method, res.Kind, res.IndexURL, res.ManifestURL, res.Manifest != nil)
+		}
+		checkTrail(t, res.Trail,
+			st(u, "links a project manifest at "+m),
+			st(m, tc.outcome),
+			st(b+"mods/projects/dreamweave.json", OutcomeNotFound),
+			st(b+"mods/dreamweave.json", OutcomeIndex))
+	}
 }
 
 func TestWalkUpFromDeepPage(t *testing.T) {
