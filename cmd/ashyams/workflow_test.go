@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -180,4 +181,53 @@ func needs(v any, name string) bool {
 		}
 	}
 	return false
+}
+
+// TestWorkflowsHardened: every action in every workflow is pinned to a full commit SHA with its
+// version in a comment, every checkout keeps no credential (persist-credentials: false: each
+// job here reads publisher data or a pull request's code), and the job's token appears in one
+// step only, the one that pushes the state.
+func TestWorkflowsHardened(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", ".github", "workflows", "*.yml"))
+	if err != nil || len(files) < 2 {
+		t.Fatalf("workflows: %q %v", files, err)
+	}
+	pinned := regexp.MustCompile(`^\s*(?:-\s+)?uses:\s+[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+(?:\.\d+){0,2}$`)
+	token := regexp.MustCompile(`github\.token|secrets\.GITHUB_TOKEN`)
+	var tokenSteps []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.Contains(line, "uses:") && !strings.HasPrefix(strings.TrimSpace(line), "#") && !pinned.MatchString(line) {
+				t.Errorf("%s:%d: %q is not pinned to a full commit SHA with a # vX comment", filepath.Base(f), i+1, strings.TrimSpace(line))
+			}
+		}
+		w := readWorkflow(t, filepath.Base(f))
+		for name, job := range w.Jobs {
+			for _, s := range job.Steps {
+				if strings.HasPrefix(s.Uses, "actions/checkout@") && s.With["persist-credentials"] != "false" {
+					t.Errorf("%s job %s: checkout %q keeps its credentials (persist-credentials: %q)", filepath.Base(f), name, s.Name, s.With["persist-credentials"])
+				}
+				text := s.Run + s.If
+				for k, v := range s.Env {
+					text += k + v
+				}
+				for k, v := range s.With {
+					text += k + v
+				}
+				if token.MatchString(text) {
+					tokenSteps = append(tokenSteps, filepath.Base(f)+" "+name+" "+s.Name)
+					if !strings.Contains(s.Run, "state.sh push") {
+						t.Errorf("%s job %s: step %q holds the token but does not push", filepath.Base(f), name, s.Name)
+					}
+				}
+			}
+		}
+	}
+	if len(tokenSteps) != 1 {
+		t.Errorf("steps holding the token: %q; want exactly the one that pushes", tokenSteps)
+	}
 }
