@@ -13,7 +13,32 @@ type Difference struct {
 // the record fields only this index writes (catalog/store's list, which docs/reference-operators.md repeats).
 type stateDifferences struct {
 	Publish []Difference
+	Crawl   []Difference
 	Records []store.Difference
+}
+
+// CrawlDifferences are the deliberate differences in how a refresh reads the network and what
+// it records, where the reference's own tests (ported to crawl/discover and crawl/refresh)
+// expect otherwise. The about/state page lists them.
+var CrawlDifferences = []Difference{
+	{
+		Area:      "A refresh that reached no site at all",
+		Ours:      "records nothing (the state stays byte for byte) and exits 4 when two or more sources are enrolled and none answered (no name resolved, no connection, no TLS handshake); the scheduled run then neither commits nor publishes",
+		Reference: "records every source unreachable and every claim origin-unavailable, and publishes that",
+		Why:       "When nothing answers at all, the fault is almost surely the crawler's own network, not every site at once; recording it would tell players every mod went stale. One site that cannot be reached is still recorded as a fact about that site.",
+	},
+	{
+		Area:      "A site index of a newer protocol",
+		Ours:      "discovery returns the index it reached and the protocol check gives the verdict (unsupported version, last good data kept)",
+		Reference: "discovery itself fails with an unsupported version",
+		Why:       "The same walk (nothing above the index is tried) and the same recorded health; deciding validity in one place, the protocol check, keeps discovery to finding documents.",
+	},
+	{
+		Area:      "A 4xx or 5xx answer to a fetch",
+		Ours:      "an answer whose status discovery and the refresh read",
+		Reference: "a fetch error",
+		Why:       "The status decides what happens next (a 404 or 410 lets the walk up pass a level, a 503 does not), and the trail records it as the reference does (\"HTTP 404\").",
+	},
 }
 
 // PublishDifferences are the deliberate differences in what the site publishes. Everything

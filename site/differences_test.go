@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"golang.org/x/net/html"
 )
 
 // TestStatePageListsEveryDifference: the about/state page shows every deliberate difference
@@ -53,5 +54,56 @@ func TestStatePageListsEveryDifference(t *testing.T) {
 	}
 	if len(PublishDifferences) != 7 {
 		t.Errorf("%d publishing differences; docs/reference-operators.md lists 7: update both together", len(PublishDifferences))
+	}
+}
+
+// TestStatePageListsCrawlDifferences: the about/state page's #crawling table has one row per
+// CrawlDifferences entry, its four cells the entry's area, ours, the reference's and why.
+func TestStatePageListsCrawlDifferences(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	f.origin("https://a.example/dreamweave.json", "A")
+	_, out := build(t, state, Options{})
+	doc := parsePage(t, out, "about/state/index.html")
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	var rows [][]string
+	var heading *html.Node
+	walk(doc, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && n.Data == "h2" {
+			if id, _ := attr(n, "id"); id == "crawling" {
+				heading = n
+			}
+		}
+		return true
+	})
+	if heading == nil {
+		t.Fatal("the state page has no h2#crawling")
+	}
+	for n := heading.NextSibling; n != nil; n = n.NextSibling {
+		if n.Type != html.ElementNode || n.Data != "table" {
+			continue
+		}
+		walk(n, func(m *html.Node) bool {
+			if m.Type == html.ElementNode && m.Data == "tr" && m.Parent != nil && m.Parent.Data == "tbody" {
+				var cells []string
+				for c := m.FirstChild; c != nil; c = c.NextSibling {
+					if c.Type == html.ElementNode && c.Data == "td" {
+						cells = append(cells, norm(textOf(c)))
+					}
+				}
+				rows = append(rows, cells)
+			}
+			return true
+		})
+		break
+	}
+	if len(rows) != len(CrawlDifferences) || len(CrawlDifferences) == 0 {
+		t.Fatalf("%d rows under #crawling; want %d", len(rows), len(CrawlDifferences))
+	}
+	for i, d := range CrawlDifferences {
+		want := []string{norm(d.Area), norm(d.Ours), norm(d.Reference), norm(d.Why)}
+		if strings.Join(rows[i], "|") != strings.Join(want, "|") {
+			t.Errorf("row %d = %q; want %q", i, rows[i], want)
+		}
 	}
 }

@@ -1007,7 +1007,7 @@ func (b *builder) aboutPages() error {
 		case "about-publishers":
 			data = pub
 		case "about-state":
-			data = stateDifferences{Publish: PublishDifferences, Records: store.Differences}
+			data = stateDifferences{Publish: PublishDifferences, Crawl: CrawlDifferences, Records: store.Differences}
 		}
 		if err := b.page(a.kind, &Page{Path: a.path, Title: a.title, Section: "about", Desc: a.desc, Data: data}); err != nil {
 			return err
