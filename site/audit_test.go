@@ -302,6 +302,7 @@ func pageKinds(t *testing.T, bc browserCase) map[string]string {
 		"about-trust": "about/trust/index.html", "about-digests": "about/digests/index.html",
 		"about-listing": "about/listing/index.html", "about-updates": "about/updates/index.html",
 		"browse": browsePath, "browse-list": first("browse/type-*/index.html", nil), "join": joinPath, "setup": SetupPage,
+		"plan": PlanPage, "plan-candlelight": PlanPage + "#add=4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90",
 		"notfound": "no/such/page/",
 	}
 	if bc.stale != "" {

@@ -30,7 +30,7 @@ func (b *builder) renderPages() error {
 	steps := []func() error{
 		b.homePage, b.projectPages, b.originPages, b.releasesPage, b.updatePages,
 		b.conflictsPage, b.capabilityPages, b.dependenciesPage, b.gapsPage, b.healthPage, b.networkPage,
-		b.aboutPages, b.joinPage, b.setupPage, b.browsePages, b.projectFeeds, b.notFound,
+		b.aboutPages, b.joinPage, b.setupPage, b.planPage, b.browsePages, b.projectFeeds, b.notFound,
 	}
 	for _, f := range steps {
 		if err := f(); err != nil {

@@ -119,6 +119,7 @@ var nav = []navItem{
 	{Key: "updates", Label: "Updates", Path: "updates/index.html"},
 	{Key: "origins", Label: "Sites", Path: "origins/index.html",
 		Also: []string{"network", "releases", "conflicts", "capabilities", "dependencies", "gaps", "health"}},
+	{Key: "plan", Label: "Plan", Path: PlanPage},
 	{Key: "setup", Label: "Your setup", Path: SetupPage},
 	{Key: "about", Label: "About", Path: "about/index.html", Also: []string{"join"}},
 }
@@ -374,7 +375,7 @@ func (b *builder) meta() *siteMeta {
 
 // assets writes the stylesheet, the scripts and the icon.
 func (b *builder) assets() error {
-	for _, name := range []string{"site.css", "site.js", "icon.svg", "version.js", "openmwcfg.js", "setupcheck.js", "setup.js"} {
+	for _, name := range []string{"site.css", "site.js", "icon.svg", "version.js", "openmwcfg.js", "setupcheck.js", "setup.js", "plan.js", "planpage.js"} {
 		data, err := fs.ReadFile(assets.FS, name)
 		if err != nil {
 			return err

@@ -76,7 +76,39 @@ var fns = {
   }
 };
 if (plan) {
-  Object.keys(plan.testing || {}).forEach(function (k) { fns["plan." + k] = plan.testing[k]; });
+  // plan.compute runs the planner on a fragment and returns the plan as data: the entries in
+  // order (key, selected components, valid, why), the findings and asks, and each output's
+  // lines (openmw.cfg with "@key" or "@base" after each line, "!" before an undeclared one).
+  fns["plan.compute"] = function (data, hash) {
+    var p = plan.compute(data, plan.parseFragment(hash));
+    function lines(ls) {
+      return ls.map(function (l) { return (l.undeclared ? "!" : "") + l.text + " @" + (l.key === null ? (l.base ? "base" : "") : l.key); });
+    }
+    return {
+      entries: p.entries.map(function (e) {
+        return { key: e.key, sel: Array.from(e.sel).sort(), valid: e.valid, by: e.why.by || "", deps: e.deps.slice().sort() };
+      }),
+      findings: p.findings.map(function (f) { return { kind: f.kind, key: f.key || "", other: f.other || "", text: f.need || f.file || f.constraint || f.token || (f.keys || f.files || []).join(" ") || "" }; }),
+      asks: p.asks.map(function (a) { return { kind: a.kind, by: a.by || "", options: a.options }; }),
+      cfg: lines(p.cfg), settings: lines(p.settings), sums: lines(p.sums),
+      text: plan.text(p.cfg, function (k) { return k; }),
+      fragment: plan.fragment(plan.parseFragment(hash))
+    };
+  };
+  // plan.toggles tries every toggle of every component of every entry of a plan and returns
+  // [key, component, on, result selection or null].
+  fns["plan.toggles"] = function (data, hash) {
+    var p = plan.compute(data, plan.parseFragment(hash)), out = [];
+    p.entries.forEach(function (e) {
+      e.c.components.forEach(function (comp) {
+        [true, false].forEach(function (on) {
+          var s = plan.toggle(e.c, e.sel, comp.id, on);
+          out.push([e.key, comp.id, on, s ? Array.from(s).sort() : null]);
+        });
+      });
+    });
+    return out;
+  };
 }
 
 function expand(a) {

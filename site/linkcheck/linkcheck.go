@@ -142,6 +142,10 @@ type checker struct {
 
 func (c *checker) add(page, msg string) { c.problems = append(c.problems, Problem{page, msg}) }
 
+// fragmentState marks, among a page's ids, a page that reads its fragment as state (an
+// element carries data-fragment-state): a link's "#key=value..." fragment to it names no id.
+const fragmentState = "\x00state"
+
 func (c *checker) collectIDs(page string, doc *html.Node) map[string]bool {
 	ids := map[string]bool{}
 	htmlnode.Walk(doc, func(n *html.Node) bool {
@@ -151,6 +155,9 @@ func (c *checker) collectIDs(page string, doc *html.Node) map[string]bool {
 					c.add(page, fmt.Sprintf("duplicate id %q", id))
 				}
 				ids[id] = true
+			}
+			if _, ok := htmlnode.Attr(n, "data-fragment-state"); ok {
+				ids[fragmentState] = true
 			}
 		}
 		return true
@@ -446,7 +453,7 @@ func (c *checker) internal(p, key, raw, v string) {
 		}
 	}
 	if u.Fragment != "" && strings.HasSuffix(target, ".html") {
-		if !c.ids[target][u.Fragment] {
+		if !c.ids[target][u.Fragment] && !(c.ids[target][fragmentState] && strings.Contains(u.Fragment, "=")) {
 			c.add(p, fmt.Sprintf("%s %q: no id %q on %s", key, raw, u.Fragment, target))
 		}
 	}

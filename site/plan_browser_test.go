@@ -1,0 +1,338 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/DreamWeave-MP/ashyams-go/site/preview"
+)
+
+// planCandlelight is Candlelight's project id in the corpus, and Tallow's, which it requires.
+const (
+	planCandlelight = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90"
+	planTallow      = "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14"
+)
+
+// openPlan loads the plan page at u and waits until the planner has shown its outputs.
+func (b *setupBrowser) openPlan(u string) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(u)); err != nil {
+		b.t.Fatalf("load %s: %v", u, err)
+	}
+	b.wait(`document.readyState === "complete" && !!window.AshyamsPlan && !document.getElementById("plan-form").hidden && !!document.querySelector('[data-plan-output="openmw.cfg"]')`, u)
+}
+
+// planOutputs are the plan page's three texts, its findings ("kind|key") and its entries.
+type planOutputs struct {
+	CFG      string   `json:"cfg"`
+	Settings string   `json:"settings"`
+	Sums     string   `json:"sums"`
+	Findings []string `json:"findings"`
+	Entries  []string `json:"entries"`
+	Hash     string   `json:"hash"`
+}
+
+func (b *setupBrowser) planOutputs() planOutputs {
+	b.t.Helper()
+	var o planOutputs
+	b.eval(`(() => { const t = n => (document.querySelector('[data-plan-output="' + n + '"]') || {}).textContent || "";
+		return {cfg: t("openmw.cfg"), settings: t("settings.cfg"), sums: t("sha256sums"), hash: location.hash,
+		findings: Array.from(document.querySelectorAll("[data-plan-finding]")).map(li => li.dataset.planFinding + "|" + (li.dataset.key || "")).sort(),
+		entries: Array.from(document.querySelectorAll(".plan-projects > li[data-key]")).map(li => li.dataset.key)} })()`, &o)
+	return o
+}
+
+// contentLines are the content= values of an openmw.cfg text, in order.
+func contentLines(cfg string) []string {
+	var out []string
+	for _, l := range strings.Split(cfg, "\n") {
+		if v, ok := strings.CutPrefix(l, "content="); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestPlanCorpusInChromium plans Candlelight on the corpus in Chromium, served and from
+// file://, at 1280 and 390 px: Tallow is pulled in, each group has exactly one choice,
+// Tallow's content loads before Candlelight's, OpenMW 0.48 is outside Candlelight's >=0.49;
+// the plan's openmw.cfg given to the setup check has no finding of a missing requirement or
+// an order; a component changed through the page's controls is in the link, and the link
+// opened again shows the same plan; nothing is fetched from outside the site.
+func TestPlanCorpusInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser test")
+	}
+	root := corpusRoot(t)
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: filepath.Join(root, "state"), Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(preview.Handler(out))
+	defer srv.Close()
+	su, _ := url.Parse(srv.URL)
+	siteRoot := srv.URL + BasePath(DefaultBaseURL)
+	b := newSetupBrowser(t, su.Host, filepath.ToSlash(out)+"/")
+	fileRoot := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/"}).String()
+
+	for _, from := range []struct{ how, root string }{{"served", siteRoot}, {"file://", fileRoot}} {
+		link := from.root + PlanPage + "#add=" + planCandlelight + "&openmw=0.48&root=C:/Games/Mods"
+		b.openPlan(link)
+		o := b.planOutputs()
+		if len(o.Entries) != 2 || !strings.HasPrefix(o.Entries[0], planTallow+"/") || !strings.HasPrefix(o.Entries[1], planCandlelight+"/") {
+			t.Errorf("%s: the plan's projects are %v, want Tallow then Candlelight", from.how, o.Entries)
+		}
+		candle := o.Entries[len(o.Entries)-1]
+		// Exactly one choice in every exactly-one group; at most one in at-most-one.
+		var groups map[string]int
+		b.eval(`Object.fromEntries(Array.from(document.querySelectorAll("fieldset[data-group]")).map(f => [f.dataset.select + ":" + f.dataset.group, f.querySelectorAll("input[data-component]:checked").length]))`, &groups)
+		if len(groups) == 0 {
+			t.Errorf("%s: no component group is shown", from.how)
+		}
+		for g, n := range groups {
+			if strings.HasPrefix(g, "exactly-one:") && n != 1 || strings.HasPrefix(g, "at-most-one:") && n > 1 {
+				t.Errorf("%s: group %s has %d choices", from.how, g, n)
+			}
+		}
+		content := contentLines(o.CFG)
+		ti, ci := slices.Index(content, "Tallow.omwscripts"), slices.Index(content, "Candlelight.omwscripts")
+		if ti < 0 || ci < 0 || ti > ci {
+			t.Errorf("%s: content lines %v do not load Tallow's before Candlelight's", from.how, content)
+		}
+		var runtime string
+		b.eval(`(document.querySelector('[data-plan-finding="runtime"][data-key="`+candle+`"]') || {}).textContent || ""`, &runtime)
+		if !strings.Contains(runtime, ">=0.49") || !strings.Contains(runtime, "0.48") {
+			t.Errorf("%s: the runtime finding says %q; findings %v", from.how, runtime, o.Findings)
+		}
+		if !strings.Contains(o.CFG, `data="C:/Games/Mods/Candlelight-4d0c9f6e/00 Core"`) || !strings.Contains(o.Sums, "  candlelight.zip") ||
+			!strings.Contains(o.Settings, "force per pixel lighting = true") {
+			t.Errorf("%s: outputs\n%s\n%s\n%s", from.how, o.CFG, o.Settings, o.Sums)
+		}
+		for _, w := range []int64{1280, 390} {
+			b.narrow(w, "plan-candlelight-"+strings.TrimSuffix(from.how, "://")+"-"+map[int64]string{1280: "1280", 390: "390"}[w])
+		}
+		b.axe(from.how + " plan")
+		b.clean(from.how + " plan")
+
+		// A component changed through the page: the 4K flames instead of the 2K.
+		if err := chromedp.Do(b.ctx, chromedp.Click(`input[data-component="flames-4k"]`)); err != nil {
+			t.Fatal(err)
+		}
+		b.wait(`location.hash.indexOf("on=") >= 0`, "the changed selection in the link")
+		changed := b.planOutputs()
+		if !strings.Contains(changed.CFG, "21 Flames 4K") || strings.Contains(changed.CFG, "20 Flames 2K") {
+			t.Errorf("%s: after choosing the 4K flames the plan writes\n%s", from.how, changed.CFG)
+		}
+		again := strings.SplitN(link, "#", 2)[0] + changed.Hash
+		b.openPlan(again)
+		if reopened := b.planOutputs(); reopened.CFG != changed.CFG || reopened.Settings != changed.Settings || reopened.Sums != changed.Sums ||
+			!slices.Equal(reopened.Findings, changed.Findings) || !slices.Equal(reopened.Entries, changed.Entries) {
+			t.Errorf("%s: the link %s opened again shows another plan:\n%s\nwas\n%s", from.how, changed.Hash, reopened.CFG, changed.CFG)
+		}
+		b.clean(from.how + " reopened")
+
+		// The round trip: the plan's openmw.cfg has no finding in the setup check.
+		b.open(from.root + SetupPage)
+		b.paste(o.CFG, "0.49")
+		got, summary := b.findings()
+		for _, f := range got {
+			kind := strings.SplitN(f, "|", 2)[0]
+			if kind == "missing-content" || kind == "missing-project" || kind == "order" || kind == "requires-unresolved" || kind == "conflict" || kind == "runtime" {
+				t.Errorf("%s: the setup check finds %s in the plan's openmw.cfg:\n%s", from.how, f, o.CFG)
+			}
+		}
+		if !strings.Contains(summary, "2 declared by projects in this index, 3 of the base game, 0 not in this index") {
+			t.Errorf("%s: the setup check of the plan says %q", from.how, summary)
+		}
+		b.clean(from.how + " round trip")
+		for _, r := range b.takeRequests() {
+			if !strings.HasPrefix(r, siteRoot) && !strings.HasPrefix(r, fileRoot) && r != "about:blank" {
+				t.Errorf("%s: the page requested %s", from.how, r)
+			}
+		}
+	}
+}
+
+// axe runs axe-core over the page and reports every violation (skipped without ASHYAMS_AXE,
+// failing under ASHYAMS_CI=1).
+func (b *setupBrowser) axe(what string) {
+	b.t.Helper()
+	script := axeScript(b.t)
+	if script == "" {
+		return
+	}
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](script+"\n;true")); err != nil {
+		b.t.Fatal(err)
+	}
+	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ["violations"], preload: false}).then(r => JSON.stringify(r.violations.map(v => v.id + ": " + v.help + " (" + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join("; ") + ")")))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	var vs []string
+	if err := json.Unmarshal([]byte(raw), &vs); err != nil {
+		b.t.Fatal(err)
+	}
+	for _, v := range vs {
+		b.t.Errorf("axe, %s: %s", what, v)
+	}
+}
+
+// planSelectionValid is the protocol's rule for a component selection, written here so the
+// browser test does not trust plan.js: every required component, every group's count, the
+// requires of each selected component present and none of its conflicts.
+func planSelectionValid(c *planClaim, sel []string) error {
+	in := map[string]bool{}
+	for _, s := range sel {
+		in[s] = true
+	}
+	counts := map[string]int{}
+	for _, comp := range c.Components {
+		if comp.Required && !in[comp.ID] {
+			return fmt.Errorf("required %s left out", comp.ID)
+		}
+		if !in[comp.ID] {
+			continue
+		}
+		counts[comp.Group]++
+		for _, r := range comp.Requires {
+			if !in[r] {
+				return fmt.Errorf("%s without %s, which it requires", comp.ID, r)
+			}
+		}
+		for _, x := range comp.Conflicts {
+			if in[x] {
+				return fmt.Errorf("%s with %s, which it conflicts with", comp.ID, x)
+			}
+		}
+	}
+	for _, g := range c.Groups {
+		n := counts[g.ID]
+		if g.Select == "exactly-one" && n != 1 || g.Select == "at-most-one" && n > 1 || g.Select == "at-least-one" && n < 1 {
+			return fmt.Errorf("group %s (%s) has %d", g.ID, g.Select, n)
+		}
+	}
+	return nil
+}
+
+// TestPlanSyntheticInChromium runs the plan page over the synthetic network of
+// assets/testdata/plan-synthetic.json (every fact the installation page declares; see
+// assets/plan_test.go) put in place of a built page's data, from file://: every fact is in the
+// output or a finding, the player is asked where two claims could fill a need and a choice
+// made on the page settles it, and clicking the page's component controls in a random order
+// never makes an invalid selection.
+func TestPlanSyntheticInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser test")
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "assets", "testdata", "plan-synthetic.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc planDoc
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	compact, err := json.Marshal(&doc) // escapes "<", so the data cannot end its element
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: newSetupState(t).state, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(out, filepath.FromSlash(PlanPage))
+	b0, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b0)
+	i := strings.Index(s, "plan-data")
+	j := strings.Index(s[i:], ">")
+	k := strings.Index(s[i:], "</script>")
+	if i < 0 || j < 0 || k < j {
+		t.Fatal("the plan page has no data block")
+	}
+	s = s[:i+j+1] + string(compact) + s[i+k:]
+	if err := os.WriteFile(page, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := newSetupBrowser(t, "127.0.0.1", filepath.ToSlash(out)+"/")
+	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + PlanPage}).String()
+
+	// Asked, never chosen; then chosen on the page.
+	b.openPlan(base + "#add=lamp&openmw=0.48&lua=50&root=/m")
+	var asks []string
+	b.eval(`Array.from(document.querySelectorAll("[data-plan-ask]")).map(li => li.dataset.planAsk + ":" + li.querySelectorAll("button[data-choose]").length).sort()`, &asks)
+	if !slices.Equal(asks, []string{"capability:2", "identity:2"}) {
+		t.Errorf("the page asks %v", asks)
+	}
+	o := b.planOutputs()
+	for _, want := range []string{"version|lamp/a", "missing|lamp/a", "runtime|lamp/a", "lua|lamp/a"} {
+		if !slices.Contains(o.Findings, want) {
+			t.Errorf("no finding %s: %v", want, o.Findings)
+		}
+	}
+	for _, choose := range []string{"torch@a", "dup@b"} {
+		if err := chromedp.Do(b.ctx, chromedp.Click(`button[data-choose="`+choose+`"]`)); err != nil {
+			t.Fatal(err)
+		}
+		b.wait(`location.hash.indexOf(`+jsString(choose)+`) >= 0`, "the choice in the link")
+	}
+	o = b.planOutputs()
+	if !slices.Contains(o.Entries, "torch/a") || !slices.Contains(o.Entries, "dup/b") || slices.Contains(o.Entries, "brazier/a") || slices.Contains(o.Entries, "dup/a") {
+		t.Errorf("after choosing, the plan holds %v", o.Entries)
+	}
+
+	// Every declared kind of line, with the choices that need them.
+	b.openPlan(base + "#add=lamp,torch@a,dup@b,trm,rival&openmw=0.49&lua=60&root=/m&on=lamp:glow,lamp:grass,lamp:cold")
+	o = b.planOutputs()
+	for _, want := range []string{`data="/m/Project-lamp-lamp/spark"`, "fallback-archive=Lamp Sparks.bsa", "content=Glow.esp", "content=Lamp - TR.esp",
+		"groundcover=Lamp Grass.esp", "fallback=LightAttenuation_UseConstant,0", `config="/m/Project-lamp-lamp/grass"`, "content=Morrowind.esm",
+		"# Project lamp 1.0 from Site a", "no manifest declares the order"} {
+		if !strings.Contains(o.CFG, want) {
+			t.Errorf("the openmw.cfg lacks %q:\n%s", want, o.CFG)
+		}
+	}
+	if !strings.Contains(o.Settings, "[Shaders]\n# Project lamp 1.0 from Site a\nforce per pixel lighting = true") || !strings.Contains(o.Sums, "  lamp.zip") {
+		t.Errorf("settings and sums:\n%s\n%s", o.Settings, o.Sums)
+	}
+	if !slices.Contains(o.Findings, "conflict|lamp/a") {
+		t.Errorf("no conflict finding: %v", o.Findings)
+	}
+	b.axe("synthetic plan")
+	b.clean("synthetic plan")
+
+	// The controls: 60 clicks on whatever is enabled, each leaving a valid selection.
+	lamp := doc.Claims["lamp/a"]
+	r := rand.New(rand.NewPCG(20, 20))
+	seen := map[string]bool{}
+	defer func() { t.Logf("60 clicks made %d distinct selections of lamp's components", len(seen)) }()
+	for step := 0; step < 60; step++ {
+		var enabled []string
+		b.eval(`Array.from(document.querySelectorAll('li[data-key="lamp/a"] .components input')).filter(i => !i.disabled).map(i => i.id)`, &enabled)
+		if len(enabled) == 0 {
+			t.Fatal("no control is enabled")
+		}
+		id := enabled[r.IntN(len(enabled))]
+		if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(() => { document.getElementById(`+jsString(id)+`).click(); return true })()`)); err != nil {
+			t.Fatal(err)
+		}
+		var sel []string
+		b.eval(`Array.from(document.querySelectorAll('li[data-key="lamp/a"] input[data-component]:checked')).map(i => i.dataset.component)`, &sel)
+		seen[strings.Join(sel, "+")] = true
+		if err := planSelectionValid(lamp, sel); err != nil {
+			t.Fatalf("step %d, after clicking %s: the page shows the invalid selection %v: %v", step, id, sel, err)
+		}
+	}
+	b.clean("controls")
+}

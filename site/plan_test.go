@@ -1,0 +1,110 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
+)
+
+// planElements returns every element of the page at rel in out for which keep holds.
+func planElements(t *testing.T, out, rel string, keep func(*html.Node) bool) []*html.Node {
+	t.Helper()
+	doc, err := html.Parse(bytes.NewReader(readOut(t, out, rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []*html.Node
+	htmlnode.Walk(doc, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && keep(n) {
+			found = append(found, n)
+		}
+		return true
+	})
+	return found
+}
+
+func hasAttr(key string) func(*html.Node) bool {
+	return func(n *html.Node) bool { _, ok := htmlnode.Attr(n, key); return ok }
+}
+
+// TestPlanData builds the corpus and reads the plan page's data: every listed claim with a
+// release is there with its components, groups, openmw lines, settings and artifacts;
+// requirements carry their targets; each claim page links to the plan with its claim; the
+// page connects nowhere and says that nothing is installed or verified.
+func TestPlanData(t *testing.T) {
+	root := corpusRoot(t)
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: filepath.Join(root, "state"), Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	scripts := planElements(t, out, PlanPage, func(n *html.Node) bool {
+		id, _ := htmlnode.Attr(n, "id")
+		return n.Data == "script" && id == "plan-data"
+	})
+	if len(scripts) != 1 || scripts[0].FirstChild == nil {
+		t.Fatalf("the plan page has %d data blocks", len(scripts))
+	}
+	var doc planDoc
+	if err := json.Unmarshal([]byte(scripts[0].FirstChild.Data), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var candle, tallow *planClaim
+	var candleKey string
+	for k, c := range doc.Claims {
+		switch c.Name {
+		case "Candlelight":
+			candle, candleKey = c, k
+		case "Tallow":
+			tallow = c
+		}
+	}
+	if candle == nil || tallow == nil {
+		t.Fatalf("the plan data lacks Candlelight or Tallow (%d claims)", len(doc.Claims))
+	}
+	if len(candle.Groups) != 1 || candle.Groups[0].Select != "exactly-one" || len(candle.Components) != 4 || !candle.Installs ||
+		candle.OpenMW != ">=0.49" || candle.LuaAPI != ">=60" || len(candle.Settings) != 1 || len(candle.Artifacts) == 0 || candle.Artifacts[0].SHA256 == "" {
+		t.Errorf("Candlelight's plan data: %+v", candle)
+	}
+	if c := candle.Components[1]; c.ID != "tamriel-rebuilt" || !slices.Equal(c.Content, []string{"Candlelight - TR.omwscripts"}) || !slices.Equal(c.RequiresContent, []string{"TR_Mainland.esm"}) {
+		t.Errorf("Candlelight's TR component: %+v", c)
+	}
+	req := candle.Relationships[0]
+	if req.Kind != "requires" || len(req.Targets) != 1 || doc.Claims[req.Targets[0]] != tallow || req.Version != ">=1.0" {
+		t.Errorf("Candlelight's requirement: %+v", req)
+	}
+	if keys := doc.Projects[candle.Project]; !slices.Equal(keys, []string{candleKey}) {
+		t.Errorf("projects[%s] = %v", candle.Project, keys)
+	}
+	// Every claim page of a listed claim links to the plan with itself.
+	page := claimPath(candle.Project, candle.Site)
+	links := planElements(t, out, page, hasAttr("data-plan-add"))
+	if len(links) != 1 {
+		t.Fatalf("%s has %d plan links", page, len(links))
+	}
+	if href, _ := htmlnode.Attr(links[0], "href"); href != "../../../plan/index.html#add="+candle.Project+"@"+candle.Site {
+		t.Errorf("the plan link is %q", href)
+	}
+	// The navigation has the plan.
+	nav := planElements(t, out, "index.html", func(n *html.Node) bool {
+		h, _ := htmlnode.Attr(n, "href")
+		return n.Data == "a" && h == "plan/index.html"
+	})
+	if len(nav) == 0 {
+		t.Error("the home page does not link to the plan")
+	}
+	metas := planElements(t, out, PlanPage, func(n *html.Node) bool { v, _ := htmlnode.Attr(n, "http-equiv"); return v == "Content-Security-Policy" })
+	if csp, _ := htmlnode.Attr(metas[0], "content"); len(metas) != 1 || !strings.Contains(csp, "connect-src 'none'") {
+		t.Errorf("the plan page's CSP: %q", csp)
+	}
+	banner := planElements(t, out, PlanPage, func(n *html.Node) bool { c, _ := htmlnode.Attr(n, "class"); return n.Data == "p" && c == "banner" })
+	if len(banner) == 0 || banner[0].FirstChild == nil || banner[0].FirstChild.FirstChild == nil || banner[0].FirstChild.FirstChild.Data != "Nothing is installed or verified." {
+		t.Error("the plan page does not say first that nothing is installed or verified")
+	}
+}
