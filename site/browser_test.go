@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -340,17 +339,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("back to the list: %v", err)
 	}
 	// The browser may restore the page from memory (no load event): wait for the list itself.
-	for i := 0; ; i++ {
-		back, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`/\/projects\/(index\.html)?$/.test(location.pathname) && document.readyState === "complete" && !!document.getElementById("filters") && !document.getElementById("filters").hidden`))
-		if back {
-			break
-		}
-		if i == 100 {
-			where, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + " " + document.readyState`))
-			t.Fatalf("Back did not return to the project list: at %s (%v)", where, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	browsertest.Until(t, ctx, `/\/projects\/(index\.html)?$/.test(location.pathname) && document.readyState === "complete" && !!document.getElementById("filters") && !document.getElementById("filters").hidden`)
 	q, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("q").value`))
 	if err != nil || q != "from "+bc.siteName {
 		t.Errorf("after Back the search box holds %q (%v), want %q", q, err, "from "+bc.siteName)

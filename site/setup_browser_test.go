@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -70,19 +69,11 @@ func (b *setupBrowser) open(u string) {
 	b.wait(`document.readyState === "complete" && !!window.AshyamsSetup && !document.getElementById("setup-form").hidden`, u)
 }
 
-// wait polls the JavaScript condition cond until it holds (at most ten seconds).
+// wait waits until the JavaScript condition cond holds (browsertest.Until: no deadline); what
+// names the page for the reader of the test.
 func (b *setupBrowser) wait(cond, what string) {
 	b.t.Helper()
-	for i := 0; ; i++ {
-		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](cond))
-		if err == nil && ok {
-			return
-		}
-		if i == 200 {
-			b.t.Fatalf("%s: %s never held (%v)", what, cond, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	browsertest.Until(b.t, b.ctx, cond)
 }
 
 func (b *setupBrowser) eval(expr string, out any) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -69,4 +70,26 @@ func ArtifactDir(t testing.TB) string {
 		return d
 	}
 	return t.TempDir()
+}
+
+// Until waits in the page until the JavaScript expression cond is true, with no deadline of
+// its own: the page checks cond on its own timer, and a navigation that replaces the page while
+// it waits (a reload, Back) starts the wait again in the new one. It fails the test when the
+// browser is gone or keeps failing; a condition that never holds is stopped by go test's
+// -timeout, as any hung test is.
+func Until(t testing.TB, ctx context.Context, cond string) {
+	t.Helper()
+	js := `new Promise(r => { const f = () => { let ok = false; try { ok = !!(` + cond + `); } catch (e) {} ok ? r(true) : setTimeout(f, 20); }; f(); })`
+	for failed := 0; ; failed++ {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](js, chromedp.EvalAwaitPromise))
+		if err == nil {
+			return
+		}
+		if ctx.Err() != nil || failed == 10000 {
+			t.Fatalf("waiting for %s: %v", cond, err)
+		}
+		// The page went away under the wait (its execution context was destroyed): wait in
+		// the one that replaces it, once it has one.
+		time.Sleep(10 * time.Millisecond)
+	}
 }
