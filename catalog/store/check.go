@@ -25,8 +25,9 @@ import (
 //
 //   - the state directory exists (else one Problem with Path "" saying how to get one);
 //   - only the layout's names are present (seeds/state.txt, "Layout"; dot files at the root,
-//     such as .git, are Git's); temporary files and directories holding nothing else are
-//     reported as leftovers of an interrupted write;
+//     such as .git, are Git's; README.md is the reference index's, OwnDir this index's own);
+//     temporary files and directories holding nothing else are reported as leftovers of an
+//     interrupted write;
 //   - every record parses, with no unknown fields and no trailing data; a record that does not
 //     parse is reported once, not again by each record naming it;
 //   - network.json is present once anything has been recorded, and names a format, a crawler and
@@ -191,6 +192,8 @@ func (c *checker) scan() {
 				}
 			}
 		case !e.IsDir() && n == NetworkFile:
+		case !e.IsDir() && n == ReferenceReadme: // the reference index's save writes it
+		case e.IsDir() && n == OwnDir: // this index's own files, read with their records
 		default:
 			c.stray(n)
 		}

@@ -75,10 +75,18 @@ func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
 // Sync makes the batch durable at once.
 func (d *Dir) WriteBytes(rel string, b []byte) error {
 	path := d.Path(rel)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+	var err error
+	// A concurrent Remove may take away a directory left empty between MkdirAll and the temp
+	// file's creation: make it again, a few times.
+	for range 3 {
+		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			err = replace(path, b, 0o644, d.batch == nil)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
 	}
-	if err := replace(path, b, 0o644, d.batch == nil); err != nil {
+	if err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	d.wrote(path)
@@ -128,21 +136,37 @@ func replace(path string, b []byte, mode os.FileMode, sync bool) error {
 	return nil
 }
 
-// Remove deletes the file at rel, then each directory it leaves empty below the state's
-// top-level directories (origins/<site>, claims/<project>/<site>, claims/<project>). A file
-// that does not exist is not an error: removing is idempotent, so a refresh cut short removes
-// the rest next time.
+// Remove deletes the file at rel and, for a record, its own file (OwnPath), then each directory
+// they leave empty below the state's top-level directories (origins/<site>,
+// claims/<project>/<site>, claims/<project>; not under OwnDir). A file that does not
+// exist is not an error: removing is idempotent, so a refresh cut short removes the rest next
+// time.
 func (d *Dir) Remove(rel string) error {
+	if ownRel, ok := OwnPath(rel); ok {
+		if err := d.remove(ownRel); err != nil {
+			return err
+		}
+	}
+	return d.remove(rel)
+}
+
+// remove deletes the one file at rel and the directories it leaves empty (Remove).
+func (d *Dir) remove(rel string) error {
 	if err := os.Remove(d.Path(rel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", rel, err)
+	}
+	if strings.HasPrefix(rel, OwnDir+"/") {
+		// Own files come and go with a pending write; their empty directories stay (Git
+		// keeps none, nothing reads them), so no concurrent write loses its directory.
+		return nil
 	}
 	for dir := path.Dir(rel); strings.Contains(dir, "/"); dir = path.Dir(dir) {
 		ents, err := os.ReadDir(d.Path(dir))
 		if err != nil || len(ents) > 0 {
 			return nil
 		}
-		if err := os.Remove(d.Path(dir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("remove %s: %w", dir, err)
+		if os.Remove(d.Path(dir)) != nil {
+			return nil // gone already, or a concurrent write put a file in it: either way, done
 		}
 	}
 	return nil
@@ -188,17 +212,32 @@ func unescapeLineSeparators(b []byte) []byte {
 	return out
 }
 
-// WriteJSON writes v at rel as a canonical record (MarshalRecord), atomically. A file that
-// already holds exactly those bytes is left untouched.
+// WriteJSON writes v at rel as a canonical record (MarshalRecord), atomically, with its own
+// file (RecordFiles: for a Network, Source, Origin or Claim, what the reference's record has no
+// key for goes to OwnPath(rel), or that file is removed when there is nothing). A file that
+// already holds exactly its bytes is left untouched.
 func (d *Dir) WriteJSON(rel string, v any) error {
-	b, err := MarshalRecord(v)
+	files, err := RecordFiles(rel, v)
 	if err != nil {
-		return fmt.Errorf("encode %s: %w", rel, err)
+		return err
 	}
-	if old, err := os.ReadFile(d.Path(rel)); err == nil && bytes.Equal(old, b) {
-		return nil
+	for _, f := range files {
+		if f.Bytes == nil {
+			if d.Exists(f.Rel) {
+				if err := d.Remove(f.Rel); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if old, err := os.ReadFile(d.Path(f.Rel)); err == nil && bytes.Equal(old, f.Bytes) {
+			continue
+		}
+		if err := d.WriteBytes(f.Rel, f.Bytes); err != nil {
+			return err
+		}
 	}
-	return d.WriteBytes(rel, b)
+	return nil
 }
 
 // WriteEvent records e under events/<id>.json and reports written true. Events are never
@@ -217,22 +256,22 @@ func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 	return true, d.WriteJSON(rel, e)
 }
 
-// ReadJSON decodes the record at rel into v. Unknown fields are an error: a record this
-// crawler cannot read fully is the index's own bug, reported with its path.
+// ReadJSON decodes the record at rel into v (DecodeRecord: with what its own file adds while
+// it is bound to these record bytes). Unknown fields are an error: a record this crawler cannot
+// read fully is the index's own bug, reported with its path.
 func (d *Dir) ReadJSON(rel string, v any) error {
 	b, err := os.ReadFile(d.Path(rel))
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
+	var ownB []byte
+	if ownRel, ok := OwnPath(rel); ok {
+		ownB, err = os.ReadFile(d.Path(ownRel))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
-	if dec.More() {
-		return fmt.Errorf("%s: trailing data after the record", rel)
-	}
-	return nil
+	return DecodeRecord(rel, b, ownB, v)
 }
 
 // ReadBytes returns the file at rel.

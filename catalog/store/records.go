@@ -51,11 +51,14 @@ const (
 	IndexFile    = "dreamweave.json" // the site index's last good bytes, as served
 	ClaimFile    = "claim.json"      // Claim
 	ManifestFile = "manifest.json"   // the claim's last good manifest, as served
+	// ReferenceReadme is the README the reference index's save writes at the root; this index
+	// neither writes nor reads it, and Check accepts it.
+	ReferenceReadme = "README.md"
 )
 
-// Network is network.json: when the last refresh started and which crawler ran it. The keys
-// and their order are the reference index's (FORMATS section 1.1) plus HealthChanges, written
-// only when a refresh saw a health change (Differences).
+// Network is network.json: when the last refresh started and which crawler ran it. The file
+// holds exactly the reference index's keys, in its order (FORMATS section 1.1); HealthChanges
+// and Interrupted live in the own file (OwnDir, Differences).
 type Network struct {
 	Format     int    `json:"format"`      // the layout version, Format
 	Crawler    string `json:"crawler"`     // the crawler's user agent (product.UserAgent)
@@ -63,11 +66,11 @@ type Network struct {
 	// HealthChanges lists what changed health in the refresh that wrote this file (a claim
 	// going stale or recovering, a site becoming unavailable...), so `ashyams diff` and the
 	// summary can say so. Health is not an event: events are manifest transitions.
-	HealthChanges []HealthChange `json:"health_changes,omitempty"`
+	HealthChanges []HealthChange `json:"-"`
 	// Interrupted is set when the refresh that wrote this file did not finish: it was stopped
 	// (a signal, the deadline) or killed. Absent after a refresh that completed, so a complete
-	// refresh writes exactly the reference index's network.json keys.
-	Interrupted *Interrupted `json:"interrupted,omitempty"`
+	// refresh writes no own file for network.json.
+	Interrupted *Interrupted `json:"-"`
 }
 
 // Interrupted records a refresh cut short: when it stopped taking new work, why, and what it
@@ -134,19 +137,22 @@ const (
 // section 1.2 gives them.
 var SourceHealths = []string{SourceResolved, SourceUnreachable, SourceRefused, SourceNoIndex, SourceBrokenLink, SourceUnsupportedVersion}
 
-// Source is one enrolled URL: which site it led to, how, and the discovery trail. The keys and
-// their order are the reference index's (FORMATS section 1.2) plus Validators, written only
-// when the enrolled page sent any (Differences).
+// Source is one enrolled URL: which site it led to, how, and the discovery trail. The record
+// holds exactly the reference index's keys, in its order (FORMATS section 1.2); Validators and
+// Findings live in the own file (OwnDir, Differences).
 type Source struct {
-	URL         string      `json:"url"`                 // the enrolled URL, as in network/sources.toml; the file is SourceID(URL)
-	Origin      *string     `json:"origin"`              // the site id discovery led to (SiteID of its index URL); null if never
-	Health      string      `json:"health"`              // a Source* health value
-	Problem     *string     `json:"problem"`             // why discovery found no site index, in words; null when resolved
-	Method      *string     `json:"method"`              // how the site index was found, in words (crawl/discover's methods)
-	Trail       []TrailStep `json:"trail"`               // every URL discovery tried, in order, ending at the site index when resolved
-	Validators  Validators  `json:"validators,omitzero"` // the enrolled page's validators, for a conditional GET
-	LastAttempt string      `json:"last_attempt"`        // TimeFormat
-	LastSuccess *string     `json:"last_success"`        // TimeFormat; null if discovery never succeeded
+	URL         string      `json:"url"`          // the enrolled URL, as in network/sources.toml; the file is SourceID(URL)
+	Origin      *string     `json:"origin"`       // the site id discovery led to (SiteID of its index URL); null if never
+	Health      string      `json:"health"`       // a Source* health value
+	Problem     *string     `json:"problem"`      // why discovery found no site index, in words; null when resolved
+	Method      *string     `json:"method"`       // how the site index was found, in words (crawl/discover's methods)
+	Trail       []TrailStep `json:"trail"`        // every URL discovery tried, in order, ending at the site index when resolved
+	Validators  Validators  `json:"-"`            // the enrolled page's validators, for a conditional GET (own file)
+	LastAttempt string      `json:"last_attempt"` // TimeFormat
+	LastSuccess *string     `json:"last_success"` // TimeFormat; null if discovery never succeeded
+	// Findings are the problems of the last read, structured (own file); Problem words the
+	// first for the reference's record.
+	Findings []Finding `json:"-"`
 }
 
 // TrailStep is one URL discovery tried and what came back, in words.
@@ -190,8 +196,8 @@ func OriginHealthLabel(health string) string {
 }
 
 // Origin is one site index: its health, its last good bytes' digest, validators and moves. The
-// keys and their order are the reference index's (FORMATS section 1.3) plus PendingSHA256,
-// written only while dreamweave.json is being replaced (Differences).
+// record holds exactly the reference index's keys, in its order (FORMATS section 1.3);
+// PendingSHA256 and Findings live in the own file (OwnDir, Differences).
 type Origin struct {
 	ID          string     `json:"id"`           // SiteID(IndexURL), also the directory name
 	IndexURL    string     `json:"index_url"`    // the site index's URL, final after redirects
@@ -203,7 +209,7 @@ type Origin struct {
 	Validators  Validators `json:"validators"`   // the site index's validators, for a conditional GET
 	IndexSHA256 *string    `json:"index_sha256"` // lowercase hex SHA-256 of the held dreamweave.json; null when none is held
 	// PendingSHA256 is set only while dreamweave.json is being replaced (see Claim.PendingSHA256).
-	PendingSHA256 *string  `json:"pending_sha256,omitempty"`
+	PendingSHA256 *string  `json:"-"`
 	Health        string   `json:"health"`         // an Origin* health value
 	Problem       *string  `json:"problem"`        // why the site is not healthy, in words; null when healthy
 	Issues        []string `json:"issues"`         // publication issues that did not stop the read, in words
@@ -211,6 +217,8 @@ type Origin struct {
 	FirstObserved string   `json:"first_observed"` // TimeFormat
 	LastAttempt   string   `json:"last_attempt"`   // TimeFormat
 	LastSuccess   *string  `json:"last_success"`   // TimeFormat; null if never read
+	// Findings are the problems of the last read, structured (own file).
+	Findings []Finding `json:"-"`
 }
 
 // PreviousIDs are the site ids of o.Previous, in order.
@@ -306,9 +314,10 @@ func OriginHealthToken(s string) (token string, ok bool) {
 
 // Claim is one (project id, site) pair. IngestedSHA256 is the digest of the held
 // manifest.json; AdvertisedSHA256 what the site index advertises now. They differ exactly when
-// the held manifest is cached rather than current. The keys and their order are the reference
-// index's (FORMATS section 1.4) plus PendingSHA256, Validators, MovedTo and MovedFrom, each
-// written only when set (Differences).
+// the held manifest is cached rather than current. The record holds the reference index's keys,
+// in its order (FORMATS section 1.4); PendingSHA256, Validators, Findings, Rejected.Health and
+// Media.Definitive live in the own file (OwnDir, Differences). MovedTo and MovedFrom are read
+// from states an earlier build of this index wrote; a refresh never writes them.
 type Claim struct {
 	Project          string              `json:"project"`           // the project id, also the first directory name
 	Origin           string              `json:"origin"`            // the site id (Origin.ID), also the second directory name
@@ -319,8 +328,8 @@ type Claim struct {
 	// being written. The claim is written with it first, then manifest.json, then the claim
 	// without it, so a refresh cut short between the two files leaves a record that says so;
 	// Check accepts a manifest.json hashing to either digest and the next refresh settles it.
-	PendingSHA256 *string    `json:"pending_sha256,omitempty"`
-	Validators    Validators `json:"validators,omitzero"`  // the manifest's validators, for a conditional GET
+	PendingSHA256 *string    `json:"-"`
+	Validators    Validators `json:"-"`                    // the manifest's validators, for a conditional GET (own file)
 	Rejected      *Rejected  `json:"rejected"`             // the last refused manifest, by digest; null when none
 	Health        string     `json:"health"`               // a Claim* health value (HealthLabel for words)
 	Problem       *string    `json:"problem"`              // why the claim is not current, in words; null when current
@@ -331,6 +340,8 @@ type Claim struct {
 	LastChanged   *string    `json:"last_changed"`         // TimeFormat: when the held manifest last changed
 	LastAttempt   string     `json:"last_attempt"`         // TimeFormat
 	LastSuccess   *string    `json:"last_success"`         // TimeFormat; null if never read
+	// Findings are the problems of the last read, structured (own file).
+	Findings []Finding `json:"-"`
 }
 
 // Ingested is the held manifest's digest, "" when none is held (IngestedSHA256 null).
@@ -344,15 +355,15 @@ func (c Claim) Ingested() string {
 // Rejected remembers a refused manifest by digest, so the same broken bytes are not downloaded
 // every six hours. Crawler is the version of the crawler that refused it (product.Version, the
 // bare version as the reference index writes it): a new crawler version reads it again. The
-// keys and their order are the reference index's (FORMATS section 1.4) plus Health, written
-// only for a refusal by crawler policy (Differences).
+// keys and their order are the reference index's (FORMATS section 1.4); Health lives in the
+// claim's own file (OwnDir, Differences).
 type Rejected struct {
 	SHA256  string `json:"sha256"`  // lowercase hex digest of the refused bytes
 	Crawler string `json:"crawler"` // the refusing crawler's version, e.g. "0.1.0"
 	Problem string `json:"problem"` // why, in words
 	// Health is ClaimRefused for bytes refused by crawler policy (a limit), restored while the
 	// same digest is advertised; empty otherwise, which means ClaimInvalid (RejectedHealth).
-	Health string `json:"health,omitempty"`
+	Health string `json:"-"`
 }
 
 // RejectedHealth is the claim health a remembered refusal gives while its digest is still
@@ -366,8 +377,8 @@ func (r Rejected) RejectedHealth() string {
 
 // Media is the claim's card image: where it came from and the cached file (media/<sha256>.<ext>,
 // relative to the state root), or the problem that kept it out. The keys and their order are
-// the reference index's (FORMATS section 1.4) plus Definitive, written only when true
-// (Differences).
+// the reference index's (FORMATS section 1.4); Definitive lives in the claim's own file
+// (OwnDir, Differences).
 type Media struct {
 	URL     string  `json:"url"`     // the manifest's card image URL
 	Alt     string  `json:"alt"`     // its alternative text (publisher text)
@@ -378,7 +389,7 @@ type Media struct {
 	// 408/429): remembered for this URL while the manifest is unchanged. False with a Problem:
 	// a transient failure (network error, HTTP 5xx/408/429, timeout, time budget), tried again
 	// on the next refresh.
-	Definitive bool `json:"definitive,omitempty"`
+	Definitive bool `json:"-"`
 }
 
 // Event kinds.

@@ -104,8 +104,8 @@ func TestContinueTheReferenceState(t *testing.T) {
 	// All 45 claims current, every first_observed unchanged (claims and sites).
 	current := 0
 	for p, b := range after {
-		if !strings.HasSuffix(p, "/claim.json") && !strings.HasSuffix(p, "/origin.json") {
-			continue
+		if strings.HasPrefix(p, "ashyams-go/") || !strings.HasSuffix(p, "/claim.json") && !strings.HasSuffix(p, "/origin.json") {
+			continue // (this index's own files are not records)
 		}
 		var now, was struct {
 			Health        string `json:"health"`

@@ -300,6 +300,9 @@ func TestDrillMoveKilledAtEveryWrite(t *testing.T) {
 			wantClaim(t, l.claim(p, movedDir), store.ClaimCurrent)
 		}
 		for p := range base { // the old site is removed, its events stay
+			if strings.HasPrefix(p, store.OwnDir+"/") {
+				continue // this index's own files: rewritten or removed with their records
+			}
 			if held := store.Open(l.state).Exists(p); strings.Contains(p, oldSite) == held {
 				t.Errorf("crash at write %d: %s held %v", k, p, held)
 			}

@@ -1,9 +1,6 @@
 package refresh
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
@@ -42,12 +39,11 @@ func (m *memState) ReadJSON(rel string, v any) error {
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
+	var own []byte
+	if ownRel, ok := store.OwnPath(rel); ok {
+		own, _ = m.ReadBytes(ownRel)
 	}
-	return nil
+	return store.DecodeRecord(rel, b, own, v)
 }
 
 func (m *memState) ReadBytes(rel string) ([]byte, error) {
@@ -68,11 +64,18 @@ func (m *memState) Exists(rel string) bool {
 }
 
 func (m *memState) WriteJSON(rel string, v any) error {
-	b, err := store.MarshalRecord(v)
+	files, err := store.RecordFiles(rel, v)
 	if err != nil {
 		return err
 	}
-	return m.WriteBytes(rel, b)
+	for _, f := range files {
+		if f.Bytes == nil {
+			m.Remove(f.Rel)
+		} else if err := m.WriteBytes(f.Rel, f.Bytes); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (m *memState) WriteBytes(rel string, b []byte) error {
@@ -97,6 +100,9 @@ func (m *memState) Remove(rel string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.files, rel)
+	if ownRel, ok := store.OwnPath(rel); ok {
+		delete(m.files, ownRel)
+	}
 	return nil
 }
 

@@ -8,7 +8,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -33,15 +35,24 @@ func New(tb testing.TB) *State {
 	return s
 }
 
-// write stores v at rel as the crawler's canonical record. Plain writes, not store's atomic
-// ones: a test state is thrown away, and fsync per record makes a 10,000-claim state slow.
+// write stores v at rel as the crawler's canonical record, with its own file (store.RecordFiles).
+// Plain writes, not store's atomic ones: a test state is thrown away, and fsync per record
+// makes a 10,000-claim state slow.
 func (s *State) write(rel string, v any) {
 	s.TB.Helper()
-	b, err := store.MarshalRecord(v)
+	files, err := store.RecordFiles(rel, v)
 	if err != nil {
 		s.TB.Fatal(err)
 	}
-	s.writeBytes(rel, b)
+	for _, f := range files {
+		if f.Bytes == nil {
+			if err := os.Remove(s.Dir.Path(f.Rel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				s.TB.Fatal(err)
+			}
+			continue
+		}
+		s.writeBytes(f.Rel, f.Bytes)
+	}
 }
 
 func (s *State) writeBytes(rel string, b []byte) {
