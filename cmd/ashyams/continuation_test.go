@@ -9,8 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/internal/refstate"
 )
 
 // The continuation: this index takes over the reference index's state as its operator would.
@@ -104,8 +108,8 @@ func TestContinueTheReferenceState(t *testing.T) {
 	// All 45 claims current, every first_observed unchanged (claims and sites).
 	current := 0
 	for p, b := range after {
-		if strings.HasPrefix(p, "ashyams-go/") || !strings.HasSuffix(p, "/claim.json") && !strings.HasSuffix(p, "/origin.json") {
-			continue // (this index's own files are not records)
+		if strings.HasPrefix(p, store.OwnDir+"/") || !strings.HasSuffix(p, "/claim.json") && !strings.HasSuffix(p, "/origin.json") {
+			continue
 		}
 		var now, was struct {
 			Health        string `json:"health"`
@@ -130,6 +134,67 @@ func TestContinueTheReferenceState(t *testing.T) {
 	}
 	if current != 45 {
 		t.Errorf("%d claims current, want 45\nsummary:\n%s", current, stdout.String())
+	}
+
+	// The reference's records changed only where a refresh of the same observations changes
+	// them: when it ran, what discovery answered, the validators the site sent, and the card
+	// images the corpus names without holding. Nothing else, and no key of this index's own.
+	allowed := map[string][]string{
+		"network": {"observed_at"},
+		"sources": {"last_attempt", "last_success", "trail"},
+		"origins": {"last_attempt", "last_success", "validators"},
+		"claims":  {"last_attempt", "last_success", "media"},
+	}
+	changed := map[string]map[string]int{}
+	files := 0
+	for p, b := range before {
+		a, ok := after[p]
+		if !ok || bytes.Equal(a, b) || !strings.HasSuffix(p, ".json") || strings.HasSuffix(p, "/manifest.json") || strings.HasSuffix(p, "/dreamweave.json") {
+			continue
+		}
+		files++
+		kind, _, _ := strings.Cut(p, "/")
+		kind = strings.TrimSuffix(kind, ".json")
+		var was, now map[string]json.RawMessage
+		if err := json.Unmarshal(b, &was); err != nil {
+			t.Fatalf("%s before: %v", p, err)
+		}
+		if err := json.Unmarshal(a, &now); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if changed[kind] == nil {
+			changed[kind] = map[string]int{}
+		}
+		for k := range now {
+			if _, had := was[k]; !had {
+				t.Errorf("%s: the refresh added the key %q", p, k)
+			} else if !bytes.Equal(was[k], now[k]) {
+				changed[kind][k]++
+				if !slices.Contains(allowed[kind], k) {
+					t.Errorf("%s: the refresh changed %q: %s -> %s", p, k, was[k], now[k])
+				}
+			}
+		}
+	}
+	t.Logf("the refresh changed %d of the reference's record files; keys changed, by record kind: %v", files, changed)
+
+	// The state reads under the reference's loader, with this index's own files and without:
+	// handed back, the Rust index reads it as it is.
+	if err := refstate.Errors(state); err != nil {
+		t.Error(err)
+	}
+	handedBack := filepath.Join(dir, "handed-back")
+	if err := os.CopyFS(handedBack, os.DirFS(state)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(handedBack, store.OwnDir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := refstate.Errors(handedBack); err != nil {
+		t.Error(err)
+	}
+	if out, err := exec.Command(bin, "check", "--state", handedBack).CombinedOutput(); err != nil {
+		t.Errorf("check without this index's own files: %v\n%s", err, out)
 	}
 
 	if out, err := exec.Command(bin, "check", "--state", state).CombinedOutput(); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
+	"github.com/DreamWeave-MP/ashyams-go/internal/refstate"
 )
 
 // shared is ../shared from this package (depth 2).
@@ -86,6 +87,9 @@ func mustCheck(t *testing.T, state string) {
 	t.Helper()
 	if ps := store.Open(state).Check(); len(ps) != 0 {
 		t.Fatalf("check: %v", ps)
+	}
+	if err := refstate.Errors(state); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -1,0 +1,71 @@
+package refstate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The reference index's own state (../shared/corpus/state) reads under its loader's rules:
+// every record and event, and every event id recomputes.
+func TestTheReferenceStateReads(t *testing.T) {
+	corpus := filepath.Join("..", "..", "..", "shared", "corpus", "state")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("../shared is absent: %v", err)
+	}
+	st, ps := Read(corpus)
+	for _, p := range ps {
+		t.Error(p)
+	}
+	if st != (Stats{Network: 1, Sources: 14, Origins: 14, Claims: 45, Events: 15}) {
+		t.Errorf("read %+v, want 1 network, 14 sources, 14 origins, 45 claims, 15 events", st)
+	}
+}
+
+// Each rule refuses what breaks it, naming the file and the field: an unknown key, a missing
+// key, a null where none is allowed, a token outside its vocabulary, a change outside the
+// change vocabulary, a misplaced record, a stray file the loader would parse.
+func TestRefuses(t *testing.T) {
+	corpus := filepath.Join("..", "..", "..", "shared", "corpus", "state")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("../shared is absent: %v", err)
+	}
+	src := "sources/dreamweave-mp-github-io-dream-archive-266ac617.json"
+	claim := "claims/0e7eb278-83f7-48e6-b938-25d306e84c41/dreamweave-mp-github-io-starwind-r3mastered-03fe43a4/claim.json"
+	for _, tc := range []struct {
+		name, file, old, new, want string
+	}{
+		{"unknown key", src, `"last_attempt"`, `"validators": {}, "last_attempt"`, `unknown field "validators"`},
+		{"missing key", src, `"method": "found by walking up the path",`, ``, `missing field "method"`},
+		{"null", src, `"last_attempt": "`, `"last_attempt": null, "x": "`, `last_attempt is not a time`},
+		{"source token", src, `"health": "resolved"`, `"health": "unresolved"`, `health is not a token of its vocabulary: "unresolved"`},
+		{"nested unknown", claim, `"problem": null,
+  "media"`, `"problem": null,
+  "pending_sha256": null,
+  "media"`, `unknown field "pending_sha256"`},
+		{"network key", "network.json", `"observed_at"`, `"health_changes": [], "observed_at"`, `unknown field "health_changes"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(corpus)); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, tc.file)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), tc.old) {
+				t.Fatalf("%s lacks %q", tc.file, tc.old)
+			}
+			if err := os.WriteFile(p, []byte(strings.Replace(string(b), tc.old, tc.new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err = Errors(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.file+": ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v\nwant %s: ... %s", err, tc.file, tc.want)
+			}
+		})
+	}
+}
