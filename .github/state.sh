@@ -5,7 +5,13 @@
 # never sees code (seeds/state.txt, "History").
 #
 #   .github/state.sh checkout [DIR]       check the network-state branch out into DIR; when the
-#                                         branch does not exist yet, start it as an orphan
+#                                         remote has no such branch, fail and say so (nothing is
+#                                         started: a missing branch is a wrong remote, a typo or
+#                                         a fetch problem until the operator says otherwise)
+#   .github/state.sh start [DIR]          first setup only: start network-state in DIR as a new,
+#                                         empty orphan branch, when the remote has none (also after
+#                                         deleting a broken branch, "Recovering"); refuses when the
+#                                         remote has the branch (use checkout)
 #   .github/state.sh commit MSGFILE [DIR] commit everything in DIR with MSGFILE as the message
 #                                         (the refresh summary). Every refresh changes DIR (its
 #                                         observation times at least), so each refresh makes one
@@ -19,7 +25,7 @@
 #   STATE_FETCH_DEPTH   fetch only this many commits of the branch (default: all)
 #   STATE_AUTHOR_NAME   commit author (default "AsHyAmS refresh")
 #   STATE_AUTHOR_EMAIL  (default "ashyams-refresh@users.noreply.github.com")
-# Recovery (seeds/state.txt): delete the branch on the remote and run checkout, refresh,
+# Recovery (seeds/state.txt): delete the branch on the remote and run start, refresh,
 # commit and push; the next refresh recovers every claim its publishers still publish.
 set -euo pipefail
 
@@ -51,7 +57,7 @@ not_worktree() {
 	if [ -e "$dir/network.json" ] && [ ! -e "$dir/.git" ]; then
 		die "$dir is a state written by a refresh, but not the $branch worktree (the refresh ran before \`$0 checkout\`), so it cannot be committed to $branch. Move it away, check the branch out and refresh again:
   mv $dir $dir.unbranched
-  $0 checkout $dir
+  $0 checkout $dir                 # or, first setup (the remote has no $branch yet): $0 start $dir
   ashyams refresh > summary.txt    # with the same --sources/--state flags as before
   $0 commit summary.txt $dir
 (remove $dir.unbranched when the new commit is pushed)"
@@ -67,8 +73,10 @@ is_state_worktree() {
 	[ "$head" = "refs/heads/$branch" ]
 }
 
+# checkout MODE [DIR]: the existing branch into DIR (MODE checkout), or a new empty one when the
+# remote has none (MODE start).
 checkout() {
-	local dir=${1:-state}
+	local mode=$1 dir=${2:-state}
 	git rev-parse --git-dir >/dev/null 2>&1 || die "not inside a git repository (run from the clone's top directory)"
 	if [ -e "$dir" ]; then
 		if is_state_worktree "$dir"; then
@@ -86,10 +94,14 @@ checkout() {
 	git worktree prune
 	local rc=0
 	git ls-remote --exit-code --heads "$remote" "$branch" >/dev/null || rc=$?
-	if [ "$rc" -eq 0 ]; then
+	if [ "$rc" -eq 0 ] && [ "$mode" = start ]; then
+		die "$remote already has $branch; check it out instead (nothing was changed): $0 checkout $dir"
+	elif [ "$rc" -eq 0 ]; then
 		fetch
 		git worktree add -q -B "$branch" "$dir" "refs/remotes/$remote/$branch"
 		say "state.sh: checked out $remote/$branch into $dir"
+	elif [ "$rc" -eq 2 ] && [ "$mode" != start ]; then
+		die "$remote has no $branch branch, so there is nothing to check out (nothing was changed). Taking over an index: fetch its branch into $remote first (docs/adoption.md). First setup, or starting again after deleting a broken branch: $0 start $dir"
 	elif [ "$rc" -eq 2 ]; then
 		# No such branch: start it with no history and no files (works with git before 2.42,
 		# which has no `worktree add --orphan`).
@@ -99,7 +111,7 @@ checkout() {
 		git worktree add -q --detach --no-checkout "$dir" HEAD
 		git -C "$dir" symbolic-ref HEAD "refs/heads/$branch"
 		git -C "$dir" read-tree --empty
-		say "state.sh: $remote has no $branch; started it as an orphan in $dir"
+		say "state.sh: $remote has no $branch; started it as a new, empty orphan branch in $dir (first setup)"
 	else
 		die "cannot list $remote's branches (git ls-remote exit $rc)"
 	fi
@@ -151,7 +163,8 @@ push() {
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd:$#" in
-checkout:0 | checkout:1) checkout "$@" ;;
+checkout:0 | checkout:1) checkout checkout "$@" ;;
+start:0 | start:1) checkout start "$@" ;;
 commit:1 | commit:2) commit "$@" ;;
 push:0 | push:1) push "$@" ;;
 *) usage ;;

@@ -131,11 +131,22 @@ func TestStateScriptOneCommitPerRefreshMainUntouched(t *testing.T) {
 	g := newGitEnv(t)
 	mainBefore := g.remoteGit("rev-parse", "refs/heads/main")
 
-	// First run: the branch does not exist; checkout starts it as an orphan, empty.
+	// First run: the branch does not exist. checkout refuses to start one and says how; start,
+	// the explicit first setup, starts it as an orphan, empty.
 	c1 := g.clone("c1")
-	out := g.mustState(c1, "checkout")
-	if !strings.Contains(out, "started it as an orphan") {
-		t.Fatalf("checkout of a missing branch: %s", out)
+	out, ok := g.state(c1, nil, "checkout")
+	if ok || !strings.Contains(out, "origin has no network-state branch, so there is nothing to check out") || !strings.Contains(out, "state.sh start state") {
+		t.Fatalf("checkout of a missing branch: ok=%v %s", ok, out)
+	}
+	if _, err := os.Stat(filepath.Join(c1, "state")); !os.IsNotExist(err) {
+		t.Fatalf("a refused checkout made state/ (%v)", err)
+	}
+	if got := g.git(c1, "branch", "--list", "network-state"); got != "" {
+		t.Fatalf("a refused checkout made the branch: %s", got)
+	}
+	out = g.mustState(c1, "start")
+	if !strings.Contains(out, "started it as a new, empty orphan branch in state (first setup)") {
+		t.Fatalf("start of a missing branch: %s", out)
 	}
 	ents, err := os.ReadDir(filepath.Join(c1, "state"))
 	if err != nil || len(ents) != 1 || ents[0].Name() != ".git" {
@@ -189,7 +200,7 @@ func TestStateScriptOneCommitPerRefreshMainUntouched(t *testing.T) {
 
 	// A later workflow run starts from a new shallow clone: checkout finds the branch.
 	c2 := g.clone("c2", "--depth", "1")
-	out, ok := g.state(c2, []string{"STATE_FETCH_DEPTH=1"}, "checkout")
+	out, ok = g.state(c2, []string{"STATE_FETCH_DEPTH=1"}, "checkout")
 	if !ok || !strings.Contains(out, "checked out origin/network-state") {
 		t.Fatalf("checkout of the existing branch: %s", out)
 	}
@@ -204,6 +215,14 @@ func TestStateScriptOneCommitPerRefreshMainUntouched(t *testing.T) {
 		t.Fatalf("main moved")
 	}
 
+	// start refuses a branch that exists, changing nothing.
+	if out, ok := g.state(c2, nil, "start", "other"); ok || !strings.Contains(out, "origin already has network-state; check it out instead") {
+		t.Fatalf("start over an existing branch: ok=%v %s", ok, out)
+	}
+	if _, err := os.Stat(filepath.Join(c2, "other")); !os.IsNotExist(err) {
+		t.Fatalf("a refused start made other/ (%v)", err)
+	}
+
 	// The first clone catches up when it checks out again.
 	g.mustState(c1, "checkout")
 	if _, err := os.Stat(filepath.Join(c1, "state", "sources", "b.json")); err != nil {
@@ -214,14 +233,17 @@ func TestStateScriptOneCommitPerRefreshMainUntouched(t *testing.T) {
 func TestStateScriptRecoveryFromADeletedBranch(t *testing.T) {
 	g := newGitEnv(t)
 	c1 := g.clone("c1")
-	g.mustState(c1, "checkout")
+	g.mustState(c1, "start")
 	g.refresh(c1, "refresh one", map[string]string{"network.json": "1"})
 	g.refresh(c1, "refresh two", map[string]string{"network.json": "2"})
 	// The branch is corrupt or gone: delete it (seeds/state.txt, "Recovery").
 	g.git(c1, "push", "-q", "origin", "--delete", "network-state")
 	c2 := g.clone("c2")
-	if out := g.mustState(c2, "checkout"); !strings.Contains(out, "orphan") {
-		t.Fatalf("checkout after deletion: %s", out)
+	if out, ok := g.state(c2, nil, "checkout"); ok || !strings.Contains(out, "state.sh start") {
+		t.Fatalf("checkout after deletion: ok=%v %s", ok, out)
+	}
+	if out := g.mustState(c2, "start"); !strings.Contains(out, "orphan") {
+		t.Fatalf("start after deletion: %s", out)
 	}
 	g.refresh(c2, "refresh from nothing", map[string]string{"network.json": "3"})
 	if commits := g.stateCommits(); len(commits) != 1 || !strings.HasSuffix(commits[0], "|refresh from nothing") {
@@ -235,7 +257,7 @@ func TestStateScriptRecoveryFromADeletedBranch(t *testing.T) {
 func TestStateScriptPushOnlyOverWhatCheckoutSaw(t *testing.T) {
 	g := newGitEnv(t)
 	c1 := g.clone("c1")
-	g.mustState(c1, "checkout")
+	g.mustState(c1, "start")
 	g.refresh(c1, "refresh one", map[string]string{"network.json": "1"})
 
 	// c2 checks out, then c1 pushes another refresh: c2's push is refused.
@@ -263,7 +285,7 @@ func TestStateScriptPushOnlyOverWhatCheckoutSaw(t *testing.T) {
 		t.Fatalf("a deleted branch was resurrected: %s", got)
 	}
 	c4 := g.clone("c4")
-	g.mustState(c4, "checkout")
+	g.mustState(c4, "start")
 	g.refresh(c4, "refresh from nothing", map[string]string{"network.json": "3"})
 	if out, ok := g.state(c3, nil, "push"); ok || !strings.Contains(out, "is no longer what checkout saw") {
 		t.Fatalf("push over a restarted branch: ok=%v %s", ok, out)
@@ -296,7 +318,7 @@ func TestStateScriptRefusesWhatItDoesNotOwn(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(c, "state")); err != nil {
 		t.Fatal(err)
 	}
-	g.mustState(c, "checkout")
+	g.mustState(c, "start")
 	if out, ok := g.state(c, nil, "commit", filepath.Join(g.root, "absent.txt")); ok || !strings.Contains(out, "missing or empty") {
 		t.Fatalf("commit with no message: ok=%v %s", ok, out)
 	}
@@ -325,7 +347,7 @@ func TestStateScriptExplainsAStateWrittenBeforeCheckout(t *testing.T) {
 	msg := filepath.Join(g.root, "summary.txt")
 	g.write(msg, "refresh 2026-10-10T00:00:00Z\n")
 	want := []string{"state is a state written by a refresh, but not the network-state worktree",
-		"mv state state.unbranched", "checkout state", "commit summary.txt state"}
+		"mv state state.unbranched", "checkout state", "start state", "commit summary.txt state"}
 	for _, args := range [][]string{{"commit", msg}, {"push"}, {"checkout"}} {
 		out, ok := g.state(c, nil, args...)
 		if ok {
@@ -351,7 +373,7 @@ func TestStateScriptExplainsAStateWrittenBeforeCheckout(t *testing.T) {
 	if err := os.Rename(filepath.Join(c, "state"), filepath.Join(c, "state.unbranched")); err != nil {
 		t.Fatal(err)
 	}
-	g.mustState(c, "checkout", "state")
+	g.mustState(c, "start", "state") // the remote has no network-state yet: first setup
 	g.write(filepath.Join(c, "state", "network.json"), `{"observed_at":"2026-10-10T00:00:00Z"}`)
 	g.mustState(c, "commit", msg, "state")
 	g.mustState(c, "push", "state")
