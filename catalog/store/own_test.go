@@ -1,0 +1,118 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fullClaim is a claim holding every extra this index keeps beside a claim record.
+func fullClaim() Claim {
+	d := strings.Repeat("a", 64)
+	e := strings.Repeat("e", 64)
+	file := "media/" + d + ".png"
+	return Claim{
+		Project: "00000000-0000-4000-8000-000000000001", Origin: "a-example-00000000",
+		AdvertisedSHA256: d, IngestedSHA256: &d, PendingSHA256: &e,
+		Validators: Validators{ETag: `"x"`, LastModified: "Wed, 30 Sep 2026 19:57:46 GMT"},
+		Rejected:   &Rejected{SHA256: e, Crawler: "0.1.0", Problem: "too big", Health: ClaimRefused},
+		Health:     ClaimCurrent, Media: &Media{URL: "https://a.example/i.png", Alt: "i", File: &file, Definitive: true},
+		FirstObserved: "2026-10-10T00:00:00Z", LastAttempt: "2026-10-10T00:00:00Z",
+		Findings: []Finding{{Kind: "schema", Words: "an unknown field", Quote: "colour"}, {Kind: "digest", Words: "the digest differs"}},
+	}
+}
+
+// A record writes in the reference's shape and its extras in its own file; reading both gives
+// the record back whole; the own file goes when nothing is left in it.
+func TestOwnFileRoundTrip(t *testing.T) {
+	d := Open(t.TempDir())
+	c := fullClaim()
+	rel := ClaimPath(c.Project, c.Origin)
+	must(t, d.WriteJSON(rel, c))
+	rec, err := d.ReadBytes(rel)
+	must(t, err)
+	for _, k := range []string{"pending_sha256", "validators", "definitive", "health\": \"refused", "findings"} {
+		if strings.Contains(string(rec), k) {
+			t.Errorf("claim.json holds %s:\n%s", k, rec)
+		}
+	}
+	ownRel, ok := OwnPath(rel)
+	if !ok || ownRel != "ashyams-go/"+rel {
+		t.Fatalf("OwnPath(%s) = %s, %v", rel, ownRel, ok)
+	}
+	if !strings.Contains(string(mustRead(t, d, ownRel)), `"record_sha256": "`+Digest(rec)+`"`) {
+		t.Errorf("the own file is not bound to the record's bytes:\n%s", mustRead(t, d, ownRel))
+	}
+	var back Claim
+	must(t, d.ReadJSON(rel, &back))
+	if !reflect.DeepEqual(back, c) {
+		t.Errorf("read back %+v\nwant %+v", back, c)
+	}
+
+	plain := c
+	plain.PendingSHA256, plain.Validators, plain.Findings = nil, Validators{}, nil
+	plain.Rejected = &Rejected{SHA256: c.Rejected.SHA256, Crawler: "0.1.0", Problem: "too big"}
+	plain.Media = &Media{URL: c.Media.URL, Alt: c.Media.Alt, File: c.Media.File}
+	must(t, d.WriteJSON(rel, plain))
+	if d.Exists(ownRel) {
+		t.Errorf("%s stays with nothing in it", ownRel)
+	}
+	must(t, d.WriteJSON(rel, c))
+	must(t, d.Remove(rel))
+	if d.Exists(ownRel) || d.Exists(rel) {
+		t.Error("Remove left the record or its own file")
+	}
+}
+
+// An own file bound to other record bytes (the reference rewrote the record) adds nothing; an
+// own file that does not parse is an error naming it; a record as an earlier build of this
+// index wrote it, with the extras inside, still reads.
+func TestOwnFileStaleBrokenLegacy(t *testing.T) {
+	d := Open(t.TempDir())
+	c := fullClaim()
+	rel := ClaimPath(c.Project, c.Origin)
+	ownRel, _ := OwnPath(rel)
+	must(t, d.WriteJSON(rel, c))
+	rec := mustRead(t, d, rel)
+	later := strings.Replace(string(rec), `"last_attempt": "2026-10-10T00:00:00Z"`, `"last_attempt": "2026-10-10T06:00:00Z"`, 1)
+	must(t, os.WriteFile(d.Path(rel), []byte(later), 0o644))
+	var got Claim
+	must(t, d.ReadJSON(rel, &got))
+	if got.PendingSHA256 != nil || got.Validators != (Validators{}) || got.Findings != nil || got.Media.Definitive || got.Rejected.Health != "" {
+		t.Errorf("a stale own file applied: %+v", got)
+	}
+
+	must(t, os.WriteFile(d.Path(ownRel), []byte(`{"record_sha256": "x", "colour": 1}`), 0o644))
+	if err := d.ReadJSON(rel, &got); err == nil || !strings.Contains(err.Error(), ownRel+": ") || !strings.Contains(err.Error(), `unknown field "colour"`) {
+		t.Errorf("a broken own file: %v", err)
+	}
+
+	must(t, os.RemoveAll(filepath.Join(d.Root, OwnDir)))
+	legacy := strings.Replace(later, `"rejected": {`, `"pending_sha256": "`+strings.Repeat("e", 64)+`",
+  "validators": {"etag": "\"x\""},
+  "rejected": {`, 1)
+	legacy = strings.Replace(legacy, `"problem": "too big"`, `"problem": "too big", "health": "refused"`, 1)
+	legacy = strings.Replace(legacy, `"problem": null
+  },`, `"problem": null, "definitive": true
+  },`, 1)
+	must(t, os.WriteFile(d.Path(rel), []byte(legacy), 0o644))
+	got = Claim{}
+	must(t, d.ReadJSON(rel, &got))
+	if got.PendingSHA256 == nil || got.Validators.ETag != `"x"` || !got.Media.Definitive || got.Rejected.Health != ClaimRefused {
+		t.Errorf("the earlier build's keys were not read: %+v", got)
+	}
+	// Written back, they move to the own file.
+	must(t, d.WriteJSON(rel, got))
+	if b := mustRead(t, d, rel); strings.Contains(string(b), "definitive") || !d.Exists(ownRel) {
+		t.Errorf("rewritten, the record still holds the earlier build's keys:\n%s", b)
+	}
+}
+
+func mustRead(t *testing.T, d *Dir, rel string) []byte {
+	t.Helper()
+	b, err := d.ReadBytes(rel)
+	must(t, err)
+	return b
+}
