@@ -17,13 +17,17 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/internal/refstate"
 )
 
-// The continuation: this index takes over the reference index's state as its operator would.
-// The built ashyams refreshes a copy of ../shared/corpus/state (written by the reference
-// index) against the same documents at their real URLs, served byte for byte by
+// The continuation: this index takes over the reference index's state as its operator would
+// (docs/adoption.md). The reference's network-state branch, holding ../shared/corpus/state,
+// is on a local bare remote of its own; the operator fetches it, pushes it as this index's
+// network-state, checks it out with .github/state.sh and checks it. The built ashyams then
+// refreshes it against the same documents at their real URLs, served byte for byte by
 // ../shared/tools/realnet.py in a loopback-only namespace. Nothing the sites publish changed,
 // so the refresh downloads no manifest, records no event, keeps every held manifest, site index
 // and event byte for byte and every first_observed, and leaves all 45 claims current; the state
-// it leaves passes check and builds.
+// it leaves passes check and builds, and its commit is pushed. The hand-back: the branch pushed
+// back to the reference's remote is a fast-forward of the reference's, and a clone of it reads
+// under the reference's loader rules, with this index's own files and without.
 func TestContinueTheReferenceState(t *testing.T) {
 	shared := filepath.Join("..", "..", "..", "shared")
 	corpus := filepath.Join(shared, "corpus", "state")
@@ -31,14 +35,39 @@ func TestContinueTheReferenceState(t *testing.T) {
 		t.Skipf("../shared is absent (%v): the continuation needs the reference's state and documents", err)
 	}
 	realnet(t)
+	g := newGitEnv(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "ashyams")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	state := filepath.Join(dir, "state")
-	if err := os.CopyFS(state, os.DirFS(corpus)); err != nil {
+
+	// The reference's remote: network-state holds the corpus state, committed by the reference.
+	refRemote := filepath.Join(g.root, "reference.git")
+	g.git(g.root, "init", "-q", "--bare", "reference.git")
+	refWork := filepath.Join(g.root, "reference-state")
+	if err := os.CopyFS(refWork, os.DirFS(corpus)); err != nil {
 		t.Fatal(err)
+	}
+	g.git(refWork, "init", "-q", "-b", "network-state")
+	g.git(refWork, "add", ".")
+	g.git(refWork, "commit", "-q", "-m", "refresh by the reference index")
+	g.git(refWork, "push", "-q", "file://"+refRemote, "network-state")
+	refHead := g.git(refWork, "rev-parse", "HEAD")
+
+	// The takeover (docs/adoption.md), with the reference's URL replaced by the local remote.
+	c := g.clone("operator")
+	g.git(c, "remote", "add", "reference", "file://"+refRemote)
+	g.git(c, "fetch", "-q", "reference", "network-state")
+	g.git(c, "push", "-q", "origin", "refs/remotes/reference/network-state:refs/heads/network-state")
+	if out := g.mustState(c, "checkout"); !strings.Contains(out, "checked out origin/network-state into state") {
+		t.Fatalf("checkout of the taken-over branch: %s", out)
+	}
+	state := filepath.Join(c, "state")
+	// check names the 3 card images the corpus claims hold without their files, and nothing else.
+	out, err := exec.Command(bin, "check", "--state", state).CombinedOutput()
+	if err == nil || strings.Count(string(out), "does not exist") != 3 || !strings.Contains(string(out), "3 broken invariants") {
+		t.Fatalf("check of the taken-over branch: %v\n%s", err, out)
 	}
 	before := treeFiles(t, state)
 	sources := filepath.Join(shared, "corpus", "network", "sources.toml")
@@ -187,6 +216,9 @@ func TestContinueTheReferenceState(t *testing.T) {
 	if err := os.CopyFS(handedBack, os.DirFS(state)); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Remove(filepath.Join(handedBack, ".git")); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.RemoveAll(filepath.Join(handedBack, store.OwnDir)); err != nil {
 		t.Fatal(err)
 	}
@@ -199,6 +231,37 @@ func TestContinueTheReferenceState(t *testing.T) {
 
 	if out, err := exec.Command(bin, "check", "--state", state).CombinedOutput(); err != nil {
 		t.Errorf("check after the continuation: %v\n%s", err, out)
+	}
+	// What an operator sees with git: only the reference's record files and ashyams-go/.
+	for _, line := range strings.Split(g.git(c, "-C", "state", "status", "--short"), "\n") {
+		if len(line) < 3 {
+			t.Fatalf("git status after the refresh: %q", line)
+		}
+		p := strings.TrimSpace(line[2:])
+		if !(p == "network.json" || strings.HasPrefix(p, "sources/") || strings.HasPrefix(p, "origins/") || strings.HasPrefix(p, "claims/") || p == store.OwnDir+"/") {
+			t.Errorf("git status after the refresh: %q", line)
+		}
+	}
+	summary := filepath.Join(dir, "summary.txt")
+	if err := os.WriteFile(summary, stdout.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.mustState(c, "commit", summary)
+	g.mustState(c, "push")
+
+	// The hand-back: network-state goes back to the reference's remote, a fast-forward of what
+	// it wrote, and reads there under its loader's rules with and without ashyams-go/.
+	g.git(c, "push", "-q", "reference", "network-state")
+	if parent := g.git(refWork, "-C", refRemote, "rev-parse", "network-state^"); parent != refHead {
+		t.Errorf("the branch handed back is not one commit on top of the reference's: parent %s, want %s", parent, refHead)
+	}
+	back := filepath.Join(g.root, "handed-back")
+	g.git(g.root, "clone", "-q", "-b", "network-state", "file://"+refRemote, back)
+	if err := os.RemoveAll(filepath.Join(back, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if err := refstate.Errors(back); err != nil {
+		t.Error(err)
 	}
 	public := filepath.Join(dir, "public")
 	if out, err := exec.Command(bin, "build", "--state", state, "--curation", curation, "--out", public).CombinedOutput(); err != nil {
@@ -233,12 +296,13 @@ func realnet(t *testing.T) {
 	}
 }
 
-// treeFiles reads every file under root: slash paths relative to root -> bytes.
+// treeFiles reads every file under root, but a worktree's .git: slash paths relative to root ->
+// bytes.
 func treeFiles(t *testing.T, root string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
 	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
+		if err != nil || e.IsDir() || p == filepath.Join(root, ".git") {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)

@@ -19,6 +19,12 @@ import (
 var readmeByTest = map[string][2]string{
 	`ashyams add https://someone.github.io/their-mods/ --note "Why this site is enrolled, in one line"`: {
 		"add_test.go", "TestAddAppendsEntryKeepingEveryByte"},
+	// docs/adoption.md: run against a local bare remote standing for the reference's repository.
+	`git remote add reference https://github.com/DreamWeave-MP/AsHyAmS.git`:         {"continuation_test.go", "TestContinueTheReferenceState"},
+	`git fetch reference network-state`:                                             {"continuation_test.go", "TestContinueTheReferenceState"},
+	`git push origin refs/remotes/reference/network-state:refs/heads/network-state`: {"continuation_test.go", "TestContinueTheReferenceState"},
+	`git -C state status --short`:                                                   {"continuation_test.go", "TestContinueTheReferenceState"},
+	`git push reference network-state`:                                              {"continuation_test.go", "TestContinueTheReferenceState"},
 }
 
 // trailingComment is a shell comment after a command: whitespace, '#', whitespace.
