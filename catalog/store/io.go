@@ -439,9 +439,10 @@ func (d *Dir) onlyLeftovers(rel string) bool {
 
 // Tidy removes what interrupted writes left behind, so that a killed refresh does not leave
 // the state failing Check forever (and the leftovers are never committed): every temporary file
-// (IsTemp) anywhere in the state, Git's directories at the root excepted, then every
-// origins/<site>, claims/<project>/<site> and claims/<project> directory left empty. Records are
-// never touched. Call it only while nothing else writes the state: a refresh, the state's one
+// (IsTemp) anywhere in the state, Git's directories at the root excepted, every own file whose
+// record is gone (the reference index's save removed the record and, not knowing OwnDir, left
+// the own file), then every origins/<site>, claims/<project>/<site> and claims/<project>
+// directory left empty. Records are never touched. Call it only while nothing else writes the state: a refresh, the state's one
 // writer, calls it first (TidyLoad). It returns the removed paths, slash-separated, relative
 // to the root and sorted; a missing state directory has nothing to tidy.
 func (d *Dir) Tidy() ([]string, error) {
@@ -459,14 +460,15 @@ func (d *Dir) Tidy() ([]string, error) {
 			}
 			return nil
 		}
-		if !IsTemp(e.Name()) {
+		rel, _ := filepath.Rel(d.Root, p)
+		rel = filepath.ToSlash(rel)
+		if !IsTemp(e.Name()) && !d.orphanOwn(rel) {
 			return nil
 		}
 		if err := os.Remove(p); err != nil {
 			return fmt.Errorf("tidy: %w", err)
 		}
-		rel, _ := filepath.Rel(d.Root, p)
-		removed = append(removed, filepath.ToSlash(rel))
+		removed = append(removed, rel)
 		return nil
 	})
 	if err != nil {
@@ -503,6 +505,19 @@ func (d *Dir) Tidy() ([]string, error) {
 	}
 	sort.Strings(removed)
 	return removed, nil
+}
+
+// orphanOwn reports whether rel is an own file (under OwnDir, its README aside) whose record
+// is gone: the reference's save removed a source, site or claim this index kept more about.
+func (d *Dir) orphanOwn(rel string) bool {
+	record, ok := strings.CutPrefix(rel, OwnDir+"/")
+	if !ok || rel == OwnReadmePath {
+		return false
+	}
+	if _, isRecord := OwnPath(record); !isRecord {
+		return true // nothing this index writes
+	}
+	return !d.Exists(record)
 }
 
 // TidyLoad is Tidy, then Load: how the state's writer (a refresh) opens it.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -115,4 +116,30 @@ func mustRead(t *testing.T, d *Dir, rel string) []byte {
 	b, err := d.ReadBytes(rel)
 	must(t, err)
 	return b
+}
+
+// The reference's save removes a record it no longer names and leaves the own file beside it
+// (it does not know ashyams-go/): Tidy, which a refresh runs first, removes that orphan and
+// keeps every own file whose record is there.
+func TestTidyRemovesOrphanOwnFiles(t *testing.T) {
+	d := Open(t.TempDir())
+	c := fullClaim()
+	rel := ClaimPath(c.Project, c.Origin)
+	must(t, d.WriteJSON(rel, c))
+	other := c
+	other.Origin = "b-example-00000000"
+	otherRel := ClaimPath(other.Project, other.Origin)
+	must(t, d.WriteJSON(otherRel, other))
+	must(t, d.WriteJSON(NetworkFile, Network{Format: Format, Crawler: "test", ObservedAt: "2026-10-10T00:00:00Z"}))
+	must(t, os.Remove(d.Path(otherRel)))
+	removed, err := d.Tidy()
+	must(t, err)
+	ownOther, _ := OwnPath(otherRel)
+	ownRel, _ := OwnPath(rel)
+	if !slices.Contains(removed, ownOther) || slices.Contains(removed, ownRel) || d.Exists(ownOther) {
+		t.Errorf("Tidy removed %v, want %s among them and not %s", removed, ownOther, ownRel)
+	}
+	if !d.Exists(ownRel) || !d.Exists(OwnReadmePath) {
+		t.Error("Tidy removed an own file whose record is there, or the README")
+	}
 }
