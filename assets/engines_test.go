@@ -302,3 +302,26 @@ func TestVersionAgreesWithGo(t *testing.T) {
 	}
 	t.Logf("%d cases run (%d corpus strings)", len(cases), len(corpus))
 }
+
+// TestOneVersionEngine wants version comparison written once in the site's scripts: no
+// script but version.js compares release numbers or pre-release identifiers itself.
+func TestOneVersionEngine(t *testing.T) {
+	scripts, err := fs.Glob(FS, "*.js")
+	if err != nil || len(scripts) < 2 {
+		t.Fatalf("scripts %v (%v)", scripts, err)
+	}
+	for _, name := range scripts {
+		if name == "version.js" {
+			continue
+		}
+		b, err := fs.ReadFile(FS, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, marker := range []string{"compareInt", "comparePre", "compareVersions", "versionRE", "trimZeros"} {
+			if strings.Contains(string(b), marker) {
+				t.Errorf("%s has %s: versions are compared in version.js only", name, marker)
+			}
+		}
+	}
+}

@@ -40,85 +40,18 @@
   var pageStatus = status ? status.textContent : "";
   var index = null, loading = null, page = 1, timer = 0;
 
-  // Versions under the numeric scheme: release[-prerelease][+build], 1 to 6 release numbers
-  // without leading zeros, compared as integers with missing numbers 0; pre-releases compare
-  // as SemVer 2.0.0 section 11 and sort below their release; build metadata is ignored.
-  // parseVersion returns null for anything else.
-  var versionRE = /^(0|[1-9][0-9]*)((?:\.(?:0|[1-9][0-9]*)){0,5})(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+  // Versions and constraints are version.js's, the one implementation every script shares,
+  // read under the numeric scheme as runtimes.openmw is (SPEC section 1). Its trim works by
+  // index: a constraint of spaces cannot stall the list.
+  var V = window.DreamWeaveVersion;
+  var trim = V.trim;
   function parseVersion(s) {
-    var m = versionRE.exec(s);
-    if (!m) {
-      return null;
-    }
-    var pre = m[3] ? m[3].split(".") : [];
-    for (var i = 0; i < pre.length; i++) {
-      if (/^0[0-9]+$/.test(pre[i])) {
-        return null;
-      }
-    }
-    return {release: (m[1] + m[2]).split("."), pre: pre};
-  }
-  function compareInt(x, y) {
-    x = x.replace(/^0+/, "");
-    y = y.replace(/^0+/, "");
-    if (x.length !== y.length) {
-      return x.length < y.length ? -1 : 1;
-    }
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  function compareVersions(a, b) {
-    var n = Math.max(a.release.length, b.release.length), c, i;
-    for (i = 0; i < n; i++) {
-      c = compareInt(a.release[i] || "0", b.release[i] || "0");
-      if (c) {
-        return c;
-      }
-    }
-    if (!a.pre.length || !b.pre.length) {
-      return a.pre.length === b.pre.length ? 0 : a.pre.length ? -1 : 1;
-    }
-    for (i = 0; i < a.pre.length && i < b.pre.length; i++) {
-      var x = a.pre[i], y = b.pre[i], xn = /^[0-9]+$/.test(x), yn = /^[0-9]+$/.test(y);
-      c = xn && yn ? compareInt(x, y) : xn ? -1 : yn ? 1 : x < y ? -1 : x > y ? 1 : 0;
-      if (c) {
-        return c;
-      }
-    }
-    return a.pre.length === b.pre.length ? 0 : a.pre.length < b.pre.length ? -1 : 1;
-  }
-  // A constraint: "*", or comparators (= != > >= < <=, then a version) joined by ",", with
-  // whitespace around every part. Returns null when it does not parse.
-  function trim(s) {
-    return s.replace(/^[ \t\r\n\f]+/, "").replace(/[ \t\r\n\f]+$/, "");
+    return V.parse(s, "numeric");
   }
   function parseConstraint(s) {
-    var t = trim(s);
-    if (t === "*") {
-      return [];
-    }
-    var out = [], parts = t.split(",");
-    for (var i = 0; i < parts.length; i++) {
-      var p = trim(parts[i]);
-      var op = /^(>=|<=|!=|=|>|<)/.exec(p);
-      var v = op && parseVersion(trim(p.slice(op[1].length)));
-      if (!v) {
-        return null;
-      }
-      out.push({op: op[1], v: v});
-    }
-    return out;
+    return V.parseConstraint(s, "numeric");
   }
-  function satisfies(cons, v) {
-    for (var i = 0; i < cons.length; i++) {
-      var r = compareVersions(v, cons[i].v), op = cons[i].op;
-      var ok = op === "=" ? r === 0 : op === "!=" ? r !== 0 : op === ">" ? r > 0 :
-        op === ">=" ? r >= 0 : op === "<" ? r < 0 : r <= 0;
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
-  }
+  var satisfies = V.satisfies;
   // worksWith says whether an entry's release runs on OpenMW version v: true for a constraint
   // that holds and for a release without one (runtime-independent); false for no current
   // release or a constraint that does not parse. Each entry's constraint is parsed once.
@@ -328,7 +261,7 @@
   function results(ix, s, version) {
     var ws = words(s.q), sets = ws.map(function (w) { return matching(ix, w); });
     var by = s.sort === "updated" || s.sort === "first" ? s.sort : "";
-    var tag = s.tag.toLowerCase().replace(/^\s+|\s+$/g, "");
+    var tag = trim(s.tag.toLowerCase());
     var keep = function (i) {
       var e = ix.entries[i];
       for (var k = 0; k < sets.length; k++) {
