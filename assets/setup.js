@@ -212,6 +212,14 @@
       plural(parsed.content.length, "content file", "content files") + " read: " + found.matched.length + " declared by projects in this index, " +
       (found.base.length ? found.base.length + " of the base game, " : "") + found.unknown.length + " not in this index.");
     out.appendChild(summary);
+    // The rest of the file, read too: what each kind of line names, counted.
+    var rest = [["data", "data= folder", "data= folders"], ["groundcover", "groundcover= file", "groundcover= files"],
+      ["fallback-archive", "fallback-archive= archive", "fallback-archive= archives"], ["config", "config= folder", "config= folders"]];
+    var read = rest.filter(function (k) { return parsed[k[0]].length; }).map(function (k) { return plural(parsed[k[0]].length, k[1], k[2]); });
+    if (read.length) {
+      out.appendChild(el("p", { id: "setup-read", "class": "note" }, "Also read: " + read.join(", ") +
+        ". Folders and groundcover files are not compared: this index's data names the content files each release declares."));
+    }
     if (found.version === null) {
       out.appendChild(el("p", { "class": "banner", "data-kind": "bad-version" }, "The OpenMW version you gave does not read as a version (numbers such as 0.49 or 0.49.0), so no runtime was compared."));
     }

@@ -703,6 +703,15 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	}
 	b.clean("names")
 
+	// The other kinds of line are read and counted.
+	b.paste("data=\"/a\"\ndata=/b\ngroundcover=Grass.esp\nfallback-archive=Morrowind.bsa\ncontent=Morrowind.esm\n", "")
+	var read string
+	b.eval(`(document.getElementById("setup-read") || {}).textContent || ""`, &read)
+	if !strings.HasPrefix(read, "Also read: 2 data= folders, 1 groundcover= file, 1 fallback-archive= archive.") {
+		t.Errorf("the setup check says %q of the other lines", read)
+	}
+	b.clean("other lines")
+
 	// Hostile file names are text.
 	hostile := []string{`<img src=x onerror="window.__pwned=1">.esp`, `</script><script>window.__pwned=2</script>.omwaddon`,
 		`"><svg onload="window.__pwned=3">.esp`, `&lt;b&gt;entity.esp`, "\u202eevil\u202c.esp"}
