@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/internal/refstate"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/refstate"
 )
 
 // The continuation: this index takes over the reference index's state as its operator would
