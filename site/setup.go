@@ -194,34 +194,32 @@ func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []setupContent {
 	return out
 }
 
-// common keeps the names of list that are also in other (compared folded).
+// common keeps the names of list that are also in other (compared folded), in one pass over
+// each: a publisher's list of any length costs linear time.
 func common(list, other []string) []string {
+	in := make(map[string]bool, len(other))
+	for _, o := range other {
+		in[foldASCII(o)] = true
+	}
 	out := []string{}
 	for _, l := range list {
-		for _, o := range other {
-			if foldASCII(l) == foldASCII(o) {
-				out = append(out, l)
-				break
-			}
+		if in[foldASCII(l)] {
+			out = append(out, l)
 		}
 	}
 	return out
 }
 
-// appendNew appends each non-empty name of add not already in list (compared folded).
+// appendNew appends each non-empty name of add not already in list (compared folded), in one
+// pass over each.
 func appendNew(list []string, add ...string) []string {
+	seen := make(map[string]bool, len(list)+len(add))
+	for _, l := range list {
+		seen[foldASCII(l)] = true
+	}
 	for _, a := range add {
-		if a == "" {
-			continue
-		}
-		dup := false
-		for _, l := range list {
-			if foldASCII(l) == foldASCII(a) {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		if k := foldASCII(a); a != "" && !seen[k] {
+			seen[k] = true
 			list = append(list, a)
 		}
 	}
