@@ -2,8 +2,10 @@ package site
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -49,6 +51,9 @@ func (b *builder) cardImages() error {
 			data, err := b.dir.ReadBytes(rel)
 			if err != nil {
 				ci.Problem = "the cached image is missing from the state"
+				if !errors.Is(err, fs.ErrNotExist) { // a link, a device, over the limit: never read
+					ci.Problem = "the cached image in the state is not a regular file, or is too large to read"
+				}
 				done[rel] = ci
 				break
 			}

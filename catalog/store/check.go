@@ -137,9 +137,12 @@ func (c *checker) run() {
 func (c *checker) read(rel string, v any) bool {
 	if err := c.d.ReadJSON(rel, v); err != nil {
 		msg := err.Error()
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			msg = "missing"
-		} else {
+		case errors.Is(err, ErrNotRegular), errors.Is(err, ErrTooLarge):
+			msg = "cannot be read: " + readErrorWords(err)
+		default:
 			msg = strings.TrimPrefix(msg, rel+": ")
 			msg = "does not parse as a record: " + msg
 		}
@@ -167,6 +170,7 @@ func (c *checker) scan() {
 		case IsTemp(n):
 			c.leftover(n)
 		case strings.HasPrefix(n, "."): // .git and other Git files of the checkout
+		case n != NetworkFile && c.notDirOrFile(n, e):
 		case e.IsDir() && n == SourcesDir:
 			c.sourceFiles = c.files(SourcesDir, ".json")
 		case e.IsDir() && n == EventsDir:
@@ -226,6 +230,7 @@ func (c *checker) dirs(dir string) []string {
 		switch {
 		case IsTemp(n) && !e.IsDir():
 			c.leftover(rel)
+		case c.notDirOrFile(rel, e):
 		case !e.IsDir() || strings.HasPrefix(n, "."):
 			c.stray(rel)
 		default:
@@ -233,6 +238,17 @@ func (c *checker) dirs(dir string) []string {
 		}
 	}
 	return out
+}
+
+// notDirOrFile reports an entry that is neither a directory nor a regular file (a symbolic
+// link, a device, a pipe) and returns true for it. A file's name is read and reported then
+// (readFile's words): this is for names the layout gives directories, and for strays.
+func (c *checker) notDirOrFile(rel string, e fs.DirEntry) bool {
+	if t := e.Type(); t.IsDir() || t.IsRegular() {
+		return false
+	}
+	c.add(Unreadable, rel, "cannot be read: %s", readErrorWords(notRegular(rel, e.Type())))
+	return true
 }
 
 // leftoverDir reports an empty directory: what an interrupted write left (Git keeps no empty
@@ -446,6 +462,9 @@ func (c *checker) checkIndex(site string, o Origin) {
 	b, err := c.d.ReadBytes(idx)
 	if err == nil {
 		c.indexSums[site] = digest(b)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		c.add(Unreadable, idx, "cannot be read: %s", readErrorWords(err))
+		return
 	}
 	recorded, pending := "", ""
 	if o.IndexSHA256 != nil {
@@ -571,6 +590,10 @@ func (c *checker) checkManifest(project, site string, cl Claim) {
 		}
 	}
 	ingested := cl.Ingested()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		c.add(Unreadable, mrel, "cannot be read: %s", readErrorWords(err))
+		return
+	}
 	if err != nil {
 		if ingested != "" {
 			c.add(ManifestMissing, mrel, "is missing, but claim.json records ingested_sha256 %s", ingested)
@@ -671,7 +694,7 @@ func (c *checker) checkMedia() {
 		rel := MediaDir + "/" + f
 		b, err := c.d.ReadBytes(rel)
 		if err != nil {
-			c.add(Unreadable, rel, "cannot be read: %v", err)
+			c.add(Unreadable, rel, "cannot be read: %s", readErrorWords(err))
 			continue
 		}
 		if _, p := MediaProblem(rel, b); p != nil {

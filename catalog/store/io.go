@@ -230,7 +230,7 @@ func (d *Dir) WriteJSON(rel string, v any) error {
 			}
 			continue
 		}
-		if old, err := os.ReadFile(d.Path(f.Rel)); err == nil && bytes.Equal(old, f.Bytes) {
+		if old, err := d.readFile(f.Rel, MaxRecordBytes); err == nil && bytes.Equal(old, f.Bytes) {
 			continue
 		}
 		if err := d.WriteBytes(f.Rel, f.Bytes); err != nil {
@@ -258,15 +258,17 @@ func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 
 // ReadJSON decodes the record at rel into v (DecodeRecord: with what its own file adds while
 // it is bound to these record bytes). Unknown fields are an error: a record this crawler cannot
-// read fully is the index's own bug, reported with its path.
+// read fully is the index's own bug, reported with its path. Both files are read as readFile
+// reads: regular files reached through no symbolic link, at most MaxRecordBytes (else the
+// error is ErrNotRegular or ErrTooLarge).
 func (d *Dir) ReadJSON(rel string, v any) error {
-	b, err := os.ReadFile(d.Path(rel))
+	b, err := d.readFile(rel, MaxRecordBytes)
 	if err != nil {
 		return err
 	}
 	var ownB []byte
 	if ownRel, ok := OwnPath(rel); ok {
-		ownB, err = os.ReadFile(d.Path(ownRel))
+		ownB, err = d.readFile(ownRel, MaxRecordBytes)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -274,12 +276,15 @@ func (d *Dir) ReadJSON(rel string, v any) error {
 	return DecodeRecord(rel, b, ownB, v)
 }
 
-// ReadBytes returns the file at rel.
-func (d *Dir) ReadBytes(rel string) ([]byte, error) { return os.ReadFile(d.Path(rel)) }
+// ReadBytes returns the held file at rel (a manifest, a site index, a cached image): a regular
+// file reached through no symbolic link, at most MaxHeldBytes (else the error is
+// ErrNotRegular or ErrTooLarge).
+func (d *Dir) ReadBytes(rel string) ([]byte, error) { return d.readFile(rel, MaxHeldBytes) }
 
-// Exists reports whether rel exists.
+// Exists reports whether rel exists, as whatever it is (a symbolic link exists even when it
+// leads nowhere; reading it says what it is).
 func (d *Dir) Exists(rel string) bool {
-	_, err := os.Stat(d.Path(rel))
+	_, err := d.lstatBelow(rel)
 	return err == nil
 }
 

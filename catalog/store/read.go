@@ -1,0 +1,131 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+)
+
+// MaxRecordBytes is the most a record (a .json file the crawler writes: network.json, a
+// source, an origin, a claim, an event) may hold. A record repeats at most what two documents
+// said (an event's changes name the before and the after of one manifest), indented, so four
+// documents' worth bounds it; reading stops there, so a hostile state cannot make a reader
+// hold more.
+const MaxRecordBytes = 4 * protocol.MaxDocumentBytes
+
+// MaxHeldBytes is the most a held file (a manifest, a site index, a cached image) may hold:
+// the crawler's document limit, which no document it kept can pass.
+const MaxHeldBytes = protocol.MaxDocumentBytes
+
+// ErrNotRegular is the error (errors.Is) of a read of a state file that is not a regular file
+// under directories of the state: a symbolic link (a pushed state branch can carry one, to
+// /dev/zero or outside the state), a device, a pipe or a directory. A state holds only
+// directories and regular files, so nothing is read through anything else.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is the error (errors.Is) of a read of a state file over its limit
+// (MaxRecordBytes, MaxHeldBytes).
+var ErrTooLarge = errors.New("over the size limit")
+
+// readFile reads the state file at rel, at most limit bytes, without following a symbolic
+// link anywhere below the root: each directory on the way and the file itself are checked
+// with Lstat, and the file opened is the one checked (os.SameFile), so a link swapped in
+// between is refused too. A missing file's error is fs.ErrNotExist, as os.ReadFile's.
+func (d *Dir) readFile(rel string, limit int64) ([]byte, error) {
+	st, err := d.lstatBelow(rel)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegular(rel, st.Mode())
+	}
+	if st.Size() > limit {
+		return nil, tooLarge(rel, st.Size(), limit)
+	}
+	f, err := os.Open(d.Path(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fst, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !os.SameFile(st, fst) {
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it was replaced while being opened", ErrNotRegular)}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: rel, Err: err}
+	}
+	if int64(len(b)) > limit { // the file grew after Stat
+		return nil, tooLarge(rel, int64(len(b)), limit)
+	}
+	return b, nil
+}
+
+// lstatBelow is Lstat of rel, having checked that every directory between the root and rel
+// is a directory and not a symbolic link. The root itself may be a link: the operator chose it.
+func (d *Dir) lstatBelow(rel string) (fs.FileInfo, error) {
+	parts := strings.Split(rel, "/")
+	p := d.Root
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if err != nil {
+			return nil, err
+		}
+		if i == len(parts)-1 {
+			return st, nil
+		}
+		if !st.IsDir() {
+			return nil, notRegular(strings.Join(parts[:i+1], "/"), st.Mode())
+		}
+	}
+	return nil, &fs.PathError{Op: "lstat", Path: rel, Err: fs.ErrInvalid}
+}
+
+// notRegular is the ErrNotRegular error for rel, saying what it is instead.
+func notRegular(rel string, m fs.FileMode) error {
+	return &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it is %s; a state holds only directories and regular files, and nothing is read through anything else", ErrNotRegular, modeWords(m))}
+}
+
+// tooLarge is the ErrTooLarge error for rel.
+func tooLarge(rel string, size, limit int64) error {
+	return &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it holds %d bytes or more, over the %d-byte limit", ErrTooLarge, size, limit)}
+}
+
+// modeWords names a file type in words.
+func modeWords(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file (" + m.Type().String() + ")"
+}
+
+// readErrorWords is what a failed read of a state file says in a Problem: the cause without
+// the path, which the Problem names already.
+func readErrorWords(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		if errors.Is(pe.Err, ErrNotRegular) || errors.Is(pe.Err, ErrTooLarge) {
+			return pe.Err.Error()
+		}
+	}
+	return err.Error()
+}
