@@ -109,18 +109,23 @@ func (l *largeEncoder) field(f reflect.Value) error {
 		return l.value(f, "  ")
 	}
 	l.out = append(l.out, '[')
-	start, n := len(l.out), f.Len()
+	n, smallest := f.Len(), -1
 	for j := 0; j < n; j++ {
 		if j > 0 {
 			l.out = append(l.out, ',')
 		}
+		at := len(l.out)
 		l.out = append(l.out, "\n    "...)
 		if err := l.value(f.Index(j).Addr(), "    "); err != nil {
 			return err
 		}
+		if size := len(l.out) - at; smallest < 0 || size < smallest {
+			smallest = size
+		}
 		if k := min(n, 16); j == k-1 && n > k {
-			// room for the rest at the first elements' average size, and a quarter more
-			l.out = slices.Grow(l.out, (len(l.out)-start)/k*(n-k)*5/4)
+			// Room for the rest at the smallest of the first elements' sizes, and a quarter
+			// more: one long element among them (a publisher's) must not size the rest.
+			l.out = slices.Grow(l.out, (smallest+1)*(n-k)*5/4)
 		}
 	}
 	l.out = append(l.out, "\n  ]"...)

@@ -182,3 +182,25 @@ func twiceNamed() any {
 	v.Field(0).Set(reflect.ValueOf([]int{1}))
 	return v.Interface()
 }
+
+// TestMarshalLargeOneLongElement: a list whose first element is long (one publisher's record
+// of a million characters) and whose other elements are short is written without reserving
+// room for the rest at the long one's size (which would be gigabytes for a long catalog).
+func TestMarshalLargeOneLongElement(t *testing.T) {
+	d := struct {
+		Items []string `json:"items"`
+	}{Items: []string{strings.Repeat("x", 1<<20)}}
+	for i := 0; i < 20000; i++ {
+		d.Items = append(d.Items, "y")
+	}
+	got, err := MarshalLarge(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := MarshalRecord(d); !bytes.Equal(got, want) {
+		t.Fatal("MarshalLarge differs from MarshalRecord")
+	}
+	if cap(got) > 2*len(got) {
+		t.Errorf("%d bytes written into %d reserved", len(got), cap(got))
+	}
+}
