@@ -59,16 +59,27 @@ type claimSummary struct {
 	// "works with OpenMW" filter reads: "constraint", "any" (a current release without one:
 	// runtime-independent) or "none" (no current release).
 	OpenMW, Runtime string
-	// TagList is Tags one a line, as the list's tag filter reads them.
-	TagList string
+	// RowTags are the first rowTags of Tags, the ones a list's row shows, and MoreTags how
+	// many more there are; TagList is RowTags one a line, as the list's tag filter reads them.
+	// A row is bounded because it is printed on the list page of each of its tags: all of a
+	// manifest's tags in every row would make n tags cost n² (the claim's page and the search
+	// index list every tag, once).
+	RowTags  []string
+	MoreTags int
+	TagList  string
 }
+
+// rowTags is how many tags a list's row shows.
+const rowTags = 12
 
 func (b *builder) summarize(c *network.Claim) *claimSummary {
 	s := &claimSummary{C: c, Card: b.cards[c.Key]}
 	if m := c.Manifest; m != nil {
 		p := m.Project
 		s.Summary, s.Type, s.Status, s.Game, s.Tags = p.Summary, p.Type, p.Status, p.Game, p.Tags
-		s.TagList = strings.Join(p.Tags, "\n")
+		s.RowTags = p.Tags[:min(len(p.Tags), rowTags)]
+		s.MoreTags = len(p.Tags) - len(s.RowTags)
+		s.TagList = strings.Join(s.RowTags, "\n")
 	} else {
 		e := c.Record.Entry
 		s.Summary, s.Type, s.Status = e.SummaryText(), e.Type, e.Status
