@@ -378,6 +378,7 @@ func (c *checker) checkSources() {
 		if want := SourceID(s.URL); want != stem {
 			c.add(Misnamed, rel, "is named %s, but its url %s names it %s", stem, s.URL, want)
 		}
+		c.checkURLs(rel, "url", s.URL)
 		switch {
 		case slices.Contains(SourceHealths, s.Health), s.Health == SourceUnresolved, s.Health == SourceRemoved:
 		default:
@@ -426,6 +427,12 @@ func (c *checker) checkOrigins() {
 		if want := SiteID(o.IndexURL); want != site {
 			c.add(Misnamed, rel, "index_url %s names the site %s, not %s", o.IndexURL, want, site)
 		}
+		c.checkURLs(rel, "index_url", o.IndexURL)
+		c.checkURLs(rel, "sources", o.Sources...)
+		c.checkURLs(rel, "redirects", o.Redirects...)
+		if o.SiteURL != nil {
+			c.checkURLs(rel, "site_url", *o.SiteURL)
+		}
 		if tok, ok := OriginHealthToken(o.Health); !ok || tok != o.Health {
 			c.add(healthKind(ok), rel, "health %q is not an origin health value", o.Health)
 		}
@@ -447,6 +454,8 @@ func (c *checker) checkOrigins() {
 			}
 		}
 		for _, m := range o.Previous {
+			c.checkForm(rel, "previous origin", m.Origin, IsSiteID, siteIDWords)
+			c.checkURLs(rel, "previous index_url", m.IndexURL)
 			c.time(rel, "previous observed_at", m.ObservedAt)
 		}
 		c.time(rel, "first_observed", o.FirstObserved)
@@ -534,6 +543,9 @@ func (c *checker) checkClaims() {
 		if cl.Entry.ID != cl.Project {
 			c.add(Misnamed, rel, "entry id %s is not the claim's project %s", cl.Entry.ID, cl.Project)
 		}
+		c.checkForm(rel, "project", cl.Project, IsProjectID, projectIDWords)
+		c.checkURLs(rel, "entry.page", cl.Entry.Page)
+		c.checkURLs(rel, "entry.manifest", cl.Entry.Manifest)
 		if c.originMissing(cl.Origin) {
 			c.noOrigin(NoOrigin, rel, cl.Origin)
 		}
@@ -669,6 +681,12 @@ func (c *checker) checkEvents() {
 		}
 		if f != e.ID+".json" {
 			c.add(EventMisnamed, rel, "file name does not match its id %s", e.ID)
+		}
+		c.checkForm(rel, "id", e.ID, IsEventID, eventIDWords)
+		c.checkForm(rel, "project", e.Project, IsProjectID, projectIDWords)
+		c.checkForm(rel, "origin", e.Origin, IsSiteID, siteIDWords)
+		if e.MovedFrom != nil {
+			c.checkForm(rel, "moved_from", *e.MovedFrom, IsSiteID, siteIDWords)
 		}
 		switch e.Kind {
 		case EventObserved, EventChanged, EventWithdrawn, EventRestored:

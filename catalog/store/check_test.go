@@ -306,7 +306,8 @@ func checkEvents(t *testing.T, fx fixture) {
 	// outlive their claims (a move or a source's removal removes a site), so no problem.
 	e3 := e
 	e3.Project = "11111111-1111-4111-8111-111111111111"
-	e3.MovedFrom = &e3.Project
+	gone := SiteID("https://gone.example/dreamweave.json")
+	e3.MovedFrom = &gone
 	e3.ID = EventID(e3.Kind, e3.Project, e3.Origin, e3.Before, e3.After)
 	must(t, d.WriteJSON(EventPath(e3.ID), e3))
 	if ps := d.Check(); len(ps) != 0 {

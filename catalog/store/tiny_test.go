@@ -46,7 +46,8 @@ func tinyState(t testing.TB) *Dir {
 	}))
 	mustTB(t, d.WriteJSON(ClaimPath(tinyProject, site), Claim{
 		Project: tinyProject, Origin: site,
-		Entry:            protocol.IndexEntry{ID: tinyProject, Name: "Tiny", ManifestSHA256: manSum},
+		Entry: protocol.IndexEntry{ID: tinyProject, Name: "Tiny", ManifestSHA256: manSum,
+			Page: "https://mods.example/site/tiny/", Manifest: "https://mods.example/site/tiny.json"},
 		AdvertisedSHA256: manSum, IngestedSHA256: &manSum, Health: ClaimCurrent,
 		FirstObserved: now, LastChanged: &now, LastAttempt: now, LastSuccess: &now,
 	}))

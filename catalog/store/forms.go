@@ -1,0 +1,63 @@
+package store
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// The forms of the names a state holds, as the protocol and the naming rules define them. A
+// record naming a project, a site or an event in another form is refused by Check, since the
+// build would write it into a page path or a catalog field that must have that form (a
+// project "../../tmp/x" with a correctly computed event id is still not a project).
+var (
+	// projectIDForm is the protocol's project id: a lowercase UUID (schemas, $defs uuid).
+	projectIDForm = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	// nameIDForm is SiteID's and SourceID's output: Slug's letters, digits and single
+	// hyphens, a hyphen, then 8 hex digits; or the 8 digits alone (readableID).
+	nameIDForm = regexp.MustCompile(`^([a-z0-9]+(-[a-z0-9]+)*-)?[0-9a-f]{8}$`)
+	// eventIDForm is EventID's output: 20 lowercase hex digits.
+	eventIDForm = regexp.MustCompile(`^[0-9a-f]{20}$`)
+)
+
+// IsProjectID reports whether s is a project id in the protocol's form (a lowercase UUID).
+func IsProjectID(s string) bool { return projectIDForm.MatchString(s) }
+
+// IsSiteID reports whether s has the form SiteID gives a site (and SourceID a source): a
+// slug of at most maxSlug bytes, a hyphen and 8 hex digits.
+func IsSiteID(s string) bool { return len(s) <= maxSlug+9 && nameIDForm.MatchString(s) }
+
+// IsEventID reports whether s has the form EventID gives an event.
+func IsEventID(s string) bool { return eventIDForm.MatchString(s) }
+
+// IsWebURL reports whether s is an absolute http or https URL with a host, the only URLs a
+// record holds (the crawler fetches nothing else, and a build links to nothing else).
+func IsWebURL(s string) bool {
+	if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && u.Host != ""
+}
+
+// Words for Check's problems about forms.
+const (
+	projectIDWords = "is not a project id (a lowercase UUID, the protocol's form)"
+	siteIDWords    = "is not a site id (a slug, a hyphen and 8 hex digits, the naming rules' form)"
+	eventIDWords   = "is not an event id (20 lowercase hex digits, the formula's form)"
+	webURLWords    = "is not an absolute http(s) URL"
+)
+
+// checkForm reports field's value v at rel when ok(v) is false.
+func (c *checker) checkForm(rel, field, v string, ok func(string) bool, words string) {
+	if !ok(v) {
+		c.add(BadValue, rel, "%s %q %s", field, v, words)
+	}
+}
+
+// checkURLs reports each value of field at rel that is not IsWebURL.
+func (c *checker) checkURLs(rel, field string, vs ...string) {
+	for _, v := range vs {
+		c.checkForm(rel, field, v, IsWebURL, webURLWords)
+	}
+}
