@@ -627,42 +627,40 @@ func (c *checker) checkManifest(project, site string, cl Claim) {
 		ok = false
 		c.add(ManifestDigest, mrel, "hashes to %s, but claim.json records ingested_sha256 %s", got, ingested)
 	}
-	if m := c.manifest(mrel, project, b); ok && m != nil && c.render {
+	m := c.manifest(mrel, project, b)
+	if ok && m != nil && c.render {
 		c.manifests[project+"/"+site] = m
+	}
+	// The bytes the claim vouches for, held to the schema in the full scope (the build reads
+	// past it; check says it, as a value out of form).
+	if ok && m != nil && !c.render {
+		if msg := manifestSchemaProblem(b); msg != "" {
+			c.add(BadValue, mrel, "%s", msg)
+		}
 	}
 }
 
 // manifest decodes held manifest bytes and checks they describe project, reporting (and
-// returning nil) when they do not. The full scope reads only project.id; the render scope
-// decodes the whole manifest for the network model, so it also reports bytes that do not
-// decode as a project manifest.
+// returning nil) when they do not: bytes that do not decode as a project manifest, another
+// document, another project. Both scopes decode the whole manifest, as the network model
+// does, so what check passes the build can read; in the full scope checkManifest also holds
+// the bytes to the protocol's schema (manifestSchemaProblem).
 func (c *checker) manifest(rel, project string, b []byte) *protocol.Manifest {
 	var m protocol.Manifest
-	var head struct {
-		Project struct {
-			ID string `json:"id"`
-		} `json:"project"`
-	}
-	var err error
-	if c.render {
-		err = json.Unmarshal(b, &m)
-		head.Project.ID = m.Project.ID
-	} else {
-		err = json.Unmarshal(b, &head)
-	}
+	err := json.Unmarshal(b, &m)
 	var syntax *json.SyntaxError
 	switch {
-	case errors.As(err, &syntax) || (err != nil && !c.render):
+	case errors.As(err, &syntax):
 		c.add(ManifestContent, rel, "is not JSON: %v", err)
 		return nil
 	case err != nil:
 		c.add(ManifestContent, rel, "does not parse as a project manifest: %v", err)
 		return nil
-	case c.render && m.Document != protocol.DocProject:
+	case m.Document != protocol.DocProject:
 		c.add(ManifestContent, rel, "has document %q, not %q", m.Document, protocol.DocProject)
 		return nil
-	case head.Project.ID != project:
-		c.add(ManifestContent, rel, "describes project %q, not the claim's project %s", head.Project.ID, project)
+	case m.Project.ID != project:
+		c.add(ManifestContent, rel, "describes project %q, not the claim's project %s", m.Project.ID, project)
 		return nil
 	}
 	return &m

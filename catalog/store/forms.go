@@ -4,6 +4,11 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
 // The forms of the names a state holds, as the protocol and the naming rules define them. A
@@ -60,4 +65,29 @@ func (c *checker) checkURLs(rel, field string, vs ...string) {
 	for _, v := range vs {
 		c.checkForm(rel, field, v, IsWebURL, webURLWords)
 	}
+}
+
+var (
+	manifestSchemaOnce sync.Once
+	manifestSchema     *jsonschema.Schema
+	manifestSchemaErr  error
+)
+
+// manifestSchemaProblem says how held manifest bytes fail the protocol's project manifest
+// schema (structure and vocabulary: a project type, a release status, a relationship kind),
+// "" when they do not. The crawler holds only manifests that passed it, and the build writes
+// their values into documents whose schemas repeat those vocabularies, so a held manifest
+// that fails it is an edited one. The protocol's other rules are not run: a rule added later
+// must not make the last good data of every claim a problem.
+func manifestSchemaProblem(b []byte) string {
+	manifestSchemaOnce.Do(func() {
+		manifestSchema, manifestSchemaErr = schemas.Compile(schemas.FS, schemas.Project)
+	})
+	if manifestSchemaErr != nil {
+		return "cannot be checked against the project manifest schema: " + manifestSchemaErr.Error()
+	}
+	if err := schemas.Validate(manifestSchema, b); err != nil {
+		return "does not match the project manifest schema: " + err.Error()
+	}
+	return ""
 }

@@ -144,8 +144,7 @@ func TestCheckLoadForRenderManifestContent(t *testing.T) {
 
 // The render scope leaves media/'s bytes to the build; the full scope hashes them.
 func TestCheckLoadForRenderSkipsMediaBytes(t *testing.T) {
-	d := tinyState(t)
-	renderable(t, d, "project")
+	d := tinyState(t) // its manifest is a valid one
 	rel := MediaDir + "/" + strings.Repeat("b", 64) + ".png"
 	must(t, d.WriteBytes(rel, []byte("not it")))
 	if _, ps := d.CheckLoadForRender(); len(ps) != 0 {

@@ -19,7 +19,8 @@ var (
 	tinySite   = SiteID(tinyIndexURL)
 	tinySource = SourceID(tinySourceURL)
 	tinyIndex  = []byte(`{"schema_version":2,"document":"index","projects":[]}` + "\n")
-	tinyMan    = []byte(`{"schema_version":2,"document":"project","project":{"id":"` + tinyProject + `","name":"Tiny"}}` + "\n")
+	// tinyMan is a valid project manifest (Check holds it to the protocol's schema).
+	tinyMan = []byte(`{"schema_version":"2","document":"project","generator":"test","project":{"id":"` + tinyProject + `","name":"Tiny","summary":"A tiny project.","type":"mod","status":"active","versioning":"numeric","game":"morrowind","license":"MIT","tags":[],"maintainers":[],"links":{"page":"https://mods.example/site/tiny/","source":"https://mods.example/src/tiny","issues":"https://mods.example/src/tiny/issues"},"integrations":{},"media":[],"credits":[]},"channels":{"stable":{"version":"1.0.0"}},"releases":[{"version":"1.0.0","channel":"stable","date":"2026-09-01","status":"available","source":{"repository":"https://mods.example/src/tiny"},"runtimes":{},"platforms":[],"provides":[],"relationships":[],"components":[{"id":"main","name":"Main","path":".","required":true,"default":true,"requires":[],"conflicts":[],"suggested_with":[]}],"groups":[],"extensions":{},"critical_extensions":[],"artifacts":[{"id":"main","format":"flat","filename":"tiny-1.0.0.zip","media_type":"application/zip","size":1,"digests":{"sha256":"0000000000000000000000000000000000000000000000000000000000000000"},"sources":[{"url":"https://mods.example/dl/tiny.zip","kind":"publisher"}],"signatures":[]}]}]}` + "\n")
 )
 
 func tinyState(t testing.TB) *Dir {
