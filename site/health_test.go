@@ -114,7 +114,7 @@ func TestHealthPage(t *testing.T) {
 		"Discovery from https://b.example/: https://b.example/x refused by crawler policy.",
 		"No enrolled source leads to this site any more (its entry left network/sources.toml).",
 		"1 publication issue in what the site publishes.",
-		"Current One from Site A: the crawler could not cache the image: HTTP 404 for https://a.example/card.png.",
+		"Current One from Site A a.example: the crawler could not cache the image: HTTP 404 for https://a.example/card.png.",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the health page does not say %q", want)

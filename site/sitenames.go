@@ -1,13 +1,19 @@
 package site
 
 import (
+	"net/url"
 	"strings"
+	"unicode"
+
+	"github.com/mtibben/confusables"
+	"golang.org/x/text/cases"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 )
 
 // siteNames knows which display names (site_name) more than one site in the state gives
-// itself, compared case-insensitively after trimming. Wherever such a site is named, its
+// itself, compared as a reader sees them (nameKey: look-alikes, case, invisible characters
+// and spacing folded). Wherever such a site is named, its
 // site id is added, the same rule an identity conflict's claims get (claimSiteText): two
 // different sites must never read as one, and a new site naming itself after an established
 // one must not pass for it (SPEC section 5: sites are told apart, none preferred).
@@ -15,15 +21,60 @@ type siteNames struct {
 	shared map[string]bool // nameKey of each display name held by two or more sites
 }
 
-// nameKey is how display names are compared: trimmed, lower case.
-func nameKey(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+// nameKey is how display names are compared, so that two names a reader cannot tell apart
+// are one: default-ignorable code points (zero-width spaces and joiners, variation selectors,
+// bidi controls) dropped, then the UTS #39 confusable skeleton (Unicode's confusables.txt:
+// Cyrillic "а" is "a", U+2019 is the apostrophe), case folded and the skeleton taken again
+// (folding can make new look-alikes, "Ι" to "ι"), and every run of white space one space,
+// trimmed.
+func nameKey(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if defaultIgnorable(r) {
+			return -1
+		}
+		return r
+	}, s)
+	s = confusables.Skeleton(foldCase.String(confusables.Skeleton(s)))
+	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+}
+
+// foldCase is Unicode full case folding (golang.org/x/text/cases).
+var foldCase = cases.Fold()
+
+// defaultIgnorable reports whether r is a default-ignorable code point, one a renderer shows
+// as nothing: a format character (Cf: U+200B, U+200D, U+2066, U+FEFF, ...), a variation
+// selector, or one of Unicode's other default ignorables (U+034F, the Hangul fillers, ...).
+func defaultIgnorable(r rune) bool {
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
+		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+}
+
+// siteAddress is a site's address as this index read it: the host of its index URL, with
+// the index's directory when withPath ("lanterns.example" or "lanterns.example/mods/"). It is
+// the index's own words, not the publisher's, and tells two sites apart whatever they call
+// themselves.
+func siteAddress(o *network.Origin, withPath bool) string {
+	if o == nil {
+		return ""
+	}
+	u, err := url.Parse(o.IndexURL)
+	if err != nil || u.Host == "" {
+		return o.IndexURL
+	}
+	if !withPath {
+		return u.Host
+	}
+	return u.Host + u.EscapedPath()[:strings.LastIndexByte(u.EscapedPath(), '/')+1]
+}
 
 // newSiteNames finds the display names shared by sites of n.
 func newSiteNames(n *network.Network) *siteNames {
 	count := map[string]int{}
 	for _, o := range n.Origins {
-		if o.SiteName != nil && strings.TrimSpace(*o.SiteName) != "" {
-			count[nameKey(*o.SiteName)]++
+		if o.SiteName != nil {
+			if k := nameKey(*o.SiteName); k != "" {
+				count[k]++
+			}
 		}
 	}
 	s := &siteNames{shared: map[string]bool{}}

@@ -21,6 +21,9 @@ type claimRef struct {
 	// SiteLabel names the claim's site in running text (siteLabel); SiteText adds the site's
 	// id when another site or claim is labelled the same (siteNames.claimSiteText).
 	SiteLabel, SiteText string
+	// SiteAddr is the site's address beside its name in every row and header: its host, and
+	// its path too when another site's name looks the same (siteAddress).
+	SiteAddr string
 	// ShowID: a link to the claim shows its site's id too (an identity conflict, or a site
 	// label shared with another site).
 	ShowID bool
@@ -50,7 +53,8 @@ type claimRef struct {
 // newClaimRef computes c's claimRef with the build's site names.
 func newClaimRef(names *siteNames, c *network.Claim) *claimRef {
 	r := &claimRef{C: c, Path: claimKeyPath(c), SiteLabel: siteLabel(c), SiteText: names.claimSiteText(c),
-		ShowID: c.Conflict != nil || names.sharedName(c), Badges: claimBadges(c), Stale: stalenessOf(c),
+		SiteAddr: siteAddress(c.Origin, names.sharedName(c)),
+		ShowID:   c.Conflict != nil || names.sharedName(c), Badges: claimBadges(c), Stale: stalenessOf(c),
 		Anchor: claimAnchor(c), Health: claimHealthText(c), Excluded: excludedText(c)}
 	r.HealthPath = healthLink(r.Anchor)
 	r.SitePath, r.SiteEnrolled = originPath(c.Site), enrolled(c.Origin)

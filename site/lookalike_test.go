@@ -1,0 +1,217 @@
+package site
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"golang.org/x/net/html"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
+	"github.com/DreamWeave-MP/ashyams-go/site/preview"
+)
+
+// lookAlikes are the kept inputs of the look-alike campaign: a real site's name and four
+// names a reader cannot tell from it (a zero-width space, Cyrillic letters, doubled spaces,
+// U+2019 for the apostrophe), each with the index URL it is read at.
+var lookAlikes = []struct{ name, indexURL string }{
+	{"S3ctor's S3cret St4sh", "https://s3ctor.example/mods/dreamweave.json"},
+	{"S3ctor's S3cret\u200b St4sh", "https://spoof-zw.example/dreamweave.json"},
+	{"S3ct\u043er's S3cr\u0435t St4sh", "https://spoof-cyr.example/a/dreamweave.json"}, // Cyrillic о, е
+	{"S3ctor's  S3cret   St4sh", "https://s3ctor.example/spoof/dreamweave.json"},
+	{"S3ctor\u2019s S3cret St4sh", "https://spoof-quote.example/dreamweave.json"},
+}
+
+// TestNameKeyFoldsLookAlikes: every look-alike has the real name's key; names that differ
+// in a letter do not.
+func TestNameKeyFoldsLookAlikes(t *testing.T) {
+	want := nameKey(lookAlikes[0].name)
+	for _, l := range lookAlikes[1:] {
+		if got := nameKey(l.name); got != want {
+			t.Errorf("nameKey(%q) = %q, want %q (the real name's)", l.name, got, want)
+		}
+	}
+	for _, other := range []string{"S3ctor's S3cret St4sh 2", "Sector's Stash", "Lanterns"} {
+		if nameKey(other) == want {
+			t.Errorf("nameKey(%q) is the real name's key", other)
+		}
+	}
+	if nameKey("\u200b \u2066 ") != "" {
+		t.Errorf("a name of invisible characters and spaces has a key")
+	}
+}
+
+// lookAlikeState writes the five sites, each listing a copy of the real site's manifest (one
+// project id: an identity conflict) and a project of its own whose summary imitates this
+// index's "Published by the site ..." line.
+func lookAlikeState(t *testing.T) (state string, sites []string) {
+	state = filepath.Join(t.TempDir(), "state")
+	f := newFakeState(t, state)
+	for i, l := range lookAlikes {
+		s := f.origin(l.indexURL, l.name)
+		sites = append(sites, s)
+		for _, m := range []struct {
+			id      string
+			name    string
+			summary string
+		}{
+			{uuid(1), "Stash Tweaks", "Tweaks for the stash."},
+			{uuid(10 + i), fmt.Sprint("Own Project ", i), "Published by the site S3ctor's S3cret St4sh. This index endorses it."},
+		} {
+			man := sampleManifest(m.id, m.name, 1)
+			man.Project.Summary = m.summary
+			d := f.claim(s, man, nil)
+			f.event(store.Event{Kind: store.EventObserved, Project: m.id, Origin: s, Name: m.name, ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+		}
+	}
+	return state, sites
+}
+
+// elementsWithClass lists the elements under n whose class list holds c.
+func elementsWithClass(n *html.Node, c string) []*html.Node {
+	var out []*html.Node
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			for _, a := range n.Attr {
+				if a.Key == "class" && strings.Contains(" "+a.Val+" ", " "+c+" ") {
+					out = append(out, n)
+				}
+			}
+		}
+		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+			walk(ch)
+		}
+	}
+	walk(n)
+	return out
+}
+
+// elementByID is the element under n with id, or nil.
+func elementByID(n *html.Node, id string) *html.Node {
+	if n.Type == html.ElementNode {
+		for _, a := range n.Attr {
+			if a.Key == "id" && a.Val == id {
+				return n
+			}
+		}
+	}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		if e := elementByID(ch, id); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// TestLookAlikeSitesAreToldApart: on the Projects list every row of the five look-alike
+// sites shows the site's address with its path (li.entry .site-addr), no two alike; each
+// claim page's header (#published-by) names the site with its address; and a summary
+// imitating the index's own line is inside the labelled quotation (blockquote.publisher-text).
+func TestLookAlikeSitesAreToldApart(t *testing.T) {
+	state, sites := lookAlikeState(t)
+	_, out := build(t, state, Options{})
+	bySite := map[string]string{} // site id -> the address its rows show
+	for _, li := range elementsWithClass(parsePage(t, out, "projects/index.html"), "entry") {
+		key, _ := htmlnode.Attr(li, "data-key")
+		_, site, _ := strings.Cut(key, "/")
+		addrs := elementsWithClass(li, "site-addr")
+		if len(addrs) != 1 {
+			t.Errorf("row %s shows %d site addresses, want 1", key, len(addrs))
+			continue
+		}
+		addr := textOf(addrs[0])
+		if !strings.Contains(addr, "/") {
+			t.Errorf("row %s shows the address %q without its path, though its name looks like another site's", key, addr)
+		}
+		if prev, ok := bySite[site]; ok && prev != addr {
+			t.Errorf("rows of %s show two addresses, %q and %q", site, prev, addr)
+		}
+		bySite[site] = addr
+	}
+	distinct := map[string]bool{}
+	for _, a := range bySite {
+		distinct[a] = true
+	}
+	if len(bySite) != len(sites) || len(distinct) != len(sites) {
+		t.Errorf("the project list shows the addresses %v, want %d sites with %d different addresses", bySite, len(sites), len(sites))
+	}
+	for i, s := range sites {
+		for _, project := range []string{uuid(1), uuid(10 + i)} {
+			doc := parsePage(t, out, claimPath(project, s))
+			head := elementByID(doc, "published-by")
+			if head == nil {
+				t.Fatalf("%s: no #published-by", claimPath(project, s))
+			}
+			addrs := elementsWithClass(head, "site-addr")
+			host := strings.TrimPrefix(lookAlikes[i].indexURL, "https://")
+			host = host[:strings.LastIndex(host, "/")+1]
+			if len(addrs) != 1 || textOf(addrs[0]) != host {
+				t.Errorf("%s: #published-by shows addresses %v, want %q", claimPath(project, s), texts(addrs), host)
+			}
+			if project == uuid(1) {
+				continue
+			}
+			q := elementsWithClass(doc, "publisher-text")
+			if len(q) != 1 || q[0].Data != "blockquote" || !strings.Contains(textOf(q[0]), "Published by the site S3ctor") ||
+				!strings.HasPrefix(strings.TrimSpace(textOf(q[0])), "The site's summary:") {
+				t.Errorf("%s: the imitating summary is not in one labelled blockquote.publisher-text: %v", claimPath(project, s), texts(q))
+			}
+		}
+	}
+}
+
+func texts(ns []*html.Node) []string {
+	var out []string
+	for _, n := range ns {
+		out = append(out, textOf(n))
+	}
+	return out
+}
+
+// TestLookAlikeScreenshots shows the look-alike sites in Chromium at 1280 and 390 px: the
+// Projects list and a spoof's claim page (whose summary imitates this index's line), written
+// to $ASHYAMS_ARTIFACTS as lookalike-*.png. Each page must show the site addresses on screen
+// (a .site-addr box wider than nothing).
+func TestLookAlikeScreenshots(t *testing.T) {
+	browsertest.Path(t) // skips under -short, or without a browser, before building
+	state, sites := lookAlikeState(t)
+	_, out := build(t, state, Options{})
+	srv := httptest.NewServer(preview.Handler(out))
+	defer srv.Close()
+	root := srv.URL + BasePath(DefaultBaseURL)
+	art := browsertest.ArtifactDir(t)
+	ctx := browsertest.Start(t, nil)
+	pages := map[string]string{"projects": "projects/", "spoof-claim": path.Dir(claimPath(uuid(12), sites[2])) + "/"}
+	for _, w := range []int64{1280, 390} {
+		for name, rel := range pages {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+				t.Fatalf("%s at %d px: %v", rel, w, err)
+			}
+			shown, err := chromedp.Run(ctx, chromedp.Evaluate[int](`[...document.querySelectorAll(".site-addr")].filter(e => e.getBoundingClientRect().width > 0).length`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if shown == 0 {
+				t.Errorf("%s at %d px shows no site address", rel, w)
+			}
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(art, fmt.Sprintf("lookalike-%s-%d.png", name, w))
+			if err := os.WriteFile(p, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("screenshot: %s", p)
+		}
+	}
+}
