@@ -210,7 +210,7 @@ func TestBrowsePages(t *testing.T) {
 	}
 }
 
-// TestNavigationAndNetworkPage: the navigation is five plain entries, and the network page
+// TestNavigationAndNetworkPage: the navigation is six plain entries, and the network page
 // leads to conflicts, capabilities, dependencies, gaps, health and releases.
 func TestNavigationAndNetworkPage(t *testing.T) {
 	out, _ := catalogState(t)
@@ -228,7 +228,7 @@ func TestNavigationAndNetworkPage(t *testing.T) {
 		}
 		return true
 	})
-	if got := strings.Join(labels, ","); got != "Projects,Updates,Sites,Your setup,About" {
+	if got := strings.Join(labels, ","); got != "Projects,Updates,Sites,Plan,Your setup,About" {
 		t.Errorf("the navigation is %s", got)
 	}
 	network := string(readOut(t, out, networkPath))
