@@ -11,9 +11,10 @@
 // keystroke (prefix, substring, one or two typos), a few dozen lines; a library such as
 // MiniSearch would add its own index format and ~20 KB to do the same. Every query word must
 // match a word of the entry: a word that starts with it or holds it (three letters or more),
-// or one at most one edit away (four letters or more; two edits from eight), so "candelight"
-// finds Candlelight. Each keystroke looks words up in the vocabulary (its distinct words, not
-// its entries) and sorts only the matches; the input is debounced.
+// or a word of letters that starts with the same letter and is at most one edit away (four
+// letters or more; two edits from eight), so "candelight" finds Candlelight. Each keystroke
+// looks words up in the vocabulary (its distinct words, not its entries) and sorts only the
+// matches; the input is debounced.
 //
 // The search, the filters, the sort and the page live in the address (?q=...&type=...&
 // sort=...&page=...), so a filtered list can be shared and Back returns to it. "Works with
@@ -30,7 +31,7 @@
   var staticPager = document.getElementById("list-pager");
   var more = document.getElementById("more-filters");
   var fields = ["q", "openmw", "sort", "type", "status", "tag", "game", "health", "conflict"];
-  var folded = ["type", "status", "tag", "game", "health", "conflict"];
+  var folded = ["openmw", "sort", "type", "status", "tag", "game", "health", "conflict"];
   var PAGE = 50, DEBOUNCE = 60;
   var root = form.getAttribute("data-root") || "";
   var src = form.getAttribute("data-index");
@@ -125,7 +126,20 @@
       });
     });
     var terms = Array.from(post.keys()).sort();
-    return {entries: entries, post: post, terms: terms, order: {}, cache: new Map()};
+    // Typos are forgiven in words of letters only (not in ids, versions or numbers), and the
+    // typo scan reads only the words that start with the query's first letter: by first
+    // letter, the range of terms holding those words.
+    var letters = /^\p{L}+$/u, fuzzy = new Map();
+    terms.forEach(function (t) {
+      if (letters.test(t)) {
+        var f = fuzzy.get(t[0]);
+        if (!f) {
+          fuzzy.set(t[0], f = []);
+        }
+        f.push(t);
+      }
+    });
+    return {entries: entries, post: post, terms: terms, fuzzy: fuzzy, order: {}, cache: new Map()};
   }
   function fromPage() {
     return build(pageItems.filter(function (li) { return li.hasAttribute("data-key"); }).map(entryOfItem));
@@ -208,7 +222,12 @@
       terms.forEach(function (t) {
         if (t.length > w.length && t.indexOf(w) > 0) {
           mark(t);
-        } else if (typos && distance(w, t, typos) <= typos) {
+        }
+      });
+    }
+    if (typos) {
+      (ix.fuzzy.get(w[0]) || []).forEach(function (t) {
+        if (Math.abs(t.length - w.length) <= typos && t.lastIndexOf(w, 0) !== 0 && distance(w, t, typos) <= typos) {
           mark(t);
         }
       });
@@ -359,11 +378,13 @@
       body.appendChild(pub("p", e.summary, "summary"));
     }
     var runs = body.appendChild(el("div", "meta")).appendChild(el("span", "runs-on"));
-    if (e.runtime === "constraint") {
+    if (e.runtime === "constraint" && trim(e.openmw) === "*") {
+      runs.textContent = "any OpenMW version";
+    } else if (e.runtime === "constraint") {
       runs.textContent = "OpenMW ";
       runs.appendChild(bdi(e.openmw));
     } else {
-      runs.textContent = e.runtime === "any" ? "runtime-independent" : "no current release";
+      runs.textContent = e.runtime === "any" ? "names no OpenMW version" : "no current release";
     }
     if (e.tags.length) {
       var tags = body.appendChild(el("div", "meta"));

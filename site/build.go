@@ -556,24 +556,55 @@ func (b *builder) jsonFile(f jsonFile) error {
 	return b.writeRaw(f.name, data)
 }
 
+// sitemapLimit is the most URLs one sitemap file may hold (the sitemap protocol's 50,000).
+// A variable so a test can reach it with a small site.
+var sitemapLimit = 50_000
+
 // sitemap writes sitemap.xml (every page but the 404 page, by its public URL) and robots.txt.
+// A site of more pages than one sitemap may hold gets sitemap-1.xml, sitemap-2.xml, ... of
+// sitemapLimit URLs each, and sitemap.xml is their sitemap index, so robots.txt and anyone
+// reading sitemap.xml keep the one address.
 func (b *builder) sitemap() error {
-	var buf bytes.Buffer
-	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
-	buf.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-	pages := append([]string(nil), b.pages...)
-	sort.Strings(pages)
-	for _, p := range pages {
-		if p == notFoundPage {
-			continue
+	pages := make([]string, 0, len(b.pages))
+	for _, p := range b.pages {
+		if p != notFoundPage {
+			pages = append(pages, p)
 		}
-		buf.WriteString("<url><loc>")
-		xmlEscape(&buf, b.base+dirURL(p))
-		buf.WriteString("</loc></url>\n")
 	}
-	buf.WriteString("</urlset>\n")
-	if err := b.write("sitemap.xml", buf.Bytes()); err != nil {
-		return err
+	sort.Strings(pages)
+	urlset := func(ps []string) []byte {
+		var buf bytes.Buffer
+		buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+		buf.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+		for _, p := range ps {
+			buf.WriteString("<url><loc>")
+			xmlEscape(&buf, b.base+dirURL(p))
+			buf.WriteString("</loc></url>\n")
+		}
+		buf.WriteString("</urlset>\n")
+		return buf.Bytes()
+	}
+	if len(pages) <= sitemapLimit {
+		if err := b.write("sitemap.xml", urlset(pages)); err != nil {
+			return err
+		}
+	} else {
+		var idx bytes.Buffer
+		idx.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+		idx.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+		for k := 0; k*sitemapLimit < len(pages); k++ {
+			name := fmt.Sprintf("sitemap-%d.xml", k+1)
+			if err := b.write(name, urlset(pages[k*sitemapLimit:min((k+1)*sitemapLimit, len(pages))])); err != nil {
+				return err
+			}
+			idx.WriteString("<sitemap><loc>")
+			xmlEscape(&idx, b.base+name)
+			idx.WriteString("</loc></sitemap>\n")
+		}
+		idx.WriteString("</sitemapindex>\n")
+		if err := b.write("sitemap.xml", idx.Bytes()); err != nil {
+			return err
+		}
 	}
 	robots := "User-agent: *\nAllow: /\nSitemap: " + b.base + "sitemap.xml\n"
 	return b.write("robots.txt", []byte(robots))

@@ -191,18 +191,20 @@ func TestStalenessWordingAndEnrollment(t *testing.T) {
 	}
 }
 
-// TestProjectTitlesByName: a project page and the claim pages' breadcrumbs name the project by
-// every name its claims publish, then the id; the title says the same.
+// TestProjectTitlesByName: a project page's title and heading name the project by every name
+// its claims publish and never by its id, which the page shows beneath the heading; the claim
+// pages' breadcrumbs name it by those names, then the id.
 func TestProjectTitlesByName(t *testing.T) {
 	state, ids := healthState(t)
 	_, out := build(t, state, Options{})
-	title := htmlcheck.Text(htmlcheck.One(t, parsePage(t, out, projectPath(uuid(6))), "head > title"))
-	if title != "Lamp / Lantern (project "+uuid(6)+") · AsHyAmS" {
-		t.Errorf("the project page's title does not name both: %q", title)
+	doc := parsePage(t, out, projectPath(uuid(6)))
+	title := htmlcheck.Text(htmlcheck.One(t, doc, "head > title"))
+	h1 := htmlcheck.Text(htmlcheck.One(t, doc, "h1"))
+	if title != "Lamp / Lantern · AsHyAmS" || h1 != "Lamp / Lantern" {
+		t.Errorf("the project page's title is %q and heading %q, want both names and no id", title, h1)
 	}
-	text := page(t, out, projectPath(uuid(6)))
-	if !strings.Contains(text, "Lamp / Lantern (project "+uuid(6)+")") {
-		t.Errorf("the project page's heading: %.300s", text)
+	if text := page(t, out, projectPath(uuid(6))); !strings.Contains(text, "Project id "+uuid(6)) {
+		t.Errorf("the project page does not show its id: %.300s", text)
 	}
 	claim := page(t, out, claimPath(uuid(6), ids["d"]))
 	if !strings.Contains(claim, "Projects › Lamp / Lantern (project "+uuid(6)+") › claim from Site D") {

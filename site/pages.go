@@ -146,7 +146,7 @@ func (b *builder) homePage() error {
 		d.Featured = append(d.Featured, fv)
 	}
 	d.Recent, d.More = recentItems(b.derived.Events, recentHome)
-	return b.page("home", &Page{Path: "index.html", Title: "The DreamWeave network, as observed", Section: "home",
+	return b.page("home", &Page{Path: "index.html", Title: "DreamWeave mods: projects, updates and sites", Section: "home",
 		Desc: "An independent index of the DreamWeave mod network: what each site published, what changed, and how the projects relate.", Data: d})
 }
 
@@ -248,13 +248,13 @@ func claimNames(cs []*network.Claim) []string {
 func projectTitle(p *network.Project) string {
 	names := claimNames(p.Claims)
 	if len(names) == 0 {
-		return "Project " + p.ID
+		return "A project no site names"
 	}
 	plain := make([]string, len(names))
 	for i, n := range names {
 		plain[i] = plainPub(n)
 	}
-	return strings.Join(plain, " / ") + " (project " + p.ID + ")"
+	return strings.Join(plain, " / ")
 }
 
 func (b *builder) projectView(p *network.Project) *projectView {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
 // TestPagerLinks: a pager names the first and last pages, two on either side of its own and
@@ -155,5 +157,62 @@ func TestListsArePaged(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(pagePath(l.first, pages+1)))); err == nil {
 			t.Errorf("%s: a page past the last was written", l.first)
 		}
+	}
+}
+
+// TestSitemapIndex: a site of more pages than one sitemap may hold gets numbered sitemaps of
+// at most sitemapLimit URLs, which together name every page once, and sitemap.xml becomes
+// their index; below the limit sitemap.xml is the one sitemap.
+func TestSitemapIndex(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	synthState(t, state, 20)
+	_, out := build(t, state, Options{})
+	one := string(readOut(t, out, "sitemap.xml"))
+	if !strings.Contains(one, "<urlset") {
+		t.Fatalf("below the limit sitemap.xml is not a urlset: %.200s", one)
+	}
+	want := strings.Count(one, "<loc>")
+	defer func(n int) { sitemapLimit = n }(sitemapLimit)
+	sitemapLimit = 40
+	_, out = build(t, state, Options{})
+	idx := string(readOut(t, out, "sitemap.xml"))
+	if !strings.Contains(idx, "<sitemapindex") {
+		t.Fatalf("above the limit sitemap.xml is not a sitemap index: %.200s", idx)
+	}
+	got, files := 0, 0
+	for k := 1; ; k++ {
+		name := fmt.Sprintf("sitemap-%d.xml", k)
+		data, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			break
+		}
+		files++
+		if !strings.Contains(idx, "<loc>"+DefaultBaseURL+name+"</loc>") {
+			t.Errorf("the sitemap index does not name %s", name)
+		}
+		n := strings.Count(string(data), "<loc>")
+		if n > sitemapLimit {
+			t.Errorf("%s holds %d URLs, more than %d", name, n, sitemapLimit)
+		}
+		got += n
+	}
+	if files < 2 || got != want {
+		t.Errorf("%d sitemaps hold %d URLs together, want %d in two or more", files, got, want)
+	}
+}
+
+// TestRecentItemsNameAHandful: a first crawl's observations become one line that names
+// maxNamed claims and counts the rest, however many there are.
+func TestRecentItemsNameAHandful(t *testing.T) {
+	var evs []*eventView
+	for i := 0; i < 1000; i++ {
+		evs = append(evs, &eventView{Event: &store.Event{Kind: store.EventObserved, ObservedAt: fakeTime}})
+	}
+	items, more := recentItems(evs, recentHome)
+	if len(items) != 1 || more {
+		t.Fatalf("1000 observations at one time make %d lines (more: %v), want 1", len(items), more)
+	}
+	if it := items[0]; len(it.Named) != maxNamed || it.Unnamed != 1000-maxNamed || len(it.Observed) != 1000 {
+		t.Errorf("the line names %d and counts %d more of %d", len(it.Named), it.Unnamed, len(it.Observed))
 	}
 }

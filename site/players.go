@@ -1,9 +1,11 @@
 package site
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
@@ -37,9 +39,17 @@ func (b *builder) networkPage() error {
 type recentItem struct {
 	Event *eventView
 	// Observed are the grouped "first observed" events, At their time; empty for an event.
+	// Named are the first maxNamed of them, which the line names; Unnamed counts the rest,
+	// which the list of first observations it links holds.
 	Observed []*eventView
+	Named    []*eventView
+	Unnamed  int
 	At       string
 }
+
+// maxNamed is how many claims a grouped line of "What changed lately" names: a first crawl
+// observes every claim at once, and the home page stays the same size whatever the count.
+const maxNamed = 5
 
 // minObservedGroup is how many first observations at one time become one line.
 const minObservedGroup = 3
@@ -60,7 +70,9 @@ func recentItems(evs []*eventView, n int) (items []*recentItem, more bool) {
 			}
 		}
 		if j-i >= minObservedGroup {
-			items = append(items, &recentItem{Observed: evs[i:j], At: e.ObservedAt})
+			g := evs[i:j]
+			named := g[:min(len(g), maxNamed)]
+			items = append(items, &recentItem{Observed: g, Named: named, Unnamed: len(g) - len(named), At: e.ObservedAt})
 			i = j
 			continue
 		}
@@ -112,7 +124,30 @@ func (b *builder) projectFeeds() error {
 			return b.writeBuf(name, feed, &pb.min)
 		})
 	}
-	return nil
+	return b.opml()
+}
+
+// OPMLFile lists every project's feed, so a feed reader can follow them all in one step.
+const OPMLFile = format.DataDir + "/projects.opml"
+
+// opml writes OPMLFile: an OPML 2.0 outline per project (by id, the projects' order), named
+// as its project page is titled, with its feed and its page.
+func (b *builder) opml() error {
+	var buf bytes.Buffer
+	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<opml version="2.0"><head><title>`)
+	xmlEscape(&buf, IndexName+": the updates of every project")
+	buf.WriteString("</title></head><body>\n")
+	for _, p := range b.n.Projects {
+		buf.WriteString(`<outline type="rss" text="`)
+		xmlEscape(&buf, projectTitle(p))
+		buf.WriteString(`" xmlUrl="`)
+		xmlEscape(&buf, b.base+projectFeedPath(p.ID))
+		buf.WriteString(`" htmlUrl="`)
+		xmlEscape(&buf, b.base+dirURL(projectPath(p.ID)))
+		buf.WriteString("\"/>\n")
+	}
+	buf.WriteString("</body></opml>\n")
+	return b.writeRaw(OPMLFile, bidiText(buf.Bytes(), markupEnds)) // publisher names: as in every markup file
 }
 
 // browsePath is the index of the lists that need no script.
