@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/refstate"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store/refstate"
 )
 
 // shared is ../shared from this package (depth 2).
