@@ -106,6 +106,9 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#results-pager a[rel="prev"]`))); err != nil {
 		t.Fatal(err)
 	}
+	// The click's handler runs after the click returns: wait until the address leaves page 2
+	// (a page that never does is stopped by go test's -timeout), then until the results settle.
+	browsertest.Until(t, ctx, `!location.search.includes("page=2")`)
 	settled(t, ctx)
 	if u, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.search`)); err != nil || u != "?openmw="+url.QueryEscape("0.48.5") {
 		t.Errorf("after Previous the address's query is %q (%v)", u, err)
