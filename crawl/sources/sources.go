@@ -3,10 +3,9 @@
 // algorithm can start from), `added` (YYYY-MM-DD) and `note`.
 //
 // A bad file is refused when it is loaded, never at use (SPEC, "seed documents"): every problem
-// is reported at once, each naming the entry number and, where it can be found, its line. That
-// includes a url the crawler would refuse to fetch before any lookup (crawl/guard.CheckURL: a
-// literal loopback, private, link-local/metadata, reserved... address, a malformed host). A
-// source list that does not load fails the refresh: it is this index's own bug
+// is reported at once, each naming the entry number and, where it can be found, its line, also
+// a url the guard would refuse before any lookup. A source list that does not load fails the
+// refresh: it is this index's own bug
 // (seeds/crawler.txt, "What never fails a refresh"). Messages never show a URL's password.
 package sources
 
@@ -101,16 +100,10 @@ func LoadWith(path string, o Options) ([]Source, error) {
 func Parse(name string, b []byte) ([]Source, error) { return ParseWith(name, b, Options{}) }
 
 // ParseWith checks the source list b; name is used in messages. Refused: TOML that does not
-// parse; top-level keys other than `source`; an entry with unknown keys; a url that is missing,
-// empty, does not parse, is not absolute http(s), has no host, carries a user name or password,
-// has a #fragment (never sent to a site) or surrounding whitespace, or that the crawler's guard
-// refuses before any lookup (crawl/guard.CheckURL: literal loopback unless o.AllowLoopback,
-// private, link-local, reserved... addresses, non-canonical IPv4 forms, malformed host names,
-// bad ports; localhost unless o.AllowLoopback); the same url listed twice (compared by
-// store.CanonicalURL: scheme and host lowercased, an IDN host as punycode, a default port and a
-// trailing dot on the host dropped, %-escapes normalised and dot segments removed as RFC 3986
-// section 6.2.2 says; an empty path read as "/"); `added` missing or not a date (YYYY-MM-DD); `note` missing, not a
-// string, empty, or not one line of printable text.
+// parse; top-level keys other than `source`; an entry with unknown keys; a url that fails
+// tomlfile.CheckURL or that the crawler's guard refuses before any lookup (localhost too,
+// unless o.AllowLoopback); the same url twice (dupKey); `added` not a date; `note` not one
+// line of printable text (CheckNote).
 func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	f, err := tomlfile.Decode(b, tomlfile.Shape{"source": entryKeys})
 	if err != nil {
@@ -134,7 +127,7 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 		if s.URL != "" {
 			key := dupKey(s.URL)
 			if prev, ok := seen[key]; ok {
-				eps = append(eps, Problem{Entry: n, Line: s.Line, Message: fmt.Sprintf("url %q repeats [[source]] #%d (line %d)", redact(s.URL), prev, out[prev-1].Line)})
+				eps = append(eps, Problem{Entry: n, Line: s.Line, Message: fmt.Sprintf("url %q repeats [[source]] #%d (line %d)", termtext.RedactURL(s.URL), prev, out[prev-1].Line)})
 			} else {
 				seen[key] = n
 			}
@@ -151,9 +144,8 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	return out, nil
 }
 
-// sourceTables returns the [[source]] tables of a decoded list, and the problems of its top
-// level: unknown keys (sorted), a `source` that is not an array of tables, an entry that is not
-// a table (read as an empty one, so entry numbers stay those of the file).
+// sourceTables returns the [[source]] tables of a decoded list and the problems of its top
+// level; an entry that is not a table reads as an empty one, so entry numbers stay the file's.
 func sourceTables(f *tomlfile.File) ([]map[string]any, []Problem) {
 	var ps []Problem
 	for _, k := range f.UnknownTop() {
@@ -179,11 +171,9 @@ func sourceTables(f *tomlfile.File) ([]map[string]any, []Problem) {
 	return tables, ps
 }
 
-// entryKeys are the keys a [[source]] entry may hold.
 var entryKeys = []string{"url", "added", "note"}
 
-// readEntry reads the n-th [[source]] table: its unknown keys (sorted), then url, added and
-// note, each checked as ParseWith says. The Source's URL is set only when it passed.
+// readEntry reads the n-th [[source]] table; the Source's URL is set only when it passed.
 func readEntry(n int, m map[string]any, f *tomlfile.File, o Options) (Source, []Problem) {
 	s := Source{Entry: n, Line: f.KeyLine("source", n, "url")}
 	if s.Line == 0 {
@@ -201,9 +191,9 @@ func readEntry(n int, m map[string]any, f *tomlfile.File, o Options) (Source, []
 		bad("url is missing")
 	case string:
 		if msg := tomlfile.CheckURL(v); msg != "" {
-			bad("url %q %s", redact(v), msg)
+			bad("url %q %s", termtext.RedactURL(v), msg)
 		} else if msg := checkFetchable(v, o.AllowLoopback); msg != "" {
-			bad("url %q %s", redact(v), msg)
+			bad("url %q %s", termtext.RedactURL(v), msg)
 		} else {
 			s.URL = v
 		}
@@ -241,8 +231,7 @@ func checkFetchable(s string, allowLoopback bool) string {
 		if !errors.As(err, &re) {
 			return "is refused: " + err.Error()
 		}
-		msg := "is refused by the crawler's guard: " + re.Reason // a loopback refusal names --allow-loopback
-		return msg
+		return "is refused by the crawler's guard: " + re.Reason // a loopback refusal names --allow-loopback
 	}
 	h := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	if !allowLoopback && (h == "localhost" || strings.HasSuffix(h, ".localhost")) {
@@ -251,10 +240,8 @@ func checkFetchable(s string, allowLoopback bool) string {
 	return ""
 }
 
-// dupKey is the URL as a site would see the request: store.CanonicalURL (scheme and host
-// lowercased, an IDN host as punycode, a trailing dot on the host and a default port dropped,
-// %-escapes normalised and dot segments removed: RFC 3986 section 6.2.2),
-// the fragment dropped, an empty path read as "/". Everything else is compared as written.
+// dupKey is the URL as a site would see the request: store.CanonicalURL, the fragment
+// dropped, an empty path read as "/".
 func dupKey(s string) string {
 	u, err := url.Parse(store.CanonicalURL(s))
 	if err != nil {
@@ -301,18 +288,10 @@ func tomlString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// redact is a URL for messages: its user info replaced (termtext.RedactURL), also in a URL that
-// does not parse. A URL without user info is shown exactly as written.
-func redact(s string) string { return termtext.RedactURL(s) }
-
-// CheckNote returns "" for a usable note, else what is wrong with it: empty (or only white
-// space), not UTF-8 (a TOML file cannot hold it), more than one line, or holding a character that hides, reorders or breaks text in a
-// review or a log: a C0 or C1 control, a line or paragraph separator, a bidirectional control
-// (embeddings, overrides, isolates, marks) or another invisible formatting character (zero-width
-// space, word joiner, byte order mark, soft hyphen...). Allowed, because real writing needs them:
-// the zero-width non-joiner and joiner (U+200C, U+200D: Persian and Indic words, emoji ZWJ
-// sequences) and variation selectors (marks, not formatting characters). sources.toml's `note`
-// and `ashyams add --note` use it.
+// CheckNote returns "" for a usable note, else what is wrong with it: empty, not UTF-8, more
+// than one line, or holding a character that hides, reorders or breaks text in a review or a
+// log (a control, a line separator, a bidi or other formatting character). The zero-width
+// non-joiner and joiner stay allowed: Persian and Indic words and emoji sequences need them.
 func CheckNote(note string) string {
 	switch {
 	case strings.TrimSpace(note) == "":
@@ -333,27 +312,12 @@ func CheckNote(note string) string {
 	return ""
 }
 
-// CheckURL applies Parse's syntax checks to one URL (absolute http or https, a host, no user
-// name or password, no #fragment, no surrounding whitespace): nil when it could be enrolled,
-// else an error naming the URL (password redacted) and what is wrong. inspect and add use it
-// before reading anything. Addresses are not judged here: those callers fetch through the
-// guard, which refuses what its --allow-loopback setting refuses and says so; CheckURLWith
-// judges them too.
+// CheckURL applies ParseWith's syntax checks (tomlfile.CheckURL) to one URL, for inspect and
+// add before they read anything: nil, or an error naming the URL (password redacted). Addresses
+// are left to the guard those callers fetch through.
 func CheckURL(raw string) error {
 	if msg := tomlfile.CheckURL(raw); msg != "" {
-		return fmt.Errorf("url %q %s", redact(raw), msg)
-	}
-	return nil
-}
-
-// CheckURLWith applies every entry check of ParseWith to one URL: CheckURL's, then the guard's
-// checks before any lookup under o.AllowLoopback.
-func CheckURLWith(raw string, o Options) error {
-	if err := CheckURL(raw); err != nil {
-		return err
-	}
-	if msg := checkFetchable(raw, o.AllowLoopback); msg != "" {
-		return fmt.Errorf("url %q %s", redact(raw), msg)
+		return fmt.Errorf("url %q %s", termtext.RedactURL(raw), msg)
 	}
 	return nil
 }

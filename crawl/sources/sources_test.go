@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
 func TestLoadCorpusSources(t *testing.T) {
@@ -241,8 +243,8 @@ func TestRedact(t *testing.T) {
 		"https://me:pw@exa mple.org/a@b":   "https://xxxxx@exa mple.org/a@b",
 		"not a url at all: user:pw@host/%": "not a url at all: xxxxx@host/%",
 	} {
-		if got := redact(in); got != want {
-			t.Errorf("redact(%q) = %q, want %q", in, got, want)
+		if got := termtext.RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
