@@ -8,6 +8,7 @@ package tomlfile
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"reflect"
 	"slices"
@@ -67,7 +68,7 @@ func Decode(b []byte, shape Shape) (*File, error) {
 }
 
 // UnknownTop returns the file's top-level keys outside its shape, sorted.
-func (f *File) UnknownTop() []string { return sortedSet(f.unknown[""]) }
+func (f *File) UnknownTop() []string { return slices.Sorted(maps.Keys(f.unknown[""])) }
 
 // Unknown returns the keys of entry, an entry of table, outside the shape, sorted. A key is
 // named once, by its first part, however it is written (a value, a dotted key, a table); a
@@ -209,13 +210,7 @@ func (*anyValue) UnmarshalTOML(any) error { return nil }
 // table the other keys of its entries. A table that is not an array, or an entry that is not
 // a table, is skipped here: the reader reports its shape.
 func undecoded(text string, shape Shape) map[string]map[string]bool {
-	tables := slices.Sorted(func(yield func(string) bool) {
-		for t := range shape {
-			if !yield(t) {
-				return
-			}
-		}
-	})
+	tables := slices.Sorted(maps.Keys(shape))
 	file := reflect.New(structOf(tables, reflect.TypeFor[toml.Primitive]()))
 	md, err := toml.Decode(text, file.Interface())
 	out := map[string]map[string]bool{"": {}}
@@ -325,13 +320,4 @@ func unquote(s string) string {
 		return s[1 : len(s)-1]
 	}
 	return s
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
