@@ -14,15 +14,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
+	"slices"
 	"strings"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/tomlfile"
 )
 
-// Migration is one reviewed host move (a `[[migration]]` entry). From and To are site index
-// URLs (the `index_url` of an origin); Reviewed is the review date, "YYYY-MM-DD". Entry is the
-// entry's 1-based position among the file's [[migration]] entries, for messages.
+// Migration is one reviewed host move (a `[[migration]]` entry) between two site index URLs.
 type Migration struct {
 	Project  string // the project id, a lowercase UUID
 	From     string // the old site index URL, absolute http(s)
@@ -32,22 +31,20 @@ type Migration struct {
 	Entry    int    // 1-based position among the [[migration]] entries
 }
 
-// Featured is one front-page choice (a `[[featured]]` entry): a project id and why. Entry is the
-// 1-based position among the [[featured]] entries, which is also the order shown.
+// Featured is one front-page choice (a `[[featured]]` entry): a project id and why.
 type Featured struct {
 	Project string // the project id, a lowercase UUID
 	Note    string // why this index features it, in words; never empty
 	Entry   int    // 1-based position among the [[featured]] entries: the order shown
 }
 
-// Curation is a loaded curation file. Migrations and Featured keep the file's order.
+// Curation is a loaded curation file.
 type Curation struct {
 	Migrations []Migration // the [[migration]] entries, in file order
 	Featured   []Featured  // the [[featured]] entries, in file order
 }
 
-// Problem is one thing wrong with the file: Entry names the entry ("[[migration]] #2
-// (project 4d0c9f6e-...)", or "file" for the document as a whole), Message what is wrong.
+// Problem is one thing wrong with the file.
 type Problem struct {
 	Entry   string // "[[migration]] #2 (project ...)", or "file" for the whole document
 	Message string // what is wrong, naming the field
@@ -78,8 +75,7 @@ type Error struct {
 	Problems []Problem // every problem found: the file's own first, then each entry's; at least one
 }
 
-// Error renders the refusal on several lines: "<path>: refused", then each problem as
-// "  <entry>: <message>" on its own line.
+// Error is "<path>: refused", then each problem on its own indented line.
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: refused", e.Path)
@@ -103,14 +99,11 @@ func Load(path string) (*Curation, error) {
 	return Parse(path, b)
 }
 
-// Parse checks the curation document b; name is used in messages (usually the file's path).
-// Top-level keys other than migration and featured, unknown keys inside an entry, missing or
-// empty fields, a project that is not a lowercase UUID, a from/to that is not an absolute
-// http(s) URL without user info, from equal to to, a reviewed value that is not a calendar date,
-// repeated entries (the same project and from; the same featured project), a project moved from
-// one site to two, and moves of one project that form a cycle (A to B and B to A, or A to B to
-// C to A: no site would be where the claim continues) are refused. Messages about several
-// entries give each entry's line when the file writes them as [[migration]] headers.
+// Parse checks the curation document b; name is used in messages. Refused: unknown keys,
+// missing or empty fields, a project that is not a lowercase UUID, a from/to that fails
+// tomlfile.CheckURL, from equal to to, a reviewed value that is not a date, repeated entries, a
+// project moved from one site to two, and moves that form a cycle (no site would be where the
+// claim continues).
 func Parse(name string, b []byte) (*Curation, error) {
 	f, err := tomlfile.Decode(b, shape)
 	if err != nil {
@@ -249,7 +242,7 @@ func (m Migration) label() string { return label("migration", m.Entry, m.Project
 func (f Featured) label() string  { return label("featured", f.Entry, f.Project) }
 
 func label(table string, n int, project string) string {
-	if uuidRE.MatchString(project) {
+	if store.IsProjectID(project) {
 		return fmt.Sprintf("[[%s]] #%d (project %s)", table, n, project)
 	}
 	return fmt.Sprintf("[[%s]] #%d", table, n)
@@ -286,40 +279,22 @@ func entries(doc map[string]any, key string) ([]map[string]any, []Problem) {
 
 func migration(n int, m map[string]any, unknown []string) (Migration, []Problem) {
 	mg := Migration{Entry: n}
-	mg.Project, _ = m["project"].(string)
-	lbl := label("migration", n, mg.Project)
-	var ps []Problem
-	bad := func(format string, a ...any) {
-		ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf(format, a...)})
-	}
-	for _, k := range unknown {
-		bad("unknown key %q (want project, from, to, reason, reviewed)", k)
-	}
-	var p []Problem
-	mg.Project, p = stringField(lbl, m, "project")
-	ps = append(ps, p...)
-	if mg.Project != "" && !uuidRE.MatchString(mg.Project) {
-		bad("project %q is not a lowercase UUID", mg.Project)
-	}
-	mg.From, p = stringField(lbl, m, "from")
-	ps = append(ps, p...)
-	if mg.From != "" {
-		if msg := tomlfile.CheckURL(mg.From); msg != "" {
-			bad("from %q %s", mg.From, msg)
-		}
-	}
-	mg.To, p = stringField(lbl, m, "to")
-	ps = append(ps, p...)
-	if mg.To != "" {
-		if msg := tomlfile.CheckURL(mg.To); msg != "" {
-			bad("to %q %s", mg.To, msg)
+	ps, bad := entryProblems("migration", n, m, unknown, "project, from, to, reason, reviewed")
+	mg.Project = projectField(m, bad)
+	for _, u := range []struct {
+		key string
+		v   *string
+	}{{"from", &mg.From}, {"to", &mg.To}} {
+		if *u.v = stringField(m, u.key, bad); *u.v != "" {
+			if msg := tomlfile.CheckURL(*u.v); msg != "" {
+				bad("%s %q %s", u.key, *u.v, msg)
+			}
 		}
 	}
 	if mg.From != "" && mg.From == mg.To {
 		bad("from and to are the same site index URL; a move needs two sites")
 	}
-	mg.Reason, p = stringField(lbl, m, "reason")
-	ps = append(ps, p...)
+	mg.Reason = stringField(m, "reason", bad)
 	if v, ok := m["reviewed"]; !ok {
 		bad("reviewed is missing (the date this move was reviewed, YYYY-MM-DD)")
 	} else if date, msg := tomlfile.Date("reviewed", v); msg != "" {
@@ -327,55 +302,62 @@ func migration(n int, m map[string]any, unknown []string) (Migration, []Problem)
 	} else {
 		mg.Reviewed = date // a bare TOML local date (reviewed = 2026-09-28) is a date too
 	}
-	return mg, ps
+	return mg, *ps
 }
 
 func featured(n int, m map[string]any, unknown []string) (Featured, []Problem) {
-	f := Featured{Entry: n}
-	f.Project, _ = m["project"].(string)
-	lbl := label("featured", n, f.Project)
-	var ps []Problem
+	ps, bad := entryProblems("featured", n, m, unknown, "project, note")
+	f := Featured{Entry: n, Project: projectField(m, bad)}
+	f.Note = stringField(m, "note", bad)
+	return f, *ps
+}
+
+// entryProblems starts the problems of the n-th entry of table with its unknown keys, and
+// returns the function that adds one more, labelled with the entry.
+func entryProblems(table string, n int, m map[string]any, unknown []string, want string) (*[]Problem, func(string, ...any)) {
+	project, _ := m["project"].(string)
+	lbl, ps := label(table, n, project), new([]Problem)
+	bad := func(format string, a ...any) {
+		*ps = append(*ps, Problem{Entry: lbl, Message: fmt.Sprintf(format, a...)})
+	}
 	for _, k := range unknown {
-		ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf("unknown key %q (want project, note)", k)})
+		bad("unknown key %q (want %s)", k, want)
 	}
-	var p []Problem
-	f.Project, p = stringField(lbl, m, "project")
-	ps = append(ps, p...)
-	if f.Project != "" && !uuidRE.MatchString(f.Project) {
-		ps = append(ps, Problem{Entry: lbl, Message: fmt.Sprintf("project %q is not a lowercase UUID", f.Project)})
-	}
-	f.Note, p = stringField(lbl, m, "note")
-	ps = append(ps, p...)
-	return f, ps
+	return ps, bad
 }
 
-// stringField returns m[key] as a non-blank string, or a problem saying it is missing, blank or
+// projectField is stringField's project, also refused when it is not a lowercase UUID.
+func projectField(m map[string]any, bad func(string, ...any)) string {
+	p := stringField(m, "project", bad)
+	if p != "" && !store.IsProjectID(p) {
+		bad("project %q is not a lowercase UUID", p)
+	}
+	return p
+}
+
+// stringField returns m[key] as a non-blank string, or "" having said it is missing, blank or
 // of another type.
-func stringField(lbl string, m map[string]any, key string) (string, []Problem) {
+func stringField(m map[string]any, key string, bad func(string, ...any)) string {
 	v, ok := m[key]
-	if !ok {
-		return "", []Problem{{Entry: lbl, Message: key + " is missing"}}
+	s, isString := v.(string)
+	switch {
+	case !ok:
+		bad("%s is missing", key)
+	case !isString:
+		bad("%s is %s, not a string", key, tomlfile.TypeName(v))
+	case strings.TrimSpace(s) == "":
+		bad("%s is empty", key)
+	default:
+		return s
 	}
-	s, ok := v.(string)
-	if !ok {
-		return "", []Problem{{Entry: lbl, Message: fmt.Sprintf("%s is %s, not a string", key, tomlfile.TypeName(v))}}
-	}
-	if strings.TrimSpace(s) == "" {
-		return "", []Problem{{Entry: lbl, Message: key + " is empty"}}
-	}
-	return s, nil
+	return ""
 }
-
-var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 // FeaturedProject reports whether id is featured, and the entry when it is.
 func (c *Curation) FeaturedProject(id string) (Featured, bool) {
-	if c == nil {
-		return Featured{}, false
-	}
-	for _, f := range c.Featured {
-		if f.Project == id {
-			return f, true
+	if c != nil {
+		if i := slices.IndexFunc(c.Featured, func(f Featured) bool { return f.Project == id }); i >= 0 {
+			return c.Featured[i], true
 		}
 	}
 	return Featured{}, false

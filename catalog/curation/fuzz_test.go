@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/tomlfile"
 )
 
@@ -20,7 +21,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		for _, m := range c.Migrations {
-			if !uuidRE.MatchString(m.Project) || tomlfile.CheckURL(m.From) != "" || tomlfile.CheckURL(m.To) != "" || m.From == m.To || m.Reason == "" {
+			if !store.IsProjectID(m.Project) || tomlfile.CheckURL(m.From) != "" || tomlfile.CheckURL(m.To) != "" || m.From == m.To || m.Reason == "" {
 				t.Fatalf("accepted a bad migration %+v", m)
 			}
 			if _, err := time.Parse(time.DateOnly, m.Reviewed); err != nil {
@@ -28,7 +29,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, f := range c.Featured {
-			if !uuidRE.MatchString(f.Project) || f.Note == "" {
+			if !store.IsProjectID(f.Project) || f.Note == "" {
 				t.Fatalf("accepted a bad featured entry %+v", f)
 			}
 		}
