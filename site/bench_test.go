@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // synthState writes a state of n claims: n/10 sites of 10 claims each, every manifest with
@@ -26,10 +27,10 @@ import (
 // tags "Lua" and one of 40 themes, and current releases' OpenMW constraints by turns from
 // synthOpenMW.
 func synthState(tb testing.TB, root string, n int) {
-	f := newFakeState(tb, root)
+	f := statetest.In(tb, root)
 	var sites []string
 	for s := 0; s < (n+9)/10; s++ {
-		sites = append(sites, f.origin(fmt.Sprintf("https://site%04d.example/mods/dreamweave.json", s), fmt.Sprintf("Site %d", s)))
+		sites = append(sites, f.Site(fmt.Sprintf("https://site%04d.example/mods/dreamweave.json", s), fmt.Sprintf("Site %d", s)))
 	}
 	for i := 0; i < n; i++ {
 		id, name, site := uuid(i), fmt.Sprintf("Synthetic project %05d", i), sites[i/10]
@@ -48,7 +49,7 @@ func synthState(tb testing.TB, root string, n int) {
 		if i%100 == 0 {
 			m.Releases[0].Provides = []string{fmt.Sprintf("synthetic:cap-%d", i/100)}
 		}
-		d := f.claim(site, m, func(c *store.Claim) {
+		d := f.Claim(site, m, func(c *store.Claim) {
 			switch {
 			case i%100 == 7:
 				c.Health = store.ClaimWithdrawn
@@ -56,7 +57,7 @@ func synthState(tb testing.TB, root string, n int) {
 				c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("HTTP 503")
 			}
 		})
-		f.event(store.Event{Kind: store.EventObserved, Project: id, Origin: site, Name: m.Project.Name,
+		f.Event(store.Event{Kind: store.EventObserved, Project: id, Origin: site, Name: m.Project.Name,
 			ObservedAt: fmt.Sprintf("2026-09-%02dT%02d:%02d:00Z", 1+i%28, i%24, i%60), After: &d, Changes: []diff.Change{}})
 	}
 }
@@ -199,27 +200,27 @@ func TestMain(m *testing.M) {
 // one publisher's very large site index; the site records one publication issue per claim,
 // as a refresh does.
 func oneSiteState(tb testing.TB, root string, n int) {
-	f := newFakeState(tb, root)
-	site := f.origin("https://big.example/mods/dreamweave.json", "Big Site")
+	f := statetest.In(tb, root)
+	site := f.Site("https://big.example/mods/dreamweave.json", "Big Site")
 	var o store.Origin
-	if err := f.dir.ReadJSON(store.OriginPath(site), &o); err != nil {
+	if err := f.Dir.ReadJSON(store.OriginPath(site), &o); err != nil {
 		tb.Fatal(err)
 	}
 	for i := 0; i < n; i++ {
 		id := uuid(i)
 		o.Issues = append(o.Issues, fmt.Sprintf("%s (Project %05d): manifest unreachable: HTTP 404 for the manifest", id, i))
-		f.write(store.ClaimPath(id, site), store.Claim{
+		f.Write(store.ClaimPath(id, site), store.Claim{
 			Project: id, Origin: site,
 			Entry: protocol.IndexEntry{ID: id, Name: fmt.Sprintf("Project %05d", i), Summary: ptr(fmt.Sprintf("Summary of project %d.", i)),
 				Type: "mod", Status: "active", Page: fmt.Sprintf("https://big.example/mods/p%d/", i),
 				Manifest: fmt.Sprintf("https://big.example/mods/p%d.json", i), ManifestSHA256: sha([]byte(id)), Updated: ptr("2026-10-01"),
 				Channels: map[string]string{"stable": "1.0.0"}},
 			AdvertisedSHA256: sha([]byte(id)), Health: store.ClaimManifestUnreachable, Problem: ptr("HTTP 404 for the manifest"),
-			FirstObserved: "2026-09-01T00:00:00Z", LastAttempt: f.at,
+			FirstObserved: "2026-09-01T00:00:00Z", LastAttempt: statetest.Time,
 		})
 	}
 	sort.Strings(o.Issues)
-	f.write(store.OriginPath(site), o)
+	f.Write(store.OriginPath(site), o)
 }
 
 // BenchmarkBuildOneSite builds one site of 2,000 and of 8,000 projects (oneSiteState): the

@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 func TestPlainPub(t *testing.T) {
@@ -45,16 +46,16 @@ func isolatedOK(s string) bool {
 // and the dependency drawing only without raw bidi controls, right-to-left text isolated.
 func TestPlainTextContextsIsolatePublisherBidi(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	evil := f.origin("https://a.example/dreamweave.json", "l3i \u202egnp.exe")
-	heb := f.origin("https://b.example/dreamweave.json", "\u05d0\u05ea\u05e8")
+	f := statetest.In(t, state)
+	evil := f.Site("https://a.example/dreamweave.json", "l3i \u202egnp.exe")
+	heb := f.Site("https://b.example/dreamweave.json", "\u05d0\u05ea\u05e8")
 	m1 := sampleManifest(uuid(1), "One \u202eeno", 1)
 	m1.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(2)}}
 	m2 := sampleManifest(uuid(2), "\u05e9\u05dc\u05d5\u05dd", 1)
-	d1 := f.claim(evil, m1, nil)
-	d2 := f.claim(heb, m2, nil)
-	f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: evil, Name: m1.Project.Name, ObservedAt: fakeTime, After: &d1, Changes: []diff.Change{}})
-	f.event(store.Event{Kind: store.EventObserved, Project: uuid(2), Origin: heb, Name: m2.Project.Name, ObservedAt: fakeTime, After: &d2, Changes: []diff.Change{}})
+	d1 := f.Claim(evil, m1)
+	d2 := f.Claim(heb, m2)
+	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: evil, Name: m1.Project.Name, ObservedAt: statetest.Time, After: &d1, Changes: []diff.Change{}})
+	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(2), Origin: heb, Name: m2.Project.Name, ObservedAt: statetest.Time, After: &d2, Changes: []diff.Change{}})
 	_, out := build(t, state, Options{})
 
 	plainRe := regexp.MustCompile(`(?s)<title>(.*?)</title>|<summary[^>]*>(.*?)</summary>|\b(?:alt|content)="([^"]*)"|<text[^>]*>(.*?)</text>`)
@@ -99,9 +100,9 @@ const overrides = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2069\u2068"
 // drawing each stretch of text between markup has its FSI .. PDI isolates balanced.
 func TestNoBidiOverrideInAnyBuiltFile(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	evil := f.origin("https://a.example/dreamweave.json", "Site \u202eetiS"+overrides)
-	other := f.origin("https://b.example/dreamweave.json", overrides+"Other \u2067site")
+	f := statetest.In(t, state)
+	evil := f.Site("https://a.example/dreamweave.json", "Site \u202eetiS"+overrides)
+	other := f.Site("https://b.example/dreamweave.json", overrides+"Other \u2067site")
 	for i, site := range []string{evil, other, evil} {
 		m := sampleManifest(uuid(i), fmt.Sprintf("Name %d \u202e%s", i, overrides), 3)
 		m.Project.Summary = "Summary \u202dsummary" + overrides
@@ -111,8 +112,8 @@ func TestNoBidiOverrideInAnyBuiltFile(t *testing.T) {
 		if i > 0 {
 			m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(i - 1)}, {Kind: "recommends", Capability: "cap\u202e:x"}}
 		}
-		d := f.claim(site, m, nil)
-		f.event(store.Event{Kind: store.EventObserved, Project: uuid(i), Origin: site, Name: m.Project.Name, ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+		d := f.Claim(site, m)
+		f.Event(store.Event{Kind: store.EventObserved, Project: uuid(i), Origin: site, Name: m.Project.Name, ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
 	}
 	_, out := build(t, state, Options{})
 	raw := regexp.MustCompile("[\u202a-\u202e\u2066\u2067]")

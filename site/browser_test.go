@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
@@ -79,17 +80,17 @@ func browserSite(t *testing.T) browserCase {
 		cur = writeCuration(t, fmt.Sprintf("[[featured]]\nproject = %q\nnote = \"The protocol's reference example, with every field filled in.\"\n", candlelight))
 		bc.claim, bc.find = claimPath(candlelight, site), "Candlelight"
 	} else {
-		f := newFakeState(t, state)
-		site := f.origin("https://a.example/dreamweave.json", "Site A")
+		f := statetest.In(t, state)
+		site := f.Site("https://a.example/dreamweave.json", "Site A")
 		for i := 0; i < 12; i++ {
-			f.claim(site, sampleManifest(uuid(i), fmt.Sprintf("Project %02d", i), 3), nil)
+			f.Claim(site, sampleManifest(uuid(i), fmt.Sprintf("Project %02d", i), 3))
 		}
-		f.claim(site, sampleManifest(uuid(99), "Lantern Keeper", 2), nil)
-		other := f.origin("https://b.example/dreamweave.json", "Brass Harbour")
-		f.claim(other, sampleManifest(uuid(98), "Stale Lamp", 2), func(c *store.Claim) {
+		f.Claim(site, sampleManifest(uuid(99), "Lantern Keeper", 2))
+		other := f.Site("https://b.example/dreamweave.json", "Brass Harbour")
+		f.Claim(other, sampleManifest(uuid(98), "Stale Lamp", 2), func(c *store.Claim) {
 			c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("the site could not be read on the last crawl: HTTP 503")
 		})
-		f.claim(other, sampleManifest(uuid(3), "Project 03", 3), nil) // an identity conflict
+		f.Claim(other, sampleManifest(uuid(3), "Project 03", 3)) // an identity conflict
 		bc.claim, bc.stale, bc.find = claimPath(uuid(99), site), claimPath(uuid(98), other), "Lantern Keeper"
 		bc.siteName, bc.siteID = "Brass Harbour", other
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
@@ -49,8 +50,8 @@ func page(t *testing.T, out, rel string) string {
 // list, and their record page says so.
 func TestBuildStaleness(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/mods/dreamweave.json", "Site A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/mods/dreamweave.json", "Site A")
 	type tc struct {
 		health, problem string
 		cached          bool
@@ -69,7 +70,7 @@ func TestBuildStaleness(t *testing.T) {
 		id := uuid(i)
 		ids[c.health] = id
 		m := sampleManifest(id, "Project "+c.health, 3)
-		f.claim(site, m, func(r *store.Claim) {
+		f.Claim(site, m, func(r *store.Claim) {
 			r.Health = c.health
 			if c.problem != "" {
 				r.Problem = ptr(c.problem)
@@ -85,11 +86,11 @@ func TestBuildStaleness(t *testing.T) {
 	}
 	// A claim whose manifest never passed a check: no manifest held at all.
 	never := uuid(100)
-	f.write(store.ClaimPath(never, site), store.Claim{Project: never, Origin: site,
+	f.Write(store.ClaimPath(never, site), store.Claim{Project: never, Origin: site,
 		Entry:            protocol.IndexEntry{ID: never, Name: "Never accepted", Type: "mod", Status: "active", Manifest: "https://a.example/never.json", ManifestSHA256: sha([]byte("bad")), Channels: map[string]string{}},
 		AdvertisedSHA256: sha([]byte("bad")), Health: store.ClaimInvalid, Problem: ptr("/project/id: not a UUID"),
 		Rejected:      &store.Rejected{SHA256: sha([]byte("bad")), Problem: "/project/id: not a UUID", Crawler: "test"},
-		FirstObserved: fakeTime, LastAttempt: fakeTime})
+		FirstObserved: statetest.Time, LastAttempt: statetest.Time})
 	_, out := build(t, state, Options{})
 	neverText := page(t, out, claimPath(never, site))
 	for _, w := range []string{"Never accepted", "Not in the catalog: no manifest from this site has passed every check yet.",
@@ -168,14 +169,14 @@ func TestBuildStaleness(t *testing.T) {
 // visibly.
 func TestBuildAcceptsForeignEventIDsAndMissingMedia(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
 	missing := store.MediaDir + "/" + strings.Repeat("0", 64) + ".png"
-	f.claim(site, sampleManifest(uuid(1), "One", 2), func(c *store.Claim) {
+	f.Claim(site, sampleManifest(uuid(1), "One", 2), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "http://a.example/card.png", Alt: "a lamp", File: &missing}
 	})
-	f.event(store.Event{ID: "23e428718d5c0589099e", Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "One",
-		ObservedAt: fakeTime, After: ptr(strings.Repeat("1", 64)), Changes: []diff.Change{}})
+	f.Event(store.Event{ID: "23e428718d5c0589099e", Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "One",
+		ObservedAt: statetest.Time, After: ptr(strings.Repeat("1", 64)), Changes: []diff.Change{}})
 	if probs := store.Open(state).Check(); len(probs) != 2 {
 		t.Fatalf("the fixture should break exactly the two invariants the build tolerates; store.Check says %v", probs)
 	}
@@ -195,110 +196,110 @@ func TestBuildAcceptsForeignEventIDsAndMissingMedia(t *testing.T) {
 // TestBuildBadState: a record that does not parse or contradicts itself fails the build with
 // the path and the problem, and a previous output is left exactly as it was.
 func TestBuildBadState(t *testing.T) {
-	good := func(t *testing.T) (string, *fakeState, string) {
+	good := func(t *testing.T) (string, *statetest.State, string) {
 		state := t.TempDir()
-		f := newFakeState(t, state)
-		site := f.origin("https://a.example/dreamweave.json", "A")
-		f.claim(site, sampleManifest(uuid(1), "One", 2), nil)
+		f := statetest.In(t, state)
+		site := f.Site("https://a.example/dreamweave.json", "A")
+		f.Claim(site, sampleManifest(uuid(1), "One", 2))
 		return state, f, site
 	}
 	aSite := store.SiteID("https://a.example/dreamweave.json")
 	cases := []struct {
 		name  string
-		spoil func(t *testing.T, f *fakeState, site string)
+		spoil func(t *testing.T, f *statetest.State, site string)
 		want  []string
 	}{
-		{"claim record does not parse", func(t *testing.T, f *fakeState, site string) {
-			os.WriteFile(f.dir.Path(store.ClaimPath(uuid(1), site)), []byte("{not json"), 0o644)
+		{"claim record does not parse", func(t *testing.T, f *statetest.State, site string) {
+			os.WriteFile(f.Dir.Path(store.ClaimPath(uuid(1), site)), []byte("{not json"), 0o644)
 		}, []string{store.ClaimPath(uuid(1), "")[:len("claims/")+36], "claim.json"}},
-		{"claim record has an unknown field", func(t *testing.T, f *fakeState, site string) {
-			b, _ := os.ReadFile(f.dir.Path(store.ClaimPath(uuid(1), site)))
-			os.WriteFile(f.dir.Path(store.ClaimPath(uuid(1), site)), []byte(strings.Replace(string(b), "{", `{"surprise": 1,`, 1)), 0o644)
+		{"claim record has an unknown field", func(t *testing.T, f *statetest.State, site string) {
+			b, _ := os.ReadFile(f.Dir.Path(store.ClaimPath(uuid(1), site)))
+			os.WriteFile(f.Dir.Path(store.ClaimPath(uuid(1), site)), []byte(strings.Replace(string(b), "{", `{"surprise": 1,`, 1)), 0o644)
 		}, []string{"claim.json", "surprise"}},
-		{"manifest does not hash to the recorded digest", func(t *testing.T, f *fakeState, site string) {
-			os.WriteFile(f.dir.Path(store.ManifestPath(uuid(1), site)), []byte(`{"changed":true}`), 0o644)
+		{"manifest does not hash to the recorded digest", func(t *testing.T, f *statetest.State, site string) {
+			os.WriteFile(f.Dir.Path(store.ManifestPath(uuid(1), site)), []byte(`{"changed":true}`), 0o644)
 		}, []string{"manifest.json", "hashes to"}},
-		{"claim sits in another claim's directory", func(t *testing.T, f *fakeState, site string) {
+		{"claim sits in another claim's directory", func(t *testing.T, f *statetest.State, site string) {
 			var c store.Claim
-			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			f.Dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
 			c.Project = uuid(2)
-			f.write(store.ClaimPath(uuid(1), site), c)
+			f.Write(store.ClaimPath(uuid(1), site), c)
 		}, []string{"claim.json", "project " + uuid(2) + " does not match its directory " + uuid(1)}},
-		{"claim of a site with no origin record", func(t *testing.T, f *fakeState, site string) {
-			os.RemoveAll(f.dir.Path("origins"))
+		{"claim of a site with no origin record", func(t *testing.T, f *statetest.State, site string) {
+			os.RemoveAll(f.Dir.Path("origins"))
 		}, []string{"claim.json", "origin.json"}},
-		{"unknown health", func(t *testing.T, f *fakeState, site string) {
+		{"unknown health", func(t *testing.T, f *statetest.State, site string) {
 			var c store.Claim
-			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			f.Dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
 			c.Health = "sleepy"
-			f.write(store.ClaimPath(uuid(1), site), c)
+			f.Write(store.ClaimPath(uuid(1), site), c)
 		}, []string{"claim.json", "sleepy"}},
-		{"cached image does not match its name", func(t *testing.T, f *fakeState, site string) {
+		{"cached image does not match its name", func(t *testing.T, f *statetest.State, site string) {
 			rel := store.MediaDir + "/" + sha([]byte("x")) + ".png"
-			f.dir.WriteBytes(rel, []byte("not x"))
+			f.Dir.WriteBytes(rel, []byte("not x"))
 			var c store.Claim
-			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			f.Dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
 			c.Media = &store.Media{URL: "https://a.example/i.png", Alt: "i", File: &rel}
-			f.write(store.ClaimPath(uuid(1), site), c)
+			f.Write(store.ClaimPath(uuid(1), site), c)
 		}, []string{"media/" + sha([]byte("x")) + ".png", "not the digest its name gives"}},
-		{"media file outside the media directory", func(t *testing.T, f *fakeState, site string) {
+		{"media file outside the media directory", func(t *testing.T, f *statetest.State, site string) {
 			rel := "media/../network.json"
 			var c store.Claim
-			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			f.Dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
 			c.Media = &store.Media{URL: "https://a.example/i.png", Alt: "i", File: &rel}
-			f.write(store.ClaimPath(uuid(1), site), c)
+			f.Write(store.ClaimPath(uuid(1), site), c)
 		}, []string{"claim.json", "is not under media/"}},
-		{"event id that is not a page name", func(t *testing.T, f *fakeState, site string) {
-			f.dir.WriteBytes(store.EventsDir+"/x.json", []byte(`{"id":"../../escape","kind":"observed","project":"`+uuid(1)+`","origin":"`+site+`","name":"n","observed_at":"2026-01-01T00:00:00Z","before":null,"after":null,"changes":[]}`))
+		{"event id that is not a page name", func(t *testing.T, f *statetest.State, site string) {
+			f.Dir.WriteBytes(store.EventsDir+"/x.json", []byte(`{"id":"../../escape","kind":"observed","project":"`+uuid(1)+`","origin":"`+site+`","name":"n","observed_at":"2026-01-01T00:00:00Z","before":null,"after":null,"changes":[]}`))
 		}, []string{"events/", `"../../escape"`, "not 20 lowercase hex digits"}},
-		{"origin id that is not a site name", func(t *testing.T, f *fakeState, site string) {
+		{"origin id that is not a site name", func(t *testing.T, f *statetest.State, site string) {
 			var o store.Origin
-			f.dir.ReadJSON(store.OriginPath(site), &o)
+			f.Dir.ReadJSON(store.OriginPath(site), &o)
 			o.ID = "../Escape"
-			f.write(store.OriginPath(site), o)
+			f.Write(store.OriginPath(site), o)
 		}, []string{"origin"}},
 		// A current claim whose held and advertised
 		// digests differ would be shown as current while showing an older manifest.
-		{"current claim holding another manifest than the advertised one", func(t *testing.T, f *fakeState, site string) {
+		{"current claim holding another manifest than the advertised one", func(t *testing.T, f *statetest.State, site string) {
 			var c store.Claim
-			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			f.Dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
 			c.AdvertisedSHA256 = strings.Repeat("0", 64)
-			f.write(store.ClaimPath(uuid(1), site), c)
+			f.Write(store.ClaimPath(uuid(1), site), c)
 		}, []string{store.ClaimPath(uuid(1), aSite), "is current, but holds", "while " + strings.Repeat("0", 64) + " is advertised"}},
 		// v-event-renamed: pages are named by the id, so a file under another name is two
 		// names for one event.
-		{"event file not named by its id", func(t *testing.T, f *fakeState, site string) {
-			e := store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "One", ObservedAt: fakeTime, Changes: []diff.Change{}}
+		{"event file not named by its id", func(t *testing.T, f *statetest.State, site string) {
+			e := store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "One", ObservedAt: statetest.Time, Changes: []diff.Change{}}
 			e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
 			b, _ := json.Marshal(e)
-			f.dir.WriteBytes(store.EventsDir+"/00000000000000000000.json", b)
+			f.Dir.WriteBytes(store.EventsDir+"/00000000000000000000.json", b)
 		}, []string{"events/00000000000000000000.json", "file name does not match its id"}},
 		// v-index-bytes: the held site index is not the one origin.json records.
-		{"held site index does not hash to index_sha256", func(t *testing.T, f *fakeState, site string) {
-			f.dir.WriteBytes(store.OriginIndexPath(site), []byte(`{"changed": true}`))
+		{"held site index does not hash to index_sha256", func(t *testing.T, f *statetest.State, site string) {
+			f.Dir.WriteBytes(store.OriginIndexPath(site), []byte(`{"changed": true}`))
 		}, []string{store.OriginIndexPath(aSite), "hashes to", "records index_sha256"}},
-		{"held manifest with no recorded digest", func(t *testing.T, f *fakeState, site string) {
+		{"held manifest with no recorded digest", func(t *testing.T, f *statetest.State, site string) {
 			m := sampleManifest(uuid(2), "Two", 1)
-			f.claim(site, m, func(c *store.Claim) { c.IngestedSHA256, c.Health, c.Problem = nil, store.ClaimInvalid, ptr("x") })
+			f.Claim(site, m, func(c *store.Claim) { c.IngestedSHA256, c.Health, c.Problem = nil, store.ClaimInvalid, ptr("x") })
 		}, []string{store.ManifestPath(uuid(2), aSite), "records no ingested_sha256"}},
-		{"source leading to a missing origin", func(t *testing.T, f *fakeState, site string) {
+		{"source leading to a missing origin", func(t *testing.T, f *statetest.State, site string) {
 			u := "https://b.example/"
-			f.write(store.SourcePath(store.SourceID(u)), store.Source{URL: u, Origin: ptr("b-example-00000000"), Health: store.SourceResolved, Trail: []store.TrailStep{}, LastAttempt: fakeTime})
+			f.Write(store.SourcePath(store.SourceID(u)), store.Source{URL: u, Origin: ptr("b-example-00000000"), Health: store.SourceResolved, Trail: []store.TrailStep{}, LastAttempt: statetest.Time})
 		}, []string{store.SourcePath(store.SourceID("https://b.example/")), "origin b-example-00000000 does not exist"}},
-		{"origin listing a source with no record", func(t *testing.T, f *fakeState, site string) {
+		{"origin listing a source with no record", func(t *testing.T, f *statetest.State, site string) {
 			var o store.Origin
-			f.dir.ReadJSON(store.OriginPath(site), &o)
+			f.Dir.ReadJSON(store.OriginPath(site), &o)
 			o.Sources = append(o.Sources, "https://elsewhere.example/")
-			f.write(store.OriginPath(site), o)
+			f.Write(store.OriginPath(site), o)
 		}, []string{store.OriginPath(aSite), "lists source https://elsewhere.example/, which has no record"}},
-		{"claim moved to a missing origin", func(t *testing.T, f *fakeState, site string) {
+		{"claim moved to a missing origin", func(t *testing.T, f *statetest.State, site string) {
 			var c store.Claim
-			f.dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
+			f.Dir.ReadJSON(store.ClaimPath(uuid(1), site), &c)
 			c.MovedTo = ptr("gone-00000000")
-			f.write(store.ClaimPath(uuid(1), site), c)
+			f.Write(store.ClaimPath(uuid(1), site), c)
 		}, []string{store.ClaimPath(uuid(1), aSite), "moved_to names origin gone-00000000"}},
-		{"event does not parse", func(t *testing.T, f *fakeState, site string) {
-			f.dir.WriteBytes(store.EventPath("00000000000000000000"), []byte("[]"))
+		{"event does not parse", func(t *testing.T, f *statetest.State, site string) {
+			f.Dir.WriteBytes(store.EventPath("00000000000000000000"), []byte("[]"))
 		}, []string{"events/00000000000000000000.json"}},
 	}
 	for _, tc := range cases {
@@ -335,8 +336,8 @@ func TestBuildBadState(t *testing.T) {
 
 func TestBuildOptionsAndOutput(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	f.claim(f.origin("https://a.example/dreamweave.json", "A"), sampleManifest(uuid(1), "One", 1), nil)
+	f := statetest.In(t, state)
+	f.Claim(f.Site("https://a.example/dreamweave.json", "A"), sampleManifest(uuid(1), "One", 1))
 
 	// An output directory that is not a previous build is left alone.
 	foreign := t.TempDir()
@@ -398,43 +399,43 @@ func writeCuration(t *testing.T, body string) string {
 // markup and an image that will not decode all render, visibly, and the site checks clean.
 func TestBuildOddPublisherData(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://odd.example/dreamweave.json", strings.Repeat("Long site name ", 1000))
+	f := statetest.In(t, state)
+	site := f.Site("https://odd.example/dreamweave.json", strings.Repeat("Long site name ", 1000))
 
 	many := sampleManifest(uuid(1), "Many releases", 2000)
-	f.claim(site, many, nil)
+	f.Claim(site, many)
 
 	huge := sampleManifest(uuid(2), strings.Repeat("N", 100_000), 1)
 	huge.Project.Summary = strings.Repeat("summary words ", 50_000)
 	huge.Releases[0].Notes = &protocol.Notes{Summary: strings.Repeat("*note* [l](https://x.example/) ", 20_000)}
-	f.claim(site, huge, nil)
+	f.Claim(site, huge)
 
 	bare := &protocol.Manifest{SchemaVersion: "2", Document: "project",
 		Project: protocol.Project{ID: uuid(3), Name: "Bare", Type: "mod", Status: "active", Game: "morrowind"},
 		Releases: []protocol.Release{{Version: "1.0", Channel: "stable", Status: "available",
 			Artifacts: []protocol.Artifact{{ID: "a", Format: "flat", Filename: "a.zip", MediaType: "application/zip", Size: 1}}}},
 		Channels: map[string]protocol.ChannelHead{"stable": {Version: "1.0"}}}
-	f.claim(site, bare, nil)
+	f.Claim(site, bare)
 
 	noHead := sampleManifest(uuid(4), "Nothing available", 1)
 	noHead.Releases[0].Status, noHead.Releases[0].Yanked = "yanked", &protocol.Notice{Reason: "broken"}
 	noHead.Channels = map[string]protocol.ChannelHead{}
-	f.claim(site, noHead, nil)
+	f.Claim(site, noHead)
 
-	broken := f.media([]byte("\x89PNG\r\n\x1a\nthis is not really a png"), "png")
-	f.claim(site, sampleManifest(uuid(5), "Broken image", 1), func(c *store.Claim) {
+	broken := f.Media([]byte("\x89PNG\r\n\x1a\nthis is not really a png"), "png")
+	f.Claim(site, sampleManifest(uuid(5), "Broken image", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://odd.example/i.png", Alt: "A lantern on a table", File: &broken}
 	})
-	f.claim(site, sampleManifest(uuid(6), "Uncached image", 1), func(c *store.Claim) {
+	f.Claim(site, sampleManifest(uuid(6), "Uncached image", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://odd.example/j.png", Alt: "j", Problem: ptr("HTTP 404")}
 	})
-	bomb := f.media(pngHeader(60000, 60000), "png")
-	f.claim(site, sampleManifest(uuid(7), "Bomb image", 1), func(c *store.Claim) {
+	bomb := f.Media(pngHeader(60000, 60000), "png")
+	f.Claim(site, sampleManifest(uuid(7), "Bomb image", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://odd.example/k.png", Alt: "k", File: &bomb}
 	})
 
-	truncated := f.media(pngHeader(100, 100), "png")
-	f.claim(site, sampleManifest(uuid(8), "Truncated image", 1), func(c *store.Claim) {
+	truncated := f.Media(pngHeader(100, 100), "png")
+	f.Claim(site, sampleManifest(uuid(8), "Truncated image", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://odd.example/l.png", Alt: "l", File: &truncated}
 	})
 
@@ -481,15 +482,15 @@ func TestBuildOddPublisherData(t *testing.T) {
 // times and the feed, all from the model.
 func TestBuildModelPages(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	a := f.origin("https://a.example/dreamweave.json", "Site A")
-	b := f.origin("https://b.example/mods/dreamweave.json", "Site B")
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	b := f.Site("https://b.example/mods/dreamweave.json", "Site B")
 
 	lib := sampleManifest(uuid(1), "Lantern Lib", 3) // current 1.0.2
 	lib.Releases[0].Provides = []string{"lua:lantern-api"}
-	f.claim(a, lib, nil)
-	f.claim(b, sampleManifest(uuid(1), "Lantern Lib (fork)", 1), nil) // same id from another site
-	img := f.media(encodePNG(t, solid(800, 450, color.NRGBA{1, 2, 3, 255})), "png")
+	f.Claim(a, lib)
+	f.Claim(b, sampleManifest(uuid(1), "Lantern Lib (fork)", 1)) // same id from another site
+	img := f.Media(encodePNG(t, solid(800, 450, color.NRGBA{1, 2, 3, 255})), "png")
 
 	app := sampleManifest(uuid(2), "Candle App", 1)
 	app.Releases[0].Relationships = []protocol.Relationship{
@@ -498,20 +499,20 @@ func TestBuildModelPages(t *testing.T) {
 		{Kind: "recommends", Project: uuid(9), Name: "Missing Thing", URL: "https://elsewhere.example/thing/"},
 		{Kind: "conflicts", Project: uuid(1), Version: ">=2.0"},
 	}
-	appDigest := f.claim(a, app, func(c *store.Claim) {
+	appDigest := f.Claim(a, app, func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://a.example/card.png", Alt: "Candles on a shelf", File: &img}
 	})
-	f.event(store.Event{Kind: store.EventObserved, Project: uuid(2), Origin: a, Name: "Candle App", ObservedAt: "2026-09-01T00:00:00Z", After: &appDigest, Changes: []diff.Change{}})
+	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(2), Origin: a, Name: "Candle App", ObservedAt: "2026-09-01T00:00:00Z", After: &appDigest, Changes: []diff.Change{}})
 	// Lantern Lib's history: first observed with two releases, then 1.0.2 added.
 	first, second := sha([]byte("v1")), ""
 	var rec store.Claim
-	f.dir.ReadJSON(store.ClaimPath(uuid(1), a), &rec)
+	f.Dir.ReadJSON(store.ClaimPath(uuid(1), a), &rec)
 	second = rec.Ingested()
-	f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-02T00:00:00Z", After: &first, Changes: []diff.Change{}})
-	f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-20T08:00:00Z", Before: &first, After: &second,
+	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-02T00:00:00Z", After: &first, Changes: []diff.Change{}})
+	f.Event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: a, Name: "Lantern Lib", ObservedAt: "2026-09-20T08:00:00Z", Before: &first, After: &second,
 		Changes: []diff.Change{{Change: "channel-head", Channel: "stable", Before: json.RawMessage(`"1.0.1"`), After: json.RawMessage(`"1.0.2"`)}, {Change: "release-added", Version: "1.0.2", Channel: "stable", Status: "available"}}})
 	for i := 0; i < 120; i++ { // enough events to cut the feed at 100
-		f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: b, Name: "Lantern Lib (fork)",
+		f.Event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: b, Name: "Lantern Lib (fork)",
 			ObservedAt: fmt.Sprintf("2026-08-%02dT%02d:00:00Z", 1+i/24, i%24), Before: ptr(sha([]byte(fmt.Sprint(i)))), After: ptr(sha([]byte(fmt.Sprint(i + 1)))),
 			Changes: []diff.Change{{Change: "project-field", Field: "summary", Before: json.RawMessage(`"a"`), After: json.RawMessage(`"b"`)}}})
 	}
@@ -597,8 +598,8 @@ func TestBuildModelPages(t *testing.T) {
 	if err := xml.Unmarshal([]byte(feed), &head); err != nil {
 		t.Fatal(err)
 	}
-	if head.Updated != fakeTime || len(head.Entries) == 0 || head.Entries[0].Updated != "2026-09-20T08:00:00Z" {
-		t.Errorf("the feed's updated is %q, want the last refresh's %s; its first entry's %v, want the newest event's", head.Updated, fakeTime, head.Entries)
+	if head.Updated != statetest.Time || len(head.Entries) == 0 || head.Entries[0].Updated != "2026-09-20T08:00:00Z" {
+		t.Errorf("the feed's updated is %q, want the last refresh's %s; its first entry's %v, want the newest event's", head.Updated, statetest.Time, head.Entries)
 	}
 	tagsPage := page(t, out, "updates/metadata/index.html")
 	if !strings.Contains(tagsPage, "Lantern Lib (fork)") {
@@ -610,19 +611,19 @@ func TestBuildModelPages(t *testing.T) {
 // build, naming the file, and leaves the previous output alone.
 func TestBuildRefusesInvalidGeneratedJSON(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
-	f.claim(site, sampleManifest(uuid(1), "One", 1), nil)
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
+	f.Claim(site, sampleManifest(uuid(1), "One", 1))
 	_, out := build(t, state, Options{})
 	before := tree(t, out)
 	// An origin record whose first_observed is not an observation time: the model carries it
 	// into catalog.json, whose schema refuses it.
 	var o store.Origin
-	if err := f.dir.ReadJSON(store.OriginPath(site), &o); err != nil {
+	if err := f.Dir.ReadJSON(store.OriginPath(site), &o); err != nil {
 		t.Fatal(err)
 	}
 	o.FirstObserved = "yesterday"
-	f.write(store.OriginPath(site), o)
+	f.Write(store.OriginPath(site), o)
 	_, err := Build(Options{State: state, Out: out})
 	if err == nil || !strings.Contains(err.Error(), "generated network-data/catalog.json does not match its schema") {
 		t.Fatalf("err = %v", err)
@@ -663,8 +664,8 @@ func TestValidateSearch(t *testing.T) {
 // directory and the link's target as they were.
 func TestBuildRefusesLinkedMarker(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	f.claim(f.origin("https://a.example/dreamweave.json", "A"), sampleManifest(uuid(1), "One", 1), nil)
+	f := statetest.In(t, state)
+	f.Claim(f.Site("https://a.example/dreamweave.json", "A"), sampleManifest(uuid(1), "One", 1))
 	real := filepath.Join(t.TempDir(), "public")
 	if _, err := Build(Options{State: state, Out: real}); err != nil {
 		t.Fatal(err)
@@ -700,10 +701,10 @@ func TestBuildRefusesLinkedMarker(t *testing.T) {
 // staging directory is left behind.
 func TestBuildStopsAtAFailedRender(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
 	for i := 0; i < 40; i++ {
-		f.claim(site, sampleManifest(uuid(i), fmt.Sprintf("Project %d", i), 1), nil)
+		f.Claim(site, sampleManifest(uuid(i), fmt.Sprintf("Project %d", i), 1))
 	}
 	parent := t.TempDir()
 	out := filepath.Join(parent, "public")

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -22,18 +23,18 @@ import (
 // the project list, and the project list gives its real reason (the health and the problem).
 func TestClaimTextAgrees(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "Site A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
 	empty := uuid(1)
-	f.claim(site, sampleManifest(empty, "Empty Shelf", 0), nil)
-	f.claim(site, sampleManifest(uuid(2), "Full Shelf", 1), nil)
+	f.Claim(site, sampleManifest(empty, "Empty Shelf", 0))
+	f.Claim(site, sampleManifest(uuid(2), "Full Shelf", 1))
 	never := uuid(3)
 	kept := "the manifest served at https://a.example/never.json hashes to " + strings.Repeat("a", 64) +
 		", but the site index advertises " + strings.Repeat("b", 64) + " (read 3 times); the last good manifest is kept"
-	f.write(store.ClaimPath(never, site), store.Claim{Project: never, Origin: site,
+	f.Write(store.ClaimPath(never, site), store.Claim{Project: never, Origin: site,
 		Entry:            protocol.IndexEntry{ID: never, Name: "Half Deployed", Type: "mod", Status: "active", Manifest: "https://a.example/never.json", ManifestSHA256: strings.Repeat("b", 64), Channels: map[string]string{}},
 		AdvertisedSHA256: strings.Repeat("b", 64), Health: store.ClaimInconsistent, Problem: ptr(kept),
-		FirstObserved: fakeTime, LastAttempt: fakeTime})
+		FirstObserved: statetest.Time, LastAttempt: statetest.Time})
 	_, out := build(t, state, Options{})
 
 	emptyText := page(t, out, claimPath(empty, site))
@@ -81,9 +82,9 @@ func TestClaimTextAgrees(t *testing.T) {
 func catalogState(t *testing.T) (out, siteA string) {
 	t.Helper()
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	siteA = f.origin("https://a.example/dreamweave.json", "Site A")
-	siteB := f.origin("https://b.example/dreamweave.json", "Site B")
+	f := statetest.In(t, state)
+	siteA = f.Site("https://a.example/dreamweave.json", "Site A")
+	siteB := f.Site("https://b.example/dreamweave.json", "Site B")
 	type spec struct {
 		site, name, typ, status, openmw, date, changed string
 		tags                                           []string
@@ -108,14 +109,14 @@ func catalogState(t *testing.T) (out, siteA string) {
 			r.Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(2), Version: ">=1.0"}}
 		}
 		changed := s.changed
-		digests = append(digests, f.claim(s.site, m, func(c *store.Claim) { c.LastChanged = &changed }))
+		digests = append(digests, f.Claim(s.site, m, func(c *store.Claim) { c.LastChanged = &changed }))
 	}
 	for i, s := range specs {
 		d := digests[i]
-		f.event(store.Event{Kind: store.EventObserved, Project: uuid(i + 1), Origin: s.site, Name: s.name, ObservedAt: "2026-09-01T00:00:00Z", After: &d, Changes: []diff.Change{}})
+		f.Event(store.Event{Kind: store.EventObserved, Project: uuid(i + 1), Origin: s.site, Name: s.name, ObservedAt: "2026-09-01T00:00:00Z", After: &d, Changes: []diff.Change{}})
 	}
 	before := strings.Repeat("c", 64)
-	f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: siteA, Name: "Amber Lamps", ObservedAt: "2026-09-20T00:00:00Z",
+	f.Event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: siteA, Name: "Amber Lamps", ObservedAt: "2026-09-20T00:00:00Z",
 		Before: &before, After: &digests[0], Changes: []diff.Change{{Change: "project-field", Field: "summary", Before: json.RawMessage(`"old"`), After: json.RawMessage(`"new"`)}}})
 	_, out = build(t, state, Options{})
 	return out, siteA
@@ -283,8 +284,8 @@ func TestJoinPage(t *testing.T) {
 // the first screen's download buttons are the current release's.
 func TestClaimReleaseOrder(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "Site A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
 	m := sampleManifest(uuid(1), "Layered", 5) // 1.0.4 .. 1.0.0, newest first, stable
 	for i := range m.Releases {
 		r := &m.Releases[i]
@@ -301,7 +302,7 @@ func TestClaimReleaseOrder(t *testing.T) {
 		r.Artifacts[0].Sources[0].URL = "https://example.org/dl/" + r.Version + ".zip"
 		r.Source.Tag = r.Version
 	}
-	f.claim(site, m, nil)
+	f.Claim(site, m)
 	_, out := build(t, state, Options{})
 	doc := parsePage(t, out, claimPath(uuid(1), site))
 	var order []string

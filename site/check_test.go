@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
@@ -20,9 +21,9 @@ var (
 // spelled without its final slash is no mismatch.
 func TestCheckBaseURLMismatch(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
-	f.claim(site, sampleManifest(uuid(1), "One", 1), nil)
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
+	f.Claim(site, sampleManifest(uuid(1), "One", 1))
 	_, out := build(t, state, Options{BaseURL: "https://a.example/x/"})
 	problems, err := linkcheck.Check(out, "https://b.example/y/")
 	if err != nil || len(problems) != 1 || !strings.Contains(problems[0].Message, "the site was built for https://a.example/x/, not https://b.example/y/") {
@@ -38,12 +39,12 @@ func TestCheckBaseURLMismatch(t *testing.T) {
 // check-site: the deploy of the whole index would be blocked by one manifest.
 func TestCheckPublisherLinksUnderBaseURL(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
 	m := sampleManifest(uuid(1), "One", 1)
 	m.Releases[0].Notes.Highlights = "See [the index](https://idx.example/x/projects/nope/#release-1)."
 	m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(2), URL: "https://idx.example/x/search/?q=nope"}}
-	f.claim(site, m, nil)
+	f.Claim(site, m)
 	_, out := build(t, state, Options{BaseURL: "https://idx.example/x/"})
 	for _, want := range []string{`href="https://idx.example/x/projects/nope/#release-1"`, `href="https://idx.example/x/search/?q=nope"`} {
 		if !strings.Contains(string(readOut(t, out, "projects/"+uuid(1)+"/"+site+"/index.html")), want) {

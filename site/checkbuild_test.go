@@ -16,6 +16,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // hostileValues replace one value of a record or a held document: paths, other schemes,
@@ -233,25 +234,25 @@ func checkedStateBuilds(t *testing.T, base []stateFile, seed int64, n int) {
 func propertyBase(t *testing.T) []stateFile {
 	t.Helper()
 	s := newSetupState(t)
-	f := &fakeState{tb: t, root: s.state, dir: store.Open(s.state), at: fakeTime}
-	snap, err := f.dir.Load()
+	f := &statetest.State{TB: t, Dir: store.Open(s.state)}
+	snap, err := f.Dir.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	img := f.media(encodePNG(t, solid(64, 36, color.NRGBA{R: 200, A: 255})), "png")
+	img := f.Media(encodePNG(t, solid(64, 36, color.NRGBA{R: 200, A: 255})), "png")
 	for i, c := range snap.Claims {
 		if c.IngestedSHA256 == nil {
 			continue
 		}
-		f.event(store.Event{Kind: store.EventObserved, Project: c.Project, Origin: c.Origin, Name: c.Entry.Name,
-			ObservedAt: fakeTime, After: c.IngestedSHA256, Changes: []diff.Change{}})
+		f.Event(store.Event{Kind: store.EventObserved, Project: c.Project, Origin: c.Origin, Name: c.Entry.Name,
+			ObservedAt: statetest.Time, After: c.IngestedSHA256, Changes: []diff.Change{}})
 		if i == 0 {
 			cl := c.Claim
 			cl.Media = &store.Media{URL: "https://lanterns.example/card.png", Alt: "a card", File: &img}
-			f.write(store.ClaimPath(c.Project, c.Origin), cl)
+			f.Write(store.ClaimPath(c.Project, c.Origin), cl)
 		}
 	}
-	if probs := f.dir.Check(); len(probs) > 0 {
+	if probs := f.Dir.Check(); len(probs) > 0 {
 		t.Fatalf("the base state does not pass check: %v", probs)
 	}
 	return readState(t, s.state)

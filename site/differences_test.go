@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"golang.org/x/net/html"
 )
 
@@ -15,8 +16,8 @@ import (
 // and the About page and docs/reference-operators.md link to it or list the same differences.
 func TestStatePageListsEveryDifference(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	f.origin("https://a.example/dreamweave.json", "A")
+	f := statetest.In(t, state)
+	f.Site("https://a.example/dreamweave.json", "A")
 	_, out := build(t, state, Options{})
 	text := strings.Join(strings.Fields(page(t, out, "about/state/index.html")), " ")
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -61,8 +62,8 @@ func TestStatePageListsEveryDifference(t *testing.T) {
 // CrawlDifferences entry, its four cells the entry's area, ours, the reference's and why.
 func TestStatePageListsCrawlDifferences(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	f.origin("https://a.example/dreamweave.json", "A")
+	f := statetest.In(t, state)
+	f.Site("https://a.example/dreamweave.json", "A")
 	_, out := build(t, state, Options{})
 	doc := parsePage(t, out, "about/state/index.html")
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }

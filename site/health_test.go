@@ -7,6 +7,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
@@ -17,52 +18,52 @@ import (
 func healthState(t *testing.T) (state string, ids map[string]string) {
 	t.Helper()
 	state = t.TempDir()
-	f := newFakeState(t, state)
-	a := f.origin("https://a.example/dreamweave.json", "Site A")
-	b := f.origin("https://b.example/dreamweave.json", "Site B")
-	c := f.origin("https://c.example/dreamweave.json", "Site C")
-	d := f.origin("https://d.example/dreamweave.json", "Site D")
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	b := f.Site("https://b.example/dreamweave.json", "Site B")
+	c := f.Site("https://c.example/dreamweave.json", "Site C")
+	d := f.Site("https://d.example/dreamweave.json", "Site D")
 	ids = map[string]string{"a": a, "b": b, "c": c, "d": d}
 
-	f.claim(a, sampleManifest(uuid(1), "Current One", 1), func(r *store.Claim) {
+	f.Claim(a, sampleManifest(uuid(1), "Current One", 1), func(r *store.Claim) {
 		r.Media = &store.Media{URL: "https://a.example/card.png", Alt: "a lamp", Problem: ptr("HTTP 404 for https://a.example/card.png")}
 	})
-	f.claim(a, sampleManifest(uuid(2), "Cached Two", 1), func(r *store.Claim) {
+	f.Claim(a, sampleManifest(uuid(2), "Cached Two", 1), func(r *store.Claim) {
 		r.Health, r.Problem = store.ClaimInvalid, ptr("invalid publication: invalid publication: /channels/stable/version [channel-heads] bad")
 		r.AdvertisedSHA256 = sha([]byte("newer"))
 		r.LastSuccess = ptr("2026-10-01T00:00:00Z")
 	})
 	never := uuid(3)
-	f.write(store.ClaimPath(never, a), store.Claim{Project: never, Origin: a,
+	f.Write(store.ClaimPath(never, a), store.Claim{Project: never, Origin: a,
 		Entry:            protocol.IndexEntry{ID: never, Name: "Never Three", Type: "mod", Status: "active", Manifest: "https://a.example/3.json", ManifestSHA256: sha([]byte("bad")), Channels: map[string]string{}},
 		AdvertisedSHA256: sha([]byte("bad")), Health: store.ClaimInvalid, Problem: ptr("/project/id: not a UUID"),
-		FirstObserved: fakeTime, LastAttempt: fakeTime})
+		FirstObserved: statetest.Time, LastAttempt: statetest.Time})
 
 	var o store.Origin
-	f.dir.ReadJSON(store.OriginPath(b), &o)
+	f.Dir.ReadJSON(store.OriginPath(b), &o)
 	o.Health, o.Problem = store.OriginRefused, ptr("refused by crawler policy. discovery from https://b.example/: https://b.example/x refused by crawler policy")
-	f.write(store.OriginPath(b), o)
-	f.claim(b, sampleManifest(uuid(4), "Unavailable Four", 1), func(r *store.Claim) {
+	f.Write(store.OriginPath(b), o)
+	f.Claim(b, sampleManifest(uuid(4), "Unavailable Four", 1), func(r *store.Claim) {
 		r.Health, r.Problem = store.ClaimOriginUnavailable, ptr("origin unavailable, the site could not be read")
 	})
 
-	f.dir.ReadJSON(store.OriginPath(c), &o)
+	f.Dir.ReadJSON(store.OriginPath(c), &o)
 	src := o.Sources[0]
 	o.Sources = []string{}
-	f.write(store.OriginPath(c), o)
+	f.Write(store.OriginPath(c), o)
 	var s store.Source
-	f.dir.ReadJSON(store.SourcePath(store.SourceID(src)), &s)
+	f.Dir.ReadJSON(store.SourcePath(store.SourceID(src)), &s)
 	s.Health, s.Problem = store.SourceRemoved, ptr("no longer listed in network/sources.toml; this index does not read it any more")
-	f.write(store.SourcePath(store.SourceID(src)), s)
-	f.claim(c, sampleManifest(uuid(5), "Gone Five", 1), func(r *store.Claim) {
+	f.Write(store.SourcePath(store.SourceID(src)), s)
+	f.Claim(c, sampleManifest(uuid(5), "Gone Five", 1), func(r *store.Claim) {
 		r.Health, r.Problem = store.ClaimWithdrawn, ptr("no enrolled source leads to this site any more (its entry left network/sources.toml)")
 	})
 
-	f.dir.ReadJSON(store.OriginPath(d), &o)
+	f.Dir.ReadJSON(store.OriginPath(d), &o)
 	o.Issues = []string{uuid(9) + ": listed more than once; the first entry is read"}
-	f.write(store.OriginPath(d), o)
-	f.claim(d, sampleManifest(uuid(6), "Lantern", 1), nil)
-	f.claim(a, sampleManifest(uuid(6), "Lamp", 1), nil)
+	f.Write(store.OriginPath(d), o)
+	f.Claim(d, sampleManifest(uuid(6), "Lantern", 1))
+	f.Claim(a, sampleManifest(uuid(6), "Lamp", 1))
 	return state, ids
 }
 

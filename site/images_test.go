@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 func solid(w, h int, c color.NRGBA) *image.NRGBA {
@@ -176,21 +177,21 @@ func gradient(w, h int) *image.NRGBA {
 // extension names, is not published.
 func TestCachedImagesPublishedAtReferencePath(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
 	good := encodePNG(t, solid(64, 36, color.NRGBA{200, 120, 40, 255}))
-	goodRel := f.media(good, "png")
-	f.claim(site, sampleManifest(uuid(1), "Good", 1), func(c *store.Claim) {
+	goodRel := f.Media(good, "png")
+	f.Claim(site, sampleManifest(uuid(1), "Good", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://a.example/g.png", Alt: "g", File: &goodRel}
 	})
 	misnamed := encodePNG(t, solid(64, 36, color.NRGBA{20, 120, 40, 255}))
-	misRel := f.media(misnamed, "jpg")
-	f.claim(site, sampleManifest(uuid(2), "Misnamed", 1), func(c *store.Claim) {
+	misRel := f.Media(misnamed, "jpg")
+	f.Claim(site, sampleManifest(uuid(2), "Misnamed", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://a.example/m.jpg", Alt: "m", File: &misRel}
 	})
 	broken := []byte("\x89PNG\r\n\x1a\nthis is not really a png")
-	brokenRel := f.media(broken, "png")
-	f.claim(site, sampleManifest(uuid(3), "Broken", 1), func(c *store.Claim) {
+	brokenRel := f.Media(broken, "png")
+	f.Claim(site, sampleManifest(uuid(3), "Broken", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://a.example/b.png", Alt: "b", File: &brokenRel}
 	})
 	_, out := build(t, state, Options{})

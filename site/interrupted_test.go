@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // When the last refresh was interrupted (network.json says so), the home page and the health
@@ -14,18 +15,18 @@ import (
 // after a complete refresh neither says anything of it.
 func TestBuildSaysTheLastRefreshWasInterrupted(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	a := f.origin("https://a.example/mods/dreamweave.json", "Site A")
-	b := f.origin("https://b.example/mods/dreamweave.json", "Site B")
-	f.claim(a, sampleManifest(uuid(1), "Project One", 1), nil)
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/mods/dreamweave.json", "Site A")
+	b := f.Site("https://b.example/mods/dreamweave.json", "Site B")
+	f.Claim(a, sampleManifest(uuid(1), "Project One", 1))
 	_, out := build(t, state, Options{})
 	for _, rel := range []string{"index.html", "health/index.html"} {
 		if p := page(t, out, rel); strings.Contains(p, "interrupted") {
 			t.Errorf("%s after a complete refresh mentions an interrupt:\n%s", rel, p)
 		}
 	}
-	f.write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: fakeTime,
-		Interrupted: &store.Interrupted{At: fakeTime, Reason: "interrupted by SIGINT", SourcesNotRead: []string{"https://b.example/mods/"},
+	f.Write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: statetest.Time,
+		Interrupted: &store.Interrupted{At: statetest.Time, Reason: "interrupted by SIGINT", SourcesNotRead: []string{"https://b.example/mods/"},
 			SitesNotRead: []string{b}, SitesPartlyRead: []store.PartlyRead{{Site: a, Projects: []string{uuid(1)}}}}})
 	_, out = build(t, state, Options{})
 	want := "The last refresh was interrupted at "
@@ -46,8 +47,8 @@ func TestBuildSaysTheLastRefreshWasInterrupted(t *testing.T) {
 		}
 	}
 	// A refresh killed before it could record anything says that.
-	f.write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: fakeTime,
-		Interrupted: &store.Interrupted{At: fakeTime, Unknown: true, Reason: "did not finish", SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}})
+	f.Write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: statetest.Time,
+		Interrupted: &store.Interrupted{At: statetest.Time, Unknown: true, Reason: "did not finish", SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}})
 	_, out = build(t, state, Options{})
 	if p := page(t, out, "index.html"); !strings.Contains(p, "The last refresh was interrupted: it stopped before it could record why or what it read.") {
 		t.Errorf("home page:\n%s", p)

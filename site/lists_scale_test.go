@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // listFields are the list fields of a manifest one publisher can make long, each with a
@@ -85,8 +86,8 @@ func longListState(tb testing.TB, m *protocol.Manifest) string {
 		return ""
 	}
 	state := filepath.Join(tb.TempDir(), "state")
-	f := newFakeState(tb, state)
-	f.claimBytes(f.origin("https://long.example/dreamweave.json", "Long Lists"), m, b, nil)
+	f := statetest.In(tb, state)
+	f.ClaimBytes(f.Site("https://long.example/dreamweave.json", "Long Lists"), m, b, nil)
 	return state
 }
 

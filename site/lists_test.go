@@ -15,6 +15,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // conflictState is an identity conflict at its hardest: two sites that give themselves the
@@ -23,11 +24,11 @@ import (
 // first observed in the same refresh. It returns the state and the two site ids.
 func conflictState(t *testing.T) (state, a, b string) {
 	state = t.TempDir()
-	f := newFakeState(t, state)
-	a = f.origin("https://a.example/dreamweave.json", "Ashfall")
-	b = f.origin("https://b.example/dreamweave.json", "Ashfall")
-	l := f.origin("https://l.example/dreamweave.json", "Lanterns")
-	f.claim(l, sampleManifest(uuid(2), "Lantern Lib", 1), nil)
+	f := statetest.In(t, state)
+	a = f.Site("https://a.example/dreamweave.json", "Ashfall")
+	b = f.Site("https://b.example/dreamweave.json", "Ashfall")
+	l := f.Site("https://l.example/dreamweave.json", "Lanterns")
+	f.Claim(l, sampleManifest(uuid(2), "Lantern Lib", 1))
 	for _, s := range []string{a, b} {
 		m := sampleManifest(uuid(1), "Wickwork", 1)
 		m.Releases[0].Provides = []string{"wick:api"}
@@ -35,8 +36,8 @@ func conflictState(t *testing.T) (state, a, b string) {
 			{Kind: "requires", Project: uuid(2)},
 			{Kind: "requires", Project: uuid(9), Name: "Nowhere"},
 		}
-		d := f.claim(s, m, nil)
-		f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: s, Name: "Wickwork", ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+		d := f.Claim(s, m)
+		f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: s, Name: "Wickwork", ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
 	}
 	return state, a, b
 }
@@ -90,12 +91,12 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 	}
 	// Sites of different names need no ids: the name says it.
 	state2 := t.TempDir()
-	f := newFakeState(t, state2)
-	x := f.origin("https://x.example/dreamweave.json", "Ashfall Collective")
-	y := f.origin("https://y.example/dreamweave.json", "Lanterns Workshop")
+	f := statetest.In(t, state2)
+	x := f.Site("https://x.example/dreamweave.json", "Ashfall Collective")
+	y := f.Site("https://y.example/dreamweave.json", "Lanterns Workshop")
 	for _, s := range []string{x, y} {
-		d := f.claim(s, sampleManifest(uuid(1), "Wickwork", 1), nil)
-		f.event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: s, Name: "Wickwork", ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+		d := f.Claim(s, sampleManifest(uuid(1), "Wickwork", 1))
+		f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: s, Name: "Wickwork", ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
 	}
 	_, out2 := build(t, state2, Options{})
 	feed2 := string(readOut(t, out2, FeedFile))
@@ -122,9 +123,9 @@ func pageTitle(t *testing.T, out, rel string) string {
 // featured, the section is not there at all.
 func TestFeaturedIsTheIndexsChoice(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	a := f.origin("https://a.example/dreamweave.json", "Site A")
-	f.claim(a, sampleManifest(uuid(1), "Candle App", 1), nil)
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	f.Claim(a, sampleManifest(uuid(1), "Candle App", 1))
 	cur := writeCuration(t, "[[featured]]\nproject = \""+uuid(1)+"\"\nnote = \"Small and well documented.\"\n")
 	_, out := build(t, state, Options{Curation: cur})
 	home := page(t, out, "index.html")
@@ -154,17 +155,17 @@ func TestFeaturedIsTheIndexsChoice(t *testing.T) {
 // claim's and a site's) and the footer link to it.
 func TestPublishersPage(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	a := f.origin("https://a.example/dreamweave.json", "Site A")
-	f.claim(a, sampleManifest(uuid(1), "Stale Lamp", 1), func(c *store.Claim) {
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	f.Claim(a, sampleManifest(uuid(1), "Stale Lamp", 1), func(c *store.Claim) {
 		c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("the site could not be read on the last crawl: HTTP 503")
 	})
 	var o store.Origin
-	if err := f.dir.ReadJSON(store.OriginPath(a), &o); err != nil {
+	if err := f.Dir.ReadJSON(store.OriginPath(a), &o); err != nil {
 		t.Fatal(err)
 	}
 	o.Health, o.Problem = store.OriginUnreachable, ptr("HTTP 503")
-	f.write(store.OriginPath(a), o)
+	f.Write(store.OriginPath(a), o)
 	_, out := build(t, state, Options{Repository: "https://git.example/index"})
 	text := page(t, out, PublishersPage)
 	for _, w := range []string{"about every six hours", "after the next refresh", "ashyams validate dreamweave.json projects/*.json",
@@ -196,15 +197,15 @@ func TestPublishersPage(t *testing.T) {
 // with", ...) and the capability it went through.
 func TestUsedByIsRequiresOnly(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	a := f.origin("https://a.example/dreamweave.json", "Site A")
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
 	lib := sampleManifest(uuid(1), "Lantern Lib", 1)
 	lib.Releases[0].Provides = []string{"light:api"}
-	f.claim(a, lib, nil)
+	f.Claim(a, lib)
 	rel := func(n int, name string, rs ...protocol.Relationship) {
 		m := sampleManifest(uuid(n), name, 1)
 		m.Releases[0].Relationships = rs
-		f.claim(a, m, nil)
+		f.Claim(a, m)
 	}
 	rel(2, "Needs Lib", protocol.Relationship{Kind: "requires", Project: uuid(1)})
 	rel(3, "Clashes", protocol.Relationship{Kind: "conflicts", Capability: "light:api"})
@@ -246,11 +247,11 @@ func TestUsedByIsRequiresOnly(t *testing.T) {
 // date appear once on the Conflicts page's Moves, with one full stop, as on the claim page.
 func TestConflictsPageMigrationEvidenceOnce(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	from := f.origin("https://lanterns.example/dreamweave.json", "Lanterns")
-	to := f.origin("https://ashfall.example/dreamweave.json", "Ashfall")
-	f.claim(from, sampleManifest(uuid(1), "One", 1), nil)
-	f.claim(to, sampleManifest(uuid(1), "One", 2), nil)
+	f := statetest.In(t, state)
+	from := f.Site("https://lanterns.example/dreamweave.json", "Lanterns")
+	to := f.Site("https://ashfall.example/dreamweave.json", "Ashfall")
+	f.Claim(from, sampleManifest(uuid(1), "One", 1))
+	f.Claim(to, sampleManifest(uuid(1), "One", 2))
 	cur := filepath.Join(t.TempDir(), "curation.toml")
 	reason := "The old site's front page links the new one; confirmed by the author in issue #12."
 	toml := "[[migration]]\nproject = \"" + uuid(1) + "\"\nfrom = \"https://lanterns.example/dreamweave.json\"\nto = \"https://ashfall.example/dreamweave.json\"\nreason = \"" + reason + "\"\nreviewed = \"2026-10-01\"\n"
@@ -279,14 +280,14 @@ func TestConflictsPageMigrationEvidenceOnce(t *testing.T) {
 // the feed, titles and the site page; a site with a name of its own is not.
 func TestSitesSharingANameAreToldApart(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	real := f.origin("https://a.example/dreamweave.json", "S3ctor's Stash")
-	fake := f.origin("https://b.example/dreamweave.json", "  s3ctor's STASH ")
-	other := f.origin("https://c.example/dreamweave.json", "Lanterns")
+	f := statetest.In(t, state)
+	real := f.Site("https://a.example/dreamweave.json", "S3ctor's Stash")
+	fake := f.Site("https://b.example/dreamweave.json", "  s3ctor's STASH ")
+	other := f.Site("https://c.example/dreamweave.json", "Lanterns")
 	for i, s := range []string{real, fake, other} {
 		m := sampleManifest(uuid(i+1), fmt.Sprint("Proj", i), 1)
-		d := f.claim(s, m, nil)
-		f.event(store.Event{Kind: store.EventObserved, Project: uuid(i + 1), Origin: s, Name: m.Project.Name, ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+		d := f.Claim(s, m)
+		f.Event(store.Event{Kind: store.EventObserved, Project: uuid(i + 1), Origin: s, Name: m.Project.Name, ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
 	}
 	_, out := build(t, state, Options{})
 	named := map[string]string{real: "S3ctor's Stash (" + real + ")", fake: "  s3ctor's STASH  (" + fake + ")"} // the name as the site gives it
@@ -358,17 +359,17 @@ func TestSitesSharingANameAreToldApart(t *testing.T) {
 // check for each claim (no single "yes" preferring one), and catalog.json says null.
 func TestDependenciesPerTargetOnConflictedID(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	real := f.origin("https://a.example/dreamweave.json", "Broom Works")
-	imp := f.origin("https://b.example/dreamweave.json", "Impostor Site")
-	user := f.origin("https://c.example/dreamweave.json", "User Site")
-	f.claim(real, sampleManifest(uuid(1), "Morrobroom", 1), nil) // 1.0.0
+	f := statetest.In(t, state)
+	real := f.Site("https://a.example/dreamweave.json", "Broom Works")
+	imp := f.Site("https://b.example/dreamweave.json", "Impostor Site")
+	user := f.Site("https://c.example/dreamweave.json", "User Site")
+	f.Claim(real, sampleManifest(uuid(1), "Morrobroom", 1)) // 1.0.0
 	m2 := sampleManifest(uuid(1), "Impostor Broom", 1)
 	m2.Releases[0].Version, m2.Channels["stable"] = "2.0.0", protocol.ChannelHead{Version: "2.0.0"}
-	f.claim(imp, m2, nil)
+	f.Claim(imp, m2)
 	mu := sampleManifest(uuid(2), "User", 1)
 	mu.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(1), Version: ">=1.0, <2"}}
-	f.claim(user, mu, nil)
+	f.Claim(user, mu)
 	_, out := build(t, state, Options{})
 	text := strings.Join(strings.Fields(page(t, out, "dependencies/index.html")), " ")
 	for _, want := range []string{"not the same for every claim of this id:", "Impostor Broom (Impostor Site): no", "Morrobroom (Broom Works): yes"} {

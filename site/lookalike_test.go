@@ -14,6 +14,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
@@ -54,9 +55,9 @@ func TestNameKeyFoldsLookAlikes(t *testing.T) {
 // index's "Published by the site ..." line.
 func lookAlikeState(t *testing.T) (state string, sites []string) {
 	state = filepath.Join(t.TempDir(), "state")
-	f := newFakeState(t, state)
+	f := statetest.In(t, state)
 	for i, l := range lookAlikes {
-		s := f.origin(l.indexURL, l.name)
+		s := f.Site(l.indexURL, l.name)
 		sites = append(sites, s)
 		for _, m := range []struct {
 			id      string
@@ -68,8 +69,8 @@ func lookAlikeState(t *testing.T) (state string, sites []string) {
 		} {
 			man := sampleManifest(m.id, m.name, 1)
 			man.Project.Summary = m.summary
-			d := f.claim(s, man, nil)
-			f.event(store.Event{Kind: store.EventObserved, Project: m.id, Origin: s, Name: m.name, ObservedAt: fakeTime, After: &d, Changes: []diff.Change{}})
+			d := f.Claim(s, man)
+			f.Event(store.Event{Kind: store.EventObserved, Project: m.id, Origin: s, Name: m.name, ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
 		}
 	}
 	return state, sites

@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // hostileMarkdown are publisher texts meant to get something past the sanitizer, or to
@@ -173,13 +174,13 @@ func TestBuildRendersSharedNotesOnce(t *testing.T) {
 		Added:      []string{"Shared added item.", "<script>alert(1)</script>"},
 	}
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
 	for i := 0; i < claims; i++ {
 		m := sampleManifest(uuid(i), "Project "+string(rune('A'+i)), 1)
 		notes := *shared
 		m.Releases[0].Notes = &notes
-		f.claim(site, m, nil)
+		f.Claim(site, m)
 	}
 	c := newCountingRender()
 	var pages [2][]string

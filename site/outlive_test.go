@@ -8,6 +8,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // Events outlive their claims and sites: a refresh removes a site no enrolled source leads to,
@@ -15,15 +16,15 @@ import (
 // is there with the project's name as recorded.
 func TestBuildKeepsEventsOfRemovedSites(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
-	f.claim(site, sampleManifest(uuid(1), "One", 2), nil)
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
+	f.Claim(site, sampleManifest(uuid(1), "One", 2))
 	gone, moved := "gone-example-00000000", "moved-example-11111111"
 	after := strings.Repeat("a", 64)
-	e := store.Event{Kind: store.EventObserved, Project: uuid(7), Origin: gone, Name: "Seven", ObservedAt: fakeTime, After: &after, Changes: []diff.Change{}}
-	f.event(e)
-	m := store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "One", ObservedAt: fakeTime, Before: &after, After: &after, MovedFrom: &moved, Changes: []diff.Change{}}
-	f.event(m)
+	e := store.Event{Kind: store.EventObserved, Project: uuid(7), Origin: gone, Name: "Seven", ObservedAt: statetest.Time, After: &after, Changes: []diff.Change{}}
+	f.Event(e)
+	m := store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "One", ObservedAt: statetest.Time, Before: &after, After: &after, MovedFrom: &moved, Changes: []diff.Change{}}
+	f.Event(m)
 	_, out := build(t, state, Options{})
 	id := store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
 	b, err := os.ReadFile(filepath.Join(out, "updates", id, "index.html"))

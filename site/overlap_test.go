@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // treeOf lists every path under root with its size, to show nothing was written or removed.
@@ -39,9 +41,9 @@ func treeOf(t *testing.T, root string) string {
 func TestBuildRefusesOutOverlappingState(t *testing.T) {
 	root := t.TempDir()
 	state := filepath.Join(root, "st")
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
-	f.claim(site, sampleManifest(uuid(1), "One", 1), nil)
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
+	f.Claim(site, sampleManifest(uuid(1), "One", 1))
 	// A previous build whose output holds a copy of the state.
 	prev := filepath.Join(root, "prev")
 	build(t, state, Options{Out: prev})

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // TestPagerLinks: a pager names the first and last pages, two on either side of its own and
@@ -206,7 +207,7 @@ func TestSitemapIndex(t *testing.T) {
 func TestRecentItemsNameAHandful(t *testing.T) {
 	var evs []*eventView
 	for i := 0; i < 1000; i++ {
-		evs = append(evs, &eventView{Event: &store.Event{Kind: store.EventObserved, ObservedAt: fakeTime}})
+		evs = append(evs, &eventView{Event: &store.Event{Kind: store.EventObserved, ObservedAt: statetest.Time}})
 	}
 	items, more := recentItems(evs, recentHome)
 	if len(items) != 1 || more {

@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
@@ -94,15 +95,15 @@ func contains(xs []string, x string) bool {
 // claim name, case-folded, not by event id; newer refreshes still come first.
 func TestUpdatesAtOneTimeByName(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
 	names := []string{"Zeta Lamp", "alpha lamp", "Mid Lamp", "beta Lamp"}
 	for i, name := range names {
-		f.claim(site, sampleManifest(uuid(i), name, 1), nil)
-		f.event(store.Event{Kind: store.EventObserved, Project: uuid(i), Origin: site, Name: name, ObservedAt: fakeTime,
+		f.Claim(site, sampleManifest(uuid(i), name, 1))
+		f.Event(store.Event{Kind: store.EventObserved, Project: uuid(i), Origin: site, Name: name, ObservedAt: statetest.Time,
 			After: ptr(sha([]byte(name))), Changes: []diff.Change{}})
 	}
-	f.event(store.Event{Kind: store.EventObserved, Project: uuid(0), Origin: site, Name: "Zeta Lamp", ObservedAt: "2026-10-11T00:00:00Z",
+	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(0), Origin: site, Name: "Zeta Lamp", ObservedAt: "2026-10-11T00:00:00Z",
 		Before: ptr(sha([]byte("Zeta Lamp"))), After: ptr(sha([]byte("later"))), Changes: []diff.Change{}})
 	_, out := build(t, state, Options{})
 	text := page(t, out, "updates/index.html")

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
@@ -190,13 +191,13 @@ func FuzzSafeURL(f *testing.F) {
 // shown on the claim page, tags stripped; an entry with nothing left is no empty bullet.
 func TestClaimPageKeepsHTMLBlockProse(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
 	m := sampleManifest(uuid(1), "One", 1)
 	m.Releases[0].Notes.Highlights = "<p align=\"center\">Big release: ferns sway.</p>\n\n<details><summary>Full list</summary>\nGrass is greener.\n</details>\n\nPlain paragraph stays."
 	m.Releases[0].Notes.Added = []string{"<div>Mossy rocks near every shrine.</div>", "<script>alert(1)</script>"}
 	m.Releases[0].Notes.Fixed = []string{"<style>x{}</style>"}
-	f.claim(site, m, nil)
+	f.Claim(site, m)
 	_, out := build(t, state, Options{})
 	p := string(readOut(t, out, "projects/"+uuid(1)+"/"+site+"/index.html"))
 	for _, want := range []string{"Big release: ferns sway.", "Grass is greener.", "Plain paragraph stays.", "<li data-publisher>Mossy rocks near every shrine.</li>"} {

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
@@ -16,9 +17,9 @@ import (
 // 404 for every URL under an escaped base path, the one it printed included.)
 func TestEscapedBasePaths(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "A")
-	f.claim(site, sampleManifest(uuid(1), "One", 1), nil)
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "A")
+	f.Claim(site, sampleManifest(uuid(1), "One", 1))
 	for _, c := range []struct{ base, path, alt string }{
 		{"https://mods.example.org/my%20index/", "/my%20index/", "/my index/"},
 		{"https://mods.example.org/ind%C3%A9x/", "/ind%C3%A9x/", "/ind%c3%a9x/"},

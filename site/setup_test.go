@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // component is one component of a test release: its id, the content files its openmw
@@ -75,9 +76,9 @@ type setupState struct {
 func newSetupState(t *testing.T) *setupState {
 	t.Helper()
 	s := &setupState{state: t.TempDir()}
-	f := newFakeState(t, s.state)
-	a := f.origin("https://lanterns.example/dreamweave.json", "Lantern Works")
-	b := f.origin("https://other.example/dreamweave.json", "Other Site")
+	f := statetest.In(t, s.state)
+	a := f.Site("https://lanterns.example/dreamweave.json", "Lantern Works")
+	b := f.Site("https://other.example/dreamweave.json", "Other Site")
 	s.wickID, s.tallowishID, s.rivalID, s.oldID, s.hostileI = uuid(501), uuid(502), uuid(503), uuid(504), uuid(505)
 	rels := []protocol.Relationship{
 		{Kind: "requires", Project: s.tallowishID, Name: "Tallowish", Version: ">=1.0"},
@@ -94,21 +95,21 @@ func newSetupState(t *testing.T) *setupState {
 		}
 		return m
 	}
-	f.claim(a, wick(), nil)
-	f.claim(b, wick(), nil)
-	f.claim(a, withOpenMW(sampleManifest(s.tallowishID, "Tallowish", 1), []component{{id: "main", files: []string{"Tallowish.omwscripts"}}}, nil, nil), nil)
-	f.claim(a, withOpenMW(sampleManifest(s.rivalID, "Rival", 1), []component{{id: "main", files: []string{"RIVAL.esp"}}}, nil, nil), nil)
+	f.Claim(a, wick())
+	f.Claim(b, wick())
+	f.Claim(a, withOpenMW(sampleManifest(s.tallowishID, "Tallowish", 1), []component{{id: "main", files: []string{"Tallowish.omwscripts"}}}, nil, nil))
+	f.Claim(a, withOpenMW(sampleManifest(s.rivalID, "Rival", 1), []component{{id: "main", files: []string{"RIVAL.esp"}}}, nil, nil))
 	old := withOpenMW(sampleManifest(s.oldID, "Old Lamps", 2), []component{{id: "main", files: []string{"Old.esp"}}}, nil, nil)
 	for i := range old.Releases {
 		old.Releases[i].Status = protocol.StatusYanked
 		old.Releases[i].Yanked = &protocol.Notice{Reason: "Broke saves <script>alert('yank')</script>", Replacement: "2.0.0"}
 	}
 	old.Channels = map[string]protocol.ChannelHead{}
-	f.claim(b, old, nil)
-	f.claim(b, withOpenMW(sampleManifest(s.hostileI, `<img src=x onerror="window.__pwned=1">`, 1),
-		[]component{{id: "main", files: []string{`</script><script>window.__pwned=1</script>.esp`}}}, nil, nil), nil)
+	f.Claim(b, old)
+	f.Claim(b, withOpenMW(sampleManifest(s.hostileI, `<img src=x onerror="window.__pwned=1">`, 1),
+		[]component{{id: "main", files: []string{`</script><script>window.__pwned=1</script>.esp`}}}, nil, nil))
 	quiet := sampleManifest(uuid(506), "Quiet", 1)
-	f.claim(a, quiet, nil)
+	f.Claim(a, quiet)
 	s.wick, s.wickB = s.wickID+"/"+a, s.wickID+"/"+b
 	s.tallowish, s.rival, s.old, s.hostile = s.tallowishID+"/"+a, s.rivalID+"/"+a, s.oldID+"/"+b, s.hostileI+"/"+b
 	s.noContent = uuid(506) + "/" + a

@@ -9,6 +9,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
@@ -18,15 +19,15 @@ import (
 // the same, it points at the reason above instead of repeating it.
 func TestRejectedOtherReason(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/mods/dreamweave.json", "Site A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/mods/dreamweave.json", "Site A")
 	other, same := uuid(1), uuid(2)
-	f.claim(site, sampleManifest(other, "Other Reason", 1), func(r *store.Claim) {
+	f.Claim(site, sampleManifest(other, "Other Reason", 1), func(r *store.Claim) {
 		r.Health, r.Problem = store.ClaimInvalid, ptr("/releases/0/version: does not parse")
 		r.AdvertisedSHA256 = sha([]byte("newer"))
 		r.Rejected = &store.Rejected{SHA256: sha([]byte("newer")), Problem: "over the 16 MiB document limit", Crawler: "test"}
 	})
-	f.claim(site, sampleManifest(same, "Same Reason", 1), func(r *store.Claim) {
+	f.Claim(site, sampleManifest(same, "Same Reason", 1), func(r *store.Claim) {
 		r.Health, r.Problem = store.ClaimInvalid, ptr("/releases/0/version: does not parse")
 		r.AdvertisedSHA256 = sha([]byte("newest"))
 		r.Rejected = &store.Rejected{SHA256: sha([]byte("newest")), Problem: "/releases/0/version: does not parse", Crawler: "test"}
@@ -50,17 +51,17 @@ func TestRejectedOtherReason(t *testing.T) {
 // that gives no name by its id.
 func TestSourcesAndSitesWording(t *testing.T) {
 	state, ids := healthState(t)
-	f := newFakeState(t, state)
+	f := statetest.In(t, state)
 	u := "https://lost.example/mods/"
-	f.write(store.SourcePath(store.SourceID(u)), store.Source{URL: u, Health: store.SourceUnresolved,
+	f.Write(store.SourcePath(store.SourceID(u)), store.Source{URL: u, Health: store.SourceUnresolved,
 		Problem:     ptr("discovery from " + u + ": " + u + "dreamweave.json answers HTTP 404"),
 		Trail:       []store.TrailStep{{URL: u, Outcome: "an HTML page with no DreamWeave <link>"}},
-		LastAttempt: fakeTime})
-	nameless := f.origin("https://e.example/dreamweave.json", "")
+		LastAttempt: statetest.Time})
+	nameless := f.Site("https://e.example/dreamweave.json", "")
 	var o store.Origin
-	f.dir.ReadJSON(store.OriginPath(nameless), &o)
+	f.Dir.ReadJSON(store.OriginPath(nameless), &o)
 	o.SiteName = nil
-	f.write(store.OriginPath(nameless), o)
+	f.Write(store.OriginPath(nameless), o)
 	_, out := build(t, state, Options{})
 
 	health := page(t, out, "health/index.html")
@@ -92,12 +93,12 @@ func TestSourcesAndSitesWording(t *testing.T) {
 // the move with its evidence in the crawler's words.
 func TestMovePages(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	a := f.origin("https://a.example/dreamweave.json", "Old Home")
-	b := f.origin("https://b.example/dreamweave.json", "New Home")
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Old Home")
+	b := f.Site("https://b.example/dreamweave.json", "New Home")
 	id := uuid(7)
-	f.claim(a, sampleManifest(id, "Wanderer", 1), func(r *store.Claim) { r.MovedTo = ptr(b) })
-	f.claim(b, sampleManifest(id, "Wanderer", 1), func(r *store.Claim) { r.MovedFrom = ptr(a) })
+	f.Claim(a, sampleManifest(id, "Wanderer", 1), func(r *store.Claim) { r.MovedTo = ptr(b) })
+	f.Claim(b, sampleManifest(id, "Wanderer", 1), func(r *store.Claim) { r.MovedFrom = ptr(a) })
 	_, out := build(t, state, Options{})
 
 	if text := page(t, out, projectPath(id)); !strings.Contains(text, "Moved: continues as the claim from "+b+".") {
@@ -129,18 +130,18 @@ func TestMovePages(t *testing.T) {
 // text quoted.
 func TestRelationshipOddInputs(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "Site A")
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
 	from, to := uuid(11), uuid(12)
 	m := sampleManifest(from, "Asker", 1)
 	m.Releases[0].Relationships = []protocol.Relationship{
 		{Kind: "requires", Project: to, Version: "not a constraint"},
 		{Kind: "recommends", Project: to, Capability: "lua:x"},
 	}
-	f.claim(site, m, nil)
+	f.Claim(site, m)
 	g := sampleManifest(to, "Giver", 1)
 	g.Releases[0].Provides = []string{"lua:x"}
-	f.claim(site, g, nil)
+	f.Claim(site, g)
 	_, out := build(t, state, Options{})
 	text := page(t, out, claimPath(from, site))
 	for _, want := range []string{"Odd input: names both a project and a capability; the protocol allows one; resolved by each",
@@ -155,9 +156,9 @@ func TestRelationshipOddInputs(t *testing.T) {
 // the table would, computed on the spot, so a page never fails on a claim it did not expect.
 func TestRefOutsideTheBuild(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://a.example/dreamweave.json", "Site A")
-	f.claim(site, sampleManifest(uuid(1), "Held", 1), nil)
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	f.Claim(site, sampleManifest(uuid(1), "Held", 1))
 	n, err := network.Load(store.Open(state), &curation.Curation{})
 	if err != nil {
 		t.Fatal(err)
@@ -304,10 +305,10 @@ func TestClaimLinkRenderedOncePerPrefix(t *testing.T) {
 func boundBuilder(t *testing.T, siteName, name string, releases int) *builder {
 	t.Helper()
 	state := t.TempDir()
-	f := newFakeState(t, state)
+	f := statetest.In(t, state)
 	if siteName != "" {
-		site := f.origin("https://a.example/dreamweave.json", siteName)
-		f.claim(site, sampleManifest(uuid(1), name, releases), nil)
+		site := f.Site("https://a.example/dreamweave.json", siteName)
+		f.Claim(site, sampleManifest(uuid(1), name, releases))
 	}
 	n, err := network.Load(store.Open(state), &curation.Curation{})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 	"github.com/DreamWeave-MP/ashyams-go/templates"
 )
@@ -105,19 +106,19 @@ func loudManifest(id string) *protocol.Manifest {
 func loudState(t *testing.T) (state, site string) {
 	t.Helper()
 	state = t.TempDir()
-	f := newFakeState(t, state)
-	site = f.origin("https://official.example/trusted/dreamweave.json", "Official Trusted Mods "+loud)
+	f := statetest.In(t, state)
+	site = f.Site("https://official.example/trusted/dreamweave.json", "Official Trusted Mods "+loud)
 	var o store.Origin
-	f.dir.ReadJSON(store.OriginPath(site), &o)
+	f.Dir.ReadJSON(store.OriginPath(site), &o)
 	o.Generator = ptr("generator " + loud)
 	// Publication issues in the crawler's formats (crawl/refresh/site.go): a quoted id, and an
 	// id with the entry's name in brackets, unquoted, followed by the claim's problem.
 	o.Issues = []string{`"` + loud + `": a project id that cannot name a claim; the entry is not read`,
 		uuid(2) + " (Lamp " + loud + "): invalid publication: /releases/0/runtimes/openmw " + loud + " [pattern] does not match"}
-	f.write(store.OriginPath(site), o)
+	f.Write(store.OriginPath(site), o)
 
 	current := loudManifest(uuid(1))
-	f.claim(site, current, func(c *store.Claim) {
+	f.Claim(site, current, func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://official.example/card.png", Alt: "a " + loud + " card", Problem: ptr("HTTP 404 for https://official.example/" + strings.ReplaceAll(loud, " ", "-") + ".png")}
 	})
 	// An invalid claim whose problem is the protocol's own findings on a loud manifest.
@@ -133,30 +134,30 @@ func loudState(t *testing.T) (state, site string) {
 		parts = append(parts, fd.String())
 	}
 	problem := "invalid publication: " + strings.Join(parts, "; ")
-	f.claim(site, loudManifest(uuid(2)), func(c *store.Claim) {
+	f.Claim(site, loudManifest(uuid(2)), func(c *store.Claim) {
 		c.Health, c.Problem = store.ClaimInvalid, &problem
 		c.AdvertisedSHA256 = sha(b)
 		c.Rejected = &store.Rejected{SHA256: sha(b), Problem: problem + " (first refusal)", Crawler: "test"}
 	})
 	// A second site that could not be read, with a problem quoting the publisher.
-	down := f.origin("https://safe.example/dreamweave.json", "Safe Site "+loud)
-	f.dir.ReadJSON(store.OriginPath(down), &o)
+	down := f.Site("https://safe.example/dreamweave.json", "Safe Site "+loud)
+	f.Dir.ReadJSON(store.OriginPath(down), &o)
 	o.Health, o.Problem = store.OriginInvalidIndex, ptr(`the site index fails the protocol: /site/name [minLength] "`+loud+`" is too long`)
-	f.write(store.OriginPath(down), o)
-	f.claim(down, loudManifest(uuid(3)), func(c *store.Claim) {
+	f.Write(store.OriginPath(down), o)
+	f.Claim(down, loudManifest(uuid(3)), func(c *store.Claim) {
 		c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("the site could not be read on the last crawl: https://safe.example/dreamweave.json answers HTTP 503")
 	})
 	// An unresolved source.
 	u := "https://recommended.example/official/"
-	f.write(store.SourcePath(store.SourceID(u)), store.Source{URL: u, Health: store.SourceUnresolved,
+	f.Write(store.SourcePath(store.SourceID(u)), store.Source{URL: u, Health: store.SourceUnresolved,
 		Problem:     ptr("discovery from " + u + ": " + u + "dreamweave.json answers HTTP 404"),
 		Trail:       []store.TrailStep{{URL: u, Outcome: "links the site index at " + u + "trusted.json"}},
-		LastAttempt: fakeTime})
+		LastAttempt: statetest.Time})
 	// Events whose names and differences carry the words.
 	before := sampleManifest(uuid(1), "Lamp", 1)
-	f.event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: site, Name: current.Project.Name, ObservedAt: fakeTime,
+	f.Event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: site, Name: current.Project.Name, ObservedAt: statetest.Time,
 		Before: ptr(sha([]byte("before"))), After: ptr(sha([]byte("after"))), Changes: diff.Diff(before, current)})
-	f.event(store.Event{Kind: store.EventObserved, Project: uuid(3), Origin: down, Name: "Observed " + loud, ObservedAt: fakeTime,
+	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(3), Origin: down, Name: "Observed " + loud, ObservedAt: statetest.Time,
 		After: ptr(sha([]byte("x"))), Changes: []diff.Change{}})
 	return state, site
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
@@ -158,23 +159,23 @@ func TestXSSCorpus(t *testing.T) {
 		t.Fatalf("only %d XSS cases; the issue asks for at least 30", len(xssCases))
 	}
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://evil.example/mods/dreamweave.json", "<script>alert('site')</script>")
-	card := f.media(hostilePNG(t), "png")
+	f := statetest.In(t, state)
+	site := f.Site("https://evil.example/mods/dreamweave.json", "<script>alert('site')</script>")
+	card := f.Media(hostilePNG(t), "png")
 	pages := map[string]xssCase{}
 	for i, tc := range xssCases {
 		id := uuid(1000 + i)
 		m := sampleManifest(id, "case "+tc.name, 2)
-		f.claim(site, m, nil)
+		f.Claim(site, m)
 		var rec store.Claim
-		if err := f.dir.ReadJSON(store.ClaimPath(id, site), &rec); err != nil {
+		if err := f.Dir.ReadJSON(store.ClaimPath(id, site), &rec); err != nil {
 			t.Fatal(err)
 		}
 		tc.edit(m, &rec)
 		if rec.Media != nil {
 			rec.Media.File = &card
 		}
-		f.claim(site, m, func(c *store.Claim) {
+		f.Claim(site, m, func(c *store.Claim) {
 			c.Health, c.Problem, c.Media = rec.Health, rec.Problem, rec.Media
 			c.Entry.Name = m.Project.Name
 		})
@@ -182,7 +183,7 @@ func TestXSSCorpus(t *testing.T) {
 	}
 	// An event whose name and changes carry hostile text.
 	first := uuid(1000)
-	f.event(store.Event{Kind: store.EventChanged, Project: first, Origin: site, Name: "<script>alert('event')</script>", ObservedAt: fakeTime,
+	f.Event(store.Event{Kind: store.EventChanged, Project: first, Origin: site, Name: "<script>alert('event')</script>", ObservedAt: statetest.Time,
 		Before: ptr(sha([]byte("a"))), After: ptr(sha([]byte("b"))),
 		Changes: []diff.Change{{Change: "project-field", Field: "name", Before: json.RawMessage(`"<img src=x onerror=alert(1)>"`), After: json.RawMessage(`"</li><script>alert(1)</script>"`)}}})
 

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
-	nt "github.com/DreamWeave-MP/ashyams-go/catalog/internal/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	nt "github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // digest is a made-up manifest digest for a manifest the test does not need on disk.

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
-	nt "github.com/DreamWeave-MP/ashyams-go/catalog/internal/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	nt "github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // FuzzModel feeds a held manifest (publisher data, as the state keeps it) and a relationship's
@@ -31,7 +31,7 @@ func FuzzModel(f *testing.F) {
 			m.Document, m.Project.ID = protocol.DocProject, idA
 			s.Claim(one, &m)
 		} else {
-			s.ClaimBytes(one, idA, "A", manifest)
+			s.ClaimBytes(one, nt.Manifest(idA, "A", ""), manifest)
 		}
 		s.Claim(one, nt.Manifest(idB, "B", versioning, nt.Release("1.0.0", "stable", []string{capability},
 			nt.Requires(idA, constraint),

@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
-	nt "github.com/DreamWeave-MP/ashyams-go/catalog/internal/networktest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	nt "github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 var (
@@ -535,15 +535,15 @@ func TestStateContradictions(t *testing.T) {
 		want string
 	}{
 		{"manifest does not parse", func(s *nt.State, site string) {
-			s.ClaimBytes(site, idA, "A", []byte(`{"schema_version":"2","document":"project","releases":[`))
+			s.ClaimBytes(site, nt.Manifest(idA, "A", ""), []byte(`{"schema_version":"2","document":"project","releases":[`))
 		}, "manifest.json: is not JSON: unexpected end of JSON input"},
 		{"manifest is not a project", func(s *nt.State, site string) {
-			s.ClaimBytes(site, idA, "A", []byte(`{"schema_version":"2","document":"index"}`))
+			s.ClaimBytes(site, nt.Manifest(idA, "A", ""), []byte(`{"schema_version":"2","document":"index"}`))
 		}, `has document "index"`},
 		{"manifest describes another project", func(s *nt.State, site string) {
 			s.Claim(site, m)
 			b, _ := os.ReadFile(s.Dir.Path(store.ManifestPath(idA, site)))
-			s.ClaimBytes(site, idB, "B", b)
+			s.ClaimBytes(site, nt.Manifest(idB, "B", ""), b)
 		}, "describes project \"" + idA + "\", not the claim's project " + idB},
 		{"digest mismatch", func(s *nt.State, site string) {
 			s.Claim(site, m, func(c *store.Claim) { z := strings.Repeat("0", 64); c.IngestedSHA256 = &z })
@@ -628,7 +628,7 @@ func TestPendingManifest(t *testing.T) {
 		t.Fatalf("held %s cached %v current %s", a.HeldSHA256, a.Cached, a.Current.Version)
 	}
 	// Only a pending digest and no file yet: no manifest, not an error.
-	s.ClaimBytes(one, idB, "B", []byte("x"), func(c *store.Claim) { c.PendingSHA256 = c.IngestedSHA256; c.IngestedSHA256 = nil })
+	s.ClaimBytes(one, nt.Manifest(idB, "B", ""), []byte("x"), func(c *store.Claim) { c.PendingSHA256 = c.IngestedSHA256; c.IngestedSHA256 = nil })
 	if err := os.Remove(s.Dir.Path(store.ManifestPath(idB, one))); err != nil {
 		t.Fatal(err)
 	}
@@ -645,7 +645,7 @@ func TestCachedAndNoManifest(t *testing.T) {
 		c.AdvertisedSHA256 = strings.Repeat("1", 64)
 		c.Health = store.ClaimInvalid
 	})
-	s.ClaimBytes(one, idB, "B", []byte("never accepted"), func(c *store.Claim) { c.IngestedSHA256 = nil; c.Health = store.ClaimInvalid })
+	s.ClaimBytes(one, nt.Manifest(idB, "B", ""), []byte("never accepted"), func(c *store.Claim) { c.IngestedSHA256 = nil; c.Health = store.ClaimInvalid })
 	n := build(t, s, nil)
 	if a := n.Claim(idA, one); !a.Cached || !a.Listed || a.Health != "invalid" {
 		t.Fatalf("cached claim: %+v", a)

@@ -13,6 +13,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/example"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
@@ -218,21 +219,14 @@ func diffSnapshot(t *testing.T, dir string) string {
 // with one claim record per project (for its name). No ../shared needed.
 func healthState(t *testing.T, names map[string]string, hs ...store.HealthChange) string {
 	t.Helper()
-	dir := t.TempDir()
-	d := store.Open(dir)
-	if err := d.WriteJSON(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: "2026-10-11T06:00:00Z", HealthChanges: hs}); err != nil {
-		t.Fatal(err)
-	}
+	s := statetest.New(t)
+	s.Write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: "2026-10-11T06:00:00Z", HealthChanges: hs})
 	for _, h := range hs {
-		if h.Project == "" {
-			continue
-		}
-		c := store.Claim{Project: h.Project, Origin: h.Origin, Entry: protocol.IndexEntry{ID: h.Project, Name: names[h.Project]}, Health: h.After}
-		if err := d.WriteJSON(store.ClaimPath(h.Project, h.Origin), c); err != nil {
-			t.Fatal(err)
+		if h.Project != "" {
+			s.Write(store.ClaimPath(h.Project, h.Origin), store.Claim{Project: h.Project, Origin: h.Origin, Entry: protocol.IndexEntry{ID: h.Project, Name: names[h.Project]}, Health: h.After})
 		}
 	}
-	return dir
+	return s.Dir.Root
 }
 
 // After an outage diff says which claims and sites became unavailable, with the problem; on the

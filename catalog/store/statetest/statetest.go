@@ -1,8 +1,9 @@
-// Package networktest writes small and large synthetic state directories for tests and
-// benchmarks of the network model and everything built on it (catalog files, the site).
-// Records are written with store.Dir like the crawler writes them; manifests are encoded from
-// protocol types and their digests recorded as ingested and advertised.
-package networktest
+// Package statetest writes state directories for the tests and benchmarks of every package
+// that reads one (the network model, the catalog files, the site, the commands), so that a
+// test state is written one way: records through store.RecordFiles like the crawler writes
+// them, manifests encoded from protocol types and their digests recorded as ingested and
+// advertised. It is test-only, and not internal so that site and cmd/ashyams can import it.
+package statetest
 
 import (
 	"crypto/sha256"
@@ -19,26 +20,34 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// Time is the observation time every synthetic record carries.
-const Time = "2026-10-10T12:00:00Z"
+// The times every written record carries: the last observation (network.json, every
+// attempt and success), and when each site and claim was first observed and last changed.
+const (
+	Time          = "2026-10-10T12:00:00Z"
+	FirstObserved = "2026-09-01T00:00:00Z"
+	LastChanged   = "2026-09-15T00:00:00Z"
+)
 
-// State is a synthetic state directory under construction.
+// State is a state directory under construction.
 type State struct {
 	TB  testing.TB // failures writing the state fail this test or benchmark
-	Dir *store.Dir // the state directory, a fresh temporary directory
+	Dir *store.Dir // the state directory
 }
 
 // New starts an empty state in a fresh temporary directory, with network.json written.
-func New(tb testing.TB) *State {
-	s := &State{TB: tb, Dir: store.Open(tb.TempDir())}
-	s.write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: Time})
+func New(tb testing.TB) *State { return In(tb, tb.TempDir()) }
+
+// In starts an empty state at root (created if absent), with network.json written.
+func In(tb testing.TB, root string) *State {
+	s := &State{TB: tb, Dir: store.Open(root)}
+	s.Write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: Time})
 	return s
 }
 
-// write stores v at rel as the crawler's canonical record, with its own file (store.RecordFiles).
+// Write stores v at rel as the crawler's canonical record, with its own file (store.RecordFiles).
 // Plain writes, not store's atomic ones: a test state is thrown away, and fsync per record
 // makes a 10,000-claim state slow.
-func (s *State) write(rel string, v any) {
+func (s *State) Write(rel string, v any) {
 	s.TB.Helper()
 	files, err := store.RecordFiles(rel, v)
 	if err != nil {
@@ -51,11 +60,12 @@ func (s *State) write(rel string, v any) {
 			}
 			continue
 		}
-		s.writeBytes(f.Rel, f.Bytes)
+		s.WriteBytes(f.Rel, f.Bytes)
 	}
 }
 
-func (s *State) writeBytes(rel string, b []byte) {
+// WriteBytes stores b at rel as it is.
+func (s *State) WriteBytes(rel string, b []byte) {
 	s.TB.Helper()
 	p := s.Dir.Path(rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -66,68 +76,108 @@ func (s *State) writeBytes(rel string, b []byte) {
 	}
 }
 
-// Origin writes a healthy origin record for the site index at indexURL, reached from the
-// enrolled sources (a source record is written for each), and returns the site id.
+// Origin writes a healthy site named "Site <id>" for the site index at indexURL, reached from
+// the enrolled sources (each is the site index's URL: a source record is written for each),
+// and returns the site id.
 func (s *State) Origin(indexURL string, sources ...string) string {
 	s.TB.Helper()
-	id := store.SiteID(indexURL)
-	name := "Site " + id
-	siteURL := indexURL[:len(indexURL)-len("dreamweave.json")]
-	t := Time
 	if sources == nil {
 		sources = []string{}
 	}
-	s.write(store.OriginPath(id), store.Origin{
-		ID: id, IndexURL: indexURL, SiteName: &name, SiteURL: &siteURL, Sources: sources,
-		Redirects: []string{}, Health: store.OriginHealthy, Issues: []string{}, Previous: []store.Move{},
-		FirstObserved: Time, LastAttempt: Time, LastSuccess: &t,
+	return s.origin(indexURL, "", sources, nil)
+}
+
+// Site writes a healthy site named name for the site index at indexURL, enrolled by its
+// directory URL and found by walking up from it, and returns the site id.
+func (s *State) Site(indexURL, name string) string {
+	s.TB.Helper()
+	dirURL := indexURL[:len(indexURL)-len("dreamweave.json")]
+	return s.origin(indexURL, name, []string{dirURL}, []store.TrailStep{
+		{URL: dirURL, Outcome: "an HTML page with no DreamWeave <link>"}, {URL: indexURL, Outcome: "a DreamWeave site index"}})
+}
+
+// origin writes the site record, its held index bytes (its URL, hashed into the record) and a
+// source record per source: trail is how each was found (nil: the source is the index).
+func (s *State) origin(indexURL, name string, sources []string, trail []store.TrailStep) string {
+	s.TB.Helper()
+	id := store.SiteID(indexURL)
+	if name == "" {
+		name = "Site " + id
+	}
+	siteURL := indexURL[:len(indexURL)-len("dreamweave.json")]
+	held := []byte(indexURL)
+	s.WriteBytes(store.OriginIndexPath(id), held)
+	t, gen, sum := Time, "test generator", digest(held)
+	s.Write(store.OriginPath(id), store.Origin{
+		ID: id, IndexURL: indexURL, SiteName: &name, SiteURL: &siteURL, Generator: &gen, Sources: sources,
+		Redirects: []string{}, IndexSHA256: &sum, Health: store.OriginHealthy, Issues: []string{}, Previous: []store.Move{},
+		FirstObserved: FirstObserved, LastAttempt: Time, LastSuccess: &t,
 	})
 	for _, src := range sources {
-		method := "the enrolled URL is the site index"
-		s.write(store.SourcePath(store.SourceID(src)), store.Source{
+		method, steps := "the enrolled URL is the site index", trail
+		if steps == nil {
+			steps = []store.TrailStep{{URL: src, Outcome: "a DreamWeave site index"}}
+		} else {
+			method = "found by walking up the path"
+		}
+		s.Write(store.SourcePath(store.SourceID(src)), store.Source{
 			URL: src, Origin: &id, Health: store.SourceResolved, Method: &method,
-			Trail: []store.TrailStep{{URL: src, Outcome: "a DreamWeave site index"}}, LastAttempt: Time, LastSuccess: &t,
+			Trail: steps, LastAttempt: Time, LastSuccess: &t,
 		})
 	}
 	return id
 }
 
 // Claim writes m as the held manifest of (m.Project.ID, site) and a current claim record
-// vouching for it; edit, when given, changes the record before it is written. It returns the
-// manifest's digest.
+// vouching for it, its index entry taken from m; each edit (nil ones skipped) changes the
+// record before it is written. It returns the manifest's digest.
 func (s *State) Claim(site string, m *protocol.Manifest, edit ...func(*store.Claim)) string {
 	s.TB.Helper()
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		s.TB.Fatal(err)
 	}
-	return s.ClaimBytes(site, m.Project.ID, m.Project.Name, b, edit...)
+	return s.ClaimBytes(site, m, b, edit...)
 }
 
-// ClaimBytes is Claim with the manifest's bytes given as they are (for manifests that do not
-// parse, or do not describe the project).
-func (s *State) ClaimBytes(site, project, name string, manifest []byte, edit ...func(*store.Claim)) string {
+// ClaimBytes is Claim with the held manifest's bytes given as they are (for manifests that do
+// not parse, or do not describe m's project); the record's entry is still taken from m.
+func (s *State) ClaimBytes(site string, m *protocol.Manifest, manifest []byte, edit ...func(*store.Claim)) string {
 	s.TB.Helper()
-	sum := sha256.Sum256(manifest)
-	digest := hex.EncodeToString(sum[:])
-	s.writeBytes(store.ManifestPath(project, site), manifest)
-	t, updated := Time, "2026-10-01"
+	project, sum := m.Project.ID, digest(manifest)
+	s.WriteBytes(store.ManifestPath(project, site), manifest)
+	channels := map[string]string{}
+	for name, h := range m.Channels {
+		channels[name] = h.Version
+	}
+	t, changed, updated, summary := Time, LastChanged, "2026-10-01", m.Project.Summary
 	c := store.Claim{
 		Project: project, Origin: site,
 		Entry: protocol.IndexEntry{
-			ID: project, Name: name, Type: "mod", Status: "active",
-			Page:     "https://example.org/" + project + "/",
-			Manifest: "https://example.org/" + project + ".json", ManifestSHA256: digest, Updated: &updated,
-			Channels: map[string]string{},
+			ID: project, Name: m.Project.Name, Summary: &summary, Type: m.Project.Type, Status: m.Project.Status,
+			Page:     m.Project.Links.Page,
+			Manifest: "https://example.org/" + site + "/" + project + ".json", ManifestSHA256: sum, Updated: &updated,
+			Channels: channels,
 		},
-		AdvertisedSHA256: digest, IngestedSHA256: &digest, Health: store.ClaimCurrent,
-		FirstObserved: Time, LastChanged: &t, LastAttempt: Time, LastSuccess: &t,
+		AdvertisedSHA256: sum, IngestedSHA256: &sum, Health: store.ClaimCurrent,
+		FirstObserved: FirstObserved, LastChanged: &changed, LastAttempt: Time, LastSuccess: &t,
 	}
 	for _, e := range edit {
-		e(&c)
+		if e != nil {
+			e(&c)
+		}
 	}
-	s.write(store.ClaimPath(project, site), c)
-	return digest
+	s.Write(store.ClaimPath(project, site), c)
+	return sum
+}
+
+// Media writes b into the state's media cache, named by its digest with extension ext, and
+// returns its state-relative path.
+func (s *State) Media(b []byte, ext string) string {
+	s.TB.Helper()
+	rel := store.MediaDir + "/" + digest(b) + "." + ext
+	s.WriteBytes(rel, b)
+	return rel
 }
 
 // Event writes e (its id computed with store.EventID when empty).
@@ -139,6 +189,12 @@ func (s *State) Event(e store.Event) {
 	if _, err := s.Dir.WriteEvent(e); err != nil {
 		s.TB.Fatal(err)
 	}
+}
+
+// digest is the lowercase hex SHA-256 of b, the form records hold digests in.
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // Manifest is a minimal manifest for project id with the given versioning ("" = numeric) and
