@@ -1,0 +1,312 @@
+// Package refreshtest is test-only: fixture sites published on one loopback server and
+// crawled by a real refresh, so the tests of what reads a state (catalog/network,
+// catalog/format, site) start from a state the crawler wrote, as the reference index's tests
+// of its network, catalog and site do. The manifests are the reference's own fixtures, kept in
+// ../shared/corpus/fixtures (Candlelight, Tallow, Lantern Forge); a test edits them as JSON
+// values before it publishes them.
+//
+// Every site is a base path on the server ("/alpha/"): its front page links its index, the
+// index lists what was published with the exact digests of the bytes served, and every media
+// URL points at a small PNG on the same server, so no test reaches beyond loopback.
+package refreshtest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
+)
+
+// The fixtures' project ids.
+const (
+	CandlelightID = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90"
+	TallowID      = "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14"
+	ProgramID     = "7c1e4b2a-9d3f-4e8a-b6c5-2f1a0d9e8b73"
+)
+
+// First is the time of a Net's first refresh; each later one is six hours on.
+var First = time.Date(2026, 9, 28, 0, 0, 0, 0, time.UTC)
+
+// Net is one loopback server holding any number of sites, and a state directory.
+type Net struct {
+	tb    testing.TB
+	srv   *httptest.Server
+	State string // the state directory every Refresh writes
+
+	mu     sync.Mutex
+	routes map[string]route
+	down   []string // path prefixes that hang up
+	runs   int
+}
+
+type route struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// New starts the server (closed when the test ends) with an empty state directory.
+func New(tb testing.TB) *Net {
+	tb.Helper()
+	n := &Net{tb: tb, routes: map[string]route{}, State: filepath.Join(tb.TempDir(), "state")}
+	n.srv = httptest.NewServer(http.HandlerFunc(n.serve))
+	tb.Cleanup(n.srv.Close)
+	return n
+}
+
+func (n *Net) serve(w http.ResponseWriter, r *http.Request) {
+	n.mu.Lock()
+	rt, ok := n.routes[r.URL.Path]
+	hang := false
+	for _, p := range n.down {
+		hang = hang || strings.HasPrefix(r.URL.Path, p)
+	}
+	n.mu.Unlock()
+	if hang {
+		if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			c.Close()
+		}
+		return
+	}
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	for k, v := range rt.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rt.status)
+	w.Write(rt.body)
+}
+
+// Serve answers path with body as contentType.
+func (n *Net) Serve(path, contentType string, body []byte) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.routes[path] = route{status: http.StatusOK, header: http.Header{"Content-Type": {contentType}}, body: append([]byte(nil), body...)}
+}
+
+// TakeDown makes every path below prefix hang up without an answer: a site that is down.
+func (n *Net) TakeDown(prefix string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.down = append(n.down, prefix)
+}
+
+// URL is the server's URL of path.
+func (n *Net) URL(path string) string { return n.srv.URL + path }
+
+// Site is one site of the Net, at a base path ending in "/".
+type Site struct {
+	net  *Net
+	Base string
+}
+
+// Site returns the site at base ("/mods/").
+func (n *Net) Site(base string) *Site { return &Site{net: n, Base: base} }
+
+// URL is the URL of p below the site's base ("" for the site itself, its enrolled URL).
+func (s *Site) URL(p string) string { return s.net.URL(s.Base + p) }
+
+// Publish serves every manifest (each with its media pointed at this server), an index
+// listing them all under the exact digests of the bytes served, and a front page whose
+// <link> names the index. It replaces whatever the site published before.
+func (s *Site) Publish(manifests ...map[string]any) {
+	s.net.tb.Helper()
+	var entries []any
+	for _, m := range manifests {
+		m = s.localized(m)
+		b := Pretty(s.net.tb, m)
+		id := m["project"].(map[string]any)["id"].(string)
+		s.net.Serve(s.Base+"dreamweave/projects/"+id+".json", "application/json", b)
+		entries = append(entries, s.entry(m, b))
+	}
+	if entries == nil {
+		entries = []any{}
+	}
+	index := map[string]any{
+		"schema_version": "2", "document": "index", "generator": "fixture",
+		"site":     map[string]any{"name": "Fixture site", "url": s.URL("")},
+		"projects": entries,
+	}
+	s.net.Serve(s.Base+"dreamweave.json", "application/json", Pretty(s.net.tb, index))
+	page := fmt.Sprintf(`<!DOCTYPE html><html><head><title>Fixture</title><link rel="alternate" type="application/vnd.dreamweave.index+json" href="%s"></head><body>Fixture</body></html>`, s.URL("dreamweave.json"))
+	s.net.Serve(s.Base, "text/html; charset=utf-8", []byte(page))
+}
+
+// entry is the index entry of manifest m whose served bytes are b.
+func (s *Site) entry(m map[string]any, b []byte) map[string]any {
+	p := m["project"].(map[string]any)
+	id := p["id"].(string)
+	channels := map[string]any{}
+	for ch, head := range m["channels"].(map[string]any) {
+		channels[ch] = head.(map[string]any)["version"]
+	}
+	sum := sha256.Sum256(b)
+	e := map[string]any{
+		"id": id, "name": p["name"], "summary": p["summary"], "type": p["type"], "status": p["status"],
+		"page": s.URL(id + "/"), "manifest": s.URL("dreamweave/projects/" + id + ".json"),
+		"manifest_sha256": hex.EncodeToString(sum[:]), "channels": channels,
+	}
+	if rs, _ := m["releases"].([]any); len(rs) > 0 {
+		e["updated"] = rs[0].(map[string]any)["date"]
+	}
+	return e
+}
+
+// localized is a copy of m whose media URLs are PNGs served below the site.
+func (s *Site) localized(m map[string]any) map[string]any {
+	m = Copy(s.net.tb, m)
+	p := m["project"].(map[string]any)
+	media, _ := p["media"].([]any)
+	for i, it := range media {
+		item := it.(map[string]any)
+		for _, field := range []string{"url", "thumbnail"} {
+			if _, ok := item[field]; ok {
+				path := fmt.Sprintf("%smedia/%s-%d-%s.png", s.Base, p["id"], i, field)
+				s.net.Serve(path, "image/png", thumbnail)
+				item[field] = s.net.URL(path)
+			}
+		}
+	}
+	return m
+}
+
+// thumbnail is the PNG every media URL serves: 16×9 pixels of one colour.
+var thumbnail = func() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 16, 9))
+	for x := range 16 {
+		for y := range 9 {
+			img.Set(x, y, color.RGBA{R: 0xc0, G: 0x80, B: 0x30, A: 0xff})
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
+}()
+
+// Refresh runs one refresh of the enrolled URLs into State, six hours after the previous one
+// (the first at First), the half-finished deployment waits returning at once. A refresh that
+// fails fails the test.
+func (n *Net) Refresh(urls ...string) *refresh.Summary {
+	n.tb.Helper()
+	var srcs []sources.Source
+	for i, u := range urls {
+		srcs = append(srcs, sources.Source{URL: u, Entry: i + 1})
+	}
+	at := First.Add(time.Duration(n.runs) * 6 * time.Hour)
+	n.runs++
+	var progress bytes.Buffer
+	sum, err := refresh.Run(context.Background(), refresh.Options{
+		State: n.State, Sources: srcs, AllowLoopback: true, Progress: &progress,
+		Now:     func() time.Time { return at },
+		Sleep:   func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+		Timeout: 10 * time.Second,
+	})
+	if err != nil {
+		n.tb.Fatalf("refresh of %q: %v\n%s", urls, err, progress.String())
+	}
+	return sum
+}
+
+// Candlelight is the reference's Candlelight fixture: a mod with three releases that requires
+// Tallow (>=1.0), provides dreamweave:dynamic-lights, recommends Tamriel Rebuilt by URL and
+// conflicts with mods it names only.
+func Candlelight(tb testing.TB) map[string]any { return fixture(tb, "candlelight.json") }
+
+// Tallow is the reference's Tallow fixture: a library with a stable and a development release.
+func Tallow(tb testing.TB) map[string]any { return fixture(tb, "tallow.json") }
+
+// Program is the reference's Lantern Forge fixture: a program built per platform.
+func Program(tb testing.TB) map[string]any { return fixture(tb, "lantern-forge.json") }
+
+func fixture(tb testing.TB, name string) map[string]any {
+	tb.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		tb.Fatal("refreshtest: no source path to find ../shared from")
+	}
+	// This file is <repo>/crawl/refresh/refreshtest/refreshtest.go; ../shared is beside <repo>.
+	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "corpus", "fixtures", name)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		tb.Skipf("../shared/corpus/fixtures/%s is absent (%v): this test crawls the reference's fixtures", name, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		tb.Fatalf("fixture %s: %v", name, err)
+	}
+	return m
+}
+
+// Copy is a deep copy of a JSON value.
+func Copy(tb testing.TB, m map[string]any) map[string]any {
+	tb.Helper()
+	var out map[string]any
+	if err := json.Unmarshal(Pretty(tb, m), &out); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// Pretty is v as JSON, indented by two spaces.
+func Pretty(tb testing.TB, v any) []byte {
+	tb.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// Get is the value at a path of keys and array indexes in a JSON value (Get(m, "releases", 0,
+// "version")); it fails the test when the path is not there.
+func Get(tb testing.TB, v any, path ...any) any {
+	tb.Helper()
+	for _, k := range path {
+		switch k := k.(type) {
+		case string:
+			o, ok := v.(map[string]any)
+			if !ok {
+				tb.Fatalf("%v: not an object at %q", path, k)
+			}
+			v = o[k]
+		case int:
+			a, ok := v.([]any)
+			if !ok || k >= len(a) {
+				tb.Fatalf("%v: no element %d", path, k)
+			}
+			v = a[k]
+		}
+	}
+	return v
+}
+
+// Obj is Get for an object.
+func Obj(tb testing.TB, v any, path ...any) map[string]any {
+	tb.Helper()
+	o, ok := Get(tb, v, path...).(map[string]any)
+	if !ok {
+		tb.Fatalf("%v is not an object", path)
+	}
+	return o
+}
