@@ -113,7 +113,7 @@ func TestSetupCheckNames(t *testing.T) {
 		{"base", "", "Morrowind.esm", 1.0},
 		{"base", "", "Tribunal.esm", 8.0},
 		{"base-archive", "", "Morrowind.bsa", 6.0},
-		{"archive", "", "Other.bsa", 7.0},
+		{"archive-unknown", "", "Other.bsa", 7.0},
 		{"duplicate", "", "constructor", 2.0},
 		{"missing-content", "p/s", "toString", 0.0},
 		{"missing-project", "p/s", "q", 0.0},
@@ -122,5 +122,78 @@ func TestSetupCheckNames(t *testing.T) {
 	}
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("findings:\n got %v\nwant %v", rows, want)
+	}
+}
+
+// withDirs adds what a setup claim declares besides content files.
+func withDirs(c map[string]any, project string, data, config, groundcover, archives []string) map[string]any {
+	c["project"], c["data_dirs"], c["config_dirs"], c["groundcover"], c["archives"] = project, data, config, groundcover, archives
+	return c
+}
+
+// TestSetupCheckFolders runs the setup check on every kind of line besides content=: a data=
+// folder named as the plan page names a project's folder, one ending like a declared data
+// directory (one claim, and two: both named, neither chosen), the base game's Data Files, a
+// folder nobody declares, groundcover files and archives declared and not, a config= folder;
+// and on requirements a content= line cannot show: a required project that declares only
+// data folders is missing when none is in the file, present when its folder is, and one that
+// declares neither is said to be uncheckable, never passed in silence; a project present
+// only by its folder has its own requirements checked.
+func TestSetupCheckFolders(t *testing.T) {
+	const (
+		lampID = "11111111-1111-4111-8111-111111111111"
+		beeID  = "22222222-2222-4222-8222-222222222222"
+		seaID  = "33333333-3333-4333-8333-333333333333"
+		oneID  = "44444444-4444-4444-8444-444444444444"
+		twoID  = "55555555-5555-4555-8555-555555555555"
+	)
+	rel := func(key string) map[string]any {
+		return map[string]any{"kind": "requires", "project": key[:36], "targets": []string{key}}
+	}
+	claims := map[string]any{
+		"lamp/s": withDirs(setupClaim("Lamp Works", []string{"Lamp.esp"}, []string{}, []map[string]any{rel(beeID + "/s"), rel(seaID + "/s"), rel(oneID + "/s")}),
+			lampID, []string{"00 Core", "textures/hd"}, []string{"cfg"}, []string{"Lamp Grass.esp"}, []string{"Lamp.bsa"}),
+		beeID + "/s": withDirs(setupClaim("Bee", []string{}, []string{}, []map[string]any{rel(seaID + "/s")}), beeID, []string{"B Meshes"}, []string{}, []string{}, []string{}),
+		seaID + "/s": withDirs(setupClaim("Sea", []string{}, []string{}, nil), seaID, []string{}, []string{}, []string{}, []string{}),
+		oneID + "/s": withDirs(setupClaim("One", []string{}, []string{}, nil), oneID, []string{"Shared"}, []string{}, []string{}, []string{}),
+		twoID + "/s": withDirs(setupClaim("Two", []string{}, []string{}, nil), twoID, []string{"y/Shared"}, []string{}, []string{}, []string{}),
+	}
+	doc := setupDocFor(map[string][]string{"lamp.esp": {"lamp/s"}}, claims)
+	doc["groundcover_files"] = map[string][]string{"lamp grass.esp": {"lamp/s"}}
+	doc["fallback_archives"] = map[string][]string{"lamp.bsa": {"lamp/s"}}
+	doc["data_dirs"] = map[string][]string{"00 core": {"lamp/s"}, "hd": {"lamp/s"}, "cfg": {"lamp/s"}, "b meshes": {beeID + "/s"}, "shared": {oneID + "/s", twoID + "/s"}}
+	text := "content=Lamp.esp\ndata=\"/mods/Lamp-Works-11111111/00 Core\"\ndata=/other/Textures/HD\ndata=/y/shared\n" +
+		"data=\"C:\\Games\\Morrowind\\Data Files\"\ndata=/nowhere\ngroundcover=Lamp Grass.esp\ngroundcover=Other Grass.esp\n" +
+		"fallback-archive=Lamp.bsa\nfallback-archive=Other.bsa\nconfig=\"/mods/Lamp-Works-11111111/cfg\"\n"
+	// The same file with Bee's folder: Bee is there, and Sea, which Bee requires, still cannot be seen.
+	withBee := text + "data=/mods/Bee-22222222\n"
+	got := runNode(t, []nodeCase{{"setup.check", []any{doc, text, ""}}, {"setup.check", []any{doc, withBee, ""}}})
+	want := [][][]any{{
+		{"matched", "lamp/s", "Lamp.esp", 1.0},
+		{"archive", "lamp/s", "Lamp.bsa", 9.0},
+		{"archive-unknown", "", "Other.bsa", 10.0},
+		{"groundcover", "lamp/s", "Lamp Grass.esp", 7.0},
+		{"groundcover-unknown", "", "Other Grass.esp", 8.0},
+		{"data-folder", "lamp/s", "/mods/Lamp-Works-11111111/00 Core", 2.0},
+		{"data-dir", "lamp/s", "/other/Textures/HD", 3.0},
+		{"data-dir", oneID + "/s " + twoID + "/s", "/y/shared", 4.0},
+		{"data-base", "", `C:\Games\Morrowind\Data Files`, 5.0},
+		{"data-unknown", "", "/nowhere", 6.0},
+		{"config-folder", "lamp/s", "/mods/Lamp-Works-11111111/cfg", 11.0},
+		{"missing-project", "lamp/s", beeID, 0.0},
+		{"requires-unchecked", "lamp/s", seaID, 0.0},
+	}}
+	want = append(want, append(append([][]any{}, want[0][:10]...),
+		[]any{"data-folder", beeID + "/s", "/mods/Bee-22222222", 12.0}, want[0][10],
+		[]any{"requires-unchecked", "lamp/s", seaID, 0.0},
+		[]any{"requires-unchecked", beeID + "/s", seaID, 0.0}))
+	for i := range got {
+		var rows [][]any
+		if err := json.Unmarshal(got[i], &rows); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(rows, want[i]) {
+			t.Errorf("case %d:\n got %v\nwant %v", i, rows, want[i])
+		}
 	}
 }

@@ -61,6 +61,10 @@ func TestHostileInputsStayLinear(t *testing.T) {
 		{"share link of separators", nodeCase{"setup.params", []any{repeat("#", "&", mb, "")}}, ""},
 		{"share link of equals signs", nodeCase{"setup.params", []any{repeat("#cfg", "=", mb, "")}}, ""},
 		{"share link text round trip", nodeCase{"setup.roundTrip", []any{repeat("content=a", " ", mb, "b.esp\n")}}, `true`},
+		{"a folder name of a megabyte of letters", nodeCase{"cfg.folderName", []any{repeat("", "a", mb, ""), "11111111-1111"}}, `"` + strings.Repeat("a", 40) + `-11111111"`},
+		{"a folder name of a megabyte of separators", nodeCase{"cfg.folderName", []any{repeat("", "a ", mb/2, ""), "11111111-1111"}}, ""},
+		{"a path of a megabyte of slashes", nodeCase{"cfg.dirParts", []any{repeat("", "a/\\", mb/3, "b")}}, fmt.Sprint(mb/3 + 1)},
+		{"setup check of a megabyte of folders", nodeCase{"setup.check", []any{hostileFolders(), repeat("data=", "12345678/", mb/9, "core\n"), ""}}, ""},
 		{"share link that is not base64", nodeCase{"setup.decode", []any{repeat("", "!", mb, "")}}, `null`},
 	}
 	nc := make([]nodeCase, len(cases))
@@ -90,4 +94,15 @@ func TestHostileInputsStayLinear(t *testing.T) {
 		!strings.Contains(cfg.Content[0], fmt.Sprint(mb+len("ab.esp"))) {
 		t.Errorf("the padded content line reads %s", got[14])
 	}
+}
+
+// hostileFolders is a setup document whose one claim declares a folder named "core" and has
+// a project id starting with every segment of the hostile path, so each segment is looked up.
+func hostileFolders() map[string]any {
+	claims := map[string]any{"12345678-1234-4234-8234-123456789012/s": withDirs(setupClaim("12345678", []string{}, []string{}, nil),
+		"12345678-1234-4234-8234-123456789012", []string{"x/core"}, []string{}, []string{}, []string{})}
+	doc := setupDocFor(map[string][]string{}, claims)
+	doc["groundcover_files"], doc["fallback_archives"] = map[string][]string{}, map[string][]string{}
+	doc["data_dirs"] = map[string][]string{"core": {"12345678-1234-4234-8234-123456789012/s"}}
+	return doc
 }

@@ -151,5 +151,44 @@
     return s.replace(/[A-Z]+/g, function (c) { return c.toLowerCase(); });
   }
 
-  return { parse: parse, unquotePath: unquotePath, fold: fold, trim: trim };
+  // folderName is the folder the plan page puts a project in under the player's mods folder:
+  // its name's ASCII letters and digits joined by "-" (at most 40 characters), then the first
+  // 8 characters of its project id, so two projects of one name get two folders and the name
+  // is the same on every plan. The setup check knows a data= folder so named as the project's.
+  function folderName(name, project) {
+    var out = [], word = "", len = 0;
+    for (var i = 0; i < name.length && len < 40; i++) {
+      var code = name.charCodeAt(i);
+      if (code >= 48 && code <= 57 || code >= 65 && code <= 90 || code >= 97 && code <= 122) {
+        word += name.charAt(i);
+      } else if (word) {
+        out.push(word);
+        len += word.length + 1;
+        word = "";
+      }
+    }
+    if (word) {
+      out.push(word);
+    }
+    var joined = out.join("-").slice(0, 40);
+    return (joined ? joined + "-" : "") + project.slice(0, 8);
+  }
+
+  // dirParts splits a folder path at "/" and "\\", dropping empty and "." parts.
+  function dirParts(p) {
+    var out = [], from = 0;
+    for (var i = 0; i <= p.length; i++) {
+      var c = i < p.length ? p.charCodeAt(i) : 47;
+      if (c === 47 || c === 92) {
+        var seg = p.slice(from, i);
+        if (seg !== "" && seg !== ".") {
+          out.push(seg);
+        }
+        from = i + 1;
+      }
+    }
+    return out;
+  }
+
+  return { parse: parse, unquotePath: unquotePath, fold: fold, trim: trim, folderName: folderName, dirParts: dirParts };
 })());

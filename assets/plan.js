@@ -94,25 +94,10 @@
     return parts.length ? "#" + parts.join("&") : "";
   }
 
-  // folderName is the folder a project goes in under the mods folder: its name's letters and
-  // digits joined by "-" (at most 40), then the first 8 characters of its id, so two
-  // projects of one name still get two folders and the name is the same on every plan.
+  // folderName is the folder a project goes in under the mods folder (openmwcfg.js names it,
+  // so the setup check knows the folders a plan writes).
   function folderName(c) {
-    var out = [], word = "";
-    for (var i = 0; i < c.name.length && out.join("-").length < 40; i++) {
-      var ch = c.name.charAt(i), code = c.name.charCodeAt(i);
-      if (code >= 48 && code <= 57 || code >= 65 && code <= 90 || code >= 97 && code <= 122) {
-        word += ch;
-      } else if (word) {
-        out.push(word);
-        word = "";
-      }
-    }
-    if (word) {
-      out.push(word);
-    }
-    var name = out.join("-").slice(0, 40);
-    return (name ? name + "-" : "") + c.project.slice(0, 8);
+    return cfg.folderName(c.name, c.project);
   }
 
   // quotePath writes a path the way openmw.cfg reads a quoted one: "&" and "\"" escaped by "&".

@@ -103,15 +103,22 @@
         li.appendChild(code(r.version));
       }
       if (n.kind === "missing-project") {
-        var files = [];
+        var files = [], dirs = [];
         r.targets.forEach(function (t) {
           data.claims[t].content_files.forEach(function (d) { files.push(code(d.file)); });
+          (data.claims[t].data_dirs || []).forEach(function (d) { dirs.push(code(d)); });
         });
-        li.appendChild(document.createTextNode(". None of the content files it declares is loaded: "));
-        li.appendChild(join(files, ", "));
+        if (files.length) {
+          li.appendChild(document.createTextNode(". None of the content files it declares is loaded: "));
+          li.appendChild(join(files, ", "));
+        }
+        if (dirs.length) {
+          li.appendChild(document.createTextNode((files.length ? "; and no data= line is" : ". No data= line is") + " one of the folders it declares: "));
+          li.appendChild(join(dirs, ", "));
+        }
         li.appendChild(document.createTextNode("."));
       } else if (n.kind === "requires-unchecked") {
-        li.appendChild(document.createTextNode(", which declares no content file, so openmw.cfg cannot show whether it is installed."));
+        li.appendChild(document.createTextNode(", which declares no content file and no data folder of its own, so openmw.cfg cannot show whether it is installed (a data= line in the folder the plan page names for it would)."));
       } else {
         li.appendChild(document.createTextNode(", which no project in this index publishes, so this page cannot tell whether you have it."));
       }
@@ -181,9 +188,40 @@
     var base = found.base.map(function (u) {
       return el("li", { "data-kind": "base", "data-file": fold(u.file.name) }, fileRef(u.file), ": a file of the base game (Morrowind and its expansions).");
     });
+    var folders = [];
+    function whose(keys, one, many) {
+      return join(keys.map(function (k) { return el("span", { "data-key": k }, claimLink(k)); }), keys.length > 1 ? many : one);
+    }
     found.archives.forEach(function (a) {
-      base.push(el("li", { "data-kind": a.base ? "base-archive" : "archive", "data-file": fold(a.name) }, fileRef(a),
-        a.base ? ": an archive of the base game (fallback-archive=)." : ": an archive (fallback-archive=), not compared with this index."));
+      if (a.base) {
+        base.push(el("li", { "data-kind": "base-archive", "data-file": fold(a.name) }, fileRef(a), ": an archive of the base game (fallback-archive=)."));
+      } else if (a.keys.length) {
+        folders.push(el("li", { "data-kind": "archive", "data-file": fold(a.name), "data-keys": a.keys.join(" ") }, fileRef(a), ": an archive (fallback-archive=) declared by ", whose(a.keys, "", " and by "), "."));
+      } else {
+        folders.push(el("li", { "data-kind": "archive-unknown", "data-file": fold(a.name) }, fileRef(a), ": an archive (fallback-archive=) no project in this index declares."));
+      }
+    });
+    found.groundcover.forEach(function (g) {
+      if (g.keys.length) {
+        folders.push(el("li", { "data-kind": "groundcover", "data-file": fold(g.name), "data-keys": g.keys.join(" ") }, fileRef(g), ": groundcover declared by ", whose(g.keys, "", " and by "), "."));
+      } else {
+        folders.push(el("li", { "data-kind": "groundcover-unknown", "data-file": fold(g.name) }, fileRef(g), ": groundcover no project in this index declares."));
+      }
+    });
+    found.folders.forEach(function (f) {
+      var what = f.what + "=", li = el("li", { "data-kind": f.what + (f.how ? "-" + f.how : "-unknown"), "data-line": String(f.line), "data-keys": f.keys.join(" ") },
+        el("span", {}, code(f.value), " (line " + f.line + ")"));
+      if (f.how === "folder") {
+        li.appendChild(el("span", {}, ": the folder the plan page names for ", whose(f.keys, "", ""), " (" + what + ")."));
+      } else if (f.how === "dir") {
+        li.appendChild(el("span", {}, f.keys.length > 1 ? ": ends like a folder each of these declares, so it may be any of them: " : ": ends like a folder declared by ",
+          whose(f.keys, "", "; "), " (" + what + "; matched by its folder names only)."));
+      } else if (f.how === "base") {
+        li.appendChild(document.createTextNode(": the base game's Data Files (" + what + ")."));
+      } else {
+        li.appendChild(document.createTextNode(": a folder (" + what + ") no project in this index declares or names."));
+      }
+      folders.push(li);
     });
     var unknown = found.unknown.map(function (u) {
       return el("li", { "data-kind": "unknown", "data-file": fold(u.file.name) }, fileRef(u.file), ": not in this index.");
@@ -212,14 +250,6 @@
       plural(parsed.content.length, "content file", "content files") + " read: " + found.matched.length + " declared by projects in this index, " +
       (found.base.length ? found.base.length + " of the base game, " : "") + found.unknown.length + " not in this index.");
     out.appendChild(summary);
-    // The rest of the file, read too: what each kind of line names, counted.
-    var rest = [["data", "data= folder", "data= folders"], ["groundcover", "groundcover= file", "groundcover= files"],
-      ["fallback-archive", "fallback-archive= archive", "fallback-archive= archives"], ["config", "config= folder", "config= folders"]];
-    var read = rest.filter(function (k) { return parsed[k[0]].length; }).map(function (k) { return plural(parsed[k[0]].length, k[1], k[2]); });
-    if (read.length) {
-      out.appendChild(el("p", { id: "setup-read", "class": "note" }, "Also read: " + read.join(", ") +
-        ". Folders and groundcover files are not compared: this index's data names the content files each release declares."));
-    }
     if (found.version === null) {
       out.appendChild(el("p", { "class": "banner", "data-kind": "bad-version" }, "The OpenMW version you gave does not read as a version (numbers such as 0.49 or 0.49.0), so no runtime was compared."));
     }
@@ -230,6 +260,7 @@
     section("status", "Yanked, deprecated or archived", status);
     section("matched", "Content files from this index", matched, "Each file, and the claims whose release declares a file of that name, with that claim's health in this index.");
     section("base", "The base game and archives", base, "Files the base game ships, and the archives your fallback-archive= lines name.");
+    section("folders", "Folders, groundcover and archives", folders, "Which project each data=, config=, groundcover= and fallback-archive= line belongs to: by the folder name the plan page gives a project, by the end of a folder a release declares, or by a declared file name.");
     section("unknown", "Not in this index", unknown, "No project this index reads declares these files. That says nothing about them.");
     section("notes", "About the file", notes);
   }
@@ -294,14 +325,16 @@
       say("The file could not be read.", true);
     });
   }
-  // The share link holds the content= and fallback-archive= lines as read (after replace=),
-  // each on the line it was on (the others left blank, so findings keep their line numbers),
-  // and the version: the check's whole input, without folders or other settings.
+  // The share link holds the content=, groundcover= and fallback-archive= lines as read
+  // (after replace=), each on the line it was on (the others left blank, so findings keep their line numbers),
+  // and the version: the check's input but the folders, which may name the player's own
+  // folders (a user name), and other settings.
   function shareLink() {
     var parsed = cfg.parse(text.value);
     var lines = [];
     parsed.content.forEach(function (c) { lines[c.line - 1] = "content=" + c.value; });
     parsed["fallback-archive"].forEach(function (c) { lines[c.line - 1] = "fallback-archive=" + c.value; });
+    parsed.groundcover.forEach(function (c) { lines[c.line - 1] = "groundcover=" + c.value; });
     for (var i = 0; i < lines.length; i++) {
       lines[i] = lines[i] || "";
     }

@@ -28,6 +28,75 @@
     return obj && Object.prototype.hasOwnProperty.call(obj, k) ? obj[k] : undefined;
   }
 
+  // prefixes maps the first 8 characters of each claim's project id to its keys, once per
+  // document: a folder the plan page names ends with them (OpenMWCfg.folderName).
+  var prefixCache = new WeakMap();
+  function prefixes(data) {
+    var m = prefixCache.get(data);
+    if (!m) {
+      m = new Map();
+      Object.keys(data.claims).forEach(function (key) {
+        var p = data.claims[key].project.slice(0, 8);
+        if (!m.has(p)) {
+          m.set(p, []);
+        }
+        m.get(p).push(key);
+      });
+      prefixCache.set(data, m);
+    }
+    return m;
+  }
+
+  // folderOf says which claim a data= or config= folder belongs to: {value, line, what, how,
+  // keys}. how is "folder" when one of its folder names is the one the plan page gives a
+  // claim (that claim), "dir" when it ends with a directory releases declare (every claim
+  // declaring one so named), "base" for the base game's Data Files, "" when nothing in this
+  // index names it. Each step is linear in the path.
+  function folderOf(data, d, what) {
+    var parts = cfg.dirParts(d.value), res = { value: d.value, line: d.line, what: what, how: "", keys: [] };
+    if (!parts.length) {
+      return res;
+    }
+    var byPrefix = prefixes(data);
+    for (var i = parts.length - 1; i >= 0; i--) {
+      var seg = parts[i], cands = seg.length >= 8 ? byPrefix.get(fold(seg.slice(-8))) : null;
+      for (var j = 0; cands && j < cands.length; j++) {
+        var c = own(data.claims, cands[j]);
+        if (fold(cfg.folderName(c.name, c.project)) === fold(seg)) {
+          res.how = "folder";
+          res.keys = [cands[j]];
+          return res;
+        }
+      }
+    }
+    var last = fold(parts[parts.length - 1]);
+    (own(data.data_dirs, last) || []).forEach(function (key) {
+      var c = own(data.claims, key);
+      var dirs = (what === "config" ? c.config_dirs : c.data_dirs) || [];
+      if (dirs.some(function (dir) { return endsWith(parts, cfg.dirParts(dir)); })) {
+        res.keys.push(key);
+      }
+    });
+    if (res.keys.length) {
+      res.how = "dir";
+    } else if (what === "data" && last === "data files") {
+      res.how = "base";
+    }
+    return res;
+  }
+  // endsWith: the folder names tail are the last of parts, compared folded.
+  function endsWith(parts, tail) {
+    if (!tail.length || tail.length > parts.length) {
+      return false;
+    }
+    for (var i = 1; i <= tail.length; i++) {
+      if (fold(parts[parts.length - i]) !== fold(tail[tail.length - i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // check compares a parsed openmw.cfg with the data and returns the findings, each
   // {kind, ...} with the keys of the claims it is about. It reads nothing else. openmw is the
   // player's OpenMW version as typed ("" when none).
@@ -56,8 +125,45 @@
         claimFiles.get(key).push(f);
       });
     });
-    function isLoaded(key) {
-      return claimFiles.has(key);
+    // The other kinds of line: which claim each names (folders, groundcover, archives).
+    var sure = new Map(); // key -> true: a claim something in the file is certainly from
+    var maybe = new Map(); // key -> true: a claim a folder may be from (its name alone)
+    claimFiles.forEach(function (files, key) { sure.set(key, true); });
+    out.groundcover = parsed.groundcover.map(function (g) {
+      var keys = own(data.groundcover_files, fold(g.value)) || [];
+      keys.forEach(function (k) { sure.set(k, true); });
+      return { name: g.value, line: g.line, keys: keys };
+    });
+    out.archives = parsed["fallback-archive"].map(function (a) {
+      var k = fold(a.value), base = baseArchives.has(k), keys = base ? [] : own(data.fallback_archives, k) || [];
+      keys.forEach(function (x) { sure.set(x, true); });
+      return { name: a.value, line: a.line, base: base, keys: keys };
+    });
+    out.folders = parsed.data.map(function (d) { return folderOf(data, d, "data"); })
+      .concat(parsed.config.map(function (d) { return folderOf(data, d, "config"); }));
+    out.folders.forEach(function (f) {
+      if (f.how === "folder" || f.how === "dir" && f.keys.length === 1) {
+        sure.set(f.keys[0], true);
+      } else if (f.how === "dir") {
+        f.keys.forEach(function (k) { maybe.set(k, true); });
+      }
+      f.keys.forEach(function (k) {
+        if (!claimFiles.has(k) && sure.has(k)) {
+          claimFiles.set(k, []);
+        }
+      });
+    });
+    out.groundcover.concat(out.archives).forEach(function (g) {
+      g.keys.forEach(function (k) {
+        if (!claimFiles.has(k)) {
+          claimFiles.set(k, []);
+        }
+      });
+    });
+    // present: something in the file shows the claim is installed (a folder whose name
+    // several claims declare counts for each: a requirement it may meet is not reported).
+    function present(key) {
+      return sure.has(key) || maybe.has(key);
     }
     var version = openmw ? V.parse(openmw, "numeric") : null;
     claimFiles.forEach(function (files, key) {
@@ -92,15 +198,20 @@
       });
       c.relationships.forEach(function (r) {
         if (r.kind === "requires") {
-          if (r.targets.some(isLoaded)) {
+          if (r.targets.some(present)) {
             return;
           }
-          var declared = r.targets.some(function (t) { return own(data.claims, t).content_files.length > 0; });
+          // A required project shows in openmw.cfg by its content files or its data folders;
+          // one that declares neither cannot be seen there, and that is said, not passed.
+          var declared = r.targets.some(function (t) {
+            var tc = own(data.claims, t);
+            return tc.content_files.length > 0 || (tc.data_dirs || []).length > 0;
+          });
           var kind = !r.targets.length ? "requires-unresolved" : declared ? "missing-project" : "requires-unchecked";
           out.needs.push({ kind: kind, key: key, rel: r });
         } else if (r.kind === "conflicts") {
           r.targets.forEach(function (t) {
-            if (t !== key && isLoaded(t)) {
+            if (t !== key && sure.has(t)) {
               out.conflicts.push({ kind: "conflict", key: key, other: t, rel: r });
             }
           });
@@ -119,9 +230,6 @@
       if (c.project_status === "deprecated" || c.project_status === "archived") {
         out.status.push({ kind: "project-status", key: key });
       }
-    });
-    out.archives = parsed["fallback-archive"].map(function (a) {
-      return { name: a.value, line: a.line, base: baseArchives.has(fold(a.value)) };
     });
     out.version = openmw ? (version ? openmw : null) : "";
     return out;

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -32,7 +34,7 @@ const setupFormat = "ashyams-setup"
 
 // setupNotice says what setup.json is, in the file itself.
 const setupNotice = "What the current release of each claim in this index declares about OpenMW content files " +
-	"(extensions.openmw), as this index last read it: the content files its components provide, the content files it needs, " +
+	"(extensions.openmw), as this index last read it: the content files, groundcover files, archives and data folders its components provide, the content files it needs, " +
 	"the projects it requires or conflicts with, and the OpenMW versions it runs on. These are the publishers' declarations, " +
 	"not tests by this index."
 
@@ -45,7 +47,15 @@ type setupDoc struct {
 	// letters only), to the keys ("<project>/<site>") of every listed claim whose release
 	// declares it, sorted: two claims declaring one file are both there.
 	ContentFiles map[string][]string `json:"content_files"`
-	// Claims holds every claim ContentFiles or a relationship names, by key.
+	// GroundcoverFiles and FallbackArchives map a groundcover file or an archive name, folded
+	// the same way, to the keys of every listed claim whose release declares it, sorted.
+	GroundcoverFiles map[string][]string `json:"groundcover_files"`
+	FallbackArchives map[string][]string `json:"fallback_archives"`
+	// DataDirs maps the last folder name of a data directory a release declares (the
+	// component's path joined to it, folded) to the keys of every listed claim declaring one
+	// so named, sorted: a data= line ending in that name may be that claim's.
+	DataDirs map[string][]string `json:"data_dirs"`
+	// Claims holds every claim the maps or a relationship name, by key.
 	Claims map[string]*setupClaim `json:"claims"`
 }
 
@@ -78,6 +88,16 @@ type setupClaim struct {
 	// Relationships are the release's requires and conflicts relationships, in publisher
 	// order, without those naming the claim itself.
 	Relationships []setupRelationship `json:"relationships"`
+	// DataDirs are the release's data directories, each its component's path joined to the
+	// declared directory ("/"-separated, "." parts dropped), each once; a directory that is
+	// the artifact's root is left out, since no folder name tells it apart. ConfigDirs are
+	// the paths of the components that carry an openmw.cfg (config). Groundcover and
+	// Archives are the groundcover files and fallback archives the release's components
+	// declare, each once.
+	DataDirs    []string `json:"data_dirs"`
+	ConfigDirs  []string `json:"config_dirs"`
+	Groundcover []string `json:"groundcover"`
+	Archives    []string `json:"archives"`
 }
 
 // setupRelease is the release a setupClaim reads.
@@ -194,6 +214,62 @@ func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []setupContent {
 	return out
 }
 
+// relDir joins a component's path and a directory under it as "/"-separated folder names,
+// "." and empty parts dropped ("" is the artifact's root).
+func relDir(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+			if seg != "." {
+				out = append(out, seg)
+			}
+		}
+	}
+	return strings.Join(out, "/")
+}
+
+// declaredFiles fills e's data and config directories, groundcover files and archives from
+// r's openmw extension, in component order, each once.
+func declaredFiles(e *setupClaim, r *protocol.Release, ext *protocol.OpenMW) {
+	paths := map[string]string{}
+	for _, comp := range r.Components {
+		if _, ok := paths[comp.ID]; !ok {
+			paths[comp.ID] = comp.Path
+		}
+	}
+	ids := make([]string, 0, len(ext.Components))
+	for _, comp := range r.Components {
+		if _, ok := ext.Components[comp.ID]; ok && !slices.Contains(ids, comp.ID) {
+			ids = append(ids, comp.ID)
+		}
+	}
+	var rest []string
+	for id := range ext.Components {
+		if _, ok := paths[id]; !ok {
+			rest = append(rest, id)
+		}
+	}
+	sort.Strings(rest)
+	for _, id := range append(ids, rest...) {
+		oc := ext.Components[id]
+		for _, d := range oc.DataDirectories {
+			if rd := relDir(paths[id], d); rd != "" {
+				e.DataDirs = appendNew(e.DataDirs, rd)
+			}
+		}
+		if rd := relDir(paths[id]); oc.Config && rd != "" {
+			e.ConfigDirs = appendNew(e.ConfigDirs, rd)
+		}
+		e.Groundcover = appendNew(e.Groundcover, oc.GroundcoverFiles...)
+		e.Archives = appendNew(e.Archives, oc.FallbackArchives...)
+	}
+}
+
+// lastDir is the folded last folder name of a "/"-separated directory.
+func lastDir(d string) string {
+	return foldASCII(d[strings.LastIndexByte(d, '/')+1:])
+}
+
 // common keeps the names of list that are also in other (compared folded), in one pass over
 // each: a publisher's list of any length costs linear time.
 func common(list, other []string) []string {
@@ -230,7 +306,8 @@ func appendNew(list []string, add ...string) []string {
 // (setupReleaseOf) declares a content file, and every claim their relationships resolve to.
 func (b *builder) setupData() *setupDoc {
 	doc := &setupDoc{Format: setupFormat, FormatVersion: 1, Notice: setupNotice,
-		ContentFiles: map[string][]string{}, Claims: map[string]*setupClaim{}}
+		ContentFiles: map[string][]string{}, GroundcoverFiles: map[string][]string{}, FallbackArchives: map[string][]string{},
+		DataDirs: map[string][]string{}, Claims: map[string]*setupClaim{}}
 	entry := func(c *network.Claim) *setupClaim {
 		k := c.Key.String()
 		if e := doc.Claims[k]; e != nil {
@@ -238,7 +315,8 @@ func (b *builder) setupData() *setupDoc {
 		}
 		e := &setupClaim{Project: c.Project, Site: c.Site, SiteName: b.names.claimSiteText(c), Name: c.Name,
 			Page: claimKeyPath(c), Health: c.Health, Stale: stalenessOf(c) != staleNone,
-			ContentFiles: []setupContent{}, RequiresContent: []string{}, Relationships: []setupRelationship{}}
+			ContentFiles: []setupContent{}, RequiresContent: []string{}, Relationships: []setupRelationship{},
+			DataDirs: []string{}, ConfigDirs: []string{}, Groundcover: []string{}, Archives: []string{}}
 		if c.Manifest != nil {
 			e.ProjectStatus = c.Manifest.Project.Status
 		}
@@ -258,19 +336,34 @@ func (b *builder) setupData() *setupDoc {
 		if ext := r.OpenMWExtension(); ext != nil {
 			e.ContentFiles = append(e.ContentFiles, declaredContent(r.Release, ext)...)
 			e.RequiresContent = appendNew(e.RequiresContent, ext.RequiresContent...)
+			declaredFiles(e, r.Release, ext)
 		}
 		doc.Claims[k] = e
 		return e
 	}
 	for _, c := range b.n.Listed {
 		r := setupReleaseOf(c)
-		if r == nil || len(declaredContent(r.Release, r.OpenMWExtension())) == 0 {
+		if r == nil || r.OpenMWExtension() == nil {
 			continue
 		}
 		e := entry(c)
+		key := c.Key.String()
 		for _, f := range e.ContentFiles {
 			k := foldASCII(f.File)
-			doc.ContentFiles[k] = append(doc.ContentFiles[k], c.Key.String())
+			doc.ContentFiles[k] = append(doc.ContentFiles[k], key)
+		}
+		for _, f := range e.Groundcover {
+			doc.GroundcoverFiles[foldASCII(f)] = append(doc.GroundcoverFiles[foldASCII(f)], key)
+		}
+		for _, f := range e.Archives {
+			doc.FallbackArchives[foldASCII(f)] = append(doc.FallbackArchives[foldASCII(f)], key)
+		}
+		last := map[string]bool{}
+		for _, d := range append(slices.Clone(e.DataDirs), e.ConfigDirs...) {
+			if k := lastDir(d); !last[k] {
+				last[k] = true
+				doc.DataDirs[k] = append(doc.DataDirs[k], key)
+			}
 		}
 		for _, rel := range r.Relationships {
 			if rel.Self || (rel.Kind != protocol.KindRequires && rel.Kind != protocol.KindConflicts) {
@@ -285,9 +378,11 @@ func (b *builder) setupData() *setupDoc {
 			e.Relationships = append(e.Relationships, sr)
 		}
 	}
-	for k, keys := range doc.ContentFiles {
-		sort.Strings(keys)
-		doc.ContentFiles[k] = keys
+	for _, m := range []map[string][]string{doc.ContentFiles, doc.GroundcoverFiles, doc.FallbackArchives, doc.DataDirs} {
+		for k, keys := range m {
+			sort.Strings(keys)
+			m[k] = dedupSorted(keys)
+		}
 	}
 	return doc
 }

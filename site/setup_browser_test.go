@@ -358,6 +358,7 @@ func TestSetupFindingsInChromium(t *testing.T) {
 	want := []string{
 		"conflict||" + s.wick + "||" + s.rival,
 		"conflict||" + s.wickB + "||" + s.rival,
+		"data-base||||",
 		"duplicate||||",
 		"matched|" + foldASCII(hostileFile) + "|||",
 		"matched|old.esp|||",
@@ -388,7 +389,7 @@ func TestSetupFindingsInChromium(t *testing.T) {
 		{"matched", "data-file", foldASCII(hostileFile), `<img src=x onerror="window.__pwned=1">`},
 		{"unknown", "data-file", hostileCfg, `<img src=x onerror="window.__pwned=2">.esp (line 8): not in this index.`},
 		{"order", "data-key", s.wick, "Declared by Wick 1.0.1 from Lantern Works: Wick.esp (line 3) needs Base.esm (line 4), which is loaded after it."},
-		{"missing-project", "data-key", s.wick, "requires the project Tallowish 1.0.0 from Lantern Works >=1.0. None of the content files it declares is loaded: Tallowish.omwscripts."},
+		{"missing-project", "data-key", s.wick, "requires the project Tallowish 1.0.0 from Lantern Works >=1.0. None of the content files it declares is loaded: Tallowish.omwscripts; and no data= line is one of the folders it declares: main."},
 		{"conflict", "data-key", s.wick, "conflicts with Rival 1.0.0 from Lantern Works (“Both <b>script</b> the same lamps.”). Both are loaded: Wick.esp (line 3), rival.ESP (line 5)."},
 		{"runtime", "data-key", s.wick, "runs on OpenMW >=0.50; 0.49 is outside it."},
 		{"release-status", "data-key", s.old, "no release is current; the newest, 1.0.1, is yanked: “Broke saves <script>alert('yank')</script>”. The publisher names 2.0.0 instead."},
@@ -469,6 +470,8 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	cfg := "# OpenMW user configuration\r\ndata=\"C:\\Games\\Morrowind\\Data Files\"\r\ndata=\"C:\\Mods\\Candlelight\\00 Core\"\r\n" +
 		"content=Candlelight.omwscripts\r\ncontent=Horiz0n.esp\r\ncontent=Unknown Thing.esp\r\n"
 	want := []string{
+		"data-base||||", // C:\Games\Morrowind\Data Files
+		"data-dir||||",  // C:\Mods\Candlelight\00 Core: ends like Candlelight's 00 Core
 		"matched|candlelight.omwscripts|||",
 		"matched|horiz0n.esp|||",
 		"missing-content|morrowind.esm|" + candle + "||",
@@ -589,7 +592,10 @@ func TestSetupCorpusInChromium(t *testing.T) {
 		t.Errorf("the share link holds %q (%v) and version %q", shared, err, ver)
 	}
 	b.open(link)
+	all := want
+	want = want[2:]         // a link leaves the folders out, so they are not named
 	expect("share link", 4) // the link holds the three content= lines only, on lines 4 to 6
+	want = all
 	b.clean("share link")
 
 	// From file://, at a phone's width.
@@ -675,7 +681,9 @@ func TestSetupCorpusInChromium(t *testing.T) {
 		}
 	}
 	// The base game's three masters and three archives are the base game's, not unknown.
-	wantCounts := map[string]int{"matched": loadedDeclared, "unknown": unknown - 3, "base": 3, "base-archive": 3, "order": 1, "replace": 1, "config": 1, "ignored": 1, "runtime": len(outside)}
+	// Its mod manager's folders, groundcover and config folder are no project's of this index.
+	wantCounts := map[string]int{"matched": loadedDeclared, "unknown": unknown - 3, "base": 3, "base-archive": 3, "order": 1, "replace": 1, "config": 1, "ignored": 1, "runtime": len(outside),
+		"data-unknown": strings.Count(big, "\ndata="), "groundcover-unknown": strings.Count(big, "\ngroundcover="), "config-unknown": strings.Count(big, "\nconfig=")}
 	if !reflect.DeepEqual(counts, wantCounts) {
 		t.Errorf("the modded setup: %v, want %v\n%s", counts, wantCounts, strings.Join(got, "\n"))
 	}
@@ -703,12 +711,20 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	}
 	b.clean("names")
 
-	// The other kinds of line are read and counted.
-	b.paste("data=\"/a\"\ndata=/b\ngroundcover=Grass.esp\nfallback-archive=Morrowind.bsa\ncontent=Morrowind.esm\n", "")
-	var read string
-	b.eval(`(document.getElementById("setup-read") || {}).textContent || ""`, &read)
-	if !strings.HasPrefix(read, "Also read: 2 data= folders, 1 groundcover= file, 1 fallback-archive= archive.") {
-		t.Errorf("the setup check says %q of the other lines", read)
+	// The other kinds of line: each is said to be a project's, the base game's, or nobody's.
+	b.paste("data=\"C:/Mods/Candlelight-4d0c9f6e/00 Core\"\ndata=/b\ndata=\"C:/Morrowind/Data Files\"\ngroundcover=Grass.esp\nfallback-archive=Morrowind.bsa\nfallback-archive=Other.bsa\ncontent=Morrowind.esm\n", "")
+	for _, want := range []struct{ kind, text string }{
+		{"data-folder", "C:/Mods/Candlelight-4d0c9f6e/00 Core (line 1): the folder the plan page names for Candlelight"},
+		{"data-unknown", "/b (line 2): a folder (data=) no project in this index declares or names."},
+		{"data-base", "C:/Morrowind/Data Files (line 3): the base game's Data Files (data=)."},
+		{"groundcover-unknown", "Grass.esp (line 4): groundcover no project in this index declares."},
+		{"archive-unknown", "Other.bsa (line 6): an archive (fallback-archive=) no project in this index declares."},
+	} {
+		var txt string
+		b.eval(`(document.querySelector('#folders + p + ul li[data-kind="`+want.kind+`"]') || {}).textContent || ""`, &txt)
+		if !strings.HasPrefix(txt, want.text) {
+			t.Errorf("the %s line says %q, want %q", want.kind, txt, want.text)
+		}
 	}
 	b.clean("other lines")
 

@@ -247,8 +247,11 @@ func TestSetupSchemaRefuses(t *testing.T) {
 	good := func() map[string]any {
 		return map[string]any{
 			"format": "ashyams-setup", "format_version": 1, "notice": "n",
-			"content_files": map[string]any{"a.esp": []any{uuid(1) + "/site-a"}},
+			"content_files":     map[string]any{"a.esp": []any{uuid(1) + "/site-a"}},
+			"groundcover_files": map[string]any{}, "fallback_archives": map[string]any{"a.bsa": []any{uuid(1) + "/site-a"}},
+			"data_dirs": map[string]any{"core": []any{uuid(1) + "/site-a"}},
 			"claims": map[string]any{uuid(1) + "/site-a": map[string]any{
+				"data_dirs": []any{"00/core"}, "config_dirs": []any{}, "groundcover": []any{}, "archives": []any{"A.bsa"},
 				"project": uuid(1), "site": "site-a", "site_name": "A", "name": "A", "page": "projects/" + uuid(1) + "/site-a/index.html",
 				"health": "current", "stale": false, "project_status": "active",
 				"release":       map[string]any{"version": "1.0", "channel": "stable", "current": true, "status": "available"},
@@ -292,6 +295,9 @@ func TestSetupSchemaRefuses(t *testing.T) {
 		{"empty file name", "/claims/" + uuid(1) + "~1site-a/content_files/0/file", func(d map[string]any) {
 			claim(d)["content_files"] = []any{map[string]any{"file": "", "requires_content": []any{}}}
 		}},
+		{"empty data directory", "/claims/" + uuid(1) + "~1site-a/data_dirs/0", func(d map[string]any) { claim(d)["data_dirs"] = []any{""} }},
+		{"no groundcover list", "", func(d map[string]any) { delete(d, "groundcover_files") }},
+		{"bad key for a folder", "/data_dirs/core/0", func(d map[string]any) { d["data_dirs"] = map[string]any{"core": []any{"x"}} }},
 		{"page outside projects", "/claims/" + uuid(1) + "~1site-a/page", func(d map[string]any) { claim(d)["page"] = "../evil.html" }},
 	} {
 		d := good()
@@ -316,6 +322,71 @@ func TestFoldASCII(t *testing.T) {
 	for in, want := range map[string]string{"Morrowind.ESM": "morrowind.esm", "İ Ünïcode.esp": "İ Ünïcode.esp", "MiXeD - TR.omwscripts": "mixed - tr.omwscripts"} {
 		if got := foldASCII(in); got != want {
 			t.Errorf("foldASCII(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSetupDataFolders builds a claim whose components declare data directories under their
+// paths, groundcover, archives and a config folder, and one that declares only a data
+// directory, and reads setup.json: each claim lists its folders ("/"-separated, "." parts
+// dropped, the artifact's root left out), groundcover and archives once each; the maps send
+// each folded name to its claims; a claim with no content file is there too, so the check
+// can see it by its folders.
+func TestSetupDataFolders(t *testing.T) {
+	state := t.TempDir()
+	f := newFakeState(t, state)
+	site := f.origin("https://folders.example/dreamweave.json", "Folders")
+	ext := `{"components":{` +
+		`"main":{"data_directories":["."],"content_files":["Main.esp"],"groundcover_files":[],"fallback_archives":["Main.bsa"],"fallback_entries":{},"config":false,"requires_content":[]},` +
+		`"hd":{"data_directories":["./Textures HD","Meshes\\Extra"],"content_files":[],"groundcover_files":["Grass.esp","grass.ESP"],"fallback_archives":[],"fallback_entries":{},"config":true,"requires_content":[]}},` +
+		`"requires_content":[],"settings":[]}`
+	m := sampleManifest(uuid(701), "Folders", 1)
+	m.Releases[0].Components = []protocol.Component{
+		{ID: "main", Name: "Main", Path: ".", Required: true, Default: true, Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}},
+		{ID: "hd", Name: "HD", Path: "10 HD", Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}},
+	}
+	m.Releases[0].Extensions = map[string]json.RawMessage{"openmw": json.RawMessage(ext)}
+	f.claim(site, m, nil)
+	only := sampleManifest(uuid(702), "Only Folders", 1)
+	only.Releases[0].Components[0].Path = "Core"
+	only.Releases[0].Extensions = map[string]json.RawMessage{"openmw": json.RawMessage(`{"components":{"main":{"data_directories":["."],"content_files":[],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":[]}},"requires_content":[],"settings":[]}`)}
+	f.claim(site, only, nil)
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: state, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	raw := readOut(t, out, SetupFile)
+	if err := validateSetup(raw); err != nil {
+		t.Fatalf("setup.json does not match its schema: %v", err)
+	}
+	var doc setupDoc
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	k, ko := uuid(701)+"/"+site, uuid(702)+"/"+site
+	c := doc.Claims[k]
+	if c == nil || doc.Claims[ko] == nil {
+		t.Fatalf("setup.json lacks a claim: %v", doc.Claims)
+	}
+	for name, pair := range map[string][2][]string{
+		"data_dirs":   {c.DataDirs, {"10 HD/Textures HD", "10 HD/Meshes/Extra"}},
+		"config_dirs": {c.ConfigDirs, {"10 HD"}},
+		"groundcover": {c.Groundcover, {"Grass.esp"}},
+		"archives":    {c.Archives, {"Main.bsa"}},
+		"only's dirs": {doc.Claims[ko].DataDirs, {"Core"}},
+	} {
+		if !reflect.DeepEqual(pair[0], pair[1]) {
+			t.Errorf("%s = %q, want %q", name, pair[0], pair[1])
+		}
+	}
+	want := map[string]map[string][]string{
+		"groundcover_files": {"grass.esp": {k}},
+		"fallback_archives": {"main.bsa": {k}},
+		"data_dirs":         {"textures hd": {k}, "extra": {k}, "10 hd": {k}, "core": {ko}},
+	}
+	for name, got := range map[string]map[string][]string{"groundcover_files": doc.GroundcoverFiles, "fallback_archives": doc.FallbackArchives, "data_dirs": doc.DataDirs} {
+		if !reflect.DeepEqual(got, want[name]) {
+			t.Errorf("%s = %v, want %v", name, got, want[name])
 		}
 	}
 }

@@ -54,6 +54,8 @@ var fns = {
   },
   "cfg.unquotePath": function (s) { return short(cfg.unquotePath(s)); },
   "cfg.fold": function (s) { return short(cfg.fold(s)); },
+  "cfg.folderName": function (name, project) { return short(cfg.folderName(name, project)); },
+  "cfg.dirParts": function (p) { return cfg.dirParts(p).length; },
   "setup.bidiText": function (s) { return short(setup.bidiText(s)); },
   "setup.params": function (s) { return mapObject(setup.params(s)); },
   "setup.roundTrip": function (s) { return setup.decode(setup.encode(s)) === s; },
@@ -65,7 +67,9 @@ var fns = {
     f.matched.forEach(function (m) { out.push(["matched", m.keys.join(" "), m.file.name, m.file.line]); });
     f.unknown.forEach(function (m) { out.push(["unknown", "", m.file.name, m.file.line]); });
     f.base.forEach(function (m) { out.push(["base", "", m.file.name, m.file.line]); });
-    f.archives.forEach(function (a) { out.push([a.base ? "base-archive" : "archive", "", a.name, a.line]); });
+    f.archives.forEach(function (a) { out.push([a.base ? "base-archive" : a.keys.length ? "archive" : "archive-unknown", a.keys.join(" "), a.name, a.line]); });
+    f.groundcover.forEach(function (g) { out.push([g.keys.length ? "groundcover" : "groundcover-unknown", g.keys.join(" "), g.name, g.line]); });
+    f.folders.forEach(function (d) { out.push([d.what + "-" + (d.how || "unknown"), d.keys.join(" "), short(d.value), d.line]); });
     f.duplicates.forEach(function (d) { out.push(["duplicate", "", d.file.name, d.first.line]); });
     f.needs.forEach(function (n) { out.push([n.kind, n.key, n.need || (n.rel && (n.rel.project || n.rel.capability)) || "", 0]); });
     f.order.forEach(function (o) { out.push(["order", o.key, o.need, o.needAt.line]); });
