@@ -334,8 +334,8 @@ func TestFoldASCII(t *testing.T) {
 // can see it by its folders.
 func TestSetupDataFolders(t *testing.T) {
 	state := t.TempDir()
-	f := newFakeState(t, state)
-	site := f.origin("https://folders.example/dreamweave.json", "Folders")
+	f := statetest.In(t, state)
+	site := f.Site("https://folders.example/dreamweave.json", "Folders")
 	ext := `{"components":{` +
 		`"main":{"data_directories":["."],"content_files":["Main.esp"],"groundcover_files":[],"fallback_archives":["Main.bsa"],"fallback_entries":{},"config":false,"requires_content":[]},` +
 		`"hd":{"data_directories":["./Textures HD","Meshes\\Extra"],"content_files":[],"groundcover_files":["Grass.esp","grass.ESP"],"fallback_archives":[],"fallback_entries":{},"config":true,"requires_content":[]}},` +
@@ -346,11 +346,11 @@ func TestSetupDataFolders(t *testing.T) {
 		{ID: "hd", Name: "HD", Path: "10 HD", Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}},
 	}
 	m.Releases[0].Extensions = map[string]json.RawMessage{"openmw": json.RawMessage(ext)}
-	f.claim(site, m, nil)
+	f.Claim(site, m)
 	only := sampleManifest(uuid(702), "Only Folders", 1)
 	only.Releases[0].Components[0].Path = "Core"
 	only.Releases[0].Extensions = map[string]json.RawMessage{"openmw": json.RawMessage(`{"components":{"main":{"data_directories":["."],"content_files":[],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":[]}},"requires_content":[],"settings":[]}`)}
-	f.claim(site, only, nil)
+	f.Claim(site, only)
 	out := filepath.Join(t.TempDir(), "public")
 	if _, err := Build(Options{State: state, Out: out}); err != nil {
 		t.Fatal(err)
