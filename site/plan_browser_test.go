@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -224,9 +223,8 @@ func planSelectionValid(c *planClaim, sel []string) error {
 	return nil
 }
 
-// TestPlanSyntheticInChromium runs the plan page over the synthetic network of
-// assets/testdata/plan-synthetic.json (every fact the installation page declares; see
-// assets/plan_test.go) put in place of a built page's data, from file://: every fact is in the
+// TestPlanSyntheticInChromium builds the synthetic network (newPlanSynth: every fact the
+// installation page declares) and runs its plan page from file://: every fact is in the
 // output or a finding, the player is asked where two claims could fill a need and a choice
 // made on the page settles it, and clicking the page's component controls in a random order
 // never makes an invalid selection.
@@ -234,92 +232,106 @@ func TestPlanSyntheticInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser test")
 	}
-	raw, err := os.ReadFile(filepath.Join("..", "assets", "testdata", "plan-synthetic.json"))
-	if err != nil {
+	p := newPlanSynth(t, t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: p.state, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	var doc planDoc
-	if err := json.Unmarshal(raw, &doc); err != nil {
+	if err := json.Unmarshal(planDataOf(t, out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	compact, err := json.Marshal(&doc) // escapes "<", so the data cannot end its element
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{State: newSetupState(t).state, Out: out}); err != nil {
-		t.Fatal(err)
-	}
-	page := filepath.Join(out, filepath.FromSlash(PlanPage))
-	b0, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(b0)
-	i := strings.Index(s, "plan-data")
-	j := strings.Index(s[i:], ">")
-	k := strings.Index(s[i:], "</script>")
-	if i < 0 || j < 0 || k < j {
-		t.Fatal("the plan page has no data block")
-	}
-	s = s[:i+j+1] + string(compact) + s[i+k:]
-	if err := os.WriteFile(page, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	key := func(n, s string) string { return p.id[n] + "/" + p.site[s] }
+	tok := func(n, s string) string { return p.id[n] + "@" + p.site[s] }
 	b := newSetupBrowser(t, "127.0.0.1", filepath.ToSlash(out)+"/")
 	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + PlanPage}).String()
 
 	// Asked, never chosen; then chosen on the page.
-	b.openPlan(base + "#add=lamp&openmw=0.48&lua=50&root=/m")
+	b.openPlan(base + "#add=" + p.id["lamp"] + "&openmw=0.48&lua=50&root=/m")
 	var asks []string
 	b.eval(`Array.from(document.querySelectorAll("[data-plan-ask]")).map(li => li.dataset.planAsk + ":" + li.querySelectorAll("button[data-choose]").length).sort()`, &asks)
 	if !slices.Equal(asks, []string{"capability:2", "identity:2"}) {
 		t.Errorf("the page asks %v", asks)
 	}
 	o := b.planOutputs()
-	for _, want := range []string{"version|lamp/a", "missing|lamp/a", "runtime|lamp/a", "lua|lamp/a"} {
-		if !slices.Contains(o.Findings, want) {
-			t.Errorf("no finding %s: %v", want, o.Findings)
+	for _, kind := range []string{"version", "missing", "runtime", "lua"} {
+		if !slices.Contains(o.Findings, kind+"|"+key("lamp", "a")) {
+			t.Errorf("no finding %s: %v", kind, o.Findings)
 		}
 	}
-	for _, choose := range []string{"torch@a", "dup@b"} {
+	for _, choose := range []string{tok("torch", "a"), tok("dup", "b")} {
 		if err := chromedp.Do(b.ctx, chromedp.Click(`button[data-choose="`+choose+`"]`)); err != nil {
 			t.Fatal(err)
 		}
 		b.wait(`location.hash.indexOf(`+jsString(choose)+`) >= 0`, "the choice in the link")
 	}
 	o = b.planOutputs()
-	if !slices.Contains(o.Entries, "torch/a") || !slices.Contains(o.Entries, "dup/b") || slices.Contains(o.Entries, "brazier/a") || slices.Contains(o.Entries, "dup/a") {
+	if !slices.Contains(o.Entries, key("torch", "a")) || !slices.Contains(o.Entries, key("dup", "b")) || slices.Contains(o.Entries, key("brazier", "a")) || slices.Contains(o.Entries, key("dup", "a")) {
 		t.Errorf("after choosing, the plan holds %v", o.Entries)
 	}
 
 	// Every declared kind of line, with the choices that need them.
-	b.openPlan(base + "#add=lamp,torch@a,dup@b,trm,rival&openmw=0.49&lua=60&root=/m&on=lamp:glow,lamp:grass,lamp:cold")
+	lampID := p.id["lamp"]
+	b.openPlan(base + "#add=" + strings.Join([]string{lampID, tok("torch", "a"), tok("dup", "b"), p.id["trm"], p.id["rival"]}, ",") +
+		"&openmw=0.49&lua=60&root=/m&on=" + lampID + ":glow," + lampID + ":grass," + lampID + ":cold")
 	o = b.planOutputs()
-	for _, want := range []string{`data="/m/Project-lamp-lamp/spark"`, "fallback-archive=Lamp Sparks.bsa", "content=Glow.esp", "content=Lamp - TR.esp",
-		"groundcover=Lamp Grass.esp", "fallback=LightAttenuation_UseConstant,0", `config="/m/Project-lamp-lamp/grass"`, "content=Morrowind.esm",
-		"# Project lamp 1.0 from Site a", "no manifest declares the order"} {
+	folder := "/m/Project-lamp-" + lampID[:8]
+	for _, want := range []string{`data="` + folder + `/spark"`, "fallback-archive=Lamp Sparks.bsa", "content=Glow.esp", "content=Lamp - TR.esp",
+		"groundcover=Lamp Grass.esp", "fallback=LightAttenuation_UseConstant,0", `config="` + folder + `/grass"`, "content=Morrowind.esm",
+		"# Project lamp 1.0.0 from Site a", "no manifest declares the order"} {
 		if !strings.Contains(o.CFG, want) {
 			t.Errorf("the openmw.cfg lacks %q:\n%s", want, o.CFG)
 		}
 	}
-	if !strings.Contains(o.Settings, "[Shaders]\n# Project lamp 1.0 from Site a\nforce per pixel lighting = true") || !strings.Contains(o.Sums, "  lamp.zip") {
+	if !strings.Contains(o.Settings, "[Shaders]\n# Project lamp 1.0.0 from Site a\nforce per pixel lighting = true") || !strings.Contains(o.Sums, "  lamp.zip") {
 		t.Errorf("settings and sums:\n%s\n%s", o.Settings, o.Sums)
 	}
-	if !slices.Contains(o.Findings, "conflict|lamp/a") {
+	if !slices.Contains(o.Findings, "conflict|"+key("lamp", "a")) {
 		t.Errorf("no conflict finding: %v", o.Findings)
 	}
 	b.axe("synthetic plan")
 	b.clean("synthetic plan")
 
+	// The plan's openmw.cfg in the setup check: every project of the plan is recognised by
+	// its files and folders, and nothing it requires is missing or out of order; what the
+	// plan itself found (the project nobody publishes, lamp's conflict with rival) is found
+	// again.
+	b.open((&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + SetupPage}).String())
+	b.paste(o.CFG, "0.49")
+	got, _ := b.findings()
+	for _, f := range got {
+		kind := strings.SplitN(f, "|", 2)[0]
+		if kind == "missing-content" || kind == "missing-project" || kind == "order" || kind == "unknown" || kind == "data-unknown" || kind == "runtime" ||
+			kind == "requires-unresolved" && !strings.Contains(f, p.id["nowhere"]) {
+			t.Errorf("the setup check finds %s in the synthetic plan's openmw.cfg:\n%s", f, o.CFG)
+		}
+	}
+	folders := 0
+	for _, f := range got {
+		if strings.HasPrefix(f, "data-folder|") || strings.HasPrefix(f, "config-folder|") {
+			folders++
+		}
+	}
+	if n := strings.Count(o.CFG, "\ndata=") + strings.Count(o.CFG, "\nconfig="); folders != n {
+		t.Errorf("the setup check names %d of the plan's %d folders as their projects'", folders, n)
+	}
+	for _, want := range []string{"requires-unresolved||" + key("lamp", "a") + "|" + p.id["nowhere"] + "|", "conflict||" + key("lamp", "a") + "||" + key("rival", "a")} {
+		if !slices.Contains(got, want) {
+			t.Errorf("the setup check of the synthetic plan lacks %s: %v", want, got)
+		}
+	}
+	b.clean("synthetic round trip")
+	b.openPlan(base + "#add=" + strings.Join([]string{lampID, tok("torch", "a"), tok("dup", "b"), p.id["trm"], p.id["rival"]}, ",") +
+		"&openmw=0.49&lua=60&root=/m&on=" + lampID + ":glow," + lampID + ":grass," + lampID + ":cold")
+
 	// The controls: 60 clicks on whatever is enabled, each leaving a valid selection.
-	lamp := doc.Claims["lamp/a"]
+	lamp := doc.Claims[key("lamp", "a")]
 	r := rand.New(rand.NewPCG(20, 20))
 	seen := map[string]bool{}
 	defer func() { t.Logf("60 clicks made %d distinct selections of lamp's components", len(seen)) }()
 	for step := 0; step < 60; step++ {
 		var enabled []string
-		b.eval(`Array.from(document.querySelectorAll('li[data-key="lamp/a"] .components input')).filter(i => !i.disabled).map(i => i.id)`, &enabled)
+		b.eval(`Array.from(document.querySelectorAll('li[data-key="`+key("lamp", "a")+`"] .components input')).filter(i => !i.disabled).map(i => i.id)`, &enabled)
 		if len(enabled) == 0 {
 			t.Fatal("no control is enabled")
 		}
@@ -328,7 +340,7 @@ func TestPlanSyntheticInChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 		var sel []string
-		b.eval(`Array.from(document.querySelectorAll('li[data-key="lamp/a"] input[data-component]:checked')).map(i => i.dataset.component)`, &sel)
+		b.eval(`Array.from(document.querySelectorAll('li[data-key="`+key("lamp", "a")+`"] input[data-component]:checked')).map(i => i.dataset.component)`, &sel)
 		seen[strings.Join(sel, "+")] = true
 		if err := planSelectionValid(lamp, sel); err != nil {
 			t.Fatalf("step %d, after clicking %s: the page shows the invalid selection %v: %v", step, id, sel, err)

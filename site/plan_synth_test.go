@@ -1,0 +1,243 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
+)
+
+// planSynth is the planner's synthetic network written as a state: every fact the protocol's
+// installation page declares, published by two sites, so the plan page is tested on what a
+// build makes of it. Short names stand for the ids: id["lamp"] is Lamp's project id,
+// site["a"] the first site's id.
+type planSynth struct {
+	state string
+	id    map[string]string
+	site  map[string]string
+}
+
+// synComp is one component of a synthetic release and what its openmw extension declares.
+type synComp struct {
+	id, group, path                      string
+	required, def, config                bool
+	data, content, groundcover, archives []string
+	requiresContent, requires, conflicts []string
+	suggested                            []string // short names of projects
+	fallback                             map[string]string
+}
+
+// newPlanSynth writes the synthetic network at root:
+//   - lamp: components of every group kind (flames exactly-one, extras at-most-one, looks
+//     at-least-one, addons any), component requires and conflicts (glow requires spark and
+//     conflicts with shade), release- and component-level requires_content, groundcover,
+//     fallback archives and entries, config, a setting, and tr suggested with trm;
+//   - a requirement chain three deep (lamp -> wick -> wax -> tallow), lamp's constraint on
+//     wick >=2.0 unsatisfiable (wick is 1.0.0);
+//   - a capability two claims provide (light-source: torch and brazier), which lamp requires;
+//   - an identity conflict (dup, published by sites a and b), which lamp requires;
+//   - a project nobody publishes, which lamp requires;
+//   - a cycle (cyc1 <-> cyc2); a conflict (lamp conflicts with rival); lamp's runtimes
+//     openmw >=0.49 and lua_api >=60.
+func newPlanSynth(tb testing.TB, root string) *planSynth {
+	tb.Helper()
+	f := statetest.In(tb, root)
+	p := &planSynth{state: root, id: map[string]string{}, site: map[string]string{}}
+	for _, s := range []string{"a", "b"} {
+		p.site[s] = f.Site("https://"+s+".plan.example/dreamweave.json", "Site "+s)
+	}
+	names := []string{"tallow", "wax", "wick", "trm", "dup", "torch", "brazier", "rival", "cyc1", "cyc2", "lamp", "nowhere"}
+	for i, n := range names {
+		p.id[n] = fmt.Sprintf("%08x-0000-4000-8000-%012x", 0x51a70000+i, i)
+	}
+	req := func(n, v string) protocol.Relationship {
+		return protocol.Relationship{Kind: protocol.KindRequires, Project: p.id[n], Version: v}
+	}
+	write := func(n, site string, comps []synComp, groups []protocol.Group, mod func(r *protocol.Release, ext map[string]any)) {
+		m := sampleManifest(p.id[n], "Project "+n, 1)
+		r := &m.Releases[0]
+		r.Artifacts[0].Filename = n + ".zip"
+		ext := map[string]any{"requires_content": []string{}, "settings": []any{}}
+		oc := map[string]any{}
+		r.Components = nil
+		for _, c := range comps {
+			var sugg []string
+			for _, s := range c.suggested {
+				sugg = append(sugg, p.id[s])
+			}
+			r.Components = append(r.Components, protocol.Component{ID: c.id, Name: "Component " + c.id, Path: c.path, Required: c.required,
+				Default: c.def, Group: c.group, Requires: nonNil(c.requires), Conflicts: nonNil(c.conflicts), SuggestedWith: nonNil(sugg)})
+			fb := c.fallback
+			if fb == nil {
+				fb = map[string]string{}
+			}
+			oc[c.id] = map[string]any{"data_directories": nonNil(c.data), "content_files": nonNil(c.content), "groundcover_files": nonNil(c.groundcover),
+				"fallback_archives": nonNil(c.archives), "fallback_entries": fb, "config": c.config, "requires_content": nonNil(c.requiresContent)}
+		}
+		ext["components"] = oc
+		r.Groups = groups
+		if mod != nil {
+			mod(r, ext)
+		}
+		raw, err := json.Marshal(ext)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		r.Extensions = map[string]json.RawMessage{"openmw": raw}
+		f.Claim(p.site[site], m)
+	}
+	main := func(files ...string) []synComp {
+		return []synComp{{id: "main", path: ".", required: true, def: true, data: []string{"."}, content: files}}
+	}
+	plain := func(n, site string, files ...string) { write(n, site, main(files...), []protocol.Group{}, nil) }
+	rels := func(rs ...protocol.Relationship) func(*protocol.Release, map[string]any) {
+		return func(r *protocol.Release, _ map[string]any) { r.Relationships = rs }
+	}
+	plain("tallow", "a", "Tallow.esp")
+	write("wax", "a", main("Wax.esp"), []protocol.Group{}, func(r *protocol.Release, ext map[string]any) {
+		r.Relationships = []protocol.Relationship{req("tallow", ">=1.0")}
+		ext["requires_content"] = []string{"Tallow.esp"}
+	})
+	write("wick", "a", main("Wick.esp"), []protocol.Group{}, rels(req("wax", "")))
+	plain("trm", "a", "TR_Mainland.esm")
+	plain("dup", "a", "Dup.esp")
+	plain("dup", "b", "Dup.esp")
+	for _, n := range []string{"torch", "brazier"} {
+		write(n, "a", main(strings.ToUpper(n[:1])+n[1:]+".esp"), []protocol.Group{}, func(r *protocol.Release, _ map[string]any) { r.Provides = []string{"light-source"} })
+	}
+	plain("rival", "a", "Rival.esp")
+	write("cyc1", "a", main("Cyc1.esp"), []protocol.Group{}, rels(req("cyc2", "")))
+	write("cyc2", "a", main("Cyc2.esp"), []protocol.Group{}, rels(req("cyc1", "")))
+
+	lamp := main("Lamp.esp", "Lamp Extra.esp")
+	add := func(c synComp) { c.path, c.data = c.id, []string{"."}; lamp = append(lamp, c) }
+	add(synComp{id: "flame-2k", group: "flames", def: true})
+	add(synComp{id: "flame-4k", group: "flames"})
+	add(synComp{id: "shade", group: "extras"})
+	add(synComp{id: "halo", group: "extras"})
+	add(synComp{id: "warm", group: "looks", def: true})
+	add(synComp{id: "cold", group: "looks", content: []string{"Cold.esp"}})
+	add(synComp{id: "spark", group: "addons", archives: []string{"Lamp Sparks.bsa"}, fallback: map[string]string{"LightAttenuation_UseConstant": "0"}})
+	add(synComp{id: "glow", group: "addons", requires: []string{"spark"}, conflicts: []string{"shade"}, content: []string{"Glow.esp"}, requiresContent: []string{"Lamp.esp"}})
+	add(synComp{id: "grass", groundcover: []string{"Lamp Grass.esp"}, config: true})
+	add(synComp{id: "tr", content: []string{"Lamp - TR.esp"}, requiresContent: []string{"TR_Mainland.esm"}, suggested: []string{"trm"}})
+	groups := []protocol.Group{{ID: "flames", Name: "Flames", Select: "exactly-one"}, {ID: "extras", Name: "Extras", Select: "at-most-one"},
+		{ID: "looks", Name: "Looks", Select: "at-least-one"}, {ID: "addons", Name: "Add-ons", Select: "any"}}
+	write("lamp", "a", lamp, groups, func(r *protocol.Release, ext map[string]any) {
+		r.Runtimes = map[string]string{"openmw": ">=0.49"}
+		ext["lua_api"] = ">=60"
+		ext["requires_content"] = []string{"Morrowind.esm"}
+		ext["settings"] = []map[string]string{{"category": "Shaders", "key": "force per pixel lighting", "value": "true"}}
+		r.Relationships = []protocol.Relationship{req("wick", ">=2.0"),
+			{Kind: protocol.KindRequires, Capability: "light-source"},
+			req("dup", ""),
+			{Kind: protocol.KindRequires, Project: p.id["nowhere"], Name: "A project nobody publishes"},
+			{Kind: protocol.KindConflicts, Project: p.id["rival"]}}
+	})
+	return p
+}
+
+// relabel writes the short names for the ids in b (project ids, then site ids), so the
+// node tests of assets/ read the build's data with readable keys ("lamp/a").
+func (p *planSynth) relabel(b []byte) []byte {
+	var pairs []string
+	for n, id := range p.id {
+		pairs = append(pairs, id, n)
+	}
+	for n, id := range p.site {
+		pairs = append(pairs, id, n)
+	}
+	return []byte(strings.NewReplacer(pairs...).Replace(string(b)))
+}
+
+// planDataOf reads the plan page's data as the page's script would have it.
+func planDataOf(t *testing.T, out string) []byte {
+	t.Helper()
+	scripts := planElements(t, out, PlanPage, func(n *html.Node) bool {
+		id, _ := htmlnode.Attr(n, "id")
+		return n.Data == "script" && id == "plan-data"
+	})
+	if len(scripts) != 1 || scripts[0].FirstChild == nil {
+		t.Fatalf("the plan page has %d data blocks", len(scripts))
+	}
+	return []byte(scripts[0].FirstChild.Data)
+}
+
+// TestPlanSyntheticData builds the synthetic network and holds the plan page's data, with the
+// ids relabeled, to assets/testdata/plan-synthetic.json, which the planner's node tests
+// (assets/plan_test.go) plan: they test what the build makes of the network. Every kind of
+// fact is in the data: groups of each select kind, component requires, conflicts and
+// suggestions, both levels of requires_content, groundcover, archives, fallback entries,
+// config, a setting, a capability two claims provide, a project two sites publish, and a
+// requirement with no target. ASHYAMS_UPDATE=1 rewrites the file.
+func TestPlanSyntheticData(t *testing.T) {
+	p := newPlanSynth(t, t.TempDir())
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := Build(Options{State: p.state, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	var doc planDoc
+	if err := json.Unmarshal(p.relabel(planDataOf(t, out)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.MarshalIndent(&doc, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, '\n')
+	golden := filepath.Join("..", "assets", "testdata", "plan-synthetic.json")
+	if os.Getenv("ASHYAMS_UPDATE") != "" {
+		if err := os.WriteFile(golden, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if have, err := os.ReadFile(golden); err != nil || !bytes.Equal(have, want) {
+		t.Errorf("%s is not what the build makes of the synthetic network (%v): run ASHYAMS_UPDATE=1 go test -run TestPlanSyntheticData ./site", golden, err)
+	}
+	lamp := doc.Claims["lamp/a"]
+	if lamp == nil {
+		t.Fatalf("no lamp/a in %v", doc.Claims)
+	}
+	facts := map[string]bool{}
+	for _, g := range lamp.Groups {
+		facts["group "+g.Select] = true
+	}
+	for _, c := range lamp.Components {
+		for k, ok := range map[string]bool{"component requires": len(c.Requires) > 0, "component conflicts": len(c.Conflicts) > 0,
+			"suggested_with": len(c.SuggestedWith) > 0, "component requires_content": len(c.RequiresContent) > 0,
+			"groundcover": len(c.Groundcover) > 0, "archives": len(c.Archives) > 0, "fallback": len(c.Fallback) > 0, "config": c.Config} {
+			facts[k] = facts[k] || ok
+		}
+	}
+	facts["release requires_content"] = len(lamp.RequiresContent) > 0
+	facts["setting"] = len(lamp.Settings) > 0
+	facts["lua_api"] = lamp.LuaAPI != ""
+	facts["capability of two"] = len(doc.Capabilities["light-source"]) == 2
+	facts["identity conflict"] = len(doc.Projects["dup"]) == 2
+	for _, r := range lamp.Relationships {
+		facts["no target"] = facts["no target"] || r.Kind == "requires" && len(r.Targets) == 0
+		facts["conflicts"] = facts["conflicts"] || r.Kind == "conflicts" && len(r.Targets) == 1
+	}
+	var missing []string
+	for _, k := range []string{"group exactly-one", "group at-most-one", "group at-least-one", "group any", "component requires", "component conflicts",
+		"suggested_with", "component requires_content", "groundcover", "archives", "fallback", "config", "release requires_content", "setting",
+		"lua_api", "capability of two", "identity conflict", "no target", "conflicts"} {
+		if !facts[k] {
+			missing = append(missing, k)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("the built data lacks %v", missing)
+	}
+}
