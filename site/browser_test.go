@@ -37,8 +37,9 @@ type browserCase struct {
 
 // browserSite builds the site the browser reads: the corpus state when ../shared is there
 // (with one project featured and given a card image, and one claim cached), else a small
-// synthetic state of two sites.
+// synthetic state of two sites. It skips first, under -short or with no browser.
 func browserSite(t *testing.T) browserCase {
+	browsertest.Path(t)
 	var bc browserCase
 	state := t.TempDir()
 	var cur string

@@ -181,6 +181,7 @@ func b64url(s string) string { return base64.RawURLEncoding.EncodeToString([]byt
 // repeated keys, quoted paths with & escapes, replace=, lines that are not settings, binary),
 // and the page's version comparison against the Go version package on the same constraints.
 func TestSetupParserInChromium(t *testing.T) {
+	browsertest.Path(t) // skips under -short or with no browser, before the build
 	s := newSetupState(t)
 	out := filepath.Join(t.TempDir(), "public")
 	if _, err := Build(Options{State: s.state, Out: out}); err != nil {
@@ -334,6 +335,7 @@ func mustJSON(t *testing.T, v any) string {
 // its reason; a file listed twice; and hostile text, from publishers and from the file,
 // shown as text with no element or script coming from it.
 func TestSetupFindingsInChromium(t *testing.T) {
+	browsertest.Path(t) // skips under -short or with no browser, before the build
 	s := newSetupState(t)
 	out := filepath.Join(t.TempDir(), "public")
 	if _, err := Build(Options{State: s.state, Out: out}); err != nil {
@@ -440,6 +442,7 @@ func TestSetupFindingsInChromium(t *testing.T) {
 // connect anywhere (a fetch is refused by its CSP). Also: the player's OpenMW version, a file
 // that is not an openmw.cfg, a binary file, a large modded setup, and hostile file names.
 func TestSetupCorpusInChromium(t *testing.T) {
+	browsertest.Path(t) // skips under -short or with no browser, before the build
 	root := corpusRoot(t)
 	out := filepath.Join(t.TempDir(), "public")
 	if _, err := Build(Options{State: filepath.Join(root, "state"), Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {

@@ -143,10 +143,17 @@ func restoreFiles(t *testing.T, root string, files map[string][]byte) {
 // there fails, as if the process was killed). Each state it leaves must pass check; after(k,
 // last) then asserts what the next refresh makes of it (last is the record the crash hit). The
 // drill ends with the first k the refresh finishes under, which must be past minWrites writes,
-// or the drill exercised too little.
+// or the drill exercised too little. Under -short it crashes at the first shortCrashes writes
+// and then at every shortStride-th, a sample of the same assertions.
 func (l *lab) crashAtEveryWrite(t *testing.T, base map[string][]byte, minWrites int, urls []string, before func(), after func(k int, last string)) {
 	t.Helper()
-	for k := 1; ; k++ {
+	next := func(k int) int {
+		if testing.Short() && k >= shortCrashes {
+			return k + shortStride
+		}
+		return k + 1
+	}
+	for k := 1; ; k = next(k) {
 		restoreFiles(t, l.state, base)
 		if before != nil {
 			before()
@@ -157,10 +164,10 @@ func (l *lab) crashAtEveryWrite(t *testing.T, base map[string][]byte, minWrites 
 			if err != nil {
 				t.Fatal(err)
 			}
-			if k-1 < minWrites {
-				t.Fatalf("a refresh that writes only %d records cannot exercise the drill", k-1)
+			if cs.n < minWrites {
+				t.Fatalf("a refresh that writes only %d records cannot exercise the drill", cs.n)
 			}
-			t.Logf("crashed at each of %d writes; every state passed check", k-1)
+			t.Logf("the refresh writes %d records; crashed at each (at a sample under -short), every state passed check", cs.n)
 			return
 		}
 		if !errors.Is(err, errCrash) {
@@ -176,6 +183,10 @@ func (l *lab) crashAtEveryWrite(t *testing.T, base map[string][]byte, minWrites 
 		after(k, cs.last)
 	}
 }
+
+// Under -short the crash drill crashes at writes 1 to shortCrashes (opening the run and the
+// first records), then at every shortStride-th write.
+const shortCrashes, shortStride = 4, 5
 
 func sortedPaths(m map[string][]byte) []string {
 	out := make([]string, 0, len(m))
