@@ -186,11 +186,15 @@ func sizeOfHTML(dir string) (int64, error) {
 	return n, err
 }
 
-// TestMain removes the benchmark's state after every test and benchmark has run.
+// TestMain removes the benchmark's state and the shared corpus build after every test and
+// benchmark has run.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if benchState != "" {
 		os.RemoveAll(filepath.Dir(benchState))
+	}
+	if corpusOut != "" {
+		os.RemoveAll(filepath.Dir(corpusOut))
 	}
 	os.Exit(code)
 }

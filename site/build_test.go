@@ -302,11 +302,17 @@ func TestBuildBadState(t *testing.T) {
 			f.Dir.WriteBytes(store.EventPath("00000000000000000000"), []byte("[]"))
 		}, []string{"events/00000000000000000000.json"}},
 	}
+	// The good state's site, built and checked once: each case starts from a copy of it.
+	goodState, _, _ := good(t)
+	_, goodOut := build(t, goodState, Options{})
+	before := tree(t, goodOut)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			state, f, site := good(t)
-			_, out := build(t, state, Options{})
-			before := tree(t, out)
+			out := filepath.Join(t.TempDir(), "public")
+			if err := os.CopyFS(out, os.DirFS(goodOut)); err != nil {
+				t.Fatal(err)
+			}
 			tc.spoil(t, f, site)
 			_, err := Build(Options{State: state, Out: out})
 			if err == nil {

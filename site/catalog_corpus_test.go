@@ -16,12 +16,8 @@ import (
 // order: its first download link is an artifact of the current stable release, and it comes
 // before any link to a development artifact and before the index's digests of the manifest.
 func TestCorpusClaimFirstScreen(t *testing.T) {
-	root := corpusRoot(t)
-	state := filepath.Join(root, "state")
-	out := filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{State: state, Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {
-		t.Fatal(err)
-	}
+	state := filepath.Join(corpusRoot(t), "state")
+	out, _ := corpusBuild(t)
 	const project, site = "55e873c9-1ddc-4b13-b59a-0eb790bb2565", "dreamweave-mp-github-io-s3lightfixes-bb9d2c5d"
 	d := store.Open(state)
 	var rec store.Claim

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
@@ -31,17 +32,40 @@ func corpusRoot(tb testing.TB) string {
 	return root
 }
 
+// corpusBuild is the site built once from the corpus state and its curation, for the tests
+// that read it (never write to it): the output directory and the build's result.
+func corpusBuild(tb testing.TB) (string, *Result) {
+	tb.Helper()
+	root := corpusRoot(tb)
+	corpusOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ashyams-corpus-site-")
+		if err != nil {
+			corpusErr = err
+			return
+		}
+		corpusOut = filepath.Join(dir, "public")
+		corpusRes, corpusErr = Build(Options{State: filepath.Join(root, "state"), Curation: filepath.Join(root, "network", "curation.toml"), Out: corpusOut})
+	})
+	if corpusErr != nil {
+		tb.Fatalf("building the corpus: %v", corpusErr)
+	}
+	return corpusOut, corpusRes
+}
+
+var (
+	corpusOnce sync.Once
+	corpusOut  string // removed by TestMain
+	corpusRes  *Result
+	corpusErr  error
+)
+
 // TestBuildCorpus builds the site from the real state in ../shared/corpus/state and checks
 // the list: every claim and origin has its page, catalog.json and events.json match
 // our schema and the published one, check-site passes, and two builds are byte-identical.
 func TestBuildCorpus(t *testing.T) {
 	root := corpusRoot(t)
 	state := filepath.Join(root, "state")
-	out1 := filepath.Join(t.TempDir(), "public")
-	res, err := Build(Options{State: state, Curation: filepath.Join(root, "network", "curation.toml"), Out: out1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out1, res := corpusBuild(t)
 	snap, err := store.Open(state).Load()
 	if err != nil {
 		t.Fatal(err)
@@ -139,11 +163,11 @@ func TestBuildCorpus(t *testing.T) {
 			t.Errorf("%s differs between two builds of the same state", name)
 		}
 	}
-	// And rebuilding over the first output gives the same bytes again.
-	if _, err := Build(Options{State: state, Curation: filepath.Join(root, "network", "curation.toml"), Out: out1}); err != nil {
+	// And rebuilding over the second output gives the same bytes again.
+	if _, err := Build(Options{State: state, Curation: filepath.Join(root, "network", "curation.toml"), Out: out2}); err != nil {
 		t.Fatal(err)
 	}
-	c := tree(t, out1)
+	c := tree(t, out2)
 	for name, data := range a {
 		if !bytes.Equal(data, c[name]) {
 			t.Errorf("%s differs after rebuilding in place", name)
@@ -181,10 +205,7 @@ func tree(tb testing.TB, root string) map[string][]byte {
 // links, and every page's feed link. Nothing is left at the old root paths.
 func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	root := corpusRoot(t)
-	out := filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{State: filepath.Join(root, "state"), Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {
-		t.Fatal(err)
-	}
+	out, _ := corpusBuild(t)
 	for _, f := range []string{"network-data/catalog.json", "network-data/events.json", "network-data/search.json",
 		"network-data/updates.xml", "schemas/dreamweave-network-catalog-1.schema.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {

@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -39,11 +38,7 @@ func hasAttr(key string) func(*html.Node) bool {
 // requirements carry their targets; each claim page links to the plan with its claim; the
 // page connects nowhere and says that nothing is installed or verified.
 func TestPlanData(t *testing.T) {
-	root := corpusRoot(t)
-	out := filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{State: filepath.Join(root, "state"), Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {
-		t.Fatal(err)
-	}
+	out, _ := corpusBuild(t)
 	scripts := planElements(t, out, PlanPage, func(n *html.Node) bool {
 		id, _ := htmlnode.Attr(n, "id")
 		return n.Data == "script" && id == "plan-data"

@@ -73,7 +73,7 @@ type setupState struct {
 //   - Old has every release yanked, with a reason;
 //   - a project with a hostile name declares a hostile file name;
 //   - Quiet declares no content file (and is in no map).
-func newSetupState(t *testing.T) *setupState {
+func newSetupState(t testing.TB) *setupState {
 	t.Helper()
 	s := &setupState{state: t.TempDir()}
 	f := statetest.In(t, s.state)
