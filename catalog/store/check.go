@@ -20,33 +20,10 @@ import (
 
 // Check verifies every invariant of seeds/state.txt ("Recovery") and returns each broken one,
 // sorted by path then message; none means the state is sound. It never modifies anything.
-// Each Problem's Kind names the invariant it breaks, so a reader refuses by kind instead of
-// checking again. The invariants:
-//
-//   - the state directory exists (else one Problem with Path "" saying how to get one);
-//   - only the layout's names are present (seeds/state.txt, "Layout"; dot files at the root,
-//     such as .git, are Git's; README.md is the reference index's, OwnDir this index's own);
-//     temporary files and directories holding nothing else are reported as leftovers of an
-//     interrupted write;
-//   - every record parses, with no unknown fields and no trailing data; a record that does not
-//     parse is reported once, not again by each record naming it;
-//   - network.json is present once anything has been recorded, and names a format, a crawler and
-//     an observation time;
-//   - each held manifest.json hashes to its claim's ingested_sha256 (or, while a replacement is
-//     pending, its pending_sha256) and describes the claim's project (project.id); a claim
-//     holding no manifest records no digest;
-//   - each origin's dreamweave.json hashes to its index_sha256 (or its pending_sha256);
-//   - names follow their facts: a source file is SourceID(url), an origin's directory and id are
-//     SiteID(index_url), a claim's directories are its project and origin;
-//   - every reference resolves: a claim's origin exists; a resolved source's origin exists and
-//     its discovery trail reached that origin's index_url (else two index URLs share one site
-//     id, or the records disagree); an origin's sources exist and lead to it; claim.moved_to /
-//     moved_from name origins. Events and origin.previous may name a claim or site that is
-//     gone: events outlive their claims, and a move or a source's removal removes a site;
-//   - every event's id is EventID of its own facts (EventIDFormula, the reference index's
-//     formula) and its file name is that id;
-//   - every cached image (claim.media.file) exists, and every file in media/ hashes to its name;
-//   - health values and times are from the record vocabulary and TimeFormat.
+// Each Problem's Kind names the invariant it breaks (the Kind constants list them), so a reader
+// refuses by kind instead of checking again. A record that does not parse is reported once, not
+// again by each record naming it. Events and origin.previous may name a claim or site that is
+// gone: events outlive their claims, and a move or a source's removal removes a site.
 func (d *Dir) Check() []Problem { return d.check(false).out }
 
 // check runs every check and sorts the problems. render is the scope a build needs: media/'s
@@ -121,9 +98,15 @@ func (c *checker) run() {
 	c.manSums = map[string]string{}
 	c.manifests = map[string]*protocol.Manifest{}
 	c.scan()
-	c.readSources()
-	c.readOrigins()
-	c.readClaims()
+	for _, f := range c.sourceFiles {
+		readInto(c, "source", strings.TrimSuffix(f, ".json"), SourcePath, c.sources)
+	}
+	for _, site := range c.siteDirs {
+		readInto(c, "origin", site, OriginPath, c.origins)
+	}
+	for _, key := range c.claimDirs {
+		readInto(c, "claim", key, func(k string) string { return ClaimsDir + "/" + k + "/" + ClaimFile }, c.claims)
+	}
 	c.network()
 	c.checkSources()
 	c.checkOrigins()
@@ -329,38 +312,13 @@ func (c *checker) optTime(rel, field string, v *string) {
 	}
 }
 
-func (c *checker) readSources() {
-	for _, f := range c.sourceFiles {
-		stem := strings.TrimSuffix(f, ".json")
-		var s Source
-		if c.read(SourcePath(stem), &s) {
-			c.sources[stem] = s
-		} else {
-			c.broken["source:"+stem] = true
-		}
-	}
-}
-
-func (c *checker) readOrigins() {
-	for _, site := range c.siteDirs {
-		var o Origin
-		if c.read(OriginPath(site), &o) {
-			c.origins[site] = o
-		} else {
-			c.broken["origin:"+site] = true
-		}
-	}
-}
-
-func (c *checker) readClaims() {
-	for _, key := range c.claimDirs {
-		p, site, _ := strings.Cut(key, "/")
-		var cl Claim
-		if c.read(ClaimPath(p, site), &cl) {
-			c.claims[key] = cl
-		} else {
-			c.broken["claim:"+key] = true
-		}
+// readInto reads the record of key (at path(key)) into m, or marks "<what>:<key>" broken.
+func readInto[T any](c *checker, what, key string, path func(string) string, m map[string]T) {
+	var v T
+	if c.read(path(key), &v) {
+		m[key] = v
+	} else {
+		c.broken[what+":"+key] = true
 	}
 }
 
@@ -399,22 +357,14 @@ func (c *checker) checkSources() {
 			// Discovery ends at the site index it found, so a resolved source's trail names
 			// its origin's index_url. When it does not, another index URL holds the site id
 			// (SiteID keeps 8 hex digits, so two URLs can share one) or the records disagree.
-			if o, ok := c.origins[*s.Origin]; ok && s.Health == SourceResolved && !trailReaches(s.Trail, o.IndexURL) {
+			if o, ok := c.origins[*s.Origin]; ok && s.Health == SourceResolved &&
+				!slices.ContainsFunc(s.Trail, func(st TrailStep) bool { return st.URL == o.IndexURL }) {
 				c.add(TrailMismatch, rel, "leads to origin %s, but its discovery trail never reached that origin's index_url %s (two site index URLs sharing one site id, or records that disagree)", *s.Origin, o.IndexURL)
 			}
 		}
 		c.time(rel, "last_attempt", s.LastAttempt)
 		c.optTime(rel, "last_success", s.LastSuccess)
 	}
-}
-
-func trailReaches(trail []TrailStep, u string) bool {
-	for _, st := range trail {
-		if st.URL == u {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *checker) checkOrigins() {
@@ -469,31 +419,33 @@ func (c *checker) checkOrigins() {
 func (c *checker) checkIndex(site string, o Origin) {
 	idx := OriginIndexPath(site)
 	b, err := c.d.ReadBytes(idx)
-	if err == nil {
-		c.indexSums[site] = digest(b)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		c.add(Unreadable, idx, "cannot be read: %s", readErrorWords(err))
-		return
-	}
-	recorded, pending := "", ""
-	if o.IndexSHA256 != nil {
-		recorded = *o.IndexSHA256
-	}
-	if o.PendingSHA256 != nil {
-		pending = *o.PendingSHA256
-	}
+	recorded := deref(o.IndexSHA256)
 	switch {
-	case err != nil && recorded != "":
+	case err == nil:
+		c.indexSums[site] = Digest(b)
+		c.heldMatches(idx, OriginFile+" records", "index_sha256", Digest(b), recorded, deref(o.PendingSHA256), IndexDigest, IndexDigest)
+	case !errors.Is(err, fs.ErrNotExist):
+		c.add(Unreadable, idx, "cannot be read: %s", readErrorWords(err))
+	case recorded != "":
 		c.add(IndexMissing, idx, "is missing, but origin.json records index_sha256 %s", recorded)
-	case err != nil:
-	case recorded == "" && pending == "":
-		c.add(IndexDigest, idx, "is held but origin.json records no index_sha256")
-	case digest(b) == recorded, pending != "" && digest(b) == pending:
-	case pending != "":
-		c.add(IndexDigest, idx, "hashes to %s, but origin.json records index_sha256 %q and pending_sha256 %s", digest(b), recorded, pending)
-	default:
-		c.add(IndexDigest, idx, "hashes to %s, but origin.json records index_sha256 %s", digest(b), recorded)
 	}
+}
+
+// heldMatches reports whether held bytes at rel, hashing to got, are the ones their record
+// vouches for: field's recorded digest or, while a replacement is pending, the pending one. It
+// reports a problem of kind unrecorded when the record has neither, of kind mismatch otherwise.
+func (c *checker) heldMatches(rel, records, field, got, recorded, pending string, unrecorded, mismatch Kind) bool {
+	switch {
+	case recorded == "" && pending == "":
+		c.add(unrecorded, rel, "is held but %s no %s", records, field)
+	case got == recorded, pending != "" && got == pending:
+		return true
+	case pending != "":
+		c.add(mismatch, rel, "hashes to %s, but %s %s %q and pending_sha256 %s", got, records, field, recorded, pending)
+	default:
+		c.add(mismatch, rel, "hashes to %s, but %s %s %s", got, records, field, recorded)
+	}
+	return false
 }
 
 // checkRemovedSources: a site that only removed sources lead to keeps no claim in the catalog.
@@ -594,12 +546,9 @@ func (c *checker) checkClaims() {
 func (c *checker) checkManifest(project, site string, cl Claim) {
 	mrel := ManifestPath(project, site)
 	b, err := c.d.ReadBytes(mrel)
-	pending := ""
-	if cl.PendingSHA256 != nil {
-		pending = *cl.PendingSHA256
-		if !hexDigest.MatchString(pending) {
-			c.add(BadValue, ClaimPath(project, site), "pending_sha256 %q is not a SHA-256 digest", pending)
-		}
+	pending := deref(cl.PendingSHA256)
+	if cl.PendingSHA256 != nil && !hexDigest.MatchString(pending) {
+		c.add(BadValue, ClaimPath(project, site), "pending_sha256 %q is not a SHA-256 digest", pending)
 	}
 	ingested := cl.Ingested()
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -612,20 +561,11 @@ func (c *checker) checkManifest(project, site string, cl Claim) {
 		}
 		return
 	}
-	got := digest(b)
+	got := Digest(b)
 	c.manSums[project+"/"+site] = got
-	ok := true
-	switch {
-	case ingested == "" && pending == "":
-		c.add(ManifestUnrecorded, mrel, "is held but claim.json records no ingested_sha256")
+	ok := c.heldMatches(mrel, ClaimFile+" records", "ingested_sha256", got, ingested, pending, ManifestUnrecorded, ManifestDigest)
+	if ingested == "" && pending == "" {
 		return
-	case got == ingested, pending != "" && got == pending:
-	case pending != "":
-		ok = false
-		c.add(ManifestDigest, mrel, "hashes to %s, but claim.json records ingested_sha256 %q and pending_sha256 %s", got, ingested, pending)
-	default:
-		ok = false
-		c.add(ManifestDigest, mrel, "hashes to %s, but claim.json records ingested_sha256 %s", got, ingested)
 	}
 	m := c.manifest(mrel, project, b)
 	if ok && m != nil && c.render {
@@ -737,12 +677,18 @@ func healthKind(ok bool) Kind {
 	return UnknownHealth
 }
 
-func digest(b []byte) string {
+// Digest is the lowercase hex SHA-256 of b: the form of every digest in the state.
+func Digest(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
-// Digest is the lowercase hex SHA-256 of b: the form of every digest in the state.
-func Digest(b []byte) string { return digest(b) }
+// deref is *s, or "" for nil (a null digest or time).
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

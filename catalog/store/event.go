@@ -32,12 +32,6 @@ const EventIDFormula = `the reference index's event id: the first 20 hex digits 
 // digests) has one "withdrawn" and one "restored" event, the first of each; its claim.json and
 // Git history still show every change. WriteEvent reports such a skip as written == false.
 func EventID(kind, project, site string, before, after *string) string {
-	deref := func(s *string) string {
-		if s == nil {
-			return ""
-		}
-		return *s
-	}
 	text := strings.Join([]string{EventIDPrefix, kind, project, site, deref(before), deref(after)}, "\n")
 	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:])[:20]

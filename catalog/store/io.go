@@ -350,20 +350,9 @@ func (d *Dir) Load() (*Snapshot, error) {
 			return nil, err
 		}
 	}
-	files, err := d.list(SourcesDir, false)
-	if err != nil {
+	var err error
+	if s.Sources, s.SourceFiles, err = readRecords[Source](d, SourcesDir); err != nil {
 		return nil, err
-	}
-	for _, f := range files {
-		if !strings.HasSuffix(f, ".json") {
-			continue
-		}
-		var src Source
-		if err := d.ReadJSON(SourcesDir+"/"+f, &src); err != nil {
-			return nil, err
-		}
-		s.Sources = append(s.Sources, src)
-		s.SourceFiles = append(s.SourceFiles, f)
 	}
 	sites, err := d.list(OriginsDir, true)
 	if err != nil {
@@ -399,22 +388,32 @@ func (d *Dir) Load() (*Snapshot, error) {
 			s.Claims = append(s.Claims, ClaimRecord{Claim: c, Dir: ClaimsDir + "/" + p + "/" + site})
 		}
 	}
-	evs, err := d.list(EventsDir, false)
-	if err != nil {
+	if s.Events, _, err = readRecords[Event](d, EventsDir); err != nil {
 		return nil, err
-	}
-	for _, f := range evs {
-		if !strings.HasSuffix(f, ".json") {
-			continue
-		}
-		var e Event
-		if err := d.ReadJSON(EventsDir+"/"+f, &e); err != nil {
-			return nil, err
-		}
-		s.Events = append(s.Events, e)
 	}
 	sortEvents(s.Events)
 	return s, nil
+}
+
+// readRecords reads every .json file in dir, in name order, and returns them with their names.
+func readRecords[T any](d *Dir, dir string) ([]T, []string, error) {
+	files, err := d.list(dir, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []T
+	var names []string
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".json") {
+			continue
+		}
+		var v T
+		if err := d.ReadJSON(dir+"/"+f, &v); err != nil {
+			return nil, nil, err
+		}
+		out, names = append(out, v), append(names, f)
+	}
+	return out, names, nil
 }
 
 // sortEvents orders events by observed_at, then id.

@@ -77,33 +77,22 @@ func normalizeEscapes(s string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] != '%' || i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+		var c []byte
+		if s[i] == '%' && i+2 < len(s) {
+			c, _ = hex.DecodeString(s[i+1 : i+3])
+		}
+		if len(c) == 0 {
 			b.WriteByte(s[i])
 			continue
 		}
-		c := unhex(s[i+1])<<4 | unhex(s[i+2])
-		if isUnreserved(c) {
-			b.WriteByte(c)
+		if isUnreserved(c[0]) {
+			b.WriteByte(c[0])
 		} else {
 			b.WriteString(strings.ToUpper(s[i : i+3]))
 		}
 		i += 2
 	}
 	return b.String()
-}
-
-func isHex(c byte) bool {
-	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 func isUnreserved(c byte) bool {
@@ -146,12 +135,12 @@ const maxSlug = 56
 // readable part is the host (without its port) and the path of the index URL's directory (the
 // last path segment dropped, whatever its name; query and fragment dropped), as Slug makes it;
 // then "-" and the first 8 hex digits of the SHA-256 of the whole index URL as the url crate
-// serializes it (WHATWGURL). https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave.json
+// serializes it (parseWHATWG). https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave.json
 // gives "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8" (seeds/state.txt, "Names").
 //
 // Callers pass a canonical URL (CanonicalURL): one site index spelled two ways (a host in
 // capitals, a trailing dot, an explicit default port, an IDN host and its punycode) must get
-// one id. Every canonical URL the corpus holds is its own WHATWGURL, so those names never
+// one id. Every canonical URL the corpus holds is its own WHATWG serialization, so those names never
 // change.
 func SiteID(indexURL string) string {
 	u, ok := parseWHATWG(indexURL)
@@ -168,7 +157,7 @@ func SiteID(indexURL string) string {
 // SourceID names a source file by the enrolled URL, the reference index's rule (FORMATS
 // section 1.8): the readable part is the URL's host (without its port) and path, as Slug makes
 // it; then "-" and the first 8 hex digits of the SHA-256 of the URL as the url crate serializes
-// it (WHATWGURL). https://dreamweave-mp.github.io/DreamWeave-Mod-Template/ gives
+// it (parseWHATWG). https://dreamweave-mp.github.io/DreamWeave-Mod-Template/ gives
 // "dreamweave-mp-github-io-dreamweave-mod-template-1d2d6801". A final "dreamweave.json" stays
 // in the readable part: a source naming the index itself is another source than its
 // directory.
@@ -249,20 +238,11 @@ func (u whatwgURL) String() string {
 	return b.String()
 }
 
-// WHATWGURL is raw as the reference index's url crate serializes it after parsing (the WHATWG
-// URL standard's serializer), for the http(s) URLs this index names records by: scheme and host
-// lowercased, an IDN host in punycode, the default port dropped, an empty path written "/",
-// dot segments removed, characters a path may not hold percent-encoded; existing escapes and
-// everything else are kept as written. A URL that does not parse, or has no host, is returned
-// unchanged.
-func WHATWGURL(raw string) string {
-	u, ok := parseWHATWG(raw)
-	if !ok {
-		return raw
-	}
-	return u.String()
-}
-
+// parseWHATWG reads raw as the reference index's url crate does (the WHATWG URL standard), for
+// the http(s) URLs this index names records by: scheme and host lowercased, an IDN host in
+// punycode, the default port dropped, an empty path written "/", dot segments removed,
+// characters a path may not hold percent-encoded; existing escapes and everything else are kept
+// as written. False for a URL that does not parse or has no host.
 func parseWHATWG(raw string) (whatwgURL, bool) {
 	p, err := url.Parse(raw)
 	if err != nil || p.Host == "" || p.Opaque != "" {

@@ -198,8 +198,8 @@ func TestNamesReferenceEdgeCases(t *testing.T) {
 	if s := Slug(strings.Repeat("ab-", 40)); len(s) > 56 || strings.HasSuffix(s, "-") {
 		t.Errorf("Slug cut: %q", s)
 	}
-	if got := WHATWGURL("HTTPS://Example.ORG:443"); got != "https://example.org/" {
-		t.Errorf("WHATWGURL = %q", got)
+	if u, _ := parseWHATWG("HTTPS://Example.ORG:443"); u.String() != "https://example.org/" {
+		t.Errorf("parseWHATWG = %q", u.String())
 	}
 }
 

@@ -121,7 +121,7 @@ const LeftoverMessage = "leftover from an interrupted write (a refresh stopped b
 // returns their digest, and a Problem of kind MediaDigest when that is not the digest the
 // file's name gives. Check calls it for every file in media/; a build, for each image it uses.
 func MediaProblem(rel string, b []byte) (string, *Problem) {
-	got := digest(b)
+	got := Digest(b)
 	if stem, _, _ := strings.Cut(path.Base(rel), "."); got != stem {
 		return got, &Problem{Path: rel, Kind: MediaDigest, Message: "hashes to " + got + ", not the digest its name gives"}
 	}

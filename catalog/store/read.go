@@ -93,7 +93,7 @@ func (d *Dir) lstatBelow(rel string) (fs.FileInfo, error) {
 
 // notRegular is the ErrNotRegular error for rel, saying what it is instead.
 func notRegular(rel string, m fs.FileMode) error {
-	return &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it is %s; a state holds only directories and regular files, and nothing is read through anything else", ErrNotRegular, modeWords(m))}
+	return &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it is %s; a state holds only directories and regular files, and nothing is read through anything else", ErrNotRegular, FileKind(m))}
 }
 
 // tooLarge is the ErrTooLarge error for rel.
@@ -101,21 +101,24 @@ func tooLarge(rel string, size, limit int64) error {
 	return &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it holds %d bytes or more, over the %d-byte limit", ErrTooLarge, size, limit)}
 }
 
-// modeWords names a file type in words.
-func modeWords(m fs.FileMode) string {
+// FileKind names a file mode that is not a regular file's in words, for the errors of the
+// readers (the state's, `ashyams validate`'s) that read regular files only.
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return "a symbolic link"
 	case m.IsDir():
 		return "a directory"
-	case m&fs.ModeDevice != 0:
-		return "a device"
 	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
+		return "a named pipe (FIFO)"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
 	}
-	return "not a regular file (" + m.Type().String() + ")"
+	return fmt.Sprintf("an irregular file (mode %s)", m)
 }
 
 // readErrorWords is what a failed read of a state file says in a Problem: the cause without

@@ -178,21 +178,22 @@ const (
 	OriginUnsupportedVersion = "unsupported-version" // the site speaks a newer protocol
 )
 
-// OriginHealthLabel is the wording for an origin health value ("unreachable", "refused by
-// crawler policy", "no site index", "invalid site index", "speaks a newer protocol",
-// "healthy"). Unknown values are returned unchanged.
-func OriginHealthLabel(health string) string {
-	switch health {
-	case OriginRefused:
-		return "refused by crawler policy"
-	case OriginNoIndex:
-		return "no site index"
-	case OriginInvalidIndex:
-		return "invalid site index"
-	case OriginUnsupportedVersion:
-		return "speaks a newer protocol"
+// OriginHealthLabel is the wording for an origin health value ("no site index"); other values
+// (healthy, unreachable: the value is the word) are returned unchanged.
+func OriginHealthLabel(health string) string { return label(originLabels, health) }
+
+var originLabels = map[string]string{
+	OriginRefused:            "refused by crawler policy",
+	OriginNoIndex:            "no site index",
+	OriginInvalidIndex:       "invalid site index",
+	OriginUnsupportedVersion: "speaks a newer protocol",
+}
+
+func label(labels map[string]string, health string) string {
+	if l, ok := labels[health]; ok {
+		return l
 	}
-	return health // healthy, unreachable: the value is the word
+	return health
 }
 
 // Origin is one site index: its health, its last good bytes' digest, validators and moves. The
@@ -263,24 +264,14 @@ const (
 
 // HealthLabel is the state.txt wording for a claim health value ("invalid publication",
 // "inconsistent deployment", ...). Unknown values are returned unchanged.
-func HealthLabel(health string) string {
-	switch health {
-	case ClaimCurrent:
-		return "current"
-	case ClaimOriginUnavailable:
-		return "origin unavailable"
-	case ClaimManifestUnreachable:
-		return "manifest unreachable"
-	case ClaimInvalid:
-		return "invalid publication"
-	case ClaimInconsistent:
-		return "inconsistent deployment"
-	case ClaimRefused:
-		return "refused by crawler policy"
-	case ClaimWithdrawn:
-		return "withdrawn"
-	}
-	return health
+func HealthLabel(health string) string { return label(claimLabels, health) }
+
+var claimLabels = map[string]string{
+	ClaimOriginUnavailable:   "origin unavailable",
+	ClaimManifestUnreachable: "manifest unreachable",
+	ClaimInvalid:             "invalid publication",
+	ClaimInconsistent:        "inconsistent deployment",
+	ClaimRefused:             "refused by crawler policy",
 }
 
 // ClaimHealths lists the claim health tokens (the catalog v1 claim_health vocabulary).
@@ -345,12 +336,7 @@ type Claim struct {
 }
 
 // Ingested is the held manifest's digest, "" when none is held (IngestedSHA256 null).
-func (c Claim) Ingested() string {
-	if c.IngestedSHA256 == nil {
-		return ""
-	}
-	return *c.IngestedSHA256
-}
+func (c Claim) Ingested() string { return deref(c.IngestedSHA256) }
 
 // Rejected remembers a refused manifest by digest, so the same broken bytes are not downloaded
 // every six hours. Crawler is the version of the crawler that refused it (product.Version, the

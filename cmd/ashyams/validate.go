@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/url"
 	"os"
 	"os/signal"
@@ -162,7 +161,7 @@ func readDocumentFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &notRegularError{What: fileKind(st.Mode())}
+		return nil, &notRegularError{What: store.FileKind(st.Mode())}
 	}
 	// O_NONBLOCK: should the path become a FIFO between Stat and Open, the open still returns,
 	// and the check on the open file below refuses it. Regular files ignore the flag.
@@ -175,7 +174,7 @@ func readDocumentFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &notRegularError{What: fileKind(st.Mode())}
+		return nil, &notRegularError{What: store.FileKind(st.Mode())}
 	}
 	b, err := io.ReadAll(io.LimitReader(f, protocol.MaxDocumentBytes+1))
 	if err != nil {
@@ -200,23 +199,6 @@ type fileTooLargeError struct{ Size int64 }
 
 func (e *fileTooLargeError) Error() string {
 	return fmt.Sprintf("%s (the file is %d bytes)", protocol.TooLargeReason, e.Size)
-}
-
-// fileKind names a non-regular file mode in words.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return fmt.Sprintf("an irregular file (mode %s)", m)
 }
 
 // validateFetch GETs a URL through the guarded client; anything but HTTP 200 is an error.
