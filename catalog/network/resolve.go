@@ -76,7 +76,9 @@ func (n *Network) capability(name string) *Capability {
 	return cp
 }
 
-func knownKind(k string) bool {
+// KnownKind reports whether k is a relationship kind of the protocol; a release may carry
+// others, which the model keeps and nothing resolves.
+func KnownKind(k string) bool {
 	switch k {
 	case protocol.KindRequires, protocol.KindRecommends, protocol.KindConflicts, protocol.KindCompatible, protocol.KindReplaces:
 		return true
@@ -98,7 +100,7 @@ func (rs *resolver) resolve(c *Claim, rel *Release, i int, pr protocol.Relations
 	default:
 		r.Target = TargetNeither
 	}
-	if !knownKind(pr.Kind) {
+	if !KnownKind(pr.Kind) {
 		r.Problems = append(r.Problems, fmt.Sprintf("kind %q is not a relationship kind (requires, recommends, conflicts, compatible, replaces)", pr.Kind))
 	}
 	if hasC && (pr.Kind == protocol.KindCompatible || pr.Kind == protocol.KindReplaces) {
@@ -120,10 +122,8 @@ func (rs *resolver) resolve(c *Claim, rel *Release, i int, pr protocol.Relations
 		for _, t := range rs.providers[pr.Capability] {
 			if !seen[t] {
 				seen[t] = true
-				res := &Resolution{Claim: t, By: "capability", Scheme: t.Scheme, SchemeDiffers: t.Scheme != c.Scheme, Check: CheckNoConstraint}
-				if t.Current != nil {
-					res.Version = t.Current.Version
-				}
+				res := newResolution(c, t, "capability")
+				res.Check = CheckNoConstraint
 				if pr.Version != "" {
 					res.Check = CheckNotApplicable
 				}
@@ -175,12 +175,9 @@ func (r *Relationship) aggregate(hasP bool) {
 	switch first {
 	case "":
 		r.Check = CheckUnresolved
-	case CheckSatisfied:
-		yes := true
-		r.Satisfied, r.Check = &yes, CheckSatisfied
-	case CheckUnsatisfied:
-		no := false
-		r.Satisfied, r.Check = &no, CheckUnsatisfied
+	case CheckSatisfied, CheckUnsatisfied:
+		ok := first == CheckSatisfied
+		r.Satisfied, r.Check = &ok, first
 	default:
 		r.Check = first
 	}
@@ -189,10 +186,7 @@ func (r *Relationship) aggregate(hasP bool) {
 // check resolves one project target and checks the constraint against its current release,
 // under the target's scheme.
 func (rs *resolver) check(from, t *Claim, by, constraint string) *Resolution {
-	res := &Resolution{Claim: t, By: by, Scheme: t.Scheme, SchemeDiffers: t.Scheme != from.Scheme}
-	if t.Current != nil {
-		res.Version = t.Current.Version
-	}
+	res := newResolution(from, t, by)
 	if constraint == "" {
 		res.Check = CheckNoConstraint
 		return res
@@ -226,6 +220,15 @@ func (rs *resolver) check(from, t *Claim, by, constraint string) *Resolution {
 		res.Check = CheckSatisfied
 	} else {
 		res.Check = CheckUnsatisfied
+	}
+	return res
+}
+
+// newResolution is a target t of a relationship of from, found by by, before any check.
+func newResolution(from, t *Claim, by string) *Resolution {
+	res := &Resolution{Claim: t, By: by, Scheme: t.Scheme, SchemeDiffers: t.Scheme != from.Scheme}
+	if t.Current != nil {
+		res.Version = t.Current.Version
 	}
 	return res
 }
@@ -531,14 +534,10 @@ func (ps prefixes) contains(s string) bool {
 
 // shellQuote quotes s for a POSIX shell when it has anything but plainly safe characters.
 func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,%=+@", r)) {
-			safe = false
-			break
-		}
+	unsafe := func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,%=+@", r))
 	}
-	if safe {
+	if s != "" && !strings.ContainsFunc(s, unsafe) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
