@@ -1,9 +1,9 @@
 // Package format writes the machine-readable files beside the site: catalog.json and
 // events.json in the DreamWeave Network Catalog v1 format (SPEC section 5), from the network
-// model, published under network-data/ where the reference index publishes them. The format is the one other DreamWeave network indexes publish (its published schema
-// is closed to unknown fields), so a consumer can switch indexes without changing code; our own
-// schema, schemas/dreamweave-network-catalog-1.schema.json, states the same format in our
-// words. Anything this index publishes beyond v1 goes in a separate file, never into these.
+// model, published under network-data/ where the reference index publishes them. Other
+// DreamWeave network indexes publish the same format (its schema is closed to unknown fields),
+// so a consumer can switch indexes without changing code; anything this index publishes beyond
+// v1 goes in a separate file, never into these.
 //
 // Output is byte-deterministic and written as the reference index writes it: object keys in the
 // order of the v1 schema's "required" lists (the order the reference declares them; an event's
@@ -13,6 +13,7 @@ package format
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"sort"
 	"strings"
@@ -84,15 +85,12 @@ func (o Options) check() error {
 	return nil
 }
 
+// base is the base URL of the claims' network pages (NetworkPage adds a missing final "/").
 func (o Options) base() string {
-	b := o.BaseURL
-	if b == "" {
-		b = o.Index.URL
+	if o.BaseURL == "" {
+		return o.Index.URL
 	}
-	if !strings.HasSuffix(b, "/") {
-		b += "/"
-	}
-	return b
+	return o.BaseURL
 }
 
 // NetworkPage is a claim's page on the site: base + "projects/<project>/<site>/".
@@ -234,14 +232,6 @@ func stateTimes(n *network.Network) (observed, crawler *string) {
 	return nonEmpty(n.State.ObservedAt), nonEmpty(n.State.Crawler)
 }
 
-func relKind(k string) bool {
-	switch k {
-	case "requires", "recommends", "conflicts", "compatible", "replaces":
-		return true
-	}
-	return false
-}
-
 // Catalog generates catalog.json from the model. Origins are sorted by id, with their sources
 // sorted and the project ids of their listed claims; claims are the listed claims (withdrawn
 // claims and claims with no accepted manifest are out) by project then site; conflicts by
@@ -293,7 +283,7 @@ func Catalog(n *network.Network, o Options) ([]byte, error) {
 		cat.Conflicts = append(cat.Conflicts, cj)
 	}
 	for _, r := range n.Relationships {
-		if !relKind(r.Kind) {
+		if !network.KnownKind(r.Kind) {
 			continue
 		}
 		rj := relationshipJSON{
@@ -312,7 +302,7 @@ func Catalog(n *network.Network, o Options) ([]byte, error) {
 			cj.Providers = append(cj.Providers, ref(c))
 		}
 		for _, u := range cp.Users {
-			if relKind(u.Kind) {
+			if network.KnownKind(u.Kind) {
 				cj.ReferencedBy = append(cj.ReferencedBy, useJSON{From: ref(u.From), Kind: u.Kind})
 			}
 		}
@@ -345,9 +335,7 @@ func claim(c *network.Claim, base string) claimJSON {
 	}
 	if r := c.Current; r != nil {
 		cj.Current = &currentJSON{Channel: c.CurrentChannel, Version: r.Version}
-		for k, v := range r.Runtimes {
-			cj.Runtimes[k] = v
-		}
+		maps.Copy(cj.Runtimes, r.Runtimes)
 		if ext := r.OpenMWExtension(); ext != nil {
 			cj.LuaAPI = nonEmpty(ext.LuaAPI)
 		}
