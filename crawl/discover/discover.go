@@ -2,20 +2,12 @@
 // ("Discovery") and seeds/crawler.txt ("Per source", step 1) say, and records the trail: each URL
 // tried and what came back, in words.
 //
-// From the enrolled URL U:
-//  1. GET U. JSON with schema_version and document "index" or "project" is used as is (only those
-//     two top-level fields are sniffed here; full validation is the protocol core's job).
-//  2. HTML: exactly one thing is read, the <link rel="alternate"> with a DreamWeave media type
-//     (FindLink), its href resolved against the page's URL; a DreamWeave link whose href is
-//     empty or not a URL is skipped, and the trail says so and why (ReadLinks, Ignored). An
-//     index link whose target cannot be read as a site index stops discovery (the protocol's
-//     step 2: "Stop."): the publisher said where the index is, so nothing is walked around a
-//     broken link (Error.BrokenLink). A project manifest link says where the project's
-//     manifest is: the site index is looked for by walking up from the manifest's URL, whether
-//     or not the manifest answers (the trail records what it answered).
-//  3. Otherwise: the query, fragment and last path segment (unless the path ends in "/") are
-//     stripped, and dreamweave.json is tried there, then in each parent directory up to the
-//     origin's root.
+// From the enrolled URL U: (1) a DreamWeave document at U is used as is (only schema_version
+// and document are sniffed; validation is the protocol core's); (2) an HTML page's DreamWeave
+// <link> is followed (ReadLinks; unusable hrefs are recorded as Ignored): an index link that
+// does not lead to a site index stops discovery (Error.BrokenLink), a project manifest link is
+// walked up from whether or not the manifest answers; (3) otherwise dreamweave.json is tried
+// in U's directory and each parent up to the origin's root (WalkUpURLs).
 //
 // Decisions the spec leaves open, and why:
 //   - Where a fetch ended decides what a document speaks for (SPEC's adopted habit): after
@@ -367,6 +359,25 @@ func (f fetched) finalURL(requested string) string {
 	return e.Hops[len(e.Hops)-1].To // a network failure after redirects: where it happened
 }
 
+// isIndex reports whether the answer is a site index: one read, or unchanged (HTTP 304).
+func (f fetched) isIndex() bool { return f.err == nil && (f.resp.NotModified || f.kind == KindIndex) }
+
+// indexOutcome is the trail's words for an answer that isIndex.
+func (f fetched) indexOutcome() string {
+	if f.resp.NotModified {
+		return OutcomeIndexUnchanged
+	}
+	return OutcomeIndex
+}
+
+// status is the answer's HTTP status; 0 when the fetch failed.
+func (f fetched) status() int {
+	if f.resp == nil {
+		return 0
+	}
+	return f.resp.Status
+}
+
 // notHere reports whether an answer is a definite "not here": 404 or 410, or a well-formed
 // document that is not a DreamWeave one or not the kind looked for. Anything else (a failed
 // fetch, another status, a malformed body) is not an answer, and ends discovery.
@@ -415,10 +426,7 @@ func (f fetched) predicate() string {
 // or with walking, the walk stopping at u; then what the answer was.
 func (d *run) stop(u string, f fetched, subject string, walking bool) {
 	at := f.finalURL(u)
-	e := &Error{Outage: true, At: at, Asked: u, Err: f.err, Findings: f.findings}
-	if f.resp != nil {
-		e.Status = f.resp.Status
-	}
+	e := &Error{Outage: true, At: at, Asked: u, Status: f.status(), Err: f.err, Findings: f.findings}
 	via := ""
 	if at != u {
 		via = ", which redirected to " + at
@@ -554,14 +562,10 @@ func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 		x := d.held.IndexURL
 		g := d.get(x, true)
 		xat := g.finalURL(x)
-		if g.err == nil && (g.resp.NotModified || g.kind == KindIndex) {
+		if g.isIndex() {
 			d.tried[x], d.tried[xat] = true, true
 			d.res.Kind, d.res.PageValidators = KindPage, d.held.Validators[enrolled]
-			outcome := OutcomeIndex
-			if g.resp.NotModified {
-				outcome = OutcomeIndexUnchanged
-			}
-			d.step(xat, outcome)
+			d.step(xat, g.indexOutcome())
 			d.found(g.resp, MethodLink, x, Temporary(g.hops))
 			return true
 		}
@@ -589,12 +593,8 @@ func (d *run) followLink(link Link) bool {
 	at := f.finalURL(link.Href)
 	d.tried[link.Href], d.tried[at] = true, true
 	switch {
-	case link.Kind == KindIndex && f.err == nil && f.resp.NotModified:
-		d.step(at, OutcomeIndexUnchanged)
-		d.found(f.resp, MethodLink, link.Href, Temporary(f.hops))
-		return true
-	case link.Kind == KindIndex && f.kind == KindIndex:
-		d.step(at, OutcomeIndex)
+	case link.Kind == KindIndex && f.isIndex():
+		d.step(at, f.indexOutcome())
 		d.found(f.resp, MethodLink, link.Href, Temporary(f.hops))
 		return true
 	case f.notHere() || f.kind == KindMalformed:
@@ -670,7 +670,7 @@ func (d *run) brokenLink(href, at string, f fetched, what string) {
 // root, skipping URLs already tried. It reports whether a site index was found; it stops at the
 // first answer that is not a definite "not here" (d.end).
 func (d *run) walkUp(from, method string) bool {
-	for _, u := range walkUpURLs(from) {
+	for _, u := range WalkUpURLs(from) {
 		if d.tried[u] {
 			continue
 		}
@@ -678,12 +678,8 @@ func (d *run) walkUp(from, method string) bool {
 		at := f.finalURL(u)
 		d.tried[u], d.tried[at] = true, true
 		switch {
-		case f.err == nil && f.resp.NotModified:
-			d.step(at, OutcomeIndexUnchanged)
-			d.found(f.resp, method, u, Temporary(f.hops))
-			return true
-		case f.kind == KindIndex:
-			d.step(at, OutcomeIndex)
+		case f.isIndex():
+			d.step(at, f.indexOutcome())
 			d.found(f.resp, method, u, Temporary(f.hops))
 			return true
 		case !f.notHere():
@@ -737,7 +733,7 @@ func (d *run) evidence() proof {
 func (d *run) ownLevel() []string {
 	var out []string
 	add := func(u string) {
-		if w := walkUpURLs(u); len(w) > 0 {
+		if w := WalkUpURLs(u); len(w) > 0 {
 			out = append(out, store.CanonicalURL(w[0]))
 		}
 	}
@@ -748,7 +744,7 @@ func (d *run) ownLevel() []string {
 	if d.enrolledTemp {
 		// A temporary redirect says nothing of where the enrolled URL lives: only one that
 		// stays in its directory (a page to its index.html) keeps that level.
-		if a, b := walkUpURLs(d.enrolled), walkUpURLs(at); len(a) > 0 && len(b) > 0 && a[0] == b[0] {
+		if a, b := WalkUpURLs(d.enrolled), WalkUpURLs(at); len(a) > 0 && len(b) > 0 && a[0] == b[0] {
 			add(d.enrolled)
 		}
 		return out
@@ -774,7 +770,7 @@ func (d *run) askHeld(p proof) {
 	if method == "" {
 		method = MethodWalkUp
 	}
-	answered := f.err == nil && (f.resp.NotModified || f.kind == KindIndex)
+	answered := f.isIndex()
 	reached, short := "discovery reached the site index "+y, "discovery reached "+y
 	switch d.res.Method {
 	case MethodWalkUp, MethodManifest, MethodLinkManifest:
@@ -783,10 +779,7 @@ func (d *run) askHeld(p proof) {
 	also := strings.Replace(short, " reached ", " also reached ", 1)
 	switch {
 	case answered && !temp:
-		outcome := OutcomeIndex
-		if f.resp.NotModified {
-			outcome = OutcomeIndexUnchanged
-		}
+		outcome := f.indexOutcome()
 		if at != x {
 			d.step(at, outcome+"; the held site index "+x+" redirects here permanently, so it stands here ("+also+")")
 		} else {
@@ -798,10 +791,7 @@ func (d *run) askHeld(p proof) {
 		d.step(at, f.outcome()+"; the held site index is gone, and "+y+" is at the enrolled URL's own level: the source moved there")
 		return
 	}
-	e := &Error{Outage: true, At: at, Asked: x, Err: f.err, Findings: f.findings, Found: y}
-	if f.resp != nil {
-		e.Status = f.resp.Status
-	}
+	e := &Error{Outage: true, At: at, Asked: x, Status: f.status(), Err: f.err, Findings: f.findings, Found: y}
 	held := x + " " + f.predicate()
 	if at != x {
 		held = x + ", which redirected to " + at + ", " + f.predicate()
@@ -831,12 +821,11 @@ func (d *run) askHeld(p proof) {
 	d.res.Problem = e.Problem
 }
 
-// WalkUpURLs lists the URLs step 3 tries from u, nearest first: dreamweave.json in u's directory
-// (the last path segment stripped unless the path ends in "/"; query and fragment dropped), then
-// in each parent directory up to the origin's root. Nil when u does not parse or is not absolute.
-func WalkUpURLs(u string) []string { return walkUpURLs(u) }
-
-func walkUpURLs(raw string) []string {
+// WalkUpURLs lists the URLs step 3 tries from raw, nearest first: dreamweave.json in its
+// directory (the last path segment stripped unless the path ends in "/"; query and fragment
+// dropped), then in each parent directory up to the origin's root. Nil when raw does not parse
+// or is not absolute.
+func WalkUpURLs(raw string) []string {
 	u, err := url.Parse(raw)
 	if err != nil || !u.IsAbs() || u.Host == "" {
 		return nil

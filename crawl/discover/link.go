@@ -50,7 +50,7 @@ func (i Ignored) String() string {
 // maxIgnoredHref bounds how much of a skipped href the trail repeats.
 const maxIgnoredHref = 200
 
-// FindLink reads exactly one thing from an HTML page: its <link rel="alternate"> with type
+// ReadLinks reads exactly one thing from an HTML page: its <link rel="alternate"> with type
 // IndexMediaType or ProjectMediaType (SPEC section 1, step 2). Nothing else is read: no <a>, no
 // <base> (hrefs are resolved against pageURL, as the spec says), nothing after the head.
 //
@@ -59,14 +59,8 @@ const maxIgnoredHref = 200
 // a set of space-separated tokens compared ASCII case-insensitively; type is a MIME type compared
 // case-insensitively, parameters ignored; href has surrounding ASCII whitespace stripped and must
 // not be empty. An index link wins over a project link; otherwise the first in document order.
-// ok is false when there is no such link (or its href does not parse as a URL).
-func FindLink(page []byte, pageURL *url.URL) (l Link, ok bool) {
-	l, ok, _ = ReadLinks(page, pageURL)
-	return l, ok
-}
-
-// ReadLinks is FindLink that also returns the DreamWeave links it skipped for their href, in
-// document order, up to the link it returns (or to the end of the head when there is none).
+// ok is false when there is no such link. ignored are the DreamWeave links skipped for their
+// href, in document order, up to the link returned (or to the end of the head).
 func ReadLinks(page []byte, pageURL *url.URL) (l Link, ok bool, ignored []Ignored) {
 	var project *Link
 	finish := func(project *Link) (Link, bool, []Ignored) {

@@ -62,9 +62,9 @@ func TestFindLink(t *testing.T) {
 		{"empty", ``, Link{}, false},
 	}
 	for _, tc := range cases {
-		got, ok := FindLink([]byte(tc.html), page)
+		got, ok, _ := ReadLinks([]byte(tc.html), page)
 		if ok != tc.ok || got != tc.want {
-			t.Errorf("%s: FindLink = %+v, %v; want %+v, %v", tc.name, got, ok, tc.want, tc.ok)
+			t.Errorf("%s: ReadLinks = %+v, %v; want %+v, %v", tc.name, got, ok, tc.want, tc.ok)
 		}
 	}
 }
@@ -81,7 +81,7 @@ func TestFindLinkCorpusFrontPages(t *testing.T) {
 		}
 		site := filepath.Base(filepath.Dir(p))
 		base, _ := url.Parse("https://dreamweave-mp.github.io/" + site + "/")
-		l, ok := FindLink(b, base)
+		l, ok, _ := ReadLinks(b, base)
 		if site == "S3ctors-S3cret-St4sh" {
 			want := Link{"https://dreamweave-mp.github.io/S3ctors-S3cret-St4sh/dreamweave.json", KindIndex}
 			if !ok || l != want {
