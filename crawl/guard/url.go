@@ -100,10 +100,7 @@ func checkHost(host string, bracketed, allowLoopback bool) (addr netip.Addr, lit
 		if perr != nil || !a.Is6() {
 			return netip.Addr{}, true, fmt.Errorf("host %q is not a valid IPv6 literal", host)
 		}
-		if cerr := CheckAddr(a, allowLoopback); cerr != nil {
-			return a, true, cerr
-		}
-		return a, true, nil
+		return a, true, CheckAddr(a, allowLoopback)
 	}
 	name, nerr := asciiHost(host)
 	if nerr == errNonASCII {
@@ -123,10 +120,7 @@ func checkHost(host string, bracketed, allowLoopback bool) (addr netip.Addr, lit
 		if perr != nil || !a.Is4() {
 			return netip.Addr{}, true, fmt.Errorf("host %q is an IPv4 address in a non-canonical form (decimal, octal, hex, short or with a trailing dot); only a dotted quad like 192.0.2.1 is read, others are refused", host)
 		}
-		if cerr := CheckAddr(a, allowLoopback); cerr != nil {
-			return a, true, cerr
-		}
-		return a, true, nil
+		return a, true, CheckAddr(a, allowLoopback)
 	}
 	return netip.Addr{}, false, nil
 }
@@ -140,10 +134,8 @@ var errNonASCII = errors.New("non-ASCII host name")
 // labels of letters, digits, '-' and '_', 1 to 63 bytes each, at most 253 bytes, one optional
 // trailing dot.
 func asciiHost(host string) (string, error) {
-	for i := 0; i < len(host); i++ {
-		if host[i] >= 0x80 {
-			return "", errNonASCII
-		}
+	if strings.ContainsFunc(host, func(r rune) bool { return r >= 0x80 }) {
+		return "", errNonASCII
 	}
 	name := strings.ToLower(host)
 	trimmed := strings.TrimSuffix(name, ".")
@@ -172,19 +164,8 @@ func looksIPv4(name string) bool {
 	if last == "" {
 		return false
 	}
-	if strings.HasPrefix(last, "0x") || strings.HasPrefix(last, "0X") {
-		for i := 2; i < len(last); i++ {
-			c := last[i]
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-		return true
+	if h, ok := strings.CutPrefix(strings.ToLower(last), "0x"); ok {
+		return strings.Trim(h, "0123456789abcdef") == ""
 	}
-	for i := 0; i < len(last); i++ {
-		if last[i] < '0' || last[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return strings.Trim(last, "0123456789") == ""
 }
