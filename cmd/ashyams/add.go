@@ -36,15 +36,10 @@ const addParallel = 8
 //
 // It reads the site exactly as a refresh would (refresh.Inspect) and refuses, exit 1, changing
 // nothing: a URL sources.toml would refuse; a source list that does not load; a URL already
-// enrolled (the same URL as the loader compares them); a site it cannot read (no readable,
-// valid site index: the inspect report is printed); a site whose index an enrolled source
-// already leads to (from the state's records for that source, else by discovering it now).
-// Otherwise it appends one [[source]] entry (url, added = today, note) to the end of the file,
-// leaving every other byte as it was, re-validates the whole file and writes it atomically
-// (store.ReplaceFile).
-// A --state named on the command line that does not exist is refused (noStateMessage); the
-// default state/ may be absent. Errors go to stderr as "ashyams add: ..." (env.errorf). Exit 2
-// for usage (no URL, or a note the source list's rule, sources.CheckNote, refuses).
+// enrolled; a site it cannot read (the inspect report is printed); a site whose index an
+// enrolled source already leads to (by the state's records, else discovered now). Otherwise it
+// appends one [[source]] entry, every other byte kept, re-validates the whole file and writes
+// it atomically (store.ReplaceFile). Exit 2 for usage (no URL, or a note CheckNote refuses).
 func runAdd(e *env, args []string) int {
 	fs := newFlags(e, "add", "URL --note TEXT")
 	note := fs.String("note", "", "one line for the humans reviewing the list: why this site is enrolled (required)")
@@ -60,11 +55,7 @@ func runAdd(e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
-	// Every refusal can quote publisher text (a problem quoting a site's document, a URL it
-	// redirected to) or the source list's: errorf prints each line through termtext.Line,
-	// so no control character, ESC sequence or "::workflow command::" reaches the terminal
-	// or the CI log as such (%s of a multi-line error keeps its lines, each made safe and
-	// prefixed).
+	// Refusals quote publisher text: errorf prints each line through termtext.Line.
 	refuse := func(format string, a ...any) int {
 		e.errorf("add", format, a...)
 		e.errorf("add", "%s was not changed", *srcPath)

@@ -19,13 +19,8 @@ func runBuild(e *env, args []string) int {
 	cur := fs.String("curation", "network/curation.toml", "the curation file (a missing file is an empty curation)")
 	out := fs.String("out", "public", "the output directory, replaced whole (only if empty or a previous build)")
 	base := fs.String("base-url", site.DefaultBaseURL, "the URL the site is published at (sitemap, canonical links, Atom feed, catalog network_page)")
-	if st := parseFlags(fs, args); st >= 0 {
-		return st
-	}
-	if fs.NArg() > 0 {
-		e.errorf("build", "unexpected argument %q", fs.Arg(0))
-		fs.Usage()
-		return 2
+	if rc := parseNoArgs(e, fs, args, ""); rc >= 0 {
+		return rc
 	}
 	if !e.requireState("build", *state) {
 		return 1

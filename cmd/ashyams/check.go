@@ -16,28 +16,19 @@ func init() {
 }
 
 // runCheck is `ashyams check [--state DIR] [--sources FILE] [--curation FILE]`: every
-// invariant of seeds/state.txt "Recovery" (store.Dir.Check). Each broken one is printed on
-// stdout as "path: what is wrong", escaped with termtext.Line (paths and messages can carry
-// publisher text), then a count on stderr; the exit status is 1. Event ids are verified by the
-// reference index's formula (store.EventIDFormula), which a sound state's line names.
-// --sources and --curation check those files too (checkConfig: every problem, with its line);
-// given without --state, only the files are checked. Leftovers of an interrupted write count
-// apart: the next refresh removes them. A sound state prints one line and exits 0. No state directory at all is said
-// once, with how to get one (noStateMessage, exit 1). Errors go to stderr as
-// "ashyams check: ..." (env.errorf).
+// invariant of seeds/state.txt "Recovery" (store.Dir.Check), each broken one printed on stdout
+// as "path: what is wrong" (termtext.Line: messages carry publisher text), then a count on
+// stderr and exit 1; a sound state prints one line naming the event id formula and exits 0.
+// --sources and --curation check those files too; without --state, only them. Leftovers of an
+// interrupted write count apart: the next refresh removes them.
 func runCheck(e *env, args []string) int {
 	fs := newFlags(e, "check", "")
 	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")
 	srcPath := fs.String("sources", "", "also check this source list (network/sources.toml): every problem, with its line")
 	curPath := fs.String("curation", "", "also check this curation file (network/curation.toml): every problem, with its entry's line")
 	loop := fs.Bool("allow-loopback", false, "admit loopback hosts in the --sources list (local drills, as refresh --allow-loopback)")
-	if rc := parseFlags(fs, args); rc >= 0 {
+	if rc := parseNoArgs(e, fs, args, ""); rc >= 0 {
 		return rc
-	}
-	if fs.NArg() > 0 {
-		e.errorf("check", "unexpected argument %s", termtext.Quote(fs.Arg(0)))
-		fs.Usage()
-		return 2
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

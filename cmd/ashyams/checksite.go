@@ -16,13 +16,8 @@ func runCheckSite(e *env, args []string) int {
 	fs := newFlags(e, "check-site", "")
 	out := fs.String("out", "public", "the built site to check")
 	base := fs.String("base-url", "", "treat links under this URL, and root-relative links under its path (the 404 page's), as internal (default: the base URL the site was built for)")
-	if st := parseFlags(fs, args); st >= 0 {
-		return st
-	}
-	if fs.NArg() > 0 {
-		e.errorf("check-site", "unexpected argument %q", fs.Arg(0))
-		fs.Usage()
-		return 2
+	if rc := parseNoArgs(e, fs, args, ""); rc >= 0 {
+		return rc
 	}
 	problems, err := linkcheck.Check(*out, *base)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/example"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
@@ -67,13 +66,8 @@ func runDemo(e *env, args []string) int {
 	keep := fs.String("state", "", "keep the state directory here (absent or empty; default: a temporary one, removed at exit)")
 	serve := fs.Bool("serve", false, "serve the built site after building it, until interrupted")
 	addr := fs.String("addr", "127.0.0.1:0", "the address --serve listens on (port 0: any free port)")
-	if rc := parseFlags(fs, args); rc >= 0 {
+	if rc := parseNoArgs(e, fs, args, ""); rc >= 0 {
 		return rc
-	}
-	if fs.NArg() > 0 {
-		e.errorf("demo", "unexpected argument %s", termtext.Quote(fs.Arg(0)))
-		fs.Usage()
-		return 2
 	}
 	fail := func(step string, err error) int {
 		e.errorf("demo", "%s", stage("demo", step, err))

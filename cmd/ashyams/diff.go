@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -17,26 +19,17 @@ func init() {
 	register(command{name: "diff", summary: "show what the last refresh changed, as before -> after lines", run: runDiff})
 }
 
-// runDiff prints what the last refresh changed (SPEC section 6: "diff (what the last
-// refresh changed)"): the events it recorded (store.Snapshot.LastRefreshEvents: observed_at equal to
-// network.json's, less those the last refresh's records contradict), grouped per claim: a header naming the claim, then each event's headline and
-// tags and its typed differences as before -> after lines (diff.Lines); then the health
-// changes network.json lists (claims and sites that became unavailable, invalid... or
-// recovered), in store.HealthLabel's words. With neither it says nothing changed. When the last
-// refresh was interrupted it says so first, with what was not read (refresh.InterruptedLines). Names,
-// headlines and differences are publisher text: every line goes through termtext.Line and
-// claim names are termtext.Quote'd. Exit 0 when printed, 1 when the state cannot be read or
-// no refresh has run, 2 on usage errors. Nothing is written.
+// runDiff prints what the last refresh changed (SPEC section 6): the events it recorded
+// (store.Snapshot.LastRefreshEvents) grouped per claim, each with its headline, tags and
+// before -> after lines (diff.Lines), then the health changes network.json lists; first, when
+// the refresh was interrupted, what it did not read. Every line goes through termtext.Line:
+// names, headlines and differences are publisher text. Exit 0 when printed, 1 when the state
+// cannot be read or no refresh has run, 2 on usage errors. Nothing is written.
 func runDiff(e *env, args []string) int {
 	fs := newFlags(e, "diff", "")
 	state := fs.String("state", "state", "state directory (a checkout of the network-state branch)")
-	if rc := parseFlags(fs, args); rc >= 0 {
+	if rc := parseNoArgs(e, fs, args, " (diff takes no arguments)"); rc >= 0 {
 		return rc
-	}
-	if fs.NArg() > 0 {
-		e.errorf("diff", "unexpected argument %s (diff takes no arguments)", termtext.Quote(fs.Arg(0)))
-		fs.Usage()
-		return 2
 	}
 	if !e.requireState("diff", *state) {
 		return 1
@@ -227,14 +220,7 @@ func healthLines(hs []store.HealthChange, names map[string]string) []string {
 	return out
 }
 
-func diffKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func diffKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // groupByClaim groups events per claim (project id, site), claims ordered by name
 // (case-insensitive), then project id, then site; events keep their order (Load's: time, id).

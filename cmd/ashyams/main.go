@@ -11,8 +11,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
@@ -126,13 +127,8 @@ func runHelp(e *env, args []string) int {
 // takes no flags and no arguments (exit 2 for any).
 func runVersion(e *env, args []string) int {
 	fs := newFlags(e, "version", "")
-	if rc := parseFlags(fs, args); rc >= 0 {
+	if rc := parseNoArgs(e, fs, args, ""); rc >= 0 {
 		return rc
-	}
-	if fs.NArg() > 0 {
-		e.errorf("version", "unexpected argument %s", termtext.Quote(fs.Arg(0)))
-		fs.Usage()
-		return 2
 	}
 	fmt.Fprintf(e.stdout, "ashyams %s (user agent %s)\n", product.Version, product.UserAgent)
 	return 0
@@ -201,12 +197,7 @@ func editDistance(a, b string) int {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: ashyams <command> [flags] [args]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-11s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintf(w, "  %-11s %s\n", "help", "this list, or 'help <command>' for a command's flags (also -h, --help)")
@@ -281,6 +272,20 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 	return 2
 }
 
+// parseNoArgs parses a command that takes flags only: -1 to go on, else the exit status (0 for
+// -h, 2 for a bad flag or an argument, reported with why and the usage).
+func parseNoArgs(e *env, fs *flag.FlagSet, args []string, why string) int {
+	if rc := parseFlags(fs, args); rc >= 0 {
+		return rc
+	}
+	if fs.NArg() > 0 {
+		e.errorf(fs.Name(), "unexpected argument %s%s", termtext.Quote(fs.Arg(0)), why)
+		fs.Usage()
+		return 2
+	}
+	return -1
+}
+
 // parseURLArg parses a command of the shape "CMD [flags] URL [flags]" (inspect, add): flags
 // may come before and after the one URL. It returns the URL and -1, or "" and the exit code
 // (0 for -h, 2 for a usage error: no URL, a second argument, a bad flag), the error printed.
@@ -334,9 +339,7 @@ func withoutPrefix(msg string, names ...string) string {
 }
 
 // stage is "<name>: <err>" for a failed stage of a command's work (demo's "build", "refresh 2"),
-// with the stage's name, its first word and the command's name removed from the front of err,
-// so that
-// e.errorf("demo", "%s", stage("demo", "build", err)) prints "ashyams demo: build: <what>"
+// without the labels err repeats: demo's "build" stage prints "ashyams demo: build: <what>"
 // for site.Build's "build: <what>".
 func stage(cmd, name string, err error) string {
 	first, _, _ := strings.Cut(name, " ") // "refresh 2" also drops a wrapped "refresh: "
@@ -368,9 +371,7 @@ func (e *env) requireState(cmd, path string) bool {
 	return false
 }
 
-// plural is "1 word" or "N words" (N may be 0): the English plural of the last word, regular
-// but for -s, -x, -ch, -sh (+es) and consonant + y (-ies): "1 identity conflict", "2 identity
-// conflicts", "3 broken invariants", "2 leftovers".
+// plural is "1 word" or "N words" (N may be 0): "2 identity conflicts", "3 matches", "2 entries".
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word

@@ -46,20 +46,8 @@ var (
 // runRefresh is `ashyams refresh [--sources F] [--curation F] [--state DIR] [--allow-loopback]
 // [--deadline D] [--site-budget D] [--discovery-budget D]`. Progress goes to stderr, the summary
 // (a commit message) to stdout, every line of both escaped (termtext.Line: they quote
-// publisher text). Problems with sites are recorded and exit 0 (seeds/crawler.txt); so does a
-// per-source or per-site time budget running out (what it cut short keeps its last good data
-// and says so). When every source failed, a warning says so on stderr (still exit 0), unless
-// no server answered any of two or more sources: then nothing is recorded and it exits
-// exitUnreachable.
-//
-// Interrupted, the refresh stops taking new work, abandons requests in flight, lets writes
-// under way finish, records in network.json that it was interrupted and what it did not read,
-// prints its summary (first line: INTERRUPTED) and exits exitSIGINT or exitSIGTERM for a signal,
-// exitDeadline when --deadline ran out. A second SIGINT or SIGTERM exits at once with the same
-// status: every record is whole, and network.json says the refresh did not finish.
-//
-// Exit 1 is for the index's own bugs only: a source list or curation file that does not load, a
-// state that fails check (every problem named, nothing read), a failed write.
+// publisher text). Problems with sites, and time budgets running out, are recorded and exit 0
+// (seeds/crawler.txt); the usage's "Exit status" says what every other status means.
 func runRefresh(e *env, args []string) int {
 	fs := newFlags(e, "refresh", "")
 	srcPath := fs.String("sources", "network/sources.toml", "the enrolled sources (TOML, [[source]] url, added, note)")
@@ -84,13 +72,8 @@ check), and exits %d when --deadline ran out, %d on SIGINT, %d on SIGTERM; a sec
 stops it at once, every record still whole.
 `, exitUnreachable, exitDeadline, exitSIGINT, exitSIGTERM)
 	}
-	if rc := parseFlags(fs, args); rc >= 0 {
+	if rc := parseNoArgs(e, fs, args, ""); rc >= 0 {
 		return rc
-	}
-	if fs.NArg() > 0 {
-		e.errorf("refresh", "unexpected argument %q", fs.Arg(0))
-		fs.Usage()
-		return 2
 	}
 	if *deadline <= 0 || *siteBudget <= 0 || *discoveryBudget < 0 {
 		e.errorf("refresh", "--deadline, --site-budget and --discovery-budget must be positive durations such as 45m or 90s")

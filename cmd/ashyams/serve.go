@@ -35,13 +35,8 @@ func runServe(e *env, args []string) int {
 	out := fs.String("out", "public", "the built site to serve")
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on (port 0: any free port)")
 	baseFlag := fs.String("base-url", "", "serve under this URL's path (default: the base URL the site was built for)")
-	if st := parseFlags(fs, args); st >= 0 {
-		return st
-	}
-	if fs.NArg() > 0 {
-		e.errorf("serve", "unexpected argument %q", fs.Arg(0))
-		fs.Usage()
-		return 2
+	if rc := parseNoArgs(e, fs, args, ""); rc >= 0 {
+		return rc
 	}
 	if _, err := os.Stat(filepath.Join(*out, "index.html")); err != nil {
 		e.errorf("serve", "%s holds no built site (no index.html); run ashyams build first", *out)

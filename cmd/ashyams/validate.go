@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -125,17 +124,15 @@ func runValidate(e *env, args []string) int {
 	}
 	validateTogether(results, bodies)
 	if *asJSON {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+		b, err := json.MarshalIndent(struct {
 			Documents []validateResult `json:"documents"`
-		}{results}); err != nil {
+		}{results}, "", "  ")
+		if err != nil {
 			e.errorf("validate", "%v", err)
 			return 1
 		}
 		// Publisher text (problems quoting documents) may carry C1 controls and bidi overrides.
-		e.stdout.Write(termtext.JSON(buf.Bytes()))
+		e.stdout.Write(termtext.JSON(append(b, '\n')))
 	} else {
 		for _, r := range results {
 			printValidateResult(e.stdout, r)
@@ -249,14 +246,21 @@ func validateDocument(src string, b []byte, readErr error) validateResult {
 		v.Verdict, v.Valid = validateVerdictValid, true
 	case protocol.IsRefused(fs):
 		v.Verdict = validateVerdictRefused
-	case protocol.IsNewerProtocol(fs):
-		v.Verdict = validateVerdictNewer
-	case protocol.IsNotDreamWeave(fs):
-		v.Verdict = validateVerdictNotDW
 	default:
-		v.Verdict = validateVerdictInvalid
+		v.Verdict = findingsVerdict(fs)
 	}
 	return v
+}
+
+// findingsVerdict is the verdict on a document with findings fs that the crawler read.
+func findingsVerdict(fs []protocol.Finding) string {
+	switch {
+	case protocol.IsNewerProtocol(fs):
+		return validateVerdictNewer
+	case protocol.IsNotDreamWeave(fs):
+		return validateVerdictNotDW
+	}
+	return validateVerdictInvalid
 }
 
 // printValidateResult writes each finding as "SOURCE: POINTER [RULE] MESSAGE", then the verdict
@@ -327,14 +331,7 @@ func validateSite(ctx context.Context, indexURL string, loop bool, given []strin
 		case len(m.Findings) == 0:
 			v.Verdict, v.Valid = validateVerdictValid, true
 		default:
-			v.Findings = m.Findings
-			v.Verdict = validateVerdictInvalid
-			switch {
-			case protocol.IsNewerProtocol(m.Findings):
-				v.Verdict = validateVerdictNewer
-			case protocol.IsNotDreamWeave(m.Findings):
-				v.Verdict = validateVerdictNotDW
-			}
+			v.Findings, v.Verdict = m.Findings, findingsVerdict(m.Findings)
 		}
 		out = append(out, v)
 		bodies = append(bodies, nil) // checked against its entry already
@@ -418,7 +415,11 @@ func checkTogether(indexes []givenIndex, src string, body []byte) []protocol.Fin
 		}
 	}
 	if !found {
-		return []protocol.Finding{{Rule: ruleNotListed, Message: fmt.Sprintf("no entry of the site index %s points at this manifest: the crawler reads only manifests an index entry points at", strings.Join(indexSources(indexes, func(x givenIndex) string { return x.src }), ", "))}}
+		var srcs []string
+		for _, x := range indexes {
+			srcs = append(srcs, x.src)
+		}
+		return []protocol.Finding{{Rule: ruleNotListed, Message: fmt.Sprintf("no entry of the site index %s points at this manifest: the crawler reads only manifests an index entry points at", strings.Join(srcs, ", "))}}
 	}
 	_, fs := protocol.ValidateForEntry(body, entry, fmt.Sprintf("%s /projects/%d", from, at))
 	var add []protocol.Finding
@@ -429,14 +430,6 @@ func checkTogether(indexes []givenIndex, src string, body []byte) []protocol.Fin
 		}
 	}
 	return add
-}
-
-func indexSources[T any](xs []T, f func(T) string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = f(x)
-	}
-	return out
 }
 
 // pointsAt is how well an index entry's manifest URL names the manifest given as src: -1 when it
