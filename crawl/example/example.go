@@ -30,10 +30,11 @@
 package example
 
 import (
+	"cmp"
 	"embed"
 	"encoding/json"
 	"io/fs"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/crawl/example/internal/exgen"
@@ -143,11 +144,8 @@ func Claims() []Claim {
 	if err != nil {
 		panic(err) // embedded, checked by the package's tests
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Project != out[j].Project {
-			return out[i].Project < out[j].Project
-		}
-		return out[i].Host < out[j].Host
+	slices.SortFunc(out, func(a, b Claim) int {
+		return cmp.Or(strings.Compare(a.Project, b.Project), strings.Compare(a.Host, b.Host))
 	})
 	return out
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"sort"
+	"maps"
+	"slices"
+	"strings"
 )
 
 // overlay is a read-only fs.FS that answers from top where top has a file and from base
@@ -48,18 +50,10 @@ func (o overlay) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, errA
 	}
 	m := map[string]fs.DirEntry{}
-	for _, e := range a {
+	for _, e := range append(a, b...) { // top's entry last: it wins
 		m[e.Name()] = e
 	}
-	for _, e := range b {
-		m[e.Name()] = e
-	}
-	out := make([]fs.DirEntry, 0, len(m))
-	for _, e := range m {
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out, nil
+	return slices.SortedFunc(maps.Values(m), func(x, y fs.DirEntry) int { return strings.Compare(x.Name(), y.Name()) }), nil
 }
 
 // dir is an open directory of the overlay, listing the merged entries.
