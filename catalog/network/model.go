@@ -40,20 +40,14 @@ func (k Key) Less(o Key) bool {
 // record pages stay); Listed only the claims in the catalog (see Claim.Listed).
 type Network struct {
 	// State is network.json: the last refresh's start time and crawler; nil before any refresh.
-	State *store.Network
-	// Curation is the curation file the model was built with (never nil).
-	Curation *curation.Curation
-	// Sources are the enrolled URLs' records, sorted by file name.
-	Sources []store.Source
-	// Events are every recorded event, oldest first (observed_at, then id).
-	Events []store.Event
+	State    *store.Network
+	Curation *curation.Curation // the curation file the model was built with (never nil)
+	Sources  []store.Source     // the enrolled URLs' records, sorted by file name
+	Events   []store.Event      // every recorded event, oldest first (observed_at, then id)
 
-	// Origins are every site index in the state, by site id.
-	Origins []*Origin
-	// Claims are every claim in the state, withdrawn ones included, by (project, site).
-	Claims []*Claim
-	// Listed are the claims in the catalog (Claim.Listed), by (project, site).
-	Listed []*Claim
+	Origins []*Origin // every site index in the state, by site id
+	Claims  []*Claim  // every claim in the state, withdrawn ones included, by (project, site)
+	Listed  []*Claim  // the claims in the catalog (Claim.Listed), by (project, site)
 	// Projects groups claims by project id: every id with at least one claim, sorted by id.
 	Projects []*Project
 
@@ -62,18 +56,12 @@ type Network struct {
 	// edge table, and the input of capabilities, gaps, used-by and cycles.
 	Relationships []*Relationship
 
-	// Conflicts are the identity conflicts, by project id.
-	Conflicts []*Conflict
-	// Moves are the claims that continue at another site on evidence, by From, then To.Site.
-	Moves []*Move
-	// Capabilities are every capability provided or referenced, by name.
-	Capabilities []*Capability
-	// Gaps are the relationship targets nobody listed publishes.
-	Gaps Gaps
-	// Cycles are the requires cycles among listed claims' current releases.
-	Cycles []*Cycle
-	// Featured are the curation file's [[featured]] entries, in file order.
-	Featured []*Featured
+	Conflicts    []*Conflict   // the identity conflicts, by project id
+	Moves        []*Move       // the claims that continue at another site on evidence, by From, then To.Site
+	Capabilities []*Capability // every capability provided or referenced, by name
+	Gaps         Gaps          // the relationship targets nobody listed publishes
+	Cycles       []*Cycle      // the requires cycles among listed claims' current releases
+	Featured     []*Featured   // the curation file's [[featured]] entries, in file order
 	// Unmatched says, in words, which curation entries matched nothing in the state (a
 	// migration whose claim is not there, a featured project nobody lists). Shown, not fatal.
 	Unmatched []string
@@ -102,62 +90,43 @@ func (n *Network) Capability(name string) *Capability { return n.CapabilityByNam
 
 // Origin is a site index: its record, and its claims.
 type Origin struct {
-	// Origin is the site's record, origin.json, with Health as a catalog v1 token.
-	store.Origin
-	// Claims are every claim published by this site, withdrawn ones included, by project id.
-	Claims []*Claim
-	// Listed are the Claims in the catalog, by project id.
-	Listed []*Claim
+	store.Origin          // the site's record, origin.json, with Health as a catalog v1 token
+	Claims       []*Claim // every claim published by this site, withdrawn ones included, by project id
+	Listed       []*Claim // the Claims in the catalog, by project id
 }
 
 // Project is every claim for one project id.
 type Project struct {
-	// ID is the project id, a lowercase UUID as published.
-	ID string
-	// Claims are every claim for the id, by site.
-	Claims []*Claim
-	// Listed are the Claims in the catalog, by site.
-	Listed []*Claim
-	// Conflict is set when two or more listed sites claim the id (and neither moved).
-	Conflict *Conflict
-	// Featured is set when the curation file features the id.
-	Featured *Featured
+	ID       string    // the project id, a lowercase UUID as published
+	Claims   []*Claim  // every claim for the id, by site
+	Listed   []*Claim  // the Claims in the catalog, by site
+	Conflict *Conflict // set when two or more listed sites claim the id (and neither moved)
+	Featured *Featured // set when the curation file features the id
 }
 
 // Claim is one (project id, site) pair with its held manifest.
 type Claim struct {
-	// Key is the claim's (project, site).
-	Key
-	// Record is claim.json as stored.
-	Record store.Claim
-	// Health is Record.Health as a catalog v1 claim_health token (store.ClaimHealthToken).
-	Health string
-	// Origin is the site that publishes the claim.
-	Origin *Origin
-	// Manifest is the held (last good) manifest; nil when none was ever accepted.
-	Manifest *protocol.Manifest
-	// ManifestPath is the manifest's path relative to the state directory.
-	ManifestPath string
+	Key                             // the claim's (project, site)
+	Record       store.Claim        // claim.json as stored
+	Health       string             // Record.Health as a catalog v1 claim_health token (store.ClaimHealthToken)
+	Origin       *Origin            // the site that publishes the claim
+	Manifest     *protocol.Manifest // the held (last good) manifest; nil when none was ever accepted
+	ManifestPath string             // the manifest's path relative to the state directory
 	// HeldSHA256 is the held manifest's digest: the record's ingested_sha256, or its
 	// pending_sha256 when a refresh was cut short after writing the new manifest (the next
 	// refresh settles the record). "" when there is no manifest.
 	HeldSHA256 string
 	// Name is the manifest's project name, or the index entry's when there is no manifest.
 	// Display text: never matched.
-	Name string
-	// Scheme is the project's versioning scheme.
-	Scheme version.Scheme
+	Name   string
+	Scheme version.Scheme // the project's versioning scheme
 	// Heads are the channel heads recomputed from the releases, sorted: stable first, then
 	// other channels by name, development last.
-	Heads []Head
-	// Current is the current release (SPEC section 4); nil when the manifest has no head.
-	Current *Release
-	// CurrentChannel is Current's channel; "" when Current is nil.
-	CurrentChannel string
-	// Releases are every release in manifest order, each with its relationships resolved.
-	Releases []*Release
-	// Listed: the claim is in the catalog (not withdrawn, and a manifest is held).
-	Listed bool
+	Heads          []Head
+	Current        *Release   // the current release (SPEC section 4); nil when the manifest has no head
+	CurrentChannel string     // Current's channel; "" when Current is nil
+	Releases       []*Release // every release in manifest order, each with its relationships resolved
+	Listed         bool       // the claim is in the catalog (not withdrawn, and a manifest is held)
 	// Excluded says, in words, why the claim is not Listed; "" when it is.
 	Excluded string
 	// Withdrawn: the claim left the catalog (its site's index no longer lists the project, or
@@ -165,15 +134,11 @@ type Claim struct {
 	Withdrawn bool
 	// Cached: the held manifest is not the one the site advertises now (HeldSHA256 and the
 	// advertised digest differ). False when there is no manifest.
-	Cached bool
-	// Conflict is set when this claim is part of an identity conflict.
-	Conflict *Conflict
-	// MovedTo is the move away from this claim, when there is evidence of one; else nil.
-	MovedTo *Move
-	// SupersededBy is the claim this one continues as, when that claim is listed; else nil.
-	SupersededBy *Claim
-	// MovedFrom are the moves to this claim, in Moves order.
-	MovedFrom []*Move
+	Cached       bool
+	Conflict     *Conflict // set when this claim is part of an identity conflict
+	MovedTo      *Move     // the move away from this claim, when there is evidence of one; else nil
+	SupersededBy *Claim    // the claim this one continues as, when that claim is listed; else nil
+	MovedFrom    []*Move   // the moves to this claim, in Moves order
 	// UsedBy are the distinct listed claims whose current release requires this one (by
 	// project id or by a capability this claim's current release provides); self-references
 	// are not counted. Not a ranking.
@@ -181,8 +146,7 @@ type Claim struct {
 	// ReferencedBy are all current relationships of listed claims that resolve to this claim,
 	// any kind, self-references included.
 	ReferencedBy []*Relationship
-	// Events are this claim's events, oldest first.
-	Events []*store.Event
+	Events       []*store.Event // this claim's events, oldest first
 }
 
 // Head is one channel head.
@@ -193,12 +157,9 @@ type Head struct {
 
 // Release is one release of a claim, with its relationships resolved.
 type Release struct {
-	// Release is the release as published, pointing into the claim's Manifest.Releases.
-	*protocol.Release
-	// Claim is the claim whose manifest holds the release.
-	Claim *Claim
-	// Current: this is the claim's current release.
-	Current bool
+	*protocol.Release        // the release as published, pointing into the claim's Manifest.Releases
+	Claim             *Claim // the claim whose manifest holds the release
+	Current           bool   // this is the claim's current release
 	// Head names the channels whose head this release is, in display order (stable first).
 	Head []string
 	// Relationships in publisher order.
@@ -247,18 +208,13 @@ const (
 
 // Relationship is one relationship of one release, resolved against the listed claims.
 type Relationship struct {
-	// Relationship is the relationship as published.
-	protocol.Relationship
-	// From is the claim whose release states the relationship.
-	From *Claim
-	// Release is the release that states it.
-	Release *Release
-	// Index is the position in the release's relationships (0-based).
-	Index int
+	protocol.Relationship          // the relationship as published
+	From                  *Claim   // the claim whose release states the relationship
+	Release               *Release // the release that states it
+	Index                 int      // the position in the release's relationships (0-based)
 	// Target says what the relationship points at.
-	Target TargetKind
-	// Targets are every listed claim the relationship resolves to, by (project, site).
-	Targets []*Resolution
+	Target  TargetKind
+	Targets []*Resolution // every listed claim the relationship resolves to, by (project, site)
 	// Satisfied is the constraint check over the project targets when they agree: true when
 	// every one's current release satisfies it, false when every one was checked and none
 	// does, nil otherwise (Check says why: CheckMixed when the targets of a conflicted id
@@ -266,8 +222,7 @@ type Relationship struct {
 	// identity conflict (SPEC section 4: neither hidden nor preferred); per-target results
 	// are in Targets. catalog.json's "satisfied" is this value (boolean or null).
 	Satisfied *bool
-	// Check is how the constraint check came out over the targets.
-	Check Check
+	Check     Check // how the constraint check came out over the targets
 	// Self: the relationship names its own project id, or resolves to its own claim through a
 	// capability. Shown; never counted in used-by or cycles.
 	Self bool
@@ -282,24 +237,18 @@ type Relationship struct {
 // Resolution is one claim a relationship resolves to, with the constraint checked against that
 // claim's current release under that claim's versioning scheme.
 type Resolution struct {
-	// Claim is the listed claim the relationship resolves to.
-	Claim *Claim
-	// By is "project" or "capability": how the claim was found.
-	By string
-	// Version is the target's current release version ("" when none).
-	Version string
-	// Scheme is the target's versioning scheme, under which the constraint is read.
-	Scheme version.Scheme
+	Claim   *Claim         // the listed claim the relationship resolves to
+	By      string         // "project" or "capability": how the claim was found
+	Version string         // the target's current release version ("" when none)
+	Scheme  version.Scheme // the target's versioning scheme, under which the constraint is read
 	// SchemeDiffers: the target's scheme is not the referring project's, so the constraint
 	// is read under a scheme its author may not have had in mind. Shown, not an error.
 	SchemeDiffers bool
 	// Satisfied is whether the target's current release meets the constraint; nil when it
 	// could not be checked (Check says why).
 	Satisfied *bool
-	// Check is how the check against this target came out.
-	Check Check
-	// Detail is the parse error for CheckBadConstraint / CheckBadVersion.
-	Detail string
+	Check     Check  // how the check against this target came out
+	Detail    string // the parse error for CheckBadConstraint / CheckBadVersion
 }
 
 // Conflict is an identity conflict: one project id claimed by two or more listed sites that
@@ -311,13 +260,11 @@ type Conflict struct {
 
 // Move is a claim that continues at another site, on evidence.
 type Move struct {
-	Project string // the project id
-	From    Key    // the claim the project moved away from
-	To      Key    // the claim it continues as
-	// FromClaim is the From claim when the state has it; else nil.
-	FromClaim *Claim
-	// ToClaim is the To claim when the state has it; else nil.
-	ToClaim *Claim
+	Project   string // the project id
+	From      Key    // the claim the project moved away from
+	To        Key    // the claim it continues as
+	FromClaim *Claim // the From claim when the state has it; else nil
+	ToClaim   *Claim // the To claim when the state has it; else nil
 	// Evidence, in words, sorted: what the crawler recorded or the reviewed migration entry.
 	Evidence []Evidence
 }
@@ -328,22 +275,19 @@ type Evidence struct {
 	// an event's moved_from) or "migration" (a reviewed curation entry).
 	Kind string
 	// Detail says where the evidence is, in words.
-	Detail string
-	// Migration is the curation entry for Kind "migration".
-	Migration *curation.Migration
+	Detail    string
+	Migration *curation.Migration // the curation entry for Kind "migration"
 }
 
 // Capability is a capability name with the listed claims whose current release provides it
 // and the current relationships that reference it.
 type Capability struct {
 	// Name is the capability as published (e.g. "dreamweave:dynamic-lights").
-	Name string
-	// Providers are the listed claims whose current release provides it, by (project, site).
-	Providers []*Claim
+	Name      string
+	Providers []*Claim // the listed claims whose current release provides it, by (project, site)
 	// References are the current relationships that name it, by claim then publisher order.
 	References []*Relationship
-	// Users are the distinct (claim, kind) pairs among References, by claim then kind.
-	Users []CapabilityUse
+	Users      []CapabilityUse // the distinct (claim, kind) pairs among References, by claim then kind
 }
 
 // CapabilityUse is one claim referencing a capability with one relationship kind.
@@ -367,15 +311,12 @@ const (
 type Gap struct {
 	// Kind says what the missing target is named by.
 	Kind GapKind
-	// Key is the project id, capability, URL or name text, exactly as published.
-	Key string
+	Key  string // the project id, capability, URL or name text, exactly as published
 	// Label says how the gap was grouped, in words; for name-only gaps it says that identical
 	// text is not an identity.
 	Label string
-	// Names are the distinct display names the references give, sorted.
-	Names []string
-	// URLs are the distinct URLs the references give, sorted.
-	URLs []string
+	Names []string // the distinct display names the references give, sorted
+	URLs  []string // the distinct URLs the references give, sorted
 	// References are the current relationships naming the target, by claim then publisher order.
 	References []*Relationship
 }
@@ -383,12 +324,9 @@ type Gap struct {
 // Candidate is a URL named by a gap that lies outside every enrolled site: a site that might
 // publish the missing target. Never followed; Command is what a maintainer can run to look.
 type Candidate struct {
-	// URL is the URL as published in the relationships.
-	URL string
-	// Command is the ashyams inspect command line that reads the URL as the crawler would.
-	Command string
-	// Gaps are the gaps whose references give this URL.
-	Gaps []*Gap
+	URL     string // the URL as published in the relationships
+	Command string // the ashyams inspect command line that reads the URL as the crawler would
+	Gaps    []*Gap // the gaps whose references give this URL
 }
 
 // Gaps are the relationship targets nobody in the index publishes, from the current releases
@@ -399,9 +337,8 @@ type Gaps struct {
 	ByURL        []*Gap // GapURL gaps, by URL
 	ByName       []*Gap // GapName gaps, by name text
 	// Empty are informational relationships with no name and no URL: nothing to group by.
-	Empty []*Relationship
-	// Candidates are the gap URLs outside every enrolled site, by URL.
-	Candidates []*Candidate
+	Empty      []*Relationship
+	Candidates []*Candidate // the gap URLs outside every enrolled site, by URL
 }
 
 // Count is the number of gap groups (not counting Empty or Candidates).
@@ -417,8 +354,6 @@ type Cycle struct {
 
 // Featured is a curation [[featured]] entry with the listed claims for its project.
 type Featured struct {
-	// Featured is the curation entry: the project and the index's note.
-	curation.Featured
-	// Claims are the listed claims for the project, by site; empty when nobody lists it.
-	Claims []*Claim
+	curation.Featured          // the curation entry: the project and the index's note
+	Claims            []*Claim // the listed claims for the project, by site; empty when nobody lists it
 }
