@@ -65,8 +65,7 @@ type Index struct {
 
 // Options are what the files need beyond the model.
 type Options struct {
-	// Index is written as both files' "index"; Catalog and Events refuse a bad one.
-	Index Index
+	Index Index // written as both files' "index"; Catalog and Events refuse a bad one
 	// BaseURL is the site's base URL; a claim's network_page is BaseURL +
 	// "projects/<id>/<site>/". Empty means Index.URL. A missing final "/" is added.
 	BaseURL string

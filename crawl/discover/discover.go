@@ -145,8 +145,7 @@ type Held struct {
 // Result is what discovery found. Trail always lists every URL tried, in order, each in its
 // canonical spelling (store.CanonicalURL).
 type Result struct {
-	// IndexURL is the site index's URL (final, after redirects); "" when none was found.
-	IndexURL string
+	IndexURL string // the site index's URL (final, after redirects); "" when none was found
 	// Method says how it was found (Method* constants, or Held.Method when the page was
 	// unchanged); "" when none was found.
 	Method string
@@ -185,10 +184,9 @@ type Error struct {
 	// Outage is true when discovery stopped at an answer that is not a definite "not here" (see
 	// the package comment); At, Status, Err and Findings say which. False: every URL tried
 	// answered, none with a site index (the site publishes none there).
-	Outage bool
-	At     string // the URL whose answer ended discovery, after redirects ("" when none did)
-	// Asked is the URL requested when the answer at At came (At differs when it redirected).
-	Asked    string
+	Outage   bool
+	At       string             // the URL whose answer ended discovery, after redirects ("" when none did)
+	Asked    string             // the URL requested when the answer at At came (At differs when it redirected)
 	Status   int                // At's HTTP status; 0 when the fetch failed
 	Err      error              // the guard's error, or the caller's context cause, when the fetch failed
 	Findings []protocol.Finding // At served a body that is not well-formed JSON (KindMalformed)

@@ -47,14 +47,11 @@ type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 type Options struct {
 	// AllowLoopback (--allow-loopback) admits 127.0.0.0/8 and ::1 and nothing else.
 	AllowLoopback bool
-	// MaxBytes is the body limit in bytes (decoded bytes for gzip); default 16 MiB.
-	MaxBytes int64
+	MaxBytes      int64 // the body limit in bytes (decoded bytes for gzip); default 16 MiB
 	// Timeout is the one deadline per Get: resolving, connecting, redirects and body. Default 30 s.
-	Timeout time.Duration
-	// MaxRedirects is the most redirect hops followed; 0 means the default 5, negative none.
-	MaxRedirects int
-	// UserAgent is sent with every request; default product.UserAgent.
-	UserAgent string
+	Timeout      time.Duration
+	MaxRedirects int    // the most redirect hops followed; 0 means the default 5, negative none
+	UserAgent    string // sent with every request; default product.UserAgent
 	// Resolver resolves host names; default a pure-Go *net.Resolver (never the C library's
 	// resolver, whose inet_aton reads numeric oddities as addresses).
 	Resolver Resolver
