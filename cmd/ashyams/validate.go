@@ -454,15 +454,9 @@ func pointsAt(indexSrc, manifestURL, src string) int {
 		return -1 // a file is matched only against an index file's directory
 	}
 	u, err := url.Parse(manifestURL)
-	if err != nil {
-		return -1
-	}
-	dir, err := filepath.Abs(filepath.Dir(indexSrc))
-	if err != nil {
-		return -1
-	}
-	file, err := filepath.Abs(src)
-	if err != nil {
+	dir, derr := filepath.Abs(filepath.Dir(indexSrc))
+	file, ferr := filepath.Abs(src)
+	if err != nil || derr != nil || ferr != nil {
 		return -1
 	}
 	rel, err := filepath.Rel(dir, file)
