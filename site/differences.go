@@ -18,8 +18,9 @@ type stateDifferences struct {
 }
 
 // CrawlDifferences are the deliberate differences in how a refresh reads the network and what
-// it records, where the reference's own tests (ported to crawl/discover and crawl/refresh)
-// expect otherwise. The about/state page lists them.
+// it records, where the reference's own tests (ported to crawl/guard, crawl/discover and
+// crawl/refresh; testdata/reference-tests.md maps them all) expect otherwise. The about/state
+// page lists them.
 var CrawlDifferences = []Difference{
 	{
 		Area:      "A refresh that reached no site at all",
@@ -32,6 +33,18 @@ var CrawlDifferences = []Difference{
 		Ours:      "discovery returns the index it reached and the protocol check gives the verdict (unsupported version, last good data kept)",
 		Reference: "discovery itself fails with an unsupported version",
 		Why:       "The same walk (nothing above the index is tried) and the same recorded health; deciding validity in one place, the protocol check, keeps discovery to finding documents.",
+	},
+	{
+		Area:      "A site whose page redirects temporarily",
+		Ours:      "no move: a 302, 303 or 307 on the way to another site's index is no evidence, so the site keeps its records and claims while its own index still answers; a 301 or 308 of the enrolled URL moves it",
+		Reference: "records a move when the enrolled URL redirects to another site, a 302 as much as a 301",
+		Why:       "A temporary redirect says the site will be back: a maintenance page, a host's sign-in wall, a deployment in progress. Recording a move would remove the site's claims and start new ones where the redirect happened to point; a permanent redirect says the site has moved, and it is followed.",
+	},
+	{
+		Area:      "The words of a claim's problem",
+		Ours:      "say where in the document the rule was broken and which rule (\"/project/id [id-match] project.id ... differs from the id ... of the index entry\"), and for manifest bytes that do not match their index entry both digests and how many times they were read",
+		Reference: "its own sentences: a manifest that \"describes project\" another id, a \"deployment\" not yet finished",
+		Why:       "Both indexes record the same health for the same fault; the words are display text. A pointer into the document and both digests let a publisher find and check the fault without guessing what happened.",
 	},
 	{
 		Area:      "A 4xx or 5xx answer to a fetch",

@@ -12,27 +12,9 @@ import (
 )
 
 // The reference index's refresh tests, ported black-box onto the drill lab (the same Mod
-// Template site with Candlelight and Tallow the reference's fixtures publish). Most are drills
-// of this package already, under this index's names:
-//
-//	the first crawl observes every claim           TestEndToEndCorpus, TestGolden
-//	an unchanged site costs no manifest downloads  TestReferenceUnchangedSiteCostsNoDownloads
-//	a new release is one changed event             TestDrillRerunSameObservations, catalog/diff's tests
-//	an outage keeps the last good claims           TestDrillOutageThenRecovery
-//	an invalid manifest never replaces the valid   TestDrillInvalidManifest
-//	a half-finished deployment is inconsistent     TestDrillHalfFinishedDeploymentSettles
-//	a manifest for another project is refused      TestDrillInvalidManifest (catalog/protocol's entry rule)
-//	withdrawal and return are events               TestDrillWithdrawalAndRestore
-//	one id at two origins is two claims            TestDrillIdentityConflict
-//	one name under two ids is two projects         TestReferenceOneNameUnderTwoIDsIsTwoProjects
-//	removing a source removes its claims only      TestDrillRemovedSource
-//	a moved site continues its claims              TestDrillMoveByRedirect
-//	events are never duplicated, claims lost       TestReferenceEventsNeverDuplicatedWhenClaimsAreLost
-//	the state survives a round trip byte for byte  catalog/store's round-trip tests
-//	an unreachable site never read                 TestReferenceUnreachableSiteNeverReadIsASourceProblemOnly
-//	a newer protocol is reported, nothing guessed  TestDrillNewerSchemaVersion
-//
-// The ones below had no drill of their own.
+// Template site with Candlelight and Tallow the reference's fixtures publish): the four
+// below. The other twelve are ported on the reference's own fixture site in
+// port_reference_test.go; site/testdata/reference-tests.md maps every one.
 
 func TestReferenceUnchangedSiteCostsNoDownloads(t *testing.T) {
 	l := newLab(t)

@@ -53,6 +53,7 @@ type Net struct {
 	mu     sync.Mutex
 	routes map[string]route
 	down   []string // path prefixes that hang up
+	asked  []string // the paths requested, in order
 	runs   int
 }
 
@@ -73,6 +74,7 @@ func New(tb testing.TB) *Net {
 
 func (n *Net) serve(w http.ResponseWriter, r *http.Request) {
 	n.mu.Lock()
+	n.asked = append(n.asked, r.URL.Path)
 	rt, ok := n.routes[r.URL.Path]
 	hang := false
 	for _, p := range n.down {
@@ -110,6 +112,34 @@ func (n *Net) TakeDown(prefix string) {
 	n.down = append(n.down, prefix)
 }
 
+// Redirect answers path with a redirect of the given status to location (a path or a URL).
+func (n *Net) Redirect(path, location string, status int) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.routes[path] = route{status: status, header: http.Header{"Location": {location}}}
+}
+
+// BringUp ends every TakeDown: the sites answer again as before.
+func (n *Net) BringUp() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.down = nil
+}
+
+// Requests are the paths requested since the server started or ForgetRequests, in order.
+func (n *Net) Requests() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.asked...)
+}
+
+// ForgetRequests empties the request log.
+func (n *Net) ForgetRequests() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.asked = nil
+}
+
 // URL is the server's URL of path.
 func (n *Net) URL(path string) string { return n.srv.URL + path }
 
@@ -127,39 +157,62 @@ func (s *Site) URL(p string) string { return s.net.URL(s.Base + p) }
 
 // Publish serves every manifest (each with its media pointed at this server), an index
 // listing them all under the exact digests of the bytes served, and a front page whose
-// <link> names the index. It replaces whatever the site published before.
+// <link> names the index. It replaces the site's index and front page.
 func (s *Site) Publish(manifests ...map[string]any) {
 	s.net.tb.Helper()
-	var entries []any
+	var entries []map[string]any
 	for _, m := range manifests {
-		m = s.localized(m)
-		b := Pretty(s.net.tb, m)
-		id := m["project"].(map[string]any)["id"].(string)
-		s.net.Serve(s.Base+"dreamweave/projects/"+id+".json", "application/json", b)
-		entries = append(entries, s.entry(m, b))
+		entries = append(entries, s.Entry(m, s.Manifest(ID(s.net.tb, m), m)))
 	}
-	if entries == nil {
-		entries = []any{}
-	}
-	index := map[string]any{
-		"schema_version": "2", "document": "index", "generator": "fixture",
-		"site":     map[string]any{"name": "Fixture site", "url": s.URL("")},
-		"projects": entries,
-	}
-	s.net.Serve(s.Base+"dreamweave.json", "application/json", Pretty(s.net.tb, index))
+	s.Index(entries...)
 	page := fmt.Sprintf(`<!DOCTYPE html><html><head><title>Fixture</title><link rel="alternate" type="application/vnd.dreamweave.index+json" href="%s"></head><body>Fixture</body></html>`, s.URL("dreamweave.json"))
 	s.net.Serve(s.Base, "text/html; charset=utf-8", []byte(page))
 }
 
-// entry is the index entry of manifest m whose served bytes are b.
-func (s *Site) entry(m map[string]any, b []byte) map[string]any {
+// Manifest serves m (its media pointed at this server) as the manifest of project id and
+// returns the bytes served.
+func (s *Site) Manifest(id string, m map[string]any) []byte {
+	s.net.tb.Helper()
+	b := s.Bytes(m)
+	s.net.Serve(s.ManifestPath(id), "application/json", b)
+	return b
+}
+
+// ManifestPath is the server path of project id's manifest.
+func (s *Site) ManifestPath(id string) string { return s.Base + "dreamweave/projects/" + id + ".json" }
+
+// Bytes are the bytes Publish serves for m (its media served and pointed at this server),
+// without serving them as a manifest.
+func (s *Site) Bytes(m map[string]any) []byte {
+	s.net.tb.Helper()
+	return Pretty(s.net.tb, s.localized(m))
+}
+
+// Index serves the site index listing entries (from Entry).
+func (s *Site) Index(entries ...map[string]any) {
+	s.net.tb.Helper()
+	list := []any{}
+	for _, e := range entries {
+		list = append(list, e)
+	}
+	index := map[string]any{
+		"schema_version": "2", "document": "index", "generator": "fixture",
+		"site":     map[string]any{"name": "Fixture site", "url": s.URL("")},
+		"projects": list,
+	}
+	s.net.Serve(s.Base+"dreamweave.json", "application/json", Pretty(s.net.tb, index))
+}
+
+// Entry is the index entry of manifest m advertising the digest of served, its manifest URL
+// the one Manifest serves m's project at.
+func (s *Site) Entry(m map[string]any, served []byte) map[string]any {
 	p := m["project"].(map[string]any)
 	id := p["id"].(string)
 	channels := map[string]any{}
 	for ch, head := range m["channels"].(map[string]any) {
 		channels[ch] = head.(map[string]any)["version"]
 	}
-	sum := sha256.Sum256(b)
+	sum := sha256.Sum256(served)
 	e := map[string]any{
 		"id": id, "name": p["name"], "summary": p["summary"], "type": p["type"], "status": p["status"],
 		"page": s.URL(id + "/"), "manifest": s.URL("dreamweave/projects/" + id + ".json"),
@@ -169,6 +222,16 @@ func (s *Site) entry(m map[string]any, b []byte) map[string]any {
 		e["updated"] = rs[0].(map[string]any)["date"]
 	}
 	return e
+}
+
+// ID is the project id of manifest m.
+func ID(tb testing.TB, m map[string]any) string {
+	tb.Helper()
+	id, ok := Get(tb, m, "project", "id").(string)
+	if !ok {
+		tb.Fatal("the manifest has no project id")
+	}
+	return id
 }
 
 // localized is a copy of m whose media URLs are PNGs served below the site.
