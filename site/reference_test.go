@@ -2,6 +2,10 @@ package site
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -136,4 +140,88 @@ func TestReferencePortEveryStateBuildsASite(t *testing.T) {
 	if !cached[glassID] || cached[rt.CandlelightID] {
 		t.Errorf("cached %v; want Lantern Glass's (its site advertises bytes that were refused) and not Candlelight's", cached)
 	}
+}
+
+// TestReferenceTestsMapped: testdata/reference-tests.md maps each of the reference's 47 tests,
+// numbered in order per file, to a test of this index that exists, and every difference it
+// names is a row of the about/state page (CrawlDifferences or PublishDifferences).
+func TestReferenceTestsMapped(t *testing.T) {
+	b, err := os.ReadFile("testdata/reference-tests.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"fetch.rs": 11, "discovery.rs": 13, "crawl.rs": 16, "network.rs": 5, "catalog.rs": 1, "site.rs": 1}
+	areas := map[string]bool{}
+	for _, d := range append(append([]Difference(nil), CrawlDifferences...), PublishDifferences...) {
+		areas[d.Area] = true
+	}
+	sources := map[string]string{} // package directory -> its test files, joined
+	got := map[string]int{}
+	passes, differs := 0, 0
+	for _, line := range strings.Split(string(b), "\n") {
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) != 5 || !strings.HasSuffix(strings.TrimSpace(cells[0]), ".rs") {
+			continue
+		}
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		file, num, test, result := cells[0], cells[1], cells[3], cells[4]
+		got[file]++
+		if num != strconv.Itoa(got[file]) {
+			t.Errorf("%s row %d is numbered %s", file, got[file], num)
+		}
+		pkg, name, ok := strings.Cut(test, " ")
+		if !ok {
+			t.Errorf("%s %s: %q is not \"<package> <test>\"", file, num, test)
+			continue
+		}
+		if _, ok := sources[pkg]; !ok {
+			dir := filepath.Join("..", filepath.FromSlash(pkg))
+			if pkg == "site" {
+				dir = "."
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+			var all []byte
+			for _, f := range files {
+				src, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				all = append(all, src...)
+			}
+			sources[pkg] = string(all)
+		}
+		if !strings.Contains(sources[pkg], "\nfunc "+name+"(t *testing.T) {") {
+			t.Errorf("%s %s: %s has no test %s", file, num, pkg, name)
+		}
+		switch area, differ := strings.CutPrefix(result, "differs: "); {
+		case result == "passes":
+			passes++
+		case differ && areas[area]:
+			differs++
+		default:
+			t.Errorf("%s %s: result %q is neither passes nor a difference the about/state page lists", file, num, result)
+		}
+	}
+	for f, n := range want {
+		if got[f] != n {
+			t.Errorf("%s: %d rows; the reference has %d tests there", f, got[f], n)
+		}
+	}
+	if passes+differs != 47 {
+		t.Errorf("%d passes and %d differences; want 47 in all", passes, differs)
+	}
+	doc, err := os.ReadFile("../docs/reference-operators.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	for _, says := range []string{"All 47 of the reference's tests are ported black-box",
+		fmt.Sprintf("%d find what the reference expects, and %d assert what this index does instead", passes, differs)} {
+		if !strings.Contains(text, says) {
+			t.Errorf("docs/reference-operators.md does not say %q", says)
+		}
+	}
+	t.Logf("%d of 47 pass as the reference expects, %d differ on purpose", passes, differs)
 }
