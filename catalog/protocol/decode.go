@@ -73,8 +73,8 @@ func decodeFindings(b []byte, want string, e entryWant) (*Doc, []Finding) {
 		return nil, fs
 	}
 	if want != "" && kind != want {
-		return nil, []Finding{{Pointer: "/document", Rule: RuleDocumentKind,
-			Message: fmt.Sprintf("document is %q, expected %q (%s)", kind, want, kindName(want))}}
+		return nil, []Finding{found("/document", RuleDocumentKind,
+			"document is %q, expected %q (%s)", pub(kind), want, kindName(want))}
 	}
 	idx, proj, err := ourSchemas()
 	if err != nil {
@@ -137,8 +137,8 @@ func rulesBeside(schema, rules []Finding) []Finding {
 		}
 	}
 	if headsBlock != "" {
-		out = append(out, Finding{Pointer: "/channels", Rule: RuleNotChecked,
-			Message: fmt.Sprintf("the channel heads were not checked: they are recomputed from every release, and the value at %s must be fixed first", pointerWords(headsBlock))})
+		out = append(out, found("/channels", RuleNotChecked,
+			"the channel heads were not checked: they are recomputed from every release, and the value at %s must be fixed first", pointerWords(headsBlock)))
 	}
 	return out
 }
@@ -172,11 +172,11 @@ func blocksHeads(f Finding) bool {
 }
 
 // pointerWords names a pointer for a message: the pointer itself, or "the document".
-func pointerWords(ptr string) string {
+func pointerWords(ptr string) phrase {
 	if ptr == "" {
-		return "the top of the document"
+		return phrase{format: "the top of the document"}
 	}
-	return ptr
+	return phrase{"%s", []any{pub(ptr)}}
 }
 
 func kindName(k string) string {
@@ -208,16 +208,16 @@ func dispatch(v any) (string, []Finding) {
 		return "", []Finding{{Pointer: "/schema_version", Rule: "type", Message: fmt.Sprintf("field \"schema_version\" is %s; it must be a string such as %q", jsonKind(sv), SchemaVersion)}}
 	}
 	if s != SchemaVersion {
-		return "", []Finding{{Pointer: "/schema_version", Rule: RuleNewerProtocol,
-			Message: fmt.Sprintf("schema_version %q: the document speaks a newer protocol (this index reads schema_version %q)", s, SchemaVersion)}}
+		return "", []Finding{found("/schema_version", RuleNewerProtocol,
+			"schema_version %q: the document speaks a newer protocol (this index reads schema_version %q)", pub(s), SchemaVersion)}
 	}
 	d, ok := dv.(string)
 	if !ok {
 		return "", []Finding{{Pointer: "/document", Rule: "type", Message: fmt.Sprintf("field \"document\" is %s; it must be the string \"index\" or \"project\"", jsonKind(dv))}}
 	}
 	if d != DocIndex && d != DocProject {
-		return "", []Finding{{Pointer: "/document", Rule: RuleNotDreamWeave,
-			Message: fmt.Sprintf("document %q is neither \"index\" nor \"project\": not a DreamWeave site index or project manifest", d)}}
+		return "", []Finding{found("/document", RuleNotDreamWeave,
+			"document %q is neither \"index\" nor \"project\": not a DreamWeave site index or project manifest", pub(d))}
 	}
 	return d, nil
 }
@@ -254,9 +254,9 @@ func integerFields(v any) []Finding {
 		}
 		s := string(n)
 		if !intLiteral.MatchString(s) {
-			fs = append(fs, Finding{Pointer: ptr, Rule: RuleInteger, Message: fmt.Sprintf("%s is %s: write an integer without fraction or exponent", fieldLabel(ptr), s)})
+			fs = append(fs, found(ptr, RuleInteger, "%s is %s: write an integer without fraction or exponent", fieldLabel(ptr), pub(s)))
 		} else if _, err := strconv.ParseInt(s, 10, 64); err != nil {
-			fs = append(fs, Finding{Pointer: ptr, Rule: RuleInteger, Message: fmt.Sprintf("%s is %s: beyond the 64-bit integer range", fieldLabel(ptr), s)})
+			fs = append(fs, found(ptr, RuleInteger, "%s is %s: beyond the 64-bit integer range", fieldLabel(ptr), pub(s)))
 		}
 	}
 	root, _ := v.(map[string]any)
@@ -299,6 +299,6 @@ func ValidNamespace(name string) bool {
 	return shortNamespaces[name] || dottedNamespace.MatchString(name)
 }
 
-func namespaceMessage(name string) string {
-	return fmt.Sprintf("extension namespace %q is neither a short name the protocol defines (%s) nor a dotted name such as org.tes3mp", name, strings.Join(sortedKeys(shortNamespaces), ", "))
+func namespacePhrase(name string) phrase {
+	return phrase{"extension namespace %q is neither a short name the protocol defines (%s) nor a dotted name such as org.tes3mp", []any{pub(name), strings.Join(sortedKeys(shortNamespaces), ", ")}}
 }

@@ -3,7 +3,6 @@ package protocol
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 )
 
 // ValidateForEntry validates b as the manifest a site index entry points at, with every check
@@ -40,11 +39,12 @@ func (e entryWant) idFinding(m *Manifest) (Finding, bool) {
 	if e.id == "" || m.Project.ID == e.id {
 		return Finding{}, false
 	}
-	msg := fmt.Sprintf("project.id %q differs from the id %q of the index entry that points at this manifest", m.Project.ID, e.id)
+	format := "project.id %q differs from the id %q of the index entry that points at this manifest%s"
+	where := ""
 	if e.where != "" {
-		msg += " (" + e.where + ")"
+		where = " (" + e.where + ")"
 	}
-	return Finding{Pointer: "/project/id", Rule: RuleIDMatch, Message: msg}, true
+	return found("/project/id", RuleIDMatch, format, pub(m.Project.ID), pub(e.id), where), true
 }
 
 // shaFinding is the RuleManifestSHA256 finding when b does not hash to the entry's digest.
@@ -58,5 +58,5 @@ func (e entryWant) shaFinding(b []byte) (Finding, bool) {
 	if where == "" {
 		where = "the index entry"
 	}
-	return Finding{Rule: RuleManifestSHA256, Message: fmt.Sprintf("the manifest's bytes hash to %s, but %s (%s) advertises manifest_sha256 %s", got, where, e.manifest, e.sha256)}, true
+	return found("", RuleManifestSHA256, "the manifest's bytes hash to %s, but %s (%s) advertises manifest_sha256 %s", got, where, pub(e.manifest), pub(e.sha256)), true
 }

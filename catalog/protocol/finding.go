@@ -11,10 +11,27 @@ import (
 // fault ("" is the whole document; a missing field's pointer names the field), Rule is one of
 // the Rule* ids below or the JSON Schema keyword the value breaks ("required", "enum", "type",
 // "pattern", "additionalProperties", ...), and Message names the field and what is wrong.
+// Words is Message with every value it quotes from the document replaced by a slot "{n}" (see
+// ForSlots), and Quotes holds those values in slot order, so a reader sets the publisher's
+// text apart without looking for it in the sentence; a message that quotes nothing has none.
 type Finding struct {
-	Pointer string `json:"pointer"` // RFC 6901, publisher keys as published ("" = the document)
-	Rule    string `json:"rule"`    // a Rule* id or a JSON Schema keyword
-	Message string `json:"message"` // one line, printable (see Printable), names the field
+	Pointer string   `json:"pointer"`          // RFC 6901, publisher keys as published ("" = the document)
+	Rule    string   `json:"rule"`             // a Rule* id or a JSON Schema keyword
+	Message string   `json:"message"`          // one line, printable (see Printable), names the field
+	Words   string   `json:"words"`            // Message with {n} slots for the quotations
+	Quotes  []string `json:"quotes,omitempty"` // the quoted values, printable, by slot
+}
+
+// found is a finding whose message is format and args formatted by say: pub and phrase
+// arguments are the document's text.
+func found(ptr, rule, format string, args ...any) Finding {
+	m, w, q := say(format, args...)
+	return Finding{Pointer: ptr, Rule: rule, Message: m, Words: w, Quotes: q}
+}
+
+// same reports whether two findings say the same thing (the same pointer, rule and message).
+func same(a, b Finding) bool {
+	return a.Pointer == b.Pointer && a.Rule == b.Rule && a.Message == b.Message
 }
 
 // String renders a finding on one line for a terminal or a CI log: pointer (or "(document)"),
@@ -70,12 +87,19 @@ func Printable(s string) string {
 	return b.String()
 }
 
-// printableFindings passes every Message through Printable: the one exit every finding of this
-// package leaves by, so no message can carry a raw control character whatever it quotes.
-// Pointers stay exact (they are data; Finding.String escapes them for printing).
+// printableFindings passes every Message, Words and quotation through Printable: the one exit
+// every finding of this package leaves by, so no message can carry a raw control character
+// whatever it quotes. A finding made without say gets its Message as Words. Pointers stay
+// exact (they are data; Finding.String escapes them for printing).
 func printableFindings(fs []Finding) []Finding {
 	for i := range fs {
-		fs[i].Message = Printable(fs[i].Message)
+		if fs[i].Words == "" {
+			fs[i].Words = fs[i].Message
+		}
+		fs[i].Message, fs[i].Words = Printable(fs[i].Message), Printable(fs[i].Words)
+		for j, q := range fs[i].Quotes {
+			fs[i].Quotes[j] = Printable(q)
+		}
 	}
 	return fs
 }
@@ -156,7 +180,7 @@ func sortFindings(fs []Finding) []Finding {
 	})
 	out := fs[:0]
 	for i, f := range fs {
-		if i > 0 && f == fs[i-1] {
+		if i > 0 && same(f, fs[i-1]) {
 			continue
 		}
 		out = append(out, f)

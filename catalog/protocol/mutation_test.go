@@ -269,6 +269,9 @@ func TestMutationsRejectedNamingTheField(t *testing.T) {
 						t.Errorf("%s at %s: accepted", m.kind, m.ptr)
 						continue
 					}
+					for _, f := range fs {
+						checkWords(t, f)
+					}
 					if !namesField(fs, m.ptr) {
 						t.Errorf("%s at %s: rejected, but no finding at %s names field %q: %v", m.kind, m.ptr, m.ptr, fieldName(m.ptr), fs)
 					}

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 
@@ -30,7 +29,7 @@ func manifestRules(m *Manifest, e entryWant) []Finding {
 type findings []Finding
 
 func (fs *findings) add(ptr, rule, format string, args ...any) {
-	*fs = append(*fs, Finding{Pointer: ptr, Rule: rule, Message: fmt.Sprintf(format, args...)})
+	*fs = append(*fs, found(ptr, rule, format, args...))
 }
 
 // release checks release i: its versions, constraints, extension namespaces and
@@ -39,7 +38,7 @@ func (fs *findings) release(r *Release, i int, sch version.Scheme) *version.Vers
 	rp := Pointer("releases", i)
 	var parsed *version.Version
 	if v, err := version.Parse(r.Version, sch); err != nil {
-		fs.add(rp+"/version", RuleVersionScheme, "release version does not parse under the project's %s versioning: %v", sch, err)
+		fs.add(rp+"/version", RuleVersionScheme, "release version does not parse under the project's %s versioning: %s", sch, quoting(err.Error(), r.Version))
 	} else {
 		parsed = &v
 	}
@@ -50,7 +49,7 @@ func (fs *findings) release(r *Release, i int, sch version.Scheme) *version.Vers
 	}{{"yanked", r.Yanked}, {"deprecated", r.Deprecated}} {
 		if n.n != nil && n.n.Replacement != "" {
 			if _, err := version.Parse(n.n.Replacement, sch); err != nil {
-				fs.add(rp+"/"+n.name+"/replacement", RuleVersionScheme, "%s.replacement does not parse under the project's %s versioning: %v", n.name, sch, err)
+				fs.add(rp+"/"+n.name+"/replacement", RuleVersionScheme, "%s.replacement does not parse under the project's %s versioning: %s", n.name, sch, quoting(err.Error(), n.n.Replacement))
 			}
 		}
 	}
@@ -64,12 +63,12 @@ func (fs *findings) release(r *Release, i int, sch version.Scheme) *version.Vers
 func (fs *findings) runtimes(r *Release, i int) {
 	for _, id := range sortedKeys(r.Runtimes) {
 		if _, err := version.ParseConstraintIn(r.Runtimes[id], version.Numeric); err != nil {
-			fs.add(Pointer("releases", i, "runtimes", id), RuleConstraint, "runtimes.%s is not a constraint under the numeric scheme: %v", id, err)
+			fs.add(Pointer("releases", i, "runtimes", id), RuleConstraint, "runtimes.%s is not a constraint under the numeric scheme: %s", pub(id), constraintText(err, r.Runtimes[id]))
 		}
 	}
 	if o := r.OpenMWExtension(); o != nil && o.LuaAPI != "" {
 		if _, err := version.ParseConstraintIn(o.LuaAPI, version.Numeric); err != nil {
-			fs.add(Pointer("releases", i)+"/extensions/openmw/lua_api", RuleConstraint, "extensions.openmw.lua_api is not a constraint under the numeric scheme: %v", err)
+			fs.add(Pointer("releases", i)+"/extensions/openmw/lua_api", RuleConstraint, "extensions.openmw.lua_api is not a constraint under the numeric scheme: %s", constraintText(err, o.LuaAPI))
 		}
 	}
 }
@@ -78,12 +77,12 @@ func (fs *findings) runtimes(r *Release, i int) {
 func (fs *findings) namespaces(r *Release, i int) {
 	for _, ns := range sortedKeys(r.Extensions) {
 		if !ValidNamespace(ns) {
-			fs.add(Pointer("releases", i, "extensions", ns), RuleExtensionNamespace, "%s", namespaceMessage(ns))
+			fs.add(Pointer("releases", i, "extensions", ns), RuleExtensionNamespace, "%s", namespacePhrase(ns))
 		}
 	}
 	for k, ns := range r.CriticalExtensions {
 		if !ValidNamespace(ns) {
-			fs.add(Pointer("releases", i, "critical_extensions", k), RuleExtensionNamespace, "critical_extensions: %s", namespaceMessage(ns))
+			fs.add(Pointer("releases", i, "critical_extensions", k), RuleExtensionNamespace, "critical_extensions: %s", namespacePhrase(ns))
 		}
 	}
 }
@@ -95,18 +94,18 @@ func (fs *findings) relationships(r *Release, i int) {
 		relp := Pointer("releases", i, "relationships", k)
 		if rel.Version != "" {
 			if rel.Project == "" {
-				fs.add(relp+"/version", RuleRelationshipVersion, "relationship version %q is only allowed with a project target", rel.Version)
+				fs.add(relp+"/version", RuleRelationshipVersion, "relationship version %q is only allowed with a project target", pub(rel.Version))
 			}
 			if _, err := version.ParseConstraint(rel.Version); err != nil {
-				fs.add(relp+"/version", RuleConstraint, "relationship version is not a constraint: %v", err)
+				fs.add(relp+"/version", RuleConstraint, "relationship version is not a constraint: %s", constraintText(err, rel.Version))
 			}
 		}
 		if rel.Capability != "" {
 			if rel.Project != "" {
-				fs.add(relp+"/capability", RuleRelationshipTarget, "relationship names both project %q and capability %q; a target is one or the other", rel.Project, rel.Capability)
+				fs.add(relp+"/capability", RuleRelationshipTarget, "relationship names both project %q and capability %q; a target is one or the other", pub(rel.Project), pub(rel.Capability))
 			}
 			if rel.Kind != KindRequires && rel.Kind != KindRecommends && rel.Kind != KindConflicts {
-				fs.add(relp+"/capability", RuleRelationshipCapabity, "relationship kind %q cannot target a capability (only requires, recommends, conflicts)", rel.Kind)
+				fs.add(relp+"/capability", RuleRelationshipCapabity, "relationship kind %q cannot target a capability (only requires, recommends, conflicts)", pub(string(rel.Kind)))
 			}
 		}
 	}
@@ -118,7 +117,7 @@ func (fs *findings) uniquePrecedence(m *Manifest, parsed []*version.Version) {
 	for j := range parsed {
 		for i := 0; i < j; i++ {
 			if parsed[i] != nil && parsed[j] != nil && version.Compare(*parsed[i], *parsed[j]) == 0 {
-				fs.add(Pointer("releases", j, "version"), RuleUniquePrecedence, "release version %q has the same precedence as %q at /releases/%d", m.Releases[j].Version, m.Releases[i].Version, i)
+				fs.add(Pointer("releases", j, "version"), RuleUniquePrecedence, "release version %q has the same precedence as %q at /releases/%d", pub(m.Releases[j].Version), pub(m.Releases[i].Version), i)
 				break
 			}
 		}
@@ -133,15 +132,15 @@ func (fs *findings) channelHeads(m *Manifest, sch version.Scheme) {
 		cp := Pointer("channels", ch)
 		stated := m.Channels[ch].Version
 		if _, err := version.Parse(stated, sch); err != nil {
-			fs.add(cp+"/version", RuleVersionScheme, "channels.%s.version does not parse under the project's %s versioning: %v", ch, sch, err)
+			fs.add(cp+"/version", RuleVersionScheme, "channels.%s.version does not parse under the project's %s versioning: %s", pub(ch), sch, quoting(err.Error(), stated))
 			continue
 		}
 		h, ok := heads[ch]
 		switch {
 		case !ok:
-			fs.add(cp, RuleChannelHeads, "channel %q has no release with status available, so it must be absent from channels", ch)
+			fs.add(cp, RuleChannelHeads, "channel %q has no release with status available, so it must be absent from channels", pub(ch))
 		case h.Version != stated:
-			fs.add(cp+"/version", RuleChannelHeads, "channels.%s.version is %q but the channel's head (its highest-precedence available release) is %q", ch, stated, h.Version)
+			fs.add(cp+"/version", RuleChannelHeads, "channels.%s.version is %q but the channel's head (its highest-precedence available release) is %q", pub(ch), pub(stated), pub(h.Version))
 		}
 	}
 	for _, ch := range sortedKeys(heads) {
@@ -161,9 +160,9 @@ func noticeRule(r *Release, rp string) []Finding {
 		want := r.Status == n.name
 		switch {
 		case want && !n.present:
-			fs = append(fs, Finding{Pointer: rp + "/" + n.name, Rule: RuleStatusNotice, Message: fmt.Sprintf("status is %q but the %s notice is missing", r.Status, n.name)})
+			fs = append(fs, found(rp+"/"+n.name, RuleStatusNotice, "status is %q but the %s notice is missing", pub(string(r.Status)), n.name))
 		case !want && n.present:
-			fs = append(fs, Finding{Pointer: rp + "/" + n.name, Rule: RuleStatusNotice, Message: fmt.Sprintf("a %s notice is present but status is %q", n.name, r.Status)})
+			fs = append(fs, found(rp+"/"+n.name, RuleStatusNotice, "a %s notice is present but status is %q", n.name, pub(string(r.Status))))
 		}
 	}
 	return fs
@@ -177,18 +176,18 @@ func indexRules(ix *Index) []Finding {
 	first := map[string]int{}
 	for i, e := range ix.Projects {
 		if j, dup := first[e.ID]; dup {
-			fs = append(fs, Finding{Pointer: Pointer("projects", i, "id"), Rule: RuleIndexUniqueID, Message: fmt.Sprintf("project id %q is listed twice (also at /projects/%d)", e.ID, j)})
+			fs = append(fs, found(Pointer("projects", i, "id"), RuleIndexUniqueID, "project id %q is listed twice (also at /projects/%d)", pub(e.ID), j))
 		} else {
 			first[e.ID] = i
 		}
 		if i > 0 {
 			if prev := ix.Projects[i-1].ID; e.ID < prev {
-				fs = append(fs, Finding{Pointer: Pointer("projects", i, "id"), Rule: RuleIndexOrder, Message: fmt.Sprintf("projects must be sorted by id: %q comes after %q", e.ID, prev)})
+				fs = append(fs, found(Pointer("projects", i, "id"), RuleIndexOrder, "projects must be sorted by id: %q comes after %q", pub(e.ID), pub(prev)))
 			}
 		}
 		for _, ch := range sortedKeys(e.Channels) {
 			if _, err := version.Parse(e.Channels[ch], version.Decimal); err != nil {
-				fs = append(fs, Finding{Pointer: Pointer("projects", i, "channels", ch), Rule: RuleVersionScheme, Message: fmt.Sprintf("channels.%s is not a version: %v", ch, err)})
+				fs = append(fs, found(Pointer("projects", i, "channels", ch), RuleVersionScheme, "channels.%s is not a version: %s", pub(ch), quoting(err.Error(), e.Channels[ch])))
 			}
 		}
 	}

@@ -43,28 +43,32 @@ func SchemaFindings(s *jsonschema.Schema, v any) []Finding {
 		return printableFindings([]Finding{{Rule: RuleInternal, Message: "schema validation failed: " + err.Error()}})
 	}
 	var out []Finding
-	collect(ve, &out)
+	collect(ve, &out, v)
 	return printableFindings(sortFindings(out))
 }
 
-func collect(ve *jsonschema.ValidationError, out *[]Finding) {
+// collect turns one validation error of the document v into findings.
+func collect(ve *jsonschema.ValidationError, out *[]Finding, v any) {
 	kw := keyword(ve.KeywordLocation)
 	if (kw == "oneOf" || kw == "anyOf") && len(ve.Causes) > 0 {
-		var msgs []string
 		var leaves []Finding
 		for _, c := range ve.Causes {
-			collect(c, &leaves)
+			collect(c, &leaves, v)
 		}
-		for _, l := range leaves {
-			msgs = append(msgs, l.Message)
+		format, args := "%s matches none of the allowed forms: ", []any{fieldLabel(instancePointer(ve.InstanceLocation))}
+		for i, l := range leaves {
+			if i > 0 {
+				format += "; "
+			}
+			format += "%s"
+			args = append(args, leafPhrase(l))
 		}
-		ptr := instancePointer(ve.InstanceLocation)
-		*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("%s matches none of the allowed forms: %s", fieldLabel(ptr), strings.Join(msgs, "; "))})
+		*out = append(*out, found(instancePointer(ve.InstanceLocation), kw, format, args...))
 		return
 	}
 	if len(ve.Causes) > 0 {
 		for _, c := range ve.Causes {
-			collect(c, out)
+			collect(c, out, v)
 		}
 		return
 	}
@@ -83,22 +87,27 @@ func collect(ve *jsonschema.ValidationError, out *[]Finding) {
 	case "additionalProperties":
 		if strings.HasPrefix(ve.Message, "additionalProperties ") {
 			for _, name := range quotedNames(strings.TrimSuffix(strings.TrimPrefix(ve.Message, "additionalProperties "), " not allowed")) {
-				*out = append(*out, Finding{Pointer: ptr + "/" + escapeToken(name), Rule: kw,
-					Message: fmt.Sprintf("unknown field %q is not allowed here (core fields are frozen; new data goes in namespaced extensions)", name)})
+				*out = append(*out, found(ptr+"/"+escapeToken(name), kw,
+					"unknown field %q is not allowed here (core fields are frozen; new data goes in namespaced extensions)", pub(name)))
 			}
 			return
 		}
 	}
-	msg := ve.Message
-	if kw == "pattern" {
-		msg = patternWords(ve.AbsoluteKeywordLocation)
+	msg := phrase{"%s", []any{ve.Message}}
+	switch kw {
+	case "pattern":
+		msg.args[0] = patternWords(ve.AbsoluteKeywordLocation)
+	case "format":
+		if s, ok := valueAt(v, ptr).(string); ok { // the library's message quotes the value
+			msg = libQuoting(ve.Message, s)
+		}
 	}
 	if strings.Contains(ve.KeywordLocation, "/propertyNames/") {
 		kw = "propertyNames"
-		*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("key %q is not an allowed name here: %s", lastToken(ptr), msg)})
+		*out = append(*out, found(ptr, kw, "key %q is not an allowed name here: %s", pub(lastToken(ptr)), msg))
 		return
 	}
-	*out = append(*out, Finding{Pointer: ptr, Rule: kw, Message: fmt.Sprintf("%s: %s", fieldLabel(ptr), msg)})
+	*out = append(*out, found(ptr, kw, "%s: %s", fieldLabel(ptr), msg))
 }
 
 // patternForms says in words what each pattern of the protocol schemas asks for, by the
@@ -132,15 +141,15 @@ func patternWords(loc string) string {
 
 // fieldLabel names the field a pointer ends in, for messages: the name quoted, the pointer
 // (publisher keys) through Printable.
-func fieldLabel(ptr string) string {
+func fieldLabel(ptr string) phrase {
 	if ptr == "" {
-		return "the document"
+		return phrase{format: "the document"}
 	}
 	name := lastToken(ptr)
 	if _, err := strconv.Atoi(name); err == nil {
-		return fmt.Sprintf("item %s of %q (%s)", name, lastToken(ptr[:strings.LastIndexByte(ptr, '/')]), Printable(ptr))
+		return phrase{"item %s of %q (%s)", []any{name, pub(lastToken(ptr[:strings.LastIndexByte(ptr, '/')])), pub(Printable(ptr))}}
 	}
-	return fmt.Sprintf("field %q (%s)", name, Printable(ptr))
+	return phrase{"field %q (%s)", []any{pub(name), pub(Printable(ptr))}}
 }
 
 // keyword is the last segment of a schema keyword location ("/properties/a/type" -> "type").

@@ -171,8 +171,8 @@ func (p *scanner) object(ptr string, d int) (any, error) {
 		_, dup := m[k]
 		if dup {
 			line, col := lineCol(p.b, keyAt)
-			p.findings = append(p.findings, Finding{Pointer: kp, Rule: RuleDuplicateKey,
-				Message: fmt.Sprintf("duplicate key %q in the same object (again at line %d, column %d): which value counts is ambiguous", k, line, col)})
+			p.findings = append(p.findings, found(kp, RuleDuplicateKey,
+				"duplicate key %q in the same object (again at line %d, column %d): which value counts is ambiguous", pub(k), line, col))
 		}
 		p.ws()
 		if p.i >= len(p.b) || p.b[p.i] != ':' {
@@ -390,20 +390,20 @@ func (p *scanner) number(ptr string) (any, error) {
 // checkNumber refuses numbers no float64 holds (1e400, 1e-400) and absurd literals.
 func (p *scanner) checkNumber(ptr string, n json.Number) {
 	s := string(n)
-	bad := ""
+	var bad phrase
 	if len(s) > maxNumberLen {
-		bad = fmt.Sprintf("a %d-character number literal (at most %d accepted)", len(s), maxNumberLen)
+		bad = phrase{"a %d-character number literal (at most %d accepted)", []any{len(s), maxNumberLen}}
 	} else if f, err := strconv.ParseFloat(s, 64); err != nil {
-		bad = fmt.Sprintf("number %s is out of range", s)
+		bad = phrase{"number %s is out of range", []any{pub(s)}}
 	} else if f == 0 && strings.ContainsAny(strings.SplitN(strings.ToLower(s), "e", 2)[0], "123456789") {
-		bad = fmt.Sprintf("number %s is out of range (too small to represent)", s)
+		bad = phrase{"number %s is out of range (too small to represent)", []any{pub(s)}}
 	} else if i := strings.IndexAny(s, "eE"); i >= 0 {
 		if e, err := strconv.Atoi(strings.TrimPrefix(s[i+1:], "+")); err != nil || e > 400 || e < -400 {
-			bad = fmt.Sprintf("number %s has an out-of-range exponent", s)
+			bad = phrase{"number %s has an out-of-range exponent", []any{pub(s)}}
 		}
 	}
-	if bad != "" {
-		p.findings = append(p.findings, Finding{Pointer: ptr, Rule: RuleNumberRange, Message: fmt.Sprintf("%s: %s", fieldLabel(ptr), bad)})
+	if bad.format != "" {
+		p.findings = append(p.findings, found(ptr, RuleNumberRange, "%s: %s", fieldLabel(ptr), bad))
 	}
 }
 

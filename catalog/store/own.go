@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
 // OwnDir is the top-level directory of this index's own files: what it keeps about a record
@@ -65,13 +68,79 @@ func OwnPath(rel string) (string, bool) {
 }
 
 // Finding is one problem a read found, structured for pages and tools: which kind (a token a
-// reader groups by), the index's words, and the publisher's text it is about, quoted as sent
-// (empty when it quotes nothing). A read can find several: every one is kept, in the order
-// found, in the own file of the record the read wrote (Source, Origin and Claim Findings).
+// reader groups by: a protocol rule or JSON Schema keyword, or the claim or site health of a
+// read that failed), where in the document (a JSON pointer of the publisher's keys, "" for the
+// document or none), the index's words, and the publisher's text the words quote, apart:
+// Words holds a slot "{n}" (protocol.ForSlots) where it quotes Quotes[n-1]. A read can find
+// several: every one is kept, in the order found, in the own file of the record the read
+// wrote (Source, Origin and Claim Findings), beside the record's one problem string.
 type Finding struct {
-	Kind  string `json:"kind"`
-	Words string `json:"words"`
-	Quote string `json:"quote,omitempty"`
+	Kind   string   `json:"kind"`
+	At     string   `json:"at,omitempty"`
+	Words  string   `json:"words"`
+	Quotes []string `json:"quotes,omitempty"`
+}
+
+// FindingsOf are protocol findings as a record keeps them, in their order.
+func FindingsOf(fs []protocol.Finding) []Finding {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]Finding, len(fs))
+	for i, f := range fs {
+		out[i] = Finding{Kind: f.Rule, At: f.Pointer, Words: f.Words, Quotes: f.Quotes}
+	}
+	return out
+}
+
+// Quoting is a finding of kind whose words are text with each occurrence of a known value
+// (a URL, a digest the read was given) a slot: the values are known, nothing is looked for by
+// its shape. A value that does not occur is not quoted.
+func Quoting(kind, text string, values ...string) Finding {
+	f := Finding{Kind: kind}
+	var b strings.Builder
+	for rest := text; ; {
+		best, at := -1, -1
+		for i, v := range values {
+			if j := strings.Index(rest, v); v != "" && j >= 0 && (at < 0 || j < at || j == at && len(v) > len(values[best])) {
+				best, at = i, j
+			}
+		}
+		if at < 0 {
+			b.WriteString(rest)
+			break
+		}
+		f.Quotes = append(f.Quotes, values[best])
+		b.WriteString(rest[:at] + "{" + strconv.Itoa(len(f.Quotes)) + "}")
+		rest = rest[at+len(values[best]):]
+	}
+	f.Words = b.String()
+	return f
+}
+
+// Segments splits the finding's words for display: the index's words, and each quotation
+// where its slot is (quoted[i] true); a slot with no quotation is dropped.
+func (f Finding) Segments() (segs []string, quoted []bool) {
+	protocol.ForSlots(f.Words, func(text string, n int) {
+		if text != "" {
+			segs, quoted = append(segs, text), append(quoted, false)
+		}
+		if n > 0 && n <= len(f.Quotes) {
+			segs, quoted = append(segs, f.Quotes[n-1]), append(quoted, true)
+		}
+	})
+	return segs, quoted
+}
+
+// Text is the finding on one line for a terminal: the pointer, then the words with each
+// quotation in its slot.
+func (f Finding) Text() string {
+	segs, _ := f.Segments()
+	s := strings.Join(segs, "")
+	if f.At != "" {
+		s = f.At + ": " + s
+	}
+	return s
 }
 
 // The own files' shapes. Record is the SHA-256 of the record bytes the file extends.

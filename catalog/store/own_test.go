@@ -21,7 +21,7 @@ func fullClaim() Claim {
 		Rejected:   &Rejected{SHA256: e, Crawler: "0.1.0", Problem: "too big", Health: ClaimRefused},
 		Health:     ClaimCurrent, Media: &Media{URL: "https://a.example/i.png", Alt: "i", File: &file, Definitive: true},
 		FirstObserved: "2026-10-10T00:00:00Z", LastAttempt: "2026-10-10T00:00:00Z",
-		Findings: []Finding{{Kind: "schema", Words: "an unknown field", Quote: "colour"}, {Kind: "digest", Words: "the digest differs"}},
+		Findings: []Finding{{Kind: "schema", At: "/colour", Words: "unknown field \"{1}\"", Quotes: []string{"colour"}}, {Kind: "digest", Words: "the digest differs"}},
 	}
 }
 

@@ -90,7 +90,13 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		// The same refused bytes are still advertised: not downloaded again (state.txt). A
 		// refusal recorded as manifest-unreachable says the bytes were not read, which no
 		// refusal by this version says, so they are read again to get the health they have now.
-		return r.notCurrent(sr, c, c.Rejected.RejectedHealth(), c.Rejected.Problem)
+		// The findings of the read that refused them stay when the record still says that
+		// read's problem; otherwise the problem string alone says it.
+		var fs []store.Finding
+		if c.Problem != nil && *c.Problem == c.Rejected.Problem {
+			fs = c.Findings
+		}
+		return r.notCurrent(sr, c, c.Rejected.RejectedHealth(), c.Rejected.Problem, fs)
 	}
 	f := r.fetchManifest(ctx, sr, entry, h, c.Validators)
 	if f.ctxErr != nil {
@@ -159,13 +165,13 @@ func (r *run) settleFetched(ctx context.Context, sr *siteRun, st *claimStart, f 
 		if f.reject {
 			c.Rejected = rejected(f.entry.ManifestSHA256, f.health, f.problem)
 		}
-		return r.notCurrent(sr, c, f.health, f.problem)
+		return r.notCurrent(sr, c, f.health, f.problem, f.findings)
 	}
 	m, fs := protocol.ValidateForEntry(f.body, f.entry, "")
 	if len(fs) > 0 || m == nil {
 		health, problem := manifestVerdict(fs)
 		c.Rejected = rejected(store.Digest(f.body), health, problem)
-		return r.notCurrent(sr, c, health, problem)
+		return r.notCurrent(sr, c, health, problem, store.FindingsOf(fs))
 	}
 	sr.markUsed(f.version)
 	if f.resp != nil && !f.resp.NotModified {
@@ -198,7 +204,7 @@ func (sr *siteRun) count(f func(*siteStats)) {
 // true, now is newly accepted bytes, written through replace.
 func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *held, m *protocol.Manifest, wasWithdrawn bool, before *held, replaced bool) error {
 	c.IngestedSHA256 = strp(now.digest)
-	c.Health, c.Problem, c.Rejected = store.ClaimCurrent, nil, nil
+	c.Health, c.Problem, c.Rejected, c.Findings = store.ClaimCurrent, nil, nil, nil
 	c.LastSuccess = strp(r.now)
 	var e *store.Event
 	switch {
@@ -271,7 +277,7 @@ func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 		stub.IngestedSHA256, stub.Validators, stub.Media = nil, store.Validators{}, nil
 		stub.LastChanged, stub.LastSuccess = nil, nil
 		stub.Health = store.ClaimManifestUnreachable
-		stub.Problem = strp("the refresh reading this manifest was interrupted before it was recorded")
+		stub.Problem, stub.Findings = strp("the refresh reading this manifest was interrupted before it was recorded"), nil
 	}
 	stub.PendingSHA256 = strp(now.digest)
 	if err := r.st.WriteJSON(rel, stub); err != nil {
@@ -286,9 +292,10 @@ func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 }
 
 // notCurrent records a claim whose advertised manifest could not be taken: the held manifest
-// (if any) stays exactly as it was, and the claim says why.
-func (r *run) notCurrent(sr *siteRun, c *store.Claim, health, problem string) error {
-	c.Health, c.Problem = health, &problem
+// (if any) stays exactly as it was, and the claim says why: the problem in words, and every
+// finding of the read (fs) in its own file.
+func (r *run) notCurrent(sr *siteRun, c *store.Claim, health, problem string, fs []store.Finding) error {
+	c.Health, c.Problem, c.Findings = health, &problem, fs
 	sr.count(func(s *siteStats) { s.problems++ })
 	r.fact(claimFact(c.Origin, c.Project, health, store.HealthLabel(health), problem))
 	return r.putClaim(*c)
@@ -305,8 +312,9 @@ type fetchResult struct {
 	downloads   int                 // manifest bodies downloaded (a 304 is none)
 	health      string              // non-empty: the claim health of a failure
 	problem     string
-	reject      bool  // remember the advertised digest as refused
-	ctxErr      error // the refresh was interrupted
+	findings    []store.Finding // the failure, structured: the publisher's URL and digests quoted apart
+	reject      bool            // remember the advertised digest as refused
+	ctxErr      error           // the refresh was interrupted
 }
 
 // fetchManifest downloads the advertised manifest and checks its bytes against the advertised
@@ -340,14 +348,17 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 		switch {
 		case guard.KindOf(err) == guard.KindTooLarge:
 			res.health, res.problem, res.reject = store.ClaimRefused, err.Error(), true
+			res.findings = []store.Finding{store.Quoting(res.health, res.problem, murl)}
 			return res
 		case err != nil:
 			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, nil, err)
+			res.findings = []store.Finding{store.Quoting(res.health, res.problem, murl)}
 			return res
 		case resp.NotModified && heldAdvertised:
 			body = h.bytes // the server says: what you hold (verified against its record)
 		case resp.Status != 200:
 			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, resp, nil)
+			res.findings = []store.Finding{store.Quoting(res.health, res.problem, murl)}
 			return res
 		default:
 			body = resp.Body
@@ -363,8 +374,11 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 		}
 		if attempt == len(RetryWaits) {
 			res.health, res.served = store.ClaimInconsistent, body
-			res.problem = fmt.Sprintf("the manifest served at %s hashes to %s, but the site index advertises %s (read %d times, the index re-read after waits of %s and %s); the last good manifest is kept",
+			what := fmt.Sprintf("the manifest served at %s hashes to %s, but the site index advertises %s (read %d times, the index re-read after waits of %s and %s)",
 				murl, got, adv, attempt+1, RetryWaits[0], RetryWaits[1])
+			res.problem = what + "; the last good manifest is kept"
+			// The page says what is kept from the held manifest, so the finding does not.
+			res.findings = []store.Finding{store.Quoting(res.health, what, murl, got, adv)}
 			return res
 		}
 		if err := r.o.Sleep(ctx, RetryWaits[attempt]); err != nil {
@@ -375,6 +389,7 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 			res.health = store.ClaimManifestUnreachable
 			res.problem = fmt.Sprintf("the manifest served at %s hashes to %s, not the advertised %s, and it was not read again: %s",
 				murl, got, adv, context.Cause(ctx))
+			res.findings = []store.Finding{store.Quoting(res.health, res.problem, murl, got, adv)}
 			return res
 		}
 		if e, ver, ok := r.reReadEntry(ctx, sr, entry.ID); ok {

@@ -6,8 +6,12 @@ import (
 
 // putClaim writes a claim's final record for this refresh and notes its health. A cached image
 // it names that media/ lacks (and this refresh did not fetch again) is recorded as not cached.
+// Findings go with the problem they were recorded with: none without a problem.
 func (r *run) putClaim(c store.Claim) error {
 	c.Media = r.mediaHeld(c.Media)
+	if c.Problem == nil {
+		c.Findings = nil
+	}
 	if err := r.st.WriteJSON(store.ClaimPath(c.Project, c.Origin), c); err != nil {
 		return err
 	}
@@ -49,8 +53,12 @@ func (r *run) repairMedia() error {
 	return nil
 }
 
-// putOrigin writes an origin's record and notes its health.
+// putOrigin writes an origin's record and notes its health. Findings go with the problem they
+// were recorded with: none without a problem.
 func (r *run) putOrigin(o store.Origin) error {
+	if o.Problem == nil {
+		o.Findings = nil
+	}
 	if err := r.st.WriteJSON(store.OriginPath(o.ID), o); err != nil {
 		return err
 	}
@@ -123,7 +131,7 @@ func (r *run) movePending(old, newIndexURL, problem string) error {
 		return nil
 	}
 	msg := "the enrolled source now leads to the site index " + newIndexURL + ", which could not be read (" + problem + "); the move is recorded once it reads, and until then this site's last good data stays"
-	o.Health, o.Problem, o.LastAttempt = store.OriginUnreachable, &msg, r.now
+	o.Health, o.Problem, o.LastAttempt, o.Findings = store.OriginUnreachable, &msg, r.now, nil
 	o.Sources = []string{}
 	if err := r.putOrigin(o); err != nil {
 		return err
@@ -134,7 +142,7 @@ func (r *run) movePending(old, newIndexURL, problem string) error {
 		if c.Health == store.ClaimWithdrawn {
 			continue
 		}
-		c.Health, c.Problem, c.LastAttempt = store.ClaimOriginUnavailable, &msg, r.now
+		c.Health, c.Problem, c.LastAttempt, c.Findings = store.ClaimOriginUnavailable, &msg, r.now, nil
 		if err := r.putClaim(c); err != nil {
 			return err
 		}

@@ -88,12 +88,12 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		return err
 	}
 	if problem != "" {
-		return r.siteUnreadable(p, site, o, srs, store.OriginUnreachable, problem)
+		return r.siteUnreadable(p, site, o, srs, store.OriginUnreachable, problem, []store.Finding{store.Quoting(store.OriginUnreachable, problem, d.IndexURL)})
 	}
 	idx, fs, orderIssue := validateIndex(body)
 	if len(fs) > 0 {
 		health, problem := indexVerdict(fs)
-		return r.siteUnreadable(p, site, o, srs, health, problem)
+		return r.siteUnreadable(p, site, o, srs, health, problem, store.FindingsOf(fs))
 	}
 	if fresh {
 		if err := r.replaceIndex(o, body); err != nil {
@@ -103,7 +103,7 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	}
 	o.IndexSHA256 = strp(store.Digest(body))
 	setSite(&o, idx)
-	o.Health, o.Problem, o.LastSuccess = store.OriginHealthy, nil, strp(r.now)
+	o.Health, o.Problem, o.LastSuccess, o.Findings = store.OriginHealthy, nil, strp(r.now), nil
 	if o.Issues == nil {
 		o.Issues = []string{}
 	}
@@ -306,7 +306,7 @@ func (r *run) replaceIndex(o store.Origin, body []byte) error {
 	}
 	rel := store.OriginPath(o.ID)
 	var stub store.Origin
-	if err := r.st.ReadJSON(rel, &stub); err != nil {
+	if err := r.st.ReadJSON(rel, &stub); err != nil { // a new origin: no findings yet
 		stub = store.Origin{ID: o.ID, IndexURL: o.IndexURL, Sources: []string{}, Redirects: []string{}, Issues: []string{}, Previous: []store.Move{},
 			Health: store.OriginUnreachable, Problem: strp("the refresh reading this site index was interrupted before it was recorded"),
 			FirstObserved: o.FirstObserved, LastAttempt: o.LastAttempt}
@@ -345,10 +345,11 @@ func (r *run) writeSources(o store.Origin, srs []*sourceRun) error {
 }
 
 // siteUnreadable records a site whose index was reached but not usable (not DreamWeave,
-// invalid, newer protocol, refused). Held bytes stay; the claims say they are stale. A move
-// into it stays pending: the old site's claims keep their last good data (movePending).
-func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*sourceRun, health, problem string) error {
-	o.Health, o.Problem = health, &problem
+// invalid, newer protocol, refused), with every finding of the read (fs). Held bytes stay;
+// the claims say they are stale. A move into it stays pending: the old site's claims keep
+// their last good data (movePending).
+func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*sourceRun, health, problem string, fs []store.Finding) error {
+	o.Health, o.Problem, o.Findings = health, &problem, fs
 	if o.Issues == nil {
 		o.Issues = []string{}
 	}
@@ -360,7 +361,7 @@ func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*source
 			return err
 		}
 	}
-	v := &verdict{store.SourceResolved, problem}
+	v := &verdict{store.SourceResolved, problem, fs}
 	switch health {
 	case store.OriginUnsupportedVersion:
 		v.health = store.SourceUnsupportedVersion
@@ -374,7 +375,7 @@ func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*source
 		return err
 	}
 	r.fact(siteFact(site, health, problem, nil))
-	if err := r.claimsUnavailable(site, problem); err != nil {
+	if err := r.claimsUnavailable(site, problem, fs); err != nil {
 		return err
 	}
 	r.siteProgress(site, health+": "+problem)

@@ -2,6 +2,7 @@ package refresh
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -162,7 +163,7 @@ func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 			// The index was reached but cannot be used: resolved with the parse problem, or
 			// the health of what stopped it (a newer protocol; the held bytes gone after a
 			// 304 and the refetch failing). The site's line says why.
-			s.Health, s.Problem = sr.unusable.health, strp(sr.unusable.problem)
+			s.Health, s.Problem, s.Findings = sr.unusable.health, strp(sr.unusable.problem), sr.unusable.findings
 			if s.Health != store.SourceResolved {
 				r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, "its site "+*site+" could not be read (the site's line says why)"))
 			}
@@ -170,6 +171,12 @@ func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 	} else {
 		s.Health = sourceHealth(sr.err)
 		s.Problem = strp(sr.err.Error())
+		urls := []string{sr.src.URL}
+		var de *discover.Error
+		if errors.As(sr.err, &de) {
+			urls = append(urls, discoveryURLs(de, "")...)
+		}
+		s.Findings = []store.Finding{store.Quoting(s.Health, *s.Problem, urls...)}
 		if s.Origin != nil && !r.hasOrigin(*s.Origin) {
 			s.Origin = nil
 		}

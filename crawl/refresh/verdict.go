@@ -13,7 +13,10 @@ import (
 )
 
 // verdict is a health token and its problem.
-type verdict struct{ health, problem string }
+type verdict struct {
+	health, problem string
+	findings        []store.Finding // the problem, structured (the site's findings)
+}
 
 // sourceHealth is the health of a source whose discovery failed (FORMATS section 1.2): a
 // broken <link>; refused by crawler policy (an address, a scheme, credentials, redirects, a
@@ -76,11 +79,11 @@ func warnings(runs []*sourceRun) []string {
 // health says why, its claims are marked stale, nothing held changes.
 func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 	srs := p.failed[site]
-	health, problem := r.failureVerdict(ctx, site, srs[0].err)
+	health, problem, fs := r.failureVerdict(ctx, site, srs[0].err)
 	if err := r.stopped(); err != nil { // the probe was cut short: nothing is written
 		return err
 	}
-	if err := r.originUnavailable(site, health, problem, sourceURLs(srs)); err != nil {
+	if err := r.originUnavailable(site, health, problem, fs, sourceURLs(srs)); err != nil {
 		return err
 	}
 	for _, old := range p.pending[site] {
@@ -104,31 +107,41 @@ func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 // JSON at the held index is that index's verdict (invalid-index with the finding's line and
 // column); a body over the size limit is refused by crawler policy; an address guard refusal is
 // unreachable (SSRF protection is not a resource limit); a time budget says so. When every URL
-// answered "not here", the held index is asked why (probe).
-func (r *run) failureVerdict(ctx context.Context, site string, err error) (health, problem string) {
+// answered "not here", the held index is asked why (probe). fs are the read's findings: the
+// index's, when its findings are the verdict, else the problem with the URLs it names quoted.
+func (r *run) failureVerdict(ctx context.Context, site string, err error) (health, problem string, fs []store.Finding) {
 	x := r.prevOrigins[site].IndexURL
 	var de *discover.Error
 	if !errors.As(err, &de) {
+		health, problem = store.OriginUnreachable, err.Error()
 		if isBudget(err) {
-			return store.OriginUnreachable, "not read: " + err.Error()
+			problem = "not read: " + problem
 		}
-		return store.OriginUnreachable, err.Error()
+		return health, problem, []store.Finding{store.Quoting(health, problem, x)}
 	}
 	atHeld := de.At == x || de.Asked == x
 	switch {
 	case de.BrokenLink: // the page now links no readable index: discovery stopped, nothing walked around it
-		return store.OriginNoIndex, de.Problem
+		health, problem = store.OriginNoIndex, de.Problem
 	case !de.Outage:
-		return r.probe(ctx, site, de.Problem)
+		return r.probe(ctx, site, de)
 	case len(de.Findings) > 0 && atHeld:
 		h, verdict := indexVerdict(de.Findings)
-		return h, "the site index at " + x + " " + strings.TrimPrefix(verdict, "the site index ")
+		return h, "the site index at " + x + " " + strings.TrimPrefix(verdict, "the site index "), store.FindingsOf(de.Findings)
 	case guard.KindOf(err) == guard.KindTooLarge:
-		return store.OriginRefused, de.Problem
+		health, problem = store.OriginRefused, de.Problem
 	case atHeld && (de.Status == 404 || de.Status == 410):
-		return store.OriginNoIndex, de.Problem
+		health, problem = store.OriginNoIndex, de.Problem
+	default:
+		health, problem = store.OriginUnreachable, de.Problem
 	}
-	return store.OriginUnreachable, de.Problem
+	return health, problem, []store.Finding{store.Quoting(health, problem, discoveryURLs(de, x)...)}
+}
+
+// discoveryURLs are the URLs a discovery failure's problem may name: the enrolled URL, where
+// discovery stopped, what it asked, and the held index x.
+func discoveryURLs(de *discover.Error, x string) []string {
+	return []string{de.URL, de.At, de.Asked, x}
 }
 
 // probe asks the held site index URL itself why discovery found nothing there (every URL
@@ -136,34 +149,38 @@ func (r *run) failureVerdict(ctx context.Context, site string, err error) (healt
 // "unreachable", a body over the limit "refused", a document that is not a valid site index
 // its verdict, and anything else (a 404, a valid index the enrolled URL no longer leads to)
 // "no-index".
-func (r *run) probe(ctx context.Context, site, problem string) (health, detail string) {
-	u := r.prevOrigins[site].IndexURL
+func (r *run) probe(ctx context.Context, site string, de *discover.Error) (health, detail string, fs []store.Finding) {
+	u, problem := r.prevOrigins[site].IndexURL, de.Problem
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: acceptIndex})
 	switch {
 	case guard.KindOf(err) == guard.KindTooLarge:
-		return store.OriginRefused, fmt.Sprintf("%s; the held site index %s %s", problem, u, guard.Words(err, guard.Predicate))
+		health, detail = store.OriginRefused, fmt.Sprintf("%s; the held site index %s %s", problem, u, guard.Words(err, guard.Predicate))
 	case err != nil:
-		return store.OriginUnreachable, problem + "; the held site index could not be read: " + err.Error()
+		health, detail = store.OriginUnreachable, problem+"; the held site index could not be read: "+err.Error()
 	case resp.Status >= 500 || resp.Status == 408 || resp.Status == 429:
-		return store.OriginUnreachable, fmt.Sprintf("%s; the held site index %s answers HTTP %d", problem, u, resp.Status)
+		health, detail = store.OriginUnreachable, fmt.Sprintf("%s; the held site index %s answers HTTP %d", problem, u, resp.Status)
 	case resp.Status != 200:
-		return store.OriginNoIndex, fmt.Sprintf("%s; the held site index %s answers HTTP %d", problem, u, resp.Status)
+		health, detail = store.OriginNoIndex, fmt.Sprintf("%s; the held site index %s answers HTTP %d", problem, u, resp.Status)
+	default:
+		if _, ifs, _ := validateIndex(resp.Body); len(ifs) > 0 {
+			h, verdict := indexVerdict(ifs)
+			// What discovery found, then every finding of the held index.
+			fs = append([]store.Finding{store.Quoting(h, problem, discoveryURLs(de, u)...)}, store.FindingsOf(ifs)...)
+			return h, problem + "; the site index at " + u + " " + strings.TrimPrefix(verdict, "the site index "), fs
+		}
+		health, detail = store.OriginNoIndex, problem+"; the held site index "+u+" still answers as a site index, but the enrolled URL no longer leads to it"
 	}
-	if _, fs, _ := validateIndex(resp.Body); len(fs) > 0 {
-		h, verdict := indexVerdict(fs)
-		return h, problem + "; the site index at " + u + " " + strings.TrimPrefix(verdict, "the site index ")
-	}
-	return store.OriginNoIndex, problem + "; the held site index " + u + " still answers as a site index, but the enrolled URL no longer leads to it"
+	return health, detail, []store.Finding{store.Quoting(health, detail, discoveryURLs(de, u)...)}
 }
 
 // originUnavailable records an origin that could not be read, and marks its listed claims
 // origin-unavailable. Held bytes, validators and digests stay as they were.
-func (r *run) originUnavailable(site, health, problem string, srcs []string) error {
+func (r *run) originUnavailable(site, health, problem string, fs []store.Finding, srcs []string) error {
 	o, ok := r.prevOrigins[site]
 	if !ok {
 		return nil
 	}
-	o.Health, o.Problem, o.LastAttempt = health, &problem, r.now
+	o.Health, o.Problem, o.LastAttempt, o.Findings = health, &problem, r.now, fs
 	if srcs != nil {
 		o.Sources = srcs
 	}
@@ -171,19 +188,20 @@ func (r *run) originUnavailable(site, health, problem string, srcs []string) err
 		return err
 	}
 	r.fact(siteFact(site, health, problem, srcs))
-	return r.claimsUnavailable(site, problem)
+	return r.claimsUnavailable(site, problem, fs)
 }
 
 // claimsUnavailable marks a site's listed claims stale because the site could not be read;
-// the site's own line in the summary covers them.
-func (r *run) claimsUnavailable(site, problem string) error {
+// the site's own line in the summary covers them. Each claim keeps the site's findings (fs):
+// they are why it is stale.
+func (r *run) claimsUnavailable(site, problem string, fs []store.Finding) error {
 	for _, project := range sortedKeys(r.prevClaims[site]) {
 		c := r.prevClaims[site][project]
 		if c.Health == store.ClaimWithdrawn {
 			continue
 		}
 		msg := "the site could not be read on the last crawl: " + problem
-		c.Health, c.Problem, c.LastAttempt = store.ClaimOriginUnavailable, &msg, r.now
+		c.Health, c.Problem, c.LastAttempt, c.Findings = store.ClaimOriginUnavailable, &msg, r.now, fs
 		if err := r.putClaim(c); err != nil {
 			return err
 		}
