@@ -103,10 +103,81 @@ func whyHTML(label string, problem *string, known ...string) template.HTML {
 	return problemHTML(sentence(composeProblem(label, deref(problem))), known...)
 }
 
-// claimWhy is whyHTML for a claim's health and recorded problem (claimProblem).
+// claimWhy is whyHTML for a claim's health and recorded problem (claimProblem), or, when the
+// state keeps the last read's findings, findingsWhy.
 func claimWhy(c *network.Claim) template.HTML {
+	if fs := c.Record.Findings; len(fs) > 0 {
+		read := "the manifest"
+		if c.Health == store.ClaimOriginUnavailable {
+			read = "its site index"
+		}
+		return findingsWhy(store.HealthLabel(c.Health), read, fs)
+	}
 	p := claimProblem(c, deref(c.Record.Problem))
 	return whyHTML(store.HealthLabel(c.Health), &p, claimTexts(c)...)
+}
+
+// findingView is one finding of the last read as a page lists it: its kind (a data-kind
+// attribute, for readers and tests) and findingHTML.
+type findingView struct {
+	Kind string
+	HTML template.HTML
+}
+
+// findingViews are the findings a page lists under its why sentence: every one when there are
+// several (findingsWhy then only counts them), none when the sentence says the one.
+func findingViews(fs []store.Finding) []findingView {
+	if len(fs) < 2 {
+		return nil
+	}
+	out := make([]findingView, len(fs))
+	for i, f := range fs {
+		out[i] = findingView{Kind: f.Kind, HTML: findingHTML(f)}
+	}
+	return out
+}
+
+// findingsWhy is a health label and the structured findings of the last read of what (the
+// manifest, the site index) as one sentence: the label and the finding when there is one, the
+// label and how many when there are several (findingViews lists them).
+func findingsWhy(label, what string, fs []store.Finding) template.HTML {
+	lead := label
+	if r, n := utf8.DecodeRuneInString(label); unicode.IsLower(r) {
+		lead = string(unicode.ToUpper(r)) + label[n:]
+	}
+	lead = template.HTMLEscapeString(lead)
+	if len(fs) == 1 {
+		return template.HTML(lead + ": " + string(findingHTML(fs[0])) + fullStop(fs[0]))
+	}
+	return template.HTML(lead + ": the last read of " + template.HTMLEscapeString(what) + " found " + template.HTMLEscapeString(plural(len(fs), "problem", "problems")) + ".")
+}
+
+// fullStop is the full stop that ends a sentence ending in f's words, "" when they end one.
+func fullStop(f store.Finding) string {
+	segs, _ := f.Segments()
+	if len(segs) > 0 && sentence(segs[len(segs)-1]) == strings.TrimSpace(segs[len(segs)-1]) {
+		return ""
+	}
+	return "."
+}
+
+// findingHTML is one structured finding as HTML: where in the document (the publisher's keys)
+// and each quotation in <bdi data-publisher>, the index's words escaped. The publisher's text
+// is set apart by the fields it came in, never found in a sentence.
+func findingHTML(f store.Finding) template.HTML {
+	var b strings.Builder
+	if f.At != "" {
+		b.WriteString(`<bdi data-publisher>` + template.HTMLEscapeString(f.At) + `</bdi>: `)
+	}
+	segs, quoted := f.Segments()
+	for i, seg := range segs {
+		if quoted[i] {
+			b.WriteString(`<bdi data-publisher>` + template.HTMLEscapeString(seg) + `</bdi>`)
+			continue
+		}
+		b.WriteString(template.HTMLEscapeString(seg))
+	}
+	return template.HTML(b.String())
 }
 
 // keptClauses end the crawler's problems that say the last good data stays. They are true
@@ -128,8 +199,12 @@ func claimProblem(c *network.Claim, p string) string {
 	return p
 }
 
-// originWhy is whyHTML for a site's health and recorded problem.
+// originWhy is whyHTML for a site's health and recorded problem, or, when the state keeps the
+// last read's findings, findingsWhy.
 func originWhy(o *network.Origin) template.HTML {
+	if len(o.Findings) > 0 {
+		return findingsWhy(store.OriginHealthLabel(o.Health), "the site index", o.Findings)
+	}
 	return whyHTML(store.OriginHealthLabel(o.Health), o.Problem, originTexts(o)...)
 }
 

@@ -515,6 +515,8 @@ type originRow struct {
 	// (originWhy; problemHTML's escaped text and <bdi> elements only); "" for a healthy site
 	// with no problem recorded.
 	Why template.HTML
+	// Findings are every finding of the last read when Why counts several (findingViews).
+	Findings []findingView
 }
 
 func newOriginRow(o *network.Origin) *originRow {

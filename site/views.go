@@ -42,6 +42,8 @@ type claimRef struct {
 	// withdrawal's reason for a withdrawn one. Both are problemHTML: escaped text and
 	// <bdi data-publisher> elements only.
 	Why, WithdrawnWhy template.HTML
+	// Findings are every finding of the last read when Why counts several (findingViews).
+	Findings []findingView
 	// Rejected is the crawler's remembered refusal of the advertised manifest (nil for none);
 	// RejectedSame: its problem is the one Why already says; RejectedWhy is its problem as
 	// the page says it (claimProblem), quotations marked (problemHTML).
@@ -63,7 +65,7 @@ func newClaimRef(names *siteNames, c *network.Claim) *claimRef {
 	}
 	switch r.Stale {
 	case staleCached, staleNever:
-		r.Why = claimWhy(c)
+		r.Why, r.Findings = claimWhy(c), findingViews(c.Record.Findings)
 	case staleWithdrawn:
 		r.WithdrawnWhy = problemHTML(sentence(capitalize(withdrawnReason(c))), claimTexts(c)...)
 	}
@@ -107,7 +109,7 @@ func (b *builder) siteRow(o *network.Origin) *originRow {
 	r.HealthPath = healthLink(r.Anchor)
 	r.Out = len(o.Claims) - len(o.Listed)
 	if o.Problem != nil || o.Health != store.OriginHealthy {
-		r.Why = originWhy(o)
+		r.Why, r.Findings = originWhy(o), findingViews(o.Findings)
 	}
 	return r
 }
