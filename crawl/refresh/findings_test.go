@@ -1,6 +1,7 @@
 package refresh
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -157,6 +158,29 @@ func TestFindingsOfAnInvalidIndex(t *testing.T) {
 	c := l.claim(candle, tplDir)
 	if c.Health != store.ClaimOriginUnavailable || len(c.Findings) != len(o.Findings) {
 		t.Errorf("claim %s with %d findings, the site %d", c.Health, len(c.Findings), len(o.Findings))
+	}
+}
+
+// TestInspectListsEverySiteFinding: inspect of a site whose index has two faults lists both
+// under the site, each on its line with its pointer and kind.
+func TestInspectListsEverySiteFinding(t *testing.T) {
+	l := newLab(t)
+	l.editIndex(tplDir, func(doc map[string]any) {
+		doc["mirror"] = "x"
+		doc["site"].(map[string]any)["colour"] = "red"
+	})
+	rep, err := Inspect(context.Background(), l.source(tplDir), l.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := rep.String()
+	if !strings.Contains(text, "\n  every finding (") {
+		t.Errorf("inspect lists no findings under the site:\n%s", text)
+	}
+	for _, want := range []string{"\n    /mirror [additionalProperties] unknown field \"mirror\"", "\n    /site/colour [additionalProperties] unknown field \"colour\""} {
+		if !strings.Contains(text, want) {
+			t.Errorf("inspect does not list %q:\n%s", want, text)
+		}
 	}
 }
 

@@ -120,6 +120,12 @@ func (r *InspectReport) String() string {
 		if o.Problem != nil {
 			line("  problem: %s", *o.Problem)
 		}
+		if len(o.Findings) > 1 {
+			line("  every finding (%d):", len(o.Findings))
+			for _, f := range o.Findings {
+				line("    %s", findingLine(f))
+			}
+		}
 		for _, u := range o.Redirects {
 			line("  redirected: %s", u)
 		}
@@ -140,6 +146,11 @@ func (r *InspectReport) String() string {
 				for _, f := range fs {
 					line("      %s", f)
 				}
+			} else if len(c.Findings) > 1 && c.Health != store.ClaimOriginUnavailable { // the site's are listed above
+				line("    every finding (%d):", len(c.Findings))
+				for _, f := range c.Findings {
+					line("      %s", findingLine(f))
+				}
 			}
 			if c.Media != nil && c.Media.Problem != nil {
 				line("    card image: %s", *c.Media.Problem)
@@ -148,4 +159,15 @@ func (r *InspectReport) String() string {
 	}
 	b.WriteString("\nnothing was written; a refresh would record the above.\n")
 	return b.String()
+}
+
+// findingLine is a recorded finding on one line, as protocol.Finding.String writes one: where
+// (or "(document)"), the kind in brackets, the words with each quotation in its slot.
+func findingLine(f store.Finding) string {
+	at := f.At
+	if at == "" {
+		at = "(document)"
+	}
+	segs, _ := f.Segments()
+	return at + " [" + f.Kind + "] " + strings.Join(segs, "")
 }
