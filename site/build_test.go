@@ -17,7 +17,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
+	"golang.org/x/net/html"
 )
 
 func build(t *testing.T, state string, o Options) (*Result, string) {
@@ -43,6 +45,17 @@ func build(t *testing.T, state string, o Options) (*Result, string) {
 func page(t *testing.T, out, rel string) string {
 	t.Helper()
 	return visibleText(parsePage(t, out, rel))
+}
+
+// hasText reports whether an element of doc matching sel has text (htmlcheck.Text) holding s.
+func hasText(t *testing.T, doc *html.Node, sel, s string) bool {
+	t.Helper()
+	for _, txt := range htmlcheck.Texts(t, doc, sel) {
+		if strings.Contains(txt, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestBuildStaleness: every claim that is not current carries the banner with both times and
@@ -446,8 +459,7 @@ func TestBuildOddPublisherData(t *testing.T) {
 	})
 
 	_, out := build(t, state, Options{})
-	manyPage := string(readOut(t, out, claimPath(uuid(1), site)))
-	if n := strings.Count(manyPage, `<details id="release-`); n != 2000 {
+	if n := htmlcheck.Count(t, parsePage(t, out, claimPath(uuid(1), site)), `details[id^="release-"]`); n != 2000 {
 		t.Errorf("the 2,000-release claim shows %d releases", n)
 	}
 	if !strings.Contains(page(t, out, claimPath(uuid(2), site)), strings.Repeat("N", 100_000)) {
@@ -531,7 +543,7 @@ func TestBuildModelPages(t *testing.T) {
 			t.Errorf("home page does not say %q", w)
 		}
 	}
-	if !strings.Contains(string(readOut(t, out, "index.html")), `class="card-image"`) {
+	if htmlcheck.Count(t, parsePage(t, out, "index.html"), "section[aria-labelledby=featured] .card-image") == 0 {
 		t.Error("the featured card has no image")
 	}
 	for _, s := range []string{a, b} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -232,13 +233,13 @@ func TestNavigationAndNetworkPage(t *testing.T) {
 	if got := strings.Join(labels, ","); got != "Projects,Updates,Sites,Plan,Your setup,About" {
 		t.Errorf("the navigation is %s", got)
 	}
-	network := string(readOut(t, out, networkPath))
+	network := parsePage(t, out, networkPath)
 	for _, p := range []string{"conflicts/", "capabilities/", "dependencies/", "gaps/", "health/", "releases/"} {
-		if !strings.Contains(network, `href="../`+p+`index.html"`) {
+		if htmlcheck.Count(t, network, `main a[href="../`+p+`index.html"]`) == 0 {
 			t.Errorf("the network page does not link %s", p)
 		}
 	}
-	if !strings.Contains(string(readOut(t, out, "origins/index.html")), `href="../network/index.html"`) {
+	if htmlcheck.Count(t, parsePage(t, out, "origins/index.html"), `main a[href="../network/index.html"]`) == 0 {
 		t.Error("the Sites page does not link the network page")
 	}
 }
@@ -273,7 +274,7 @@ func TestJoinPage(t *testing.T) {
 			t.Errorf("the join page does not say %q", w)
 		}
 	}
-	if !strings.Contains(string(readOut(t, out, "index.html")), `href="join/index.html"`) {
+	if htmlcheck.Count(t, parsePage(t, out, "index.html"), `a[href="join/index.html"]`) == 0 {
 		t.Error("the home page does not link the join page")
 	}
 }

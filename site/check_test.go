@@ -6,6 +6,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
@@ -46,8 +47,9 @@ func TestCheckPublisherLinksUnderBaseURL(t *testing.T) {
 	m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(2), URL: "https://idx.example/x/search/?q=nope"}}
 	f.Claim(site, m)
 	_, out := build(t, state, Options{BaseURL: "https://idx.example/x/"})
-	for _, want := range []string{`href="https://idx.example/x/projects/nope/#release-1"`, `href="https://idx.example/x/search/?q=nope"`} {
-		if !strings.Contains(string(readOut(t, out, "projects/"+uuid(1)+"/"+site+"/index.html")), want) {
+	claim := parsePage(t, out, "projects/"+uuid(1)+"/"+site+"/index.html")
+	for _, want := range []string{"https://idx.example/x/projects/nope/#release-1", "https://idx.example/x/search/?q=nope"} {
+		if htmlcheck.Count(t, claim, `main a[href="`+want+`"]`) == 0 {
 			t.Errorf("the claim page does not carry the publisher's link %s", want)
 		}
 	}

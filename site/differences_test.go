@@ -7,6 +7,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"golang.org/x/net/html"
 )
 
@@ -41,7 +42,7 @@ func TestStatePageListsEveryDifference(t *testing.T) {
 			t.Errorf("the state page does not name %s", p)
 		}
 	}
-	if about := string(readOut(t, out, "about/index.html")); !strings.Contains(about, `href="../about/state/index.html"`) {
+	if htmlcheck.Count(t, parsePage(t, out, "about/index.html"), `main a[href="../about/state/index.html"]`) == 0 {
 		t.Error("the About page does not link the state page")
 	}
 	readme, err := os.ReadFile("../docs/reference-operators.md")

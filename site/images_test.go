@@ -16,6 +16,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 func solid(w, h int, c color.NRGBA) *image.NRGBA {
@@ -198,7 +199,7 @@ func TestCachedImagesPublishedAtReferencePath(t *testing.T) {
 	if got := readOut(t, out, MediaDir+"/"+sha(good)+".png"); !bytes.Equal(got, good) {
 		t.Error("the cached image is not published byte for byte at network-media/<sha256>.png")
 	}
-	if !strings.Contains(string(readOut(t, out, claimPath(uuid(1), site))), "cards/"+sha(good)[:16]) {
+	if htmlcheck.Count(t, parsePage(t, out, claimPath(uuid(1), site)), `img[src*="cards/`+sha(good)[:16]+`"]`) == 0 {
 		t.Error("the claim page does not show the resized card")
 	}
 	for _, p := range []string{MediaDir + "/" + sha(misnamed) + ".jpg", MediaDir + "/" + sha(broken) + ".png"} {

@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 // conflictState is an identity conflict at its hardest: two sites that give themselves the
@@ -110,12 +111,7 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 // pageTitle is a built page's <title> text.
 func pageTitle(t *testing.T, out, rel string) string {
 	t.Helper()
-	s := string(readOut(t, out, rel))
-	i, j := strings.Index(s, "<title>"), strings.Index(s, "</title>")
-	if i < 0 || j < i {
-		t.Fatalf("%s has no title", rel)
-	}
-	return html.UnescapeString(s[i+len("<title>") : j])
+	return htmlcheck.Text(htmlcheck.One(t, parsePage(t, out, rel), "head > title"))
 }
 
 // TestFeaturedIsTheIndexsChoice: featured projects are introduced as this index's editorial
@@ -140,10 +136,13 @@ func TestFeaturedIsTheIndexsChoice(t *testing.T) {
 		}
 	}
 	_, bare := build(t, state, Options{})
-	raw := string(readOut(t, bare, "index.html"))
-	for _, never := range []string{"Featured", `id=featured`, `id="featured"`, "features no projects"} {
-		if strings.Contains(raw, never) {
-			t.Errorf("with nothing featured, the front page still has %q", never)
+	doc := parsePage(t, bare, "index.html")
+	if n := htmlcheck.Count(t, doc, "#featured"); n != 0 {
+		t.Errorf("with nothing featured, the front page still has %d #featured", n)
+	}
+	for _, never := range []string{"Featured", "features no projects"} {
+		if strings.Contains(visibleText(doc), never) {
+			t.Errorf("with nothing featured, the front page still says %q", never)
 		}
 	}
 }
@@ -175,12 +174,11 @@ func TestPublishersPage(t *testing.T) {
 			t.Errorf("the publishers page does not say %q", w)
 		}
 	}
-	if raw := string(readOut(t, out, PublishersPage)); !strings.Contains(raw, `href=https://git.example/index`) && !strings.Contains(raw, `href="https://git.example/index"`) {
+	if htmlcheck.Count(t, parsePage(t, out, PublishersPage), `main a[href="https://git.example/index"]`) == 0 {
 		t.Error("the publishers page does not link the repository")
 	}
 	for _, rel := range []string{claimPath(uuid(1), a), originPath(a), "index.html"} {
-		raw := string(readOut(t, out, rel))
-		if !strings.Contains(raw, "about/publishers/index.html") {
+		if htmlcheck.Count(t, parsePage(t, out, rel), `a[href$="about/publishers/index.html"]`) == 0 {
 			t.Errorf("%s does not link the publishers page", rel)
 		}
 	}

@@ -188,8 +188,12 @@ func TestBuildRendersSharedNotesOnce(t *testing.T) {
 		_, out := build(t, state, Options{markdown: c.render})
 		for i := 0; i < claims; i++ {
 			p := string(readOut(t, out, "projects/"+uuid(i)+"/"+site+"/index.html"))
-			for _, w := range []string{"Shared <em>summary</em>", "Shared highlights.", "Shared added item."} {
-				if !strings.Contains(p, w) {
+			doc := parsePage(t, out, "projects/"+uuid(i)+"/"+site+"/index.html")
+			if !hasText(t, doc, "main em", "summary") {
+				t.Errorf("build %d: claim page %d lacks the summary's emphasis", run+1, i)
+			}
+			for _, w := range []string{"Shared summary", "Shared highlights.", "Shared added item."} {
+				if !strings.Contains(visibleText(doc), w) {
 					t.Errorf("build %d: claim page %d lacks %q", run+1, i, w)
 				}
 			}

@@ -3,6 +3,7 @@ package site
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
@@ -200,12 +202,27 @@ func TestClaimPageKeepsHTMLBlockProse(t *testing.T) {
 	f.Claim(site, m)
 	_, out := build(t, state, Options{})
 	p := string(readOut(t, out, "projects/"+uuid(1)+"/"+site+"/index.html"))
-	for _, want := range []string{"Big release: ferns sway.", "Grass is greener.", "Plain paragraph stays.", "<li data-publisher>Mossy rocks near every shrine.</li>"} {
-		if !strings.Contains(p, want) {
+	doc := parsePage(t, out, "projects/"+uuid(1)+"/"+site+"/index.html")
+	for _, want := range []string{"Big release: ferns sway.", "Grass is greener.", "Plain paragraph stays."} {
+		if !strings.Contains(visibleText(doc), want) {
 			t.Errorf("claim page lacks %q", want)
 		}
 	}
-	for _, bad := range []string{"<li data-publisher></li>", "alert(1)", "<strong>Fixed</strong>", "raw HTML omitted", `align=`} {
+	if !slices.Contains(htmlcheck.Texts(t, doc, "li[data-publisher]"), "Mossy rocks near every shrine.") {
+		t.Error("claim page lacks the item Mossy rocks near every shrine., its <div> dropped")
+	}
+	for _, item := range htmlcheck.Texts(t, doc, "li[data-publisher]") {
+		if item == "" {
+			t.Error("claim page has an empty publisher item (what the script tag left)")
+		}
+	}
+	if hasText(t, doc, "main strong", "Fixed") {
+		t.Error("claim page heads a Fixed list that holds only a stripped <style>")
+	}
+	if n := htmlcheck.Count(t, doc, "main [align]"); n != 0 {
+		t.Errorf("claim page keeps %d align attributes", n)
+	}
+	for _, bad := range []string{"alert(1)", "raw HTML omitted"} { // nowhere in the bytes, not even a comment
 		if strings.Contains(p, bad) {
 			t.Errorf("claim page has %q", bad)
 		}

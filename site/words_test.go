@@ -179,8 +179,7 @@ func TestPublisherWordsNeverFailCheckSite(t *testing.T) {
 		}
 	}
 	// The filters of the project list offer the publisher's tags and games, as theirs.
-	list := string(readOut(t, out, "projects/index.html"))
-	if !strings.Contains(list, "Official Trusted Safe Recommended verified author</option>") {
+	if !hasText(t, parsePage(t, out, "projects/index.html"), "select#f-tag option[data-publisher]", "Official Trusted Safe Recommended verified author") {
 		t.Error("the project list's filters do not offer the loud tag")
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 // lockedBuffer is a bytes.Buffer safe to read while a command writes it.
@@ -145,7 +147,7 @@ func TestServeUnderBaseURL(t *testing.T) {
 		t.Errorf("GET %s: %d", open, code)
 	}
 	code, body := get(open + "no/such/page/")
-	if code != 404 || !strings.Contains(body, `href=/ashyams-go/assets/site.css`) && !strings.Contains(body, `href="/ashyams-go/assets/site.css"`) {
+	if code != 404 || htmlcheck.Count(t, htmlcheck.Parse(t, []byte(body)), `head link[rel=stylesheet][href="/ashyams-go/assets/site.css"]`) != 1 {
 		t.Fatalf("404 page: %d, stylesheet link not under /ashyams-go/: %.300s", code, body)
 	}
 	root := strings.TrimSuffix(open, "/ashyams-go/")
