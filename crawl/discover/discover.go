@@ -804,15 +804,15 @@ func (d *run) askHeld(p proof) {
 		}
 		why = "the held site index " + x + " redirects temporarily to " + at + ", which " + answer +
 			"; a temporary redirect is no evidence of a move, so none is recorded"
-	case p == proofWeak: // the held index did not answer: an outage is not a move
-		d.step(at, f.outcome()+"; "+short+", but the held site index did not answer, so no move is recorded")
-		why = "the held site index " + held + "; a site index that does not answer is not gone, so no move is recorded"
-	case d.enrolledTemp || d.foundTemp:
-		d.step(at, f.outcome()+"; "+short+", but the held site index did not answer, so no move is recorded")
-		why = "the held site index " + held + "; a temporary redirect is no evidence of a move, so none is recorded"
 	default:
 		d.step(at, f.outcome()+"; "+short+", but the held site index did not answer, so no move is recorded")
 		why = "the held site index " + held + "; a walk up alone is no evidence of a move, so none is recorded"
+		switch {
+		case p == proofWeak: // the held index did not answer: an outage is not a move
+			why = "the held site index " + held + "; a site index that does not answer is not gone, so no move is recorded"
+		case d.enrolledTemp || d.foundTemp:
+			why = "the held site index " + held + "; a temporary redirect is no evidence of a move, so none is recorded"
+		}
 	}
 	e.Problem = reached + ", but " + why
 	d.end = e
