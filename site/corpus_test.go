@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
@@ -82,11 +83,11 @@ func TestBuildCorpus(t *testing.T) {
 		if !pages[p] {
 			t.Errorf("claim %s/%s has no page %s", c.Project, c.Origin, p)
 		}
-		page := string(readOut(t, out1, p))
-		if !strings.Contains(page, c.Entry.Manifest) {
-			t.Errorf("%s does not show the claim's manifest URL %s", p, c.Entry.Manifest)
+		doc := parsePage(t, out1, p)
+		if htmlcheck.Count(t, doc, `main a[href="`+c.Entry.Manifest+`"]`) == 0 {
+			t.Errorf("%s does not link the claim's manifest URL %s", p, c.Entry.Manifest)
 		}
-		if !strings.Contains(page, c.Ingested()) {
+		if !strings.Contains(htmlcheck.Text(htmlcheck.One(t, doc, "main")), c.Ingested()) {
 			t.Errorf("%s does not show the held digest", p)
 		}
 		if !pages[projectPath(c.Project)] {
@@ -297,10 +298,9 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 		t.Errorf("check-site: %s", p)
 	}
 	for _, p := range []string{"index.html", "projects/index.html", "about/index.html", claimPath("4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90", "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8")} {
-		doc := string(readOut(t, out, p))
-		want := `<link rel="alternate" type="application/atom+xml" title="AsHyAmS updates" href="` + rootOf(p) + FeedFile + `">`
-		if !strings.Contains(doc, want) {
-			t.Errorf("%s has no %s", p, want)
+		want := `head > link[rel=alternate][type="application/atom+xml"][title="AsHyAmS updates"][href="` + rootOf(p) + FeedFile + `"]`
+		if n := htmlcheck.Count(t, parsePage(t, out, p), want); n != 1 {
+			t.Errorf("%s has %d %s, want 1", p, n, want)
 		}
 	}
 }
