@@ -2,6 +2,7 @@ package assets
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -195,5 +196,37 @@ func TestSetupCheckFolders(t *testing.T) {
 		if !reflect.DeepEqual(rows, want[i]) {
 			t.Errorf("case %d:\n got %v\nwant %v", i, rows, want[i])
 		}
+	}
+}
+
+// TestShardNamesAgreeWithGo: shards.js names the data part of a name by the same FNV-1a hash
+// the build uses (site/shards.go), over UTF-8 bytes, for ASCII and other names alike, and a
+// project's part by its id's start.
+func TestShardNamesAgreeWithGo(t *testing.T) {
+	fnv := func(s string) uint32 {
+		h := uint32(2166136261)
+		for i := 0; i < len(s); i++ {
+			h ^= uint32(s[i])
+			h *= 16777619
+		}
+		return h
+	}
+	names := []string{"", "morrowind.esm", "candlelight - tr.omwscripts", "İ ünïcode.esp", "__proto__", "日本語.esp", "\U0001F56F.esp"}
+	var nc []nodeCase
+	for _, n := range names {
+		nc = append(nc, nodeCase{"shards.fnv1a", []any{n}}, nodeCase{"shards.namePart", []any{n, 64}})
+	}
+	nc = append(nc, nodeCase{"shards.claimPart", []any{"4d0c9f6e-2b1a", 2}}, nodeCase{"shards.claimPart", []any{"4d0c9f6e-2b1a", 0}})
+	got := runNode(t, nc)
+	for i, n := range names {
+		if want := fmt.Sprint(fnv(n)); string(got[2*i]) != want {
+			t.Errorf("fnv1a(%q): JS %s, Go %s", n, got[2*i], want)
+		}
+		if want := fmt.Sprintf(`"n%x"`, fnv(n)%64); string(got[2*i+1]) != want {
+			t.Errorf("namePart(%q): JS %s, want %s", n, got[2*i+1], want)
+		}
+	}
+	if string(got[len(got)-2]) != `"c4d"` || string(got[len(got)-1]) != `"c"` {
+		t.Errorf("claimPart: %s %s", got[len(got)-2], got[len(got)-1])
 	}
 }

@@ -828,7 +828,103 @@
     return out.join("\n") + (out.length ? "\n" : "");
   }
 
+  // ---- The project box's search ----
+  // A few lines of matching, not a library: names are short, the list is one per claim, and
+  // the rules are three (a prefix of a word, a part of a word from 3 letters, one typo from 4).
+
+  // searchWords splits s into lowercase runs of letters and digits (at most 200 characters of
+  // it: a query is a few words), by scanning.
+  function searchWords(s) {
+    var out = [], word = "";
+    s = s.slice(0, 200).toLowerCase();
+    for (var i = 0; i <= s.length; i++) {
+      var ch = i < s.length ? s.charAt(i) : " ";
+      if (ch.toUpperCase() !== ch || ch >= "0" && ch <= "9") {
+        word += ch;
+      } else if (word) {
+        out.push(word);
+        word = "";
+      }
+    }
+    return out;
+  }
+  // searchText is what a name is matched on: its words, lowercased, space-separated.
+  function searchText(s) {
+    var out = [], word = "";
+    s = s.toLowerCase();
+    for (var i = 0; i <= s.length; i++) {
+      var ch = i < s.length ? s.charAt(i) : " ";
+      if (ch.toUpperCase() !== ch || ch >= "0" && ch <= "9") {
+        word += ch;
+      } else if (word) {
+        out.push(word);
+        word = "";
+      }
+    }
+    return out.join(" ");
+  }
+  // oneEdit: a and b differ by at most one insertion, deletion, substitution or swap of
+  // neighbours. Linear.
+  function oneEdit(a, b) {
+    var la = a.length, lb = b.length, i = 0;
+    if (la - lb > 1 || lb - la > 1) {
+      return false;
+    }
+    while (i < la && i < lb && a.charAt(i) === b.charAt(i)) {
+      i++;
+    }
+    if (i === la && i === lb) {
+      return true;
+    }
+    if (la === lb) {
+      return a.slice(i + 1) === b.slice(i + 1) ||
+        i + 1 < la && a.charAt(i) === b.charAt(i + 1) && a.charAt(i + 1) === b.charAt(i) && a.slice(i + 2) === b.slice(i + 2);
+    }
+    return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+  // wordScore: how well query word w matches text (searchText): 0 a word's start, 1 inside
+  // a word (3 letters or more), 2 one typo from a word or its start (4 letters or more), -1
+  // not at all.
+  function wordScore(text, w) {
+    var words = text.split(" "), best = -1;
+    for (var i = 0; i < words.length && best !== 0; i++) {
+      var t = words[i];
+      if (t.slice(0, w.length) === w) {
+        best = 0;
+      } else if (best < 0 || best > 1) {
+        if (w.length >= 3 && t.indexOf(w) >= 0) {
+          best = 1;
+        } else if (best < 0 && w.length >= 4 && (oneEdit(w, t) || oneEdit(w, t.slice(0, w.length)) || oneEdit(w, t.slice(0, w.length + 1)))) {
+          best = 2;
+        }
+      }
+    }
+    return best;
+  }
+  // search returns the indexes of the texts every word of query matches, the best first
+  // (lowest summed wordScore, then list order), at most limit.
+  function search(texts, query, limit) {
+    var ws = searchWords(query), hits = [];
+    if (!ws.length) {
+      return [];
+    }
+    texts.forEach(function (text, i) {
+      var sum = 0;
+      for (var j = 0; j < ws.length; j++) {
+        var sc = wordScore(text, ws[j]);
+        if (sc < 0) {
+          return;
+        }
+        sum += sc;
+      }
+      hits.push([sum, i]);
+    });
+    hits.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    return hits.slice(0, limit).map(function (h) { return h[1]; });
+  }
+
   return {
+    searchWords: searchWords, searchText: searchText, search: search, oneEdit: oneEdit,
     parseFragment: parseFragment, fragment: fragment, compute: compute, problems: problems, valid: valid,
     toggle: toggle, initialSelection: initialSelection, folderName: folderName, quotePath: quotePath, text: text,
     topo: topo, baseContent: baseContent, baseArchives: baseArchives

@@ -593,3 +593,40 @@ func anyValid(c *tClaim) []string {
 	}
 	return nil
 }
+
+// TestPlanSearch runs the project box's matcher: a word's start, a part of a word from three
+// letters, one typo (insertion, deletion, substitution, swap) from four, every word of the
+// query needed, the best first and then in list order.
+func TestPlanSearch(t *testing.T) {
+	names := []string{"Candlelight", "Tallow", "Candle Wax Patch", "Horiz0n", "Lantern Works — Site A", "candlelighter"}
+	cases := []struct {
+		query string
+		want  []int
+	}{
+		{"cand", []int{0, 2, 5}},
+		{"candelight", []int{0, 5}},  // a letter missing
+		{"candlelihgt", []int{0, 5}}, // two letters swapped
+		{"tallwo", []int{1}},
+		{"light", []int{0, 5}}, // inside a word
+		{"wax cand", []int{2}},
+		{"horiz0n", []int{3}},
+		{"site a", []int{4}},
+		{"zzz", []int{}},
+		{"ca", []int{0, 2, 5}},
+		{"  ", []int{}},
+	}
+	var nc []nodeCase
+	for _, c := range cases {
+		nc = append(nc, nodeCase{"plan.search", []any{names, c.query, 20}})
+	}
+	got := runNode(t, nc)
+	for i, c := range cases {
+		var idx []int
+		if err := json.Unmarshal(got[i], &idx); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(idx, c.want) {
+			t.Errorf("search %q = %v, want %v", c.query, idx, c.want)
+		}
+	}
+}

@@ -1,7 +1,8 @@
-// The plan page (plan/index.html): reads the plan from the address's fragment, runs the
-// planner (plan.js) over the page's own data (<script type="application/json" id="plan-data">,
-// computed by the build) and shows the plan. The page's CSP allows no connection: nothing is
-// fetched and nothing is sent. Every text from a publisher is inserted as text, never as HTML.
+// The plan page (plan/index.html): reads the plan from the address's fragment, loads the
+// parts of the build's data the plan names (plan/data/, as scripts of the site: shards.js),
+// runs the planner (plan.js) over them and shows the plan. The page's CSP allows no
+// connection: nothing is fetched and nothing is sent. Every text from a publisher is inserted
+// as text, never as HTML.
 (function () {
   "use strict";
   var P = window.AshyamsPlan;
@@ -10,9 +11,12 @@
   if (!P || !form || !dataEl) {
     return;
   }
-  var data = JSON.parse(dataEl.textContent);
+  var meta = JSON.parse(dataEl.textContent);
+  var S = window.AshyamsShards;
+  var parts = S.loader("data/");
+  var data = { claims: Object.create(null), projects: Object.create(null) };
   var search = document.getElementById("plan-search");
-  var options = document.getElementById("plan-projects");
+  var matches = document.getElementById("plan-matches");
   var inputs = { openmw: document.getElementById("plan-openmw"), lua: document.getElementById("plan-lua"), root: document.getElementById("plan-root") };
   var baseBox = document.getElementById("plan-base");
   var status = document.getElementById("plan-status");
@@ -80,15 +84,117 @@
     return n + " " + (n === 1 ? one : many);
   }
 
-  // The search box's choices: every claim, by name and site; a value is its plan token.
-  var byLabel = new Map();
-  Object.keys(data.claims).sort(function (a, b) {
-    var x = data.claims[a].name.toLowerCase(), y = data.claims[b].name.toLowerCase();
-    return x < y ? -1 : x > y ? 1 : a < b ? -1 : 1;
-  }).forEach(function (key) {
-    var c = data.claims[key], text = bidi(c.name) + " — " + bidi(c.site_name);
-    byLabel.set(text.toLowerCase(), tokenOf(key));
-    options.appendChild(el("option", { value: text }));
+  // loadProjects loads the parts holding the claims of the project ids; an id whose part
+  // name is not hexadecimal names no claim (the plan says it was not found).
+  function loadProjects(ids) {
+    var want = new Set();
+    ids.forEach(function (id) {
+      var name = S.claimPart(id, meta.shards.claims);
+      if (/^c[0-9a-f]*$/.test(name) && name.length === meta.shards.claims + 1) {
+        want.add(name);
+      }
+    });
+    return parts.load(Array.from(want)).then(function (docs) {
+      docs.forEach(function (d) {
+        S.merge(data.claims, d.claims);
+        S.merge(data.projects, d.projects);
+      });
+    });
+  }
+  // gather loads every part the plan of r reads: the claims of the projects it adds and,
+  // round by round, of every claim their relationships name, until none is missing.
+  function gather(r) {
+    var ids = r.add.map(function (t) { var at = t.indexOf("@"); return at < 0 ? t : t.slice(0, at); });
+    return loadProjects(ids).then(function () {
+      var seen = new Set(), todo = [], missing = new Set();
+      ids.forEach(function (id) {
+        (Object.prototype.hasOwnProperty.call(data.projects, id) ? data.projects[id] : []).forEach(function (k) { todo.push(k); });
+      });
+      r.add.forEach(function (t) {
+        if (t.indexOf("@") >= 0) {
+          todo.push(t.replace("@", "/"));
+        }
+      });
+      while (todo.length) {
+        var k = todo.pop();
+        if (seen.has(k)) {
+          continue;
+        }
+        seen.add(k);
+        var c = claim(k);
+        if (!c) {
+          var pn = S.claimPart(k, meta.shards.claims);
+          if (!parts.loaded(pn) && /^c[0-9a-f]*$/.test(pn) && pn.length === meta.shards.claims + 1) {
+            missing.add(k.slice(0, k.indexOf("/")));
+          }
+          continue;
+        }
+        c.relationships.forEach(function (rel) { rel.targets.forEach(function (t) { todo.push(t); }); });
+      }
+      return missing.size ? gather({ add: Array.from(missing) }) : null;
+    });
+  }
+  // refresh gathers the plan's data, then plans and shows it; a later refresh wins.
+  var runs = 0;
+  function refresh() {
+    var run = ++runs;
+    results.setAttribute("data-plan-loading", "");
+    status.textContent = "Reading this index's data…";
+    gather(req).then(function () {
+      if (run === runs) {
+        render(P.compute(data, req));
+        results.removeAttribute("data-plan-loading");
+      }
+    }, function (e) {
+      if (run === runs) {
+        results.textContent = "";
+        status.textContent = "This index's data for the plan could not be loaded (" + e.message + "), so nothing was planned. Reload the page to try again.";
+        results.removeAttribute("data-plan-loading");
+      }
+    });
+  }
+
+  // The project box: the "names" part, loaded when the player first uses the box, searched
+  // with plan.js's matcher (prefixes, parts of words, one typo), the best 20 offered.
+  var names = null;
+  function loadNames() {
+    return parts.load(["names"]).then(function (d) {
+      names = d[0];
+      names.lower = names.claims.map(function (c) { return P.searchText(c[0] + " " + names.site_names[+c[2]]); });
+      return names;
+    });
+  }
+  function tokenAt(i) {
+    var c = names.claims[i];
+    return c[1] + "@" + names.sites[+c[2]];
+  }
+  function offer() {
+    var q = search.value;
+    matches.textContent = "";
+    if (!names || P.searchWords(q).length === 0) {
+      return [];
+    }
+    var found = P.search(names.lower, q, 20);
+    found.forEach(function (i) {
+      var c = names.claims[i];
+      var b = el("button", { type: "button", "data-add": tokenAt(i) }, "Add ", pub(c[0]), " — ", pub(names.site_names[+c[2]]));
+      b.addEventListener("click", function () {
+        search.value = "";
+        matches.textContent = "";
+        addToken(tokenAt(i));
+      });
+      matches.appendChild(el("li", {}, b));
+    });
+    if (!found.length) {
+      matches.appendChild(el("li", { "class": "note" }, "No project in this index matches “", pub(q), "”."));
+    }
+    return found;
+  }
+  var typing = 0;
+  search.addEventListener("focus", function () { loadNames().then(offer, function () {}); });
+  search.addEventListener("input", function () {
+    clearTimeout(typing);
+    typing = setTimeout(function () { loadNames().then(offer, function () {}); }, 80);
   });
 
   function update() {
@@ -100,7 +206,7 @@
         // Some file:// contexts refuse it; the plan still shows.
       }
     }
-    render(P.compute(data, req));
+    refresh();
   }
   function fromHash() {
     req = P.parseFragment(location.hash);
@@ -108,7 +214,7 @@
     inputs.lua.value = req.lua;
     inputs.root.value = req.root;
     baseBox.checked = req.base;
-    render(P.compute(data, req));
+    refresh();
   }
   function addToken(t) {
     if (req.add.indexOf(t) < 0) {
@@ -328,30 +434,35 @@
       "The publishers' stated digests, for sha256sum -c in the folder you downloaded to. A match says the file is the one the publisher described, nothing more."));
   }
 
+  // Add: a claim token or a project id as written, else the one project the words match.
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
     var v = search.value.trim();
     if (!v) {
       return;
     }
-    var t = byLabel.get(bidi(v).toLowerCase()) || (claim(v.replace("@", "/")) ? v : null) ||
-      (Object.prototype.hasOwnProperty.call(data.projects, v) ? v : null);
-    if (!t) {
-      // a name without its site: every claim of that name
-      var m = [];
-      byLabel.forEach(function (tok, text) {
-        if (text.split(" — ")[0] === v.toLowerCase()) {
-          m.push(tok);
+    var at = v.indexOf("@"), id = at < 0 ? v : v.slice(0, at);
+    loadProjects([id]).then(function () {
+      if (claim(v.replace("@", "/")) || Object.prototype.hasOwnProperty.call(data.projects, v)) {
+        search.value = "";
+        matches.textContent = "";
+        addToken(v);
+        return null;
+      }
+      return loadNames().then(function () {
+        var found = offer();
+        if (found.length === 1) {
+          search.value = "";
+          matches.textContent = "";
+          addToken(tokenAt(found[0]));
+        } else {
+          status.textContent = found.length ? plural(found.length, "project matches", "projects match") + " “" + v + "”: choose one below." :
+            "No project in this index matches “" + v + "”.";
         }
       });
-      t = m.length === 1 ? m[0] : null;
-    }
-    if (!t) {
-      status.textContent = "No project in this index matches “" + v + "”: choose one from the list.";
-      return;
-    }
-    search.value = "";
-    addToken(t);
+    }, function () {
+      status.textContent = "This index's data could not be loaded, so “" + v + "” was not looked up.";
+    });
   });
   ["openmw", "lua", "root"].forEach(function (k) {
     inputs[k].addEventListener("change", function () {

@@ -1,7 +1,8 @@
 // AsHyAmS setup check: reads a player's openmw.cfg in the browser (openmwcfg.js) and lists
-// what the projects in this index declare about the content files it loads. The data is the
-// page's own <script type="application/json" id="setup-data"> block (setup.json's document):
-// the page's CSP allows no connection, so nothing is fetched and nothing is sent. Every text
+// what the projects in this index declare about the content files it loads. The data is
+// setup.json's document in parts beside the page (setup/data/), loaded as scripts of the site
+// (shards.js) as the file names them; the page's CSP allows no connection, so nothing is
+// fetched and nothing is sent. Every text
 // from a publisher or from the file is inserted as text (textContent), never as HTML.
 (function () {
   "use strict";
@@ -279,7 +280,40 @@
   if (!form || !dataEl) {
     return;
   }
-  var data = JSON.parse(dataEl.textContent);
+  // The page carries how its data is cut (site/shards.go); the parts are loaded as the
+  // file names them and kept, so a second check loads only what it adds.
+  var meta = JSON.parse(dataEl.textContent);
+  var S = window.AshyamsShards;
+  var parts = S.loader("data/");
+  var data = { claims: Object.create(null) };
+  engine.indexes.forEach(function (ix) { data[ix] = Object.create(null); });
+  var runs = 0;
+
+  function loadClaims(keys) {
+    var want = new Set();
+    keys.forEach(function (k) { want.add(S.claimPart(k, meta.shards.claims)); });
+    return parts.load(Array.from(want)).then(function (docs) {
+      docs.forEach(function (d) { S.merge(data.claims, d.claims); });
+    });
+  }
+  // gather loads every part the check of parsed reads: the name indexes of its names, the
+  // claims they and its folders name, and the claims those claims' relationships name.
+  function gather(parsed) {
+    var names = engine.lookups(parsed), want = new Set();
+    names.forEach(function (k) { want.add(S.namePart(k, meta.shards.names)); });
+    return parts.load(Array.from(want)).then(function (docs) {
+      docs.forEach(function (d) {
+        engine.indexes.forEach(function (ix) { S.merge(data[ix], d[ix]); });
+      });
+      return loadClaims(engine.keysOf(data, names).concat(engine.folderIDs(parsed)));
+    }).then(function () {
+      var targets = [];
+      Object.keys(data.claims).forEach(function (k) {
+        data.claims[k].relationships.forEach(function (r) { targets = targets.concat(r.targets); });
+      });
+      return loadClaims(targets);
+    });
+  }
   var text = document.getElementById("cfg-text");
   var fileIn = document.getElementById("cfg-file");
   var ver = document.getElementById("cfg-openmw");
@@ -307,8 +341,20 @@
       say("This does not look like an openmw.cfg: it has no content= or data= lines. Your openmw.cfg is in OpenMW's configuration folder; the launcher writes it.", true);
       return;
     }
-    say("");
-    render(data, parsed, check(data, parsed, V.trim(ver.value)), results);
+    var run = ++runs;
+    say("Reading this index's data…");
+    gather(parsed).then(function () {
+      if (run !== runs) {
+        return; // a later check is under way
+      }
+      say("");
+      render(data, parsed, check(data, parsed, V.trim(ver.value)), results);
+      results.setAttribute("data-checked", String(run));
+    }, function (e) {
+      if (run === runs) {
+        say("This index's data for the check could not be loaded (" + e.message + "), so nothing was checked. Reload the page to try again.", true);
+      }
+    });
   }
   function load(file) {
     if (!file) {

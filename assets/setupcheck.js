@@ -28,23 +28,80 @@
     return obj && Object.prototype.hasOwnProperty.call(obj, k) ? obj[k] : undefined;
   }
 
-  // prefixes maps the first 8 characters of each claim's project id to its keys, once per
-  // document: a folder the plan page names ends with them (OpenMWCfg.folderName).
-  var prefixCache = new WeakMap();
+  // prefixes maps the first 8 characters of each claim's project id to its keys: a folder
+  // the plan page names ends with them (OpenMWCfg.folderName).
   function prefixes(data) {
-    var m = prefixCache.get(data);
-    if (!m) {
-      m = new Map();
-      Object.keys(data.claims).forEach(function (key) {
-        var p = data.claims[key].project.slice(0, 8);
-        if (!m.has(p)) {
-          m.set(p, []);
-        }
-        m.get(p).push(key);
-      });
-      prefixCache.set(data, m);
-    }
+    var m = new Map();
+    Object.keys(data.claims).forEach(function (key) {
+      var p = data.claims[key].project.slice(0, 8);
+      if (!m.has(p)) {
+        m.set(p, []);
+      }
+      m.get(p).push(key);
+    });
     return m;
+  }
+
+  // The indexes of the data a name is looked up in, and what part of parsed each reads.
+  var indexes = ["content_files", "groundcover_files", "fallback_archives", "data_dirs"];
+
+  // lookups lists the folded names the check looks up for parsed, each once: content,
+  // groundcover and archive names, and the last folder name of each data= and config= line.
+  // The page loads the parts of the data that hold them before it checks.
+  function lookups(parsed) {
+    var seen = new Set(), out = [];
+    function add(k) {
+      if (!seen.has(k)) {
+        seen.add(k);
+        out.push(k);
+      }
+    }
+    parsed.content.concat(parsed.groundcover, parsed["fallback-archive"]).forEach(function (e) { add(fold(e.value)); });
+    parsed.data.concat(parsed.config).forEach(function (e) {
+      var parts = cfg.dirParts(e.value);
+      if (parts.length) {
+        add(fold(parts[parts.length - 1]));
+      }
+    });
+    return out;
+  }
+
+  // keysOf lists the claim keys data's indexes give the folded names, each once.
+  function keysOf(data, names) {
+    var seen = new Set(), out = [];
+    names.forEach(function (k) {
+      indexes.forEach(function (ix) {
+        (own(data[ix], k) || []).forEach(function (key) {
+          if (!seen.has(key)) {
+            seen.add(key);
+            out.push(key);
+          }
+        });
+      });
+    });
+    return out;
+  }
+
+  // folderIDs lists the project id starts (8 hex characters, folded) that end a folder name
+  // of a data= or config= line, each once: the claims a folder the plan page names may be.
+  function folderIDs(parsed) {
+    var seen = new Set(), out = [];
+    parsed.data.concat(parsed.config).forEach(function (e) {
+      cfg.dirParts(e.value).forEach(function (seg) {
+        var tail = seg.length >= 8 ? fold(seg.slice(-8)) : "";
+        for (var i = 0; i < tail.length; i++) {
+          var c = tail.charCodeAt(i);
+          if (!(c >= 48 && c <= 57 || c >= 97 && c <= 102)) {
+            return;
+          }
+        }
+        if (tail && !seen.has(tail)) {
+          seen.add(tail);
+          out.push(tail);
+        }
+      });
+    });
+    return out;
   }
 
   // folderOf says which claim a data= or config= folder belongs to: {value, line, what, how,
@@ -301,5 +358,5 @@
     }
   }
 
-  return { check: check, bidiText: bidiText, params: params, encode: encode, decode: decode, claimFilesOf: claimFilesOf, baseContent: baseContent, baseArchives: baseArchives };
+  return { check: check, lookups: lookups, keysOf: keysOf, folderIDs: folderIDs, indexes: indexes, bidiText: bidiText, params: params, encode: encode, decode: decode, claimFilesOf: claimFilesOf, baseContent: baseContent, baseArchives: baseArchives };
 });

@@ -1033,11 +1033,3 @@ func (b *builder) notFound() error {
 	return b.page("notfound", &Page{Path: notFoundPage, Title: "Page not found", Rooted: true,
 		Desc: "This page does not exist."})
 }
-
-// setupPage is the setup check (SetupPage): a player's openmw.cfg read in the browser against
-// setup.json's document, which the page carries, because its CSP allows no connection.
-func (b *builder) setupPage() error {
-	return b.page("setup", &Page{Path: SetupPage, Title: "Check your setup", Section: "setup",
-		Desc:    "Read your openmw.cfg in your browser and see what the projects in this index declare about the content files it loads.",
-		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/setupcheck.js", "assets/setup.js"}, Offline: true, Data: b.setup})
-}

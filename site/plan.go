@@ -2,6 +2,7 @@ package site
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
@@ -12,14 +13,12 @@ const PlanPage = "plan/index.html"
 
 // planDoc is the plan page's data: what every listed claim's release declares about
 // installing it (SPEC section 7), computed here so the page's script only plans. The page
-// carries it inside itself, so it works from file:// and connects nowhere.
+// loads it in parts (planShards) as a plan names them, as scripts of the site, so it works
+// from file:// and connects nowhere.
 type planDoc struct {
 	// Projects maps each project id to the keys ("<project>/<site>") of its listed claims,
 	// sorted: two keys are an identity conflict, and the player chooses.
 	Projects map[string][]string `json:"projects"`
-	// Capabilities maps a capability to the keys of the listed claims whose release provides
-	// it, sorted.
-	Capabilities map[string][]string `json:"capabilities"`
 	// Claims holds each listed claim with a release, by key.
 	Claims map[string]*planClaim `json:"claims"`
 }
@@ -97,7 +96,7 @@ func nonNilStrings(s []string) []string {
 
 // planData computes the plan page's document from the model.
 func (b *builder) planData() *planDoc {
-	doc := &planDoc{Projects: map[string][]string{}, Capabilities: map[string][]string{}, Claims: map[string]*planClaim{}}
+	doc := &planDoc{Projects: map[string][]string{}, Claims: map[string]*planClaim{}}
 	for _, c := range b.n.Listed {
 		r := setupReleaseOf(c)
 		if r == nil {
@@ -163,9 +162,6 @@ func (b *builder) planData() *planDoc {
 		}
 		doc.Claims[k] = pc
 		doc.Projects[c.Project] = append(doc.Projects[c.Project], k)
-		for _, cap := range r.Provides {
-			doc.Capabilities[cap] = append(doc.Capabilities[cap], k)
-		}
 	}
 	// Relationship targets outside the document (a claim without a release) are dropped:
 	// the planner cannot add them, and says the requirement is unresolved.
@@ -180,11 +176,9 @@ func (b *builder) planData() *planDoc {
 			pc.Relationships[i].Targets = ts
 		}
 	}
-	for _, m := range []map[string][]string{doc.Projects, doc.Capabilities} {
-		for k, keys := range m {
-			sort.Strings(keys)
-			m[k] = dedupSorted(keys)
-		}
+	for k, keys := range doc.Projects {
+		sort.Strings(keys)
+		doc.Projects[k] = dedupSorted(keys)
 	}
 	return doc
 }
@@ -200,9 +194,78 @@ func dedupSorted(s []string) []string {
 	return out
 }
 
-// planPage is the install planner (PlanPage).
+// PlanDataDir holds the plan page's data parts (planShards).
+const PlanDataDir = "plan/data"
+
+// planPageData is what the plan page carries itself: how its data is cut into the parts
+// under plan/data/, and how many claims they hold.
+type planPageData struct {
+	Claims int       `json:"claims"`
+	Shards shardPlan `json:"shards"`
+}
+
+// planNames is the plan page's "names" part, which its project box searches: each claim's
+// name, project id and site (an index into Sites and SiteNames), sorted by name and key.
+type planNames struct {
+	Sites     []string    `json:"sites"`
+	SiteNames []string    `json:"site_names"`
+	Claims    [][3]string `json:"claims"` // name, project id, site index (decimal)
+}
+
+// planShards cuts the plan page's document into its parts: "c<prefix>" holds the claims
+// (and the projects map) of the project ids with that prefix, every part written; "names"
+// is what the project box searches.
+func planShards(doc *planDoc) (planPageData, map[string]any) {
+	prefix := claimPrefixLen(len(doc.Claims))
+	parts := map[string]any{}
+	type part struct {
+		Claims   map[string]*planClaim `json:"claims"`
+		Projects map[string][]string   `json:"projects"`
+	}
+	byName := map[string]*part{}
+	for _, n := range allClaimShards(prefix) {
+		byName[n] = &part{Claims: map[string]*planClaim{}, Projects: map[string][]string{}}
+		parts[n] = byName[n]
+	}
+	keys := make([]string, 0, len(doc.Claims))
+	for k, c := range doc.Claims {
+		byName[claimShard(c.Project, prefix)].Claims[k] = c
+		keys = append(keys, k)
+	}
+	for p, ks := range doc.Projects {
+		byName[claimShard(p, prefix)].Projects[p] = ks
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := doc.Claims[keys[i]], doc.Claims[keys[j]]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return keys[i] < keys[j]
+	})
+	names := planNames{Sites: []string{}, SiteNames: []string{}, Claims: [][3]string{}}
+	site := map[string]int{}
+	for _, k := range keys {
+		c := doc.Claims[k]
+		i, ok := site[c.Site]
+		if !ok {
+			i = len(names.Sites)
+			site[c.Site] = i
+			names.Sites = append(names.Sites, c.Site)
+			names.SiteNames = append(names.SiteNames, c.SiteName)
+		}
+		names.Claims = append(names.Claims, [3]string{c.Name, c.Project, strconv.Itoa(i)})
+	}
+	parts["names"] = names
+	return planPageData{Claims: len(doc.Claims), Shards: shardPlan{Claims: prefix}}, parts
+}
+
+// planPage is the install planner (PlanPage); its data is in parts under PlanDataDir.
 func (b *builder) planPage() error {
+	data, parts := planShards(b.planData())
+	if err := b.writeShards(PlanDataDir, parts); err != nil {
+		return err
+	}
 	return b.page("plan", &Page{Path: PlanPage, Title: "Plan an install", Section: "plan",
 		Desc:    "Choose projects and get the openmw.cfg lines, settings and downloads their publishers declare, computed in your browser.",
-		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/plan.js", "assets/planpage.js"}, Offline: true, Data: b.planData()})
+		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/plan.js", "assets/planpage.js"}, Offline: true, Data: data})
 }

@@ -28,7 +28,7 @@ func (b *setupBrowser) openPlan(u string) {
 	if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(u)); err != nil {
 		b.t.Fatalf("load %s: %v", u, err)
 	}
-	b.wait(`document.readyState === "complete" && !!window.AshyamsPlan && !document.getElementById("plan-form").hidden && !!document.querySelector('[data-plan-output="openmw.cfg"]')`, u)
+	b.wait(`document.readyState === "complete" && !!window.AshyamsPlan && !document.getElementById("plan-form").hidden && !!document.querySelector('[data-plan-output="openmw.cfg"]') && !document.getElementById("plan-results").hasAttribute("data-plan-loading")`, u)
 }
 
 // planOutputs are the plan page's three texts, its findings ("kind|key") and its entries.
@@ -43,6 +43,7 @@ type planOutputs struct {
 
 func (b *setupBrowser) planOutputs() planOutputs {
 	b.t.Helper()
+	b.wait(`!document.getElementById("plan-results").hasAttribute("data-plan-loading")`, "the plan's data")
 	var o planOutputs
 	b.eval(`(() => { const t = n => (document.querySelector('[data-plan-output="' + n + '"]') || {}).textContent || "";
 		return {cfg: t("openmw.cfg"), settings: t("settings.cfg"), sums: t("sha256sums"), hash: location.hash,
@@ -85,6 +86,30 @@ func TestPlanCorpusInChromium(t *testing.T) {
 	fileRoot := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/"}).String()
 
 	for _, from := range []struct{ how, root string }{{"served", siteRoot}, {"file://", fileRoot}} {
+		// The project box forgives a typo: "candelight" offers Candlelight, and choosing it
+		// starts a plan with it.
+		if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(from.root+PlanPage)); err != nil {
+			t.Fatal(err)
+		}
+		b.wait(`document.readyState === "complete" && !document.getElementById("plan-form").hidden`, "the plan page")
+		if err := chromedp.Do(b.ctx, chromedp.SendKeys("#plan-search", "candelight")); err != nil {
+			t.Fatal(err)
+		}
+		b.wait(`!!document.querySelector('#plan-matches button[data-add^="`+planCandlelight+`@"]')`, "Candlelight offered for a typo")
+		var offered []string
+		b.eval(`Array.from(document.querySelectorAll("#plan-matches button")).map(x => x.textContent)`, &offered)
+		if len(offered) == 0 || !strings.HasPrefix(offered[0], "Add Candlelight") {
+			t.Errorf("%s: for \"candelight\" the box offers %v", from.how, offered)
+		}
+		if err := chromedp.Do(b.ctx, chromedp.Click(`#plan-matches button[data-add^="`+planCandlelight+`@"]`)); err != nil {
+			t.Fatal(err)
+		}
+		b.wait(`location.hash.indexOf("add=`+planCandlelight+`@") >= 0`, "the chosen project in the link")
+		if o := b.planOutputs(); len(o.Entries) != 2 {
+			t.Errorf("%s: choosing Candlelight in the box plans %v", from.how, o.Entries)
+		}
+		b.axe(from.how + " project box")
+
 		link := from.root + PlanPage + "#add=" + planCandlelight + "&openmw=0.48&root=C:/Games/Mods"
 		b.openPlan(link)
 		o := b.planOutputs()

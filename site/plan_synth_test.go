@@ -7,14 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
 )
 
 // planSynth is the planner's synthetic network written as a state: every fact the protocol's
@@ -160,17 +158,52 @@ func (p *planSynth) relabel(b []byte) []byte {
 	return []byte(strings.NewReplacer(pairs...).Replace(string(b)))
 }
 
-// planDataOf reads the plan page's data as the page's script would have it.
+// dataParts reads the data parts a page loads (site/shards.go) from dir in out: each file's
+// name and the JSON its AshyamsData call carries.
+func dataParts(t *testing.T, out, dir string) map[string][]byte {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(out, filepath.FromSlash(dir), "*.js"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no data parts in %s (%v)", dir, err)
+	}
+	parts := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".js")
+		head := "AshyamsData(" + strconv.Quote(name) + ","
+		if !bytes.HasPrefix(b, []byte(head)) || !bytes.HasSuffix(b, []byte(");\n")) {
+			t.Fatalf("%s is not one AshyamsData call: %.80s", f, b)
+		}
+		var text string
+		if err := json.Unmarshal(b[len(head):len(b)-3], &text); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		parts[name] = []byte(text)
+	}
+	return parts
+}
+
+// planDataOf reads the plan page's data parts and joins the claim parts into one document,
+// as the page's script holds it once every part is loaded.
 func planDataOf(t *testing.T, out string) []byte {
 	t.Helper()
-	scripts := planElements(t, out, PlanPage, func(n *html.Node) bool {
-		id, _ := htmlnode.Attr(n, "id")
-		return n.Data == "script" && id == "plan-data"
-	})
-	if len(scripts) != 1 || scripts[0].FirstChild == nil {
-		t.Fatalf("the plan page has %d data blocks", len(scripts))
+	doc := planDoc{Projects: map[string][]string{}, Claims: map[string]*planClaim{}}
+	for name, b := range dataParts(t, out, PlanDataDir) {
+		if !strings.HasPrefix(name, "c") {
+			continue
+		}
+		if err := json.Unmarshal(b, &doc); err != nil { // decoding into maps adds to them
+			t.Fatalf("%s: %v", name, err)
+		}
 	}
-	return []byte(scripts[0].FirstChild.Data)
+	b, err := json.Marshal(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestPlanSyntheticData builds the synthetic network and holds the plan page's data, with the
@@ -222,9 +255,9 @@ func TestPlanSyntheticData(t *testing.T) {
 	facts["release requires_content"] = len(lamp.RequiresContent) > 0
 	facts["setting"] = len(lamp.Settings) > 0
 	facts["lua_api"] = lamp.LuaAPI != ""
-	facts["capability of two"] = len(doc.Capabilities["light-source"]) == 2
 	facts["identity conflict"] = len(doc.Projects["dup"]) == 2
 	for _, r := range lamp.Relationships {
+		facts["capability of two"] = facts["capability of two"] || r.Capability != "" && len(r.Targets) == 2
 		facts["no target"] = facts["no target"] || r.Kind == "requires" && len(r.Targets) == 0
 		facts["conflicts"] = facts["conflicts"] || r.Kind == "conflicts" && len(r.Targets) == 1
 	}

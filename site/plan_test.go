@@ -39,15 +39,8 @@ func hasAttr(key string) func(*html.Node) bool {
 // page connects nowhere and says that nothing is installed or verified.
 func TestPlanData(t *testing.T) {
 	out, _ := corpusBuild(t)
-	scripts := planElements(t, out, PlanPage, func(n *html.Node) bool {
-		id, _ := htmlnode.Attr(n, "id")
-		return n.Data == "script" && id == "plan-data"
-	})
-	if len(scripts) != 1 || scripts[0].FirstChild == nil {
-		t.Fatalf("the plan page has %d data blocks", len(scripts))
-	}
 	var doc planDoc
-	if err := json.Unmarshal([]byte(scripts[0].FirstChild.Data), &doc); err != nil {
+	if err := json.Unmarshal(planDataOf(t, out), &doc); err != nil {
 		t.Fatal(err)
 	}
 	var candle, tallow *planClaim

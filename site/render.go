@@ -380,7 +380,7 @@ func (b *builder) meta() *siteMeta {
 
 // assets writes the stylesheet, the scripts and the icon.
 func (b *builder) assets() error {
-	for _, name := range []string{"site.css", "site.js", "icon.svg", "version.js", "openmwcfg.js", "setupcheck.js", "setup.js", "plan.js", "planpage.js"} {
+	for _, name := range []string{"site.css", "site.js", "icon.svg", "version.js", "openmwcfg.js", "shards.js", "setupcheck.js", "setup.js", "plan.js", "planpage.js"} {
 		data, err := fs.ReadFile(assets.FS, name)
 		if err != nil {
 			return err

@@ -410,3 +410,58 @@ func validateSetup(doc []byte) error {
 	}
 	return schemas.Validate(s, doc)
 }
+
+// setupPageData is what the setup page carries itself: the counts its text states and how
+// its data is cut into the parts under setup/data/ (setupShards).
+type setupPageData struct {
+	Files  int       `json:"files"`
+	Claims int       `json:"claims"`
+	Shards shardPlan `json:"shards"`
+}
+
+// setupShards cuts setup.json's document into the setup page's parts: the claims by
+// project id prefix ("claims"), and the four name indexes by a hash of each folded name
+// (content_files, groundcover_files, fallback_archives, data_dirs), every part written.
+func setupShards(doc *setupDoc) (setupPageData, map[string]any) {
+	names := len(doc.ContentFiles) + len(doc.GroundcoverFiles) + len(doc.FallbackArchives) + len(doc.DataDirs)
+	plan := shardPlan{Claims: claimPrefixLen(len(doc.Claims)), Names: nameShardCount(names)}
+	parts := map[string]any{}
+	claims := map[string]map[string]*setupClaim{}
+	for _, n := range allClaimShards(plan.Claims) {
+		claims[n] = map[string]*setupClaim{}
+		parts[n] = map[string]any{"claims": claims[n]}
+	}
+	for k, c := range doc.Claims {
+		claims[claimShard(c.Project, plan.Claims)][k] = c
+	}
+	type index = map[string]map[string][]string
+	idx := map[string]index{}
+	for i := 0; i < plan.Names; i++ {
+		n := fmt.Sprintf("n%x", i)
+		idx[n] = index{"content_files": {}, "groundcover_files": {}, "fallback_archives": {}, "data_dirs": {}}
+		parts[n] = idx[n]
+	}
+	for field, m := range map[string]map[string][]string{"content_files": doc.ContentFiles, "groundcover_files": doc.GroundcoverFiles,
+		"fallback_archives": doc.FallbackArchives, "data_dirs": doc.DataDirs} {
+		for k, keys := range m {
+			idx[nameShard(k, plan.Names)][field][k] = keys
+		}
+	}
+	return setupPageData{Files: len(doc.ContentFiles), Claims: len(doc.Claims), Shards: plan}, parts
+}
+
+// setupPage is the setup check (SetupPage): a player's openmw.cfg read in the browser against
+// setup.json's document, which the page loads in parts from setup/data/ as the file names
+// them (its CSP allows scripts of the site and no connection).
+func (b *builder) setupPage() error {
+	data, parts := setupShards(b.setup)
+	if err := b.writeShards(SetupDataDir, parts); err != nil {
+		return err
+	}
+	return b.page("setup", &Page{Path: SetupPage, Title: "Check your setup", Section: "setup",
+		Desc:    "Read your openmw.cfg in your browser and see what the projects in this index declare about the content files, folders and archives it loads.",
+		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/setupcheck.js", "assets/setup.js"}, Offline: true, Data: data})
+}
+
+// SetupDataDir holds the setup page's data parts (setupShards).
+const SetupDataDir = "setup/data"

@@ -177,21 +177,34 @@ func TestSetupData(t *testing.T) {
 		Reason: "Broke saves <script>alert('yank')</script>", Replacement: "2.0.0"}) {
 		t.Errorf("the all-yanked claim's release: %+v", o)
 	}
-	// setup.json is the same document the page carries.
-	page := string(readOut(t, out, SetupPage))
-	m := regexp.MustCompile(`(?s)<script type="?application/json"? id="?setup-data"?>(.*?)</script>`).FindStringSubmatch(page)
-	if m == nil {
-		t.Fatal("the setup page carries no setup-data block")
+	// setup.json is the same document the page's data parts carry, each name in the part
+	// its hash names and each claim in the part of its project id's prefix.
+	joined := setupDoc{Format: doc.Format, FormatVersion: doc.FormatVersion, Notice: doc.Notice, ContentFiles: map[string][]string{},
+		GroundcoverFiles: map[string][]string{}, FallbackArchives: map[string][]string{}, DataDirs: map[string][]string{}, Claims: map[string]*setupClaim{}}
+	pd, _ := setupShards(&doc)
+	for name, b := range dataParts(t, out, SetupDataDir) {
+		var part setupDoc
+		if err := json.Unmarshal(b, &part); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for k, c := range part.Claims {
+			if claimShard(c.Project, pd.Shards.Claims) != name {
+				t.Errorf("%s holds the claim %s", name, k)
+			}
+			joined.Claims[k] = c
+		}
+		for _, m := range [][2]map[string][]string{{part.ContentFiles, joined.ContentFiles}, {part.GroundcoverFiles, joined.GroundcoverFiles},
+			{part.FallbackArchives, joined.FallbackArchives}, {part.DataDirs, joined.DataDirs}} {
+			for k, v := range m[0] {
+				if nameShard(k, pd.Shards.Names) != name {
+					t.Errorf("%s holds the name %q", name, k)
+				}
+				m[1][k] = v
+			}
+		}
 	}
-	var embedded setupDoc
-	if err := json.Unmarshal([]byte(m[1]), &embedded); err != nil {
-		t.Fatalf("the setup page's data block: %v", err)
-	}
-	if !reflect.DeepEqual(embedded, doc) {
-		t.Error("the setup page's data block differs from setup.json")
-	}
-	if strings.Contains(m[1], "<") {
-		t.Error("the setup page's data block holds a raw <")
+	if !reflect.DeepEqual(joined, doc) {
+		t.Error("the setup page's data parts differ from setup.json")
 	}
 }
 

@@ -35,8 +35,8 @@ type xssCase struct {
 // pageScripts are the only scripts each page may load, all from assets/.
 var pageScripts = map[string]map[string]bool{
 	"projects/index.html": {"version.js": true, "site.js": true},
-	SetupPage:             {"version.js": true, "openmwcfg.js": true, "setupcheck.js": true, "setup.js": true},
-	PlanPage:              {"version.js": true, "openmwcfg.js": true, "plan.js": true, "planpage.js": true},
+	SetupPage:             {"version.js": true, "openmwcfg.js": true, "shards.js": true, "setupcheck.js": true, "setup.js": true},
+	PlanPage:              {"version.js": true, "openmwcfg.js": true, "shards.js": true, "plan.js": true, "planpage.js": true},
 }
 
 func notes(md string) func(*protocol.Manifest, *store.Claim) {

@@ -1,0 +1,94 @@
+// The data parts of the setup and plan pages (site/shards.go writes them): which part holds a
+// project's claims or a name's entries, and, in the browser, loading parts as scripts of the
+// site. A part's file calls AshyamsData(name, text); text is the part's JSON, parsed here with
+// JSON.parse, so a key such as "__proto__" stays a key (an object literal would make it the
+// prototype). Scripts, not fetches: the pages' CSP allows scripts of the site and no
+// connection, and a script loads from file:// as it does when served.
+//
+// Keyed tables filled from parts are made with Object.create(null), so no name a publisher
+// chose can reach a prototype.
+(function (api) {
+  "use strict";
+  if (typeof module === "object" && module.exports) {
+    module.exports = api;
+  } else {
+    window.AshyamsShards = api;
+    var got = new Map();
+    window.AshyamsData = function (name, text) {
+      got.set(name, text);
+    };
+    api.taken = function (name) {
+      var t = got.get(name);
+      got.delete(name);
+      return t;
+    };
+  }
+})((function () {
+  "use strict";
+
+  // claimPart names the part holding the claims of project id p.
+  function claimPart(p, prefix) {
+    return "c" + p.slice(0, prefix);
+  }
+
+  // fnv1a is the 32-bit FNV-1a hash of s's UTF-8 bytes, as site/shards.go computes it.
+  function fnv1a(s) {
+    var bytes = new TextEncoder().encode(s), h = 0x811c9dc5;
+    for (var i = 0; i < bytes.length; i++) {
+      h = Math.imul(h ^ bytes[i], 16777619) >>> 0;
+    }
+    return h >>> 0;
+  }
+
+  // namePart names the part of a name index holding the folded name k.
+  function namePart(k, parts) {
+    return "n" + (fnv1a(k) % parts).toString(16);
+  }
+
+  // merge copies src's own keys into dst (made with Object.create(null) when missing) and
+  // returns dst.
+  function merge(dst, src) {
+    dst = dst || Object.create(null);
+    if (src) {
+      Object.keys(src).forEach(function (k) { dst[k] = src[k]; });
+    }
+    return dst;
+  }
+
+  // loader loads parts from dir (a URL ending in "/"): load(names) resolves to the parts'
+  // documents, in order, each part loaded once; a part that does not load rejects, naming it.
+  function loader(dir) {
+    var parts = new Map();
+    function one(name) {
+      if (!parts.has(name)) {
+        parts.set(name, new Promise(function (resolve, reject) {
+          var s = document.createElement("script");
+          s.src = dir + name + ".js";
+          s.onload = function () {
+            var text = api.taken(name);
+            s.remove();
+            if (text === undefined) {
+              reject(new Error("the data part " + name + " holds no data"));
+              return;
+            }
+            resolve(JSON.parse(text));
+          };
+          s.onerror = function () {
+            s.remove();
+            parts.delete(name); // a later try may load it
+            reject(new Error("the data part " + name + " did not load"));
+          };
+          document.head.appendChild(s);
+        }));
+      }
+      return parts.get(name);
+    }
+    return {
+      load: function (names) { return Promise.all(names.map(one)); },
+      loaded: function (name) { return parts.has(name); }
+    };
+  }
+
+  var api = { claimPart: claimPart, namePart: namePart, fnv1a: fnv1a, merge: merge, loader: loader };
+  return api;
+})());

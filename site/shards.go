@@ -1,0 +1,139 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
+)
+
+// The setup and plan pages carry only what their first screen needs; the data they check
+// and plan from is in script files beside them (setup/data/, plan/data/), each a part of
+// the whole the page loads when the player's file or plan names it. Script files, not JSON
+// fetched: the pages' CSP allows scripts from the site itself and no connection, and a
+// script file loads from file:// as it does when served, where a fetch does not.
+//
+// A part is named by what it holds: "c" and the first hex characters of the project ids of
+// the claims in it (claimShard), or "n" and a hash of the folded names it indexes
+// (nameShard). Its file calls AshyamsData(name, text) with the part's JSON as a string,
+// which the page parses: JSON.parse keeps a key such as "__proto__" a key, where a script's
+// object literal would not (assets/shards.js).
+
+// shardClaims is the most claims one part of the claims holds, on average: at 10,000 claims
+// 256 parts of about 40 claims each (a plan's part is about 60 KB, 8 KB compressed).
+const shardClaims = 64
+
+// shardNames is the most names (content files, folders) one part of a name index holds on
+// average; maxNameShards bounds the number of parts.
+const (
+	shardNames    = 256
+	maxNameShards = 4096
+)
+
+// shardPlan is how a page's data is cut: the project id prefix length of its claim parts
+// and the number of its name parts (a power of two). The page reads it from its own data.
+type shardPlan struct {
+	Claims int `json:"claims"`
+	Names  int `json:"names"`
+}
+
+// claimPrefixLen is the shortest project id prefix (hex characters, at most 3) that cuts n
+// claims into parts of at most shardClaims on average.
+func claimPrefixLen(n int) int {
+	l := 0
+	for l < 3 && n > shardClaims<<(4*l) {
+		l++
+	}
+	return l
+}
+
+// nameShardCount is the fewest parts (a power of two) that hold n names at most shardNames
+// each on average.
+func nameShardCount(n int) int {
+	s := 1
+	for s < maxNameShards && n > shardNames*s {
+		s *= 2
+	}
+	return s
+}
+
+// claimShard names the part holding the claims of project id p.
+func claimShard(p string, prefix int) string {
+	return "c" + p[:min(prefix, len(p))]
+}
+
+// fnv1a is the 32-bit FNV-1a hash of s's bytes (UTF-8), as shards.js computes it.
+func fnv1a(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// nameShard names the part of a name index holding the folded name k.
+func nameShard(k string, parts int) string {
+	return fmt.Sprintf("n%x", fnv1a(k)%uint32(parts))
+}
+
+// shardScript is a part's file: AshyamsData(name, "<its JSON>"). The JSON is written as
+// served JSON is (no raw control or bidi character), then quoted as a script string.
+func shardScript(name string, v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("the data part %s: %w", name, err)
+	}
+	text, err := json.Marshal(string(termtext.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))))
+	if err != nil {
+		return nil, err
+	}
+	quoted, err := json.Marshal(name)
+	if err != nil {
+		return nil, err
+	}
+	return []byte("AshyamsData(" + string(quoted) + "," + string(text) + ");\n"), nil
+}
+
+// allClaimShards lists the name of every claim part a prefix length makes, so each is
+// written even when empty: the page may ask for any of them (a folder named like a plan's
+// folder names a prefix), and a part that does not load is then a fault, not a gap.
+func allClaimShards(prefix int) []string {
+	out := []string{""}
+	for i := 0; i < prefix; i++ {
+		var next []string
+		for _, p := range out {
+			for _, c := range "0123456789abcdef" {
+				next = append(next, p+string(c))
+			}
+		}
+		out = next
+	}
+	for i, p := range out {
+		out[i] = "c" + p
+	}
+	return out
+}
+
+// writeShards writes each part of parts as dir/<name>.js, in name order.
+func (b *builder) writeShards(dir string, parts map[string]any) error {
+	names := make([]string, 0, len(parts))
+	for n := range parts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		js, err := shardScript(n, parts[n])
+		if err != nil {
+			return err
+		}
+		if err := b.writeRaw(dir+"/"+n+".js", js); err != nil {
+			return err
+		}
+	}
+	return nil
+}
