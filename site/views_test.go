@@ -214,7 +214,8 @@ func TestEntryRenderedOncePerPrefixAndDate(t *testing.T) {
 	if a != o {
 		t.Errorf("two lists at one depth got different entries:\n%s\n%s", a, o)
 	}
-	if l, _ := b.entry(list, s, ""); !strings.Contains(string(l), `href="../projects/`) || !strings.Contains(string(a), `href="../../projects/`) {
+	l, _ := b.entry(list, s, "")
+	if htmlcheck.Count(t, htmlcheck.Parse(t, []byte(l)), `a[href^="../projects/"]`) == 0 || htmlcheck.Count(t, htmlcheck.Parse(t, []byte(a)), `a[href^="../../projects/"]`) == 0 {
 		t.Errorf("an entry does not link from its own list's depth:\n%s\n%s", l, a)
 	}
 }

@@ -209,12 +209,12 @@ func TestDemoBuildsTheExampleNetwork(t *testing.T) {
 
 	// The card image and the featured project.
 	ember := readFile(t, filepath.Join(claimDir(t, out, example.EmberglowID, "lanterns.example"), "index.html"))
-	m := regexp.MustCompile(`<img class="card-image" src="([^"]+)"`).FindStringSubmatch(ember)
-	if m == nil {
-		t.Fatal("Emberglow's claim page has no card image")
+	card := htmlcheck.Attr(htmlcheck.One(t, htmlcheck.Parse(t, []byte(ember)), "img.card-image"), "src")
+	if card == "" {
+		t.Fatal("Emberglow's claim page's card image has no src")
 	}
-	if _, err := os.Stat(filepath.Join(claimDir(t, out, example.EmberglowID, "lanterns.example"), filepath.FromSlash(m[1]))); err != nil {
-		t.Errorf("card image %s is not in the build: %v", m[1], err)
+	if _, err := os.Stat(filepath.Join(claimDir(t, out, example.EmberglowID, "lanterns.example"), filepath.FromSlash(card))); err != nil {
+		t.Errorf("card image %s is not in the build: %v", card, err)
 	}
 	home := readFile(t, filepath.Join(out, "index.html"))
 	if !strings.Contains(home, "Emberglow shows most of what a manifest can say") {
