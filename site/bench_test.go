@@ -1,6 +1,7 @@
 package site
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -24,8 +25,9 @@ import (
 // capability that one claim in 100 provides, one claim in 50 stale and one in 100 withdrawn,
 // one in 200 a second site's claim of the previous project's id (an identity conflict, and a
 // gap where the next claim requires the id nobody publishes), one observed event per claim,
-// tags "Lua" and one of 40 themes, and current releases' OpenMW constraints by turns from
-// synthOpenMW.
+// tags "Lua" and one of 40 themes, current releases' OpenMW constraints by turns from
+// synthOpenMW, and an openmw extension declaring one content file ("Synthetic NNNNN.esp",
+// needing Morrowind.esm) in the current release's one component.
 func synthState(tb testing.TB, root string, n int) {
 	f := statetest.In(tb, root)
 	var sites []string
@@ -40,6 +42,9 @@ func synthState(tb testing.TB, root string, n int) {
 		m := sampleManifest(id, name, 5)
 		m.Project.Tags = []string{"Lua", fmt.Sprintf("Theme %d", i%40)}
 		m.Releases[0].Runtimes = map[string]string{"openmw": synthOpenMW[i%len(synthOpenMW)]}
+		m.Releases[0].Extensions = map[string]json.RawMessage{"openmw": json.RawMessage(fmt.Sprintf(`{"components":{"main":{"data_directories":["."],`+
+			`"content_files":["Synthetic %05d.esp"],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,`+
+			`"requires_content":["Morrowind.esm"]}},"requires_content":[],"settings":[]}`, i))}
 		if i > 0 {
 			m.Releases[0].Relationships = []protocol.Relationship{
 				{Kind: "requires", Project: uuid(i - 1), Version: ">=1.0.0"},

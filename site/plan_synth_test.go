@@ -274,3 +274,40 @@ func TestPlanSyntheticData(t *testing.T) {
 		t.Errorf("the built data lacks %v", missing)
 	}
 }
+
+// TestSetupPlanFirstLoadBounded builds synthetic states of 20 and of 600 claims (synthState)
+// and holds the setup and plan pages to what a player's first load may cost whatever the
+// number of claims: each page's HTML is the same size at both (but the counts it states), and
+// no data part passes partBudget bytes, so what a check or a plan loads grows with what the
+// file or the plan names, not with the index.
+func TestSetupPlanFirstLoadBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two synthetic builds")
+	}
+	const partBudget = 128 << 10
+	sizes := map[int]map[string]int{}
+	for _, n := range []int{20, 600} {
+		state := filepath.Join(t.TempDir(), "state")
+		synthState(t, state, n)
+		out := filepath.Join(t.TempDir(), "public")
+		if _, err := Build(Options{State: state, Out: out}); err != nil {
+			t.Fatal(err)
+		}
+		sizes[n] = map[string]int{}
+		for _, page := range []string{SetupPage, PlanPage} {
+			sizes[n][page] = len(readOut(t, out, page))
+		}
+		for _, dir := range []string{SetupDataDir, PlanDataDir} {
+			for name, b := range dataParts(t, out, dir) {
+				if len(b) > partBudget && name != "names" {
+					t.Errorf("%d claims: %s/%s.js holds %d bytes, more than %d", n, dir, name, len(b), partBudget)
+				}
+			}
+		}
+	}
+	for _, page := range []string{SetupPage, PlanPage} {
+		if d := sizes[600][page] - sizes[20][page]; d < -8 || d > 8 {
+			t.Errorf("%s is %d bytes at 20 claims and %d at 600", page, sizes[20][page], sizes[600][page])
+		}
+	}
+}
