@@ -171,6 +171,7 @@
   function offer() {
     var q = search.value;
     matches.textContent = "";
+    matches.setAttribute("data-query", q);
     if (!names || P.searchWords(q).length === 0) {
       return [];
     }

@@ -95,7 +95,7 @@ func TestPlanCorpusInChromium(t *testing.T) {
 		if err := chromedp.Do(b.ctx, chromedp.SendKeys("#plan-search", "candelight")); err != nil {
 			t.Fatal(err)
 		}
-		b.wait(`!!document.querySelector('#plan-matches button[data-add^="`+planCandlelight+`@"]')`, "Candlelight offered for a typo")
+		b.wait(`document.getElementById("plan-matches").getAttribute("data-query") === "candelight"`, "the offers for the whole query")
 		var offered []string
 		b.eval(`Array.from(document.querySelectorAll("#plan-matches button")).map(x => x.textContent)`, &offered)
 		if len(offered) == 0 || !strings.HasPrefix(offered[0], "Add Candlelight") {
