@@ -1,6 +1,8 @@
 package site
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"sort"
@@ -348,6 +350,10 @@ type releaseView struct {
 	Relationships, Requires []*relView
 	// Provides are the capabilities the release provides, with their pages.
 	Provides []capLink
+	// SameRepository, SameComponents and SameOpenMW say that this release, not the current
+	// one, has the current release's source repository, components and groups, and OpenMW
+	// install data: its page says so in a line instead of printing them again.
+	SameRepository, SameComponents, SameOpenMW bool
 }
 
 // capLink is a capability and its page.
@@ -417,7 +423,25 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 		v.Releases = append(v.Releases, rv)
 	}
 	v.Now, v.Shown, v.Behind = splitReleases(v.Releases)
+	if now := v.Now; now != nil {
+		for _, rv := range v.Releases {
+			if rv == now {
+				continue
+			}
+			rv.SameRepository = rv.R.Source.Repository == now.R.Source.Repository
+			rv.SameComponents = sameJSON(rv.R.Components, now.R.Components) && sameJSON(rv.R.Groups, now.R.Groups)
+			rv.SameOpenMW = rv.OpenMW != nil && sameJSON(rv.OpenMW, now.OpenMW)
+		}
+	}
 	return v
+}
+
+// sameJSON reports whether a and b encode to the same JSON: two parts of a manifest that say
+// the same thing, whatever their Go values' nil slices.
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }
 
 // newReleaseView is release r as its claim page shows it; firstSeen is the event in which
