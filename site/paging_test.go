@@ -101,7 +101,7 @@ func TestListsArePaged(t *testing.T) {
 		entry func(*html.Node) bool
 	}{
 		{"projects/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "entry") }},
-		{"browse/recently-updated/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "entry") }},
+		{"browse/recently-updated/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "brief") }},
 		{"releases/index.html", listed, func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }},
 		{"updates/index.html", len(res.Network.Events), func(n *html.Node) bool { return n.Data == "li" && n.Parent.Data == "ul" && hasClass(n.Parent, "list") }},
 		{"dependencies/index.html", len(res.Network.Relationships), func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }},

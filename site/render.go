@@ -139,14 +139,15 @@ type templateSet struct {
 // claimlink).
 // md and mdItems return template.HTML that is goldmark's output passed through the
 // sanitizer's allowlist (sanitize.go), which keeps no script, style, event attribute or
-// unsafe URL; entry, frame and claimlink return html/template's own output for a shared
-// template. ref, entry, frame, claimlink, md and mdItems here are stand-ins for parsing: each
+// unsafe URL; entry, brief, frame and claimlink return html/template's own output for a shared
+// template. ref, entry, brief, frame, claimlink, md and mdItems here are stand-ins for parsing: each
 // build binds its own (bindFuncs), md and mdItems through the build's memo.
 var funcs = template.FuncMap{
 	"ref":       (*builder)(nil).ref,
 	"entry":     (*builder)(nil).entry,
 	"frame":     (*builder)(nil).frame,
 	"claimlink": (*builder)(nil).claimlink,
+	"brief":     (*builder)(nil).brief,
 	"md":        Markdown,
 	"mdItems":   MarkdownItems,
 	"safeURL":   SafeURL,
@@ -186,7 +187,7 @@ func originName(o *network.Origin) string {
 func (b *builder) bindFuncs() {
 	b.refs = claimRefs(b.n, b.names)
 	b.frags = &fragments{m: map[any]template.HTML{}}
-	fm := template.FuncMap{"ref": b.ref, "entry": b.entry, "frame": b.frame, "claimlink": b.claimlink, "md": b.md.Markdown, "mdItems": b.md.Items}
+	fm := template.FuncMap{"ref": b.ref, "entry": b.entry, "frame": b.frame, "claimlink": b.claimlink, "brief": b.brief, "md": b.md.Markdown, "mdItems": b.md.Items}
 	for _, t := range b.tmpl.pages {
 		t.Funcs(fm)
 	}
@@ -244,6 +245,21 @@ func (b *builder) entry(p *Page, s *claimSummary, date string) (template.HTML, e
 	filters := p.Section == "projects"
 	return b.frags.render(entryKey{s.C, p.Rel(""), date, filters}, b.tmpl.shared, "entry",
 		map[string]any{"Page": p, "Entry": s, "Date": date, "Filters": filters})
+}
+
+// briefKey is what a claim's line in a browse list depends on: the claim, the link prefix
+// and the date the list shows.
+type briefKey struct {
+	c          *network.Claim
+	root, date string
+}
+
+// brief is the template function "brief": the "brief" template (_partials.html) for s on
+// page p, showing date ("released", "updated" or ""). A claim is on several browse lists at
+// one depth, so each (claim, link prefix, date) is rendered once per build.
+func (b *builder) brief(p *Page, s *claimSummary, date string) (template.HTML, error) {
+	return b.frags.render(briefKey{s.C, p.Rel(""), date}, b.tmpl.shared, "brief",
+		map[string]any{"Page": p, "Entry": s, "Date": date})
 }
 
 // claimLinkKey is what a claim link's HTML depends on: the claim and the link prefix.
