@@ -18,6 +18,7 @@ package site
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -492,8 +493,8 @@ func checkNames(n *network.Network) error {
 
 // machineFiles writes the machine-readable files. catalog.json and events.json
 // (catalog/format), search.json and updates.xml are at the reference index's paths under
-// network-data/, and the catalog schema under schemas/; they are written as generated,
-// pretty-printed as the reference writes them. setup.json and its schema are beside them,
+// network-data/, and the catalog schema under schemas/; they are written with the reference's
+// keys in its order but without its indentation (compactJSON). setup.json and its schema are beside them,
 // minified (this index's own files). Every JSON file is validated against its schema first.
 // The JSON files are generated, validated and written as renders (spawn), beside the pages:
 // the catalog is the largest single file of a large build.
@@ -536,14 +537,20 @@ type jsonFile struct {
 	validate func([]byte) error
 }
 
-// jsonFile generates, validates and writes f; setup.json and its schema are minified first.
+// jsonFile generates, validates and writes f; setup.json and its schema are minified first,
+// and the catalog, the events and the search index are written without indentation.
 func (b *builder) jsonFile(f jsonFile) error {
 	data, err := f.make()
 	if err != nil {
 		return err
 	}
-	if f.name == SetupFile || f.name == SetupSchemaPath {
+	switch f.name {
+	case SetupFile, SetupSchemaPath:
 		if data, err = minifyAs(b.min, ".json", data); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+	case format.CatalogFile, format.EventsFile, SearchFile:
+		if data, err = compactJSON(data); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
@@ -554,6 +561,19 @@ func (b *builder) jsonFile(f jsonFile) error {
 		}
 	}
 	return b.writeRaw(f.name, data)
+}
+
+// compactJSON is data without the whitespace between its tokens, with one final newline: the
+// same document, a quarter to a third smaller than indented by two spaces as it is generated
+// (the catalog alone is 28 MB indented at 10,000 claims). Strings keep their bytes and escapes.
+func compactJSON(data []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(data))
+	if err := json.Compact(&buf, data); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
 }
 
 // sitemapLimit is the most URLs one sitemap file may hold (the sitemap protocol's 50,000).

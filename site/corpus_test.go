@@ -201,9 +201,9 @@ func tree(tb testing.TB, root string) map[string][]byte {
 // TestCorpusPublishesAtReferencePaths builds the corpus state and reads the machine files
 // where the reference index publishes them and its readers fetch them: catalog.json and
 // events.json valid against the reference's own published schema
-// (../shared/corpus/schemas/dreamweave-network-catalog-1.schema.json) and pretty-printed as it
-// writes them, search.json in its dreamweave-network-search shape, the Atom feed's ids and
-// links, and every page's feed link. Nothing is left at the old root paths.
+// (../shared/corpus/schemas/dreamweave-network-catalog-1.schema.json), all three JSON files
+// without indentation, search.json in its dreamweave-network-search shape, the Atom feed's ids
+// and links, and every page's feed link. Nothing is left at the old root paths.
 func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	root := corpusRoot(t)
 	out, _ := corpusBuild(t)
@@ -222,7 +222,7 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 		t.Error("the published schema is not our schema file as written")
 	}
 
-	// catalog.json and events.json against the reference's schema, as the reference prints them.
+	// catalog.json and events.json against the reference's schema; all three unindented.
 	ref, err := format.CompileSchema(os.DirFS(filepath.Join(root, "schemas")), format.SchemaFile)
 	if err != nil {
 		t.Fatal(err)
@@ -234,9 +234,9 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 				t.Errorf("%s against the reference's schema: %v", f, err)
 			}
 		}
-		var ind bytes.Buffer
-		if err := json.Indent(&ind, b, "", "  "); err != nil || !bytes.Equal(ind.Bytes(), b) || !bytes.HasSuffix(b, []byte("}\n")) || bytes.HasSuffix(b, []byte("\n\n")) {
-			t.Errorf("%s is not two-space indented with one final newline (%v)", f, err)
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, b); err != nil || !bytes.Equal(append(compact.Bytes(), '\n'), b) {
+			t.Errorf("%s is not written without indentation with one final newline (%v)", f, err)
 		}
 	}
 	var cat struct {
