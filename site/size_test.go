@@ -1,0 +1,88 @@
+package site
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+)
+
+// TestClaimPageSaysEachReleaseOnce: a claim page prints the current release's notes once (on
+// its first screen), the note that sizes and digests are the publisher's once, and each other
+// release in its disclosure with its date and status in the summary, each artifact in a line
+// with its SHA-256 and a link to each source; a release with the current release's repository
+// and components says so instead of repeating them, and one with others shows them.
+func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	m := sampleManifest(uuid(1), "Lantern", 3) // 1.0.2 (current), 1.0.1, 1.0.0
+	old := &m.Releases[2]
+	old.Source.Repository = "https://old.example/src"
+	old.Components = append(old.Components, protocol.Component{ID: "extra", Name: "Extra", Path: "extra",
+		Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}})
+	f.Claim(site, m)
+	_, out := build(t, state, Options{})
+	doc := parsePage(t, out, claimPath(uuid(1), site))
+
+	count := func(sel, text string) int {
+		n := 0
+		for _, s := range htmlcheck.Texts(t, doc, sel) {
+			n += strings.Count(s, text)
+		}
+		return n
+	}
+	if n := count("main", "Release 1.0.2 with"); n != 1 {
+		t.Errorf("the current release's notes are on the page %d times, want once", n)
+	}
+	if n := count("main", "Sizes and SHA-256 digests are the publisher's claim"); n != 1 {
+		t.Errorf("the note on sizes and digests is on the page %d times, want once", n)
+	}
+	mid := htmlcheck.One(t, doc, `details[id="release-1.0.1"]`)
+	if s := htmlcheck.Text(htmlcheck.One(t, mid, "summary")); !strings.Contains(s, "2026-09-01") || !strings.Contains(s, "available") {
+		t.Errorf("release 1.0.1's summary %q does not give its date and status", s)
+	}
+	if s := htmlcheck.Text(htmlcheck.One(t, mid, "ul.artifacts li")); !strings.Contains(s, sha([]byte(uuid(1)+"1.0.1"))) || !strings.Contains(s, "12,345 bytes") {
+		t.Errorf("release 1.0.1's artifact line %q lacks its SHA-256 or size", s)
+	}
+	htmlcheck.One(t, mid, `ul.artifacts a[href="https://example.org/dl/1.0.1.zip"]`)
+	dds := strings.Join(htmlcheck.Texts(t, mid, "dt, dd"), " | ")
+	if !strings.Contains(dds, "Source | the current release's repository, tag 1.0.1") || !strings.Contains(dds, "Components | as in the current release") {
+		t.Errorf("release 1.0.1 does not say it has the current release's repository and components: %q", dds)
+	}
+	if n := htmlcheck.Count(t, mid, "table"); n != 0 {
+		t.Errorf("release 1.0.1 repeats the current release's components table (%d tables)", n)
+	}
+	oldest := htmlcheck.One(t, doc, `details[id="release-1.0.0"]`)
+	htmlcheck.One(t, oldest, `a[href="https://old.example/src"]`)
+	if got := htmlcheck.Texts(t, oldest, "table code"); !strings.Contains(strings.Join(got, " "), "extra") {
+		t.Errorf("release 1.0.0's own components are not shown: %q", got)
+	}
+}
+
+// TestBrowseListLinksEachClaimInALine: a browse list shows each claim as a line (li.brief): its
+// name linked to its claim page, its version, its site and its summary, and not the project
+// list's entry (no thumbnail, no filter attributes).
+func TestBrowseListLinksEachClaimInALine(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	f.Claim(site, sampleManifest(uuid(1), "Lantern", 2))
+	_, out := build(t, state, Options{})
+	doc := parsePage(t, out, "browse/tag-lua/index.html")
+	li := htmlcheck.One(t, doc, "ul.results > li.brief")
+	a := htmlcheck.One(t, li, "a.result-title")
+	if h := htmlcheck.Attr(a, "href"); h != "../../"+claimPath(uuid(1), site) {
+		t.Errorf("the line links %q, want the claim page", h)
+	}
+	for _, w := range []string{"Lantern", "1.0.1", "from Site A", "A project called Lantern."} {
+		if !strings.Contains(htmlcheck.Text(li), w) {
+			t.Errorf("the line %q does not say %q", htmlcheck.Text(li), w)
+		}
+	}
+	if n := htmlcheck.Count(t, doc, "li.entry, img, [data-key]"); n != 0 {
+		t.Errorf("the browse list prints %d parts of the project list's entry", n)
+	}
+}
