@@ -157,16 +157,24 @@ type projectsData struct {
 	Entries []*claimSummary
 	Total   int
 	// Projects counts the distinct project ids of the whole list.
-	Projects                     int
-	Types, Statuses, Tags, Games []string
-	// Withdrawn are the claims out of the catalog, shown on the first page only.
-	Withdrawn []*network.Claim
-	Pager     *pager
+	Projects               int
+	Types, Statuses, Games []string
+	// Tags are the tag filter's suggestions: the suggestedTags most used, by name (the filter
+	// takes any tag; the browse page lists every one).
+	Tags []string
+	// Withdrawn are the first withdrawnShown claims out of the catalog, shown on the first
+	// page only; WithdrawnMore counts the rest, which the health page lists with the others.
+	Withdrawn     []*network.Claim
+	WithdrawnMore int
+	Pager         *pager
 }
+
+// withdrawnShown is how many claims out of the catalog the project list names.
+const withdrawnShown = 10
 
 func (b *builder) projectPages() error {
 	d := &projectsData{}
-	types, statuses, tagset, games := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	types, statuses, tagUse, games := map[string]bool{}, map[string]bool{}, map[string]int{}, map[string]bool{}
 	ids := map[string]bool{}
 	var all []*claimSummary
 	for _, c := range byName(b.n.Listed) {
@@ -175,7 +183,7 @@ func (b *builder) projectPages() error {
 		ids[c.Project] = true
 		types[s.Type], statuses[s.Status], games[s.Game] = true, true, true
 		for _, t := range s.Tags {
-			tagset[t] = true
+			tagUse[t]++
 		}
 	}
 	for _, c := range b.n.Claims {
@@ -183,7 +191,10 @@ func (b *builder) projectPages() error {
 			d.Withdrawn = append(d.Withdrawn, c)
 		}
 	}
-	d.Types, d.Statuses, d.Tags, d.Games = keys(types), keys(statuses), keys(tagset), keys(games)
+	if len(d.Withdrawn) > withdrawnShown { // bounded: the list's first page costs the same at any size
+		d.Withdrawn, d.WithdrawnMore = d.Withdrawn[:withdrawnShown], len(d.Withdrawn)-withdrawnShown
+	}
+	d.Types, d.Statuses, d.Tags, d.Games = keys(types), keys(statuses), topTags(tagUse), keys(games)
 	d.Projects, d.Total = len(ids), len(all)
 	first := &Page{Path: "projects/index.html", Title: "Projects", Section: "projects", Script: true,
 		Desc: "Every project claim in the catalog, with search and filters by type, status, tag and game."}
@@ -211,6 +222,27 @@ func (b *builder) projectPages() error {
 		}
 	}
 	return nil
+}
+
+// suggestedTags is how many tags the project list's tag filter suggests: a bound, as a
+// catalog's tags grow with it.
+const suggestedTags = 30
+
+// topTags is the suggestedTags tags of use most used (ties by name), sorted by name.
+func topTags(use map[string]int) []string {
+	var all []string
+	for t := range use {
+		all = append(all, t)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if use[all[i]] != use[all[j]] {
+			return use[all[i]] > use[all[j]]
+		}
+		return all[i] < all[j]
+	})
+	all = all[:min(len(all), suggestedTags)]
+	sort.Strings(all)
+	return all
 }
 
 func keys(m map[string]bool) []string {

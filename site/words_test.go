@@ -232,8 +232,8 @@ func TestCheckSiteCatchesOurOwnWords(t *testing.T) {
 		}},
 		{"a publisher value left unmarked", "projects.html", "projects/index.html", func(s string) string {
 			return strings.Replace(s, `<option value="{{.}}" data-publisher>{{.}}</option>{{end}}</select></div>
-<div><label for="f-game">`, `<option value="{{.}}">{{.}}</option>{{end}}</select></div>
-<div><label for="f-game">`, 1)
+<div><label for="f-health">`, `<option value="{{.}}">{{.}}</option>{{end}}</select></div>
+<div><label for="f-health">`, 1)
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
