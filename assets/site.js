@@ -1,20 +1,14 @@
 // AsHyAmS project list: search, filters and sorting over the whole catalog. The list works
 // without this script: its pages are static, 50 entries each. The script leaves the page as it
 // is until a player uses the search or a filter; then (from the first focus on the form) it
-// fetches network-data/find.json, the list's compact index (one row per listed claim: what the
-// entry shows and the words a search should find besides), and shows the matches a page at a
-// time. Opened from a file, the page cannot read it, and the search and filters apply to the
-// entries the page shows.
+// fetches network-data/find.json, the list's search index (one row per listed claim, what its
+// entry shows, and the words a search finds, indexed at build time), and shows the matches a
+// page at a time. Opened from a file, the page cannot read it, and the search and filters
+// apply to the entries the page shows.
 //
-// Search is hand-written rather than a library's: the index's rows are built by the Go build,
-// and what the browser needs is a vocabulary built once from them and a few lookups per
-// keystroke (prefix, substring, one or two typos), a few dozen lines; a library such as
-// MiniSearch would add its own index format and ~20 KB to do the same. Every query word must
-// match a word of the entry: a word that starts with it or holds it (three letters or more),
-// or a word of letters that starts with the same letter and is at most one edit away (four
-// letters or more; two edits from eight), so "candelight" finds Candlelight. Each keystroke
-// looks words up in the vocabulary (its distinct words, not its entries) and sorts only the
-// matches; the input is debounced.
+// Matching is find.js's (the engine: words, prefixes, substrings, typos); this script draws
+// the results. A keystroke looks its words up in the vocabulary, never in every entry, keeps
+// the matches that pass the filters, sorts only them and renders one page of 50.
 //
 // The search, the filters, the sort and the page live in the address (?q=...&type=...&
 // sort=...&page=...), so a filtered list can be shared and Back returns to it. "Works with
@@ -32,14 +26,14 @@
   var more = document.getElementById("more-filters");
   var fields = ["q", "openmw", "sort", "type", "status", "tag", "game", "health", "conflict"];
   var folded = ["openmw", "sort", "type", "status", "tag", "game", "health", "conflict"];
-  var PAGE = 50, DEBOUNCE = 60;
+  var PAGE = 50, DEBOUNCE = 60; // entries a page; longest wait for a pause in typing, ms
   var root = form.getAttribute("data-root") || "";
   var src = form.getAttribute("data-index");
   var served = !!(src && window.fetch && location.protocol !== "file:");
   // The page as built: put back when nothing is chosen.
   var pageItems = Array.prototype.slice.call(list.children);
   var pageStatus = status ? status.textContent : "";
-  var index = null, loading = null, page = 1, timer = 0;
+  var index = null, loading = null, waiting = false, page = 1, timer = 0, cost = 0;
 
   // Versions and constraints are version.js's, the one implementation every script shares,
   // read under the numeric scheme as runtimes.openmw is (SPEC section 1). Its trim works by
@@ -53,111 +47,78 @@
     return V.parseConstraint(s, "numeric");
   }
   var satisfies = V.satisfies;
-  // worksWith says whether an entry's release runs on OpenMW version v: true for a constraint
+  // worksWith says whether row r's release runs on OpenMW version v: true for a constraint
   // that holds and for a release without one (runtime-independent); false for no current
-  // release or a constraint that does not parse. Each entry's constraint is parsed once.
-  function worksWith(e, v) {
-    if (e.runtime === "any") {
+  // release or a constraint that does not parse. Each distinct constraint is parsed once.
+  function worksWith(ix, r, v) {
+    var runtime = r[ix.col.runtime], c = r[ix.col.openmw];
+    if (runtime === "any") {
       return true;
     }
-    if (e.runtime !== "constraint" || !e.openmw) {
+    if (runtime !== "constraint" || !c) {
       return false;
     }
-    if (e.cons === undefined) {
-      e.cons = parseConstraint(e.openmw);
+    if (!ix.cons.has(c)) {
+      ix.cons.set(c, parseConstraint(c));
     }
-    return !!e.cons && satisfies(e.cons, v);
+    var pc = ix.cons.get(c);
+    return !!pc && satisfies(pc, v);
   }
   window.ashyamsWorksWith = function (constraint, version) { // for the browser test
     var c = parseConstraint(constraint), v = parseVersion(version);
     return c && v ? satisfies(c, v) : null;
   };
 
-  // Words: runs of letters and digits, lowercase. A single character class, so no input can
-  // make the split backtrack.
-  var nonWord = /[^\p{L}\p{N}]+/u;
-  function words(s) {
-    return s.toLowerCase().split(nonWord).filter(Boolean);
-  }
+  var F = window.AshyamsFind;
 
-  // An entry as the script keeps it: the fields of a find.json row, or of an entry on the page
-  // (li set) when find.json cannot be read.
-  function entryOf(cols, row) {
-    var e = {};
-    for (var i = 0; i < cols.length; i++) {
-      e[cols[i]] = row[i];
-    }
-    e.project = e.key.split("/")[0];
-    return e;
+  // An index: rows in name order (arrays of the values its columns name: find.json's, or
+  // those an entry on the page carries, with items its li, when find.json cannot be read),
+  // find.js's index of their words, and what is computed once: sort orders, parsed
+  // constraints, the distinct projects. Rows stay arrays: a search reads a few of their
+  // values, and only the page of results it shows becomes elements.
+  function indexOf(cols, rows, words, items, rowTags) {
+    var col = {};
+    cols.forEach(function (c, i) { col[c] = i; });
+    return {cols: cols, col: col, rows: rows, words: words, items: items, rowTags: rowTags, order: {}, cons: new Map(), projects: null, made: new Map()};
   }
-  function entryOfItem(li) {
-    var a = function (n) { return li.getAttribute("data-" + n) || ""; };
-    return {key: a("key"), project: a("key").split("/")[0], type: a("type"), status: a("status"), game: a("game"),
-      tags: a("tags") ? a("tags").split("\n") : [], health: a("health"), conflict: a("conflict") === "yes" ? 1 : 0,
-      updated: a("updated"), first: a("first"), runtime: a("runtime"), openmw: a("openmw"), li: li};
-  }
-  // The words an entry is found by: what it shows (its runtime aside: the OpenMW filter
-  // answers that), its ids and the row's further words.
-  function textOf(e) {
-    if (e.li) {
-      var out = [], walker = document.createTreeWalker(e.li, NodeFilter.SHOW_TEXT);
-      for (var n = walker.nextNode(); n; n = walker.nextNode()) {
-        if (!n.parentNode.closest(".runs-on")) {
-          out.push(n.nodeValue);
-        }
-      }
-      return out.join(" ") + " " + e.key;
-    }
-    var b = e.badges.map(function (x) { return x[1]; }).join(" ");
-    return [e.name, e.version, b, e.type, e.status, e.game, "from", e.site, e.summary, e.tags.join(" "), e.key, e.more].join(" ");
-  }
-  // build makes the index: the entries in name order, and the vocabulary, each distinct word
-  // with the entries holding it (ascending), the words sorted for prefix lookups.
-  function build(entries) {
-    var post = new Map();
-    entries.forEach(function (e, i) {
-      words(textOf(e)).forEach(function (w) {
-        var p = post.get(w);
-        if (!p) {
-          post.set(w, [i]);
-        } else if (p[p.length - 1] !== i) {
-          p.push(i);
-        }
-      });
+  var itemCols = ["key", "type", "status", "game", "tags", "health", "conflict", "updated", "first", "runtime", "openmw"];
+  function rowOfItem(li) {
+    return itemCols.map(function (c) {
+      var v = li.getAttribute("data-" + c) || "";
+      return c === "tags" ? (v ? v.split("\n") : []) : c === "conflict" ? (v === "yes" ? 1 : 0) : v;
     });
-    var terms = Array.from(post.keys()).sort();
-    // Typos are forgiven in words of letters only (not in ids, versions or numbers), and the
-    // typo scan reads only the words that start with the query's first letter: by first
-    // letter, the range of terms holding those words.
-    var letters = /^\p{L}+$/u, fuzzy = new Map();
-    terms.forEach(function (t) {
-      if (letters.test(t)) {
-        var f = fuzzy.get(t[0]);
-        if (!f) {
-          fuzzy.set(t[0], f = []);
-        }
-        f.push(t);
+  }
+  // The words an entry on the page is found by: what it shows (its runtime aside: the OpenMW
+  // filter answers that), its site id, and its project id whole, as find.json's words are
+  // made (site/find.go).
+  function textOfItem(li) {
+    var out = [], walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+    for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.parentNode.closest(".runs-on")) {
+        out.push(n.nodeValue);
       }
-    });
-    return {entries: entries, post: post, terms: terms, fuzzy: fuzzy, order: {}, cache: new Map()};
+    }
+    var key = li.getAttribute("data-key");
+    return out.join(" ") + " " + key.slice(key.indexOf("/") + 1);
   }
   function fromPage() {
-    return build(pageItems.filter(function (li) { return li.hasAttribute("data-key"); }).map(entryOfItem));
+    var items = pageItems.filter(function (li) { return li.hasAttribute("data-key"); });
+    var ids = items.map(function (li) { var k = li.getAttribute("data-key"); return [k.slice(0, k.indexOf("/"))]; });
+    return indexOf(itemCols, items.map(rowOfItem), F.fromTexts(items.map(textOfItem), ids), items, 0);
   }
   function load() {
     if (!loading) {
       var got = !served ? Promise.resolve(null) : fetch(src).then(function (r) {
         return r.ok ? r.json() : null;
-      }).then(function (d) {
-        return d && d.format === "ashyams-find-1" && Array.isArray(d.columns) && Array.isArray(d.rows) ? d : null;
-      }, function () { return null; });
+      }).catch(function () { return null; });
       loading = got.then(function (d) {
-        if (!d) {
+        var words = d && F.fromDoc(d);
+        if (!words || words instanceof Error || !Array.isArray(d.columns)) {
           form.setAttribute("data-source", "page");
           return fromPage();
         }
         form.setAttribute("data-source", "find.json");
-        return build(d.rows.map(function (r) { return entryOf(d.columns, r); }));
+        return indexOf(d.columns, d.rows, words, null, d.row_tags || 0);
       }).catch(function () { // a row not as the script reads it: search what the page shows
         form.setAttribute("data-source", "page");
         return fromPage();
@@ -167,85 +128,14 @@
     return loading;
   }
 
-  // Edit distance of a and b (insertions, deletions, substitutions, adjacent swaps), or max+1
-  // once it must pass max.
-  function distance(a, b, max) {
-    if (Math.abs(a.length - b.length) > max) {
-      return max + 1;
-    }
-    var prev2 = null, prev = [], cur, i, j;
-    for (j = 0; j <= b.length; j++) {
-      prev.push(j);
-    }
-    for (i = 1; i <= a.length; i++) {
-      cur = [i];
-      var low = i;
-      for (j = 1; j <= b.length; j++) {
-        var c = a[i - 1] === b[j - 1] ? 0 : 1;
-        var d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + c);
-        if (prev2 && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-          d = Math.min(d, prev2[j - 2] + 1);
-        }
-        cur.push(d);
-        low = Math.min(low, d);
-      }
-      if (low > max) {
-        return max + 1;
-      }
-      prev2 = prev;
-      prev = cur;
-    }
-    return prev[b.length];
-  }
-  // matching is the set of entries (a Uint8Array by entry) holding a word that w finds.
-  function matching(ix, w) {
-    var hit = ix.cache.get(w);
-    if (hit) {
-      return hit;
-    }
-    var set = new Uint8Array(ix.entries.length), terms = ix.terms;
-    var mark = function (t) { ix.post.get(t).forEach(function (i) { set[i] = 1; }); };
-    var lo = 0, hi = terms.length;
-    while (lo < hi) { // the first word not below w
-      var mid = (lo + hi) >> 1;
-      if (terms[mid] < w) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    for (var k = lo; k < terms.length && terms[k].lastIndexOf(w, 0) === 0; k++) {
-      mark(terms[k]);
-    }
-    var typos = w.length >= 8 ? 2 : w.length >= 4 ? 1 : 0;
-    if (w.length >= 3) {
-      terms.forEach(function (t) {
-        if (t.length > w.length && t.indexOf(w) > 0) {
-          mark(t);
-        }
-      });
-    }
-    if (typos) {
-      (ix.fuzzy.get(w[0]) || []).forEach(function (t) {
-        if (Math.abs(t.length - w.length) <= typos && t.lastIndexOf(w, 0) !== 0 && distance(w, t, typos) <= typos) {
-          mark(t);
-        }
-      });
-    }
-    if (ix.cache.size > 200) {
-      ix.cache.clear();
-    }
-    ix.cache.set(w, set);
-    return set;
-  }
   // orderOf is the entries' indexes in the chosen order: name (the index's own), recently
   // updated or first observed (newest first; equal times keep name order). Computed once.
   function orderOf(ix, by) {
     if (!ix.order[by]) {
-      var o = ix.entries.map(function (_, i) { return i; });
+      var o = ix.rows.map(function (_, i) { return i; }), k = ix.col[by];
       if (by) {
         o.sort(function (a, b) {
-          var x = ix.entries[a][by], y = ix.entries[b][by];
+          var x = ix.rows[a][k], y = ix.rows[b][k];
           return x !== y ? (x > y ? -1 : 1) : a - b;
         });
       }
@@ -268,43 +158,56 @@
   function chosen(s) {
     return fields.some(function (f) { return !!s[f]; }) || page > 1;
   }
-  function plural(n, one, many) {
-    return n + " " + (n === 1 ? one : many);
+  function count(n) {
+    return n.toLocaleString("en-US");
   }
-  function projectsOf(entries) {
-    var seen = new Set();
-    entries.forEach(function (e) { seen.add(e.project); });
+  function plural(n, one, many) {
+    return count(n) + " " + (n === 1 ? one : many);
+  }
+  // projectsOf counts the distinct project ids of rows is (of every row when is is null).
+  function projectsOf(ix, is) {
+    if (!is && ix.projects !== null) {
+      return ix.projects;
+    }
+    var seen = new Set(), k = ix.col.key, add = function (i) {
+      var key = ix.rows[i][k];
+      seen.add(key.slice(0, key.indexOf("/")));
+    };
+    if (is && is.length === ix.rows.length) {
+      return projectsOf(ix, null);
+    }
+    if (is) {
+      is.forEach(add);
+    } else {
+      ix.rows.forEach(function (_, i) { add(i); });
+      ix.projects = seen.size;
+    }
     return seen.size;
   }
-  // results are the entries s chooses, in its order.
+  // results are the numbers of the rows s chooses, in its order.
   function results(ix, s, version) {
-    var ws = words(s.q), sets = ws.map(function (w) { return matching(ix, w); });
+    var set = F.match(ix.words, s.q), c = ix.col;
     var by = s.sort === "updated" || s.sort === "first" ? s.sort : "";
-    var tag = trim(s.tag.toLowerCase());
+    var tag = trim(s.tag.toLowerCase()), conflict = s.conflict === "yes" ? 1 : 0;
     var keep = function (i) {
-      var e = ix.entries[i];
-      for (var k = 0; k < sets.length; k++) {
-        if (!sets[k][i]) {
-          return false;
-        }
-      }
-      return (!s.type || e.type === s.type) && (!s.status || e.status === s.status) &&
-        (!s.game || e.game === s.game) && (!tag || e.tags.some(function (t) { return t.toLowerCase() === tag; })) &&
-        (!s.health || e.health === s.health) && (!s.conflict || e.conflict === (s.conflict === "yes" ? 1 : 0)) &&
-        (!version || worksWith(e, version));
+      var r = ix.rows[i];
+      return (!s.type || r[c.type] === s.type) && (!s.status || r[c.status] === s.status) &&
+        (!s.game || r[c.game] === s.game) && (!tag || r[c.tags].some(function (t) { return t.toLowerCase() === tag; })) &&
+        (!s.health || r[c.health] === s.health) && (!s.conflict || r[c.conflict] === conflict) &&
+        (!version || worksWith(ix, r, version));
     };
     var out;
-    if (ws.length) { // the first word's matches only, then in the chosen order
-      var cand = [], first = sets[0];
-      for (var i = 0; i < first.length; i++) {
-        if (first[i] && keep(i)) {
+    if (set) { // the matches only, then in the chosen order
+      var cand = [];
+      for (var i = 0; i < set.length; i++) {
+        if (set[i] && keep(i)) {
           cand.push(i);
         }
       }
       if (by) {
         var rank = ix.rank && ix.rank[by];
         if (!rank) {
-          rank = new Int32Array(ix.entries.length);
+          rank = new Int32Array(ix.rows.length);
           orderOf(ix, by).forEach(function (e, r) { rank[e] = r; });
           ix.rank = ix.rank || {};
           ix.rank[by] = rank;
@@ -315,7 +218,7 @@
     } else {
       out = orderOf(ix, by).filter(keep);
     }
-    return out.map(function (i) { return ix.entries[i]; });
+    return out;
   }
 
   function el(tag, cls, text) {
@@ -336,13 +239,28 @@
   function bdi(text) {
     return pub("bdi", text);
   }
-  // render is the entry of a find.json row as the page prints it (templates/_catalog.html).
-  function render(e) {
-    if (e.li) {
-      return e.li;
+  // render is row i's entry as the page prints it (templates/_catalog.html), made once and
+  // kept for the next results (at most 500 kept).
+  function render(ix, i) {
+    if (ix.items) {
+      return ix.items[i];
     }
+    var made = ix.made.get(i);
+    if (made) { // typing on often shows the same entries again
+      return made;
+    }
+    if (ix.made.size >= 500) {
+      ix.made.clear();
+    }
+    made = renderRow(ix, i);
+    ix.made.set(i, made);
+    return made;
+  }
+  function renderRow(ix, i) {
+    var e = {};
+    ix.cols.forEach(function (c, k) { e[c] = ix.rows[i][k]; });
     var li = el("li", "entry");
-    var data = {key: e.key, type: e.type, status: e.status, game: e.game, tags: e.tags.join("\n"), health: e.health,
+    var data = {key: e.key, type: e.type, status: e.status, game: e.game, tags: e.tags.slice(0, ix.rowTags || e.tags.length).join("\n"), health: e.health,
       conflict: e.conflict ? "yes" : "no", updated: e.updated, first: e.first, runtime: e.runtime, openmw: e.openmw};
     Object.keys(data).forEach(function (k) { li.setAttribute("data-" + k, data[k]); });
     var thumb = li.appendChild(el("div", "thumb"));
@@ -386,9 +304,12 @@
     } else {
       runs.textContent = e.runtime === "any" ? "names no OpenMW version" : "no current release";
     }
-    if (e.tags.length) {
-      var tags = body.appendChild(el("div", "meta"));
-      e.tags.forEach(function (t) { tags.appendChild(pub("span", t, "badge")); });
+    if (e.tags.length) { // as many as the page shows, the rest counted
+      var tags = body.appendChild(el("div", "meta")), shown = ix.rowTags ? e.tags.slice(0, ix.rowTags) : e.tags;
+      shown.forEach(function (t) { tags.appendChild(pub("span", t, "badge")); });
+      if (e.tags.length > shown.length) {
+        tags.appendChild(el("span", "more-tags", "and " + plural(e.tags.length - shown.length, "more tag", "more tags")));
+      }
     }
     return li;
   }
@@ -473,15 +394,21 @@
     if (!index) {
       list.setAttribute("aria-busy", "true");
       if (status) {
-        status.textContent = "Loading the catalog's index…";
+        status.textContent = "Loading every project to search…";
       }
-      load().then(apply);
+      if (!waiting) { // one apply when it is in, of the state then
+        waiting = true;
+        load().then(function () { waiting = false; apply(); });
+      }
       return;
     }
-    var shown = results(index, s, version), all = index.entries;
+    var ix = index, shown = results(ix, s, version), all = ix.rows;
     var pages = Math.max(1, Math.ceil(shown.length / PAGE));
     page = Math.min(Math.max(page, 1), pages);
-    list.replaceChildren.apply(list, shown.slice((page - 1) * PAGE, page * PAGE).map(render));
+    var items = shown.slice((page - 1) * PAGE, page * PAGE).map(function (i) { return render(ix, i); });
+    if (items.length !== list.children.length || items.some(function (li, k) { return list.children[k] !== li; })) {
+      list.replaceChildren.apply(list, items);
+    }
     if (staticPager) {
       staticPager.hidden = true;
     }
@@ -493,12 +420,12 @@
       list.after(pagerFor(s, pages));
     }
     if (status) {
-      var claims = plural(all.length, "claim", "claims");
-      var where = pages > 1 ? "; page " + page + " of " + pages + ", " + PAGE + " a page" : "";
+      var total = count(all.length) + " " + (all.length === 1 ? "listing" : "listings");
+      var where = pages > 1 ? "; page " + page + " of " + pages : "";
       status.textContent = shown.length === all.length ?
-        "Showing every claim: " + claims + " (" + plural(projectsOf(all), "project", "projects") + ")" + where + "." :
-        shown.length === 0 ? "No claim matches (of " + claims + ")." :
-        "Showing " + shown.length + " of " + claims + " (" + plural(projectsOf(shown), "project", "projects") + ")" + where + ".";
+        "Showing all " + total + " (" + plural(projectsOf(ix, null), "project", "projects") + ")" + where + "." :
+        shown.length === 0 ? "Nothing matches, of " + total + ": try fewer words or another filter." :
+        "Showing " + count(shown.length) + " of " + total + " (" + plural(projectsOf(ix, shown), "project", "projects") + ")" + where + ".";
       if (omw && !version) {
         status.textContent += " “" + omw + "” is not a version: type one such as 0.49.";
       }
@@ -534,11 +461,15 @@
   function update() {
     clearTimeout(timer);
     timer = 0;
+    var t0 = performance.now();
     apply();
+    cost = performance.now() - t0;
     remember();
   }
-  // Typing waits for a pause; a choice applies at once. Either way a new search starts at its
-  // first page, and the list says it is being brought up to date.
+  // Typing waits for a pause as long as the last update took (at most DEBOUNCE ms): where an
+  // update is quick each keystroke answers at once, where it is slow keystrokes gather. A
+  // choice applies at once. Either way a new search starts at its first page, and the list
+  // says it is being brought up to date.
   function changed(ev) {
     page = 1;
     var typed = ev.type === "input" && ev.target && ev.target.tagName === "INPUT";
@@ -548,7 +479,7 @@
     list.setAttribute("aria-busy", "true");
     clearTimeout(timer);
     if (typed) {
-      timer = setTimeout(update, DEBOUNCE);
+      timer = setTimeout(update, Math.min(DEBOUNCE, cost));
     } else {
       update();
     }

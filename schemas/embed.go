@@ -30,3 +30,7 @@ const Search = "dreamweave-network-search-1.schema.json"
 // Setup names the schema of setup.json in FS: this index's own file for the setup check
 // page (which claims declare each OpenMW content file), not part of the network catalog format.
 const Setup = "ashyams-setup-1.schema.json"
+
+// Find names the schema of the build's network-data/find.json in FS: the project list's own
+// search index, which only the site's script reads.
+const Find = "ashyams-find-2.schema.json"

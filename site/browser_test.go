@@ -477,7 +477,7 @@ func projectSearches(t *testing.T, ctx context.Context, bc browserCase, open fun
 			t.Errorf("searching %q shows %v, want %v", q, got, want)
 		}
 		st := status()
-		if !strings.HasPrefix(st, fmt.Sprintf("Showing %d of %d claims (", len(want), len(all))) {
+		if !strings.HasPrefix(st, fmt.Sprintf("Showing %d of %d listings (", len(want), len(all))) {
 			t.Errorf("searching %q: the status line says %q", q, st)
 		}
 		results["q="+q] = strings.Join(got, " ") + " | " + st

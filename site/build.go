@@ -514,7 +514,7 @@ func (b *builder) machineFiles() error {
 		{format.CatalogFile, func() ([]byte, error) { return format.Catalog(b.n, opts) }, func(d []byte) error { return format.Validate(format.CatalogFile, d) }},
 		{format.EventsFile, func() ([]byte, error) { return format.Events(b.n, opts) }, func(d []byte) error { return format.Validate(format.EventsFile, d) }},
 		{SearchFile, b.searchJSON, validateSearch},
-		{FindFile, b.findJSON, nil},
+		{FindFile, b.findJSON, validateFind},
 		{SetupFile, func() ([]byte, error) { return setupJSON(b.setup) }, validateSetup},
 		{format.SchemaPath, embedded(format.SchemaFile), nil},
 		{SetupSchemaPath, embedded(schemas.Setup), nil},

@@ -30,7 +30,7 @@ type Page struct {
 	Desc string
 	// Canonical is the page's public URL under the base URL ("" for the 404 page).
 	Canonical string
-	// Script: the page loads site.js, after version.js (the project list only).
+	// Script: the page loads site.js, after version.js and find.js (the project list only).
 	Script bool
 	// Feed is the Atom feed of this page's project, relative to the output root ("" for
 	// none): linked as an alternate beside the site's feed.
@@ -396,7 +396,7 @@ func (b *builder) meta() *siteMeta {
 
 // assets writes the stylesheet, the scripts and the icon.
 func (b *builder) assets() error {
-	for _, name := range []string{"site.css", "site.js", "icon.svg", "version.js", "openmwcfg.js", "shards.js", "setupcheck.js", "setup.js", "plan.js", "planpage.js"} {
+	for _, name := range []string{"site.css", "site.js", "find.js", "icon.svg", "version.js", "openmwcfg.js", "shards.js", "setupcheck.js", "setup.js", "plan.js", "planpage.js"} {
 		data, err := fs.ReadFile(assets.FS, name)
 		if err != nil {
 			return err

@@ -92,7 +92,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 		}
 	}
 	open("?openmw=0.48.5")
-	if st := status(); !strings.HasPrefix(st, fmt.Sprintf("Showing %d of %d claims", want, len(listed))) {
+	if st := status(); !strings.HasPrefix(st, fmt.Sprintf("Showing %d of %d listings", want, len(listed))) {
 		t.Errorf("?openmw=0.48.5: the status line says %q, want %d of %d", st, want, len(listed))
 	}
 	open("?openmw=0.48.5&page=2")

@@ -9,6 +9,7 @@ var V = require(path.join(__dirname, "..", "version.js"));
 var cfg = require(path.join(__dirname, "..", "openmwcfg.js"));
 var setup = require(path.join(__dirname, "..", "setupcheck.js"));
 var shards = require(path.join(__dirname, "..", "shards.js"));
+var find = require(path.join(__dirname, "..", "find.js"));
 var plan = null;
 try {
   plan = require(path.join(__dirname, "..", "plan.js"));
@@ -57,6 +58,27 @@ var fns = {
   "cfg.fold": function (s) { return short(cfg.fold(s)); },
   "cfg.folderName": function (name, project) { return short(cfg.folderName(name, project)); },
   "cfg.dirParts": function (p) { return cfg.dirParts(p).length; },
+  "find.words": function (s) { return find.words(s); },
+  // find.match indexes texts (one per entry) and returns, per query, the matching entries'
+  // numbers (null for a query of no word); the same answers from the index as find.json
+  // carries it (postings as base-36 gaps), or the string "differs".
+  "find.match": function (texts, queries) {
+    var ix = find.fromTexts(texts), words = [], postings = [];
+    ix.terms.forEach(function (t, k) {
+      words.push(t);
+      postings.push(ix.postings[k].map(function (n, i, a) { return (i ? n - a[i - 1] : n).toString(36); }).join(","));
+    });
+    var doc = find.fromDoc({format: "ashyams-find-2", rows: texts, words: words, postings: postings});
+    var answer = function (x, q) {
+      var m = find.match(x, q);
+      return m ? Array.from(m).map(function (v, i) { return v ? i : -1; }).filter(function (i) { return i >= 0; }) : null;
+    };
+    return queries.map(function (q) {
+      var a = answer(ix, q), b = answer(doc, q);
+      return JSON.stringify(a) === JSON.stringify(b) ? a : "differs";
+    });
+  },
+  "find.fromDoc": function (d) { var r = find.fromDoc(d); return r instanceof Error ? r.message : "index"; },
   "setup.bidiText": function (s) { return short(setup.bidiText(s)); },
   "setup.params": function (s) { return mapObject(setup.params(s)); },
   "setup.roundTrip": function (s) { return setup.decode(setup.encode(s)) === s; },
