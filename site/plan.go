@@ -1,6 +1,8 @@
 package site
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -25,22 +27,16 @@ type planDoc struct {
 
 // planClaim is one listed claim as the planner reads it.
 type planClaim struct {
-	Project  string `json:"project"`
-	Site     string `json:"site"`
-	SiteName string `json:"site_name"`
-	Name     string `json:"name"`
-	Page     string `json:"page"`
-	Health   string `json:"health"`
-	Stale    bool   `json:"stale"`
+	claimHead
 	// Scheme is the project's versioning scheme: a constraint naming this project is read
 	// under it.
 	Scheme  string        `json:"scheme"`
 	Release *setupRelease `json:"release"`
 	// OpenMW and LuaAPI are runtimes.openmw and extensions.openmw.lua_api as published.
-	OpenMW        string             `json:"openmw"`
-	LuaAPI        string             `json:"lua_api"`
-	Provides      []string           `json:"provides"`
-	Relationships []planRelationship `json:"relationships"`
+	OpenMW        string              `json:"openmw"`
+	LuaAPI        string              `json:"lua_api"`
+	Provides      []string            `json:"provides"`
+	Relationships []setupRelationship `json:"relationships"`
 	// Installs: the release has an openmw extension, so it says how OpenMW loads it.
 	Installs        bool                     `json:"installs"`
 	RequiresContent []string                 `json:"requires_content"`
@@ -48,18 +44,6 @@ type planClaim struct {
 	Components      []planComponent          `json:"components"`
 	Groups          []protocol.Group         `json:"groups"`
 	Artifacts       []planArtifact           `json:"artifacts"`
-}
-
-// planRelationship is a requires, recommends or conflicts relationship with the claims it
-// resolves to.
-type planRelationship struct {
-	Kind       string   `json:"kind"`
-	Project    string   `json:"project,omitempty"`
-	Capability string   `json:"capability,omitempty"`
-	Name       string   `json:"name,omitempty"`
-	Version    string   `json:"version,omitempty"`
-	Reason     string   `json:"reason,omitempty"`
-	Targets    []string `json:"targets"`
 }
 
 // planComponent is a component with how OpenMW loads it (nil lists when the extension says
@@ -103,25 +87,14 @@ func (b *builder) planData() *planDoc {
 			continue
 		}
 		k := c.Key.String()
-		pc := &planClaim{Project: c.Project, Site: c.Site, SiteName: b.names.claimSiteText(c), Name: c.Name,
-			Page: claimKeyPath(c), Health: c.Health, Stale: stalenessOf(c) != staleNone, Scheme: string(c.Scheme),
+		pc := &planClaim{claimHead: b.claimHead(c), Scheme: string(c.Scheme),
 			Release: &setupRelease{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status},
-			OpenMW:  r.Runtimes["openmw"], Provides: nonNilStrings(r.Provides), Relationships: []planRelationship{},
+			OpenMW:  r.Runtimes["openmw"], Provides: nonNilStrings(r.Provides),
+			Relationships:   relationshipsOf(r, nil, protocol.KindRequires, protocol.KindConflicts, protocol.KindRecommends),
 			RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{}, Components: []planComponent{},
 			Groups: r.Groups, Artifacts: []planArtifact{}}
 		if pc.Groups == nil {
 			pc.Groups = []protocol.Group{}
-		}
-		for _, rel := range r.Relationships {
-			if rel.Self || (rel.Kind != protocol.KindRequires && rel.Kind != protocol.KindConflicts && rel.Kind != protocol.KindRecommends) {
-				continue
-			}
-			pr := planRelationship{Kind: rel.Kind, Project: rel.Project, Capability: rel.Capability, Name: rel.Name,
-				Version: rel.Version, Reason: rel.Reason, Targets: []string{}}
-			for _, t := range rel.Targets {
-				pr.Targets = append(pr.Targets, t.Claim.Key.String())
-			}
-			pc.Relationships = append(pc.Relationships, pr)
 		}
 		ext := r.OpenMWExtension()
 		if ext != nil {
@@ -140,12 +113,7 @@ func (b *builder) planData() *planDoc {
 				if oc, ok := ext.Components[comp.ID]; ok {
 					p.Data, p.Content, p.Groundcover = nonNilStrings(oc.DataDirectories), nonNilStrings(oc.ContentFiles), nonNilStrings(oc.GroundcoverFiles)
 					p.Archives, p.Config, p.RequiresContent = nonNilStrings(oc.FallbackArchives), oc.Config, nonNilStrings(oc.RequiresContent)
-					keys := make([]string, 0, len(oc.FallbackEntries))
-					for k := range oc.FallbackEntries {
-						keys = append(keys, k)
-					}
-					sort.Strings(keys)
-					for _, k := range keys {
+					for _, k := range slices.Sorted(maps.Keys(oc.FallbackEntries)) {
 						p.Fallback = append(p.Fallback, [2]string{k, oc.FallbackEntries[k]})
 					}
 				}

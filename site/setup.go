@@ -59,8 +59,8 @@ type setupDoc struct {
 	Claims map[string]*setupClaim `json:"claims"`
 }
 
-// setupClaim is one listed claim as the setup check needs it.
-type setupClaim struct {
+// claimHead is what the setup and plan pages' data say of every claim they hold.
+type claimHead struct {
 	Project string `json:"project"`
 	Site    string `json:"site"`
 	// SiteName is how the pages name the claim's site (siteNames.claimSiteText).
@@ -72,6 +72,16 @@ type setupClaim struct {
 	// Stale: the claim's data is cached from an earlier read (its page shows a staleness
 	// banner).
 	Stale bool `json:"stale"`
+}
+
+func (b *builder) claimHead(c *network.Claim) claimHead {
+	return claimHead{Project: c.Project, Site: c.Site, SiteName: b.names.claimSiteText(c), Name: c.Name,
+		Page: claimKeyPath(c), Health: c.Health, Stale: stalenessOf(c) != staleNone}
+}
+
+// setupClaim is one listed claim as the setup check needs it.
+type setupClaim struct {
+	claimHead
 	// ProjectStatus is the manifest's project.status (active, deprecated, archived, ...).
 	ProjectStatus string `json:"project_status"`
 	// Release is the release read: the current release, else (every release is yanked or
@@ -122,7 +132,7 @@ type setupContent struct {
 	RequiresContent []string `json:"requires_content"`
 }
 
-// setupRelationship is a requires or conflicts relationship, resolved by the network model.
+// setupRelationship is a relationship resolved by the network model.
 type setupRelationship struct {
 	Kind       string `json:"kind"`
 	Project    string `json:"project,omitempty"`
@@ -131,8 +141,29 @@ type setupRelationship struct {
 	Version    string `json:"version,omitempty"`
 	Reason     string `json:"reason,omitempty"`
 	// Targets are the keys of every listed claim it resolves to (by project id or
-	// capability), each also in setupDoc.Claims.
+	// capability).
 	Targets []string `json:"targets"`
+}
+
+// relationshipsOf lists r's relationships of the given kinds, in publisher order, without
+// those naming the claim itself; target, when set, sees every claim one resolves to.
+func relationshipsOf(r *network.Release, target func(*network.Claim), kinds ...string) []setupRelationship {
+	out := []setupRelationship{}
+	for _, rel := range r.Relationships {
+		if rel.Self || !slices.Contains(kinds, rel.Kind) {
+			continue
+		}
+		sr := setupRelationship{Kind: rel.Kind, Project: rel.Project, Capability: rel.Capability,
+			Name: rel.Name, Version: rel.Version, Reason: rel.Reason, Targets: []string{}}
+		for _, t := range rel.Targets {
+			if target != nil {
+				target(t.Claim)
+			}
+			sr.Targets = append(sr.Targets, t.Claim.Key.String())
+		}
+		out = append(out, sr)
+	}
+	return out
 }
 
 // foldASCII lowercases ASCII letters only, as OpenMW compares content file names; other
@@ -177,25 +208,9 @@ func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []setupContent {
 	if ext == nil {
 		return nil
 	}
-	var ids []string
-	seen := map[string]bool{}
-	for _, comp := range r.Components {
-		if _, ok := ext.Components[comp.ID]; ok && !seen[comp.ID] {
-			ids = append(ids, comp.ID)
-			seen[comp.ID] = true
-		}
-	}
-	var rest []string
-	for id := range ext.Components {
-		if !seen[id] {
-			rest = append(rest, id)
-		}
-	}
-	sort.Strings(rest)
-	ids = append(ids, rest...)
 	var out []setupContent
 	at := map[string]int{}
-	for _, id := range ids {
+	for _, id := range extComponentIDs(r, ext) {
 		comp := ext.Components[id]
 		for _, f := range comp.ContentFiles {
 			if f == "" {
@@ -212,6 +227,26 @@ func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []setupContent {
 		}
 	}
 	return out
+}
+
+// extComponentIDs lists the ids of ext's components in the order of r's components, each
+// once, then the extension's entries for no listed component, by id.
+func extComponentIDs(r *protocol.Release, ext *protocol.OpenMW) []string {
+	var ids, rest []string
+	listed := map[string]bool{}
+	for _, comp := range r.Components {
+		if _, ok := ext.Components[comp.ID]; ok && !listed[comp.ID] {
+			ids = append(ids, comp.ID)
+		}
+		listed[comp.ID] = true
+	}
+	for id := range ext.Components {
+		if !listed[id] {
+			rest = append(rest, id)
+		}
+	}
+	sort.Strings(rest)
+	return append(ids, rest...)
 }
 
 // relDir joins a component's path and a directory under it as "/"-separated folder names,
@@ -237,20 +272,7 @@ func declaredFiles(e *setupClaim, r *protocol.Release, ext *protocol.OpenMW) {
 			paths[comp.ID] = comp.Path
 		}
 	}
-	ids := make([]string, 0, len(ext.Components))
-	for _, comp := range r.Components {
-		if _, ok := ext.Components[comp.ID]; ok && !slices.Contains(ids, comp.ID) {
-			ids = append(ids, comp.ID)
-		}
-	}
-	var rest []string
-	for id := range ext.Components {
-		if _, ok := paths[id]; !ok {
-			rest = append(rest, id)
-		}
-	}
-	sort.Strings(rest)
-	for _, id := range append(ids, rest...) {
+	for _, id := range extComponentIDs(r, ext) {
 		oc := ext.Components[id]
 		for _, d := range oc.DataDirectories {
 			if rd := relDir(paths[id], d); rd != "" {
@@ -313,8 +335,7 @@ func (b *builder) setupData() *setupDoc {
 		if e := doc.Claims[k]; e != nil {
 			return e
 		}
-		e := &setupClaim{Project: c.Project, Site: c.Site, SiteName: b.names.claimSiteText(c), Name: c.Name,
-			Page: claimKeyPath(c), Health: c.Health, Stale: stalenessOf(c) != staleNone,
+		e := &setupClaim{claimHead: b.claimHead(c),
 			ContentFiles: []setupContent{}, RequiresContent: []string{}, Relationships: []setupRelationship{},
 			DataDirs: []string{}, ConfigDirs: []string{}, Groundcover: []string{}, Archives: []string{}}
 		if c.Manifest != nil {
@@ -365,18 +386,7 @@ func (b *builder) setupData() *setupDoc {
 				doc.DataDirs[k] = append(doc.DataDirs[k], key)
 			}
 		}
-		for _, rel := range r.Relationships {
-			if rel.Self || (rel.Kind != protocol.KindRequires && rel.Kind != protocol.KindConflicts) {
-				continue
-			}
-			sr := setupRelationship{Kind: rel.Kind, Project: rel.Project, Capability: rel.Capability,
-				Name: rel.Name, Version: rel.Version, Reason: rel.Reason, Targets: []string{}}
-			for _, t := range rel.Targets {
-				entry(t.Claim)
-				sr.Targets = append(sr.Targets, t.Claim.Key.String())
-			}
-			e.Relationships = append(e.Relationships, sr)
-		}
+		e.Relationships = relationshipsOf(r, func(t *network.Claim) { entry(t) }, protocol.KindRequires, protocol.KindConflicts)
 	}
 	for _, m := range []map[string][]string{doc.ContentFiles, doc.GroundcoverFiles, doc.FallbackArchives, doc.DataDirs} {
 		for k, keys := range m {
