@@ -146,20 +146,9 @@ func (b *builder) planData() *planDoc {
 	}
 	for k, keys := range doc.Projects {
 		sort.Strings(keys)
-		doc.Projects[k] = dedupSorted(keys)
+		doc.Projects[k] = slices.Compact(keys)
 	}
 	return doc
-}
-
-// dedupSorted drops repeats from a sorted list.
-func dedupSorted(s []string) []string {
-	out := s[:0]
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // PlanDataDir holds the plan page's data parts (planShards).

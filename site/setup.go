@@ -391,7 +391,7 @@ func (b *builder) setupData() *setupDoc {
 	for _, m := range []map[string][]string{doc.ContentFiles, doc.GroundcoverFiles, doc.FallbackArchives, doc.DataDirs} {
 		for k, keys := range m {
 			sort.Strings(keys)
-			m[k] = dedupSorted(keys)
+			m[k] = slices.Compact(keys)
 		}
 	}
 	return doc

@@ -10,53 +10,34 @@
 // in U's directory and each parent up to the origin's root (WalkUpURLs).
 //
 // Decisions the spec leaves open, and why:
-//   - Where a fetch ended decides what a document speaks for (SPEC's adopted habit): after
-//     redirects, the page's final URL is the base for its <link> href and for walking up, and a
-//     site index's URL is its final URL. Each redirect is a trail step of its own, also when a
-//     chain ends over the hop limit.
-//   - A project manifest (at U, or linked by the page) cannot be used alone: it carries no
-//     manifest_sha256 to check it against. Discovery walks up from the manifest's URL to the site
-//     index that should list it (Result.Kind or Result.ManifestURL says a manifest was met; the
-//     crawler checks the index really lists it).
-//   - An outage is not an answer. Walking up passes a level only on a definite "not here": 404
-//     or 410, or a well-formed document that is not a site index (an HTML page, other JSON, a
-//     manifest). Any other answer anywhere (a 5xx, 408, 429 or other status, a timeout, a
-//     refused address, a body over the limit, a body that is not well-formed JSON) ends discovery
-//     there: Error.Outage, Error.At. Otherwise a site deploying, or down for a minute, would be
-//     walked past to whatever index sits above it (a GitHub Pages user site above a project site).
-//   - Documents are sniffed with the protocol's strict decoder (catalog/protocol.Decode), so a
-//     duplicate key, a byte order mark or a truncated body is the same finding wherever it sits,
-//     never a verdict that depends on which duplicate came last.
-//   - A move needs evidence from the enrolled URL itself (SPEC section 3, "Moves"). When a site
-//     index is held for this source (Held.IndexURL) and discovery reaches another one, the
-//     evidence is weighed (canonical URLs, store.CanonicalURL, so a spelling is never a move):
-//     Strong evidence moves the source whatever the held index says: the enrolled URL is a
-//     site index, or its page links one (<link>), reached in place or through permanent
-//     redirects only (301, 308).
-//     Weak evidence moves it only when the held index is definitively gone (it answers 404 or
-//     410, or a well-formed document that is not a site index, without a temporary redirect):
-//     the index was found at the enrolled URL's own level, that is dreamweave.json beside the
-//     enrolled URL (the first walk-up candidate), beside where a permanent redirect of the
-//     enrolled URL ended, or beside the project manifest its page links; or, after a temporary
-//     redirect of the enrolled URL, the index is still at the enrolled URL's own level.
-//     Nothing else is evidence: a walk up to a parent directory beyond that level, and every
-//     temporary redirect (302, 303, 307) anywhere on the way to the index. A site down for
-//     maintenance that redirects its pages to an error page, or deploying with a 404 for a
-//     minute, never moves its source to the user site above it.
-//     Without strong evidence the held index is asked again. It stands when it answers as a
-//     site index in place or through permanent redirects (then at its final URL: the held index
-//     itself moved). It answering through a temporary redirect, or not answering (5xx, timeout,
-//     refusal, over the limit, malformed) is an outage: discovery ends (Error.Outage), nothing
-//     moves, whatever the evidence. It being gone adopts the index found with weak evidence;
-//     without any, discovery ends (Error.Found names the index the walk reached) and nothing
-//     moves.
-//   - Conditional GET (see Held): every URL is fetched with the validators held for it, so an
-//     unchanged site index costs a 304. The enrolled URL is asked conditionally only when a
-//     previous discovery's conclusion is held, since a 304 has no body to read: it means the
-//     page is unchanged ("page unchanged (HTTP 304)"), so what it said stands and discovery
-//     goes on from there without reading it (see pageUnchanged). Over unchanged sites a second
-//     discovery therefore costs a 304 for the page and a 304 for the site index, plus a 404 for
-//     each level walked past.
+//   - Where a fetch ended decides what a document speaks for: after redirects, a page's final
+//     URL is the base for its <link> href and for walking up, and a site index's URL is its
+//     final URL. Each redirect is a trail step of its own.
+//   - A project manifest (at U, or linked) carries no manifest_sha256 to check it against, so
+//     discovery walks up from it to the index that should list it (Result.ManifestURL; the
+//     crawler checks the index lists it).
+//   - An outage is not an answer. A walk passes a level only on a definite "not here" (404 or
+//     410, or a well-formed document that is not a site index); any other answer ends
+//     discovery there (Error.Outage, Error.At), so a site deploying or down for a minute is
+//     never walked past to the index above it (a GitHub Pages user site above a project site).
+//   - Documents are sniffed with the protocol's strict decoder (protocol.Decode): a duplicate
+//     key, a byte order mark or a truncated body is the same finding wherever it sits.
+//   - A move needs evidence from the enrolled URL itself (SPEC section 3, "Moves"), weighed
+//     when discovery reaches another index than the held one (Held.IndexURL; canonical URLs,
+//     so a spelling is never a move). Strong evidence moves the source whatever the held index
+//     says: the enrolled URL is a site index or its page links one, reached in place or through
+//     permanent redirects only (301, 308). Weak evidence moves it only when the held index is
+//     definitively gone (404, 410, or a well-formed non-index, without a temporary redirect):
+//     the index was found at the enrolled URL's own level (ownLevel). Nothing else is evidence:
+//     a walk to a parent directory beyond that level, or any temporary redirect (302, 303, 307)
+//     on the way. Without strong evidence the held index is asked again (askHeld): it stands
+//     when it answers as a site index in place or through permanent redirects; a temporary
+//     redirect or no answer is an outage and nothing moves; gone, it yields to weak evidence,
+//     and without any discovery ends naming the index the walk reached (Error.Found).
+//   - Conditional GET (Held.Validators): an unchanged site index costs a 304. The enrolled URL
+//     is asked conditionally only when a previous conclusion is held, since a 304 has no body:
+//     what the page said stands (pageUnchanged), so a second discovery over unchanged sites
+//     costs a 304 for the page and one for the index, plus a 404 per level walked past.
 package discover
 
 import (
@@ -336,6 +317,14 @@ func (d *run) get(u string, conditional bool) fetched {
 	return f
 }
 
+// fetch gets u conditionally and marks u and where the fetch ended as tried.
+func (d *run) fetch(u string) (fetched, string) {
+	f := d.get(u, true)
+	at := f.finalURL(u)
+	d.tried[u], d.tried[at] = true, true
+	return f, at
+}
+
 // finalURL is where a fetch ended: the refused, timed-out or oversized URL, or the one whose
 // redirect was not followed, for a failure; after redirects, where the last one pointed.
 func (f fetched) finalURL(requested string) string {
@@ -419,6 +408,12 @@ func (f fetched) predicate() string {
 	return fmt.Sprintf("answered HTTP %d (%s)", f.resp.Status, strings.ToLower(http.StatusText(f.resp.Status)))
 }
 
+// fail ends discovery with e.
+func (d *run) fail(e *Error) {
+	d.end = e
+	d.res.Problem = e.Problem
+}
+
 // stop ends discovery at the answer f to a request for u, an answer that is not a definite "not
 // here". The problem is one sentence: subject (the URL's role, e.g. "the enrolled URL") and u,
 // or with walking, the walk stopping at u; then what the answer was.
@@ -439,8 +434,7 @@ func (d *run) stop(u string, f fetched, subject string, walking bool) {
 	} else {
 		e.Problem = subject + " " + u + " " + f.predicate()
 	}
-	d.end = e
-	d.res.Problem = e.Problem
+	d.fail(e)
 }
 
 func (d *run) discover(enrolled string) {
@@ -482,10 +476,7 @@ func (d *run) discover(enrolled string) {
 		return
 	case KindProject:
 		d.step(at, OutcomeManifest)
-		d.res.ManifestURL, d.res.Manifest = at, resp
-		if !d.walkUp(at, MethodManifest) && d.end == nil {
-			d.res.Problem = "a project manifest, but no site index was found above it"
-		}
+		d.walkUpFromManifest(at, resp)
 		return
 	case KindPage:
 		base, _ := url.Parse(at)
@@ -510,6 +501,14 @@ func (d *run) discover(enrolled string) {
 		d.step(at, f.outcome())
 	}
 	d.walkUpFromPage(at)
+}
+
+// walkUpFromManifest walks up from the project manifest at (the enrolled URL's answer).
+func (d *run) walkUpFromManifest(at string, resp *guard.Response) {
+	d.res.ManifestURL, d.res.Manifest = at, resp
+	if !d.walkUp(at, MethodManifest) && d.end == nil {
+		d.res.Problem = "a project manifest, but no site index was found above it"
+	}
 }
 
 func (d *run) walkUpFromPage(at string) {
@@ -546,10 +545,7 @@ func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 	case d.held.Method == MethodManifest:
 		d.step(at, "project manifest unchanged (HTTP 304)")
 		d.res.Kind, d.res.PageValidators = KindProject, d.held.Validators[enrolled]
-		d.res.ManifestURL, d.res.Manifest = at, f.resp
-		if !d.walkUp(at, MethodManifest) && d.end == nil {
-			d.res.Problem = "a project manifest, but no site index was found above it"
-		}
+		d.walkUpFromManifest(at, f.resp)
 	case d.held.Method == MethodLink && len(f.hops) > 0:
 		// The link resolves against where the page is now, which the held conclusion did
 		// not see: the page is read again.
@@ -587,9 +583,7 @@ func (d *run) followLink(link Link) bool {
 		return d.linkedManifest(link)
 	}
 	what := "the linked site index"
-	f := d.get(link.Href, true)
-	at := f.finalURL(link.Href)
-	d.tried[link.Href], d.tried[at] = true, true
+	f, at := d.fetch(link.Href)
 	switch {
 	case link.Kind == KindIndex && f.isIndex():
 		d.step(at, f.indexOutcome())
@@ -614,9 +608,7 @@ func (d *run) followLink(link Link) bool {
 // whether a site index was found (false: the walk from the page goes on); only a fetch the
 // caller's context cut short ends discovery.
 func (d *run) linkedManifest(link Link) bool {
-	f := d.get(link.Href, true)
-	at := f.finalURL(link.Href)
-	d.tried[link.Href], d.tried[at] = true, true
+	f, at := d.fetch(link.Href)
 	d.res.ManifestURL = link.Href
 	from, temp := link.Href, false
 	switch {
@@ -660,8 +652,7 @@ func (d *run) brokenLink(href, at string, f fetched, what string) {
 	}
 	e.Problem = "the page's DreamWeave <link> is broken: " + what + " " + href + via + answer +
 		"; discovery stops at a link it cannot use and does not look elsewhere"
-	d.end = e
-	d.res.Problem = e.Problem
+	d.fail(e)
 }
 
 // walkUp tries dreamweave.json beside from, then in each parent directory up to the origin's
@@ -672,9 +663,7 @@ func (d *run) walkUp(from, method string) bool {
 		if d.tried[u] {
 			continue
 		}
-		f := d.get(u, true)
-		at := f.finalURL(u)
-		d.tried[u], d.tried[at] = true, true
+		f, at := d.fetch(u)
 		switch {
 		case f.isIndex():
 			d.step(at, f.indexOutcome())
@@ -815,8 +804,7 @@ func (d *run) askHeld(p proof) {
 		}
 	}
 	e.Problem = reached + ", but " + why
-	d.end = e
-	d.res.Problem = e.Problem
+	d.fail(e)
 }
 
 // WalkUpURLs lists the URLs step 3 tries from raw, nearest first: dreamweave.json in its

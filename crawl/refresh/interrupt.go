@@ -3,6 +3,7 @@ package refresh
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"time"
 
@@ -119,7 +120,7 @@ func (r *run) notRead(tasks []task, done []bool, s *stopError) *store.Interrupte
 		}
 	}
 	sort.Strings(x.SourcesNotRead)
-	x.SourcesNotRead = dedup(x.SourcesNotRead)
+	x.SourcesNotRead = slices.Compact(x.SourcesNotRead)
 	// Which task is each site's: its own, or for a site moved (or waiting to move) into
 	// another, that other site's.
 	finished := map[string]bool{}
@@ -179,14 +180,4 @@ func (r *run) notRead(tasks []task, done []bool, s *stopError) *store.Interrupte
 		x.SitesPartlyRead = append(x.SitesPartlyRead, pr)
 	}
 	return x
-}
-
-func dedup(sorted []string) []string {
-	out := sorted[:0]
-	for i, v := range sorted {
-		if i == 0 || v != sorted[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
