@@ -33,8 +33,11 @@ type Page struct {
 	// Script: the page loads site.js, after version.js and find.js (the project list only).
 	Script bool
 	// Feed is the Atom feed of this page's project, relative to the output root ("" for
-	// none): linked as an alternate beside the site's feed.
+	// none): linked as an alternate in the head.
 	Feed string
+	// SiteFeed: the head links the network's Atom feed as an alternate, on the pages it is the
+	// feed of (the home page and the update lists), not on every page.
+	SiteFeed bool
 	// Scripts are further scripts the page loads, in order (asset paths relative to the root).
 	Scripts []string
 	// Offline: the page may connect nowhere (CSP connect-src 'none'): the setup check, which
@@ -64,10 +67,10 @@ func (p *Page) Rel(target string) string {
 	return relURL(p.Path, target)
 }
 
-// siteMeta is what every page's frame shows.
+// siteMeta is what every page's frame shows: when the last refresh started and where the
+// code is. The crawler's user agent is on the publishers' page, not in every footer.
 type siteMeta struct {
 	ObservedAt string
-	Crawler    string
 	Repository string
 }
 
@@ -347,6 +350,7 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	}
 	p.Base, p.Root = b.base, sitedir.BasePath(b.base)
 	p.Nav = navFor(p)
+	p.SiteFeed = kind == "home" || kind == "updates"
 	if p.Canonical == "" && !p.Rooted {
 		p.Canonical = b.base + dirURL(p.Path)
 	}
@@ -389,7 +393,7 @@ type pageBuf struct {
 func (b *builder) meta() *siteMeta {
 	m := &siteMeta{Repository: b.repo}
 	if s := b.n.State; s != nil {
-		m.ObservedAt, m.Crawler = s.ObservedAt, s.Crawler
+		m.ObservedAt = s.ObservedAt
 	}
 	return m
 }

@@ -216,7 +216,9 @@ func sortedKeys(a, b string) []string {
 }
 
 // TestSetupCSP: the setup page, and only it, may connect nowhere (connect-src 'none'), and it
-// loads the parser and the check; every other page keeps connect-src 'self' and no setup script.
+// loads the parser and the check; every other page with a script keeps connect-src 'self' and
+// no setup script, and a page without one allows no script and no connection at all (its CSP
+// names neither, so default-src 'none' holds).
 func TestSetupCSP(t *testing.T) {
 	s := newSetupState(t)
 	out := filepath.Join(t.TempDir(), "public")
@@ -246,7 +248,11 @@ func TestSetupCSP(t *testing.T) {
 			}
 			continue
 		}
-		if none || !strings.Contains(m[1], "connect-src 'self'") || strings.Contains(page, "assets/setup.js") {
+		if !strings.Contains(page, "<script") {
+			if strings.Contains(m[1], "script-src") || strings.Contains(m[1], "connect-src") {
+				t.Errorf("%s: CSP %q on a page without a script; want no script-src and no connect-src", p, m[1])
+			}
+		} else if none || !strings.Contains(m[1], "connect-src 'self'") || strings.Contains(page, "assets/setup.js") {
 			t.Errorf("%s: CSP %q; want connect-src 'self' and no setup script", p, m[1])
 		}
 		if !strings.Contains(page, `href="`+strings.Repeat("../", strings.Count(p, "/"))+`setup/index.html"`) && p != notFoundPage {

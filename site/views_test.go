@@ -239,7 +239,7 @@ func TestWholeNetworkKindsArePageKinds(t *testing.T) {
 // the link prefix, the section and the navigation match.
 func TestFrameRenderedOncePerDepthAndSection(t *testing.T) {
 	b := boundBuilder(t, "", "", 0)
-	meta := &siteMeta{ObservedAt: "2026-09-02T13:01:00Z", Crawler: "c <x>", Repository: "https://example.org/r"}
+	meta := &siteMeta{ObservedAt: "2026-09-02T13:01:00Z", Repository: "https://example.org/r"}
 	page := func(path, section string) *Page {
 		p := &Page{Path: path, Section: section, Meta: meta}
 		p.Nav = navFor(p)
