@@ -183,7 +183,7 @@ func TestBrowsePages(t *testing.T) {
 		var got []string
 		walk(parsePage(t, out, p), func(n *html.Node) bool {
 			if n.Type == html.ElementNode && n.DataAtom == atom.A {
-				if c, _ := attr(n, "class"); c == "result-title" {
+				if n.Parent.DataAtom == atom.Li && hasClass(n.Parent.Parent, "brief") && n.Parent.FirstChild == n {
 					got = append(got, strings.TrimSpace(visibleText(n)))
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 // TestPagerLinks: a pager names the first and last pages, two on either side of its own and
@@ -101,7 +103,7 @@ func TestListsArePaged(t *testing.T) {
 		entry func(*html.Node) bool
 	}{
 		{"projects/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "entry") }},
-		{"browse/recently-updated/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "brief") }},
+		{"browse/tag-lua/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n.Parent, "brief") }},
 		{"releases/index.html", listed, func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }},
 		{"updates/index.html", len(res.Network.Events), func(n *html.Node) bool { return n.Data == "li" && n.Parent.Data == "ul" && hasClass(n.Parent, "list") }},
 		{"dependencies/index.html", len(res.Network.Relationships), func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }},
@@ -157,6 +159,52 @@ func TestListsArePaged(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(pagePath(l.first, pages+1)))); err == nil {
 			t.Errorf("%s: a page past the last was written", l.first)
+		}
+	}
+}
+
+// TestRecentListsAreCapped: the browse lists by date show their newest recentShown entries,
+// newest first, on two pages and no more, and send the player on to the list each restates:
+// recently released to the releases by date, recently updated to the updates and the project
+// list sorted by its last change.
+func TestRecentListsAreCapped(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	synthState(t, state, 130)
+	res, out := build(t, state, Options{})
+	if len(res.Network.Listed) <= recentShown {
+		t.Fatalf("%d claims fit the cap; the test needs more", len(res.Network.Listed))
+	}
+	for first, links := range map[string][]string{
+		"browse/recently-released/index.html": {"releases/index.html"},
+		"browse/recently-updated/index.html":  {"updates/index.html", "projects/index.html?sort=updated"},
+	} {
+		var dates []string
+		for k := 1; k <= recentShown/pageSize; k++ {
+			rel := pagePath(first, k)
+			doc := parsePage(t, out, rel)
+			lis := htmlcheck.All(t, doc, "ul.brief > li")
+			if len(lis) != pageSize {
+				t.Errorf("%s holds %d entries, want %d", rel, len(lis), pageSize)
+			}
+			for _, li := range lis {
+				if strings.Contains(first, "updated") {
+					dates = append(dates, htmlcheck.Attr(htmlcheck.One(t, li, "time"), "datetime"))
+				} else {
+					ds := htmlcheck.Texts(t, li, "bdi")
+					dates = append(dates, ds[len(ds)-2]) // the date, before the summary
+				}
+			}
+			for _, l := range links {
+				if n := htmlcheck.Count(t, doc, `main a[href="`+relURL(rel, "")+l+`"]`); n != 1 {
+					t.Errorf("%s links %s %d times, want once", rel, l, n)
+				}
+			}
+		}
+		if !sort.SliceIsSorted(dates, func(i, j int) bool { return dates[i] > dates[j] }) {
+			t.Errorf("%s is not newest first: %q", first, dates)
+		}
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(pagePath(first, recentShown/pageSize+1)))); err == nil {
+			t.Errorf("%s: a page past the cap was written", first)
 		}
 	}
 }

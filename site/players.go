@@ -185,7 +185,17 @@ type browseList struct {
 	// Date names the date each entry shows: "released" (its current release's publisher's
 	// date), "updated" (when this index last saw its manifest change), or "".
 	Date string
+	// Capped: the list shows its newest recentShown entries of Total and links the page that
+	// lists every one in the same order (releases/, updates/) instead of paging them all.
+	Capped bool
+	// Shown is how many entries the list's pages show together (Total unless capped).
+	Shown int
 }
+
+// recentShown is how many entries a list by date shows (two pages): the others are on the
+// list it restates, the releases by date or the updates, so the browse lists do not page the
+// whole catalog a second and third time.
+const recentShown = 2 * pageSize
 
 // browsePages writes browse/ and its lists: by type, status and tag (case folded), the
 // foundations (claims other claims' current releases require), recently released and
@@ -256,13 +266,17 @@ func (b *builder) browsePages() error {
 	}{
 		{"browse/foundations/index.html", &browseList{Heading: "Foundations", Entries: found,
 			Intro: "Projects that the current release of another project in the catalog requires, by project id or through a capability. In name order; not a ranking."}},
-		{"browse/recently-released/index.html", &browseList{Heading: "Recently released", Entries: released, Date: "released",
+		{"browse/recently-released/index.html", &browseList{Heading: "Recently released", Entries: released, Date: "released", Capped: true,
 			Intro: "Projects by their current release's date, newest first. The date is the publisher's."}},
-		{"browse/recently-updated/index.html", &browseList{Heading: "Recently updated", Entries: updated, Date: "updated",
+		{"browse/recently-updated/index.html", &browseList{Heading: "Recently updated", Entries: updated, Date: "updated", Capped: true,
 			Intro: "Projects by when this index last saw their manifest change (or first saw it), newest first."}},
 	} {
+		entries := l.d.Entries
+		if l.d.Capped && len(entries) > recentShown {
+			l.d.Total, entries = len(entries), entries[:recentShown]
+		}
 		if err := b.browseList(&Page{Path: l.path, Title: l.d.Heading, Section: "browse",
-			Desc: l.d.Heading + ": projects in the catalog."}, l.d, l.d.Entries); err != nil {
+			Desc: l.d.Heading + ": projects in the catalog."}, l.d, entries); err != nil {
 			return err
 		}
 	}
@@ -270,12 +284,15 @@ func (b *builder) browsePages() error {
 		Desc: "Lists of the projects in the catalog by type, status and tag, and by date, that need no script.", Data: idx})
 }
 
-// browseList queues the pages of one browse list of entries: d is its heading and words,
-// first its first page.
+// browseList queues the pages of one browse list of entries: d is its heading and words
+// (its Total, when capped, the whole list's), first its first page.
 func (b *builder) browseList(first *Page, d *browseList, entries []*claimSummary) error {
 	return b.pagedList("browse-list", first, len(entries), func(lo, hi int, pg *pager) any {
 		pd := *d
-		pd.Entries, pd.Total = entries[lo:hi], len(entries)
+		pd.Entries, pd.Shown = entries[lo:hi], len(entries)
+		if pd.Total < len(entries) {
+			pd.Total = len(entries)
+		}
 		return &pd
 	})
 }

@@ -62,7 +62,7 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	}
 }
 
-// TestBrowseListLinksEachClaimInALine: a browse list shows each claim as a line (li.brief): its
+// TestBrowseListLinksEachClaimInALine: a browse list shows each claim as a line (ul.brief > li): its
 // name linked to its claim page, its version, its site and its summary, and not the project
 // list's entry (no thumbnail, no filter attributes).
 func TestBrowseListLinksEachClaimInALine(t *testing.T) {
@@ -72,8 +72,8 @@ func TestBrowseListLinksEachClaimInALine(t *testing.T) {
 	f.Claim(site, sampleManifest(uuid(1), "Lantern", 2))
 	_, out := build(t, state, Options{})
 	doc := parsePage(t, out, "browse/tag-lua/index.html")
-	li := htmlcheck.One(t, doc, "ul.results > li.brief")
-	a := htmlcheck.One(t, li, "a.result-title")
+	li := htmlcheck.One(t, doc, "ul.results.brief > li")
+	a := htmlcheck.All(t, li, "a")[0]
 	if h := htmlcheck.Attr(a, "href"); h != "../../"+claimPath(uuid(1), site) {
 		t.Errorf("the line links %q, want the claim page", h)
 	}
