@@ -20,7 +20,9 @@ import (
 //
 //	go test ./site -run '^$' -bench BenchmarkSiteSize -benchtime 1x -timeout 60m
 //
-// ASHYAMS_BENCH_SIZES (e.g. "1000") chooses other sizes.
+// ASHYAMS_BENCH_SIZES (e.g. "1000") chooses other sizes; ASHYAMS_BENCH_DIR keeps the states
+// between runs (BenchmarkPlayerPages's, written when missing) and the last site built
+// (size-N/public), to look at.
 func BenchmarkSiteSize(b *testing.B) {
 	sizes := []int{10_000}
 	if s := os.Getenv("ASHYAMS_BENCH_SIZES"); s != "" {
@@ -35,9 +37,16 @@ func BenchmarkSiteSize(b *testing.B) {
 	}
 	for _, n := range sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			dir := b.TempDir()
-			state, out := filepath.Join(dir, "state"), filepath.Join(dir, "public")
-			synthState(b, state, n)
+			dir, keep := os.Getenv("ASHYAMS_BENCH_DIR"), true
+			if dir == "" {
+				dir, keep = b.TempDir(), false
+			}
+			state := filepath.Join(dir, fmt.Sprintf("synth-%d", n), "state")
+			out := filepath.Join(dir, fmt.Sprintf("size-%d", n), "public")
+			if _, err := os.Stat(filepath.Join(state, "network.json")); err != nil || !keep {
+				_ = os.RemoveAll(state)
+				synthState(b, state, n)
+			}
 			var kinds map[string]*kindSize
 			for i := 0; i < b.N; i++ {
 				_ = os.RemoveAll(out)
