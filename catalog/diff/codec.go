@@ -203,11 +203,7 @@ func isZero(p any) bool {
 func (c *Change) writeValue(buf *bytes.Buffer, k key) error {
 	switch p := k.at(c).(type) {
 	case *json.RawMessage:
-		canon := func(raw json.RawMessage) (json.RawMessage, error) { return canonicalValue(raw, k.typ) }
-		if k.typ == tNotes {
-			canon = canonicalNotes
-		}
-		v, err := canon(*p)
+		v, err := k.canonical(*p)
 		if err != nil {
 			return err
 		}
@@ -291,11 +287,7 @@ func (c *Change) readValue(k key, raw json.RawMessage, present bool) error {
 	}
 	switch p := k.at(c).(type) {
 	case *json.RawMessage:
-		canon := func(raw json.RawMessage) (json.RawMessage, error) { return canonicalValue(raw, k.typ) }
-		if k.typ == tNotes {
-			canon = canonicalNotes
-		}
-		v, err := canon(raw)
+		v, err := k.canonical(raw)
 		if err != nil {
 			return err
 		}
@@ -346,6 +338,14 @@ func (c *Change) readValue(k key, raw json.RawMessage, present bool) error {
 		}
 	}
 	return nil
+}
+
+// canonical checks a raw JSON value of k and returns it as the reference writes it.
+func (k key) canonical(raw json.RawMessage) (json.RawMessage, error) {
+	if k.typ == tNotes {
+		return canonicalNotes(raw)
+	}
+	return canonicalValue(raw, k.typ)
 }
 
 func checkToken(s string, typ valueType) error {
@@ -428,28 +428,12 @@ func canonicalNotes(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, fmt.Errorf("notes: %w", err)
 	}
 	var n notesShape
+	fields := map[string]any{"summary": &n.Summary, "highlights": &n.Highlights, "migration": &n.Migration,
+		"notes": &n.Notes, "added": &n.Added, "changed": &n.Changed, "fixed": &n.Fixed,
+		"breaking": &n.Breaking, "known_issues": &n.KnownIssues}
 	for _, kv := range kvs {
-		var dst any
-		switch kv.key {
-		case "summary":
-			dst = &n.Summary
-		case "highlights":
-			dst = &n.Highlights
-		case "migration":
-			dst = &n.Migration
-		case "notes":
-			dst = &n.Notes
-		case "added":
-			dst = &n.Added
-		case "changed":
-			dst = &n.Changed
-		case "fixed":
-			dst = &n.Fixed
-		case "breaking":
-			dst = &n.Breaking
-		case "known_issues":
-			dst = &n.KnownIssues
-		default:
+		dst, ok := fields[kv.key]
+		if !ok {
 			return nil, fmt.Errorf("notes: unknown key %q", kv.key)
 		}
 		if err := decodeNotesValue(kv.raw, dst); err != nil {

@@ -3,7 +3,8 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -82,14 +83,7 @@ func runtimeChanges(b, a map[string]string) []Change {
 		if inB == inA && constraintEqual(bv, av, version.Numeric) {
 			continue
 		}
-		c := Change{Change: ChangeRuntime, Runtime: id, Before: json.RawMessage("null"), After: json.RawMessage("null")}
-		if inB {
-			c.Before = js(bv)
-		}
-		if inA {
-			c.After = js(av)
-		}
-		out = append(out, c)
+		out = append(out, Change{Change: ChangeRuntime, Runtime: id, Before: present(bv, inB), After: present(av, inA)})
 	}
 	return out
 }
@@ -156,47 +150,37 @@ func platformKeys(ps []protocol.Platform) []string {
 
 // unionKeys returns the keys of two maps, sorted.
 func unionKeys[V any](b, a map[string]V) []string {
-	seen := map[string]bool{}
-	for k := range b {
-		seen[k] = true
-	}
+	keys := slices.Collect(maps.Keys(b))
 	for k := range a {
-		seen[k] = true
+		if _, ok := b[k]; !ok {
+			keys = append(keys, k)
+		}
 	}
-	keys := make([]string, 0, len(seen))
-	for k := range seen {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	return keys
 }
 
 // multisetDiff returns the items of a not in b (in a's order) and of b not in a (in b's
 // order), counting duplicates.
 func multisetDiff[T any](b, a []T, key func(T) string) (added, removed []T) {
+	return minus(a, b, key), minus(b, a, key)
+}
+
+// minus returns the items of x not in y, in x's order, counting duplicates.
+func minus[T any](x, y []T, key func(T) string) []T {
 	count := map[string]int{}
-	for _, x := range b {
-		count[key(x)]++
+	for _, v := range y {
+		count[key(v)]++
 	}
-	for _, x := range a {
-		if k := key(x); count[k] > 0 {
+	var out []T
+	for _, v := range x {
+		if k := key(v); count[k] > 0 {
 			count[k]--
 		} else {
-			added = append(added, x)
+			out = append(out, v)
 		}
 	}
-	count = map[string]int{}
-	for _, x := range a {
-		count[key(x)]++
-	}
-	for _, x := range b {
-		if k := key(x); count[k] > 0 {
-			count[k]--
-		} else {
-			removed = append(removed, x)
-		}
-	}
-	return added, removed
+	return out
 }
 
 // pairByKey pairs items with equal keys, in order, the first before item with the first after
@@ -216,6 +200,14 @@ func pairByKey(bn, an int, bkey, akey func(int) string) (a2b, b2a []int) {
 		}
 	}
 	return a2b, b2a
+}
+
+// present is v as a JSON string, or null when it is absent (!ok).
+func present(v string, ok bool) json.RawMessage {
+	if !ok {
+		return json.RawMessage("null")
+	}
+	return js(v)
 }
 
 // --- extensions ---
@@ -545,14 +537,7 @@ func groupChanges(b, a []protocol.Group) []Change {
 		if inB == inA && bv == av {
 			continue
 		}
-		c := Change{Change: ChangeGroupSelection, Group: id, Before: json.RawMessage("null"), After: json.RawMessage("null")}
-		if inB {
-			c.Before = js(bv)
-		}
-		if inA {
-			c.After = js(av)
-		}
-		out = append(out, c)
+		out = append(out, Change{Change: ChangeGroupSelection, Group: id, Before: present(bv, inB), After: present(av, inA)})
 	}
 	return out
 }
