@@ -55,16 +55,12 @@ func (p Problem) String() string { return p.Page + ": " + p.Message }
 // theirs, not the index describing it; the same word in a template is the index's, and fails.
 var ForbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|official|recommended)\b`)
 
-// Check reads the built site in out and returns every problem (SPEC section 5): an internal
-// href/src that does not resolve to a file, a #fragment missing from its page, duplicate ids, a
-// URL scheme other than http, https or mailto (or a protocol-relative URL), a page without a
-// title or a language, an image without alt text, headings out of order, and the forbidden
-// words in this index's own text. Links under baseURL are treated as internal (except a
-// publisher's, inside data-publisher markup: only their scheme is checked), and so are
-// root-relative links under its path ("/ashyams-go/..."; the 404 page's); baseURL "" is the one
-// the site was built for (its marker's base_url), if recorded, else none, when "/" is the
-// output root. A baseURL other than the recorded one is a single problem saying so. The error
-// is for an unreadable output directory only.
+// Check reads the built site in out and returns every problem the package comment lists.
+// Links under baseURL are internal (except a publisher's, inside data-publisher markup: only
+// its scheme is checked), and so are root-relative links under its path ("/ashyams-go/...",
+// the 404 page's). baseURL "" is the one the site was built for (its marker's base_url), else
+// none, when "/" is the output root; another baseURL than the recorded one is one problem
+// saying so. The error is for an unreadable output directory only.
 func Check(out, baseURL string) ([]Problem, error) {
 	built, err := sitedir.BaseURL(out)
 	if err != nil {
@@ -353,11 +349,18 @@ func (c *checker) publisherLink(p, key, raw string) {
 		c.add(p, fmt.Sprintf("publisher %s %q does not parse: %v", key, v, err))
 		return
 	}
-	switch strings.ToLower(u.Scheme) {
-	case "http", "https", "mailto":
-	default:
+	if !allowedScheme(u.Scheme) {
 		c.add(p, fmt.Sprintf("publisher %s %q is not an absolute http, https or mailto URL", key, v))
 	}
+}
+
+// allowedScheme reports whether a URL scheme is one a built page may link to.
+func allowedScheme(scheme string) bool {
+	switch strings.ToLower(scheme) {
+	case "http", "https", "mailto":
+		return true
+	}
+	return false
 }
 
 // link checks one URL found in page p under attribute key.
@@ -392,9 +395,7 @@ func (c *checker) link(p, key, raw string) {
 		return
 	}
 	if u.Scheme != "" {
-		switch strings.ToLower(u.Scheme) {
-		case "http", "https", "mailto":
-		default:
+		if !allowedScheme(u.Scheme) {
 			c.add(p, fmt.Sprintf("%s %q uses the scheme %q (only http, https and mailto are allowed)", key, v, u.Scheme))
 		}
 		return
@@ -402,7 +403,6 @@ func (c *checker) link(p, key, raw string) {
 	c.internal(p, key, raw, v)
 }
 
-// internal resolves an internal reference v from page p; a leading "/" means the site root.
 // canonLink is link v with its path in canonPath's spelling (its scheme and host, query and
 // fragment as written), so a link compares with the base URL however either escapes its path.
 func canonLink(v string) string {
@@ -421,6 +421,7 @@ func canonLink(v string) string {
 	return v[:start] + sitedir.CanonPath(v[start:end]) + v[end:]
 }
 
+// internal resolves an internal reference v from page p; a leading "/" means the site root.
 func (c *checker) internal(p, key, raw, v string) {
 	u, err := url.Parse(v)
 	if err != nil {

@@ -6,8 +6,6 @@
 package statetest
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -107,7 +105,7 @@ func (s *State) origin(indexURL, name string, sources []string, trail []store.Tr
 	siteURL := indexURL[:len(indexURL)-len("dreamweave.json")]
 	held := []byte(indexURL)
 	s.WriteBytes(store.OriginIndexPath(id), held)
-	t, gen, sum := Time, "test generator", digest(held)
+	t, gen, sum := Time, "test generator", store.Digest(held)
 	s.Write(store.OriginPath(id), store.Origin{
 		ID: id, IndexURL: indexURL, SiteName: &name, SiteURL: &siteURL, Generator: &gen, Sources: sources,
 		Redirects: []string{}, IndexSHA256: &sum, Health: store.OriginHealthy, Issues: []string{}, Previous: []store.Move{},
@@ -144,7 +142,7 @@ func (s *State) Claim(site string, m *protocol.Manifest, edit ...func(*store.Cla
 // not parse, or do not describe m's project); the record's entry is still taken from m.
 func (s *State) ClaimBytes(site string, m *protocol.Manifest, manifest []byte, edit ...func(*store.Claim)) string {
 	s.TB.Helper()
-	project, sum := m.Project.ID, digest(manifest)
+	project, sum := m.Project.ID, store.Digest(manifest)
 	s.WriteBytes(store.ManifestPath(project, site), manifest)
 	channels := map[string]string{}
 	for name, h := range m.Channels {
@@ -175,7 +173,7 @@ func (s *State) ClaimBytes(site string, m *protocol.Manifest, manifest []byte, e
 // returns its state-relative path.
 func (s *State) Media(b []byte, ext string) string {
 	s.TB.Helper()
-	rel := store.MediaDir + "/" + digest(b) + "." + ext
+	rel := store.MediaDir + "/" + store.Digest(b) + "." + ext
 	s.WriteBytes(rel, b)
 	return rel
 }
@@ -189,12 +187,6 @@ func (s *State) Event(e store.Event) {
 	if _, err := s.Dir.WriteEvent(e); err != nil {
 		s.TB.Fatal(err)
 	}
-}
-
-// digest is the lowercase hex SHA-256 of b, the form records hold digests in.
-func digest(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // Manifest is a minimal manifest for project id with the given versioning ("" = numeric) and

@@ -5,6 +5,7 @@ package corpus
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,22 +20,8 @@ import (
 // by walking up to go.mod. It skips the test when the corpus is absent.
 func Root(tb testing.TB) string {
 	tb.Helper()
-	dir, err := os.Getwd()
+	root, err := find()
 	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-	root := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(filepath.Join(root, "www")); err != nil {
 		tb.Skipf("../shared/corpus is absent (%v): this test reads the real corpus", err)
 	}
 	return root
@@ -43,21 +30,30 @@ func Root(tb testing.TB) string {
 // Present reports whether the corpus is there, without skipping (fuzz targets add it to their
 // seeds when it is, and still run their committed seeds when it is not).
 func Present() bool {
+	_, err := find()
+	return err == nil
+}
+
+// find returns <repo>/../shared/corpus when it holds www/, the repository being the nearest
+// directory above the working directory that holds go.mod.
+func find() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
-		return false
+		return "", err
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			_, err := os.Stat(filepath.Join(dir, "..", "shared", "corpus", "www"))
-			return err == nil
+			break
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return false
+			return "", errors.New("no go.mod above the working directory")
 		}
 		dir = parent
 	}
+	root := filepath.Join(dir, "..", "shared", "corpus")
+	_, err = os.Stat(filepath.Join(root, "www"))
+	return root, err
 }
 
 // File is one real manifest: its path under www/ and its bytes as published.
