@@ -446,9 +446,9 @@ func (d *Dir) onlyLeftovers(rel string) bool {
 // (IsTemp) anywhere in the state, Git's directories at the root excepted, every own file whose
 // record is gone (the reference index's save removed the record and, not knowing OwnDir, left
 // the own file), then every origins/<site>, claims/<project>/<site> and claims/<project>
-// directory left empty. Records are never touched. Call it only while nothing else writes the state: a refresh, the state's one
-// writer, calls it first (TidyLoad). It returns the removed paths, slash-separated, relative
-// to the root and sorted; a missing state directory has nothing to tidy.
+// directory left empty. Records are never touched. Call it only while nothing else writes
+// the state: a refresh, the state's one writer, calls it first. It returns the removed paths,
+// slash-separated, relative to the root and sorted; a missing state has nothing to tidy.
 func (d *Dir) Tidy() ([]string, error) {
 	var removed []string
 	err := filepath.WalkDir(d.Root, func(p string, e fs.DirEntry, err error) error {
@@ -522,12 +522,4 @@ func (d *Dir) orphanOwn(rel string) bool {
 		return true // nothing this index writes
 	}
 	return !d.Exists(record)
-}
-
-// TidyLoad is Tidy, then Load: how the state's writer (a refresh) opens it.
-func (d *Dir) TidyLoad() (*Snapshot, error) {
-	if _, err := d.Tidy(); err != nil {
-		return nil, err
-	}
-	return d.Load()
 }

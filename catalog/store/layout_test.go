@@ -110,7 +110,10 @@ func TestLeftoversEverywhere(t *testing.T) {
 	if !d.Exists(".git/.tmp-not-ours-1") || !d.Exists(".gitattributes") {
 		t.Error("Tidy touched Git's files")
 	}
-	if _, err := d.TidyLoad(); err != nil {
+	if _, err := d.Tidy(); err != nil {
+		t.Error(err)
+	}
+	if _, err := d.Load(); err != nil {
 		t.Error(err)
 	}
 }

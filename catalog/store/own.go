@@ -50,21 +50,14 @@ structured findings. The next refresh by AsHyAmS-go rebuilds them.
 // whether rel is a record that has one: network.json, a source, an origin or a claim record.
 func OwnPath(rel string) (string, bool) {
 	parts := strings.Split(rel, "/")
-	ok := false
 	switch {
-	case rel == NetworkFile:
-		ok = true
-	case len(parts) == 2 && parts[0] == SourcesDir && strings.HasSuffix(parts[1], ".json"):
-		ok = true
-	case len(parts) == 3 && parts[0] == OriginsDir && parts[2] == OriginFile:
-		ok = true
-	case len(parts) == 4 && parts[0] == ClaimsDir && parts[3] == ClaimFile:
-		ok = true
+	case rel == NetworkFile,
+		len(parts) == 2 && parts[0] == SourcesDir && strings.HasSuffix(parts[1], ".json"),
+		len(parts) == 3 && parts[0] == OriginsDir && parts[2] == OriginFile,
+		len(parts) == 4 && parts[0] == ClaimsDir && parts[3] == ClaimFile:
+		return OwnDir + "/" + rel, true
 	}
-	if !ok {
-		return "", false
-	}
-	return OwnDir + "/" + rel, true
+	return "", false
 }
 
 // Finding is one problem a read found, structured for pages and tools: which kind (a token a

@@ -22,7 +22,7 @@
 //
 // Writes are atomic (a temporary file renamed into place). A refresh killed mid-write can leave
 // temporary files and empty directories: Load skips them, Check reports them as leftovers, Tidy
-// (or TidyLoad, which a refresh calls first) removes them.
+// (which a refresh calls first) removes them.
 package store
 
 import (
