@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -421,13 +422,6 @@ func sameConstraintText(x, y string) bool {
 
 // --- components and groups ---
 
-func boolText(v bool) string {
-	if v {
-		return "true"
-	}
-	return "false"
-}
-
 func orNone(s string) string {
 	if s == "" {
 		return "none"
@@ -455,10 +449,10 @@ func componentChanges(b, a []protocol.Component, bo, ao map[string]map[string]an
 		matched[ac.ID] = true
 		var details []string
 		if bc.Required != ac.Required {
-			details = append(details, "required: "+boolText(bc.Required)+arrow+boolText(ac.Required))
+			details = append(details, "required: "+strconv.FormatBool(bc.Required)+arrow+strconv.FormatBool(ac.Required))
 		}
 		if bc.Default != ac.Default {
-			details = append(details, "default: "+boolText(bc.Default)+arrow+boolText(ac.Default))
+			details = append(details, "default: "+strconv.FormatBool(bc.Default)+arrow+strconv.FormatBool(ac.Default))
 		}
 		if bc.Group != ac.Group {
 			details = append(details, "group: "+orNone(bc.Group)+arrow+orNone(ac.Group))
