@@ -210,7 +210,7 @@ func (b *builder) projectPages() error {
 	}
 	for _, p := range b.n.Projects {
 		if err := b.page("project", &Page{Path: projectPath(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID),
-			Desc: "Every site that lists project id " + p.ID + ".", Data: b.projectView(p)}); err != nil {
+			Desc: "Every site that lists this project id.", Data: b.projectView(p)}); err != nil {
 			return err
 		}
 		for _, c := range p.Claims {

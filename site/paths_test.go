@@ -1,6 +1,7 @@
 package site
 
 import (
+	"path"
 	"strings"
 	"testing"
 )
@@ -44,5 +45,34 @@ func TestRootOf(t *testing.T) {
 	}
 	if dirURL("projects/a/index.html") != "projects/a/" || dirURL("index.html") != "" {
 		t.Error("dirURL")
+	}
+}
+
+// TestNear: Near is the shortest relative link, up to the directory two paths share and down,
+// and it names the same file as Rel's link does.
+func TestNear(t *testing.T) {
+	for _, c := range []struct{ page, target, want string }{
+		{"projects/p/index.html", "projects/p/updates.xml", "updates.xml"},
+		{"projects/p/index.html", "projects/p/s/index.html", "s/index.html"},
+		{"updates/e/index.html", "updates/index.html", "../index.html"},
+		{"browse/x/page/2/index.html", "browse/x/page/3/index.html", "../3/index.html"},
+		{"browse/x/page/2/index.html", "browse/x/index.html", "../../index.html"},
+		{"projects/p/s/index.html", "origins/s/index.html", "../../../origins/s/index.html"},
+		{"index.html", "projects/index.html", "projects/index.html"},
+		{"projects/index.html", "projects/index.html", "index.html"},
+		{"projects/p/index.html", "projects/index.html", "../index.html"},
+		{"projects/p/index.html", "", "../../"},
+	} {
+		p := &Page{Path: c.page}
+		got := p.Near(c.target)
+		if got != c.want {
+			t.Errorf("Near from %s to %q = %q, want %q", c.page, c.target, got, c.want)
+		}
+		if a, b := path.Join(path.Dir(c.page), got), path.Join(path.Dir(c.page), p.Rel(c.target)); a != b {
+			t.Errorf("Near from %s to %q names %s, Rel names %s", c.page, c.target, a, b)
+		}
+	}
+	if got := (&Page{Path: "x/index.html", Rooted: true, Root: "/r/"}).Near("x/y.html"); got != "/r/x/y.html" {
+		t.Errorf("a rooted page's Near = %q, want the root-relative link", got)
 	}
 }

@@ -67,6 +67,25 @@ func (p *Page) Rel(target string) string {
 	return relURL(p.Path, target)
 }
 
+// Near is target as the shortest relative link from this page: up to the directory the two
+// share, then down ("updates.xml" from "projects/<id>/index.html", "../index.html" from
+// "updates/<id>/index.html" to "updates/index.html"). Rel climbs to the root and back, the
+// same for every page of one depth, which is what the fragments rendered once per depth need;
+// a page's own template links what is near it with Near.
+func (p *Page) Near(target string) string {
+	if p.Rooted {
+		return p.Rel(target)
+	}
+	from := strings.Split(p.Path, "/")
+	from = from[:len(from)-1]
+	to := strings.Split(target, "/")
+	k := 0
+	for k < len(from) && k < len(to)-1 && from[k] == to[k] {
+		k++
+	}
+	return strings.Repeat("../", len(from)-k) + strings.Join(to[k:], "/")
+}
+
 // siteMeta is what every page's frame shows: when the last refresh started and where the
 // code is. The crawler's user agent is on the publishers' page, not in every footer.
 type siteMeta struct {

@@ -4,6 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
@@ -84,5 +89,77 @@ func TestBrowseListLinksEachClaimInALine(t *testing.T) {
 	}
 	if n := htmlcheck.Count(t, doc, "li.entry, img, [data-key]"); n != 0 {
 		t.Errorf("the browse list prints %d parts of the project list's entry", n)
+	}
+}
+
+// TestEventPageInALine: an update's page says in one line when it was observed (a <time>),
+// its kind and the claim (linked to the claim page) and links its tags, beside the update
+// list it belongs to; the two manifest digests are its facts.
+func TestEventPageInALine(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	d := f.Claim(site, sampleManifest(uuid(1), "Lantern", 1))
+	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "Lantern",
+		ObservedAt: "2026-09-01T00:00:00Z", After: &d, Changes: []diff.Change{}})
+	res, out := build(t, state, Options{})
+	if len(res.Network.Events) != 1 {
+		t.Fatalf("%d events, want 1", len(res.Network.Events))
+	}
+	rel := eventPath(res.Network.Events[0].ID)
+	doc := parsePage(t, out, rel)
+	var line *html.Node
+	for _, p := range htmlcheck.All(t, doc, "main > p") {
+		if htmlcheck.Attr(p, "class") == "" && line == nil {
+			line = p
+		}
+	}
+	if line == nil {
+		t.Fatal("the event page has no line")
+	}
+	if got := htmlcheck.Attr(htmlcheck.One(t, line, "time"), "datetime"); got != "2026-09-01T00:00:00Z" {
+		t.Errorf("observed at %q", got)
+	}
+	if got := htmlcheck.Text(line); !strings.Contains(got, "(observed) in Lantern from Site A") {
+		t.Errorf("the line %q does not say the kind and the claim", got)
+	}
+	if n := htmlcheck.Count(t, line, `a[href="../../`+claimPath(uuid(1), site)+`"]`); n != 1 {
+		t.Errorf("the line links the claim page %d times, want once", n)
+	}
+	if n := htmlcheck.Count(t, line, `a.badge[href="../observed/index.html"]`); n != 1 {
+		t.Errorf("the line links the tag's list %d times, want once", n)
+	}
+	if n := htmlcheck.Count(t, doc, `main > p.muted > a[href="../index.html"]`); n != 1 {
+		t.Errorf("the page links the update list %d times, want once", n)
+	}
+	facts := htmlcheck.Texts(t, doc, "dl.facts dd")
+	if len(facts) != 2 || facts[0] != "none" || facts[1] != d {
+		t.Errorf("the facts are %q, want no manifest before and %s after", facts, d)
+	}
+}
+
+// TestProjectPageLinksEachClaim: a project page lists each site's claim as a line (ul.brief >
+// li) linking the claim page beside it and the site's page, and links its own feed beside it.
+func TestProjectPageLinksEachClaim(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	b := f.Site("https://b.example/dreamweave.json", "Site B")
+	f.Claim(a, sampleManifest(uuid(1), "Lantern", 1))
+	f.Claim(b, sampleManifest(uuid(1), "Lantern", 1))
+	_, out := build(t, state, Options{})
+	doc := parsePage(t, out, projectPath(uuid(1)))
+	lis := htmlcheck.All(t, doc, "main ul.brief > li")
+	if len(lis) != 2 {
+		t.Fatalf("%d claim lines, want 2", len(lis))
+	}
+	for i, s := range []string{a, b} {
+		as := htmlcheck.All(t, lis[i], "a")
+		if len(as) < 2 || htmlcheck.Attr(as[0], "href") != s+"/index.html" || htmlcheck.Attr(as[1], "href") != "../../"+originPath(s) {
+			t.Errorf("line %d links %v, want %s/index.html and the site's page", i, htmlcheck.Texts(t, lis[i], "a"), s)
+		}
+	}
+	if n := htmlcheck.Count(t, doc, `main a.follow[href="updates.xml"]`); n != 1 {
+		t.Errorf("the page links its feed %d times, want once", n)
 	}
 }

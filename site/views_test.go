@@ -104,7 +104,7 @@ func TestMovePages(t *testing.T) {
 	if text := page(t, out, projectPath(id)); !strings.Contains(text, "Moved: continues as the claim from "+b+".") {
 		t.Errorf("the project page does not say the claim moved: %.1200s", text)
 	}
-	links := htmlcheck.All(t, parsePage(t, out, projectPath(id)), `main a[href="../../projects/`+id+`/`+b+`/index.html"]`)
+	links := htmlcheck.All(t, parsePage(t, out, projectPath(id)), `main a[href="`+b+`/index.html"]`)
 	if len(links) == 0 || !strings.Contains(htmlcheck.Text(links[0].Parent), "continues as the claim from") {
 		t.Errorf("the project page does not link the claim the move continues as (%d links to it)", len(links))
 	}
