@@ -745,6 +745,24 @@ type dependenciesData struct {
 	// Total.
 	Rels  []*relView
 	Total int
+	// FromSpans are the rows each row's From cell spans (fromSpans), by row of Rels.
+	FromSpans []int
+}
+
+// fromSpans are the rows the From cell of each of rels spans in the dependency table: a
+// claim's relationships are consecutive, so its cell is printed once, on the first of them,
+// across all of them on the page (0 for the rows the cell above covers).
+func fromSpans(rels []*relView) []int {
+	out := make([]int, len(rels))
+	for i := 0; i < len(rels); {
+		j := i + 1
+		for j < len(rels) && rels[j].From == rels[i].From && rels[j].Release == rels[i].Release {
+			j++
+		}
+		out[i] = j - i
+		i = j
+	}
+	return out
 }
 
 // usedByPath is the list of claims other claims' current releases require, each with who
@@ -772,7 +790,7 @@ func (b *builder) dependenciesPage() error {
 	if err := b.pagedList("dependencies", &Page{Path: "dependencies/index.html", Title: "Dependencies", Section: "dependencies",
 		Desc: "Every relationship of every current release, resolved against the catalog, and which claims are required by others."}, len(rels),
 		func(lo, hi int, pg *pager) any {
-			return &dependenciesData{N: b.n, First: pg == nil || pg.N == 1, UsedBy: len(used), Graph: g, Rels: rels[lo:hi], Total: len(rels)}
+			return &dependenciesData{N: b.n, First: pg == nil || pg.N == 1, UsedBy: len(used), Graph: g, Rels: rels[lo:hi], Total: len(rels), FromSpans: fromSpans(rels[lo:hi])}
 		}); err != nil {
 		return err
 	}

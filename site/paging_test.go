@@ -126,8 +126,16 @@ func TestListsArePaged(t *testing.T) {
 			if len(es) != want {
 				t.Errorf("%s holds %d entries, want %d", rel, len(es), want)
 			}
+			from := "" // a dependency row's From cell, which spans the claim's rows
 			for _, e := range es {
 				key := textOf(e)
+				if e.Data == "tr" {
+					if tds := htmlcheck.All(t, e, "td"); len(tds) == 6 {
+						from = textOf(tds[0])
+					} else {
+						key = from + key
+					}
+				}
 				if seen[key] && l.first != "updates/index.html" {
 					t.Errorf("%s repeats an entry of an earlier page: %.60q", rel, key)
 				}

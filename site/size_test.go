@@ -1,6 +1,7 @@
 package site
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -161,5 +162,36 @@ func TestProjectPageLinksEachClaim(t *testing.T) {
 	}
 	if n := htmlcheck.Count(t, doc, `main a.follow[href="updates.xml"]`); n != 1 {
 		t.Errorf("the page links its feed %d times, want once", n)
+	}
+}
+
+// TestDependencyTableNamesEachClaimOnce: the dependency table prints a claim's From cell once,
+// spanning the rows of the relationships its release states, so every row still has its six
+// columns and every relationship its row.
+func TestDependencyTableNamesEachClaimOnce(t *testing.T) {
+	state := t.TempDir()
+	synthState(t, state, 6) // claims 1 to 5 each state two relationships
+	res, out := build(t, state, Options{})
+	rows := htmlcheck.All(t, parsePage(t, out, "dependencies/index.html"), "table tbody tr")
+	if len(rows) != len(res.Network.Relationships) {
+		t.Fatalf("%d rows, want one per relationship (%d)", len(rows), len(res.Network.Relationships))
+	}
+	covered, spanned := 0, 0
+	for i, tr := range rows {
+		cells := htmlcheck.All(t, tr, "td")
+		want := 6
+		if covered > 0 {
+			want, covered = 5, covered-1
+		}
+		if len(cells) != want {
+			t.Errorf("row %d has %d cells, want %d", i, len(cells), want)
+		}
+		if span := htmlcheck.Attr(cells[0], "rowspan"); want == 6 && span != "" {
+			n, _ := strconv.Atoi(span)
+			covered, spanned = n-1, spanned+1
+		}
+	}
+	if spanned != 5 {
+		t.Errorf("%d From cells span rows, want one for each of the 5 claims with two relationships", spanned)
 	}
 }
