@@ -117,7 +117,7 @@ func (b *builder) projectFeeds() error {
 		}
 		b.spawn(b.bufs, func(pb *pageBuf) error {
 			feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+dirURL(projectPath(p.ID)),
-				"Changes this index observed in the manifests of every site that lists project id "+p.ID+", newest first.", evs, updated)
+				"What changed in the manifests of every site that lists this project id, newest first.", evs, updated)
 			if err != nil {
 				return err
 			}
