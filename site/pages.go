@@ -643,8 +643,6 @@ type releaseRow struct {
 	Heads   []network.Head
 	Current *network.Release
 	Date    string
-	// Anchor is the current release's id on its claim's page.
-	Anchor string
 }
 
 func (b *builder) releasesPage() error {
@@ -652,7 +650,7 @@ func (b *builder) releasesPage() error {
 	for _, c := range b.n.Listed {
 		r := &releaseRow{C: c, Heads: c.Heads, Current: c.Current}
 		if c.Current != nil {
-			r.Date, r.Anchor = c.Current.Date, releaseAnchor(c.Current.Version)
+			r.Date = c.Current.Date
 		}
 		rows = append(rows, r)
 	}
