@@ -173,17 +173,49 @@ func dataParts(t *testing.T, out, dir string) map[string][]byte {
 			t.Fatal(err)
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".js")
-		head := "AshyamsData(" + strconv.Quote(name) + ","
+		head := "AshyamsData(" + scriptString(name) + ","
 		if !bytes.HasPrefix(b, []byte(head)) || !bytes.HasSuffix(b, []byte(");\n")) {
 			t.Fatalf("%s is not one AshyamsData call: %.80s", f, b)
 		}
-		var text string
-		if err := json.Unmarshal(b[len(head):len(b)-3], &text); err != nil {
+		text, err := jsUnquote(string(b[len(head) : len(b)-3]))
+		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		parts[name] = []byte(text)
 	}
 	return parts
+}
+
+// jsUnquote reads a single-quoted script string as scriptString writes it: \\, \' and \uXXXX
+// escapes, nothing raw that a script string cannot hold.
+func jsUnquote(q string) (string, error) {
+	if len(q) < 2 || q[0] != '\'' || q[len(q)-1] != '\'' {
+		return "", fmt.Errorf("not a single-quoted string: %.40q", q)
+	}
+	var b strings.Builder
+	rs := []rune(q[1 : len(q)-1])
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == '\'' || r < 0x20 || r == '\u2028' || r == '\u2029':
+			return "", fmt.Errorf("raw %q at %d", r, i)
+		case r != '\\':
+			b.WriteRune(r)
+		case i+1 < len(rs) && (rs[i+1] == '\\' || rs[i+1] == '\''):
+			b.WriteRune(rs[i+1])
+			i++
+		case i+5 < len(rs) && rs[i+1] == 'u':
+			n, err := strconv.ParseUint(string(rs[i+2:i+6]), 16, 16)
+			if err != nil {
+				return "", err
+			}
+			b.WriteRune(rune(n))
+			i += 5
+		default:
+			return "", fmt.Errorf("escape at %d not written by scriptString", i)
+		}
+	}
+	return b.String(), nil
 }
 
 // planDataOf reads the plan page's data parts and joins the claim parts into one document,

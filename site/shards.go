@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
@@ -79,8 +80,9 @@ func nameShard(k string, parts int) string {
 	return fmt.Sprintf("n%x", fnv1a(k)%uint32(parts))
 }
 
-// shardScript is a part's file: AshyamsData(name, "<its JSON>"). The JSON is written as
-// served JSON is (no raw control or bidi character), then quoted as a script string.
+// shardScript is a part's file: AshyamsData('<name>', '<its JSON>'). The JSON is written as
+// served JSON is (no raw control or bidi character), then quoted as a single-quoted script
+// string (scriptString): JSON's own double quotes stay as they are, a tenth of a part's bytes.
 func shardScript(name string, v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -88,15 +90,30 @@ func shardScript(name string, v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("the data part %s: %w", name, err)
 	}
-	text, err := json.Marshal(string(termtext.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))))
-	if err != nil {
-		return nil, err
+	text := termtext.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	return []byte("AshyamsData(" + scriptString(name) + "," + scriptString(string(text)) + ");\n"), nil
+}
+
+// scriptString is s as a single-quoted JavaScript string literal: a backslash and a single quote
+// escaped, and every character a script cannot hold raw in a string (the line terminators,
+// and any other control character) as a \u escape.
+func scriptString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
 	}
-	quoted, err := json.Marshal(name)
-	if err != nil {
-		return nil, err
-	}
-	return []byte("AshyamsData(" + string(quoted) + "," + string(text) + ");\n"), nil
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // allClaimShards lists the name of every claim part a prefix length makes, so each is
