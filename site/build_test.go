@@ -459,14 +459,14 @@ func TestBuildOddPublisherData(t *testing.T) {
 	})
 
 	_, out := build(t, state, Options{})
-	if n := htmlcheck.Count(t, parsePage(t, out, claimPath(uuid(1), site)), `details[id^="release-"]`); n != 2000 {
+	if n := htmlcheck.Count(t, parsePage(t, out, claimPath(uuid(1), site)), `ul.releases > li[id^="release-"]`); n != 2000 {
 		t.Errorf("the 2,000-release claim shows %d releases", n)
 	}
 	if !strings.Contains(page(t, out, claimPath(uuid(2), site)), strings.Repeat("N", 100_000)) {
 		t.Error("the huge name is not shown whole")
 	}
 	bareText := page(t, out, claimPath(uuid(3), site))
-	for _, w := range []string{"Bare", "None listed.", "not given", "none listed", "none published"} {
+	for _, w := range []string{"Bare", "None listed.", "not given", "no download address listed"} {
 		if !strings.Contains(bareText, w) {
 			t.Errorf("the bare claim page does not say %q", w)
 		}

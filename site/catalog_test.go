@@ -280,9 +280,9 @@ func TestJoinPage(t *testing.T) {
 }
 
 // TestClaimReleaseOrder: the claim page lists the current release first, then the other
-// channels' heads; development builds, older releases and yanked or deprecated ones come
-// after, inside one disclosure, each yanked or deprecated one with its reason in its summary;
-// the first screen's download buttons are the current release's.
+// channels' heads, then development builds, older releases and yanked or deprecated ones in
+// the manifest's order, each in its line, a yanked or deprecated one with its status marked
+// and its reason; the first screen's download buttons are the current release's.
 func TestClaimReleaseOrder(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
@@ -307,48 +307,23 @@ func TestClaimReleaseOrder(t *testing.T) {
 	_, out := build(t, state, Options{})
 	doc := parsePage(t, out, claimPath(uuid(1), site))
 	var order []string
-	inMore := map[string]bool{}
-	summaries := map[string]string{}
-	var downloads []string
-	var visit func(n *html.Node, more bool)
-	visit = func(n *html.Node, more bool) {
-		if n.Type == html.ElementNode && n.DataAtom == atom.Details {
-			if id, _ := attr(n, "id"); id == "more-releases" {
-				more = true
-			} else if strings.HasPrefix(id, "release-") {
-				v := strings.TrimPrefix(id, "release-")
-				order = append(order, v)
-				inMore[v] = more
-				for c := n.FirstChild; c != nil; c = c.NextSibling {
-					if c.Type == html.ElementNode && c.DataAtom == atom.Summary {
-						summaries[v] = visibleText(c)
-					}
-				}
-			}
-		}
-		if n.Type == html.ElementNode && n.DataAtom == atom.A {
-			if c, _ := attr(n, "class"); c == "download" {
-				h, _ := attr(n, "href")
-				downloads = append(downloads, h)
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			visit(c, more)
-		}
+	for _, li := range htmlcheck.All(t, doc, `ul.releases > li[id^="release-"]`) {
+		order = append(order, strings.TrimPrefix(htmlcheck.Attr(li, "id"), "release-"))
 	}
-	visit(doc, false)
 	if got := strings.Join(order, " "); got != "1.0.1 1.0.3 1.1.0-dev.1 1.0.2 1.0.0" {
 		t.Errorf("the releases are in the order %s, want the current 1.0.1, the beta head 1.0.3, then the rest in manifest order", got)
 	}
-	for v, want := range map[string]bool{"1.0.1": false, "1.0.3": false, "1.1.0-dev.1": true, "1.0.2": true, "1.0.0": true} {
-		if inMore[v] != want {
-			t.Errorf("release %s inside the disclosure: %v, want %v", v, inMore[v], want)
+	for v, w := range map[string]string{"1.0.2": "corrupts saves", "1.0.0": "old format", "1.0.1": "current"} {
+		if s := htmlcheck.Text(htmlcheck.One(t, doc, `li[id="release-`+v+`"]`)); !strings.Contains(s, w) {
+			t.Errorf("release %s's line %q does not say %q", v, s, w)
 		}
 	}
-	for v, w := range map[string]string{"1.0.2": "corrupts saves", "1.0.0": "old format", "1.0.1": "current"} {
-		if !strings.Contains(summaries[v], w) {
-			t.Errorf("release %s's summary %q does not say %q", v, summaries[v], w)
-		}
+	for _, v := range []string{"1.0.2", "1.0.0"} {
+		htmlcheck.One(t, doc, `li[id="release-`+v+`"] > span.badge.bad[data-publisher]`)
+	}
+	var downloads []string
+	for _, a := range htmlcheck.All(t, doc, "a.download") {
+		downloads = append(downloads, htmlcheck.Attr(a, "href"))
 	}
 	if len(downloads) == 0 || downloads[0] != "https://example.org/dl/1.0.1.zip" {
 		t.Errorf("the download buttons are %v, want the current release's first", downloads)

@@ -319,8 +319,14 @@ type claimView struct {
 	// Used by counts (a requires of another claim): recommends, conflicts, compatible,
 	// replaces, and any relationship naming its own project.
 	Referenced []*referenceView
-	// NoSeen: no release has a recorded first-seen time.
-	NoSeen bool
+	// NoSeen: no release has a recorded first-seen time. SameSeen is the event in which this
+	// index first saw every release, when one event shows them all (a claim's first
+	// observation): the releases list says it once instead of on every release.
+	NoSeen   bool
+	SameSeen *eventView
+	// ReadOK: the last attempt to read the claim succeeded (last success is last attempt),
+	// said in one line. SameDigest: the held manifest is the advertised one, one digest shown.
+	ReadOK, SameDigest bool
 	// Now is the current release as the first screen shows it; nil when there is none.
 	Now *releaseView
 	// MovedTo is the move away from the claim (nil when none); MovedFrom the moves to it.
@@ -378,14 +384,26 @@ type releaseView struct {
 	OpenMWConstraint string
 	Runtimes         []runtimeView
 	// Relationships are the release's relationships, in publisher order; Requires those of
-	// kind requires.
-	Relationships, Requires []*relView
+	// kind requires, Others the rest.
+	Relationships, Requires, Others []*relView
+	// Artifacts are the release's artifacts as its line shows them.
+	Artifacts []artifactView
 	// Provides are the capabilities the release provides, with their pages.
 	Provides []capLink
-	// SameRepository, SameComponents and SameOpenMW say that this release, not the current
-	// one, has the current release's source repository, components and groups, and OpenMW
-	// install data: its page says so in a line instead of printing them again.
-	SameRepository, SameComponents, SameOpenMW bool
+	// SameRepository, SameComponents, SameOpenMW, SameRuntimes, SamePlatforms and
+	// SameRelationships say that this release, not the current one, has the current
+	// release's source repository, components and groups, OpenMW install data, runtimes,
+	// platforms and relationships: its line leaves them out instead of printing them again,
+	// and the releases list says so once.
+	SameRepository, SameComponents, SameOpenMW, SameRuntimes, SamePlatforms, SameRelationships bool
+}
+
+// artifactView is one artifact of a release. ShowKind: its line gives its format and media
+// type, which a release other than the current one leaves out when the current release's
+// artifact of the same id has the same.
+type artifactView struct {
+	*protocol.Artifact
+	ShowKind bool
 }
 
 // capLink is a capability and its page.
@@ -445,6 +463,8 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 	}
 	seen := b.derived.FirstSeen[c.Key]
 	v.NoSeen = len(seen) == 0
+	v.ReadOK = c.Record.LastSuccess != nil && *c.Record.LastSuccess == c.Record.LastAttempt
+	v.SameDigest = c.HeldSHA256 != "" && c.HeldSHA256 == c.Record.AdvertisedSHA256
 	used := map[string]int{}
 	for _, r := range c.Releases {
 		rv := newReleaseView(r, seen[r.Version])
@@ -463,9 +483,35 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 			rv.SameRepository = rv.R.Source.Repository == now.R.Source.Repository
 			rv.SameComponents = sameJSON(rv.R.Components, now.R.Components) && sameJSON(rv.R.Groups, now.R.Groups)
 			rv.SameOpenMW = rv.OpenMW != nil && sameJSON(rv.OpenMW, now.OpenMW)
+			rv.SameRuntimes = sameJSON(rv.R.Runtimes, now.R.Runtimes)
+			rv.SamePlatforms = sameJSON(rv.R.Platforms, now.R.Platforms)
+			rv.SameRelationships = sameJSON(rv.R.Release.Relationships, now.R.Release.Relationships)
+			kinds := map[string][2]string{}
+			for _, a := range now.R.Artifacts {
+				kinds[a.ID] = [2]string{a.Format, a.MediaType}
+			}
+			for i := range rv.Artifacts {
+				a := rv.Artifacts[i]
+				k, ok := kinds[a.ID]
+				rv.Artifacts[i].ShowKind = !ok || k != [2]string{a.Format, a.MediaType}
+			}
 		}
 	}
+	v.SameSeen = sameSeen(v.Releases)
 	return v
+}
+
+// sameSeen is the event in which this index first saw every one of releases, or nil when
+// some release was first seen in another event or has no recorded first-seen time.
+func sameSeen(releases []*releaseView) *eventView {
+	var e *eventView
+	for _, rv := range releases {
+		if rv.FirstSeen == nil || (e != nil && rv.FirstSeen.Event.ID != e.Event.ID) {
+			return nil
+		}
+		e = rv.FirstSeen
+	}
+	return e
 }
 
 // sameJSON reports whether a and b encode to the same JSON: two parts of a manifest that say
@@ -495,7 +541,12 @@ func newReleaseView(r *network.Release, firstSeen *eventView) *releaseView {
 	for _, rel := range rv.Relationships {
 		if rel.Kind == protocol.KindRequires {
 			rv.Requires = append(rv.Requires, rel)
+		} else {
+			rv.Others = append(rv.Others, rel)
 		}
+	}
+	for i := range r.Artifacts {
+		rv.Artifacts = append(rv.Artifacts, artifactView{Artifact: &r.Artifacts[i], ShowKind: true})
 	}
 	for _, p := range r.Provides {
 		rv.Provides = append(rv.Provides, capLink{Name: p, Path: capabilityPath(p)})

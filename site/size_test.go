@@ -8,18 +8,17 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 // TestClaimPageSaysEachReleaseOnce: a claim page prints the current release's notes once (on
 // its first screen), the note that sizes and digests are the publisher's once, and each other
-// release in its disclosure with its date and status in the summary, each artifact in a line
-// with its SHA-256 and a link to each source; a release with the current release's repository
-// and components says so instead of repeating them, and one with others shows them.
+// release in its line with its date, each artifact in a line with its SHA-256, its size and a
+// link to each source; a release with the current release's repository and components leaves
+// them out, one with others shows them; the first-seen time every release shares is said once.
 func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
@@ -29,7 +28,9 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	old.Source.Repository = "https://old.example/src"
 	old.Components = append(old.Components, protocol.Component{ID: "extra", Name: "Extra", Path: "extra",
 		Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}})
-	f.Claim(site, m)
+	d := f.Claim(site, m)
+	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: m.Project.Name,
+		ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
 	_, out := build(t, state, Options{})
 	doc := parsePage(t, out, claimPath(uuid(1), site))
 
@@ -43,27 +44,29 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	if n := count("main", "Release 1.0.2 with"); n != 1 {
 		t.Errorf("the current release's notes are on the page %d times, want once", n)
 	}
-	if n := count("main", "Sizes and SHA-256 digests are the publisher's claim"); n != 1 {
+	if n := count("main", "SHA-256 digests are the publisher's"); n != 1 {
 		t.Errorf("the note on sizes and digests is on the page %d times, want once", n)
 	}
-	mid := htmlcheck.One(t, doc, `details[id="release-1.0.1"]`)
-	if s := htmlcheck.Text(htmlcheck.One(t, mid, "summary")); !strings.Contains(s, "2026-09-01") || !strings.Contains(s, "available") {
-		t.Errorf("release 1.0.1's summary %q does not give its date and status", s)
+	if n := count("ul.releases", "first seen"); n != 0 {
+		t.Errorf("a release line gives its first-seen time %d times, want none: every release shares one", n)
+	}
+	if n := count(`section[aria-labelledby="releases"] > p`, "This index first saw every one of them"); n != 1 {
+		t.Errorf("the releases list does not say once when this index first saw them all")
+	}
+	mid := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.1"]`)
+	if s := htmlcheck.Text(mid); !strings.Contains(s, "2026-09-01") || !strings.Contains(s, "stable") {
+		t.Errorf("release 1.0.1's line %q does not give its date and channel", s)
 	}
 	if s := htmlcheck.Text(htmlcheck.One(t, mid, "ul.artifacts li")); !strings.Contains(s, sha([]byte(uuid(1)+"1.0.1"))) || !strings.Contains(s, "12,345 bytes") {
 		t.Errorf("release 1.0.1's artifact line %q lacks its SHA-256 or size", s)
 	}
 	htmlcheck.One(t, mid, `ul.artifacts a[href="https://example.org/dl/1.0.1.zip"]`)
-	dds := strings.Join(htmlcheck.Texts(t, mid, "dt, dd"), " | ")
-	if !strings.Contains(dds, "Source | the current release's repository, tag 1.0.1") || !strings.Contains(dds, "Components | as in the current release") {
-		t.Errorf("release 1.0.1 does not say it has the current release's repository and components: %q", dds)
+	if s := htmlcheck.Text(mid); strings.Contains(s, "repository") || strings.Contains(s, "Components") || !strings.Contains(s, "Source tag 1.0.1") {
+		t.Errorf("release 1.0.1 repeats the current release's repository or components, or lacks its tag: %q", s)
 	}
-	if n := htmlcheck.Count(t, mid, "table"); n != 0 {
-		t.Errorf("release 1.0.1 repeats the current release's components table (%d tables)", n)
-	}
-	oldest := htmlcheck.One(t, doc, `details[id="release-1.0.0"]`)
+	oldest := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.0"]`)
 	htmlcheck.One(t, oldest, `a[href="https://old.example/src"]`)
-	if got := htmlcheck.Texts(t, oldest, "table code"); !strings.Contains(strings.Join(got, " "), "extra") {
+	if got := htmlcheck.Texts(t, oldest, "dl.facts dd code"); !strings.Contains(strings.Join(got, " "), "extra") {
 		t.Errorf("release 1.0.0's own components are not shown: %q", got)
 	}
 }
