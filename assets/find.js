@@ -1,24 +1,26 @@
-// The project list's search engine, apart from the page that draws it (site.js): words, an
-// index of them, and the entries a query matches. It runs in the page (window.AshyamsFind) and
-// in node (require), where assets/engines_test.go checks it against the Go build's own words.
+// The search engine of the project list (site.js) and of the plan page's project box
+// (planpage.js), apart from the pages that draw it: words, an index of them, and the rows a
+// query matches, with how well. It runs in the page (window.AshyamsFind) and in node
+// (require), where assets/engines_test.go checks it against the Go build's own words.
 //
 // A word is a run of letters and digits, each character lowercased on its own: the same rule
-// as site/find.go's findWords, which writes the index of find.json at build time, so the
-// browser reads a vocabulary rather than making one. A project id is one word, whole
-// ("58cdea27-fca5-..."), so its parts do not crowd the vocabulary; a query's words find it
-// by prefix and substring as any other. An index is the sorted distinct words
-// (in JavaScript's string order, UTF-16 code units) and, for each, the entries holding it.
-// find.json's postings are strings of base-36 gaps between entry numbers, decoded only for
-// the words a query reaches.
+// as site/find.go's findWords, which writes the index (network-data/find/) at build time, so
+// the browser reads a vocabulary rather than making one. The "terms" part is the sorted
+// distinct words (in JavaScript's string order, UTF-16 code units) and, for each, the rows
+// holding it, as strings of base-36 gaps decoded only for the words a query reaches. Project
+// ids are not words: they are in parts of their own by first character ("i0" .. "if"),
+// which a query needs only when it holds the start of an id (needs says which).
 //
-// Every query word must match a word of the entry: one it starts (any length), one that holds
+// Every query word must match a word of the row: one it starts (any length), one that holds
 // it (three characters or more), or a word of letters a typo away (from four letters one edit,
 // from eight two: insertion, deletion, substitution or adjacent swap) that starts with the
-// same character, so "candelight" finds Candlelight. A lookup reads the vocabulary, never
-// the entries: prefixes by binary search, the substring scan narrowed to the words that held
-// the query less its last character (typing extends a word), typos only among the words
-// sharing the first character and within the length. No regular expression here can
-// backtrack: each is a single character class.
+// same character, so "candelight" finds Candlelight. Hex words joined by hyphens, four
+// characters or more, are also the start of a project id, so a pasted id finds its row. A
+// lookup reads the vocabulary, never the rows: prefixes by binary search, the substring scan
+// narrowed to the words that held the query less its last character (typing extends a word),
+// typos only among the words sharing the first character and within the length. A query is
+// read to its 200th character. No regular expression here can backtrack: each is a single
+// character class.
 (function (api) {
   "use strict";
   if (typeof module === "object" && module.exports) {
@@ -28,80 +30,166 @@
   }
 })((function () {
   "use strict";
-  var wordChar = /[\p{L}\p{N}]/u, letters = /^\p{L}+$/u;
+  var wordChar = /[\p{L}\p{N}]/u, letters = /^\p{L}+$/u, MAXQ = 200;
+  var START = 3, INSIDE = 2, TYPO = 1; // how well a word matches, best first
 
-  // lower lowercases each character apart from its neighbours, and keeps the first character
-  // of a lowercase that is longer (U+0130 becomes "i"), as Go's unicode.ToLower does.
-  function lower(ch) {
+  // lowerChar lowercases one character apart from its neighbours, and keeps the first
+  // character of a lowercase that is longer (U+0130 becomes "i"), as Go's unicode.ToLower does.
+  function lowerChar(ch) {
     var l = ch.toLowerCase();
     return l.length === ch.length ? l : String.fromCodePoint(l.codePointAt(0));
   }
+  // lower is s lowercased a character at a time (site/find.go lowercases tags so).
+  function lower(s) {
+    var out = "";
+    for (var ch of String(s)) {
+      out += lowerChar(ch);
+    }
+    return out;
+  }
   // words is s's words, lowercase, in order, repeats kept.
   function words(s) {
-    var out = [], cur = "";
+    var out = [];
+    tokens(s).forEach(function (t) { out.push.apply(out, t.words); });
+    return out;
+  }
+  function isHex(w) {
+    for (var i = 0; i < w.length; i++) {
+      var c = w.charCodeAt(i);
+      if (!(c >= 48 && c <= 57 || c >= 97 && c <= 102)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  // tokens is s's words grouped as a query reads them: each word alone, except hex words
+  // joined by single hyphens, which are one token whose id is their text (the start of a
+  // project id, when four characters or more).
+  function tokens(s) {
+    var out = [], cur = "", sep = "", run = null;
+    var end = function () {
+      var hex = isHex(cur);
+      if (hex && run && sep === "-") {
+        run.words.push(cur);
+        run.id += "-" + cur;
+      } else {
+        run = {words: [cur], id: hex ? cur : null};
+        out.push(run);
+        if (!hex) {
+          run = null;
+        }
+      }
+      cur = "";
+      sep = "";
+    };
     for (var ch of String(s)) {
       if (wordChar.test(ch)) {
-        cur += lower(ch);
-      } else if (cur) {
-        out.push(cur);
-        cur = "";
+        cur += lowerChar(ch);
+      } else {
+        if (cur) {
+          end();
+        }
+        sep += ch;
       }
     }
     if (cur) {
-      out.push(cur);
+      end();
     }
+    out.forEach(function (t) {
+      if (t.id && t.id.length < 4) {
+        t.id = null;
+      }
+    });
     return out;
   }
 
   function make(n, terms, postings) {
-    return {n: n, terms: terms, postings: postings, cache: new Map(), held: new Map()};
+    return {n: n, terms: terms, postings: postings, ids: new Map(), allIDs: false, cache: new Map(), held: new Map()};
   }
-  // fromDoc is the index of a find.json document (format ashyams-find-2), or an Error saying
+  function sorted(ws) {
+    for (var i = 1; i < ws.length; i++) {
+      if (!(ws[i - 1] < ws[i])) {
+        return i;
+      }
+    }
+    return 0;
+  }
+  // fromTerms is the index of a "terms" part (format ashyams-find-terms-1), or an Error saying
   // what is not as the engine reads it.
-  function fromDoc(d) {
-    if (!d || d.format !== "ashyams-find-2" || !Array.isArray(d.rows) || !Array.isArray(d.words) ||
+  function fromTerms(d) {
+    if (!d || d.format !== "ashyams-find-terms-1" || typeof d.rows !== "number" || !Array.isArray(d.words) ||
       !Array.isArray(d.postings) || d.words.length !== d.postings.length) {
-      return new Error("find.json is not an ashyams-find-2 document");
+      return new Error("the search index's terms are not an ashyams-find-terms-1 document");
     }
-    for (var i = 1; i < d.words.length; i++) {
-      if (!(d.words[i - 1] < d.words[i])) {
-        return new Error("find.json's words are not sorted at " + i);
-      }
+    var at = sorted(d.words);
+    if (at) {
+      return new Error("the search index's words are not sorted at " + at);
     }
-    return make(d.rows.length, d.words, d.postings.slice());
+    return make(d.rows, d.words, d.postings.slice());
   }
-  // fromTexts is the index of one text per entry (the entries a page shows, when find.json
-  // cannot be read), and of wholes[i], when given: ids the entry is found by, each one word
-  // (lowercased), as find.json indexes project ids.
+  // addIDs adds an "i<c>" part (format ashyams-find-ids-1) to ix, or returns an Error.
+  function addIDs(ix, c, d) {
+    if (!d || d.format !== "ashyams-find-ids-1" || !Array.isArray(d.ids) || !Array.isArray(d.postings) || d.ids.length !== d.postings.length) {
+      return new Error("the search index's part i" + c + " is not an ashyams-find-ids-1 document");
+    }
+    var at = sorted(d.ids);
+    if (at) {
+      return new Error("the search index's ids of i" + c + " are not sorted at " + at);
+    }
+    ix.ids.set(c, {terms: d.ids, postings: d.postings.slice()});
+    ix.cache.clear();
+    return undefined;
+  }
+  // fromTexts is the index of one text per entry (the entries a page shows, when the index
+  // cannot be read), and of wholes[i], when given: the project ids entry i is found by.
   function fromTexts(texts, wholes) {
-    var post = new Map();
-    texts.forEach(function (t, i) {
-      var ws = words(t);
-      if (wholes && wholes[i]) {
-        wholes[i].forEach(function (id) { ws.push(String(id).toLowerCase()); });
+    var post = new Map(), ids = new Map();
+    var add = function (m, w, i) {
+      var p = m.get(w);
+      if (!p) {
+        m.set(w, [i]);
+      } else if (p[p.length - 1] !== i) {
+        p.push(i);
       }
-      ws.forEach(function (w) {
-        var p = post.get(w);
-        if (!p) {
-          post.set(w, [i]);
-        } else if (p[p.length - 1] !== i) {
-          p.push(i);
-        }
-      });
+    };
+    texts.forEach(function (t, i) {
+      words(t).forEach(function (w) { add(post, w, i); });
+      ((wholes && wholes[i]) || []).forEach(function (id) { add(ids, String(id).toLowerCase(), i); });
     });
     var terms = Array.from(post.keys()).sort();
-    return make(texts.length, terms, terms.map(function (t) { return post.get(t); }));
-  }
-  // entriesOf is the entry numbers of the k-th word, ascending, decoded once.
-  function entriesOf(ix, k) {
-    var p = ix.postings[k];
-    if (typeof p === "string") {
-      var out = [], at = 0, gaps = p.split(",");
-      for (var i = 0; i < gaps.length; i++) {
-        at += parseInt(gaps[i], 36);
-        out.push(at);
+    var ix = make(texts.length, terms, terms.map(function (t) { return post.get(t); }));
+    Array.from(ids.keys()).sort().forEach(function (id) {
+      if (!ix.ids.has(id[0])) {
+        ix.ids.set(id[0], {terms: [], postings: []});
       }
-      ix.postings[k] = p = out;
+      var part = ix.ids.get(id[0]);
+      part.terms.push(id);
+      part.postings.push(ids.get(id));
+    });
+    ix.allIDs = true;
+    return ix;
+  }
+  // rows decodes postings (a string of base-36 gaps, or an array already) to row numbers.
+  function rows(p) {
+    if (typeof p !== "string") {
+      return p;
+    }
+    var out = [], at = 0;
+    if (p === "") {
+      return out;
+    }
+    var gaps = p.split(",");
+    for (var i = 0; i < gaps.length; i++) {
+      at += parseInt(gaps[i], 36);
+      out.push(at);
+    }
+    return out;
+  }
+  // entriesOf is the rows of the k-th word of table t, ascending, decoded once.
+  function entriesOf(t, k) {
+    var p = t.postings[k];
+    if (typeof p === "string") {
+      t.postings[k] = p = rows(p);
     }
     return p;
   }
@@ -172,25 +260,35 @@
     ix.held.set(w, out);
     return out;
   }
-  // matching is the entries (a Uint8Array by entry, 1 for a match) holding a word w finds.
+  function remember(ix, key, set) {
+    if (ix.cache.size > 200) {
+      ix.cache.clear();
+    }
+    ix.cache.set(key, set);
+    return set;
+  }
+  // matching is how well each row (a Uint8Array by row: START, INSIDE, TYPO or 0) holds a
+  // word w finds.
   function matching(ix, w) {
-    var hit = ix.cache.get(w);
+    var hit = ix.cache.get("w" + w);
     if (hit) {
       return hit;
     }
     var set = new Uint8Array(ix.n), terms = ix.terms, k;
-    var mark = function (t) {
+    var mark = function (t, how) {
       var p = entriesOf(ix, t);
       for (var i = 0; i < p.length; i++) {
-        set[p[i]] = 1;
+        if (set[p[i]] < how) {
+          set[p[i]] = how;
+        }
       }
     };
     var lo = firstAtLeast(terms, w);
     for (k = lo; k < terms.length && terms[k].lastIndexOf(w, 0) === 0; k++) {
-      mark(k);
+      mark(k, START);
     }
     if (w.length >= 3) {
-      holding(ix, w).forEach(mark);
+      holding(ix, w).forEach(function (t) { mark(t, INSIDE); });
     }
     var typos = w.length >= 8 ? 2 : w.length >= 4 ? 1 : 0;
     if (typos) {
@@ -198,32 +296,85 @@
       for (k = firstAtLeast(terms, first); k < end; k++) {
         var t = terms[k];
         if (Math.abs(t.length - w.length) <= typos && t.lastIndexOf(w, 0) !== 0 && letters.test(t) && distance(w, t, typos) <= typos) {
-          mark(k);
+          mark(k, TYPO);
         }
       }
     }
-    if (ix.cache.size > 200) {
-      ix.cache.clear();
-    }
-    ix.cache.set(w, set);
-    return set;
+    return remember(ix, "w" + w, set);
   }
-  // match is the entries matching every word of query q (a Uint8Array by entry), or null when
-  // q has no word (every entry).
-  function match(ix, q) {
-    var ws = words(q);
-    if (!ws.length) {
-      return null;
+  // idMatching is the rows found by a project id that id starts (START, else 0).
+  function idMatching(ix, id) {
+    var hit = ix.cache.get("i" + id);
+    if (hit) {
+      return hit;
     }
-    var out = matching(ix, ws[0]).slice();
-    for (var k = 1; k < ws.length; k++) {
-      var s = matching(ix, ws[k]);
-      for (var i = 0; i < out.length; i++) {
-        out[i] &= s[i];
+    var set = new Uint8Array(ix.n), part = ix.ids.get(id[0]);
+    if (part) {
+      for (var k = firstAtLeast(part.terms, id); k < part.terms.length && part.terms[k].lastIndexOf(id, 0) === 0; k++) {
+        var p = entriesOf(part, k);
+        for (var i = 0; i < p.length; i++) {
+          set[p[i]] = START;
+        }
+      }
+    }
+    return remember(ix, "i" + id, set);
+  }
+  // needs is the names of the id parts query q reads that ix does not hold yet.
+  function needs(ix, q) {
+    if (ix.allIDs) {
+      return [];
+    }
+    var out = [];
+    tokens(String(q).slice(0, MAXQ)).forEach(function (t) {
+      if (t.id && !ix.ids.has(t.id[0]) && out.indexOf("i" + t.id[0]) < 0) {
+        out.push("i" + t.id[0]);
+      }
+    });
+    return out;
+  }
+  // and keeps in out the rows set holds too, adding how well (at most 255).
+  function and(out, set) {
+    for (var i = 0; i < out.length; i++) {
+      out[i] = out[i] && set[i] ? Math.min(255, out[i] + set[i]) : 0;
+    }
+    return out;
+  }
+  // match is how well each row matches every word of query q (a Uint8Array by row: 0 for
+  // no match, more for a better one: a word's start counts most, a typo least), or null when
+  // q has no word (every row).
+  function match(ix, q) {
+    var toks = tokens(String(q).slice(0, MAXQ)), out = null;
+    toks.forEach(function (t) {
+      var s = matching(ix, t.words[0]).slice();
+      for (var k = 1; k < t.words.length; k++) {
+        and(s, matching(ix, t.words[k]));
+      }
+      if (t.id) {
+        var ids = idMatching(ix, t.id), w = t.words.length * START;
+        for (var i = 0; i < s.length; i++) {
+          if (ids[i] && s[i] < w) {
+            s[i] = Math.min(255, w);
+          }
+        }
+      }
+      out = out ? and(out, s) : s;
+    });
+    return out;
+  }
+  // best is the numbers of at most limit rows of scores (match's answer) that skip(i) does not
+  // refuse, the best first, equal ones in row order.
+  function best(scores, limit, skip) {
+    var out = [];
+    for (var want = 255; want > 0 && out.length < limit; want--) {
+      for (var i = 0; i < scores.length && out.length < limit; i++) {
+        if (scores[i] === want && !(skip && skip(i))) {
+          out.push(i);
+        }
       }
     }
     return out;
   }
 
-  return {words: words, fromDoc: fromDoc, fromTexts: fromTexts, match: match};
+  return {words: words, lower: lower, tokens: tokens, fromTerms: fromTerms, addIDs: addIDs, fromTexts: fromTexts,
+    rows: rows, needs: needs, match: match, best: best};
 })());

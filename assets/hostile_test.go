@@ -67,6 +67,9 @@ func TestHostileInputsStayLinear(t *testing.T) {
 		{"setup check of a megabyte of folders", nodeCase{"setup.check", []any{hostileFolders(), repeat("data=", "12345678/", mb/9, "core\n"), ""}}, ""},
 		{"project box query of a megabyte", nodeCase{"plan.search", []any{[]string{"Candlelight", "Tallow"}, repeat("", "candle ", mb/7, ""), 20}}, `[0]`},
 		{"project box over a megabyte name", nodeCase{"plan.searchFirst", []any{repeat("", "candel", mb/6, ""), []string{"Tallow"}, "candle", 20}}, `[0]`},
+		{"search query of a megabyte", nodeCase{"find.best", []any{[]string{"Candlelight", "Tallow"}, repeat("", "candle ", mb/7, ""), 20}}, `[0]`},
+		{"search over a megabyte name", nodeCase{"find.bestFirst", []any{repeat("", "candel", mb/6, ""), []string{"Tallow"}, "delcan", 20}}, `[0]`},
+		{"search query of a megabyte of id", nodeCase{"find.needs", []any{repeat("", "abcd-", mb/5, "")}}, `["ia"]`},
 		{"share link that is not base64", nodeCase{"setup.decode", []any{repeat("", "!", mb, "")}}, `null`},
 	}
 	nc := make([]nodeCase, len(cases))

@@ -1,14 +1,18 @@
 // AsHyAmS project list: search, filters and sorting over the whole catalog. The list works
 // without this script: its pages are static, 50 entries each. The script leaves the page as it
 // is until a player uses the search or a filter; then (from the first focus on the form) it
-// fetches network-data/find.json, the list's search index (one row per listed claim, what its
-// entry shows, and the words a search finds, indexed at build time), and shows the matches a
-// page at a time. Opened from a file, the page cannot read it, and the search and filters
-// apply to the entries the page shows.
+// loads the parts of the list's search index (network-data/find/, site/find.go) that the
+// player's choice needs, as scripts of the site (shards.js), and shows the matches a page at
+// a time: the words ("terms") for a query, the filter codes and sort orders ("filters") for
+// a filter or a sort, the start of a project id ("i<c>") for a query holding one, and the
+// rows a page of results shows ("r<k>", 64 rows each). If the index cannot be loaded, the
+// search and filters apply to the entries the page shows.
 //
-// Matching is find.js's (the engine: words, prefixes, substrings, typos); this script draws
-// the results. A keystroke looks its words up in the vocabulary, never in every entry, keeps
-// the matches that pass the filters, sorts only them and renders one page of 50.
+// Matching is find.js's (the engine: words, prefixes, substrings, typos, ids); this script
+// draws the results. A keystroke looks its words up in the vocabulary, never in every entry;
+// a filter is a set of rows made once from its codes (typed arrays, one pass over the
+// catalog's rows, no element), intersected with the matches; only the page of 50 shown
+// becomes elements.
 //
 // The search, the filters, the sort and the page live in the address (?q=...&type=...&
 // sort=...&page=...), so a filtered list can be shared and Back returns to it. "Works with
@@ -29,11 +33,12 @@
   var PAGE = 50, DEBOUNCE = 60; // entries a page; longest wait for a pause in typing, ms
   var root = form.getAttribute("data-root") || "";
   var src = form.getAttribute("data-index");
-  var served = !!(src && window.fetch && location.protocol !== "file:");
+  var S = window.AshyamsShards;
+  var parts = src && S ? S.loader(src) : null;
   // The page as built: put back when nothing is chosen.
   var pageItems = Array.prototype.slice.call(list.children);
   var pageStatus = status ? status.textContent : "";
-  var index = null, loading = null, waiting = false, page = 1, timer = 0, cost = 0;
+  var index = null, loading = null, failed = "", page = 1, timer = 0, cost = 0;
 
   // Versions and constraints are version.js's, the one implementation every script shares,
   // read under the numeric scheme as runtimes.openmw is (SPEC section 1). Its trim works by
@@ -47,50 +52,51 @@
     return V.parseConstraint(s, "numeric");
   }
   var satisfies = V.satisfies;
-  // worksWith says whether row r's release runs on OpenMW version v: true for a constraint
-  // that holds and for a release without one (runtime-independent); false for no current
-  // release or a constraint that does not parse. Each distinct constraint is parsed once.
-  function worksWith(ix, r, v) {
-    var runtime = r[ix.col.runtime], c = r[ix.col.openmw];
-    if (runtime === "any") {
-      return true;
-    }
-    if (runtime !== "constraint" || !c) {
-      return false;
-    }
-    if (!ix.cons.has(c)) {
-      ix.cons.set(c, parseConstraint(c));
-    }
-    var pc = ix.cons.get(c);
-    return !!pc && satisfies(pc, v);
-  }
   window.ashyamsWorksWith = function (constraint, version) { // for the browser test
     var c = parseConstraint(constraint), v = parseVersion(version);
     return c && v ? satisfies(c, v) : null;
   };
 
   var F = window.AshyamsFind;
+  var columns = ["key", "name", "version", "site", "type", "status", "game", "tags", "health",
+    "conflict", "updated", "first", "runtime", "openmw", "summary", "thumb", "badges"];
+  var col = {};
+  columns.forEach(function (c, i) { col[c] = i; });
 
-  // An index: rows in name order (arrays of the values its columns name: find.json's, or
-  // those an entry on the page carries, with items its li, when find.json cannot be read),
-  // find.js's index of their words, and what is computed once: sort orders, parsed
-  // constraints, the distinct projects. Rows stay arrays: a search reads a few of their
-  // values, and only the page of results it shows becomes elements.
-  function indexOf(cols, rows, words, items, rowTags) {
-    var col = {};
-    cols.forEach(function (c, i) { col[c] = i; });
-    return {cols: cols, col: col, rows: rows, words: words, items: items, rowTags: rowTags, order: {}, cons: new Map(), projects: null, made: new Map()};
+  // An index: the number of rows (in name order), find.js's index of their words, the rows
+  // of each project id several rows claim, and, as they load, the filters (what filtersOf
+  // makes of the "filters" part) and the rows the results showed (by number). made keeps the
+  // entries drawn, sets the rows each filter value keeps.
+  function indexOf(n, words, same, chunk) {
+    return {n: n, words: words, same: same, chunk: chunk, filters: null, rows: new Map(), items: null, rowTags: 0, made: new Map(), sets: new Map(), cons: new Map()};
   }
+  // filtersOf is a "filters" part as apply reads it: row sets decoded.
+  function filtersOf(d, n) {
+    var ok = d && d.format === "ashyams-find-filters-1" && ["type", "status", "game", "runtime", "updated", "first"].every(function (k) {
+      return Array.isArray(d[k]) && d[k].length === n;
+    }) && Array.isArray(d.tags) && Array.isArray(d.tag_rows) && d.tags.length === d.tag_rows.length;
+    if (!ok) {
+      throw new Error("the part filters is not an ashyams-find-filters-1 document of " + n + " rows");
+    }
+    return {types: d.types, type: d.type, statuses: d.statuses, status: d.status, games: d.games, game: d.game,
+      openmw: d.openmw, runtime: d.runtime, notCurrent: F.rows(d.not_current), conflict: F.rows(d.conflict),
+      tags: d.tags, tagRows: d.tag_rows, updated: d.updated, first: d.first};
+  }
+
+  // When the index cannot be loaded, the entries the page shows are the index: their rows
+  // from their data attributes, their words from their text, their filters from both.
   var itemCols = ["key", "type", "status", "game", "tags", "health", "conflict", "updated", "first", "runtime", "openmw"];
   function rowOfItem(li) {
-    return itemCols.map(function (c) {
+    var r = new Array(columns.length).fill("");
+    itemCols.forEach(function (c) {
       var v = li.getAttribute("data-" + c) || "";
-      return c === "tags" ? (v ? v.split("\n") : []) : c === "conflict" ? (v === "yes" ? 1 : 0) : v;
+      r[col[c]] = c === "tags" ? (v ? v.split("\n") : []) : c === "conflict" ? (v === "yes" ? 1 : 0) : v;
     });
+    return r;
   }
   // The words an entry on the page is found by: what it shows (its runtime aside: the OpenMW
-  // filter answers that), its site id, and its project id whole, as find.json's words are
-  // made (site/find.go).
+  // filter answers that), its site id, and its project id, as the index's words are made
+  // (site/find.go).
   function textOfItem(li) {
     var out = [], walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
     for (var n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -103,45 +109,241 @@
   }
   function fromPage() {
     var items = pageItems.filter(function (li) { return li.hasAttribute("data-key"); });
-    var ids = items.map(function (li) { var k = li.getAttribute("data-key"); return [k.slice(0, k.indexOf("/"))]; });
-    return indexOf(itemCols, items.map(rowOfItem), F.fromTexts(items.map(textOfItem), ids), items, 0);
+    var rows = items.map(rowOfItem);
+    var ids = rows.map(function (r) { return [r[col.key].slice(0, r[col.key].indexOf("/"))]; });
+    var byProject = new Map(), same = [];
+    rows.forEach(function (r, i) {
+      var p = ids[i][0];
+      byProject.set(p, (byProject.get(p) || []).concat([i]));
+    });
+    byProject.forEach(function (is) {
+      if (is.length > 1) {
+        same.push(is);
+      }
+    });
+    var ix = indexOf(rows.length, F.fromTexts(items.map(textOfItem), ids), same, 0);
+    ix.items = items;
+    rows.forEach(function (r, i) { ix.rows.set(i, r); });
+    var codes = function (k) {
+      var vals = [], at = new Map();
+      return {vals: vals, of: rows.map(function (r) {
+        if (!at.has(r[col[k]])) {
+          at.set(r[col[k]], vals.length);
+          vals.push(r[col[k]]);
+        }
+        return at.get(r[col[k]]);
+      })};
+    };
+    var t = codes("type"), st = codes("status"), g = codes("game"), cons = [], tags = new Map();
+    var newest = function (k) {
+      return rows.map(function (_, i) { return i; }).sort(function (a, b) {
+        var x = rows[a][col[k]], y = rows[b][col[k]];
+        return x !== y ? (x > y ? -1 : 1) : a - b;
+      });
+    };
+    rows.forEach(function (r, i) {
+      r[col.tags].forEach(function (tag) {
+        var l = F.lower(tag);
+        tags.set(l, (tags.get(l) || []).concat([i]));
+      });
+    });
+    var tagNames = Array.from(tags.keys()).sort();
+    ix.filters = {types: t.vals, type: t.of, statuses: st.vals, status: st.of, games: g.vals, game: g.of, openmw: cons,
+      runtime: rows.map(function (r) {
+        if (r[col.runtime] === "any") {
+          return 1;
+        }
+        if (r[col.runtime] !== "constraint" || !r[col.openmw]) {
+          return 0;
+        }
+        var k = cons.indexOf(r[col.openmw]);
+        return 2 + (k < 0 ? cons.push(r[col.openmw]) - 1 : k);
+      }),
+      notCurrent: rows.map(function (r, i) { return r[col.health] === "current" ? -1 : i; }).filter(function (i) { return i >= 0; }),
+      conflict: rows.map(function (r, i) { return r[col.conflict] ? i : -1; }).filter(function (i) { return i >= 0; }),
+      tags: tagNames, tagRows: tagNames.map(function (k) { return tags.get(k); }), updated: newest("updated"), first: newest("first")};
+    return ix;
   }
+  function usePage(why) {
+    form.setAttribute("data-source", "page");
+    failed = why || "";
+    index = fromPage();
+    return index;
+  }
+  // load is the index, its terms loaded (the page's entries when they cannot be).
   function load() {
     if (!loading) {
-      var got = !served ? Promise.resolve(null) : fetch(src).then(function (r) {
-        return r.ok ? r.json() : null;
-      }).catch(function () { return null; });
-      loading = got.then(function (d) {
-        var words = d && F.fromDoc(d);
-        if (!words || words instanceof Error || !Array.isArray(d.columns)) {
-          form.setAttribute("data-source", "page");
-          return fromPage();
+      loading = !parts ? Promise.resolve(usePage("")) : parts.load(["terms"]).then(function (d) {
+        var words = F.fromTerms(d[0]);
+        if (words instanceof Error) {
+          throw words;
         }
-        form.setAttribute("data-source", "find.json");
-        return indexOf(d.columns, d.rows, words, null, d.row_tags || 0);
-      }).catch(function () { // a row not as the script reads it: search what the page shows
-        form.setAttribute("data-source", "page");
-        return fromPage();
-      });
-      loading.then(function (ix) { index = ix; });
+        form.setAttribute("data-source", "index");
+        index = indexOf(d[0].rows, words, d[0].same || [], d[0].chunk);
+        return index;
+      }).catch(function (err) { return usePage(err.message); });
     }
     return loading;
   }
-
-  // orderOf is the entries' indexes in the chosen order: name (the index's own), recently
-  // updated or first observed (newest first; equal times keep name order). Computed once.
-  function orderOf(ix, by) {
-    if (!ix.order[by]) {
-      var o = ix.rows.map(function (_, i) { return i; }), k = ix.col[by];
-      if (by) {
-        o.sort(function (a, b) {
-          var x = ix.rows[a][k], y = ix.rows[b][k];
-          return x !== y ? (x > y ? -1 : 1) : a - b;
-        });
+  // want loads the parts named, adds them to ix and applies the state then; a part that does
+  // not load is said in the status line, and a later change tries again.
+  var pending = new Map();
+  function want(ix, names) {
+    names.forEach(function (name) {
+      if (pending.has(name)) {
+        return;
       }
-      ix.order[by] = o;
+      pending.set(name, parts.load([name]).then(function (d) {
+        var doc = d[0], err;
+        if (name === "filters") {
+          ix.filters = filtersOf(doc, ix.n);
+        } else if (name.charAt(0) === "i") {
+          err = F.addIDs(ix.words, name.slice(1), doc);
+        } else if (doc && doc.format === "ashyams-find-rows-1" && Array.isArray(doc.rows) && doc.from === +name.slice(1) * ix.chunk &&
+          String(doc.columns) === String(columns)) {
+          ix.rowTags = doc.row_tags;
+          doc.rows.forEach(function (r, k) { ix.rows.set(doc.from + k, r); });
+        } else {
+          err = new Error("the part " + name + " is not an ashyams-find-rows-1 document");
+        }
+        if (err) {
+          throw err;
+        }
+        failed = "";
+      }).catch(function (err) {
+        failed = err.message;
+      }).then(function () {
+        pending.delete(name);
+        apply();
+      }));
+    });
+  }
+
+  // set is the rows (a Uint8Array by row, 1 to keep) that filter key keeps, made once.
+  function set(ix, key, make) {
+    var s = ix.sets.get(key);
+    if (!s) {
+      if (ix.sets.size > 100) {
+        ix.sets.clear();
+      }
+      s = new Uint8Array(ix.n);
+      make(s);
+      ix.sets.set(key, s);
     }
-    return ix.order[by];
+    return s;
+  }
+  function ofCode(codes, k) {
+    return function (s) {
+      for (var i = 0; i < codes.length; i++) {
+        s[i] = codes[i] === k ? 1 : 0;
+      }
+    };
+  }
+  function ofRows(rows, keep) {
+    return function (s) {
+      s.fill(keep ? 0 : 1);
+      for (var i = 0; i < rows.length; i++) {
+        s[rows[i]] = keep ? 1 : 0;
+      }
+    };
+  }
+  // filterSets is the sets the filters of s choose (none when no filter is chosen).
+  function filterSets(ix, s, version) {
+    var f = ix.filters, out = [];
+    [["type", f.types, f.type], ["status", f.statuses, f.status], ["game", f.games, f.game]].forEach(function (x) {
+      if (s[x[0]]) {
+        out.push(set(ix, x[0] + "=" + s[x[0]], ofCode(x[2], x[1].indexOf(s[x[0]]))));
+      }
+    });
+    var tag = F.lower(trim(s.tag));
+    if (tag) {
+      out.push(set(ix, "tag=" + tag, function (m) {
+        var lo = 0, hi = f.tags.length;
+        while (lo < hi) {
+          var mid = (lo + hi) >> 1;
+          if (f.tags[mid] < tag) {
+            lo = mid + 1;
+          } else {
+            hi = mid;
+          }
+        }
+        if (f.tags[lo] === tag) {
+          f.tagRows[lo] = F.rows(f.tagRows[lo]);
+          ofRows(f.tagRows[lo], true)(m);
+        }
+      }));
+    }
+    if (s.health) {
+      out.push(set(ix, "health=" + s.health, ofRows(f.notCurrent, s.health !== "current")));
+    }
+    if (s.conflict) {
+      out.push(set(ix, "conflict=" + s.conflict, ofRows(f.conflict, s.conflict === "yes")));
+    }
+    if (version) {
+      // Each distinct constraint is parsed and decided once: true for one that holds and for
+      // a release without one (runtime-independent); false for no current release or a
+      // constraint that does not parse.
+      out.push(set(ix, "openmw=" + trim(s.openmw), function (m) {
+        var works = f.openmw.map(function (c) {
+          if (!ix.cons.has(c)) {
+            ix.cons.set(c, parseConstraint(c));
+          }
+          var pc = ix.cons.get(c);
+          return !!pc && satisfies(pc, version);
+        });
+        for (var i = 0; i < f.runtime.length; i++) {
+          var r = f.runtime[i];
+          m[i] = r === 1 || r >= 2 && works[r - 2] ? 1 : 0;
+        }
+      }));
+    }
+    return out;
+  }
+  // results are the numbers of the rows s chooses, in its order.
+  function results(ix, s, version) {
+    var scores = F.match(ix.words, s.q), keep = scores, sets = ix.filters ? filterSets(ix, s, version) : [];
+    sets.forEach(function (m) {
+      if (!keep) {
+        keep = m;
+        return;
+      }
+      if (keep === scores) {
+        keep = scores.slice();
+      }
+      for (var i = 0; i < keep.length; i++) {
+        keep[i] = keep[i] && m[i];
+      }
+    });
+    var out = [], i;
+    var order = s.sort === "updated" || s.sort === "first" ? ix.filters[s.sort] : null;
+    if (order) {
+      for (i = 0; i < order.length; i++) {
+        if (!keep || keep[order[i]]) {
+          out.push(order[i]);
+        }
+      }
+    } else {
+      for (i = 0; i < ix.n; i++) {
+        if (!keep || keep[i]) {
+          out.push(i);
+        }
+      }
+    }
+    return out;
+  }
+  // projectsOf counts the distinct projects of rows is (ascending or not), from the rows of
+  // each project id several rows claim.
+  function projectsOf(ix, is) {
+    var n = is.length;
+    if (ix.same.length) {
+      var in_ = new Uint8Array(ix.n);
+      is.forEach(function (i) { in_[i] = 1; });
+      ix.same.forEach(function (g) {
+        var k = g.filter(function (i) { return in_[i]; }).length;
+        n -= k > 1 ? k - 1 : 0;
+      });
+    }
+    return n;
   }
 
   function control(name) {
@@ -163,62 +365,6 @@
   }
   function plural(n, one, many) {
     return count(n) + " " + (n === 1 ? one : many);
-  }
-  // projectsOf counts the distinct project ids of rows is (of every row when is is null).
-  function projectsOf(ix, is) {
-    if (!is && ix.projects !== null) {
-      return ix.projects;
-    }
-    var seen = new Set(), k = ix.col.key, add = function (i) {
-      var key = ix.rows[i][k];
-      seen.add(key.slice(0, key.indexOf("/")));
-    };
-    if (is && is.length === ix.rows.length) {
-      return projectsOf(ix, null);
-    }
-    if (is) {
-      is.forEach(add);
-    } else {
-      ix.rows.forEach(function (_, i) { add(i); });
-      ix.projects = seen.size;
-    }
-    return seen.size;
-  }
-  // results are the numbers of the rows s chooses, in its order.
-  function results(ix, s, version) {
-    var set = F.match(ix.words, s.q), c = ix.col;
-    var by = s.sort === "updated" || s.sort === "first" ? s.sort : "";
-    var tag = trim(s.tag.toLowerCase()), conflict = s.conflict === "yes" ? 1 : 0;
-    var keep = function (i) {
-      var r = ix.rows[i];
-      return (!s.type || r[c.type] === s.type) && (!s.status || r[c.status] === s.status) &&
-        (!s.game || r[c.game] === s.game) && (!tag || r[c.tags].some(function (t) { return t.toLowerCase() === tag; })) &&
-        (!s.health || r[c.health] === s.health) && (!s.conflict || r[c.conflict] === conflict) &&
-        (!version || worksWith(ix, r, version));
-    };
-    var out;
-    if (set) { // the matches only, then in the chosen order
-      var cand = [];
-      for (var i = 0; i < set.length; i++) {
-        if (set[i] && keep(i)) {
-          cand.push(i);
-        }
-      }
-      if (by) {
-        var rank = ix.rank && ix.rank[by];
-        if (!rank) {
-          rank = new Int32Array(ix.rows.length);
-          orderOf(ix, by).forEach(function (e, r) { rank[e] = r; });
-          ix.rank = ix.rank || {};
-          ix.rank[by] = rank;
-        }
-        cand.sort(function (a, b) { return rank[a] - rank[b]; });
-      }
-      out = cand;
-    } else {
-      out = orderOf(ix, by).filter(keep);
-    }
-    return out;
   }
 
   function el(tag, cls, text) {
@@ -257,8 +403,8 @@
     return made;
   }
   function renderRow(ix, i) {
-    var e = {};
-    ix.cols.forEach(function (c, k) { e[c] = ix.rows[i][k]; });
+    var e = {}, row = ix.rows.get(i);
+    columns.forEach(function (c, k) { e[c] = row[k]; });
     var li = el("li", "entry");
     var data = {key: e.key, type: e.type, status: e.status, game: e.game, tags: e.tags.slice(0, ix.rowTags || e.tags.length).join("\n"), health: e.health,
       conflict: e.conflict ? "yes" : "no", updated: e.updated, first: e.first, runtime: e.runtime, openmw: e.openmw};
@@ -377,6 +523,12 @@
       old.remove();
     }
   }
+  function busy(text) {
+    list.setAttribute("aria-busy", "true");
+    if (status) {
+      status.textContent = text;
+    }
+  }
   function apply() {
     var s = state();
     var omw = trim(s.openmw);
@@ -392,20 +544,39 @@
       return;
     }
     if (!index) {
-      list.setAttribute("aria-busy", "true");
-      if (status) {
-        status.textContent = "Loading every project to search…";
-      }
-      if (!waiting) { // one apply when it is in, of the state then
-        waiting = true;
-        load().then(function () { waiting = false; apply(); });
-      }
+      busy("Loading the search…");
+      load().then(function () { apply(); });
       return;
     }
-    var ix = index, shown = results(ix, s, version), all = ix.rows;
+    var ix = index;
+    // What this state reads and is not loaded yet: a project id's part, the filters (for a
+    // filter or a sort), then the rows of the page shown. Each load applies the state again.
+    var need = ix.items ? [] : F.needs(ix.words, s.q);
+    if (!ix.filters && fields.some(function (f) { return f !== "q" && !!s[f]; })) {
+      need.push("filters");
+    }
+    if (need.length && !failed) {
+      busy("Loading the search…");
+      want(ix, need);
+      return;
+    }
+    var shown = ix.filters || !need.length ? results(ix, s, version) : [];
     var pages = Math.max(1, Math.ceil(shown.length / PAGE));
     page = Math.min(Math.max(page, 1), pages);
-    var items = shown.slice((page - 1) * PAGE, page * PAGE).map(function (i) { return render(ix, i); });
+    var on = shown.slice((page - 1) * PAGE, page * PAGE);
+    var chunks = [];
+    on.forEach(function (i) {
+      var name = "r" + Math.floor(i / ix.chunk);
+      if (!ix.rows.has(i) && chunks.indexOf(name) < 0) {
+        chunks.push(name);
+      }
+    });
+    if (chunks.length && !failed) {
+      busy("Loading the results…");
+      want(ix, chunks);
+      return;
+    }
+    var items = on.filter(function (i) { return ix.rows.has(i); }).map(function (i) { return render(ix, i); });
     if (items.length !== list.children.length || items.some(function (li, k) { return list.children[k] !== li; })) {
       list.replaceChildren.apply(list, items);
     }
@@ -420,14 +591,18 @@
       list.after(pagerFor(s, pages));
     }
     if (status) {
-      var total = count(all.length) + " " + (all.length === 1 ? "listing" : "listings");
+      var total = count(ix.n) + " " + (ix.n === 1 ? "listing" : "listings");
       var where = pages > 1 ? "; page " + page + " of " + pages : "";
-      status.textContent = shown.length === all.length ?
-        "Showing all " + total + " (" + plural(projectsOf(ix, null), "project", "projects") + ")" + where + "." :
+      status.textContent = shown.length === ix.n ?
+        "Showing all " + total + " (" + plural(projectsOf(ix, shown), "project", "projects") + ")" + where + "." :
         shown.length === 0 ? "Nothing matches, of " + total + ": try fewer words or another filter." :
         "Showing " + count(shown.length) + " of " + total + " (" + plural(projectsOf(ix, shown), "project", "projects") + ")" + where + ".";
       if (omw && !version) {
         status.textContent += " “" + omw + "” is not a version: type one such as 0.49.";
+      }
+      if (failed) {
+        status.textContent += ix.items ? " The search index did not load (" + failed + "): this searches the entries of this page only." :
+          " Part of the search did not load (" + failed + "): change the search to try again.";
       }
     }
     list.removeAttribute("aria-busy");
@@ -478,6 +653,9 @@
     }
     list.setAttribute("aria-busy", "true");
     clearTimeout(timer);
+    if (index && !index.items) {
+      failed = ""; // a part that did not load is tried again
+    }
     if (typed) {
       timer = setTimeout(update, Math.min(DEBOUNCE, cost));
     } else {
@@ -489,7 +667,14 @@
   form.addEventListener("submit", function (ev) { ev.preventDefault(); page = 1; update(); });
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
-  form.addEventListener("focusin", load, {once: true}); // fetch while the player types
+  // Load while the player types: the words, then what the filters and the sort read.
+  form.addEventListener("focusin", function () {
+    load().then(function (ix) {
+      if (!ix.items && !ix.filters) {
+        want(ix, ["filters"]);
+      }
+    });
+  }, {once: true});
   document.addEventListener("click", function (ev) {
     var a = ev.target && ev.target.closest && ev.target.closest("#results-pager a[data-page]");
     if (a) {

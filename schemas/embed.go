@@ -31,6 +31,11 @@ const Search = "dreamweave-network-search-1.schema.json"
 // page (which claims declare each OpenMW content file), not part of the network catalog format.
 const Setup = "ashyams-setup-1.schema.json"
 
-// Find names the schema of the build's network-data/find.json in FS: the project list's own
-// search index, which only the site's script reads.
-const Find = "ashyams-find-2.schema.json"
+// The schemas of the parts of the build's search index (network-data/find/, site.FindDir):
+// the project list's and the plan page's own files, which only the site's scripts read.
+const (
+	FindTerms   = "ashyams-find-terms-1.schema.json"
+	FindIDs     = "ashyams-find-ids-1.schema.json"
+	FindFilters = "ashyams-find-filters-1.schema.json"
+	FindRows    = "ashyams-find-rows-1.schema.json"
+)

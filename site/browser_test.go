@@ -322,8 +322,8 @@ func TestBrowser(t *testing.T) {
 		t.Helper()
 		load("projects/index.html" + query)
 		if query != "" {
-			if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(`#filters[data-source="find.json"]`))); err != nil {
-				t.Fatalf("find.json was not read: %v", err)
+			if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(`#filters[data-source="index"]`))); err != nil {
+				t.Fatalf("the search index was not read: %v", err)
 			}
 		}
 		settled(t, ctx)
@@ -350,12 +350,18 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("after Back the list shows %v, before it showed %v", after, before)
 	}
 	settle("projects/index.html (back)")
-	// Opened from a file (no search.json): every search answers as it did served.
+	// Opened from a file: the index's parts are scripts of the site, which a page opened from
+	// a file loads too, so every search answers as it did served.
 	fileURL := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/projects/index.html"}).String()
 	fromFile := projectSearches(t, ctx, bc, func(query string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(fileURL+query), chromedp.WaitReady(chromedp.CSS(`#filters[data-source="page"]`))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(fileURL+query), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
 			t.Fatalf("load %s%s: %v", fileURL, query, err)
+		}
+		if query != "" {
+			if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(`#filters[data-source="index"]`))); err != nil {
+				t.Fatalf("%s%s: the search index was not read: %v", fileURL, query, err)
+			}
 		}
 		settled(t, ctx)
 	})

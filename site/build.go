@@ -514,7 +514,6 @@ func (b *builder) machineFiles() error {
 		{format.CatalogFile, func() ([]byte, error) { return format.Catalog(b.n, opts) }, func(d []byte) error { return format.Validate(format.CatalogFile, d) }},
 		{format.EventsFile, func() ([]byte, error) { return format.Events(b.n, opts) }, func(d []byte) error { return format.Validate(format.EventsFile, d) }},
 		{SearchFile, b.searchJSON, validateSearch},
-		{FindFile, b.findJSON, validateFind},
 		{SetupFile, func() ([]byte, error) { return setupJSON(b.setup) }, validateSetup},
 		{format.SchemaPath, embedded(format.SchemaFile), nil},
 		{SetupSchemaPath, embedded(schemas.Setup), nil},
@@ -522,6 +521,7 @@ func (b *builder) machineFiles() error {
 	for _, f := range files {
 		b.spawn(b.bufs, func(*pageBuf) error { return b.jsonFile(f) })
 	}
+	b.spawn(b.bufs, func(*pageBuf) error { return b.writeFind() })
 	feed, err := b.atom()
 	if err != nil {
 		return err

@@ -18,78 +18,268 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
-// FindFile is the project list's own search index: what site.js needs to match, filter, sort
-// and show every listed claim, and nothing else. The page fetches it only when a player first
-// uses the search or a filter, so the list's first page costs what it shows. search.json, in
-// the reference index's format, stays for other readers.
-const FindFile = format.DataDir + "/find.json"
+// FindDir holds the project list's own search index, in parts the project list and the plan
+// page's project box load as they need them (assets/find.js, assets/shards.js), so the first
+// query costs what matching needs and a page of results what it shows:
+//
+//   - "terms": the words a search finds the listed claims by, each with its rows, made at
+//     build time; a query reads this part alone (schemas.FindTerms).
+//   - "i0" .. "if": the project ids the rows are found by, by the id's first character,
+//     loaded when a query holds the start of an id (schemas.FindIDs).
+//   - "filters": each row's type, status, game, tags, health, conflict and OpenMW
+//     constraint as small codes, and the rows in each sort order, loaded when the player
+//     first uses a filter or the sort (schemas.FindFilters).
+//   - "r0", "r1", ...: what the entries show, findChunk rows a part, loaded for the rows a
+//     page of results shows (schemas.FindRows).
+//
+// Rows are the listed claims in the project list's order (by name). Parts are script files
+// (shards.go), so the plan page, whose CSP allows no connection, reads the same index, and
+// both pages search from file:// as when served. search.json, in the reference index's
+// format, stays for other readers.
+const FindDir = format.DataDir + "/find"
 
-// findFormat names find.json's layout (schemas.Find); assets/find.js refuses any other.
-const findFormat = "ashyams-find-2"
+// findChunk is how many rows one rows part holds: at 10,000 claims about 20 KB a part, 2 KB
+// compressed, so a page of 50 results loads a few parts in name order.
+const findChunk = 64
+
+// The formats of the parts, one schema each; assets/find.js and assets/site.js refuse others.
+const (
+	findTermsFormat   = "ashyams-find-terms-1"
+	findIDsFormat     = "ashyams-find-ids-1"
+	findFiltersFormat = "ashyams-find-filters-1"
+	findRowsFormat    = "ashyams-find-rows-1"
+)
 
 // findColumns are a row's values, in order: arrays rather than objects, as the column names
-// would be a third of the file.
+// would be a third of the part.
 var findColumns = []string{"key", "name", "version", "site", "type", "status", "game", "tags", "health",
 	"conflict", "updated", "first", "runtime", "openmw", "summary", "thumb", "badges"}
 
-// findDoc is find.json. Rows are the listed claims in the project list's order (by name).
-// Words are the distinct words (findWords) of every row's text and of what its entry does
-// not show but a search should find (findMore), sorted as JavaScript compares strings (UTF-16
-// code units) so the script can look them up by binary search; Postings[i] is the rows
-// holding Words[i], ascending, as base-36 gaps joined by commas (the first gap from 0).
-// RowTags is how many of a row's tags its entry shows. Minified: nobody reads it but the script.
-type findDoc struct {
+// findTerms is the "terms" part. Words are the distinct words (findWords) of every row's text
+// and of what its entry does not show but a search should find (findMore), project ids
+// aside, sorted as JavaScript compares strings (UTF-16 code units) so the script looks them
+// up by binary search; Postings[i] is the rows holding Words[i] (findPostings). Same lists
+// the rows of each project id that more than one row claims (so a page counts projects
+// without the ids), NoRelease the rows with no current release (the plan's box skips them).
+type findTerms struct {
+	Format    string   `json:"format"`
+	Rows      int      `json:"rows"`
+	Chunk     int      `json:"chunk"`
+	Same      [][]int  `json:"same"`
+	NoRelease string   `json:"no_release"`
+	Words     []string `json:"words"`
+	Postings  []string `json:"postings"`
+}
+
+// findIDs is an "i<c>" part: the project ids starting with c that rows are found by (their
+// own and those their relationships name), sorted, and the rows of each.
+type findIDs struct {
 	Format   string   `json:"format"`
-	Columns  []string `json:"columns"`
-	RowTags  int      `json:"row_tags"`
-	Rows     [][]any  `json:"rows"`
-	Words    []string `json:"words"`
+	IDs      []string `json:"ids"`
 	Postings []string `json:"postings"`
 }
 
-func (b *builder) findJSON() ([]byte, error) {
-	doc := findDoc{Format: findFormat, Columns: findColumns, RowTags: rowTags}
-	post := map[string][]int{}
-	for i, c := range byName(b.n.Listed) {
-		row, text := b.findRow(c)
-		doc.Rows = append(doc.Rows, row)
-		more, ids := findMore(c)
-		for _, w := range append(findWords(text+" "+more), ids...) {
-			if p := post[w]; len(p) == 0 || p[len(p)-1] != i {
-				post[w] = append(p, i)
-			}
-		}
-	}
-	doc.Words = make([]string, 0, len(post))
-	for w := range post {
-		doc.Words = append(doc.Words, w)
-	}
-	sortUTF16(doc.Words)
-	doc.Postings = make([]string, len(doc.Words))
-	var buf []byte
-	for k, w := range doc.Words {
-		buf, prev := buf[:0], 0
-		for j, i := range post[w] {
-			if j > 0 {
-				buf = append(buf, ',')
-			}
-			buf = strconv.AppendInt(buf, int64(i-prev), 36)
-			prev = i
-		}
-		doc.Postings[k] = string(buf)
-	}
-	if doc.Rows == nil {
-		doc.Rows = [][]any{}
-	}
-	out, err := json.Marshal(doc)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", FindFile, err)
-	}
-	return out, nil
+// findFilters is the "filters" part: per row (by position) the index of its value in Types,
+// Statuses and Games, and its OpenMW code (0: works with no version, having no current
+// release or an empty constraint; 1: names no OpenMW version; 2+k: OpenMW[k] says);
+// NotCurrent and Conflict are the rows not current and those in an identity conflict; each
+// distinct tag, lowercased a character at a time, with its rows; and the rows in the order
+// of each sort (newest first, equal times in name order).
+type findFilters struct {
+	Format     string   `json:"format"`
+	Types      []string `json:"types"`
+	Type       []int    `json:"type"`
+	Statuses   []string `json:"statuses"`
+	Status     []int    `json:"status"`
+	Games      []string `json:"games"`
+	Game       []int    `json:"game"`
+	OpenMW     []string `json:"openmw"`
+	Runtime    []int    `json:"runtime"`
+	NotCurrent string   `json:"not_current"`
+	Conflict   string   `json:"conflict"`
+	Tags       []string `json:"tags"`
+	TagRows    []string `json:"tag_rows"`
+	Updated    []int    `json:"updated"`
+	First      []int    `json:"first"`
 }
 
-// findRow is c's row of find.json (findColumns), and the text a search finds it by: what its
-// entry shows (its runtime aside: the OpenMW filter answers that) and its site id.
+// findRows is an "r<k>" part: rows From to From+len(Rows)-1, each findColumns' values.
+// RowTags is how many of a row's tags its entry shows.
+type findRows struct {
+	Format  string   `json:"format"`
+	Columns []string `json:"columns"`
+	RowTags int      `json:"row_tags"`
+	From    int      `json:"from"`
+	Rows    [][]any  `json:"rows"`
+}
+
+// findPart is one part of the index: its name, its document and the schema it must match.
+type findPart struct {
+	name, schema string
+	doc          any
+}
+
+// findParts is the index's parts, in name order.
+func (b *builder) findParts() []findPart {
+	listed := byName(b.n.Listed)
+	terms := findTerms{Format: findTermsFormat, Rows: len(listed), Chunk: findChunk, Same: [][]int{}}
+	filt := findFilters{Format: findFiltersFormat, Types: []string{}, Statuses: []string{}, Games: []string{}, OpenMW: []string{},
+		Type: []int{}, Status: []int{}, Game: []int{}, Runtime: []int{}, Updated: []int{}, First: []int{}}
+	post, idPost, tagPost := map[string][]int{}, map[string][]int{}, map[string][]int{}
+	project := map[string][]int{}
+	var noRelease, notCurrent, conflict []int
+	code := func(vals *[]string, at map[string]int, v string) int {
+		k, ok := at[v]
+		if !ok {
+			k = len(*vals)
+			at[v] = k
+			*vals = append(*vals, v)
+		}
+		return k
+	}
+	types, statuses, games, cons := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+	var rows [][]any
+	updated, first := make([]string, len(listed)), make([]string, len(listed))
+	for i, c := range listed {
+		row, text := b.findRow(c)
+		rows = append(rows, row)
+		more, ids := findMore(c)
+		for _, w := range findWords(text + " " + more) {
+			addPosting(post, w, i)
+		}
+		for _, id := range ids {
+			addPosting(idPost, id, i)
+		}
+		project[c.Key.Project] = append(project[c.Key.Project], i)
+		s := b.summarize(c)
+		filt.Type = append(filt.Type, code(&filt.Types, types, s.Type))
+		filt.Status = append(filt.Status, code(&filt.Statuses, statuses, s.Status))
+		filt.Game = append(filt.Game, code(&filt.Games, games, s.Game))
+		rt := 0
+		switch {
+		case s.Runtime == "any":
+			rt = 1
+		case s.Runtime == "constraint" && s.OpenMW != "":
+			rt = 2 + code(&filt.OpenMW, cons, s.OpenMW)
+		}
+		filt.Runtime = append(filt.Runtime, rt)
+		if s.Runtime == "none" {
+			noRelease = append(noRelease, i)
+		}
+		if row[8] != "current" {
+			notCurrent = append(notCurrent, i)
+		}
+		if c.Conflict != nil {
+			conflict = append(conflict, i)
+		}
+		for _, t := range s.Tags {
+			addPosting(tagPost, strings.Map(unicode.ToLower, t), i)
+		}
+		updated[i], first[i] = s.Updated, s.First
+	}
+	for _, c := range listed {
+		if rs := project[c.Key.Project]; len(rs) > 1 {
+			terms.Same = append(terms.Same, rs)
+			delete(project, c.Key.Project)
+		}
+	}
+	terms.NoRelease, filt.NotCurrent, filt.Conflict = findPostings(noRelease), findPostings(notCurrent), findPostings(conflict)
+	terms.Words, terms.Postings = sortedPostings(post)
+	filt.Tags, filt.TagRows = sortedPostings(tagPost)
+	filt.Updated, filt.First = newestFirst(updated), newestFirst(first)
+	parts := []findPart{{"filters", schemas.FindFilters, filt}}
+	ids, idRows := sortedPostings(idPost)
+	for _, h := range "0123456789abcdef" {
+		p := findIDs{Format: findIDsFormat, IDs: []string{}, Postings: []string{}}
+		for k, id := range ids {
+			if id[0] == byte(h) {
+				p.IDs, p.Postings = append(p.IDs, id), append(p.Postings, idRows[k])
+			}
+		}
+		parts = append(parts, findPart{"i" + string(h), schemas.FindIDs, p})
+	}
+	for from := 0; from < len(rows) || from == 0; from += findChunk {
+		part := findRows{Format: findRowsFormat, Columns: findColumns, RowTags: rowTags, From: from, Rows: rows[from:min(from+findChunk, len(rows))]}
+		if part.Rows == nil {
+			part.Rows = [][]any{}
+		}
+		parts = append(parts, findPart{"r" + strconv.Itoa(from/findChunk), schemas.FindRows, part})
+	}
+	parts = append(parts, findPart{"terms", schemas.FindTerms, terms})
+	return parts
+}
+
+// addPosting adds row i to w's rows, once.
+func addPosting(post map[string][]int, w string, i int) {
+	if p := post[w]; len(p) == 0 || p[len(p)-1] != i {
+		post[w] = append(p, i)
+	}
+}
+
+// sortedPostings is post's words sorted as JavaScript compares strings, and each one's rows
+// as findPostings.
+func sortedPostings(post map[string][]int) ([]string, []string) {
+	words := make([]string, 0, len(post))
+	for w := range post {
+		words = append(words, w)
+	}
+	sortUTF16(words)
+	rows := make([]string, len(words))
+	for k, w := range words {
+		rows[k] = findPostings(post[w])
+	}
+	return words, rows
+}
+
+// findPostings is ascending row numbers as the script decodes them: base-36 gaps, the first
+// from 0, joined by commas ("" for none).
+func findPostings(rows []int) string {
+	var buf []byte
+	prev := 0
+	for j, i := range rows {
+		if j > 0 {
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendInt(buf, int64(i-prev), 36)
+		prev = i
+	}
+	return string(buf)
+}
+
+// newestFirst is the rows ordered by times, newest first, equal times in row order.
+func newestFirst(times []string) []int {
+	o := make([]int, len(times))
+	for i := range o {
+		o[i] = i
+	}
+	sort.SliceStable(o, func(a, b int) bool { return times[o[a]] > times[o[b]] })
+	return o
+}
+
+// writeFind validates each part of the index against its schema and writes it under FindDir.
+func (b *builder) writeFind() error {
+	parts := b.findParts()
+	for _, p := range parts {
+		data, err := json.Marshal(p.doc)
+		if err != nil {
+			return fmt.Errorf("%s/%s: %w", FindDir, p.name, err)
+		}
+		if err := validateFind(p.schema, data); err != nil {
+			return fmt.Errorf("generated %s/%s.js does not match its schema: %w", FindDir, p.name, err)
+		}
+		js, err := shardScript(p.name, p.doc)
+		if err != nil {
+			return err
+		}
+		if err := b.writeRaw(FindDir+"/"+p.name+".js", js); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findRow is c's row (findColumns), and the text a search finds it by: what its entry shows
+// (its runtime aside: the OpenMW filter answers that) and its site id.
 func (b *builder) findRow(c *network.Claim) ([]any, string) {
 	s := b.summarize(c)
 	r := b.ref(c)
@@ -123,8 +313,8 @@ func (b *builder) findRow(c *network.Claim) ([]any, string) {
 
 // findMore is the text a search of c should find that its entry does not show: maintainers,
 // license, channels, what its current release provides and names in its relationships, its
-// Lua API; and the project ids it is found by, its own and those its relationships name, each
-// one word (lowercased), as a vocabulary of their parts would be mostly hex.
+// Lua API; and the project ids it is found by, its own and those its relationships name,
+// lowercased (the "i" parts), as a vocabulary of their parts would be mostly hex.
 func findMore(c *network.Claim) (string, []string) {
 	parts, ids := []string{}, []string{strings.ToLower(c.Key.Project)}
 	if m := c.Manifest; m != nil {
@@ -169,13 +359,14 @@ func sortUTF16(words []string) {
 	sort.Slice(words, func(i, j int) bool { return slices.Compare(units[words[i]], units[words[j]]) < 0 })
 }
 
-// findSchema is find.json's schema (schemas.Find), compiled once.
-var findSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return schemas.Compile(schemas.FS, schemas.Find) })
+// findSchemas are the index's schemas, each compiled once.
+var findSchemas sync.Map // name -> func() (*jsonschema.Schema, error)
 
-// validateFind checks find.json against its schema; the error names the JSON pointer of the
-// value that does not match.
-func validateFind(doc []byte) error {
-	s, err := findSchema()
+// validateFind checks a part against the schema named; the error names the JSON pointer of
+// the value that does not match.
+func validateFind(name string, doc []byte) error {
+	f, _ := findSchemas.LoadOrStore(name, sync.OnceValues(func() (*jsonschema.Schema, error) { return schemas.Compile(schemas.FS, name) }))
+	s, err := f.(func() (*jsonschema.Schema, error))()
 	if err != nil {
 		return err
 	}

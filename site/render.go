@@ -30,7 +30,8 @@ type Page struct {
 	Desc string
 	// Canonical is the page's public URL under the base URL ("" for the 404 page).
 	Canonical string
-	// Script: the page loads site.js, after version.js and find.js (the project list only).
+	// Script: the page loads site.js, after version.js, shards.js and find.js (the project list
+	// only).
 	Script bool
 	// Feed is the Atom feed of this page's project, relative to the output root ("" for
 	// none): linked as an alternate in the head.

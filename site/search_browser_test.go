@@ -1,14 +1,19 @@
 package site
 
 import (
+	"context"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
@@ -16,10 +21,11 @@ import (
 )
 
 // TestBrowserSearchWholeCatalog: on a list of 130 claims, paged at 50, the project list's
-// search, OpenMW filter and sort answer over the whole catalog, not the page it is on: a
-// name on the last page is found from the first, with a typo too and by a prefix; the filter counts every
-// matching claim; the results are paged, their page in the address; sorting by recently
-// updated puts the newest of all claims first.
+// search, OpenMW and tag filters and sort answer over the whole catalog, not the page it is
+// on: a name on the last page is found from the first, with a typo too, by a prefix and by
+// its project id; the filters count every matching claim; the results are paged, their page
+// in the address; sorting by recently updated puts the newest of all claims first. When the
+// index does not load, the search answers from the entries the page shows, and says so.
 func TestBrowserSearchWholeCatalog(t *testing.T) {
 	browsertest.Path(t) // skips with -short or without a browser, before the build
 	state := filepath.Join(t.TempDir(), "state")
@@ -83,6 +89,47 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 		}
 	}
 
+	// A project id, as a player pastes it, finds its claim from the first page, and the
+	// claims whose current release names it (synthState: each requires the one before).
+	idOf := listed[len(listed)-3].Key.Project
+	var naming []string
+	for _, c := range listed {
+		found := c.Key.Project == idOf
+		for _, rel := range c.Current.Relationships {
+			found = found || rel.Project == idOf
+		}
+		if found {
+			naming = append(naming, c.Name)
+		}
+	}
+	open("?q=" + url.QueryEscape(strings.ToUpper(idOf)))
+	if got := titles(); len(naming) < 2 || strings.Join(got, "|") != strings.Join(naming, "|") {
+		t.Errorf("searching the project id %s shows %v, want %v", idOf, got, naming)
+	}
+
+	// The tag filter, in any case, counts the whole catalog: a tag some claims have and
+	// others not, the last page's among them.
+	holding := func(tag string) int {
+		n := 0
+		for _, c := range listed {
+			if slices.ContainsFunc(c.Manifest.Project.Tags, func(tg string) bool { return strings.EqualFold(tg, tag) }) {
+				n++
+			}
+		}
+		return n
+	}
+	tag, withTag := "", 0
+	for _, tg := range listed[len(listed)-1].Manifest.Project.Tags {
+		if n := holding(tg); n < len(listed) {
+			tag, withTag = tg, n
+			break
+		}
+	}
+	open("?tag=" + url.QueryEscape(strings.ToUpper(tag)))
+	if st := status(); withTag == len(listed) || !strings.HasPrefix(st, fmt.Sprintf("Showing %d of %d listings", withTag, len(listed))) {
+		t.Errorf("?tag=%s: the status line says %q, want %d of %d", strings.ToUpper(tag), st, withTag, len(listed))
+	}
+
 	// The OpenMW filter counts the whole catalog: every claim whose constraint is not >=0.49
 	// works with 0.48.5.
 	want := 0
@@ -139,6 +186,36 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		if got[i] != listed[idx[i]].Name {
 			t.Errorf("?sort=updated: entry %d is %q, want %q", i+1, got[i], listed[idx[i]].Name)
+		}
+	}
+
+	// Without the index's words, a search reads the entries of the page: a name on the first
+	// page is found, one on the last is not, and the status line says why.
+	// (The browser's cache is turned off first: it may hold the part from the loads above.)
+	if err := os.Remove(filepath.Join(out, filepath.FromSlash(FindDir), "terms.js")); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
+			return chromedp.Void{}, err
+		}
+		_, err := cdp.Call(ctx, tg, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true})
+		return chromedp.Void{}, err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]int{listed[1].Name: 1, target: 0} {
+		open("?q=" + url.QueryEscape(q))
+		browsertest.Until(t, ctx, `document.getElementById("filters").getAttribute("data-source") === "page"`)
+		settled(t, ctx)
+		n := 0
+		for _, g := range titles() {
+			if g == q {
+				n++
+			}
+		}
+		if st := status(); n != want || !strings.Contains(st, "this searches the entries of this page only") {
+			t.Errorf("without terms.js, searching %q shows it %d times (want %d); the status line says %q", q, n, want, st)
 		}
 	}
 }

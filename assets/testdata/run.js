@@ -59,16 +59,21 @@ var fns = {
   "cfg.folderName": function (name, project) { return short(cfg.folderName(name, project)); },
   "cfg.dirParts": function (p) { return cfg.dirParts(p).length; },
   "find.words": function (s) { return find.words(s); },
-  // find.match indexes texts (one per entry) and returns, per query, the matching entries'
-  // numbers (null for a query of no word); the same answers from the index as find.json
-  // carries it (postings as base-36 gaps), or the string "differs".
-  "find.match": function (texts, queries) {
-    var ix = find.fromTexts(texts), words = [], postings = [];
-    ix.terms.forEach(function (t, k) {
-      words.push(t);
-      postings.push(ix.postings[k].map(function (n, i, a) { return (i ? n - a[i - 1] : n).toString(36); }).join(","));
+  // find.match indexes texts (one per entry, ids[i] the project ids entry i is found by) and
+  // returns, per query, the matching entries' numbers (null for a query of no word); the
+  // same answers from the index as the build writes it (a terms part with postings as
+  // base-36 gaps, and id parts by first character), or the string "differs".
+  "find.match": function (texts, queries, ids) {
+    var ix = find.fromTexts(texts, ids), gaps = function (p) {
+      return p.map(function (n, i, a) { return (i ? n - a[i - 1] : n).toString(36); }).join(",");
+    };
+    var doc = find.fromTerms({format: "ashyams-find-terms-1", rows: texts.length, words: ix.terms, postings: ix.postings.map(gaps)});
+    ix.ids.forEach(function (part, c) {
+      var err = find.addIDs(doc, c, {format: "ashyams-find-ids-1", ids: part.terms, postings: part.postings.map(gaps)});
+      if (err) {
+        throw err;
+      }
     });
-    var doc = find.fromDoc({format: "ashyams-find-2", rows: texts, words: words, postings: postings});
     var answer = function (x, q) {
       var m = find.match(x, q);
       return m ? Array.from(m).map(function (v, i) { return v ? i : -1; }).filter(function (i) { return i >= 0; }) : null;
@@ -78,7 +83,25 @@ var fns = {
       return JSON.stringify(a) === JSON.stringify(b) ? a : "differs";
     });
   },
-  "find.fromDoc": function (d) { var r = find.fromDoc(d); return r instanceof Error ? r.message : "index"; },
+  // find.best is the entries of texts query matches, the best first, at most limit.
+  "find.best": function (texts, query, limit) {
+    var m = find.match(find.fromTexts(texts), query);
+    return m ? find.best(m, limit) : [];
+  },
+  // find.bestFirst is find.best with text put first in texts (a long text sent short).
+  "find.bestFirst": function (text, texts, query, limit) {
+    var m = find.match(find.fromTexts([text].concat(texts)), query);
+    return m ? find.best(m, limit) : [];
+  },
+  // find.needs is the id parts a query reads, of an index holding none.
+  "find.needs": function (query) {
+    return find.needs(find.fromTerms({format: "ashyams-find-terms-1", rows: 0, words: [], postings: []}), query);
+  },
+  "find.fromTerms": function (d) { var r = find.fromTerms(d); return r instanceof Error ? r.message : "index"; },
+  "find.addIDs": function (d) {
+    var r = find.addIDs(find.fromTerms({format: "ashyams-find-terms-1", rows: 0, words: [], postings: []}), "a", d);
+    return r instanceof Error ? r.message : "added";
+  },
   "setup.bidiText": function (s) { return short(setup.bidiText(s)); },
   "setup.params": function (s) { return mapObject(setup.params(s)); },
   "setup.roundTrip": function (s) { return setup.decode(setup.encode(s)) === s; },
