@@ -65,8 +65,6 @@ func TestHostileInputsStayLinear(t *testing.T) {
 		{"a folder name of a megabyte of separators", nodeCase{"cfg.folderName", []any{repeat("", "a ", mb/2, ""), "11111111-1111"}}, ""},
 		{"a path of a megabyte of slashes", nodeCase{"cfg.dirParts", []any{repeat("", "a/\\", mb/3, "b")}}, fmt.Sprint(mb/3 + 1)},
 		{"setup check of a megabyte of folders", nodeCase{"setup.check", []any{hostileFolders(), repeat("data=", "12345678/", mb/9, "core\n"), ""}}, ""},
-		{"project box query of a megabyte", nodeCase{"plan.search", []any{[]string{"Candlelight", "Tallow"}, repeat("", "candle ", mb/7, ""), 20}}, `[0]`},
-		{"project box over a megabyte name", nodeCase{"plan.searchFirst", []any{repeat("", "candel", mb/6, ""), []string{"Tallow"}, "candle", 20}}, `[0]`},
 		{"search query of a megabyte", nodeCase{"find.best", []any{[]string{"Candlelight", "Tallow"}, repeat("", "candle ", mb/7, ""), 20}}, `[0]`},
 		{"search over a megabyte name", nodeCase{"find.bestFirst", []any{repeat("", "candel", mb/6, ""), []string{"Tallow"}, "delcan", 20}}, `[0]`},
 		{"search query of a megabyte of id", nodeCase{"find.needs", []any{repeat("", "abcd-", mb/5, "")}}, `["ia"]`},

@@ -154,48 +154,94 @@
     });
   }
 
-  // The project box: the "names" part, loaded when the player first uses the box, searched
-  // with plan.js's matcher (prefixes, parts of words, one typo), the best 20 offered.
-  var names = null;
+  // The project box searches the project list's index (network-data/find/, find.js): its
+  // words when first used, a project id's part when the query holds one, and the rows of the
+  // best 20 matches with a current release (the planner plans releases). Offers are drawn for
+  // the box's text as it is when they are ready.
+  var F = window.AshyamsFind;
+  var finder = S.loader(form.getAttribute("data-find"));
+  var find = null;
   function loadNames() {
-    return parts.load(["names"]).then(function (d) {
-      names = d[0];
-      names.lower = names.claims.map(function (c) { return P.searchText(c[0] + " " + names.site_names[+c[2]]); });
-      return names;
+    return finder.load(["terms"]).then(function (d) {
+      if (!find) {
+        var ix = F.fromTerms(d[0]);
+        if (ix instanceof Error) {
+          throw ix;
+        }
+        var none = new Uint8Array(ix.n);
+        F.rows(d[0].no_release).forEach(function (i) { none[i] = 1; });
+        find = { ix: ix, chunk: d[0].chunk, none: none, rows: new Map() };
+      }
+      return find;
     });
   }
-  function tokenAt(i) {
-    var c = names.claims[i];
-    return c[1] + "@" + names.sites[+c[2]];
+  // lookup is the rows (numbers and values) of at most 20 claims query q matches, best first.
+  function lookup(q) {
+    return loadNames().then(function (f) {
+      var ids = F.needs(f.ix, q);
+      return finder.load(ids).then(function (docs) {
+        docs.forEach(function (doc, k) {
+          var err = F.addIDs(f.ix, ids[k].slice(1), doc);
+          if (err) {
+            throw err;
+          }
+        });
+        var scores = F.match(f.ix, q);
+        var found = scores ? F.best(scores, 20, function (i) { return f.none[i] === 1; }) : [];
+        var chunks = [];
+        found.forEach(function (i) {
+          var name = "r" + Math.floor(i / f.chunk);
+          if (!f.rows.has(i) && chunks.indexOf(name) < 0) {
+            chunks.push(name);
+          }
+        });
+        return finder.load(chunks).then(function (parts) {
+          parts.forEach(function (doc) {
+            doc.rows.forEach(function (r, k) { f.rows.set(doc.from + k, r); });
+          });
+          return found.map(function (i) { return f.rows.get(i); });
+        });
+      });
+    });
   }
+  // rowToken is the claim token of a row of the index: project id @ site id.
+  function rowToken(row) {
+    return row[0].replace("/", "@");
+  }
+  // offer shows the claims the box's text matches, and resolves to them (rows).
   function offer() {
     var q = search.value;
-    matches.textContent = "";
-    matches.setAttribute("data-query", q);
-    if (!names || P.searchWords(q).length === 0) {
-      return [];
+    if (F.words(q).length === 0) {
+      matches.textContent = "";
+      matches.setAttribute("data-query", q);
+      return Promise.resolve([]);
     }
-    var found = P.search(names.lower, q, 20);
-    found.forEach(function (i) {
-      var c = names.claims[i];
-      var b = el("button", { type: "button", "data-add": tokenAt(i) }, "Add ", pub(c[0]), " — ", pub(names.site_names[+c[2]]));
-      b.addEventListener("click", function () {
-        search.value = "";
-        matches.textContent = "";
-        addToken(tokenAt(i));
+    return lookup(q).then(function (found) {
+      if (search.value !== q) {
+        return found; // the player typed on: the newer offers draw
+      }
+      matches.textContent = "";
+      matches.setAttribute("data-query", q);
+      found.forEach(function (row) {
+        var b = el("button", { type: "button", "data-add": rowToken(row) }, "Add ", pub(row[1]), " — ", pub(row[3]));
+        b.addEventListener("click", function () {
+          search.value = "";
+          matches.textContent = "";
+          addToken(rowToken(row));
+        });
+        matches.appendChild(el("li", {}, b));
       });
-      matches.appendChild(el("li", {}, b));
+      if (!found.length) {
+        matches.appendChild(el("li", { "class": "note" }, "No project in this index matches “", pub(q), "”."));
+      }
+      return found;
     });
-    if (!found.length) {
-      matches.appendChild(el("li", { "class": "note" }, "No project in this index matches “", pub(q), "”."));
-    }
-    return found;
   }
   var typing = 0;
-  search.addEventListener("focus", function () { loadNames().then(offer, function () {}); });
+  search.addEventListener("focus", function () { offer().catch(function () {}); });
   search.addEventListener("input", function () {
     clearTimeout(typing);
-    typing = setTimeout(function () { loadNames().then(offer, function () {}); }, 80);
+    typing = setTimeout(function () { offer().catch(function () {}); }, 80);
   });
 
   function update() {
@@ -450,18 +496,17 @@
         addToken(v);
         return null;
       }
-      return loadNames().then(function () {
-        var found = offer();
+      return offer().then(function (found) {
         if (found.length === 1) {
           search.value = "";
           matches.textContent = "";
-          addToken(tokenAt(found[0]));
+          addToken(rowToken(found[0]));
         } else {
           status.textContent = found.length ? plural(found.length, "project matches", "projects match") + " “" + v + "”: choose one below." :
             "No project in this index matches “" + v + "”.";
         }
       });
-    }, function () {
+    }).catch(function () {
       status.textContent = "This index's data could not be loaded, so “" + v + "” was not looked up.";
     });
   });

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strconv"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
@@ -161,17 +160,9 @@ type planPageData struct {
 	Shards shardPlan `json:"shards"`
 }
 
-// planNames is the plan page's "names" part, which its project box searches: each claim's
-// name, project id and site (an index into Sites and SiteNames), sorted by name and key.
-type planNames struct {
-	Sites     []string    `json:"sites"`
-	SiteNames []string    `json:"site_names"`
-	Claims    [][3]string `json:"claims"` // name, project id, site index (decimal)
-}
-
 // planShards cuts the plan page's document into its parts: "c<prefix>" holds the claims
-// (and the projects map) of the project ids with that prefix, every part written; "names"
-// is what the project box searches.
+// (and the projects map) of the project ids with that prefix, every part written. The
+// project box searches the project list's index (FindDir).
 func planShards(doc *planDoc) (planPageData, map[string]any) {
 	prefix := claimPrefixLen(len(doc.Claims))
 	parts := map[string]any{}
@@ -184,35 +175,12 @@ func planShards(doc *planDoc) (planPageData, map[string]any) {
 		byName[n] = &part{Claims: map[string]*planClaim{}, Projects: map[string][]string{}}
 		parts[n] = byName[n]
 	}
-	keys := make([]string, 0, len(doc.Claims))
 	for k, c := range doc.Claims {
 		byName[claimShard(c.Project, prefix)].Claims[k] = c
-		keys = append(keys, k)
 	}
 	for p, ks := range doc.Projects {
 		byName[claimShard(p, prefix)].Projects[p] = ks
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := doc.Claims[keys[i]], doc.Claims[keys[j]]
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return keys[i] < keys[j]
-	})
-	names := planNames{Sites: []string{}, SiteNames: []string{}, Claims: [][3]string{}}
-	site := map[string]int{}
-	for _, k := range keys {
-		c := doc.Claims[k]
-		i, ok := site[c.Site]
-		if !ok {
-			i = len(names.Sites)
-			site[c.Site] = i
-			names.Sites = append(names.Sites, c.Site)
-			names.SiteNames = append(names.SiteNames, c.SiteName)
-		}
-		names.Claims = append(names.Claims, [3]string{c.Name, c.Project, strconv.Itoa(i)})
-	}
-	parts["names"] = names
 	return planPageData{Claims: len(doc.Claims), Shards: shardPlan{Claims: prefix}}, parts
 }
 
@@ -224,5 +192,5 @@ func (b *builder) planPage() error {
 	}
 	return b.page("plan", &Page{Path: PlanPage, Title: "Plan an install", Section: "plan",
 		Desc:    "Choose projects and get the openmw.cfg lines, settings and downloads their publishers declare, computed in your browser.",
-		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/plan.js", "assets/planpage.js"}, Offline: true, Data: data})
+		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/find.js", "assets/plan.js", "assets/planpage.js"}, Offline: true, Data: data})
 }

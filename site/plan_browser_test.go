@@ -101,6 +101,14 @@ func TestPlanCorpusInChromium(t *testing.T) {
 		if len(offered) == 0 || !strings.HasPrefix(offered[0], "Add Candlelight") {
 			t.Errorf("%s: for \"candelight\" the box offers %v", from.how, offered)
 		}
+		// The box reads the project list's index, loading its words and the rows it offers: no
+		// names list of its own, no filter codes (as resource timing says, served: a page from
+		// file:// has none).
+		var loaded []string
+		b.eval(`performance.getEntriesByType("resource").map(e => e.name).filter(n => n.includes("/data/") || n.includes("/find/")).map(n => n.slice(n.lastIndexOf("/", n.lastIndexOf("/") - 1) + 1))`, &loaded)
+		if from.how == "served" && (!slices.Contains(loaded, "find/terms.js") || !slices.Contains(loaded, "find/r0.js") || slices.Contains(loaded, "find/filters.js") || slices.Contains(loaded, "data/names.js")) {
+			t.Errorf("%s: the project box loaded %v, want find/terms.js and find/r0.js only of the index", from.how, loaded)
+		}
 		if err := chromedp.Do(b.ctx, chromedp.Click(`#plan-matches button[data-add^="`+planCandlelight+`@"]`)); err != nil {
 			t.Fatal(err)
 		}
@@ -109,6 +117,18 @@ func TestPlanCorpusInChromium(t *testing.T) {
 			t.Errorf("%s: choosing Candlelight in the box plans %v", from.how, o.Entries)
 		}
 		b.axe(from.how + " project box")
+		// A project id, pasted whole, offers its project (and those requiring it: Candlelight).
+		if err := chromedp.Do(b.ctx, chromedp.SendKeys("#plan-search", planTallow)); err != nil {
+			t.Fatal(err)
+		}
+		b.wait(`document.getElementById("plan-matches").getAttribute("data-query") === "`+planTallow+`"`, "the offers for the id")
+		b.eval(`Array.from(document.querySelectorAll("#plan-matches button")).map(x => x.textContent)`, &offered)
+		if !slices.ContainsFunc(offered, func(s string) bool { return strings.HasPrefix(s, "Add Tallow") }) || len(offered) > 2 {
+			t.Errorf("%s: for Tallow's project id the box offers %v", from.how, offered)
+		}
+		if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`document.getElementById("plan-search").value = "", true`)); err != nil {
+			t.Fatal(err)
+		}
 
 		link := from.root + PlanPage + "#add=" + planCandlelight + "&openmw=0.48&root=C:/Games/Mods"
 		b.openPlan(link)

@@ -331,7 +331,7 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 		}
 		for _, dir := range []string{SetupDataDir, PlanDataDir} {
 			for name, b := range dataParts(t, out, dir) {
-				if len(b) > partBudget && name != "names" {
+				if len(b) > partBudget {
 					t.Errorf("%d claims: %s/%s.js holds %d bytes, more than %d", n, dir, name, len(b), partBudget)
 				}
 			}

@@ -36,7 +36,7 @@ type xssCase struct {
 var pageScripts = map[string]map[string]bool{
 	"projects/index.html": {"version.js": true, "shards.js": true, "find.js": true, "site.js": true},
 	SetupPage:             {"version.js": true, "openmwcfg.js": true, "shards.js": true, "setupcheck.js": true, "setup.js": true},
-	PlanPage:              {"version.js": true, "openmwcfg.js": true, "shards.js": true, "plan.js": true, "planpage.js": true},
+	PlanPage:              {"version.js": true, "openmwcfg.js": true, "shards.js": true, "find.js": true, "plan.js": true, "planpage.js": true},
 }
 
 func notes(md string) func(*protocol.Manifest, *store.Claim) {

@@ -129,14 +129,6 @@ fns["shards.fnv1a"] = function (s) { return shards.fnv1a(s); };
 fns["shards.namePart"] = function (s, n) { return shards.namePart(s, n); };
 fns["shards.claimPart"] = function (s, n) { return shards.claimPart(s, n); };
 if (plan) {
-  // plan.search returns the texts (by index) the query matches, best first.
-  fns["plan.search"] = function (names, query, limit) {
-    return plan.search(names.map(plan.searchText), query, limit);
-  };
-  // plan.searchFirst is plan.search with name put first in names (a long name sent short).
-  fns["plan.searchFirst"] = function (name, names, query, limit) {
-    return plan.search([name].concat(names).map(plan.searchText), query, limit);
-  };
   // plan.compute runs the planner on a fragment and returns the plan as data: the entries in
   // order (key, selected components, valid, why), the findings and asks, and each output's
   // lines (openmw.cfg with "@key" or "@base" after each line, "!" before an undeclared one).
