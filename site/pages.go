@@ -327,6 +327,12 @@ type claimView struct {
 	// ReadOK: the last attempt to read the claim succeeded (last success is last attempt),
 	// said in one line. SameDigest: the held manifest is the advertised one, one digest shown.
 	ReadOK, SameDigest bool
+	// Common is the first release other than the current one when there are two or more;
+	// CommonRuntimes, CommonPlatforms and CommonRelationships say that every release other
+	// than the current one has Common's runtimes, platforms (some) or relationships, which
+	// differ from the current release's: the releases list says them once, not on each line.
+	Common                                               *releaseView
+	CommonRuntimes, CommonPlatforms, CommonRelationships bool
 	// Now is the current release as the first screen shows it; nil when there is none.
 	Now *releaseView
 	// MovedTo is the move away from the claim (nil when none); MovedFrom the moves to it.
@@ -498,7 +504,34 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 		}
 	}
 	v.SameSeen = sameSeen(v.Releases)
+	v.setCommon()
 	return v
+}
+
+// setCommon sets Common and the facts every release other than the current one shares.
+func (v *claimView) setCommon() {
+	var others []*releaseView
+	for _, rv := range v.Releases {
+		if rv != v.Now {
+			others = append(others, rv)
+		}
+	}
+	if v.Now == nil || len(others) < 2 {
+		return
+	}
+	first := others[0]
+	all := func(part func(*releaseView) any) bool {
+		for _, o := range others[1:] {
+			if !sameJSON(part(o), part(first)) {
+				return false
+			}
+		}
+		return true
+	}
+	v.Common = first
+	v.CommonRuntimes = !first.SameRuntimes && all(func(r *releaseView) any { return r.R.Runtimes })
+	v.CommonPlatforms = len(first.R.Platforms) > 0 && !first.SamePlatforms && all(func(r *releaseView) any { return r.R.Platforms })
+	v.CommonRelationships = !first.SameRelationships && all(func(r *releaseView) any { return r.R.Release.Relationships })
 }
 
 // sameSeen is the event in which this index first saw every one of releases, or nil when

@@ -71,6 +71,44 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	}
 }
 
+// TestClaimPageSaysSharedFactsOnce: runtimes every release but the current one shares, and
+// that differ from the current release's, are said once above the list and not on each line;
+// when the older releases differ among themselves, each line gives its own.
+func TestClaimPageSaysSharedFactsOnce(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	shared := sampleManifest(uuid(1), "Shared", 3) // 1.0.2 (current), 1.0.1, 1.0.0
+	shared.Releases[0].Runtimes = map[string]string{"openmw": ">=0.50"}
+	f.Claim(site, shared)
+	apart := sampleManifest(uuid(2), "Apart", 3)
+	apart.Releases[0].Runtimes = map[string]string{"openmw": ">=0.50"}
+	apart.Releases[2].Runtimes = map[string]string{"openmw": ">=0.48"}
+	f.Claim(site, apart)
+	_, out := build(t, state, Options{})
+
+	doc := parsePage(t, out, claimPath(uuid(1), site))
+	intro := htmlcheck.Text(htmlcheck.One(t, doc, `section[aria-labelledby="releases"] > p`))
+	if !strings.Contains(intro, "Every other release runs on OpenMW >=0.49") {
+		t.Errorf("the releases list does not give the older releases' shared runtimes once: %q", intro)
+	}
+	for _, v := range []string{"1.0.1", "1.0.0"} {
+		if s := htmlcheck.Text(htmlcheck.One(t, doc, `li[id="release-`+v+`"]`)); strings.Contains(s, "Runs on") {
+			t.Errorf("release %s repeats the shared runtimes: %q", v, s)
+		}
+	}
+
+	doc = parsePage(t, out, claimPath(uuid(2), site))
+	if intro := htmlcheck.Text(htmlcheck.One(t, doc, `section[aria-labelledby="releases"] > p`)); strings.Contains(intro, "runs on") {
+		t.Errorf("the releases list gives shared runtimes the older releases do not share: %q", intro)
+	}
+	for v, want := range map[string]string{"1.0.1": "Runs on OpenMW >=0.49", "1.0.0": "Runs on OpenMW >=0.48"} {
+		if s := htmlcheck.Text(htmlcheck.One(t, doc, `li[id="release-`+v+`"]`)); !strings.Contains(s, want) {
+			t.Errorf("release %s's line %q does not say %q", v, s, want)
+		}
+	}
+}
+
 // TestBrowseListLinksEachClaimInALine: a browse list shows each claim as a line (ul.brief > li): its
 // name linked to its claim page, its version, its site and its summary, and not the project
 // list's entry (no thumbnail, no filter attributes).
