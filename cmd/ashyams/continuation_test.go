@@ -35,12 +35,10 @@ func TestContinueTheReferenceState(t *testing.T) {
 		t.Skipf("../shared is absent (%v): the continuation needs the reference's state and documents", err)
 	}
 	realnet(t)
+	t.Parallel()
 	g := newGitEnv(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "ashyams")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtCommand(t)
 
 	// The reference's remote: network-state holds the corpus state, committed by the reference.
 	refRemote := filepath.Join(g.root, "reference.git")

@@ -29,6 +29,7 @@ func TestRealnetInterruptedRefresh(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a realnet.py run of the whole corpus; skipped with -short")
 	}
+	t.Parallel()
 	realnet := filepath.Join("..", "..", "..", "shared", "tools", "realnet.py")
 	srcs := filepath.Join("..", "..", "..", "shared", "corpus", "network", "sources.toml")
 	if _, err := os.Stat(realnet); err != nil {
@@ -52,10 +53,7 @@ func TestRealnetInterruptedRefresh(t *testing.T) {
 	}
 	n := strings.Count(string(raw), "[[source]]")
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "ashyams")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtCommand(t)
 	// Every manifest (a project id's .json) answers after two minutes; site indexes and pages
 	// are served at once.
 	scenario := filepath.Join(dir, "slow-manifests.json")

@@ -38,12 +38,17 @@ var hostileTexts = []string{
 // hostileName is all of hostileTexts in one string.
 var hostileName = strings.Join(hostileTexts, " ")
 
-// TestMain lets the test binary stand in for ashyams when a script under test runs it.
+// TestMain lets the test binary stand in for ashyams when a script under test runs it, and
+// removes builtCommand's binary after the tests.
 func TestMain(m *testing.M) {
 	if os.Getenv("ASHYAMS_TEST_AS_COMMAND") == "1" {
 		os.Exit(run(&env{stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
 }
 
 // hostileSite serves, on loopback, lanterns.example's site index and manifests with hostile
