@@ -128,6 +128,7 @@ func (g *gitEnv) refresh(clone string, summary string, files map[string]string) 
 }
 
 func TestStateScriptOneCommitPerRefreshMainUntouched(t *testing.T) {
+	t.Parallel()
 	g := newGitEnv(t)
 	mainBefore := g.remoteGit("rev-parse", "refs/heads/main")
 
@@ -231,6 +232,7 @@ func TestStateScriptOneCommitPerRefreshMainUntouched(t *testing.T) {
 }
 
 func TestStateScriptRecoveryFromADeletedBranch(t *testing.T) {
+	t.Parallel()
 	g := newGitEnv(t)
 	c1 := g.clone("c1")
 	g.mustState(c1, "start")
@@ -255,6 +257,7 @@ func TestStateScriptRecoveryFromADeletedBranch(t *testing.T) {
 // run pushed) or was deleted and restarted (a recovery) pushes nothing, says why, and never
 // resurrects the old history (b6 case 7: a plain push undid a recovery in progress).
 func TestStateScriptPushOnlyOverWhatCheckoutSaw(t *testing.T) {
+	t.Parallel()
 	g := newGitEnv(t)
 	c1 := g.clone("c1")
 	g.mustState(c1, "start")
@@ -296,6 +299,7 @@ func TestStateScriptPushOnlyOverWhatCheckoutSaw(t *testing.T) {
 }
 
 func TestStateScriptRefusesWhatItDoesNotOwn(t *testing.T) {
+	t.Parallel()
 	g := newGitEnv(t)
 	c := g.clone("c")
 	// A state directory that is not the worktree is never overwritten.
@@ -341,6 +345,7 @@ func TestStateScriptRefusesWhatItDoesNotOwn(t *testing.T) {
 // commit, push and checkout all refuse it, changing nothing, and say exactly what to do; doing
 // it gives the state branch its commit.
 func TestStateScriptExplainsAStateWrittenBeforeCheckout(t *testing.T) {
+	t.Parallel()
 	g := newGitEnv(t)
 	c := g.clone("c")
 	g.write(filepath.Join(c, "state", "network.json"), `{"observed_at":"2026-10-10T00:00:00Z"}`)
@@ -385,6 +390,7 @@ func TestStateScriptExplainsAStateWrittenBeforeCheckout(t *testing.T) {
 // .github/added-sources.sh lists exactly the URLs a change adds to sources.toml: not the ones
 // whose note changed or that moved.
 func TestAddedSourcesListsOnlyNewURLs(t *testing.T) {
+	t.Parallel()
 	g := newGitEnv(t)
 	script, err := filepath.Abs("../../.github/added-sources.sh")
 	if err != nil {
@@ -435,6 +441,7 @@ func TestAddedSourcesListsOnlyNewURLs(t *testing.T) {
 // each report is fenced by ::stop-commands:: and every line starting with "::" is neutralized.
 // A failed inspect fails the script, after the other URLs were inspected too.
 func TestInspectAddedFencesPublisherText(t *testing.T) {
+	t.Parallel()
 	g := newGitEnv(t)
 	script, err := filepath.Abs("../../.github/inspect-added.sh")
 	if err != nil {

@@ -207,6 +207,7 @@ func TestNoCommandPrintsAWorkflowCommand(t *testing.T) {
 // \r escape, every other line break, "##["), with the test binary as ashyams: no line it prints
 // is a workflow command but the fences inspect-added.sh writes itself.
 func TestNoScriptPrintsAWorkflowCommand(t *testing.T) {
+	t.Parallel()
 	g := newGitEnv(t)
 	self, err := os.Executable()
 	if err != nil {
