@@ -261,6 +261,7 @@ func checkNamesEachBrokenInvariant(t *testing.T, fx fixture) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each case corrupts a copy of its own
 			d := soundCorpus(t)
 			tc.corrupt(t, d)
 			ps := d.Check()

@@ -535,6 +535,7 @@ func TestDrillNewerSchemaVersion(t *testing.T) {
 }
 
 func TestDrillOversize(t *testing.T) {
+	t.Parallel()
 	const limit = 64 << 10
 	big := append([]byte(`{"schema_version": "2", "document": "project", "x": "`), bytes.Repeat([]byte("a"), limit)...)
 	big = append(big, `"}`...)
@@ -613,6 +614,7 @@ func writeLyingChunks(bw *bufio.ReadWriter, n int) {
 // is, the manifest unreachable or the source refused with the refusal as the problem, never
 // "refused by crawler policy" (that is for resource limits). Nothing held changes.
 func TestDrillRedirectIntoForbiddenAddresses(t *testing.T) {
+	t.Parallel()
 	targets := []struct {
 		name, to string
 		refusal  string // the guard's words after "<target> "
@@ -725,7 +727,9 @@ func TestDrillRerunSameObservations(t *testing.T) {
 }
 
 func TestDrillKilledMidway(t *testing.T) {
+	t.Parallel()
 	t.Run("context cancelled partway", func(t *testing.T) {
+		t.Parallel()
 		l := newLab(t)
 		tpl, ini := l.source(tplDir), l.source(iniDir)
 		l.refresh(tpl, ini)
@@ -771,6 +775,7 @@ func TestDrillKilledMidway(t *testing.T) {
 		wantClaim(t, l.claim(tallow, tplDir), store.ClaimCurrent)
 	})
 	t.Run("crash at every write", func(t *testing.T) {
+		t.Parallel()
 		l := newLab(t)
 		tpl, ini := l.source(tplDir), l.source(iniDir)
 		l.refresh(tpl, ini)

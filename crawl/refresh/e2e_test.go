@@ -22,6 +22,7 @@ import (
 // to it. Every claim of the corpus ends current, each held manifest is byte for byte what was
 // served, check passes; a second refresh over unchanged sites downloads no manifest.
 func TestEndToEndCorpus(t *testing.T) {
+	t.Parallel()
 	www := shared(t, "corpus/www")
 	ref := store.Open(shared(t, "corpus/state"))
 	refSnap, err := ref.Load()

@@ -31,6 +31,7 @@ var updateGolden = flag.Bool("update", false, "rewrite testdata/golden from what
 // case (FORMATS sections 1.2 to 1.5 and 1.11). go test ./crawl/refresh -run TestGolden -update
 // rewrites them.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	const tide, lanterns = "http://tidewater.example/", "http://lanterns.example/"
 	for _, tc := range []struct {
 		name          string

@@ -20,6 +20,7 @@ import (
 // page is asked for unconditionally, not with the validators of the stale own file), and the
 // next refresh continues it cleanly and writes its own files again, bound to the new records.
 func TestContinueAfterTheReferenceRefreshed(t *testing.T) {
+	t.Parallel()
 	for _, own := range []string{"stale", "gone"} {
 		t.Run("own files "+own, func(t *testing.T) {
 			l := newLab(t)

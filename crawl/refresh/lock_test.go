@@ -155,6 +155,7 @@ func TestCheckCatchesCurrentClaimsOfARemovedSource(t *testing.T) {
 // stops listing the source before its record goes, a record stops vouching for held bytes
 // before they go), and the next refresh removes the rest; the events stay.
 func TestRemovalCutShortAtEveryWrite(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	tpl, ini := l.source(tplDir), l.source(iniDir)
 	l.refresh(tpl, ini)

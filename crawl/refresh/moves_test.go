@@ -246,6 +246,7 @@ func TestDrillGoneIndexParentOnlyIsNotAMove(t *testing.T) {
 // events starting from the old site's digests with their differences and moved_from, never
 // from nothing, and the old site removed.
 func TestDrillMoveKilledAtEveryWrite(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
