@@ -174,7 +174,8 @@ func TestListsArePaged(t *testing.T) {
 // TestRecentListsAreCapped: the browse lists by date show their newest recentShown entries,
 // newest first, on two pages and no more, and send the player on to the list each restates:
 // recently released to the releases by date, recently updated to the updates and the project
-// list sorted by its last change.
+// list sorted by its last change; the foundations show the used-by list's first recentShown
+// claims and link it.
 func TestRecentListsAreCapped(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state")
 	synthState(t, state, 130)
@@ -214,6 +215,27 @@ func TestRecentListsAreCapped(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(pagePath(first, recentShown/pageSize+1)))); err == nil {
 			t.Errorf("%s: a page past the cap was written", first)
 		}
+	}
+	// The foundations are the claims others require, in name order: the used-by list's.
+	var found, used []string
+	for k := 1; k <= recentShown/pageSize; k++ {
+		rel := pagePath("browse/foundations/index.html", k)
+		doc := parsePage(t, out, rel)
+		for _, li := range htmlcheck.All(t, doc, "ul.brief > li") {
+			found = append(found, htmlcheck.Text(htmlcheck.All(t, li, "a")[0]))
+		}
+		if n := htmlcheck.Count(t, doc, `main a[href="`+relURL(rel, usedByPath)+`"]`); n != 1 {
+			t.Errorf("%s links the used-by list %d times, want once", rel, n)
+		}
+		for _, li := range htmlcheck.All(t, parsePage(t, out, pagePath(usedByPath, k)), "main ul.list > li") {
+			used = append(used, htmlcheck.Text(htmlcheck.All(t, li, "a")[0]))
+		}
+	}
+	if len(found) != recentShown || !reflect.DeepEqual(found, used) {
+		t.Errorf("the foundations' %d lines are not the used-by list's first %d: %q", len(found), recentShown, found)
+	}
+	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(pagePath("browse/foundations/index.html", recentShown/pageSize+1)))); err == nil {
+		t.Error("browse/foundations: a page past the cap was written")
 	}
 }
 

@@ -185,16 +185,17 @@ type browseList struct {
 	// Date names the date each entry shows: "released" (its current release's publisher's
 	// date), "updated" (when this index last saw its manifest change), or "".
 	Date string
-	// Capped: the list shows its newest recentShown entries of Total and links the page that
-	// lists every one in the same order (releases/, updates/) instead of paging them all.
+	// Capped: the list shows its first recentShown entries of Total and links the page that
+	// lists every one in the same order (releases/, updates/, the projects others require)
+	// instead of paging them all.
 	Capped bool
 	// Shown is how many entries the list's pages show together (Total unless capped).
 	Shown int
 }
 
-// recentShown is how many entries a list by date shows (two pages): the others are on the
-// list it restates, the releases by date or the updates, so the browse lists do not page the
-// whole catalog a second and third time.
+// recentShown is how many entries a capped browse list shows (two pages): the others are on
+// the list it restates (the releases by date, the updates, the projects others require, whose
+// claims and order are the foundations'), so the browse lists do not page them a second time.
 const recentShown = 2 * pageSize
 
 // browsePages writes browse/ and its lists: by type, status and tag (case folded), the
@@ -264,7 +265,7 @@ func (b *builder) browsePages() error {
 		path string
 		d    *browseList
 	}{
-		{"browse/foundations/index.html", &browseList{Heading: "Foundations", Entries: found,
+		{"browse/foundations/index.html", &browseList{Heading: "Foundations", Entries: found, Capped: true,
 			Intro: "Projects that the current release of another project in the catalog requires, by project id or through a capability. In name order; not a ranking."}},
 		{"browse/recently-released/index.html", &browseList{Heading: "Recently released", Entries: released, Date: "released", Capped: true,
 			Intro: "Projects by their current release's date, newest first. The date is the publisher's."}},
