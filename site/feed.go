@@ -54,7 +54,8 @@ func (b *builder) atom() ([]byte, error) {
 }
 
 // atomOf is an Atom feed of evs (newest first) named title, published at name (a path from the
-// site's root), about the page at link, in the reference index's form: the feed's id is link,
+// site's root), about the page at link, with the subtitle desc ("" for none), in the
+// reference index's form: the feed's id is link,
 // it links self to itself and alternate to link, and its updated is updated (an observation
 // time; "" gives the Unix epoch, never the clock). Each entry's id and link are the event's
 // page, its title "<name>: <headline>" (tags.Summary), its updated the event's observation, its

@@ -117,7 +117,7 @@ func (b *builder) projectFeeds() error {
 		}
 		b.spawn(b.bufs, func(pb *pageBuf) error {
 			feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+dirURL(projectPath(p.ID)),
-				"What changed in the manifests of every site that lists this project id, newest first.", evs, updated)
+				"", evs, updated) // no subtitle: the title names the project, the entries say the rest
 			if err != nil {
 				return err
 			}
