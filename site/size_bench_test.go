@@ -118,6 +118,8 @@ func pageKind(rel string) string {
 		return "event pages"
 	case parts[0] == "updates":
 		return "update lists"
+	case parts[0] == "network-data" && len(parts) > 2: // a file's parts: network-data/find/*.js
+		return "`" + parts[0] + "/" + parts[1] + "/`"
 	case parts[0] == "network-data" || parts[0] == "schemas":
 		return "`" + rel + "`"
 	case parts[0] == "browse", parts[0] == "dependencies", parts[0] == "origins", parts[0] == "capabilities",
