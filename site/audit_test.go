@@ -105,6 +105,7 @@ func worksWithGo(e listEntry, v version.Version) bool {
 // the entries newest first by change and by first observation; and that the address holds
 // the filter and the sort.
 func TestBrowserOpenMWAndSort(t *testing.T) {
+	t.Parallel()
 	bc := browserSite(t)
 	s := newBrowserSession(t, bc)
 	for _, where := range []string{"served", "file"} {
@@ -220,6 +221,7 @@ func TestBrowserOpenMWAndSort(t *testing.T) {
 // TestBrowserScriptVersionsAgree evaluates the project list's own constraint check against
 // catalog/version for constraints and versions of every shape the numeric scheme allows.
 func TestBrowserScriptVersionsAgree(t *testing.T) {
+	t.Parallel()
 	bc := browserSite(t)
 	s := newBrowserSession(t, bc)
 	s.open(s.root + "projects/index.html")
@@ -317,6 +319,7 @@ func pageKinds(t *testing.T, bc browserCase) map[string]string {
 // violations. Without axe-core (ASHYAMS_AXE) the audit is skipped, except under ASHYAMS_CI=1,
 // where that fails.
 func TestBrowserEveryPageKind(t *testing.T) {
+	t.Parallel()
 	bc := browserSite(t)
 	axe := axeScript(t)
 	s := newBrowserSession(t, bc)

@@ -191,10 +191,11 @@ func sizeOfHTML(dir string) (int64, error) {
 	return n, err
 }
 
-// TestMain removes the benchmark's state and the shared corpus build after every test and
-// benchmark has run.
+// TestMain ends the shared browser and removes the benchmark's state and the shared builds
+// (the corpus's, sharedTempDir's) after every test and benchmark has run.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	endShared()
 	if benchState != "" {
 		os.RemoveAll(filepath.Dir(benchState))
 	}

@@ -35,13 +35,39 @@ type browserCase struct {
 	siteName, siteID        string
 }
 
-// browserSite builds the site the browser reads: the corpus state when ../shared is there
-// (with one project featured and given a card image, and one claim cached), else a small
-// synthetic state of two sites. It skips first, under -short or with no browser.
+// browserSite is the site the browser reads, built once per test binary (makeBrowserSite)
+// and only read by the tests. It skips first, under -short or with no browser.
 func browserSite(t *testing.T) browserCase {
 	browsertest.Path(t)
+	browserOnce.Do(func() { browserBuilt, browserErr = makeBrowserSite(t) })
+	if browserErr != nil {
+		t.Fatalf("building the browser tests' site: %v", browserErr)
+	}
+	if browserBuilt.out == "" {
+		t.Fatal("the browser tests' site was not built (its first build stopped)")
+	}
+	return browserBuilt
+}
+
+var (
+	browserOnce  sync.Once
+	browserBuilt browserCase
+	browserErr   error
+)
+
+// makeBrowserSite builds the site the browser reads: the corpus state when ../shared is there
+// (with one project featured and given a card image, and one claim cached), else a small
+// synthetic state of two sites.
+func makeBrowserSite(t *testing.T) (browserCase, error) {
 	var bc browserCase
-	state := t.TempDir()
+	dir, err := sharedTempDir("ashyams-browser-site-")
+	if err != nil {
+		return bc, err
+	}
+	state := filepath.Join(dir, "state")
+	if err := os.Mkdir(state, 0o755); err != nil {
+		return bc, err
+	}
 	var cur string
 	if root := filepath.Join("..", "..", "shared", "corpus", "state"); exists(filepath.Join(root, "network.json")) {
 		if err := os.CopyFS(state, os.DirFS(root)); err != nil {
@@ -95,11 +121,12 @@ func browserSite(t *testing.T) browserCase {
 		bc.claim, bc.stale, bc.find = claimPath(uuid(99), site), claimPath(uuid(98), other), "Lantern Keeper"
 		bc.siteName, bc.siteID = "Brass Harbour", other
 	}
-	bc.out = filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{State: state, Curation: cur, Out: bc.out}); err != nil {
-		t.Fatal(err)
+	out := filepath.Join(dir, "public")
+	if _, err := Build(Options{State: state, Curation: cur, Out: out}); err != nil {
+		return bc, err
 	}
-	return bc
+	bc.out = out
+	return bc, nil
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -169,6 +196,7 @@ func (l *browserLog) listen(ev any) {
 // written to $ASHYAMS_ARTIFACTS (else a temp dir), its path logged and listed in
 // screenshots.txt there.
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	browsertest.Path(t) // skip before building the site when there is no browser
 	bc := browserSite(t)
 	out, claim, stale, find := bc.out, bc.claim, bc.stale, bc.find

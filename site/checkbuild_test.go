@@ -274,6 +274,7 @@ func FuzzCheckedStateBuilds(f *testing.F) {
 // TestCheckedStateBuilds runs FuzzCheckedStateBuilds' property over 300 seeds (skipped
 // under -short, where the fuzz target's own seeds run).
 func TestCheckedStateBuilds(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("300 mutated states, each checked and built: skipped under -short")
 	}

@@ -21,6 +21,7 @@ import (
 // the shared file against it; both answer, and what they answer is right. The time each took
 // is logged (docs/developers.md gives the figures), never asserted.
 func TestHostileTextKeepsPagesWorking(t *testing.T) {
+	t.Parallel()
 	browsertest.Path(t) // skips with -short or without a browser, before the build
 	spaced := hostileOpenMW
 	m := withOpenMW(sampleManifest(uuid(1), "Spaced Out", 2), []component{{id: "main", files: []string{"Spaced.esp"}}}, nil, nil)

@@ -183,6 +183,7 @@ func texts(ns []*html.Node) []string {
 // to $ASHYAMS_ARTIFACTS as lookalike-*.png. Each page must show the site addresses on screen
 // (a .site-addr box wider than nothing).
 func TestLookAlikeScreenshots(t *testing.T) {
+	t.Parallel()
 	browsertest.Path(t) // skips under -short, or without a browser, before building
 	state, sites := lookAlikeState(t)
 	_, out := build(t, state, Options{})

@@ -92,9 +92,7 @@ func headLink(doc *html.Node, rel string) string {
 // page/N/ with rel=prev/next between them, the entries of all pages together are the list's
 // in order, once each, and every page is in the sitemap.
 func TestListsArePaged(t *testing.T) {
-	state := filepath.Join(t.TempDir(), "state")
-	synthState(t, state, 130)
-	res, out := build(t, state, Options{})
+	_, res, out := synthBuild(t, 130)
 	listed := len(res.Network.Listed)
 	sitemap := string(readOut(t, out, "sitemap.xml"))
 	lists := []struct {
@@ -243,9 +241,7 @@ func TestRecentListsAreCapped(t *testing.T) {
 // at most sitemapLimit URLs, which together name every page once, and sitemap.xml becomes
 // their index; below the limit sitemap.xml is the one sitemap.
 func TestSitemapIndex(t *testing.T) {
-	state := filepath.Join(t.TempDir(), "state")
-	synthState(t, state, 20)
-	_, out := build(t, state, Options{})
+	state, _, out := synthBuild(t, 20)
 	one := string(readOut(t, out, "sitemap.xml"))
 	if !strings.Contains(one, "<urlset") {
 		t.Fatalf("below the limit sitemap.xml is not a urlset: %.200s", one)

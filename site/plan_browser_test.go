@@ -70,14 +70,11 @@ func contentLines(cfg string) []string {
 // an order; a component changed through the page's controls is in the link, and the link
 // opened again shows the same plan; nothing is fetched from outside the site.
 func TestPlanCorpusInChromium(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a browser test")
 	}
-	root := corpusRoot(t)
-	out := filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{State: filepath.Join(root, "state"), Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {
-		t.Fatal(err)
-	}
+	out, _ := corpusBuild(t)
 	srv := httptest.NewServer(preview.Handler(out))
 	defer srv.Close()
 	su, _ := url.Parse(srv.URL)
@@ -274,6 +271,7 @@ func planSelectionValid(c *planClaim, sel []string) error {
 // made on the page settles it, and clicking the page's component controls in a random order
 // never makes an invalid selection.
 func TestPlanSyntheticInChromium(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a browser test")
 	}

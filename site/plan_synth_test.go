@@ -307,24 +307,20 @@ func TestPlanSyntheticData(t *testing.T) {
 	}
 }
 
-// TestSetupPlanFirstLoadBounded builds synthetic states of 20 and of 600 claims (synthState)
-// and holds the setup and plan pages to what a player's first load may cost whatever the
-// number of claims: each page's HTML is the same size at both (but the counts it states), and
-// no data part passes partBudget bytes, so what a check or a plan loads grows with what the
-// file or the plan names, not with the index.
+// TestSetupPlanFirstLoadBounded reads the synthetic sites of 20 and of 1,200 claims
+// (synthBuild) and holds the setup and plan pages to what a player's first load may cost
+// whatever the number of claims: each page's HTML is the same size at both (but the counts it
+// states), and no data part passes partBudget bytes, so what a check or a plan loads grows
+// with what the file or the plan names, not with the index.
 func TestSetupPlanFirstLoadBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two synthetic builds")
 	}
+	t.Parallel()
 	const partBudget = 128 << 10
 	sizes := map[int]map[string]int{}
-	for _, n := range []int{20, 600} {
-		state := filepath.Join(t.TempDir(), "state")
-		synthState(t, state, n)
-		out := filepath.Join(t.TempDir(), "public")
-		if _, err := Build(Options{State: state, Out: out}); err != nil {
-			t.Fatal(err)
-		}
+	for _, n := range []int{20, 1200} {
+		_, _, out := synthBuild(t, n)
 		sizes[n] = map[string]int{}
 		for _, page := range []string{SetupPage, PlanPage} {
 			sizes[n][page] = len(readOut(t, out, page))
@@ -338,8 +334,8 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 		}
 	}
 	for _, page := range []string{SetupPage, PlanPage} {
-		if d := sizes[600][page] - sizes[20][page]; d < -8 || d > 8 {
-			t.Errorf("%s is %d bytes at 20 claims and %d at 600", page, sizes[20][page], sizes[600][page])
+		if d := sizes[1200][page] - sizes[20][page]; d < -8 || d > 8 {
+			t.Errorf("%s is %d bytes at 20 claims and %d at 1,200", page, sizes[20][page], sizes[1200][page])
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,9 +15,8 @@ func TestProjectListBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a synthetic site of 1,200 claims")
 	}
-	state := filepath.Join(t.TempDir(), "state")
-	synthState(t, state, 1200)
-	_, out := build(t, state, Options{})
+	t.Parallel()
+	_, _, out := synthBuild(t, 1200)
 	doc := htmlcheck.Parse(t, readOut(t, out, "projects/index.html"))
 	opts := htmlcheck.All(t, doc, "#tag-list option")
 	if len(opts) != suggestedTags {

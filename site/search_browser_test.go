@@ -28,6 +28,7 @@ import (
 // index does not load, the search answers from the entries the page shows, and says so.
 func TestBrowserSearchWholeCatalog(t *testing.T) {
 	browsertest.Path(t) // skips with -short or without a browser, before the build
+	t.Parallel()
 	state := filepath.Join(t.TempDir(), "state")
 	synthState(t, state, 130)
 	res, out := build(t, state, Options{})

@@ -183,6 +183,7 @@ func b64url(s string) string { return base64.RawURLEncoding.EncodeToString([]byt
 // repeated keys, quoted paths with & escapes, replace=, lines that are not settings, binary),
 // and the page's version comparison against the Go version package on the same constraints.
 func TestSetupParserInChromium(t *testing.T) {
+	t.Parallel()
 	browsertest.Path(t) // skips under -short or with no browser, before the build
 	s := newSetupState(t)
 	out := filepath.Join(t.TempDir(), "public")
@@ -337,6 +338,7 @@ func mustJSON(t *testing.T, v any) string {
 // its reason; a file listed twice; and hostile text, from publishers and from the file,
 // shown as text with no element or script coming from it.
 func TestSetupFindingsInChromium(t *testing.T) {
+	t.Parallel()
 	browsertest.Path(t) // skips under -short or with no browser, before the build
 	s := newSetupState(t)
 	out := filepath.Join(t.TempDir(), "public")
@@ -444,12 +446,9 @@ func TestSetupFindingsInChromium(t *testing.T) {
 // connect anywhere (a fetch is refused by its CSP). Also: the player's OpenMW version, a file
 // that is not an openmw.cfg, a binary file, a large modded setup, and hostile file names.
 func TestSetupCorpusInChromium(t *testing.T) {
+	t.Parallel()
 	browsertest.Path(t) // skips under -short or with no browser, before the build
-	root := corpusRoot(t)
-	out := filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{State: filepath.Join(root, "state"), Curation: filepath.Join(root, "network", "curation.toml"), Out: out}); err != nil {
-		t.Fatal(err)
-	}
+	out, _ := corpusBuild(t)
 	var data setupDoc
 	if err := json.Unmarshal(readOut(t, out, SetupFile), &data); err != nil {
 		t.Fatal(err)
