@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
@@ -32,8 +33,10 @@ func sharedTempDir(prefix string) (string, error) {
 	return dir, nil
 }
 
-// endShared removes every directory sharedTempDir made.
+// endShared ends the browser the tests share (browsertest.Stop) and removes every directory
+// sharedTempDir made.
 func endShared() {
+	browsertest.Stop()
 	sharedMu.Lock()
 	defer sharedMu.Unlock()
 	for _, d := range sharedDirs {

@@ -1,12 +1,14 @@
 // Package browsertest starts the headless Chromium that browser tests drive (chromedp), the
 // same way for every package that has such tests: one place for the browser's path, its flags
-// and where screenshots go. Browser tests are slow, so they skip under `go test -short`.
+// and where screenshots go. The tests of one binary share one browser, each in a tab and a
+// browser context of its own. Browser tests are slow, so they skip under `go test -short`.
 package browsertest
 
 import (
 	"context"
 	"os"
 	"os/exec"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,14 +34,53 @@ func Path(t testing.TB) string {
 	return ""
 }
 
-// Start launches a fresh headless Chromium (Path; its own profile, no network of its own:
-// no QUIC, background fetches, component updates or sync; a 1280x900 window) and returns a
-// chromedp context on a tab of it. listen, when not nil, receives every event of the tab.
-// Everything stops when the test ends. No clock bounds it: a loaded machine makes a browser
-// slow, not wrong, and a hung one is stopped by go test's -timeout.
+// Start opens a tab of the test binary's headless Chromium (shared) in a browser context of
+// its own (its own cookies, storage and cache, as a fresh browser would have) and returns a
+// chromedp context on it. listen, when not nil, receives every event of the tab. The tab and
+// its browser context close when the test ends. No clock bounds it: a loaded machine makes a
+// browser slow, not wrong, and a hung one is stopped by go test's -timeout.
 func Start(t testing.TB, listen func(ev any)) context.Context {
 	t.Helper()
 	bin := Path(t)
+	root, err := shared(bin)
+	if err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	opts := []chromedp.ContextOption{chromedp.WithNewBrowserContext()}
+	if listen != nil {
+		opts = append(opts, chromedp.WithListener(listen))
+	}
+	ctx, cancel := chromedp.NewContext(root, opts...)
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		t.Fatalf("opening a tab in %s: %v", bin, err)
+	}
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// The browser the tests of one binary share: launching Chromium costs about a second of CPU,
+// and a package's browser tests would otherwise each launch their own.
+var (
+	browserMu   sync.Mutex
+	browserCtx  context.Context // a context on the browser's first tab; nil before shared
+	browserStop func()
+)
+
+// shared returns the shared browser, launching it (bin, its own profile, no network of its
+// own: no QUIC, background fetches, component updates or sync; a 1280x900 window) when there
+// is none or the last one is gone.
+func shared(bin string) (context.Context, error) {
+	browserMu.Lock()
+	defer browserMu.Unlock()
+	if browserCtx != nil && browserCtx.Err() == nil {
+		return browserCtx, nil
+	}
+	stopLocked()
+	dir, err := os.MkdirTemp("", "ashyams-chromium-")
+	if err != nil {
+		return nil, err
+	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(bin),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -47,16 +88,32 @@ func Start(t testing.TB, listen func(ev any)) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 900),
 	)
-	var opts []chromedp.ContextOption
-	if listen != nil {
-		opts = append(opts, chromedp.WithListener(listen))
+	ctx, cancel := chromedp.NewContext(alloc)
+	stop := func() { cancel(); cancelAlloc(); os.RemoveAll(dir) }
+	if err := chromedp.Do(ctx); err != nil {
+		stop()
+		return nil, err
 	}
-	ctx, cancel := chromedp.NewContext(alloc, opts...)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	return ctx
+	browserCtx, browserStop = ctx, stop
+	return ctx, nil
+}
+
+// Stop ends the shared browser, if Start launched one. TestMain calls it after the tests, so
+// no Chromium outlives the test binary.
+func Stop() {
+	browserMu.Lock()
+	defer browserMu.Unlock()
+	stopLocked()
+}
+
+func stopLocked() {
+	if browserStop != nil {
+		browserStop()
+	}
+	browserCtx, browserStop = nil, nil
 }
 
 // ArtifactDir is where screenshots go: ASHYAMS_ARTIFACTS when set (CI keeps it), else a
