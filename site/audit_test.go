@@ -322,7 +322,6 @@ func TestBrowserEveryPageKind(t *testing.T) {
 	t.Parallel()
 	bc := browserSite(t)
 	axe := axeScript(t)
-	s := newBrowserSession(t, bc)
 	art := filepath.Join(artifactDir(t), "pages")
 	if err := os.MkdirAll(art, 0o755); err != nil {
 		t.Fatal(err)
@@ -333,52 +332,57 @@ func TestBrowserEveryPageKind(t *testing.T) {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	shots := 0
-	for _, kind := range names {
-		rel := kinds[kind]
-		for _, width := range []int{1280, 390} {
+	// One tab per width, the two at once: the pages are the same, the widths independent.
+	for _, width := range []int{1280, 390} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			t.Parallel()
+			s := newBrowserSession(t, bc)
 			if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(int64(width), 900)); err != nil {
 				t.Fatal(err)
 			}
-			s.open(s.root + rel)
-			eval[bool](s, `new Promise(r => setTimeout(() => r(true), 150))`)
-			for _, p := range s.log.take() {
-				if kind != "notfound" || !strings.Contains(p, "no/such/page") {
-					t.Errorf("%s (%s): %s", kind, rel, p)
+			shots := 0
+			for _, kind := range names {
+				rel := kinds[kind]
+				s.open(s.root + rel)
+				eval[bool](s, `new Promise(r => setTimeout(() => r(true), 150))`)
+				for _, p := range s.log.take() {
+					if kind != "notfound" || !strings.Contains(p, "no/such/page") {
+						t.Errorf("%s (%s): %s", kind, rel, p)
+					}
+				}
+				if w := eval[int](s, `document.documentElement.scrollWidth`); w > width {
+					t.Errorf("%s (%s): %d px wide at a %d px viewport", kind, rel, w, width)
+				}
+				b, err := chromedp.Run(s.ctx, chromedp.FullScreenshot(90))
+				if err != nil {
+					t.Fatalf("screenshot %s: %v", kind, err)
+				}
+				shot := filepath.Join(art, fmt.Sprintf("%s-%d.png", kind, width))
+				if err := os.WriteFile(shot, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				shots++
+				if axe == "" {
+					continue
+				}
+				eval[bool](s, axe+"\n;true")
+				raw := eval[string](s, `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))))`)
+				var vs []struct {
+					ID    string   `json:"id"`
+					Help  string   `json:"help"`
+					Nodes []string `json:"nodes"`
+				}
+				if err := json.Unmarshal([]byte(raw), &vs); err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range vs {
+					t.Errorf("axe, %s (%s) at %d px: %s: %s (%s)", kind, rel, width, v.ID, v.Help, strings.Join(v.Nodes, "; "))
 				}
 			}
-			if w := eval[int](s, `document.documentElement.scrollWidth`); w > width {
-				t.Errorf("%s (%s): %d px wide at a %d px viewport", kind, rel, w, width)
+			if shots != len(kinds) {
+				t.Errorf("%d screenshots of %d page kinds at %d px", shots, len(kinds), width)
 			}
-			b, err := chromedp.Run(s.ctx, chromedp.FullScreenshot(90))
-			if err != nil {
-				t.Fatalf("screenshot %s: %v", kind, err)
-			}
-			shot := filepath.Join(art, fmt.Sprintf("%s-%d.png", kind, width))
-			if err := os.WriteFile(shot, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			shots++
-			if axe == "" {
-				continue
-			}
-			eval[bool](s, axe+"\n;true")
-			raw := eval[string](s, `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))))`)
-			var vs []struct {
-				ID    string   `json:"id"`
-				Help  string   `json:"help"`
-				Nodes []string `json:"nodes"`
-			}
-			if err := json.Unmarshal([]byte(raw), &vs); err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range vs {
-				t.Errorf("axe, %s (%s) at %d px: %s: %s (%s)", kind, rel, width, v.ID, v.Help, strings.Join(v.Nodes, "; "))
-			}
-		}
+			t.Logf("%d screenshots in %s; axe-core %s", shots, art, map[bool]string{true: "ran on every one", false: "not found (ASHYAMS_AXE unset)"}[axe != ""])
+		})
 	}
-	if shots != 2*len(kinds) {
-		t.Errorf("%d screenshots of %d page kinds", shots, len(kinds))
-	}
-	t.Logf("%d screenshots in %s; axe-core %s", shots, art, map[bool]string{true: "ran on every one", false: "not found (ASHYAMS_AXE unset)"}[axe != ""])
 }
