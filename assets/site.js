@@ -523,6 +523,22 @@
       old.remove();
     }
   }
+  // show makes the list's entries items, moving no entry that stays in its place: a filter
+  // that drops a few entries of the page removes those and appends the next, and the rest
+  // are neither removed nor laid out again.
+  function show(items) {
+    var keep = new Set(items);
+    Array.prototype.slice.call(list.children).forEach(function (li) {
+      if (!keep.has(li)) {
+        li.remove();
+      }
+    });
+    items.forEach(function (li, k) {
+      if (list.children[k] !== li) {
+        list.insertBefore(li, list.children[k] || null);
+      }
+    });
+  }
   function busy(text) {
     list.setAttribute("aria-busy", "true");
     if (status) {
@@ -577,9 +593,7 @@
       return;
     }
     var items = on.filter(function (i) { return ix.rows.has(i); }).map(function (i) { return render(ix, i); });
-    if (items.length !== list.children.length || items.some(function (li, k) { return list.children[k] !== li; })) {
-      list.replaceChildren.apply(list, items);
-    }
+    show(items);
     if (staticPager) {
       staticPager.hidden = true;
     }
@@ -606,6 +620,9 @@
       }
     }
     list.removeAttribute("aria-busy");
+    if (!ix.items && !ix.filters && !failed && !pending.has("filters")) {
+      setTimeout(function () { want(ix, ["filters"]); }, 0); // for the player's next choice
+    }
   }
   // The address holds the state: replaced, not pushed, as one types, so Back leaves the
   // list rather than undoing keystrokes; opened from a file some browsers refuse that.
@@ -667,14 +684,9 @@
   form.addEventListener("submit", function (ev) { ev.preventDefault(); page = 1; update(); });
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
-  // Load while the player types: the words, then what the filters and the sort read.
-  form.addEventListener("focusin", function () {
-    load().then(function (ix) {
-      if (!ix.items && !ix.filters) {
-        want(ix, ["filters"]);
-      }
-    });
-  }, {once: true});
+  // Load the words while the player types (what the filters and the sort read follows once
+  // the first results are drawn).
+  form.addEventListener("focusin", load, {once: true});
   document.addEventListener("click", function (ev) {
     var a = ev.target && ev.target.closest && ev.target.closest("#results-pager a[data-page]");
     if (a) {
