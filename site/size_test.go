@@ -236,3 +236,44 @@ func TestDependencyTableNamesEachClaimOnce(t *testing.T) {
 		t.Errorf("%d From cells span rows, want one for each of the 5 claims with two relationships", spanned)
 	}
 }
+
+// TestClaimPageDownloadFirst: the current release's section gives what it runs on and what it
+// requires, then the download, before its other facts (source, components, OpenMW data), so a
+// player finds the download near the top of the page.
+func TestClaimPageDownloadFirst(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	f.Claim(site, sampleManifest(uuid(1), "Lantern", 2))
+	_, out := build(t, state, Options{})
+	sec := htmlcheck.One(t, parsePage(t, out, claimPath(uuid(1), site)), "section.current")
+	var order []string
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "dt":
+				order = append(order, htmlcheck.Text(n))
+			case "h3":
+				order = append(order, "#"+htmlcheck.Attr(n, "id"))
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(sec)
+	at := func(s string) int {
+		for i, o := range order {
+			if o == s {
+				return i
+			}
+		}
+		t.Fatalf("the current release's section has no %q: %q", s, order)
+		return -1
+	}
+	if !(at("Runs on") < at("#download") && at("Requires") < at("#download") &&
+		at("#download") < at("#details") && at("#details") < at("Source")) {
+		t.Errorf("the current release's section is not in the order runs on, requires, download, other facts: %q", order)
+	}
+}
