@@ -1,8 +1,13 @@
 package site
 
 import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -157,6 +162,103 @@ func TestNoBidiOverrideInAnyBuiltFile(t *testing.T) {
 	}
 	if files < 20 || !sawName {
 		t.Fatalf("%d files, a project name seen: %v; the test checks nothing", files, sawName)
+	}
+	// The pages' scripts draw the data parts' strings: each follows the same rule.
+	strs := 0
+	for _, dir := range []string{FindDir, "plan/data", "setup/data"} {
+		for name, b := range dataParts(t, out, dir) {
+			var v any
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatalf("%s/%s: %v", dir, name, err)
+			}
+			eachString(v, func(s string) {
+				strs++
+				if m := raw.FindString(s); m != "" {
+					t.Errorf("%s/%s holds %q in %q", dir, name, m, s)
+				}
+				if open := strings.Count(s, fsi) - strings.Count(s, pdi); open != 0 || strings.Index(s, pdi) < strings.Index(s, fsi) {
+					t.Errorf("%s/%s: unbalanced isolates in %q", dir, name, s)
+				}
+			})
+		}
+	}
+	if strs < 100 {
+		t.Fatalf("%d strings in the data parts; the test checks nothing", strs)
+	}
+}
+
+// eachString calls f with every string in the decoded JSON value v, keys included.
+func eachString(v any, f func(string)) {
+	switch v := v.(type) {
+	case string:
+		f(v)
+	case []any:
+		for _, e := range v {
+			eachString(e, f)
+		}
+	case map[string]any:
+		for k, e := range v {
+			f(k)
+			eachString(e, f)
+		}
+	}
+}
+
+// TestNoControlCharacterInMarkup: C0 controls (bell, escape, NUL), DEL and C1 controls in
+// publisher text reach no page, feed or drawing, and every feed stays well-formed XML.
+func TestNoControlCharacterInMarkup(t *testing.T) {
+	const controls = "\x00\x07\x1b[31m\x7f\u0085\u009b"
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site"+controls)
+	m := sampleManifest(uuid(1), "Bell"+controls, 2)
+	m.Project.Summary = "Summary" + controls
+	m.Releases[0].Notes = &protocol.Notes{Summary: "Notes" + controls}
+	d := f.Claim(site, m)
+	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: m.Project.Name, ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
+	_, out := build(t, state, Options{})
+	bad := regexp.MustCompile(`[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x{80}-\x{9f}]`)
+	files, feeds := 0, 0
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch filepath.Ext(p) {
+		case ".html", ".xml", ".svg":
+		default:
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files++
+		if loc := bad.FindIndex(b); loc != nil {
+			t.Errorf("%s holds %q at byte %d", p, b[loc[0]:loc[1]], loc[0])
+		}
+		if strings.HasSuffix(p, "updates.xml") {
+			feeds++
+			dec := xml.NewDecoder(bytes.NewReader(b))
+			for {
+				if _, err := dec.Token(); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Errorf("%s is not well-formed XML: %v", p, err)
+					break
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 20 || feeds < 2 {
+		t.Fatalf("%d pages and %d feeds; the test checks nothing", files, feeds)
+	}
+	page := htmlcheck.Parse(t, readOut(t, out, claimPath(uuid(1), site)))
+	if got := htmlcheck.Text(htmlcheck.One(t, page, "h1")); !strings.HasPrefix(got, "Bell") || !strings.Contains(got, "[31m") {
+		t.Errorf("the claim page's heading %q lost the name's printable characters", got)
 	}
 }
 

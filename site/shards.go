@@ -80,9 +80,11 @@ func nameShard(k string, parts int) string {
 	return fmt.Sprintf("n%x", fnv1a(k)%uint32(parts))
 }
 
-// shardScript is a part's file: AshyamsData('<name>', '<its JSON>'). The JSON is written as
-// served JSON is (no raw control or bidi character), then quoted as a single-quoted script
-// string (scriptString): JSON's own double quotes stay as they are, a tenth of a part's bytes.
+// shardScript is a part's file: AshyamsData('<name>', '<its JSON>'). The pages' scripts draw
+// its strings, so they follow the pages' bidi rule (bidiText, each JSON string a stretch of
+// its own); the JSON is then written as served JSON is (no raw control or bidi character) and
+// quoted as a single-quoted script string (scriptString): JSON's own double quotes stay as
+// they are, a tenth of a part's bytes.
 func shardScript(name string, v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -90,7 +92,8 @@ func shardScript(name string, v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("the data part %s: %w", name, err)
 	}
-	text := termtext.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	quoteEnds := func(c byte) bool { return c == '"' }
+	text := termtext.JSON(bidiText(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), quoteEnds))
 	return []byte("AshyamsData(" + scriptString(name) + "," + scriptString(string(text)) + ");\n"), nil
 }
 
