@@ -137,6 +137,39 @@ func bidiText(b []byte, ends func(byte) bool) []byte {
 	return out
 }
 
+// dropControls removes from markup b every C0 control but tab, line feed and carriage
+// return, DEL and every C1 control (U+0080..U+009F): publisher text may hold them, XML 1.0
+// forbids the C0 ones and HTML parses each as an error. b is returned as it is when it holds
+// none; otherwise a new slice.
+func dropControls(b []byte) []byte {
+	at := func(i int) int { // the control's length at b[i], or 0
+		switch c := b[i]; {
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r', c == 0x7f:
+			return 1
+		case c == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f:
+			return 2
+		}
+		return 0
+	}
+	i := 0
+	for i < len(b) && at(i) == 0 {
+		i++
+	}
+	if i == len(b) {
+		return b
+	}
+	out := append(make([]byte, 0, len(b)), b[:i]...)
+	for i < len(b) {
+		if n := at(i); n > 0 {
+			i += n
+			continue
+		}
+		out = append(out, b[i])
+		i++
+	}
+	return out
+}
+
 // markupEnds ends a stretch of text in HTML and XML: markup and attribute quotes, which
 // escaped publisher text never holds raw.
 func markupEnds(c byte) bool { return c == '<' || c == '>' || c == '"' || c == '\'' }

@@ -340,7 +340,7 @@ func (b *builder) writeBuf(rel string, data []byte, scratch *[]byte) error {
 	}
 	switch ext {
 	case ".html", ".xml", ".svg":
-		out = bidiText(out, markupEnds) // publisher text: no override, isolates balanced
+		out = bidiText(dropControls(out), markupEnds) // publisher text: no override, isolates balanced
 	}
 	return b.writeFile(rel, out)
 }
@@ -526,7 +526,7 @@ func (b *builder) machineFiles() error {
 	if err != nil {
 		return err
 	}
-	return b.writeRaw(FeedFile, bidiText(feed, markupEnds)) // publisher text: as in every markup file
+	return b.writeRaw(FeedFile, bidiText(dropControls(feed), markupEnds)) // publisher text: as in every markup file
 }
 
 // jsonFile is one machine-readable JSON file: its path, how it is generated and the check of
