@@ -44,15 +44,18 @@ func (b *builder) renderPages() error {
 
 // claimSummary is how lists show one claim.
 type claimSummary struct {
-	C       *network.Claim
-	Summary string
-	Type    string
-	Status  string
-	Game    string
-	Tags    []string
-	Version string
-	Channel string
-	Card    *CardImage
+	C *network.Claim
+	// Summary is the publisher's summary cut to summaryShown characters, so that a list row
+	// (and the search row drawn from it) stays bounded; WholeSummary is the whole text when
+	// it was cut, for the claim page, else "".
+	Summary, WholeSummary string
+	Type                  string
+	Status                string
+	Game                  string
+	Tags                  []string
+	Version               string
+	Channel               string
+	Card                  *CardImage
 	// Released is the current release's publisher's date ("" when none or not given);
 	// Updated when this index last saw the manifest change, else first saw the claim; First
 	// when it first saw the claim (observation times).
@@ -74,6 +77,9 @@ type claimSummary struct {
 // rowTags is how many tags a list's row shows.
 const rowTags = 12
 
+// summaryShown is how many characters of a summary a list's row shows.
+const summaryShown = 300
+
 func (b *builder) summarize(c *network.Claim) *claimSummary {
 	s := &claimSummary{C: c, Card: b.cards[c.Key]}
 	if m := c.Manifest; m != nil {
@@ -85,6 +91,9 @@ func (b *builder) summarize(c *network.Claim) *claimSummary {
 	} else {
 		e := c.Record.Entry
 		s.Summary, s.Type, s.Status = e.SummaryText(), e.Type, e.Status
+	}
+	if cut := clip(s.Summary, summaryShown); cut != s.Summary {
+		s.Summary, s.WholeSummary = cut, s.Summary
 	}
 	s.First, s.Updated, s.Runtime = c.Record.FirstObserved, c.Record.FirstObserved, "none"
 	if c.Record.LastChanged != nil && *c.Record.LastChanged != "" {

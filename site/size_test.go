@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"testing"
@@ -275,5 +276,31 @@ func TestClaimPageDownloadFirst(t *testing.T) {
 	if !(at("Runs on") < at("#download") && at("Requires") < at("#download") &&
 		at("#download") < at("#details") && at("#details") < at("Source")) {
 		t.Errorf("the current release's section is not in the order runs on, requires, download, other facts: %q", order)
+	}
+}
+
+// TestLongPublisherTextIsBounded: a 100 KB summary costs a list row and a search row at most
+// summaryShown characters; the claim page still gives the whole summary, folded.
+func TestLongPublisherTextIsBounded(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	m := sampleManifest(uuid(1), "Long", 2)
+	m.Project.Summary = strings.Repeat("word ", 20_000) + "END"
+	f.Claim(site, m)
+	_, out := build(t, state, Options{})
+	for _, p := range []string{"projects/index.html", "origins/" + site + "/index.html"} {
+		if b := readOut(t, out, p); bytes.Count(b, []byte("word ")) > summaryShown/5 {
+			t.Errorf("%s holds %d words of the summary, want at most %d", p, bytes.Count(b, []byte("word ")), summaryShown/5)
+		}
+	}
+	for name, b := range dataParts(t, out, FindDir) {
+		if n := bytes.Count(b, []byte("word ")); n > 2*summaryShown/5 {
+			t.Errorf("search part %s holds %d words of the summary", name, n)
+		}
+	}
+	page := parsePage(t, out, claimPath(uuid(1), site))
+	if s := htmlcheck.Text(htmlcheck.One(t, page, "#summary details p[data-publisher]")); !strings.HasSuffix(s, "END") || len(s) < 100_000 {
+		t.Errorf("the claim page's folded summary is %d bytes, ending %q: want the whole summary", len(s), s[max(0, len(s)-10):])
 	}
 }
