@@ -209,6 +209,7 @@ func TestBuildAcceptsForeignEventIDsAndMissingMedia(t *testing.T) {
 // TestBuildBadState: a record that does not parse or contradicts itself fails the build with
 // the path and the problem, and a previous output is left exactly as it was.
 func TestBuildBadState(t *testing.T) {
+	t.Parallel()
 	good := func(t *testing.T) (string, *statetest.State, string) {
 		state := t.TempDir()
 		f := statetest.In(t, state)
@@ -417,6 +418,7 @@ func writeCuration(t *testing.T, body string) string {
 // TestBuildOddPublisherData: 2,000 releases, huge strings, missing optional fields, hostile
 // markup and an image that will not decode all render, visibly, and the site checks clean.
 func TestBuildOddPublisherData(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	f := statetest.In(t, state)
 	site := f.Site("https://odd.example/dreamweave.json", strings.Repeat("Long site name ", 1000))

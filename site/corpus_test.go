@@ -64,6 +64,7 @@ var (
 // the list: every claim and origin has its page, catalog.json and events.json match
 // our schema and the published one, check-site passes, and two builds are byte-identical.
 func TestBuildCorpus(t *testing.T) {
+	t.Parallel()
 	root := corpusRoot(t)
 	state := filepath.Join(root, "state")
 	out1, res := corpusBuild(t)

@@ -43,6 +43,7 @@ func decodePostings(t *testing.T, p string) []int {
 // row's type, health, OpenMW code and tags and the rows newest first; the rows sharing a
 // project id and those without a current release are listed.
 func TestFindIndex(t *testing.T) {
+	t.Parallel()
 	state := filepath.Join(t.TempDir(), "state")
 	synthState(t, state, 210) // one identity conflict in 200 claims, four rows parts
 	res, out := build(t, state, Options{})

@@ -92,6 +92,7 @@ func headLink(doc *html.Node, rel string) string {
 // page/N/ with rel=prev/next between them, the entries of all pages together are the list's
 // in order, once each, and every page is in the sitemap.
 func TestListsArePaged(t *testing.T) {
+	t.Parallel()
 	_, res, out := synthBuild(t, 130)
 	listed := len(res.Network.Listed)
 	sitemap := string(readOut(t, out, "sitemap.xml"))
@@ -175,9 +176,8 @@ func TestListsArePaged(t *testing.T) {
 // list sorted by its last change; the foundations show the used-by list's first recentShown
 // claims and link it.
 func TestRecentListsAreCapped(t *testing.T) {
-	state := filepath.Join(t.TempDir(), "state")
-	synthState(t, state, 130)
-	res, out := build(t, state, Options{})
+	t.Parallel()
+	_, res, out := synthBuild(t, 130)
 	if len(res.Network.Listed) <= recentShown {
 		t.Fatalf("%d claims fit the cap; the test needs more", len(res.Network.Listed))
 	}
