@@ -461,7 +461,7 @@
       ["# Planned by AsHyAmS from the publishers' declarations; nothing was installed or verified."]),
       "Add these to your openmw.cfg (or check them with Your setup first). Each run of lines follows a comment naming the claim that declared it."));
     results.appendChild(output("settings.cfg", "settings.cfg values", plan.settings.length ? P.text(plan.settings, label) : "",
-      plan.settings.length ? "Values the releases ask for, each after the claim that asked. Apply them only if you agree." : "No release in this plan asks for a setting."));
+      plan.settings.length ? "Values the releases ask for, each after the project that asked. Apply them only if you agree." : "No release in this plan asks for a setting."));
     var dl = el("ul", { "class": "list downloads" });
     plan.downloads.forEach(function (d) {
       var a = d.artifact, li = el("li", { "data-key": d.key }, claimLink(d.key), ": ", pub(a.filename), " (" + size(a.size) + (a.platform ? ", for " + a.platform.os + " " + a.platform.arch : "") + "), extract into ", code(d.folder), ". ");

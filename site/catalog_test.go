@@ -254,10 +254,10 @@ func TestHomeGroupsFirstObservations(t *testing.T) {
 		t.Fatal("no What changed lately")
 	}
 	lately := text[i:]
-	if n := strings.Count(lately, "first observed"); n != 1 {
+	if n := strings.Count(lately, "listed for the first time"); n != 1 {
 		t.Errorf("the first observations take %d lines, want 1: %q", n, lately)
 	}
-	for _, w := range []string{"4 projects first observed", "Amber Lamps (Site A)", "Dusk Bells (Site B)", "Amber Lamps (Site A): summary"} {
+	for _, w := range []string{"4 projects listed for the first time", "Amber Lamps (Site A)", "Dusk Bells (Site B)", "Amber Lamps (Site A): summary"} {
 		if !strings.Contains(lately, w) {
 			t.Errorf("What changed lately does not say %q: %q", w, lately)
 		}

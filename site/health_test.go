@@ -159,7 +159,7 @@ func TestStalenessWordingAndEnrollment(t *testing.T) {
 	if !ok || strings.Contains(head, "Site C") || !strings.Contains(tail, "Site C") {
 		t.Errorf("the Sites page does not keep the unenrolled site apart: %q", sites)
 	}
-	for _, want := range []string{"Site A", "https://a.example/dreamweave.json", ids["a"], "healthy, 1 claim cached", "by the name the site gives itself and the address of its index"} {
+	for _, want := range []string{"Site A", "https://a.example/dreamweave.json", ids["a"], "healthy, 1 claim cached", "by the name the site gives itself and its address"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("the Sites page does not say %q", want)
 		}

@@ -779,7 +779,7 @@ func (b *builder) updatePages() error {
 		})
 	}
 	if err := list(&Page{Path: "updates/index.html", Title: "Updates", Section: "updates",
-		Desc: "What changed in the network, newest first: typed differences between the manifests this index observed."}, "", b.derived.Events); err != nil {
+		Desc: "What changed in the projects this index reads, newest first."}, "", b.derived.Events); err != nil {
 		return err
 	}
 	for _, t := range b.derived.Tags {
