@@ -28,6 +28,7 @@ func TestHostileTextKeepsPagesWorking(t *testing.T) {
 	for i := range m.Releases {
 		m.Releases[i].Runtimes["openmw"] = spaced
 	}
+	m.Project.Tags = append(m.Project.Tags, strings.Repeat("longtag", 30))
 	state := longListState(t, m)
 	out := filepath.Join(t.TempDir(), "public")
 	if _, err := Build(Options{State: state, Out: out}); err != nil {
@@ -60,6 +61,19 @@ func TestHostileTextKeepsPagesWorking(t *testing.T) {
 		if found != c.listed {
 			t.Errorf("?openmw=%s: Spaced Out listed %v, want %v (results %q)", c.openmw, found, c.listed, titles)
 		}
+	}
+
+	// On a 390 px phone a 210-character tag wraps inside the page instead of running past it.
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(root+"projects/index.html"),
+		chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+		t.Fatal(err)
+	}
+	var overflow float64
+	b.eval(`Math.max(0, ...Array.from(document.querySelectorAll(".badge")).filter(e => e.textContent.includes("longtaglongtag")).map(e => e.getBoundingClientRect().right - innerWidth))`, &overflow)
+	var seen bool
+	b.eval(`Array.from(document.querySelectorAll(".badge")).some(e => e.textContent.includes("longtaglongtag"))`, &seen)
+	if !seen || overflow > 0 {
+		t.Errorf("at 390 px the long tag's badge is shown %v and runs %v px past the page", seen, overflow)
 	}
 
 	// The setup page, opened from the 133 KB link, with an OpenMW version the constraint refuses.
