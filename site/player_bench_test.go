@@ -40,17 +40,7 @@ func BenchmarkPlayerPages(b *testing.B) {
 	if bin == "" {
 		b.Skip("ASHYAMS_BROWSER is unset")
 	}
-	sizes := []int{1000, 10_000}
-	if s := os.Getenv("ASHYAMS_BENCH_SIZES"); s != "" {
-		sizes = nil
-		for _, f := range strings.Split(s, ",") {
-			var n int
-			if _, err := fmt.Sscan(f, &n); err != nil || n <= 0 {
-				b.Fatalf("ASHYAMS_BENCH_SIZES: %q is not a number of claims", f)
-			}
-			sizes = append(sizes, n)
-		}
-	}
+	sizes := benchSizes(b, 1000, 10_000)
 	dir := os.Getenv("ASHYAMS_BENCH_DIR")
 	if dir == "" {
 		dir = b.TempDir()

@@ -24,17 +24,7 @@ import (
 // between runs (BenchmarkPlayerPages's, written when missing) and the last site built
 // (size-N/public), to look at.
 func BenchmarkSiteSize(b *testing.B) {
-	sizes := []int{10_000}
-	if s := os.Getenv("ASHYAMS_BENCH_SIZES"); s != "" {
-		sizes = nil
-		for _, f := range strings.Split(s, ",") {
-			var n int
-			if _, err := fmt.Sscan(f, &n); err != nil || n <= 0 {
-				b.Fatalf("ASHYAMS_BENCH_SIZES: %q is not a number of claims", f)
-			}
-			sizes = append(sizes, n)
-		}
-	}
+	sizes := benchSizes(b, 10_000)
 	for _, n := range sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			dir, keep := os.Getenv("ASHYAMS_BENCH_DIR"), true
@@ -65,6 +55,24 @@ func BenchmarkSiteSize(b *testing.B) {
 			fmt.Printf("%d claims:\n%s", n, sizeTable(kinds)) // b.Log would cut the table at ten lines
 		})
 	}
+}
+
+// benchSizes is the numbers of claims a benchmark builds: ASHYAMS_BENCH_SIZES ("1000,10000")
+// when set, else def.
+func benchSizes(b *testing.B, def ...int) []int {
+	s := os.Getenv("ASHYAMS_BENCH_SIZES")
+	if s == "" {
+		return def
+	}
+	var sizes []int
+	for _, f := range strings.Split(s, ",") {
+		var n int
+		if _, err := fmt.Sscan(f, &n); err != nil || n <= 0 {
+			b.Fatalf("ASHYAMS_BENCH_SIZES: %q is not a number of claims", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
 }
 
 // kindSize is the bytes and files of one kind of page or file.
