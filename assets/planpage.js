@@ -56,10 +56,10 @@
     return e;
   }
   function pub(s) {
-    return el("bdi", { "data-publisher": "" }, bidi(s));
+    return el("bdi", { "data-pub": "" }, bidi(s));
   }
   function code(s) {
-    return el("code", { "data-publisher": "", dir: "auto" }, bidi(s));
+    return el("code", { "data-pub": "", dir: "auto" }, bidi(s));
   }
   function claim(key) {
     return Object.prototype.hasOwnProperty.call(data.claims, key) ? data.claims[key] : null;

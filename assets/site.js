@@ -379,7 +379,7 @@
   }
   function pub(tag, text, cls) {
     var n = el(tag, cls, text);
-    n.setAttribute("data-publisher", "");
+    n.setAttribute("data-pub", "");
     return n;
   }
   function bdi(text) {

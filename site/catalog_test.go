@@ -319,7 +319,7 @@ func TestClaimReleaseOrder(t *testing.T) {
 		}
 	}
 	for _, v := range []string{"1.0.2", "1.0.0"} {
-		htmlcheck.One(t, doc, `li[id="release-`+v+`"] > span.badge.bad[data-publisher]`)
+		htmlcheck.One(t, doc, `li[id="release-`+v+`"] > span.badge.bad[data-pub]`)
 	}
 	var downloads []string
 	for _, a := range htmlcheck.All(t, doc, "a.download") {

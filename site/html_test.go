@@ -27,8 +27,8 @@ func textOf(n *html.Node) string {
 	return b.String()
 }
 
-// isPublisher reports whether n carries the data-publisher attribute (publisher text).
+// isPublisher reports whether n carries the data-pub attribute (publisher text).
 func isPublisher(n *html.Node) bool {
-	_, ok := attr(n, "data-publisher")
+	_, ok := attr(n, "data-pub")
 	return ok
 }

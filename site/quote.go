@@ -12,7 +12,7 @@ import (
 // Problems, trail outcomes, publication issues and move evidence are written by the crawler
 // and the network model, in this index's words, but they quote what publishers published:
 // values in quotes, URLs, JSON pointers, dotted field paths. Those quotations are marked as
-// publisher text (data-publisher), and the rest stays the index's own words, so check-site
+// publisher text (data-pub), and the rest stays the index's own words, so check-site
 // still checks the words this index chose while a publisher's "official" channel name or
 // "trusted" tag quoted in a problem can never fail a deploy.
 
@@ -262,14 +262,14 @@ func tokenAt(s string, i int) int {
 
 // problemHTML renders a crawler problem (or trail outcome, issue, evidence) as HTML: the
 // index's words as escaped text, every quotation of publisher data (see problemSegments;
-// known are publisher strings the text may quote bare) in <bdi data-publisher>. The result
+// known are publisher strings the text may quote bare) in <bdi data-pub>. The result
 // holds no markup but those elements.
 func problemHTML(s string, known ...string) template.HTML {
 	segs, quotes := problemSegments(s, known)
 	var b strings.Builder
 	for i, seg := range segs {
 		if quotes[i] {
-			b.WriteString(`<bdi data-publisher>`)
+			b.WriteString(`<bdi data-pub>`)
 			b.WriteString(template.HTMLEscapeString(seg))
 			b.WriteString(`</bdi>`)
 			continue

@@ -208,10 +208,10 @@ func TestClaimPageKeepsHTMLBlockProse(t *testing.T) {
 			t.Errorf("claim page lacks %q", want)
 		}
 	}
-	if !slices.Contains(htmlcheck.Texts(t, doc, "li[data-publisher]"), "Mossy rocks near every shrine.") {
+	if !slices.Contains(htmlcheck.Texts(t, doc, "li[data-pub]"), "Mossy rocks near every shrine.") {
 		t.Error("claim page lacks the item Mossy rocks near every shrine., its <div> dropped")
 	}
-	for _, item := range htmlcheck.Texts(t, doc, "li[data-publisher]") {
+	for _, item := range htmlcheck.Texts(t, doc, "li[data-pub]") {
 		if item == "" {
 			t.Error("claim page has an empty publisher item (what the script tag left)")
 		}

@@ -182,7 +182,7 @@ func TestPublisherWordsNeverFailCheckSite(t *testing.T) {
 	}
 	// The tag filter suggests the publisher's tags, marked as theirs.
 	offered := false
-	for _, o := range htmlcheck.All(t, parsePage(t, out, "projects/index.html"), "datalist#tag-list option[data-publisher]") {
+	for _, o := range htmlcheck.All(t, parsePage(t, out, "projects/index.html"), "datalist#tag-list option[data-pub]") {
 		offered = offered || strings.Contains(htmlcheck.Attr(o, "value"), loud)
 	}
 	if !offered {
@@ -219,7 +219,7 @@ func overlay(t *testing.T, name string, edit func(string) string) fs.FS {
 }
 
 // TestCheckSiteCatchesOurOwnWords: the same word in this index's own text fails check-site,
-// wherever a template puts it (a heading, a <bdi> or <code> without data-publisher, a title),
+// wherever a template puts it (a heading, a <bdi> or <code> without data-pub, a title),
 // and a template that shows a publisher's value without marking it fails on a loud state.
 func TestCheckSiteCatchesOurOwnWords(t *testing.T) {
 	state, _ := loudState(t)
@@ -230,14 +230,14 @@ func TestCheckSiteCatchesOurOwnWords(t *testing.T) {
 		{"heading", "health.html", "health/index.html", func(s string) string {
 			return strings.Replace(s, "<h1>Network health</h1>", "<h1>Network health, all trusted</h1>", 1)
 		}},
-		{"bdi without data-publisher", "about.html", "about/index.html", func(s string) string {
+		{"bdi without data-pub", "about.html", "about/index.html", func(s string) string {
 			return strings.Replace(s, "<h1>About this index</h1>", "<h1>About this index</h1><p><bdi>official</bdi></p>", 1)
 		}},
-		{"code without data-publisher", "gaps.html", "gaps/index.html", func(s string) string {
+		{"code without data-pub", "gaps.html", "gaps/index.html", func(s string) string {
 			return strings.Replace(s, "<h1>Gaps</h1>", "<h1>Gaps</h1><p><code>safe</code></p>", 1)
 		}},
 		{"a publisher value left unmarked", "projects.html", "projects/index.html", func(s string) string {
-			return strings.Replace(s, `<option value="{{.}}" data-publisher>{{.}}</option>{{end}}</select></div>
+			return strings.Replace(s, `<option value="{{.}}" data-pub>{{.}}</option>{{end}}</select></div>
 <div><label for="f-health">`, `<option value="{{.}}">{{.}}</option>{{end}}</select></div>
 <div><label for="f-health">`, 1)
 		}},

@@ -4,7 +4,7 @@
 // _partials.html the pieces pages share, _catalog.html the project lists' entry; every other
 // file defines "main" for one kind of page.
 // Publisher text is always passed to the templates as plain strings (html/template escapes
-// it) and wrapped in <bdi> or an element carrying data-publisher, so check-site can tell the
+// it) and wrapped in <bdi> or an element carrying data-pub, so check-site can tell the
 // publisher's words from the index's own; only sanitized CommonMark arrives as HTML.
 //
 // A field of an embedded struct is reached by its full path ($r.Release.Version, not

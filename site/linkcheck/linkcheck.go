@@ -11,7 +11,7 @@
 //
 // # Publisher text
 //
-// Text and links inside data-publisher markup are the publisher's: their words are theirs,
+// Text and links inside data-pub markup are the publisher's: their words are theirs,
 // and their links are checked for scheme only, even under the index's base URL (a manifest
 // must not block the deploy of the whole index).
 package linkcheck
@@ -50,13 +50,13 @@ func (p Problem) String() string { return p.Page + ": " + p.Message }
 // ForbiddenWords matches the words never used about a project (SPEC section 5). check-site looks for them in
 // this index's own words only. Publisher text (names, summaries, tags, notes, alt texts, and
 // the quotations of publisher data inside problems) is inside an element carrying the
-// data-publisher attribute; every template marks it so, and nothing else is exempt: not
+// data-pub attribute; every template marks it so, and nothing else is exempt: not
 // <bdi>, not <code>. A publisher's summary saying "safe" is the publisher speaking, shown as
 // theirs, not the index describing it; the same word in a template is the index's, and fails.
 var ForbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|official|recommended)\b`)
 
 // Check reads the built site in out and returns every problem the package comment lists.
-// Links under baseURL are internal (except a publisher's, inside data-publisher markup: only
+// Links under baseURL are internal (except a publisher's, inside data-pub markup: only
 // its scheme is checked), and so are root-relative links under its path ("/ashyams-go/...",
 // the 404 page's). baseURL "" is the one the site was built for (its marker's base_url), else
 // none, when "/" is the output root; another baseURL than the recorded one is one problem
@@ -235,9 +235,9 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// isPublisher reports whether n holds publisher text: it carries data-publisher.
+// isPublisher reports whether n holds publisher text: it carries data-pub.
 func isPublisher(n *html.Node) bool {
-	_, ok := htmlnode.Attr(n, "data-publisher")
+	_, ok := htmlnode.Attr(n, "data-pub")
 	return ok
 }
 
@@ -324,7 +324,7 @@ func (c *checker) words(p string, doc *html.Node) {
 	})
 }
 
-// underPublisher reports whether n or an element around it carries data-publisher: a link
+// underPublisher reports whether n or an element around it carries data-pub: a link
 // (<a href>) there is the publisher's (a relationship url, a link in release notes), even when
 // it points under the base URL, which a publisher's host may share (github.io). Only links:
 // an image marked for its publisher alt text still loads this index's own cached file.
