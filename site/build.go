@@ -296,7 +296,8 @@ type builder struct {
 	cards   map[network.Key]*CardImage
 	derived *derived
 	names   *siteNames // display names shared by sites: those sites are named with their id
-	setup   *setupDoc  // setup.json's document, which the setup page carries too
+	looks   projectNames
+	setup   *setupDoc // setup.json's document, which the setup page carries too
 	// refs is every claim as the pages link and list it (bindFuncs).
 	refs map[*network.Claim]*claimRef
 	// md is this build's rendered publisher Markdown, each distinct text rendered once.
@@ -440,6 +441,7 @@ func (b *builder) build() error {
 		return err
 	}
 	b.names = newSiteNames(b.n)
+	b.looks = newProjectNames(b.n)
 	b.bindFuncs()
 	if err := b.write(Marker, []byte(markerText+sitedir.MarkerBase+b.base+"\n")); err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
@@ -215,5 +216,61 @@ func TestLookAlikeScreenshots(t *testing.T) {
 			}
 			t.Logf("screenshot: %s", p)
 		}
+	}
+}
+
+// TestLookAlikeProjectsAreMarked: a claim page names the listed claims of other project ids
+// whose name a reader cannot tell from its own (a Cyrillic letter, a zero-width space), in
+// div#look-alike with links to their pages and their project ids; a claim for the same
+// project id is the identity conflict's, not a look-alike; a name differing in a letter is
+// not marked; and a page names at most maxLookAlikes of them and counts the rest.
+func TestLookAlikeProjectsAreMarked(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	f := statetest.In(t, state)
+	real := f.Site("https://lanterns.example/mods/dreamweave.json", "Lanterns")
+	mirror := f.Site("https://mirror.example/mods/dreamweave.json", "Mirror")
+	spoof := f.Site("https://spoof.example/dreamweave.json", "Spoof")
+	f.Claim(real, sampleManifest(uuid(1), "Candlelight", 1))
+	f.Claim(mirror, sampleManifest(uuid(1), "Candlelight", 1)) // the same id: a conflict
+	f.Claim(spoof, sampleManifest(uuid(2), "C\u0430ndlelight", 1))
+	f.Claim(spoof, sampleManifest(uuid(3), "Candle\u200blight", 1))
+	f.Claim(real, sampleManifest(uuid(4), "Candlelight 2", 1))
+	copies := maxLookAlikes + 2
+	for i := 0; i < copies; i++ {
+		f.Claim(spoof, sampleManifest(uuid(100+i), "Wickwork", 1))
+	}
+	_, out := build(t, state, Options{})
+
+	marked := func(project, site string) (ids []string, more string) {
+		t.Helper()
+		doc := parsePage(t, out, "projects/"+project+"/"+site+"/index.html")
+		for _, li := range htmlcheck.All(t, doc, "div#look-alike li") {
+			codes := htmlcheck.All(t, li, "code[data-pub]")
+			if len(htmlcheck.All(t, li, "a[href]")) == 0 || len(codes) == 0 {
+				more = htmlcheck.Text(li)
+				continue
+			}
+			ids = append(ids, htmlcheck.Text(codes[len(codes)-1])) // the project id follows the claim's link
+		}
+		return ids, more
+	}
+	for _, tc := range []struct {
+		project, site string
+		want          []string
+	}{
+		{uuid(1), real, []string{uuid(2), uuid(3)}},
+		{uuid(1), mirror, []string{uuid(2), uuid(3)}},
+		{uuid(2), spoof, []string{uuid(1), uuid(1), uuid(3)}},
+		{uuid(4), real, nil},
+	} {
+		got, _ := marked(tc.project, tc.site)
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s/%s marks look-alikes %q, want %q", tc.project, tc.site, got, tc.want)
+		}
+	}
+	got, more := marked(uuid(100), spoof)
+	if len(got) != maxLookAlikes || more != fmt.Sprintf("and %d more", copies-1-maxLookAlikes) {
+		t.Errorf("a name with %d look-alikes names %d and says %q, want %d and \"and %d more\"",
+			copies-1, len(got), more, maxLookAlikes, copies-1-maxLookAlikes)
 	}
 }

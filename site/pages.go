@@ -324,6 +324,10 @@ type claimView struct {
 	Events      []*eventView
 	// Others are the other claims for the same project id.
 	Others []*network.Claim
+	// LookAlikes are listed claims of other project ids whose name looks like this one's
+	// (projectNames.lookAlikes); LookAlikesMore counts those not named.
+	LookAlikes     []*network.Claim
+	LookAlikesMore int
 	// Referenced are the current relationships that resolve to this claim and are not what
 	// Used by counts (a requires of another claim): recommends, conflicts, compatible,
 	// replaces, and any relationship naming its own project.
@@ -447,6 +451,7 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 			v.Others = append(v.Others, o)
 		}
 	}
+	v.LookAlikes, v.LookAlikesMore = b.looks.lookAlikes(c)
 	for _, r := range c.ReferencedBy {
 		if r.Kind == protocol.KindRequires && !r.Self {
 			continue // counted in Used by

@@ -139,3 +139,40 @@ func (s *siteNames) originText(o *network.Origin) string {
 func (s *siteNames) claimText(c *network.Claim) string {
 	return plainPub(c.Name) + " (" + plainPub(s.claimSiteText(c)) + ")"
 }
+
+// projectNames groups the catalog's claims by how a reader sees their names (nameKey), so a
+// claim page can warn that other projects go by a name that looks the same: a new project
+// named after an established one, with a Cyrillic letter or a zero-width space, must not pass
+// for it. Claims for the same project id are an identity conflict, which has its own banner.
+type projectNames map[string][]*network.Claim
+
+// newProjectNames groups the listed claims of n by nameKey, in the catalog's order.
+func newProjectNames(n *network.Network) projectNames {
+	p := projectNames{}
+	for _, c := range n.Listed {
+		if k := nameKey(c.Name); k != "" {
+			p[k] = append(p[k], c)
+		}
+	}
+	return p
+}
+
+// maxLookAlikes is how many look-alike claims a claim page names; it counts the rest, so a
+// site publishing a thousand copies of a name cannot make one page grow with them.
+const maxLookAlikes = 10
+
+// lookAlikes returns the listed claims of other project ids whose name looks like c's (at
+// most maxLookAlikes), and how many more there are.
+func (p projectNames) lookAlikes(c *network.Claim) (shown []*network.Claim, more int) {
+	for _, o := range p[nameKey(c.Name)] {
+		if o.Project == c.Project {
+			continue
+		}
+		if len(shown) < maxLookAlikes {
+			shown = append(shown, o)
+		} else {
+			more++
+		}
+	}
+	return shown, more
+}
