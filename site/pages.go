@@ -656,6 +656,9 @@ type originRow struct {
 	// adds the site's id, so headings show it too.
 	Path, Name, Text string
 	Named, ShowID    bool
+	// Addr is the site's address with its path (siteAddress), how a site that gives no name
+	// is shown.
+	Addr string
 	// Enrolled: some entry of the source list leads to the site (enrolled).
 	Enrolled bool
 	// HealthText is the site's health in words (siteHealthText); Healthy: it needs no badge.

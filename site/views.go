@@ -103,6 +103,7 @@ func (b *builder) siteRow(o *network.Origin) *originRow {
 	r := newOriginRow(o)
 	r.Path, r.Name, r.Text = originPath(o.ID), originName(o), b.names.originText(o)
 	r.Named, r.ShowID = r.Name != o.ID, r.Text != r.Name
+	r.Addr = siteAddress(o, true)
 	r.Enrolled = enrolled(o)
 	r.HealthText, r.Healthy = siteHealthText(r), siteHealthy(r)
 	r.Anchor = siteAnchor(o.ID)

@@ -48,7 +48,7 @@ func TestRejectedOtherReason(t *testing.T) {
 // TestSourcesAndSitesWording: the health page says where each source leads (a removed
 // source, a resolved one with a link to its site's health, an unresolved one with why and no
 // site) with its trail; the Sites page counts the claims out of the catalog and shows a site
-// that gives no name by its id.
+// that gives no name by its address, saying whether its site index was ever read.
 func TestSourcesAndSitesWording(t *testing.T) {
 	state, ids := healthState(t)
 	f := statetest.In(t, state)
@@ -62,6 +62,11 @@ func TestSourcesAndSitesWording(t *testing.T) {
 	f.Dir.ReadJSON(store.OriginPath(nameless), &o)
 	o.SiteName = nil
 	f.Write(store.OriginPath(nameless), o)
+	unread := f.Site("https://unread.example/mods/dreamweave.json", "")
+	o = store.Origin{}
+	f.Dir.ReadJSON(store.OriginPath(unread), &o)
+	o.SiteName, o.LastSuccess, o.Health, o.Problem = nil, nil, store.OriginInvalidIndex, ptr("the site index is not valid JSON")
+	f.Write(store.OriginPath(unread), o)
 	_, out := build(t, state, Options{})
 
 	health := page(t, out, "health/index.html")
@@ -77,9 +82,21 @@ func TestSourcesAndSitesWording(t *testing.T) {
 		}
 	}
 	sites := page(t, out, "origins/index.html")
-	for _, want := range []string{"(no name given)" + nameless, "(and 1 out of the catalog)"} {
-		if !strings.Contains(sites, want) {
-			t.Errorf("the Sites page does not say %q: %.1500s", want, sites)
+	if !strings.Contains(sites, "(and 1 out of the catalog)") {
+		t.Errorf("the Sites page does not count the claims out of the catalog: %.1500s", sites)
+	}
+	rows := map[string]string{} // site id -> its Site cell's text
+	for _, td := range htmlcheck.All(t, parsePage(t, out, "origins/index.html"), "table.sites tbody td.url") {
+		if c := htmlcheck.All(t, td, "code[data-pub]"); len(c) == 1 {
+			rows[htmlcheck.Text(c[0])] = htmlcheck.Text(td)
+		}
+	}
+	for site, want := range map[string]string{
+		nameless: "e.example/ (it gives no name)" + nameless + "https://e.example/dreamweave.json",
+		unread:   "unread.example/mods/ (no name: its site index has not been read)" + unread + "https://unread.example/mods/dreamweave.json",
+	} {
+		if got := rows[site]; got != want {
+			t.Errorf("the Sites page shows the nameless site %s as %q, want %q", site, got, want)
 		}
 	}
 	if !strings.Contains(page(t, out, originPath(ids["c"])), "Healthno longer enrolled (on the health page)") &&
