@@ -70,7 +70,7 @@ func TestCfgReader(t *testing.T) {
 	}
 }
 
-// setupDoc is the part of setup.json the check reads, for the node tests.
+// setupDoc is the part of the setup data the check reads, for the node tests.
 func setupDocFor(files map[string][]string, claims map[string]any) map[string]any {
 	return map[string]any{"format": "ashyams-setup", "format_version": 1, "notice": "", "content_files": files, "claims": claims}
 }

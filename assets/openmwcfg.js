@@ -146,7 +146,7 @@
   }
 
   // fold lowercases ASCII letters only, as OpenMW compares content file names (and as the
-  // build folds setup.json's keys).
+  // build folds the setup data's keys).
   function fold(s) {
     return s.replace(/[A-Z]+/g, function (c) { return c.toLowerCase(); });
   }

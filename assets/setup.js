@@ -1,6 +1,6 @@
 // AsHyAmS setup check: reads a player's openmw.cfg in the browser (openmwcfg.js) and lists
 // what the projects in this index declare about the content files it loads. The data is
-// setup.json's document in parts beside the page (setup/data/), loaded as scripts of the site
+// the setup check's data in parts beside the page (setup/data/), loaded as scripts of the site
 // (shards.js) as the file names them; the page's CSP allows no connection, so nothing is
 // fetched and nothing is sent. Every text
 // from a publisher or from the file is inserted as text (textContent), never as HTML.

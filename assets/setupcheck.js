@@ -1,5 +1,5 @@
 // The setup check's engine: compares an openmw.cfg, as openmwcfg.js read it, with what the
-// projects of this index declare (setup.json's document) and returns the findings; and the
+// projects of this index declare (the setup data, site/setup.go) and returns the findings; and the
 // share link's parts (the fragment, base64url text) and the bidi rule for shown text. It
 // touches neither the page nor the network, so it runs in node too (assets/engines_test.go);
 // setup.js renders what it returns, and the plan page runs it on the openmw.cfg it writes.

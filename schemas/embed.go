@@ -1,7 +1,7 @@
 // Package schemas holds this index's JSON Schemas, embedded in the binary: the DreamWeave
 // schema_version "2" site index and project manifest schemas (written from SPEC.md section 1;
 // README.md lists every deliberate difference from the published snapshot), the network
-// catalog schema, and the schemas of the build's search.json and setup.json. Every *.json file
+// catalog schema, and the schemas of the parts of the build's search index. Every *.json file
 // in this directory is embedded, and Compile is the one place any schema is compiled.
 package schemas
 
@@ -22,14 +22,6 @@ const (
 // Catalog names the network catalog v1 schema in FS (catalog.json and events.json), which the
 // build publishes.
 const Catalog = "dreamweave-network-catalog-1.schema.json"
-
-// Search names the schema of the build's search.json in FS (the reference's
-// dreamweave-network-search format, version 1); the build checks its file against it.
-const Search = "dreamweave-network-search-1.schema.json"
-
-// Setup names the schema of setup.json in FS: this index's own file for the setup check
-// page (which claims declare each OpenMW content file), not part of the network catalog format.
-const Setup = "ashyams-setup-1.schema.json"
 
 // The schemas of the parts of the build's search index (network-data/find/, site.FindDir):
 // the project list's and the plan page's own files, which only the site's scripts read.

@@ -297,7 +297,6 @@ type builder struct {
 	derived *derived
 	names   *siteNames // display names shared by sites: those sites are named with their id
 	looks   projectNames
-	setup   *setupDoc // setup.json's document, which the setup page carries too
 	// refs is every claim as the pages link and list it (bindFuncs).
 	refs map[*network.Claim]*claimRef
 	// md is this build's rendered publisher Markdown, each distinct text rendered once.
@@ -493,16 +492,15 @@ func checkNames(n *network.Network) error {
 	return nil
 }
 
-// machineFiles writes the machine-readable files. catalog.json and events.json
-// (catalog/format), search.json and updates.xml are at the reference index's paths under
+// machineFiles writes the machine-readable files SPEC section 5 names. catalog.json and
+// events.json (catalog/format) and updates.xml are at the reference index's paths under
 // network-data/, and the catalog schema under schemas/; they are written with the reference's
-// keys in its order but without its indentation (compactJSON). setup.json and its schema are beside them,
-// minified (this index's own files). Every JSON file is validated against its schema first.
+// keys in its order but without its indentation (compactJSON). Every JSON file is validated
+// against its schema first.
 // The JSON files are generated, validated and written as renders (spawn), beside the pages:
 // the catalog is the largest single file of a large build.
 func (b *builder) machineFiles() error {
 	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.base, Repository: b.repo}, BaseURL: b.base}
-	b.setup = b.setupData()
 	embedded := func(name string) func() ([]byte, error) {
 		return func() ([]byte, error) {
 			data, err := fs.ReadFile(schemas.FS, name)
@@ -515,10 +513,7 @@ func (b *builder) machineFiles() error {
 	files := []jsonFile{
 		{format.CatalogFile, func() ([]byte, error) { return format.Catalog(b.n, opts) }, func(d []byte) error { return format.Validate(format.CatalogFile, d) }},
 		{format.EventsFile, func() ([]byte, error) { return format.Events(b.n, opts) }, func(d []byte) error { return format.Validate(format.EventsFile, d) }},
-		{SearchFile, b.searchJSON, validateSearch},
-		{SetupFile, func() ([]byte, error) { return setupJSON(b.setup) }, validateSetup},
 		{format.SchemaPath, embedded(format.SchemaFile), nil},
-		{SetupSchemaPath, embedded(schemas.Setup), nil},
 	}
 	for _, f := range files {
 		b.spawn(b.bufs, func(*pageBuf) error { return b.jsonFile(f) })
@@ -539,19 +534,15 @@ type jsonFile struct {
 	validate func([]byte) error
 }
 
-// jsonFile generates, validates and writes f; setup.json and its schema are minified first,
-// and the catalog, the events and the search index are written without indentation.
+// jsonFile generates, validates and writes f; the catalog and the events are written without
+// indentation.
 func (b *builder) jsonFile(f jsonFile) error {
 	data, err := f.make()
 	if err != nil {
 		return err
 	}
 	switch f.name {
-	case SetupFile, SetupSchemaPath:
-		if data, err = minifyAs(b.min, ".json", data); err != nil {
-			return fmt.Errorf("%s: %w", f.name, err)
-		}
-	case format.CatalogFile, format.EventsFile, SearchFile:
+	case format.CatalogFile, format.EventsFile:
 		if data, err = compactJSON(data); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}

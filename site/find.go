@@ -34,8 +34,7 @@ import (
 //
 // Rows are the listed claims in the project list's order (by name). Parts are script files
 // (shards.go), so the plan page, whose CSP allows no connection, reads the same index, and
-// both pages search from file:// as when served. search.json, in the reference index's
-// format, stays for other readers.
+// both pages search from file:// as when served.
 const FindDir = format.DataDir + "/find"
 
 // findChunk is how many rows one rows part holds: at 10,000 claims about 20 KB a part, 2 KB

@@ -124,7 +124,7 @@ func BenchmarkBuildListField(b *testing.B) {
 
 // TestBuildLongRequiresContent builds the kept input of a hostile manifest: one release
 // whose openmw extension needs 20,000 content files (about 500 KB). The build finishes and
-// setup.json keeps every name once; the time it took is logged (BenchmarkBuildListField
+// the setup data keep every name once; the time it took is logged (BenchmarkBuildListField
 // measures it), never asserted.
 func TestBuildLongRequiresContent(t *testing.T) {
 	if testing.Short() {
@@ -139,12 +139,9 @@ func TestBuildLongRequiresContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("build of a 20,000-name requires_content manifest: %v (%v CPU)", time.Since(start), cpuTime()-cpu0)
-	var doc setupDoc
-	if err := json.Unmarshal(readOut(t, out, SetupFile), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := setupDataOf(t, out)
 	if len(doc.Claims) != 1 {
-		t.Fatalf("setup.json has %d claims, want 1", len(doc.Claims))
+		t.Fatalf("the setup data have %d claims, want 1", len(doc.Claims))
 	}
 	for _, c := range doc.Claims {
 		if len(c.RequiresContent) != len(need) {

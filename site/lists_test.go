@@ -7,6 +7,7 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,7 +275,7 @@ func TestConflictsPageMigrationEvidenceOnce(t *testing.T) {
 
 // TestSitesSharingANameAreToldApart (case 7): two different sites giving themselves the same
 // display name (case and surrounding spaces aside) but listing different projects are named
-// with their ids everywhere the site is named: project list, search.json, releases, updates,
+// with their ids everywhere the site is named: project list, search index, releases, updates,
 // the feed, titles and the site page; a site with a name of its own is not.
 func TestSitesSharingANameAreToldApart(t *testing.T) {
 	state := t.TempDir()
@@ -301,27 +302,23 @@ func TestSitesSharingANameAreToldApart(t *testing.T) {
 			t.Errorf("%s adds the id to a site whose name is its own", rel)
 		}
 	}
-	var search struct {
-		Records []struct {
-			Kind, Title, URL string
-			Fields           map[string][]string
+	sites := map[string]string{} // claim key -> the site as the search index's rows name it
+	for name, b := range dataParts(t, out, FindDir) {
+		if !strings.HasPrefix(name, "r") {
+			continue
 		}
-	}
-	if err := json.Unmarshal(readOut(t, out, SearchFile), &search); err != nil {
-		t.Fatal(err)
+		var part struct{ Rows [][]any }
+		if err := json.Unmarshal(b, &part); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, r := range part.Rows {
+			sites[r[0].(string)] = r[3].(string)
+		}
 	}
 	for s, want := range named {
-		found := false
-		for _, r := range search.Records {
-			if r.Kind == SearchProject && strings.HasSuffix(r.URL, "/"+s+"/") {
-				found = len(r.Fields["site"]) > 0 && r.Fields["site"][0] == strings.ToLower(strings.TrimSpace(want))
-			}
-			if r.Kind == SearchSite && r.URL == "origins/"+s+"/" && strings.Join(strings.Fields(r.Title), " ") != strings.Join(strings.Fields(want), " ") {
-				t.Errorf("search.json names the site %s %q", s, r.Title)
-			}
-		}
-		if !found {
-			t.Errorf("search.json does not name %s with its id", s)
+		i := slices.Index([]string{real, fake}, s)
+		if got := sites[uuid(i+1)+"/"+s]; strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(want), " ") {
+			t.Errorf("the search index names the site %s %q, want %q", s, got, want)
 		}
 	}
 	var feed struct {

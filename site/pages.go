@@ -1170,7 +1170,7 @@ type publishersData struct {
 	Repository string
 }
 
-// handWritten are the hand-written pages, in the order search.json lists them: template,
+// handWritten are the hand-written pages, each with its template,
 // path, title and description.
 var handWritten = []struct{ kind, path, title, desc string }{
 	{"about", "about/index.html", "About this index", "How this index works."},

@@ -1,48 +1,23 @@
 package site
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
-	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
-	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
-
-// SetupFile is the setup check's data beside the catalog (network-data/): which claims declare
-// each OpenMW content file, with what those claims declare they need. The setup page
-// (setup/index.html) carries the same data inside itself, because its CSP allows no connection.
-const SetupFile = format.DataDir + "/setup.json"
-
-// SetupSchemaPath is where setup.json's schema is published, beside the catalog schema.
-const SetupSchemaPath = "schemas/" + schemas.Setup
 
 // SetupPage is the setup check page: a player's openmw.cfg read in the browser.
 const SetupPage = "setup/index.html"
 
-// setupFormat names the setup data's format; schemas.Setup describes format version 1.
-const setupFormat = "ashyams-setup"
-
-// setupNotice says what setup.json is, in the file itself.
-const setupNotice = "What the current release of each claim in this index declares about OpenMW content files " +
-	"(extensions.openmw), as this index last read it: the content files, groundcover files, archives and data folders its components provide, the content files it needs, " +
-	"the projects it requires or conflicts with, and the OpenMW versions it runs on. These are the publishers' declarations, " +
-	"not tests by this index."
-
-// setupDoc is setup.json (schemas/ashyams-setup-1.schema.json).
+// setupDoc is the setup check's data: what the current release of each listed claim
+// declares about OpenMW content files, folders and archives (extensions.openmw), as this
+// index last read it. The setup page loads it in parts (setupShards).
 type setupDoc struct {
-	Format        string `json:"format"`         // setupFormat
-	FormatVersion int    `json:"format_version"` // 1
-	Notice        string `json:"notice"`         // setupNotice
 	// ContentFiles maps a content file name, lowercased as OpenMW compares names (ASCII
 	// letters only), to the keys ("<project>/<site>") of every listed claim whose release
 	// declares it, sorted: two claims declaring one file are both there.
@@ -324,11 +299,10 @@ func appendNew(list []string, add ...string) []string {
 	return list
 }
 
-// setupData computes setup.json's document from the model: every listed claim whose release
+// setupData computes the setup check's data from the model: every listed claim whose release
 // (setupReleaseOf) declares a content file, and every claim their relationships resolve to.
 func (b *builder) setupData() *setupDoc {
-	doc := &setupDoc{Format: setupFormat, FormatVersion: 1, Notice: setupNotice,
-		ContentFiles: map[string][]string{}, GroundcoverFiles: map[string][]string{}, FallbackArchives: map[string][]string{},
+	doc := &setupDoc{ContentFiles: map[string][]string{}, GroundcoverFiles: map[string][]string{}, FallbackArchives: map[string][]string{},
 		DataDirs: map[string][]string{}, Claims: map[string]*setupClaim{}}
 	entry := func(c *network.Claim) *setupClaim {
 		k := c.Key.String()
@@ -397,30 +371,6 @@ func (b *builder) setupData() *setupDoc {
 	return doc
 }
 
-// setupJSON is setup.json's bytes: compact, HTML characters unescaped, one final newline.
-func setupJSON(doc *setupDoc) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", SetupFile, err)
-	}
-	return buf.Bytes(), nil
-}
-
-// setupSchema is setup.json's schema (schemas.Setup), compiled once.
-var setupSchema = sync.OnceValues(func() (*jsonschema.Schema, error) { return schemas.Compile(schemas.FS, schemas.Setup) })
-
-// validateSetup checks a setup.json document against schemas.Setup with the library's
-// validator; the error names the JSON pointer of the value that does not match.
-func validateSetup(doc []byte) error {
-	s, err := setupSchema()
-	if err != nil {
-		return err
-	}
-	return schemas.Validate(s, doc)
-}
-
 // setupPageData is what the setup page carries itself: the counts its text states and how
 // its data is cut into the parts under setup/data/ (setupShards).
 type setupPageData struct {
@@ -429,7 +379,7 @@ type setupPageData struct {
 	Shards shardPlan `json:"shards"`
 }
 
-// setupShards cuts setup.json's document into the setup page's parts: the claims by
+// setupShards cuts the setup check's data into the setup page's parts: the claims by
 // project id prefix ("claims"), and the four name indexes by a hash of each folded name
 // (content_files, groundcover_files, fallback_archives, data_dirs), every part written.
 func setupShards(doc *setupDoc) (setupPageData, map[string]any) {
@@ -461,10 +411,10 @@ func setupShards(doc *setupDoc) (setupPageData, map[string]any) {
 }
 
 // setupPage is the setup check (SetupPage): a player's openmw.cfg read in the browser against
-// setup.json's document, which the page loads in parts from setup/data/ as the file names
-// them (its CSP allows scripts of the site and no connection).
+// the setup check's data (setupData), which the page loads in parts from setup/data/ as the
+// file names them (its CSP allows scripts of the site and no connection).
 func (b *builder) setupPage() error {
-	data, parts := setupShards(b.setup)
+	data, parts := setupShards(b.setupData())
 	if err := b.writeShards(SetupDataDir, parts); err != nil {
 		return err
 	}

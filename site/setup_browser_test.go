@@ -449,10 +449,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	t.Parallel()
 	browsertest.Path(t) // skips under -short or with no browser, before the build
 	out, _ := corpusBuild(t)
-	var data setupDoc
-	if err := json.Unmarshal(readOut(t, out, SetupFile), &data); err != nil {
-		t.Fatal(err)
-	}
+	data := *setupDataOf(t, out)
 	keyOf := func(file string) string {
 		t.Helper()
 		ks := data.ContentFiles[foldASCII(file)]
@@ -536,7 +533,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	onlySite("pasted")
 
 	// The page can connect nowhere: its CSP refuses a fetch, even of its own site's file.
-	fetched, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("../network-data/setup.json").then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
+	fetched, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("../network-data/catalog.json").then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
 	if err != nil || fetched != "refused" {
 		t.Errorf("a fetch from the setup page was %s (%v)", fetched, err)
 	}

@@ -201,14 +201,11 @@ func TestXSSCorpus(t *testing.T) {
 	for _, p := range res.Pages {
 		assertInert(t, p, parsePage(t, out, p))
 	}
-	// The setup page carries the hostile content file names (as JSON text, checked inert above).
-	var setup setupDoc
-	if err := json.Unmarshal(readOut(t, out, SetupFile), &setup); err != nil {
-		t.Fatal(err)
-	}
+	// The setup page's data parts carry the hostile content file names (as JSON text, checked inert above).
+	setup := setupDataOf(t, out)
 	for _, name := range []string{"</script><script>alert(1)</script>.esp", "<img src=x onerror=alert(1)>.omwscripts"} {
 		if len(setup.ContentFiles[name]) != 1 {
-			t.Errorf("setup.json does not list the hostile content file %q: %v", name, setup.ContentFiles)
+			t.Errorf("the setup data do not list the hostile content file %q: %v", name, setup.ContentFiles)
 		}
 	}
 	// The staleness banner of the "claim problem" case is there, with the problem as text

@@ -106,7 +106,7 @@ var fns = {
   "setup.params": function (s) { return mapObject(setup.params(s)); },
   "setup.roundTrip": function (s) { return setup.decode(setup.encode(s)) === s; },
   "setup.decode": function (s) { return short(setup.decode(s)); },
-  // setup.check runs the whole check (cfg text, setup.json document, version) and returns the
+  // setup.check runs the whole check (cfg text, the setup data, version) and returns the
   // findings by kind: [kind, claim key, file or need, line] each.
   "setup.check": function (data, text, openmw) {
     var f = setup.check(data, cfg.parse(text), openmw), out = [];
