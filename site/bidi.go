@@ -173,3 +173,30 @@ func dropControls(b []byte) []byte {
 // markupEnds ends a stretch of text in HTML and XML: markup and attribute quotes, which
 // escaped publisher text never holds raw.
 func markupEnds(c byte) bool { return c == '<' || c == '>' || c == '"' || c == '\'' }
+
+// maxTitle is how many characters of a page's own title (Page.Title, before " · AsHyAmS")
+// the <title> keeps: room for the longest real event headline, while a publisher's
+// 3,000-character project name does not make every page naming it that long.
+const maxTitle = 200
+
+// clipTitle is title cut to maxTitle characters, at the last space of its final 30 when there
+// is one, and ended with "…"; an isolate the cut leaves open is closed (plainPub's FSI). A
+// shorter title is returned as it is.
+func clipTitle(title string) string {
+	r := []rune(title)
+	if len(r) <= maxTitle {
+		return title
+	}
+	r = r[:maxTitle-1]
+	for i := len(r) - 1; i >= len(r)-30; i-- {
+		if r[i] == ' ' {
+			r = r[:i]
+			break
+		}
+	}
+	s := string(r)
+	if open := strings.Count(s, fsi) - strings.Count(s, pdi); open > 0 {
+		s += strings.Repeat(pdi, open)
+	}
+	return s + "…"
+}

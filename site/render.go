@@ -369,6 +369,7 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 		p.Meta = b.meta()
 	}
 	p.Base, p.Root = b.base, sitedir.BasePath(b.base)
+	p.Title = clipTitle(p.Title)
 	p.Nav = navFor(p)
 	p.SiteFeed = kind == "home" || kind == "updates"
 	if p.Canonical == "" && !p.Rooted {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 
@@ -302,5 +303,29 @@ func TestLongPublisherTextIsBounded(t *testing.T) {
 	page := parsePage(t, out, claimPath(uuid(1), site))
 	if s := htmlcheck.Text(htmlcheck.One(t, page, "#summary details p[data-pub]")); !strings.HasSuffix(s, "END") || len(s) < 100_000 {
 		t.Errorf("the claim page's folded summary is %d bytes, ending %q: want the whole summary", len(s), s[max(0, len(s)-10):])
+	}
+}
+
+// TestLongNameKeepsTitlesShort: a 3,000-character project name (words a trust check would
+// flag among them) gives its claim page and project page a <title> of at most maxTitle
+// characters and " · AsHyAmS", cut at a space and ended with "…", the heading still says the
+// whole name, and check-site (build runs it) takes the cut quotation for the publisher's,
+// not the index's words.
+func TestLongNameKeepsTitlesShort(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	name := strings.TrimSpace(strings.Repeat("Trusted Safe Verified ", 140))
+	f.Claim(site, sampleManifest(uuid(1), name, 1))
+	_, out := build(t, state, Options{})
+	for _, p := range []string{claimPath(uuid(1), site), "projects/" + uuid(1) + "/index.html"} {
+		doc := parsePage(t, out, p)
+		title := strings.TrimSuffix(htmlcheck.Text(htmlcheck.One(t, doc, "title")), " · AsHyAmS")
+		if n := utf8.RuneCountInString(title); n > maxTitle || !strings.HasSuffix(title, "…") || !strings.HasPrefix(name, strings.TrimSuffix(title, "…")) {
+			t.Errorf("%s: the title is %d characters, %q, want at most %d, a start of the name ended with …", p, n, title[:min(len(title), 60)], maxTitle)
+		}
+		if h := htmlcheck.Text(htmlcheck.One(t, doc, "h1")); h != name {
+			t.Errorf("%s: the heading is %d bytes, want the whole name (%d)", p, len(h), len(name))
+		}
 	}
 }

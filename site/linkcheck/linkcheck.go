@@ -270,14 +270,39 @@ func publisherTexts(doc *html.Node) []string {
 // withoutPublisher removes every publisher text of the page from s, so what is left is the
 // index's own words. Bidi controls are compared away on both sides: plain-text contexts
 // carry publisher text without them (plainPub), the page's <bdi> elements with them.
+//
+// A title quotes at most the start of a long publisher text, cut and ended with "…": before
+// each "…", the longest end of the text there that begins some publisher text is taken out
+// too, so the cut quotation is not read as the index's words.
 func withoutPublisher(s string, pub []string) string {
 	s = textdir.Strip(s)
+	stripped := make([]string, 0, len(pub))
 	for _, p := range pub {
 		if p = textdir.Strip(p); p != "" {
 			s = strings.ReplaceAll(s, p, " ")
+			stripped = append(stripped, p)
 		}
 	}
-	return s
+	var out strings.Builder
+	for {
+		head, tail, cut := strings.Cut(s, "…")
+		if !cut {
+			out.WriteString(s)
+			return out.String()
+		}
+		quoted := 0
+		for _, p := range stripped {
+			for k := min(len(p), len(head)); k > quoted; k-- {
+				if head[len(head)-k] == p[0] && strings.HasSuffix(head, p[:k]) {
+					quoted = k
+					break
+				}
+			}
+		}
+		out.WriteString(head[:len(head)-quoted])
+		out.WriteString(" ")
+		s = tail
+	}
 }
 
 // words looks for forbidden words in this index's own text: text nodes and the human-readable

@@ -90,3 +90,19 @@ func TestCheckEmptyAndMissing(t *testing.T) {
 		t.Error("a missing directory is not an error")
 	}
 }
+
+// TestWithoutPublisherTakesOutCutQuotations: before a "…", only what begins a publisher text
+// is taken out; the index's own words around it stay to be checked.
+func TestWithoutPublisherTakesOutCutQuotations(t *testing.T) {
+	pub := []string{"Trusted Safe Verified Mod", "Other"}
+	for _, c := range []struct{ in, want string }{
+		{"Trusted Safe Veri… · AsHyAmS", "  · AsHyAmS"},
+		{"The safe pick: Trusted Sa…", "The safe pick:  "},
+		{"A safe… choice", "A safe  choice"},
+		{"Other and Trusted Safe Verified Mod", "  and  "},
+	} {
+		if got := withoutPublisher(c.in, pub); got != c.want {
+			t.Errorf("withoutPublisher(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
