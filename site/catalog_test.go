@@ -204,9 +204,12 @@ func TestBrowsePages(t *testing.T) {
 			t.Errorf("%s lists %s, want %s", p, got, want)
 		}
 	}
-	index := string(readOut(t, out, browsePath))
+	linked := map[string]bool{}
+	for _, a := range htmlcheck.All(t, parsePage(t, out, browsePath), "main a[href]") {
+		linked[path.Join(path.Dir(browsePath), htmlcheck.Attr(a, "href"))] = true
+	}
 	for _, l := range []string{"type-mod/", "type-library/", "type-tool/", "status-active/", "status-experimental/", "tag-lua/", "tag-lighting/", "tag-paths/", "foundations/", "recently-released/", "recently-updated/"} {
-		if !strings.Contains(index, l+`index.html"`) {
+		if !linked["browse/"+l+"index.html"] {
 			t.Errorf("browse/ does not link %s", l)
 		}
 	}

@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 // component is one component of a test release: its id, the content files its openmw
@@ -229,36 +230,43 @@ func TestSetupCSP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	csp := regexp.MustCompile(`http-equiv="?Content-Security-Policy"? content="([^"]*)"`)
 	for _, p := range res.Pages {
-		page := string(readOut(t, out, p))
-		m := csp.FindStringSubmatch(page)
-		if m == nil {
-			t.Errorf("%s has no CSP", p)
+		doc := parsePage(t, out, p)
+		metas := htmlcheck.All(t, doc, `head meta[http-equiv="Content-Security-Policy"]`)
+		if len(metas) != 1 {
+			t.Errorf("%s has %d CSP meta elements, want 1", p, len(metas))
 			continue
 		}
-		none := strings.Contains(m[1], "connect-src 'none'")
-		scripts := strings.Contains(page, "assets/setup.js") && strings.Contains(page, "assets/openmwcfg.js")
+		csp := htmlcheck.Attr(metas[0], "content")
+		var srcs []string
+		for _, s := range htmlcheck.All(t, doc, "script") {
+			srcs = append(srcs, htmlcheck.Attr(s, "src"))
+		}
+		none := strings.Contains(csp, "connect-src 'none'")
+		loads := func(asset string) bool {
+			return slices.ContainsFunc(srcs, func(s string) bool { return strings.HasSuffix(s, asset) })
+		}
+		setupJS, cfgJS := loads("assets/setup.js"), loads("assets/openmwcfg.js")
 		if p == PlanPage {
-			if !none || strings.Contains(m[1], "connect-src 'self'") || strings.Contains(page, "assets/setup.js") {
-				t.Errorf("%s: CSP %q; want connect-src 'none' and no setup script", p, m[1])
+			if !none || strings.Contains(csp, "connect-src 'self'") || setupJS {
+				t.Errorf("%s: CSP %q; want connect-src 'none' and no setup script", p, csp)
 			}
 			continue
 		}
 		if p == SetupPage {
-			if !none || strings.Contains(m[1], "connect-src 'self'") || !scripts {
-				t.Errorf("%s: CSP %q, scripts %v; want connect-src 'none' and both setup scripts", p, m[1], scripts)
+			if !none || strings.Contains(csp, "connect-src 'self'") || !setupJS || !cfgJS {
+				t.Errorf("%s: CSP %q, scripts %q; want connect-src 'none' and both setup scripts", p, csp, srcs)
 			}
 			continue
 		}
-		if !strings.Contains(page, "<script") {
-			if strings.Contains(m[1], "script-src") || strings.Contains(m[1], "connect-src") {
-				t.Errorf("%s: CSP %q on a page without a script; want no script-src and no connect-src", p, m[1])
+		if len(srcs) == 0 {
+			if strings.Contains(csp, "script-src") || strings.Contains(csp, "connect-src") {
+				t.Errorf("%s: CSP %q on a page without a script; want no script-src and no connect-src", p, csp)
 			}
-		} else if none || !strings.Contains(m[1], "connect-src 'self'") || strings.Contains(page, "assets/setup.js") {
-			t.Errorf("%s: CSP %q; want connect-src 'self' and no setup script", p, m[1])
+		} else if none || !strings.Contains(csp, "connect-src 'self'") || setupJS {
+			t.Errorf("%s: CSP %q; want connect-src 'self' and no setup script", p, csp)
 		}
-		if !strings.Contains(page, `href="`+strings.Repeat("../", strings.Count(p, "/"))+`setup/index.html"`) && p != notFoundPage {
+		if p != notFoundPage && htmlcheck.Count(t, doc, `header.site nav a[href="`+strings.Repeat("../", strings.Count(p, "/"))+`setup/index.html"]`) != 1 {
 			t.Errorf("%s does not link to the setup page in its navigation", p)
 		}
 	}
