@@ -606,7 +606,7 @@ func TestBuildModelPages(t *testing.T) {
 	if !strings.Contains(string(svg), "prefers-color-scheme:dark") || !strings.Contains(string(svg), `class="site"`) || !strings.Contains(string(svg), ">from ") {
 		t.Errorf("graph.svg has no dark scheme or no site line in its boxes:\n%s", svg)
 	}
-	if !regexp.MustCompile(`alt="A drawing of \d+ arrows? between \d+ claims?, for \d+ of the \d+ relationships? in the table below`).MatchString(string(readOut(t, out, "dependencies/index.html"))) {
+	if !regexp.MustCompile(`alt="A drawing of \d+ arrows? between \d+ claims?, for \d+ of the \d+ relationships? in the list below`).MatchString(string(readOut(t, out, "dependencies/index.html"))) {
 		t.Errorf("the graph's alt text does not count what it draws:\n%s", deps)
 	}
 	feed := string(readOut(t, out, FeedFile))

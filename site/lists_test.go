@@ -367,7 +367,7 @@ func TestDependenciesPerTargetOnConflictedID(t *testing.T) {
 	f.Claim(user, mu)
 	_, out := build(t, state, Options{})
 	text := strings.Join(strings.Fields(page(t, out, "dependencies/index.html")), " ")
-	for _, want := range []string{"not the same for every claim of this id:", "Impostor Broom (Impostor Site): no", "Morrobroom (Broom Works): yes"} {
+	for _, want := range []string{"wants >=1.0, <2: not the same for every claim of this id", "Impostor Broom (Impostor Site, 2.0.0): no", "Morrobroom (Broom Works, 1.0.0): yes"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("dependencies page lacks %q", want)
 		}

@@ -840,25 +840,31 @@ type dependenciesData struct {
 	// UsedBy counts the claims others require (listed on usedByPath).
 	UsedBy int
 	Graph  *graphInfo
-	// Rels are this page's relationships (network.Relationships) as the table shows them, of
-	// Total.
-	Rels  []*relView
-	Total int
-	// FromSpans are the rows each row's From cell spans (fromSpans), by row of Rels.
-	FromSpans []int
+	// Groups are this page's relationships (network.Relationships), of Total, under the
+	// release that states them.
+	Groups []depGroup
+	Total  int
 }
 
-// fromSpans are the rows the From cell of each of rels spans in the dependency table: a
-// claim's relationships are consecutive, so its cell is printed once, on the first of them,
-// across all of them on the page (0 for the rows the cell above covers).
-func fromSpans(rels []*relView) []int {
-	out := make([]int, len(rels))
+// depGroup is the relationships of one claim's current release on one page of the list: the
+// claim is named once, above them.
+type depGroup struct {
+	From    *network.Claim
+	Version string
+	Rels    []*relView
+}
+
+// depGroups groups rels, in order, by the claim and release that state them: a claim's
+// relationships are consecutive, so each claim heads one group a page (a second one when its
+// relationships run on to the next page).
+func depGroups(rels []*relView) []depGroup {
+	var out []depGroup
 	for i := 0; i < len(rels); {
 		j := i + 1
 		for j < len(rels) && rels[j].From == rels[i].From && rels[j].Release == rels[i].Release {
 			j++
 		}
-		out[i] = j - i
+		out = append(out, depGroup{From: rels[i].From, Version: rels[i].Release.Release.Version, Rels: rels[i:j]})
 		i = j
 	}
 	return out
@@ -889,7 +895,7 @@ func (b *builder) dependenciesPage() error {
 	if err := b.pagedList("dependencies", &Page{Path: "dependencies/index.html", Title: "Dependencies", Section: "dependencies",
 		Desc: "Every relationship of every current release, resolved against the catalog, and which claims are required by others."}, len(rels),
 		func(lo, hi int, pg *pager) any {
-			return &dependenciesData{N: b.n, First: pg == nil || pg.N == 1, UsedBy: len(used), Graph: g, Rels: rels[lo:hi], Total: len(rels), FromSpans: fromSpans(rels[lo:hi])}
+			return &dependenciesData{N: b.n, First: pg == nil || pg.N == 1, UsedBy: len(used), Graph: g, Groups: depGroups(rels[lo:hi]), Total: len(rels)}
 		}); err != nil {
 		return err
 	}

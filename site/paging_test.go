@@ -66,6 +66,16 @@ func elements(doc *html.Node, match func(*html.Node) bool) []*html.Node {
 }
 
 // hasClass reports whether n's class attribute holds c.
+// depItem reports whether n is a relationship of the dependency list: an item of the list
+// under the claim that states it (ul.deps > li > ul > li).
+func depItem(n *html.Node) bool {
+	if n.Data != "li" || n.Parent == nil || n.Parent.Data != "ul" {
+		return false
+	}
+	head := n.Parent.Parent
+	return head != nil && head.Data == "li" && head.Parent != nil && hasClass(head.Parent, "deps")
+}
+
 func hasClass(n *html.Node, c string) bool {
 	v, _ := attr(n, "class")
 	for _, f := range strings.Fields(v) {
@@ -105,7 +115,7 @@ func TestListsArePaged(t *testing.T) {
 		{"browse/tag-lua/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n.Parent, "brief") }},
 		{"releases/index.html", listed, func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }},
 		{"updates/index.html", len(res.Network.Events), func(n *html.Node) bool { return n.Data == "li" && n.Parent.Data == "ul" && hasClass(n.Parent, "list") }},
-		{"dependencies/index.html", len(res.Network.Relationships), func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }},
+		{"dependencies/index.html", len(res.Network.Relationships), depItem},
 	}
 	for _, l := range lists {
 		pages := pageCount(l.n)
@@ -125,15 +135,10 @@ func TestListsArePaged(t *testing.T) {
 			if len(es) != want {
 				t.Errorf("%s holds %d entries, want %d", rel, len(es), want)
 			}
-			from := "" // a dependency row's From cell, which spans the claim's rows
 			for _, e := range es {
 				key := textOf(e)
-				if e.Data == "tr" {
-					if tds := htmlcheck.All(t, e, "td"); len(tds) == 6 {
-						from = textOf(tds[0])
-					} else {
-						key = from + key
-					}
+				if depItem(e) { // a relationship, under the claim that states it
+					key = textOf(htmlcheck.All(t, e.Parent.Parent, "a")[0]) + key
 				}
 				if seen[key] && l.first != "updates/index.html" {
 					t.Errorf("%s repeats an entry of an earlier page: %.60q", rel, key)

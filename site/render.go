@@ -179,6 +179,7 @@ var funcs = template.FuncMap{
 	"dict":      dict,
 	"plural":    plural,
 	"trimmed":   strings.TrimSpace,
+	"verb":      relationVerb,
 }
 
 // siteLabel is how a claim's site is named in running text: the name the site gives itself,

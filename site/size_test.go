@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -208,34 +207,40 @@ func TestProjectPageLinksEachClaim(t *testing.T) {
 	}
 }
 
-// TestDependencyTableNamesEachClaimOnce: the dependency table prints a claim's From cell once,
-// spanning the rows of the relationships its release states, so every row still has its six
-// columns and every relationship its row.
-func TestDependencyTableNamesEachClaimOnce(t *testing.T) {
+// TestDependencyListNamesEachClaimOnce: the dependency list names a claim once, with its
+// current version, above the relationships its release states, one item each; every item
+// says its kind and links the claim it resolves to, and a page of it stays small.
+func TestDependencyListNamesEachClaimOnce(t *testing.T) {
 	state := t.TempDir()
 	synthState(t, state, 6) // claims 1 to 5 each state two relationships
 	res, out := build(t, state, Options{})
-	rows := htmlcheck.All(t, parsePage(t, out, "dependencies/index.html"), "table tbody tr")
-	if len(rows) != len(res.Network.Relationships) {
-		t.Fatalf("%d rows, want one per relationship (%d)", len(rows), len(res.Network.Relationships))
+	doc := parsePage(t, out, "dependencies/index.html")
+	heads := htmlcheck.All(t, doc, "ul.deps > li")
+	if len(heads) != 5 {
+		t.Fatalf("%d claims head relationships, want the 5 that state them", len(heads))
 	}
-	covered, spanned := 0, 0
-	for i, tr := range rows {
-		cells := htmlcheck.All(t, tr, "td")
-		want := 6
-		if covered > 0 {
-			want, covered = 5, covered-1
+	items := 0
+	for i, li := range heads {
+		from := htmlcheck.All(t, li, "a")[0]
+		if !strings.HasPrefix(htmlcheck.Attr(from, "href"), "../projects/") || !strings.HasPrefix(htmlcheck.Text(li), htmlcheck.Text(from)+" 1.0.4 (") {
+			t.Errorf("claim %d is not named with its version and site first: %q", i, htmlcheck.Text(li))
 		}
-		if len(cells) != want {
-			t.Errorf("row %d has %d cells, want %d", i, len(cells), want)
+		rels := htmlcheck.All(t, li, "li > ul > li")
+		if len(rels) != 2 {
+			t.Errorf("claim %d heads %d relationships, want 2", i, len(rels))
 		}
-		if span := htmlcheck.Attr(cells[0], "rowspan"); want == 6 && span != "" {
-			n, _ := strconv.Atoi(span)
-			covered, spanned = n-1, spanned+1
+		for _, r := range rels {
+			if text := htmlcheck.Text(r); !strings.HasPrefix(text, "requires ") && !strings.HasPrefix(text, "recommends ") {
+				t.Errorf("a relationship does not start with its kind: %q", text)
+			}
+			if htmlcheck.Count(t, r, `a[href^="../projects/"]`) == 0 {
+				t.Errorf("a relationship links no claim it resolves to: %q", htmlcheck.Text(r))
+			}
 		}
+		items += len(rels)
 	}
-	if spanned != 5 {
-		t.Errorf("%d From cells span rows, want one for each of the 5 claims with two relationships", spanned)
+	if items != len(res.Network.Relationships) {
+		t.Errorf("%d relationships listed, want %d", items, len(res.Network.Relationships))
 	}
 }
 

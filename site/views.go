@@ -273,6 +273,8 @@ type capView struct {
 	*network.Capability
 	Path       string
 	References []*relView
+	// Referrers counts the distinct claims whose current release references it.
+	Referrers int
 }
 
 // capViews are the capabilities of n as their pages show them.
@@ -280,6 +282,13 @@ func capViews(n *network.Network) []*capView {
 	out := make([]*capView, len(n.Capabilities))
 	for i, c := range n.Capabilities {
 		out[i] = &capView{Capability: c, Path: capabilityPath(c.Name), References: relViews(c.References)}
+		seen := map[*network.Claim]bool{}
+		for _, u := range c.Users {
+			if !seen[u.From] {
+				seen[u.From] = true
+				out[i].Referrers++
+			}
+		}
 	}
 	return out
 }
