@@ -466,7 +466,7 @@
     plan.downloads.forEach(function (d) {
       var a = d.artifact, li = el("li", { "data-key": d.key }, claimLink(d.key), ": ", pub(a.filename), " (" + size(a.size) + (a.platform ? ", for " + a.platform.os + " " + a.platform.arch : "") + "), extract into ", code(d.folder), ". ");
       a.sources.forEach(function (s, i) {
-        li.appendChild(el("a", { href: s.url, rel: "nofollow noopener" }, s.kind === "mirror" ? "mirror" + (s.name ? " " + s.name : "") : "publisher's download"));
+        li.appendChild(el("a", { href: s.url, rel: "nofollow" }, s.kind === "mirror" ? "mirror" + (s.name ? " " + s.name : "") : "publisher's download"));
         li.appendChild(document.createTextNode(i < a.sources.length - 1 ? ", " : ". "));
       });
       if (a.sha256) {

@@ -39,6 +39,9 @@ type Page struct {
 	// SiteFeed: the head links the network's Atom feed as an alternate, on the pages it is the
 	// feed of (the home page and the update lists), not on every page.
 	SiteFeed bool
+	// Outside: the page may link publishers' addresses, so its head asks the browser to send
+	// no referrer on any link (one meta element instead of rel=noreferrer on every link).
+	Outside bool
 	// Scripts are further scripts the page loads, in order (asset paths relative to the root).
 	Scripts []string
 	// Offline: the page may connect nowhere (CSP connect-src 'none'): the setup check, which
@@ -373,6 +376,7 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	p.Title = clipTitle(p.Title)
 	p.Nav = navFor(p)
 	p.SiteFeed = kind == "home" || kind == "updates"
+	p.Outside = outsideKinds[kind]
 	if p.Canonical == "" && !p.Rooted {
 		p.Canonical = b.base + dirURL(p.Path)
 	}
@@ -395,6 +399,12 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 		return b.writeBuf(p.Path, pb.html.Bytes(), &pb.min)
 	})
 	return nil
+}
+
+// outsideKinds are the page kinds whose templates or scripts print publishers' addresses as
+// links (their download, source, home page and mirror links, release notes, site addresses).
+var outsideKinds = map[string]bool{
+	"claim": true, "origin": true, "origins": true, "gaps": true, "health": true, "plan": true,
 }
 
 // wholeNetwork are the page kinds that list every claim, release, relationship or site of the

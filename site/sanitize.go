@@ -45,8 +45,10 @@ func markdownSetup() {
 	p.AllowURLSchemeWithCustomPolicy("mailto", func(u *url.URL) bool { return u.Opaque != "" })
 	p.RequireParseableURLs(true)
 	p.AllowRelativeURLs(false)
+	// rel=nofollow: the index vouches for no publisher's link. No rel=noreferrer: the pages
+	// that print publisher links send no referrer at all (the layout's referrer meta), and
+	// no link opens a new browsing context, so noopener would change nothing.
 	p.RequireNoFollowOnLinks(true)
-	p.RequireNoReferrerOnLinks(true)
 	mdPolicy = p
 }
 
@@ -113,14 +115,6 @@ func nodeText(n ast.Node, src []byte) string {
 	return b.String()
 }
 
-// relFromPolicy is the rel value bluemonday writes on every link it keeps (nofollow, then
-// noreferrer); relWanted adds noopener. The literal can only come from bluemonday: publisher
-// quotes inside attribute values are escaped.
-var (
-	relFromPolicy = []byte(`rel="nofollow noreferrer"`)
-	relWanted     = []byte(`rel="nofollow noopener noreferrer"`)
-)
-
 // Markdown renders publisher CommonMark as sanitized HTML. It is "" when nothing visible is
 // left (only markup, or only what the allowlist drops), so templates can leave out the
 // element around it instead of showing an empty bullet. Goldmark errors cannot happen when
@@ -184,22 +178,7 @@ func (s *mdScratch) render(src string) []byte {
 	if err := mdPolicy.SanitizeReaderToWriter(&s.rd, &s.clean); err != nil {
 		return nil // what SanitizeBytes gives for markup it cannot read
 	}
-	out := s.clean.Bytes()
-	if !bytes.Contains(out, relFromPolicy) {
-		return out
-	}
-	s.md.Reset() // read whole by the sanitizer: free to hold the links' new rel
-	for {
-		i := bytes.Index(out, relFromPolicy)
-		if i < 0 {
-			break
-		}
-		s.md.Write(out[:i])
-		s.md.Write(relWanted)
-		out = out[i+len(relFromPolicy):]
-	}
-	s.md.Write(out)
-	return s.md.Bytes()
+	return s.clean.Bytes()
 }
 
 // hasText reports whether sanitized HTML h shows anything: text outside its tags, or a

@@ -18,9 +18,9 @@ import (
 func TestMarkdownKeepsProseAndLinks(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"plain *em* **strong** `code`", "<p>plain <em>em</em> <strong>strong</strong> <code>code</code></p>\n"},
-		{"[site](https://example.org/a?b=c)", `<p><a href="https://example.org/a?b=c" rel="nofollow noopener noreferrer">site</a></p>` + "\n"},
-		{"[http](http://example.org/)", `<p><a href="http://example.org/" rel="nofollow noopener noreferrer">http</a></p>` + "\n"},
-		{"<mailto:a@example.org>", `<p><a href="mailto:a@example.org" rel="nofollow noopener noreferrer">mailto:a@example.org</a></p>` + "\n"},
+		{"[site](https://example.org/a?b=c)", `<p><a href="https://example.org/a?b=c" rel="nofollow">site</a></p>` + "\n"},
+		{"[http](http://example.org/)", `<p><a href="http://example.org/" rel="nofollow">http</a></p>` + "\n"},
+		{"<mailto:a@example.org>", `<p><a href="mailto:a@example.org" rel="nofollow">mailto:a@example.org</a></p>` + "\n"},
 		{"- one\n- two", "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n"},
 		{"1. one", "<ol>\n<li>one</li>\n</ol>\n"},
 		{"> quoted", "<blockquote>\n<p>quoted</p>\n</blockquote>\n"},
@@ -50,7 +50,7 @@ func TestMarkdownKeepsProseAndLinks(t *testing.T) {
 		{"<iframe src=https://evil.example/>frame text</iframe>", ""},
 		{"<p onmouseover=alert(1) style=color:red>x</p>", "<p>x</p>"},
 		{`<a href="javascript:alert(1)">js</a> text`, "<p>js text</p>\n"},
-		{`<a href="https://example.org/" onclick="x">ok</a>`, `<p><a href="https://example.org/" rel="nofollow noopener noreferrer">ok</a></p>` + "\n"},
+		{`<a href="https://example.org/" onclick="x">ok</a>`, `<p><a href="https://example.org/" rel="nofollow">ok</a></p>` + "\n"},
 		{`<img src=x onerror=alert(1) alt="pic">`, ""},
 		{`inline <span onclick=x>span</span> and <script>alert(1)</script> and <svg><script>x</script></svg>`, "<p>inline span and  and </p>\n"},
 		{"<!-- comment -->", ""},
@@ -113,7 +113,7 @@ func markdownProblems(out string) []string {
 					if SafeURL(a.Val) == "" {
 						probs = append(probs, "href "+a.Val)
 					}
-				case m.DataAtom == atom.A && a.Key == "rel" && a.Val == "nofollow noopener noreferrer":
+				case m.DataAtom == atom.A && a.Key == "rel" && a.Val == "nofollow":
 				default:
 					probs = append(probs, "attribute "+a.Key+"="+a.Val)
 				}

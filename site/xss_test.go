@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
@@ -199,7 +201,11 @@ func TestXSSCorpus(t *testing.T) {
 		}
 	}
 	for _, p := range res.Pages {
-		assertInert(t, p, parsePage(t, out, p))
+		doc := parsePage(t, out, p)
+		assertInert(t, p, doc)
+		for _, prob := range referrerProblems(p, doc) {
+			t.Error(prob)
+		}
 	}
 	// The setup page's data parts carry the hostile content file names (as JSON text, checked inert above).
 	setup := setupDataOf(t, out)
@@ -428,7 +434,76 @@ func inertProblems(page string, doc *html.Node) []string {
 	return probs
 }
 
+// referrerProblems lists the links of doc (a page at page) that leave the index without the
+// index's rule for a publisher's address: each link to an http, https or mailto address but
+// this index's own (its repository, DefaultRepository, its issues) carries rel=nofollow, none opens a new browsing
+// context (target), and a page with such a link tells the browser to send no referrer (the
+// head's <meta name=referrer content=no-referrer>).
+func referrerProblems(page string, doc *html.Node) []string {
+	var probs []string
+	outside := false
+	walk(doc, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		if n.DataAtom != atom.A {
+			return true
+		}
+		if tg, ok := attr(n, "target"); ok {
+			probs = append(probs, fmt.Sprintf("%s: a link opens a new browsing context (target=%q)", page, tg))
+		}
+		href, _ := attr(n, "href")
+		nu := normalizeURL(href)
+		if !strings.HasPrefix(nu, "http:") && !strings.HasPrefix(nu, "https:") && !strings.HasPrefix(nu, "mailto:") ||
+			href == DefaultRepository || strings.HasPrefix(href, DefaultRepository+"/") {
+			return true
+		}
+		outside = true
+		if rel, _ := attr(n, "rel"); !hasWord(rel, "nofollow") {
+			probs = append(probs, fmt.Sprintf("%s: the outside link %q has rel %q, not nofollow", page, href, rel))
+		}
+		return true
+	})
+	metas := 0
+	walk(doc, func(n *html.Node) bool {
+		if noReferrerMeta.Match(n) {
+			metas++
+		}
+		return true
+	})
+	if outside && metas != 1 {
+		probs = append(probs, page+": links outside the index without one <meta name=referrer content=no-referrer> in its head")
+	}
+	return probs
+}
+
+var noReferrerMeta, _ = htmlcheck.Compile(`head meta[name="referrer"][content="no-referrer"]`)
+
+// hasWord reports whether the space-separated list holds w.
+func hasWord(list, w string) bool { return slices.Contains(strings.Fields(list), w) }
+
 func TestXSSHelpersCatchExecutableMarkup(t *testing.T) {
+	// referrerProblems must fail on the links it looks for.
+	for _, s := range []string{
+		`<body><a href="https://x.example/" rel="nofollow">x</a>`,
+		`<head><meta name="referrer" content="no-referrer"></head><body><a href="` + DefaultRepository + `.evil.example/">x</a>`,
+		`<head><meta name="referrer" content="no-referrer"></head><body><a href="https://x.example/">x</a>`,
+		`<head><meta name="referrer" content="no-referrer"></head><body><a href=" MAILTO:a@x.example" rel="noopener">x</a>`,
+		`<head><meta name="referrer" content="no-referrer"></head><body><a href="../x/index.html" target="_blank">x</a>`,
+	} {
+		doc, err := html.Parse(strings.NewReader("<!DOCTYPE html><html>" + s + "</body></html>"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(referrerProblems("x.html", doc)) == 0 {
+			t.Errorf("referrerProblems accepts %s", s)
+		}
+	}
+	ok := `<!DOCTYPE html><html><head><meta name="referrer" content="no-referrer"></head><body><a href="https://x.example/" rel="nofollow">x</a><footer><a href="` + DefaultRepository + `">source</a></footer></body></html>`
+	if doc, err := html.Parse(strings.NewReader(ok)); err != nil || len(referrerProblems("x.html", doc)) != 0 {
+		t.Errorf("referrerProblems refuses %s: %v %v", ok, err, referrerProblems("x.html", doc))
+	}
+
 	// The assertions above must fail on the markup they look for, or the corpus proves nothing.
 	bad := []string{
 		`<script>alert(1)</script>`, `<a href="java&#x09;script:alert(1)">x</a>`, `<a href=" JAVASCRIPT:x">x</a>`,
@@ -458,6 +533,17 @@ func TestXSSHelpersCatchExecutableMarkup(t *testing.T) {
 		}
 		if len(inertProblems(SetupPage, doc)) == 0 {
 			t.Errorf("inertProblems accepts %s on the setup page", s)
+		}
+	}
+}
+
+// TestCorpusOutsideLinksSendNoReferrer: on the real network's pages every link to a
+// publisher's address is rel=nofollow, opens nothing new, and its page sends no referrer.
+func TestCorpusOutsideLinksSendNoReferrer(t *testing.T) {
+	out, res := corpusBuild(t)
+	for _, p := range res.Pages {
+		for _, prob := range referrerProblems(p, parsePage(t, out, p)) {
+			t.Error(prob)
 		}
 	}
 }
