@@ -469,7 +469,7 @@ func TestBuildOddPublisherData(t *testing.T) {
 		t.Error("the huge name is not shown whole")
 	}
 	bareText := page(t, out, claimPath(uuid(3), site))
-	for _, w := range []string{"Bare", "None listed.", "not given", "no download address listed"} {
+	for _, w := range []string{"Bare", "Maintainers: none listed.", "not given", "no download address listed"} {
 		if !strings.Contains(bareText, w) {
 			t.Errorf("the bare claim page does not say %q", w)
 		}

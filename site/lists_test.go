@@ -228,10 +228,10 @@ func TestUsedByIsRequiresOnly(t *testing.T) {
 		}
 	}
 	for _, w := range []string{
-		"Clashes from Site A a.example, release 1.0.0, conflicts with this claim through the capability light:api.",
-		"Suggests from Site A a.example, release 1.0.0, recommends this claim (version >=1.0).",
-		"Works With from Site A a.example, release 1.0.0, is compatible with this claim.",
-		"Successor from Site A a.example, release 1.0.0, replaces this claim.",
+		"Clashes from this site, release 1.0.0, conflicts with this claim through the capability light:api.",
+		"Suggests from this site, release 1.0.0, recommends this claim (version >=1.0).",
+		"Works With from this site, release 1.0.0, is compatible with this claim.",
+		"Successor from this site, release 1.0.0, replaces this claim.",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(referenced), " "), w) {
 			t.Errorf("Referenced by does not say %q: %q", w, referenced)

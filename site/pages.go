@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -332,6 +333,11 @@ type claimView struct {
 	// Used by counts (a requires of another claim): recommends, conflicts, compatible,
 	// replaces, and any relationship naming its own project.
 	Referenced []*referenceView
+	// RefMoreCaps are the capabilities of the references past the first usedByShown, whose
+	// pages list them, and RefMoreByID says that some of those name this claim's project
+	// id; both empty when Referenced is all.
+	RefMoreCaps []capLink
+	RefMoreByID bool
 	// NoSeen: no release has a recorded first-seen time. SameSeen is the event in which this
 	// index first saw every release, when one event shows them all (a claim's first
 	// observation): the releases list says it once instead of on every release.
@@ -355,7 +361,26 @@ type claimView struct {
 	// channels but development. Behind are the rest (development builds, older, yanked and
 	// deprecated releases), in the manifest's order, behind a disclosure.
 	Shown, Behind []*releaseView
+	// UsedBy are the first usedByShown of the claims whose current release requires this
+	// one; UsedByMore is the page of the used-by list naming every one of them, when there
+	// are more ("" when UsedBy is all), so that a claim many require keeps a bounded page.
+	UsedBy     []*network.Claim
+	UsedByMore string
+	// TagsAreVersions: every release other than the current one is in the current release's
+	// repository with its version as its source tag and no other source fact; the releases
+	// list says so once instead of on each line.
+	TagsAreVersions bool
+	// CommonChannel: every release other than the current one is on the current release's
+	// channel, said once instead of on each line.
+	CommonChannel bool
+	// SourceIsLink: the current release's source repository is the project's Source link,
+	// which the current release's facts then point to instead of printing it again.
+	SourceIsLink bool
 }
+
+// usedByShown is how many of the claims requiring it a claim page names; the used-by list
+// names them all.
+const usedByShown = 20
 
 // runtimeView is one runtime a release names with its constraint (under the numeric scheme).
 type runtimeView struct{ ID, Constraint string }
@@ -423,6 +448,53 @@ type releaseView struct {
 type artifactView struct {
 	*protocol.Artifact
 	ShowKind bool
+}
+
+// Short is the artifact's size in its largest unit ("12.1 KiB"; "900 bytes" below a KiB), for
+// a line that is not the current release's: the SHA-256 beside it identifies the file.
+func (a artifactView) Short() string {
+	s := sizeText(a.Size)
+	if i := strings.Index(s, " ("); i >= 0 {
+		return strings.TrimSuffix(s[i+2:], ")")
+	}
+	return s
+}
+
+// linkShown is how many characters of a publisher URL after its host a link shows.
+const linkShown = 40
+
+// urlText is the visible text of a link to a publisher's http or https URL, whose href holds
+// the whole URL: the host and what follows it, without "https://" ("http://" stays, so an
+// unencrypted link says so), a longer rest shortened with "…" to its last path segment
+// ("example.org/…/issues") or, when that is long too, to its first linkShown characters,
+// because a page that prints each long URL twice spends most of its bytes on them. The host
+// stays whole: it says where the link goes. "" for any other URL, which the link then prints
+// whole.
+func urlText(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return ""
+	}
+	rest := u.Path
+	if u.RawQuery != "" {
+		rest += "?" + u.RawQuery
+	}
+	if u.Fragment != "" {
+		rest += "#" + u.Fragment
+	}
+	if len([]rune(rest)) > linkShown {
+		p := strings.TrimSuffix(u.Path, "/")
+		last := p[strings.LastIndex(p, "/")+1:]
+		if i := strings.LastIndex(p, "/"); i > 0 && len([]rune(last)) <= linkShown-4 {
+			rest = "/…/" + last
+		} else {
+			rest = string([]rune(rest)[:linkShown-1]) + "…"
+		}
+	}
+	if u.Scheme == "http" {
+		return "http://" + u.Host + rest
+	}
+	return u.Host + rest
 }
 
 // capLink is a capability and its page.
@@ -519,7 +591,52 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 	}
 	v.SameSeen = sameSeen(v.Releases)
 	v.setCommon()
+	v.SourceIsLink = v.Now != nil && v.Meta != nil && v.Meta.Links.Source != "" && v.Now.R.Source.Repository == v.Meta.Links.Source
+	v.TagsAreVersions = v.Now != nil && len(v.Releases) > 1
+	v.CommonChannel = v.TagsAreVersions
+	for _, rv := range v.Releases {
+		if rv != v.Now && v.Now != nil && rv.R.Channel != v.Now.R.Channel {
+			v.CommonChannel = false
+		}
+		if s := rv.R.Source; rv != v.Now && (!rv.SameRepository || s.Tag != rv.R.Version || s.Release != "" || s.Revision != "") {
+			v.TagsAreVersions = false
+		}
+	}
+	v.UsedBy = c.UsedBy
+	if len(v.Referenced) > usedByShown {
+		caps := map[string]bool{}
+		for _, rv := range v.Referenced[usedByShown:] {
+			if rv.By == "capability" {
+				caps[rv.R.Capability] = true
+			} else {
+				v.RefMoreByID = true
+			}
+		}
+		for _, name := range keys(caps) {
+			v.RefMoreCaps = append(v.RefMoreCaps, capLink{Name: name, Path: capabilityPath(name)})
+		}
+		v.Referenced = v.Referenced[:usedByShown]
+	}
+	if len(c.UsedBy) > usedByShown && c.Listed {
+		v.UsedBy, v.UsedByMore = c.UsedBy[:usedByShown], b.usedByPage(c)
+	}
 	return v
+}
+
+// usedByPage is the page of the used-by list (dependenciesPage) that names c with every
+// claim requiring it: that list holds the listed claims others require, by name, pageSize a
+// page.
+func (b *builder) usedByPage(c *network.Claim) string {
+	k := 0
+	for _, o := range byName(b.n.Listed) {
+		if o == c {
+			break
+		}
+		if len(o.UsedBy) > 0 {
+			k++
+		}
+	}
+	return pagePath(usedByPath, k/pageSize+1)
 }
 
 // setCommon sets Common and the facts every release other than the current one shares.

@@ -183,6 +183,7 @@ var funcs = template.FuncMap{
 	"plural":    plural,
 	"trimmed":   strings.TrimSpace,
 	"verb":      relationVerb,
+	"urltext":   urlText,
 }
 
 // siteLabel is how a claim's site is named in running text: the name the site gives itself,

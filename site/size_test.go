@@ -17,9 +17,10 @@ import (
 
 // TestClaimPageSaysEachReleaseOnce: a claim page prints the current release's notes once (on
 // its first screen), the note that sizes and digests are the publisher's once, and each other
-// release in its line with its date, each artifact in a line with its SHA-256, its size and a
-// link to each source; a release with the current release's repository and components leaves
-// them out, one with others shows them; the first-seen time every release shares is said once.
+// release in a line with its date, its download linked with its size, and its SHA-256, source
+// tag and notes folded beneath; the channel every release shares is said once; a release with
+// the current release's repository and components leaves them out, one with others shows
+// them; the first-seen time every release shares is said once.
 func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
@@ -45,23 +46,26 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	if n := count("main", "Release 1.0.2 with"); n != 1 {
 		t.Errorf("the current release's notes are on the page %d times, want once", n)
 	}
-	if n := count("main", "SHA-256 digests are the publisher's"); n != 1 {
+	if n := count("main", "SHA-256 as the publisher gives them"); n != 1 {
 		t.Errorf("the note on sizes and digests is on the page %d times, want once", n)
 	}
 	if n := count("ul.releases", "first seen"); n != 0 {
 		t.Errorf("a release line gives its first-seen time %d times, want none: every release shares one", n)
 	}
-	if n := count(`section[aria-labelledby="releases"] > p`, "This index first saw every one of them"); n != 1 {
+	if n := count(`section[aria-labelledby="releases"] > p`, "This index first saw every one of them when it first observed the claim"); n != 1 {
 		t.Errorf("the releases list does not say once when this index first saw them all")
 	}
+	if n := count(`section[aria-labelledby="releases"] > p`, "all are on its channel"); n != 1 {
+		t.Errorf("the releases list does not say once that every release is on the current release's channel")
+	}
 	mid := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.1"]`)
-	if s := htmlcheck.Text(mid); !strings.Contains(s, "2026-09-01") || !strings.Contains(s, "stable") {
-		t.Errorf("release 1.0.1's line %q does not give its date and channel", s)
+	if s := htmlcheck.Text(mid); !strings.Contains(s, "2026-09-01") || strings.Contains(s, "stable") || !strings.Contains(s, "12.1 KiB") {
+		t.Errorf("release 1.0.1's line %q does not give its date and size, or repeats the shared channel", s)
 	}
-	if s := htmlcheck.Text(htmlcheck.One(t, mid, "ul.artifacts li")); !strings.Contains(s, sha([]byte(uuid(1)+"1.0.1"))) || !strings.Contains(s, "12,345 bytes") {
-		t.Errorf("release 1.0.1's artifact line %q lacks its SHA-256 or size", s)
+	if s := htmlcheck.Text(htmlcheck.One(t, mid, "details")); !strings.Contains(s, sha([]byte(uuid(1)+"1.0.1"))) || !strings.Contains(s, "Release 1.0.1 with") {
+		t.Errorf("release 1.0.1's folded part %q lacks its SHA-256 or its notes", s)
 	}
-	htmlcheck.One(t, mid, `ul.artifacts a[href="https://example.org/dl/1.0.1.zip"]`)
+	htmlcheck.One(t, mid, `a[href="https://example.org/dl/1.0.1.zip"]`)
 	if s := htmlcheck.Text(mid); strings.Contains(s, "repository") || strings.Contains(s, "Components") || !strings.Contains(s, "Source tag 1.0.1") {
 		t.Errorf("release 1.0.1 repeats the current release's repository or components, or lacks its tag: %q", s)
 	}

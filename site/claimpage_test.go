@@ -1,0 +1,203 @@
+package site
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+)
+
+// TestURLText: a link to a publisher's URL shows its host whole and a short rest: no
+// "https://", "http://" kept, a long path cut to its last segment or its first characters;
+// any other URL gets no short text (the link prints it whole).
+func TestURLText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"https://site.example/mods/dreamweave.json", "site.example/mods/dreamweave.json"},
+		{"http://site.example/a", "http://site.example/a"},
+		{"https://example.org/src/0041c5c2-e3d9-4bcc-83a4-6048f0d38f9e/issues", "example.org/…/issues"},
+		{"https://example.org/0041c5c2-e3d9-4bcc-83a4-6048f0d38f9e/", "example.org/0041c5c2-e3d9-4bcc-83a4-6048f0d38f9e/"},
+		{"https://github.com/DreamWeave-MP/DreamWeave-Mod-Template", "github.com/DreamWeave-MP/DreamWeave-Mod-Template"},
+		{"https://example.org/s/site0007-example-mods-7745201e/0041c5c2-e3d9-4bcc-83a4-6048f0d38f9e.json", "example.org/s/site0007-example-mods-7745201e/0041c…"},
+		{"https://example.org/a?q=1#top", "example.org/a?q=1#top"},
+		{"https://user@example.org:8443/x", "example.org:8443/x"},
+		{"https://example.org", "example.org"},
+		{"https://例え.example/ページ/とても長い名前のページです/もっと", "例え.example/ページ/とても長い名前のページです/もっと"},
+		{"https://例え.example/ページ/とても長い名前のページですとても長い名前のページですとても長い名前のページです/もっと", "例え.example/…/もっと"},
+		{"mailto:someone@example.org", ""},
+		{"ftp://example.org/file", ""},
+		{"not a url", ""},
+		{"", ""},
+	} {
+		if got := urlText(c.in); got != c.want {
+			t.Errorf("urlText(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if got := urlText(c.in); len([]rune(got)) > len([]rune(c.in)) {
+			t.Errorf("urlText(%q) = %q is longer than the URL", c.in, got)
+		}
+	}
+}
+
+// TestClaimPageLinksClaimsOfItsSite: a claim the page's release requires from the page's own
+// site is linked by the shortest relative path and said to be from this site; one from another
+// site is named with that site, as every list names it.
+func TestClaimPageLinksClaimsOfItsSite(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	b := f.Site("https://b.example/dreamweave.json", "Site B")
+	f.Claim(a, sampleManifest(uuid(1), "Lib", 1))
+	f.Claim(b, sampleManifest(uuid(2), "Other", 1))
+	m := sampleManifest(uuid(3), "Needs", 1)
+	m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(1)}, {Kind: "requires", Project: uuid(2)}}
+	f.Claim(a, m)
+	_, out := build(t, state, Options{})
+	doc := parsePage(t, out, claimPath(uuid(3), a))
+	lis := htmlcheck.All(t, htmlcheck.All(t, doc, "section.current dl.facts")[0], "li")
+	if len(lis) != 2 {
+		t.Fatalf("%d requirements, want 2", len(lis))
+	}
+	if got := htmlcheck.Attr(htmlcheck.All(t, lis[0], "a")[0], "href"); got != "../../"+claimPath(uuid(1), a)[len("projects/"):] {
+		t.Errorf("the same site's claim is linked as %q, want the shortest relative path", got)
+	}
+	if s := htmlcheck.Text(lis[0]); !strings.Contains(s, "Lib from this site") || strings.Contains(s, "Site A") {
+		t.Errorf("the same site's claim reads %q, want it said to be from this site", s)
+	}
+	if s := htmlcheck.Text(lis[1]); !strings.Contains(s, "Other from Site B") {
+		t.Errorf("another site's claim reads %q, want its site named", s)
+	}
+}
+
+// TestClaimPageUsedByIsBounded: a claim many releases require names the first usedByShown of
+// them and links the page of the used-by list that names them all, so its page stays bounded.
+func TestClaimPageUsedByIsBounded(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	f.Claim(a, sampleManifest(uuid(0), "Lib", 1))
+	n := usedByShown + 5
+	for i := 1; i <= n; i++ {
+		m := sampleManifest(uuid(i), fmt.Sprintf("User %02d", i), 1)
+		m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(0)}}
+		f.Claim(a, m)
+	}
+	few := sampleManifest(uuid(100), "Few", 1)
+	f.Claim(a, few)
+	m := sampleManifest(uuid(101), "Needs Few", 1)
+	m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(100)}}
+	f.Claim(a, m)
+	_, out := build(t, state, Options{})
+
+	sec := htmlcheck.One(t, parsePage(t, out, claimPath(uuid(0), a)), `section[aria-labelledby="used-by"]`)
+	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != usedByShown {
+		t.Errorf("Used by names %d claims, want %d", k, usedByShown)
+	}
+	link := htmlcheck.One(t, sec, "p > a")
+	if got, want := htmlcheck.Attr(link, "href"), "../../../"+usedByPath; got != want {
+		t.Fatalf("Used by links %q for the rest, want %q", got, want)
+	}
+	list := page(t, out, usedByPath)
+	for i := 1; i <= n; i++ {
+		if !strings.Contains(list, fmt.Sprintf("User %02d", i)) {
+			t.Errorf("the used-by list the claim page links does not name User %02d", i)
+		}
+	}
+	sec = htmlcheck.One(t, parsePage(t, out, claimPath(uuid(100), a)), `section[aria-labelledby="used-by"]`)
+	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != 1 || htmlcheck.Count(t, sec, "p > a") != 0 {
+		t.Errorf("a claim one release requires names %d and links the used-by list %d times, want 1 and 0", k, htmlcheck.Count(t, sec, "p > a"))
+	}
+}
+
+// TestClaimPageOlderReleaseLines: a release other than the current one links its one download
+// as "download" with its size, or each of several artifacts by its file name, and folds the
+// SHA-256 of each beneath, with its file name when there are several.
+func TestClaimPageOlderReleaseLines(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	m := sampleManifest(uuid(1), "Lantern", 3) // 1.0.2 (current), 1.0.1, 1.0.0
+	two := &m.Releases[2]
+	extra := two.Artifacts[0]
+	extra.ID, extra.Filename, extra.Size = "docs", "Lantern-docs.zip", 2048
+	extra.Digests.SHA256 = sha([]byte("docs"))
+	extra.Sources = []protocol.ArtifactSource{{URL: "https://example.org/dl/docs.zip", Kind: "publisher"}}
+	two.Artifacts = append(two.Artifacts, extra)
+	f.Claim(site, m)
+	_, out := build(t, state, Options{})
+	doc := parsePage(t, out, claimPath(uuid(1), site))
+
+	one := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.1"]`)
+	if got := htmlcheck.Text(htmlcheck.One(t, one, `a[href="https://example.org/dl/1.0.1.zip"]`)); got != "download" {
+		t.Errorf("release 1.0.1's one download reads %q, want \"download\"", got)
+	}
+	if s := htmlcheck.Text(one); !strings.Contains(s, "download 12.1 KiB") {
+		t.Errorf("release 1.0.1's line %q does not give the download's size", s)
+	}
+	if got := htmlcheck.Texts(t, one, "details code.digest"); len(got) != 1 || got[0] != sha([]byte(uuid(1)+"1.0.1")) {
+		t.Errorf("release 1.0.1 folds the digests %q, want its artifact's", got)
+	}
+
+	old := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.0"]`)
+	if got := htmlcheck.Text(htmlcheck.One(t, old, `a[href="https://example.org/dl/docs.zip"]`)); got != "Lantern-docs.zip" {
+		t.Errorf("release 1.0.0's second artifact reads %q, want its file name", got)
+	}
+	folded := htmlcheck.Text(htmlcheck.One(t, old, "details"))
+	for _, w := range []string{"Lantern-1.0.0.zip SHA-256 " + sha([]byte(uuid(1)+"1.0.0")), "Lantern-docs.zip SHA-256 " + sha([]byte("docs"))} {
+		if !strings.Contains(folded, w) {
+			t.Errorf("release 1.0.0's folded part %q does not say %q", folded, w)
+		}
+	}
+}
+
+// TestSyntheticClaimPageSize: a synthetic claim page (synthState's claim 71, with its five
+// releases, requirements, content file and event) weighs at most claimPageBudget bytes, the
+// share of the 20,000 bytes a claim may cost its site that its page is given.
+func TestSyntheticClaimPageSize(t *testing.T) {
+	_, res, out := synthBuild(t, 130)
+	c := res.Network.ByProject[uuid(71)].Claims[0]
+	b := readOut(t, out, claimKeyPath(c))
+	if len(b) > claimPageBudget {
+		t.Errorf("%s weighs %d bytes, want at most %d", claimKeyPath(c), len(b), claimPageBudget)
+	}
+	main := htmlcheck.One(t, parsePage(t, out, claimKeyPath(c)), "main")
+	for _, sel := range []string{"#published-by a.follow", "a[data-plan-add]", "#current", "#download", "#details", `ul.releases > li[id="release-1.0.0"]`, `section[aria-labelledby="used-by"]`, `section[aria-labelledby="history"]`} {
+		if htmlcheck.Count(t, main, sel) != 1 {
+			t.Errorf("the page has no %s", sel)
+		}
+	}
+}
+
+// claimPageBudget is the most bytes synthState's claim 71's page may weigh.
+const claimPageBudget = 11_200
+
+// TestClaimPageReferencesAreBounded: a claim that many releases recommend through a
+// capability names the first usedByShown of them and links the capability's page, which
+// lists every reference.
+func TestClaimPageReferencesAreBounded(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	lib := sampleManifest(uuid(0), "Lib", 1)
+	lib.Releases[0].Provides = []string{"light:api"}
+	f.Claim(a, lib)
+	for i := 1; i <= usedByShown+3; i++ {
+		m := sampleManifest(uuid(i), fmt.Sprintf("Fan %02d", i), 1)
+		m.Releases[0].Relationships = []protocol.Relationship{{Kind: "recommends", Capability: "light:api"}}
+		f.Claim(a, m)
+	}
+	_, out := build(t, state, Options{})
+	sec := htmlcheck.One(t, parsePage(t, out, claimPath(uuid(0), a)), `section[aria-labelledby="used-by"]`)
+	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != usedByShown {
+		t.Errorf("Referenced by names %d claims, want %d", k, usedByShown)
+	}
+	more := htmlcheck.All(t, sec, "p")
+	last := more[len(more)-1]
+	if got, want := htmlcheck.Attr(htmlcheck.One(t, last, "a"), "href"), "../../../"+capabilityPath("light:api")+"#references"; got != want {
+		t.Errorf("the rest are linked as %q, want %q", got, want)
+	}
+	if s := htmlcheck.Text(last); !strings.Contains(s, "And others through the capability light:api") {
+		t.Errorf("the rest read %q", s)
+	}
+}
