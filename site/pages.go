@@ -856,19 +856,28 @@ func (b *builder) originPages() error {
 	return nil
 }
 
+// releaseRow is a claim in the releases list: its current release with the channel it heads
+// and its publisher's date, and the heads of its other channels.
 type releaseRow struct {
 	C       *network.Claim
-	Heads   []network.Head
 	Current *network.Release
+	// Channel is the channel Current heads; Others are the heads that are not Current.
+	Channel string
+	Others  []network.Head
 	Date    string
 }
 
 func (b *builder) releasesPage() error {
 	var rows []*releaseRow
 	for _, c := range b.n.Listed {
-		r := &releaseRow{C: c, Heads: c.Heads, Current: c.Current}
+		r := &releaseRow{C: c, Current: c.Current, Channel: c.CurrentChannel}
 		if c.Current != nil {
 			r.Date = c.Current.Date
+		}
+		for _, h := range c.Heads {
+			if h.Release != c.Current {
+				r.Others = append(r.Others, h)
+			}
 		}
 		rows = append(rows, r)
 	}

@@ -112,8 +112,8 @@ func TestListsArePaged(t *testing.T) {
 		entry func(*html.Node) bool
 	}{
 		{"projects/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "entry") }},
-		{"browse/tag-lua/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n.Parent, "brief") }},
-		{"releases/index.html", listed, func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" }},
+		{"browse/recently-released/index.html", min(listed, recentShown), func(n *html.Node) bool { return n.Data == "li" && hasClass(n.Parent, "brief") }},
+		{"releases/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n.Parent, "dated") }},
 		{"updates/index.html", len(res.Network.Events), func(n *html.Node) bool { return n.Data == "li" && n.Parent.Data == "ul" && hasClass(n.Parent, "list") }},
 		{"dependencies/index.html", len(res.Network.Relationships), depItem},
 	}

@@ -191,6 +191,10 @@ type browseList struct {
 	Capped bool
 	// Shown is how many entries the list's pages show together (Total unless capped).
 	Shown int
+	// Whole: the list holds every claim of the catalog, more than a page of them, so it is
+	// the project list itself, which pages the same claims in the same order (name order):
+	// its one page says so and links there instead of paging every claim a second time.
+	Whole bool
 }
 
 // recentShown is how many entries a capped browse list shows (two pages): the others are on
@@ -246,8 +250,12 @@ func (b *builder) browsePages() error {
 			*l.out = append(*l.out, browseLink{Label: g.label, Path: path, N: len(g.entries)})
 			d := &browseList{Heading: l.noun, Label: g.label,
 				Intro: "The " + l.kind + " is the publisher's word, as each manifest gives it. In name order."}
+			entries := g.entries
+			if len(entries) == len(all) && len(all) > pageSize {
+				d.Whole, d.Total, entries = true, len(all), nil
+			}
 			if err := b.browseList(&Page{Path: path, Title: d.Heading + " " + plainPub(g.label), Section: "browse",
-				Desc: "Projects in the catalog by " + l.kind + ", in name order."}, d, g.entries); err != nil {
+				Desc: "Projects in the catalog by " + l.kind + ", in name order."}, d, entries); err != nil {
 				return err
 			}
 		}

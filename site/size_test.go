@@ -2,6 +2,9 @@ package site
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -136,6 +139,50 @@ func TestBrowseListLinksEachClaimInALine(t *testing.T) {
 	}
 	if n := htmlcheck.Count(t, doc, "li.entry, img, [data-key]"); n != 0 {
 		t.Errorf("the browse list prints %d parts of the project list's entry", n)
+	}
+}
+
+// TestBrowseListOfTheWholeCatalog: a browse list that holds every claim of the catalog, more
+// than a page of them, is the project list in the same order: it is one page that counts them
+// and links the project list, with no page of its own beyond it; a list of some of the claims
+// still lists them.
+func TestBrowseListOfTheWholeCatalog(t *testing.T) {
+	t.Parallel()
+	_, res, out := synthBuild(t, 130) // every claim is tagged Lua; some Theme 1
+	doc := parsePage(t, out, "browse/tag-lua/index.html")
+	if n := htmlcheck.Count(t, doc, "ul.brief > li"); n != 0 {
+		t.Errorf("the list of every claim prints %d lines", n)
+	}
+	if n := htmlcheck.Count(t, doc, `main a[href="../../projects/index.html"]`); n < 2 { // the breadcrumb and the sentence
+		t.Errorf("the list of every claim links the project list %d times, want it in its sentence too", n)
+	}
+	if want := fmt.Sprintf("%d claims.", len(res.Network.Listed)); !strings.Contains(htmlcheck.Text(htmlcheck.One(t, doc, "main p.lede")), want) {
+		t.Errorf("the list's lede does not count %q", want)
+	}
+	if _, err := os.Stat(filepath.Join(out, "browse/tag-lua/page/2/index.html")); err == nil {
+		t.Error("the list of every claim has a second page")
+	}
+	theme := parsePage(t, out, "browse/"+browseDir("tag-", "theme 1")+"/index.html")
+	if n := htmlcheck.Count(t, theme, "ul.brief > li"); n == 0 || n >= len(res.Network.Listed) {
+		t.Errorf("the list of one theme prints %d lines", n)
+	}
+}
+
+// TestListPagesStayBounded: a full page (50 entries) of each list of claims weighs about what
+// its entries need, at 130 synthetic claims: the bytes each page may take.
+func TestListPagesStayBounded(t *testing.T) {
+	t.Parallel()
+	_, _, out := synthBuild(t, 130)
+	for rel, max := range map[string]int{
+		"browse/recently-released/index.html": 23_000,
+		"releases/index.html":                 21_000,
+		"dependencies/page/2/index.html":      25_000,
+		"projects/page/2/index.html":          63_000,
+		"updates/page/2/index.html":           16_000,
+	} {
+		if n := len(readOut(t, out, rel)); n > max {
+			t.Errorf("%s weighs %d bytes, more than %d", rel, n, max)
+		}
 	}
 }
 
