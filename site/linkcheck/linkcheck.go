@@ -275,20 +275,18 @@ func publisherTexts(doc *html.Node) []string {
 // each "…", the longest end of the text there that begins some publisher text is taken out
 // too, so the cut quotation is not read as the index's words.
 func withoutPublisher(s string, pub []string) string {
-	s = textdir.Strip(s)
 	stripped := make([]string, 0, len(pub))
 	for _, p := range pub {
 		if p = textdir.Strip(p); p != "" {
-			s = strings.ReplaceAll(s, p, " ")
 			stripped = append(stripped, p)
 		}
 	}
-	var out strings.Builder
-	for {
-		head, tail, cut := strings.Cut(s, "…")
-		if !cut {
-			out.WriteString(s)
-			return out.String()
+	var cut strings.Builder
+	for rest := textdir.Strip(s); ; {
+		head, tail, ok := strings.Cut(rest, "…")
+		if !ok {
+			cut.WriteString(rest)
+			break
 		}
 		quoted := 0
 		for _, p := range stripped {
@@ -299,10 +297,15 @@ func withoutPublisher(s string, pub []string) string {
 				}
 			}
 		}
-		out.WriteString(head[:len(head)-quoted])
-		out.WriteString(" ")
-		s = tail
+		cut.WriteString(head[:len(head)-quoted])
+		cut.WriteString(" ")
+		rest = tail
 	}
+	s = cut.String()
+	for _, p := range stripped {
+		s = strings.ReplaceAll(s, p, " ")
+	}
+	return s
 }
 
 // words looks for forbidden words in this index's own text: text nodes and the human-readable
