@@ -396,12 +396,12 @@ func TestBuildOptionsAndOutput(t *testing.T) {
 			t.Errorf("%+v: err = %v, want one naming %q", c.o, err, c.want)
 		}
 	}
-	// The base URL reaches the sitemap, canonical links, the feed and network_page.
+	// The base URL reaches the sitemap, robots.txt, the feeds and network_page.
 	out = t.TempDir()
 	if _, err := Build(Options{State: state, Out: out, BaseURL: "https://idx.example/net"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"sitemap.xml", "index.html", FeedFile, format.CatalogFile, "robots.txt"} {
+	for _, name := range []string{"sitemap.xml", FeedFile, projectFeedPath(uuid(1)), format.CatalogFile, "robots.txt"} {
 		if !strings.Contains(string(readOut(t, out, name)), "https://idx.example/net/") {
 			t.Errorf("%s does not use the base URL", name)
 		}

@@ -220,12 +220,11 @@ func (b *builder) projectPages() error {
 	}
 	for _, p := range b.n.Projects {
 		if err := b.page("project", &Page{Path: projectPath(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID),
-			Desc: "Every site that lists this project id.", Data: b.projectView(p)}); err != nil {
+			Data: b.projectView(p)}); err != nil {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(b.names.claimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project),
-				Desc: "One claim for project id " + c.Project + ": what one site publishes for it, as this index observed it."},
+			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(b.names.claimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project)},
 				func() any { return b.claimView(c) }); err != nil {
 				return err
 			}
@@ -923,8 +922,7 @@ func (b *builder) updatePages() error {
 		}
 	}
 	for _, e := range b.derived.Events {
-		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Title, Section: "updates",
-			Desc: "One observed change to one claim.", Data: e}); err != nil {
+		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Title, Section: "updates", Data: e}); err != nil {
 			return err
 		}
 	}

@@ -26,10 +26,11 @@ type Page struct {
 	Title string
 	// Section is the navigation entry the page belongs to.
 	Section string
-	// Desc is the meta description, in this index's own words only.
+	// Desc is the meta description, in this index's own words only; "" for none (the pages
+	// of one project, claim or event, thousands of them, where it would say the same words
+	// on each: a search engine's snippet of their own text says more). No page names a
+	// canonical URL: the sitemap lists each page's public address, and the head stays small.
 	Desc string
-	// Canonical is the page's public URL under the base URL ("" for the 404 page).
-	Canonical string
 	// Script: the page loads site.js, after version.js, shards.js and find.js (the project list
 	// only).
 	Script bool
@@ -378,9 +379,6 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	p.Nav = navFor(p)
 	p.SiteFeed = kind == "home" || kind == "updates"
 	p.Outside = outsideKinds[kind]
-	if p.Canonical == "" && !p.Rooted {
-		p.Canonical = b.base + dirURL(p.Path)
-	}
 	b.mu.Lock()
 	b.pages = append(b.pages, p.Path)
 	b.mu.Unlock()

@@ -385,3 +385,45 @@ func TestLongNameKeepsTitlesShort(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameStaysSmall: the frame (everything of a page outside its <main>) of a claim, a
+// project and an event page stays within its byte budget, and still holds what every page
+// needs: the CSP, the six navigation entries, the footer's links (what listing means, the
+// publishers' page, the source) and the last refresh's time; no description or canonical
+// link on these pages, of which a network has thousands each.
+func TestFrameStaysSmall(t *testing.T) {
+	state := t.TempDir()
+	synthState(t, state, 3)
+	res, out := build(t, state, Options{})
+	c := res.Network.Claims[0]
+	for rel, budget := range map[string]int{
+		claimKeyPath(c):                     1400,
+		projectPath(c.Project):              1300,
+		eventPath(res.Network.Events[0].ID): 1300,
+	} {
+		page := readOut(t, out, rel)
+		i, j := bytes.Index(page, []byte("<main")), bytes.Index(page, []byte("</main>"))
+		if i < 0 || j < i {
+			t.Fatalf("%s: no <main>...</main>", rel)
+		}
+		if n := i + len(page) - j - len("</main>"); n > budget {
+			t.Errorf("%s: the frame is %d bytes, budget %d", rel, n, budget)
+		}
+		doc := htmlcheck.Parse(t, page)
+		if n := htmlcheck.Count(t, doc, `head meta[http-equiv="Content-Security-Policy"][content^="default-src 'none';"]`); n != 1 {
+			t.Errorf("%s: %d CSP meta elements, want 1", rel, n)
+		}
+		if n := htmlcheck.Count(t, doc, `head meta[name="description"], head link[rel="canonical"]`); n != 0 {
+			t.Errorf("%s: %d description or canonical elements, want none", rel, n)
+		}
+		if n := htmlcheck.Count(t, doc, "header.site nav a"); n != len(nav) {
+			t.Errorf("%s: %d navigation entries, want %d", rel, n, len(nav))
+		}
+		for _, sel := range []string{`footer.site a[href$="about/listing/index.html"]`, `footer.site a[href$="about/publishers/index.html"]`,
+			`footer.site a[href="` + DefaultRepository + `"]`, `footer.site time[datetime]`} {
+			if htmlcheck.Count(t, doc, sel) != 1 {
+				t.Errorf("%s: the footer has no %s", rel, sel)
+			}
+		}
+	}
+}
