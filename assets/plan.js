@@ -828,7 +828,40 @@
     return out.join("\n") + (out.length ? "\n" : "");
   }
 
+  // ---- The data ----
+
+  // addClaims adds to data ({claims, projects}, tables made with Object.create(null)) the
+  // claims of one part (shards.js claimsOf's table) the planner plans: those with a release,
+  // each by key and under its project id (keys sorted). A part holds every claim of its
+  // project ids, so a project's keys are complete once its part is added.
+  function addClaims(data, claims) {
+    Object.keys(claims).forEach(function (key) {
+      var c = claims[key];
+      if (!c.release) {
+        return;
+      }
+      data.claims[key] = c;
+      var keys = own(data.projects, c.project);
+      if (!keys) {
+        keys = data.projects[c.project] = [];
+      }
+      keys.push(key);
+      keys.sort();
+    });
+  }
+  // settleTargets leaves out of the relationships of data's claims the targets the planner
+  // cannot add: claims without a release, known once loaded(key) says the part holding key
+  // is added and the claim is not in data. A target whose part is not loaded yet stays.
+  function settleTargets(data, loaded) {
+    Object.keys(data.claims).forEach(function (key) {
+      data.claims[key].relationships.forEach(function (rel) {
+        rel.targets = rel.targets.filter(function (t) { return own(data.claims, t) !== undefined || !loaded(t); });
+      });
+    });
+  }
+
   return {
+    addClaims: addClaims, settleTargets: settleTargets,
     parseFragment: parseFragment, fragment: fragment, compute: compute, problems: problems, valid: valid,
     toggle: toggle, initialSelection: initialSelection, folderName: folderName, quotePath: quotePath, text: text,
     topo: topo, baseContent: baseContent, baseArchives: baseArchives

@@ -1,5 +1,6 @@
 // The plan page (plan/index.html): reads the plan from the address's fragment, loads the
-// parts of the build's data the plan names (plan/data/, as scripts of the site: shards.js),
+// parts of the build's data the plan names (plan/data/, as scripts of the site: shards.js,
+// which the setup page reads too; plan.js addClaims keeps the claims with a release),
 // runs the planner (plan.js) over them and shows the plan. The page's CSP allows no
 // connection: nothing is fetched and nothing is sent. Every text from a publisher is inserted
 // as text, never as HTML.
@@ -15,6 +16,7 @@
   var S = window.AshyamsShards;
   var parts = S.loader("data/");
   var data = { claims: Object.create(null), projects: Object.create(null) };
+  var added = new Set(); // the parts whose claims are in data
   var search = document.getElementById("plan-search");
   var matches = document.getElementById("plan-matches");
   var inputs = { openmw: document.getElementById("plan-openmw"), lua: document.getElementById("plan-lua"), root: document.getElementById("plan-root") };
@@ -94,10 +96,13 @@
         want.add(name);
       }
     });
-    return parts.load(Array.from(want)).then(function (docs) {
-      docs.forEach(function (d) {
-        S.merge(data.claims, d.claims);
-        S.merge(data.projects, d.projects);
+    var names = Array.from(want);
+    return parts.load(names).then(function (docs) {
+      docs.forEach(function (d, i) {
+        if (!added.has(names[i])) {
+          added.add(names[i]);
+          P.addClaims(data, S.claimsOf(d));
+        }
       });
     });
   }
@@ -142,6 +147,7 @@
     status.textContent = "Reading this index's data…";
     gather(req).then(function () {
       if (run === runs) {
+        P.settleTargets(data, function (k) { return added.has(S.claimPart(k, meta.shards.claims)); });
         render(P.compute(data, req));
         results.removeAttribute("data-plan-loading");
       }

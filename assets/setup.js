@@ -1,7 +1,8 @@
 // AsHyAmS setup check: reads a player's openmw.cfg in the browser (openmwcfg.js) and lists
 // what the projects in this index declare about the content files it loads. The data is
-// the setup check's data in parts beside the page (setup/data/), loaded as scripts of the site
-// (shards.js) as the file names them; the page's CSP allows no connection, so nothing is
+// the setup check's data in parts, loaded as scripts of the site (shards.js) as the file
+// names them: the name indexes beside the page (setup/data/), the claims from the plan
+// page's parts (plan/data/); the page's CSP allows no connection, so nothing is
 // fetched and nothing is sent. Every text
 // from a publisher or from the file is inserted as text (textContent), never as HTML.
 (function () {
@@ -285,6 +286,7 @@
   var meta = JSON.parse(dataEl.textContent);
   var S = window.AshyamsShards;
   var parts = S.loader("data/");
+  var claimParts = S.loader("../plan/data/"); // the claims, in the plan page's parts
   var data = { claims: Object.create(null) };
   engine.indexes.forEach(function (ix) { data[ix] = Object.create(null); });
   var runs = 0;
@@ -292,8 +294,8 @@
   function loadClaims(keys) {
     var want = new Set();
     keys.forEach(function (k) { want.add(S.claimPart(k, meta.shards.claims)); });
-    return parts.load(Array.from(want)).then(function (docs) {
-      docs.forEach(function (d) { S.merge(data.claims, d.claims); });
+    return claimParts.load(Array.from(want)).then(function (docs) {
+      docs.forEach(function (d) { S.merge(data.claims, engine.setupView(S.claimsOf(d))); });
     });
   }
   // gather loads every part the check of parsed reads: the name indexes of its names, the

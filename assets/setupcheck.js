@@ -358,5 +358,26 @@
     }
   }
 
-  return { check: check, lookups: lookups, keysOf: keysOf, folderIDs: folderIDs, indexes: indexes, bidiText: bidiText, params: params, encode: encode, decode: decode, claimFilesOf: claimFilesOf, baseContent: baseContent, baseArchives: baseArchives };
+  // setupView reads the claims of a part of the plan page's data (shards.js claimsOf's
+  // table, which the planner reads too) as the check does, in place, and returns the table:
+  // a claim's relationships are its requires and conflicts when its release says how OpenMW
+  // installs it (installs), none otherwise, and the content it needs is each name once
+  // (compared folded), without empty names.
+  function setupView(claims) {
+    Object.keys(claims).forEach(function (key) {
+      var c = claims[key], seen = new Set();
+      c.relationships = c.installs ? c.relationships.filter(function (r) { return r.kind === "requires" || r.kind === "conflicts"; }) : [];
+      c.requires_content = c.requires_content.filter(function (n) {
+        var k = fold(n);
+        if (n === "" || seen.has(k)) {
+          return false;
+        }
+        seen.add(k);
+        return true;
+      });
+    });
+    return claims;
+  }
+
+  return { check: check, setupView: setupView, lookups: lookups, keysOf: keysOf, folderIDs: folderIDs, indexes: indexes, bidiText: bidiText, params: params, encode: encode, decode: decode, claimFilesOf: claimFilesOf, baseContent: baseContent, baseArchives: baseArchives };
 });

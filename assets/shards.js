@@ -89,6 +89,56 @@
     };
   }
 
-  var api = { claimPart: claimPart, namePart: namePart, fnv1a: fnv1a, merge: merge, loader: loader };
+  // The values a claim part leaves out because they are empty (site/shards.go claimPart),
+  // by where they are: the claim, its release, each relationship, component, artifact and
+  // content file. Keys the build leaves out when empty anyway (a relationship's project,
+  // a release's reason, a component's group, ...) are not here: they stay absent.
+  var empty = {
+    claim: { site_name: "", name: "", health: "", stale: false, scheme: "", release: null, openmw: "", lua_api: "", provides: [],
+      relationships: [], installs: false, requires_content: [], settings: [], components: [], groups: [], artifacts: [],
+      project_status: "", content_files: [], data_dirs: [], config_dirs: [] },
+    release: { version: "", channel: "", current: false, status: "" },
+    relationships: { kind: "", targets: [] },
+    components: { id: "", name: "", path: "", required: false, default: false, requires: [], conflicts: [], suggested_with: [],
+      data: [], content: [], groundcover: [], archives: [], fallback: [], config: false, requires_content: [] },
+    artifacts: { id: "", format: "", filename: "", sha256: "", sources: [] },
+    content_files: { file: "", requires_content: [] }
+  };
+  // fill gives obj each key of defaults it lacks (a new list for a list), and returns it.
+  function fill(obj, defaults) {
+    Object.keys(defaults).forEach(function (k) {
+      if (!Object.prototype.hasOwnProperty.call(obj, k)) {
+        var v = defaults[k];
+        obj[k] = Array.isArray(v) ? [] : v;
+      }
+    });
+    return obj;
+  }
+  // claimsOf reads a claim part's claims (its "claims", by key) as the build computed them:
+  // each claim's project, site and page from its key, every value the part leaves out
+  // because it is empty, and a relationship's target "/<site>" as "<its project>/<site>". It returns a table made with Object.create(null).
+  function claimsOf(part) {
+    var out = Object.create(null), claims = part && part.claims;
+    Object.keys(claims || {}).forEach(function (key) {
+      var c = claims[key], slash = key.indexOf("/");
+      c.project = key.slice(0, slash);
+      c.site = key.slice(slash + 1);
+      c.page = "projects/" + key + "/index.html";
+      fill(c, empty.claim);
+      if (c.release) {
+        fill(c.release, empty.release);
+      }
+      ["relationships", "components", "artifacts", "content_files"].forEach(function (k) {
+        c[k].forEach(function (x) { fill(x, empty[k]); });
+      });
+      c.relationships.forEach(function (r) {
+        r.targets = r.targets.map(function (t) { return t.charAt(0) === "/" ? r.project + t : t; });
+      });
+      out[key] = c;
+    });
+    return out;
+  }
+
+  var api = { claimPart: claimPart, namePart: namePart, fnv1a: fnv1a, merge: merge, loader: loader, claimsOf: claimsOf };
   return api;
 })());

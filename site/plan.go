@@ -1,10 +1,11 @@
 package site
 
 import (
+	"fmt"
 	"maps"
 	"slices"
-	"sort"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
@@ -12,16 +13,26 @@ import (
 // the browser (assets/plan.js) from what the page carries.
 const PlanPage = "plan/index.html"
 
-// planDoc is the plan page's data: what every listed claim's release declares about
-// installing it (SPEC section 7), computed here so the page's script only plans. The page
-// loads it in parts (planShards) as a plan names them, as scripts of the site, so it works
-// from file:// and connects nowhere.
+// planDoc is the plan page's data as its script holds it once every part is loaded (the
+// tests read it so): the projects and the claims with a release. The parts the build writes
+// are installClaims.
 type planDoc struct {
 	// Projects maps each project id to the keys ("<project>/<site>") of its listed claims,
 	// sorted: two keys are an identity conflict, and the player chooses.
 	Projects map[string][]string `json:"projects"`
 	// Claims holds each listed claim with a release, by key.
 	Claims map[string]*planClaim `json:"claims"`
+}
+
+// installClaim is one listed claim as the plan and setup pages read it, from the parts
+// under PlanDataDir that both load: the planner's facts when it has a release (planClaim),
+// and what the setup check reads of its openmw extension (setupClaim's).
+type installClaim struct {
+	planClaim
+	ProjectStatus string         `json:"project_status"`
+	ContentFiles  []setupContent `json:"content_files"`
+	DataDirs      []string       `json:"data_dirs"`
+	ConfigDirs    []string       `json:"config_dirs"`
 }
 
 // planClaim is one listed claim as the planner reads it.
@@ -77,118 +88,134 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-// planData computes the plan page's document from the model.
-func (b *builder) planData() *planDoc {
-	doc := &planDoc{Projects: map[string][]string{}, Claims: map[string]*planClaim{}}
+// installData computes every listed claim's installClaim, by key: the planner's facts for
+// those with a release (setupReleaseOf), and the setup check's (setup, setupData's) for those
+// it holds. A relationship's targets are every claim it resolves to, as the setup check
+// reads them; the planner leaves out those without a release (assets/plan.js plannable).
+func (b *builder) installData(setup *setupDoc) map[string]*installClaim {
+	claims := map[string]*installClaim{}
 	for _, c := range b.n.Listed {
-		r := setupReleaseOf(c)
-		if r == nil {
-			continue
-		}
 		k := c.Key.String()
-		pc := &planClaim{claimHead: b.claimHead(c), Scheme: string(c.Scheme),
-			Release: &setupRelease{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status},
-			OpenMW:  r.Runtimes["openmw"], Provides: nonNilStrings(r.Provides),
-			Relationships:   relationshipsOf(r, nil, protocol.KindRequires, protocol.KindConflicts, protocol.KindRecommends),
-			RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{}, Components: []planComponent{},
-			Groups: r.Groups, Artifacts: []planArtifact{}}
-		if pc.Groups == nil {
-			pc.Groups = []protocol.Group{}
+		ic := &installClaim{planClaim: planClaim{claimHead: b.claimHead(c), Scheme: string(c.Scheme), Provides: []string{},
+			Relationships: []setupRelationship{}, RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{},
+			Components: []planComponent{}, Groups: []protocol.Group{}, Artifacts: []planArtifact{}},
+			ContentFiles: []setupContent{}, DataDirs: []string{}, ConfigDirs: []string{}}
+		if c.Manifest != nil {
+			ic.ProjectStatus = c.Manifest.Project.Status
 		}
-		ext := r.OpenMWExtension()
-		if ext != nil {
-			pc.Installs = true
-			pc.LuaAPI = ext.LuaAPI
-			pc.RequiresContent = nonNilStrings(ext.RequiresContent)
-			if ext.Settings != nil {
-				pc.Settings = ext.Settings
-			}
+		if sc := setup.Claims[k]; sc != nil {
+			ic.ContentFiles, ic.DataDirs, ic.ConfigDirs = sc.ContentFiles, sc.DataDirs, sc.ConfigDirs
 		}
-		for _, comp := range r.Components {
-			p := planComponent{Component: comp, Data: []string{}, Content: []string{}, Groundcover: []string{},
-				Archives: []string{}, Fallback: [][2]string{}, RequiresContent: []string{}}
-			p.Requires, p.Conflicts, p.SuggestedWith = nonNilStrings(p.Requires), nonNilStrings(p.Conflicts), nonNilStrings(p.SuggestedWith)
-			if ext != nil {
-				if oc, ok := ext.Components[comp.ID]; ok {
-					p.Data, p.Content, p.Groundcover = nonNilStrings(oc.DataDirectories), nonNilStrings(oc.ContentFiles), nonNilStrings(oc.GroundcoverFiles)
-					p.Archives, p.Config, p.RequiresContent = nonNilStrings(oc.FallbackArchives), oc.Config, nonNilStrings(oc.RequiresContent)
-					for _, k := range slices.Sorted(maps.Keys(oc.FallbackEntries)) {
-						p.Fallback = append(p.Fallback, [2]string{k, oc.FallbackEntries[k]})
-					}
-				}
-			}
-			pc.Components = append(pc.Components, p)
+		if r := setupReleaseOf(c); r != nil {
+			ic.planClaim = b.planClaim(c, r)
 		}
-		for _, a := range r.Artifacts {
-			pa := planArtifact{ID: a.ID, Format: a.Format, Filename: a.Filename, Size: a.Size, SHA256: a.Digests.SHA256,
-				Platform: a.Platform, Sources: a.Sources}
-			if pa.Sources == nil {
-				pa.Sources = []protocol.ArtifactSource{}
-			}
-			pc.Artifacts = append(pc.Artifacts, pa)
-		}
-		doc.Claims[k] = pc
-		doc.Projects[c.Project] = append(doc.Projects[c.Project], k)
+		claims[k] = ic
 	}
-	// Relationship targets outside the document (a claim without a release) are dropped:
-	// the planner cannot add them, and says the requirement is unresolved.
-	for _, pc := range doc.Claims {
-		for i := range pc.Relationships {
-			ts := pc.Relationships[i].Targets[:0]
-			for _, t := range pc.Relationships[i].Targets {
-				if doc.Claims[t] != nil {
-					ts = append(ts, t)
-				}
-			}
-			pc.Relationships[i].Targets = ts
-		}
-	}
-	for k, keys := range doc.Projects {
-		sort.Strings(keys)
-		doc.Projects[k] = slices.Compact(keys)
-	}
-	return doc
+	return claims
 }
 
-// PlanDataDir holds the plan page's data parts (planShards).
+// planClaim is what the planner reads of c and its release r.
+func (b *builder) planClaim(c *network.Claim, r *network.Release) planClaim {
+	pc := planClaim{claimHead: b.claimHead(c), Scheme: string(c.Scheme),
+		Release: &setupRelease{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status},
+		OpenMW:  r.Runtimes["openmw"], Provides: nonNilStrings(r.Provides),
+		Relationships:   relationshipsOf(r, nil, protocol.KindRequires, protocol.KindConflicts, protocol.KindRecommends),
+		RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{}, Components: []planComponent{},
+		Groups: r.Groups, Artifacts: []planArtifact{}}
+	switch {
+	case r.Yanked != nil:
+		pc.Release.Reason, pc.Release.Replacement = r.Yanked.Reason, r.Yanked.Replacement
+	case r.Deprecated != nil:
+		pc.Release.Reason, pc.Release.Replacement = r.Deprecated.Reason, r.Deprecated.Replacement
+	}
+	if pc.Groups == nil {
+		pc.Groups = []protocol.Group{}
+	}
+	ext := r.OpenMWExtension()
+	if ext != nil {
+		pc.Installs = true
+		pc.LuaAPI = ext.LuaAPI
+		pc.RequiresContent = nonNilStrings(ext.RequiresContent)
+		if ext.Settings != nil {
+			pc.Settings = ext.Settings
+		}
+	}
+	for _, comp := range r.Components {
+		p := planComponent{Component: comp, Data: []string{}, Content: []string{}, Groundcover: []string{},
+			Archives: []string{}, Fallback: [][2]string{}, RequiresContent: []string{}}
+		p.Requires, p.Conflicts, p.SuggestedWith = nonNilStrings(p.Requires), nonNilStrings(p.Conflicts), nonNilStrings(p.SuggestedWith)
+		if ext != nil {
+			if oc, ok := ext.Components[comp.ID]; ok {
+				p.Data, p.Content, p.Groundcover = nonNilStrings(oc.DataDirectories), nonNilStrings(oc.ContentFiles), nonNilStrings(oc.GroundcoverFiles)
+				p.Archives, p.Config, p.RequiresContent = nonNilStrings(oc.FallbackArchives), oc.Config, nonNilStrings(oc.RequiresContent)
+				for _, k := range slices.Sorted(maps.Keys(oc.FallbackEntries)) {
+					p.Fallback = append(p.Fallback, [2]string{k, oc.FallbackEntries[k]})
+				}
+			}
+		}
+		pc.Components = append(pc.Components, p)
+	}
+	for _, a := range r.Artifacts {
+		pa := planArtifact{ID: a.ID, Format: a.Format, Filename: a.Filename, Size: a.Size, SHA256: a.Digests.SHA256,
+			Platform: a.Platform, Sources: a.Sources}
+		if pa.Sources == nil {
+			pa.Sources = []protocol.ArtifactSource{}
+		}
+		pc.Artifacts = append(pc.Artifacts, pa)
+	}
+	return pc
+}
+
+// PlanDataDir holds the claims the plan and setup pages read, in parts (installShards).
 const PlanDataDir = "plan/data"
 
 // planPageData is what the plan page carries itself: how its data is cut into the parts
-// under plan/data/, and how many claims they hold.
+// under plan/data/, and how many claims with a release they hold.
 type planPageData struct {
 	Claims int       `json:"claims"`
 	Shards shardPlan `json:"shards"`
 }
 
-// planShards cuts the plan page's document into its parts: "c<prefix>" holds the claims
-// (and the projects map) of the project ids with that prefix, every part written. The
-// project box searches the project list's index (FindDir).
-func planShards(doc *planDoc) (planPageData, map[string]any) {
-	prefix := claimPrefixLen(len(doc.Claims))
-	parts := map[string]any{}
-	type part struct {
-		Claims   map[string]*planClaim `json:"claims"`
-		Projects map[string][]string   `json:"projects"`
-	}
-	byName := map[string]*part{}
+// installShards cuts the claims into the parts under PlanDataDir: "c<prefix>" holds the
+// claims of the project ids with that prefix (claimPrefixLen of every listed claim), every
+// part written, each claim as claimPart writes it. The project box searches the project
+// list's index (FindDir).
+func installShards(claims map[string]*installClaim, prefix int) (map[string]any, error) {
+	parts := map[string]map[string]any{}
 	for _, n := range allClaimShards(prefix) {
-		byName[n] = &part{Claims: map[string]*planClaim{}, Projects: map[string][]string{}}
-		parts[n] = byName[n]
+		parts[n] = map[string]any{}
 	}
-	for k, c := range doc.Claims {
-		byName[claimShard(c.Project, prefix)].Claims[k] = c
+	for k, c := range claims {
+		v, err := claimPart(c)
+		if err != nil {
+			return nil, fmt.Errorf("the claim %s: %w", k, err)
+		}
+		parts[claimShard(c.Project, prefix)][k] = v
 	}
-	for p, ks := range doc.Projects {
-		byName[claimShard(p, prefix)].Projects[p] = ks
+	out := map[string]any{}
+	for n, cs := range parts {
+		out[n] = map[string]any{"claims": cs}
 	}
-	return planPageData{Claims: len(doc.Claims), Shards: shardPlan{Claims: prefix}}, parts
+	return out, nil
 }
 
-// planPage is the install planner (PlanPage); its data is in parts under PlanDataDir.
+// planPage is the install planner (PlanPage); its data is in parts under PlanDataDir, which
+// the setup page loads too.
 func (b *builder) planPage() error {
-	data, parts := planShards(b.planData())
+	claims := b.installData(b.setupData())
+	prefix := claimPrefixLen(len(b.n.Listed))
+	parts, err := installShards(claims, prefix)
+	if err != nil {
+		return err
+	}
 	if err := b.writeShards(PlanDataDir, parts); err != nil {
 		return err
+	}
+	data := planPageData{Shards: shardPlan{Claims: prefix}}
+	for _, c := range claims {
+		if c.Release != nil {
+			data.Claims++
+		}
 	}
 	return b.page("plan", &Page{Path: PlanPage, Title: "Plan an install", Section: "plan",
 		Desc:    "Choose projects and get the openmw.cfg lines, settings and downloads their publishers declare, computed in your browser.",

@@ -5,13 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
@@ -218,24 +223,43 @@ func jsUnquote(q string) (string, error) {
 	return b.String(), nil
 }
 
-// planDataOf reads the plan page's data parts and joins the claim parts into one document,
-// as the page's script holds it once every part is loaded.
-func planDataOf(t *testing.T, out string) []byte {
+// scriptParts is the claim parts of a built site as the pages' scripts read them
+// (testdata/parts.js, in node): every claim as assets/shards.js claimsOf gives it, the
+// planner's data once every part is loaded, and the setup check's claims.
+type scriptParts struct {
+	Claims map[string]json.RawMessage `json:"claims"`
+	Plan   json.RawMessage            `json:"plan"`
+	Setup  map[string]*setupClaim     `json:"setup"`
+}
+
+// readParts runs testdata/parts.js on the site in out.
+func readParts(t *testing.T, out string) *scriptParts {
 	t.Helper()
-	doc := planDoc{Projects: map[string][]string{}, Claims: map[string]*planClaim{}}
-	for name, b := range dataParts(t, out, PlanDataDir) {
-		if !strings.HasPrefix(name, "c") {
-			continue
-		}
-		if err := json.Unmarshal(b, &doc); err != nil { // decoding into maps adds to them
-			t.Fatalf("%s: %v", name, err)
-		}
-	}
-	b, err := json.Marshal(&doc)
+	node, err := exec.LookPath("node")
 	if err != nil {
+		if os.Getenv("ASHYAMS_CI") != "" {
+			t.Fatalf("node is not installed, and CI installs it: %v", err)
+		}
+		t.Skipf("node is not installed (%v): the data parts are read by the pages' scripts", err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(node, filepath.Join("testdata", "parts.js"), out)
+	cmd.Stderr = &stderr
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("testdata/parts.js: %v\n%s", err, stderr.Bytes())
+	}
+	var p scriptParts
+	if err := json.Unmarshal(b, &p); err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return &p
+}
+
+// planDataOf is the plan page's data as its script holds it once every part is loaded.
+func planDataOf(t *testing.T, out string) []byte {
+	t.Helper()
+	return readParts(t, out).Plan
 }
 
 // TestPlanSyntheticData builds the synthetic network and holds the plan page's data, with the
@@ -337,5 +361,70 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 		if d := sizes[1200][page] - sizes[20][page]; d < -8 || d > 8 {
 			t.Errorf("%s is %d bytes at 20 claims and %d at 1,200", page, sizes[20][page], sizes[1200][page])
 		}
+	}
+}
+
+// TestClaimPartsReadAsBuilt builds the synthetic plan network, the setup check's state and
+// the corpus, and reads their claim parts as the pages' scripts do (assets/shards.js
+// claimsOf, in node): every listed claim is there, in the part of its project id's prefix,
+// and reads exactly as the build computed it (installData), every value the part leaves out
+// put back and nothing more; and the parts are smaller than the claims they hold.
+func TestClaimPartsReadAsBuilt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three builds")
+	}
+	states := map[string]string{"plan synthetic": newPlanSynth(t, t.TempDir()).state, "setup": newSetupState(t).state,
+		"corpus": filepath.Join(corpusRoot(t), "state")}
+	for name, state := range states {
+		out := filepath.Join(t.TempDir(), "public")
+		if _, err := Build(Options{State: state, Out: out}); err != nil {
+			t.Fatal(err)
+		}
+		n, err := network.Load(store.Open(state), &curation.Curation{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := &builder{n: n, names: newSiteNames(n)}
+		built := b.installData(b.setupData())
+		got := readParts(t, out).Claims
+		if len(got) != len(built) || len(built) != len(n.Listed) {
+			t.Errorf("%s: the parts hold %d claims, the build computed %d of %d listed", name, len(got), len(built), len(n.Listed))
+		}
+		prefix := claimPrefixLen(len(n.Listed))
+		var full, held int
+		for name, part := range dataParts(t, out, PlanDataDir) {
+			var p struct{ Claims map[string]json.RawMessage }
+			if err := json.Unmarshal(part, &p); err != nil {
+				t.Fatal(err)
+			}
+			for k := range p.Claims {
+				if claimShard(k, prefix) != name {
+					t.Errorf("%s holds the claim %s", name, k)
+				}
+			}
+			held += len(part)
+		}
+		for k, c := range built {
+			want, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			full += len(want)
+			var w, g any
+			if err := json.Unmarshal(want, &w); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(got[k], &g); err != nil {
+				t.Errorf("%s: the claim %s is not in the parts: %v", name, k, err)
+				continue
+			}
+			if !reflect.DeepEqual(w, g) {
+				t.Errorf("%s: the claim %s reads\n%s\nwant\n%s", name, k, got[k], want)
+			}
+		}
+		if held >= full {
+			t.Errorf("%s: the parts are %d bytes, the claims they hold %d", name, held, full)
+		}
+		t.Logf("%s: %d claims, %d bytes of parts for %d bytes of claims", name, len(built), held, full)
 	}
 }

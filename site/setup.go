@@ -372,28 +372,21 @@ func (b *builder) setupData() *setupDoc {
 }
 
 // setupPageData is what the setup page carries itself: the counts its text states and how
-// its data is cut into the parts under setup/data/ (setupShards).
+// its data is cut: the claims in the plan page's parts (PlanDataDir, installShards), the
+// name indexes in the parts under setup/data/ (setupShards).
 type setupPageData struct {
 	Files  int       `json:"files"`
 	Claims int       `json:"claims"`
 	Shards shardPlan `json:"shards"`
 }
 
-// setupShards cuts the setup check's data into the setup page's parts: the claims by
-// project id prefix ("claims"), and the four name indexes by a hash of each folded name
-// (content_files, groundcover_files, fallback_archives, data_dirs), every part written.
-func setupShards(doc *setupDoc) (setupPageData, map[string]any) {
+// setupShards cuts the setup check's name indexes (content_files, groundcover_files,
+// fallback_archives, data_dirs) into the setup page's parts by a hash of each folded name,
+// every part written; prefix is the claim parts' (installShards).
+func setupShards(doc *setupDoc, prefix int) (setupPageData, map[string]any) {
 	names := len(doc.ContentFiles) + len(doc.GroundcoverFiles) + len(doc.FallbackArchives) + len(doc.DataDirs)
-	plan := shardPlan{Claims: claimPrefixLen(len(doc.Claims)), Names: nameShardCount(names)}
+	plan := shardPlan{Claims: prefix, Names: nameShardCount(names)}
 	parts := map[string]any{}
-	claims := map[string]map[string]*setupClaim{}
-	for _, n := range allClaimShards(plan.Claims) {
-		claims[n] = map[string]*setupClaim{}
-		parts[n] = map[string]any{"claims": claims[n]}
-	}
-	for k, c := range doc.Claims {
-		claims[claimShard(c.Project, plan.Claims)][k] = c
-	}
 	type index = map[string]map[string][]string
 	idx := map[string]index{}
 	for i := 0; i < plan.Names; i++ {
@@ -411,10 +404,11 @@ func setupShards(doc *setupDoc) (setupPageData, map[string]any) {
 }
 
 // setupPage is the setup check (SetupPage): a player's openmw.cfg read in the browser against
-// the setup check's data (setupData), which the page loads in parts from setup/data/ as the
-// file names them (its CSP allows scripts of the site and no connection).
+// the setup check's data (setupData), which the page loads in parts as the file names them
+// (its CSP allows scripts of the site and no connection): the name indexes from setup/data/,
+// the claims from the plan page's parts.
 func (b *builder) setupPage() error {
-	data, parts := setupShards(b.setupData())
+	data, parts := setupShards(b.setupData(), claimPrefixLen(len(b.n.Listed)))
 	if err := b.writeShards(SetupDataDir, parts); err != nil {
 		return err
 	}
@@ -423,5 +417,5 @@ func (b *builder) setupPage() error {
 		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/setupcheck.js", "assets/setup.js"}, Offline: true, Data: data})
 }
 
-// SetupDataDir holds the setup page's data parts (setupShards).
+// SetupDataDir holds the setup page's name indexes, in parts (setupShards).
 const SetupDataDir = "setup/data"

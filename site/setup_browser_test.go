@@ -518,7 +518,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 		for _, r := range b.takeRequests() {
 			u := strings.SplitN(r, "#", 2)[0]
 			part := strings.TrimPrefix(strings.TrimPrefix(u, siteRoot), (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/"}).String())
-			if !allowed[u] && r != "about:blank" && !(strings.HasPrefix(part, SetupDataDir+"/") && strings.HasSuffix(part, ".js") && part != u) {
+			if !allowed[u] && r != "about:blank" && !((strings.HasPrefix(part, SetupDataDir+"/") || strings.HasPrefix(part, PlanDataDir+"/")) && strings.HasSuffix(part, ".js") && part != u) {
 				t.Errorf("%s: the page requested %s", how, r)
 			}
 		}
