@@ -84,14 +84,28 @@
   }
 
   // When the index cannot be loaded, the entries the page shows are the index: their rows
-  // from their data attributes, their words from their text, their filters from both.
-  var itemCols = ["key", "type", "status", "game", "tags", "health", "conflict", "updated", "first", "runtime", "openmw"];
+  // from what they show (templates/_catalog.html: type, status and game, then the site and
+  // what it runs on, in the first .meta; the tags in .tags; the health and conflict badges)
+  // and from the key and dates they carry as data attributes, their words from their text,
+  // their filters from both.
   function rowOfItem(li) {
     var r = new Array(columns.length).fill("");
-    itemCols.forEach(function (c) {
-      var v = li.getAttribute("data-" + c) || "";
-      r[col[c]] = c === "tags" ? (v ? v.split("\n") : []) : c === "conflict" ? (v === "yes" ? 1 : 0) : v;
+    ["key", "updated", "first"].forEach(function (c) {
+      r[col[c]] = li.getAttribute("data-" + c) || "";
     });
+    var meta = li.querySelector(".meta"), kids = meta ? meta.children : [];
+    var text = function (k) {
+      return kids[k] && kids[k].tagName === "BDI" ? kids[k].textContent : "";
+    };
+    r[col.type] = text(0);
+    r[col.status] = text(1);
+    r[col.game] = text(2);
+    r[col.tags] = Array.prototype.map.call(li.querySelectorAll(".tags > [data-pub]"), function (t) { return t.textContent; });
+    r[col.health] = li.querySelector(".entry-body > .badge.stale") ? "not-current" : "current";
+    r[col.conflict] = li.querySelector(".entry-body > .badge.bad") ? 1 : 0;
+    var runs = li.querySelector(".runs-on"), on = runs ? runs.querySelector("bdi") : null, said = runs ? runs.textContent : "";
+    r[col.runtime] = on || said === "any OpenMW version" ? "constraint" : said === "names no OpenMW version" ? "any" : "none";
+    r[col.openmw] = on ? on.textContent : said === "any OpenMW version" ? "*" : "";
     return r;
   }
   // The words an entry on the page is found by: what it shows (its runtime aside: the OpenMW
@@ -406,9 +420,9 @@
     var e = {}, row = ix.rows.get(i);
     columns.forEach(function (c, k) { e[c] = row[k]; });
     var li = el("li", "entry");
-    var data = {key: e.key, type: e.type, status: e.status, game: e.game, tags: e.tags.slice(0, ix.rowTags || e.tags.length).join("\n"), health: e.health,
-      conflict: e.conflict ? "yes" : "no", updated: e.updated, first: e.first, runtime: e.runtime, openmw: e.openmw};
-    Object.keys(data).forEach(function (k) { li.setAttribute("data-" + k, data[k]); });
+    li.setAttribute("data-key", e.key);
+    li.setAttribute("data-updated", e.updated);
+    li.setAttribute("data-first", e.first);
     var thumb = li.appendChild(el("div", "thumb"));
     if (e.thumb) {
       var img = thumb.appendChild(el("img", "card-thumb"));
@@ -424,24 +438,21 @@
     a.appendChild(bdi(e.name));
     if (e.version) {
       body.appendChild(document.createTextNode(" "));
-      body.appendChild(el("span", "badge")).appendChild(bdi(e.version));
+      body.appendChild(pub("bdi", e.version, "badge"));
     }
     e.badges.forEach(function (b) {
       body.appendChild(document.createTextNode(" "));
       body.appendChild(el("span", "badge " + b[0], b[1]));
     });
     var meta = body.appendChild(el("div", "meta"));
-    meta.appendChild(pub("span", e.type));
-    meta.appendChild(pub("span", e.status));
+    meta.appendChild(bdi(e.type));
+    meta.appendChild(bdi(e.status));
     if (e.game) {
-      meta.appendChild(el("span")).appendChild(bdi(e.game));
+      meta.appendChild(bdi(e.game));
     }
     var from = meta.appendChild(el("span", "", "from "));
     from.appendChild(bdi(e.site));
-    if (e.summary) {
-      body.appendChild(pub("p", e.summary, "summary"));
-    }
-    var runs = body.appendChild(el("div", "meta")).appendChild(el("span", "runs-on"));
+    var runs = meta.appendChild(el("span", "runs-on"));
     if (e.runtime === "constraint" && trim(e.openmw) === "*") {
       runs.textContent = "any OpenMW version";
     } else if (e.runtime === "constraint") {
@@ -450,8 +461,11 @@
     } else {
       runs.textContent = e.runtime === "any" ? "names no OpenMW version" : "no current release";
     }
+    if (e.summary) {
+      body.appendChild(pub("p", e.summary, "summary"));
+    }
     if (e.tags.length) { // as many as the page shows, the rest counted
-      var tags = body.appendChild(el("div", "meta")), shown = ix.rowTags ? e.tags.slice(0, ix.rowTags) : e.tags;
+      var tags = body.appendChild(el("div", "meta tags")), shown = ix.rowTags ? e.tags.slice(0, ix.rowTags) : e.tags;
       shown.forEach(function (t) { tags.appendChild(pub("span", t, "badge")); });
       if (e.tags.length > shown.length) {
         tags.appendChild(el("span", "more-tags", "and " + plural(e.tags.length - shown.length, "more tag", "more tags")));

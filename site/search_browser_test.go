@@ -219,4 +219,25 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 			t.Errorf("without terms.js, searching %q shows it %d times (want %d); the status line says %q", q, n, want, st)
 		}
 	}
+	// The filters then read what the page's entries show: their tags and health badges.
+	var tagged, stale []string
+	for _, c := range listed[:pageSize] {
+		if slices.Contains(c.Manifest.Project.Tags, "Theme 1") {
+			tagged = append(tagged, c.Name)
+		}
+		if stalenessOf(c) != staleNone {
+			stale = append(stale, c.Name)
+		}
+	}
+	if len(tagged) == 0 || len(stale) == 0 {
+		t.Fatalf("the first page has %d claims tagged Theme 1 and %d not current: the filters below would prove nothing", len(tagged), len(stale))
+	}
+	for q, want := range map[string][]string{"?tag=" + url.QueryEscape("theme 1"): tagged, "?health=not-current": stale} {
+		open(q)
+		browsertest.Until(t, ctx, `document.getElementById("filters").getAttribute("data-source") === "page"`)
+		settled(t, ctx)
+		if got := titles(); !slices.Equal(got, want) {
+			t.Errorf("without terms.js, %s shows %q, want %q", q, got, want)
+		}
+	}
 }
