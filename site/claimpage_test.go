@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -152,14 +153,22 @@ func TestClaimPageOlderReleaseLines(t *testing.T) {
 }
 
 // TestSyntheticClaimPageSize: a synthetic claim page (synthState's claim 71, with its five
-// releases, requirements, content file and event) weighs at most claimPageBudget bytes, the
-// share of the 20,000 bytes a claim may cost its site that its page is given.
+// releases, requirements, content file and event) weighs at most claimPageBudget bytes, its
+// <main> element at most claimMainBudget, and keeps every part other pages link or a player
+// looks for.
 func TestSyntheticClaimPageSize(t *testing.T) {
 	_, res, out := synthBuild(t, 130)
 	c := res.Network.ByProject[uuid(71)].Claims[0]
 	b := readOut(t, out, claimKeyPath(c))
 	if len(b) > claimPageBudget {
 		t.Errorf("%s weighs %d bytes, want at most %d", claimKeyPath(c), len(b), claimPageBudget)
+	}
+	i, j := bytes.Index(b, []byte("<main")), bytes.Index(b, []byte("</main>"))
+	if i < 0 || j < i {
+		t.Fatalf("%s has no <main> element", claimKeyPath(c))
+	}
+	if n := j + len("</main>") - i; n > claimMainBudget {
+		t.Errorf("%s: <main> weighs %d bytes, want at most %d", claimKeyPath(c), n, claimMainBudget)
 	}
 	main := htmlcheck.One(t, parsePage(t, out, claimKeyPath(c)), "main")
 	for _, sel := range []string{"#published-by a.follow", "a[data-plan-add]", "#current", "#download", "#details", `ul.releases > li[id="release-1.0.0"]`, `section[aria-labelledby="used-by"]`, `section[aria-labelledby="history"]`} {
@@ -169,8 +178,12 @@ func TestSyntheticClaimPageSize(t *testing.T) {
 	}
 }
 
-// claimPageBudget is the most bytes synthState's claim 71's page may weigh.
-const claimPageBudget = 11_200
+// claimPageBudget and claimMainBudget are the most bytes synthState's claim 71's page and its
+// <main> element may weigh.
+const (
+	claimPageBudget = 10_400
+	claimMainBudget = 8_600
+)
 
 // TestClaimPageReferencesAreBounded: a claim that many releases recommend through a
 // capability names the first usedByShown of them and links the capability's page, which
