@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -223,17 +224,21 @@ func TestEventPageInALine(t *testing.T) {
 	if n := htmlcheck.Count(t, line, `a.badge[href="../observed/index.html"]`); n != 1 {
 		t.Errorf("the line links the tag's list %d times, want once", n)
 	}
-	if n := htmlcheck.Count(t, doc, `main > p.muted > a[href="../index.html"]`); n != 1 {
-		t.Errorf("the page links the update list %d times, want once", n)
+	if n := htmlcheck.Count(t, doc, `header.site nav a[href="../../updates/index.html"][aria-current="true"]`); n != 1 {
+		t.Errorf("the navigation marks the update list %d times, want once", n)
 	}
-	facts := htmlcheck.Texts(t, doc, "dl.facts dd")
-	if len(facts) != 2 || facts[0] != "none" || facts[1] != d {
-		t.Errorf("the facts are %q, want no manifest before and %s after", facts, d)
+	if n := htmlcheck.Count(t, doc, `main h2`); n != 0 {
+		t.Errorf("a first observation's page has %d headings under its title, want none: nothing to compare", n)
+	}
+	terms, facts := htmlcheck.Texts(t, doc, "dl.facts dt"), htmlcheck.Texts(t, doc, "dl.facts dd")
+	if len(facts) != 1 || terms[0] != "Manifest" || facts[0] != d {
+		t.Errorf("the facts are %q %q, want the one manifest %s", terms, facts, d)
 	}
 }
 
 // TestProjectPageLinksEachClaim: a project page lists each site's claim as a line (ul.brief >
-// li) linking the claim page beside it and the site's page, and links its own feed beside it.
+// li) linking the claim page beside it and the site's page, and links its own feed beside it;
+// only a project several sites list says that none of them is preferred.
 func TestProjectPageLinksEachClaim(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
@@ -255,6 +260,14 @@ func TestProjectPageLinksEachClaim(t *testing.T) {
 	}
 	if n := htmlcheck.Count(t, doc, `main a.follow[href="updates.xml"]`); n != 1 {
 		t.Errorf("the page links its feed %d times, want once", n)
+	}
+	if n := htmlcheck.Count(t, doc, `main p.lede`); n != 1 {
+		t.Errorf("a project two sites list says %d times that none is preferred, want once", n)
+	}
+	f.Claim(a, sampleManifest(uuid(2), "Wick", 1))
+	_, out = build(t, state, Options{})
+	if n := htmlcheck.Count(t, parsePage(t, out, projectPath(uuid(2))), `main p.lede`); n != 0 {
+		t.Errorf("a project one site lists has %d ledes about several sites, want none", n)
 	}
 }
 
@@ -425,5 +438,30 @@ func TestFrameStaysSmall(t *testing.T) {
 				t.Errorf("%s: the footer has no %s", rel, sel)
 			}
 		}
+	}
+}
+
+// TestChangedEventPageGivesBothManifests: an event that changed a claim names the manifest
+// before and after and lists its differences under a heading.
+func TestChangedEventPageGivesBothManifests(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	d := f.Claim(site, sampleManifest(uuid(1), "Lantern", 1))
+	before := strings.Repeat("a", 64)
+	f.Event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: site, Name: "Lantern",
+		ObservedAt: "2026-09-01T00:00:00Z", Before: &before, After: &d,
+		Changes: []diff.Change{{Change: "project-field", Field: "name", Before: []byte(`"Lamp"`), After: []byte(`"Lantern"`)}}})
+	res, out := build(t, state, Options{})
+	doc := parsePage(t, out, eventPath(res.Network.Events[0].ID))
+	terms, facts := htmlcheck.Texts(t, doc, "dl.facts dt"), htmlcheck.Texts(t, doc, "dl.facts dd")
+	if !slices.Equal(terms, []string{"Manifest before", "Manifest after"}) || !slices.Equal(facts, []string{before, d}) {
+		t.Errorf("the facts are %q %q, want the manifest before and after", terms, facts)
+	}
+	if got := htmlcheck.Texts(t, doc, "main h2"); !slices.Equal(got, []string{"Differences"}) {
+		t.Errorf("the headings are %q, want Differences", got)
+	}
+	if n := htmlcheck.Count(t, doc, "main pre.changes[data-pub]"); n != 1 {
+		t.Errorf("%d lists of changes, want 1", n)
 	}
 }
