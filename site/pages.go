@@ -902,11 +902,18 @@ type updatesData struct {
 	Events []*eventView
 	Tags   []tagLink
 	Total  int
+	// Whole: every update carries Tag, more than a page of them, so its list is the updates
+	// list itself, in the same order: its one page says so and links there.
+	Whole bool
 }
 
 func (b *builder) updatePages() error {
 	links := tagLinks(b.derived.Tags)
 	list := func(first *Page, tag string, evs []*eventView) error {
+		if tag != "" && len(evs) == len(b.derived.Events) && len(evs) > pageSize {
+			first.Data = &updatesData{Tag: tag, Tags: links, Total: len(evs), Whole: true}
+			return b.page("updates", first)
+		}
 		return b.pagedList("updates", first, len(evs), func(lo, hi int, _ *pager) any {
 			return &updatesData{Tag: tag, Events: evs[lo:hi], Tags: links, Total: len(evs)}
 		})

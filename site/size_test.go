@@ -169,6 +169,36 @@ func TestBrowseListOfTheWholeCatalog(t *testing.T) {
 	}
 }
 
+// TestTagOfEveryUpdate: a tag every update carries, more than a page of them, has one page
+// that links the updates list (the same updates in the same order) instead of paging them a
+// second time; a tag's list of a few updates lists them without printing that tag on each.
+func TestTagOfEveryUpdate(t *testing.T) {
+	t.Parallel()
+	_, res, out := synthBuild(t, 130) // one first observation a claim
+	doc := parsePage(t, out, "updates/observed/index.html")
+	if n := htmlcheck.Count(t, doc, "main ul.list > li"); n != 0 {
+		t.Errorf("the tag every update carries lists %d updates", n)
+	}
+	if n := htmlcheck.Count(t, doc, `main > p > a[href="../index.html"]`); n != 2 { // the breadcrumb and the sentence
+		t.Errorf("the tag's page links the updates list %d times, want in its breadcrumb and its sentence", n)
+	}
+	if want := fmt.Sprintf("list all %d, in the same order", len(res.Network.Events)); !strings.Contains(htmlcheck.Text(htmlcheck.One(t, doc, "main")), want) {
+		t.Errorf("the tag's page does not say %q", want)
+	}
+	if _, err := os.Stat(filepath.Join(out, "updates/observed/page/2/index.html")); err == nil {
+		t.Error("the tag every update carries has a second page")
+	}
+	state, _, _ := conflictState(t)
+	fewRes, small := build(t, state, Options{})
+	few := parsePage(t, small, "updates/observed/index.html")
+	if n, want := htmlcheck.Count(t, few, "main ul.list > li"), len(fewRes.Network.Events); n != want || want == 0 {
+		t.Errorf("the tag's list of %d updates lists %d", want, n)
+	}
+	if n := htmlcheck.Count(t, few, "main ul.list > li a.badge"); n != 0 {
+		t.Errorf("the tag's list prints its own tag %d times", n)
+	}
+}
+
 // TestListPagesStayBounded: a full page (50 entries) of each list of claims weighs about what
 // its entries need, at 130 synthetic claims: the bytes each page may take.
 func TestListPagesStayBounded(t *testing.T) {
