@@ -299,19 +299,24 @@
     });
   }
   // gather loads every part the check of parsed reads: the name indexes of its names, the
-  // claims they and its folders name, and the claims those claims' relationships name.
+  // claims they and its folders name, and the claims those claims' relationships name (the
+  // check reads the relationships of no other claim).
   function gather(parsed) {
-    var names = engine.lookups(parsed), want = new Set();
+    var names = engine.lookups(parsed), want = new Set(), keys, ids;
     names.forEach(function (k) { want.add(S.namePart(k, meta.shards.names)); });
     return parts.load(Array.from(want)).then(function (docs) {
       docs.forEach(function (d) {
         engine.indexes.forEach(function (ix) { S.merge(data[ix], d[ix]); });
       });
-      return loadClaims(engine.keysOf(data, names).concat(engine.folderIDs(parsed)));
+      keys = new Set(engine.keysOf(data, names));
+      ids = new Set(engine.folderIDs(parsed));
+      return loadClaims(Array.from(keys).concat(Array.from(ids)));
     }).then(function () {
       var targets = [];
       Object.keys(data.claims).forEach(function (k) {
-        data.claims[k].relationships.forEach(function (r) { targets = targets.concat(r.targets); });
+        if (keys.has(k) || ids.has(data.claims[k].project.slice(0, 8))) {
+          data.claims[k].relationships.forEach(function (r) { targets = targets.concat(r.targets); });
+        }
       });
       return loadClaims(targets);
     });

@@ -114,13 +114,53 @@
     });
     return obj;
   }
+  // fold lowercases ASCII letters only, as OpenMW compares content file names.
+  function fold(s) {
+    return s.replace(/[A-Z]+/g, function (c) { return c.toLowerCase(); });
+  }
+  // contentOf is the content files the components declare, as the setup check lists them
+  // (site/shards.go contentOf, the same rule): in component order (a component id once),
+  // each name once (compared folded), with what every component declaring it needs (each
+  // name once, none empty).
+  function contentOf(components) {
+    var out = [], at = new Map(), ids = new Set();
+    components.forEach(function (comp) {
+      if (ids.has(comp.id)) {
+        return;
+      }
+      ids.add(comp.id);
+      comp.content.forEach(function (f) {
+        if (f === "") {
+          return;
+        }
+        var k = fold(f);
+        if (at.has(k)) {
+          var other = new Set(comp.requires_content.map(fold)), e = out[at.get(k)];
+          e.requires_content = e.requires_content.filter(function (n) { return other.has(fold(n)); });
+          return;
+        }
+        at.set(k, out.length);
+        var seen = new Set(), need = [];
+        comp.requires_content.forEach(function (n) {
+          if (n !== "" && !seen.has(fold(n))) {
+            seen.add(fold(n));
+            need.push(n);
+          }
+        });
+        out.push({ file: f, requires_content: need });
+      });
+    });
+    return out;
+  }
   // claimsOf reads a claim part's claims (its "claims", by key) as the build computed them:
   // each claim's project, site and page from its key, every value the part leaves out
-  // because it is empty, and a relationship's target "/<site>" as "<its project>/<site>". It returns a table made with Object.create(null).
+  // because it is empty, a relationship's target "/<site>" as "<its project>/<site>", and
+  // the content files, when the part leaves them out, from the components (contentOf). It returns a table made with Object.create(null).
   function claimsOf(part) {
     var out = Object.create(null), claims = part && part.claims;
     Object.keys(claims || {}).forEach(function (key) {
       var c = claims[key], slash = key.indexOf("/");
+      var derived = !Object.prototype.hasOwnProperty.call(c, "content_files");
       c.project = key.slice(0, slash);
       c.site = key.slice(slash + 1);
       c.page = "projects/" + key + "/index.html";
@@ -131,6 +171,9 @@
       ["relationships", "components", "artifacts", "content_files"].forEach(function (k) {
         c[k].forEach(function (x) { fill(x, empty[k]); });
       });
+      if (derived) {
+        c.content_files = contentOf(c.components);
+      }
       c.relationships.forEach(function (r) {
         r.targets = r.targets.map(function (t) { return t.charAt(0) === "/" ? r.project + t : t; });
       });

@@ -364,8 +364,9 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 	}
 }
 
-// TestClaimPartsReadAsBuilt builds the synthetic plan network, the setup check's state and
-// the corpus, and reads their claim parts as the pages' scripts do (assets/shards.js
+// TestClaimPartsReadAsBuilt builds the synthetic plan network, the setup check's state, the
+// corpus and a claim whose openmw extension describes a component its release does not list,
+// and reads their claim parts as the pages' scripts do (assets/shards.js
 // claimsOf, in node): every listed claim is there, in the part of its project id's prefix,
 // and reads exactly as the build computed it (installData), every value the part leaves out
 // put back and nothing more; and the parts are smaller than the claims they hold.
@@ -373,8 +374,31 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three builds")
 	}
+	// An extension that describes a component the release does not list: the part writes
+	// that claim's content files, which its components do not say.
+	odd := t.TempDir()
+	f := statetest.In(t, odd)
+	site := f.Site("https://odd.example/dreamweave.json", "Odd")
+	m := sampleManifest(uuid(801), "Unlisted", 1)
+	m.Releases[0].Extensions = map[string]json.RawMessage{"openmw": json.RawMessage(`{"components":{` +
+		`"main":{"data_directories":["."],"content_files":["Main.esp","main.ESP"],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":["Base.esm","base.esm",""]},` +
+		`"extra":{"data_directories":[],"content_files":["Extra.esp"],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":[]}},` +
+		`"requires_content":["Base.esm","base.esm"],"settings":[]}`)}
+	f.Claim(site, m)
+	oddKey := uuid(801) + "/" + site
+	// Two components declaring one file: it needs what both need.
+	both := sampleManifest(uuid(802), "Shared", 1)
+	both.Releases[0].Components = []protocol.Component{
+		{ID: "a", Name: "A", Path: "A", Required: true, Default: true, Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}},
+		{ID: "b", Name: "B", Path: "B", Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}},
+	}
+	both.Releases[0].Extensions = map[string]json.RawMessage{"openmw": json.RawMessage(`{"components":{` +
+		`"a":{"data_directories":["."],"content_files":["Shared.esp"],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":["One.esm","Two.esm"]},` +
+		`"b":{"data_directories":["."],"content_files":["shared.ESP","B.esp"],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":["two.ESM"]}},` +
+		`"requires_content":[],"settings":[]}`)}
+	f.Claim(site, both)
 	states := map[string]string{"plan synthetic": newPlanSynth(t, t.TempDir()).state, "setup": newSetupState(t).state,
-		"corpus": filepath.Join(corpusRoot(t), "state")}
+		"corpus": filepath.Join(corpusRoot(t), "state"), "odd": odd}
 	for name, state := range states {
 		out := filepath.Join(t.TempDir(), "public")
 		if _, err := Build(Options{State: state, Out: out}); err != nil {
@@ -397,9 +421,12 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 			if err := json.Unmarshal(part, &p); err != nil {
 				t.Fatal(err)
 			}
-			for k := range p.Claims {
+			for k, c := range p.Claims {
 				if claimShard(k, prefix) != name {
 					t.Errorf("%s holds the claim %s", name, k)
+				}
+				if k == oddKey && !bytes.Contains(c, []byte(`"content_files":[`)) {
+					t.Errorf("the part leaves out the content files of %s, which its components do not say: %s", k, c)
 				}
 			}
 			held += len(part)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -163,8 +164,10 @@ func (b *builder) writeShards(dir string, parts map[string]any) error {
 // projects/<key>/index.html), every empty value ("", false, null, []) of the claim and of
 // its release, relationships, components, artifacts and content files, and the project id of
 // a relationship's target when it is the relationship's project: "/<site>" stands for
-// "<project>/<site>" (a key never starts with "/"). At 1,000 claims that is a third of what
-// the claims hold.
+// "<project>/<site>" (a key never starts with "/"); and the setup check's content files when
+// they are what its components say (contentOf), as they are unless the release's openmw
+// extension describes a component the release does not list. At 1,000 claims that is a
+// third of what the claims hold.
 var (
 	keyFields = []string{"project", "site", "page"}
 	// prunedIn are the keys whose values are objects, or lists of objects, whose empty
@@ -189,6 +192,11 @@ func claimPart(c *installClaim) (map[string]any, error) {
 		delete(m, k)
 	}
 	pruneEmpty(m)
+	if reflect.DeepEqual(contentOf(c.Components), c.ContentFiles) {
+		delete(m, "content_files")
+	} else if _, ok := m["content_files"]; !ok {
+		m["content_files"] = []any{} // none, though the components declare some
+	}
 	if rels, ok := m["relationships"].([]any); ok {
 		for _, r := range rels {
 			shortTargets(r.(map[string]any))
@@ -244,4 +252,33 @@ func shortTargets(r map[string]any) {
 			ts[i] = s[len(p):]
 		}
 	}
+}
+
+// contentOf is the content files comps declare as the setup check lists them
+// (declaredContent) when the openmw extension describes only listed components: in component
+// order (a component id once), each name once (compared folded), with what every component
+// declaring it needs. assets/shards.js contentOf is the same rule.
+func contentOf(comps []planComponent) []setupContent {
+	out := []setupContent{}
+	at := map[string]int{}
+	seen := map[string]bool{}
+	for _, comp := range comps {
+		if seen[comp.ID] {
+			continue
+		}
+		seen[comp.ID] = true
+		for _, f := range comp.Content {
+			if f == "" {
+				continue
+			}
+			k := foldASCII(f)
+			if i, ok := at[k]; ok {
+				out[i].RequiresContent = common(out[i].RequiresContent, comp.RequiresContent)
+				continue
+			}
+			at[k] = len(out)
+			out = append(out, setupContent{File: f, RequiresContent: appendNew([]string{}, comp.RequiresContent...)})
+		}
+	}
+	return out
 }
