@@ -811,6 +811,9 @@ type originView struct {
 	// Issues are the site's publication issues, each a sentence with quotations marked
 	// (problemHTML: escaped text and <bdi> elements only).
 	Issues []template.HTML
+	// LastTry: the site's last successful read was its last attempt, so the page gives the
+	// time once.
+	LastTry bool
 }
 
 func (b *builder) originPages() error {
@@ -836,6 +839,7 @@ func (b *builder) originPages() error {
 	}
 	for _, o := range b.n.Origins {
 		v := &originView{originRow: b.siteRow(o), HealthWhy: originHealthText(o.Health)}
+		v.LastTry = o.LastSuccess != nil && *o.LastSuccess == o.LastAttempt
 		for _, is := range o.Issues {
 			v.Issues = append(v.Issues, quoteFor(sentence(capitalize(is)), o))
 		}

@@ -205,11 +205,11 @@ func TestListPagesStayBounded(t *testing.T) {
 	t.Parallel()
 	_, _, out := synthBuild(t, 130)
 	for rel, max := range map[string]int{
-		"browse/recently-released/index.html": 23_000,
-		"releases/index.html":                 21_000,
+		"browse/recently-released/index.html": 23_500,
+		"releases/index.html":                 21_500,
 		"dependencies/page/2/index.html":      25_000,
-		"projects/page/2/index.html":          63_000,
-		"updates/page/2/index.html":           16_000,
+		"projects/page/2/index.html":          51_000,
+		"updates/page/2/index.html":           15_500,
 	} {
 		if n := len(readOut(t, out, rel)); n > max {
 			t.Errorf("%s weighs %d bytes, more than %d", rel, n, max)
