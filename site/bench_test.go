@@ -25,7 +25,8 @@ import (
 // capability that one claim in 100 provides, one claim in 50 stale and one in 100 withdrawn,
 // one in 200 a second site's claim of the previous project's id (an identity conflict, and a
 // gap where the next claim requires the id nobody publishes), one observed event per claim,
-// tags "Lua" and one of 40 themes, current releases' OpenMW constraints by turns from
+// types by turns from synthTypes, one claim in 10 experimental (the rest active), one of 40
+// themes as a tag and "Lua" on one claim in 5, current releases' OpenMW constraints by turns from
 // synthOpenMW, and an openmw extension declaring one content file ("Synthetic NNNNN.esp",
 // needing Morrowind.esm) in the current release's one component.
 func synthState(tb testing.TB, root string, n int) {
@@ -40,7 +41,14 @@ func synthState(tb testing.TB, root string, n int) {
 			id, name, site = uuid(i-1), fmt.Sprintf("Synthetic project %05d, again", i-1), sites[(i/10+1)%len(sites)]
 		}
 		m := sampleManifest(id, name, 5)
-		m.Project.Tags = []string{"Lua", fmt.Sprintf("Theme %d", i%40)}
+		m.Project.Type = synthTypes[i%len(synthTypes)]
+		if i%10 == 9 {
+			m.Project.Status = "experimental"
+		}
+		m.Project.Tags = []string{fmt.Sprintf("Theme %d", i%40)}
+		if i%5 == 0 {
+			m.Project.Tags = append([]string{"Lua"}, m.Project.Tags...)
+		}
 		m.Releases[0].Runtimes = map[string]string{"openmw": synthOpenMW[i%len(synthOpenMW)]}
 		m.Releases[0].Extensions = map[string]json.RawMessage{"openmw": json.RawMessage(fmt.Sprintf(`{"components":{"main":{"data_directories":["."],`+
 			`"content_files":["Synthetic %05d.esp"],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,`+
@@ -66,6 +74,10 @@ func synthState(tb testing.TB, root string, n int) {
 			ObservedAt: fmt.Sprintf("2026-09-%02dT%02d:%02d:00Z", 1+i%28, i%24, i%60), After: &d, Changes: []diff.Change{}})
 	}
 }
+
+// synthTypes are the project types of synthState's claims, by turns: as in the real network,
+// most are mods and no browse list by type holds every claim.
+var synthTypes = []string{"mod", "mod", "mod", "mod", "mod", "mod", "library", "library", "tool", "total-conversion"}
 
 // synthOpenMW are the OpenMW constraints of synthState's current releases, by turns.
 var synthOpenMW = []string{">=0.49", "<0.49", "*", ">=0.48, <0.50"}

@@ -149,7 +149,18 @@ func TestBrowseListLinksEachClaimInALine(t *testing.T) {
 // still lists them.
 func TestBrowseListOfTheWholeCatalog(t *testing.T) {
 	t.Parallel()
-	_, res, out := synthBuild(t, 130) // every claim is tagged Lua; some Theme 1
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	site := f.Site("https://a.example/dreamweave.json", "Site A")
+	for i := 0; i < 2*pageSize+5; i++ { // every claim tagged Lua, one in three Theme 1
+		m := sampleManifest(uuid(i), fmt.Sprintf("Project %03d", i), 1)
+		m.Project.Tags = []string{"Lua"}
+		if i%3 == 0 {
+			m.Project.Tags = append(m.Project.Tags, "Theme 1")
+		}
+		f.Claim(site, m)
+	}
+	res, out := build(t, state, Options{})
 	doc := parsePage(t, out, "browse/tag-lua/index.html")
 	if n := htmlcheck.Count(t, doc, "ul.brief > li"); n != 0 {
 		t.Errorf("the list of every claim prints %d lines", n)
