@@ -321,7 +321,9 @@ type claimView struct {
 	Meta        *protocol.Project
 	Links       []linkView
 	Releases    []*releaseView
-	Events      []*eventView
+	// Events are the claim's updates, each said without the claim's name and site, which
+	// the page's heading gives (tags.Summary: "first observed").
+	Events []claimEvent
 	// Others are the other claims for the same project id.
 	Others []*network.Claim
 	// LookAlikes are listed claims of other project ids whose name looks like this one's
@@ -375,6 +377,12 @@ type claimView struct {
 	// SourceIsLink: the current release's source repository is the project's Source link,
 	// which the current release's facts then point to instead of printing it again.
 	SourceIsLink bool
+}
+
+// claimEvent is an update in the claim page's list: the event and what it says of the claim.
+type claimEvent struct {
+	*eventView
+	Summary string
 }
 
 // usedByShown is how many of the claims requiring it a claim page names; the used-by list
@@ -509,7 +517,14 @@ type extView struct {
 
 func (b *builder) claimView(c *network.Claim) *claimView {
 	v := &claimView{claimSummary: b.summarize(c), C: c, Project: b.n.ByProject[c.Project],
-		Events: b.derived.ByClaim[c.Key], ProjectPath: projectPath(c.Project)}
+		ProjectPath: projectPath(c.Project)}
+	for _, e := range b.derived.ByClaim[c.Key] {
+		s := tags.Summary(*e.Event)
+		if s == "" {
+			s = e.Title
+		}
+		v.Events = append(v.Events, claimEvent{e, s})
+	}
 	v.Names = claimNames(v.Project.Claims)
 	if c.MovedTo != nil {
 		v.MovedTo = newMoveView(c.MovedTo)
