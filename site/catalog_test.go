@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,17 +125,38 @@ func catalogState(t *testing.T) (out, siteA string) {
 }
 
 // TestProjectFeed: each project has an Atom feed of its claims' events, newest first, that
-// parses as Atom, and its project and claim pages link it as an alternate.
+// parses as Atom and holds what RFC 4287 asks (id, title, updated, a self link, an author for
+// each entry, each entry's id, title, updated and alternate link: a link without rel is the
+// alternate), and its project and claim pages link it as an alternate.
 func TestProjectFeed(t *testing.T) {
 	out, siteA := catalogState(t)
+	type link struct {
+		Href string `xml:"href,attr"`
+		Rel  string `xml:"rel,attr"`
+	}
+	alternates := func(ls []link) (alt []string) {
+		for _, l := range ls {
+			if l.Rel == "" || l.Rel == "alternate" {
+				alt = append(alt, l.Href)
+			}
+		}
+		return alt
+	}
 	type entry struct {
-		Title string `xml:"title"`
-		ID    string `xml:"id"`
+		Title   string `xml:"title"`
+		ID      string `xml:"id"`
+		Updated string `xml:"updated"`
+		Author  string `xml:"author>name"`
+		Summary string `xml:"summary"`
+		Links   []link `xml:"link"`
 	}
 	var feed struct {
 		XMLName xml.Name
+		ID      string  `xml:"id"`
 		Title   string  `xml:"title"`
 		Updated string  `xml:"updated"`
+		Author  string  `xml:"author>name"`
+		Links   []link  `xml:"link"`
 		Entries []entry `xml:"entry"`
 	}
 	if err := xml.Unmarshal(readOut(t, out, projectFeedPath(uuid(1))), &feed); err != nil {
@@ -149,9 +171,20 @@ func TestProjectFeed(t *testing.T) {
 	if feed.Updated != "2026-09-20T00:00:00Z" {
 		t.Errorf("the feed's updated is %q, want the newest event's time", feed.Updated)
 	}
+	page := DefaultBaseURL + dirURL(projectPath(uuid(1)))
+	self := []link{{DefaultBaseURL + projectFeedPath(uuid(1)), "self"}}
+	if feed.ID != page || feed.Title == "" || !slices.Equal(alternates(feed.Links), []string{page}) || !slices.ContainsFunc(feed.Links, func(l link) bool { return l == self[0] }) {
+		t.Errorf("the feed's id %q, title %q, links %v; want the project page as id and alternate, and self", feed.ID, feed.Title, feed.Links)
+	}
 	for _, e := range feed.Entries {
 		if !strings.HasPrefix(e.ID, DefaultBaseURL+"updates/") {
 			t.Errorf("entry id %q is not an update page", e.ID)
+		}
+		if !slices.Equal(alternates(e.Links), []string{e.ID}) || e.Updated == "" || e.Title == "" {
+			t.Errorf("entry %s: links %v, updated %q, title %q; want its page as the alternate", e.ID, e.Links, e.Updated, e.Title)
+		}
+		if sum := e.Summary; e.Author != "Site A" || !strings.Contains(sum, "Tags: ") || !strings.Contains(sum, e.Updated) || !strings.Contains(sum, "Site A") || strings.Contains(sum, uuid(1)) {
+			t.Errorf("entry %s: author %q, summary %q; want the site as author, the tags, the time and the site, not the feed's project id", e.ID, e.Author, sum)
 		}
 	}
 	for _, p := range []string{projectPath(uuid(1)), claimPath(uuid(1), siteA)} {

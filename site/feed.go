@@ -50,7 +50,7 @@ func (b *builder) atom() ([]byte, error) {
 		observed = b.n.State.ObservedAt
 	}
 	return b.atomOf(FeedFile, IndexName+": updates in the DreamWeave network", b.base+"updates/",
-		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs, observed)
+		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs, observed, false)
 }
 
 // atomOf is an Atom feed of evs (newest first) named title, published at name (a path from the
@@ -60,8 +60,14 @@ func (b *builder) atom() ([]byte, error) {
 // time; "" gives the Unix epoch, never the clock). Each entry's id and link are the event's
 // page, its title "<name>: <headline>" (tags.Summary), its updated the event's observation, its
 // author the site (named as every page names it, with its id when sites share a name) and its
-// summary the tags, the observation time and the site. Errors name the file.
-func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updated string) ([]byte, error) {
+// summary the tags, the observation time and the site.
+//
+// A project's feed (project) is the same feed in fewer bytes, its meaning unchanged under
+// RFC 4287: links carry no type, the feed's alternate and each entry's link no rel (a link
+// without one is the alternate), summaries leave out the project id (the feed's own), and
+// the feed names its author only when an entry has none (each entry names its site). The
+// network's feed keeps the reference's form. Errors name the file.
+func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updated string, project bool) ([]byte, error) {
 	up := time.Unix(0, 0).UTC()
 	if updated != "" {
 		t, err := time.Parse(store.TimeFormat, updated)
@@ -82,6 +88,14 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updat
 		},
 		Author: &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: IndexName}},
 	}
+	alternate := feeds.AtomLink{Rel: "alternate", Type: "text/html"}
+	if project {
+		f.Links = []feeds.AtomLink{{Href: b.base + name, Rel: "self"}, {Href: link}}
+		alternate = feeds.AtomLink{}
+		if len(evs) > 0 {
+			f.Author = nil
+		}
+	}
 	for _, e := range evs {
 		t, err := time.Parse(store.TimeFormat, e.ObservedAt)
 		if err != nil {
@@ -93,6 +107,9 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updat
 			claim = e.Project
 		}
 		sum := "Observed " + e.ObservedAt + " on the site " + plainPub(e.Site) + ", project id " + e.Project + "."
+		if project {
+			sum = "Observed " + e.ObservedAt + " on the site " + plainPub(e.Site) + "."
+		}
 		if len(e.Tags) > 0 {
 			sum = "Tags: " + strings.Join(e.Tags, ", ") + ". " + sum
 		}
@@ -100,7 +117,7 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updat
 			Title:   plainPub(claim) + ": " + textdir.Strip(tags.Summary(*e.Event)),
 			Updated: t.Format(time.RFC3339),
 			Id:      page,
-			Links:   []feeds.AtomLink{{Href: page, Rel: "alternate", Type: "text/html"}},
+			Links:   []feeds.AtomLink{{Href: page, Rel: alternate.Rel, Type: alternate.Type}},
 			Summary: &feeds.AtomSummary{Content: htmlEscape(sum), Type: "html"},
 			Author:  &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: plainPub(e.Site)}},
 		})

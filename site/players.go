@@ -117,7 +117,7 @@ func (b *builder) projectFeeds() error {
 		}
 		b.spawn(b.bufs, func(pb *pageBuf) error {
 			feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+dirURL(projectPath(p.ID)),
-				"", evs, updated) // no subtitle: the title names the project, the entries say the rest
+				"", evs, updated, true) // no subtitle: the title names the project, the entries say the rest
 			if err != nil {
 				return err
 			}
