@@ -290,7 +290,9 @@ type builder struct {
 	mu      sync.Mutex      // guards written, pages and dirs: pages render concurrently
 	written map[string]bool // every file written, by slash path
 	pages   []string        // every HTML page written
-	dirs    map[string]bool // output directories known to exist
+	// unmapped are the pages the sitemap leaves out (Page.Unmapped).
+	unmapped []string
+	dirs     map[string]bool // output directories known to exist
 
 	tmpl    *templateSet
 	cards   map[network.Key]*CardImage
@@ -573,14 +575,19 @@ func compactJSON(data []byte) ([]byte, error) {
 // A variable so a test can reach it with a small site.
 var sitemapLimit = 50_000
 
-// sitemap writes sitemap.xml (every page but the 404 page, by its public URL) and robots.txt.
+// sitemap writes sitemap.xml (every page but the 404 page and the unmapped ones, which the
+// pages it lists link, by its public URL) and robots.txt.
 // A site of more pages than one sitemap may hold gets sitemap-1.xml, sitemap-2.xml, ... of
 // sitemapLimit URLs each, and sitemap.xml is their sitemap index, so robots.txt and anyone
 // reading sitemap.xml keep the one address.
 func (b *builder) sitemap() error {
 	pages := make([]string, 0, len(b.pages))
+	unmapped := make(map[string]bool, len(b.unmapped))
+	for _, p := range b.unmapped {
+		unmapped[p] = true
+	}
 	for _, p := range b.pages {
-		if p != notFoundPage {
+		if p != notFoundPage && !unmapped[p] {
 			pages = append(pages, p)
 		}
 	}

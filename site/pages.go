@@ -220,7 +220,7 @@ func (b *builder) projectPages() error {
 	}
 	for _, p := range b.n.Projects {
 		if err := b.page("project", &Page{Path: projectPath(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID),
-			Data: b.projectView(p)}); err != nil {
+			Unmapped: len(p.Claims) == 1, Data: b.projectView(p)}); err != nil {
 			return err
 		}
 		for _, c := range p.Claims {
@@ -948,7 +948,7 @@ func (b *builder) updatePages() error {
 		}
 	}
 	for _, e := range b.derived.Events {
-		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Title, Section: "updates", Data: e}); err != nil {
+		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Title, Section: "updates", Unmapped: true, Data: e}); err != nil {
 			return err
 		}
 	}

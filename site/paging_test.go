@@ -1,8 +1,10 @@
 package site
 
 import (
+	"encoding/xml"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -294,5 +296,57 @@ func TestRecentItemsNameAHandful(t *testing.T) {
 	}
 	if it := items[0]; len(it.Named) != maxNamed || it.Unnamed != 1000-maxNamed || len(it.Observed) != 1000 {
 		t.Errorf("the line names %d and counts %d more of %d", len(it.Named), it.Unnamed, len(it.Observed))
+	}
+}
+
+// TestSitemapFindsEveryPage: the sitemap leaves out the event pages and the project pages of
+// an id one site lists, and names every other page; each page it leaves out is linked from
+// a page it names, so a crawler reading it still finds every page.
+func TestSitemapFindsEveryPage(t *testing.T) {
+	_, res, out := synthBuild(t, 20)
+	var urlset struct {
+		Locs []string `xml:"url>loc"`
+	}
+	if err := xml.Unmarshal(readOut(t, out, "sitemap.xml"), &urlset); err != nil {
+		t.Fatal(err)
+	}
+	mapped := map[string]bool{}
+	for _, l := range urlset.Locs {
+		mapped[strings.TrimPrefix(l, DefaultBaseURL)] = true
+	}
+	linked := map[string]bool{}
+	for _, p := range res.Pages {
+		if !mapped[dirURL(p)] {
+			continue
+		}
+		for _, a := range htmlcheck.All(t, parsePage(t, out, p), "a[href]") {
+			if h := htmlcheck.Attr(a, "href"); !strings.Contains(h, ":") {
+				linked[path.Join(path.Dir(p), strings.SplitN(h, "#", 2)[0])] = true
+			}
+		}
+	}
+	singles := map[string]bool{}
+	for _, pr := range res.Network.Projects {
+		singles[projectPath(pr.ID)] = len(pr.Claims) == 1
+	}
+	events := 0
+	for _, p := range res.Pages {
+		parts := strings.Split(p, "/")
+		event := len(parts) == 3 && parts[0] == "updates" && store.IsEventID(parts[1])
+		if event {
+			events++
+		}
+		switch unmapped := event || singles[p]; {
+		case p == notFoundPage:
+		case unmapped && mapped[dirURL(p)]:
+			t.Errorf("the sitemap names %s, one of the thin pages it leaves out", p)
+		case !unmapped && !mapped[dirURL(p)]:
+			t.Errorf("the sitemap does not name %s", p)
+		case unmapped && !linked[p]:
+			t.Errorf("%s is neither in the sitemap nor linked from a page in it", p)
+		}
+	}
+	if events == 0 || len(urlset.Locs) == 0 {
+		t.Fatalf("%d event pages, %d URLs in the sitemap: nothing checked", events, len(urlset.Locs))
 	}
 }

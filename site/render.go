@@ -40,6 +40,10 @@ type Page struct {
 	// SiteFeed: the head links the network's Atom feed as an alternate, on the pages it is the
 	// feed of (the home page and the update lists), not on every page.
 	SiteFeed bool
+	// Unmapped: the sitemap leaves the page out, for it is one of thousands of thin pages
+	// that pages in the sitemap link (an event page, linked from the update lists and its
+	// claim's page; the project page of an id one site lists, linked from its claim page).
+	Unmapped bool
 	// Outside: the page may link publishers' addresses, so its head asks the browser to send
 	// no referrer on any link (one meta element instead of rel=noreferrer on every link).
 	Outside bool
@@ -381,6 +385,9 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	p.Outside = outsideKinds[kind]
 	b.mu.Lock()
 	b.pages = append(b.pages, p.Path)
+	if p.Unmapped {
+		b.unmapped = append(b.unmapped, p.Path)
+	}
 	b.mu.Unlock()
 	sets := b.bufs
 	if wholeNetwork[kind] {
