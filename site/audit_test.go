@@ -64,7 +64,9 @@ func eval[T any](s *browserSession, expr string) T {
 	return v
 }
 
-// listEntry is an entry of the project list as the page holds it.
+// listEntry is an entry of the project list: its key, dates and whether it is hidden as the
+// page holds them, and what its current release says of OpenMW (runtime: "constraint", "any"
+// or "none", and the constraint) as the search index's rows publish it (findRuntimes).
 type listEntry struct {
 	Key     string `json:"key"`
 	Runtime string `json:"runtime"`
@@ -77,12 +79,50 @@ type listEntry struct {
 func listEntries(s *browserSession) []listEntry {
 	s.t.Helper()
 	raw := eval[string](s, `JSON.stringify(Array.from(document.querySelectorAll("#results > li")).map(li => ({key: li.dataset.key,
-		runtime: li.dataset.runtime || "", openmw: li.dataset.openmw || "", updated: li.dataset.updated || "", first: li.dataset.first || "", hidden: li.hidden})))`)
+		updated: li.dataset.updated || "", first: li.dataset.first || "", hidden: li.hidden})))`)
 	var es []listEntry
 	if err := json.Unmarshal([]byte(raw), &es); err != nil {
 		s.t.Fatal(err)
 	}
+	rt := findRuntimes(s.t, s.out)
+	for i := range es {
+		r, ok := rt[es[i].Key]
+		if !ok {
+			s.t.Fatalf("the entry %s has no row in the search index", es[i].Key)
+		}
+		es[i].Runtime, es[i].OpenMW = r[0], r[1]
+	}
 	return es
+}
+
+// findRuntimes reads the runtime and openmw columns of every row of the search index's row
+// parts (network-data/find/r*.js) under out, by key.
+func findRuntimes(t *testing.T, out string) map[string][2]string {
+	t.Helper()
+	m := map[string][2]string{}
+	for name, b := range dataParts(t, out, FindDir) {
+		if !strings.HasPrefix(name, "r") {
+			continue
+		}
+		var part struct {
+			Columns []string `json:"columns"`
+			Rows    [][]any  `json:"rows"`
+		}
+		if err := json.Unmarshal(b, &part); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		col := map[string]int{}
+		for i, c := range part.Columns {
+			col[c] = i
+		}
+		for _, r := range part.Rows {
+			key, _ := r[col["key"]].(string)
+			runtime, _ := r[col["runtime"]].(string)
+			openmw, _ := r[col["openmw"]].(string)
+			m[key] = [2]string{runtime, openmw}
+		}
+	}
+	return m
 }
 
 // worksWithGo is what the OpenMW filter must keep, computed with catalog/version: a release
