@@ -335,13 +335,15 @@ func TestPlanSyntheticData(t *testing.T) {
 // (synthBuild) and holds the setup and plan pages to what a player's first load may cost
 // whatever the number of claims: each page's HTML is the same size at both (but the counts it
 // states), and no data part passes partBudget bytes, so what a check or a plan loads grows
-// with what the file or the plan names, not with the index.
+// with what the file or the plan names, not with the index; and at 1,200 claims both pages
+// with all their parts weigh at most claimBudget bytes a claim (the site's size budget).
 func TestSetupPlanFirstLoadBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two synthetic builds")
 	}
 	t.Parallel()
 	const partBudget = 128 << 10
+	const claimBudget = 1200 // bytes a claim, both pages and all their parts together
 	sizes := map[int]map[string]int{}
 	for _, n := range []int{20, 1200} {
 		_, _, out := synthBuild(t, n)
@@ -349,12 +351,24 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 		for _, page := range []string{SetupPage, PlanPage} {
 			sizes[n][page] = len(readOut(t, out, page))
 		}
+		total := sizes[n][SetupPage] + sizes[n][PlanPage]
 		for _, dir := range []string{SetupDataDir, PlanDataDir} {
 			for name, b := range dataParts(t, out, dir) {
 				if len(b) > partBudget {
 					t.Errorf("%d claims: %s/%s.js holds %d bytes, more than %d", n, dir, name, len(b), partBudget)
 				}
 			}
+			files, _ := filepath.Glob(filepath.Join(out, filepath.FromSlash(dir), "*.js"))
+			for _, f := range files {
+				st, err := os.Stat(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				total += int(st.Size())
+			}
+		}
+		if n == 1200 && total > claimBudget*n {
+			t.Errorf("%d claims: the setup and plan pages and their data parts are %d bytes, more than %d a claim", n, total, claimBudget)
 		}
 	}
 	for _, page := range []string{SetupPage, PlanPage} {
