@@ -16,7 +16,8 @@ const SetupPage = "setup/index.html"
 
 // setupDoc is the setup check's data: what the current release of each listed claim
 // declares about OpenMW content files, folders and archives (extensions.openmw), as this
-// index last read it. The setup page loads it in parts (setupShards).
+// index last read it. The setup page loads its name indexes in parts (setupShards) and its
+// claims from the plan page's parts (installShards).
 type setupDoc struct {
 	// ContentFiles maps a content file name, lowercased as OpenMW compares names (ASCII
 	// letters only), to the keys ("<project>/<site>") of every listed claim whose release

@@ -12,8 +12,9 @@ import (
 )
 
 // The setup and plan pages carry only what their first screen needs; the data they check
-// and plan from is in script files beside them (setup/data/, plan/data/), each a part of
-// the whole the page loads when the player's file or plan names it. Script files, not JSON
+// and plan from is in script files (the claims in plan/data/, which both read, the setup
+// check's name indexes in setup/data/), each a part of the whole the page loads when the
+// player's file or plan names it. Script files, not JSON
 // fetched: the pages' CSP allows scripts from the site itself and no connection, and a
 // script file loads from file:// as it does when served, where a fetch does not.
 //
