@@ -6,9 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
@@ -220,12 +218,7 @@ func TestClaimPageReferencesAreBounded(t *testing.T) {
 // TestClaimPageUpdatesSayWhatChanged: the claim page's updates say what each update changed,
 // linked to its page, without the claim's name and site that the page's heading gives.
 func TestClaimPageUpdatesSayWhatChanged(t *testing.T) {
-	state := t.TempDir()
-	f := statetest.In(t, state)
-	site := f.Site("https://a.example/dreamweave.json", "Site A")
-	d := f.Claim(site, sampleManifest(uuid(1), "Lantern", 1))
-	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "Lantern",
-		ObservedAt: "2026-09-01T00:00:00Z", After: &d, Changes: []diff.Change{}})
+	state, site, _ := lanternEvent(t, nil)
 	res, out := build(t, state, Options{})
 	li := htmlcheck.One(t, parsePage(t, out, claimPath(uuid(1), site)), `section[aria-labelledby="history"] li`)
 	a := htmlcheck.All(t, li, "a")[0]

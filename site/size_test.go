@@ -232,12 +232,7 @@ func TestListPagesStayBounded(t *testing.T) {
 // its kind and the claim (linked to the claim page) and links its tags, beside the update
 // list it belongs to; the two manifest digests are its facts.
 func TestEventPageInALine(t *testing.T) {
-	state := t.TempDir()
-	f := statetest.In(t, state)
-	site := f.Site("https://a.example/dreamweave.json", "Site A")
-	d := f.Claim(site, sampleManifest(uuid(1), "Lantern", 1))
-	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "Lantern",
-		ObservedAt: "2026-09-01T00:00:00Z", After: &d, Changes: []diff.Change{}})
+	state, site, d := lanternEvent(t, nil)
 	res, out := build(t, state, Options{})
 	if len(res.Network.Events) != 1 {
 		t.Fatalf("%d events, want 1", len(res.Network.Events))
@@ -485,14 +480,11 @@ func TestFrameStaysSmall(t *testing.T) {
 // TestChangedEventPageGivesBothManifests: an event that changed a claim names the manifest
 // before and after and lists its differences under a heading.
 func TestChangedEventPageGivesBothManifests(t *testing.T) {
-	state := t.TempDir()
-	f := statetest.In(t, state)
-	site := f.Site("https://a.example/dreamweave.json", "Site A")
-	d := f.Claim(site, sampleManifest(uuid(1), "Lantern", 1))
 	before := strings.Repeat("a", 64)
-	f.Event(store.Event{Kind: store.EventChanged, Project: uuid(1), Origin: site, Name: "Lantern",
-		ObservedAt: "2026-09-01T00:00:00Z", Before: &before, After: &d,
-		Changes: []diff.Change{{Change: "project-field", Field: "name", Before: []byte(`"Lamp"`), After: []byte(`"Lantern"`)}}})
+	state, _, d := lanternEvent(t, func(e *store.Event) {
+		e.Kind, e.Before = store.EventChanged, &before
+		e.Changes = []diff.Change{{Change: "project-field", Field: "name", Before: []byte(`"Lamp"`), After: []byte(`"Lantern"`)}}
+	})
 	res, out := build(t, state, Options{})
 	doc := parsePage(t, out, eventPath(res.Network.Events[0].ID))
 	terms, facts := htmlcheck.Texts(t, doc, "dl.facts dt"), htmlcheck.Texts(t, doc, "dl.facts dd")
@@ -505,4 +497,22 @@ func TestChangedEventPageGivesBothManifests(t *testing.T) {
 	if n := htmlcheck.Count(t, doc, "main pre.changes[data-pub]"); n != 1 {
 		t.Errorf("%d lists of changes, want 1", n)
 	}
+}
+
+// lanternEvent writes a state of one claim, "Lantern" (project uuid(1)) at Site A, and the
+// event that first observed it, edited by edit when not nil; it returns the state, the site
+// and the held manifest's digest.
+func lanternEvent(t *testing.T, edit func(*store.Event)) (state, site, digest string) {
+	t.Helper()
+	state = t.TempDir()
+	f := statetest.In(t, state)
+	site = f.Site("https://a.example/dreamweave.json", "Site A")
+	digest = f.Claim(site, sampleManifest(uuid(1), "Lantern", 1))
+	e := store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: "Lantern",
+		ObservedAt: "2026-09-01T00:00:00Z", After: &digest, Changes: []diff.Change{}}
+	if edit != nil {
+		edit(&e)
+	}
+	f.Event(e)
+	return state, site, digest
 }
