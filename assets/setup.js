@@ -260,7 +260,7 @@
     section("conflicts", "Declared conflicts", conflicts);
     section("runtime", "OpenMW version", runtime);
     section("status", "Yanked, deprecated or archived", status);
-    section("matched", "Content files from this index", matched, "Each file, and the claims whose release declares a file of that name, with that claim's health in this index.");
+    section("matched", "Content files from this index", matched, "Each file, and the projects whose release declares a file of that name, with how current this index's copy of each is.");
     section("base", "The base game and archives", base, "Files the base game ships, and the archives your fallback-archive= lines name.");
     section("folders", "Folders, groundcover and archives", folders, "Which project each data=, config=, groundcover= and fallback-archive= line belongs to: by the folder name the plan page gives a project, by the end of a folder a release declares, or by a declared file name.");
     section("unknown", "Not in this index", unknown, "No project this index reads declares these files. That says nothing about them.");

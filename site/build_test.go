@@ -591,7 +591,7 @@ func TestBuildModelPages(t *testing.T) {
 		t.Errorf("the gaps page lacks the missing project or the inspect command")
 	}
 	deps := page(t, out, "dependencies/index.html")
-	if !strings.Contains(deps, "Candle App") || !strings.Contains(deps, "that another claim's current release requires") {
+	if !strings.Contains(deps, "Candle App") || !strings.Contains(deps, "that another project's current release requires") {
 		t.Error("the dependencies page lacks the edge or the link to the used-by list")
 	}
 	if !strings.Contains(page(t, out, usedByPath), "is required by") {

@@ -249,7 +249,7 @@ func (b *builder) browsePages() error {
 			path := "browse/" + browseDir(l.prefix, k) + "/index.html"
 			*l.out = append(*l.out, browseLink{Label: g.label, Path: path, N: len(g.entries)})
 			d := &browseList{Heading: l.noun, Label: g.label,
-				Intro: "The " + l.kind + " is the publisher's word, as each manifest gives it. In name order."}
+				Intro: "The " + l.kind + " is the publisher's own word for each project. In name order."}
 			entries := g.entries
 			if len(entries) == len(all) && len(all) > pageSize {
 				d.Whole, d.Total, entries = true, len(all), nil

@@ -56,7 +56,7 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	if n := count("ul.releases", "first seen"); n != 0 {
 		t.Errorf("a release line gives its first-seen time %d times, want none: every release shares one", n)
 	}
-	if n := count(`section[aria-labelledby="releases"] > p`, "This index first saw every one of them when it first observed the claim"); n != 1 {
+	if n := count(`section[aria-labelledby="releases"] > p`, "This index first saw every one of them when it first listed this project"); n != 1 {
 		t.Errorf("the releases list does not say once when this index first saw them all")
 	}
 	if n := count(`section[aria-labelledby="releases"] > p`, "all are on its channel"); n != 1 {
@@ -168,7 +168,7 @@ func TestBrowseListOfTheWholeCatalog(t *testing.T) {
 	if n := htmlcheck.Count(t, doc, `main a[href="../../projects/index.html"]`); n < 2 { // the breadcrumb and the sentence
 		t.Errorf("the list of every claim links the project list %d times, want it in its sentence too", n)
 	}
-	if want := fmt.Sprintf("%d claims.", len(res.Network.Listed)); !strings.Contains(htmlcheck.Text(htmlcheck.One(t, doc, "main p.lede")), want) {
+	if want := fmt.Sprintf("%d projects.", len(res.Network.Listed)); !strings.Contains(htmlcheck.Text(htmlcheck.One(t, doc, "main p.lede")), want) {
 		t.Errorf("the list's lede does not count %q", want)
 	}
 	if _, err := os.Stat(filepath.Join(out, "browse/tag-lua/page/2/index.html")); err == nil {
