@@ -102,7 +102,7 @@ func TestHealthPage(t *testing.T) {
 	}
 	inOrder(t, "sections", text, "Summary", "Claims that are not current", "Card images that cannot be shown", "Sites", "Sources")
 	inOrder(t, "claims", text, "Never Three", "Cached Two", "Unavailable Four", "Gone Five")
-	inOrder(t, "sites", text[strings.Index(text, "Last attempt"):], "Site B", "Site A", "Site D", "Site C")
+	inOrder(t, "sites", text[strings.Index(text, "Last problem"):], "Site B", "Site A", "Site D", "Site C")
 	for _, id := range []string{"site-" + ids["b"], "site-" + ids["c"], "claim-" + uuid(2) + "-" + ids["a"], "claim-" + uuid(5) + "-" + ids["c"],
 		"source-" + store.SourceID("https://a.example/"), "cards", "claims", "sites", "sources"} {
 		if n := htmlcheck.Count(t, doc, `[id="`+id+`"]`); n != 1 {
