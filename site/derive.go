@@ -44,9 +44,11 @@ type eventView struct {
 	// "Wickwork (Ashfall Collective): first observed". Every list of events, the event page
 	// and the feed name the site, so the events of a conflicted id are told apart.
 	Site, Title string
-	// Path is the event's page; TagLinks are its tags with their pages.
-	Path     string
-	TagLinks []tagLink
+	// Path is the event's page; TagLinks are its tags with their pages. Badges are the tags
+	// the event's page and lines show beside Title: TagLinks but the observed tag of a first
+	// observation, which Title already says (listedPhrase).
+	Path             string
+	TagLinks, Badges []tagLink
 }
 
 // tagLink is a tag of the updates vocabulary and its page.
@@ -63,14 +65,16 @@ func tagLinks(tags []string) []tagLink {
 
 // siteHeadline puts the site after the name the headline starts with (tags.Headline starts
 // with the event's name, else its project id); a headline that does not gets the site at
-// its end. The title goes to <title> and the feed, so the publisher parts are plainPub'd.
+// its end, and a first observation is said in a player's words (playerRest). The title goes
+// to <title>, the event page's heading and the lists of updates, so the publisher parts are
+// plainPub'd.
 func siteHeadline(e *store.Event, headline, site string) string {
 	name := e.Name
 	if name == "" {
 		name = e.Project
 	}
 	if rest, ok := strings.CutPrefix(headline, name); ok && name != "" {
-		return plainPub(name) + " (" + plainPub(site) + ")" + textdir.Strip(rest)
+		return plainPub(name) + " (" + plainPub(site) + ")" + playerRest(e.Kind, textdir.Strip(rest))
 	}
 	return plainPub(headline) + " (" + plainPub(site) + ")"
 }
@@ -123,6 +127,15 @@ func newEventView(n *network.Network, names *siteNames, e *store.Event) *eventVi
 	}
 	v.Title = siteHeadline(e, v.Headline, v.Site)
 	v.Path, v.TagLinks = eventPath(e.ID), tagLinks(v.Tags)
+	v.Badges = v.TagLinks
+	if e.Kind == store.EventObserved {
+		v.Badges = nil
+		for _, t := range v.TagLinks {
+			if t.Name != tags.Observed {
+				v.Badges = append(v.Badges, t)
+			}
+		}
+	}
 	return v
 }
 

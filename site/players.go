@@ -34,6 +34,24 @@ func (b *builder) networkPage() error {
 		Desc: "How the sites and projects in this index relate: identity conflicts, capabilities, dependencies, gaps, health and releases.", Data: d})
 }
 
+// listedPhrase is what a player reads for a claim's first observation (tags.Headline's
+// "first observed", which events.json and the feeds keep): the home page's grouped line, the
+// event page's heading and every list of updates say it in these words.
+const listedPhrase = "listed for the first time"
+
+// observedPhrase is the headline's words for a first observation, which listedPhrase replaces
+// on the pages.
+const observedPhrase = "first observed"
+
+// playerRest is the part of a headline after the event's name in a player's words: an
+// observation's "first observed" fact becomes listedPhrase; every other fact stays.
+func playerRest(kind, rest string) string {
+	if kind != store.EventObserved {
+		return rest
+	}
+	return strings.Replace(rest, ": "+observedPhrase, ": "+listedPhrase, 1)
+}
+
 // recentItem is one line of the home page's "What changed lately": an event, or a group of
 // first observations recorded at one time (a first crawl records one per claim).
 type recentItem struct {

@@ -189,6 +189,7 @@ var funcs = template.FuncMap{
 	"trimmed":   strings.TrimSpace,
 	"verb":      relationVerb,
 	"urltext":   urlText,
+	"listed":    func() string { return listedPhrase },
 }
 
 // siteLabel is how a claim's site is named in running text: the name the site gives itself,

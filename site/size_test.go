@@ -228,9 +228,11 @@ func TestListPagesStayBounded(t *testing.T) {
 	}
 }
 
-// TestEventPageInALine: an update's page says in one line when it was observed (a <time>),
-// its kind and the claim (linked to the claim page) and links its tags, beside the update
-// list it belongs to; the two manifest digests are its facts.
+// TestEventPageInALine: an update's page says in its heading, in a player's words, what
+// happened ("listed for the first time", not the headline's "first observed"), in one line
+// when it was seen (a <time>) and the claim (linked to the claim page), with no tag badge
+// repeating the heading; the site's file's digest is its one fact, labelled as such. The
+// update list's line says it once too.
 func TestEventPageInALine(t *testing.T) {
 	state, site, d := lanternEvent(t, nil)
 	res, out := build(t, state, Options{})
@@ -251,14 +253,22 @@ func TestEventPageInALine(t *testing.T) {
 	if got := htmlcheck.Attr(htmlcheck.One(t, line, "time"), "datetime"); got != "2026-09-01T00:00:00Z" {
 		t.Errorf("observed at %q", got)
 	}
-	if got := htmlcheck.Text(line); !strings.Contains(got, "(observed) in Lantern from Site A") {
-		t.Errorf("the line %q does not say the kind and the claim", got)
+	if got := htmlcheck.Text(htmlcheck.One(t, doc, "main h1")); got != "Lantern (Site A): "+listedPhrase {
+		t.Errorf("the heading is %q, want the claim and %q", got, listedPhrase)
+	}
+	if got := htmlcheck.Text(line); !strings.HasPrefix(got, "Seen ") || !strings.Contains(got, " in Lantern from Site A") || strings.Contains(got, "observed") {
+		t.Errorf("the line %q does not say when it was seen and the claim in a player's words", got)
 	}
 	if n := htmlcheck.Count(t, line, `a[href="../../`+claimPath(uuid(1), site)+`"]`); n != 1 {
 		t.Errorf("the line links the claim page %d times, want once", n)
 	}
-	if n := htmlcheck.Count(t, line, `a.badge[href="../observed/index.html"]`); n != 1 {
-		t.Errorf("the line links the tag's list %d times, want once", n)
+	if n := htmlcheck.Count(t, line, `a.badge`); n != 0 {
+		t.Errorf("the line has %d tag badges, want none: the heading says it is a first listing", n)
+	}
+	list := parsePage(t, out, "updates/index.html")
+	items := htmlcheck.All(t, list, "main ul.list > li")
+	if len(items) != 1 || htmlcheck.Count(t, items[0], "a.badge") != 0 || !strings.HasSuffix(htmlcheck.Text(items[0]), ": Lantern (Site A): "+listedPhrase) {
+		t.Errorf("the update list's lines are %q, want one saying %q once", htmlcheck.Texts(t, list, "main ul.list > li"), listedPhrase)
 	}
 	if n := htmlcheck.Count(t, doc, `header.site nav a[href="../../updates/index.html"][aria-current="true"]`); n != 1 {
 		t.Errorf("the navigation marks the update list %d times, want once", n)
@@ -267,7 +277,7 @@ func TestEventPageInALine(t *testing.T) {
 		t.Errorf("a first observation's page has %d headings under its title, want none: nothing to compare", n)
 	}
 	terms, facts := htmlcheck.Texts(t, doc, "dl.facts dt"), htmlcheck.Texts(t, doc, "dl.facts dd")
-	if len(facts) != 1 || terms[0] != "Manifest" || facts[0] != d {
+	if len(facts) != 1 || terms[0] != "The site's file, SHA-256" || facts[0] != d {
 		t.Errorf("the facts are %q %q, want the one manifest %s", terms, facts, d)
 	}
 }
@@ -488,7 +498,7 @@ func TestChangedEventPageGivesBothManifests(t *testing.T) {
 	res, out := build(t, state, Options{})
 	doc := parsePage(t, out, eventPath(res.Network.Events[0].ID))
 	terms, facts := htmlcheck.Texts(t, doc, "dl.facts dt"), htmlcheck.Texts(t, doc, "dl.facts dd")
-	if !slices.Equal(terms, []string{"Manifest before", "Manifest after"}) || !slices.Equal(facts, []string{before, d}) {
+	if !slices.Equal(terms, []string{"The site's file before, SHA-256", "The site's file after, SHA-256"}) || !slices.Equal(facts, []string{before, d}) {
 		t.Errorf("the facts are %q %q, want the manifest before and after", terms, facts)
 	}
 	if got := htmlcheck.Texts(t, doc, "main h2"); !slices.Equal(got, []string{"Differences"}) {
