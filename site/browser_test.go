@@ -406,7 +406,7 @@ func TestBrowser(t *testing.T) {
 		settle(stale)
 		fits(stale)
 		banner, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("staleness")))
-		if err != nil || !strings.Contains(banner, "Cached from the last successful observation") {
+		if err != nil || !strings.Contains(banner, "This page may be out of date.") {
 			t.Errorf("%s: no staleness banner (%v): %q", stale, err, banner)
 		}
 		shot("claim-stale")

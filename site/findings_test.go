@@ -91,7 +91,7 @@ func TestClaimPageListsEveryFinding(t *testing.T) {
 	if li := items["additionalProperties"]; li != nil && !strings.Contains(strings.Join(htmlcheck.Texts(t, li, "bdi[data-pub]"), "|"), "home/page") {
 		t.Errorf("the unknown field's name is not publisher text: %s", htmlcheck.Text(li))
 	}
-	why := htmlcheck.Text(htmlcheck.All(t, doc, "#staleness > p")[1])
+	why := htmlcheck.Text(htmlcheck.All(t, doc, "#staleness details > p")[0])
 	if !strings.HasPrefix(why, "Invalid publication: the last read of the manifest found ") {
 		t.Errorf("why: %q", why)
 	}

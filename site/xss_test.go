@@ -232,7 +232,7 @@ func TestXSSCorpus(t *testing.T) {
 			t.Fatalf("%s: no staleness banner", p)
 		}
 		text := textOf(banner)
-		for _, want := range []string{"Cached from the last successful observation", `Invalid publication: <img src=x onerror=alert(1)> "at /releases/0".`} {
+		for _, want := range []string{"This page may be out of date.", `Invalid publication: <img src=x onerror=alert(1)> "at /releases/0".`} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%s: the staleness banner does not say %q: %q", p, want, text)
 			}

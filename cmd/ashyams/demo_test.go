@@ -162,7 +162,7 @@ func TestDemoBuildsTheExampleNetwork(t *testing.T) {
 
 	// The broken site: its claim keeps the last good manifest under a staleness banner that
 	// names both times; every other claim is current and has no banner.
-	const banner = "Cached from the last successful observation"
+	const banner = "This page may be out of date."
 	broken := readFile(t, filepath.Join(claimDir(t, out, example.CinderpathID, example.BrokenHost), "index.html"))
 	brokenDoc := htmlcheck.Parse(t, []byte(broken))
 	if text := htmlcheck.Text(htmlcheck.One(t, brokenDoc, "#staleness")); !strings.Contains(text, banner) {
@@ -175,6 +175,24 @@ func TestDemoBuildsTheExampleNetwork(t *testing.T) {
 		if htmlcheck.Count(t, brokenDoc, `#staleness time[datetime="`+at+`"]`) == 0 {
 			t.Errorf("the broken claim's banner does not give the time %s", at)
 		}
+	}
+	// The banner leads in a player's words: its first paragraph names none of the index's
+	// terms and no digest; the technical facts (both digests, the problem, the times) are
+	// folded into its details.
+	lead := htmlcheck.Text(htmlcheck.All(t, brokenDoc, "#staleness > p")[0])
+	for _, term := range []string{"manifest", "observation", "SHA-256", "claim"} {
+		if strings.Contains(strings.ToLower(lead), strings.ToLower(term)) {
+			t.Errorf("the banner's first paragraph says %q: %q", term, lead)
+		}
+	}
+	if n := htmlcheck.Count(t, brokenDoc, "#staleness > p"); n != 1 {
+		t.Errorf("the banner has %d paragraphs outside its details, want 1", n)
+	}
+	if n := htmlcheck.Count(t, brokenDoc, "#staleness > details code.digest"); n < 2 {
+		t.Errorf("the banner's details hold %d digests, want the advertised and the shown one", n)
+	}
+	if n := htmlcheck.Count(t, brokenDoc, "#staleness > details time"); n != 2 {
+		t.Errorf("the banner's details give %d times, want the last success and the last attempt", n)
 	}
 	for _, c := range cat.Claims {
 		wantHealth, wantCached := "current", false
