@@ -634,6 +634,32 @@
     var lines = { data: [], "fallback-archive": [], content: [], groundcover: [], fallback: [], config: [] };
     var files = []; // content files: {file, folded, key, e, comp, idx}
     var seenFile = new Map();
+    // Each line is written once, as the first declared it: two components or claims naming
+    // one directory or value write one line; a file (content, archive, groundcover) declared
+    // again, or one of the base game's, is a finding. again says whether kind's line
+    // (a file's folded name) is written already, and notes who declared it first.
+    var seenLine = new Map();
+    if (req.base) {
+      baseContent.forEach(function (f) { seenLine.set("content\n" + fold(f), null); });
+      baseArchives.forEach(function (a) { seenLine.set("fallback-archive\n" + fold(a), null); });
+    }
+    function again(kind, line, key, file) {
+      var k = kind + "\n" + (file === undefined ? line : fold(file));
+      if (!seenLine.has(k)) {
+        seenLine.set(k, key);
+        return false;
+      }
+      var by = seenLine.get(k);
+      if (file !== undefined) {
+        finding(by === null ? "base-file" : "same-file", { key: by === null ? key : by, other: key, file: file });
+      }
+      return true;
+    }
+    function put(kind, line, key, file) {
+      if (!again(kind, line, key, file)) {
+        lines[kind].push({ text: line, key: key });
+      }
+    }
     ordered.forEach(function (e) {
       e.folder = joinPath(root, folderName(e.c));
       e.needs = [];
@@ -645,18 +671,17 @@
           return;
         }
         var R = joinPath(e.folder, comp.path);
-        comp.data.forEach(function (d) { lines.data.push({ text: "data=" + quotePath(joinPath(R, d)), key: e.key }); });
-        comp.archives.forEach(function (a) { lines["fallback-archive"].push({ text: "fallback-archive=" + a, key: e.key }); });
-        comp.groundcover.forEach(function (g) { lines.groundcover.push({ text: "groundcover=" + g, key: e.key }); });
-        comp.fallback.forEach(function (kv) { lines.fallback.push({ text: "fallback=" + kv[0] + "," + kv[1], key: e.key }); });
+        comp.data.forEach(function (d) { put("data", "data=" + quotePath(joinPath(R, d)), e.key); });
+        comp.archives.forEach(function (a) { put("fallback-archive", "fallback-archive=" + a, e.key, a); });
+        comp.groundcover.forEach(function (g) { put("groundcover", "groundcover=" + g, e.key, g); });
+        comp.fallback.forEach(function (kv) { put("fallback", "fallback=" + kv[0] + "," + kv[1], e.key); });
         if (comp.config) {
-          lines.config.push({ text: "config=" + quotePath(R), key: e.key });
+          put("config", "config=" + quotePath(R), e.key);
         }
         var prev = -1;
         comp.content.forEach(function (f, fi) {
           var k = fold(f);
-          if (seenFile.has(k)) {
-            finding("same-file", { key: seenFile.get(k).key, other: e.key, file: f });
+          if (again("content", "", e.key, f)) {
             return;
           }
           var node = { file: f, folded: k, key: e.key, e: e, comp: ci, idx: fi, prev: prev, needs: comp.requires_content, at: files.length };
@@ -762,10 +787,28 @@
       });
       needsBase.forEach(function (k) { finding("needs-base", { key: k }); });
     }
-    var cfgLines = [];
-    ["data", "fallback-archive", "content", "groundcover", "fallback", "config"].forEach(function (k) {
-      cfgLines = cfgLines.concat(lines[k]);
-    });
+    // openmw.cfg reads each key's lines as one list, so the lines of different keys may
+    // interleave: each claim's lines (the base game's first) are written as one run where
+    // the content order allows, every key's lines kept in their order.
+    var cfgLines = [], kinds = ["data", "fallback-archive", "content", "groundcover", "fallback", "config"];
+    var rank = function (l) { return l.key === null ? -1 : entries.get(l.key).order; };
+    var head = kinds.map(function () { return 0; });
+    for (;;) {
+      var best = null;
+      kinds.forEach(function (k, i) {
+        if (head[i] < lines[k].length && (best === null || rank(lines[k][head[i]]) < best)) {
+          best = rank(lines[k][head[i]]);
+        }
+      });
+      if (best === null) {
+        break;
+      }
+      kinds.forEach(function (k, i) {
+        while (head[i] < lines[k].length && rank(lines[k][head[i]]) === best) {
+          cfgLines.push(lines[k][head[i]++]);
+        }
+      });
+    }
     // settings.cfg: by category, in the order first asked; two claims asking one key for
     // different values is a finding, and both lines are shown.
     var cats = new Map();
@@ -791,16 +834,19 @@
         }
         if (!seen.has(k)) {
           seen.set(k, x);
+        } else if (seen.get(k).setting.value === x.setting.value) {
+          return; // asked again for the same value: one line says it
         }
         settings.push({ text: k + " = " + x.setting.value, key: x.key });
       });
     });
     // Downloads, with the publisher's stated digests.
-    var downloads = [], sums = [];
+    var downloads = [], sums = [], seenSum = new Set();
     ordered.forEach(function (e) {
       e.c.artifacts.forEach(function (a) {
         downloads.push({ key: e.key, artifact: a, folder: e.folder });
-        if (a.sha256) {
+        if (a.sha256 && !seenSum.has(a.sha256 + "  " + a.filename)) {
+          seenSum.add(a.sha256 + "  " + a.filename);
           sums.push({ text: a.sha256 + "  " + a.filename, key: e.key });
         }
       });
@@ -808,19 +854,19 @@
     return { entries: ordered, asks: asks, findings: findings, cfg: cfgLines, settings: settings, downloads: downloads, sums: sums, root: root };
   }
 
-  // text writes lines as a file's text, each claim's run of lines after a comment naming it
-  // (label(key) gives the words), and a line whose order is not declared after a comment
-  // saying so.
+  // text writes lines as a file's text, each run of one source's lines after one comment
+  // naming it (label(key) gives the words; a line of no source, such as a settings.cfg
+  // category, ends a run), and a line whose order is not declared after a comment saying
+  // so. compute decides the runs: this is the one place a source's comment is written.
   function text(lines, label, header) {
-    var out = header ? header.slice() : [], last;
-    lines.forEach(function (l, i) {
-      var who = l.key === null ? (l.base ? "the base game" : null) : l.key;
-      var kind = l.text.slice(0, l.text.indexOf("=") + 1);
-      if (who !== null && (i === 0 || who !== last || kind !== lines[i - 1].text.slice(0, lines[i - 1].text.indexOf("=") + 1))) {
+    var out = header ? header.slice() : [], last = null;
+    lines.forEach(function (l) {
+      var who = l.key === null ? (l.base ? "\n" : null) : l.key;
+      if (who !== null && who !== last) {
         out.push("# " + (l.key === null ? "The base game's own files" : label(l.key)));
       }
       if (l.undeclared) {
-        out.push("# (no manifest declares the order of the next line against the one above)");
+        out.push("# (no manifest declares the order of the next line against the content= line before it)");
       }
       out.push(l.text);
       last = who;

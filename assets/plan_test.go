@@ -164,6 +164,8 @@ type planResult struct {
 	Settings []string `json:"settings"`
 	Sums     []string `json:"sums"`
 	Text     string   `json:"text"`
+	SetText  string   `json:"settingsText"`
+	SumsText string   `json:"sumsText"`
 	Fragment string   `json:"fragment"`
 }
 
@@ -486,6 +488,34 @@ func TestPlanProperties(t *testing.T) {
 			t.Errorf("round %d: fragment %q reads back as %q", round, hash, p.Fragment)
 		}
 		cycle := p.has("cycle", "") || p.has("content-cycle", "")
+		// Each line once; each claim's comment before one run of its lines in the plan's
+		// order (data, archives, ...) and one more for each run of its content files the
+		// content order parts from it (another claim's files between its own).
+		runs, lastOwner := map[string]int{}, ""
+		for _, l := range p.CFG {
+			if f, ok := strings.CutPrefix(strings.TrimPrefix(l, "!"), "content="); ok {
+				if o := f[strings.LastIndex(f, " @")+2:]; o != lastOwner {
+					runs[o]++
+					lastOwner = o
+				}
+			}
+		}
+		headers := map[string]int{}
+		for _, l := range strings.Split(p.Text, "\n") {
+			if o, ok := strings.CutPrefix(l, "# "); ok && !strings.HasPrefix(o, "(") {
+				headers[o]++
+			}
+		}
+		for o, n := range headers {
+			if n > 1+runs[o] {
+				t.Errorf("round %d: the comment for %s is written %d times, its content in %d runs:\n%s", round, o, n, runs[o], p.Text)
+			}
+		}
+		for _, l := range linesTwice(p.Text) {
+			if !strings.HasPrefix(l, "# ") {
+				t.Errorf("round %d: %q is written twice:\n%s", round, l, p.Text)
+			}
+		}
 		pos := map[string]int{}
 		for i, l := range p.CFG {
 			l = strings.TrimPrefix(l, "!")
@@ -592,4 +622,63 @@ func anyValid(c *tClaim) []string {
 		}
 	}
 	return nil
+}
+
+// linesTwice returns the lines text writes more than once.
+func linesTwice(text string) []string {
+	seen, twice := map[string]bool{}, []string(nil)
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if seen[l] && !slices.Contains(twice, l) {
+			twice = append(twice, l)
+		}
+		seen[l] = true
+	}
+	return twice
+}
+
+// TestPlanLinesOnce plans what once wrote a comment or a line twice: Candlelight's shape on
+// the corpus (the base game's archives and content, then a required project's and the added
+// project's data and content: "# The base game's own files" came before each key's run),
+// one directory from two components, an archive two claims ship, a base game file a claim
+// declares, one setting asked twice and two settings of one claim, one download twice. Each
+// comment and each line is written once, and what was dropped is a finding where two
+// claims declared it.
+func TestPlanLinesOnce(t *testing.T) {
+	d := newDoc()
+	tallow := d.claim("tallow", "a", "1.0.0", "Tallow.omwscripts")
+	tallow.Components[0].Archives = []string{"Shared.bsa"}
+	candle := d.claim("candle", "a", "1.1.0", "Candlelight.omwscripts", "morrowind.ESM")
+	d.requires(candle, "tallow", "")
+	flames := comp("flames")
+	flames.Default, flames.Path, flames.Data = true, ".", []string{".", "Flames"}
+	flames.Archives = []string{"shared.bsa", "Candle.bsa"}
+	candle.Components = append(candle.Components, flames)
+	candle.Settings = []tSetting{{"Shaders", "force per pixel lighting", "true"}, {"Shaders", "clamp lighting", "true"}}
+	tallow.Settings = []tSetting{{"Shaders", "force per pixel lighting", "true"}}
+	candle.Artifacts = append(candle.Artifacts, candle.Artifacts[0])
+	p := runPlans(t, d, "#add=candle&root=/m")[0]
+	for what, text := range map[string]string{"openmw.cfg": p.Text, "settings.cfg": p.SetText, "SHA256SUMS": p.SumsText} {
+		if twice := linesTwice(text); twice != nil {
+			t.Errorf("%s writes %q twice:\n%s", what, twice, text)
+		}
+	}
+	want := strings.Join([]string{
+		"# The base game's own files",
+		"fallback-archive=Morrowind.bsa", "fallback-archive=Tribunal.bsa", "fallback-archive=Bloodmoon.bsa",
+		"content=Morrowind.esm", "content=Tribunal.esm", "content=Bloodmoon.esm",
+		"# tallow/a",
+		`data="/m/Project-tallow-tallow"`, "fallback-archive=Shared.bsa", "content=Tallow.omwscripts",
+		"# candle/a",
+		`data="/m/Project-candle-candle"`, `data="/m/Project-candle-candle/Flames"`, "fallback-archive=Candle.bsa",
+		"content=Candlelight.omwscripts", "",
+	}, "\n")
+	if p.Text != want {
+		t.Errorf("openmw.cfg is\n%s\nwant\n%s", p.Text, want)
+	}
+	if !p.has("same-file", "tallow/a") || !p.has("base-file", "candle/a") {
+		t.Errorf("the dropped lines are not findings: %+v", p.Findings)
+	}
+	if want := "[Shaders]\n# tallow/a\nforce per pixel lighting = true\n# candle/a\nclamp lighting = true\n"; p.SetText != want {
+		t.Errorf("settings.cfg is\n%s\nwant\n%s", p.SetText, want)
+	}
 }

@@ -389,6 +389,7 @@
       "selection-refused": function () { return el("span", {}, "the link asks to turn component ", code(f.component), f.on ? " on" : " off", ", which would not be a valid selection, so it was not."); },
       "no-valid-selection": function () { return el("span", {}, "no valid selection of its components could be made from what it offers, so the plan writes no lines for it: a client must not install an invalid selection."); },
       "same-file": function () { return el("span", {}, "declares ", code(f.file), ", which ", claimLink(f.other), " declares too; it is loaded once, as the first declared it."); },
+      "base-file": function () { return el("span", {}, "declares ", code(f.file), ", a file of the base game; it is loaded once, as the base game's."); },
       "needs-content": function () { return el("span", {}, code(f.file), " needs ", code(f.need), ", which no project in this plan declares and the base game does not ship."); },
       "needs-base": function () { return el("span", {}, "needs the base game's files, which this plan leaves out."); },
       "content-cycle": function () { return el("span", {}, "The content files ", join(f.files.map(code)), " need each other in a cycle; they are listed in the order declared."); },

@@ -131,7 +131,8 @@ fns["shards.claimPart"] = function (s, n) { return shards.claimPart(s, n); };
 if (plan) {
   // plan.compute runs the planner on a fragment and returns the plan as data: the entries in
   // order (key, selected components, valid, why), the findings and asks, and each output's
-  // lines (openmw.cfg with "@key" or "@base" after each line, "!" before an undeclared one).
+  // lines (openmw.cfg with "@key" or "@base" after each line, "!" before an undeclared one)
+  // and the texts plan.text writes of them, each claim named by its key.
   fns["plan.compute"] = function (data, hash) {
     var p = plan.compute(data, plan.parseFragment(hash));
     function lines(ls) {
@@ -145,6 +146,8 @@ if (plan) {
       asks: p.asks.map(function (a) { return { kind: a.kind, by: a.by || "", options: a.options }; }),
       cfg: lines(p.cfg), settings: lines(p.settings), sums: lines(p.sums),
       text: plan.text(p.cfg, function (k) { return k; }),
+      settingsText: plan.text(p.settings, function (k) { return k; }),
+      sumsText: plan.text(p.sums, function (k) { return k; }),
       fragment: plan.fragment(plan.parseFragment(hash))
     };
   };
