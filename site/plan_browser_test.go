@@ -162,6 +162,35 @@ func TestPlanCorpusInChromium(t *testing.T) {
 		for _, w := range []int64{1280, 390} {
 			b.narrow(w, "plan-candlelight-"+strings.TrimSuffix(from.how, "://")+"-"+map[int64]string{1280: "1280", 390: "390"}[w])
 		}
+		// Each comment and line of the openmw.cfg once: "# The base game's own files" was
+		// written before the base game's archives and again before its content.
+		seen := map[string]bool{}
+		for _, l := range strings.Split(strings.TrimSuffix(o.CFG, "\n"), "\n") {
+			if seen[l] {
+				t.Errorf("%s: the openmw.cfg writes %q twice:\n%s", from.how, l, o.CFG)
+			}
+			seen[l] = true
+		}
+		// On a phone a long content= or data= line wraps inside its box, and the text (what
+		// a reader selects and copies) keeps it as one line.
+		long := "C:/Games/Morrowind/Mods/A-folder-name-far-too-long-for-a-phone-screen-to-show"
+		b.openPlan(from.root + PlanPage + "#add=" + planCandlelight + "&root=" + long)
+		if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(3))); err != nil {
+			t.Fatal(err)
+		}
+		var box struct {
+			Scroll, Client int64
+			Line           bool
+		}
+		b.eval(`(() => { const p = document.querySelector('[data-plan-output="openmw.cfg"]');
+			return {Scroll: p.scrollWidth, Client: p.clientWidth, Line: p.textContent.split("\n").includes('data="`+long+`/Candlelight-4d0c9f6e/00 Core"')} })()`, &box)
+		if box.Scroll > box.Client || !box.Line {
+			t.Errorf("%s: at 390 px the openmw.cfg box is %d px of text in %d px; the long line kept whole: %v", from.how, box.Scroll, box.Client, box.Line)
+		}
+		if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+			t.Fatal(err)
+		}
+		b.openPlan(link)
 		b.axe(from.how + " plan")
 		b.clean(from.how + " plan")
 
