@@ -495,7 +495,7 @@ func urlText(raw string) string {
 		if i := strings.LastIndex(p, "/"); i > 0 && len([]rune(last)) <= linkShown-4 {
 			rest = "/…/" + last
 		} else {
-			rest = string([]rune(rest)[:linkShown-1]) + "…"
+			rest = clip(rest, linkShown)
 		}
 	}
 	if u.Scheme == "http" {
