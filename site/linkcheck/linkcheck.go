@@ -4,10 +4,11 @@
 //
 // # What it checks
 //
-// Internal links and images resolve to files, #fragments to ids on their page, ids are
-// unique, URL schemes are http, https or mailto, every page has a title and a language,
-// images have alt text, headings do not skip a level, and this index's own words never use the
-// forbidden words (ForbiddenWords).
+// Internal links, images and refreshes (<meta http-equiv=refresh>) resolve to files,
+// #fragments to ids on their page, ids are unique, URL schemes are http, https or mailto,
+// every page has a title and a language, images have alt text, headings do not skip a level,
+// and this index's own words never use the forbidden words (ForbiddenWords); a refresh's
+// content is an address, not words.
 //
 // # Publisher text
 //
@@ -183,6 +184,10 @@ func (c *checker) page(p string, doc *html.Node) {
 				c.add(p, fmt.Sprintf("heading h%d follows h%d (skips a level): %q", lvl, lastHeading, truncate(textOf(n), 60)))
 			}
 			lastHeading = lvl
+		case atom.Meta:
+			if u, ok := refreshURL(n); ok {
+				c.link(p, "refresh", u)
+			}
 		case atom.Img:
 			if _, ok := htmlnode.Attr(n, "alt"); !ok {
 				src, _ := htmlnode.Attr(n, "src")
@@ -214,6 +219,24 @@ func (c *checker) page(p string, doc *html.Node) {
 		c.add(p, "the page has no title")
 	}
 	c.words(p, doc)
+}
+
+// refreshURL is the address a <meta http-equiv=refresh> element leads to ("0;url=a/index.html"
+// gives "a/index.html"); ok is false for any other element and for a refresh to no address.
+func refreshURL(n *html.Node) (u string, ok bool) {
+	if n.DataAtom != atom.Meta {
+		return "", false
+	}
+	if v, _ := htmlnode.Attr(n, "http-equiv"); !strings.EqualFold(v, "refresh") {
+		return "", false
+	}
+	content, _ := htmlnode.Attr(n, "content")
+	_, rest, ok := strings.Cut(content, ";")
+	rest = strings.TrimSpace(rest)
+	if !ok || len(rest) < 4 || !strings.EqualFold(rest[:4], "url=") {
+		return "", false
+	}
+	return strings.Trim(strings.TrimSpace(rest[4:]), `"'`), true
 }
 
 func textOf(n *html.Node) string {
@@ -340,7 +363,7 @@ func (c *checker) words(p string, doc *html.Node) {
 				case "alt", "title", "aria-label", "placeholder":
 					report(a.Val)
 				case "content":
-					if n.DataAtom == atom.Meta {
+					if _, refresh := refreshURL(n); n.DataAtom == atom.Meta && !refresh { // a refresh's is a link, no words
 						report(withoutPublisher(a.Val, pub))
 					}
 				}
