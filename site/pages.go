@@ -219,8 +219,11 @@ func (b *builder) projectPages() error {
 		return err
 	}
 	for _, p := range b.n.Projects {
-		if err := b.page("project", &Page{Path: projectPath(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID),
-			Unmapped: len(p.Claims) == 1, Data: b.projectView(p)}); err != nil {
+		pg := &Page{Path: projectPath(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID), Data: b.projectView(p)}
+		if len(p.Claims) == 1 {
+			pg.Unmapped, pg.Data = true, p.Claims[0]
+		}
+		if err := b.page(projectKind(p), pg); err != nil {
 			return err
 		}
 		for _, c := range p.Claims {
@@ -287,6 +290,24 @@ func claimNames(cs []*network.Claim) []string {
 	return out
 }
 
+// projectKind is the template of p's project page: "project-one" for an id one site lists,
+// a redirect to its claim's page (the page would list that one claim), else "project".
+func projectKind(p *network.Project) string {
+	if len(p.Claims) == 1 {
+		return "project-one"
+	}
+	return "project"
+}
+
+// projectLink is the page a link to the project id leads to: its project page, or the page
+// of its one claim when one site lists it (projectKind).
+func (b *builder) projectLink(id string) string {
+	if p := b.n.ByProject[id]; p != nil && len(p.Claims) == 1 {
+		return claimKeyPath(p.Claims[0])
+	}
+	return projectPath(id)
+}
+
 // projectTitle is a project page's title: the names its claims publish, then the id.
 func projectTitle(p *network.Project) string {
 	names := claimNames(p.Claims)
@@ -313,7 +334,8 @@ type claimView struct {
 	*claimSummary
 	C       *network.Claim
 	Project *network.Project
-	// ProjectPath is the project's page; Names the names the project's claims publish.
+	// ProjectPath is the project's page, "" when this is the project's one claim (the project
+	// page leads here); Names the names the project's claims publish.
 	ProjectPath string
 	Names       []string
 	License     string
@@ -526,11 +548,14 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 		v.Events = append(v.Events, claimEvent{e, s})
 	}
 	v.Names = claimNames(v.Project.Claims)
+	if len(v.Project.Claims) == 1 {
+		v.ProjectPath = ""
+	}
 	if c.MovedTo != nil {
-		v.MovedTo = newMoveView(c.MovedTo)
+		v.MovedTo = b.moveView(c.MovedTo)
 	}
 	for _, m := range c.MovedFrom {
-		v.MovedFrom = append(v.MovedFrom, newMoveView(m))
+		v.MovedFrom = append(v.MovedFrom, b.moveView(m))
 	}
 	for _, o := range v.Project.Claims {
 		if o != c {
@@ -958,10 +983,10 @@ func (b *builder) updatePages() error {
 func (b *builder) conflictsPage() error {
 	d := &conflictsData{Unmatched: b.n.Unmatched}
 	for _, c := range b.n.Conflicts {
-		d.Conflicts = append(d.Conflicts, conflictRow{Conflict: c, ProjectPath: projectPath(c.Project)})
+		d.Conflicts = append(d.Conflicts, conflictRow{Conflict: c, ProjectPath: b.projectLink(c.Project)})
 	}
 	for _, m := range b.n.Moves {
-		d.Moves = append(d.Moves, newMoveView(m))
+		d.Moves = append(d.Moves, b.moveView(m))
 	}
 	return b.page("conflicts", &Page{Path: "conflicts/index.html", Title: "Identity conflicts and moves", Section: "conflicts",
 		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence.", Data: d})

@@ -300,8 +300,9 @@ func TestRecentItemsNameAHandful(t *testing.T) {
 }
 
 // TestSitemapFindsEveryPage: the sitemap leaves out the event pages and the project pages of
-// an id one site lists, and names every other page; each page it leaves out is linked from
-// a page it names, so a crawler reading it still finds every page.
+// an id one site lists, and names every other page; each event page is linked from a page it
+// names, so a crawler reading it still finds every page, and a one-site project page, which
+// only leads to its claim's page, is linked from no page and its claim page is named.
 func TestSitemapFindsEveryPage(t *testing.T) {
 	_, res, out := synthBuild(t, 20)
 	var urlset struct {
@@ -314,20 +315,24 @@ func TestSitemapFindsEveryPage(t *testing.T) {
 	for _, l := range urlset.Locs {
 		mapped[strings.TrimPrefix(l, DefaultBaseURL)] = true
 	}
-	linked := map[string]bool{}
+	linked, linkedAtAll := map[string]bool{}, map[string]bool{}
 	for _, p := range res.Pages {
-		if !mapped[dirURL(p)] {
-			continue
-		}
 		for _, a := range htmlcheck.All(t, parsePage(t, out, p), "a[href]") {
 			if h := htmlcheck.Attr(a, "href"); !strings.Contains(h, ":") {
-				linked[path.Join(path.Dir(p), strings.SplitN(h, "#", 2)[0])] = true
+				to := path.Join(path.Dir(p), strings.SplitN(h, "#", 2)[0])
+				linked[to] = linked[to] || mapped[dirURL(p)]
+				linkedAtAll[to] = true
 			}
 		}
 	}
 	singles := map[string]bool{}
 	for _, pr := range res.Network.Projects {
-		singles[projectPath(pr.ID)] = len(pr.Claims) == 1
+		if len(pr.Claims) == 1 {
+			singles[projectPath(pr.ID)] = true
+			if !mapped[dirURL(claimKeyPath(pr.Claims[0]))] {
+				t.Errorf("the sitemap does not name %s, the claim page of a one-site project", claimKeyPath(pr.Claims[0]))
+			}
+		}
 	}
 	events := 0
 	for _, p := range res.Pages {
@@ -342,7 +347,9 @@ func TestSitemapFindsEveryPage(t *testing.T) {
 			t.Errorf("the sitemap names %s, one of the thin pages it leaves out", p)
 		case !unmapped && !mapped[dirURL(p)]:
 			t.Errorf("the sitemap does not name %s", p)
-		case unmapped && !linked[p]:
+		case singles[p] && linkedAtAll[p]:
+			t.Errorf("a page links %s, a one-site project page, which only leads to its claim's page", p)
+		case event && !linked[p]:
 			t.Errorf("%s is neither in the sitemap nor linked from a page in it", p)
 		}
 	}

@@ -41,8 +41,8 @@ type Page struct {
 	// feed of (the home page and the update lists), not on every page.
 	SiteFeed bool
 	// Unmapped: the sitemap leaves the page out, for it is one of thousands of thin pages
-	// that pages in the sitemap link (an event page, linked from the update lists and its
-	// claim's page; the project page of an id one site lists, linked from its claim page).
+	// (an event page, linked from the update lists and its claim's page; the project page of
+	// an id one site lists, which only leads to its claim's page).
 	Unmapped bool
 	// Outside: the page may link publishers' addresses, so its head asks the browser to send
 	// no referrer on any link (one meta element instead of rel=noreferrer on every link).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -310,10 +311,84 @@ func TestProjectPageLinksEachClaim(t *testing.T) {
 	if n := htmlcheck.Count(t, doc, `main p.lede`); n != 1 {
 		t.Errorf("a project two sites list says %d times that none is preferred, want once", n)
 	}
+}
+
+// TestOneSiteProjectPageLeadsToItsClaim: the project page of an id one site lists is a page of
+// a few hundred bytes without the frame that sends the player to the claim page beside it (a
+// refresh, and a link naming the site), with the pages' CSP, a title, the stylesheet and the
+// project's feed; a project two sites list keeps its whole page. No page links the short one:
+// the claim page's breadcrumb stops at the project list, and the conflicts page's line of a
+// move to a site not yet observed links the claim.
+func TestOneSiteProjectPageLeadsToItsClaim(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	b := f.Site("https://b.example/dreamweave.json", "Site B")
+	f.Claim(a, sampleManifest(uuid(1), "Lantern", 1))
 	f.Claim(a, sampleManifest(uuid(2), "Wick", 1))
-	_, out = build(t, state, Options{})
-	if n := htmlcheck.Count(t, parsePage(t, out, projectPath(uuid(2))), `main p.lede`); n != 0 {
-		t.Errorf("a project one site lists has %d ledes about several sites, want none", n)
+	f.Claim(b, sampleManifest(uuid(2), "Wick", 1))
+	f.Claim(a, sampleManifest(uuid(3), "Wanderer", 1), func(r *store.Claim) { r.MovedTo = ptr(b) })
+	res, out := build(t, state, Options{})
+
+	raw := readOut(t, out, projectPath(uuid(1)))
+	if len(raw) > 800 {
+		t.Errorf("the one-site project page is %d bytes, want at most 800", len(raw))
+	}
+	doc := htmlcheck.Parse(t, raw)
+	to := a + "/index.html"
+	if got := htmlcheck.Attr(htmlcheck.One(t, doc, `head meta[http-equiv="refresh"]`), "content"); got != "0;url="+to {
+		t.Errorf("the one-site project page refreshes to %q, want 0;url=%s", got, to)
+	}
+	link := htmlcheck.One(t, doc, "main a[href]")
+	if htmlcheck.Attr(link, "href") != to || htmlcheck.Text(link) != "Site A" || htmlcheck.Text(link.Parent) != "Published by one site: Site A" {
+		t.Errorf("the one-site project page's link is %q to %q, in %q; want %q to %s", htmlcheck.Text(link), htmlcheck.Attr(link, "href"), htmlcheck.Text(link.Parent), "Site A", to)
+	}
+	if h := htmlcheck.Text(htmlcheck.One(t, doc, "main h1 > bdi[data-pub]")); h != "Lantern" {
+		t.Errorf("the one-site project page's heading is %q, want the project's name", h)
+	}
+	if n := htmlcheck.Count(t, doc, "header, nav, footer, a.skip"); n != 0 {
+		t.Errorf("the one-site project page has %d frame elements, want none", n)
+	}
+	if title := htmlcheck.Text(htmlcheck.One(t, doc, "head > title")); title != "Lantern · AsHyAmS" {
+		t.Errorf("the one-site project page's title is %q", title)
+	}
+	claim := parsePage(t, out, claimPath(uuid(1), a))
+	csp := `head meta[http-equiv="Content-Security-Policy"]`
+	if got, want := htmlcheck.Attr(htmlcheck.One(t, doc, csp), "content"), htmlcheck.Attr(htmlcheck.One(t, claim, csp), "content"); got != want {
+		t.Errorf("the one-site project page's CSP is %q, want a claim page's %q", got, want)
+	}
+	for _, sel := range []string{`head link[rel="stylesheet"][href="../../assets/site.css"]`, `head link[rel="alternate"][type="application/atom+xml"][href="updates.xml"]`,
+		`head meta[charset="utf-8"]`, `head meta[name="viewport"]`} {
+		if htmlcheck.Count(t, doc, sel) != 1 {
+			t.Errorf("the one-site project page has no %s", sel)
+		}
+	}
+
+	full := parsePage(t, out, projectPath(uuid(2)))
+	if n, m := htmlcheck.Count(t, full, `head meta[http-equiv="refresh"]`), htmlcheck.Count(t, full, "header.site nav a"); n != 0 || m != len(nav) {
+		t.Errorf("the two-site project page has %d refreshes and %d navigation entries, want none and %d", n, m, len(nav))
+	}
+	if n := htmlcheck.Count(t, full, "main ul.brief > li"); n != 2 {
+		t.Errorf("the two-site project page lists %d claims, want 2", n)
+	}
+
+	if crumbs := htmlcheck.All(t, claim, "main > p.muted a"); len(crumbs) != 1 || htmlcheck.Attr(crumbs[0], "href") != "../../index.html" {
+		t.Errorf("the one-site claim page's breadcrumb links %v, want the project list only", htmlcheck.Texts(t, claim, "main > p.muted a"))
+	}
+	two := parsePage(t, out, claimPath(uuid(2), a))
+	if n := htmlcheck.Count(t, two, `main > p.muted a[href="../index.html"]`); n != 1 {
+		t.Errorf("a two-site claim page's breadcrumb links its project page %d times, want once", n)
+	}
+	conflicts := parsePage(t, out, "conflicts/index.html")
+	if n := htmlcheck.Count(t, conflicts, `main li a[href="../`+claimPath(uuid(3), a)+`"] > code[data-pub]`); n != 1 {
+		t.Errorf("the conflicts page links the moved one-site project's claim from its id %d times, want once", n)
+	}
+	for _, p := range res.Pages {
+		for _, l := range htmlcheck.All(t, parsePage(t, out, p), "a[href]") {
+			if h := htmlcheck.Attr(l, "href"); path.Join(path.Dir(p), h) == projectPath(uuid(1)) || path.Join(path.Dir(p), h) == projectPath(uuid(3)) {
+				t.Errorf("%s links a one-site project page (%s), which only leads to its claim", p, h)
+			}
+		}
 	}
 }
 
@@ -453,8 +528,10 @@ func TestLongNameKeepsTitlesShort(t *testing.T) {
 func TestFrameStaysSmall(t *testing.T) {
 	state := t.TempDir()
 	synthState(t, state, 3)
+	f := statetest.In(t, state) // a second site's claim: a one-site project's page has no frame
+	f.Claim(f.Site("https://b.example/dreamweave.json", "Site B"), sampleManifest(uuid(0), "Synthetic project 00000", 5))
 	res, out := build(t, state, Options{})
-	c := res.Network.Claims[0]
+	c := res.Network.ByProject[uuid(0)].Claims[0]
 	for rel, budget := range map[string]int{
 		claimKeyPath(c):                     1400,
 		projectPath(c.Project):              1300,

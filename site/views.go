@@ -232,7 +232,7 @@ func relViews(rs []*network.Relationship) []*relView {
 // moveView is a move as the pages show it: its project's page and its evidence.
 type moveView struct {
 	*network.Move
-	// ProjectPath is the project's page.
+	// ProjectPath is where a link to the project leads (builder.projectLink).
 	ProjectPath string
 	// Evidence is the move's evidence, each detail with quotations marked.
 	Evidence []evidenceView
@@ -245,9 +245,9 @@ type evidenceView struct {
 	Detail template.HTML
 }
 
-// newMoveView computes m's moveView.
-func newMoveView(m *network.Move) *moveView {
-	v := &moveView{Move: m, ProjectPath: projectPath(m.Project)}
+// moveView computes m's moveView.
+func (b *builder) moveView(m *network.Move) *moveView {
+	v := &moveView{Move: m, ProjectPath: b.projectLink(m.Project)}
 	for _, e := range m.Evidence {
 		v.Evidence = append(v.Evidence, evidenceView{Kind: e.Kind, Detail: problemHTML(e.Detail)})
 	}
@@ -262,7 +262,8 @@ type conflictsData struct {
 	Unmatched []string
 }
 
-// conflictRow is an identity conflict and its project's page.
+// conflictRow is an identity conflict and where a link to its project leads
+// (builder.projectLink).
 type conflictRow struct {
 	*network.Conflict
 	ProjectPath string

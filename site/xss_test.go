@@ -380,7 +380,17 @@ func inertProblems(page string, doc *html.Node) []string {
 				errorf("%s: <img> the site did not make (class %q, src %q)", page, class, src)
 			}
 		case atom.Meta:
-			if v, ok := attr(n, "http-equiv"); ok && !strings.EqualFold(v, "Content-Security-Policy") {
+			v, ok := attr(n, "http-equiv")
+			switch {
+			case !ok || strings.EqualFold(v, "Content-Security-Policy"):
+			case v == "refresh" && strings.HasPrefix(page, "projects/"): // a one-site project page: to its claim's, beside it
+				content, _ := attr(n, "content")
+				to, ok := strings.CutPrefix(content, "0;url=")
+				if nu := normalizeURL(to); !ok || !strings.HasSuffix(to, "/index.html") || strings.ContainsAny(nu, ":?#\\") ||
+					strings.HasPrefix(nu, "/") || strings.HasPrefix(nu, ".") || strings.Count(to, "/") != 1 {
+					errorf("%s: <meta http-equiv=refresh content=%q> does not lead to a page beside it", page, content)
+				}
+			default:
 				errorf("%s: <meta http-equiv=%q>", page, v)
 			}
 		case atom.Link:
