@@ -89,21 +89,52 @@
     };
   }
 
-  // The values a claim part leaves out because they are empty (site/shards.go claimPart),
-  // by where they are: the claim, its release, each relationship, component, artifact and
-  // content file. Keys the build leaves out when empty anyway (a relationship's project,
-  // a release's reason, a component's group, ...) are not here: they stay absent.
-  var empty = {
-    claim: { site_name: "", name: "", health: "", stale: false, scheme: "", release: null, openmw: "", lua_api: "", provides: [],
-      relationships: [], installs: false, requires_content: [], settings: [], components: [], groups: [], artifacts: [],
-      project_status: "", content_files: [], data_dirs: [], config_dirs: [] },
-    release: { version: "", channel: "", current: false, status: "" },
+  // The values a claim part leaves out (site/shards.go claimPart), by where they are: the
+  // claim, its release, each relationship, component, artifact and content file; each is
+  // empty but a claim's health and project status and its release's channel, current and
+  // status, where the part leaves out the usual value (partUsual). Keys the build leaves out
+  // when empty anyway (a relationship's project, a release's reason, a component's group,
+  // ...) are not here: they stay absent.
+  var left = {
+    claim: { site_name: "", name: "", health: "current", stale: false, scheme: "", release: null, openmw: "", lua_api: "",
+      provides: [], relationships: [], installs: false, requires_content: [], settings: [], components: [], groups: [],
+      artifacts: [], project_status: "active", content_files: [], data_dirs: [], config_dirs: [] },
+    release: { version: "", channel: "stable", current: true, status: "available" },
     relationships: { kind: "", targets: [] },
     components: { id: "", name: "", path: "", required: false, default: false, requires: [], conflicts: [], suggested_with: [],
       data: [], content: [], groundcover: [], archives: [], fallback: [], config: false, requires_content: [] },
     artifacts: { id: "", format: "", filename: "", sha256: "", sources: [] },
     content_files: { file: "", requires_content: [] }
   };
+  // partKeys are the names a claim part writes short, as site/shards.go partKeys lists
+  // them: the i-th is written as partDigits.charAt(i).
+  var partKeys = ["arch", "archives", "artifacts", "capability", "category", "channel", "components", "config",
+    "config_dirs", "conflicts", "content", "content_files", "current", "data", "data_dirs", "default", "description",
+    "fallback", "file", "filename", "format", "groundcover", "group", "groups", "health", "id", "installs", "key",
+    "kind", "lua_api", "name", "openmw", "os", "path", "platform", "project", "project_status", "provides",
+    "reason", "relationships", "release", "replacement", "required", "requires", "requires_content", "scheme",
+    "select", "settings", "sha256", "site_name", "size", "sources", "stale", "status", "suggested_with", "targets",
+    "url", "value", "variant", "version"];
+  var partDigits = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  var longKey = new Map(partKeys.map(function (k, i) { return [partDigits.charAt(i), k]; }));
+  // longKeys is v with every object's short names long again; a name not in partKeys is a
+  // fault of the part.
+  function longKeys(v) {
+    if (Array.isArray(v)) {
+      return v.map(longKeys);
+    }
+    if (v === null || typeof v !== "object") {
+      return v;
+    }
+    var out = {};
+    Object.keys(v).forEach(function (k) {
+      if (!longKey.has(k)) {
+        throw new Error("a claim part names " + JSON.stringify(k) + ", which is no short name");
+      }
+      out[longKey.get(k)] = longKeys(v[k]);
+    });
+    return out;
+  }
   // fill gives obj each key of defaults it lacks (a new list for a list), and returns it.
   function fill(obj, defaults) {
     Object.keys(defaults).forEach(function (k) {
@@ -153,23 +184,24 @@
     return out;
   }
   // claimsOf reads a claim part's claims (its "claims", by key) as the build computed them:
-  // each claim's project, site and page from its key, every value the part leaves out
-  // because it is empty, a relationship's target "/<site>" as "<its project>/<site>", and
-  // the content files, when the part leaves them out, from the components (contentOf). It returns a table made with Object.create(null).
+  // each claim's names long (partKeys), its project, site and page from its key, every
+  // value the part leaves out (left), a relationship's target "/<site>" as "<its
+  // project>/<site>", and the content files, when the part leaves them out, from the
+  // components (contentOf). It returns a table made with Object.create(null).
   function claimsOf(part) {
     var out = Object.create(null), claims = part && part.claims;
     Object.keys(claims || {}).forEach(function (key) {
-      var c = claims[key], slash = key.indexOf("/");
+      var c = longKeys(claims[key]), slash = key.indexOf("/");
       var derived = !Object.prototype.hasOwnProperty.call(c, "content_files");
       c.project = key.slice(0, slash);
       c.site = key.slice(slash + 1);
       c.page = "projects/" + key + "/index.html";
-      fill(c, empty.claim);
+      fill(c, left.claim);
       if (c.release) {
-        fill(c.release, empty.release);
+        fill(c.release, left.release);
       }
       ["relationships", "components", "artifacts", "content_files"].forEach(function (k) {
-        c[k].forEach(function (x) { fill(x, empty[k]); });
+        c[k].forEach(function (x) { fill(x, left[k]); });
       });
       if (derived) {
         c.content_files = contentOf(c.components);
@@ -182,6 +214,7 @@
     return out;
   }
 
-  var api = { claimPart: claimPart, namePart: namePart, fnv1a: fnv1a, merge: merge, loader: loader, claimsOf: claimsOf };
+  var api = { claimPart: claimPart, namePart: namePart, fnv1a: fnv1a, merge: merge, loader: loader, claimsOf: claimsOf,
+    partKeys: partKeys };
   return api;
 })());

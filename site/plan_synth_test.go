@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -367,6 +369,7 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 				total += int(st.Size())
 			}
 		}
+		t.Logf("%d claims: the setup and plan pages and their data parts are %d bytes, %d a claim", n, total, total/n)
 		if n == 1200 && total > claimBudget*n {
 			t.Errorf("%d claims: the setup and plan pages and their data parts are %d bytes, more than %d a claim", n, total, claimBudget)
 		}
@@ -400,7 +403,7 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 		`"requires_content":["Base.esm","base.esm"],"settings":[]}`)}
 	f.Claim(site, m)
 	oddKey := uuid(801) + "/" + site
-	// Two components declaring one file: it needs what both need.
+	// Two components declaring one file: it needs what both need. Its origin is unavailable.
 	both := sampleManifest(uuid(802), "Shared", 1)
 	both.Releases[0].Components = []protocol.Component{
 		{ID: "a", Name: "A", Path: "A", Required: true, Default: true, Requires: []string{}, Conflicts: []string{}, SuggestedWith: []string{}},
@@ -410,7 +413,8 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 		`"a":{"data_directories":["."],"content_files":["Shared.esp"],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":["One.esm","Two.esm"]},` +
 		`"b":{"data_directories":["."],"content_files":["shared.ESP","B.esp"],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":["two.ESM"]}},` +
 		`"requires_content":[],"settings":[]}`)}
-	f.Claim(site, both)
+	f.Claim(site, both, func(c *store.Claim) { c.Health = store.ClaimOriginUnavailable }) // a health other than current
+	unusual := map[string]bool{}
 	states := map[string]string{"plan synthetic": newPlanSynth(t, t.TempDir()).state, "setup": newSetupState(t).state,
 		"corpus": filepath.Join(corpusRoot(t), "state"), "odd": odd}
 	for name, state := range states {
@@ -439,13 +443,24 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 				if claimShard(k, prefix) != name {
 					t.Errorf("%s holds the claim %s", name, k)
 				}
-				if k == oddKey && !bytes.Contains(c, []byte(`"content_files":[`)) {
+				if k == oddKey && !bytes.Contains(c, []byte(`"`+partKeyOf["content_files"]+`":[`)) {
 					t.Errorf("the part leaves out the content files of %s, which its components do not say: %s", k, c)
 				}
 			}
 			held += len(part)
 		}
 		for k, c := range built {
+			if c.Health != partUsual[""]["health"] {
+				unusual["health"] = true
+			}
+			if c.ProjectStatus != partUsual[""]["project_status"] {
+				unusual["project_status"] = true
+			}
+			if r := c.Release; r != nil {
+				unusual["channel"] = unusual["channel"] || r.Channel != partUsual["release"]["channel"]
+				unusual["current"] = unusual["current"] || r.Current != partUsual["release"]["current"]
+				unusual["status"] = unusual["status"] || r.Status != partUsual["release"]["status"]
+			}
 			want, err := json.Marshal(c)
 			if err != nil {
 				t.Fatal(err)
@@ -467,5 +482,67 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 			t.Errorf("%s: the parts are %d bytes, the claims they hold %d", name, held, full)
 		}
 		t.Logf("%s: %d claims, %d bytes of parts for %d bytes of claims", name, len(built), held, full)
+	}
+	// Each value a part leaves out as usual is read back where a claim's is not.
+	for _, usual := range partUsual {
+		for k := range usual {
+			if !unusual[k] {
+				t.Errorf("no claim has a %s other than %v: the test checks nothing of it", k, usual[k])
+			}
+		}
+	}
+}
+
+// TestClaimPartKeys holds partKeys to every name of an installClaim's JSON but its key
+// fields, each once, as many as partDigits writes, and to assets/shards.js partKeys.
+func TestClaimPartKeys(t *testing.T) {
+	names := map[string]bool{}
+	var walk func(reflect.Type)
+	walk = func(ty reflect.Type) {
+		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice || ty.Kind() == reflect.Array {
+			ty = ty.Elem()
+		}
+		if ty.Kind() != reflect.Struct {
+			return
+		}
+		for i := 0; i < ty.NumField(); i++ {
+			f := ty.Field(i)
+			if !f.Anonymous {
+				names[strings.Split(f.Tag.Get("json"), ",")[0]] = true
+			}
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeOf(installClaim{}))
+	for _, k := range keyFields {
+		if k != "project" { // a relationship's project is no key field
+			delete(names, k)
+		}
+	}
+	want := slices.Sorted(maps.Keys(names))
+	if !slices.Equal(partKeys, want) {
+		t.Errorf("partKeys are\n%q\nan installClaim's names (sorted)\n%q", partKeys, want)
+	}
+	if len(partKeys) > len(partDigits) {
+		t.Errorf("%d partKeys, %d short names", len(partKeys), len(partDigits))
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv("ASHYAMS_CI") != "" {
+			t.Fatalf("node is not installed, and CI installs it: %v", err)
+		}
+		t.Skipf("node is not installed (%v)", err)
+	}
+	out, err := exec.Command(node, "-e", `process.stdout.write(JSON.stringify(require(process.argv[1]).partKeys))`,
+		filepath.Join("..", "assets", "shards.js")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js []string
+	if err := json.Unmarshal(out, &js); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(js, partKeys) {
+		t.Errorf("assets/shards.js partKeys are\n%q\nsite/shards.go's\n%q", js, partKeys)
 	}
 }

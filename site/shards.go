@@ -25,7 +25,7 @@ import (
 // object literal would not (assets/shards.js).
 
 // shardClaims is the most claims one part of the claims holds, on average: at 10,000 claims
-// 256 parts of about 40 claims each (a plan's part is about 60 KB, 8 KB compressed).
+// 256 parts of about 40 claims each (a part is at most about 44 KB, 9 KB compressed).
 const shardClaims = 64
 
 // shardNames is the most names (content files, folders) one part of a name index holds on
@@ -163,21 +163,54 @@ func (b *builder) writeShards(dir string, parts map[string]any) error {
 // A claim's part leaves out what the page's script knows without it (assets/shards.js
 // claimsOf puts it back): the project, site and page its key says ("<project>/<site>", and
 // projects/<key>/index.html), every empty value ("", false, null, []) of the claim and of
-// its release, relationships, components, artifacts and content files, and the project id of
-// a relationship's target when it is the relationship's project: "/<site>" stands for
-// "<project>/<site>" (a key never starts with "/"); and the setup check's content files when
-// they are what its components say (contentOf), as they are unless the release's openmw
-// extension describes a component the release does not list. At 1,000 claims that is a
-// third of what the claims hold.
+// its release, relationships, components, artifacts and content files, and the usual ones
+// (partUsual), the project id of a relationship's target when it is the relationship's
+// project: "/<site>" stands for "<project>/<site>" (a key never starts with "/"); and the
+// setup check's content files when they are what its components say (contentOf), as they
+// are unless the release's openmw extension describes a component the release does not
+// list. What is left is written with short names (partKeys). The corpus's parts are half the
+// bytes of its claims' JSON.
 var (
 	keyFields = []string{"project", "site", "page"}
 	// prunedIn are the keys whose values are objects, or lists of objects, whose empty
 	// values are left out too. Settings and groups are kept as published: a setting's
 	// value may be false or "".
 	prunedIn = []string{"release", "relationships", "components", "artifacts", "content_files"}
+	// partUsual are the values, other than empty ones, a part leaves out where they are
+	// usual: a claim is current and its project active; its release is the claim's
+	// current one, of the stable channel (the protocol's default) and available. An empty
+	// value of these keys is written.
+	partUsual = map[string]map[string]any{
+		"":        {"health": "current", "project_status": "active"},
+		"release": {"channel": "stable", "current": true, "status": "available"},
+	}
+	// partKeys are the JSON names a claim's part writes short: the i-th as partKey(i).
+	// They are every name an installClaim's JSON has but its key fields, and
+	// assets/shards.js partKeys lists them in this order.
+	partKeys = []string{"arch", "archives", "artifacts", "capability", "category", "channel", "components", "config",
+		"config_dirs", "conflicts", "content", "content_files", "current", "data", "data_dirs", "default", "description",
+		"fallback", "file", "filename", "format", "groundcover", "group", "groups", "health", "id", "installs", "key",
+		"kind", "lua_api", "name", "openmw", "os", "path", "platform", "project", "project_status", "provides",
+		"reason", "relationships", "release", "replacement", "required", "requires", "requires_content", "scheme",
+		"select", "settings", "sha256", "site_name", "size", "sources", "stale", "status", "suggested_with", "targets",
+		"url", "value", "variant", "version"}
+	partKeyOf = func() map[string]string {
+		m := map[string]string{}
+		for i, k := range partKeys {
+			m[k] = partKey(i)
+		}
+		return m
+	}()
 )
 
-// claimPart is c as its part holds it: c's JSON with keyFields and the empty values left out.
+// partDigits are the short names: partKey(i) is the i-th, one character (partKeys has at
+// most as many names).
+const partDigits = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+func partKey(i int) string { return partDigits[i : i+1] }
+
+// claimPart is c as its part holds it: c's JSON with keyFields, the empty values and the
+// usual ones left out, its names short.
 func claimPart(c *installClaim) (map[string]any, error) {
 	b, err := json.Marshal(c)
 	if err != nil {
@@ -192,7 +225,7 @@ func claimPart(c *installClaim) (map[string]any, error) {
 	for _, k := range keyFields {
 		delete(m, k)
 	}
-	pruneEmpty(m)
+	pruneUsual(m, partUsual[""])
 	if reflect.DeepEqual(contentOf(c.Components), c.ContentFiles) {
 		delete(m, "content_files")
 	} else if _, ok := m["content_files"]; !ok {
@@ -206,21 +239,61 @@ func claimPart(c *installClaim) (map[string]any, error) {
 	for _, k := range prunedIn {
 		switch v := m[k].(type) {
 		case map[string]any:
-			pruneEmpty(v)
+			pruneUsual(v, partUsual[k])
 		case []any:
 			for _, e := range v {
 				if o, ok := e.(map[string]any); ok {
-					pruneEmpty(o)
+					pruneUsual(o, partUsual[k])
 				}
 			}
 		}
 	}
-	return m, nil
+	s, err := shortKeys(m)
+	if err != nil {
+		return nil, fmt.Errorf("the claim %s/%s: %w", c.Project, c.Site, err)
+	}
+	return s.(map[string]any), nil
 }
 
-// pruneEmpty deletes the keys of m whose values are "", false, null or an empty list.
-func pruneEmpty(m map[string]any) {
+// shortKeys is v with every object's names as partKeyOf writes them.
+func shortKeys(v any) (any, error) {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			s, ok := partKeyOf[k]
+			if !ok {
+				return nil, fmt.Errorf("no short name for %q (partKeys)", k)
+			}
+			var err error
+			if out[s], err = shortKeys(e); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			var err error
+			if out[i], err = shortKeys(e); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// pruneUsual deletes the keys of m whose values are usual's for them, or, for a key usual
+// does not name, empty: "", false, null or an empty list.
+func pruneUsual(m map[string]any, usual map[string]any) {
 	for k, v := range m {
+		if u, ok := usual[k]; ok {
+			if v == u {
+				delete(m, k)
+			}
+			continue
+		}
 		switch v := v.(type) {
 		case nil:
 			delete(m, k)
