@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -204,6 +205,67 @@ func TestProjectFeed(t *testing.T) {
 		if !found {
 			t.Errorf("%s does not link its project's feed as an alternate", p)
 		}
+	}
+}
+
+// TestProjectsOPML: the OPML lists every project's feed once, an OPML 2.0 outline of type
+// rss named as the feed names the project, its xmlUrl the feed's absolute URL, and no
+// htmlUrl: the feed links the project page itself.
+func TestProjectsOPML(t *testing.T) {
+	out, _ := catalogState(t)
+	type outline struct {
+		Attrs []xml.Attr `xml:",any,attr"`
+	}
+	type link struct {
+		Href string `xml:"href,attr"`
+		Rel  string `xml:"rel,attr"`
+	}
+	var doc struct {
+		XMLName  xml.Name  `xml:"opml"`
+		Version  string    `xml:"version,attr"`
+		Title    string    `xml:"head>title"`
+		Outlines []outline `xml:"body>outline"`
+	}
+	if err := xml.Unmarshal(readOut(t, out, OPMLFile), &doc); err != nil {
+		t.Fatalf("%s does not parse: %v", OPMLFile, err)
+	}
+	if doc.Version != "2.0" || doc.Title == "" {
+		t.Errorf("%s: version %q, title %q", OPMLFile, doc.Version, doc.Title)
+	}
+	feeds, err := filepath.Glob(filepath.Join(out, "projects", "*", "updates.xml"))
+	if err != nil || len(feeds) < 4 {
+		t.Fatalf("%d project feeds (%v)", len(feeds), err)
+	}
+	seen := map[string]bool{}
+	for _, o := range doc.Outlines {
+		a := map[string]string{}
+		for _, at := range o.Attrs {
+			a[at.Name.Local] = at.Value
+		}
+		rel, ok := strings.CutPrefix(a["xmlUrl"], DefaultBaseURL)
+		if len(a) != 3 || a["type"] != "rss" || !ok || seen[rel] {
+			t.Errorf("an outline holds %v; want type rss, text and the xmlUrl of a feed not listed yet, nothing else", a)
+			continue
+		}
+		seen[rel] = true
+		var feed struct {
+			Title string `xml:"title"`
+			Links []link `xml:"link"`
+		}
+		if err := xml.Unmarshal(readOut(t, out, rel), &feed); err != nil {
+			t.Errorf("the feed %s: %v", rel, err)
+			continue
+		}
+		if feed.Title != IndexName+": "+a["text"] {
+			t.Errorf("the outline of %s is named %q, its feed %q", rel, a["text"], feed.Title)
+		}
+		page := DefaultBaseURL + path.Dir(rel) + "/"
+		if !slices.ContainsFunc(feed.Links, func(l link) bool { return l.Href == page && (l.Rel == "" || l.Rel == "alternate") }) {
+			t.Errorf("the feed %s does not link its project page %s: %v", rel, page, feed.Links)
+		}
+	}
+	if len(seen) != len(feeds) {
+		t.Errorf("%s lists %d feeds of %d", OPMLFile, len(seen), len(feeds))
 	}
 }
 

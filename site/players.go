@@ -149,7 +149,8 @@ func (b *builder) projectFeeds() error {
 const OPMLFile = format.DataDir + "/projects.opml"
 
 // opml writes OPMLFile: an OPML 2.0 outline per project (by id, the projects' order), named
-// as its project page is titled, with its feed and its page.
+// as its project page is titled, with its feed: type "rss", as OPML 2.0 names any feed. No
+// htmlUrl: the feed links its project page itself (its alternate).
 func (b *builder) opml() error {
 	var buf bytes.Buffer
 	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<opml version="2.0"><head><title>`)
@@ -160,8 +161,6 @@ func (b *builder) opml() error {
 		xmlEscape(&buf, projectTitle(p))
 		buf.WriteString(`" xmlUrl="`)
 		xmlEscape(&buf, b.base+projectFeedPath(p.ID))
-		buf.WriteString(`" htmlUrl="`)
-		xmlEscape(&buf, b.base+dirURL(projectPath(p.ID)))
 		buf.WriteString("\"/>\n")
 	}
 	buf.WriteString("</body></opml>\n")
