@@ -24,15 +24,27 @@ const FeedSize = 100
 // atomFeed is gorilla/feeds' Atom feed with both of the links the reference's feed has: self
 // (the feed) and alternate (its page); feeds.AtomFeed holds one link only.
 type atomFeed struct {
-	XMLName  xml.Name           `xml:"feed"`
-	Xmlns    string             `xml:"xmlns,attr"`
-	Title    string             `xml:"title"`
-	ID       string             `xml:"id"`
-	Updated  string             `xml:"updated"`
-	Subtitle string             `xml:"subtitle,omitempty"`
-	Links    []feeds.AtomLink   `xml:"link"`
-	Author   *feeds.AtomAuthor  `xml:"author,omitempty"`
-	Entries  []*feeds.AtomEntry `xml:"entry"`
+	XMLName  xml.Name          `xml:"feed"`
+	Xmlns    string            `xml:"xmlns,attr"`
+	Title    string            `xml:"title"`
+	ID       string            `xml:"id"`
+	Updated  string            `xml:"updated"`
+	Subtitle string            `xml:"subtitle,omitempty"`
+	Links    []feeds.AtomLink  `xml:"link"`
+	Author   *feeds.AtomAuthor `xml:"author,omitempty"`
+	Entries  []any             `xml:"entry"` // *feeds.AtomEntry, or *projectEntry in a project's feed
+}
+
+// projectEntry is an entry of a project's feed: gorilla/feeds' AtomEntry with one link and
+// a summary of text (Atom's default type), none when empty.
+type projectEntry struct {
+	XMLName xml.Name `xml:"entry"`
+	Title   string   `xml:"title"`
+	Updated string   `xml:"updated"`
+	ID      string   `xml:"id"`
+	Link    feeds.AtomLink
+	Summary string `xml:"summary,omitempty"`
+	Author  *feeds.AtomAuthor
 }
 
 // FeedXml makes atomFeed a feeds.XmlFeed.
@@ -63,10 +75,12 @@ func (b *builder) atom() ([]byte, error) {
 // summary the tags, the observation time and the site.
 //
 // A project's feed (project) is the same feed in fewer bytes, its meaning unchanged under
-// RFC 4287: links carry no type, the feed's alternate and each entry's link no rel (a link
-// without one is the alternate), summaries leave out the project id (the feed's own), and
-// the feed names its author only when an entry has none (each entry names its site). The
-// network's feed keeps the reference's form. Errors name the file.
+// RFC 4287: no XML declaration (UTF-8 is XML's default), links carry no type, the feed's
+// alternate and each entry's link no rel (a link without one is the alternate), a summary
+// is the tags alone, as text, and none without tags (the time and the site are the entry's
+// updated and author, the project id the feed's own), and the feed names its author only
+// when an entry has none (each entry names its site). The network's feed keeps the
+// reference's form. Errors name the file.
 func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updated string, project bool) ([]byte, error) {
 	up := time.Unix(0, 0).UTC()
 	if updated != "" {
@@ -88,10 +102,8 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updat
 		},
 		Author: &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: IndexName}},
 	}
-	alternate := feeds.AtomLink{Rel: "alternate", Type: "text/html"}
 	if project {
 		f.Links = []feeds.AtomLink{{Href: b.base + name, Rel: "self"}, {Href: link}}
-		alternate = feeds.AtomLink{}
 		if len(evs) > 0 {
 			f.Author = nil
 		}
@@ -106,25 +118,36 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updat
 		if claim == "" {
 			claim = e.Project
 		}
-		sum := "Observed " + e.ObservedAt + " on the site " + plainPub(e.Site) + ", project id " + e.Project + "."
+		title := plainPub(claim) + ": " + textdir.Strip(tags.Summary(*e.Event))
+		author := &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: plainPub(e.Site)}}
 		if project {
-			sum = "Observed " + e.ObservedAt + " on the site " + plainPub(e.Site) + "."
+			sum := ""
+			if len(e.Tags) > 0 {
+				sum = "Tags: " + strings.Join(e.Tags, ", ") + "."
+			}
+			f.Entries = append(f.Entries, &projectEntry{Title: title, Updated: t.Format(time.RFC3339), ID: page,
+				Link: feeds.AtomLink{Href: page}, Summary: sum, Author: author})
+			continue
 		}
+		sum := "Observed " + e.ObservedAt + " on the site " + plainPub(e.Site) + ", project id " + e.Project + "."
 		if len(e.Tags) > 0 {
 			sum = "Tags: " + strings.Join(e.Tags, ", ") + ". " + sum
 		}
 		f.Entries = append(f.Entries, &feeds.AtomEntry{
-			Title:   plainPub(claim) + ": " + textdir.Strip(tags.Summary(*e.Event)),
+			Title:   title,
 			Updated: t.Format(time.RFC3339),
 			Id:      page,
-			Links:   []feeds.AtomLink{{Href: page, Rel: alternate.Rel, Type: alternate.Type}},
+			Links:   []feeds.AtomLink{{Href: page, Rel: "alternate", Type: "text/html"}},
 			Summary: &feeds.AtomSummary{Content: htmlEscape(sum), Type: "html"},
-			Author:  &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: plainPub(e.Site)}},
+			Author:  author,
 		})
 	}
 	atom, err := feeds.ToXML(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if project {
+		atom = strings.TrimPrefix(atom, xml.Header[:len(xml.Header)-1])
 	}
 	return []byte(atom), nil
 }
