@@ -58,7 +58,7 @@
     return e;
   }
   function pub(s) {
-    return el("bdi", { "data-pub": "" }, bidi(s));
+    return el("bdi", {}, bidi(s));
   }
   function code(s) {
     return el("code", { "data-pub": "", dir: "auto" }, bidi(s));

@@ -56,9 +56,9 @@
   function render(data, parsed, found, out) {
     function claimLink(key) {
       var c = data.claims[key];
-      var a = el("a", { href: "../" + c.page }, el("bdi", { "data-pub": "" }, c.name));
-      var rel = c.release ? el("bdi", { "data-pub": "" }, c.release.version) : "";
-      return el("span", { "class": "who" }, a, rel ? " " : "", rel, " from ", el("bdi", { "data-pub": "" }, c.site_name));
+      var a = el("a", { href: "../" + c.page }, el("bdi", {}, c.name));
+      var rel = c.release ? el("bdi", {}, c.release.version) : "";
+      return el("span", { "class": "who" }, a, rel ? " " : "", rel, " from ", el("bdi", {}, c.site_name));
     }
     // declared labels a finding as the named claim's declaration.
     function declared(key) {
@@ -81,7 +81,7 @@
       if (r.targets.length) {
         return join(r.targets.map(function (t) { return claimLink(t); }), " or ");
       }
-      return el("bdi", { "data-pub": "" }, r.name || r.project || r.capability || "an unnamed target");
+      return el("bdi", {}, r.name || r.project || r.capability || "an unnamed target");
     }
     var needs = found.needs.map(function (n) {
       var li = el("li", { "data-kind": n.kind, "data-key": n.key });
@@ -125,7 +125,7 @@
         li.appendChild(document.createTextNode(", which no project in this index publishes, so this page cannot tell whether you have it."));
       }
       if (r.reason) {
-        li.appendChild(el("span", { "class": "reason" }, " Reason given: “", el("bdi", { "data-pub": "" }, r.reason), "”"));
+        li.appendChild(el("span", { "class": "reason" }, " Reason given: “", el("bdi", {}, r.reason), "”"));
       }
       return li;
     });
@@ -138,7 +138,7 @@
       var both = claimFilesOf(found, x.key).concat(claimFilesOf(found, x.other));
       return el("li", { "data-kind": "conflict", "data-key": x.key, "data-other": x.other }, declared(x.key),
         "conflicts with ", claimLink(x.other),
-        x.rel.reason ? el("span", {}, " (“", el("bdi", { "data-pub": "" }, x.rel.reason), "”)") : "",
+        x.rel.reason ? el("span", {}, " (“", el("bdi", {}, x.rel.reason), "”)") : "",
         ". Both are loaded: ", join(both.map(fileRef), ", "), ".");
     });
     var runtime = found.runtime.map(function (x) {
@@ -154,16 +154,16 @@
       }
       var r = c.release;
       li.appendChild(document.createTextNode((r.current ? "its current release " : "no release is current; the newest, ")));
-      li.appendChild(el("bdi", { "data-pub": "" }, r.version));
+      li.appendChild(el("bdi", {}, r.version));
       li.appendChild(document.createTextNode(", is " + r.status));
       if (r.reason) {
         li.appendChild(document.createTextNode(": “"));
-        li.appendChild(el("bdi", { "data-pub": "" }, r.reason));
+        li.appendChild(el("bdi", {}, r.reason));
         li.appendChild(document.createTextNode("”"));
       }
       if (r.replacement) {
         li.appendChild(document.createTextNode(". The publisher names "));
-        li.appendChild(el("bdi", { "data-pub": "" }, r.replacement));
+        li.appendChild(el("bdi", {}, r.replacement));
         li.appendChild(document.createTextNode(" instead"));
       }
       li.appendChild(document.createTextNode("."));

@@ -397,7 +397,7 @@
     return n;
   }
   function bdi(text) {
-    return pub("bdi", text);
+    return el("bdi", null, text);
   }
   // render is row i's entry as the page prints it (templates/_catalog.html), made once and
   // kept for the next results (at most 500 kept).
@@ -438,7 +438,7 @@
     a.appendChild(bdi(e.name));
     if (e.version) {
       body.appendChild(document.createTextNode(" "));
-      body.appendChild(pub("bdi", e.version, "badge"));
+      body.appendChild(el("bdi", "badge", e.version));
     }
     e.badges.forEach(function (b) {
       body.appendChild(document.createTextNode(" "));

@@ -49,7 +49,7 @@ func findingItems(t *testing.T, doc *html.Node, sel string) map[string]*html.Nod
 }
 
 // TestClaimPageListsEveryFinding: a claim whose last read found three kinds of fault lists
-// all three on its page, each with the publisher's keys and values in <bdi data-pub>
+// all three on its page, each with the publisher's keys and values in <bdi>
 // taken from the finding's fields and the index's words outside them; without its own file
 // (deleted, or stale once the record changed) the page says the record's one problem string.
 func TestClaimPageListsEveryFinding(t *testing.T) {
@@ -81,14 +81,14 @@ func TestClaimPageListsEveryFinding(t *testing.T) {
 		if li == nil {
 			continue
 		}
-		marked := strings.Join(htmlcheck.Texts(t, li, "bdi[data-pub]"), "\x00")
+		marked := strings.Join(htmlcheck.Texts(t, li, "bdi"), "\x00")
 		for _, q := range append([]string{sf.At}, sf.Quotes...) {
 			if q != "" && !strings.Contains(marked, q) {
 				t.Errorf("%s finding: %q is not set off as publisher text (marked: %q)", sf.Kind, q, marked)
 			}
 		}
 	}
-	if li := items["additionalProperties"]; li != nil && !strings.Contains(strings.Join(htmlcheck.Texts(t, li, "bdi[data-pub]"), "|"), "home/page") {
+	if li := items["additionalProperties"]; li != nil && !strings.Contains(strings.Join(htmlcheck.Texts(t, li, "bdi"), "|"), "home/page") {
 		t.Errorf("the unknown field's name is not publisher text: %s", htmlcheck.Text(li))
 	}
 	why := htmlcheck.Text(htmlcheck.All(t, doc, "#staleness details > p")[0])
@@ -145,7 +145,7 @@ func TestSitePageListsEveryFinding(t *testing.T) {
 	if n := htmlcheck.Count(t, doc, "#problem ul.findings > li"); n != len(fs) || n < 3 {
 		t.Errorf("the site page lists %d findings of %d", n, len(fs))
 	}
-	marked := strings.Join(htmlcheck.Texts(t, doc, "#problem ul.findings bdi[data-pub]"), "|")
+	marked := strings.Join(htmlcheck.Texts(t, doc, "#problem ul.findings bdi"), "|")
 	for _, w := range []string{"/mirror", "/colour"} {
 		if !strings.Contains(marked, w) {
 			t.Errorf("%s is not set off as publisher text: %s", w, marked)

@@ -162,17 +162,17 @@ func fullStop(f store.Finding) string {
 }
 
 // findingHTML is one structured finding as HTML: where in the document (the publisher's keys)
-// and each quotation in <bdi data-pub>, the index's words escaped. The publisher's text
+// and each quotation in <bdi>, the index's words escaped. The publisher's text
 // is set apart by the fields it came in, never found in a sentence.
 func findingHTML(f store.Finding) template.HTML {
 	var b strings.Builder
 	if f.At != "" {
-		b.WriteString(`<bdi data-pub>` + template.HTMLEscapeString(f.At) + `</bdi>: `)
+		b.WriteString(`<bdi>` + template.HTMLEscapeString(f.At) + `</bdi>: `)
 	}
 	segs, quoted := f.Segments()
 	for i, seg := range segs {
 		if quoted[i] {
-			b.WriteString(`<bdi data-pub>` + template.HTMLEscapeString(seg) + `</bdi>`)
+			b.WriteString(`<bdi>` + template.HTMLEscapeString(seg) + `</bdi>`)
 			continue
 		}
 		b.WriteString(template.HTMLEscapeString(seg))

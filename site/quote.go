@@ -262,14 +262,14 @@ func tokenAt(s string, i int) int {
 
 // problemHTML renders a crawler problem (or trail outcome, issue, evidence) as HTML: the
 // index's words as escaped text, every quotation of publisher data (see problemSegments;
-// known are publisher strings the text may quote bare) in <bdi data-pub>. The result
+// known are publisher strings the text may quote bare) in <bdi>. The result
 // holds no markup but those elements.
 func problemHTML(s string, known ...string) template.HTML {
 	segs, quotes := problemSegments(s, known)
 	var b strings.Builder
 	for i, seg := range segs {
 		if quotes[i] {
-			b.WriteString(`<bdi data-pub>`)
+			b.WriteString(`<bdi>`)
 			b.WriteString(template.HTMLEscapeString(seg))
 			b.WriteString(`</bdi>`)
 			continue

@@ -40,7 +40,7 @@ type claimRef struct {
 	// Why is the claim's health and recorded problem as one sentence, quotations marked
 	// (claimWhy), for a claim that is cached or has no manifest yet; WithdrawnWhy is the
 	// withdrawal's reason for a withdrawn one. Both are problemHTML: escaped text and
-	// <bdi data-pub> elements only.
+	// <bdi> elements only.
 	Why, WithdrawnWhy template.HTML
 	// Findings are every finding of the last read when Why counts several (findingViews).
 	Findings []findingView

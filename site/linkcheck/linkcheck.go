@@ -12,9 +12,11 @@
 //
 // # Publisher text
 //
-// Text and links inside data-pub markup are the publisher's: their words are theirs,
-// and their links are checked for scheme only, even under the index's base URL (a manifest
-// must not block the deploy of the whole index).
+// Text and links inside a <bdi> element or data-pub markup are the publisher's: their words
+// are theirs, and their links are checked for scheme only, even under the index's base URL (a
+// manifest must not block the deploy of the whole index). <bdi> is the element the templates
+// isolate a publisher's string in; they never hold the index's own words (the site package's
+// tests read every template for that).
 package linkcheck
 
 import (
@@ -50,14 +52,15 @@ func (p Problem) String() string { return p.Page + ": " + p.Message }
 
 // ForbiddenWords matches the words never used about a project (SPEC section 5). check-site looks for them in
 // this index's own words only. Publisher text (names, summaries, tags, notes, alt texts, and
-// the quotations of publisher data inside problems) is inside an element carrying the
-// data-pub attribute; every template marks it so, and nothing else is exempt: not
-// <bdi>, not <code>. A publisher's summary saying "safe" is the publisher speaking, shown as
-// theirs, not the index describing it; the same word in a template is the index's, and fails.
+// the quotations of publisher data inside problems) is inside a <bdi> element or an element
+// carrying the data-pub attribute; every template marks it so, and nothing else is exempt:
+// not <code>, not a heading. A publisher's summary saying "safe" is the publisher speaking,
+// shown as theirs, not the index describing it; the same word in a template is the index's,
+// and fails.
 var ForbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|official|recommended)\b`)
 
 // Check reads the built site in out and returns every problem the package comment lists.
-// Links under baseURL are internal (except a publisher's, inside data-pub markup: only
+// Links under baseURL are internal (except a publisher's, inside publisher markup: only
 // its scheme is checked), and so are root-relative links under its path ("/ashyams-go/...",
 // the 404 page's). baseURL "" is the one the site was built for (its marker's base_url), else
 // none, when "/" is the output root; another baseURL than the recorded one is one problem
@@ -258,8 +261,11 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// isPublisher reports whether n holds publisher text: it carries data-pub.
+// isPublisher reports whether n holds publisher text: it is a <bdi> or carries data-pub.
 func isPublisher(n *html.Node) bool {
+	if n.DataAtom == atom.Bdi {
+		return true
+	}
 	_, ok := htmlnode.Attr(n, "data-pub")
 	return ok
 }
