@@ -523,8 +523,9 @@ func TestLongNameKeepsTitlesShort(t *testing.T) {
 // TestFrameStaysSmall: the frame (everything of a page outside its <main>) of a claim, a
 // project and an event page stays within its byte budget, and still holds what every page
 // needs: the CSP, the six navigation entries, the footer's links (what listing means, the
-// publishers' page, the source) and the last refresh's time; no description or canonical
-// link on these pages, of which a network has thousands each.
+// publishers' page, the source) and a time: the last refresh's in the footer, or, on a claim
+// or an event page, the page's own in its <main>, with none in the footer. No description or
+// canonical link on these pages, of which a network has thousands each.
 func TestFrameStaysSmall(t *testing.T) {
 	state := t.TempDir()
 	synthState(t, state, 3)
@@ -532,18 +533,21 @@ func TestFrameStaysSmall(t *testing.T) {
 	f.Claim(f.Site("https://b.example/dreamweave.json", "Site B"), sampleManifest(uuid(0), "Synthetic project 00000", 5))
 	res, out := build(t, state, Options{})
 	c := res.Network.ByProject[uuid(0)].Claims[0]
-	for rel, budget := range map[string]int{
-		claimKeyPath(c):                     1400,
-		projectPath(c.Project):              1300,
-		eventPath(res.Network.Events[0].ID): 1300,
+	for rel, want := range map[string]struct {
+		budget   int
+		ownTimes bool
+	}{
+		claimKeyPath(c):                     {1300, true},
+		projectPath(c.Project):              {1300, false},
+		eventPath(res.Network.Events[0].ID): {1150, true},
 	} {
 		page := readOut(t, out, rel)
 		i, j := bytes.Index(page, []byte("<main")), bytes.Index(page, []byte("</main>"))
 		if i < 0 || j < i {
 			t.Fatalf("%s: no <main>...</main>", rel)
 		}
-		if n := i + len(page) - j - len("</main>"); n > budget {
-			t.Errorf("%s: the frame is %d bytes, budget %d", rel, n, budget)
+		if n := i + len(page) - j - len("</main>"); n > want.budget {
+			t.Errorf("%s: the frame is %d bytes, budget %d", rel, n, want.budget)
 		}
 		doc := htmlcheck.Parse(t, page)
 		if n := htmlcheck.Count(t, doc, `head meta[http-equiv="Content-Security-Policy"][content^="default-src 'none';"]`); n != 1 {
@@ -556,10 +560,17 @@ func TestFrameStaysSmall(t *testing.T) {
 			t.Errorf("%s: %d navigation entries, want %d", rel, n, len(nav))
 		}
 		for _, sel := range []string{`footer.site a[href$="about/listing/index.html"]`, `footer.site a[href$="about/publishers/index.html"]`,
-			`footer.site a[href="` + DefaultRepository + `"]`, `footer.site time[datetime]`} {
+			`footer.site a[href="` + DefaultRepository + `"]`} {
 			if htmlcheck.Count(t, doc, sel) != 1 {
 				t.Errorf("%s: the footer has no %s", rel, sel)
 			}
+		}
+		footer, own := htmlcheck.Count(t, doc, "footer.site time[datetime]"), htmlcheck.Count(t, doc, "main time[datetime]")
+		if want.ownTimes && (footer != 0 || own == 0) {
+			t.Errorf("%s: %d times in the footer and %d in <main>, want none and some", rel, footer, own)
+		}
+		if !want.ownTimes && footer != 1 {
+			t.Errorf("%s: %d times in the footer, want the last refresh's", rel, footer)
 		}
 	}
 }
