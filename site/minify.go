@@ -25,14 +25,14 @@ var mediaTypes = map[string]string{
 	".xml":  "text/xml",
 }
 
-// newMinifier returns the minifier for every text file the build writes. Document tags are
-// kept (the <html lang> every page needs); attribute quotes and end tags go wherever HTML's
-// parsing rules make them optional, which is about 1.3 KB of a claim page: every HTML
-// parser (browsers, golang.org/x/net/html, the link checker) builds the same tree without
-// them. JSON numbers are kept exactly as written (sizes, versions).
+// newMinifier returns the minifier for every text file the build writes. Attribute quotes,
+// end tags and the <head> and <body> tags go wherever HTML's parsing rules make them
+// optional, which is about 1.3 KB of a claim page: every HTML parser (browsers,
+// golang.org/x/net/html, the link checker) builds the same tree without them. <html lang>
+// stays, for its attribute. JSON numbers are kept exactly as written (sizes, versions).
 func newMinifier() *minify.M {
 	m := minify.New()
-	m.Add("text/html", &mhtml.Minifier{KeepDocumentTags: true})
+	m.Add("text/html", &mhtml.Minifier{})
 	m.AddFunc("text/css", mcss.Minify)
 	m.AddFunc("application/javascript", mjs.Minify)
 	m.Add("application/json", &mjson.Minifier{KeepNumbers: true})
