@@ -10,7 +10,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
@@ -24,13 +23,7 @@ func TestBrowserOneSiteProjectPage(t *testing.T) {
 	t.Parallel()
 	browsertest.Path(t)
 	axe := axeScript(t)
-	state := t.TempDir()
-	f := statetest.In(t, state)
-	a := f.Site("https://a.example/dreamweave.json", "Site A")
-	b := f.Site("https://b.example/dreamweave.json", "Site B")
-	f.Claim(a, sampleManifest(uuid(1), "Lantern", 1))
-	f.Claim(a, sampleManifest(uuid(2), "Wick", 1))
-	f.Claim(b, sampleManifest(uuid(2), "Wick", 1))
+	state, _, a, _ := oneAndTwoSiteProjects(t)
 	_, out := build(t, state, Options{})
 	bc := browserCase{out: out}
 	one, claim, two := projectPath(uuid(1)), claimPath(uuid(1), a), projectPath(uuid(2))

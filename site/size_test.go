@@ -320,13 +320,7 @@ func TestProjectPageLinksEachClaim(t *testing.T) {
 // the claim page's breadcrumb stops at the project list, and the conflicts page's line of a
 // move to a site not yet observed links the claim.
 func TestOneSiteProjectPageLeadsToItsClaim(t *testing.T) {
-	state := t.TempDir()
-	f := statetest.In(t, state)
-	a := f.Site("https://a.example/dreamweave.json", "Site A")
-	b := f.Site("https://b.example/dreamweave.json", "Site B")
-	f.Claim(a, sampleManifest(uuid(1), "Lantern", 1))
-	f.Claim(a, sampleManifest(uuid(2), "Wick", 1))
-	f.Claim(b, sampleManifest(uuid(2), "Wick", 1))
+	state, f, a, b := oneAndTwoSiteProjects(t)
 	f.Claim(a, sampleManifest(uuid(3), "Wanderer", 1), func(r *store.Claim) { r.MovedTo = ptr(b) })
 	res, out := build(t, state, Options{})
 
@@ -390,6 +384,20 @@ func TestOneSiteProjectPageLeadsToItsClaim(t *testing.T) {
 			}
 		}
 	}
+}
+
+// oneAndTwoSiteProjects is a state where site a alone publishes Lantern (uuid(1)) and sites a
+// and b both publish Wick (uuid(2)), with its fixture and the two site ids.
+func oneAndTwoSiteProjects(t *testing.T) (state string, f *statetest.State, a, b string) {
+	t.Helper()
+	state = t.TempDir()
+	f = statetest.In(t, state)
+	a = f.Site("https://a.example/dreamweave.json", "Site A")
+	b = f.Site("https://b.example/dreamweave.json", "Site B")
+	f.Claim(a, sampleManifest(uuid(1), "Lantern", 1))
+	f.Claim(a, sampleManifest(uuid(2), "Wick", 1))
+	f.Claim(b, sampleManifest(uuid(2), "Wick", 1))
+	return state, f, a, b
 }
 
 // TestDependencyListNamesEachClaimOnce: the dependency list names a claim once, with its

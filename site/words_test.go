@@ -195,14 +195,7 @@ func TestPublisherWordsNeverFailCheckSite(t *testing.T) {
 func overlay(t *testing.T, name string, edit func(string) string) fs.FS {
 	t.Helper()
 	m := fstest.MapFS{}
-	err := fs.WalkDir(templates.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(templates.FS, p)
-		if err != nil {
-			return err
-		}
+	for p, b := range embeddedTemplates(t) {
 		if p == name {
 			changed := edit(string(b))
 			if changed == string(b) {
@@ -211,12 +204,26 @@ func overlay(t *testing.T, name string, edit func(string) string) fs.FS {
 			b = []byte(changed)
 		}
 		m[p] = &fstest.MapFile{Data: b}
-		return nil
+	}
+	return m
+}
+
+// embeddedTemplates is every file of templates.FS by name.
+func embeddedTemplates(t *testing.T) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := fs.WalkDir(templates.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(templates.FS, p)
+		files[p] = b
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m
+	return files
 }
 
 // TestCheckSiteCatchesOurOwnWords: the same word in this index's own text fails check-site,
@@ -268,21 +275,10 @@ func TestCheckSiteCatchesOurOwnWords(t *testing.T) {
 // (linkcheck), so a template's <bdi> holds template values only, never words of its own.
 // ownWordsInBdi finds the words; the test reads every template, then shows it finds a word.
 func TestTemplatesHoldNoOwnWordsInBdi(t *testing.T) {
-	err := fs.WalkDir(templates.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(templates.FS, p)
-		if err != nil {
-			return err
-		}
+	for p, b := range embeddedTemplates(t) {
 		for _, w := range ownWordsInBdi(string(b)) {
 			t.Errorf("%s: a <bdi> holds the index's own words %q; put them outside it", p, w)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for in, want := range map[string]int{
 		`<p><bdi>{{.Name}}</bdi> and <bdi class="badge">{{.V}}</bdi></p>`: 0,
