@@ -211,7 +211,7 @@ func TestProjectTitlesByName(t *testing.T) {
 	if crumb := htmlcheck.Text(htmlcheck.One(t, claim, "main > p.muted")); crumb != "Projects › Lamp / Lantern" {
 		t.Errorf("the claim page's breadcrumb is %q, want %q", crumb, "Projects › Lamp / Lantern")
 	}
-	if facts := strings.Join(htmlcheck.Texts(t, claim, `section[aria-labelledby="facts"] dd`), " | "); !strings.Contains(facts, uuid(6)) {
+	if facts := strings.Join(htmlcheck.Texts(t, claim, `section#facts dd`), " | "); !strings.Contains(facts, uuid(6)) {
 		t.Errorf("the claim page's facts %q do not give the project id", facts)
 	}
 }

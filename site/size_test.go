@@ -57,10 +57,10 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	if n := count("ul.releases", "first seen"); n != 0 {
 		t.Errorf("a release line gives its first-seen time %d times, want none: every release shares one", n)
 	}
-	if n := count(`section[aria-labelledby="releases"] > p`, "This index first saw every one of them when it first listed this project"); n != 1 {
+	if n := count(`section#releases > p`, "This index first saw every one of them when it first listed this project"); n != 1 {
 		t.Errorf("the releases list does not say once when this index first saw them all")
 	}
-	if n := count(`section[aria-labelledby="releases"] > p`, "all are on its channel"); n != 1 {
+	if n := count(`section#releases > p`, "all are on its channel"); n != 1 {
 		t.Errorf("the releases list does not say once that every release is on the current release's channel")
 	}
 	mid := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.1"]`)
@@ -98,7 +98,7 @@ func TestClaimPageSaysSharedFactsOnce(t *testing.T) {
 	_, out := build(t, state, Options{})
 
 	doc := parsePage(t, out, claimPath(uuid(1), site))
-	intro := htmlcheck.Text(htmlcheck.One(t, doc, `section[aria-labelledby="releases"] > p`))
+	intro := htmlcheck.Text(htmlcheck.One(t, doc, `section#releases > p`))
 	if !strings.Contains(intro, "Every other release runs on OpenMW >=0.49") {
 		t.Errorf("the releases list does not give the older releases' shared runtimes once: %q", intro)
 	}
@@ -109,7 +109,7 @@ func TestClaimPageSaysSharedFactsOnce(t *testing.T) {
 	}
 
 	doc = parsePage(t, out, claimPath(uuid(2), site))
-	if intro := htmlcheck.Text(htmlcheck.One(t, doc, `section[aria-labelledby="releases"] > p`)); strings.Contains(intro, "runs on") {
+	if intro := htmlcheck.Text(htmlcheck.One(t, doc, `section#releases > p`)); strings.Contains(intro, "runs on") {
 		t.Errorf("the releases list gives shared runtimes the older releases do not share: %q", intro)
 	}
 	for v, want := range map[string]string{"1.0.1": "Runs on OpenMW >=0.49", "1.0.0": "Runs on OpenMW >=0.48"} {
