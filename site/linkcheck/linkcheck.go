@@ -28,6 +28,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -381,11 +382,17 @@ func (c *checker) words(p string, doc *html.Node) {
 	})
 }
 
-// underPublisher reports whether n or an element around it carries data-pub: a link
-// (<a href>) there is the publisher's (a relationship url, a link in release notes), even when
-// it points under the base URL, which a publisher's host may share (github.io). Only links:
-// an image marked for its publisher alt text still loads this index's own cached file.
+// underPublisher reports whether n is a rel=nofollow link or n or an element around it
+// carries data-pub: a link (<a href>) there is the publisher's (a relationship url, a
+// download, a link in release notes), even when it points under the base URL, which a
+// publisher's host may share (github.io). Only links: an image marked for its publisher alt
+// text still loads this index's own cached file.
 func underPublisher(n *html.Node) bool {
+	if n.DataAtom == atom.A {
+		if rel, _ := htmlnode.Attr(n, "rel"); slices.Contains(strings.Fields(rel), "nofollow") {
+			return true
+		}
+	}
 	for ; n != nil; n = n.Parent {
 		if n.Type == html.ElementNode && isPublisher(n) {
 			return true
