@@ -86,11 +86,12 @@
   // When the index cannot be loaded, the entries the page shows are the index: their rows
   // from what they show (templates/_catalog.html: type, status and game, then the site and
   // what it runs on, in the first .meta; the tags in .tags; the health and conflict badges)
-  // and from the key and dates they carry as data attributes, their words from their text,
-  // their filters from both.
+  // and from the dates they carry as data attributes and the key their link's address ends in,
+  // their words from their text, their filters from both.
   function rowOfItem(li) {
     var r = new Array(columns.length).fill("");
-    ["key", "updated", "first"].forEach(function (c) {
+    r[col.key] = keyOfItem(li);
+    ["updated", "first"].forEach(function (c) {
       r[col[c]] = li.getAttribute("data-" + c) || "";
     });
     var meta = li.querySelector(".meta"), kids = meta ? meta.children : [];
@@ -118,11 +119,17 @@
         out.push(n.nodeValue);
       }
     }
-    var key = li.getAttribute("data-key");
+    var key = keyOfItem(li);
     return out.join(" ") + " " + key.slice(key.indexOf("/") + 1);
   }
+  // An entry's key, "<project>/<site>", from its link to the claim page, whose address ends
+  // in "<project>/<site>/index.html" (site/paths.go, claimPath).
+  function keyOfItem(li) {
+    var a = li.querySelector("a.result-title"), parts = a ? a.getAttribute("href").split("/") : [];
+    return parts.length >= 3 ? parts[parts.length - 3] + "/" + parts[parts.length - 2] : "";
+  }
   function fromPage() {
-    var items = pageItems.filter(function (li) { return li.hasAttribute("data-key"); });
+    var items = pageItems.filter(function (li) { return li.classList.contains("entry"); });
     var rows = items.map(rowOfItem);
     var ids = rows.map(function (r) { return [r[col.key].slice(0, r[col.key].indexOf("/"))]; });
     var byProject = new Map(), same = [];
@@ -420,7 +427,6 @@
     var e = {}, row = ix.rows.get(i);
     columns.forEach(function (c, k) { e[c] = row[k]; });
     var li = el("li", "entry");
-    li.setAttribute("data-key", e.key);
     li.setAttribute("data-updated", e.updated);
     li.setAttribute("data-first", e.first);
     var thumb = li.appendChild(el("div", "thumb"));

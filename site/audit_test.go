@@ -85,7 +85,7 @@ type listEntry struct {
 
 func listEntries(s *browserSession) []listEntry {
 	s.t.Helper()
-	raw := eval[string](s, `JSON.stringify(Array.from(document.querySelectorAll("#results > li")).map(li => ({key: li.dataset.key,
+	raw := eval[string](s, `JSON.stringify(Array.from(document.querySelectorAll("#results > li")).map(li => ({key: `+jsEntryKey+`(li),
 		updated: li.dataset.updated || "", first: li.dataset.first || "", hidden: li.hidden})))`)
 	var es []listEntry
 	if err := json.Unmarshal([]byte(raw), &es); err != nil {

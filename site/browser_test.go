@@ -452,11 +452,15 @@ func settled(t *testing.T, ctx context.Context) {
 	}
 }
 
+// jsEntryKey is a JavaScript function of a project list entry (an <li>): its key,
+// "project/site", which its link's address ends in, as the list's script reads it.
+const jsEntryKey = `(li => { const p = li.querySelector(".result-title").getAttribute("href").split("/"); return p[p.length - 3] + "/" + p[p.length - 2]; })`
+
 // visibleKeys are the project list's visible entries (project/site), in order.
 func visibleKeys(t *testing.T, ctx context.Context) []string {
 	t.Helper()
 	keys, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
-		`Array.from(document.querySelectorAll("#results > li")).filter(li => !li.hidden).map(li => li.dataset.key)`))
+		`Array.from(document.querySelectorAll("#results > li")).filter(li => !li.hidden).map(`+jsEntryKey+`)`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,12 +477,12 @@ func projectSearches(t *testing.T, ctx context.Context, bc browserCase, open fun
 	t.Helper()
 	results := map[string]string{}
 	open("")
-	all, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#results > li")).map(li => li.dataset.key)`))
+	all, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#results > li")).map(`+jsEntryKey+`)`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// An entry says it is not current by its badge (the list prints no filter attributes).
-	stale, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#results > li:has(> .entry-body > .badge.stale)')).map(li => li.dataset.key)`))
+	stale, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#results > li:has(> .entry-body > .badge.stale)')).map(`+jsEntryKey+`)`))
 	if err != nil {
 		t.Fatal(err)
 	}

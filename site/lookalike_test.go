@@ -17,7 +17,6 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -123,8 +122,8 @@ func TestLookAlikeSitesAreToldApart(t *testing.T) {
 	_, out := build(t, state, Options{})
 	bySite := map[string]string{} // site id -> the address its rows show
 	for _, li := range elementsWithClass(parsePage(t, out, "projects/index.html"), "entry") {
-		key, _ := htmlnode.Attr(li, "data-key")
-		_, site, _ := strings.Cut(key, "/")
+		parts := strings.Split(htmlcheck.Attr(htmlcheck.One(t, li, "a.result-title"), "href"), "/")
+		key, site := strings.Join(parts[len(parts)-3:len(parts)-1], "/"), parts[len(parts)-2]
 		addrs := elementsWithClass(li, "site-addr")
 		if len(addrs) != 1 {
 			t.Errorf("row %s shows %d site addresses, want 1", key, len(addrs))

@@ -219,6 +219,20 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 			t.Errorf("without terms.js, searching %q shows it %d times (want %d); the status line says %q", q, n, want, st)
 		}
 	}
+	// An entry is found by its site id too, which the page's entries give only in the address
+	// of their link.
+	var fromSite []string
+	for _, c := range listed[:pageSize] {
+		if c.Site == listed[1].Site {
+			fromSite = append(fromSite, c.Name)
+		}
+	}
+	open("?q=" + url.QueryEscape(listed[1].Site))
+	browsertest.Until(t, ctx, `document.getElementById("filters").getAttribute("data-source") === "page"`)
+	settled(t, ctx)
+	if got := titles(); !slices.Equal(got, fromSite) {
+		t.Errorf("without terms.js, searching the site id %s shows %q, want its claims on the page, %q", listed[1].Site, got, fromSite)
+	}
 	// The filters then read what the page's entries show: their tags and health badges.
 	var tagged, stale []string
 	for _, c := range listed[:pageSize] {
