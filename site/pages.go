@@ -227,7 +227,7 @@ func (b *builder) projectPages() error {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(b.names.claimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), OwnTimes: true},
+			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(b.names.claimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), Leaf: true},
 				func() any { return b.claimView(c) }); err != nil {
 				return err
 			}
@@ -973,7 +973,7 @@ func (b *builder) updatePages() error {
 		}
 	}
 	for _, e := range b.derived.Events {
-		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Title, Section: "updates", Unmapped: true, OwnTimes: true, Data: e}); err != nil {
+		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Title, Section: "updates", Unmapped: true, Leaf: true, Data: e}); err != nil {
 			return err
 		}
 	}

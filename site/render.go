@@ -52,9 +52,11 @@ type Page struct {
 	// Offline: the page may connect nowhere (CSP connect-src 'none'): the setup check, which
 	// reads a player's file and must not be able to send it.
 	Offline bool
-	// OwnTimes: the page gives its own times (a claim's reads, an event's), so its footer
-	// leaves out the last refresh that every other page's footer gives.
-	OwnTimes bool
+	// Leaf: a page of the kinds a network has thousands of (a claim's, an event's). It gives
+	// its own times, so its footer leaves out the last refresh that every other page's footer
+	// gives, and its footer says only what being listed means: the publishers' page and the
+	// source are in every list page's footer and a click away under About.
+	Leaf bool
 	// Rooted: links are root-relative, under the base URL's path ("/ashyams-go/assets/..."),
 	// instead of relative: the 404 page, which a host serves at any depth. Root-relative
 	// rather than absolute, so the page works wherever the site is served under that path
@@ -315,11 +317,11 @@ func (b *builder) claimlink(p *Page, c *network.Claim) (template.HTML, error) {
 
 // frameKey is what a part of the page frame depends on: each on the link prefix; the header
 // also on the section and on the page's path when it is a navigation entry's (navFor); the
-// footer also on the build's siteMeta and on whether the page gives its own times.
+// footer also on the build's siteMeta and on whether the page is a Leaf.
 type frameKey struct {
 	name, root, section, navPage string
 	meta                         siteMeta
-	ownTimes                     bool
+	leaf                         bool
 }
 
 // frame is the template function "frame": the part name of the page frame (_layout.html:
@@ -336,7 +338,7 @@ func (b *builder) frame(name string, p *Page) (template.HTML, error) {
 			}
 		}
 	case name == "sitefooter" && p.Meta != nil:
-		k.meta, k.ownTimes = *p.Meta, p.OwnTimes
+		k.meta, k.leaf = *p.Meta, p.Leaf
 	}
 	return b.frags.render(k, b.tmpl.shared, name, p)
 }
