@@ -477,7 +477,7 @@
         li.appendChild(document.createTextNode(i < a.sources.length - 1 ? ", " : ". "));
       });
       if (a.sha256) {
-        li.appendChild(el("span", {}, "SHA-256 (the publisher's claim): ", el("code", { "class": "digest" }, a.sha256)));
+        li.appendChild(el("span", {}, "SHA-256 (the publisher's claim): ", el("code", {}, a.sha256)));
       }
       dl.appendChild(li);
     });

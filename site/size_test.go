@@ -76,7 +76,7 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	}
 	oldest := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.0"]`)
 	htmlcheck.One(t, oldest, `a[href="https://old.example/src"]`)
-	if got := htmlcheck.Texts(t, oldest, "dl.facts dd code"); !strings.Contains(strings.Join(got, " "), "extra") {
+	if got := htmlcheck.Texts(t, oldest, "dl dd code"); !strings.Contains(strings.Join(got, " "), "extra") {
 		t.Errorf("release 1.0.0's own components are not shown: %q", got)
 	}
 }
@@ -277,7 +277,7 @@ func TestEventPageInALine(t *testing.T) {
 	if n := htmlcheck.Count(t, doc, `main h2`); n != 0 {
 		t.Errorf("a first observation's page has %d headings under its title, want none: nothing to compare", n)
 	}
-	terms, facts := htmlcheck.Texts(t, doc, "dl.facts dt"), htmlcheck.Texts(t, doc, "dl.facts dd")
+	terms, facts := htmlcheck.Texts(t, doc, "dl dt"), htmlcheck.Texts(t, doc, "dl dd")
 	if len(facts) != 1 || terms[0] != "The site's file, SHA-256" || facts[0] != d {
 		t.Errorf("the facts are %q %q, want the one manifest %s", terms, facts, d)
 	}
@@ -598,7 +598,7 @@ func TestChangedEventPageGivesBothManifests(t *testing.T) {
 	})
 	res, out := build(t, state, Options{})
 	doc := parsePage(t, out, eventPath(res.Network.Events[0].ID))
-	terms, facts := htmlcheck.Texts(t, doc, "dl.facts dt"), htmlcheck.Texts(t, doc, "dl.facts dd")
+	terms, facts := htmlcheck.Texts(t, doc, "dl dt"), htmlcheck.Texts(t, doc, "dl dd")
 	if !slices.Equal(terms, []string{"The site's file before, SHA-256", "The site's file after, SHA-256"}) || !slices.Equal(facts, []string{before, d}) {
 		t.Errorf("the facts are %q %q, want the manifest before and after", terms, facts)
 	}
