@@ -51,7 +51,7 @@ func newBrowserSessionOn(t *testing.T, bc browserCase, h http.Handler) *browserS
 // open loads the page at address u and waits for its footer.
 func (s *browserSession) open(u string) {
 	s.t.Helper()
-	if err := chromedp.Do(s.ctx, chromedp.Navigate(u), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+	if err := chromedp.Do(s.ctx, chromedp.Navigate(u), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
 		s.t.Fatalf("load %s: %v", u, err)
 	}
 }

@@ -232,7 +232,7 @@ func TestBrowser(t *testing.T) {
 	}
 	load := func(rel string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
 			t.Fatalf("load %s: %v", rel, err)
 		}
 	}
@@ -383,7 +383,7 @@ func TestBrowser(t *testing.T) {
 	fileURL := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/projects/index.html"}).String()
 	fromFile := projectSearches(t, ctx, bc, func(query string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(fileURL+query), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(fileURL+query), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
 			t.Fatalf("load %s%s: %v", fileURL, query, err)
 		}
 		if query != "" {
@@ -421,7 +421,7 @@ func TestBrowser(t *testing.T) {
 	// The 404 page, at a depth the site does not have: styled (its stylesheet passes the
 	// 'self' CSP) and its links stay inside the site.
 	missing := root + "no/such/page/"
-	if err := chromedp.Do(ctx, chromedp.Navigate(missing), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(missing), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
 		t.Fatalf("load the 404 page: %v", err)
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 300))`, chromedp.EvalAwaitPromise)); err != nil {

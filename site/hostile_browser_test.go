@@ -47,7 +47,7 @@ func TestHostileTextKeepsPagesWorking(t *testing.T) {
 	}{{"1.0", true}, {"3.0", false}} {
 		start := time.Now()
 		if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(root+"projects/index.html?openmw="+c.openmw),
-			chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+			chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
 			t.Fatal(err)
 		}
 		settled(t, b.ctx)
@@ -65,7 +65,7 @@ func TestHostileTextKeepsPagesWorking(t *testing.T) {
 
 	// On a 390 px phone a 210-character tag wraps inside the page instead of running past it.
 	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(root+"projects/index.html"),
-		chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+		chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
 		t.Fatal(err)
 	}
 	var overflow float64

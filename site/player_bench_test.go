@@ -172,7 +172,7 @@ func measurePlayer(b *testing.B, bin, out string, phone bool) []string {
 		mu.Lock()
 		bytes = 0
 		mu.Unlock()
-		if err := chromedp.Do(ctx, chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
 			b.Fatalf("%s: %v", rel, err)
 		}
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 500))`, chromedp.EvalAwaitPromise)); err != nil {

@@ -41,7 +41,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	listed := byName(res.Network.Listed)
 	open := func(query string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(root+"projects/index.html"+query), chromedp.WaitReady(chromedp.CSS("footer.site"))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(root+"projects/index.html"+query), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
 			t.Fatal(err)
 		}
 		settled(t, ctx)

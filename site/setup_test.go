@@ -253,7 +253,7 @@ func TestSetupCSP(t *testing.T) {
 			t.Errorf("%s: CSP %q; want connect-src 'self' and no setup script", p, csp)
 		}
 		stub := htmlcheck.Count(t, doc, `head meta[http-equiv="refresh"]`) == 1 // a one-site project page: no frame
-		if p != notFoundPage && !stub && htmlcheck.Count(t, doc, `header.site nav a[href="`+strings.Repeat("../", strings.Count(p, "/"))+`setup/index.html"]`) != 1 {
+		if p != notFoundPage && !stub && htmlcheck.Count(t, doc, `body > header nav a[href="`+strings.Repeat("../", strings.Count(p, "/"))+`setup/index.html"]`) != 1 {
 			t.Errorf("%s does not link to the setup page in its navigation", p)
 		}
 	}

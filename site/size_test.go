@@ -271,7 +271,7 @@ func TestEventPageInALine(t *testing.T) {
 	if len(items) != 1 || htmlcheck.Count(t, items[0], "a.badge") != 0 || !strings.HasSuffix(htmlcheck.Text(items[0]), ": Lantern (Site A): "+listedPhrase) {
 		t.Errorf("the update list's lines are %q, want one saying %q once", htmlcheck.Texts(t, list, "main ul.list > li"), listedPhrase)
 	}
-	if n := htmlcheck.Count(t, doc, `header.site nav a[href="../../updates/index.html"][aria-current="true"]`); n != 1 {
+	if n := htmlcheck.Count(t, doc, `body > header nav a[href="../../updates/index.html"][aria-current="true"]`); n != 1 {
 		t.Errorf("the navigation marks the update list %d times, want once", n)
 	}
 	if n := htmlcheck.Count(t, doc, `main h2`); n != 0 {
@@ -361,7 +361,7 @@ func TestOneSiteProjectPageLeadsToItsClaim(t *testing.T) {
 	}
 
 	full := parsePage(t, out, projectPath(uuid(2)))
-	if n, m := htmlcheck.Count(t, full, `head meta[http-equiv="refresh"]`), htmlcheck.Count(t, full, "header.site nav a"); n != 0 || m != len(nav) {
+	if n, m := htmlcheck.Count(t, full, `head meta[http-equiv="refresh"]`), htmlcheck.Count(t, full, "body > header nav a"); n != 0 || m != len(nav) {
 		t.Errorf("the two-site project page has %d refreshes and %d navigation entries, want none and %d", n, m, len(nav))
 	}
 	if n := htmlcheck.Count(t, full, "main ul.brief > li"); n != 2 {
@@ -567,18 +567,18 @@ func TestFrameStaysSmall(t *testing.T) {
 		if n := htmlcheck.Count(t, doc, `head meta[name="description"], head link[rel="canonical"]`); n != 0 {
 			t.Errorf("%s: %d description or canonical elements, want none", rel, n)
 		}
-		if n := htmlcheck.Count(t, doc, "header.site nav a"); n != len(nav) {
+		if n := htmlcheck.Count(t, doc, "body > header nav a"); n != len(nav) {
 			t.Errorf("%s: %d navigation entries, want %d", rel, n, len(nav))
 		}
-		if htmlcheck.Count(t, doc, `footer.site a[href$="about/listing/index.html"]`) != 1 {
+		if htmlcheck.Count(t, doc, `body > footer a[href$="about/listing/index.html"]`) != 1 {
 			t.Errorf("%s: the footer does not link what listing means", rel)
 		}
-		for _, sel := range []string{`footer.site a[href$="about/publishers/index.html"]`, `footer.site a[href="` + DefaultRepository + `"]`} {
+		for _, sel := range []string{`body > footer a[href$="about/publishers/index.html"]`, `body > footer a[href="` + DefaultRepository + `"]`} {
 			if n := htmlcheck.Count(t, doc, sel); want.leaf && n != 0 || !want.leaf && n != 1 {
 				t.Errorf("%s: the footer has %d of %s (a leaf: %v)", rel, n, sel, want.leaf)
 			}
 		}
-		footer, own := strings.Count(htmlcheck.Text(htmlcheck.One(t, doc, "footer.site")), " UTC"), strings.Count(htmlcheck.Text(htmlcheck.One(t, doc, "main")), " UTC")
+		footer, own := strings.Count(htmlcheck.Text(htmlcheck.One(t, doc, "body > footer")), " UTC"), strings.Count(htmlcheck.Text(htmlcheck.One(t, doc, "main")), " UTC")
 		if want.leaf && (footer != 0 || own == 0) {
 			t.Errorf("%s: %d times in the footer and %d in <main>, want none and some", rel, footer, own)
 		}
