@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
@@ -216,7 +218,8 @@ func TestClaimPageReferencesAreBounded(t *testing.T) {
 }
 
 // TestClaimPageUpdatesSayWhatChanged: the claim page's updates say what each update changed,
-// linked to its page, without the claim's name and site that the page's heading gives.
+// linked to its page, without the claim's name and site that the page's heading gives, and
+// a first observation without the tag "observed", which "first observed" says.
 func TestClaimPageUpdatesSayWhatChanged(t *testing.T) {
 	state, site, _ := lanternEvent(t, nil)
 	res, out := build(t, state, Options{})
@@ -230,5 +233,18 @@ func TestClaimPageUpdatesSayWhatChanged(t *testing.T) {
 	}
 	if got := htmlcheck.Text(li); !strings.HasPrefix(got, "2026-09-01 00:00:00 UTC: ") {
 		t.Errorf("the update's line %q does not start with its time", got)
+	}
+	if n := htmlcheck.Count(t, li, "a.badge"); n != 0 {
+		t.Errorf("the first observation's line has %d tag badges, want none", n)
+	}
+	before := strings.Repeat("a", 64)
+	state, site, _ = lanternEvent(t, func(e *store.Event) {
+		e.Kind, e.Before = store.EventChanged, &before
+		e.Changes = []diff.Change{{Change: "project-field", Field: "name", Before: []byte(`"Lamp"`), After: []byte(`"Lantern"`)}}
+	})
+	_, out = build(t, state, Options{})
+	li = htmlcheck.One(t, parsePage(t, out, claimPath(uuid(1), site)), `section#history li`)
+	if n := htmlcheck.Count(t, li, "a.badge[href]"); n == 0 {
+		t.Errorf("a change's line %q has no tag badge", htmlcheck.Text(li))
 	}
 }

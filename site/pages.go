@@ -335,7 +335,8 @@ type claimView struct {
 	C       *network.Claim
 	Project *network.Project
 	// ProjectPath is the project's page, "" when this is the project's one claim (the project
-	// page leads here); Names the names the project's claims publish.
+	// page leads here, and the claim page has no breadcrumb: it would only repeat the
+	// navigation's Projects); Names the names the project's claims publish.
 	ProjectPath string
 	Names       []string
 	License     string
