@@ -106,9 +106,7 @@ func TestPlanCorpusInChromium(t *testing.T) {
 		if from.how == "served" && (!slices.Contains(loaded, "find/terms.js") || !slices.Contains(loaded, "find/r0.js") || slices.Contains(loaded, "find/filters.js") || slices.Contains(loaded, "data/names.js")) {
 			t.Errorf("%s: the project box loaded %v, want find/terms.js and find/r0.js only of the index", from.how, loaded)
 		}
-		if err := chromedp.Do(b.ctx, chromedp.Click(`#plan-matches button[data-add^="`+planCandlelight+`@"]`)); err != nil {
-			t.Fatal(err)
-		}
+		b.click(`#plan-matches button[data-add^="` + planCandlelight + `@"]`)
 		b.wait(`location.hash.indexOf("add=`+planCandlelight+`@") >= 0`, "the chosen project in the link")
 		if o := b.planOutputs(); len(o.Entries) != 2 {
 			t.Errorf("%s: choosing Candlelight in the box plans %v", from.how, o.Entries)
@@ -195,9 +193,7 @@ func TestPlanCorpusInChromium(t *testing.T) {
 		b.clean(from.how + " plan")
 
 		// A component changed through the page: the 4K flames instead of the 2K.
-		if err := chromedp.Do(b.ctx, chromedp.Click(`input[data-component="flames-4k"]`)); err != nil {
-			t.Fatal(err)
-		}
+		b.click(`input[data-component="flames-4k"]`)
 		b.wait(`location.hash.indexOf("on=") >= 0`, "the changed selection in the link")
 		changed := b.planOutputs()
 		if !strings.Contains(changed.CFG, "21 Flames 4K") || strings.Contains(changed.CFG, "20 Flames 2K") {
@@ -332,9 +328,7 @@ func TestPlanSyntheticInChromium(t *testing.T) {
 		}
 	}
 	for _, choose := range []string{tok("torch", "a"), tok("dup", "b")} {
-		if err := chromedp.Do(b.ctx, chromedp.Click(`button[data-choose="`+choose+`"]`)); err != nil {
-			t.Fatal(err)
-		}
+		b.click(`button[data-choose="` + choose + `"]`)
 		b.wait(`location.hash.indexOf(`+jsString(choose)+`) >= 0`, "the choice in the link")
 	}
 	o = b.planOutputs()

@@ -88,6 +88,17 @@ func (b *setupBrowser) eval(expr string, out any) {
 	}
 }
 
+// click clicks the element sel selects once it is in the page, by its click(): the handlers
+// run as for a player's click, and no layout still settling (a part loading, a list drawn)
+// can move the element from under a mouse event sent at its coordinates.
+func (b *setupBrowser) click(sel string) {
+	b.t.Helper()
+	b.wait(`!!document.querySelector(`+jsString(sel)+`)`, sel)
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(document.querySelector(`+jsString(sel)+`).click(), true)`)); err != nil {
+		b.t.Fatalf("click %s: %v", sel, err)
+	}
+}
+
 // paste puts text (and the OpenMW version) in the form and presses Check.
 func (b *setupBrowser) paste(text, openmw string) {
 	b.t.Helper()
@@ -578,9 +589,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	// line of the file (the others blank), read back with the line numbers of the file.
 	b.open(page)
 	b.paste(cfg, "0.49")
-	if err := chromedp.Do(b.ctx, chromedp.Click("#cfg-share")); err != nil {
-		t.Fatal(err)
-	}
+	b.click("#cfg-share")
 	var link string
 	b.eval(`document.getElementById("cfg-link").value`, &link)
 	var here string
