@@ -4,7 +4,8 @@
 // checked addresses (no second lookup, so DNS rebinding cannot win); literal IPs checked before
 // any connection; redirects followed one hop at a time, each re-checked; no proxy, ever; bodies
 // read in chunks and abandoned at the limit whatever Content-Length claimed (decoded bytes
-// counted for gzip); one overall deadline per request.
+// counted for gzip); one overall deadline per request, or for a streamed download one deadline
+// until its headers and then one per stall.
 package guard
 
 import (
@@ -48,7 +49,8 @@ type Options struct {
 	// AllowLoopback (--allow-loopback) admits 127.0.0.0/8 and ::1 and nothing else.
 	AllowLoopback bool
 	MaxBytes      int64 // the body limit in bytes (decoded bytes for gzip); default 16 MiB
-	// Timeout is the one deadline per Get: resolving, connecting, redirects and body. Default 30 s.
+	// Timeout is the one deadline per Get: resolving, connecting, redirects and body (for a
+	// download, Request.Stream, the body's stall deadline instead). Default 30 s.
 	Timeout      time.Duration
 	MaxRedirects int    // the most redirect hops followed; 0 means the default 5, negative none
 	UserAgent    string // sent with every request; default product.UserAgent
@@ -119,6 +121,16 @@ type Request struct {
 	LastModified string
 	Accept       string
 	MaxBytes     int64
+	// Stream, when set, makes the request a download: it is called with the final response
+	// (never a 304) before its body is read, and the body, bounded by the limit, is copied to
+	// the writer it returns (nil: the body is skipped) instead of Response.Body. The body is
+	// asked for without content-coding, Options.Timeout covers the request until its headers,
+	// and then the body is abandoned whenever Options.Timeout passes without a byte.
+	Stream func(*Response) (io.Writer, error)
+	// From > 0 asks for the body from byte From on (a Range request, resuming a download).
+	// Status 206 says the server did, with a Content-Range starting at From (checked); 200 that
+	// it sends the whole body.
+	From int64
 }
 
 // Hop is one redirect followed: From answered Status with a Location resolving to To.
@@ -164,8 +176,10 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 // get is Get, also returning the redirects followed whatever the outcome.
 func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 	parent := ctx
-	ctx, cancel := context.WithTimeoutCause(ctx, c.o.Timeout, errDeadline)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	deadline := time.AfterFunc(c.o.Timeout, func() { cancel(errDeadline) })
+	defer deadline.Stop()
 	limit := c.o.MaxBytes
 	if r.MaxBytes > 0 {
 		limit = r.MaxBytes
@@ -187,6 +201,12 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 		}
 		req.Header.Set("User-Agent", c.o.UserAgent)
 		req.Header.Set("Accept-Encoding", "gzip")
+		if r.Stream != nil {
+			req.Header.Set("Accept-Encoding", "identity")
+		}
+		if r.From > 0 {
+			req.Header.Set("Range", "bytes="+strconv.FormatInt(r.From, 10)+"-")
+		}
 		if r.Accept != "" {
 			req.Header.Set("Accept", r.Accept)
 		}
@@ -231,17 +251,46 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 			out.NotModified = true
 			return out, hops, nil
 		}
-		body, err := readBody(resp, limit, cur)
-		resp.Body.Close()
-		if err != nil {
-			if KindOf(err) == KindTooLarge {
-				return nil, hops, err
+		if r.Stream != nil {
+			err = c.stream(r, out, resp, limit, deadline)
+		} else {
+			var buf bytes.Buffer
+			if resp.ContentLength > 0 && resp.ContentLength <= limit {
+				buf.Grow(int(resp.ContentLength))
 			}
-			return nil, hops, c.failure(parent, ctx, cur, err, false)
+			err = readBody(resp, limit, cur, &buf, nil)
+			out.Body = buf.Bytes()
 		}
-		out.Body = body
-		return out, hops, nil
+		resp.Body.Close()
+		var we writeError
+		switch {
+		case err == nil:
+			return out, hops, nil
+		case errors.As(err, &we):
+			return nil, hops, we.error
+		case r.Stream != nil && parent.Err() == nil && context.Cause(ctx) == errDeadline:
+			return nil, hops, &Error{Kind: KindTimeout, URL: redact(cur), Timeout: c.o.Timeout, Stalled: true}
+		}
+		return nil, hops, c.failure(parent, ctx, cur, err, false)
 	}
+}
+
+// stream is the body of a download (Request.Stream): checked against a Range asked for, then
+// copied to the caller's writer, each chunk putting the stall deadline off again.
+func (c *Client) stream(r Request, out *Response, resp *http.Response, limit int64, deadline *time.Timer) error {
+	if cr := resp.Header.Get("Content-Range"); resp.StatusCode == http.StatusPartialContent && r.From > 0 &&
+		!strings.HasPrefix(cr, "bytes "+strconv.FormatInt(r.From, 10)+"-") {
+		return &Error{Kind: KindNetwork, URL: redact(out.URL), Cause: fmt.Errorf("asked for bytes from %d on, the server answered with Content-Range %q", r.From, cr)}
+	}
+	w, err := r.Stream(out)
+	if err != nil {
+		return writeError{err}
+	}
+	if w == nil {
+		return nil
+	}
+	deadline.Reset(c.o.Timeout)
+	return readBody(resp, limit, out.URL, w, func() { deadline.Reset(c.o.Timeout) })
 }
 
 // failure turns a transport error into the guard's words: a refusal from the dial, the caller's
@@ -285,6 +334,10 @@ func drain(b io.ReadCloser) {
 	b.Close()
 }
 
+// writeError is the caller's own failure while streaming (Request.Stream, or its writer):
+// returned to it as it is, never as the site's.
+type writeError struct{ error }
+
 // errRawOver marks a gzip-encoded body whose encoded bytes alone pass the limit.
 var errRawOver = errors.New("encoded body over the limit")
 
@@ -305,16 +358,17 @@ func (c *capReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readBody reads at most limit bytes of the body, in chunks, and stops at the limit whatever
-// Content-Length claimed. An honest over-limit Content-Length is refused before reading. For a
-// gzip content-coding the decoded bytes are counted (a gzip bomb stops at the limit), and the
-// encoded bytes are capped at the limit too.
-func readBody(resp *http.Response, limit int64, cur string) ([]byte, error) {
+// readBody copies at most limit bytes of the body to w, in chunks, and stops at the limit
+// whatever Content-Length claimed; tick, when set, is called after each chunk. An honest
+// over-limit Content-Length is refused before reading. For a gzip content-coding the decoded
+// bytes are counted (a gzip bomb stops at the limit), and the encoded bytes are capped at the
+// limit too. An error of w is returned as it is.
+func readBody(resp *http.Response, limit int64, cur string, w io.Writer, tick func()) error {
 	tooLarge := func(announced, decoded bool) error {
 		return &Error{Kind: KindTooLarge, URL: redact(cur), Limit: limit, ContentLength: resp.ContentLength, Announced: announced, Decoded: decoded}
 	}
 	if resp.ContentLength > limit {
-		return nil, tooLarge(true, false)
+		return tooLarge(true, false)
 	}
 	var src io.Reader = resp.Body
 	decoded := false
@@ -324,34 +378,35 @@ func readBody(resp *http.Response, limit int64, cur string) ([]byte, error) {
 		zr, err := gzip.NewReader(&capReader{r: resp.Body, left: limit + 1})
 		if err != nil {
 			if errors.Is(err, errRawOver) {
-				return nil, tooLarge(false, true)
+				return tooLarge(false, true)
 			}
-			return nil, fmt.Errorf("gzip body: %w", err)
+			return fmt.Errorf("gzip body: %w", err)
 		}
 		defer zr.Close()
 		src, decoded = zr, true
 	default:
-		return nil, fmt.Errorf("Content-Encoding %q is not supported (only gzip is requested)", enc)
-	}
-	var buf bytes.Buffer
-	if resp.ContentLength > 0 && !decoded {
-		buf.Grow(int(resp.ContentLength))
+		return fmt.Errorf("Content-Encoding %q is not supported (only gzip is requested)", enc)
 	}
 	chunk := make([]byte, 32<<10)
-	for {
+	for read := int64(0); ; {
 		n, err := src.Read(chunk)
-		if int64(buf.Len()+n) > limit {
-			return nil, tooLarge(false, decoded)
+		if read += int64(n); read > limit {
+			return tooLarge(false, decoded)
 		}
-		buf.Write(chunk[:n])
+		if _, werr := w.Write(chunk[:n]); werr != nil {
+			return writeError{werr}
+		}
+		if tick != nil {
+			tick()
+		}
 		if err == io.EOF {
-			return buf.Bytes(), nil
+			return nil
 		}
 		if err != nil {
 			if errors.Is(err, errRawOver) {
-				return nil, tooLarge(false, decoded)
+				return tooLarge(false, decoded)
 			}
-			return nil, err
+			return err
 		}
 	}
 }

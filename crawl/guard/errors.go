@@ -66,8 +66,10 @@ type Error struct {
 	ContentLength int64
 	Announced     bool
 	Decoded       bool
-	// Timeout (KindTimeout) is the deadline that ran out.
+	// Timeout (KindTimeout) is the deadline that ran out; Stalled says a download's body
+	// brought no byte for that long (Request.Stream).
 	Timeout time.Duration
+	Stalled bool
 	// Transport (KindNetwork, KindTimeout) is true when the fetch failed before it had a
 	// connection to the host: resolving the name, connecting, or the TLS handshake. No server
 	// answered at all, so the failure may be the crawler's own network as much as the site.
@@ -95,6 +97,9 @@ func (e *Error) Error() string {
 	case KindTooLarge:
 		return fmt.Sprintf("%s: refused by crawler policy: the response is over the %s limit (%s)", e.URL, FormatBytes(e.Limit), e.HowTooLarge())
 	case KindTimeout:
+		if e.Stalled {
+			return fmt.Sprintf("%s: no data for %s; the download was abandoned", e.URL, e.Timeout)
+		}
 		return fmt.Sprintf("%s: timed out after %s (one deadline covers connecting, redirects and the body)", e.URL, e.Timeout)
 	case KindRedirect:
 		return fmt.Sprintf("redirect %d from %s: %s", len(e.Hops)+1, e.URL, e.Reason)
@@ -152,6 +157,9 @@ func Words(err error, f Form) string {
 		limit := FormatBytes(e.Limit)
 		return pick("refused by crawler policy: over the "+limit+" limit", "is over the "+limit+" limit (refused by crawler policy)")
 	case KindTimeout:
+		if e.Stalled {
+			return fmt.Sprintf("stalled: no data for %s", e.Timeout)
+		}
 		return fmt.Sprintf("timed out after %s", e.Timeout)
 	case KindRedirect:
 		return pick(fmt.Sprintf("redirect (HTTP %d) not followed: ", e.Status), "redirected in a way the crawler does not follow: ") + e.Reason
