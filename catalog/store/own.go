@@ -10,21 +10,12 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
-// OwnDir is the top-level directory of this index's own files: what it keeps about a record
-// beyond the reference index's fields (FORMATS sections 1.1-1.6), so every record file stays
-// in the reference's exact shape and both indexes read the same state. The reference's loader
-// reads sources/, origins/, claims/, events/ and media/ and its save prunes only inside
-// sources/, origins/, claims/ and media/, so it neither reads nor removes this directory.
-//
-// Each own file mirrors its record's path (OwnPath): ashyams-go/network.json,
-// ashyams-go/sources/<source>.json, ashyams-go/origins/<site>/origin.json and
-// ashyams-go/claims/<project>/<site>/claim.json. It holds the SHA-256 of the record bytes it
-// was written beside ("record_sha256") and applies only while the record still has exactly
-// those bytes: a record the reference index rewrote (its last_attempt changes on every
-// refresh) makes its own file stale, and a stale or missing own file reads as "nothing more".
-// Losing these files loses only conveniences (validators, pending digests, the last refresh's
-// health changes and interruption, remembered media refusals, structured findings); the next
-// refresh rebuilds them (OwnReadme says so in the state).
+// OwnDir holds what this index keeps about a record beyond the reference index's keys
+// (FORMATS sections 1.1-1.6), so every record stays in the reference's exact shape; the
+// reference neither reads nor prunes it. Each own file sits at its record's path below OwnDir
+// (OwnPath) and holds the SHA-256 of the record bytes it was written beside (record_sha256):
+// once the record changes, the own file is stale and reads as nothing. Losing it loses only
+// conveniences, which the next refresh rebuilds (OwnReadme).
 const OwnDir = "ashyams-go"
 
 // OwnReadmePath is the README of OwnDir, rewritten by every refresh (with network.json).
@@ -46,8 +37,8 @@ interruption record, remembered card-image refusals (tried again), pending-write
 structured findings. The next refresh by AsHyAmS-go rebuilds them.
 `
 
-// OwnPath is the path of the own file extending the record at rel (OwnDir + "/" + rel), and
-// whether rel is a record that has one: network.json, a source, an origin or a claim record.
+// OwnPath is the own file of the record at rel (OwnDir + "/" + rel), and whether rel is a
+// record that has one: network.json, a source, an origin or a claim.
 func OwnPath(rel string) (string, bool) {
 	parts := strings.Split(rel, "/")
 	switch {
@@ -60,13 +51,10 @@ func OwnPath(rel string) (string, bool) {
 	return "", false
 }
 
-// Finding is one problem a read found, structured for pages and tools: which kind (a token a
-// reader groups by: a protocol rule or JSON Schema keyword, or the claim or site health of a
-// read that failed), where in the document (a JSON pointer of the publisher's keys, "" for the
-// document or none), the index's words, and the publisher's text the words quote, apart:
-// Words holds a slot "{n}" (protocol.ForSlots) where it quotes Quotes[n-1]. A read can find
-// several: every one is kept, in the order found, in the own file of the record the read
-// wrote (Source, Origin and Claim Findings), beside the record's one problem string.
+// Finding is one problem a read found: Kind (a protocol rule or JSON Schema keyword, or the
+// health of a failed read), At (a JSON pointer, "" for the document), the index's Words with a
+// slot "{n}" (protocol.ForSlots) where they quote Quotes[n-1]. Every finding of a read is kept
+// in order in its record's own file, beside the record's one problem string.
 type Finding struct {
 	Kind   string   `json:"kind"`
 	At     string   `json:"at,omitempty"`
@@ -87,8 +75,7 @@ func FindingsOf(fs []protocol.Finding) []Finding {
 }
 
 // Quoting is a finding of kind whose words are text with each occurrence of a known value
-// (a URL, a digest the read was given) a slot: the values are known, nothing is looked for by
-// its shape. A value that does not occur is not quoted.
+// (a URL, a digest) made a slot; a value that does not occur is not quoted.
 func Quoting(kind, text string, values ...string) Finding {
 	f := Finding{Kind: kind}
 	var b strings.Builder
@@ -111,8 +98,8 @@ func Quoting(kind, text string, values ...string) Finding {
 	return f
 }
 
-// Segments splits the finding's words for display: the index's words, and each quotation
-// where its slot is (quoted[i] true); a slot with no quotation is dropped.
+// Segments splits the words into the index's text and each quotation at its slot (quoted[i]
+// true); a slot with no quotation is dropped.
 func (f Finding) Segments() (segs []string, quoted []bool) {
 	protocol.ForSlots(f.Words, func(text string, n int) {
 		if text != "" {
@@ -125,8 +112,7 @@ func (f Finding) Segments() (segs []string, quoted []bool) {
 	return segs, quoted
 }
 
-// Text is the finding on one line for a terminal: the pointer, then the words with each
-// quotation in its slot.
+// Text is the finding on one line: the pointer, then the words with the quotations in place.
 func (f Finding) Text() string {
 	segs, _ := f.Segments()
 	s := strings.Join(segs, "")
@@ -163,8 +149,8 @@ type (
 	}
 )
 
-// own returns what v keeps beyond its record (nil when nothing), for a record type with an own
-// file; ok is false for any other value.
+// own returns what v keeps beyond its record (nil when nothing); ok is false for a type
+// without an own file.
 func own(v any) (o any, ok bool) {
 	switch r := v.(type) {
 	case Network:
@@ -213,11 +199,9 @@ type File struct {
 	Bytes []byte
 }
 
-// RecordFiles encodes v for the state path rel: the record in the reference index's shape
-// (MarshalRecord) and, for a Network, Source, Origin or Claim (value or pointer) at its record
-// path, its own file (OwnPath) bound to those record bytes, or the own file's removal when v
-// keeps nothing more. With network.json comes OwnReadmePath. Dir.WriteJSON writes these files
-// in order, the record first.
+// RecordFiles encodes v for rel: the record (MarshalRecord) and, for a Network, Source, Origin
+// or Claim, its own file bound to those bytes, or its removal when v keeps nothing more; with
+// network.json, OwnReadmePath. Dir.WriteJSON writes them in order, the record first.
 func RecordFiles(rel string, v any) ([]File, error) {
 	b, err := MarshalRecord(v)
 	if err != nil {
@@ -259,8 +243,7 @@ func bind(o any, sum string) {
 	}
 }
 
-// decodeStrict decodes one JSON value from b into v, refusing unknown fields and trailing
-// data.
+// decodeStrict decodes b into v, refusing unknown fields and trailing data.
 func decodeStrict(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -273,107 +256,94 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
-// The record files as an earlier build of this index wrote them: the reference's keys plus
-// the ones that now live in the own files. Reading through them keeps such a state readable;
-// the next write moves what they hold into the own file.
-type (
-	sourceFile struct {
-		*Source
-		Validators Validators `json:"validators,omitzero"`
-	}
-	originFile struct {
-		*Origin
-		PendingSHA256 *string `json:"pending_sha256,omitempty"`
-	}
-	claimFile struct {
-		*Claim
-		PendingSHA256 *string       `json:"pending_sha256,omitempty"`
-		Validators    Validators    `json:"validators,omitzero"`
-		Rejected      *rejectedFile `json:"rejected"`
-		Media         *mediaFile    `json:"media"`
-	}
-	rejectedFile struct {
-		*Rejected
-		Health string `json:"health,omitempty"`
-	}
-	mediaFile struct {
-		*Media
-		Definitive bool `json:"definitive,omitempty"`
-	}
-	networkFile struct {
-		*Network
-		HealthChanges []HealthChange `json:"health_changes,omitempty"`
-		Interrupted   *Interrupted   `json:"interrupted,omitempty"`
-	}
-)
-
 // DecodeRecord decodes the record bytes rec read at rel into v, strictly (unknown fields and
 // trailing data are errors), then, when v is a *Network, *Source, *Origin or *Claim and ownB
-// (the bytes of its own file, nil when there is none) is bound to rec, what the own file adds.
-// A stale own file (bound to other record bytes) adds nothing. A record holding the keys an
-// earlier build of this index wrote into it (FORMATS section 4: source.validators,
-// claim.media.definitive, ...) is read with them.
+// (its own file's bytes, nil when there is none) is bound to rec, what the own file adds. A
+// stale own file (bound to other record bytes) adds nothing.
 func DecodeRecord(rel string, rec, ownB []byte, v any) error {
-	ownRel, _ := OwnPath(rel)
-	err := decodeStrict(rec, v)
-	if err != nil {
-		if lerr := decodeLegacy(rec, v); lerr == nil {
-			err = nil
-		}
-	}
-	if err != nil {
+	if err := decodeStrict(rec, v); err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
 	if _, ok := own(v); !ok || ownB == nil {
 		return nil
 	}
 	if err := applyOwn(ownB, Digest(rec), v); err != nil {
+		ownRel, _ := OwnPath(rel)
 		return fmt.Errorf("%s: %w", ownRel, err)
 	}
 	return nil
 }
 
-// decodeLegacy decodes a record as an earlier build of this index wrote it (the legacy record
-// file types above), for a record that does not decode in the reference's shape.
-func decodeLegacy(rec []byte, v any) error {
-	var err error
-	switch r := v.(type) {
-	case *Network:
-		f := networkFile{Network: r}
-		if err = decodeStrict(rec, &f); err == nil {
-			r.HealthChanges, r.Interrupted = f.HealthChanges, f.Interrupted
+// Migrate rewrites in the current format each record among ps (Check's Unreadable problems)
+// that an earlier build of this index wrote with its own keys inside it (FORMATS section 4):
+// the record in the reference's shape, those keys in its own file. A refresh calls it when the
+// state fails Check, then checks again. It returns the rewritten paths; a record holding any
+// other unknown key is left as it is.
+func (d *Dir) Migrate(ps []Problem) ([]string, error) {
+	var done []string
+	for _, p := range ps {
+		rec, err := d.readFile(p.Path, MaxRecordBytes)
+		if p.Kind != Unreadable || err != nil {
+			continue
 		}
-	case *Source:
-		f := sourceFile{Source: r}
-		if err = decodeStrict(rec, &f); err == nil {
-			r.Validators = f.Validators
-		}
-	case *Origin:
-		f := originFile{Origin: r}
-		if err = decodeStrict(rec, &f); err == nil {
-			r.PendingSHA256 = f.PendingSHA256
-		}
-	case *Claim:
-		f := claimFile{Claim: r}
-		if err = decodeStrict(rec, &f); err == nil {
-			r.PendingSHA256, r.Validators, r.Rejected, r.Media = f.PendingSHA256, f.Validators, nil, nil
-			if f.Rejected != nil && f.Rejected.Rejected != nil {
-				r.Rejected = f.Rejected.Rejected
-				r.Rejected.Health = f.Rejected.Health
+		if v := migrate(p.Path, rec); v != nil {
+			if err := d.WriteJSON(p.Path, v); err != nil {
+				return done, err
 			}
-			if f.Media != nil && f.Media.Media != nil {
-				r.Media = f.Media.Media
-				r.Media.Definitive = f.Media.Definitive
-			}
+			done = append(done, p.Path)
 		}
-	default:
-		err = fmt.Errorf("no earlier shape")
 	}
-	return err
+	return done, nil
 }
 
-// applyOwn decodes an own file and, when it is bound to the record digest sum, sets what it
-// holds on v.
+// migrate decodes the record rec at rel with the keys an earlier build kept inside it read
+// as its own file's (a claim's rejected.health and media.definitive as rejected_health and
+// media_definitive); nil when rec holds none of them or does not then decode strictly.
+func migrate(rel string, rec []byte) any {
+	var m map[string]json.RawMessage
+	if _, ok := OwnPath(rel); !ok || json.Unmarshal(rec, &m) != nil {
+		return nil
+	}
+	o := map[string]json.RawMessage{"record_sha256": json.RawMessage(`""`)}
+	move := func(m map[string]json.RawMessage, key, to string) {
+		if raw, ok := m[key]; ok {
+			o[to] = raw
+			delete(m, key)
+		}
+	}
+	var v any
+	switch dir, _, _ := strings.Cut(rel, "/"); dir {
+	case NetworkFile:
+		v = &Network{}
+		move(m, "health_changes", "health_changes")
+		move(m, "interrupted", "interrupted")
+	case SourcesDir:
+		v = &Source{}
+		move(m, "validators", "validators")
+	case OriginsDir:
+		v = &Origin{}
+		move(m, "pending_sha256", "pending_sha256")
+	default:
+		v = &Claim{}
+		move(m, "pending_sha256", "pending_sha256")
+		move(m, "validators", "validators")
+		for obj, key := range map[string]string{"rejected": "health", "media": "definitive"} {
+			var inner map[string]json.RawMessage
+			if json.Unmarshal(m[obj], &inner) == nil && inner[key] != nil {
+				move(inner, key, obj+"_"+key)
+				m[obj], _ = json.Marshal(inner)
+			}
+		}
+	}
+	stripped, _ := json.Marshal(m)
+	ob, _ := json.Marshal(o)
+	if len(o) == 1 || decodeStrict(stripped, v) != nil || applyOwn(ob, "", v) != nil {
+		return nil
+	}
+	return v
+}
+
+// applyOwn decodes an own file and, when it is bound to the record digest sum, sets it on v.
 func applyOwn(b []byte, sum string, v any) error {
 	switch r := v.(type) {
 	case *Network:

@@ -69,7 +69,7 @@ func TestOwnFileRoundTrip(t *testing.T) {
 
 // An own file bound to other record bytes (the reference rewrote the record) adds nothing; an
 // own file that does not parse is an error naming it; a record as an earlier build of this
-// index wrote it, with the extras inside, still reads.
+// index wrote it, with the extras inside, does not read until Migrate rewrites it.
 func TestOwnFileStaleBrokenLegacy(t *testing.T) {
 	d := Open(t.TempDir())
 	c := fullClaim()
@@ -99,15 +99,26 @@ func TestOwnFileStaleBrokenLegacy(t *testing.T) {
   },`, `"problem": null, "definitive": true
   },`, 1)
 	must(t, os.WriteFile(d.Path(rel), []byte(legacy), 0o644))
+	if err := d.ReadJSON(rel, &Claim{}); err == nil || !strings.Contains(err.Error(), "unknown field") {
+		t.Errorf("a record in the earlier format read: %v", err)
+	}
+	moved, err := d.Migrate(d.Check())
+	must(t, err)
+	if !slices.Equal(moved, []string{rel}) {
+		t.Errorf("Migrate rewrote %v, want %s", moved, rel)
+	}
 	got = Claim{}
 	must(t, d.ReadJSON(rel, &got))
 	if got.PendingSHA256 == nil || got.Validators.ETag != `"x"` || !got.Media.Definitive || got.Rejected.Health != ClaimRefused {
-		t.Errorf("the earlier build's keys were not read: %+v", got)
+		t.Errorf("the earlier build's keys were not migrated: %+v", got)
 	}
-	// Written back, they move to the own file.
-	must(t, d.WriteJSON(rel, got))
-	if b := mustRead(t, d, rel); strings.Contains(string(b), "definitive") || !d.Exists(ownRel) {
-		t.Errorf("rewritten, the record still holds the earlier build's keys:\n%s", b)
+	if b := mustRead(t, d, rel); strings.Contains(string(b), "definitive") || strings.Contains(string(b), "validators") || !d.Exists(ownRel) {
+		t.Errorf("migrated, the record still holds the earlier build's keys:\n%s", b)
+	}
+	// A record with a key no build wrote is left for Check to report.
+	must(t, os.WriteFile(d.Path(rel), []byte(strings.Replace(legacy, `"validators"`, `"colour": 1, "validators"`, 1)), 0o644))
+	if moved, err := d.Migrate(d.Check()); err != nil || len(moved) != 0 {
+		t.Errorf("Migrate rewrote %v (%v) holding an unknown key", moved, err)
 	}
 }
 

@@ -77,8 +77,14 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	if _, err := dir.Tidy(); err != nil {
 		return nil, fmt.Errorf("the state's temporary files cannot be removed: %w", err)
 	}
-	// One pass reads, checks and loads every record.
+	// One pass reads, checks and loads every record; records an earlier build wrote are
+	// migrated once, then checked again.
 	snap, ps := dir.CheckLoad()
+	if moved, err := dir.Migrate(ps); err != nil {
+		return nil, fmt.Errorf("the state's records cannot be migrated: %w", err)
+	} else if len(moved) > 0 {
+		snap, ps = dir.CheckLoad()
+	}
 	if ps := refusals(ps); len(ps) > 0 {
 		return nil, &StateError{State: o.State, Problems: ps}
 	}
