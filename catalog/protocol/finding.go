@@ -139,6 +139,7 @@ const (
 	RuleRelationshipTarget   = "relationship-target"     // both project and capability
 	RuleIndexOrder           = "index-order"             // projects not sorted by id
 	RuleIndexUniqueID        = "index-unique-id"         // the same id twice in one site index
+	RuleConfigLine           = "config-line"             // a value no openmw.cfg, settings.cfg or SHA256SUMS line holds safely
 )
 
 // IsNotDreamWeave reports whether the findings say the bytes are not a DreamWeave document (no

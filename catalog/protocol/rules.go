@@ -18,7 +18,7 @@ func manifestRules(m *Manifest, e entryWant) []Finding {
 	sch := SchemeOf(m)
 	parsed := make([]*version.Version, len(m.Releases))
 	for i := range m.Releases {
-		parsed[i] = fs.release(&m.Releases[i], i, sch)
+		parsed[i] = fs.release(&m.Releases[i], i, sch, m.Project.ID)
 	}
 	fs.uniquePrecedence(m, parsed)
 	fs.channelHeads(m, sch)
@@ -32,9 +32,10 @@ func (fs *findings) add(ptr, rule, format string, args ...any) {
 	*fs = append(*fs, found(ptr, rule, format, args...))
 }
 
-// release checks release i: its versions, constraints, extension namespaces and
-// relationships. It returns the parsed version, nil when it does not parse under sch.
-func (fs *findings) release(r *Release, i int, sch version.Scheme) *version.Version {
+// release checks release i: its versions, constraints, extension namespaces,
+// relationships and the values a player's files hold (cfgLines). It returns the parsed
+// version, nil when it does not parse under sch.
+func (fs *findings) release(r *Release, i int, sch version.Scheme, project string) *version.Version {
 	rp := Pointer("releases", i)
 	var parsed *version.Version
 	if v, err := version.Parse(r.Version, sch); err != nil {
@@ -56,6 +57,7 @@ func (fs *findings) release(r *Release, i int, sch version.Scheme) *version.Vers
 	fs.runtimes(r, i)
 	fs.namespaces(r, i)
 	fs.relationships(r, i)
+	fs.cfgLines(r, i, project)
 	return parsed
 }
 

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/refstate"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
@@ -93,5 +95,52 @@ func TestCrawledFaultsListedOnTheClaimPage(t *testing.T) {
 	first, _, _ := strings.Cut(strings.TrimPrefix(*c.Problem, "the manifest fails the protocol: "), ";")
 	if !strings.Contains(text, first) {
 		t.Errorf("without own files the page does not say the record's problem (%q):\n%s", first, text)
+	}
+}
+
+// TestHostileConfigValueListedOnTheClaimPage: a manifest with a value no line of a player's
+// files holds (here a content file name carrying a line feed and a second content= line),
+// crawled after a good one, is listed on the claim page as its other findings are: by its
+// kind, the pointer set off as the publisher's text.
+func TestHostileConfigValueListedOnTheClaimPage(t *testing.T) {
+	b, err := os.ReadFile("../../crawl/example/www/lanterns.example/projects/6a1f3c2e-8b4d-4e7a-9c1b-2d3e4f5a6b7c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var good map[string]any
+	if err := json.Unmarshal(b, &good); err != nil {
+		t.Fatal(err)
+	}
+	n := refreshtest.New(t)
+	s := n.Site("/mods/")
+	s.Publish(good)
+	n.Refresh(s.URL(""))
+	bad := refreshtest.Copy(t, good)
+	core := refreshtest.Obj(t, bad, "releases", 0, "extensions", "openmw", "components", "core")
+	core["content_files"] = []any{"ok.esp\ncontent=EVIL.esp"}
+	s.Publish(bad)
+	n.Refresh(s.URL(""))
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := site.Build(site.Options{State: n.State, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(out, "projects", refreshtest.ID(t, good), "*", "index.html"))
+	if len(pages) != 1 {
+		t.Fatalf("claim pages %v", pages)
+	}
+	page, err := os.ReadFile(pages[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := htmlcheck.Parse(t, page)
+	const at = "/releases/0/extensions/openmw/components/core/content_files/0"
+	var listed []string
+	for _, li := range htmlcheck.All(t, doc, "#staleness ul.findings > li, #staleness p") {
+		if htmlcheck.Attr(li, "data-kind") == protocol.RuleConfigLine || strings.Contains(htmlcheck.Text(li), "openmw.cfg") {
+			listed = append(listed, htmlcheck.Text(li))
+		}
+	}
+	if len(listed) == 0 || !strings.Contains(strings.Join(listed, " "), at) {
+		t.Errorf("the claim page does not list the config-line finding at %s: %q", at, listed)
 	}
 }

@@ -434,3 +434,29 @@ func TestPointsAtComparesCanonicalURLs(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateRefusesHostileConfigValues: validate refuses a manifest holding every value of
+// catalog/protocol/testdata/cfg-hostile.json, naming each value's pointer and the project.
+func TestValidateRefusesHostileConfigValues(t *testing.T) {
+	p := "../../catalog/protocol/testdata/cfg-hostile-manifest.json"
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fs := protocol.Decode(b)
+	if len(fs) < 200 {
+		t.Fatalf("%d findings", len(fs))
+	}
+	rc, out, _ := runValidateCmd(t, p)
+	if rc != 1 {
+		t.Errorf("exit %d, want 1", rc)
+	}
+	for _, f := range fs {
+		if !strings.Contains(out, " "+protocol.Printable(f.Pointer)+" ["+f.Rule+"]") {
+			t.Errorf("no %s finding at %s in the output", f.Rule, f.Pointer)
+		}
+		if f.Rule == protocol.RuleConfigLine && !strings.Contains(f.Message, `project "6a1f3c2e-8b4d-4e7a-9c1b-2d3e4f5a6b7c"`) {
+			t.Errorf("the finding does not name the project: %s", f)
+		}
+	}
+}
