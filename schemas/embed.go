@@ -31,3 +31,10 @@ const (
 	FindFilters = "ashyams-find-filters-1.schema.json"
 	FindRows    = "ashyams-find-rows-1.schema.json"
 )
+
+// The installer's files: a plan saved from the plan page (the file `ashyams install PLAN`
+// reads) and the lock file install writes into a mods folder (crawl/install).
+const (
+	PlanFile = "ashyams-plan-1.schema.json"
+	LockFile = "ashyams-lock-1.schema.json"
+)
