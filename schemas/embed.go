@@ -23,7 +23,7 @@ const (
 // build publishes.
 const Catalog = "dreamweave-network-catalog-1.schema.json"
 
-// The schemas of the parts of the build's search index (network-data/find/, site.FindDir):
+// The schemas of the parts of the build's search index (network-data/find/, find.Dir in site/find):
 // the project list's and the plan page's own files, which only the site's scripts read.
 const (
 	FindTerms   = "ashyams-find-terms-1.schema.json"

@@ -17,6 +17,8 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/find"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -107,7 +109,7 @@ func listEntries(s *browserSession) []listEntry {
 func findRuntimes(t *testing.T, out string) map[string][2]string {
 	t.Helper()
 	m := map[string][2]string{}
-	for name, b := range dataParts(t, out, FindDir) {
+	for name, b := range dataParts(t, out, find.Dir) {
 		if !strings.HasPrefix(name, "r") {
 			continue
 		}
@@ -381,8 +383,8 @@ func pageKinds(t *testing.T, bc browserCase) map[string]string {
 		"network": networkPath, "about": "about/index.html", "about-publishers": PublishersPage,
 		"about-trust": "about/trust/index.html", "about-digests": "about/digests/index.html",
 		"about-listing": "about/listing/index.html", "about-updates": "about/updates/index.html",
-		"browse": browsePath, "browse-list": first("browse/type-*/index.html", nil), "join": joinPath, "setup": SetupPage,
-		"plan": PlanPage, "plan-candlelight": PlanPage + "#add=4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90",
+		"browse": browsePath, "browse-list": first("browse/type-*/index.html", nil), "join": joinPath, "setup": plan.SetupPage,
+		"plan": plan.PlanPage, "plan-candlelight": plan.PlanPage + "#add=4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90",
 		"notfound": "no/such/page/",
 	}
 	if bc.stale != "" {

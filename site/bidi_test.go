@@ -17,25 +17,10 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
-
-func TestPlainPub(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"Wickwork", "Wickwork"},
-		{"l3i \u202egnp.exe", "l3i gnp.exe"},                                     // unterminated override: removed
-		{"a\u202ab\u202cc\u2066d\u2069e\u2067f\u2068g", "abcdef\u2068g\u2069"},   // embeddings, overrides, LRI and RLI go; FSI closed
-		{"\u05e9\u05dc\u05d5\u05dd 2", fsi + "\u05e9\u05dc\u05d5\u05dd 2" + pdi}, // Hebrew: isolated
-		{"\u202e\u0645\u0631\u062d\u0628\u0627", fsi + "\u0645\u0631\u062d\u0628\u0627" + pdi},
-		{"", ""},
-		{"a\u200fb", fsi + "a\u200fb" + pdi}, // a right-to-left mark is a strong R character
-	}
-	for _, c := range cases {
-		if got := plainPub(c.in); got != c.want {
-			t.Errorf("plainPub(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
 
 // bidiControls matches an explicit bidi formatting character.
 var bidiControls = regexp.MustCompile("[\u202a-\u202e\u2066-\u2069]")
@@ -91,7 +76,7 @@ func TestPlainTextContextsIsolatePublisherBidi(t *testing.T) {
 		}
 	}
 	title := htmlcheck.Text(htmlcheck.One(t, parsePage(t, out, "projects/"+uuid(2)+"/"+heb+"/index.html"), "head > title"))
-	if want := fsi + "\u05e9\u05dc\u05d5\u05dd" + pdi + " from " + fsi + "\u05d0\u05ea\u05e8" + pdi + " · AsHyAmS"; title != want {
+	if want := pubtext.FSI + "\u05e9\u05dc\u05d5\u05dd" + pubtext.PDI + " from " + pubtext.FSI + "\u05d0\u05ea\u05e8" + pubtext.PDI + " · AsHyAmS"; title != want {
 		t.Errorf("claim title = %q, want %q", title, want)
 	}
 }
@@ -144,7 +129,7 @@ func TestNoBidiOverrideInAnyBuiltFile(t *testing.T) {
 		for _, s := range stretch.FindAllString(string(b), -1) {
 			open := 0
 			for _, m := range isolate.FindAllString(s, -1) {
-				if m == fsi {
+				if m == pubtext.FSI {
 					open++
 				} else if open--; open < 0 {
 					t.Errorf("%s: a PDI closes nothing in %q", p, s)
@@ -165,7 +150,7 @@ func TestNoBidiOverrideInAnyBuiltFile(t *testing.T) {
 	}
 	// The pages' scripts draw the data parts' strings: each follows the same rule.
 	strs := 0
-	for _, dir := range []string{FindDir, "plan/data", "setup/data"} {
+	for _, dir := range []string{find.Dir, "plan/data", "setup/data"} {
 		for name, b := range dataParts(t, out, dir) {
 			var v any
 			if err := json.Unmarshal(b, &v); err != nil {
@@ -176,7 +161,7 @@ func TestNoBidiOverrideInAnyBuiltFile(t *testing.T) {
 				if m := raw.FindString(s); m != "" {
 					t.Errorf("%s/%s holds %q in %q", dir, name, m, s)
 				}
-				if open := strings.Count(s, fsi) - strings.Count(s, pdi); open != 0 || strings.Index(s, pdi) < strings.Index(s, fsi) {
+				if open := strings.Count(s, pubtext.FSI) - strings.Count(s, pubtext.PDI); open != 0 || strings.Index(s, pubtext.PDI) < strings.Index(s, pubtext.FSI) {
 					t.Errorf("%s/%s: unbalanced isolates in %q", dir, name, s)
 				}
 			})
@@ -259,29 +244,5 @@ func TestNoControlCharacterInMarkup(t *testing.T) {
 	page := htmlcheck.Parse(t, readOut(t, out, claimPath(uuid(1), site)))
 	if got := htmlcheck.Text(htmlcheck.One(t, page, "h1")); !strings.HasPrefix(got, "Bell") || !strings.Contains(got, "[31m") {
 		t.Errorf("the claim page's heading %q lost the name's printable characters", got)
-	}
-}
-
-// TestBidiText: the rule on one stretch, and on markup, where each stretch is balanced on its
-// own and clean input is returned as it is.
-func TestBidiText(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"plain › text", "plain › text"},
-		{"a\u202eb\u202cc", "abc"},
-		{"\u2069a\u2068b", "a\u2068b\u2069"},
-		{"\u2068a\u2069\u2068\u2068b\u2069", "\u2068a\u2069\u2068\u2068b\u2069\u2069"},
-		{"\u2066a\u2069b", "ab"},
-	} {
-		if got := string(bidiText([]byte(c.in), nil)); got != c.want {
-			t.Errorf("bidiText(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-	page := "<p title=\"x\u2068y\">\u2068a<b>b\u2069</b>\u202e</p>"
-	if got, want := string(bidiText([]byte(page), markupEnds)), "<p title=\"x\u2068y\u2069\">\u2068a\u2069<b>b</b></p>"; got != want {
-		t.Errorf("markup: %q, want %q", got, want)
-	}
-	clean := []byte("<p>clean — text</p>")
-	if got := bidiText(clean, markupEnds); &got[0] != &clean[0] {
-		t.Error("clean markup was copied")
 	}
 }

@@ -42,6 +42,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
+	"github.com/DreamWeave-MP/ashyams-go/site/find"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 )
 
@@ -342,7 +344,7 @@ func (b *builder) writeBuf(rel string, data []byte, scratch *[]byte) error {
 	}
 	switch ext {
 	case ".html", ".xml", ".svg":
-		out = bidiText(dropControls(out), markupEnds) // publisher text: no override, isolates balanced
+		out = pubtext.Markup(out) // publisher text: no override, isolates balanced
 	}
 	return b.writeFile(rel, out)
 }
@@ -520,12 +522,12 @@ func (b *builder) machineFiles() error {
 	for _, f := range files {
 		b.spawn(b.bufs, func(*pageBuf) error { return b.jsonFile(f) })
 	}
-	b.spawn(b.bufs, func(*pageBuf) error { return b.writeFind() })
+	b.spawn(b.bufs, func(*pageBuf) error { return find.Write(b.findInput(), b.writeRaw) })
 	feed, err := b.atom()
 	if err != nil {
 		return err
 	}
-	return b.writeRaw(FeedFile, bidiText(dropControls(feed), markupEnds)) // publisher text: as in every markup file
+	return b.writeRaw(FeedFile, pubtext.Markup(feed)) // publisher text: as in every markup file
 }
 
 // jsonFile is one machine-readable JSON file: its path, how it is generated and the check of

@@ -17,21 +17,12 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
-// corpusRoot is ../shared/corpus from the repository root (site/ is one level down).
-func corpusRoot(tb testing.TB) string {
-	tb.Helper()
-	root := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(filepath.Join(root, "state", "network.json")); err != nil {
-		if os.Getenv("ASHYAMS_CI") != "" {
-			tb.Fatalf("../shared/corpus is absent (%v), and CI runs with it beside the clone", err)
-		}
-		tb.Skipf("../shared/corpus is absent (%v): the corpus build test needs the real state tree", err)
-	}
-	return root
-}
+// corpusRoot is ../shared/corpus beside the repository (sitetest.CorpusRoot).
+func corpusRoot(tb testing.TB) string { return sitetest.CorpusRoot(tb) }
 
 // corpusBuild is the site built once from the corpus state and its curation, for the tests
 // that read it (never write to it): the output directory and the build's result.

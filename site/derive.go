@@ -9,7 +9,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/textdir"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
 // derived is what the pages show about events beyond the model: each event's tags and
@@ -67,16 +68,16 @@ func tagLinks(tags []string) []tagLink {
 // with the event's name, else its project id); a headline that does not gets the site at
 // its end, and a first observation is said in a player's words (playerRest). The title goes
 // to <title>, the event page's heading and the lists of updates, so the publisher parts are
-// plainPub'd.
+// made plain (pubtext.Plain).
 func siteHeadline(e *store.Event, headline, site string) string {
 	name := e.Name
 	if name == "" {
 		name = e.Project
 	}
 	if rest, ok := strings.CutPrefix(headline, name); ok && name != "" {
-		return plainPub(name) + " (" + plainPub(site) + ")" + playerRest(e.Kind, textdir.Strip(rest))
+		return pubtext.Plain(name) + " (" + pubtext.Plain(site) + ")" + playerRest(e.Kind, textdir.Strip(rest))
 	}
-	return plainPub(headline) + " (" + plainPub(site) + ")"
+	return pubtext.Plain(headline) + " (" + pubtext.Plain(site) + ")"
 }
 
 // tagOrder is the tag vocabulary in the order catalog/diff/tags returns it.

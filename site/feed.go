@@ -12,7 +12,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/textdir"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
 // FeedFile is the Atom feed of the latest events, at the reference index's path for it.
@@ -118,8 +119,8 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updat
 		if claim == "" {
 			claim = e.Project
 		}
-		title := plainPub(claim) + ": " + textdir.Strip(tags.Summary(*e.Event))
-		author := &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: plainPub(e.Site)}}
+		title := pubtext.Plain(claim) + ": " + textdir.Strip(tags.Summary(*e.Event))
+		author := &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: pubtext.Plain(e.Site)}}
 		if project {
 			sum := ""
 			if len(e.Tags) > 0 {
@@ -129,7 +130,7 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updat
 				Link: feeds.AtomLink{Href: page}, Summary: sum, Author: author})
 			continue
 		}
-		sum := "Observed " + e.ObservedAt + " on the site " + plainPub(e.Site) + ", project id " + e.Project + "."
+		sum := "Observed " + e.ObservedAt + " on the site " + pubtext.Plain(e.Site) + ", project id " + e.Project + "."
 		if len(e.Tags) > 0 {
 			sum = "Tags: " + strings.Join(e.Tags, ", ") + ". " + sum
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
+	"github.com/DreamWeave-MP/ashyams-go/site/find"
 )
 
 // decodePostings is a postings string as the script decodes it.
@@ -36,7 +37,7 @@ func decodePostings(t *testing.T, p string) []int {
 
 // TestFindIndex: the search index's parts (network-data/find/) are each valid under their
 // kind's schema; the rows parts hold one row per listed claim, in the project list's order,
-// findChunk a part, each with every column; the terms part's words are sorted as the script
+// find.Chunk a part, each with every column; the terms part's words are sorted as the script
 // compares them, hold no project id, and each word's postings name exactly the rows whose
 // text holds it, including what the entry does not show (a maintainer's name); every
 // project id is in the part of its first character with its row; the filters part gives each
@@ -47,7 +48,7 @@ func TestFindIndex(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state")
 	synthState(t, state, 210) // one identity conflict in 200 claims, four rows parts
 	res, out := build(t, state, Options{})
-	parts := dataParts(t, out, FindDir)
+	parts := dataParts(t, out, find.Dir)
 	schemaOf := func(name string) string {
 		switch {
 		case name == "terms":
@@ -63,38 +64,42 @@ func TestFindIndex(t *testing.T) {
 		return ""
 	}
 	for name, b := range parts {
-		if err := validateFind(schemaOf(name), b); err != nil {
+		sch, err := schemas.Compile(schemas.FS, schemaOf(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schemas.Validate(sch, b); err != nil {
 			t.Errorf("%s breaks its schema: %v", name, err)
 		}
 	}
 	listed := byName(res.Network.Listed)
-	var terms findTerms
-	var filt findFilters
+	var terms find.Terms
+	var filt find.Filters
 	for name, v := range map[string]any{"terms": &terms, "filters": &filt} {
 		if err := json.Unmarshal(parts[name], v); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	if terms.Rows != len(listed) || terms.Chunk != findChunk {
-		t.Fatalf("terms: %d rows in chunks of %d, want %d in %d", terms.Rows, terms.Chunk, len(listed), findChunk)
+	if terms.Rows != len(listed) || terms.Chunk != find.Chunk {
+		t.Fatalf("terms: %d rows in chunks of %d, want %d in %d", terms.Rows, terms.Chunk, len(listed), find.Chunk)
 	}
 	var rows [][]any
-	for k := 0; k*findChunk < len(listed); k++ {
-		var p findRows
+	for k := 0; k*find.Chunk < len(listed); k++ {
+		var p find.Rows
 		if err := json.Unmarshal(parts["r"+strconv.Itoa(k)], &p); err != nil {
 			t.Fatalf("r%d: %v", k, err)
 		}
-		if p.From != k*findChunk || !slices.Equal(p.Columns, findColumns) || p.RowTags != rowTags {
+		if p.From != k*find.Chunk || !slices.Equal(p.Columns, find.Columns) || p.RowTags != rowTags {
 			t.Fatalf("r%d: from %d, columns %v, row_tags %d", k, p.From, p.Columns, p.RowTags)
 		}
 		rows = append(rows, p.Rows...)
 	}
-	if len(rows) != len(listed) || parts["r"+strconv.Itoa(len(listed)/findChunk+1)] != nil {
+	if len(rows) != len(listed) || parts["r"+strconv.Itoa(len(listed)/find.Chunk+1)] != nil {
 		t.Fatalf("the rows parts hold %d rows for %d listed claims", len(rows), len(listed))
 	}
 	for i, r := range rows {
-		if len(r) != len(findColumns) {
-			t.Fatalf("row %d has %d values for %d columns", i, len(r), len(findColumns))
+		if len(r) != len(find.Columns) {
+			t.Fatalf("row %d has %d values for %d columns", i, len(r), len(find.Columns))
 		}
 		if k := listed[i].Key.Project + "/" + listed[i].Key.Site; r[0] != k {
 			t.Errorf("row %d is %v, want %s (name order)", i, r[0], k)
@@ -116,7 +121,7 @@ func TestFindIndex(t *testing.T) {
 		if !strings.HasPrefix(name, "i") {
 			continue
 		}
-		var p findIDs
+		var p find.IDs
 		if err := json.Unmarshal(b, &p); err != nil {
 			t.Fatal(err)
 		}
@@ -131,8 +136,8 @@ func TestFindIndex(t *testing.T) {
 	var noRelease []int
 	for i, c := range listed {
 		words := map[string]bool{}
-		more, _ := findMore(c)
-		for _, w := range findWords(c.Name + " " + more + " " + c.Key.Site) {
+		more, _ := find.Extra(c)
+		for _, w := range find.Words(c.Name + " " + more + " " + c.Key.Site) {
 			words[w] = true
 		}
 		if !words["someone"] {
@@ -195,41 +200,5 @@ func TestFindIndex(t *testing.T) {
 		if x, y := rows[a][10].(string), rows[b][10].(string); x < y || x == y && a > b {
 			t.Errorf("updated order: row %d (%s) before row %d (%s)", a, x, b, y)
 		}
-	}
-}
-
-// TestFindPartRefused: a part that breaks its kind's schema is refused, the error naming the
-// value, so a build never writes one.
-func TestFindPartRefused(t *testing.T) {
-	for _, c := range []struct{ schema, doc, want string }{
-		{schemas.FindTerms, `{"format":"ashyams-find-terms-1","rows":1,"chunk":64,"same":[],"no_release":"","words":["a"],"postings":[""]}`, "/postings/0"},
-		{schemas.FindIDs, `{"format":"ashyams-find-ids-1","ids":["not-an-id"],"postings":["0"]}`, "/ids/0"},
-		{schemas.FindFilters, `{"format":"ashyams-find-filters-1"}`, "missing"},
-		{schemas.FindRows, `{"format":"ashyams-find-rows-1","columns":[],"row_tags":12,"from":0,"rows":[]}`, "/columns"},
-	} {
-		err := validateFind(c.schema, []byte(c.doc))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %s: error %v, want one naming %q", c.schema, c.doc, err, c.want)
-		}
-	}
-}
-
-// TestFindWords: the build's words are runs of letters and digits, lowercased a character at
-// a time, and sort as JavaScript compares strings (a character past U+FFFF after U+E000..).
-func TestFindWords(t *testing.T) {
-	for in, want := range map[string]string{
-		"Candlelight: 0.49-Lua!":  "candlelight 0 49 lua",
-		"ΟΔΟΣ İstanbul":           "οδοσ istanbul",
-		"a\u0301b  x_y\u200dz 12": "a b x y z 12",
-		"":                        "",
-	} {
-		if got := strings.Join(findWords(in), " "); got != want {
-			t.Errorf("findWords(%q) = %q, want %q", in, got, want)
-		}
-	}
-	ws := []string{"\U0001F600", "\uFF21", "b", "a"}
-	sortUTF16(ws)
-	if want := []string{"a", "b", "\U0001F600", "\uFF21"}; !slices.Equal(ws, want) {
-		t.Errorf("sortUTF16 = %q, want %q", ws, want)
 	}
 }

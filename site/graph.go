@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
 // GraphFile is the drawn dependency graph, beside the dependencies page.
@@ -219,9 +220,9 @@ func (b *builder) drawGraph(l *graphLayout) []byte {
 		xmlEscape(&s, b.names.claimText(g.c)+", site "+g.c.Site)
 		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" class="box"/>`, x, y, graphBoxW, graphBoxH)
 		fmt.Fprintf(&s, `<text x="%d" y="%d" class="name">`, x+8, y+19)
-		xmlEscape(&s, plainPub(clip(g.c.Name, 27)))
+		xmlEscape(&s, pubtext.Plain(clip(g.c.Name, 27)))
 		fmt.Fprintf(&s, `</text><text x="%d" y="%d" class="site" font-size="11">`, x+8, y+36)
-		xmlEscape(&s, "from "+plainPub(clip(b.names.claimSiteText(g.c), 29)))
+		xmlEscape(&s, "from "+pubtext.Plain(clip(b.names.claimSiteText(g.c), 29)))
 		s.WriteString(`</text></g>`)
 	}
 	s.WriteString(`</svg>`)

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -77,7 +78,7 @@ func TestHostileTextKeepsPagesWorking(t *testing.T) {
 	}
 
 	// The setup page, opened from the 133 KB link, with an OpenMW version the constraint refuses.
-	link := root + SetupPage + "#cfg=" + b64url(hostileCfg) + "&openmw=3.0"
+	link := root + plan.SetupPage + "#cfg=" + b64url(hostileCfg) + "&openmw=3.0"
 	if len(link) < 133000 {
 		t.Fatalf("the share link is %d bytes, want the kept 133 KB input", len(link))
 	}

@@ -14,6 +14,7 @@ import (
 	_ "image/gif"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/webp"
 )
@@ -47,7 +48,7 @@ type CardImage struct {
 
 // words computes what the pages print of ci: PlainAlt and Why.
 func (ci *CardImage) words() {
-	ci.PlainAlt = plainPub(ci.Alt)
+	ci.PlainAlt = pubtext.Plain(ci.Alt)
 	if ci.Problem != "" {
 		ci.Why = problemHTML(sentence(ci.Problem))
 	}

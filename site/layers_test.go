@@ -28,3 +28,44 @@ func TestImportsNothingFromCrawl(t *testing.T) {
 		t.Fatalf("go list -deps did not list site itself; the list is not this package's: %q", deps)
 	}
 }
+
+// layers ranks every package under site/: a package imports only packages of lower rank
+// (data flows one way, from the leaf helpers up to site, the orchestrator). A new package is
+// given its rank here.
+var layers = map[string]int{
+	"site/internal/sitedir": 0, "site/internal/htmlnode": 0, "site/internal/pubtext": 0, "site/internal/sitetest": 0,
+	"site/browsertest": 0, "site/htmlcheck": 1, "site/linkcheck": 1, "site/preview": 1,
+	"site/shards": 1,
+	"site/plan":   2, "site/find": 2,
+	"site": 9,
+}
+
+// TestLayers: every import from one package under site/ to another runs down the layers, and
+// no package under site/ is missing from them.
+func TestLayers(t *testing.T) {
+	const module = "github.com/DreamWeave-MP/ashyams-go/"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := strings.TrimPrefix(f[0], module)
+		rank, ok := layers[pkg]
+		if !ok {
+			t.Errorf("%s has no rank in layers", pkg)
+			continue
+		}
+		seen++
+		for _, imp := range f[1:] {
+			imp = strings.TrimPrefix(imp, module)
+			if r, ok := layers[imp]; ok && r >= rank {
+				t.Errorf("%s (rank %d) imports %s (rank %d): imports run down the layers", pkg, rank, imp, r)
+			}
+		}
+	}
+	if seen != len(layers) {
+		t.Errorf("go list named %d of the %d ranked packages; a ranked package is gone", seen, len(layers))
+	}
+}

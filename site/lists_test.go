@@ -17,6 +17,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
@@ -303,7 +304,7 @@ func TestSitesSharingANameAreToldApart(t *testing.T) {
 		}
 	}
 	sites := map[string]string{} // claim key -> the site as the search index's rows name it
-	for name, b := range dataParts(t, out, FindDir) {
+	for name, b := range dataParts(t, out, find.Dir) {
 		if !strings.HasPrefix(name, "r") {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -25,7 +26,7 @@ func TestBrowserWithoutScripts(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for _, rel := range []string{"projects/index.html", "index.html", "updates/index.html", PlanPage, SetupPage} {
+	for _, rel := range []string{"projects/index.html", "index.html", "updates/index.html", plan.PlanPage, plan.SetupPage} {
 		s.open(s.root + rel)
 		if drawn := eval[[]string](s, `Array.from(document.querySelectorAll("[hidden]")).filter(e => getComputedStyle(e).display !== "none").map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : ""))`); len(drawn) > 0 {
 			t.Errorf("%s without scripts draws what it marks hidden: %v", rel, drawn)

@@ -15,6 +15,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 )
 
@@ -227,7 +228,7 @@ func (b *builder) projectPages() error {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: plainPub(c.Name) + " from " + plainPub(b.names.claimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), Leaf: true},
+			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.names.claimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), Leaf: true},
 				func() any { return b.claimView(c) }); err != nil {
 				return err
 			}
@@ -316,7 +317,7 @@ func projectTitle(p *network.Project) string {
 	}
 	plain := make([]string, len(names))
 	for i, n := range names {
-		plain[i] = plainPub(n)
+		plain[i] = pubtext.Plain(n)
 	}
 	return strings.Join(plain, " / ")
 }
@@ -892,7 +893,7 @@ func (b *builder) originPages() error {
 				v.Sources = append(v.Sources, b.sourceRow(s))
 			}
 		}
-		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + plainPub(b.names.originText(o)), Section: "origins",
+		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + pubtext.Plain(b.names.originText(o)), Section: "origins",
 			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
 			return err
 		}
@@ -1000,7 +1001,7 @@ func (b *builder) capabilityPages() error {
 		return err
 	}
 	for _, c := range caps {
-		if err := b.page("capability", &Page{Path: c.Path, Title: "Capability " + plainPub(c.Name), Section: "capabilities",
+		if err := b.page("capability", &Page{Path: c.Path, Title: "Capability " + pubtext.Plain(c.Name), Section: "capabilities",
 			Desc: "One capability: which current releases provide it and which reference it.", Data: c}); err != nil {
 			return err
 		}

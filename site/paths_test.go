@@ -76,18 +76,3 @@ func TestNear(t *testing.T) {
 		t.Errorf("a rooted page's Near = %q, want the root-relative link", got)
 	}
 }
-
-// TestScriptString: scriptString quotes any text so that the script string reads back as the text:
-// quotes, backslashes, line terminators and controls escaped, the rest as it is.
-func TestScriptString(t *testing.T) {
-	for _, s := range []string{"", `{"a":"b\"c"}`, `it's`, `back\slash`, "line\nbreak\r", "sep\u2028para\u2029", "nul\x00del\x7f", "Ωμέγα ✓", `\'`} {
-		q := scriptString(s)
-		if strings.ContainsAny(q[1:len(q)-1], "\n\r\u2028\u2029\x00") {
-			t.Errorf("scriptString(%q) = %q holds a raw terminator or control", s, q)
-		}
-		got, err := jsUnquote(q)
-		if err != nil || got != s {
-			t.Errorf("scriptString(%q) = %q reads back as %q (%v)", s, q, got, err)
-		}
-	}
-}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -85,7 +86,7 @@ func TestPlanCorpusInChromium(t *testing.T) {
 	for _, from := range []struct{ how, root string }{{"served", siteRoot}, {"file://", fileRoot}} {
 		// The project box forgives a typo: "candelight" offers Candlelight, and choosing it
 		// starts a plan with it.
-		if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(from.root+PlanPage)); err != nil {
+		if err := chromedp.Do(b.ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(from.root+plan.PlanPage)); err != nil {
 			t.Fatal(err)
 		}
 		b.wait(`document.readyState === "complete" && !document.getElementById("plan-form").hidden`, "the plan page")
@@ -125,7 +126,7 @@ func TestPlanCorpusInChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		link := from.root + PlanPage + "#add=" + planCandlelight + "&openmw=0.48&root=C:/Games/Mods"
+		link := from.root + plan.PlanPage + "#add=" + planCandlelight + "&openmw=0.48&root=C:/Games/Mods"
 		b.openPlan(link)
 		o := b.planOutputs()
 		if len(o.Entries) != 2 || !strings.HasPrefix(o.Entries[0], planTallow+"/") || !strings.HasPrefix(o.Entries[1], planCandlelight+"/") {
@@ -172,7 +173,7 @@ func TestPlanCorpusInChromium(t *testing.T) {
 		// On a phone a long content= or data= line wraps inside its box, and the text (what
 		// a reader selects and copies) keeps it as one line.
 		long := "C:/Games/Morrowind/Mods/A-folder-name-far-too-long-for-a-phone-screen-to-show"
-		b.openPlan(from.root + PlanPage + "#add=" + planCandlelight + "&root=" + long)
+		b.openPlan(from.root + plan.PlanPage + "#add=" + planCandlelight + "&root=" + long)
 		if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(3))); err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +209,7 @@ func TestPlanCorpusInChromium(t *testing.T) {
 		b.clean(from.how + " reopened")
 
 		// The round trip: the plan's openmw.cfg has no finding in the setup check.
-		b.open(from.root + SetupPage)
+		b.open(from.root + plan.SetupPage)
 		b.paste(o.CFG, "0.49")
 		got, summary := b.findings()
 		for _, f := range got {
@@ -256,7 +257,7 @@ func (b *setupBrowser) axe(what string) {
 // planSelectionValid is the protocol's rule for a component selection, written here so the
 // browser test does not trust plan.js: every required component, every group's count, the
 // requires of each selected component present and none of its conflicts.
-func planSelectionValid(c *planClaim, sel []string) error {
+func planSelectionValid(c *plan.Claim, sel []string) error {
 	in := map[string]bool{}
 	for _, s := range sel {
 		in[s] = true
@@ -305,14 +306,14 @@ func TestPlanSyntheticInChromium(t *testing.T) {
 	if _, err := Build(Options{State: p.state, Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	var doc planDoc
+	var doc plan.Doc
 	if err := json.Unmarshal(planDataOf(t, out), &doc); err != nil {
 		t.Fatal(err)
 	}
 	key := func(n, s string) string { return p.id[n] + "/" + p.site[s] }
 	tok := func(n, s string) string { return p.id[n] + "@" + p.site[s] }
 	b := newSetupBrowser(t, "127.0.0.1", filepath.ToSlash(out)+"/")
-	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + PlanPage}).String()
+	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + plan.PlanPage}).String()
 
 	// Asked, never chosen; then chosen on the page.
 	b.openPlan(base + "#add=" + p.id["lamp"] + "&openmw=0.48&lua=50&root=/m")
@@ -362,7 +363,7 @@ func TestPlanSyntheticInChromium(t *testing.T) {
 	// its files and folders, and nothing it requires is missing or out of order; what the
 	// plan itself found (the project nobody publishes, lamp's conflict with rival) is found
 	// again.
-	b.open((&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + SetupPage}).String())
+	b.open((&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + plan.SetupPage}).String())
 	b.paste(o.CFG, "0.49")
 	got, _ := b.findings()
 	for _, f := range got {

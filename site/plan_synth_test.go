@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -20,6 +17,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
+	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
 
 // planSynth is the planner's synthetic network written as a state: every fact the protocol's
@@ -165,7 +165,7 @@ func (p *planSynth) relabel(b []byte) []byte {
 	return []byte(strings.NewReplacer(pairs...).Replace(string(b)))
 }
 
-// dataParts reads the data parts a page loads (site/shards.go) from dir in out: each file's
+// dataParts reads the data parts a page loads (site/shards) from dir in out: each file's
 // name and the JSON its AshyamsData call carries.
 func dataParts(t *testing.T, out, dir string) map[string][]byte {
 	t.Helper()
@@ -180,11 +180,11 @@ func dataParts(t *testing.T, out, dir string) map[string][]byte {
 			t.Fatal(err)
 		}
 		name := strings.TrimSuffix(filepath.Base(f), ".js")
-		head := "AshyamsData(" + scriptString(name) + ","
+		head := "AshyamsData(" + shards.ScriptString(name) + ","
 		if !bytes.HasPrefix(b, []byte(head)) || !bytes.HasSuffix(b, []byte(");\n")) {
 			t.Fatalf("%s is not one AshyamsData call: %.80s", f, b)
 		}
-		text, err := jsUnquote(string(b[len(head) : len(b)-3]))
+		text, err := sitetest.JSUnquote(string(b[len(head) : len(b)-3]))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -193,45 +193,13 @@ func dataParts(t *testing.T, out, dir string) map[string][]byte {
 	return parts
 }
 
-// jsUnquote reads a single-quoted script string as scriptString writes it: \\, \' and \uXXXX
-// escapes, nothing raw that a script string cannot hold.
-func jsUnquote(q string) (string, error) {
-	if len(q) < 2 || q[0] != '\'' || q[len(q)-1] != '\'' {
-		return "", fmt.Errorf("not a single-quoted string: %.40q", q)
-	}
-	var b strings.Builder
-	rs := []rune(q[1 : len(q)-1])
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case r == '\'' || r < 0x20 || r == '\u2028' || r == '\u2029':
-			return "", fmt.Errorf("raw %q at %d", r, i)
-		case r != '\\':
-			b.WriteRune(r)
-		case i+1 < len(rs) && (rs[i+1] == '\\' || rs[i+1] == '\''):
-			b.WriteRune(rs[i+1])
-			i++
-		case i+5 < len(rs) && rs[i+1] == 'u':
-			n, err := strconv.ParseUint(string(rs[i+2:i+6]), 16, 16)
-			if err != nil {
-				return "", err
-			}
-			b.WriteRune(rune(n))
-			i += 5
-		default:
-			return "", fmt.Errorf("escape at %d not written by scriptString", i)
-		}
-	}
-	return b.String(), nil
-}
-
 // scriptParts is the claim parts of a built site as the pages' scripts read them
 // (testdata/parts.js, in node): every claim as assets/shards.js claimsOf gives it, the
 // planner's data once every part is loaded, and the setup check's claims.
 type scriptParts struct {
-	Claims map[string]json.RawMessage `json:"claims"`
-	Plan   json.RawMessage            `json:"plan"`
-	Setup  map[string]*setupClaim     `json:"setup"`
+	Claims map[string]json.RawMessage  `json:"claims"`
+	Plan   json.RawMessage             `json:"plan"`
+	Setup  map[string]*plan.SetupClaim `json:"setup"`
 }
 
 // readParts runs testdata/parts.js on the site in out.
@@ -277,7 +245,7 @@ func TestPlanSyntheticData(t *testing.T) {
 	if _, err := Build(Options{State: p.state, Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	var doc planDoc
+	var doc plan.Doc
 	if err := json.Unmarshal(p.relabel(planDataOf(t, out)), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -350,11 +318,11 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 	for _, n := range []int{20, 1200} {
 		_, _, out := synthBuild(t, n)
 		sizes[n] = map[string]int{}
-		for _, page := range []string{SetupPage, PlanPage} {
+		for _, page := range []string{plan.SetupPage, plan.PlanPage} {
 			sizes[n][page] = len(readOut(t, out, page))
 		}
-		total := sizes[n][SetupPage] + sizes[n][PlanPage]
-		for _, dir := range []string{SetupDataDir, PlanDataDir} {
+		total := sizes[n][plan.SetupPage] + sizes[n][plan.PlanPage]
+		for _, dir := range []string{plan.SetupDataDir, plan.PlanDataDir} {
 			for name, b := range dataParts(t, out, dir) {
 				if len(b) > partBudget {
 					t.Errorf("%d claims: %s/%s.js holds %d bytes, more than %d", n, dir, name, len(b), partBudget)
@@ -374,7 +342,7 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 			t.Errorf("%d claims: the setup and plan pages and their data parts are %d bytes, more than %d a claim", n, total, claimBudget)
 		}
 	}
-	for _, page := range []string{SetupPage, PlanPage} {
+	for _, page := range []string{plan.SetupPage, plan.PlanPage} {
 		if d := sizes[1200][page] - sizes[20][page]; d < -8 || d > 8 {
 			t.Errorf("%s is %d bytes at 20 claims and %d at 1,200", page, sizes[20][page], sizes[1200][page])
 		}
@@ -385,7 +353,7 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 // corpus and a claim whose openmw extension describes a component its release does not list,
 // and reads their claim parts as the pages' scripts do (assets/shards.js
 // claimsOf, in node): every listed claim is there, in the part of its project id's prefix,
-// and reads exactly as the build computed it (installData), every value the part leaves out
+// and reads exactly as the build computed it (plan.Install), every value the part leaves out
 // put back and nothing more; and the parts are smaller than the claims they hold.
 func TestClaimPartsReadAsBuilt(t *testing.T) {
 	if testing.Short() {
@@ -427,39 +395,39 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := &builder{n: n, names: newSiteNames(n)}
-		built := b.installData(b.setupData())
+		built := plan.Install(b.planInput(), plan.Setup(b.planInput()))
 		got := readParts(t, out).Claims
 		if len(got) != len(built) || len(built) != len(n.Listed) {
 			t.Errorf("%s: the parts hold %d claims, the build computed %d of %d listed", name, len(got), len(built), len(n.Listed))
 		}
-		prefix := claimPrefixLen(len(n.Listed))
+		prefix := shards.ClaimPrefixLen(len(n.Listed))
 		var full, held int
-		for name, part := range dataParts(t, out, PlanDataDir) {
+		for name, part := range dataParts(t, out, plan.PlanDataDir) {
 			var p struct{ Claims map[string]json.RawMessage }
 			if err := json.Unmarshal(part, &p); err != nil {
 				t.Fatal(err)
 			}
 			for k, c := range p.Claims {
-				if claimShard(k, prefix) != name {
+				if shards.ClaimShard(k, prefix) != name {
 					t.Errorf("%s holds the claim %s", name, k)
 				}
-				if k == oddKey && !bytes.Contains(c, []byte(`"`+partKeyOf["content_files"]+`":[`)) {
+				if k == oddKey && !bytes.Contains(c, []byte(`"`+plan.ShortKey("content_files")+`":[`)) {
 					t.Errorf("the part leaves out the content files of %s, which its components do not say: %s", k, c)
 				}
 			}
 			held += len(part)
 		}
 		for k, c := range built {
-			if c.Health != partUsual[""]["health"] {
+			if c.Health != plan.Usual[""]["health"] {
 				unusual["health"] = true
 			}
-			if c.ProjectStatus != partUsual[""]["project_status"] {
+			if c.ProjectStatus != plan.Usual[""]["project_status"] {
 				unusual["project_status"] = true
 			}
 			if r := c.Release; r != nil {
-				unusual["channel"] = unusual["channel"] || r.Channel != partUsual["release"]["channel"]
-				unusual["current"] = unusual["current"] || r.Current != partUsual["release"]["current"]
-				unusual["status"] = unusual["status"] || r.Status != partUsual["release"]["status"]
+				unusual["channel"] = unusual["channel"] || r.Channel != plan.Usual["release"]["channel"]
+				unusual["current"] = unusual["current"] || r.Current != plan.Usual["release"]["current"]
+				unusual["status"] = unusual["status"] || r.Status != plan.Usual["release"]["status"]
 			}
 			want, err := json.Marshal(c)
 			if err != nil {
@@ -484,65 +452,11 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 		t.Logf("%s: %d claims, %d bytes of parts for %d bytes of claims", name, len(built), held, full)
 	}
 	// Each value a part leaves out as usual is read back where a claim's is not.
-	for _, usual := range partUsual {
+	for _, usual := range plan.Usual {
 		for k := range usual {
 			if !unusual[k] {
 				t.Errorf("no claim has a %s other than %v: the test checks nothing of it", k, usual[k])
 			}
 		}
-	}
-}
-
-// TestClaimPartKeys holds partKeys to every name of an installClaim's JSON but its key
-// fields, each once, as many as partDigits writes, and to assets/shards.js partKeys.
-func TestClaimPartKeys(t *testing.T) {
-	names := map[string]bool{}
-	var walk func(reflect.Type)
-	walk = func(ty reflect.Type) {
-		for ty.Kind() == reflect.Pointer || ty.Kind() == reflect.Slice || ty.Kind() == reflect.Array {
-			ty = ty.Elem()
-		}
-		if ty.Kind() != reflect.Struct {
-			return
-		}
-		for i := 0; i < ty.NumField(); i++ {
-			f := ty.Field(i)
-			if !f.Anonymous {
-				names[strings.Split(f.Tag.Get("json"), ",")[0]] = true
-			}
-			walk(f.Type)
-		}
-	}
-	walk(reflect.TypeOf(installClaim{}))
-	for _, k := range keyFields {
-		if k != "project" { // a relationship's project is no key field
-			delete(names, k)
-		}
-	}
-	want := slices.Sorted(maps.Keys(names))
-	if !slices.Equal(partKeys, want) {
-		t.Errorf("partKeys are\n%q\nan installClaim's names (sorted)\n%q", partKeys, want)
-	}
-	if len(partKeys) > len(partDigits) {
-		t.Errorf("%d partKeys, %d short names", len(partKeys), len(partDigits))
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("ASHYAMS_CI") != "" {
-			t.Fatalf("node is not installed, and CI installs it: %v", err)
-		}
-		t.Skipf("node is not installed (%v)", err)
-	}
-	out, err := exec.Command(node, "-e", `process.stdout.write(JSON.stringify(require(process.argv[1]).partKeys))`,
-		filepath.Join("..", "assets", "shards.js")).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var js []string
-	if err := json.Unmarshal(out, &js); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(js, partKeys) {
-		t.Errorf("assets/shards.js partKeys are\n%q\nsite/shards.go's\n%q", js, partKeys)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 )
 
 // planElements returns every element of the page at rel in out for which keep holds.
@@ -39,11 +40,11 @@ func hasAttr(key string) func(*html.Node) bool {
 // page connects nowhere and says that nothing is installed or verified.
 func TestPlanData(t *testing.T) {
 	out, _ := corpusBuild(t)
-	var doc planDoc
+	var doc plan.Doc
 	if err := json.Unmarshal(planDataOf(t, out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	var candle, tallow *planClaim
+	var candle, tallow *plan.Claim
 	var candleKey string
 	for k, c := range doc.Claims {
 		switch c.Name {
@@ -87,11 +88,11 @@ func TestPlanData(t *testing.T) {
 	if len(nav) == 0 {
 		t.Error("the home page does not link to the plan")
 	}
-	metas := planElements(t, out, PlanPage, func(n *html.Node) bool { v, _ := htmlnode.Attr(n, "http-equiv"); return v == "Content-Security-Policy" })
+	metas := planElements(t, out, plan.PlanPage, func(n *html.Node) bool { v, _ := htmlnode.Attr(n, "http-equiv"); return v == "Content-Security-Policy" })
 	if csp, _ := htmlnode.Attr(metas[0], "content"); len(metas) != 1 || !strings.Contains(csp, "connect-src 'none'") {
 		t.Errorf("the plan page's CSP: %q", csp)
 	}
-	banner := planElements(t, out, PlanPage, func(n *html.Node) bool { c, _ := htmlnode.Attr(n, "class"); return n.Data == "p" && c == "banner" })
+	banner := planElements(t, out, plan.PlanPage, func(n *html.Node) bool { c, _ := htmlnode.Attr(n, "class"); return n.Data == "p" && c == "banner" })
 	if len(banner) == 0 || banner[0].FirstChild == nil || banner[0].FirstChild.FirstChild == nil || banner[0].FirstChild.FirstChild.Data != "Nothing is installed or verified." {
 		t.Error("the plan page does not say first that nothing is installed or verified")
 	}

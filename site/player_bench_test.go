@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -141,7 +142,7 @@ func measurePlayer(b *testing.B, bin, out string, phone bool) []string {
 		}
 	}
 	var lines []string
-	pages := []string{"index.html", "projects/index.html", "browse/recently-updated/index.html", "updates/index.html", SetupPage, "plan/index.html"}
+	pages := []string{"index.html", "projects/index.html", "browse/recently-updated/index.html", "updates/index.html", plan.SetupPage, "plan/index.html"}
 	for _, rel := range pages {
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(rel))); err != nil {
 			continue

@@ -8,6 +8,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
 // networkPath is the page that leads to the pages about how the sites relate: conflicts,
@@ -164,7 +165,7 @@ func (b *builder) opml() error {
 		buf.WriteString("\"/>\n")
 	}
 	buf.WriteString("</body></opml>\n")
-	return b.writeRaw(OPMLFile, bidiText(buf.Bytes(), markupEnds)) // publisher names: as in every markup file
+	return b.writeRaw(OPMLFile, pubtext.Text(buf.Bytes(), pubtext.MarkupEnds)) // publisher names: as in every markup file
 }
 
 // browsePath is the index of the lists that need no script.
@@ -271,7 +272,7 @@ func (b *builder) browsePages() error {
 			if len(entries) == len(all) && len(all) > pageSize {
 				d.Whole, d.Total, entries = true, len(all), nil
 			}
-			if err := b.browseList(&Page{Path: path, Title: d.Heading + " " + plainPub(g.label), Section: "browse",
+			if err := b.browseList(&Page{Path: path, Title: d.Heading + " " + pubtext.Plain(g.label), Section: "browse",
 				Desc: "Projects in the catalog by " + l.kind + ", in name order."}, d, entries); err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	rt "github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
+	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
@@ -109,7 +110,7 @@ func TestReferencePortEveryStateBuildsASite(t *testing.T) {
 		t.Errorf("%d pages; want more than 50", len(res.Pages))
 	}
 	for _, p := range []string{"index.html", "conflicts/index.html", "updates/anomaly/index.html", "updates/breaking/index.html",
-		"network-data/catalog.json", "network-data/updates.xml", FindDir + "/terms.js"} {
+		"network-data/catalog.json", "network-data/updates.xml", find.Dir + "/terms.js"} {
 		readOut(t, out, p)
 	}
 	// Differs: no search.json; the project list's search index is under network-data/find/.

@@ -14,7 +14,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/assets"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/templates"
 )
 
@@ -155,8 +157,8 @@ var nav = []navItem{
 	{Key: "updates", Label: "Updates", Path: "updates/index.html"},
 	{Key: "origins", Label: "Sites", Path: "origins/index.html",
 		Also: []string{"network", "releases", "conflicts", "capabilities", "dependencies", "gaps", "health"}},
-	{Key: "plan", Label: "Plan", Path: PlanPage},
-	{Key: "setup", Label: "Your setup", Path: SetupPage},
+	{Key: "plan", Label: "Plan", Path: plan.PlanPage},
+	{Key: "setup", Label: "Your setup", Path: plan.SetupPage},
 	{Key: "about", Label: "About", Path: "about/index.html", Also: []string{"join"}},
 }
 
@@ -386,7 +388,7 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 		p.Meta = b.meta()
 	}
 	p.Base, p.Root = b.base, sitedir.BasePath(b.base)
-	p.Title = clipTitle(p.Title)
+	p.Title = pubtext.ClipTitle(p.Title)
 	p.Nav = navFor(p)
 	p.SiteFeed = kind == "home" || kind == "updates"
 	p.Outside = outsideKinds[kind]

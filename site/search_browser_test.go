@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -193,7 +194,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	// Without the index's words, a search reads the entries of the page: a name on the first
 	// page is found, one on the last is not, and the status line says why.
 	// (The browser's cache is turned off first: it may hold the part from the loads above.)
-	if err := os.Remove(filepath.Join(out, filepath.FromSlash(FindDir), "terms.js")); err != nil {
+	if err := os.Remove(filepath.Join(out, filepath.FromSlash(find.Dir), "terms.js")); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {

@@ -21,6 +21,8 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -202,7 +204,7 @@ func TestSetupParserInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newSetupBrowser(t, "", filepath.ToSlash(out)+"/")
-	b.open((&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + SetupPage}).String())
+	b.open((&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + plan.SetupPage}).String())
 
 	type entry struct {
 		Value string `json:"value"`
@@ -283,13 +285,13 @@ func TestSetupParserInChromium(t *testing.T) {
 		t.Errorf("lines: %+v", r)
 	}
 
-	// The page's bidi rule for text it inserts is the site's (bidiText in site/bidi.go).
+	// The page's bidi rule for text it inserts is the site's (pubtext.Text in site/internal/pubtext).
 	bidiCases := []string{"plain", "a\u202eb\u202cc", "\u2066x\u2069", "\u2068open", "close\u2069", "\u2068a\u2069\u2069\u2068b", "\u202a\u202b\u202d\u2067y"}
 	var bidiGot []string
 	b.eval(`(`+mustJSON(t, bidiCases)+`).map(AshyamsSetup.bidiText)`, &bidiGot)
 	for i, c := range bidiCases {
-		if want := string(bidiText([]byte(c), nil)); bidiGot[i] != want {
-			t.Errorf("bidiText(%q) = %q in the page, %q in Go", c, bidiGot[i], want)
+		if want := string(pubtext.Text([]byte(c), nil)); bidiGot[i] != want {
+			t.Errorf("pubtext.Text(%q) = %q in the page, %q in Go", c, bidiGot[i], want)
 		}
 	}
 
@@ -360,7 +362,7 @@ func TestSetupFindingsInChromium(t *testing.T) {
 	defer srv.Close()
 	su, _ := url.Parse(srv.URL)
 	b := newSetupBrowser(t, su.Host, "")
-	page := srv.URL + BasePath(DefaultBaseURL) + SetupPage
+	page := srv.URL + BasePath(DefaultBaseURL) + plan.SetupPage
 	b.open(page)
 	hostileFile := `</script><script>window.__pwned=1</script>.esp`
 	cfg := strings.Join([]string{
@@ -371,13 +373,13 @@ func TestSetupFindingsInChromium(t *testing.T) {
 		"content=WICK.esp", ""}, "\n")
 	b.paste(cfg, "0.49")
 	got, summary := b.findings()
-	hostileCfg := foldASCII(`<img src=x onerror="window.__pwned=2">.esp`)
+	hostileCfg := plan.FoldASCII(`<img src=x onerror="window.__pwned=2">.esp`)
 	want := []string{
 		"conflict||" + s.wick + "||" + s.rival,
 		"conflict||" + s.wickB + "||" + s.rival,
 		"data-base||||",
 		"duplicate||||",
-		"matched|" + foldASCII(hostileFile) + "|||",
+		"matched|" + plan.FoldASCII(hostileFile) + "|||",
 		"matched|old.esp|||",
 		"matched|rival.esp|||",
 		"matched|wick.esp|||",
@@ -402,8 +404,8 @@ func TestSetupFindingsInChromium(t *testing.T) {
 		{"matched", "data-file", "wick.esp", "Two or more claims declare this file"},
 		{"matched", "data-file", "wick.esp", "Lantern Works"},
 		{"matched", "data-file", "wick.esp", "Other Site"},
-		{"matched", "data-file", foldASCII(hostileFile), hostileFile},
-		{"matched", "data-file", foldASCII(hostileFile), `<img src=x onerror="window.__pwned=1">`},
+		{"matched", "data-file", plan.FoldASCII(hostileFile), hostileFile},
+		{"matched", "data-file", plan.FoldASCII(hostileFile), `<img src=x onerror="window.__pwned=1">`},
 		{"unknown", "data-file", hostileCfg, `<img src=x onerror="window.__pwned=2">.esp (line 8): not in this index.`},
 		{"order", "data-key", s.wick, "Declared by Wick 1.0.1 from Lantern Works: Wick.esp (line 3) needs Base.esm (line 4), which is loaded after it."},
 		{"missing-project", "data-key", s.wick, "requires the project Tallowish 1.0.0 from Lantern Works >=1.0. None of the content files it declares is loaded: Tallowish.omwscripts; and no data= line is one of the folders it declares: main."},
@@ -463,7 +465,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	data := *setupDataOf(t, out)
 	keyOf := func(file string) string {
 		t.Helper()
-		ks := data.ContentFiles[foldASCII(file)]
+		ks := data.ContentFiles[plan.FoldASCII(file)]
 		if len(ks) != 1 {
 			t.Fatalf("the corpus has %d claims declaring %s", len(ks), file)
 		}
@@ -477,7 +479,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	su, _ := url.Parse(srv.URL)
 	siteRoot := srv.URL + BasePath(DefaultBaseURL)
 	b := newSetupBrowser(t, su.Host, filepath.ToSlash(out)+"/")
-	page := siteRoot + SetupPage
+	page := siteRoot + plan.SetupPage
 
 	cfg := "# OpenMW user configuration\r\ndata=\"C:\\Games\\Morrowind\\Data Files\"\r\ndata=\"C:\\Mods\\Candlelight\\00 Core\"\r\n" +
 		"content=Candlelight.omwscripts\r\ncontent=Horiz0n.esp\r\ncontent=Unknown Thing.esp\r\n"
@@ -522,14 +524,14 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	onlySite := func(how string) {
 		t.Helper()
 		allowed := map[string]bool{}
-		for _, p := range []string{SetupPage, dirURL(SetupPage), "assets/site.css", "assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/setupcheck.js", "assets/setup.js", "assets/icon.svg"} {
+		for _, p := range []string{plan.SetupPage, dirURL(plan.SetupPage), "assets/site.css", "assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/setupcheck.js", "assets/setup.js", "assets/icon.svg"} {
 			allowed[siteRoot+p] = true
 			allowed[(&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + p}).String()] = true
 		}
 		for _, r := range b.takeRequests() {
 			u := strings.SplitN(r, "#", 2)[0]
 			part := strings.TrimPrefix(strings.TrimPrefix(u, siteRoot), (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/"}).String())
-			if !allowed[u] && r != "about:blank" && !((strings.HasPrefix(part, SetupDataDir+"/") || strings.HasPrefix(part, PlanDataDir+"/")) && strings.HasSuffix(part, ".js") && part != u) {
+			if !allowed[u] && r != "about:blank" && !((strings.HasPrefix(part, plan.SetupDataDir+"/") || strings.HasPrefix(part, plan.PlanDataDir+"/")) && strings.HasSuffix(part, ".js") && part != u) {
 				t.Errorf("%s: the page requested %s", how, r)
 			}
 		}
@@ -611,7 +613,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	b.clean("share link")
 
 	// From file://, at a phone's width.
-	fileURL := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + SetupPage}).String()
+	fileURL := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + plan.SetupPage}).String()
 	b.open(fileURL + "#cfg=" + b64url(cfg))
 	expect("file://", 4)
 	b.narrow(390, "setup-file-390px")
@@ -750,7 +752,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	b.paste(strings.Join(lines, "\n")+"\n", "")
 	for i, h := range hostile {
 		shown := strings.NewReplacer("\u202e", "", "\u202c", "").Replace(h) // the site's bidi rule drops overrides
-		if txt := b.text("unknown", "data-file", foldASCII(h)); txt != fmt.Sprintf("%s (line %d): not in this index.", shown, i+1) {
+		if txt := b.text("unknown", "data-file", plan.FoldASCII(h)); txt != fmt.Sprintf("%s (line %d): not in this index.", shown, i+1) {
 			t.Errorf("the hostile name %q shows as %q", h, txt)
 		}
 	}
@@ -774,7 +776,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 // hundreds of plugins, among them every content file the index declares (some in other case)
 // with Candlelight's Tamriel Rebuilt patch loaded before TR_Mainland.esm. It returns the
 // text, how many loaded files the index declares, and how many it does not.
-func moddedConfig(data setupDoc) (string, int, int) {
+func moddedConfig(data plan.SetupDoc) (string, int, int) {
 	var b strings.Builder
 	b.WriteString("# This is the user openmw.cfg. Feel free to modify it as you wish.\n# Generated by a mod manager.\nreplace=content\nconfig=\"?userconfig?\"\nencoding=win1252\nfallback-archive=Morrowind.bsa\nfallback-archive=Tribunal.bsa\nfallback-archive=Bloodmoon.bsa\n")
 	b.WriteString("[this line is not a setting\n")
@@ -796,7 +798,7 @@ func moddedConfig(data setupDoc) (string, int, int) {
 	var declared []string // each file the index declares, as its first claim spells it
 	for k, keys := range data.ContentFiles {
 		for _, f := range data.Claims[keys[0]].ContentFiles {
-			if foldASCII(f.File) == k {
+			if plan.FoldASCII(f.File) == k {
 				declared = append(declared, f.File)
 				break
 			}

@@ -11,6 +11,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
+	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
 
 // component is one component of a test release: its id, the content files its openmw
@@ -146,7 +148,7 @@ func TestSetupData(t *testing.T) {
 	if w == nil {
 		t.Fatalf("no entry for %s", s.wick)
 	}
-	wantContent := []setupContent{{File: "Wick.esp", RequiresContent: []string{}}, {File: "Wick - Patch.esp", RequiresContent: []string{"Patch.esm"}}}
+	wantContent := []plan.Content{{File: "Wick.esp", RequiresContent: []string{}}, {File: "Wick - Patch.esp", RequiresContent: []string{"Patch.esm"}}}
 	if !reflect.DeepEqual(w.ContentFiles, wantContent) {
 		t.Errorf("Wick's content files = %+v, want %+v (wick.ESP is Wick.esp, declared once, needing only what both its components need)", w.ContentFiles, wantContent)
 	}
@@ -154,10 +156,10 @@ func TestSetupData(t *testing.T) {
 		w.Health != "current" || w.Stale || w.ProjectStatus != "active" || w.Page != claimPath(s.wickID, strings.SplitN(s.wick, "/", 2)[1]) {
 		t.Errorf("Wick's entry: %+v", w)
 	}
-	if w.Release == nil || *w.Release != (setupRelease{Version: "1.0.1", Channel: "stable", Current: true, Status: "available"}) {
+	if w.Release == nil || *w.Release != (plan.Release{Version: "1.0.1", Channel: "stable", Current: true, Status: "available"}) {
 		t.Errorf("Wick's release: %+v", w.Release)
 	}
-	wantRels := []setupRelationship{
+	wantRels := []plan.Relationship{
 		{Kind: "requires", Project: s.tallowishID, Name: "Tallowish", Version: ">=1.0", Targets: []string{s.tallowish}},
 		{Kind: "conflicts", Project: s.rivalID, Name: "Rival", Reason: "Both <b>script</b> the same lamps.", Targets: []string{s.rival}},
 		{Kind: "conflicts", Name: "Anything that scripts lamps", Targets: []string{}},
@@ -166,7 +168,7 @@ func TestSetupData(t *testing.T) {
 		t.Errorf("Wick's relationships = %+v\nwant %+v (recommends and the self-reference left out)", w.Relationships, wantRels)
 	}
 	o := doc.Claims[s.old]
-	if o == nil || o.Release == nil || *o.Release != (setupRelease{Version: "1.0.1", Channel: "stable", Current: false, Status: "yanked",
+	if o == nil || o.Release == nil || *o.Release != (plan.Release{Version: "1.0.1", Channel: "stable", Current: false, Status: "yanked",
 		Reason: "Broke saves <script>alert('yank')</script>", Replacement: "2.0.0"}) {
 		t.Errorf("the all-yanked claim's release: %+v", o)
 	}
@@ -175,20 +177,20 @@ func TestSetupData(t *testing.T) {
 // setupDataOf is the setup check's data as the setup page's script holds it once every part
 // is loaded: the name indexes of its parts in out (each name in the part its hash names), and
 // the claims of the plan page's parts as the check reads them (readParts).
-func setupDataOf(t *testing.T, out string) *setupDoc {
+func setupDataOf(t *testing.T, out string) *plan.SetupDoc {
 	t.Helper()
-	parts := dataParts(t, out, SetupDataDir)
-	joined := &setupDoc{ContentFiles: map[string][]string{}, GroundcoverFiles: map[string][]string{},
+	parts := dataParts(t, out, plan.SetupDataDir)
+	joined := &plan.SetupDoc{ContentFiles: map[string][]string{}, GroundcoverFiles: map[string][]string{},
 		FallbackArchives: map[string][]string{}, DataDirs: map[string][]string{}, Claims: readParts(t, out).Setup}
 	for name, b := range parts {
-		var part setupDoc
+		var part plan.SetupDoc
 		if err := json.Unmarshal(b, &part); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, m := range [][2]map[string][]string{{part.ContentFiles, joined.ContentFiles}, {part.GroundcoverFiles, joined.GroundcoverFiles},
 			{part.FallbackArchives, joined.FallbackArchives}, {part.DataDirs, joined.DataDirs}} {
 			for k, v := range m[0] {
-				if nameShard(k, len(parts)) != name {
+				if shards.NameShard(k, len(parts)) != name {
 					t.Errorf("%s holds the name %q", name, k)
 				}
 				m[1][k] = v
@@ -233,13 +235,13 @@ func TestSetupCSP(t *testing.T) {
 			return slices.ContainsFunc(srcs, func(s string) bool { return strings.HasSuffix(s, asset) })
 		}
 		setupJS, cfgJS := loads("assets/setup.js"), loads("assets/openmwcfg.js")
-		if p == PlanPage {
+		if p == plan.PlanPage {
 			if !none || strings.Contains(csp, "connect-src 'self'") || setupJS {
 				t.Errorf("%s: CSP %q; want connect-src 'none' and no setup script", p, csp)
 			}
 			continue
 		}
-		if p == SetupPage {
+		if p == plan.SetupPage {
 			if !none || strings.Contains(csp, "connect-src 'self'") || !setupJS || !cfgJS {
 				t.Errorf("%s: CSP %q, scripts %q; want connect-src 'none' and both setup scripts", p, csp, srcs)
 			}
@@ -263,7 +265,7 @@ func TestSetupCSP(t *testing.T) {
 // page's JavaScript (which folds the same way) finds every key.
 func TestFoldASCII(t *testing.T) {
 	for in, want := range map[string]string{"Morrowind.ESM": "morrowind.esm", "İ Ünïcode.esp": "İ Ünïcode.esp", "MiXeD - TR.omwscripts": "mixed - tr.omwscripts"} {
-		if got := foldASCII(in); got != want {
+		if got := plan.FoldASCII(in); got != want {
 			t.Errorf("foldASCII(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/cases"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
 // siteNames knows which display names (site_name) more than one site in the state gives
@@ -135,9 +136,9 @@ func (s *siteNames) originText(o *network.Origin) string {
 }
 
 // claimText names a claim in plain text (page titles, the feed, the graph): its name and its
-// site, "Wickwork (Ashfall Collective)". Both parts are publisher text made plain (plainPub).
+// site, "Wickwork (Ashfall Collective)". Both parts are publisher text made plain (pubtext.Plain).
 func (s *siteNames) claimText(c *network.Claim) string {
-	return plainPub(c.Name) + " (" + plainPub(s.claimSiteText(c)) + ")"
+	return pubtext.Plain(c.Name) + " (" + pubtext.Plain(s.claimSiteText(c)) + ")"
 }
 
 // projectNames groups the catalog's claims by how a reader sees their names (nameKey), so a

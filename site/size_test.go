@@ -17,7 +17,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
 // TestClaimPageSaysEachReleaseOnce: a claim page prints the current release's notes once (on
@@ -495,7 +497,7 @@ func TestLongPublisherTextIsBounded(t *testing.T) {
 			t.Errorf("%s holds %d words of the summary, want at most %d", p, bytes.Count(b, []byte("word ")), summaryShown/5)
 		}
 	}
-	for name, b := range dataParts(t, out, FindDir) {
+	for name, b := range dataParts(t, out, find.Dir) {
 		if n := bytes.Count(b, []byte("word ")); n > 2*summaryShown/5 {
 			t.Errorf("search part %s holds %d words of the summary", name, n)
 		}
@@ -507,7 +509,7 @@ func TestLongPublisherTextIsBounded(t *testing.T) {
 }
 
 // TestLongNameKeepsTitlesShort: a 3,000-character project name (words a trust check would
-// flag among them) gives its claim page and project page a <title> of at most maxTitle
+// flag among them) gives its claim page and project page a <title> of at most pubtext.MaxTitle
 // characters and " · AsHyAmS", cut at a space and ended with "…", the heading still says the
 // whole name, and check-site (build runs it) takes the cut quotation for the publisher's,
 // not the index's words.
@@ -521,8 +523,8 @@ func TestLongNameKeepsTitlesShort(t *testing.T) {
 	for _, p := range []string{claimPath(uuid(1), site), "projects/" + uuid(1) + "/index.html"} {
 		doc := parsePage(t, out, p)
 		title := strings.TrimSuffix(htmlcheck.Text(htmlcheck.One(t, doc, "title")), " · AsHyAmS")
-		if n := utf8.RuneCountInString(title); n > maxTitle || !strings.HasSuffix(title, "…") || !strings.HasPrefix(name, strings.TrimSuffix(title, "…")) {
-			t.Errorf("%s: the title is %d characters, %q, want at most %d, a start of the name ended with …", p, n, title[:min(len(title), 60)], maxTitle)
+		if n := utf8.RuneCountInString(title); n > pubtext.MaxTitle || !strings.HasSuffix(title, "…") || !strings.HasPrefix(name, strings.TrimSuffix(title, "…")) {
+			t.Errorf("%s: the title is %d characters, %q, want at most %d, a start of the name ended with …", p, n, title[:min(len(title), 60)], pubtext.MaxTitle)
 		}
 		if h := htmlcheck.Text(htmlcheck.One(t, doc, "h1")); h != name {
 			t.Errorf("%s: the heading is %d bytes, want the whole name (%d)", p, len(h), len(name))

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -104,9 +105,9 @@ func BenchmarkHostileTimeToInteractive(b *testing.B) {
 		{"projects, 200 KB constraint", h + "projects/index.html", ttiProjects, "projects-ms"},
 		{"projects ?openmw=1.0, plain", p + "projects/index.html?openmw=1.0", ttiProjects, ""},
 		{"projects ?openmw=1.0, 200 KB constraint", h + "projects/index.html?openmw=1.0", ttiProjects, "projects-openmw-ms"},
-		{"setup, short link, plain", p + SetupPage + "#cfg=" + b64url(shortCfg) + "&openmw=3.0", ttiSetup, ""},
-		{"setup, short link, 200 KB constraint", h + SetupPage + "#cfg=" + b64url(shortCfg) + "&openmw=3.0", ttiSetup, ""},
-		{"setup, 133 KB link, 200 KB constraint", h + SetupPage + "#cfg=" + b64url(hostileCfg) + "&openmw=3.0", ttiSetup, "setup-link-ms"},
+		{"setup, short link, plain", p + plan.SetupPage + "#cfg=" + b64url(shortCfg) + "&openmw=3.0", ttiSetup, ""},
+		{"setup, short link, 200 KB constraint", h + plan.SetupPage + "#cfg=" + b64url(shortCfg) + "&openmw=3.0", ttiSetup, ""},
+		{"setup, 133 KB link, 200 KB constraint", h + plan.SetupPage + "#cfg=" + b64url(hostileCfg) + "&openmw=3.0", ttiSetup, "setup-link-ms"},
 	}
 	ctx := browsertest.Start(b, nil)
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil { // the browser is up

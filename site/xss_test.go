@@ -23,6 +23,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 )
 
 // xssCase puts one hostile value into one field of one claim's manifest (or record). Text,
@@ -37,8 +38,8 @@ type xssCase struct {
 // pageScripts are the only scripts each page may load, all from assets/.
 var pageScripts = map[string]map[string]bool{
 	"projects/index.html": {"version.js": true, "shards.js": true, "find.js": true, "site.js": true},
-	SetupPage:             {"version.js": true, "openmwcfg.js": true, "shards.js": true, "setupcheck.js": true, "setup.js": true},
-	PlanPage:              {"version.js": true, "openmwcfg.js": true, "shards.js": true, "find.js": true, "plan.js": true, "planpage.js": true},
+	plan.SetupPage:        {"version.js": true, "openmwcfg.js": true, "shards.js": true, "setupcheck.js": true, "setup.js": true},
+	plan.PlanPage:         {"version.js": true, "openmwcfg.js": true, "shards.js": true, "find.js": true, "plan.js": true, "planpage.js": true},
 }
 
 func notes(md string) func(*protocol.Manifest, *store.Claim) {
@@ -352,7 +353,7 @@ func inertProblems(page string, doc *html.Node) []string {
 			id, _ := attr(n, "id")
 			switch {
 			case pageScripts[page][path.Base(src)] && strings.HasSuffix(src, "assets/"+path.Base(src)) && n.FirstChild == nil:
-			case (page == SetupPage && id == "setup-data" || page == PlanPage && id == "plan-data") && src == "" && typ == "application/json":
+			case (page == plan.SetupPage && id == "setup-data" || page == plan.PlanPage && id == "plan-data") && src == "" && typ == "application/json":
 				// The setup data: one JSON text with no "<" at all, so nothing in it can end
 				// the element or start markup.
 				data := textOf(n)
@@ -366,11 +367,11 @@ func inertProblems(page string, doc *html.Node) []string {
 			atom.Applet, atom.Template, atom.Noscript, atom.Audio, atom.Video, atom.Picture, atom.Source:
 			errorf("%s: <%s> element", page, name)
 		case atom.Textarea, atom.Button:
-			if page != SetupPage && !(page == PlanPage && n.DataAtom == atom.Button) {
+			if page != plan.SetupPage && !(page == plan.PlanPage && n.DataAtom == atom.Button) {
 				errorf("%s: <%s> element", page, name)
 			}
 		case atom.Form, atom.Input, atom.Select, atom.Option, atom.Label:
-			if page != "projects/index.html" && (page != SetupPage && page != PlanPage || n.DataAtom == atom.Select || n.DataAtom == atom.Option) {
+			if page != "projects/index.html" && (page != plan.SetupPage && page != plan.PlanPage || n.DataAtom == atom.Select || n.DataAtom == atom.Option) {
 				errorf("%s: <%s> element", page, name)
 			}
 		case atom.Img:
@@ -541,7 +542,7 @@ func TestXSSHelpersCatchExecutableMarkup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(inertProblems(SetupPage, doc)) == 0 {
+		if len(inertProblems(plan.SetupPage, doc)) == 0 {
 			t.Errorf("inertProblems accepts %s on the setup page", s)
 		}
 	}

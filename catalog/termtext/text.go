@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
 )
 
 // Publisher text (site and project names, URLs, problems quoting documents, file names in a
@@ -125,10 +127,11 @@ func jsonEscape(b []byte) (int, rune) {
 	switch {
 	case len(b) >= 2 && b[0] == 0xC2 && b[1] >= 0x80 && b[1] <= 0x9F:
 		return 2, rune(b[1]) // U+0080..U+009F
-	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x80 && b[2] >= 0xA8 && b[2] <= 0xAE:
-		return 3, 0x2000 + rune(b[2]-0x80) // U+2028..U+202E
-	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x81 && b[2] >= 0xA6 && b[2] <= 0xA9:
-		return 3, 0x2040 + rune(b[2]-0x80) // U+2066..U+2069
+	case len(b) >= 3 && b[0] == 0xE2 && b[1] == 0x80 && (b[2] == 0xA8 || b[2] == 0xA9):
+		return 3, 0x2000 + rune(b[2]-0x80) // U+2028, U+2029
+	case textdir.At(b) != textdir.None:
+		r, _ := utf8.DecodeRune(b)
+		return 3, r
 	case len(b) >= 3 && b[0] == '#' && b[1] == '#' && b[2] == '[':
 		return 3, '['
 	}

@@ -36,9 +36,9 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/textdir"
 )
 
 // Problem is one thing check-site found wrong: the page (slash path relative to the output
@@ -299,7 +299,7 @@ func publisherTexts(doc *html.Node) []string {
 
 // withoutPublisher removes every publisher text of the page from s, so what is left is the
 // index's own words. Bidi controls are compared away on both sides: plain-text contexts
-// carry publisher text without them (plainPub), the page's <bdi> elements with them.
+// carry publisher text without them (pubtext.Plain), the page's <bdi> elements with them.
 //
 // A title quotes at most the start of a long publisher text, cut and ended with "…": before
 // each "…", the longest end of the text there that begins some publisher text is taken out

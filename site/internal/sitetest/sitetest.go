@@ -1,12 +1,39 @@
 // Package sitetest writes small built-site trees for the tests of the site and of its link
-// checker (site/linkcheck).
+// checker (site/linkcheck), and finds the shared corpus for the tests of the site's packages.
 package sitetest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
+
+// CorpusRoot is ../shared/corpus beside the repository, whichever package's test asks. When
+// it is absent the test is skipped, or fails under CI (ASHYAMS_CI), which runs with it.
+func CorpusRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd() // a test runs in its package's directory, inside the repository
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil || filepath.Dir(dir) == dir {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	root := filepath.Join(dir, "..", "shared", "corpus")
+	if _, err := os.Stat(filepath.Join(root, "state", "network.json")); err != nil {
+		if os.Getenv("ASHYAMS_CI") != "" {
+			tb.Fatalf("../shared/corpus is absent (%v), and CI runs with it beside the clone", err)
+		}
+		tb.Skipf("../shared/corpus is absent (%v): the test needs the real state tree", err)
+	}
+	return root
+}
 
 // WriteSite writes files (slash path -> content) under a new temporary directory and returns
 // the directory.
@@ -28,4 +55,36 @@ func WriteSite(t testing.TB, files map[string]string) string {
 // Doc is a minimal complete HTML page (doctype, lang, title, one h1) with body after the h1.
 func Doc(body string) string {
 	return `<!DOCTYPE html><html lang="en"><head><title>T</title></head><body><h1>T</h1>` + body + `</body></html>`
+}
+
+// JSUnquote reads a single-quoted script string as shards.ScriptString writes it: \\, \' and \uXXXX
+// escapes, nothing raw that a script string cannot hold.
+func JSUnquote(q string) (string, error) {
+	if len(q) < 2 || q[0] != '\'' || q[len(q)-1] != '\'' {
+		return "", fmt.Errorf("not a single-quoted string: %.40q", q)
+	}
+	var b strings.Builder
+	rs := []rune(q[1 : len(q)-1])
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == '\'' || r < 0x20 || r == '\u2028' || r == '\u2029':
+			return "", fmt.Errorf("raw %q at %d", r, i)
+		case r != '\\':
+			b.WriteRune(r)
+		case i+1 < len(rs) && (rs[i+1] == '\\' || rs[i+1] == '\''):
+			b.WriteRune(rs[i+1])
+			i++
+		case i+5 < len(rs) && rs[i+1] == 'u':
+			n, err := strconv.ParseUint(string(rs[i+2:i+6]), 16, 16)
+			if err != nil {
+				return "", err
+			}
+			b.WriteRune(rune(n))
+			i += 5
+		default:
+			return "", fmt.Errorf("escape at %d not written by shards.ScriptString", i)
+		}
+	}
+	return b.String(), nil
 }

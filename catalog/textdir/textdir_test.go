@@ -17,3 +17,16 @@ func TestStrip(t *testing.T) {
 		}
 	}
 }
+
+// At agrees with IsControl on every rune of the planes the controls sit in.
+func TestAtMatchesIsControl(t *testing.T) {
+	for r := rune(0x2000); r < 0x2100; r++ {
+		b := []byte(string(r))
+		if got := At(b) != None; got != IsControl(r) {
+			t.Errorf("U+%04X: At says control %v, IsControl %v", r, got, IsControl(r))
+		}
+	}
+	if At([]byte("\u2068")) != FSI || At([]byte("\u2069")) != PDI || At([]byte("\u202e")) != Drop || At([]byte("\xe2\x81")) != None {
+		t.Error("At misclassifies FSI, PDI, RLO or a cut sequence")
+	}
+}

@@ -1,4 +1,7 @@
-package site
+// Package find makes the project list's search index at build time (the parts under Dir):
+// the words, ids, filter codes, sort orders and rows that assets/find.js searches, each part
+// checked against its schema before it is written as a data part (site/shards).
+package find
 
 import (
 	"encoding/json"
@@ -16,9 +19,10 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
+	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
 
-// FindDir holds the project list's own search index, in parts the project list and the plan
+// Dir holds the project list's own search index, in parts the project list and the plan
 // page's project box load as they need them (assets/find.js, assets/shards.js), so the first
 // query costs what matching needs and a page of results what it shows:
 //
@@ -29,17 +33,17 @@ import (
 //   - "filters": each row's type, status, game, tags, health, conflict and OpenMW
 //     constraint as small codes, and the rows in each sort order, loaded when the player
 //     first uses a filter or the sort (schemas.FindFilters).
-//   - "r0", "r1", ...: what the entries show, findChunk rows a part, loaded for the rows a
+//   - "r0", "r1", ...: what the entries show, Chunk rows a part, loaded for the rows a
 //     page of results shows (schemas.FindRows).
 //
 // Rows are the listed claims in the project list's order (by name). Parts are script files
-// (shards.go), so the plan page, whose CSP allows no connection, reads the same index, and
+// (site/shards), so the plan page, whose CSP allows no connection, reads the same index, and
 // both pages search from file:// as when served.
-const FindDir = format.DataDir + "/find"
+const Dir = format.DataDir + "/find"
 
-// findChunk is how many rows one rows part holds: at 10,000 claims about 20 KB a part, 2 KB
+// Chunk is how many rows one rows part holds: at 10,000 claims about 20 KB a part, 2 KB
 // compressed, so a page of 50 results loads a few parts in name order.
-const findChunk = 64
+const Chunk = 64
 
 // The formats of the parts, one schema each; assets/find.js and assets/site.js refuse others.
 const (
@@ -49,18 +53,18 @@ const (
 	findRowsFormat    = "ashyams-find-rows-1"
 )
 
-// findColumns are a row's values, in order: arrays rather than objects, as the column names
+// Columns are a row's values, in order: arrays rather than objects, as the column names
 // would be a third of the part.
-var findColumns = []string{"key", "name", "version", "site", "type", "status", "game", "tags", "health",
+var Columns = []string{"key", "name", "version", "site", "type", "status", "game", "tags", "health",
 	"conflict", "updated", "first", "runtime", "openmw", "summary", "thumb", "badges"}
 
-// findTerms is the "terms" part. Words are the distinct words (findWords) of every row's text
-// and of what its entry does not show but a search should find (findMore), project ids
+// Terms is the "terms" part. Words are the distinct words (words) of every row's text
+// and of what its entry does not show but a search should find (more), project ids
 // aside, sorted as JavaScript compares strings (UTF-16 code units) so the script looks them
 // up by binary search; Postings[i] is the rows holding Words[i] (findPostings). Same lists
 // the rows of each project id that more than one row claims (so a page counts projects
 // without the ids), NoRelease the rows with no current release (the plan's box skips them).
-type findTerms struct {
+type Terms struct {
 	Format    string   `json:"format"`
 	Rows      int      `json:"rows"`
 	Chunk     int      `json:"chunk"`
@@ -70,21 +74,21 @@ type findTerms struct {
 	Postings  []string `json:"postings"`
 }
 
-// findIDs is an "i<c>" part: the project ids starting with c that rows are found by (their
+// IDs is an "i<c>" part: the project ids starting with c that rows are found by (their
 // own and those their relationships name), sorted, and the rows of each.
-type findIDs struct {
+type IDs struct {
 	Format   string   `json:"format"`
 	IDs      []string `json:"ids"`
 	Postings []string `json:"postings"`
 }
 
-// findFilters is the "filters" part: per row (by position) the index of its value in Types,
+// Filters is the "filters" part: per row (by position) the index of its value in Types,
 // Statuses and Games, and its OpenMW code (0: works with no version, having no current
 // release or an empty constraint; 1: names no OpenMW version; 2+k: OpenMW[k] says);
 // NotCurrent and Conflict are the rows not current and those in an identity conflict; each
 // distinct tag, lowercased a character at a time, with its rows; and the rows in the order
 // of each sort (newest first, equal times in name order).
-type findFilters struct {
+type Filters struct {
 	Format     string   `json:"format"`
 	Types      []string `json:"types"`
 	Type       []int    `json:"type"`
@@ -102,9 +106,9 @@ type findFilters struct {
 	First      []int    `json:"first"`
 }
 
-// findRows is an "r<k>" part: rows From to From+len(Rows)-1, each findColumns' values.
+// Rows is an "r<k>" part: rows From to From+len(Rows)-1, each Columns' values.
 // RowTags is how many of a row's tags its entry shows.
-type findRows struct {
+type Rows struct {
 	Format  string   `json:"format"`
 	Columns []string `json:"columns"`
 	RowTags int      `json:"row_tags"`
@@ -118,11 +122,34 @@ type findPart struct {
 	doc          any
 }
 
-// findParts is the index's parts, in name order.
-func (b *builder) findParts() []findPart {
-	listed := byName(b.n.Listed)
-	terms := findTerms{Format: findTermsFormat, Rows: len(listed), Chunk: findChunk, Same: [][]int{}}
-	filt := findFilters{Format: findFiltersFormat, Types: []string{}, Statuses: []string{}, Games: []string{}, OpenMW: []string{},
+// Input is what the index is made from: the listed claims in the project list's order, each
+// one's Entry, and how many tags a list's row shows.
+type Input struct {
+	Listed  []*network.Claim
+	Entry   func(*network.Claim) Entry
+	RowTags int
+}
+
+// Entry is what the project list shows of a claim beside the model: the fields of its row.
+type Entry struct {
+	Version, Site, Type, Status, Game, Summary string
+	// Updated and First are observation times; Runtime and OpenMW the OpenMW filter's reading
+	// ("constraint", "any" or "none", and the constraint).
+	Updated, First, Runtime, OpenMW string
+	// Thumb is the first file of the claim's card image ("" for none).
+	Thumb string
+	Tags  []string
+	// Stale: the claim's data is not current.
+	Stale bool
+	// Badges are the entry's badges, each its class and its words.
+	Badges [][2]string
+}
+
+// parts is the index's parts, in name order.
+func parts(in Input) []findPart {
+	listed := in.Listed
+	terms := Terms{Format: findTermsFormat, Rows: len(listed), Chunk: Chunk, Same: [][]int{}}
+	filt := Filters{Format: findFiltersFormat, Types: []string{}, Statuses: []string{}, Games: []string{}, OpenMW: []string{},
 		Type: []int{}, Status: []int{}, Game: []int{}, Runtime: []int{}, Updated: []int{}, First: []int{}}
 	post, idPost, tagPost := map[string][]int{}, map[string][]int{}, map[string][]int{}
 	project := map[string][]int{}
@@ -140,17 +167,17 @@ func (b *builder) findParts() []findPart {
 	var rows [][]any
 	updated, first := make([]string, len(listed)), make([]string, len(listed))
 	for i, c := range listed {
-		row, text := b.findRow(c)
+		s := in.Entry(c)
+		row, text := findRow(c, s)
 		rows = append(rows, row)
-		more, ids := findMore(c)
-		for _, w := range findWords(text + " " + more) {
+		more, ids := Extra(c)
+		for _, w := range Words(text + " " + more) {
 			addPosting(post, w, i)
 		}
 		for _, id := range ids {
 			addPosting(idPost, id, i)
 		}
 		project[c.Key.Project] = append(project[c.Key.Project], i)
-		s := b.summarize(c)
 		filt.Type = append(filt.Type, code(&filt.Types, types, s.Type))
 		filt.Status = append(filt.Status, code(&filt.Statuses, statuses, s.Status))
 		filt.Game = append(filt.Game, code(&filt.Games, games, s.Game))
@@ -189,7 +216,7 @@ func (b *builder) findParts() []findPart {
 	parts := []findPart{{"filters", schemas.FindFilters, filt}}
 	ids, idRows := sortedPostings(idPost)
 	for _, h := range "0123456789abcdef" {
-		p := findIDs{Format: findIDsFormat, IDs: []string{}, Postings: []string{}}
+		p := IDs{Format: findIDsFormat, IDs: []string{}, Postings: []string{}}
 		for k, id := range ids {
 			if id[0] == byte(h) {
 				p.IDs, p.Postings = append(p.IDs, id), append(p.Postings, idRows[k])
@@ -197,12 +224,12 @@ func (b *builder) findParts() []findPart {
 		}
 		parts = append(parts, findPart{"i" + string(h), schemas.FindIDs, p})
 	}
-	for from := 0; from < len(rows) || from == 0; from += findChunk {
-		part := findRows{Format: findRowsFormat, Columns: findColumns, RowTags: rowTags, From: from, Rows: rows[from:min(from+findChunk, len(rows))]}
+	for from := 0; from < len(rows) || from == 0; from += Chunk {
+		part := Rows{Format: findRowsFormat, Columns: Columns, RowTags: in.RowTags, From: from, Rows: rows[from:min(from+Chunk, len(rows))]}
 		if part.Rows == nil {
 			part.Rows = [][]any{}
 		}
-		parts = append(parts, findPart{"r" + strconv.Itoa(from/findChunk), schemas.FindRows, part})
+		parts = append(parts, findPart{"r" + strconv.Itoa(from/Chunk), schemas.FindRows, part})
 	}
 	parts = append(parts, findPart{"terms", schemas.FindTerms, terms})
 	return parts
@@ -255,66 +282,62 @@ func newestFirst(times []string) []int {
 	return o
 }
 
-// writeFind validates each part of the index against its schema and writes it under FindDir.
-func (b *builder) writeFind() error {
-	parts := b.findParts()
-	for _, p := range parts {
+// Write validates each part of the index against its schema and writes it under Dir
+// through write.
+func Write(in Input, write func(rel string, data []byte) error) error {
+	for _, p := range parts(in) {
 		data, err := json.Marshal(p.doc)
 		if err != nil {
-			return fmt.Errorf("%s/%s: %w", FindDir, p.name, err)
+			return fmt.Errorf("%s/%s: %w", Dir, p.name, err)
 		}
 		if err := validateFind(p.schema, data); err != nil {
-			return fmt.Errorf("generated %s/%s.js does not match its schema: %w", FindDir, p.name, err)
+			return fmt.Errorf("generated %s/%s.js does not match its schema: %w", Dir, p.name, err)
 		}
-		js, err := shardScript(p.name, p.doc)
+		js, err := shards.Script(p.name, p.doc)
 		if err != nil {
 			return err
 		}
-		if err := b.writeRaw(FindDir+"/"+p.name+".js", js); err != nil {
+		if err := write(Dir+"/"+p.name+".js", js); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// findRow is c's row (findColumns), and the text a search finds it by: what its entry shows
+// findRow is c's row (Columns), and the text a search finds it by: what its entry shows
 // (its runtime aside: the OpenMW filter answers that) and its site id.
-func (b *builder) findRow(c *network.Claim) ([]any, string) {
-	s := b.summarize(c)
-	r := b.ref(c)
+func findRow(c *network.Claim, s Entry) ([]any, string) {
 	health, conflict := "current", 0
-	if r.Stale != staleNone {
+	if s.Stale {
 		health = "not-current"
 	}
 	if c.Conflict != nil {
 		conflict = 1
 	}
-	thumb := ""
-	if s.Card != nil && len(s.Card.Files) > 0 {
-		thumb = s.Card.Files[0]
+	badges := s.Badges
+	if badges == nil {
+		badges = [][2]string{}
 	}
-	badges := make([][2]string, 0, len(r.Badges))
-	texts := make([]string, 0, len(r.Badges))
-	for _, bd := range r.Badges {
-		badges = append(badges, [2]string{bd.Class, bd.Text})
-		texts = append(texts, bd.Text)
+	texts := make([]string, 0, len(badges))
+	for _, bd := range badges {
+		texts = append(texts, bd[1])
 	}
 	tags := s.Tags
 	if tags == nil {
 		tags = []string{}
 	}
 	key := c.Key.Project + "/" + c.Key.Site
-	text := strings.Join([]string{c.Name, s.Version, strings.Join(texts, " "), s.Type, s.Status, s.Game, "from", r.SiteText,
+	text := strings.Join([]string{c.Name, s.Version, strings.Join(texts, " "), s.Type, s.Status, s.Game, "from", s.Site,
 		s.Summary, strings.Join(tags, " "), c.Key.Site}, " ")
-	return []any{key, c.Name, s.Version, r.SiteText, s.Type, s.Status, s.Game, tags, health,
-		conflict, s.Updated, s.First, s.Runtime, s.OpenMW, s.Summary, thumb, badges}, text
+	return []any{key, c.Name, s.Version, s.Site, s.Type, s.Status, s.Game, tags, health,
+		conflict, s.Updated, s.First, s.Runtime, s.OpenMW, s.Summary, s.Thumb, badges}, text
 }
 
-// findMore is the text a search of c should find that its entry does not show: maintainers,
+// more is the text a search of c should find that its entry does not show: maintainers,
 // license, channels, what its current release provides and names in its relationships, its
 // Lua API; and the project ids it is found by, its own and those its relationships name,
 // lowercased (the "i" parts), as a vocabulary of their parts would be mostly hex.
-func findMore(c *network.Claim) (string, []string) {
+func Extra(c *network.Claim) (string, []string) {
 	parts, ids := []string{}, []string{strings.ToLower(c.Key.Project)}
 	if m := c.Manifest; m != nil {
 		for _, mt := range m.Project.Maintainers {
@@ -340,9 +363,9 @@ func findMore(c *network.Claim) (string, []string) {
 	return strings.Join(parts, " "), ids
 }
 
-// findWords is s's words as assets/find.js reads them: runs of letters and digits, each
+// words is s's words as assets/find.js reads them: runs of letters and digits, each
 // character lowercased on its own (unicode.ToLower, which the script matches), repeats kept.
-func findWords(s string) []string {
+func Words(s string) []string {
 	return strings.FieldsFunc(strings.Map(unicode.ToLower, s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
 	})

@@ -1,4 +1,4 @@
-package site
+package plan
 
 import (
 	"fmt"
@@ -7,59 +7,60 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
 
 // PlanPage is the install planner: a list of projects becomes openmw.cfg lines, computed in
 // the browser (assets/plan.js) from what the page carries.
 const PlanPage = "plan/index.html"
 
-// planDoc is the plan page's data as its script holds it once every part is loaded (the
+// Doc is the plan page's data as its script holds it once every part is loaded (the
 // tests read it so): the projects and the claims with a release. The parts the build writes
-// are installClaims.
-type planDoc struct {
+// are InstallClaims.
+type Doc struct {
 	// Projects maps each project id to the keys ("<project>/<site>") of its listed claims,
 	// sorted: two keys are an identity conflict, and the player chooses.
 	Projects map[string][]string `json:"projects"`
 	// Claims holds each listed claim with a release, by key.
-	Claims map[string]*planClaim `json:"claims"`
+	Claims map[string]*Claim `json:"claims"`
 }
 
-// installClaim is one listed claim as the plan and setup pages read it, from the parts
-// under PlanDataDir that both load: the planner's facts when it has a release (planClaim),
-// and what the setup check reads of its openmw extension (setupClaim's).
-type installClaim struct {
-	planClaim
-	ProjectStatus string         `json:"project_status"`
-	ContentFiles  []setupContent `json:"content_files"`
-	DataDirs      []string       `json:"data_dirs"`
-	ConfigDirs    []string       `json:"config_dirs"`
+// InstallClaim is one listed claim as the plan and setup pages read it, from the parts
+// under PlanDataDir that both load: the planner's facts when it has a release (Claim),
+// and what the setup check reads of its openmw extension (SetupClaim's).
+type InstallClaim struct {
+	Claim
+	ProjectStatus string    `json:"project_status"`
+	ContentFiles  []Content `json:"content_files"`
+	DataDirs      []string  `json:"data_dirs"`
+	ConfigDirs    []string  `json:"config_dirs"`
 }
 
-// planClaim is one listed claim as the planner reads it.
-type planClaim struct {
-	claimHead
+// Claim is one listed claim as the planner reads it.
+type Claim struct {
+	Head
 	// Scheme is the project's versioning scheme: a constraint naming this project is read
 	// under it.
-	Scheme  string        `json:"scheme"`
-	Release *setupRelease `json:"release"`
+	Scheme  string   `json:"scheme"`
+	Release *Release `json:"release"`
 	// OpenMW and LuaAPI are runtimes.openmw and extensions.openmw.lua_api as published.
-	OpenMW        string              `json:"openmw"`
-	LuaAPI        string              `json:"lua_api"`
-	Provides      []string            `json:"provides"`
-	Relationships []setupRelationship `json:"relationships"`
+	OpenMW        string         `json:"openmw"`
+	LuaAPI        string         `json:"lua_api"`
+	Provides      []string       `json:"provides"`
+	Relationships []Relationship `json:"relationships"`
 	// Installs: the release has an openmw extension, so it says how OpenMW loads it.
 	Installs        bool                     `json:"installs"`
 	RequiresContent []string                 `json:"requires_content"`
 	Settings        []protocol.OpenMWSetting `json:"settings"`
-	Components      []planComponent          `json:"components"`
+	Components      []Component              `json:"components"`
 	Groups          []protocol.Group         `json:"groups"`
-	Artifacts       []planArtifact           `json:"artifacts"`
+	Artifacts       []Artifact               `json:"artifacts"`
 }
 
-// planComponent is a component with how OpenMW loads it (nil lists when the extension says
+// Component is a component with how OpenMW loads it (nil lists when the extension says
 // nothing about it). Fallback entries are sorted by key: a manifest's object has no order the
 // decoder keeps.
-type planComponent struct {
+type Component struct {
 	protocol.Component
 	Data            []string    `json:"data"`
 	Content         []string    `json:"content"`
@@ -70,8 +71,8 @@ type planComponent struct {
 	RequiresContent []string    `json:"requires_content"`
 }
 
-// planArtifact is one artifact to download, with the publisher's stated digest.
-type planArtifact struct {
+// Artifact is one artifact to download, with the publisher's stated digest.
+type Artifact struct {
 	ID       string                     `json:"id"`
 	Format   string                     `json:"format"`
 	Filename string                     `json:"filename"`
@@ -88,18 +89,18 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-// installData computes every listed claim's installClaim, by key: the planner's facts for
-// those with a release (setupReleaseOf), and the setup check's (setup, setupData's) for those
+// Install computes every listed claim's InstallClaim, by key: the planner's facts for
+// those with a release (setupReleaseOf), and the setup check's (setup, from Setup) for those
 // it holds. A relationship's targets are every claim it resolves to, as the setup check
 // reads them; the planner leaves out those without a release (assets/plan.js plannable).
-func (b *builder) installData(setup *setupDoc) map[string]*installClaim {
-	claims := map[string]*installClaim{}
-	for _, c := range b.n.Listed {
+func Install(in Input, setup *SetupDoc) map[string]*InstallClaim {
+	claims := map[string]*InstallClaim{}
+	for _, c := range in.Listed {
 		k := c.Key.String()
-		ic := &installClaim{planClaim: planClaim{claimHead: b.claimHead(c), Scheme: string(c.Scheme), Provides: []string{},
-			Relationships: []setupRelationship{}, RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{},
-			Components: []planComponent{}, Groups: []protocol.Group{}, Artifacts: []planArtifact{}},
-			ContentFiles: []setupContent{}, DataDirs: []string{}, ConfigDirs: []string{}}
+		ic := &InstallClaim{Claim: Claim{Head: in.Head(c), Scheme: string(c.Scheme), Provides: []string{},
+			Relationships: []Relationship{}, RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{},
+			Components: []Component{}, Groups: []protocol.Group{}, Artifacts: []Artifact{}},
+			ContentFiles: []Content{}, DataDirs: []string{}, ConfigDirs: []string{}}
 		if c.Manifest != nil {
 			ic.ProjectStatus = c.Manifest.Project.Status
 		}
@@ -107,21 +108,21 @@ func (b *builder) installData(setup *setupDoc) map[string]*installClaim {
 			ic.ContentFiles, ic.DataDirs, ic.ConfigDirs = sc.ContentFiles, sc.DataDirs, sc.ConfigDirs
 		}
 		if r := setupReleaseOf(c); r != nil {
-			ic.planClaim = b.planClaim(c, r)
+			ic.Claim = claimOf(in, c, r)
 		}
 		claims[k] = ic
 	}
 	return claims
 }
 
-// planClaim is what the planner reads of c and its release r.
-func (b *builder) planClaim(c *network.Claim, r *network.Release) planClaim {
-	pc := planClaim{claimHead: b.claimHead(c), Scheme: string(c.Scheme),
-		Release: &setupRelease{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status},
+// claimOf is what the planner reads of c and its release r.
+func claimOf(in Input, c *network.Claim, r *network.Release) Claim {
+	pc := Claim{Head: in.Head(c), Scheme: string(c.Scheme),
+		Release: &Release{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status},
 		OpenMW:  r.Runtimes["openmw"], Provides: nonNilStrings(r.Provides),
 		Relationships:   relationshipsOf(r, nil, protocol.KindRequires, protocol.KindConflicts, protocol.KindRecommends),
-		RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{}, Components: []planComponent{},
-		Groups: r.Groups, Artifacts: []planArtifact{}}
+		RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{}, Components: []Component{},
+		Groups: r.Groups, Artifacts: []Artifact{}}
 	switch {
 	case r.Yanked != nil:
 		pc.Release.Reason, pc.Release.Replacement = r.Yanked.Reason, r.Yanked.Replacement
@@ -141,7 +142,7 @@ func (b *builder) planClaim(c *network.Claim, r *network.Release) planClaim {
 		}
 	}
 	for _, comp := range r.Components {
-		p := planComponent{Component: comp, Data: []string{}, Content: []string{}, Groundcover: []string{},
+		p := Component{Component: comp, Data: []string{}, Content: []string{}, Groundcover: []string{},
 			Archives: []string{}, Fallback: [][2]string{}, RequiresContent: []string{}}
 		p.Requires, p.Conflicts, p.SuggestedWith = nonNilStrings(p.Requires), nonNilStrings(p.Conflicts), nonNilStrings(p.SuggestedWith)
 		if ext != nil {
@@ -156,7 +157,7 @@ func (b *builder) planClaim(c *network.Claim, r *network.Release) planClaim {
 		pc.Components = append(pc.Components, p)
 	}
 	for _, a := range r.Artifacts {
-		pa := planArtifact{ID: a.ID, Format: a.Format, Filename: a.Filename, Size: a.Size, SHA256: a.Digests.SHA256,
+		pa := Artifact{ID: a.ID, Format: a.Format, Filename: a.Filename, Size: a.Size, SHA256: a.Digests.SHA256,
 			Platform: a.Platform, Sources: a.Sources}
 		if pa.Sources == nil {
 			pa.Sources = []protocol.ArtifactSource{}
@@ -166,23 +167,23 @@ func (b *builder) planClaim(c *network.Claim, r *network.Release) planClaim {
 	return pc
 }
 
-// PlanDataDir holds the claims the plan and setup pages read, in parts (installShards).
+// PlanDataDir holds the claims the plan and setup pages read, in parts (InstallParts).
 const PlanDataDir = "plan/data"
 
-// planPageData is what the plan page carries itself: how its data is cut into the parts
+// PlanPageData is what the plan page carries itself: how its data is cut into the parts
 // under plan/data/, and how many claims with a release they hold.
-type planPageData struct {
-	Claims int       `json:"claims"`
-	Shards shardPlan `json:"shards"`
+type PlanPageData struct {
+	Claims int         `json:"claims"`
+	Shards shards.Plan `json:"shards"`
 }
 
-// installShards cuts the claims into the parts under PlanDataDir: "c<prefix>" holds the
-// claims of the project ids with that prefix (claimPrefixLen of every listed claim), every
+// InstallParts cuts the claims into the parts under PlanDataDir: "c<prefix>" holds the
+// claims of the project ids with that prefix (shards.ClaimPrefixLen of every listed claim), every
 // part written, each claim as claimPart writes it. The project box searches the project
 // list's index (FindDir).
-func installShards(claims map[string]*installClaim, prefix int) (map[string]any, error) {
+func InstallParts(claims map[string]*InstallClaim, prefix int) (map[string]any, error) {
 	parts := map[string]map[string]any{}
-	for _, n := range allClaimShards(prefix) {
+	for _, n := range shards.AllClaimShards(prefix) {
 		parts[n] = map[string]any{}
 	}
 	for k, c := range claims {
@@ -190,34 +191,11 @@ func installShards(claims map[string]*installClaim, prefix int) (map[string]any,
 		if err != nil {
 			return nil, fmt.Errorf("the claim %s: %w", k, err)
 		}
-		parts[claimShard(c.Project, prefix)][k] = v
+		parts[shards.ClaimShard(c.Project, prefix)][k] = v
 	}
 	out := map[string]any{}
 	for n, cs := range parts {
 		out[n] = map[string]any{"claims": cs}
 	}
 	return out, nil
-}
-
-// planPage is the install planner (PlanPage); its data is in parts under PlanDataDir, which
-// the setup page loads too.
-func (b *builder) planPage() error {
-	claims := b.installData(b.setupData())
-	prefix := claimPrefixLen(len(b.n.Listed))
-	parts, err := installShards(claims, prefix)
-	if err != nil {
-		return err
-	}
-	if err := b.writeShards(PlanDataDir, parts); err != nil {
-		return err
-	}
-	data := planPageData{Shards: shardPlan{Claims: prefix}}
-	for _, c := range claims {
-		if c.Release != nil {
-			data.Claims++
-		}
-	}
-	return b.page("plan", &Page{Path: PlanPage, Title: "Plan an install", Section: "plan",
-		Desc:    "Choose projects and get the openmw.cfg lines, settings and downloads their publishers declare, computed in your browser.",
-		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/find.js", "assets/plan.js", "assets/planpage.js"}, Offline: true, Data: data})
 }

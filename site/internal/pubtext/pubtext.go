@@ -1,4 +1,8 @@
-package site
+// Package pubtext makes publisher text fit for the site's text contexts: the bidi rule every
+// markup file passes through (Text, Markup), the control characters markup may not hold
+// (DropControls), isolated plain text (Plain) and clipped titles (ClipTitle). The set of
+// bidi controls itself is catalog/textdir's.
+package pubtext
 
 import (
 	"bytes"
@@ -6,28 +10,28 @@ import (
 
 	"golang.org/x/text/unicode/bidi"
 
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/textdir"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
 )
 
 // Publisher text reaches every text context of the site: element text inside <bdi>, the
 // <title> element, Atom entry titles and summaries, SVG <title> and <text>, alt attributes,
-// meta descriptions. One rule applies to all of them (bidiText): every explicit embedding and
+// meta descriptions. One rule applies to all of them (Text): every explicit embedding and
 // override (U+202A..U+202E) and every LRI or RLI isolate (U+2066, U+2067) is removed, because
 // <bdi> isolates an override but does not neutralise it (an RLO in "Site" shows "etiS") and
 // an unterminated one in a plain-text context reverses the index's own words after it; FSI
 // .. PDI isolates (U+2068, U+2069) stay only in balanced pairs, a PDI with no FSI open is
 // removed and an FSI left open is closed at the end of its stretch of text. Every page, feed
-// and drawing the build writes passes through it whole (builder.write), so no template or
+// and drawing the build writes passes through it whole (site: builder.writeBuf), so no template or
 // new field can miss it; the JSON files escape the same characters instead (termtext.JSON).
 //
-// plainPub also isolates: text that still holds a right-to-left character is wrapped in FSI
+// Plain also isolates: text that still holds a right-to-left character is wrapped in FSI
 // .. PDI, so its direction stays inside it where no <bdi> can stand. Text with no
 // right-to-left character is returned without the wrapper: left-to-right text cannot reorder
 // what follows it on these left-to-right pages.
 
 const (
-	fsi = "\u2068" // FIRST STRONG ISOLATE
-	pdi = "\u2069" // POP DIRECTIONAL ISOLATE
+	FSI = "\u2068" // FIRST STRONG ISOLATE
+	PDI = "\u2069" // POP DIRECTIONAL ISOLATE
 )
 
 // hasRTL reports whether s holds a strong right-to-left character (bidi class R or AL) or an
@@ -43,48 +47,25 @@ func hasRTL(s string) bool {
 	return false
 }
 
-// plainPub is publisher text s made fit for a plain-text context (see the rule above).
-func plainPub(s string) string {
+// Plain is publisher text s made fit for a plain-text context (see the rule above).
+func Plain(s string) string {
 	if strings.ContainsFunc(s, textdir.IsControl) {
-		s = string(bidiText([]byte(s), nil))
+		s = string(Text([]byte(s), nil))
 	}
 	if hasRTL(s) {
-		return fsi + s + pdi
+		return FSI + s + PDI
 	}
 	return s
 }
 
-// bidiControlAt classifies the UTF-8 sequence at the start of b: bidiDrop for U+202A..U+202E,
-// U+2066 and U+2067, bidiFSI, bidiPDI, or 0 for anything else.
-func bidiControlAt(b []byte) int {
-	if len(b) < 3 || b[0] != 0xE2 {
-		return 0
-	}
-	switch {
-	case b[1] == 0x80 && b[2] >= 0xAA && b[2] <= 0xAE, b[1] == 0x81 && (b[2] == 0xA6 || b[2] == 0xA7):
-		return bidiDrop
-	case b[1] == 0x81 && b[2] == 0xA8:
-		return bidiFSI
-	case b[1] == 0x81 && b[2] == 0xA9:
-		return bidiPDI
-	}
-	return 0
-}
-
-const (
-	bidiDrop = 1 + iota
-	bidiFSI
-	bidiPDI
-)
-
-// bidiText applies the rule above to b. ends reports the bytes that end a stretch of text
+// Text applies the rule above to b. ends reports the bytes that end a stretch of text
 // (nil: b is one stretch); an FSI still open at a stretch's end is closed there. b is
 // returned as it is when it holds no explicit bidi formatting character; otherwise a new
 // slice.
-func bidiText(b []byte, ends func(byte) bool) []byte {
+func Text(b []byte, ends func(byte) bool) []byte {
 	first := -1
 	for i := bytes.IndexByte(b, 0xE2); i >= 0; {
-		if bidiControlAt(b[i:]) != 0 {
+		if textdir.At(b[i:]) != textdir.None {
 			first = i
 			break
 		}
@@ -102,7 +83,7 @@ func bidiText(b []byte, ends func(byte) bool) []byte {
 	open := 0 // FSIs open in this stretch
 	closeAll := func() {
 		for ; open > 0; open-- {
-			out = append(out, pdi...)
+			out = append(out, PDI...)
 		}
 	}
 	for i := first; i < len(b); {
@@ -113,19 +94,19 @@ func bidiText(b []byte, ends func(byte) bool) []byte {
 			i++
 			continue
 		}
-		switch bidiControlAt(b[i:]) {
-		case bidiDrop:
+		switch textdir.At(b[i:]) {
+		case textdir.Drop:
 			i += 3
 			continue
-		case bidiFSI:
+		case textdir.FSI:
 			open++
-			out = append(out, fsi...)
+			out = append(out, FSI...)
 			i += 3
 			continue
-		case bidiPDI:
+		case textdir.PDI:
 			if open > 0 {
 				open--
-				out = append(out, pdi...)
+				out = append(out, PDI...)
 			}
 			i += 3
 			continue
@@ -137,11 +118,11 @@ func bidiText(b []byte, ends func(byte) bool) []byte {
 	return out
 }
 
-// dropControls removes from markup b every C0 control but tab, line feed and carriage
+// DropControls removes from markup b every C0 control but tab, line feed and carriage
 // return, DEL and every C1 control (U+0080..U+009F): publisher text may hold them, XML 1.0
 // forbids the C0 ones and HTML parses each as an error. b is returned as it is when it holds
 // none; otherwise a new slice.
-func dropControls(b []byte) []byte {
+func DropControls(b []byte) []byte {
 	at := func(i int) int { // the control's length at b[i], or 0
 		switch c := b[i]; {
 		case c < 0x20 && c != '\t' && c != '\n' && c != '\r', c == 0x7f:
@@ -170,24 +151,24 @@ func dropControls(b []byte) []byte {
 	return out
 }
 
-// markupEnds ends a stretch of text in HTML and XML: markup and attribute quotes, which
+// MarkupEnds ends a stretch of text in HTML and XML: markup and attribute quotes, which
 // escaped publisher text never holds raw.
-func markupEnds(c byte) bool { return c == '<' || c == '>' || c == '"' || c == '\'' }
+func MarkupEnds(c byte) bool { return c == '<' || c == '>' || c == '"' || c == '\'' }
 
-// maxTitle is how many characters of a page's own title (Page.Title, before " · AsHyAmS")
+// MaxTitle is how many characters of a page's own title (Page.Title, before " · AsHyAmS")
 // the <title> keeps: room for the longest real event headline, while a publisher's
 // 3,000-character project name does not make every page naming it that long.
-const maxTitle = 200
+const MaxTitle = 200
 
-// clipTitle is title cut to maxTitle characters, at the last space of its final 30 when there
-// is one, and ended with "…"; an isolate the cut leaves open is closed (plainPub's FSI). A
+// ClipTitle is title cut to MaxTitle characters, at the last space of its final 30 when there
+// is one, and ended with "…"; an isolate the cut leaves open is closed (Plain's FSI). A
 // shorter title is returned as it is.
-func clipTitle(title string) string {
+func ClipTitle(title string) string {
 	r := []rune(title)
-	if len(r) <= maxTitle {
+	if len(r) <= MaxTitle {
 		return title
 	}
-	r = r[:maxTitle-1]
+	r = r[:MaxTitle-1]
 	for i := len(r) - 1; i >= len(r)-30; i-- {
 		if r[i] == ' ' {
 			r = r[:i]
@@ -195,8 +176,12 @@ func clipTitle(title string) string {
 		}
 	}
 	s := string(r)
-	if open := strings.Count(s, fsi) - strings.Count(s, pdi); open > 0 {
-		s += strings.Repeat(pdi, open)
+	if open := strings.Count(s, FSI) - strings.Count(s, PDI); open > 0 {
+		s += strings.Repeat(PDI, open)
 	}
 	return s + "…"
 }
+
+// Markup is markup b with the controls dropped and the bidi rule applied stretch by stretch:
+// what every HTML, XML and SVG file the build writes passes through.
+func Markup(b []byte) []byte { return Text(DropControls(b), MarkupEnds) }

@@ -1,4 +1,8 @@
-package site
+// Package plan computes the data of the setup check and the install planner (SPEC section 7):
+// what each listed claim declares about OpenMW content files, folders, archives, components
+// and artifacts, cut into the data parts the two pages load (site/shards). The pages' engines
+// are assets/setupcheck.js and assets/plan.js.
+package plan
 
 import (
 	"fmt"
@@ -9,16 +13,17 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
+	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
 
 // SetupPage is the setup check page: a player's openmw.cfg read in the browser.
 const SetupPage = "setup/index.html"
 
-// setupDoc is the setup check's data: what the current release of each listed claim
+// SetupDoc is the setup check's data: what the current release of each listed claim
 // declares about OpenMW content files, folders and archives (extensions.openmw), as this
-// index last read it. The setup page loads its name indexes in parts (setupShards) and its
-// claims from the plan page's parts (installShards).
-type setupDoc struct {
+// index last read it. The setup page loads its name indexes in parts (SetupParts) and its
+// claims from the plan page's parts (InstallParts).
+type SetupDoc struct {
 	// ContentFiles maps a content file name, lowercased as OpenMW compares names (ASCII
 	// letters only), to the keys ("<project>/<site>") of every listed claim whose release
 	// declares it, sorted: two claims declaring one file are both there.
@@ -32,11 +37,11 @@ type setupDoc struct {
 	// so named, sorted: a data= line ending in that name may be that claim's.
 	DataDirs map[string][]string `json:"data_dirs"`
 	// Claims holds every claim the maps or a relationship name, by key.
-	Claims map[string]*setupClaim `json:"claims"`
+	Claims map[string]*SetupClaim `json:"claims"`
 }
 
-// claimHead is what the setup and plan pages' data say of every claim they hold.
-type claimHead struct {
+// Head is what the setup and plan pages' data say of every claim they hold.
+type Head struct {
 	Project string `json:"project"`
 	Site    string `json:"site"`
 	// SiteName is how the pages name the claim's site (siteNames.claimSiteText).
@@ -50,22 +55,24 @@ type claimHead struct {
 	Stale bool `json:"stale"`
 }
 
-func (b *builder) claimHead(c *network.Claim) claimHead {
-	return claimHead{Project: c.Project, Site: c.Site, SiteName: b.names.claimSiteText(c), Name: c.Name,
-		Page: claimKeyPath(c), Health: c.Health, Stale: stalenessOf(c) != staleNone}
+// Input is what the setup and plan data are computed from: the listed claims and each one's
+// Head, which the site computes with its names and paths.
+type Input struct {
+	Listed []*network.Claim
+	Head   func(*network.Claim) Head
 }
 
-// setupClaim is one listed claim as the setup check needs it.
-type setupClaim struct {
-	claimHead
+// SetupClaim is one listed claim as the setup check needs it.
+type SetupClaim struct {
+	Head
 	// ProjectStatus is the manifest's project.status (active, deprecated, archived, ...).
 	ProjectStatus string `json:"project_status"`
 	// Release is the release read: the current release, else (every release is yanked or
 	// deprecated) the one of highest precedence; nil when the manifest has no release.
-	Release *setupRelease `json:"release"`
+	Release *Release `json:"release"`
 	// ContentFiles are the content files the release's components declare, in component
 	// order, each once (compared as OpenMW compares names).
-	ContentFiles []setupContent `json:"content_files"`
+	ContentFiles []Content `json:"content_files"`
 	// RequiresContent is extensions.openmw.requires_content: what the whole release needs.
 	RequiresContent []string `json:"requires_content"`
 	// OpenMW is runtimes.openmw as published (a numeric-scheme constraint); "" when the
@@ -73,7 +80,7 @@ type setupClaim struct {
 	OpenMW string `json:"openmw"`
 	// Relationships are the release's requires and conflicts relationships, in publisher
 	// order, without those naming the claim itself.
-	Relationships []setupRelationship `json:"relationships"`
+	Relationships []Relationship `json:"relationships"`
 	// DataDirs are the release's data directories, each its component's path joined to the
 	// declared directory ("/"-separated, "." parts dropped), each once; a directory that is
 	// the artifact's root is left out, since no folder name tells it apart. ConfigDirs are
@@ -86,8 +93,8 @@ type setupClaim struct {
 	Archives    []string `json:"archives"`
 }
 
-// setupRelease is the release a setupClaim reads.
-type setupRelease struct {
+// Release is the release a SetupClaim reads.
+type Release struct {
 	Version string `json:"version"`
 	Channel string `json:"channel"`
 	// Current: this is the claim's current release (SPEC section 4).
@@ -99,8 +106,8 @@ type setupRelease struct {
 	Replacement string `json:"replacement,omitempty"`
 }
 
-// setupContent is one declared content file.
-type setupContent struct {
+// Content is one declared content file.
+type Content struct {
 	// File is the name as the publisher wrote it.
 	File string `json:"file"`
 	// RequiresContent is what every component declaring the file needs on top of the
@@ -108,8 +115,8 @@ type setupContent struct {
 	RequiresContent []string `json:"requires_content"`
 }
 
-// setupRelationship is a relationship resolved by the network model.
-type setupRelationship struct {
+// Relationship is a relationship resolved by the network model.
+type Relationship struct {
 	Kind       string `json:"kind"`
 	Project    string `json:"project,omitempty"`
 	Capability string `json:"capability,omitempty"`
@@ -123,13 +130,13 @@ type setupRelationship struct {
 
 // relationshipsOf lists r's relationships of the given kinds, in publisher order, without
 // those naming the claim itself; target, when set, sees every claim one resolves to.
-func relationshipsOf(r *network.Release, target func(*network.Claim), kinds ...string) []setupRelationship {
-	out := []setupRelationship{}
+func relationshipsOf(r *network.Release, target func(*network.Claim), kinds ...string) []Relationship {
+	out := []Relationship{}
 	for _, rel := range r.Relationships {
 		if rel.Self || !slices.Contains(kinds, rel.Kind) {
 			continue
 		}
-		sr := setupRelationship{Kind: rel.Kind, Project: rel.Project, Capability: rel.Capability,
+		sr := Relationship{Kind: rel.Kind, Project: rel.Project, Capability: rel.Capability,
 			Name: rel.Name, Version: rel.Version, Reason: rel.Reason, Targets: []string{}}
 		for _, t := range rel.Targets {
 			if target != nil {
@@ -142,9 +149,9 @@ func relationshipsOf(r *network.Release, target func(*network.Claim), kinds ...s
 	return out
 }
 
-// foldASCII lowercases ASCII letters only, as OpenMW compares content file names; other
+// FoldASCII lowercases ASCII letters only, as OpenMW compares content file names; other
 // characters are kept as they are, so the page's JavaScript folds names identically.
-func foldASCII(s string) string {
+func FoldASCII(s string) string {
 	b := []byte(s)
 	for i, c := range b {
 		if c >= 'A' && c <= 'Z' {
@@ -154,7 +161,7 @@ func foldASCII(s string) string {
 	return string(b)
 }
 
-// setupRelease picks the release a claim's setup entry reads: the current release, else the
+// Release picks the release a claim's setup entry reads: the current release, else the
 // available-or-not release of highest precedence under the claim's scheme (a manifest whose
 // every release is yanked or deprecated has no current release, and that is worth saying).
 func setupReleaseOf(c *network.Claim) *network.Release {
@@ -180,11 +187,11 @@ func setupReleaseOf(c *network.Claim) *network.Release {
 // by folded name, with the component-level requires_content that every component declaring
 // it shares: a file two components declare needs only what both need, since either may be
 // the one installed.
-func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []setupContent {
+func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []Content {
 	if ext == nil {
 		return nil
 	}
-	var out []setupContent
+	var out []Content
 	at := map[string]int{}
 	for _, id := range extComponentIDs(r, ext) {
 		comp := ext.Components[id]
@@ -192,11 +199,11 @@ func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []setupContent {
 			if f == "" {
 				continue
 			}
-			k := foldASCII(f)
+			k := FoldASCII(f)
 			i, ok := at[k]
 			if !ok {
 				at[k] = len(out)
-				out = append(out, setupContent{File: f, RequiresContent: appendNew([]string{}, comp.RequiresContent...)})
+				out = append(out, Content{File: f, RequiresContent: appendNew([]string{}, comp.RequiresContent...)})
 				continue
 			}
 			out[i].RequiresContent = common(out[i].RequiresContent, comp.RequiresContent)
@@ -241,7 +248,7 @@ func relDir(parts ...string) string {
 
 // declaredFiles fills e's data and config directories, groundcover files and archives from
 // r's openmw extension, in component order, each once.
-func declaredFiles(e *setupClaim, r *protocol.Release, ext *protocol.OpenMW) {
+func declaredFiles(e *SetupClaim, r *protocol.Release, ext *protocol.OpenMW) {
 	paths := map[string]string{}
 	for _, comp := range r.Components {
 		if _, ok := paths[comp.ID]; !ok {
@@ -265,7 +272,7 @@ func declaredFiles(e *setupClaim, r *protocol.Release, ext *protocol.OpenMW) {
 
 // lastDir is the folded last folder name of a "/"-separated directory.
 func lastDir(d string) string {
-	return foldASCII(d[strings.LastIndexByte(d, '/')+1:])
+	return FoldASCII(d[strings.LastIndexByte(d, '/')+1:])
 }
 
 // common keeps the names of list that are also in other (compared folded), in one pass over
@@ -273,11 +280,11 @@ func lastDir(d string) string {
 func common(list, other []string) []string {
 	in := make(map[string]bool, len(other))
 	for _, o := range other {
-		in[foldASCII(o)] = true
+		in[FoldASCII(o)] = true
 	}
 	out := []string{}
 	for _, l := range list {
-		if in[foldASCII(l)] {
+		if in[FoldASCII(l)] {
 			out = append(out, l)
 		}
 	}
@@ -289,10 +296,10 @@ func common(list, other []string) []string {
 func appendNew(list []string, add ...string) []string {
 	seen := make(map[string]bool, len(list)+len(add))
 	for _, l := range list {
-		seen[foldASCII(l)] = true
+		seen[FoldASCII(l)] = true
 	}
 	for _, a := range add {
-		if k := foldASCII(a); a != "" && !seen[k] {
+		if k := FoldASCII(a); a != "" && !seen[k] {
 			seen[k] = true
 			list = append(list, a)
 		}
@@ -300,18 +307,18 @@ func appendNew(list []string, add ...string) []string {
 	return list
 }
 
-// setupData computes the setup check's data from the model: every listed claim whose release
+// Setup computes the setup check's data from the model: every listed claim whose release
 // (setupReleaseOf) declares a content file, and every claim their relationships resolve to.
-func (b *builder) setupData() *setupDoc {
-	doc := &setupDoc{ContentFiles: map[string][]string{}, GroundcoverFiles: map[string][]string{}, FallbackArchives: map[string][]string{},
-		DataDirs: map[string][]string{}, Claims: map[string]*setupClaim{}}
-	entry := func(c *network.Claim) *setupClaim {
+func Setup(in Input) *SetupDoc {
+	doc := &SetupDoc{ContentFiles: map[string][]string{}, GroundcoverFiles: map[string][]string{}, FallbackArchives: map[string][]string{},
+		DataDirs: map[string][]string{}, Claims: map[string]*SetupClaim{}}
+	entry := func(c *network.Claim) *SetupClaim {
 		k := c.Key.String()
 		if e := doc.Claims[k]; e != nil {
 			return e
 		}
-		e := &setupClaim{claimHead: b.claimHead(c),
-			ContentFiles: []setupContent{}, RequiresContent: []string{}, Relationships: []setupRelationship{},
+		e := &SetupClaim{Head: in.Head(c),
+			ContentFiles: []Content{}, RequiresContent: []string{}, Relationships: []Relationship{},
 			DataDirs: []string{}, ConfigDirs: []string{}, Groundcover: []string{}, Archives: []string{}}
 		if c.Manifest != nil {
 			e.ProjectStatus = c.Manifest.Project.Status
@@ -321,7 +328,7 @@ func (b *builder) setupData() *setupDoc {
 			doc.Claims[k] = e
 			return e
 		}
-		e.Release = &setupRelease{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status}
+		e.Release = &Release{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status}
 		switch {
 		case r.Yanked != nil:
 			e.Release.Reason, e.Release.Replacement = r.Yanked.Reason, r.Yanked.Replacement
@@ -337,7 +344,7 @@ func (b *builder) setupData() *setupDoc {
 		doc.Claims[k] = e
 		return e
 	}
-	for _, c := range b.n.Listed {
+	for _, c := range in.Listed {
 		r := setupReleaseOf(c)
 		if r == nil || r.OpenMWExtension() == nil {
 			continue
@@ -345,14 +352,14 @@ func (b *builder) setupData() *setupDoc {
 		e := entry(c)
 		key := c.Key.String()
 		for _, f := range e.ContentFiles {
-			k := foldASCII(f.File)
+			k := FoldASCII(f.File)
 			doc.ContentFiles[k] = append(doc.ContentFiles[k], key)
 		}
 		for _, f := range e.Groundcover {
-			doc.GroundcoverFiles[foldASCII(f)] = append(doc.GroundcoverFiles[foldASCII(f)], key)
+			doc.GroundcoverFiles[FoldASCII(f)] = append(doc.GroundcoverFiles[FoldASCII(f)], key)
 		}
 		for _, f := range e.Archives {
-			doc.FallbackArchives[foldASCII(f)] = append(doc.FallbackArchives[foldASCII(f)], key)
+			doc.FallbackArchives[FoldASCII(f)] = append(doc.FallbackArchives[FoldASCII(f)], key)
 		}
 		last := map[string]bool{}
 		for _, d := range append(slices.Clone(e.DataDirs), e.ConfigDirs...) {
@@ -372,21 +379,21 @@ func (b *builder) setupData() *setupDoc {
 	return doc
 }
 
-// setupPageData is what the setup page carries itself: the counts its text states and how
-// its data is cut: the claims in the plan page's parts (PlanDataDir, installShards), the
-// name indexes in the parts under setup/data/ (setupShards).
-type setupPageData struct {
-	Files  int       `json:"files"`
-	Claims int       `json:"claims"`
-	Shards shardPlan `json:"shards"`
+// SetupPageData is what the setup page carries itself: the counts its text states and how
+// its data is cut: the claims in the plan page's parts (PlanDataDir, InstallParts), the
+// name indexes in the parts under setup/data/ (SetupParts).
+type SetupPageData struct {
+	Files  int         `json:"files"`
+	Claims int         `json:"claims"`
+	Shards shards.Plan `json:"shards"`
 }
 
-// setupShards cuts the setup check's name indexes (content_files, groundcover_files,
+// SetupParts cuts the setup check's name indexes (content_files, groundcover_files,
 // fallback_archives, data_dirs) into the setup page's parts by a hash of each folded name,
-// every part written; prefix is the claim parts' (installShards).
-func setupShards(doc *setupDoc, prefix int) (setupPageData, map[string]any) {
+// every part written; prefix is the claim parts' (InstallParts).
+func SetupParts(doc *SetupDoc, prefix int) (SetupPageData, map[string]any) {
 	names := len(doc.ContentFiles) + len(doc.GroundcoverFiles) + len(doc.FallbackArchives) + len(doc.DataDirs)
-	plan := shardPlan{Claims: prefix, Names: nameShardCount(names)}
+	plan := shards.Plan{Claims: prefix, Names: shards.NameShardCount(names)}
 	parts := map[string]any{}
 	type index = map[string]map[string][]string
 	idx := map[string]index{}
@@ -398,25 +405,11 @@ func setupShards(doc *setupDoc, prefix int) (setupPageData, map[string]any) {
 	for field, m := range map[string]map[string][]string{"content_files": doc.ContentFiles, "groundcover_files": doc.GroundcoverFiles,
 		"fallback_archives": doc.FallbackArchives, "data_dirs": doc.DataDirs} {
 		for k, keys := range m {
-			idx[nameShard(k, plan.Names)][field][k] = keys
+			idx[shards.NameShard(k, plan.Names)][field][k] = keys
 		}
 	}
-	return setupPageData{Files: len(doc.ContentFiles), Claims: len(doc.Claims), Shards: plan}, parts
+	return SetupPageData{Files: len(doc.ContentFiles), Claims: len(doc.Claims), Shards: plan}, parts
 }
 
-// setupPage is the setup check (SetupPage): a player's openmw.cfg read in the browser against
-// the setup check's data (setupData), which the page loads in parts as the file names them
-// (its CSP allows scripts of the site and no connection): the name indexes from setup/data/,
-// the claims from the plan page's parts.
-func (b *builder) setupPage() error {
-	data, parts := setupShards(b.setupData(), claimPrefixLen(len(b.n.Listed)))
-	if err := b.writeShards(SetupDataDir, parts); err != nil {
-		return err
-	}
-	return b.page("setup", &Page{Path: SetupPage, Title: "Check your setup", Section: "setup",
-		Desc:    "Read your openmw.cfg in your browser and see what the projects in this index declare about the content files, folders and archives it loads.",
-		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/setupcheck.js", "assets/setup.js"}, Offline: true, Data: data})
-}
-
-// SetupDataDir holds the setup page's name indexes, in parts (setupShards).
+// SetupDataDir holds the setup page's name indexes, in parts (SetupParts).
 const SetupDataDir = "setup/data"

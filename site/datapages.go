@@ -1,0 +1,72 @@
+package site
+
+import (
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/site/find"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
+	"github.com/DreamWeave-MP/ashyams-go/site/shards"
+)
+
+// planInput is what site/plan computes the setup and plan data from.
+func (b *builder) planInput() plan.Input {
+	return plan.Input{Listed: b.n.Listed, Head: func(c *network.Claim) plan.Head {
+		return plan.Head{Project: c.Project, Site: c.Site, SiteName: b.names.claimSiteText(c), Name: c.Name,
+			Page: claimKeyPath(c), Health: c.Health, Stale: stalenessOf(c) != staleNone}
+	}}
+}
+
+// setupPage is the setup check (plan.SetupPage): a player's openmw.cfg read in the browser
+// against the setup check's data (plan.Setup), which the page loads in parts as the file
+// names them (its CSP allows scripts of the site and no connection): the name indexes from
+// plan.SetupDataDir, the claims from the plan page's parts.
+func (b *builder) setupPage() error {
+	data, parts := plan.SetupParts(plan.Setup(b.planInput()), shards.ClaimPrefixLen(len(b.n.Listed)))
+	if err := shards.Write(plan.SetupDataDir, parts, b.writeRaw); err != nil {
+		return err
+	}
+	return b.page("setup", &Page{Path: plan.SetupPage, Title: "Check your setup", Section: "setup",
+		Desc:    "Read your openmw.cfg in your browser and see what the projects in this index declare about the content files, folders and archives it loads.",
+		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/setupcheck.js", "assets/setup.js"}, Offline: true, Data: data})
+}
+
+// planPage is the install planner (plan.PlanPage); its data is in parts under
+// plan.PlanDataDir, which the setup page loads too.
+func (b *builder) planPage() error {
+	in := b.planInput()
+	claims := plan.Install(in, plan.Setup(in))
+	prefix := shards.ClaimPrefixLen(len(b.n.Listed))
+	parts, err := plan.InstallParts(claims, prefix)
+	if err != nil {
+		return err
+	}
+	if err := shards.Write(plan.PlanDataDir, parts, b.writeRaw); err != nil {
+		return err
+	}
+	data := plan.PlanPageData{Shards: shards.Plan{Claims: prefix}}
+	for _, c := range claims {
+		if c.Release != nil {
+			data.Claims++
+		}
+	}
+	return b.page("plan", &Page{Path: plan.PlanPage, Title: "Plan an install", Section: "plan",
+		Desc:    "Choose projects and get the openmw.cfg lines, settings and downloads their publishers declare, computed in your browser.",
+		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/find.js", "assets/plan.js", "assets/planpage.js"}, Offline: true, Data: data})
+}
+
+// findInput is what site/find makes the project list's search index from: the listed claims
+// in the list's order, each as its entry shows it.
+func (b *builder) findInput() find.Input {
+	return find.Input{Listed: byName(b.n.Listed), RowTags: rowTags, Entry: func(c *network.Claim) find.Entry {
+		s, r := b.summarize(c), b.ref(c)
+		e := find.Entry{Version: s.Version, Site: r.SiteText, Type: s.Type, Status: s.Status, Game: s.Game,
+			Summary: s.Summary, Updated: s.Updated, First: s.First, Runtime: s.Runtime, OpenMW: s.OpenMW,
+			Tags: s.Tags, Stale: r.Stale != staleNone}
+		if s.Card != nil && len(s.Card.Files) > 0 {
+			e.Thumb = s.Card.Files[0]
+		}
+		for _, bd := range r.Badges {
+			e.Badges = append(e.Badges, [2]string{bd.Class, bd.Text})
+		}
+		return e
+	}}
+}

@@ -1,0 +1,164 @@
+// Package shards is the format of the data parts the setup, plan and project list pages load
+// as script files (plan/data/, setup/data/, network-data/find/): how data is cut into parts,
+// how a part is named, and the script each part is written as (assets/shards.js reads them).
+//
+// The setup and plan pages carry only what their first screen needs; the data they check
+// and plan from is in script files (the claims in plan/data/, which both read, the setup
+// check's name indexes in setup/data/), each a part of the whole the page loads when the
+// player's file or plan names it. Script files, not JSON
+// fetched: the pages' CSP allows scripts from the site itself and no connection, and a
+// script file loads from file:// as it does when served, where a fetch does not.
+//
+// A part is named by what it holds: "c" and the first hex characters of the project ids of
+// the claims in it (ClaimShard), or "n" and a hash of the folded names it indexes
+// (NameShard). Its file calls AshyamsData(name, text) with the part's JSON as a string,
+// which the page parses: JSON.parse keeps a key such as "__proto__" a key, where a script's
+// object literal would not (assets/shards.js).
+package shards
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+)
+
+// ClaimsPerPart is the most claims one part of the claims holds, on average: at 10,000 claims
+// 256 parts of about 40 claims each (a part is at most about 44 KB, 9 KB compressed).
+const ClaimsPerPart = 64
+
+// namesPerPart is the most names (content files, folders) one part of a name index holds on
+// average; maxNameShards bounds the number of parts.
+const (
+	namesPerPart  = 256
+	maxNameShards = 4096
+)
+
+// Plan is how a page's data is cut: the project id prefix length of its claim parts
+// and the number of its name parts (a power of two). The page reads it from its own data.
+type Plan struct {
+	Claims int `json:"claims"`
+	Names  int `json:"names"`
+}
+
+// ClaimPrefixLen is the shortest project id prefix (hex characters, at most 3) that cuts n
+// claims into parts of at most ClaimsPerPart on average.
+func ClaimPrefixLen(n int) int {
+	l := 0
+	for l < 3 && n > ClaimsPerPart<<(4*l) {
+		l++
+	}
+	return l
+}
+
+// NameShardCount is the fewest parts (a power of two) that hold n names at most namesPerPart
+// each on average.
+func NameShardCount(n int) int {
+	s := 1
+	for s < maxNameShards && n > namesPerPart*s {
+		s *= 2
+	}
+	return s
+}
+
+// ClaimShard names the part holding the claims of project id p.
+func ClaimShard(p string, prefix int) string {
+	return "c" + p[:min(prefix, len(p))]
+}
+
+// fnv1a is the 32-bit FNV-1a hash of s's bytes (UTF-8), as shards.js computes it.
+func fnv1a(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// NameShard names the part of a name index holding the folded name k.
+func NameShard(k string, parts int) string {
+	return fmt.Sprintf("n%x", fnv1a(k)%uint32(parts))
+}
+
+// Script is a part's file: AshyamsData('<name>', '<its JSON>'). The pages' scripts draw
+// its strings, so they follow the pages' bidi rule (pubtext.Text, each JSON string a stretch of
+// its own); the JSON is then written as served JSON is (no raw control or bidi character) and
+// quoted as a single-quoted script string (ScriptString): JSON's own double quotes stay as
+// they are, a tenth of a part's bytes.
+func Script(name string, v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("the data part %s: %w", name, err)
+	}
+	quoteEnds := func(c byte) bool { return c == '"' }
+	text := termtext.JSON(pubtext.Text(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), quoteEnds))
+	return []byte("AshyamsData(" + ScriptString(name) + "," + ScriptString(string(text)) + ");\n"), nil
+}
+
+// ScriptString is s as a single-quoted JavaScript string literal: a backslash and a single quote
+// escaped, and every character a script cannot hold raw in a string (the line terminators,
+// and any other control character) as a \u escape.
+func ScriptString(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029':
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// AllClaimShards lists the name of every claim part a prefix length makes, so each is
+// written even when empty: the page may ask for any of them (a folder named like a plan's
+// folder names a prefix), and a part that does not load is then a fault, not a gap.
+func AllClaimShards(prefix int) []string {
+	out := []string{""}
+	for i := 0; i < prefix; i++ {
+		var next []string
+		for _, p := range out {
+			for _, c := range "0123456789abcdef" {
+				next = append(next, p+string(c))
+			}
+		}
+		out = next
+	}
+	for i, p := range out {
+		out[i] = "c" + p
+	}
+	return out
+}
+
+// Write writes each part of parts as dir/<name>.js through write, in name order.
+func Write(dir string, parts map[string]any, write func(rel string, data []byte) error) error {
+	names := make([]string, 0, len(parts))
+	for n := range parts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		js, err := Script(n, parts[n])
+		if err != nil {
+			return err
+		}
+		if err := write(dir+"/"+n+".js", js); err != nil {
+			return err
+		}
+	}
+	return nil
+}
