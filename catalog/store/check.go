@@ -3,7 +3,6 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,16 +18,13 @@ import (
 )
 
 // Check verifies every invariant of seeds/state.txt ("Recovery") and returns each broken one,
-// sorted by path then message; none means the state is sound. It never modifies anything.
-// Each Problem's Kind names the invariant it breaks (the Kind constants list them), so a reader
-// refuses by kind instead of checking again. A record that does not parse is reported once, not
-// again by each record naming it. Events and origin.previous may name a claim or site that is
-// gone: events outlive their claims, and a move or a source's removal removes a site.
+// sorted by path then message; it modifies nothing. A reader refuses by Problem.Kind. A record
+// that does not parse is reported once, not again by each record naming it. Events and
+// origin.previous may name a gone claim or site: events outlive their claims.
 func (d *Dir) Check() []Problem { return d.check(false).out }
 
-// check runs every check and sorts the problems. render is the scope a build needs: media/'s
-// bytes are not read (a build hashes each image it uses, MediaProblem), and the held
-// manifests that pass their checks are kept for the network model (checker.manifests).
+// check runs every check and sorts the problems. render is the scope a build needs: media/ is
+// not read (a build hashes the images it uses) and the held manifests that pass are kept.
 func (d *Dir) check(render bool) *checker {
 	c := &checker{d: d, render: render}
 	c.run()
@@ -48,16 +44,14 @@ type checker struct {
 	sources map[string]Source // by file stem
 	origins map[string]Origin // by directory name
 	claims  map[string]Claim  // by "project/site"
-	// broken holds the records that exist but do not parse ("source:<stem>", "origin:<site>",
-	// "claim:<project>/<site>"): reported once, so references to them are not reported again.
-	broken map[string]bool
+	broken  map[string]bool   // "source:<stem>", "origin:<site>", "claim:<project>/<site>" that do not parse
 	// found by the layout scan, sorted
 	sourceFiles []string // stems of sources/*.json
 	siteDirs    []string // origins/<site> holding origin.json
 	claimDirs   []string // "project/site" holding claim.json
 	eventFiles  []string // events/*.json
 	mediaFiles  []string // media/*
-	// read for CheckLoad: what Check parsed and hashed, so a refresh reads the state once
+	// what CheckLoad returns, so a refresh reads the state once
 	net       *Network
 	events    []Event
 	indexSums map[string]string             // site -> digest of the held dreamweave.json
@@ -67,14 +61,6 @@ type checker struct {
 
 func (c *checker) add(k Kind, path, format string, args ...any) {
 	c.out = append(c.out, Problem{Path: path, Kind: k, Message: fmt.Sprintf(format, args...)})
-}
-
-func (c *checker) leftover(rel string) {
-	c.out = append(c.out, Problem{Path: rel, Kind: Leftover, Message: LeftoverMessage})
-}
-
-func (c *checker) stray(rel string) {
-	c.add(Stray, rel, "is not part of the state layout (seeds/state.txt, \"Layout\")")
 }
 
 func (c *checker) run() {
@@ -135,143 +121,6 @@ func (c *checker) read(rel string, v any) bool {
 	return true
 }
 
-// entries lists the directory rel (every name, sorted), reporting a problem when it cannot be
-// read; a missing directory is empty.
-func (c *checker) entries(rel string) []fs.DirEntry {
-	ents, err := os.ReadDir(c.d.Path(rel))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		c.add(Unreadable, rel, "cannot be listed: %v", err)
-	}
-	return ents
-}
-
-// scan walks the layout: it reports stray names and leftovers, and lists the records to read.
-func (c *checker) scan() {
-	for _, e := range c.entries("") {
-		n := e.Name()
-		switch {
-		case IsTemp(n):
-			c.leftover(n)
-		case strings.HasPrefix(n, "."): // .git and other Git files of the checkout
-		case n != NetworkFile && c.notDirOrFile(n, e):
-		case e.IsDir() && n == SourcesDir:
-			c.sourceFiles = c.files(SourcesDir, ".json")
-		case e.IsDir() && n == EventsDir:
-			c.eventFiles = c.files(EventsDir, ".json")
-		case e.IsDir() && n == MediaDir:
-			c.mediaFiles = c.files(MediaDir, "")
-		case e.IsDir() && n == OriginsDir:
-			for _, site := range c.dirs(OriginsDir) {
-				if c.recordDir(OriginsDir+"/"+site, OriginFile, IndexFile) {
-					c.siteDirs = append(c.siteDirs, site)
-				}
-			}
-		case e.IsDir() && n == ClaimsDir:
-			for _, p := range c.dirs(ClaimsDir) {
-				sites := c.dirs(ClaimsDir + "/" + p)
-				if len(c.entries(ClaimsDir+"/"+p)) == 0 {
-					c.leftoverDir(ClaimsDir + "/" + p)
-				}
-				for _, site := range sites {
-					if c.recordDir(ClaimsDir+"/"+p+"/"+site, ClaimFile, ManifestFile) {
-						c.claimDirs = append(c.claimDirs, p+"/"+site)
-					}
-				}
-			}
-		case !e.IsDir() && n == NetworkFile:
-		case !e.IsDir() && n == ReferenceReadme: // the reference index's save writes it
-		case e.IsDir() && n == OwnDir: // this index's own files, read with their records
-		default:
-			c.stray(n)
-		}
-	}
-}
-
-// files lists the regular files in dir ending in ext (any name when ext is ""), reporting
-// leftovers and anything else as stray.
-func (c *checker) files(dir, ext string) []string {
-	var out []string
-	for _, e := range c.entries(dir) {
-		n, rel := e.Name(), dir+"/"+e.Name()
-		switch {
-		case IsTemp(n) && !e.IsDir():
-			c.leftover(rel)
-		case e.IsDir() || strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ext) || n == ext:
-			c.stray(rel)
-		default:
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// dirs lists the directories in dir, reporting leftovers and any file as stray.
-func (c *checker) dirs(dir string) []string {
-	var out []string
-	for _, e := range c.entries(dir) {
-		n, rel := e.Name(), dir+"/"+e.Name()
-		switch {
-		case IsTemp(n) && !e.IsDir():
-			c.leftover(rel)
-		case c.notDirOrFile(rel, e):
-		case !e.IsDir() || strings.HasPrefix(n, "."):
-			c.stray(rel)
-		default:
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// notDirOrFile reports an entry that is neither a directory nor a regular file (a symbolic
-// link, a device, a pipe) and returns true for it. A file's name is read and reported then
-// (readFile's words): this is for names the layout gives directories, and for strays.
-func (c *checker) notDirOrFile(rel string, e fs.DirEntry) bool {
-	if t := e.Type(); t.IsDir() || t.IsRegular() {
-		return false
-	}
-	c.add(Unreadable, rel, "cannot be read: %s", readErrorWords(notRegular(rel, e.Type())))
-	return true
-}
-
-// leftoverDir reports an empty directory: what an interrupted write left (Git keeps no empty
-// directories, so a checkout never has one).
-func (c *checker) leftoverDir(rel string) {
-	c.out = append(c.out, Problem{Path: rel + "/", Kind: Leftover, Message: "holds no record: " + LeftoverMessage})
-}
-
-// recordDir checks a directory that holds one record file and, optionally, its bytes file. It
-// reports true when the record file is present. Without it, a directory holding only leftovers
-// (reported one by one) or nothing (reported itself) is what an interrupted write left; one
-// holding anything else is missing its record.
-func (c *checker) recordDir(dir, record, bytesFile string) bool {
-	has, other := false, false
-	ents := c.entries(dir)
-	for _, e := range ents {
-		n, rel := e.Name(), dir+"/"+e.Name()
-		switch {
-		case IsTemp(n) && !e.IsDir():
-			c.leftover(rel)
-		case !e.IsDir() && n == record:
-			has = true
-		case !e.IsDir() && n == bytesFile:
-			other = true
-		default:
-			other = true
-			c.stray(rel)
-		}
-	}
-	switch {
-	case has:
-		return true
-	case other:
-		c.add(Unreadable, dir+"/"+record, "missing, but its directory holds other files")
-	case len(ents) == 0: // (temporary files were reported one by one)
-		c.leftoverDir(dir)
-	}
-	return false
-}
-
 func (c *checker) network() {
 	empty := len(c.sourceFiles) == 0 && len(c.siteDirs) == 0 && len(c.claimDirs) == 0 && len(c.eventFiles) == 0
 	if !c.d.Exists(NetworkFile) {
@@ -322,8 +171,7 @@ func readInto[T any](c *checker, what, key string, path func(string) string, m m
 	}
 }
 
-// originMissing reports whether no origin record id exists; an origin.json that exists but does
-// not parse is already reported, so it does not count as missing.
+// originMissing reports whether origin id has no record (one that does not parse is not missing).
 func (c *checker) originMissing(id string) bool {
 	_, ok := c.origins[id]
 	return !ok && !c.broken["origin:"+id]
@@ -348,15 +196,12 @@ func (c *checker) checkSources() {
 		if s.Health != SourceResolved && s.Health != SourceRemoved && s.Problem == nil {
 			c.add(BadValue, rel, "is %s but records no problem", s.Health)
 		}
-		// The source names an origin that exists. (Its origin lists it once the refresh has
-		// written both; the listing is checked from the origin's side, which is written last.)
+		// Its origin lists it: checked from the origin's side, which is written last.
 		if s.Origin != nil {
 			if c.originMissing(*s.Origin) {
 				c.noOrigin(Dangling, rel, *s.Origin)
 			}
-			// Discovery ends at the site index it found, so a resolved source's trail names
-			// its origin's index_url. When it does not, another index URL holds the site id
-			// (SiteID keeps 8 hex digits, so two URLs can share one) or the records disagree.
+			// Discovery ends at the index it found, so the trail names its origin's index_url.
 			if o, ok := c.origins[*s.Origin]; ok && s.Health == SourceResolved &&
 				!slices.ContainsFunc(s.Trail, func(st TrailStep) bool { return st.URL == o.IndexURL }) {
 				c.add(TrailMismatch, rel, "leads to origin %s, but its discovery trail never reached that origin's index_url %s (two site index URLs sharing one site id, or records that disagree)", *s.Origin, o.IndexURL)
@@ -414,47 +259,9 @@ func (c *checker) checkOrigins() {
 	}
 }
 
-// checkIndex: the held site index hashes to index_sha256 (or, while a replacement is pending,
-// to pending_sha256).
-func (c *checker) checkIndex(site string, o Origin) {
-	idx := OriginIndexPath(site)
-	b, err := c.d.ReadBytes(idx)
-	recorded := deref(o.IndexSHA256)
-	switch {
-	case err == nil:
-		c.indexSums[site] = Digest(b)
-		c.heldMatches(idx, OriginFile+" records", "index_sha256", Digest(b), recorded, deref(o.PendingSHA256), IndexDigest, IndexDigest)
-	case !errors.Is(err, fs.ErrNotExist):
-		c.add(Unreadable, idx, "cannot be read: %s", readErrorWords(err))
-	case recorded != "":
-		c.add(IndexMissing, idx, "is missing, but origin.json records index_sha256 %s", recorded)
-	}
-}
-
-// heldMatches reports whether held bytes at rel, hashing to got, are the ones their record
-// vouches for: field's recorded digest or, while a replacement is pending, the pending one. It
-// reports a problem of kind unrecorded when the record has neither, of kind mismatch otherwise.
-func (c *checker) heldMatches(rel, records, field, got, recorded, pending string, unrecorded, mismatch Kind) bool {
-	switch {
-	case recorded == "" && pending == "":
-		c.add(unrecorded, rel, "is held but %s no %s", records, field)
-	case got == recorded, pending != "" && got == pending:
-		return true
-	case pending != "":
-		c.add(mismatch, rel, "hashes to %s, but %s %s %q and pending_sha256 %s", got, records, field, recorded, pending)
-	default:
-		c.add(mismatch, rel, "hashes to %s, but %s %s %s", got, records, field, recorded)
-	}
-	return false
-}
-
-// checkRemovedSources: a site that only removed sources lead to keeps no claim in the catalog.
-// SourceRemoved: "its sites' claims are withdrawn unless another enrolled source still leads to
-// them", and state.txt's withdrawn is the only health out of the catalog. A refresh writes a
-// source's record before its site's claims and marks sources removed only after withdrawing
-// the claims of the sites they led to, so a refresh cut short never leaves this; two refreshes
-// writing one state at once did (a source removed by one, its site's claims current by the
-// other).
+// checkRemovedSources: a site only removed sources lead to keeps no claim in the catalog
+// (SourceRemoved). A refresh withdraws the claims before it marks the sources removed, so only
+// two refreshes writing one state at once leave this.
 func (c *checker) checkRemovedSources() {
 	removed := map[string][]string{} // site id -> the removed sources that led there
 	live := map[string]bool{}        // site ids a source not removed leads to
@@ -540,72 +347,6 @@ func (c *checker) checkClaims() {
 	}
 }
 
-// checkManifest: the held bytes hash to ingested_sha256 and are a manifest of the claim's
-// project. While a replacement is pending (a refresh cut short between the two writes), the
-// bytes may also be the pending ones. In the render scope a manifest that passes is kept.
-func (c *checker) checkManifest(project, site string, cl Claim) {
-	mrel := ManifestPath(project, site)
-	b, err := c.d.ReadBytes(mrel)
-	pending := deref(cl.PendingSHA256)
-	if cl.PendingSHA256 != nil && !hexDigest.MatchString(pending) {
-		c.add(BadValue, ClaimPath(project, site), "pending_sha256 %q is not a SHA-256 digest", pending)
-	}
-	ingested := cl.Ingested()
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		c.add(Unreadable, mrel, "cannot be read: %s", readErrorWords(err))
-		return
-	}
-	if err != nil {
-		if ingested != "" {
-			c.add(ManifestMissing, mrel, "is missing, but claim.json records ingested_sha256 %s", ingested)
-		}
-		return
-	}
-	got := Digest(b)
-	c.manSums[project+"/"+site] = got
-	ok := c.heldMatches(mrel, ClaimFile+" records", "ingested_sha256", got, ingested, pending, ManifestUnrecorded, ManifestDigest)
-	if ingested == "" && pending == "" {
-		return
-	}
-	m := c.manifest(mrel, project, b)
-	if ok && m != nil && c.render {
-		c.manifests[project+"/"+site] = m
-	}
-	// The bytes the claim vouches for, held to the schema in the full scope (the build reads
-	// past it; check says it, as a value out of form).
-	if ok && m != nil && !c.render {
-		if msg := manifestSchemaProblem(b); msg != "" {
-			c.add(BadValue, mrel, "%s", msg)
-		}
-	}
-}
-
-// manifest decodes held manifest bytes and checks they describe project, reporting (and
-// returning nil) when they do not: bytes that do not decode as a project manifest, another
-// document, another project. Both scopes decode the whole manifest, as the network model
-// does, so what check passes the build can read; in the full scope checkManifest also holds
-// the bytes to the protocol's schema (manifestSchemaProblem).
-func (c *checker) manifest(rel, project string, b []byte) *protocol.Manifest {
-	var m protocol.Manifest
-	err := json.Unmarshal(b, &m)
-	var syntax *json.SyntaxError
-	switch {
-	case errors.As(err, &syntax):
-		c.add(ManifestContent, rel, "is not JSON: %v", err)
-		return nil
-	case err != nil:
-		c.add(ManifestContent, rel, "does not parse as a project manifest: %v", err)
-		return nil
-	case m.Document != protocol.DocProject:
-		c.add(ManifestContent, rel, "has document %q, not %q", m.Document, protocol.DocProject)
-		return nil
-	case m.Project.ID != project:
-		c.add(ManifestContent, rel, "describes project %q, not the claim's project %s", m.Project.ID, project)
-		return nil
-	}
-	return &m
-}
-
 func (c *checker) checkEvents() {
 	for _, f := range c.eventFiles {
 		rel := EventsDir + "/" + f
@@ -637,25 +378,6 @@ func (c *checker) checkEvents() {
 			}
 		}
 		c.time(rel, "observed_at", e.ObservedAt)
-	}
-}
-
-// checkMedia: every cached image is named by the digest of its bytes. The render scope leaves
-// them to the build, which reads only the images it uses.
-func (c *checker) checkMedia() {
-	if c.render {
-		return
-	}
-	for _, f := range c.mediaFiles {
-		rel := MediaDir + "/" + f
-		b, err := c.d.ReadBytes(rel)
-		if err != nil {
-			c.add(Unreadable, rel, "cannot be read: %s", readErrorWords(err))
-			continue
-		}
-		if _, p := MediaProblem(rel, b); p != nil {
-			c.out = append(c.out, *p)
-		}
 	}
 }
 
