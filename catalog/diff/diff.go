@@ -44,68 +44,6 @@ func Diff(before, after *protocol.Manifest) []Change {
 	return out
 }
 
-// js encodes v as compact JSON without HTML escaping; a value that cannot be encoded (never a
-// protocol type) is null.
-func js(v any) json.RawMessage {
-	b, err := encode(v)
-	if err != nil {
-		return json.RawMessage("null")
-	}
-	return b
-}
-
-// opt encodes s as a JSON string, or null when empty (an absent optional field).
-func opt(s string) json.RawMessage {
-	if s == "" {
-		return json.RawMessage("null")
-	}
-	return js(s)
-}
-
-// optPtr is s as a nullable string: nil when empty.
-func optPtr(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-// setDiff returns the strings of a not in b and of b not in a, each sorted and without
-// duplicates: the reference compares these lists as sets.
-func setDiff(b, a []string) (added, removed []string) {
-	in := func(l []string) map[string]bool {
-		m := map[string]bool{}
-		for _, s := range l {
-			m[s] = true
-		}
-		return m
-	}
-	bs, as := in(b), in(a)
-	added, removed = []string{}, []string{}
-	for s := range as {
-		if !bs[s] {
-			added = append(added, s)
-		}
-	}
-	for s := range bs {
-		if !as[s] {
-			removed = append(removed, s)
-		}
-	}
-	sort.Strings(added)
-	sort.Strings(removed)
-	return added, removed
-}
-
-// setChange appends a change of token with the set difference of b and a, when there is one.
-func setChange(out []Change, token string, b, a []string) []Change {
-	added, removed := setDiff(b, a)
-	if len(added) == 0 && len(removed) == 0 {
-		return out
-	}
-	return append(out, Change{Change: token, Added: added, Removed: removed})
-}
-
 func projectChanges(b, a *protocol.Project) []Change {
 	var out []Change
 	pf := func(name string, bv, av json.RawMessage) {

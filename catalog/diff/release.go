@@ -3,10 +3,7 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
@@ -16,10 +13,9 @@ import (
 type mode int
 
 const (
-	// headMode: two different releases, a channel's head before and after it moved. What
-	// differs between any two versions by construction (artifact digests and file names,
-	// download and signature URLs, source tag, release and revision) is not reported;
-	// everything a reader installs against is.
+	// headMode: a channel's head before and after it moved. What differs between any two
+	// versions by construction (digests, file names, URLs, source tag and revision) is not
+	// reported; everything a reader installs against is.
 	headMode mode = iota
 	// amendMode: one release whose version did not change: every difference is reported.
 	amendMode
@@ -73,9 +69,8 @@ func compareRelease(b, a *protocol.Release, md mode) []Change {
 	return out
 }
 
-// runtimeChanges compares runtime constraints by id. Constraints are compared as parsed under
-// the numeric scheme (SPEC section 1: runtime constraints use it), so ">=0.49" and ">= 0.49.0"
-// are the same; before and after are the strings as published, null when absent.
+// runtimeChanges compares runtime constraints by id, parsed under the numeric scheme (SPEC
+// section 1), so ">=0.49" and ">= 0.49.0" are the same; before and after are as published.
 func runtimeChanges(b, a map[string]string) []Change {
 	var out []Change
 	for _, id := range unionKeys(b, a) {
@@ -119,9 +114,8 @@ func valueConstraintEqual(x, y any) bool {
 	return bytes.Equal(js(x), js(y))
 }
 
-// constraintValue is a decoded lua_api value as an event stores it: the string, null when
-// absent, or the JSON text of a value that is not a string (validation reports such a value;
-// the event still says what changed).
+// constraintValue is a decoded lua_api value as an event stores it: the string, null, or the
+// JSON text of a value that is not a string.
 func constraintValue(v any) json.RawMessage {
 	switch x := v.(type) {
 	case nil:
@@ -132,8 +126,7 @@ func constraintValue(v any) json.RawMessage {
 	return js(string(js(v)))
 }
 
-// platformKey is a platform as the reference names it: "os/arch", with "+variant" when there
-// is one.
+// platformKey is a platform as the reference names it: "os/arch", and "+variant" if any.
 func platformKey(os, arch, variant string) string {
 	if variant != "" {
 		return os + "/" + arch + "+" + variant
@@ -149,185 +142,6 @@ func platformKeys(ps []protocol.Platform) []string {
 	return out
 }
 
-// unionKeys returns the keys of two maps, sorted.
-func unionKeys[V any](b, a map[string]V) []string {
-	keys := slices.Collect(maps.Keys(b))
-	for k := range a {
-		if _, ok := b[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// multisetDiff returns the items of a not in b (in a's order) and of b not in a (in b's
-// order), counting duplicates.
-func multisetDiff[T any](b, a []T, key func(T) string) (added, removed []T) {
-	return minus(a, b, key), minus(b, a, key)
-}
-
-// minus returns the items of x not in y, in x's order, counting duplicates.
-func minus[T any](x, y []T, key func(T) string) []T {
-	count := map[string]int{}
-	for _, v := range y {
-		count[key(v)]++
-	}
-	var out []T
-	for _, v := range x {
-		if k := key(v); count[k] > 0 {
-			count[k]--
-		} else {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// pairByKey pairs items with equal keys, in order, the first before item with the first after
-// item and so on. It returns after -> before and before -> after indexes, -1 for none.
-func pairByKey(bn, an int, bkey, akey func(int) string) (a2b, b2a []int) {
-	a2b, b2a = make([]int, an), make([]int, bn)
-	queue := map[string][]int{}
-	for i := 0; i < bn; i++ {
-		b2a[i] = -1
-		queue[bkey(i)] = append(queue[bkey(i)], i)
-	}
-	for j := 0; j < an; j++ {
-		a2b[j] = -1
-		if q := queue[akey(j)]; len(q) > 0 {
-			a2b[j], b2a[q[0]] = q[0], j
-			queue[akey(j)] = q[1:]
-		}
-	}
-	return a2b, b2a
-}
-
-// present is v as a JSON string, or null when it is absent (!ok).
-func present(v string, ok bool) json.RawMessage {
-	if !ok {
-		return json.RawMessage("null")
-	}
-	return js(v)
-}
-
-// --- extensions ---
-
-// decodeExtensions decodes each namespace's value (numbers kept as written). A value that is
-// not JSON (only possible for a manifest built in code) is kept as its text.
-func decodeExtensions(ext map[string]json.RawMessage) map[string]any {
-	out := make(map[string]any, len(ext))
-	for ns, raw := range ext {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			v = string(raw)
-		}
-		out[ns] = v
-	}
-	return out
-}
-
-// openmwFacts are the openmw extension values reported on their own: the Lua API constraint,
-// the release's required content, and each component's install data (nil when absent).
-type openmwFacts struct {
-	luaAPI          any
-	requiresContent any
-	components      map[string]map[string]any
-}
-
-// takeOpenMW removes the openmw values reported on their own from the decoded extensions (so
-// the namespace comparison does not report them again) and returns them.
-func takeOpenMW(ext map[string]any) openmwFacts {
-	f := openmwFacts{components: map[string]map[string]any{}}
-	o, ok := ext["openmw"].(map[string]any)
-	if !ok {
-		return f
-	}
-	f.luaAPI, f.requiresContent = o["lua_api"], o["requires_content"]
-	delete(o, "lua_api")
-	delete(o, "requires_content")
-	if comps, ok := o["components"].(map[string]any); ok {
-		for id, c := range comps {
-			if cm, ok := c.(map[string]any); ok {
-				f.components[id] = cm
-				delete(comps, id)
-			}
-		}
-		if len(comps) == 0 {
-			delete(o, "components")
-		}
-	}
-	return f
-}
-
-// stringList is a decoded list of strings; anything else in it is kept as its text, and a
-// value that is not a list (validation reports it) is a list of that one value.
-func stringList(v any) []string {
-	l, ok := v.([]any)
-	if !ok && v != nil {
-		return []string{valueText(v)}
-	}
-	var out []string
-	for _, x := range l {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
-		} else {
-			out = append(out, string(js(x)))
-		}
-	}
-	return out
-}
-
-// extensionChanges compares namespaces (sorted): added, removed, or changed (what is left of
-// openmw once its reported parts are taken out counts too).
-func extensionChanges(b, a map[string]any) []Change {
-	var out []Change
-	for _, ns := range unionKeys(b, a) {
-		bv, inB := b[ns]
-		av, inA := a[ns]
-		switch {
-		case !inB:
-			out = append(out, Change{Change: ChangeExtensionAdded, Namespace: ns})
-		case !inA:
-			out = append(out, Change{Change: ChangeExtensionRemoved, Namespace: ns})
-		case !bytes.Equal(js(bv), js(av)):
-			out = append(out, Change{Change: ChangeExtensionChanged, Namespace: ns})
-		}
-	}
-	return out
-}
-
-// valueText renders a decoded value for a details line: strings as themselves, lists
-// comma-separated, absent and empty lists as "none", anything else as compact JSON.
-func valueText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "none"
-	case string:
-		return x
-	case json.Number:
-		return x.String()
-	case []any:
-		if len(x) == 0 {
-			return "none"
-		}
-		parts := make([]string, len(x))
-		for i, e := range x {
-			if s, ok := e.(string); ok {
-				parts[i] = s
-			} else {
-				parts[i] = string(js(e))
-			}
-		}
-		return strings.Join(parts, ", ")
-	}
-	return string(js(v))
-}
-
-// --- relationships ---
-
 // targetOf is a relationship's target as events store it.
 func targetOf(r *protocol.Relationship) *Target {
 	name := r.Name
@@ -341,9 +155,7 @@ func targetOf(r *protocol.Relationship) *Target {
 }
 
 // relationshipIdentity is what a relationship is about: its project id, else its capability,
-// else its URL, else its name (SPEC section 4's resolution order, then display text). A
-// relationship naming both project and capability is identified by the project; one naming
-// nothing at all has the empty identity.
+// URL or name (SPEC section 4's resolution order, then display text).
 func relationshipIdentity(r *protocol.Relationship) string {
 	switch {
 	case r.Project != "":
@@ -357,12 +169,10 @@ func relationshipIdentity(r *protocol.Relationship) string {
 	}
 }
 
-// relationshipChanges matches relationships by identity, the same kind first (so "requires X"
-// and "conflicts X" side by side stay apart), then any kind (a kind change). Matched pairs are
-// reported in the after order (kind, then constraint), then added ones in the after order,
-// then removed ones in the before order. A matched relationship whose display name, URL or
-// reason changed is not reported (the reference records none of them); the target of its
-// other changes shows the new name and URL.
+// relationshipChanges matches relationships by identity, the same kind first, then any kind
+// (a kind change). It reports matched pairs (kind, then constraint) and added ones in the
+// after order, then removed ones; a changed name, URL or reason alone is not reported, as in
+// the reference.
 func relationshipChanges(b, a []protocol.Relationship) []Change {
 	a2b, b2a := pairByKey(len(b), len(a),
 		func(i int) string { return relationshipIdentity(&b[i]) + "\x00" + b[i].Kind },
@@ -411,16 +221,13 @@ func relationshipChanges(b, a []protocol.Relationship) []Change {
 	return out
 }
 
-// sameConstraintText reports whether two relationship constraints differ only in whitespace.
-// The target's scheme is not known here (a constraint is evaluated under the TARGET's scheme,
-// SPEC section 1), so precedence is not used: "=1.5" and "=1.50" differ under numeric.
+// sameConstraintText reports whether two constraints differ only in whitespace: the target's
+// scheme (SPEC section 1) is not known here, so "=1.5" and "=1.50" differ.
 func sameConstraintText(x, y string) bool {
 	cx, err1 := version.ParseConstraint(x)
 	cy, err2 := version.ParseConstraint(y)
 	return err1 == nil && err2 == nil && cx.String() == cy.String()
 }
-
-// --- components and groups ---
 
 func orNone(s string) string {
 	if s == "" {
@@ -429,12 +236,9 @@ func orNone(s string) string {
 	return s
 }
 
-// componentChanges matches components by id: added ones (after order), then the matched ones
-// whose selection or OpenMW install data changed, then removed ones (before order). The
-// details name what changed, "what: before → after": required, default, group, path, the rules
-// between components (requires, conflicts), and each OpenMW install value ("OpenMW
-// content_files: ..."). OpenMW install data of an id that is no component on both sides is
-// reported last, by id.
+// componentChanges matches components by id: added ones (after order), the matched ones
+// whose selection or OpenMW install data changed, with details "what: before → after", then
+// removed ones; last, by id, OpenMW install data of an id that is no component.
 func componentChanges(b, a []protocol.Component, bo, ao map[string]map[string]any) []Change {
 	a2b, b2a := pairByKey(len(b), len(a), func(i int) string { return b[i].ID }, func(j int) string { return a[j].ID })
 	var out []Change
@@ -491,28 +295,7 @@ func componentChanges(b, a []protocol.Component, bo, ao map[string]map[string]an
 	return out
 }
 
-// list encodes a slice, with nil and empty both as [] (an absent list and an empty one say the
-// same thing).
-func list[T any](s []T) json.RawMessage {
-	if len(s) == 0 {
-		return json.RawMessage("[]")
-	}
-	return js(s)
-}
-
-// openmwDetails compares one component's OpenMW install data key by key (sorted).
-func openmwDetails(b, a map[string]any) []string {
-	var out []string
-	for _, k := range unionKeys(b, a) {
-		if bv, av := b[k], a[k]; !bytes.Equal(js(bv), js(av)) {
-			out = append(out, "OpenMW "+k+": "+valueText(bv)+arrow+valueText(av))
-		}
-	}
-	return out
-}
-
-// groupChanges reports each group (by id, sorted) whose selection rule changed, appeared
-// (before null) or went away (after null).
+// groupChanges reports each group, by id, whose selection rule changed, appeared or went.
 func groupChanges(b, a []protocol.Group) []Change {
 	sel := func(gs []protocol.Group) map[string]string {
 		m := map[string]string{}
@@ -532,96 +315,6 @@ func groupChanges(b, a []protocol.Group) []Change {
 			continue
 		}
 		out = append(out, Change{Change: ChangeGroupSelection, Group: id, Before: present(bv, inB), After: present(av, inA)})
-	}
-	return out
-}
-
-// --- artifacts ---
-
-func artifactPlatform(p *protocol.ArtifactPlatform) string {
-	if p == nil {
-		return "none"
-	}
-	return platformKey(p.OS, p.Arch, p.Variant)
-}
-
-func layoutText(l *protocol.Layout) string {
-	if l == nil {
-		return "none"
-	}
-	return string(js(l))
-}
-
-// artifactChanges matches artifacts by id: each after artifact (in order) is artifact-added,
-// or its changes (digest in amend mode, size, file details, sources added and removed,
-// signatures added and removed); then removed artifacts (before order). In amend mode
-// sources and signatures are matched by URL; in head mode by what they are (a source's kind
-// and name, a signature's format, issuer and identity), because every URL names its version:
-// a mirror or a signature appearing or going away is reported, a new download URL is not.
-func artifactChanges(b, a []protocol.Artifact, md mode) []Change {
-	amend := md == amendMode
-	a2b, b2a := pairByKey(len(b), len(a), func(i int) string { return b[i].ID }, func(j int) string { return a[j].ID })
-	var out []Change
-	for j := range a {
-		aa := &a[j]
-		i := a2b[j]
-		if i < 0 {
-			size := uint64(0)
-			if aa.Size > 0 {
-				size = uint64(aa.Size)
-			}
-			out = append(out, Change{Change: ChangeArtifactAdded, Artifact: aa.ID, Filename: aa.Filename, Size: size, SHA256: aa.Digests.SHA256})
-			continue
-		}
-		ba := &b[i]
-		if amend && ba.Digests.SHA256 != aa.Digests.SHA256 {
-			out = append(out, Change{Change: ChangeArtifactDigest, Artifact: aa.ID, Before: js(ba.Digests.SHA256), After: js(aa.Digests.SHA256)})
-		}
-		if ba.Size != aa.Size {
-			out = append(out, Change{Change: ChangeArtifactSize, Artifact: aa.ID, Before: js(max(ba.Size, 0)), After: js(max(aa.Size, 0))})
-		}
-		var details []string
-		detail := func(what, bv, av string) {
-			if bv != av {
-				details = append(details, what+": "+bv+arrow+av)
-			}
-		}
-		detail("format", ba.Format, aa.Format)
-		detail("platform", artifactPlatform(ba.Platform), artifactPlatform(aa.Platform))
-		if amend {
-			detail("file name", ba.Filename, aa.Filename)
-		}
-		detail("media type", ba.MediaType, aa.MediaType)
-		detail("layout", layoutText(ba.Layout), layoutText(aa.Layout))
-		if len(details) > 0 {
-			out = append(out, Change{Change: ChangeArtifactFile, Artifact: aa.ID, Details: details})
-		}
-
-		srcKey := func(s protocol.ArtifactSource) string { return s.URL }
-		sigKey := func(s protocol.Signature) string { return s.URL }
-		if !amend {
-			srcKey = func(s protocol.ArtifactSource) string { return s.Kind + "\x00" + s.Name }
-			sigKey = func(s protocol.Signature) string { return s.Format + "\x00" + s.Issuer + "\x00" + s.Identity }
-		}
-		sadd, srem := multisetDiff(ba.Sources, aa.Sources, srcKey)
-		for _, s := range sadd {
-			out = append(out, Change{Change: ChangeArtifactSourceAdded, Artifact: aa.ID, URL: s.URL, Kind: s.Kind})
-		}
-		for _, s := range srem {
-			out = append(out, Change{Change: ChangeArtifactSourceRemoved, Artifact: aa.ID, URL: s.URL, Kind: s.Kind})
-		}
-		gadd, grem := multisetDiff(ba.Signatures, aa.Signatures, sigKey)
-		for _, s := range gadd {
-			out = append(out, Change{Change: ChangeSignatureAdded, Artifact: aa.ID, Format: s.Format, URL: s.URL})
-		}
-		for _, s := range grem {
-			out = append(out, Change{Change: ChangeSignatureRemoved, Artifact: aa.ID, Format: s.Format, URL: s.URL})
-		}
-	}
-	for i := range b {
-		if b2a[i] < 0 {
-			out = append(out, Change{Change: ChangeArtifactRemoved, Artifact: b[i].ID, Filename: b[i].Filename})
-		}
 	}
 	return out
 }
