@@ -318,54 +318,17 @@ type fetchResult struct {
 }
 
 // fetchManifest downloads the advertised manifest and checks its bytes against the advertised
-// digest. On a mismatch (a half-finished deployment, seeds/crawler.txt): wait 5 s, re-read the
-// site index, fetch again; wait 20 s, once more; still no match with anything the site
-// advertises: inconsistent, the last good manifest kept. A body over the size limit is refused
-// by crawler policy (remembered by digest); a refused address is manifest-unreachable with the
-// refusal as the problem (the address guard is not a resource limit); a time budget running
-// out is manifest-unreachable naming the budget; an interrupt ends the refresh (ctxErr).
+// digest. On a mismatch (a half-finished deployment, seeds/crawler.txt) it waits RetryWaits,
+// re-reads the site index and fetches again; still no match with anything advertised:
+// inconsistent, the last good manifest kept. An interrupt ends the refresh (ctxErr).
 func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.IndexEntry, h *held, v store.Validators) fetchResult {
 	res := fetchResult{entry: entry}
 	murl := resolve(sr.indexURL, entry.Manifest)
 	adv := entry.ManifestSHA256
 	for attempt := 0; ; attempt++ {
-		// manifest_sha256 is the change signal, validators only a transport courtesy
-		// (seeds/crawler.txt): while the site advertises a digest other than the held one, a
-		// 304 could only claim the held bytes, which are not what is advertised; a server
-		// whose ETag does not follow content would answer 304 forever. So the GET is
-		// conditional only when the advertised digest is the held one.
-		heldAdvertised := h != nil && adv == h.digest
-		req := guard.Request{URL: murl, Accept: acceptManifest}
-		if heldAdvertised {
-			req.ETag, req.LastModified = v.ETag, v.LastModified
-		}
-		resp, err := r.get.Get(ctx, req)
-		if err := r.stopped(); err != nil {
-			res.ctxErr = err
+		body, resp, done := r.getManifest(ctx, &res, murl, adv, h, v)
+		if done {
 			return res
-		}
-		var body []byte
-		switch {
-		case guard.KindOf(err) == guard.KindTooLarge:
-			res.health, res.problem, res.reject = store.ClaimRefused, err.Error(), true
-			res.findings = []store.Finding{store.Quoting(res.health, res.problem, murl)}
-			return res
-		case err != nil:
-			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, nil, err)
-			res.findings = []store.Finding{store.Quoting(res.health, res.problem, murl)}
-			return res
-		case resp.NotModified && heldAdvertised:
-			body = h.bytes // the server says: what you hold (verified against its record)
-		case resp.Status != 200:
-			res.health, res.problem = store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, resp, nil)
-			res.findings = []store.Finding{store.Quoting(res.health, res.problem, murl)}
-			return res
-		default:
-			body = resp.Body
-			res.downloads++
-			r.mu.Lock()
-			r.sum.Fetched++
-			r.mu.Unlock()
 		}
 		got := store.Digest(body)
 		if got == adv {
@@ -382,14 +345,10 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 			return res
 		}
 		if err := r.o.Sleep(ctx, RetryWaits[attempt]); err != nil {
-			if ierr := r.stopped(); ierr != nil {
-				res.ctxErr = ierr
-				return res
+			if res.ctxErr = r.stopped(); res.ctxErr == nil {
+				res.fail(store.ClaimManifestUnreachable, fmt.Sprintf("the manifest served at %s hashes to %s, not the advertised %s, and it was not read again: %s",
+					murl, got, adv, context.Cause(ctx)), murl, got, adv)
 			}
-			res.health = store.ClaimManifestUnreachable
-			res.problem = fmt.Sprintf("the manifest served at %s hashes to %s, not the advertised %s, and it was not read again: %s",
-				murl, got, adv, context.Cause(ctx))
-			res.findings = []store.Finding{store.Quoting(res.health, res.problem, murl, got, adv)}
 			return res
 		}
 		if e, ver, ok := r.reReadEntry(ctx, sr, entry.ID); ok {
@@ -405,6 +364,47 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 			return res
 		}
 	}
+}
+
+// getManifest is one GET of the manifest at murl, conditional only while the held digest is
+// advertised: manifest_sha256 is the change signal, validators only a courtesy
+// (seeds/crawler.txt), so a server whose ETag ignores content cannot answer 304 forever. It
+// returns the body, or done with res set: a body over the limit is refused (remembered by
+// digest), any other failure is manifest-unreachable, an interrupt sets ctxErr.
+func (r *run) getManifest(ctx context.Context, res *fetchResult, murl, adv string, h *held, v store.Validators) (body []byte, resp *guard.Response, done bool) {
+	heldAdvertised := h != nil && adv == h.digest
+	req := guard.Request{URL: murl, Accept: acceptManifest}
+	if heldAdvertised {
+		req.ETag, req.LastModified = v.ETag, v.LastModified
+	}
+	resp, err := r.get.Get(ctx, req)
+	if res.ctxErr = r.stopped(); res.ctxErr != nil {
+		return nil, nil, true
+	}
+	switch {
+	case guard.KindOf(err) == guard.KindTooLarge:
+		res.reject = true
+		res.fail(store.ClaimRefused, err.Error(), murl)
+	case err != nil:
+		res.fail(store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, nil, err), murl)
+	case resp.NotModified && heldAdvertised:
+		return h.bytes, resp, false // what is held, verified against its record
+	case resp.Status != 200:
+		res.fail(store.ClaimManifestUnreachable, fetchProblem("the manifest", murl, resp, nil), murl)
+	default:
+		res.downloads++
+		r.mu.Lock()
+		r.sum.Fetched++
+		r.mu.Unlock()
+		return resp.Body, resp, false
+	}
+	return nil, nil, true
+}
+
+// fail sets the failure's health and problem, quoting values in its one finding.
+func (res *fetchResult) fail(health, problem string, values ...string) {
+	res.health, res.problem = health, problem
+	res.findings = []store.Finding{store.Quoting(health, problem, values...)}
 }
 
 // reReadEntry reads the site index again, conditionally on the newest version in hand, and

@@ -122,6 +122,21 @@ func (r *reader) list(rel string) []fs.DirEntry {
 }
 
 func (r *reader) run() {
+	r.records()
+	r.origins()
+	r.claims()
+	r.events()
+	for _, e := range r.list("media") {
+		if e.IsDir() || !mediaRE.MatchString(e.Name()) {
+			r.add("media/"+e.Name(), "not a cached image (<sha256>.<webp|png|jpg|gif>)")
+			continue
+		}
+		r.stats.Media++
+	}
+}
+
+// records reads network.json and every entry under sources/ (a stray file is fatal).
+func (r *reader) records() {
 	if b, err := os.ReadFile(path.Join(r.root, "network.json")); err == nil {
 		if r.record("network.json", b, network, nil) {
 			r.stats.Network++
@@ -129,7 +144,6 @@ func (r *reader) run() {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		r.add("network.json", "cannot be read: %v", err)
 	}
-	// Every entry under sources/ is parsed: a stray file, a dotfile included, is fatal.
 	for _, e := range r.list("sources") {
 		rel := "sources/" + e.Name()
 		if e.IsDir() {
@@ -140,7 +154,10 @@ func (r *reader) run() {
 			r.stats.Sources++
 		}
 	}
-	// Every directory under origins/ holds origin.json, whose id is the directory name.
+}
+
+// origins reads origins/<site>/origin.json, whose id is the directory name.
+func (r *reader) origins() {
 	for _, e := range r.list("origins") {
 		rel := "origins/" + e.Name()
 		if !e.IsDir() {
@@ -156,6 +173,10 @@ func (r *reader) run() {
 			r.stats.Origins++
 		}
 	}
+}
+
+// claims reads claims/<project>/<site>/claim.json, named by its project and origin.
+func (r *reader) claims() {
 	for _, p := range r.list("claims") {
 		prel := "claims/" + p.Name()
 		if !p.IsDir() {
@@ -181,6 +202,10 @@ func (r *reader) run() {
 			}
 		}
 	}
+}
+
+// events reads events/<id>.json, whose id recomputes from its facts.
+func (r *reader) events() {
 	for _, e := range r.list("events") {
 		rel := "events/" + e.Name()
 		stem, ok := strings.CutSuffix(e.Name(), ".json")
@@ -198,13 +223,6 @@ func (r *reader) run() {
 		}) {
 			r.stats.Events++
 		}
-	}
-	for _, e := range r.list("media") {
-		if e.IsDir() || !mediaRE.MatchString(e.Name()) {
-			r.add("media/"+e.Name(), "not a cached image (<sha256>.<webp|png|jpg|gif>)")
-			continue
-		}
-		r.stats.Media++
 	}
 }
 
