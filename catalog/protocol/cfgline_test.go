@@ -196,3 +196,34 @@ func TestHostileManifestFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDatesAndVersionsNameTheirForm: a date or a version that fails says which form it takes,
+// in the message and in the words, the value quoted apart.
+func TestDatesAndVersionsNameTheirForm(t *testing.T) {
+	m := emberglow(t)
+	obj(m, "/releases/0")["date"] = "30/09/2026"
+	obj(m, "/releases/3")["version"] = "2.0.01" // yanked: no channel head moves
+	b, _ := json.Marshal(m)
+	_, fs := Decode(b)
+	want := map[string]string{
+		"/releases/0/date":    `"30/09/2026" is not in the form this field takes: a date is written YYYY-MM-DD, such as 2026-09-30`,
+		"/releases/3/version": `under numeric versioning a version is one to six release numbers without leading zeros`,
+	}
+	for _, f := range fs {
+		w, ok := want[f.Pointer]
+		if !ok {
+			t.Errorf("unexpected finding %s", f)
+			continue
+		}
+		delete(want, f.Pointer)
+		if !strings.Contains(f.Message, w) {
+			t.Errorf("%s: %q does not say %q", f.Pointer, f.Message, w)
+		}
+		if len(f.Quotes) == 0 || strings.Contains(f.Words, f.Quotes[len(f.Quotes)-1]) || !strings.Contains(f.Words, "such as") {
+			t.Errorf("%s: words %q quotes %q", f.Pointer, f.Words, f.Quotes)
+		}
+	}
+	for p := range want {
+		t.Errorf("no finding at %s", p)
+	}
+}

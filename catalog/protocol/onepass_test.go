@@ -21,8 +21,8 @@ func assertNoRegexp(t *testing.T, f Finding) {
 	}
 }
 
-// TestEveryPatternHasWords: every pattern of the two protocol schemas has its form in words
-// (patternForms), so a new pattern without words fails here rather than in front of a
+// TestEveryPatternHasWords: every pattern and format of the two protocol schemas has its form
+// in words (schemaForms), so a new one without words fails here rather than in front of a
 // publisher.
 func TestEveryPatternHasWords(t *testing.T) {
 	for _, name := range []string{schemas.Index, schemas.Project} {
@@ -40,10 +40,10 @@ func TestEveryPatternHasWords(t *testing.T) {
 			switch x := x.(type) {
 			case map[string]any:
 				for k, y := range x {
-					if _, ok := y.(string); ok && k == "pattern" {
+					if _, ok := y.(string); ok && (k == "pattern" || k == "format") {
 						n++
-						if _, ok := patternForms[loc]; !ok {
-							t.Errorf("%s: the pattern at %s has no words in patternForms", name, loc)
+						if _, ok := schemaForms[loc+"/"+k]; !ok {
+							t.Errorf("%s: the %s at %s has no words in schemaForms", name, k, loc)
 						}
 						continue
 					}

@@ -39,7 +39,7 @@ func (fs *findings) release(r *Release, i int, sch version.Scheme, project strin
 	rp := Pointer("releases", i)
 	var parsed *version.Version
 	if v, err := version.Parse(r.Version, sch); err != nil {
-		fs.add(rp+"/version", RuleVersionScheme, "release version does not parse under the project's %s versioning: %s", sch, quoting(err.Error(), r.Version))
+		fs.add(rp+"/version", RuleVersionScheme, "release version does not parse under the project's %s versioning: %s", sch, versionFault(err, r.Version, sch))
 	} else {
 		parsed = &v
 	}
@@ -50,7 +50,7 @@ func (fs *findings) release(r *Release, i int, sch version.Scheme, project strin
 	}{{"yanked", r.Yanked}, {"deprecated", r.Deprecated}} {
 		if n.n != nil && n.n.Replacement != "" {
 			if _, err := version.Parse(n.n.Replacement, sch); err != nil {
-				fs.add(rp+"/"+n.name+"/replacement", RuleVersionScheme, "%s.replacement does not parse under the project's %s versioning: %s", n.name, sch, quoting(err.Error(), n.n.Replacement))
+				fs.add(rp+"/"+n.name+"/replacement", RuleVersionScheme, "%s.replacement does not parse under the project's %s versioning: %s", n.name, sch, versionFault(err, n.n.Replacement, sch))
 			}
 		}
 	}
@@ -134,7 +134,7 @@ func (fs *findings) channelHeads(m *Manifest, sch version.Scheme) {
 		cp := Pointer("channels", ch)
 		stated := m.Channels[ch].Version
 		if _, err := version.Parse(stated, sch); err != nil {
-			fs.add(cp+"/version", RuleVersionScheme, "channels.%s.version does not parse under the project's %s versioning: %s", pub(ch), sch, quoting(err.Error(), stated))
+			fs.add(cp+"/version", RuleVersionScheme, "channels.%s.version does not parse under the project's %s versioning: %s", pub(ch), sch, versionFault(err, stated, sch))
 			continue
 		}
 		h, ok := heads[ch]
@@ -189,7 +189,7 @@ func indexRules(ix *Index) []Finding {
 		}
 		for _, ch := range sortedKeys(e.Channels) {
 			if _, err := version.Parse(e.Channels[ch], version.Decimal); err != nil {
-				fs = append(fs, found(Pointer("projects", i, "channels", ch), RuleVersionScheme, "channels.%s is not a version: %s", pub(ch), quoting(err.Error(), e.Channels[ch])))
+				fs = append(fs, found(Pointer("projects", i, "channels", ch), RuleVersionScheme, "channels.%s is not a version: %s", pub(ch), versionFault(err, e.Channels[ch], version.Decimal)))
 			}
 		}
 	}

@@ -100,6 +100,9 @@ func collect(ve *jsonschema.ValidationError, out *[]Finding, v any) {
 	case "format":
 		if s, ok := valueAt(v, ptr).(string); ok { // the library's message quotes the value
 			msg = libQuoting(ve.Message, s)
+			if w, ok := schemaForms[formLocation(ve.AbsoluteKeywordLocation)]; ok {
+				msg = phrase{"%q is not in the form this field takes: %s", []any{pub(s), w}}
+			}
 		}
 	}
 	if strings.Contains(ve.KeywordLocation, "/propertyNames/") {
@@ -110,33 +113,40 @@ func collect(ve *jsonschema.ValidationError, out *[]Finding, v any) {
 	*out = append(*out, found(ptr, kw, "%s: %s", fieldLabel(ptr), msg))
 }
 
-// patternForms says in words what each pattern of the protocol schemas asks for, by the
-// pattern's place in its schema ("#/$defs/version/pattern" without "/pattern"). A publisher
-// reads which form a value must take, never the regular expression that checks it.
-var patternForms = map[string]string{
-	"/$defs/uuid":                         "an id must be a lowercase UUID: 8-4-4-4-12 hexadecimal digits 0-9 and a-f, such as 0e7eb278-83f7-48e6-b938-25d306e84c41",
-	"/$defs/version":                      "a DreamWeave version is a number without leading zeros, then at most five .number parts, then optionally a -pre-release and a +build label of letters, digits and hyphens, such as 1.2.0 or 2.0-beta.1",
-	"/$defs/token":                        "a token is lowercase letters, digits and hyphens, starting with a letter or digit",
-	"/$defs/url":                          "a URL here must start with http:// or https://",
-	"/$defs/sha256":                       "a SHA-256 digest is 64 lowercase hexadecimal digits",
-	"/$defs/constraint":                   "a DreamWeave constraint is * or one or more comparisons separated by commas, each an operator (>=, <=, !=, =, > or <) and a DreamWeave version, such as >=1.0, <2.0",
-	"/$defs/capability":                   "a capability is lowercase letters, digits, dots and hyphens, starting with a letter or digit, optionally followed by a colon and a second such name",
-	"/$defs/component/properties/path":    "a component path is . or a relative path of names separated by /, with no empty name and no backslash",
-	"/$defs/extensions/propertyNames":     "an extension namespace is openmw or a dotted name of lowercase letters, digits and hyphens, such as org.tes3mp",
-	"/$defs/artifact/properties/filename": "a file name has no / and no backslash",
-	"/$defs/release/properties/source/properties/revision": "a revision is a commit id of 40 or 64 lowercase hexadecimal digits",
+// schemaForms says in words what each pattern or format of the protocol schemas asks for, by
+// its keyword location in its schema ("/$defs/version/pattern"). A publisher reads
+// which form a value must take, never the regular expression that checks it.
+var schemaForms = map[string]string{
+	"/$defs/url/format":                                            "an absolute URL such as https://example.org/mods/, without spaces",
+	"/$defs/date/format":                                           "a date is written YYYY-MM-DD, such as 2026-09-30",
+	"/$defs/uuid/pattern":                                          "an id must be a lowercase UUID: 8-4-4-4-12 hexadecimal digits 0-9 and a-f, such as 0e7eb278-83f7-48e6-b938-25d306e84c41",
+	"/$defs/version/pattern":                                       "a DreamWeave version is a number without leading zeros, then at most five .number parts, then optionally a -pre-release and a +build label of letters, digits and hyphens, such as 1.2.0 or 2.0-beta.1",
+	"/$defs/token/pattern":                                         "a token is lowercase letters, digits and hyphens, starting with a letter or digit",
+	"/$defs/url/pattern":                                           "a URL here must start with http:// or https://",
+	"/$defs/sha256/pattern":                                        "a SHA-256 digest is 64 lowercase hexadecimal digits",
+	"/$defs/constraint/pattern":                                    "a DreamWeave constraint is * or one or more comparisons separated by commas, each an operator (>=, <=, !=, =, > or <) and a DreamWeave version, such as >=1.0, <2.0",
+	"/$defs/capability/pattern":                                    "a capability is lowercase letters, digits, dots and hyphens, starting with a letter or digit, optionally followed by a colon and a second such name",
+	"/$defs/component/properties/path/pattern":                     "a component path is . or a relative path of names separated by /, with no empty name and no backslash",
+	"/$defs/extensions/propertyNames/pattern":                      "an extension namespace is openmw or a dotted name of lowercase letters, digits and hyphens, such as org.tes3mp",
+	"/$defs/artifact/properties/filename/pattern":                  "a file name has no / and no backslash",
+	"/$defs/release/properties/source/properties/revision/pattern": "a revision is a commit id of 40 or 64 lowercase hexadecimal digits",
 }
 
 // patternWords is the words for the pattern at the absolute keyword location loc. A pattern
 // without words of its own still never shows its regular expression.
 func patternWords(loc string) string {
-	if i := strings.IndexByte(loc, '#'); i >= 0 {
-		loc = loc[i+1:]
-	}
-	if w, ok := patternForms[strings.TrimSuffix(loc, "/pattern")]; ok {
+	if w, ok := schemaForms[formLocation(loc)]; ok {
 		return "not in the form this field takes: " + w
 	}
 	return "not in the form this field takes (see the protocol's schema for this field)"
+}
+
+// formLocation is the keyword's place in its schema, from an absolute keyword location.
+func formLocation(loc string) string {
+	if i := strings.IndexByte(loc, '#'); i >= 0 {
+		return loc[i+1:]
+	}
+	return loc
 }
 
 // fieldLabel names the field a pointer ends in, for messages: the name quoted, the pointer

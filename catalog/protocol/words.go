@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
 // A finding's message quotes what the document holds: keys, string values, number literals,
@@ -146,6 +148,17 @@ func constraintText(err error, c string) phrase {
 		values = append(values, strings.TrimSpace(p))
 	}
 	return quoting(err.Error(), values...)
+}
+
+// versionForms say which form a version takes under each scheme (versions.md, Grammar).
+var versionForms = map[version.Scheme]string{
+	version.Numeric: "under numeric versioning a version is one to six release numbers without leading zeros, separated by dots, then optionally a -pre-release and a +build label, such as 1.2.10 or 2.0-beta.1",
+	version.Decimal: "under decimal versioning a version is one to six release numbers separated by dots, the first without leading zeros, then optionally a -pre-release and a +build label, such as 0.963 or 1.05-beta.1",
+}
+
+// versionFault is a catalog/version error for v as a phrase, with the form v must take.
+func versionFault(err error, v string, sch version.Scheme) phrase {
+	return phrase{"%s (%s)", []any{quoting(err.Error(), v), versionForms[sch]}}
 }
 
 // leafPhrase is a finding made by say as a phrase of another finding's message (the causes a
