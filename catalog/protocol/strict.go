@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -85,6 +86,19 @@ type scanner struct {
 	b        []byte
 	i        int
 	findings []Finding // duplicate keys and number ranges: the scan goes on to report them all
+	// want, when set, are the pointers Locate asks for; at gets the offset of each found: a
+	// member's key, any other value's first byte.
+	want map[string]bool
+	at   map[string]int
+}
+
+// mark records offset off for ptr when Locate wants it and has no place for it yet.
+func (p *scanner) mark(ptr string, off int) {
+	if p.want[ptr] {
+		if _, ok := p.at[ptr]; !ok {
+			p.at[ptr] = off
+		}
+	}
 }
 
 func (p *scanner) errorf(format string, args ...any) error {
@@ -113,6 +127,9 @@ func (p *scanner) ws() {
 }
 
 func (p *scanner) value(ptr string, d int) (any, error) {
+	if p.want != nil {
+		p.mark(ptr, p.i)
+	}
 	if p.i >= len(p.b) {
 		return nil, p.unexpected("a value")
 	}
@@ -168,6 +185,9 @@ func (p *scanner) object(ptr string, d int) (any, error) {
 			return nil, err
 		}
 		kp := ptr + "/" + escapeToken(k)
+		if p.want != nil {
+			p.mark(kp, keyAt)
+		}
 		_, dup := m[k]
 		if dup {
 			line, col := lineCol(p.b, keyAt)
@@ -406,6 +426,76 @@ func (p *scanner) checkNumber(ptr string, n json.Number) {
 		p.findings = append(p.findings, found(ptr, RuleNumberRange, "%s: %s", fieldLabel(ptr), bad))
 	}
 }
+
+// Position is a place in a document: a 1-based line, and a 1-based column counted in
+// characters.
+type Position struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Locate finds where each pointer of ptrs is in the JSON document b: a member at its key, an
+// array item or the document at the value's first character, and a pointer to nothing (a
+// missing field) at the nearest value that holds its place. A pointer b does not reach (b is
+// not JSON before it) is left out. One scan of b, whatever the number of pointers.
+func Locate(b []byte, ptrs []string) map[string]Position {
+	at := locate(b, ptrs)
+	offs := make([]int, 0, len(at))
+	for _, off := range at {
+		offs = append(offs, off)
+	}
+	slices.Sort(offs)
+	pos := make(map[int]Position, len(offs))
+	line, col, i := 1, 1, 0
+	for _, off := range offs {
+		for ; i < off; i++ {
+			switch c := b[i]; {
+			case c == '\n':
+				line, col = line+1, 1
+			case c&0xc0 != 0x80:
+				col++
+			}
+		}
+		pos[off] = Position{line, col}
+	}
+	out := make(map[string]Position, len(at))
+	for ptr, off := range at {
+		out[ptr] = pos[off]
+	}
+	return out
+}
+
+// locate is Locate's byte offsets: each pointer's, or its nearest holder's.
+func locate(b []byte, ptrs []string) map[string]int {
+	p := &scanner{b: b, want: map[string]bool{}, at: map[string]int{}}
+	for _, ptr := range ptrs {
+		for q := ptr; q != ""; q = parent(q) {
+			p.want[q] = true
+		}
+	}
+	p.want[""] = true
+	if !utf8.Valid(b) {
+		return nil
+	}
+	p.ws()
+	_, _ = p.value("", 0) // a syntax error ends the scan; what it reached is located
+	out := map[string]int{}
+	for _, ptr := range ptrs {
+		for q := ptr; ; q = parent(q) {
+			if off, ok := p.at[q]; ok {
+				out[ptr] = off
+				break
+			}
+			if q == "" {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// parent is the pointer of the value holding ptr's ("" for the document and its members).
+func parent(ptr string) string { return ptr[:max(strings.LastIndexByte(ptr, '/'), 0)] }
 
 // lineCol turns a byte offset into a 1-based line and column (column counted in characters).
 func lineCol(b []byte, off int) (int, int) {
