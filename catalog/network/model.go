@@ -232,6 +232,9 @@ type Relationship struct {
 	// Problems are odd inputs, in words (a project and a capability both named, a version
 	// without a project, an unknown kind, ...). Empty for a well-formed relationship.
 	Problems []string
+	// Gap is the gap that lists the target this relationship of a listed claim leaves
+	// unresolved (its project id or capability, else its URL or name); nil otherwise.
+	Gap *Gap
 }
 
 // Resolution is one claim a relationship resolves to, with the constraint checked against that
@@ -307,7 +310,7 @@ const (
 	GapName       GapKind = "name"       // no project, capability or URL: grouped by identical name text
 )
 
-// Gap is one missing target and every current relationship that names it.
+// Gap is one missing target and the relationships of listed claims' releases that name it.
 type Gap struct {
 	// Kind says what the missing target is named by.
 	Kind GapKind
@@ -317,7 +320,8 @@ type Gap struct {
 	Label string
 	Names []string // the distinct display names the references give, sorted
 	URLs  []string // the distinct URLs the references give, sorted
-	// References are the current relationships naming the target, by claim then publisher order.
+	// References are the relationships naming the target, one per claim and kind (its current
+	// release's when that names it, else its first release's in manifest order), by claim.
 	References []*Relationship
 }
 
@@ -329,14 +333,15 @@ type Candidate struct {
 	Gaps    []*Gap // the gaps whose references give this URL
 }
 
-// Gaps are the relationship targets nobody in the index publishes, from the current releases
-// of listed claims.
+// Gaps are the relationship targets nobody in the index publishes, from every release of the
+// listed claims.
 type Gaps struct {
 	ByProject    []*Gap // GapProject gaps, by project id
 	ByCapability []*Gap // GapCapability gaps, by capability
 	ByURL        []*Gap // GapURL gaps, by URL
 	ByName       []*Gap // GapName gaps, by name text
-	// Empty are informational relationships with no name and no URL: nothing to group by.
+	// Empty are the current releases' informational relationships with no name and no URL:
+	// nothing to group by.
 	Empty      []*Relationship
 	Candidates []*Candidate // the gap URLs outside every enrolled site, by URL
 }

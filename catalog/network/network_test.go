@@ -296,8 +296,10 @@ func TestVersionsAtTheLimits(t *testing.T) {
 	}
 }
 
-// Gaps: targets nobody publishes, grouped by id, capability, URL, and identical name text
-// (labelled as such); URLs outside every enrolled site are candidates with the inspect command.
+// Gaps: targets nobody publishes, from every release of a listed claim (an older release's
+// target too), grouped by id, capability, URL, and identical name text (labelled as such),
+// each relationship pointing at its gap; URLs outside every enrolled site are candidates with
+// the inspect command.
 func TestGaps(t *testing.T) {
 	s := nt.New(t)
 	one := s.Origin(urlOne, "https://one.example.org/mods/")
@@ -323,8 +325,11 @@ func TestGaps(t *testing.T) {
 	)))
 	n := build(t, s, nil)
 	g := n.Gaps
-	if len(g.ByProject) != 1 || g.ByProject[0].Key != idX || len(g.ByProject[0].References) != 2 {
-		t.Fatalf("by project = %+v (an old release's target is not a gap: only current releases count)", g.ByProject)
+	if len(g.ByProject) != 2 || g.ByProject[0].Key != idX || g.ByProject[1].Key != nt.ID(0xf0) || len(g.ByProject[0].References) != 2 {
+		t.Fatalf("by project = %+v (an old release's target is a gap too)", g.ByProject)
+	}
+	if old := n.Claim(idA, one).Releases[1].Relationships[0]; old.Gap != g.ByProject[1] || g.ByProject[1].References[0] != old {
+		t.Fatalf("the old release's relationship and its gap do not point at each other: %+v", old.Gap)
 	}
 	same(t, "names of the id gap", g.ByProject[0].Names, []string{"Missing", "Missing under another name"})
 	if len(g.ByCapability) != 1 || g.ByCapability[0].Key != "dw:none" {
@@ -367,7 +372,7 @@ func TestGaps(t *testing.T) {
 		`ashyams inspect 'https://q.example.net/it'\''s?a=1&b=2'`,
 		"ashyams inspect https://www.tamriel-rebuilt.org/",
 	})
-	if g.Count() != 1+1+4+2 {
+	if g.Count() != 2+1+4+2 {
 		t.Fatalf("gap count = %d", g.Count())
 	}
 }
@@ -471,8 +476,13 @@ func TestManyRelationships(t *testing.T) {
 			resolved++
 		}
 	}
-	if resolved != 128 || len(n.Gaps.ByProject) != 4 || len(n.Gaps.ByProject[0].References) != 32 {
-		t.Fatalf("resolved %d, id gaps %d", resolved, len(n.Gaps.ByProject))
+	if resolved != 128 || len(n.Gaps.ByProject) != 4 || len(n.Gaps.ByProject[0].References) != 1 {
+		t.Fatalf("resolved %d, id gaps %d (32 requires of one id from one claim are one reference)", resolved, len(n.Gaps.ByProject))
+	}
+	for _, r := range rs {
+		if (len(r.Targets) == 0) != (r.Gap != nil) {
+			t.Fatalf("relationship %d: %d targets, gap %v", r.Index, len(r.Targets), r.Gap)
+		}
 	}
 	if len(n.Claim(nt.ID(1000), one).UsedBy) != 1 {
 		t.Fatal("32 requires from one claim are one user")

@@ -370,37 +370,55 @@ const (
 	labelName       = "name only: references with identical text and nothing else; the same words are not the same project"
 )
 
-// gaps groups the current relationships that resolve to nothing, and lists the URLs among
-// them that lie outside every enrolled site as candidates (never followed).
+// gaps groups the relationships of every release of the listed claims that resolve to
+// nothing, one reference per claim, kind and target (the current release's first), and lists
+// the URLs among them that lie outside every enrolled site as candidates (never followed).
+// Each such relationship points at its gap.
 func (n *Network) gaps() {
 	groups := map[GapKind]map[string]*Gap{GapProject: {}, GapCapability: {}, GapURL: {}, GapName: {}}
+	type seenKey struct {
+		g    *Gap
+		c    *Claim
+		kind string
+	}
+	seen := map[seenKey]bool{}
 	add := func(kind GapKind, key, label string, r *Relationship) {
 		g := groups[kind][key]
 		if g == nil {
 			g = &Gap{Kind: kind, Key: key, Label: label}
 			groups[kind][key] = g
 		}
-		g.References = append(g.References, r)
+		if r.Gap == nil {
+			r.Gap = g
+		}
+		if k := (seenKey{g, r.From, r.Kind}); !seen[k] {
+			seen[k] = true
+			g.References = append(g.References, r)
+		}
 	}
-	for _, r := range n.Relationships {
-		var byP, byC bool
-		for _, t := range r.Targets {
-			byP = byP || t.By == "project"
-			byC = byC || t.By == "capability"
-		}
-		switch {
-		case r.Target == TargetNeither && r.URL != "":
-			add(GapURL, r.URL, labelURL, r)
-		case r.Target == TargetNeither && r.Name != "":
-			add(GapName, r.Name, labelName, r)
-		case r.Target == TargetNeither:
-			n.Gaps.Empty = append(n.Gaps.Empty, r)
-		}
-		if r.Project != "" && !byP {
-			add(GapProject, r.Project, labelProject, r)
-		}
-		if r.Capability != "" && !byC {
-			add(GapCapability, r.Capability, labelCapability, r)
+	for _, c := range n.Listed {
+		for _, rel := range currentFirst(c) {
+			for _, r := range rel.Relationships {
+				var byP, byC bool
+				for _, t := range r.Targets {
+					byP = byP || t.By == "project"
+					byC = byC || t.By == "capability"
+				}
+				switch {
+				case r.Target == TargetNeither && r.URL != "":
+					add(GapURL, r.URL, labelURL, r)
+				case r.Target == TargetNeither && r.Name != "":
+					add(GapName, r.Name, labelName, r)
+				case r.Target == TargetNeither && rel.Current:
+					n.Gaps.Empty = append(n.Gaps.Empty, r)
+				}
+				if r.Project != "" && !byP {
+					add(GapProject, r.Project, labelProject, r)
+				}
+				if r.Capability != "" && !byC {
+					add(GapCapability, r.Capability, labelCapability, r)
+				}
+			}
 		}
 	}
 	sorted := func(kind GapKind) []*Gap {
@@ -437,6 +455,22 @@ func (n *Network) gaps() {
 		}
 	}
 	sort.Slice(n.Gaps.Candidates, func(i, j int) bool { return n.Gaps.Candidates[i].URL < n.Gaps.Candidates[j].URL })
+}
+
+// currentFirst is c's releases, its current release first, then the others in manifest order.
+func currentFirst(c *Claim) []*Release {
+	out := make([]*Release, 0, len(c.Releases))
+	for _, r := range c.Releases {
+		if r.Current {
+			out = append(out, r)
+		}
+	}
+	for _, r := range c.Releases {
+		if !r.Current {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func distinct(rs []*Relationship, f func(*Relationship) string) []string {
