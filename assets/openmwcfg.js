@@ -190,5 +190,157 @@
     return out;
   }
 
-  return { parse: parse, unquotePath: unquotePath, fold: fold, trim: trim, folderName: folderName, dirParts: dirParts };
+  // bidiAt classifies char code c by the site's bidi rule (site/bidi.go), the one JS home of
+  // the bidi control set: 1 an embedding, override, LRI or RLI (dropped), 2 FSI, 3 PDI, 0 none.
+  function bidiAt(c) {
+    return c >= 0x202a && c <= 0x202e || c === 0x2066 || c === 0x2067 ? 1 : c === 0x2068 ? 2 : c === 0x2069 ? 3 : 0;
+  }
+  // bidi applies that rule to text from publishers and from a player's file shown on a page:
+  // embeddings, overrides, LRI and RLI are removed, FSI..PDI kept only in balanced pairs, so a
+  // name cannot reverse the words around it.
+  function bidi(s) {
+    var parts = [], from = 0, open = 0;
+    for (var i = 0; i < s.length; i++) {
+      var k = bidiAt(s.charCodeAt(i));
+      if (k === 1 || k === 3 && !open) {
+        parts.push(s.slice(from, i));
+        from = i + 1;
+      } else if (k) {
+        open += k === 2 ? 1 : -1;
+      }
+    }
+    parts.push(s.slice(from));
+    return parts.join("") + "\u2069".repeat(open);
+  }
+
+  // ---- The line writer ----
+  // Every line this index gives a player (openmw.cfg, settings.cfg, SHA256SUMS, and what the
+  // installer writes) is written by write, from typed values, never from text glued into a
+  // line. A value the reader would take for anything else is refused, never mended.
+
+  // control says whether char code c may not stand in a written line: a C0 or C1 control
+  // (NEL is one), DEL, a line or paragraph separator, or a bidi control (it would reorder
+  // the line in the player's editor).
+  function control(c) {
+    return c < 32 || c >= 127 && c < 160 || c === 0x2028 || c === 0x2029 || bidiAt(c) > 0;
+  }
+  // shown is s as a page or a comment shows a value: each such character as \uXXXX, and at
+  // most 100 characters.
+  function shown(s) {
+    var out = [], n = Math.min(s.length, 100);
+    for (var i = 0; i < n; i++) {
+      var c = s.charCodeAt(i);
+      out.push(control(c) ? "\\u" + (c + 0x10000).toString(16).slice(1) : s.charAt(i));
+    }
+    return out.join("") + (s.length > n ? "\u2026 (" + s.length + " characters)" : "");
+  }
+  // whyNot says why v cannot be one value of a line ("" when it can): empty, a control
+  // character, or a space at either end (the readers trim it away).
+  function whyNot(v) {
+    if (typeof v !== "string" || v === "") {
+      return "is empty";
+    }
+    for (var i = 0; i < v.length; i++) {
+      if (control(v.charCodeAt(i))) {
+        return "holds a line break or a control character";
+      }
+    }
+    return v.charCodeAt(0) === 32 || v.charCodeAt(v.length - 1) === 32 ? "starts or ends with a space" : "";
+  }
+  function refuse(field, value, reason) {
+    return { refused: { field: field, value: String(value), reason: reason } };
+  }
+  // fileName checks a file name: one name, no folder.
+  function fileName(field, v) {
+    var w = whyNot(v) || (v.indexOf("/") >= 0 || v.indexOf("\\") >= 0 ? "holds a path separator" : "") ||
+      (v === "." || v === ".." ? "is not a file name" : "");
+    return w ? refuse(field, v, w) : null;
+  }
+  // relParts splits a relative path as the protocol writes one (a component's path, a data
+  // directory: "/" between folders, "." the folder itself) into its folder names, or refuses it.
+  function relParts(field, p) {
+    var w = whyNot(p) || (p.charAt(0) === "/" ? "is an absolute path" : "") ||
+      (p.indexOf("\\") >= 0 ? "holds a backslash (the protocol's paths use /)" : "") ||
+      (p.indexOf(":") >= 0 ? "holds a drive letter or a colon" : "");
+    var segs = w ? [] : p.split("/").filter(function (x) { return x !== "" && x !== "."; });
+    if (!w && segs.indexOf("..") >= 0) {
+      w = "holds a \"..\" segment";
+    }
+    return w ? refuse(field, p, w) : { segs: segs };
+  }
+  // path is root (the player's mods folder, absolute: "/..." or, on Windows, "C:\\...",
+  // "C:/..." or "\\\\server\\...") with the relative paths rels ([field, path] each) under
+  // it, in the root's own form: backslashes throughout on Windows. {text} or {refused}.
+  function path(root, rels) {
+    var win = /^[A-Za-z]:[\\/]/.test(root) || root.slice(0, 2) === "\\\\";
+    var w = whyNot(root) || (!win && root.charAt(0) !== "/" ? "is not an absolute path (such as /home/you/mods or C:\\Games\\Mods)" : "");
+    var head = win ? (root.charAt(1) === ":" ? root.slice(0, 2) + "\\" : "\\\\") : "/";
+    var segs = w ? [] : root.slice(head.length).split(win ? /[\\/]/ : "/").filter(function (x) { return x !== "" && x !== "."; });
+    if (w || segs.indexOf("..") >= 0) {
+      return refuse("root", root, w || "holds a \"..\" segment");
+    }
+    for (var i = 0; i < rels.length; i++) {
+      var r = relParts(rels[i][0], rels[i][1]);
+      if (r.refused) {
+        return r;
+      }
+      segs = segs.concat(r.segs);
+    }
+    return { text: head + segs.join(win ? "\\" : "/") };
+  }
+  // quote writes a path as OpenMW reads a quoted one: "&" and "\"" escaped by "&".
+  function quote(p) {
+    return "\"" + p.replace(/[&"]/g, "&$&") + "\"";
+  }
+
+  // write writes one line of kind from the typed value v, and returns {text} (the line,
+  // without its end) or {refused: {field, value, reason}}, field named as the protocol names
+  // it ("root" for the player's mods folder). Kinds and values:
+  //   data {root, folder, path, dir}: data="<root>/<folder>/<path>/<dir>", quoted and escaped
+  //   config {root, folder, path}: config="<root>/<folder>/<path>"
+  //   content, groundcover, fallback-archive {name}: content=<name>
+  //   fallback {key, value}: fallback=<key>,<value>
+  //   category {category}: [<category>]          setting {key, value}: <key> = <value>
+  //   sum {sha256, filename}: <sha256>  <filename>  (SHA256SUMS, as sha256sum -c reads it)
+  //   comment {text}: # <text>, every control character escaped: never refused.
+  function write(kind, v) {
+    var r, w;
+    if (kind === "data" || kind === "config") {
+      var rels = [["id", v.folder], ["path", v.path]];
+      if (kind === "data") {
+        rels.push(["data_directories", v.dir]);
+      }
+      r = path(v.root, rels);
+      return r.refused ? r : { text: kind + "=" + quote(r.text) };
+    }
+    if (kind === "content" || kind === "groundcover" || kind === "fallback-archive") {
+      r = fileName({ content: "content_files", groundcover: "groundcover_files" }[kind] || "fallback_archives", v.name);
+      return r || { text: kind + "=" + v.name };
+    }
+    if (kind === "fallback") {
+      w = whyNot(v.key) || (v.key.indexOf(",") >= 0 ? "holds a comma" : "");
+      r = w ? refuse("fallback_entries", v.key, w) : (w = whyNot(v.value)) ? refuse("fallback_entries", v.value, w) : null;
+      return r || { text: "fallback=" + v.key + "," + v.value };
+    }
+    if (kind === "category") {
+      w = whyNot(v.category) || (v.category.indexOf("]") >= 0 ? "holds \"]\"" : "");
+      return w ? refuse("settings category", v.category, w) : { text: "[" + v.category + "]" };
+    }
+    if (kind === "setting") {
+      w = whyNot(v.key) || (v.key.indexOf("=") >= 0 ? "holds \"=\"" : "") || (v.key.charAt(0) === "[" || v.key.charAt(0) === "#" ? "starts a section or a comment" : "");
+      r = w ? refuse("settings key", v.key, w) : v.value !== "" && (w = whyNot(v.value)) ? refuse("settings value", v.value, w) : null;
+      return r || { text: v.key + " = " + v.value };
+    }
+    if (kind === "sum") {
+      r = !/^[0-9a-fA-F]{64}$/.test(v.sha256) ? refuse("digests.sha256", v.sha256, "is not 64 hexadecimal digits") : fileName("filename", v.filename);
+      return r || { text: v.sha256 + "  " + v.filename };
+    }
+    if (kind === "comment") {
+      return { text: "# " + shown(v.text) };
+    }
+    throw new Error("no line of kind " + kind);
+  }
+
+  return { parse: parse, unquotePath: unquotePath, fold: fold, trim: trim, folderName: folderName, dirParts: dirParts,
+    bidi: bidi, shown: shown, write: write, path: path };
 })());

@@ -1,21 +1,41 @@
 // The install planner's engine: from the projects a player chose and what their publishers
-// declare (the plan page's data, computed by the build in site/plan.go), the plan: every
-// required project pulled in, each release's component selection, the openmw.cfg lines, the
-// settings.cfg values and the downloads, each traced to the claim that declared it, and every
-// finding. It follows the protocol's installation page (SPEC section 7). It touches neither the
-// page nor the network, so it runs in node (assets/engines_test.go); planpage.js renders it.
+// declare (the plan page's data parts, site/plan.go), the plan: every required project pulled
+// in, each release's component selection, the openmw.cfg lines, the settings.cfg values and
+// the downloads, each traced to the claim that declared it, and every finding. It follows the
+// protocol's installation page (SPEC section 7) and writes every line through the one line
+// writer (openmwcfg.js write). It touches neither the page nor the network: planpage.js draws
+// it, node runs it in the tests, and the installer runs it in Go (assets/engine).
 //
-// It never chooses for the player: where a project id is published by two sites, or several
-// claims provide a capability, it asks. It never installs, downloads or verifies anything.
+// It never chooses for the player: where a project id is published by two sites, several
+// claims provide a capability, or two releases ask one setting different values, it asks.
 // Publisher and player text are keys here, so every keyed table is a Map or a Set.
+//
+// compute(data, req) returns {entries, asks, findings, cfg, base, settings, sums, downloads,
+// root, install}:
+//   entries: the claims planned, in dependency order: {key, c (the claim), why ({added} or
+//     {by, rel}), deps (keys), sel (a Set of component ids), initial, valid, refused, folder}.
+//   asks: {kind "identity" | "capability" | "setting", by, project, capability, category,
+//     setting, options (claim keys), values (setting asks: each option's value)}.
+//   findings: {kind, key?, other?, ...}; a value the writer refused is {kind "refused", key,
+//     field, value (as shown), reason}, and the link's own is {kind "link", field, value, reason}.
+//   cfg (the plan's openmw.cfg lines), base (the base game's, a block of their own), settings,
+//     sums (SHA256SUMS): lines {text, key (null: the base game, a category), base, undeclared}.
+//   downloads: {key, artifact, folder}; root: the mods folder the lines are under.
+//   install: for the installer, JSON, one per entry in load order: {key, project, site, name,
+//     version, folder (under root), path (root and folder, as the page shows it), installs,
+//     valid, refused ([{field, value, reason}]), components [{id, path (in the archive),
+//     folder (under root, "/" between names)}], artifacts [{id, format, filename, size,
+//     sha256, platform, sources [{url, kind, name}]}] (those the writer took), lines (the
+//     claim's openmw.cfg lines, in file order)}; a claim that is not valid, refused or has no
+//     openmw extension has no components and no lines.
 (function (api) {
   "use strict";
   if (typeof module === "object" && module.exports) {
-    module.exports = api(require("./version.js"), require("./openmwcfg.js"));
+    module.exports = api(require("./version.js"), require("./openmwcfg.js"), require("./shards.js"));
   } else {
-    window.AshyamsPlan = api(window.DreamWeaveVersion, window.OpenMWCfg);
+    window.AshyamsPlan = api(window.DreamWeaveVersion, window.OpenMWCfg, window.AshyamsShards);
   }
-})(function (V, cfg) {
+})(function (V, cfg, S) {
   "use strict";
   var fold = cfg.fold;
   // The base game's own files, in their load order, and its archives.
@@ -26,44 +46,72 @@
   function own(obj, k) {
     return obj && Object.prototype.hasOwnProperty.call(obj, k) ? obj[k] : undefined;
   }
-  function splitList(s) {
-    return s === "" ? [] : s.split(",").map(V.trim).filter(function (x) { return x !== ""; });
-  }
-  function decodePart(s) {
-    try {
-      return decodeURIComponent(s);
-    } catch (e) {
-      return null;
+  // push adds v to the list m holds under k.
+  function push(m, k, v) {
+    var l = m.get(k);
+    if (!l) {
+      m.set(k, l = []);
     }
+    l.push(v);
   }
+
+  // A plan link's bounds: values in a list (add, on, off, set), characters in a value, in the
+  // root and in a version, and parts of the link. What is over them is refused and said, so a
+  // link of any length plans at once.
+  var caps = { add: 100, on: 400, off: 400, set: 100, value: 200, root: 400, openmw: 40, lua: 40, parts: 32 };
 
   // parseFragment reads a plan link's fragment: #add=<project-id>[,<project-id>@<site-id>...]
   // &openmw=<version>&lua=<revision>&root=<folder>&base=0&on=<project-id>:<component>,...
-  // &off=... It scans; it never matches a pattern over the text.
+  // &off=...&set=<project-id>[<category>]<key>,... (the project whose value of a setting the
+  // player chose). Each list value is decoded by itself, so it may hold an encoded ",". It
+  // scans; it never matches a pattern over the text. What it refuses is in refused
+  // [{field, value (as shown), reason}].
   function parseFragment(hash) {
-    var req = { add: [], openmw: "", lua: "", root: "", base: true, on: [], off: [], bad: [] };
+    var req = { add: [], openmw: "", lua: "", root: "", base: true, on: [], off: [], set: [], refused: [] };
     var s = hash.charAt(0) === "#" ? hash.slice(1) : hash;
-    if (s === "") {
-      return req;
+    function no(field, value, reason) {
+      req.refused.push({ field: field, value: cfg.shown(value), reason: reason });
     }
-    s.split("&").forEach(function (kv) {
-      var eq = kv.indexOf("=");
-      var k = eq < 0 ? kv : kv.slice(0, eq);
-      var v = decodePart(eq < 0 ? "" : kv.slice(eq + 1));
-      if (v === null) {
-        req.bad.push(k);
-        return;
+    // decode is raw decoded, or null (said) when it does not decode or is over max characters.
+    function decode(k, raw, max) {
+      var v = null;
+      if (raw.length <= 9 * max) {
+        try {
+          v = V.trim(decodeURIComponent(raw));
+        } catch (e) {
+          no(k, raw, "does not decode (a stray %)");
+          return null;
+        }
       }
-      if (k === "add") {
-        req.add = req.add.concat(splitList(v));
-      } else if (k === "on" || k === "off") {
-        req[k] = req[k].concat(splitList(v));
+      if (v === null || v.length > max) {
+        no(k, raw, "is longer than " + max + " characters");
+        return null;
+      }
+      return v;
+    }
+    var kvs = s === "" ? [] : s.split("&", caps.parts + 1);
+    if (kvs.length > caps.parts) {
+      no("link", "", "has more than " + caps.parts + " parts; the rest was not read");
+      kvs.pop();
+    }
+    kvs.forEach(function (kv) {
+      var eq = kv.indexOf("="), k = eq < 0 ? kv : kv.slice(0, eq), raw = eq < 0 ? "" : kv.slice(eq + 1);
+      if (k === "add" || k === "on" || k === "off" || k === "set") {
+        var items = raw === "" ? [] : raw.split(",", caps[k] + 1);
+        items.forEach(function (item) {
+          var v = decode(k, item, caps.value);
+          if (v && req[k].length >= caps[k]) {
+            no(k, v, "is past the first " + caps[k] + " values, which are all a link may hold");
+          } else if (v) {
+            req[k].push(v);
+          }
+        });
       } else if (k === "openmw" || k === "lua" || k === "root") {
-        req[k] = V.trim(v);
+        req[k] = decode(k, raw, caps[k]) || "";
       } else if (k === "base") {
-        req.base = v !== "0" && v !== "no";
+        req.base = raw !== "0" && raw !== "no";
       } else if (k !== "") {
-        req.bad.push(k);
+        no(k, raw, "is not a part of a plan link");
       }
     });
     return req;
@@ -75,20 +123,10 @@
     function enc(s) {
       return encodeURIComponent(s).replace(/%40/g, "@").replace(/%3A/g, ":").replace(/%2F/g, "/");
     }
-    if (req.add.length) {
-      parts.push("add=" + req.add.map(enc).join(","));
-    }
-    ["openmw", "lua", "root"].forEach(function (k) {
-      if (req[k]) {
-        parts.push(k + "=" + enc(req[k]));
-      }
-    });
-    if (!req.base) {
-      parts.push("base=0");
-    }
-    ["on", "off"].forEach(function (k) {
-      if (req[k].length) {
-        parts.push(k + "=" + req[k].map(enc).join(","));
+    ["add", "openmw", "lua", "root", "base", "on", "off", "set"].forEach(function (k) {
+      var v = req[k];
+      if (k === "base" ? !v : Array.isArray(v) ? v.length : v) {
+        parts.push(k + "=" + (k === "base" ? "0" : Array.isArray(v) ? v.map(enc).join(",") : enc(v)));
       }
     });
     return parts.length ? "#" + parts.join("&") : "";
@@ -98,22 +136,6 @@
   // so the setup check knows the folders a plan writes).
   function folderName(c) {
     return cfg.folderName(c.name, c.project);
-  }
-
-  // quotePath writes a path the way openmw.cfg reads a quoted one: "&" and "\"" escaped by "&".
-  function quotePath(p) {
-    var out = [];
-    for (var i = 0; i < p.length; i++) {
-      var ch = p.charAt(i);
-      out.push(ch === "&" || ch === "\"" ? "&" + ch : ch);
-    }
-    return "\"" + out.join("") + "\"";
-  }
-  function joinPath(a, b) {
-    if (b === "." || b === "") {
-      return a;
-    }
-    return a.charAt(a.length - 1) === "/" ? a + b : a + "/" + b;
   }
 
   // ---- Component selections (SPEC section 7) ----
@@ -209,14 +231,16 @@
         });
       }
     } else {
-      s.delete(id);
-      for (var changed = true; changed;) {
-        changed = false;
-        s.forEach(function (x) {
-          var comp = comps.get(x);
-          if (comp && comp.requires.some(function (r) { return !s.has(r); })) {
-            s.delete(x);
-            changed = true;
+      var by = new Map(), off = [id]; // component id -> the components requiring it
+      c.components.forEach(function (o) {
+        o.requires.forEach(function (r) { push(by, r, o.id); });
+      });
+      while (off.length) {
+        var y = off.pop();
+        s.delete(y);
+        (by.get(y) || []).forEach(function (z) {
+          if (s.has(z)) {
+            off.push(z);
           }
         });
       }
@@ -388,470 +412,492 @@
     cyclic.sort(function (a, b) { return lessPri(pri(a), pri(b)) ? -1 : 1; });
     return { order: order.concat(cyclic), cyclic: cyclic, out: out };
   }
+  // ---- The plan, in phases over one state p ----
 
-  // reaches says whether a path leads from a to b over the adjacency lists out.
-  function reaches(out, a, b) {
-    var seen = new Set([a]), todo = [a];
-    while (todo.length) {
-      var x = todo.pop();
-      if (x === b) {
-        return true;
-      }
-      out[x].forEach(function (y) {
-        if (!seen.has(y)) {
-          seen.add(y);
-          todo.push(y);
-        }
-      });
-    }
-    return false;
-  }
-
-  // ---- The plan ----
-
-  // compute plans req (parseFragment's shape) over data and returns {entries (in dependency
-  // order), asks, findings, cfg (lines {text, key}), settings (lines {text, key}), downloads,
-  // sums (lines {text, key})}. The same data and request give the same plan.
-  function compute(data, req) {
-    var findings = [], asks = [];
-    var entries = new Map(); // key -> entry, in the order added
-    var byProject = new Map(); // project id -> key in the plan
-    function finding(kind, f) {
-      f.kind = kind;
-      findings.push(f);
-    }
+  // resolve puts in p.entries what the player added (claims named by site first, so they
+  // settle the bare ids) and, by a worklist, every requirement with one candidate; then it
+  // settles each requirement against the claims planned: met (the entry's deps), missing, or
+  // the player's choice (an ask).
+  function resolve(p) {
+    var data = p.data, queue = [], bare = [];
     function add(key, why) {
-      var c = own(data.claims, key);
-      if (!c) {
-        return false;
+      var c = own(data.claims, key), have = c && p.byProject.get(c.project);
+      if (!c || p.entries.has(key)) {
+        return;
       }
-      var have = byProject.get(c.project);
       if (have !== undefined) {
-        if (have !== key) {
-          finding("two-claims", { key: have, other: key });
+        if (why.added) {
+          p.finding("two-claims", { key: have, other: key });
         }
-        return false;
+        return;
       }
-      entries.set(key, { key: key, c: c, index: entries.size, why: why, deps: [], settled: new Map(), sel: null, valid: true });
-      byProject.set(c.project, key);
-      return true;
+      var e = { key: key, c: c, why: why, deps: [], settled: new Map(), sel: null, valid: true, refused: [] };
+      p.entries.set(key, e);
+      p.byProject.set(c.project, key);
+      queue.push(e);
     }
-    // What the player added: claims named by site first, so they settle the bare ids.
-    var bare = [];
-    req.add.forEach(function (t) {
-      var at = t.indexOf("@");
+    p.req.add.forEach(function (t) {
+      var at = t.indexOf("@"), key = t.slice(0, at) + "/" + t.slice(at + 1);
       if (at < 0) {
         bare.push(t);
-        return;
+      } else if (!own(data.claims, key)) {
+        p.finding("not-found", { token: t });
+      } else {
+        add(key, { added: true });
       }
-      var key = t.slice(0, at) + "/" + t.slice(at + 1);
-      if (!own(data.claims, key)) {
-        finding("not-found", { token: t });
-        return;
-      }
-      add(key, { added: true });
     });
     bare.forEach(function (t) {
       var keys = own(data.projects, t) || [];
       if (!keys.length) {
-        finding("not-found", { token: t });
-      } else if (byProject.has(t)) {
-        // settled by a claim named by site
+        p.finding("not-found", { token: t });
       } else if (keys.length === 1) {
         add(keys[0], { added: true });
-      } else {
-        asks.push({ kind: "identity", project: t, options: keys, by: null });
+      } else if (!p.byProject.has(t)) {
+        p.asks.push({ kind: "identity", project: t, options: keys, by: null });
       }
     });
-    // What they require, to a fixed point: a requirement met by a claim in the plan is met;
-    // one with a single candidate adds it; several candidates are the player's choice.
-    var pending = new Map(); // "key#i" -> {key, rel, i}
-    for (var changed = true; changed;) {
-      changed = false;
-      entries.forEach(function (e) {
-        e.c.relationships.forEach(function (rel, i) {
-          if (rel.kind !== "requires" || e.settled.has(i)) {
-            return;
-          }
-          var met = rel.targets.filter(function (t) { return entries.has(t); });
-          if (met.length) {
-            e.settled.set(i, met);
-            pending.delete(e.key + "#" + i);
-            met.forEach(function (t) {
-              if (e.deps.indexOf(t) < 0 && t !== e.key) {
-                e.deps.push(t);
-              }
-            });
-            return;
-          }
-          if (rel.targets.length === 1 && add(rel.targets[0], { by: e.key, rel: rel })) {
-            changed = true;
-            return;
-          }
-          pending.set(e.key + "#" + i, { key: e.key, rel: rel, i: i });
-        });
+    for (var i = 0; i < queue.length; i++) {
+      queue[i].c.relationships.forEach(function (rel) {
+        if (rel.kind === "requires" && rel.targets.length === 1) {
+          add(rel.targets[0], { by: queue[i].key, rel: rel });
+        }
       });
     }
-    pending.forEach(function (p) {
-      if (!p.rel.targets.length) {
-        finding("missing", { key: p.key, rel: p.rel });
-      } else if (p.rel.targets.length === 1) {
-        // the one candidate is a project id already planned from another site
-        finding("two-claims", { key: byProject.get(own(data.claims, p.rel.targets[0]).project), other: p.rel.targets[0] });
-      } else {
-        asks.push({ kind: p.rel.capability && !p.rel.project ? "capability" : "identity", project: p.rel.project || "",
-          capability: p.rel.capability || "", options: p.rel.targets, by: p.key, rel: p.rel });
-      }
-    });
-    // Constraints on what was pulled in, read under each target's versioning scheme.
-    entries.forEach(function (e) {
+    p.entries.forEach(function (e) {
+      var deps = new Set();
       e.c.relationships.forEach(function (rel, i) {
-        var met = e.settled.get(i);
-        if (!met || !rel.version) {
+        var met = rel.targets.filter(function (t) { return p.entries.has(t); }), one = own(data.claims, rel.targets[0]);
+        if (rel.kind !== "requires") {
           return;
         }
-        met.forEach(function (t) {
-          var tc = own(data.claims, t);
-          var cons = V.parseConstraint(rel.version, tc.scheme);
-          var v = tc.release ? V.parse(tc.release.version, tc.scheme) : null;
-          if (!cons || !v) {
-            finding("version-unchecked", { key: e.key, other: t, rel: rel });
-          } else if (!V.satisfies(cons, v)) {
-            finding("version", { key: e.key, other: t, rel: rel, version: tc.release.version });
-          }
-        });
-      });
-    });
-    var planned = new Set();
-    entries.forEach(function (e) { planned.add(e.c.project); });
-    // Conflicts and recommendations, runtimes and statuses.
-    var openmw = req.openmw ? V.parse(req.openmw, "numeric") : null;
-    var lua = req.lua ? V.parse(req.lua, "numeric") : null;
-    if (req.openmw && !openmw) {
-      finding("bad-version", { what: "openmw", text: req.openmw });
-    }
-    if (req.lua && !lua) {
-      finding("bad-version", { what: "lua", text: req.lua });
-    }
-    entries.forEach(function (e) {
-      e.c.relationships.forEach(function (rel) {
-        if (rel.kind === "conflicts") {
-          rel.targets.forEach(function (t) {
-            if (t !== e.key && entries.has(t)) {
-              finding("conflict", { key: e.key, other: t, rel: rel });
+        if (met.length) {
+          e.settled.set(i, met);
+          met.forEach(function (t) {
+            if (t !== e.key) {
+              deps.add(t);
             }
           });
-        } else if (rel.kind === "recommends" && !rel.targets.some(function (t) { return entries.has(t); })) {
-          finding("recommends", { key: e.key, rel: rel });
+        } else if (rel.targets.length === 1 && one) {
+          // the one candidate is a project id already planned from another site
+          p.finding("two-claims", { key: p.byProject.get(one.project), other: rel.targets[0] });
+        } else if (rel.targets.length < 2) {
+          p.finding("missing", { key: e.key, rel: rel });
+        } else {
+          p.asks.push({ kind: rel.capability && !rel.project ? "capability" : "identity", project: rel.project || "",
+            capability: rel.capability || "", options: rel.targets, by: e.key, rel: rel });
+        }
+      });
+      e.deps = Array.from(deps);
+    });
+  }
+
+  // relations finds what the planned claims declare about each other and the player's
+  // runtime: version constraints (under each target's scheme), conflicts, recommendations,
+  // runtimes, release statuses, and releases OpenMW is not told how to load.
+  function relations(p) {
+    var req = p.req, openmw = req.openmw ? V.parse(req.openmw, "numeric") : null, lua = req.lua ? V.parse(req.lua, "numeric") : null;
+    if (req.openmw && !openmw) {
+      p.finding("bad-version", { what: "openmw", text: req.openmw });
+    }
+    if (req.lua && !lua) {
+      p.finding("bad-version", { what: "lua", text: req.lua });
+    }
+    p.entries.forEach(function (e) {
+      e.c.relationships.forEach(function (rel, i) {
+        (rel.version && e.settled.get(i) || []).forEach(function (t) {
+          var tc = own(p.data.claims, t), cons = V.parseConstraint(rel.version, tc.scheme);
+          var v = tc.release ? V.parse(tc.release.version, tc.scheme) : null;
+          if (!cons || !v) {
+            p.finding("version-unchecked", { key: e.key, other: t, rel: rel });
+          } else if (!V.satisfies(cons, v)) {
+            p.finding("version", { key: e.key, other: t, rel: rel, version: tc.release.version });
+          }
+        });
+        if (rel.kind === "conflicts") {
+          rel.targets.forEach(function (t) {
+            if (t !== e.key && p.entries.has(t)) {
+              p.finding("conflict", { key: e.key, other: t, rel: rel });
+            }
+          });
+        } else if (rel.kind === "recommends" && !rel.targets.some(function (t) { return p.entries.has(t); })) {
+          p.finding("recommends", { key: e.key, rel: rel });
         }
       });
       [["openmw", e.c.openmw, openmw, "runtime"], ["lua", e.c.lua_api, lua, "lua"]].forEach(function (x) {
-        if (!x[1] || !x[2]) {
-          return;
-        }
-        var cons = V.parseConstraint(x[1], "numeric");
+        var cons = x[1] && x[2] ? V.parseConstraint(x[1], "numeric") : true;
         if (!cons) {
-          finding(x[3] + "-unchecked", { key: e.key, constraint: x[1] });
-        } else if (!V.satisfies(cons, x[2])) {
-          finding(x[3], { key: e.key, constraint: x[1], version: x[0] === "openmw" ? req.openmw : req.lua });
+          p.finding(x[3] + "-unchecked", { key: e.key, constraint: x[1] });
+        } else if (cons !== true && !V.satisfies(cons, x[2])) {
+          p.finding(x[3], { key: e.key, constraint: x[1], version: req[x[0]] });
         }
       });
       if (e.c.release && e.c.release.status !== "available") {
-        finding("release-status", { key: e.key, status: e.c.release.status });
+        p.finding("release-status", { key: e.key, status: e.c.release.status });
       }
       if (!e.c.installs) {
-        finding("no-openmw", { key: e.key });
+        p.finding("no-openmw", { key: e.key });
       }
     });
-    // Projects in dependency order: the projects a project requires come first.
-    var list = [];
-    entries.forEach(function (e) { list.push(e); });
-    var pos = new Map();
+  }
+
+  // order puts the entries in dependency order (p.ordered, each entry's order its place):
+  // the projects a project requires first.
+  function order(p) {
+    var list = Array.from(p.entries.values()), pos = new Map(), edges = [];
     list.forEach(function (e, i) { pos.set(e.key, i); });
-    var pedges = [];
     list.forEach(function (e, i) {
-      e.deps.forEach(function (d) { pedges.push([pos.get(d), i]); });
+      e.deps.forEach(function (d) { edges.push([pos.get(d), i]); });
     });
-    var pt = topo(list.length, pedges, function (i) { return [i]; });
-    if (pt.cyclic.length) {
-      finding("cycle", { keys: pt.cyclic.map(function (i) { return list[i].key; }) });
+    p.pt = topo(list.length, edges, function (i) { return [i]; });
+    if (p.pt.cyclic.length) {
+      p.finding("cycle", { keys: p.pt.cyclic.map(function (i) { return list[i].key; }) });
     }
-    var ordered = pt.order.map(function (i) { return list[i]; });
-    ordered.forEach(function (e, i) { e.order = i; });
-    // Component selections: the release's offer, then the player's changes.
-    var on = new Map(), off = new Map();
-    [[req.on, on], [req.off, off]].forEach(function (x) {
+    p.ordered = p.pt.order.map(function (i) { return list[i]; });
+    p.ordered.forEach(function (e, i) { e.order = i; });
+  }
+
+  // select makes each entry's component selection: the release's offer, then the link's
+  // changes (on=, off=), each kept only when the selection stays valid.
+  function select(p) {
+    var on = new Map(), off = new Map(), planned = new Set(p.byProject.keys());
+    [[p.req.on, on], [p.req.off, off]].forEach(function (x) {
       x[0].forEach(function (t) {
         var colon = t.indexOf(":");
-        if (colon < 0) {
-          return;
+        if (colon >= 0) {
+          push(x[1], t.slice(0, colon), t.slice(colon + 1));
         }
-        var p = t.slice(0, colon), id = t.slice(colon + 1);
-        if (!x[1].has(p)) {
-          x[1].set(p, []);
-        }
-        x[1].get(p).push(id);
       });
     });
-    ordered.forEach(function (e) {
-      var c = e.c, s = initialSelection(c, planned);
+    p.ordered.forEach(function (e) {
+      var c = e.c, s = initialSelection(c, planned), ons = on.get(c.project) || [], offs = off.get(c.project) || [];
       e.initial = new Set(s);
-      var ons = on.get(c.project) || [], offs = off.get(c.project) || [];
-      if (ons.length || offs.length) {
-        var direct = new Set(s);
-        ons.forEach(function (id) { direct.add(id); });
-        offs.forEach(function (id) { direct.delete(id); });
-        if (valid(c, direct)) {
-          s = direct;
-        } else {
-          ons.forEach(function (id) {
-            var t = toggle(c, s, id, true);
+      var direct = new Set(s);
+      ons.forEach(function (id) { direct.add(id); });
+      offs.forEach(function (id) { direct.delete(id); });
+      if (valid(c, direct)) {
+        s = direct;
+      } else {
+        [[ons, true], [offs, false]].forEach(function (x) {
+          x[0].forEach(function (id) {
+            var t = toggle(c, s, id, x[1]);
             if (t) {
               s = t;
             } else {
-              finding("selection-refused", { key: e.key, component: id, on: true });
+              p.finding("selection-refused", { key: e.key, component: id, on: x[1] });
             }
           });
-          offs.forEach(function (id) {
-            var t = toggle(c, s, id, false);
-            if (t) {
-              s = t;
-            } else {
-              finding("selection-refused", { key: e.key, component: id, on: false });
-            }
-          });
-        }
+        });
       }
       e.sel = s;
       var ps = problems(c, s);
       if (ps.length) {
         e.valid = false;
-        finding("no-valid-selection", { key: e.key, problems: ps });
+        p.finding("no-valid-selection", { key: e.key, problems: ps });
       }
     });
-    // What each selected component installs, in the order components lists them.
-    var root = req.root || defaultRoot;
-    var lines = { data: [], "fallback-archive": [], content: [], groundcover: [], fallback: [], config: [] };
-    var files = []; // content files: {file, folded, key, e, comp, idx}
-    var seenFile = new Map();
-    // Each line is written once, as the first declared it: two components or claims naming
-    // one directory or value write one line; a file (content, archive, groundcover) declared
-    // again, or one of the base game's, is a finding. again says whether kind's line
-    // (a file's folded name) is written already, and notes who declared it first.
-    var seenLine = new Map();
-    if (req.base) {
-      baseContent.forEach(function (f) { seenLine.set("content\n" + fold(f), null); });
-      baseArchives.forEach(function (a) { seenLine.set("fallback-archive\n" + fold(a), null); });
+  }
+
+  // write writes the lines of each valid entry's selected components through the writer, in
+  // the order components lists them (SPEC section 7). A claim one of whose values the writer
+  // refuses writes no line: each refusal is a finding. Each line is written once, as the
+  // first declared it; a file (content, archive, groundcover) declared again, or one of the
+  // base game's, is a finding. Content files become p.files, the content order's nodes.
+  function write(p) {
+    var root = p.req.root || defaultRoot, r = cfg.path(root, []);
+    if (r.refused) {
+      p.finding("refused", { key: null, field: "root", value: cfg.shown(root), reason: r.refused.reason });
+      root = defaultRoot;
     }
-    function again(kind, line, key, file) {
-      var k = kind + "\n" + (file === undefined ? line : fold(file));
-      if (!seenLine.has(k)) {
-        seenLine.set(k, key);
-        return false;
-      }
-      var by = seenLine.get(k);
-      if (file !== undefined) {
-        finding(by === null ? "base-file" : "same-file", { key: by === null ? key : by, other: key, file: file });
-      }
-      return true;
+    p.root = cfg.path(root, []).text;
+    p.lines = { data: [], "fallback-archive": [], content: [], groundcover: [], fallback: [], config: [] };
+    p.files = [];
+    p.seenFile = new Map();
+    var seen = new Map(); // kind "\n" line or folded file -> the key that wrote it (null: the base game)
+    if (p.req.base) {
+      baseContent.forEach(function (f) { seen.set("content\n" + fold(f), null); });
+      baseArchives.forEach(function (a) { seen.set("fallback-archive\n" + fold(a), null); });
     }
-    function put(kind, line, key, file) {
-      if (!again(kind, line, key, file)) {
-        lines[kind].push({ text: line, key: key });
+    p.ordered.forEach(function (e) {
+      var f = cfg.path(root, [["id", folderName(e.c)]]), out = [];
+      e.folder = f.text || root;
+      function put(kind, v, file, comp, ci, fi) {
+        var w = cfg.write(kind, v);
+        if (w.refused) {
+          e.refused.push(w.refused);
+        } else {
+          out.push({ kind: kind, text: w.text, file: file, comp: comp, ci: ci, fi: fi });
+        }
       }
-    }
-    ordered.forEach(function (e) {
-      e.folder = joinPath(root, folderName(e.c));
-      e.needs = [];
-      if (!e.valid || !e.c.installs) {
-        return;
+      if (f.refused) {
+        e.refused.push(f.refused);
       }
-      e.c.components.forEach(function (comp, ci) {
+      (e.valid && e.c.installs ? e.c.components : []).forEach(function (comp, ci) {
+        var v = { root: root, folder: folderName(e.c), path: comp.path };
         if (!e.sel.has(comp.id)) {
           return;
         }
-        var R = joinPath(e.folder, comp.path);
-        comp.data.forEach(function (d) { put("data", "data=" + quotePath(joinPath(R, d)), e.key); });
-        comp.archives.forEach(function (a) { put("fallback-archive", "fallback-archive=" + a, e.key, a); });
-        comp.groundcover.forEach(function (g) { put("groundcover", "groundcover=" + g, e.key, g); });
-        comp.fallback.forEach(function (kv) { put("fallback", "fallback=" + kv[0] + "," + kv[1], e.key); });
+        comp.data.forEach(function (d) { put("data", { root: root, folder: v.folder, path: comp.path, dir: d }); });
+        comp.archives.forEach(function (a) { put("fallback-archive", { name: a }, a); });
+        comp.groundcover.forEach(function (g) { put("groundcover", { name: g }, g); });
+        comp.fallback.forEach(function (kv) { put("fallback", { key: kv[0], value: kv[1] }); });
         if (comp.config) {
-          put("config", "config=" + quotePath(R), e.key);
+          put("config", v);
         }
-        var prev = -1;
-        comp.content.forEach(function (f, fi) {
-          var k = fold(f);
-          if (again("content", "", e.key, f)) {
-            return;
+        comp.content.forEach(function (name, fi) { put("content", { name: name }, name, comp, ci, fi); });
+      });
+      e.refused.forEach(function (x) {
+        p.finding("refused", { key: e.key, field: x.field, value: cfg.shown(x.value), reason: x.reason });
+      });
+      var prev = -1;
+      (e.refused.length ? [] : out).forEach(function (l) {
+        var k = l.kind + "\n" + (l.file === undefined ? l.text : fold(l.file));
+        if (seen.has(k)) {
+          var by = seen.get(k);
+          if (l.file !== undefined) {
+            p.finding(by === null ? "base-file" : "same-file", { key: by === null ? e.key : by, other: e.key, file: l.file });
           }
-          var node = { file: f, folded: k, key: e.key, e: e, comp: ci, idx: fi, prev: prev, needs: comp.requires_content, at: files.length };
-          seenFile.set(k, node);
-          prev = files.length;
-          files.push(node);
-        });
+          return;
+        }
+        seen.set(k, e.key);
+        if (l.kind !== "content") {
+          p.lines[l.kind].push({ text: l.text, key: e.key });
+          return;
+        }
+        var node = { text: l.text, file: l.file, folded: fold(l.file), key: e.key, e: e, comp: l.ci, idx: l.fi, at: p.files.length,
+          prev: prev >= 0 && p.files[prev].comp === l.ci ? prev : -1, needs: l.comp.requires_content };
+        p.seenFile.set(node.folded, node);
+        prev = p.files.length;
+        p.files.push(node);
       });
     });
-    // The content order: a topological order of what the manifests declare. Nodes: the base
-    // game's files, every planned file, and a start and an end for each project; edges: the
-    // base game before everything, a component's files in their listed order, each
-    // requires_content before the files that need it, and a required project's files before
-    // the files of the projects requiring it.
-    var base = req.base ? baseContent.slice() : [];
-    var nb = base.length, nf = files.length, np = ordered.length;
-    var N = nb + nf + 2 * np;
-    var edges = [];
+  }
+
+  // content orders the content files: a topological order of what the manifests declare.
+  // Nodes: the base game's files, every planned file, and a start and an end for each
+  // project; edges: the base game before everything, a component's files in their listed
+  // order, each requires_content before the files that need it, and a required project's
+  // files before the files of the projects requiring it. The base game's lines are p.base,
+  // the others p.lines.content; a line nothing declares after the one before it is undeclared.
+  function content(p) {
+    var base = p.req.base ? baseContent : [], files = p.files, nb = base.length, nf = files.length;
+    var edges = [], baseIdx = new Map(), missing = new Set(), needsBase = new Set(), isBase = new Set(baseContent.map(fold));
     var startOf = function (e) { return nb + nf + 2 * e.order; };
-    var endOf = function (e) { return nb + nf + 2 * e.order + 1; };
-    var baseIdx = new Map();
     base.forEach(function (b, i) {
       baseIdx.set(fold(b), i);
       if (i > 0) {
         edges.push([i - 1, i]);
       }
     });
-    ordered.forEach(function (e) {
+    p.ordered.forEach(function (e) {
       if (nb) {
         edges.push([nb - 1, startOf(e)]);
       }
-      edges.push([startOf(e), endOf(e)]);
+      edges.push([startOf(e), startOf(e) + 1]);
       e.deps.forEach(function (d) {
-        var de = entries.get(d);
-        if (de.order < e.order || !pt.cyclic.length) {
-          edges.push([endOf(de), startOf(e)]);
+        var de = p.entries.get(d);
+        if (de.order < e.order || !p.pt.cyclic.length) {
+          edges.push([startOf(de) + 1, startOf(e)]);
         }
       });
     });
-    var missingNeed = new Map();
     files.forEach(function (f, i) {
       var n = nb + i;
-      edges.push([startOf(f.e), n]);
-      edges.push([n, endOf(f.e)]);
+      edges.push([startOf(f.e), n], [n, startOf(f.e) + 1]);
       if (f.prev >= 0) {
         edges.push([nb + f.prev, n]);
       }
       f.e.c.requires_content.concat(f.needs).forEach(function (need) {
         var k = fold(need);
+        if (isBase.has(k) && !nb) {
+          needsBase.add(f.key);
+        }
         if (k === f.folded) {
           return;
-        }
-        if (baseIdx.has(k)) {
+        } else if (baseIdx.has(k)) {
           edges.push([baseIdx.get(k), n]);
-        } else if (seenFile.has(k)) {
-          edges.push([nb + seenFile.get(k).at, n]);
-        } else if (!missingNeed.has(f.key + "\n" + k)) {
-          missingNeed.set(f.key + "\n" + k, true);
-          finding("needs-content", { key: f.key, need: need, file: f.file });
+        } else if (p.seenFile.has(k)) {
+          edges.push([nb + p.seenFile.get(k).at, n]);
+        } else if (!missing.has(f.key + "\n" + k) && (nb || !isBase.has(k))) {
+          missing.add(f.key + "\n" + k);
+          p.finding("needs-content", { key: f.key, need: need, file: f.file });
         }
       });
     });
-    var ct = topo(N, edges, function (i) {
-      if (i < nb) {
-        return [-1, i];
-      }
-      if (i < nb + nf) {
-        var f = files[i - nb];
-        return [f.e.order, 1, f.comp, f.idx];
-      }
-      var p = (i - nb - nf) >> 1;
-      return [p, (i - nb - nf) & 1 ? 2 : 0];
+    needsBase.forEach(function (k) { p.finding("needs-base", { key: k }); });
+    var ct = topo(nb + nf + 2 * p.ordered.length, edges, function (i) {
+      var f = files[i - nb], q = i - nb - nf;
+      return i < nb ? [-1, i] : f ? [f.e.order, 1, f.comp, f.idx] : [q >> 1, q & 1 ? 2 : 0];
     });
-    var cycFiles = ct.cyclic.filter(function (i) { return i >= nb && i < nb + nf; });
-    if (cycFiles.length) {
-      finding("content-cycle", { files: cycFiles.map(function (i) { return files[i - nb].file; }) });
+    var cyc = ct.cyclic.filter(function (i) { return i >= nb && i < nb + nf; });
+    if (cyc.length) {
+      p.finding("content-cycle", { files: cyc.map(function (i) { return files[i - nb].file; }) });
     }
-    var contentOrder = ct.order.filter(function (i) { return i < nb + nf; });
-    var prevNode = -1;
-    contentOrder.forEach(function (i) {
-      var line;
-      if (i < nb) {
-        line = { text: "content=" + base[i], key: null, base: true };
-      } else {
-        line = { text: "content=" + files[i - nb].file, key: files[i - nb].key };
-        if (prevNode >= 0 && !reaches(ct.out, prevNode, i)) {
-          line.undeclared = true; // nothing declared orders this file after the one above
+    var pos = [], prev = -1;
+    ct.order.forEach(function (x, i) { pos[x] = i; });
+    // reaches: a path from a to b through the nodes ordered between them, so the walks of
+    // consecutive lines share no node and all of them together are linear.
+    function reaches(a, b) {
+      var seen = new Set([a]), todo = [a];
+      while (todo.length) {
+        var x = todo.pop();
+        if (x === b) {
+          return true;
         }
-      }
-      lines.content.push(line);
-      prevNode = i;
-    });
-    if (req.base) {
-      lines["fallback-archive"] = baseArchives.map(function (a) { return { text: "fallback-archive=" + a, key: null, base: true }; }).concat(lines["fallback-archive"]);
-    } else {
-      var needsBase = [];
-      files.forEach(function (f) {
-        f.e.c.requires_content.concat(f.needs).forEach(function (need) {
-          if (baseContent.some(function (b) { return fold(b) === fold(need); }) && needsBase.indexOf(f.key) < 0) {
-            needsBase.push(f.key);
+        ct.out[x].forEach(function (y) {
+          if (!seen.has(y) && pos[y] > pos[a] && pos[y] <= pos[b]) {
+            seen.add(y);
+            todo.push(y);
           }
         });
-      });
-      needsBase.forEach(function (k) { finding("needs-base", { key: k }); });
+      }
+      return false;
     }
-    // openmw.cfg reads each key's lines as one list, so the lines of different keys may
-    // interleave: each claim's lines (the base game's first) are written as one run where
-    // the content order allows, every key's lines kept in their order.
-    var cfgLines = [], kinds = ["data", "fallback-archive", "content", "groundcover", "fallback", "config"];
-    var rank = function (l) { return l.key === null ? -1 : entries.get(l.key).order; };
-    var head = kinds.map(function () { return 0; });
+    p.base = nb ? baseArchives.map(function (a) { return { text: "fallback-archive=" + a, key: null, base: true }; }) : [];
+    ct.order.forEach(function (i) {
+      if (i < nb) {
+        p.base.push({ text: "content=" + base[i], key: null, base: true });
+      } else if (i < nb + nf) {
+        p.lines.content.push({ text: files[i - nb].text, key: files[i - nb].key, undeclared: prev >= 0 && !reaches(prev, i) || undefined });
+      } else {
+        return;
+      }
+      prev = i;
+    });
+  }
+
+  // merge writes p.cfg: openmw.cfg reads each key's lines as one list, so the lines of
+  // different keys may interleave: each claim's lines are written as one run where the content
+  // order allows, every key's lines kept in their order.
+  function merge(p) {
+    var kinds = ["data", "fallback-archive", "content", "groundcover", "fallback", "config"], head = kinds.map(function () { return 0; });
+    var rank = function (l) { return p.entries.get(l.key).order; };
+    p.cfg = [];
     for (;;) {
       var best = null;
       kinds.forEach(function (k, i) {
-        if (head[i] < lines[k].length && (best === null || rank(lines[k][head[i]]) < best)) {
-          best = rank(lines[k][head[i]]);
+        var l = p.lines[k][head[i]];
+        if (l && (best === null || rank(l) < best)) {
+          best = rank(l);
         }
       });
       if (best === null) {
-        break;
+        return;
       }
       kinds.forEach(function (k, i) {
-        while (head[i] < lines[k].length && rank(lines[k][head[i]]) === best) {
-          cfgLines.push(lines[k][head[i]++]);
+        while (head[i] < p.lines[k].length && rank(p.lines[k][head[i]]) === best) {
+          p.cfg.push(p.lines[k][head[i]++]);
         }
       });
     }
-    // settings.cfg: by category, in the order first asked; two claims asking one key for
-    // different values is a finding, and both lines are shown.
-    var cats = new Map();
-    ordered.forEach(function (e) {
-      if (!e.valid) {
-        return;
+  }
+
+  // settings writes p.settings: by category, in the order first asked, one line per key.
+  // A key asked one value writes it, after the first claim asking; a key asked different
+  // values waits for the player's choice (set=<project>[<category>]<key>) and until then is
+  // an ask and writes no line.
+  function settings(p) {
+    var cats = new Map(), chosen = new Map();
+    p.req.set.forEach(function (t) {
+      var i = t.indexOf("["), j = t.indexOf("]", i);
+      if (i > 0 && j > i) {
+        chosen.set(t.slice(i + 1, j) + "\n" + t.slice(j + 1), t.slice(0, i));
       }
-      e.c.settings.forEach(function (s) {
+    });
+    p.ordered.forEach(function (e) {
+      (e.valid && !e.refused.length ? e.c.settings : []).forEach(function (s) {
+        var c = cfg.write("category", s), w = c.refused ? c : cfg.write("setting", s);
+        if (w.refused) {
+          p.finding("refused", { key: e.key, field: w.refused.field, value: cfg.shown(w.refused.value), reason: w.refused.reason });
+          return;
+        }
         if (!cats.has(s.category)) {
-          cats.set(s.category, []);
+          cats.set(s.category, { line: c.text, keys: new Map() });
         }
-        cats.get(s.category).push({ key: e.key, setting: s });
+        push(cats.get(s.category).keys, s.key, { e: e, value: s.value, text: w.text });
       });
     });
-    var settings = [];
-    cats.forEach(function (list, cat) {
-      settings.push({ text: "[" + cat + "]", key: null });
-      var seen = new Map();
-      list.forEach(function (x) {
-        var k = x.setting.key;
-        if (seen.has(k) && seen.get(k).setting.value !== x.setting.value) {
-          finding("setting-conflict", { key: seen.get(k).key, other: x.key, setting: x.setting, was: seen.get(k).setting.value });
+    p.settings = [];
+    cats.forEach(function (cat, name) {
+      var head = { text: cat.line, key: null };
+      cat.keys.forEach(function (asked, k) {
+        var values = new Map(), pick = chosen.get(name + "\n" + k);
+        asked.forEach(function (a) {
+          if (!values.has(a.value)) {
+            values.set(a.value, a);
+          }
+        });
+        var one = values.size === 1 ? asked[0] : asked.filter(function (a) { return a.e.c.project === pick; })[0];
+        if (!one) {
+          var opts = Array.from(values.values());
+          p.asks.push({ kind: "setting", category: name, setting: k, by: null,
+            options: opts.map(function (a) { return a.e.key; }), values: opts.map(function (a) { return a.value; }) });
+          return;
         }
-        if (!seen.has(k)) {
-          seen.set(k, x);
-        } else if (seen.get(k).setting.value === x.setting.value) {
-          return; // asked again for the same value: one line says it
+        if (head) {
+          p.settings.push(head);
+          head = null;
         }
-        settings.push({ text: k + " = " + x.setting.value, key: x.key });
+        p.settings.push({ text: one.text, key: one.e.key });
       });
     });
-    // Downloads, with the publisher's stated digests.
-    var downloads = [], sums = [], seenSum = new Set();
-    ordered.forEach(function (e) {
+  }
+
+  // downloads lists each entry's artifacts, with the publishers' stated digests as
+  // SHA256SUMS lines (each once); an artifact the writer refuses has no line, and a finding.
+  function downloads(p) {
+    var seen = new Set();
+    p.downloads = [];
+    p.sums = [];
+    p.took = new Map(); // key -> the artifacts the writer took
+    p.ordered.forEach(function (e) {
       e.c.artifacts.forEach(function (a) {
-        downloads.push({ key: e.key, artifact: a, folder: e.folder });
-        if (a.sha256 && !seenSum.has(a.sha256 + "  " + a.filename)) {
-          seenSum.add(a.sha256 + "  " + a.filename);
-          sums.push({ text: a.sha256 + "  " + a.filename, key: e.key });
+        var w = cfg.write("sum", a);
+        p.downloads.push({ key: e.key, artifact: a, folder: e.folder });
+        if (!w.refused) {
+          push(p.took, e.key, a);
+        }
+        if (w.refused) {
+          p.finding("refused", { key: e.key, field: w.refused.field, value: cfg.shown(w.refused.value), reason: w.refused.reason });
+        } else if (!seen.has(w.text)) {
+          seen.add(w.text);
+          p.sums.push({ text: w.text, key: e.key });
         }
       });
     });
-    return { entries: ordered, asks: asks, findings: findings, cfg: cfgLines, settings: settings, downloads: downloads, sums: sums, root: root };
+  }
+
+  // install is the installer's view of the plan (the shape is at the top of this file).
+  function install(p) {
+    var lines = new Map();
+    p.cfg.forEach(function (l) { push(lines, l.key, l.text); });
+    return p.ordered.map(function (e) {
+      var c = e.c, ok = e.valid && c.installs && !e.refused.length;
+      return { key: e.key, project: c.project, site: c.site, name: c.name, version: c.release ? c.release.version : "",
+        folder: folderName(c), path: e.folder, installs: c.installs, valid: e.valid, refused: e.refused,
+        components: c.components.filter(function (comp) { return ok && e.sel.has(comp.id); }).map(function (comp) {
+          return { id: comp.id, path: comp.path, folder: cfg.path("/", [["id", folderName(c)], ["path", comp.path]]).text.slice(1) };
+        }),
+        artifacts: (p.took.get(e.key) || []).map(function (a) {
+          return { id: a.id, format: a.format, filename: a.filename, size: a.size, sha256: a.sha256, platform: a.platform || null,
+            sources: a.sources.map(function (s) { return { url: s.url, kind: s.kind, name: s.name || "" }; }) };
+        }),
+        lines: ok ? lines.get(e.key) || [] : [] };
+    });
+  }
+
+  // compute plans req (parseFragment's shape) over data and returns the plan (its shape is
+  // at the top of this file). The same data and request give the same plan.
+  function compute(data, req) {
+    var p = { data: data, req: req, findings: [], asks: [], entries: new Map(), byProject: new Map() };
+    p.finding = function (kind, f) {
+      f.kind = kind;
+      p.findings.push(f);
+    };
+    req.set = req.set || [];
+    (req.refused || []).forEach(function (r) { p.finding("link", { field: r.field, value: r.value, reason: r.reason }); });
+    [resolve, relations, order, select, write, content, merge, settings, downloads].forEach(function (phase) { phase(p); });
+    return { entries: p.ordered, asks: p.asks, findings: p.findings, cfg: p.cfg, base: p.base, settings: p.settings,
+      downloads: p.downloads, sums: p.sums, root: p.root, install: install(p) };
   }
 
   // text writes lines as a file's text, each run of one source's lines after one comment
@@ -863,7 +909,7 @@
     lines.forEach(function (l) {
       var who = l.key === null ? (l.base ? "\n" : null) : l.key;
       if (who !== null && who !== last) {
-        out.push("# " + (l.key === null ? "The base game's own files" : label(l.key)));
+        out.push(cfg.write("comment", { text: l.key === null ? "The base game's own files" : label(l.key) }).text);
       }
       if (l.undeclared) {
         out.push("# (no manifest declares the order of the next line against the content= line before it)");
@@ -872,6 +918,11 @@
       last = who;
     });
     return out.join("\n") + (out.length ? "\n" : "");
+  }
+
+  // label names claim c in the plan's comments and choices: "<name> <version> from <site>".
+  function label(c) {
+    return c.name + " " + (c.release ? c.release.version : "") + " from " + c.site_name;
   }
 
   // ---- The data ----
@@ -905,11 +956,41 @@
       });
     });
   }
+  // parts lists the data parts (shards.js claimPart, project id prefixes prefix characters
+  // long) the plan of req reads and loaded(name) says are not added yet: those of the
+  // projects it adds and of every claim the relationships of the claims in data name,
+  // transitively. The page and the installer add them and ask again until none is left.
+  function parts(data, req, prefix, loaded) {
+    var want = new Set(), seen = new Set(), todo = [];
+    function need(id) {
+      var n = S.claimPart(id, prefix);
+      if (n.length === prefix + 1 && /^c[0-9a-f]*$/.test(n) && !loaded(n)) {
+        want.add(n);
+      }
+    }
+    req.add.forEach(function (t) {
+      var at = t.indexOf("@"), id = at < 0 ? t : t.slice(0, at);
+      need(id);
+      (at < 0 ? own(data.projects, id) || [] : [id + "/" + t.slice(at + 1)]).forEach(function (k) { todo.push(k); });
+    });
+    while (todo.length) {
+      var k = todo.pop(), c = own(data.claims, k);
+      if (seen.has(k)) {
+        continue;
+      }
+      seen.add(k);
+      if (!c) {
+        need(k.slice(0, k.indexOf("/")));
+        continue;
+      }
+      c.relationships.forEach(function (rel) { rel.targets.forEach(function (t) { todo.push(t); }); });
+    }
+    return Array.from(want);
+  }
 
   return {
-    addClaims: addClaims, settleTargets: settleTargets,
+    addClaims: addClaims, settleTargets: settleTargets, parts: parts, caps: caps,
     parseFragment: parseFragment, fragment: fragment, compute: compute, problems: problems, valid: valid,
-    toggle: toggle, initialSelection: initialSelection, folderName: folderName, quotePath: quotePath, text: text,
-    topo: topo, baseContent: baseContent, baseArchives: baseArchives
+    toggle: toggle, initialSelection: initialSelection, folderName: folderName, text: text, label: label, topo: topo
   };
 });

@@ -150,20 +150,26 @@ type planResult struct {
 		Deps  []string `json:"deps"`
 	} `json:"entries"`
 	Findings []struct {
-		Kind  string `json:"kind"`
-		Key   string `json:"key"`
-		Other string `json:"other"`
-		Text  string `json:"text"`
+		Kind   string `json:"kind"`
+		Key    string `json:"key"`
+		Other  string `json:"other"`
+		Field  string `json:"field"`
+		Reason string `json:"reason"`
+		Text   string `json:"text"`
 	} `json:"findings"`
 	Asks []struct {
 		Kind    string   `json:"kind"`
 		By      string   `json:"by"`
 		Options []string `json:"options"`
+		Values  []string `json:"values"`
+		Setting string   `json:"setting"`
 	} `json:"asks"`
 	CFG      []string `json:"cfg"`
+	Base     []string `json:"base"`
 	Settings []string `json:"settings"`
 	Sums     []string `json:"sums"`
 	Text     string   `json:"text"`
+	BaseText string   `json:"baseText"`
 	SetText  string   `json:"settingsText"`
 	SumsText string   `json:"sumsText"`
 	Fragment string   `json:"fragment"`
@@ -321,16 +327,26 @@ func TestPlanSynthetic(t *testing.T) {
 	}
 	for _, want := range []string{
 		`data="/m/Project-lamp-lamp" @lamp/a`, `data="/m/Project-lamp-lamp/spark" @lamp/a`, `data="/m/Project-lamp-lamp/grass" @lamp/a`,
-		"fallback-archive=Morrowind.bsa @base", "fallback-archive=Lamp Sparks.bsa @lamp/a",
-		"content=Morrowind.esm @base", "content=Lamp.esp @lamp/a", "content=Lamp Extra.esp @lamp/a", "content=Cold.esp @lamp/a", "content=Glow.esp @lamp/a", "content=Lamp - TR.esp @lamp/a",
+		"fallback-archive=Lamp Sparks.bsa @lamp/a", "content=Lamp.esp @lamp/a", "content=Lamp Extra.esp @lamp/a", "content=Cold.esp @lamp/a", "content=Glow.esp @lamp/a", "content=Lamp - TR.esp @lamp/a",
 		"groundcover=Lamp Grass.esp @lamp/a", "fallback=LightAttenuation_UseConstant,0 @lamp/a", `config="/m/Project-lamp-lamp/grass" @lamp/a`,
 	} {
 		if !slices.Contains(p.CFG, want) && !slices.Contains(p.CFG, "!"+want) {
 			t.Errorf("plan 1's openmw.cfg lacks %q:\n%s", want, strings.Join(p.CFG, "\n"))
 		}
 	}
+	// The base game's lines are a block of their own, and the plan's lines never repeat them.
+	if want := []string{"fallback-archive=Morrowind.bsa @base", "fallback-archive=Tribunal.bsa @base", "fallback-archive=Bloodmoon.bsa @base",
+		"content=Morrowind.esm @base", "content=Tribunal.esm @base", "content=Bloodmoon.esm @base"}; !slices.Equal(p.Base, want) {
+		t.Errorf("plan 1's base game block is %q", p.Base)
+	}
+	for _, l := range p.CFG {
+		if strings.HasSuffix(l, "@base") || strings.Contains(strings.ToLower(l), "morrowind.") {
+			t.Errorf("plan 1's own lines hold %s", l)
+		}
+	}
+	all := append(append([]string{}, p.Base...), p.CFG...)
 	at := func(file string) int {
-		for i, l := range p.CFG {
+		for i, l := range all {
 			if strings.HasPrefix(strings.TrimPrefix(l, "!"), "content="+file+" @") {
 				return i
 			}
@@ -377,7 +393,7 @@ func TestPlanSynthetic(t *testing.T) {
 	if !slices.Contains(p.Entries[p.entry("lamp/a")].Sel, "warm") || !p.has("selection-refused", "lamp/a") || !p.has("needs-base", "lamp/a") {
 		t.Errorf("plan 4: %+v", p)
 	}
-	for _, l := range p.CFG {
+	for _, l := range append(p.CFG, p.Base...) {
 		if strings.HasSuffix(l, "@base") {
 			t.Errorf("plan 4 without the base game writes %s", l)
 		}
@@ -662,10 +678,14 @@ func TestPlanLinesOnce(t *testing.T) {
 			t.Errorf("%s writes %q twice:\n%s", what, twice, text)
 		}
 	}
-	want := strings.Join([]string{
+	if want := strings.Join([]string{
 		"# The base game's own files",
 		"fallback-archive=Morrowind.bsa", "fallback-archive=Tribunal.bsa", "fallback-archive=Bloodmoon.bsa",
-		"content=Morrowind.esm", "content=Tribunal.esm", "content=Bloodmoon.esm",
+		"content=Morrowind.esm", "content=Tribunal.esm", "content=Bloodmoon.esm", "",
+	}, "\n"); p.BaseText != want {
+		t.Errorf("the base game's block is\n%s\nwant\n%s", p.BaseText, want)
+	}
+	want := strings.Join([]string{
 		"# tallow/a",
 		`data="/m/Project-tallow-tallow"`, "fallback-archive=Shared.bsa", "content=Tallow.omwscripts",
 		"# candle/a",

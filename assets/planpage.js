@@ -27,22 +27,7 @@
   document.getElementById("plan-needs-script").hidden = true;
   form.hidden = false;
 
-  // bidi isolates publisher text (as site/bidi.go does): embeddings, overrides and stray
-  // isolates are dropped, open FSI isolates closed.
-  function bidi(s) {
-    var parts = [], from = 0, open = 0;
-    for (var i = 0; i < s.length; i++) {
-      var c = s.charCodeAt(i);
-      if (c >= 0x202a && c <= 0x202e || c === 0x2066 || c === 0x2067 || (c === 0x2069 && !open)) {
-        parts.push(s.slice(from, i));
-        from = i + 1;
-        continue;
-      }
-      open += c === 0x2068 ? 1 : c === 0x2069 ? -1 : 0;
-    }
-    parts.push(s.slice(from));
-    return parts.join("") + (open > 0 ? "\u2069".repeat(open) : "");
-  }
+  var bidi = window.OpenMWCfg.bidi;
   function el(tag, attrs) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (a) {
@@ -68,7 +53,7 @@
   }
   function label(key) {
     var c = claim(key);
-    return c ? bidi(c.name) + " " + bidi(c.release ? c.release.version : "") + " from " + bidi(c.site_name) : key;
+    return c ? bidi(P.label(c)) : key;
   }
   function claimLink(key) {
     var c = claim(key);
@@ -86,17 +71,8 @@
     return n + " " + (n === 1 ? one : many);
   }
 
-  // loadProjects loads the parts holding the claims of the project ids; an id whose part
-  // name is not hexadecimal names no claim (the plan says it was not found).
-  function loadProjects(ids) {
-    var want = new Set();
-    ids.forEach(function (id) {
-      var name = S.claimPart(id, meta.shards.claims);
-      if (/^c[0-9a-f]*$/.test(name) && name.length === meta.shards.claims + 1) {
-        want.add(name);
-      }
-    });
-    var names = Array.from(want);
+  // loadParts adds the claims of the data parts names (shards.js) to data, each part once.
+  function loadParts(names) {
     return parts.load(names).then(function (docs) {
       docs.forEach(function (d, i) {
         if (!added.has(names[i])) {
@@ -106,38 +82,10 @@
       });
     });
   }
-  // gather loads every part the plan of r reads: the claims of the projects it adds and,
-  // round by round, of every claim their relationships name, until none is missing.
+  // gather loads every part the plan of r reads (plan.js parts), round by round.
   function gather(r) {
-    var ids = r.add.map(function (t) { var at = t.indexOf("@"); return at < 0 ? t : t.slice(0, at); });
-    return loadProjects(ids).then(function () {
-      var seen = new Set(), todo = [], missing = new Set();
-      ids.forEach(function (id) {
-        (Object.prototype.hasOwnProperty.call(data.projects, id) ? data.projects[id] : []).forEach(function (k) { todo.push(k); });
-      });
-      r.add.forEach(function (t) {
-        if (t.indexOf("@") >= 0) {
-          todo.push(t.replace("@", "/"));
-        }
-      });
-      while (todo.length) {
-        var k = todo.pop();
-        if (seen.has(k)) {
-          continue;
-        }
-        seen.add(k);
-        var c = claim(k);
-        if (!c) {
-          var pn = S.claimPart(k, meta.shards.claims);
-          if (!parts.loaded(pn) && /^c[0-9a-f]*$/.test(pn) && pn.length === meta.shards.claims + 1) {
-            missing.add(k.slice(0, k.indexOf("/")));
-          }
-          continue;
-        }
-        c.relationships.forEach(function (rel) { rel.targets.forEach(function (t) { todo.push(t); }); });
-      }
-      return missing.size ? gather({ add: Array.from(missing) }) : null;
-    });
+    var names = P.parts(data, r, meta.shards.claims, function (n) { return added.has(n); });
+    return names.length ? loadParts(names).then(function () { return gather(r); }) : Promise.resolve();
   }
   // refresh gathers the plan's data, then plans and shows it; a later refresh wins.
   var runs = 0;
@@ -359,7 +307,7 @@
     return box;
   }
 
-  function findingItem(f) {
+  function findingItem(f, plan) {
     var li = el("li", { "data-plan-finding": f.kind });
     if (f.key) {
       li.setAttribute("data-key", f.key);
@@ -393,7 +341,12 @@
       "needs-content": function () { return el("span", {}, code(f.file), " needs ", code(f.need), ", which no project in this plan declares and the base game does not ship."); },
       "needs-base": function () { return el("span", {}, "needs the base game's files, which this plan leaves out."); },
       "content-cycle": function () { return el("span", {}, "The content files ", join(f.files.map(code)), " need each other in a cycle; they are listed in the order declared."); },
-      "setting-conflict": function () { return el("span", {}, "asks for ", code("[" + f.setting.category + "] " + f.setting.key + " = " + f.was), ", and ", claimLink(f.other), " for ", code(f.setting.value), "; both lines are shown, the later one wins."); }
+      "refused": function () {
+        var then = f.field === "root" ? "the plan uses " + plan.root + " instead." : /^settings/.test(f.field) ? "that setting is not written." :
+          /sha256|filename/.test(f.field) ? "its SHA256SUMS line is not written." : "the plan writes no lines for it.";
+        return el("span", {}, f.key ? el("span", {}, "its ", code(f.field), " ") : "The mods folder you gave, ", code(f.value), (f.key ? " " : ", ") + f.reason + ", so " + then);
+      },
+      "link": function () { return el("span", {}, "The link's ", code(f.field), f.value ? el("span", {}, " value ", code(f.value)) : "", " " + f.reason + ", so it was left out."); }
     }[f.kind];
     li.appendChild(t ? t() : document.createTextNode(f.kind));
     return li;
@@ -428,11 +381,20 @@
       var ul = el("ul", { "class": "list" });
       plan.asks.forEach(function (a) {
         var li = el("li", { "data-plan-ask": a.kind }, a.by ? el("span", {}, claimLink(a.by), " requires ") : "",
+          a.kind === "setting" ? el("span", {}, "The setting ", code("[" + a.category + "] " + a.setting), " is asked different values; settings.cfg holds one, so no line is written until you choose: ") :
           a.kind === "capability" ? el("span", {}, "the capability ", code(a.capability), ", which several claims provide: ") :
             el("span", {}, "the project id ", code(a.project), ", which several sites publish: "));
-        a.options.forEach(function (k) {
-          var b = el("button", { type: "button", "data-choose": tokenOf(k) }, "Use ", label(k));
-          b.addEventListener("click", function () { addToken(tokenOf(k)); });
+        a.options.forEach(function (k, i) {
+          var set = a.kind === "setting" && claim(k).project + "[" + a.category + "]" + a.setting;
+          var b = el("button", { type: "button", "data-choose": set || tokenOf(k) }, "Use ", set ? el("span", {}, code(a.values[i]), " (" + label(k) + ")") : label(k));
+          b.addEventListener("click", function () {
+            if (set) {
+              req.set.push(set);
+              update();
+            } else {
+              addToken(tokenOf(k));
+            }
+          });
           li.appendChild(b);
           li.appendChild(document.createTextNode(" "));
         });
@@ -444,7 +406,7 @@
     if (plan.findings.length) {
       results.appendChild(el("h2", { id: "findings" }, "Findings (" + plan.findings.length + ")"));
       var fl = el("ul", { "class": "list" });
-      plan.findings.forEach(function (f) { fl.appendChild(findingItem(f)); });
+      plan.findings.forEach(function (f) { fl.appendChild(findingItem(f, plan)); });
       results.appendChild(fl);
     }
     results.appendChild(el("h2", { id: "projects" }, "Projects in the plan (" + plan.entries.length + ")"));
@@ -466,7 +428,11 @@
     results.appendChild(pl);
     results.appendChild(output("openmw.cfg", "openmw.cfg lines", P.text(plan.cfg, label,
       ["# Planned by AsHyAmS from the publishers' declarations; nothing was installed or verified."]),
-      "Add these to your openmw.cfg (or check them with Your setup first). Each run of lines follows a comment naming the claim that declared it."));
+      "Add these to the end of your openmw.cfg (or check them with Your setup first). Each run of lines follows a comment naming the claim that declared it."));
+    if (plan.base.length) {
+      results.appendChild(output("base", "The base game's lines", P.text(plan.base, label),
+        "Only for an openmw.cfg that does not list the base game yet (the launcher writes these): put them before the lines above. OpenMW stops at a content file listed twice."));
+    }
     results.appendChild(output("settings.cfg", "settings.cfg values", plan.settings.length ? P.text(plan.settings, label) : "",
       plan.settings.length ? "Values the releases ask for, each after the project that asked. Apply them only if you agree." : "No release in this plan asks for a setting."));
     var dl = el("ul", { "class": "list downloads" });
@@ -496,7 +462,7 @@
       return;
     }
     var at = v.indexOf("@"), id = at < 0 ? v : v.slice(0, at);
-    loadProjects([id]).then(function () {
+    gather({ add: [id] }).then(function () {
       if (claim(v.replace("@", "/")) || Object.prototype.hasOwnProperty.call(data.projects, v)) {
         search.value = "";
         matches.textContent = "";

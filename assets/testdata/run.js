@@ -142,10 +142,12 @@ if (plan) {
       entries: p.entries.map(function (e) {
         return { key: e.key, sel: Array.from(e.sel).sort(), valid: e.valid, by: e.why.by || "", deps: e.deps.slice().sort() };
       }),
-      findings: p.findings.map(function (f) { return { kind: f.kind, key: f.key || "", other: f.other || "", text: f.need || f.file || f.constraint || f.token || (f.keys || f.files || []).join(" ") || "" }; }),
-      asks: p.asks.map(function (a) { return { kind: a.kind, by: a.by || "", options: a.options }; }),
-      cfg: lines(p.cfg), settings: lines(p.settings), sums: lines(p.sums),
+      findings: p.findings.map(function (f) { return { kind: f.kind, key: f.key || "", other: f.other || "", field: f.field || "", reason: f.reason || "",
+        text: f.need || f.file || f.constraint || f.token || f.value || (f.keys || f.files || []).join(" ") || "" }; }),
+      asks: p.asks.map(function (a) { return { kind: a.kind, by: a.by || "", options: a.options, values: a.values || [], setting: a.setting || "" }; }),
+      cfg: lines(p.cfg), base: lines(p.base), settings: lines(p.settings), sums: lines(p.sums), install: p.install,
       text: plan.text(p.cfg, function (k) { return k; }),
+      baseText: plan.text(p.base, function (k) { return k; }),
       settingsText: plan.text(p.settings, function (k) { return k; }),
       sumsText: plan.text(p.sums, function (k) { return k; }),
       fragment: plan.fragment(plan.parseFragment(hash))
