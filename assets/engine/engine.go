@@ -1,0 +1,242 @@
+// Package engine runs the plan page's own scripts (assets/version.js, openmwcfg.js,
+// shards.js, plan.js) in a pure-Go JavaScript runtime (goja), so a Go program plans exactly
+// as the page does and writes every line through the page's one line writer: there is no
+// second copy of the rules. An Engine holds the claims of the data parts added to it.
+//
+// Every call is bounded: a call that runs longer than Options.Timeout is interrupted and
+// fails with ErrTimeout, and the Engine then refuses every later call (its data may be half
+// added). An Engine is safe for use by several goroutines; calls run one at a time.
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/DreamWeave-MP/ashyams-go/assets"
+)
+
+// ErrTimeout is the error of a call interrupted at Options.Timeout, and of every call after.
+var ErrTimeout = errors.New("the plan engine ran out of time")
+
+// Options configures an Engine.
+type Options struct {
+	// Shards is the length of the project id prefixes that name the data parts (the plan
+	// page's shards.claims; PageShards reads it from the page).
+	Shards int
+	// Timeout bounds each call; 0 means 10 seconds.
+	Timeout time.Duration
+}
+
+// Engine is the plan page's engine loaded in a JavaScript runtime.
+type Engine struct {
+	mu      sync.Mutex
+	rt      *goja.Runtime
+	host    *goja.Object
+	opts    Options
+	stopped error
+}
+
+// hostJS binds the scripts' functions for the calls below: JSON in, JSON out.
+const hostJS = `var host = (function (P, S, cfg) {
+  var data = { claims: Object.create(null), projects: Object.create(null) }, added = new Set();
+  function label(k) { return P.label(data.claims[k]); }
+  return {
+    parse: function (hash) { return JSON.stringify(P.parseFragment(hash)); },
+    fragment: function (req) { return P.fragment(JSON.parse(req)); },
+    add: function (name, text) {
+      if (!added.has(name)) {
+        P.addClaims(data, S.claimsOf(JSON.parse(text)));
+        added.add(name);
+      }
+    },
+    parts: function (req, prefix) { return JSON.stringify(P.parts(data, JSON.parse(req), prefix, function (n) { return added.has(n); })); },
+    compute: function (req, prefix) {
+      P.settleTargets(data, function (k) { return added.has(S.claimPart(k, prefix)); });
+      var p = P.compute(data, JSON.parse(req));
+      return JSON.stringify({ root: p.root, install: p.install, findings: p.findings, asks: p.asks, cfg: p.cfg, base: p.base,
+        settings: p.settings, sums: p.sums, text: { cfg: P.text(p.cfg, label), base: P.text(p.base, label),
+        settings: P.text(p.settings, label), sums: P.text(p.sums, label) } });
+    },
+    write: function (kind, v) { return JSON.stringify(cfg.write(kind, JSON.parse(v))); }
+  };
+})(AshyamsPlan, AshyamsShards, OpenMWCfg);`
+
+// New loads the scripts into a fresh runtime.
+func New(opts Options) (*Engine, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	e := &Engine{rt: goja.New(), opts: opts}
+	if _, err := e.rt.RunString("var window = this;"); err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"version.js", "openmwcfg.js", "shards.js", "plan.js"} {
+		src, err := fs.ReadFile(assets.FS, name)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := e.rt.RunScript(name, string(src)); err != nil {
+			return nil, fmt.Errorf("loading %s: %w", name, err)
+		}
+	}
+	if _, err := e.rt.RunScript("host.js", hostJS); err != nil {
+		return nil, err
+	}
+	e.host = e.rt.Get("host").ToObject(e.rt)
+	return e, nil
+}
+
+// call runs the host function fn on args, interrupted at the timeout, and returns its
+// result as a string ("" for undefined).
+func (e *Engine) call(fn string, args ...any) (string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stopped != nil {
+		return "", e.stopped
+	}
+	f, ok := goja.AssertFunction(e.host.Get(fn))
+	if !ok {
+		return "", fmt.Errorf("the plan engine has no function %s", fn)
+	}
+	vals := make([]goja.Value, len(args))
+	for i, a := range args {
+		vals[i] = e.rt.ToValue(a)
+	}
+	var tm sync.Mutex
+	done := false
+	t := time.AfterFunc(e.opts.Timeout, func() {
+		tm.Lock()
+		defer tm.Unlock()
+		if !done {
+			e.rt.Interrupt(ErrTimeout)
+		}
+	})
+	v, err := f(goja.Undefined(), vals...)
+	tm.Lock()
+	done = true
+	tm.Unlock()
+	t.Stop()
+	e.rt.ClearInterrupt()
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		e.stopped = fmt.Errorf("%w (after %v, in %s)", ErrTimeout, e.opts.Timeout, fn)
+		return "", e.stopped
+	}
+	if err != nil {
+		return "", fmt.Errorf("the plan engine's %s: %w", fn, err)
+	}
+	if goja.IsUndefined(v) {
+		return "", nil
+	}
+	return v.String(), nil
+}
+
+// callJSON is call with a JSON result decoded into out.
+func (e *Engine) callJSON(out any, fn string, args ...any) error {
+	s, err := e.call(fn, args...)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal([]byte(s), out)
+}
+
+// Request is a plan link's request (plan.js parseFragment).
+type Request struct {
+	// Add holds the project ids ("<project-id>") and claims ("<project-id>@<site-id>") the
+	// player added.
+	Add []string `json:"add"`
+	// OpenMW and Lua are the player's OpenMW version and Lua API revision ("" when not given).
+	OpenMW string `json:"openmw"`
+	Lua    string `json:"lua"`
+	// Root is the player's mods folder, absolute ("" plans under a placeholder).
+	Root string `json:"root"`
+	// Base says the player has the base game (a link's default): its files order the plan
+	// and are not written again; without it, a need for them is a finding.
+	Base bool `json:"base"`
+	// On and Off are component changes, "<project-id>:<component-id>" each.
+	On  []string `json:"on"`
+	Off []string `json:"off"`
+	// Set holds the player's choices of a setting two releases ask different values:
+	// "<project-id>[<category>]<key>", that project's value.
+	Set []string `json:"set"`
+	// Refused is what the link asked that was refused (over a bound, not decodable, unknown).
+	Refused []Refusal `json:"refused"`
+}
+
+// Refusal is a value the writer (or the link's reader) would not write: the field as the
+// protocol names it ("root" for the mods folder), the value (as a page shows it, for a
+// link's), and why.
+type Refusal struct {
+	Field  string `json:"field"`
+	Value  string `json:"value"`
+	Reason string `json:"reason"`
+}
+
+func (r *Refusal) Error() string {
+	return fmt.Sprintf("the %s %q %s", r.Field, r.Value, r.Reason)
+}
+
+// ParseFragment reads a plan link's fragment ("#add=...", the part of the plan page's
+// address after "#", with or without the "#"). What it cannot read is in Request.Refused,
+// never an error; an error is the engine's own (ErrTimeout).
+func (e *Engine) ParseFragment(fragment string) (Request, error) {
+	var r Request
+	err := e.callJSON(&r, "parse", fragment)
+	return r, err
+}
+
+// Fragment writes r as a plan link's fragment, "#..." ("" for an empty request).
+func (e *Engine) Fragment(r Request) (string, error) {
+	b, err := json.Marshal(r.normal())
+	if err != nil {
+		return "", err
+	}
+	return e.call("fragment", string(b))
+}
+
+// normal is r with every list non-nil, as the scripts expect.
+func (r Request) normal() Request {
+	for _, l := range []*[]string{&r.Add, &r.On, &r.Off, &r.Set} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	if r.Refused == nil {
+		r.Refused = []Refusal{}
+	}
+	return r
+}
+
+// Parts lists the data parts (names such as "c4d", each the file plan/data/<name>.js) the
+// plan of r reads and the engine does not hold yet. Add them and ask again until the list is
+// empty: each round may name the parts of the claims the last round's claims require.
+func (e *Engine) Parts(r Request) ([]string, error) {
+	b, err := json.Marshal(r.normal())
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	err = e.callJSON(&names, "parts", string(b), e.opts.Shards)
+	return names, err
+}
+
+// AddPart adds the claims of the data part name, given as the bytes of its file as the site
+// publishes it (plan/data/<name>.js). A part added before is not added again. It fails when
+// the file is not a data part of that name (ParsePart).
+func (e *Engine) AddPart(name string, file []byte) error {
+	got, text, err := ParsePart(file)
+	if err != nil {
+		return fmt.Errorf("the data part %s: %w", name, err)
+	}
+	if got != name {
+		return fmt.Errorf("the data part %s holds the part %q", name, got)
+	}
+	_, err = e.call("add", name, text)
+	return err
+}
