@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
 const (
@@ -94,11 +96,7 @@ func TestLoadFile(t *testing.T) {
 
 // The corpus's curation file is comments only: an empty curation.
 func TestCorpusCuration(t *testing.T) {
-	p := "../../../shared/corpus/network/curation.toml"
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("../shared/corpus is absent: %v", err)
-	}
-	c, err := Load(p)
+	c, err := Load(corpustest.Path(t, "network/curation.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}

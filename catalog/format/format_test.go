@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
@@ -23,21 +25,15 @@ var opts = format.Options{
 	BaseURL: "https://index.example.org/net",
 }
 
-const (
-	corpusState     = "../../../shared/corpus/state"
-	publishedSchema = "../../../shared/corpus/schemas/dreamweave-network-catalog-1.schema.json"
-)
+const publishedSchema = "schemas/dreamweave-network-catalog-1.schema.json"
 
 func corpus(t testing.TB) (*network.Network, *format.Schema) {
 	t.Helper()
-	if _, err := os.Stat(corpusState); err != nil {
-		t.Skipf("../shared/corpus is absent: %v", err)
-	}
-	n, err := network.Load(store.Open(corpusState), nil)
+	n, err := network.Load(store.Open(corpustest.Path(t, "state")), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := format.CompileSchema(os.DirFS(filepath.Dir(publishedSchema)), filepath.Base(publishedSchema))
+	pub, err := format.CompileSchema(os.DirFS(filepath.Dir(corpustest.Path(t, publishedSchema))), filepath.Base(publishedSchema))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,9 +505,9 @@ func BenchmarkModelAndCatalog(b *testing.B) {
 // Our schema is our own text but the same format: with the annotations (title, description,
 // $id) removed, it states exactly the published schema's constraints.
 func TestSchemaSameFormatAsPublished(t *testing.T) {
-	pubBytes, err := os.ReadFile(publishedSchema)
+	pubBytes, err := os.ReadFile(corpustest.Path(t, publishedSchema))
 	if err != nil {
-		t.Skipf("../shared/corpus is absent: %v", err)
+		t.Fatal(err)
 	}
 	ourBytes, err := schemas.FS.ReadFile(format.SchemaFile)
 	if err != nil {

@@ -1,27 +1,23 @@
 package network_test
 
 import (
-	"os"
 	"sort"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-const corpusState = "../../../shared/corpus/state"
-
 func corpus(t testing.TB) *network.Network {
 	t.Helper()
-	if _, err := os.Stat(corpusState); err != nil {
-		t.Skipf("../shared/corpus is absent: %v", err)
-	}
-	cur, err := curation.Load("../../../shared/corpus/network/curation.toml")
+	cur, err := curation.Load(corpustest.Path(t, "network/curation.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := network.Load(store.Open(corpusState), cur)
+	n, err := network.Load(store.Open(corpustest.Path(t, "state")), cur)
 	if err != nil {
 		t.Fatal(err)
 	}

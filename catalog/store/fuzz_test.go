@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
 // FuzzLoad replaces one record of a sound state with fuzzed bytes. Load and Check must never
@@ -39,7 +41,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	// Records of the reference index's state, when ../shared is present (committed seeds under
 	// testdata/fuzz/FuzzLoad carry some of them for runs without it).
-	if root := filepath.Join("..", "..", "..", "shared", "corpus", "state"); dirExists(root) {
+	if root, ok := corpustest.Find("state"); ok {
 		for i, rel := range slots {
 			kind := filepath.Base(rel)
 			if strings.HasPrefix(rel, SourcesDir+"/") || strings.HasPrefix(rel, EventsDir+"/") {

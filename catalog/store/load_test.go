@@ -1,21 +1,13 @@
 package store
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
-// corpusState is the reference index's state in ../shared; tests that need it skip, saying so,
-// when it is absent (CI always has it).
-func corpusState(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "corpus", "state")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("../shared/corpus/state is absent (%v): this test reads the real corpus", err)
-	}
-	return p
-}
+// corpusState is the reference index's state in ../shared.
+func corpusState(t *testing.T) string { return corpustest.Path(t, "state") }
 
 func TestLoadCorpusState(t *testing.T) {
 	s, err := Open(corpusState(t)).Load()

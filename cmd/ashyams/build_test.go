@@ -6,17 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
-// corpusState is ../shared/corpus/state from the repository root (cmd/ashyams is two down).
-func siteCorpusState(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "corpus", "state")
-	if _, err := os.Stat(filepath.Join(p, "network.json")); err != nil {
-		t.Skipf("../shared/corpus is absent (%v): building needs the real state tree", err)
-	}
-	return p
-}
+// siteCorpusState is ../shared/corpus/state.
+func siteCorpusState(t *testing.T) string { return corpustest.Path(t, "state") }
 
 func runSiteCmd(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer

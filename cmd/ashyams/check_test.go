@@ -6,16 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
 // The reference index's state lacks its cached images: check exits 1 naming exactly those
 // three claims. Its 15 events verify (the same event-id formula), so none is named.
 func TestCheckCorpusState(t *testing.T) {
-	state := filepath.Join("..", "..", "..", "shared", "corpus", "state")
-	if _, err := os.Stat(state); err != nil {
-		t.Skipf("../shared/corpus is absent (%v)", err)
-	}
+	state := corpustest.Path(t, "state")
 	rc, out, errs := runCmd("check", "--state", state)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if rc != 1 || len(lines) != 3 || errs != "ashyams check: "+state+": 3 broken invariants\n" {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/refstate"
 )
@@ -29,11 +31,8 @@ import (
 // back to the reference's remote is a fast-forward of the reference's, and a clone of it reads
 // under the reference's loader rules, with this index's own files and without.
 func TestContinueTheReferenceState(t *testing.T) {
-	shared := filepath.Join("..", "..", "..", "shared")
+	shared := corpustest.Shared(t, "")
 	corpus := filepath.Join(shared, "corpus", "state")
-	if _, err := os.Stat(filepath.Join(corpus, "network.json")); err != nil {
-		t.Skipf("../shared is absent (%v): the continuation needs the reference's state and documents", err)
-	}
 	realnet(t)
 	t.Parallel()
 	g := newGitEnv(t)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -20,15 +22,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
-// diffCorpusEvents is ../shared/corpus/state/events; tests using it skip when it is absent.
-func diffCorpusEvents(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "corpus", "state", "events")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("../shared/corpus is absent (%v): this test reads the real corpus events", err)
-	}
-	return p
-}
+// diffCorpusEvents is ../shared/corpus/state/events.
+func diffCorpusEvents(t *testing.T) string { return corpustest.Path(t, "state/events") }
 
 // diffState builds a state directory holding the given corpus events and a network.json whose
 // observed_at is at.

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
@@ -30,14 +32,12 @@ func TestRealnetInterruptedRefresh(t *testing.T) {
 		t.Skip("a realnet.py run of the whole corpus; skipped with -short")
 	}
 	t.Parallel()
-	realnet := filepath.Join("..", "..", "..", "shared", "tools", "realnet.py")
-	srcs := filepath.Join("..", "..", "..", "shared", "corpus", "network", "sources.toml")
-	if _, err := os.Stat(realnet); err != nil {
-		if os.Getenv("ASHYAMS_CI") != "" {
-			t.Fatalf("ASHYAMS_CI is set but ../shared is absent: %v", err)
-		}
-		t.Skipf("../shared is absent (%v): this drill serves the real corpus at its real URLs", err)
+	realnet, ok := corpustest.FindShared("tools/realnet.py")
+	if !ok && os.Getenv("ASHYAMS_CI") != "" {
+		t.Fatal("ASHYAMS_CI is set but ../shared is absent")
 	}
+	realnet = corpustest.Shared(t, "tools/realnet.py")
+	srcs := corpustest.Path(t, "network/sources.toml")
 	abs := func(p string) string {
 		a, err := filepath.Abs(p)
 		if err != nil {

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
@@ -21,11 +23,7 @@ import (
 // templateSite serves the corpus's Mod Template site on loopback and returns its enrolled URL.
 func templateSite(t *testing.T) (*loopback.Server, string) {
 	t.Helper()
-	www := filepath.Join("..", "..", "..", "shared", "corpus", "www")
-	if _, err := os.Stat(www); err != nil {
-		t.Skipf("../shared/corpus is absent (%v): this test serves the real corpus", err)
-	}
-	srv, err := loopback.Start(os.DirFS(www), loopback.Options{})
+	srv, err := loopback.Start(os.DirFS(corpustest.Path(t, "www")), loopback.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,10 +198,7 @@ func TestRefreshWarnsWhenEverySourceFails(t *testing.T) {
 var realNotify = notifySignals
 
 func TestRefreshInterruptedBySignal(t *testing.T) {
-	www := filepath.Join("..", "..", "..", "shared", "corpus", "www")
-	if _, err := os.Stat(www); err != nil {
-		t.Skipf("../shared/corpus is absent (%v): this test serves the real corpus", err)
-	}
+	www := corpustest.Path(t, "www")
 	var mu sync.Mutex
 	signals := 0 // SIGINTs to send when a manifest is asked for
 	srv, err := loopback.Start(os.DirFS(www), loopback.Options{

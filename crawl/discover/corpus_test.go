@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
-
-const corpusSources = "../../../shared/corpus/state/sources"
 
 // TestCorpusFrontPages discovers every enrolled URL of the corpus, served on loopback, and
 // compares with the reference index's sources/<source>.json: S3ctors-S3cret-St4sh is found by its
@@ -21,11 +21,8 @@ const corpusSources = "../../../shared/corpus/state/sources"
 // discovery reads the index in full where the reference, holding validators, got a 304). A second
 // discovery with what the first gave is all 304s: the enrolled pages and the site indexes.
 func TestCorpusFrontPages(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(corpusSources, "*.json"))
-	if len(files) == 0 {
-		t.Skipf("../shared/corpus is absent: no %s/*.json", corpusSources)
-	}
-	s, err := loopback.Start(os.DirFS(corpusWWW), loopback.Options{})
+	files, _ := filepath.Glob(filepath.Join(corpustest.Path(t, "state/sources"), "*.json"))
+	s, err := loopback.Start(os.DirFS(corpustest.Path(t, "www")), loopback.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

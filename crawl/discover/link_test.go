@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-)
 
-const corpusWWW = "../../../shared/corpus/www"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+)
 
 func TestFindLink(t *testing.T) {
 	page, _ := url.Parse("https://example.org/site/sub/page.html?q=1#frag")
@@ -70,10 +70,7 @@ func TestFindLink(t *testing.T) {
 }
 
 func TestFindLinkCorpusFrontPages(t *testing.T) {
-	pages, _ := filepath.Glob(filepath.Join(corpusWWW, "dreamweave-mp.github.io", "*", "index.html"))
-	if len(pages) == 0 {
-		t.Skipf("../shared/corpus is absent: no front pages under %s", corpusWWW)
-	}
+	pages, _ := filepath.Glob(filepath.Join(corpustest.Path(t, "www"), "dreamweave-mp.github.io", "*", "index.html"))
 	for _, p := range pages {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -125,7 +122,8 @@ func TestReadLinksIgnored(t *testing.T) {
 }
 
 func FuzzFindLink(f *testing.F) {
-	pages, _ := filepath.Glob(filepath.Join(corpusWWW, "dreamweave-mp.github.io", "*", "index.html"))
+	www, _ := corpustest.Find("www")
+	pages, _ := filepath.Glob(filepath.Join(www, "dreamweave-mp.github.io", "*", "index.html"))
 	for _, p := range pages {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)

@@ -17,17 +17,14 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
-const corpusWWW = "../../../shared/corpus/www"
-
 func corpus(t *testing.T) *Server {
 	t.Helper()
-	if _, err := os.Stat(corpusWWW); err != nil {
-		t.Skipf("../shared/corpus is absent: %v", err)
-	}
-	s, err := Start(os.DirFS(corpusWWW), Options{})
+	s, err := Start(os.DirFS(corpustest.Path(t, "www")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +89,7 @@ type index struct {
 func TestCorpusIndexesPointAtLoopbackWithMatchingDigests(t *testing.T) {
 	s := corpus(t)
 	const host = "dreamweave-mp.github.io"
-	ents, err := os.ReadDir(corpusWWW + "/" + host)
+	ents, err := os.ReadDir(corpustest.Path(t, "www/"+host))
 	if err != nil {
 		t.Fatal(err)
 	}

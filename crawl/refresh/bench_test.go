@@ -13,6 +13,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
@@ -84,10 +86,10 @@ func benchUnchanged(b *testing.B, n int) {
 // benchNetwork is n sites on the hosts site00001.example...: a page linking its site index,
 // which lists one project (the corpus's Tallow under an id of its own).
 func benchNetwork(b *testing.B, n int) (fstest.MapFS, []string) {
-	www := filepath.Join("..", "..", "..", "shared", "corpus", "www")
+	www := corpustest.Path(b, "www")
 	man, err := os.ReadFile(filepath.Join(www, filepath.FromSlash(manifestPath(tplDir, tallow))))
 	if err != nil {
-		b.Skipf("../shared/corpus is absent (%v): the benchmark's sites publish the corpus's Tallow", err)
+		b.Fatal(err)
 	}
 	idx, err := os.ReadFile(filepath.Join(www, filepath.FromSlash(tplDir), "dreamweave.json"))
 	if err != nil {

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
@@ -46,7 +48,7 @@ type busyServer struct {
 }
 
 func newBusyServer(t *testing.T, perSite int) *busyServer {
-	www := shared(t, "corpus/www")
+	www := corpustest.Path(t, "www")
 	idxRaw, err := os.ReadFile(filepath.Join(www, filepath.FromSlash(tplDir), "dreamweave.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -208,7 +210,7 @@ func TestDrillHalfFinishedDeploymentNeverSettles(t *testing.T) {
 
 // origRaw is the corpus's Tallow manifest as published.
 func (l *lab) origRaw(t *testing.T, project string) []byte {
-	b, err := os.ReadFile(filepath.Join(shared(t, "corpus/www"), filepath.FromSlash(manifestPath(tplDir, project))))
+	b, err := os.ReadFile(filepath.Join(corpustest.Path(t, "www"), filepath.FromSlash(manifestPath(tplDir, project))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
@@ -23,8 +25,8 @@ import (
 // served, check passes; a second refresh over unchanged sites downloads no manifest.
 func TestEndToEndCorpus(t *testing.T) {
 	t.Parallel()
-	www := shared(t, "corpus/www")
-	ref := store.Open(shared(t, "corpus/state"))
+	www := corpustest.Path(t, "www")
+	ref := store.Open(corpustest.Path(t, "state"))
 	refSnap, err := ref.Load()
 	if err != nil {
 		t.Fatal(err)

@@ -19,16 +19,6 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
-// shared is ../shared from this package (depth 2).
-func shared(t *testing.T, rel string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", filepath.FromSlash(rel))
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("../shared/%s is absent (%v): this test reads the real corpus", rel, err)
-	}
-	return p
-}
-
 // sleeper records the waits a refresh asked for and returns at once.
 type sleeper struct {
 	mu    sync.Mutex

@@ -15,6 +15,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
@@ -69,7 +71,7 @@ func (l *lab) redirects(m map[string]redirect) {
 
 func newLab(t *testing.T) *lab {
 	t.Helper()
-	www := shared(t, "corpus/www")
+	www := corpustest.Path(t, "www")
 	l := &lab{t: t, files: map[string][]byte{}, sl: &sleeper{}, state: filepath.Join(t.TempDir(), "state")}
 	for _, dir := range []string{tplDir, iniDir} {
 		root := filepath.Join(www, filepath.FromSlash(dir))

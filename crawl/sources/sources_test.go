@@ -9,14 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
 func TestLoadCorpusSources(t *testing.T) {
-	p := filepath.Join("..", "..", "..", "shared", "corpus", "network", "sources.toml")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("../shared/corpus is absent (%v): this test reads the real source list", err)
-	}
+	p := corpustest.Path(t, "network/sources.toml")
 	ss, err := Load(p)
 	if err != nil {
 		t.Fatal(err)

@@ -5,16 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
 // The reference index's own state (../shared/corpus/state) reads under its loader's rules:
 // every record and event, and every event id recomputes.
 func TestTheReferenceStateReads(t *testing.T) {
-	corpus := filepath.Join("..", "..", "..", "shared", "corpus", "state")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("../shared is absent: %v", err)
-	}
-	st, ps := Read(corpus)
+	st, ps := Read(corpustest.Path(t, "state"))
 	for _, p := range ps {
 		t.Error(p)
 	}
@@ -27,10 +25,7 @@ func TestTheReferenceStateReads(t *testing.T) {
 // key, a null where none is allowed, a token outside its vocabulary, a change outside the
 // change vocabulary, a misplaced record, a stray file the loader would parse.
 func TestRefuses(t *testing.T) {
-	corpus := filepath.Join("..", "..", "..", "shared", "corpus", "state")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("../shared is absent: %v", err)
-	}
+	corpus := corpustest.Path(t, "state")
 	src := "sources/dreamweave-mp-github-io-dream-archive-266ac617.json"
 	claim := "claims/0e7eb278-83f7-48e6-b938-25d306e84c41/dreamweave-mp-github-io-starwind-r3mastered-03fe43a4/claim.json"
 	for _, tc := range []struct {

@@ -24,11 +24,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
@@ -304,15 +305,9 @@ func Program(tb testing.TB) map[string]any { return fixture(tb, "lantern-forge.j
 
 func fixture(tb testing.TB, name string) map[string]any {
 	tb.Helper()
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		tb.Fatal("refreshtest: no source path to find ../shared from")
-	}
-	// This file is <repo>/crawl/refresh/refreshtest/refreshtest.go; ../shared is beside <repo>.
-	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "corpus", "fixtures", name)
-	b, err := os.ReadFile(p)
+	b, err := os.ReadFile(corpustest.Path(tb, "fixtures/"+name))
 	if err != nil {
-		tb.Skipf("../shared/corpus/fixtures/%s is absent (%v): this test crawls the reference's fixtures", name, err)
+		tb.Fatal(err)
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {

@@ -5,7 +5,6 @@ package corpus
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,47 +12,19 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
-// Root returns the corpus directory (<repo>/../shared/corpus), found from the working directory
-// by walking up to go.mod. It skips the test when the corpus is absent.
-func Root(tb testing.TB) string {
-	tb.Helper()
-	root, err := find()
-	if err != nil {
-		tb.Skipf("../shared/corpus is absent (%v): this test reads the real corpus", err)
-	}
-	return root
-}
+// Root returns the corpus directory, skipping the test when it is absent.
+func Root(tb testing.TB) string { return corpustest.Path(tb, "") }
 
 // Present reports whether the corpus is there, without skipping (fuzz targets add it to their
 // seeds when it is, and still run their committed seeds when it is not).
 func Present() bool {
-	_, err := find()
-	return err == nil
-}
-
-// find returns <repo>/../shared/corpus when it holds www/, the repository being the nearest
-// directory above the working directory that holds go.mod.
-func find() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-	root := filepath.Join(dir, "..", "shared", "corpus")
-	_, err = os.Stat(filepath.Join(root, "www"))
-	return root, err
+	_, ok := corpustest.Find("www")
+	return ok
 }
 
 // File is one real manifest: its path under www/ and its bytes as published.

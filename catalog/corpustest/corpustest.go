@@ -1,0 +1,66 @@
+// Package corpustest is test-only: the one place that knows where ../shared is (the real
+// corpus, the seeds, the tools), beside the repository, and that skips a test without it.
+// Setting ASHYAMS_NO_SHARED=1 makes ../shared read as absent, as in a clone without it, so
+// the generated fixtures that stand in for the corpus can be run where it is present.
+package corpustest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Root is ../shared: "shared" beside the nearest directory above the working directory that
+// holds go.mod. The error says why it is absent.
+func Root() (string, error) {
+	if os.Getenv("ASHYAMS_NO_SHARED") != "" {
+		return "", errors.New("ASHYAMS_NO_SHARED is set")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+	root := filepath.Join(filepath.Dir(dir), "shared")
+	_, err = os.Stat(root)
+	return root, err
+}
+
+// Find is the path of rel (slash-separated) below ../shared/corpus, and whether it exists.
+func Find(rel string) (string, bool) { return FindShared("corpus/" + rel) }
+
+// FindShared is the path of rel (slash-separated) below ../shared, and whether it exists.
+func FindShared(rel string) (string, bool) {
+	root, err := Root()
+	if err != nil {
+		return "", false
+	}
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	_, err = os.Stat(p)
+	return p, err == nil
+}
+
+// Path is Find(rel), skipping tb, saying so, when it is absent.
+func Path(tb testing.TB, rel string) string { return skipUnless(tb, "corpus/"+rel) }
+
+// Shared is FindShared(rel), skipping tb, saying so, when it is absent.
+func Shared(tb testing.TB, rel string) string { return skipUnless(tb, rel) }
+
+func skipUnless(tb testing.TB, rel string) string {
+	tb.Helper()
+	p, ok := FindShared(rel)
+	if !ok {
+		tb.Skipf("../shared/%s is absent: this test reads the real corpus", rel)
+	}
+	return p
+}
