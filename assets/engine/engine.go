@@ -63,7 +63,14 @@ const hostJS = `var host = (function (P, S, cfg) {
         settings: p.settings, sums: p.sums, text: { cfg: P.text(p.cfg, label), base: P.text(p.base, label),
         settings: P.text(p.settings, label), sums: P.text(p.sums, label) } });
     },
-    write: function (kind, v) { return JSON.stringify(cfg.write(kind, JSON.parse(v))); }
+    write: function (kind, v) { return JSON.stringify(cfg.write(kind, JSON.parse(v))); },
+    listed: function (text, lines) {
+      var kinds = ["content", "groundcover", "fallback-archive"], have = new Set(), out = [];
+      var mine = cfg.parse(text), ours = cfg.parse(JSON.parse(lines).join("\n"));
+      kinds.forEach(function (k) { mine[k].forEach(function (x) { have.add(k + "\n" + cfg.fold(x.value)); }); });
+      kinds.forEach(function (k) { ours[k].forEach(function (x) { if (have.has(k + "\n" + cfg.fold(x.value))) { out.push(x.line - 1); } }); });
+      return JSON.stringify(out.sort(function (a, b) { return a - b; }));
+    }
   };
 })(AshyamsPlan, AshyamsShards, OpenMWCfg);`
 
@@ -239,4 +246,18 @@ func (e *Engine) AddPart(name string, file []byte) error {
 	}
 	_, err = e.call("add", name, text)
 	return err
+}
+
+// Listed returns, in order, the indexes of lines (openmw.cfg lines as the writer writes them)
+// that name a content file, groundcover file or fallback archive the openmw.cfg text already
+// lists, names compared as OpenMW compares them (openmwcfg.js parse and fold): OpenMW aborts
+// on a content file listed twice.
+func (e *Engine) Listed(text string, lines []string) ([]int, error) {
+	b, err := json.Marshal(lines)
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	err = e.callJSON(&out, "listed", text, string(b))
+	return out, err
 }

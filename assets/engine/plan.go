@@ -57,7 +57,9 @@ type Claim struct {
 	// Installs: the release says how OpenMW loads it (its openmw extension). Valid: its
 	// component selection is valid. Refused: the values of it the writer refused. A claim
 	// that does not install, is not valid or has a refusal has no Components and no Lines.
-	Installs bool      `json:"installs"`
+	Installs bool `json:"installs"`
+	// Requires are the keys of the planned claims it requires.
+	Requires []string  `json:"requires"`
 	Valid    bool      `json:"valid"`
 	Refused  []Refusal `json:"refused"`
 	// Components are the selected components, in the release's order.
