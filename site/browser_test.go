@@ -21,6 +21,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -80,7 +81,7 @@ func makeBrowserSite(t *testing.T) (browserCase, error) {
 		if err := d.ReadJSON(store.ClaimPath(candlelight, site), &c); err != nil {
 			t.Fatal(err)
 		}
-		b := encodePNG(t, gradient(960, 540))
+		b := sitetest.EncodePNG(t, sitetest.Gradient(960, 540))
 		rel := store.MediaDir + "/" + sha(b) + ".png"
 		if err := d.WriteBytes(rel, b); err != nil {
 			t.Fatal(err)

@@ -43,6 +43,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/cards"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/markdown"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 )
@@ -168,7 +171,7 @@ func Build(o Options) (*Result, error) {
 	}
 	b := &builder{
 		out: tmp, dir: dir, n: n, base: base, repo: repo, templates: o.templates,
-		min: newMinifier(), written: map[string]bool{}, dirs: map[string]bool{}, md: newMDMemo(o.markdown),
+		min: newMinifier(), written: map[string]bool{}, dirs: map[string]bool{}, md: markdown.NewMemo(o.markdown),
 	}
 	if err := b.build(); err != nil {
 		return nil, fmt.Errorf("build: %w", err)
@@ -297,14 +300,14 @@ type builder struct {
 	dirs     map[string]bool // output directories known to exist
 
 	tmpl    *templateSet
-	cards   map[network.Key]*CardImage
+	cards   map[network.Key]*cards.Image
 	derived *derived
-	names   *siteNames // display names shared by sites: those sites are named with their id
-	looks   projectNames
+	names   *names.Names // display names shared by sites: those sites are named with their id
+	looks   names.Projects
 	// refs is every claim as the pages link and list it (bindFuncs).
 	refs map[*network.Claim]*claimRef
 	// md is this build's rendered publisher Markdown, each distinct text rendered once.
-	md *mdMemo
+	md *markdown.Memo
 	// frags are the fragments rendered once and printed on many pages (entry, frame).
 	frags *fragments
 
@@ -443,8 +446,8 @@ func (b *builder) build() error {
 	if b.tmpl, err = loadTemplates(b.templates); err != nil {
 		return err
 	}
-	b.names = newSiteNames(b.n)
-	b.looks = newProjectNames(b.n)
+	b.names = names.New(b.n)
+	b.looks = names.NewProjects(b.n)
 	b.bindFuncs()
 	if err := b.write(Marker, []byte(markerText+sitedir.MarkerBase+b.base+"\n")); err != nil {
 		return err
@@ -452,7 +455,7 @@ func (b *builder) build() error {
 	if err := b.assets(); err != nil {
 		return err
 	}
-	if err := b.cardImages(); err != nil {
+	if b.cards, err = cards.Build(b.dir, b.n.Claims, b.write, b.writeRaw); err != nil {
 		return err
 	}
 	b.derived = derive(b.n, b.names)

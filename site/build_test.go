@@ -18,6 +18,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 	"golang.org/x/net/html"
 )
@@ -451,12 +452,12 @@ func TestBuildOddPublisherData(t *testing.T) {
 	f.Claim(site, sampleManifest(uuid(6), "Uncached image", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://odd.example/j.png", Alt: "j", Problem: ptr("HTTP 404")}
 	})
-	bomb := f.Media(pngHeader(60000, 60000), "png")
+	bomb := f.Media(sitetest.PNGHeader(60000, 60000), "png")
 	f.Claim(site, sampleManifest(uuid(7), "Bomb image", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://odd.example/k.png", Alt: "k", File: &bomb}
 	})
 
-	truncated := f.Media(pngHeader(100, 100), "png")
+	truncated := f.Media(sitetest.PNGHeader(100, 100), "png")
 	f.Claim(site, sampleManifest(uuid(8), "Truncated image", 1), func(c *store.Claim) {
 		c.Media = &store.Media{URL: "https://odd.example/l.png", Alt: "l", File: &truncated}
 	})
@@ -514,7 +515,7 @@ func TestBuildModelPages(t *testing.T) {
 	lib.Releases[0].Provides = []string{"lua:lantern-api"}
 	f.Claim(a, lib)
 	f.Claim(b, sampleManifest(uuid(1), "Lantern Lib (fork)", 1)) // same id from another site
-	img := f.Media(encodePNG(t, solid(800, 450, color.NRGBA{1, 2, 3, 255})), "png")
+	img := f.Media(sitetest.EncodePNG(t, sitetest.Solid(800, 450, color.NRGBA{1, 2, 3, 255})), "png")
 
 	app := sampleManifest(uuid(2), "Candle App", 1)
 	app.Releases[0].Relationships = []protocol.Relationship{

@@ -17,6 +17,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 )
 
 // hostileValues replace one value of a record or a held document: paths, other schemes,
@@ -239,7 +240,7 @@ func propertyBase(t testing.TB) []stateFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img := f.Media(encodePNG(t, solid(64, 36, color.NRGBA{R: 200, A: 255})), "png")
+	img := f.Media(sitetest.EncodePNG(t, sitetest.Solid(64, 36, color.NRGBA{R: 200, A: 255})), "png")
 	for i, c := range snap.Claims {
 		if c.IngestedSHA256 == nil {
 			continue

@@ -3,6 +3,7 @@ package site
 import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
@@ -10,8 +11,8 @@ import (
 // planInput is what site/plan computes the setup and plan data from.
 func (b *builder) planInput() plan.Input {
 	return plan.Input{Listed: b.n.Listed, Head: func(c *network.Claim) plan.Head {
-		return plan.Head{Project: c.Project, Site: c.Site, SiteName: b.names.claimSiteText(c), Name: c.Name,
-			Page: claimKeyPath(c), Health: c.Health, Stale: stalenessOf(c) != staleNone}
+		return plan.Head{Project: c.Project, Site: c.Site, SiteName: b.names.ClaimSiteText(c), Name: c.Name,
+			Page: claimKeyPath(c), Health: c.Health, Stale: health.StalenessOf(c) != health.StaleNone}
 	}}
 }
 
@@ -60,7 +61,7 @@ func (b *builder) findInput() find.Input {
 		s, r := b.summarize(c), b.ref(c)
 		e := find.Entry{Version: s.Version, Site: r.SiteText, Type: s.Type, Status: s.Status, Game: s.Game,
 			Summary: s.Summary, Updated: s.Updated, First: s.First, Runtime: s.Runtime, OpenMW: s.OpenMW,
-			Tags: s.Tags, Stale: r.Stale != staleNone}
+			Tags: s.Tags, Stale: r.Stale != health.StaleNone}
 		if s.Card != nil && len(s.Card.Files) > 0 {
 			e.Thumb = s.Card.Files[0]
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
@@ -40,7 +41,7 @@ type eventView struct {
 	Lines    []string
 	// Claim is the claim the event belongs to (nil when the state no longer holds it).
 	Claim *network.Claim
-	// Site names the claim's site (siteNames.claimSiteText; the site's record or id when the state no
+	// Site names the claim's site (names.Names.ClaimSiteText; the site's record or id when the state no
 	// longer holds the claim), and Title is the headline with it after the project's name:
 	// "Wickwork (Ashfall Collective): first observed". Every list of events, the event page
 	// and the feed name the site, so the events of a conflicted id are told apart.
@@ -86,7 +87,7 @@ var tagOrder = []string{tags.Release, tags.Breaking, tags.Migration, tags.Depend
 	tags.Development, tags.Observed, tags.Listing, tags.Moved}
 
 // derive computes every event's view, the events by tag and claim, and first-seen times.
-func derive(n *network.Network, names *siteNames) *derived {
+func derive(n *network.Network, sn *names.Names) *derived {
 	d := &derived{
 		ByID:      map[string]*eventView{},
 		ByTag:     map[string][]*eventView{},
@@ -96,7 +97,7 @@ func derive(n *network.Network, names *siteNames) *derived {
 	sorted := pageOrder(n, format.SortEvents(n.Events))
 	for i := range sorted {
 		e := &sorted[i]
-		v := newEventView(n, names, e)
+		v := newEventView(n, sn, e)
 		k := network.Key{Project: e.Project, Site: e.Origin}
 		d.Events = append(d.Events, v)
 		d.ByID[e.ID] = v
@@ -115,14 +116,14 @@ func derive(n *network.Network, names *siteNames) *derived {
 }
 
 // newEventView is e as the pages show it: tags, headline, lines, its claim and site.
-func newEventView(n *network.Network, names *siteNames, e *store.Event) *eventView {
+func newEventView(n *network.Network, sn *names.Names, e *store.Event) *eventView {
 	v := &eventView{Event: e, Tags: tags.Tags(*e), Headline: tags.Headline(*e), Lines: diff.Lines(e.Changes)}
 	v.Claim = n.ByKey[network.Key{Project: e.Project, Site: e.Origin}]
 	switch o := n.OriginByID[e.Origin]; {
 	case v.Claim != nil:
-		v.Site = names.claimSiteText(v.Claim)
+		v.Site = sn.ClaimSiteText(v.Claim)
 	case o != nil:
-		v.Site = names.originText(o)
+		v.Site = sn.OriginText(o)
 	default:
 		v.Site = e.Origin
 	}

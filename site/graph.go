@@ -217,12 +217,12 @@ func (b *builder) drawGraph(l *graphLayout) []byte {
 	for _, g := range l.all {
 		x, y := l.pos(g)
 		s.WriteString(`<g><title>`)
-		xmlEscape(&s, b.names.claimText(g.c)+", site "+g.c.Site)
+		xmlEscape(&s, b.names.ClaimText(g.c)+", site "+g.c.Site)
 		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" class="box"/>`, x, y, graphBoxW, graphBoxH)
 		fmt.Fprintf(&s, `<text x="%d" y="%d" class="name">`, x+8, y+19)
 		xmlEscape(&s, pubtext.Plain(clip(g.c.Name, 27)))
 		fmt.Fprintf(&s, `</text><text x="%d" y="%d" class="site" font-size="11">`, x+8, y+36)
-		xmlEscape(&s, "from "+pubtext.Plain(clip(b.names.claimSiteText(g.c), 29)))
+		xmlEscape(&s, "from "+pubtext.Plain(clip(b.names.ClaimSiteText(g.c), 29)))
 		s.WriteString(`</text></g>`)
 	}
 	s.WriteString(`</svg>`)
@@ -256,7 +256,7 @@ func (b *builder) drawEdge(s *bytes.Buffer, l *graphLayout, e gedge) {
 		mx = x1 + graphColGap/2
 	}
 	fmt.Fprintf(s, `<path d="M%d %d C%d %d %d %d %d %d" class="%s" stroke-width="1.5"%s marker-end="url(#%s)"><title>`, x1, y1, mx, y1, mx, y2, x2, y2, class, dash, marker)
-	xmlEscape(s, b.names.claimText(e.from)+" "+e.kind+" "+b.names.claimText(e.to))
+	xmlEscape(s, b.names.ClaimText(e.from)+" "+e.kind+" "+b.names.ClaimText(e.to))
 	s.WriteString(`</title></path>`)
 }
 

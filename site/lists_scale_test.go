@@ -18,14 +18,14 @@ var listFields = []struct {
 	make func(n int) *protocol.Manifest
 }{
 	{"content_files", func(n int) *protocol.Manifest {
-		return withOpenMW(sampleManifest(uuid(1), "Long content", 1), []component{{id: "main", files: names("File", n, ".esp")}}, nil, nil)
+		return withOpenMW(sampleManifest(uuid(1), "Long content", 1), []component{{id: "main", files: seqNames("File", n, ".esp")}}, nil, nil)
 	}},
 	{"requires_content", func(n int) *protocol.Manifest {
-		return withOpenMW(sampleManifest(uuid(1), "Long needs", 1), []component{{id: "main", files: []string{"Main.esp"}}}, names("Need", n, ".esm"), nil)
+		return withOpenMW(sampleManifest(uuid(1), "Long needs", 1), []component{{id: "main", files: []string{"Main.esp"}}}, seqNames("Need", n, ".esm"), nil)
 	}},
 	{"component_requires_content", func(n int) *protocol.Manifest {
 		// Two components declaring the same file: what it needs is what both need.
-		need := names("Need", n, ".esm")
+		need := seqNames("Need", n, ".esm")
 		return withOpenMW(sampleManifest(uuid(1), "Shared needs", 1), []component{
 			{id: "main", files: []string{"Main.esp"}, requires: need}, {id: "alt", files: []string{"Main.esp"}, requires: need}}, nil, nil)
 	}},
@@ -60,13 +60,13 @@ var listFields = []struct {
 	}},
 	{"tags", func(n int) *protocol.Manifest {
 		m := sampleManifest(uuid(1), "Many tags", 1)
-		m.Project.Tags = names("tag-", n, "")
+		m.Project.Tags = seqNames("tag-", n, "")
 		return m
 	}},
 }
 
-// names is n distinct names prefix000000suffix, prefix000001suffix, ...
-func names(prefix string, n int, suffix string) []string {
+// seqNames is n distinct names prefix000000suffix, prefix000001suffix, ...
+func seqNames(prefix string, n int, suffix string) []string {
 	out := make([]string, n)
 	for i := range out {
 		out[i] = fmt.Sprintf("%s%06d%s", prefix, i, suffix)
@@ -130,7 +130,7 @@ func TestBuildLongRequiresContent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 20,000-name manifest: skipped under -short")
 	}
-	need := names("Hostile Need ", 20000, ".esm")
+	need := seqNames("Hostile Need ", 20000, ".esm")
 	state := longListState(t, withOpenMW(sampleManifest(uuid(1), "Long needs", 1),
 		[]component{{id: "main", files: []string{"Main.esp"}, requires: need}, {id: "alt", files: []string{"Main.esp"}, requires: need}}, need, nil))
 	out := filepath.Join(t.TempDir(), "public")

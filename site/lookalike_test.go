@@ -17,13 +17,14 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
-// lookAlikes are the kept inputs of the look-alike campaign: a real site's name and four
+// LookAlikes are the kept inputs of the look-alike campaign: a real site's name and four
 // names a reader cannot tell from it (a zero-width space, Cyrillic letters, doubled spaces,
 // U+2019 for the apostrophe), each with the index URL it is read at.
-var lookAlikes = []struct{ name, indexURL string }{
+var LookAlikes = []struct{ name, indexURL string }{
 	{"S3ctor's S3cret St4sh", "https://s3ctor.example/mods/dreamweave.json"},
 	{"S3ctor's S3cret\u200b St4sh", "https://spoof-zw.example/dreamweave.json"},
 	{"S3ct\u043er's S3cr\u0435t St4sh", "https://spoof-cyr.example/a/dreamweave.json"}, // Cyrillic о, е
@@ -34,18 +35,18 @@ var lookAlikes = []struct{ name, indexURL string }{
 // TestNameKeyFoldsLookAlikes: every look-alike has the real name's key; names that differ
 // in a letter do not.
 func TestNameKeyFoldsLookAlikes(t *testing.T) {
-	want := nameKey(lookAlikes[0].name)
-	for _, l := range lookAlikes[1:] {
-		if got := nameKey(l.name); got != want {
+	want := names.Key(LookAlikes[0].name)
+	for _, l := range LookAlikes[1:] {
+		if got := names.Key(l.name); got != want {
 			t.Errorf("nameKey(%q) = %q, want %q (the real name's)", l.name, got, want)
 		}
 	}
 	for _, other := range []string{"S3ctor's S3cret St4sh 2", "Sector's Stash", "Lanterns"} {
-		if nameKey(other) == want {
+		if names.Key(other) == want {
 			t.Errorf("nameKey(%q) is the real name's key", other)
 		}
 	}
-	if nameKey("\u200b \u2066 ") != "" {
+	if names.Key("\u200b \u2066 ") != "" {
 		t.Errorf("a name of invisible characters and spaces has a key")
 	}
 }
@@ -56,7 +57,7 @@ func TestNameKeyFoldsLookAlikes(t *testing.T) {
 func lookAlikeState(t *testing.T) (state string, sites []string) {
 	state = filepath.Join(t.TempDir(), "state")
 	f := statetest.In(t, state)
-	for i, l := range lookAlikes {
+	for i, l := range LookAlikes {
 		s := f.Site(l.indexURL, l.name)
 		sites = append(sites, s)
 		for _, m := range []struct {
@@ -153,7 +154,7 @@ func TestLookAlikeSitesAreToldApart(t *testing.T) {
 				t.Fatalf("%s: no #published-by", claimPath(project, s))
 			}
 			addrs := elementsWithClass(head, "site-addr")
-			host := strings.TrimPrefix(lookAlikes[i].indexURL, "https://")
+			host := strings.TrimPrefix(LookAlikes[i].indexURL, "https://")
 			host = host[:strings.LastIndex(host, "/")+1]
 			if len(addrs) != 1 || textOf(addrs[0]) != host {
 				t.Errorf("%s: #published-by shows addresses %v, want %q", claimPath(project, s), texts(addrs), host)
@@ -222,7 +223,7 @@ func TestLookAlikeScreenshots(t *testing.T) {
 // whose name a reader cannot tell from its own (a Cyrillic letter, a zero-width space), in
 // div#look-alike with links to their pages and their project ids; a claim for the same
 // project id is the identity conflict's, not a look-alike; a name differing in a letter is
-// not marked; and a page names at most maxLookAlikes of them and counts the rest.
+// not marked; and a page names at most names.MaxLookAlikes of them and counts the rest.
 func TestLookAlikeProjectsAreMarked(t *testing.T) {
 	state := filepath.Join(t.TempDir(), "state")
 	f := statetest.In(t, state)
@@ -234,7 +235,7 @@ func TestLookAlikeProjectsAreMarked(t *testing.T) {
 	f.Claim(spoof, sampleManifest(uuid(2), "C\u0430ndlelight", 1))
 	f.Claim(spoof, sampleManifest(uuid(3), "Candle\u200blight", 1))
 	f.Claim(real, sampleManifest(uuid(4), "Candlelight 2", 1))
-	copies := maxLookAlikes + 2
+	copies := names.MaxLookAlikes + 2
 	for i := 0; i < copies; i++ {
 		f.Claim(spoof, sampleManifest(uuid(100+i), "Wickwork", 1))
 	}
@@ -268,8 +269,8 @@ func TestLookAlikeProjectsAreMarked(t *testing.T) {
 		}
 	}
 	got, more := marked(uuid(100), spoof)
-	if len(got) != maxLookAlikes || more != fmt.Sprintf("and %d more", copies-1-maxLookAlikes) {
+	if len(got) != names.MaxLookAlikes || more != fmt.Sprintf("and %d more", copies-1-names.MaxLookAlikes) {
 		t.Errorf("a name with %d look-alikes names %d and says %q, want %d and \"and %d more\"",
-			copies-1, len(got), more, maxLookAlikes, copies-1-maxLookAlikes)
+			copies-1, len(got), more, names.MaxLookAlikes, copies-1-names.MaxLookAlikes)
 	}
 }

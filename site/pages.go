@@ -15,8 +15,11 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/cards"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
 const notFoundPage = sitedir.NotFoundPage
@@ -57,7 +60,7 @@ type claimSummary struct {
 	Tags                  []string
 	Version               string
 	Channel               string
-	Card                  *CardImage
+	Card                  *cards.Image
 	// Released is the current release's publisher's date ("" when none or not given);
 	// Updated when this index last saw the manifest change, else first saw the claim; First
 	// when it first saw the claim (observation times).
@@ -144,10 +147,10 @@ type featuredView struct {
 func (b *builder) homePage() error {
 	d := &homeData{N: b.n, ObservedPath: tagPath(tags.Observed)}
 	for _, c := range b.n.Claims {
-		switch stalenessOf(c) {
-		case staleCached:
+		switch health.StalenessOf(c) {
+		case health.StaleCached:
 			d.Stale++
-		case staleNever:
+		case health.StaleNever:
 			d.Never++
 		}
 	}
@@ -228,7 +231,7 @@ func (b *builder) projectPages() error {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.names.claimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), Leaf: true},
+			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.names.ClaimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), Leaf: true},
 				func() any { return b.claimView(c) }); err != nil {
 				return err
 			}
@@ -351,7 +354,7 @@ type claimView struct {
 	// Others are the other claims for the same project id.
 	Others []*network.Claim
 	// LookAlikes are listed claims of other project ids whose name looks like this one's
-	// (projectNames.lookAlikes); LookAlikesMore counts those not named.
+	// (names.Projects.LookAlikes); LookAlikesMore counts those not named.
 	LookAlikes     []*network.Claim
 	LookAlikesMore int
 	// Referenced are the current relationships that resolve to this claim and are not what
@@ -484,7 +487,7 @@ type artifactView struct {
 // Short is the artifact's size in its largest unit ("12.1 KiB"; "900 bytes" below a KiB), for
 // a line that is not the current release's: the SHA-256 beside it identifies the file.
 func (a artifactView) Short() string {
-	s := sizeText(a.Size)
+	s := wording.Size(a.Size)
 	if i := strings.Index(s, " ("); i >= 0 {
 		return strings.TrimSuffix(s[i+2:], ")")
 	}
@@ -564,7 +567,7 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 			v.Others = append(v.Others, o)
 		}
 	}
-	v.LookAlikes, v.LookAlikesMore = b.looks.lookAlikes(c)
+	v.LookAlikes, v.LookAlikesMore = b.looks.LookAlikes(c)
 	for _, r := range c.ReferencedBy {
 		if r.Kind == protocol.KindRequires && !r.Self {
 			continue // counted in Used by
@@ -809,12 +812,12 @@ type originRow struct {
 	O *network.Origin
 	// Stale counts the site's claims in the catalog whose data is cached (not current).
 	Stale int
-	// Path is the site's page; Name how headings name it (originName), Text how running
-	// text does (siteNames.originText). Named: the site gives itself a name; ShowID: Text
+	// Path is the site's page; Name how headings name it (names.OriginName), Text how running
+	// text does (names.Names.OriginText). Named: the site gives itself a name; ShowID: Text
 	// adds the site's id, so headings show it too.
 	Path, Name, Text string
 	Named, ShowID    bool
-	// Addr is the site's address with its path (siteAddress), how a site that gives no name
+	// Addr is the site's address with its path (names.Address), how a site that gives no name
 	// is shown.
 	Addr string
 	// Enrolled: some entry of the source list leads to the site (enrolled).
@@ -827,17 +830,17 @@ type originRow struct {
 	// Out counts the site's claims out of the catalog.
 	Out int
 	// Why is the site's health and recorded problem as one sentence with quotations marked
-	// (originWhy; problemHTML's escaped text and <bdi> elements only); "" for a healthy site
+	// (health.OriginWhy; health.ProblemHTML's escaped text and <bdi> elements only); "" for a healthy site
 	// with no problem recorded.
 	Why template.HTML
-	// Findings are every finding of the last read when Why counts several (findingViews).
-	Findings []findingView
+	// Findings are every finding of the last read when Why counts several (health.FindingViews).
+	Findings []health.FindingView
 }
 
 func newOriginRow(o *network.Origin) *originRow {
 	r := &originRow{O: o}
 	for _, c := range o.Listed {
-		if stalenessOf(c) == staleCached {
+		if health.StalenessOf(c) == health.StaleCached {
 			r.Stale++
 		}
 	}
@@ -851,7 +854,7 @@ type originView struct {
 	// HealthWhy explains the site's health (originHealthText).
 	HealthWhy string
 	// Issues are the site's publication issues, each a sentence with quotations marked
-	// (problemHTML: escaped text and <bdi> elements only).
+	// (health.ProblemHTML: escaped text and <bdi> elements only).
 	Issues []template.HTML
 	// LastTry: the site's last successful read was its last attempt, so the page gives the
 	// time once.
@@ -861,7 +864,7 @@ type originView struct {
 func (b *builder) originPages() error {
 	od := &originsData{}
 	for _, o := range b.n.Origins {
-		if enrolled(o) {
+		if health.Enrolled(o) {
 			od.Read = append(od.Read, b.siteRow(o))
 		} else {
 			od.Unenrolled = append(od.Unenrolled, b.siteRow(o))
@@ -883,7 +886,7 @@ func (b *builder) originPages() error {
 		v := &originView{originRow: b.siteRow(o), HealthWhy: originHealthText(o.Health)}
 		v.LastTry = o.LastSuccess != nil && *o.LastSuccess == o.LastAttempt
 		for _, is := range o.Issues {
-			v.Issues = append(v.Issues, quoteFor(sentence(capitalize(is)), o))
+			v.Issues = append(v.Issues, health.QuoteFor(health.Sentence(health.Capitalize(is)), o))
 		}
 		for _, c := range o.Claims {
 			v.Claims = append(v.Claims, b.summarize(c))
@@ -893,7 +896,7 @@ func (b *builder) originPages() error {
 				v.Sources = append(v.Sources, b.sourceRow(s))
 			}
 		}
-		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + pubtext.Plain(b.names.originText(o)), Section: "origins",
+		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + pubtext.Plain(b.names.OriginText(o)), Section: "origins",
 			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
 			return err
 		}
@@ -1123,7 +1126,7 @@ type healthPart struct {
 
 type cardProblem struct {
 	C    *network.Claim
-	Card *CardImage
+	Card *cards.Image
 }
 
 // tally counts labels (of one rank) in first-seen order, remembering the first anchor of each.
@@ -1157,7 +1160,7 @@ func (t *tally) sorted(cached string) []healthPart {
 		p := &out[i]
 		p.Text = strconv.Itoa(p.N) + " " + p.Label
 		if p.Extra > 0 && cached != "" {
-			p.Text += " with " + plural(p.Extra, cached, cached+"s") + " cached"
+			p.Text += " with " + wording.Plural(p.Extra, cached, cached+"s") + " cached"
 		}
 	}
 	return out
@@ -1179,7 +1182,7 @@ func sourceRank(s store.Source) int {
 // claims, then read; sites no longer enrolled last.
 func siteRank(r *originRow) int {
 	switch {
-	case !enrolled(r.O):
+	case !health.Enrolled(r.O):
 		return 3
 	case r.O.Health != store.OriginHealthy:
 		return 0
@@ -1191,12 +1194,12 @@ func siteRank(r *originRow) int {
 
 // claimRank orders claims: no manifest yet, then cached, then current, then withdrawn.
 func claimRank(c *network.Claim) int {
-	switch stalenessOf(c) {
-	case staleNever:
+	switch health.StalenessOf(c) {
+	case health.StaleNever:
 		return 0
-	case staleCached:
+	case health.StaleCached:
 		return 1
-	case staleNone:
+	case health.StaleNone:
 		return 2
 	}
 	return 3
@@ -1208,10 +1211,10 @@ func claimRank(c *network.Claim) int {
 // 1 claim cached"), and "no longer enrolled" when no source leads to the site.
 func siteHealthText(r *originRow) string {
 	switch {
-	case !enrolled(r.O):
+	case !health.Enrolled(r.O):
 		return "no longer enrolled"
 	case r.O.Health == store.OriginHealthy && r.Stale > 0:
-		return store.OriginHealthLabel(r.O.Health) + ", " + plural(r.Stale, "claim", "claims") + " cached"
+		return store.OriginHealthLabel(r.O.Health) + ", " + wording.Plural(r.Stale, "claim", "claims") + " cached"
 	}
 	return store.OriginHealthLabel(r.O.Health)
 }
@@ -1223,69 +1226,10 @@ func siteHealthy(r *originRow) bool { return siteRank(r) == 2 }
 // siteHealthText, but sites with cached claims are one group whatever their count ("healthy",
 // then "with N claims cached" from the tally).
 func siteSummaryLabel(r *originRow) string {
-	if enrolled(r.O) {
+	if health.Enrolled(r.O) {
 		return store.OriginHealthLabel(r.O.Health)
 	}
 	return "no longer enrolled"
-}
-
-// claimSummaryLabel is a claim's health as the Health page's summary counts it, in
-// store.HealthLabel's words: "current", "cached (origin unavailable)", "with no manifest yet
-// (invalid publication)", "withdrawn".
-func claimSummaryLabel(c *network.Claim) string {
-	switch stalenessOf(c) {
-	case staleWithdrawn:
-		return "withdrawn"
-	case staleNever:
-		return "with no manifest yet (" + store.HealthLabel(c.Health) + ")"
-	case staleCached:
-		if c.Health == store.ClaimCurrent {
-			return "cached"
-		}
-		return "cached (" + store.HealthLabel(c.Health) + ")"
-	}
-	return "current"
-}
-
-// badge is one of the short labels lists show beside a claim's name.
-type badge struct {
-	Text string
-	// Class is the badge's style: "stale" (cached data) or "bad" (withdrawn, a conflict).
-	Class string
-}
-
-// claimBadges are the badges every list shows beside a claim: its health when it is not
-// current (claimHealthText) and "identity conflict". The project list's search matches their
-// words, as it matches everything an entry shows.
-func claimBadges(c *network.Claim) []badge {
-	var out []badge
-	switch stalenessOf(c) {
-	case staleNone:
-	case staleWithdrawn:
-		out = append(out, badge{claimHealthText(c), "bad"})
-	default:
-		out = append(out, badge{claimHealthText(c), "stale"})
-	}
-	if c.Conflict != nil {
-		out = append(out, badge{"identity conflict", "bad"})
-	}
-	return out
-}
-
-// claimHealthText is a claim's health in a list ("cached: origin unavailable").
-func claimHealthText(c *network.Claim) string {
-	switch stalenessOf(c) {
-	case staleWithdrawn:
-		return "withdrawn"
-	case staleNever:
-		return "no manifest yet: " + store.HealthLabel(c.Health)
-	case staleCached:
-		if c.Health == store.ClaimCurrent {
-			return "cached"
-		}
-		return "cached: " + store.HealthLabel(c.Health)
-	}
-	return "current"
 }
 
 func (b *builder) healthPage() error {
@@ -1299,11 +1243,11 @@ func (b *builder) healthPage() error {
 	for _, s := range d.Sources {
 		switch s.Health {
 		case store.SourceResolved:
-			src.add("resolved", sourceAnchor(s.URL), 1, false, 0)
+			src.add("resolved", health.SourceAnchor(s.URL), 1, false, 0)
 		case store.SourceRemoved:
-			src.add("no longer enrolled", sourceAnchor(s.URL), 2, false, 0)
+			src.add("no longer enrolled", health.SourceAnchor(s.URL), 2, false, 0)
 		default:
-			src.add("not resolved", sourceAnchor(s.URL), 0, true, 0)
+			src.add("not resolved", health.SourceAnchor(s.URL), 0, true, 0)
 		}
 	}
 	for _, o := range b.n.Origins {
@@ -1313,16 +1257,16 @@ func (b *builder) healthPage() error {
 	var sites tally
 	for _, r := range d.Sites {
 		// Read sites with cached claims (rank 1) count apart from those without (rank 2).
-		sites.add(siteSummaryLabel(r), siteAnchor(r.O.ID), siteRank(r), siteRank(r) < 2, r.Stale)
+		sites.add(siteSummaryLabel(r), health.SiteAnchor(r.O.ID), siteRank(r), siteRank(r) < 2, r.Stale)
 	}
 	var claims tally
 	for _, c := range byName(b.n.Claims) {
-		st := stalenessOf(c)
-		if st == staleNone {
+		st := health.StalenessOf(c)
+		if st == health.StaleNone {
 			claims.add("current", "", claimRank(c), false, 0)
 			continue
 		}
-		claims.add(claimSummaryLabel(c), claimAnchor(c), claimRank(c), st != staleWithdrawn, 0)
+		claims.add(health.CountedText(c), health.ClaimAnchor(c), claimRank(c), st != health.StaleWithdrawn, 0)
 		d.Claims = append(d.Claims, c)
 	}
 	sort.SliceStable(d.Claims, func(i, j int) bool { return claimRank(d.Claims[i]) < claimRank(d.Claims[j]) })
@@ -1332,13 +1276,13 @@ func (b *builder) healthPage() error {
 		}
 	}
 	d.Summary = []*healthCount{
-		{What: plural(len(d.Sources), "source", "sources"), Parts: src.sorted("")},
-		{What: plural(len(d.Sites), "site", "sites"), Parts: sites.sorted("claim")},
-		{What: plural(len(b.n.Claims), "claim", "claims"), Parts: claims.sorted("")},
+		{What: wording.Plural(len(d.Sources), "source", "sources"), Parts: src.sorted("")},
+		{What: wording.Plural(len(d.Sites), "site", "sites"), Parts: sites.sorted("claim")},
+		{What: wording.Plural(len(b.n.Claims), "claim", "claims"), Parts: claims.sorted("")},
 	}
 	if len(d.Cards) > 0 {
 		d.Summary = append(d.Summary, &healthCount{Anchor: "cards",
-			What: plural(len(d.Cards), "card image cannot be shown", "card images cannot be shown")})
+			What: wording.Plural(len(d.Cards), "card image cannot be shown", "card images cannot be shown")})
 	}
 	return b.page("health", &Page{Path: "health/index.html", Title: "Network health", Section: "health",
 		Desc: "Every source with its discovery trail, every site with its last problem, every claim that is not current and why.", Data: d})

@@ -8,6 +8,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
@@ -27,7 +28,7 @@ func (b *builder) networkPage() error {
 	g := b.n.Gaps
 	d.Gaps = len(g.ByProject) + len(g.ByCapability) + len(g.ByURL) + len(g.ByName) + len(g.Empty)
 	for _, c := range b.n.Claims {
-		if stalenessOf(c) != staleNone {
+		if health.StalenessOf(c) != health.StaleNone {
 			d.NotCurrent++
 		}
 	}

@@ -7,15 +7,16 @@ import (
 	"html/template"
 	"io/fs"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/DreamWeave-MP/ashyams-go/assets"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/markdown"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/templates"
 )
@@ -186,41 +187,17 @@ var funcs = template.FuncMap{
 	"frame":     (*builder)(nil).frame,
 	"claimlink": (*builder)(nil).claimlink,
 	"brief":     (*builder)(nil).brief,
-	"md":        Markdown,
-	"mdItems":   MarkdownItems,
-	"safeURL":   SafeURL,
-	"size":      sizeText,
-	"when":      when,
+	"md":        markdown.Markdown,
+	"mdItems":   markdown.Items,
+	"safeURL":   markdown.SafeURL,
+	"size":      wording.Size,
+	"when":      wording.When,
 	"dict":      dict,
-	"plural":    plural,
+	"plural":    wording.Plural,
 	"trimmed":   strings.TrimSpace,
 	"verb":      relationVerb,
 	"urltext":   urlText,
 	"listed":    func() string { return listedPhrase },
-}
-
-// siteLabel is how a claim's site is named in running text: the name the site gives itself,
-// else this index's id for it. Display text only; the id links and disambiguates.
-func siteLabel(c *network.Claim) string {
-	if c == nil {
-		return ""
-	}
-	if o := c.Origin; o != nil && o.SiteName != nil && strings.TrimSpace(*o.SiteName) != "" {
-		return *o.SiteName
-	}
-	return c.Site
-}
-
-// originName is how a site is named in headings and titles: the name it gives itself, else
-// this index's id for it.
-func originName(o *network.Origin) string {
-	if o != nil && o.SiteName != nil && strings.TrimSpace(*o.SiteName) != "" {
-		return *o.SiteName
-	}
-	if o == nil {
-		return ""
-	}
-	return o.ID
 }
 
 // bindFuncs computes the views the template functions of this build look up, and binds
@@ -457,63 +434,6 @@ func (b *builder) assets() error {
 		}
 	}
 	return nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-// when shows an observation time ("2026-10-10T12:36:05Z") as "2026-10-10 12:36:05 UTC".
-func when(s string) string {
-	if len(s) == 20 && s[10] == 'T' && s[19] == 'Z' {
-		return s[:10] + " " + s[11:19] + " UTC"
-	}
-	return s
-}
-
-// sizeText is a byte count with thousands separators and a binary unit: "23,274 bytes
-// (22.7 KiB)".
-func sizeText(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := b.String()
-	if neg {
-		out = "-" + out
-	}
-	unit := " bytes"
-	if n == 1 {
-		unit = " byte"
-	}
-	out += unit
-	f := float64(n)
-	for _, u := range []string{"KiB", "MiB", "GiB", "TiB"} {
-		f /= 1024
-		if f < 1024 || u == "TiB" {
-			if n >= 1024 {
-				out += " (" + strconv.FormatFloat(f, 'f', 1, 64) + " " + u + ")"
-			}
-			break
-		}
-	}
-	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // dict builds a map for passing several values to a partial: dict "k1" v1 "k2" v2.

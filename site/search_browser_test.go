@@ -18,6 +18,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -240,7 +241,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 		if slices.Contains(c.Manifest.Project.Tags, "Theme 1") {
 			tagged = append(tagged, c.Name)
 		}
-		if stalenessOf(c) != staleNone {
+		if health.StalenessOf(c) != health.StaleNone {
 			stale = append(stale, c.Name)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
 // refuses reports whether a build refuses a state for a problem of kind k that the network
@@ -47,7 +48,7 @@ func refusals(probs []store.Problem) []store.Problem {
 // per line, each naming the record's path.
 func stateError(state string, probs []store.Problem) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "state %s contradicts itself (%s, each changing what the site would show; `ashyams check` lists every invariant):", state, plural(len(probs), "problem", "problems"))
+	fmt.Fprintf(&b, "state %s contradicts itself (%s, each changing what the site would show; `ashyams check` lists every invariant):", state, wording.Plural(len(probs), "problem", "problems"))
 	for _, p := range probs {
 		b.WriteString("\n  ")
 		b.WriteString(p.String())

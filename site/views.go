@@ -5,6 +5,9 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
 // claimRef is a claim as every page that links or lists it shows it: its page, how its site
@@ -18,72 +21,72 @@ type claimRef struct {
 	SiteEnrolled bool
 	// MovedToPath is the page of the claim this one moved to ("" when it did not move).
 	MovedToPath string
-	// SiteLabel names the claim's site in running text (siteLabel); SiteText adds the site's
-	// id when another site or claim is labelled the same (siteNames.claimSiteText).
+	// SiteLabel names the claim's site in running text (names.SiteLabel); SiteText adds the site's
+	// id when another site or claim is labelled the same (names.Names.ClaimSiteText).
 	SiteLabel, SiteText string
 	// SiteAddr is the site's address beside its name in every row and header: its host, and
-	// its path too when another site's name looks the same (siteAddress).
+	// its path too when another site's name looks the same (names.Address).
 	SiteAddr string
 	// ShowID: a link to the claim shows its site's id too (an identity conflict, or a site
 	// label shared with another site).
 	ShowID bool
-	// Badges are the claim's badges in every list (claimBadges).
-	Badges []badge
+	// Badges are the claim's badges in every list (health.ClaimBadges).
+	Badges []health.Badge
 	// Stale is how current the claim's data is ("" when current).
-	Stale staleness
+	Stale health.Staleness
 	// Anchor is the claim's id on the health page; HealthPath the link to it from the root.
 	Anchor, HealthPath string
-	// Health is the claim's health in words (claimHealthText).
+	// Health is the claim's health in words (health.ClaimText).
 	Health string
 	// Excluded says why the claim is out of the catalog ("" when listed).
 	Excluded string
 	// Why is the claim's health and recorded problem as one sentence, quotations marked
-	// (claimWhy), for a claim that is cached or has no manifest yet; WithdrawnWhy is the
-	// withdrawal's reason for a withdrawn one. Both are problemHTML: escaped text and
+	// (health.ClaimWhy), for a claim that is cached or has no manifest yet; WithdrawnWhy is the
+	// withdrawal's reason for a withdrawn one. Both are health.ProblemHTML: escaped text and
 	// <bdi> elements only.
 	Why, WithdrawnWhy template.HTML
-	// Findings are every finding of the last read when Why counts several (findingViews).
-	Findings []findingView
+	// Findings are every finding of the last read when Why counts several (health.FindingViews).
+	Findings []health.FindingView
 	// Rejected is the crawler's remembered refusal of the advertised manifest (nil for none);
 	// RejectedSame: its problem is the one Why already says; RejectedWhy is its problem as
-	// the page says it (claimProblem), quotations marked (problemHTML).
+	// the page says it (health.ClaimProblem), quotations marked (health.ProblemHTML).
 	Rejected     *store.Rejected
 	RejectedSame bool
 	RejectedWhy  template.HTML
 }
 
 // newClaimRef computes c's claimRef with the build's site names.
-func newClaimRef(names *siteNames, c *network.Claim) *claimRef {
-	r := &claimRef{C: c, Path: claimKeyPath(c), SiteLabel: siteLabel(c), SiteText: names.claimSiteText(c),
-		SiteAddr: siteAddress(c.Origin, names.sharedName(c)),
-		ShowID:   c.Conflict != nil || names.sharedName(c), Badges: claimBadges(c), Stale: stalenessOf(c),
-		Anchor: claimAnchor(c), Health: claimHealthText(c), Excluded: excludedText(c)}
-	r.HealthPath = healthLink(r.Anchor)
-	r.SitePath, r.SiteEnrolled = originPath(c.Site), enrolled(c.Origin)
+func newClaimRef(sn *names.Names, c *network.Claim) *claimRef {
+	r := &claimRef{C: c, Path: claimKeyPath(c), SiteLabel: names.SiteLabel(c), SiteText: sn.ClaimSiteText(c),
+		SiteAddr: names.Address(c.Origin, sn.SharedName(c)),
+		ShowID:   c.Conflict != nil || sn.SharedName(c), Badges: health.ClaimBadges(c), Stale: health.StalenessOf(c),
+		Anchor: health.ClaimAnchor(c), Health: health.ClaimText(c), Excluded: health.ExcludedText(c)}
+	r.HealthPath = health.Link(r.Anchor)
+	r.SitePath, r.SiteEnrolled = originPath(c.Site), health.Enrolled(c.Origin)
 	if m := c.MovedTo; m != nil {
 		r.MovedToPath = claimPath(m.To.Project, m.To.Site)
 	}
 	switch r.Stale {
-	case staleCached, staleNever:
-		r.Why, r.Findings = claimWhy(c), findingViews(c.Record.Findings)
-	case staleWithdrawn:
-		r.WithdrawnWhy = problemHTML(sentence(capitalize(withdrawnReason(c))), claimTexts(c)...)
+	case health.StaleCached, health.StaleNever:
+		r.Why, r.Findings = health.ClaimWhy(c), health.FindingViews(c.Record.Findings)
+	case health.StaleWithdrawn:
+		r.WithdrawnWhy = health.ProblemHTML(health.Sentence(health.Capitalize(health.WithdrawnReason(c))), health.ClaimTexts(c)...)
 	}
 	if rj := c.Record.Rejected; rj != nil {
 		r.Rejected = rj
-		r.RejectedSame = rj.Problem == deref(c.Record.Problem)
+		r.RejectedSame = rj.Problem == wording.Deref(c.Record.Problem)
 		if !r.RejectedSame {
-			r.RejectedWhy = quoteFor(claimProblem(c, rj.Problem), c)
+			r.RejectedWhy = health.QuoteFor(health.ClaimProblem(c, rj.Problem), c)
 		}
 	}
 	return r
 }
 
 // claimRefs computes the claimRef of every claim of n.
-func claimRefs(n *network.Network, names *siteNames) map[*network.Claim]*claimRef {
+func claimRefs(n *network.Network, sn *names.Names) map[*network.Claim]*claimRef {
 	out := make(map[*network.Claim]*claimRef, len(n.Claims))
 	for _, c := range n.Claims {
-		out[c] = newClaimRef(names, c)
+		out[c] = newClaimRef(sn, c)
 	}
 	return out
 }
@@ -101,16 +104,16 @@ func (b *builder) ref(c *network.Claim) *claimRef {
 // words and where the health page lists it.
 func (b *builder) siteRow(o *network.Origin) *originRow {
 	r := newOriginRow(o)
-	r.Path, r.Name, r.Text = originPath(o.ID), originName(o), b.names.originText(o)
+	r.Path, r.Name, r.Text = originPath(o.ID), names.OriginName(o), b.names.OriginText(o)
 	r.Named, r.ShowID = r.Name != o.ID, r.Text != r.Name
-	r.Addr = siteAddress(o, true)
-	r.Enrolled = enrolled(o)
+	r.Addr = names.Address(o, true)
+	r.Enrolled = health.Enrolled(o)
 	r.HealthText, r.Healthy = siteHealthText(r), siteHealthy(r)
-	r.Anchor = siteAnchor(o.ID)
-	r.HealthPath = healthLink(r.Anchor)
+	r.Anchor = health.SiteAnchor(o.ID)
+	r.HealthPath = health.Link(r.Anchor)
 	r.Out = len(o.Claims) - len(o.Listed)
 	if o.Problem != nil || o.Health != store.OriginHealthy {
-		r.Why, r.Findings = originWhy(o), findingViews(o.Findings)
+		r.Why, r.Findings = health.OriginWhy(o), health.FindingViews(o.Findings)
 	}
 	return r
 }
@@ -123,10 +126,10 @@ type sourceRow struct {
 	// SitePath, SiteName and SiteAnchor are the page, the name (healthData's naming) and the
 	// health page id of the site the source leads to ("" when it leads to none).
 	SitePath, SiteName, SiteAnchor string
-	// Why is why discovery failed, as one sentence with quotations marked (whyHTML); "" for
+	// Why is why discovery failed, as one sentence with quotations marked (health.WhyHTML); "" for
 	// a resolved source.
 	Why template.HTML
-	// Steps are the discovery trail's URLs and outcomes, quotations marked (problemHTML).
+	// Steps are the discovery trail's URLs and outcomes, quotations marked (health.ProblemHTML).
 	Steps []trailStep
 }
 
@@ -138,23 +141,23 @@ type trailStep struct {
 
 // sourceRow computes s's sourceRow.
 func (b *builder) sourceRow(s store.Source) *sourceRow {
-	r := &sourceRow{Source: s, Anchor: sourceAnchor(s.URL)}
+	r := &sourceRow{Source: s, Anchor: health.SourceAnchor(s.URL)}
 	if s.Origin != nil {
 		id := *s.Origin
-		r.SitePath, r.SiteAnchor, r.SiteName = originPath(id), siteAnchor(id), id
+		r.SitePath, r.SiteAnchor, r.SiteName = originPath(id), health.SiteAnchor(id), id
 		if o := b.n.OriginByID[id]; o != nil {
-			r.SiteName = b.names.originText(o)
+			r.SiteName = b.names.OriginText(o)
 		}
 	}
 	switch s.Health {
 	case store.SourceResolved:
 	case store.SourceRemoved:
-		r.Why = whyHTML("", s.Problem)
+		r.Why = health.WhyHTML("", s.Problem)
 	default:
-		r.Why = whyHTML("not resolved", s.Problem)
+		r.Why = health.WhyHTML("not resolved", s.Problem)
 	}
 	for _, st := range s.Trail {
-		r.Steps = append(r.Steps, trailStep{URL: st.URL, Outcome: problemHTML(st.Outcome)})
+		r.Steps = append(r.Steps, trailStep{URL: st.URL, Outcome: health.ProblemHTML(st.Outcome)})
 	}
 	return r
 }
@@ -173,7 +176,7 @@ type relView struct {
 	// Targets are the relationship's targets; ProjectTargets those found by project id,
 	// each checked on its own (projectTargets).
 	Targets, ProjectTargets []*targetView
-	// Problems are the odd inputs, quotations marked (problemHTML: escaped text and <bdi>
+	// Problems are the odd inputs, quotations marked (health.ProblemHTML: escaped text and <bdi>
 	// elements only).
 	Problems []template.HTML
 }
@@ -183,7 +186,7 @@ type targetView struct {
 	*network.Resolution
 	// CheckText and YesNo are as relView's, for this target.
 	CheckText, YesNo string
-	// Detail is the parse error, quotations marked (problemHTML), "" when none.
+	// Detail is the parse error, quotations marked (health.ProblemHTML), "" when none.
 	Detail template.HTML
 }
 
@@ -207,7 +210,7 @@ func newRelView(r *network.Relationship) *relView {
 	for _, t := range r.Targets {
 		tv := &targetView{Resolution: t, CheckText: checkText(t.Check), YesNo: yesNo(t.Satisfied)}
 		if t.Detail != "" {
-			tv.Detail = problemHTML(t.Detail)
+			tv.Detail = health.ProblemHTML(t.Detail)
 		}
 		v.Targets = append(v.Targets, tv)
 		if t.By == "project" {
@@ -215,7 +218,7 @@ func newRelView(r *network.Relationship) *relView {
 		}
 	}
 	for _, p := range r.Problems {
-		v.Problems = append(v.Problems, problemHTML(p))
+		v.Problems = append(v.Problems, health.ProblemHTML(p))
 	}
 	return v
 }
@@ -239,7 +242,7 @@ type moveView struct {
 }
 
 // evidenceView is one reason to believe a move: its kind and, with quotations marked
-// (problemHTML: escaped text and <bdi> elements only), where it is.
+// (health.ProblemHTML: escaped text and <bdi> elements only), where it is.
 type evidenceView struct {
 	Kind   string
 	Detail template.HTML
@@ -249,7 +252,7 @@ type evidenceView struct {
 func (b *builder) moveView(m *network.Move) *moveView {
 	v := &moveView{Move: m, ProjectPath: b.projectLink(m.Project)}
 	for _, e := range m.Evidence {
-		v.Evidence = append(v.Evidence, evidenceView{Kind: e.Kind, Detail: problemHTML(e.Detail)})
+		v.Evidence = append(v.Evidence, evidenceView{Kind: e.Kind, Detail: health.ProblemHTML(e.Detail)})
 	}
 	return v
 }

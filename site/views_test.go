@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
 )
 
 // TestRejectedOtherReason: when the manifest the crawler refused was refused for a reason
@@ -180,7 +181,7 @@ func TestRefOutsideTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &builder{n: n, names: newSiteNames(n)}
+	b := &builder{n: n, names: names.New(n)}
 	b.refs = claimRefs(n, b.names)
 	c := n.Claims[0]
 	inTable := b.ref(c)
@@ -332,7 +333,7 @@ func boundBuilder(t *testing.T, siteName, name string, releases int) *builder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &builder{n: n, names: newSiteNames(n)}
+	b := &builder{n: n, names: names.New(n)}
 	if b.tmpl, err = loadTemplates(nil); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
 	"golang.org/x/net/html"
 )
 
@@ -244,18 +245,18 @@ func (st step) match(n *html.Node) bool {
 		return false
 	}
 	if st.id != "" {
-		if v, ok := attr(n, "id"); !ok || v != st.id {
+		if v, ok := htmlnode.Attr(n, "id"); !ok || v != st.id {
 			return false
 		}
 	}
 	for _, c := range st.class {
-		v, _ := attr(n, "class")
+		v, _ := htmlnode.Attr(n, "class")
 		if !hasWord(v, c) {
 			return false
 		}
 	}
 	for _, a := range st.attrs {
-		v, ok := attr(n, a.name)
+		v, ok := htmlnode.Attr(n, a.name)
 		if !ok {
 			return false
 		}
@@ -287,30 +288,17 @@ func hasWord(list, w string) bool {
 	return false
 }
 
-func attr(n *html.Node, key string) (string, bool) {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val, true
-		}
-	}
-	return "", false
-}
-
 // All returns every element under n (n included) that matches sel, in document order.
 func All(t testing.TB, n *html.Node, sel string) []*html.Node {
 	t.Helper()
 	s := MustCompile(t, sel)
 	var out []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
+	htmlnode.Walk(n, func(n *html.Node) bool {
 		if s.Match(n) {
 			out = append(out, n)
 		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
+		return true
+	})
 	return out
 }
 
@@ -335,29 +323,24 @@ func Count(t testing.TB, n *html.Node, sel string) int {
 // template elements) joined, white space runs collapsed to one space and trimmed.
 func Text(n *html.Node) string {
 	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
+	htmlnode.Walk(n, func(n *html.Node) bool {
 		switch n.Type {
 		case html.TextNode:
 			b.WriteString(n.Data)
-			return
 		case html.ElementNode:
 			switch n.Data {
 			case "script", "style", "template":
-				return
+				return false
 			}
 		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
+		return true
+	})
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // Attr is the value of n's attribute key ("" when it has none).
 func Attr(n *html.Node, key string) string {
-	v, _ := attr(n, key)
+	v, _ := htmlnode.Attr(n, key)
 	return v
 }
 

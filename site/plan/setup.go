@@ -44,7 +44,7 @@ type SetupDoc struct {
 type Head struct {
 	Project string `json:"project"`
 	Site    string `json:"site"`
-	// SiteName is how the pages name the claim's site (siteNames.claimSiteText).
+	// SiteName is how the pages name the claim's site (siteNames.ClaimSiteText).
 	SiteName string `json:"site_name"`
 	Name     string `json:"name"`
 	// Page is the claim's page, relative to the site root.

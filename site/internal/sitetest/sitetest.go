@@ -1,9 +1,16 @@
-// Package sitetest writes small built-site trees for the tests of the site and of its link
-// checker (site/linkcheck), and finds the shared corpus for the tests of the site's packages.
+// Package sitetest is what the tests of the site's packages share: small built-site trees
+// (WriteSite, Doc), image fixtures, data part strings read back (JSUnquote) and the shared
+// corpus (CorpusRoot).
 package sitetest
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -87,4 +94,48 @@ func JSUnquote(q string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+func Solid(w, h int, c color.NRGBA) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	return img
+}
+
+func EncodePNG(tb testing.TB, img image.Image) []byte {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// PNGHeader is a PNG whose IHDR claims w x h pixels and which holds no pixel data at all.
+func PNGHeader(w, h uint32) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], w)
+	binary.BigEndian.PutUint32(ihdr[4:], h)
+	ihdr[8], ihdr[9] = 8, 6 // 8-bit RGBA
+	binary.Write(&b, binary.BigEndian, uint32(len(ihdr)))
+	chunk := append([]byte("IHDR"), ihdr...)
+	b.Write(chunk)
+	binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(chunk))
+	return b.Bytes()
+}
+
+// Gradient is an opaque test image that shows whether a card is cropped and scaled.
+func Gradient(w, h int) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			img.SetNRGBA(x, y, color.NRGBA{uint8(40 + 200*x/w), uint8(80 + 100*y/h), uint8(220 - 180*x/w), 255})
+		}
+	}
+	return img
 }

@@ -1,4 +1,4 @@
-package site
+package health
 
 import (
 	"strings"
@@ -26,7 +26,7 @@ func TestComposeProblem(t *testing.T) {
 		{"", "\"official\" is not a channel", "\"official\" is not a channel"},
 		{"refused", "refusedly odd", "Refused: refusedly odd"},
 	} {
-		if got := composeProblem(c.label, c.problem); got != c.want {
+		if got := ComposeProblem(c.label, c.problem); got != c.want {
 			t.Errorf("composeProblem(%q, %q) = %q, want %q", c.label, c.problem, got, c.want)
 		}
 	}
@@ -42,7 +42,7 @@ func TestWhyNeverRepeatsTheLabel(t *testing.T) {
 		{"manifest-unreachable", "HTTP 404 for the manifest."},
 		{"inconsistent", "the served bytes never matched"},
 	} {
-		got := visible(string(claimWhy(&network.Claim{Health: c.health, Record: store.Claim{Problem: &c.problem}})))
+		got := visible(string(ClaimWhy(&network.Claim{Health: c.health, Record: store.Claim{Problem: &c.problem}})))
 		label := strings.ToLower(store.HealthLabel(c.health))
 		if n := strings.Count(strings.ToLower(got), label); n != 1 {
 			t.Errorf("%s: %q says %q %d times", c.health, got, label, n)

@@ -1,37 +1,38 @@
-package site
+package health
 
 import (
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
 // enrolled reports whether some entry of the source list still leads to the site. A refresh
 // empties a site's sources when no enrolled source leads to it any more (its entry left
 // network/sources.toml, or the source now leads elsewhere); the site is then not read, and
 // its claims are withdrawn.
-func enrolled(o *network.Origin) bool { return o != nil && len(o.Sources) > 0 }
+func Enrolled(o *network.Origin) bool { return o != nil && len(o.Sources) > 0 }
 
-// excludedText says why a claim is out of the catalog, in words: the reason the crawler
+// ExcludedText says why a claim is out of the catalog, in words: the reason the crawler
 // recorded for a withdrawal (the site's index stopped listing the project, the site's entry
 // left the source list, a move), or that no manifest passed every check yet. "" when listed.
-func excludedText(c *network.Claim) string {
+func ExcludedText(c *network.Claim) string {
 	switch {
 	case c.Listed:
 		return ""
 	case c.Withdrawn:
-		return "withdrawn: " + withdrawnReason(c)
+		return "withdrawn: " + WithdrawnReason(c)
 	default:
 		return "no manifest from this site has passed every check yet"
 	}
 }
 
-// withdrawnReason is the reason recorded with a withdrawal, else the usual one.
-func withdrawnReason(c *network.Claim) string {
-	if p := strings.TrimSpace(deref(c.Record.Problem)); p != "" {
+// WithdrawnReason is the reason recorded with a withdrawal, else the usual one.
+func WithdrawnReason(c *network.Claim) string {
+	if p := strings.TrimSpace(wording.Deref(c.Record.Problem)); p != "" {
 		return strings.TrimSuffix(strings.TrimPrefix(p, "withdrawn: "), ".")
 	}
-	if !enrolled(c.Origin) {
+	if !Enrolled(c.Origin) {
 		return "no enrolled source leads to this site any more"
 	}
 	return "the site's index no longer lists the project"

@@ -1,4 +1,7 @@
-package site
+// Package markdown renders publisher CommonMark for the pages (SPEC section 5): goldmark, then
+// a bluemonday allowlist; Memo renders each distinct text once per build. SafeURL checks a
+// publisher URL before a page links it.
+package markdown
 
 import (
 	"bytes"
@@ -135,12 +138,12 @@ func Markdown(src string) template.HTML {
 	return template.HTML(h) // #nosec: sanitized by the allowlist above
 }
 
-// MarkdownItems renders each item with Markdown and keeps the ones with something to show,
+// Items renders each item with Markdown and keeps the ones with something to show,
 // in order: one bullet each, no empty bullets.
-func MarkdownItems(items []string) []template.HTML { return markdownItems(items, Markdown) }
+func Items(items []string) []template.HTML { return renderItems(items, Markdown) }
 
-// markdownItems renders each item with render and keeps the non-empty results, in order.
-func markdownItems(items []string, render func(string) template.HTML) []template.HTML {
+// renderItems renders each item with render and keeps the non-empty results, in order.
+func renderItems(items []string, render func(string) template.HTML) []template.HTML {
 	var out []template.HTML
 	for _, it := range items {
 		if h := render(it); h != "" {

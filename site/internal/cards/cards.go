@@ -1,4 +1,4 @@
-package site
+package cards
 
 import (
 	"bytes"
@@ -19,21 +19,22 @@ import (
 // paths.
 const MediaDir = "network-media"
 
-// cardImages renders the card image of every claim whose record names a cached media file,
+// Build renders the card image of every claim whose record names a cached media file,
 // and publishes the cached file itself under MediaDir when it is an image of the type its
 // extension names. A cached file whose bytes do not match its name fails the build (the state
 // contradicts itself); a file that is missing, too large or does not decode gives a card
 // without an image and a visible note, and is not published. Identical files are rendered
 // once.
-func (b *builder) cardImages() error {
-	b.cards = map[network.Key]*CardImage{}
-	done := map[string]*CardImage{} // by state file
-	for _, c := range b.n.Claims {
+func Build(dir *store.Dir, claims []*network.Claim, write, writeRaw func(rel string, data []byte) error) (map[network.Key]*Image, error) {
+	cards := map[network.Key]*Image{}
+	done := map[string]*Image{} // by state file
+	written := map[string]bool{}
+	for _, c := range claims {
 		m := c.Record.Media
 		if m == nil {
 			continue
 		}
-		ci := &CardImage{Alt: m.Alt}
+		ci := &Image{Alt: m.Alt}
 		switch {
 		case m.File == nil && m.Problem != nil:
 			ci.Problem = "the crawler could not cache the image: " + *m.Problem
@@ -46,9 +47,9 @@ func (b *builder) cardImages() error {
 				break
 			}
 			if !strings.HasPrefix(rel, store.MediaDir+"/") || strings.Contains(rel, "..") || path.Clean(rel) != rel {
-				return fmt.Errorf("%s: media file %q is not under %s/", store.ClaimPath(c.Project, c.Site), rel, store.MediaDir)
+				return nil, fmt.Errorf("%s: media file %q is not under %s/", store.ClaimPath(c.Project, c.Site), rel, store.MediaDir)
 			}
-			data, err := b.dir.ReadBytes(rel)
+			data, err := dir.ReadBytes(rel)
 			if err != nil {
 				ci.Problem = "the cached image is missing from the state"
 				if !errors.Is(err, fs.ErrNotExist) { // a link, a device, over the limit: never read
@@ -59,21 +60,22 @@ func (b *builder) cardImages() error {
 			}
 			digest, err := mediaDigest(rel, data)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			files, names, err := cardImage(data, digest)
+			files, names, err := render(data, digest)
 			if err != nil {
 				ci.Problem = "the cached image cannot be shown: " + err.Error()
 			} else {
 				if ext := path.Ext(rel); imageExt(data) == ext {
-					if err := b.writeRaw(MediaDir+"/"+digest+ext, data); err != nil {
-						return err
+					if err := writeRaw(MediaDir+"/"+digest+ext, data); err != nil {
+						return nil, err
 					}
 				}
 				for _, name := range names {
-					if !b.written[name] {
-						if err := b.write(name, files[name]); err != nil {
-							return err
+					if !written[name] {
+						written[name] = true
+						if err := write(name, files[name]); err != nil {
+							return nil, err
 						}
 					}
 				}
@@ -82,9 +84,9 @@ func (b *builder) cardImages() error {
 			done[rel] = ci
 		}
 		ci.words()
-		b.cards[c.Key] = ci
+		cards[c.Key] = ci
 	}
-	return nil
+	return cards, nil
 }
 
 // imageExt is the state's media extension for the image type b decodes as: ".webp", ".png",

@@ -1,4 +1,4 @@
-package site
+package markdown
 
 import (
 	"html/template"
@@ -11,7 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 )
 
 // hostileMarkdown are publisher texts meant to get something past the sanitizer, or to
@@ -40,7 +40,7 @@ var hostileMarkdown = []string{
 // corpusMarkdown is every release-notes text of the real corpus state.
 func corpusMarkdown(t *testing.T) []string {
 	t.Helper()
-	n, err := network.Load(store.Open(filepath.Join(corpusRoot(t), "state")), &curation.Curation{})
+	n, err := network.Load(store.Open(filepath.Join(sitetest.CorpusRoot(t), "state")), &curation.Curation{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +72,10 @@ func notesTexts(n *protocol.Notes) []string {
 }
 
 // checkMemoMatches asserts that a memo gives for every text what Markdown gives, when the
-// text is first asked for and again from the memo, and that Items matches MarkdownItems.
+// text is first asked for and again from the memo, and that Items matches Items.
 func checkMemoMatches(t *testing.T, texts []string) {
 	t.Helper()
-	m := newMDMemo(nil)
+	m := NewMemo(nil)
 	for pass := 0; pass < 2; pass++ {
 		for _, s := range texts {
 			if got, want := m.Markdown(s), Markdown(s); got != want {
@@ -83,13 +83,13 @@ func checkMemoMatches(t *testing.T, texts []string) {
 			}
 		}
 	}
-	got, want := m.Items(texts), MarkdownItems(texts)
+	got, want := m.Items(texts), Items(texts)
 	if len(got) != len(want) {
-		t.Fatalf("memo Items gives %d items, MarkdownItems %d", len(got), len(want))
+		t.Fatalf("memo Items gives %d items, Items %d", len(got), len(want))
 	}
 	for i := range got {
 		if got[i] != want[i] {
-			t.Errorf("Items[%d] = %q, MarkdownItems = %q", i, got[i], want[i])
+			t.Errorf("Items[%d] = %q, Items = %q", i, got[i], want[i])
 		}
 	}
 }
@@ -136,7 +136,7 @@ func TestMDMemoConcurrent(t *testing.T) {
 		want[i] = Markdown(s)
 	}
 	c := newCountingRender()
-	m := newMDMemo(c.render)
+	m := NewMemo(c.render)
 	var wg sync.WaitGroup
 	for g := 0; g < 16; g++ {
 		wg.Add(1)
@@ -159,61 +159,6 @@ func TestMDMemoConcurrent(t *testing.T) {
 		}
 		if n != w {
 			t.Errorf("%q rendered %d times, want %d", s, n, w)
-		}
-	}
-}
-
-// TestBuildRendersSharedNotesOnce: release notes that several claims share are converted
-// once per build, though every claim page shows them; a second build in the same process
-// converts them again (no memo outlives its build) and writes the same pages.
-func TestBuildRendersSharedNotesOnce(t *testing.T) {
-	const claims = 4
-	shared := &protocol.Notes{
-		Summary:    "Shared *summary* with a [link](https://example.org/shared).",
-		Highlights: "Shared highlights.",
-		Added:      []string{"Shared added item.", "<script>alert(1)</script>"},
-	}
-	state := t.TempDir()
-	f := statetest.In(t, state)
-	site := f.Site("https://a.example/dreamweave.json", "A")
-	for i := 0; i < claims; i++ {
-		m := sampleManifest(uuid(i), "Project "+string(rune('A'+i)), 1)
-		notes := *shared
-		m.Releases[0].Notes = &notes
-		f.Claim(site, m)
-	}
-	c := newCountingRender()
-	var pages [2][]string
-	for run := 0; run < 2; run++ {
-		_, out := build(t, state, Options{markdown: c.render})
-		for i := 0; i < claims; i++ {
-			p := string(readOut(t, out, "projects/"+uuid(i)+"/"+site+"/index.html"))
-			doc := parsePage(t, out, "projects/"+uuid(i)+"/"+site+"/index.html")
-			if !hasText(t, doc, "main em", "summary") {
-				t.Errorf("build %d: claim page %d lacks the summary's emphasis", run+1, i)
-			}
-			for _, w := range []string{"Shared summary", "Shared highlights.", "Shared added item."} {
-				if !strings.Contains(visibleText(doc), w) {
-					t.Errorf("build %d: claim page %d lacks %q", run+1, i, w)
-				}
-			}
-			if strings.Contains(p, "alert(1)") {
-				t.Errorf("build %d: claim page %d shows the script", run+1, i)
-			}
-			pages[run] = append(pages[run], p)
-		}
-		for _, s := range notesTexts(shared) {
-			if s == "" {
-				continue
-			}
-			if n := c.count(s); n != run+1 {
-				t.Errorf("after build %d, %q was converted %d times, want %d (once per build)", run+1, s, n, run+1)
-			}
-		}
-	}
-	for i := range pages[0] {
-		if pages[0][i] != pages[1][i] {
-			t.Errorf("claim page %d differs between the two builds", i)
 		}
 	}
 }

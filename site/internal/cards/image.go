@@ -1,4 +1,4 @@
-package site
+package cards
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	_ "image/gif"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/webp"
@@ -28,37 +29,37 @@ const (
 	MaxImagePixels = 40 << 20 // width*height
 )
 
-// CardSize is one fixed card rendition.
-type CardSize struct{ W, H int }
+// Size is one fixed card rendition.
+type Size struct{ W, H int }
 
-// CardSizes are the renditions written for every card image: 1x and 2x of a 320x180 card.
-var CardSizes = []CardSize{{320, 180}, {640, 360}}
+// Sizes are the renditions written for every card image: 1x and 2x of a 320x180 card.
+var Sizes = []Size{{320, 180}, {640, 360}}
 
-// CardImage is a rendered card image: files relative to the output root, one per CardSizes
+// Image is a rendered card image: files relative to the output root, one per Sizes
 // entry, in that order. Problem says why there is no image ("" when there is one).
-type CardImage struct {
+type Image struct {
 	Files   []string
 	Alt     string
 	Problem string
 	// PlainAlt is Alt as an attribute shows it (plainPub); Why is Problem as a sentence with
-	// quotations marked (problemHTML: escaped text and <bdi> elements only).
+	// quotations marked (health.ProblemHTML: escaped text and <bdi> elements only).
 	PlainAlt string
 	Why      template.HTML
 }
 
 // words computes what the pages print of ci: PlainAlt and Why.
-func (ci *CardImage) words() {
+func (ci *Image) words() {
 	ci.PlainAlt = pubtext.Plain(ci.Alt)
 	if ci.Problem != "" {
-		ci.Why = problemHTML(sentence(ci.Problem))
+		ci.Why = health.ProblemHTML(health.Sentence(ci.Problem))
 	}
 }
 
-// cardImage decodes a cached media file and resizes it to CardSizes. digest is the file's
+// render decodes a cached media file and resizes it to Sizes. digest is the file's
 // SHA-256 (its name in the state); the output names derive from it (same input, same names).
 // The encoding is deterministic: PNG when any pixel is not opaque, else JPEG at quality 85.
 // Errors describe why the image cannot be shown; they never fail a build.
-func cardImage(b []byte, digest string) (map[string][]byte, []string, error) {
+func render(b []byte, digest string) (map[string][]byte, []string, error) {
 	if len(b) > MaxImageBytes {
 		return nil, nil, fmt.Errorf("the image is %d bytes, over the %d byte limit", len(b), MaxImageBytes)
 	}
@@ -79,7 +80,7 @@ func cardImage(b []byte, digest string) (map[string][]byte, []string, error) {
 	}
 	files := map[string][]byte{}
 	var names []string
-	for _, s := range CardSizes {
+	for _, s := range Sizes {
 		out := imaging.Fill(img, s.W, s.H, imaging.Center, imaging.Lanczos)
 		var buf bytes.Buffer
 		ext := "jpg"

@@ -1,4 +1,4 @@
-package site
+package health
 
 import (
 	"html/template"
@@ -8,21 +8,22 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
 // Health and staleness wording: how a page says a claim's or a site's health with the problem
 // recorded with it, and how current a claim's data is.
 
-// composeProblem joins a health label and the problem recorded with it into one clause
+// ComposeProblem joins a health label and the problem recorded with it into one clause
 // without saying the label twice: the crawler's problem strings may or may not start with the
 // label ("invalid publication: /channels/...") or repeat it further on, and each is said once.
 // The first letter is capitalized when it is the index's own word, so the clause can start a
 // sentence. An empty problem gives the label alone.
-func composeProblem(label, problem string) string {
+func ComposeProblem(label, problem string) string {
 	p := strings.TrimSpace(problem)
 	label = strings.TrimSpace(label)
 	if label == "" {
-		return capitalize(p)
+		return Capitalize(p)
 	}
 	for {
 		rest, ok := cutLabel(p, label)
@@ -33,11 +34,11 @@ func composeProblem(label, problem string) string {
 	}
 	switch {
 	case p == "":
-		return capitalize(label)
+		return Capitalize(label)
 	case containsWords(p, label):
-		return capitalize(p)
+		return Capitalize(p)
 	}
-	return capitalize(label + ": " + p)
+	return Capitalize(label + ": " + p)
 }
 
 // containsWords reports whether phrase occurs in s (any case) as whole words.
@@ -76,7 +77,7 @@ func cutLabel(p, label string) (string, bool) {
 
 // capitalize upper-cases the first letter when it starts the index's own words (never a
 // quoted value, URL or path, which stay as published).
-func capitalize(s string) string {
+func Capitalize(s string) string {
 	segs, quotes := problemSegments(s, nil)
 	if len(segs) == 0 || quotes[0] {
 		return s
@@ -89,7 +90,7 @@ func capitalize(s string) string {
 }
 
 // sentence ends s with a full stop unless it already ends a sentence.
-func sentence(s string) string {
+func Sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
 		return s
@@ -97,15 +98,15 @@ func sentence(s string) string {
 	return s + "."
 }
 
-// whyHTML is a health label and its problem as one sentence: composed (composeProblem),
-// capitalized, ended with a full stop, quotations marked (problemHTML with known).
-func whyHTML(label string, problem *string, known ...string) template.HTML {
-	return problemHTML(sentence(composeProblem(label, deref(problem))), known...)
+// WhyHTML is a health label and its problem as one sentence: composed (ComposeProblem),
+// capitalized, ended with a full stop, quotations marked (ProblemHTML with known).
+func WhyHTML(label string, problem *string, known ...string) template.HTML {
+	return ProblemHTML(Sentence(ComposeProblem(label, wording.Deref(problem))), known...)
 }
 
-// claimWhy is whyHTML for a claim's health and recorded problem (claimProblem), or, when the
+// ClaimWhy is WhyHTML for a claim's health and recorded problem (ClaimProblem), or, when the
 // state keeps the last read's findings, findingsWhy.
-func claimWhy(c *network.Claim) template.HTML {
+func ClaimWhy(c *network.Claim) template.HTML {
 	if fs := c.Record.Findings; len(fs) > 0 {
 		read := "the manifest"
 		if c.Health == store.ClaimOriginUnavailable {
@@ -113,33 +114,33 @@ func claimWhy(c *network.Claim) template.HTML {
 		}
 		return findingsWhy(store.HealthLabel(c.Health), read, fs)
 	}
-	p := claimProblem(c, deref(c.Record.Problem))
-	return whyHTML(store.HealthLabel(c.Health), &p, claimTexts(c)...)
+	p := ClaimProblem(c, wording.Deref(c.Record.Problem))
+	return WhyHTML(store.HealthLabel(c.Health), &p, ClaimTexts(c)...)
 }
 
-// findingView is one finding of the last read as a page lists it: its kind (a data-kind
+// FindingView is one finding of the last read as a page lists it: its kind (a data-kind
 // attribute, for readers and tests) and findingHTML.
-type findingView struct {
+type FindingView struct {
 	Kind string
 	HTML template.HTML
 }
 
-// findingViews are the findings a page lists under its why sentence: every one when there are
+// FindingViews are the findings a page lists under its why sentence: every one when there are
 // several (findingsWhy then only counts them), none when the sentence says the one.
-func findingViews(fs []store.Finding) []findingView {
+func FindingViews(fs []store.Finding) []FindingView {
 	if len(fs) < 2 {
 		return nil
 	}
-	out := make([]findingView, len(fs))
+	out := make([]FindingView, len(fs))
 	for i, f := range fs {
-		out[i] = findingView{Kind: f.Kind, HTML: findingHTML(f)}
+		out[i] = FindingView{Kind: f.Kind, HTML: findingHTML(f)}
 	}
 	return out
 }
 
 // findingsWhy is a health label and the structured findings of the last read of what (the
 // manifest, the site index) as one sentence: the label and the finding when there is one, the
-// label and how many when there are several (findingViews lists them).
+// label and how many when there are several (FindingViews lists them).
 func findingsWhy(label, what string, fs []store.Finding) template.HTML {
 	lead := label
 	if r, n := utf8.DecodeRuneInString(label); unicode.IsLower(r) {
@@ -149,13 +150,13 @@ func findingsWhy(label, what string, fs []store.Finding) template.HTML {
 	if len(fs) == 1 {
 		return template.HTML(lead + ": " + string(findingHTML(fs[0])) + fullStop(fs[0]))
 	}
-	return template.HTML(lead + ": the last read of " + template.HTMLEscapeString(what) + " found " + template.HTMLEscapeString(plural(len(fs), "problem", "problems")) + ".")
+	return template.HTML(lead + ": the last read of " + template.HTMLEscapeString(what) + " found " + template.HTMLEscapeString(wording.Plural(len(fs), "problem", "problems")) + ".")
 }
 
 // fullStop is the full stop that ends a sentence ending in f's words, "" when they end one.
 func fullStop(f store.Finding) string {
 	segs, _ := f.Segments()
-	if len(segs) > 0 && sentence(segs[len(segs)-1]) == strings.TrimSpace(segs[len(segs)-1]) {
+	if len(segs) > 0 && Sentence(segs[len(segs)-1]) == strings.TrimSpace(segs[len(segs)-1]) {
 		return ""
 	}
 	return "."
@@ -184,10 +185,10 @@ func findingHTML(f store.Finding) template.HTML {
 // only of a claim that holds a manifest.
 var keptClauses = []string{"; the last good manifest is kept", "; last good data kept"}
 
-// claimProblem is a problem recorded for c as its page says it: for a claim that holds no
+// ClaimProblem is a problem recorded for c as its page says it: for a claim that holds no
 // manifest, a closing clause saying the last good manifest is kept becomes what is true, that
 // no earlier manifest passed every check, so nothing is kept.
-func claimProblem(c *network.Claim, p string) string {
+func ClaimProblem(c *network.Claim, p string) string {
 	if c.Manifest != nil {
 		return p
 	}
@@ -199,41 +200,41 @@ func claimProblem(c *network.Claim, p string) string {
 	return p
 }
 
-// originWhy is whyHTML for a site's health and recorded problem, or, when the state keeps the
+// OriginWhy is WhyHTML for a site's health and recorded problem, or, when the state keeps the
 // last read's findings, findingsWhy.
-func originWhy(o *network.Origin) template.HTML {
+func OriginWhy(o *network.Origin) template.HTML {
 	if len(o.Findings) > 0 {
 		return findingsWhy(store.OriginHealthLabel(o.Health), "the site index", o.Findings)
 	}
-	return whyHTML(store.OriginHealthLabel(o.Health), o.Problem, originTexts(o)...)
+	return WhyHTML(store.OriginHealthLabel(o.Health), o.Problem, originTexts(o)...)
 }
 
 // staleness is what a claim's page says about how current its data is.
-type staleness string
+type Staleness string
 
 const (
-	staleNone      staleness = ""          // current: the held manifest is the advertised one
-	staleCached    staleness = "cached"    // a manifest is held but it is not (known to be) the advertised one
-	staleNever     staleness = "never"     // no manifest from the site has passed every check yet
-	staleWithdrawn staleness = "withdrawn" // out of the catalog; the record stays
+	StaleNone      Staleness = ""          // current: the held manifest is the advertised one
+	StaleCached    Staleness = "cached"    // a manifest is held but it is not (known to be) the advertised one
+	StaleNever     Staleness = "never"     // no manifest from the site has passed every check yet
+	StaleWithdrawn Staleness = "withdrawn" // out of the catalog; the record stays
 )
 
-// stalenessOf classifies a claim for its page and the lists.
-func stalenessOf(c *network.Claim) staleness {
+// StalenessOf classifies a claim for its page and the lists.
+func StalenessOf(c *network.Claim) Staleness {
 	switch {
 	case c.Withdrawn:
-		return staleWithdrawn
+		return StaleWithdrawn
 	case c.Manifest == nil:
-		return staleNever
+		return StaleNever
 	case c.Health != store.ClaimCurrent || c.Cached:
-		return staleCached
+		return StaleCached
 	}
-	return staleNone
+	return StaleNone
 }
 
 // Anchors on the health page, one per entry, so a publisher can be sent to theirs:
 // health/#source-<source>, health/#site-<site>, health/#claim-<project>-<site>.
-func sourceAnchor(url string) string      { return "source-" + store.SourceID(url) }
-func siteAnchor(site string) string       { return "site-" + site }
-func claimAnchor(c *network.Claim) string { return "claim-" + c.Project + "-" + c.Site }
-func healthLink(anchor string) string     { return "health/index.html#" + anchor }
+func SourceAnchor(url string) string      { return "source-" + store.SourceID(url) }
+func SiteAnchor(site string) string       { return "site-" + site }
+func ClaimAnchor(c *network.Claim) string { return "claim-" + c.Project + "-" + c.Site }
+func Link(anchor string) string           { return "health/index.html#" + anchor }

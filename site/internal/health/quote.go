@@ -1,4 +1,4 @@
-package site
+package health
 
 import (
 	"html/template"
@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
 // Problems, trail outcomes, publication issues and move evidence are written by the crawler
@@ -260,11 +261,11 @@ func tokenAt(s string, i int) int {
 	return j - i
 }
 
-// problemHTML renders a crawler problem (or trail outcome, issue, evidence) as HTML: the
+// ProblemHTML renders a crawler problem (or trail outcome, issue, evidence) as HTML: the
 // index's words as escaped text, every quotation of publisher data (see problemSegments;
 // known are publisher strings the text may quote bare) in <bdi>. The result
 // holds no markup but those elements.
-func problemHTML(s string, known ...string) template.HTML {
+func ProblemHTML(s string, known ...string) template.HTML {
 	segs, quotes := problemSegments(s, known)
 	var b strings.Builder
 	for i, seg := range segs {
@@ -279,9 +280,9 @@ func problemHTML(s string, known ...string) template.HTML {
 	return template.HTML(b.String())
 }
 
-// claimTexts are the publisher strings a claim's problems may quote bare: its names, summary,
+// ClaimTexts are the publisher strings a claim's problems may quote bare: its names, summary,
 // tags, game and license, and its site's name.
-func claimTexts(c *network.Claim) []string {
+func ClaimTexts(c *network.Claim) []string {
 	if c == nil {
 		return nil
 	}
@@ -291,7 +292,7 @@ func claimTexts(c *network.Claim) []string {
 		out = append(out, m.Project.Tags...)
 	}
 	if c.Origin != nil {
-		out = append(out, deref(c.Origin.SiteName))
+		out = append(out, wording.Deref(c.Origin.SiteName))
 	}
 	return out
 }
@@ -302,20 +303,20 @@ func originTexts(o *network.Origin) []string {
 	if o == nil {
 		return nil
 	}
-	out := []string{deref(o.SiteName), deref(o.Generator)}
+	out := []string{wording.Deref(o.SiteName), wording.Deref(o.Generator)}
 	for _, c := range o.Claims {
 		out = append(out, c.Name, c.Record.Entry.Name)
 	}
 	return out
 }
 
-// issueTexts are the publisher strings one publication issue of site o may quote bare: the
+// IssueTexts are the publisher strings one publication issue of site o may quote bare: the
 // site's name and generator, and the names of the claim the issue is about, found by the
 // project id the issue starts with ("<id> (<name>): ..."). Looking that one claim up (o.Claims is sorted by project id)
 // instead of offering every name the site lists keeps a site's issue list linear in its
 // claims: one issue per claim, each searched for every name, was quadratic.
-func issueTexts(o *network.Origin, issue string) []string {
-	out := []string{deref(o.SiteName), deref(o.Generator)}
+func IssueTexts(o *network.Origin, issue string) []string {
+	out := []string{wording.Deref(o.SiteName), wording.Deref(o.Generator)}
 	id := issue
 	if i := strings.IndexAny(issue, " :"); i >= 0 {
 		id = issue[:i]
@@ -327,14 +328,14 @@ func issueTexts(o *network.Origin, issue string) []string {
 	return out
 }
 
-// quoteFor is problemHTML with the publisher strings of ctx known: a claim's (claimTexts), or
-// for a site's publication issue, the site's and the named claim's (issueTexts).
-func quoteFor(s string, ctx any) template.HTML {
+// QuoteFor is ProblemHTML with the publisher strings of ctx known: a claim's (ClaimTexts), or
+// for a site's publication issue, the site's and the named claim's (IssueTexts).
+func QuoteFor(s string, ctx any) template.HTML {
 	switch v := ctx.(type) {
 	case *network.Claim:
-		return problemHTML(s, claimTexts(v)...)
+		return ProblemHTML(s, ClaimTexts(v)...)
 	case *network.Origin:
-		return problemHTML(s, issueTexts(v, s)...)
+		return ProblemHTML(s, IssueTexts(v, s)...)
 	}
-	return problemHTML(s)
+	return ProblemHTML(s)
 }

@@ -1,17 +1,16 @@
-package site
+package markdown
 
 import (
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
-	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
 
@@ -65,9 +64,9 @@ func TestMarkdownKeepsProseAndLinks(t *testing.T) {
 // TestMarkdownItemsDropsEmpty: an item that sanitizes to nothing is left out, so the claim
 // page shows no empty bullet (case 1: an added entry of only a <div> was <li></li>).
 func TestMarkdownItemsDropsEmpty(t *testing.T) {
-	got := MarkdownItems([]string{"<div>Mossy rocks.</div>", "<script>x()</script>", "  ", "<p></p>", "plain"})
+	got := Items([]string{"<div>Mossy rocks.</div>", "<script>x()</script>", "  ", "<p></p>", "plain"})
 	if len(got) != 2 || !strings.Contains(string(got[0]), "Mossy rocks.") || !strings.Contains(string(got[1]), "plain") {
-		t.Errorf("MarkdownItems = %q, want the two items with words", got)
+		t.Errorf("Items = %q, want the two items with words", got)
 	}
 }
 
@@ -100,7 +99,7 @@ func markdownProblems(out string) []string {
 	}
 	var probs []string
 	for _, n := range nodes {
-		walk(n, func(m *html.Node) bool {
+		htmlnode.Walk(n, func(m *html.Node) bool {
 			if m.Type != html.ElementNode {
 				return true
 			}
@@ -182,51 +181,11 @@ func FuzzSafeURL(f *testing.F) {
 				t.Fatalf("SafeURL accepted %q holding %q", got, r)
 			}
 		}
-		probs, err := linkcheck.Check(writeSite(t, map[string]string{"index.html": doc(`<a href="` + html.EscapeString(got) + `">x</a>`)}), "")
+		probs, err := linkcheck.Check(sitetest.WriteSite(t, map[string]string{"index.html": sitetest.Doc(`<a href="` + html.EscapeString(got) + `">x</a>`)}), "")
 		if err != nil || len(probs) > 0 {
 			t.Fatalf("check-site refuses the link SafeURL accepted: %v %v", probs, err)
 		}
 	})
-}
-
-// TestClaimPageKeepsHTMLBlockProse (case 1): prose inside HTML blocks of release notes is
-// shown on the claim page, tags stripped; an entry with nothing left is no empty bullet.
-func TestClaimPageKeepsHTMLBlockProse(t *testing.T) {
-	state := t.TempDir()
-	f := statetest.In(t, state)
-	site := f.Site("https://a.example/dreamweave.json", "A")
-	m := sampleManifest(uuid(1), "One", 1)
-	m.Releases[0].Notes.Highlights = "<p align=\"center\">Big release: ferns sway.</p>\n\n<details><summary>Full list</summary>\nGrass is greener.\n</details>\n\nPlain paragraph stays."
-	m.Releases[0].Notes.Added = []string{"<div>Mossy rocks near every shrine.</div>", "<script>alert(1)</script>"}
-	m.Releases[0].Notes.Fixed = []string{"<style>x{}</style>"}
-	f.Claim(site, m)
-	_, out := build(t, state, Options{})
-	p := string(readOut(t, out, "projects/"+uuid(1)+"/"+site+"/index.html"))
-	doc := parsePage(t, out, "projects/"+uuid(1)+"/"+site+"/index.html")
-	for _, want := range []string{"Big release: ferns sway.", "Grass is greener.", "Plain paragraph stays."} {
-		if !strings.Contains(visibleText(doc), want) {
-			t.Errorf("claim page lacks %q", want)
-		}
-	}
-	if !slices.Contains(htmlcheck.Texts(t, doc, "li[data-pub]"), "Mossy rocks near every shrine.") {
-		t.Error("claim page lacks the item Mossy rocks near every shrine., its <div> dropped")
-	}
-	for _, item := range htmlcheck.Texts(t, doc, "li[data-pub]") {
-		if item == "" {
-			t.Error("claim page has an empty publisher item (what the script tag left)")
-		}
-	}
-	if hasText(t, doc, "main strong", "Fixed") {
-		t.Error("claim page heads a Fixed list that holds only a stripped <style>")
-	}
-	if n := htmlcheck.Count(t, doc, "main [align]"); n != 0 {
-		t.Errorf("claim page keeps %d align attributes", n)
-	}
-	for _, bad := range []string{"alert(1)", "raw HTML omitted"} { // nowhere in the bytes, not even a comment
-		if strings.Contains(p, bad) {
-			t.Errorf("claim page has %q", bad)
-		}
-	}
 }
 
 // TestMarkdownEmptyRunsNoParser: an empty or blank field (most optional fields of a release)

@@ -1,4 +1,4 @@
-package site
+package markdown
 
 import (
 	"html/template"
@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// mdMemo is one build's rendered Markdown: each distinct text is converted and sanitized once
+// Memo is one build's rendered Markdown: each distinct text is converted and sanitized once
 // and shared by every page that shows it (a release's notes appear on its claim page twice,
 // and identical notes across claims are common). Safe for concurrent use by the page
 // renders. It belongs to one build, so it holds only the texts of the state that build
@@ -14,7 +14,7 @@ import (
 //
 // A memo holds one rendering, its render function: md and each item of mdItems render
 // alike (Markdown), so the text alone is the key.
-type mdMemo struct {
+type Memo struct {
 	render func(string) template.HTML
 
 	mu   sync.RWMutex
@@ -28,17 +28,17 @@ type mdEntry struct {
 	html template.HTML
 }
 
-// newMDMemo is an empty memo of render (nil: Markdown).
-func newMDMemo(render func(string) template.HTML) *mdMemo {
+// NewMemo is an empty memo of render (nil: Markdown).
+func NewMemo(render func(string) template.HTML) *Memo {
 	if render == nil {
 		render = Markdown
 	}
-	return &mdMemo{render: render, done: map[string]*mdEntry{}}
+	return &Memo{render: render, done: map[string]*mdEntry{}}
 }
 
 // Markdown is the memo's rendering of src: what render(src) returned the first time src was
 // asked for. A blank src is "" without a lookup (most optional fields are empty).
-func (m *mdMemo) Markdown(src string) template.HTML {
+func (m *Memo) Markdown(src string) template.HTML {
 	if strings.TrimSpace(src) == "" {
 		return ""
 	}
@@ -57,5 +57,5 @@ func (m *mdMemo) Markdown(src string) template.HTML {
 	return e.html
 }
 
-// Items is MarkdownItems through the memo.
-func (m *mdMemo) Items(items []string) []template.HTML { return markdownItems(items, m.Markdown) }
+// Items is Items through the memo.
+func (m *Memo) Items(items []string) []template.HTML { return renderItems(items, m.Markdown) }

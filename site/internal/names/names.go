@@ -1,4 +1,4 @@
-package site
+package names
 
 import (
 	"net/url"
@@ -12,23 +12,23 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
-// siteNames knows which display names (site_name) more than one site in the state gives
-// itself, compared as a reader sees them (nameKey: look-alikes, case, invisible characters
+// Names knows which display names (site_name) more than one site in the state gives
+// itself, compared as a reader sees them (Key: look-alikes, case, invisible characters
 // and spacing folded). Wherever such a site is named, its
-// site id is added, the same rule an identity conflict's claims get (claimSiteText): two
+// site id is added, the same rule an identity conflict's claims get (ClaimSiteText): two
 // different sites must never read as one, and a new site naming itself after an established
 // one must not pass for it (SPEC section 5: sites are told apart, none preferred).
-type siteNames struct {
-	shared map[string]bool // nameKey of each display name held by two or more sites
+type Names struct {
+	shared map[string]bool // Key of each display name held by two or more sites
 }
 
-// nameKey is how display names are compared, so that two names a reader cannot tell apart
+// Key is how display names are compared, so that two names a reader cannot tell apart
 // are one: default-ignorable code points (zero-width spaces and joiners, variation selectors,
 // bidi controls) dropped, then the UTS #39 confusable skeleton (Unicode's confusables.txt:
 // Cyrillic "а" is "a", U+2019 is the apostrophe), case folded and the skeleton taken again
 // (folding can make new look-alikes, "Ι" to "ι"), and every run of white space one space,
 // trimmed.
-func nameKey(s string) string {
+func Key(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if defaultIgnorable(r) {
 			return -1
@@ -50,11 +50,11 @@ func defaultIgnorable(r rune) bool {
 		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
 }
 
-// siteAddress is a site's address as this index read it: the host of its index URL, with
+// Address is a site's address as this index read it: the host of its index URL, with
 // the index's directory when withPath ("lanterns.example" or "lanterns.example/mods/"). It is
 // the index's own words, not the publisher's, and tells two sites apart whatever they call
 // themselves.
-func siteAddress(o *network.Origin, withPath bool) string {
+func Address(o *network.Origin, withPath bool) string {
 	if o == nil {
 		return ""
 	}
@@ -68,17 +68,17 @@ func siteAddress(o *network.Origin, withPath bool) string {
 	return u.Host + u.EscapedPath()[:strings.LastIndexByte(u.EscapedPath(), '/')+1]
 }
 
-// newSiteNames finds the display names shared by sites of n.
-func newSiteNames(n *network.Network) *siteNames {
+// New finds the display names shared by sites of n.
+func New(n *network.Network) *Names {
 	count := map[string]int{}
 	for _, o := range n.Origins {
 		if o.SiteName != nil {
-			if k := nameKey(*o.SiteName); k != "" {
+			if k := Key(*o.SiteName); k != "" {
 				count[k]++
 			}
 		}
 	}
-	s := &siteNames{shared: map[string]bool{}}
+	s := &Names{shared: map[string]bool{}}
 	for k, c := range count {
 		if c > 1 {
 			s.shared[k] = true
@@ -87,93 +87,117 @@ func newSiteNames(n *network.Network) *siteNames {
 	return s
 }
 
-// originShared reports whether another site gives itself o's display name.
-func (s *siteNames) originShared(o *network.Origin) bool {
-	return s != nil && o != nil && o.SiteName != nil && s.shared[nameKey(*o.SiteName)]
+// OriginShared reports whether another site gives itself o's display name.
+func (s *Names) OriginShared(o *network.Origin) bool {
+	return s != nil && o != nil && o.SiteName != nil && s.shared[Key(*o.SiteName)]
 }
 
-// sharedName reports whether c's site must be named with its site id: another site gives
+// SharedName reports whether c's site must be named with its site id: another site gives
 // itself the same display name, or another claim for c's project id comes from a site
 // labelled the same (an identity conflict).
-func (s *siteNames) sharedName(c *network.Claim) bool {
+func (s *Names) SharedName(c *network.Claim) bool {
 	if c == nil {
 		return false
 	}
-	if s.originShared(c.Origin) {
+	if s.OriginShared(c.Origin) {
 		return true
 	}
 	if c.Conflict == nil {
 		return false
 	}
-	l := siteLabel(c)
+	l := SiteLabel(c)
 	for _, o := range c.Conflict.Claims {
-		if o != c && siteLabel(o) == l {
+		if o != c && SiteLabel(o) == l {
 			return true
 		}
 	}
 	return false
 }
 
-// claimSiteText is how running text names the site of claim c: its name (siteLabel), with
-// this index's id for the site added when sharedName says so ("Ashfall Collective", or
+// ClaimSiteText is how running text names the site of claim c: its name (SiteLabel), with
+// this index's id for the site added when SharedName says so ("Ashfall Collective", or
 // "Ashfall (ashfall-example-9c525920)").
-func (s *siteNames) claimSiteText(c *network.Claim) string {
-	l := siteLabel(c)
-	if s.sharedName(c) && l != c.Site {
+func (s *Names) ClaimSiteText(c *network.Claim) string {
+	l := SiteLabel(c)
+	if s.SharedName(c) && l != c.Site {
 		return l + " (" + c.Site + ")"
 	}
 	return l
 }
 
-// originText names site o in titles and running text: originName, with its id added when
+// OriginText names site o in titles and running text: OriginName, with its id added when
 // another site gives itself the same name.
-func (s *siteNames) originText(o *network.Origin) string {
-	l := originName(o)
-	if s.originShared(o) && l != o.ID {
+func (s *Names) OriginText(o *network.Origin) string {
+	l := OriginName(o)
+	if s.OriginShared(o) && l != o.ID {
 		return l + " (" + o.ID + ")"
 	}
 	return l
 }
 
-// claimText names a claim in plain text (page titles, the feed, the graph): its name and its
+// ClaimText names a claim in plain text (page titles, the feed, the graph): its name and its
 // site, "Wickwork (Ashfall Collective)". Both parts are publisher text made plain (pubtext.Plain).
-func (s *siteNames) claimText(c *network.Claim) string {
-	return pubtext.Plain(c.Name) + " (" + pubtext.Plain(s.claimSiteText(c)) + ")"
+func (s *Names) ClaimText(c *network.Claim) string {
+	return pubtext.Plain(c.Name) + " (" + pubtext.Plain(s.ClaimSiteText(c)) + ")"
 }
 
-// projectNames groups the catalog's claims by how a reader sees their names (nameKey), so a
+// Projects groups the catalog's claims by how a reader sees their names (Key), so a
 // claim page can warn that other projects go by a name that looks the same: a new project
 // named after an established one, with a Cyrillic letter or a zero-width space, must not pass
 // for it. Claims for the same project id are an identity conflict, which has its own banner.
-type projectNames map[string][]*network.Claim
+type Projects map[string][]*network.Claim
 
-// newProjectNames groups the listed claims of n by nameKey, in the catalog's order.
-func newProjectNames(n *network.Network) projectNames {
-	p := projectNames{}
+// NewProjects groups the listed claims of n by Key, in the catalog's order.
+func NewProjects(n *network.Network) Projects {
+	p := Projects{}
 	for _, c := range n.Listed {
-		if k := nameKey(c.Name); k != "" {
+		if k := Key(c.Name); k != "" {
 			p[k] = append(p[k], c)
 		}
 	}
 	return p
 }
 
-// maxLookAlikes is how many look-alike claims a claim page names; it counts the rest, so a
+// MaxLookAlikes is how many look-alike claims a claim page names; it counts the rest, so a
 // site publishing a thousand copies of a name cannot make one page grow with them.
-const maxLookAlikes = 10
+const MaxLookAlikes = 10
 
-// lookAlikes returns the listed claims of other project ids whose name looks like c's (at
-// most maxLookAlikes), and how many more there are.
-func (p projectNames) lookAlikes(c *network.Claim) (shown []*network.Claim, more int) {
-	for _, o := range p[nameKey(c.Name)] {
+// LookAlikes returns the listed claims of other project ids whose name looks like c's (at
+// most MaxLookAlikes), and how many more there are.
+func (p Projects) LookAlikes(c *network.Claim) (shown []*network.Claim, more int) {
+	for _, o := range p[Key(c.Name)] {
 		if o.Project == c.Project {
 			continue
 		}
-		if len(shown) < maxLookAlikes {
+		if len(shown) < MaxLookAlikes {
 			shown = append(shown, o)
 		} else {
 			more++
 		}
 	}
 	return shown, more
+}
+
+// SiteLabel is how a claim's site is named in running text: the name the site gives itself,
+// else this index's id for it. Display text only; the id links and disambiguates.
+func SiteLabel(c *network.Claim) string {
+	if c == nil {
+		return ""
+	}
+	if o := c.Origin; o != nil && o.SiteName != nil && strings.TrimSpace(*o.SiteName) != "" {
+		return *o.SiteName
+	}
+	return c.Site
+}
+
+// OriginName is how a site is named in headings and titles: the name it gives itself, else
+// this index's id for it.
+func OriginName(o *network.Origin) string {
+	if o != nil && o.SiteName != nil && strings.TrimSpace(*o.SiteName) != "" {
+		return *o.SiteName
+	}
+	if o == nil {
+		return ""
+	}
+	return o.ID
 }
