@@ -19,6 +19,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
@@ -241,7 +242,7 @@ func TestNoControlCharacterInMarkup(t *testing.T) {
 	if files < 20 || feeds < 2 {
 		t.Fatalf("%d pages and %d feeds; the test checks nothing", files, feeds)
 	}
-	page := htmlcheck.Parse(t, readOut(t, out, claimPath(uuid(1), site)))
+	page := htmlcheck.Parse(t, readOut(t, out, paths.Claim(uuid(1), site)))
 	if got := htmlcheck.Text(htmlcheck.One(t, page, "h1")); !strings.HasPrefix(got, "Bell") || !strings.Contains(got, "[31m") {
 		t.Errorf("the claim page's heading %q lost the name's printable characters", got)
 	}

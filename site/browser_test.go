@@ -21,6 +21,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
@@ -102,11 +103,11 @@ func makeBrowserSite(t *testing.T) (browserCase, error) {
 			if err := d.WriteJSON(store.ClaimPath(greenmote, gsite), g); err != nil {
 				t.Fatal(err)
 			}
-			bc.stale = claimPath(greenmote, gsite)
+			bc.stale = paths.Claim(greenmote, gsite)
 		}
 		bc.siteName, bc.siteID = "Greenmote", gsite
 		cur = writeCuration(t, fmt.Sprintf("[[featured]]\nproject = %q\nnote = \"The protocol's reference example, with every field filled in.\"\n", candlelight))
-		bc.claim, bc.find = claimPath(candlelight, site), "Candlelight"
+		bc.claim, bc.find = paths.Claim(candlelight, site), "Candlelight"
 	} else {
 		f := statetest.In(t, state)
 		site := f.Site("https://a.example/dreamweave.json", "Site A")
@@ -119,7 +120,7 @@ func makeBrowserSite(t *testing.T) (browserCase, error) {
 			c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("the site could not be read on the last crawl: HTTP 503")
 		})
 		f.Claim(other, sampleManifest(uuid(3), "Project 03", 3)) // an identity conflict
-		bc.claim, bc.stale, bc.find = claimPath(uuid(99), site), claimPath(uuid(98), other), "Lantern Keeper"
+		bc.claim, bc.stale, bc.find = paths.Claim(uuid(99), site), paths.Claim(uuid(98), other), "Lantern Keeper"
 		bc.siteName, bc.siteID = "Brass Harbour", other
 	}
 	out := filepath.Join(dir, "public")

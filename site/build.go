@@ -45,9 +45,10 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/cards"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/markdown"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
 // Defaults for the index's identity in the generated files and pages.
@@ -170,7 +171,7 @@ func Build(o Options) (*Result, error) {
 		return nil, fmt.Errorf("build: %w", err)
 	}
 	b := &builder{
-		out: tmp, dir: dir, n: n, base: base, repo: repo, templates: o.templates,
+		Model: view.NewModel(n), out: tmp, dir: dir, base: base, repo: repo, templates: o.templates,
 		min: newMinifier(), written: map[string]bool{}, dirs: map[string]bool{}, md: markdown.NewMemo(o.markdown),
 	}
 	if err := b.build(); err != nil {
@@ -283,9 +284,10 @@ func swapDir(tmp, out string) error {
 
 // builder holds one build's state.
 type builder struct {
+	// Model is the network and what every page reads of it.
+	*view.Model
 	out  string
 	dir  *store.Dir
-	n    *network.Network
 	base string
 	repo string
 	min  *minify.M
@@ -299,13 +301,7 @@ type builder struct {
 	unmapped []string
 	dirs     map[string]bool // output directories known to exist
 
-	tmpl    *templateSet
-	cards   map[network.Key]*cards.Image
-	derived *derived
-	names   *names.Names // display names shared by sites: those sites are named with their id
-	looks   names.Projects
-	// refs is every claim as the pages link and list it (bindFuncs).
-	refs map[*network.Claim]*claimRef
+	tmpl *templateSet
 	// md is this build's rendered publisher Markdown, each distinct text rendered once.
 	md *markdown.Memo
 	// frags are the fragments rendered once and printed on many pages (entry, frame).
@@ -446,8 +442,6 @@ func (b *builder) build() error {
 	if b.tmpl, err = loadTemplates(b.templates); err != nil {
 		return err
 	}
-	b.names = names.New(b.n)
-	b.looks = names.NewProjects(b.n)
 	b.bindFuncs()
 	if err := b.write(Marker, []byte(markerText+sitedir.MarkerBase+b.base+"\n")); err != nil {
 		return err
@@ -455,10 +449,10 @@ func (b *builder) build() error {
 	if err := b.assets(); err != nil {
 		return err
 	}
-	if b.cards, err = cards.Build(b.dir, b.n.Claims, b.write, b.writeRaw); err != nil {
+	if b.Cards, err = cards.Build(b.dir, b.N.Claims, b.write, b.writeRaw); err != nil {
 		return err
 	}
-	b.derived = derive(b.n, b.names)
+	b.Derived = view.Derive(b.N, b.Names)
 	// Pages and files render and write concurrently; each one's bytes depend only on its
 	// data, and the list of pages is sorted before anything reads it, so the output is the
 	// same.
@@ -518,8 +512,8 @@ func (b *builder) machineFiles() error {
 		}
 	}
 	files := []jsonFile{
-		{format.CatalogFile, func() ([]byte, error) { return format.Catalog(b.n, opts) }, func(d []byte) error { return format.Validate(format.CatalogFile, d) }},
-		{format.EventsFile, func() ([]byte, error) { return format.Events(b.n, opts) }, func(d []byte) error { return format.Validate(format.EventsFile, d) }},
+		{format.CatalogFile, func() ([]byte, error) { return format.Catalog(b.N, opts) }, func(d []byte) error { return format.Validate(format.CatalogFile, d) }},
+		{format.EventsFile, func() ([]byte, error) { return format.Events(b.N, opts) }, func(d []byte) error { return format.Validate(format.EventsFile, d) }},
 		{format.SchemaPath, embedded(format.SchemaFile), nil},
 	}
 	for _, f := range files {
@@ -603,7 +597,7 @@ func (b *builder) sitemap() error {
 		buf.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 		for _, p := range ps {
 			buf.WriteString("<url><loc>")
-			xmlEscape(&buf, b.base+dirURL(p))
+			xmlEscape(&buf, b.base+paths.Dir(p))
 			buf.WriteString("</loc></url>\n")
 		}
 		buf.WriteString("</urlset>\n")

@@ -18,6 +18,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 	"golang.org/x/net/html"
@@ -106,7 +107,7 @@ func TestBuildStaleness(t *testing.T) {
 		Rejected:      &store.Rejected{SHA256: sha([]byte("bad")), Problem: "/project/id: not a UUID", Crawler: "test"},
 		FirstObserved: statetest.Time, LastAttempt: statetest.Time})
 	_, out := build(t, state, Options{})
-	neverText := page(t, out, claimPath(never, site))
+	neverText := page(t, out, paths.Claim(never, site))
 	for _, w := range []string{"Never accepted", "Not in the catalog: no manifest from this site has passed every check yet.",
 		"No manifest from this site has passed every check yet. Invalid publication", "This index could not read this project's details from its site yet.",
 		"Invalid publication: /project/id: not a UUID.", "Last attempt: 2026-10-10 12:00:00 UTC.",
@@ -132,7 +133,7 @@ func TestBuildStaleness(t *testing.T) {
 	}
 	for _, c := range cases {
 		id := ids[c.health]
-		text := page(t, out, claimPath(id, site))
+		text := page(t, out, paths.Claim(id, site))
 		stale := strings.Contains(text, "This page may be out of date.")
 		if c.health == store.ClaimCurrent || c.health == store.ClaimWithdrawn {
 			if stale {
@@ -195,15 +196,15 @@ func TestBuildAcceptsForeignEventIDsAndMissingMedia(t *testing.T) {
 		t.Fatalf("the fixture should break exactly the two invariants the build tolerates; store.Check says %v", probs)
 	}
 	_, out := build(t, state, Options{})
-	text := page(t, out, claimPath(uuid(1), site))
+	text := page(t, out, paths.Claim(uuid(1), site))
 	if !strings.Contains(text, "No picture; the publisher describes it as: a lamp (why)") {
 		t.Errorf("the claim page does not say its image is missing: %.600s", text)
 	}
-	htmlcheck.One(t, parsePage(t, out, claimPath(uuid(1), site)), `p.noimage a[href="../../../health/index.html#cards"]`)
+	htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(1), site)), `p.noimage a[href="../../../health/index.html#cards"]`)
 	if !strings.Contains(page(t, out, "health/index.html"), "the cached image is missing from the state") {
 		t.Error("the health page does not list the card image that cannot be shown")
 	}
-	if !strings.Contains(page(t, out, eventPath("23e428718d5c0589099e")), "One") {
+	if !strings.Contains(page(t, out, paths.Event("23e428718d5c0589099e")), "One") {
 		t.Error("the event page is not built under the event's own id")
 	}
 }
@@ -463,19 +464,19 @@ func TestBuildOddPublisherData(t *testing.T) {
 	})
 
 	_, out := build(t, state, Options{})
-	if n := htmlcheck.Count(t, parsePage(t, out, claimPath(uuid(1), site)), `ul.releases > li[id^="release-"]`); n != 2000 {
+	if n := htmlcheck.Count(t, parsePage(t, out, paths.Claim(uuid(1), site)), `ul.releases > li[id^="release-"]`); n != 2000 {
 		t.Errorf("the 2,000-release claim shows %d releases", n)
 	}
-	if !strings.Contains(page(t, out, claimPath(uuid(2), site)), strings.Repeat("N", 100_000)) {
+	if !strings.Contains(page(t, out, paths.Claim(uuid(2), site)), strings.Repeat("N", 100_000)) {
 		t.Error("the huge name is not shown whole")
 	}
-	bareText := page(t, out, claimPath(uuid(3), site))
+	bareText := page(t, out, paths.Claim(uuid(3), site))
 	for _, w := range []string{"Bare", "Maintainers: none listed.", "not given", "no download address listed"} {
 		if !strings.Contains(bareText, w) {
 			t.Errorf("the bare claim page does not say %q", w)
 		}
 	}
-	if !strings.Contains(page(t, out, claimPath(uuid(4), site)), "No current release: no channel has an available release.") {
+	if !strings.Contains(page(t, out, paths.Claim(uuid(4), site)), "No current release: no channel has an available release.") {
 		t.Error("a claim with no head does not say so")
 	}
 	health := page(t, out, "health/index.html")
@@ -485,14 +486,14 @@ func TestBuildOddPublisherData(t *testing.T) {
 		uuid(7): "No image: the cached image cannot be shown: the png image is 60000x60000 pixels",
 		uuid(8): "No image: the cached image cannot be shown: the png image does not decode",
 	} {
-		if text := page(t, out, claimPath(id, site)); !strings.Contains(text, "No picture") {
+		if text := page(t, out, paths.Claim(id, site)); !strings.Contains(text, "No picture") {
 			t.Errorf("%s: the card does not say it has no picture", id)
 		}
 		if !strings.Contains(health, strings.TrimPrefix(want, "No image: ")) {
 			t.Errorf("%s: the health page does not say %q", id, strings.TrimPrefix(want, "No image: "))
 		}
 	}
-	if !strings.Contains(page(t, out, claimPath(uuid(5), site)), "A lantern on a table") {
+	if !strings.Contains(page(t, out, paths.Claim(uuid(5), site)), "A lantern on a table") {
 		t.Error("the undecodable image's alt text is not shown")
 	}
 	cards, _ := filepath.Glob(filepath.Join(out, "cards", "*"))
@@ -554,7 +555,7 @@ func TestBuildModelPages(t *testing.T) {
 		t.Error("the featured card has no image")
 	}
 	for _, s := range []string{a, b} {
-		text := page(t, out, claimPath(uuid(1), s))
+		text := page(t, out, paths.Claim(uuid(1), s))
 		if !strings.Contains(text, "Identity conflict.") {
 			t.Errorf("claim from %s has no conflict banner", s)
 		}
@@ -563,27 +564,27 @@ func TestBuildModelPages(t *testing.T) {
 	if !strings.Contains(conflicts, "Lantern Lib (fork)") || !strings.Contains(conflicts, "Lantern Lib") {
 		t.Error("the conflicts page does not list both claims")
 	}
-	capPage := capabilityPath("lua:lantern-api")
+	capPage := paths.Capability("lua:lantern-api")
 	if strings.Contains(capPage, ":") {
 		t.Errorf("capability path %s holds ':'", capPage)
 	}
 	if !strings.Contains(page(t, out, capPage), "Lantern Lib") {
 		t.Error("the capability page does not list its provider")
 	}
-	appText := page(t, out, claimPath(uuid(2), a))
+	appText := page(t, out, paths.Claim(uuid(2), a))
 	for _, w := range []string{"satisfied", "not satisfied", "Nobody in this index publishes the target"} {
 		if !strings.Contains(appText, w) {
 			t.Errorf("the claim page's relationships do not say %q", w)
 		}
 	}
-	libText := page(t, out, claimPath(uuid(1), a))
+	libText := page(t, out, paths.Claim(uuid(1), a))
 	if !strings.Contains(libText, "Candle App") {
 		t.Error("used-by does not list Candle App")
 	}
 	if !strings.Contains(libText, "2026-09-20 08:00:00 UTC") || !strings.Contains(libText, "2026-09-02 00:00:00 UTC") {
 		t.Error("first-seen times are not shown")
 	}
-	forkText := page(t, out, claimPath(uuid(1), b))
+	forkText := page(t, out, paths.Claim(uuid(1), b))
 	if !strings.Contains(forkText, "not recorded") {
 		t.Error("a release with no recorded first sighting does not say so")
 	}

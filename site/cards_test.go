@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/cards"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 )
 
@@ -41,7 +42,7 @@ func TestCachedImagesPublishedAtReferencePath(t *testing.T) {
 	if got := readOut(t, out, cards.MediaDir+"/"+sha(good)+".png"); !bytes.Equal(got, good) {
 		t.Error("the cached image is not published byte for byte at network-media/<sha256>.png")
 	}
-	if htmlcheck.Count(t, parsePage(t, out, claimPath(uuid(1), site)), `img[src*="cards/`+sha(good)[:16]+`"]`) == 0 {
+	if htmlcheck.Count(t, parsePage(t, out, paths.Claim(uuid(1), site)), `img[src*="cards/`+sha(good)[:16]+`"]`) == 0 {
 		t.Error("the claim page does not show the resized card")
 	}
 	for _, p := range []string{cards.MediaDir + "/" + sha(misnamed) + ".jpg", cards.MediaDir + "/" + sha(broken) + ".png"} {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 )
 
 // TestCorpusClaimFirstScreen builds the corpus and reads S3LightFixes' claim page in document
@@ -44,7 +45,7 @@ func TestCorpusClaimFirstScreen(t *testing.T) {
 	if len(stable) == 0 || len(dev) == 0 {
 		t.Fatalf("the corpus manifest has %d stable 0.4.6 and %d development artifact addresses: the test would prove nothing", len(stable), len(dev))
 	}
-	doc := parsePage(t, out, claimPath(project, site))
+	doc := parsePage(t, out, paths.Claim(project, site))
 	pos, firstDownload, firstDev, digest := 0, -1, -1, -1
 	var downloadHref string
 	walk(doc, func(n *html.Node) bool {

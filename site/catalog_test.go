@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -41,7 +42,7 @@ func TestClaimTextAgrees(t *testing.T) {
 		FirstObserved: statetest.Time, LastAttempt: statetest.Time})
 	_, out := build(t, state, Options{})
 
-	emptyText := page(t, out, claimPath(empty, site))
+	emptyText := page(t, out, paths.Claim(empty, site))
 	if !strings.Contains(emptyText, "The manifest lists no releases.") {
 		t.Errorf("the claim whose manifest lists no releases does not say so: %q", emptyText)
 	}
@@ -51,8 +52,8 @@ func TestClaimTextAgrees(t *testing.T) {
 		}
 	}
 
-	neverText := page(t, out, claimPath(never, site))
-	for _, p := range []string{claimPath(never, site), "health/index.html", "projects/index.html"} {
+	neverText := page(t, out, paths.Claim(never, site))
+	for _, p := range []string{paths.Claim(never, site), "health/index.html", "projects/index.html"} {
 		text := page(t, out, p)
 		for _, w := range []string{"last good manifest is kept", "last good data kept"} {
 			if strings.Contains(text, w) {
@@ -184,7 +185,7 @@ func TestProjectFeed(t *testing.T) {
 	if feed.Updated != "2026-09-20T00:00:00Z" {
 		t.Errorf("the feed's updated is %q, want the newest event's time", feed.Updated)
 	}
-	page := DefaultBaseURL + dirURL(projectPath(uuid(1)))
+	page := DefaultBaseURL + paths.Dir(paths.Project(uuid(1)))
 	self := []link{{DefaultBaseURL + projectFeedPath(uuid(1)), "self"}}
 	if feed.ID != page || feed.Title == "" || !slices.Equal(alternates(feed.Links), []string{page}) || !slices.ContainsFunc(feed.Links, func(l link) bool { return l == self[0] }) {
 		t.Errorf("the feed's id %q, title %q, links %v; want the project page as id and alternate, and self", feed.ID, feed.Title, feed.Links)
@@ -204,7 +205,7 @@ func TestProjectFeed(t *testing.T) {
 			t.Errorf("entry %s: author %q, summary %q of type %q; want the site as author, %q as text", e.ID, e.Author, sum.Text, sum.Type, want)
 		}
 	}
-	for _, p := range []string{projectPath(uuid(1)), claimPath(uuid(1), siteA)} {
+	for _, p := range []string{paths.Project(uuid(1)), paths.Claim(uuid(1), siteA)} {
 		doc := parsePage(t, out, p)
 		found := false
 		walk(doc, func(n *html.Node) bool {
@@ -419,7 +420,7 @@ func TestClaimReleaseOrder(t *testing.T) {
 	}
 	f.Claim(site, m)
 	_, out := build(t, state, Options{})
-	doc := parsePage(t, out, claimPath(uuid(1), site))
+	doc := parsePage(t, out, paths.Claim(uuid(1), site))
 	var order []string
 	for _, li := range htmlcheck.All(t, doc, `ul.releases > li[id^="release-"]`) {
 		order = append(order, strings.TrimPrefix(htmlcheck.Attr(li, "id"), "release-"))

@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 )
 
 // TestURLText: a link to a publisher's URL shows its host whole and a short rest: no
@@ -57,12 +58,12 @@ func TestClaimPageLinksClaimsOfItsSite(t *testing.T) {
 	m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(1)}, {Kind: "requires", Project: uuid(2)}}
 	f.Claim(a, m)
 	_, out := build(t, state, Options{})
-	doc := parsePage(t, out, claimPath(uuid(3), a))
+	doc := parsePage(t, out, paths.Claim(uuid(3), a))
 	lis := htmlcheck.All(t, htmlcheck.All(t, doc, "section.current dl")[0], "li")
 	if len(lis) != 2 {
 		t.Fatalf("%d requirements, want 2", len(lis))
 	}
-	if got := htmlcheck.Attr(htmlcheck.All(t, lis[0], "a")[0], "href"); got != "../../"+claimPath(uuid(1), a)[len("projects/"):] {
+	if got := htmlcheck.Attr(htmlcheck.All(t, lis[0], "a")[0], "href"); got != "../../"+paths.Claim(uuid(1), a)[len("projects/"):] {
 		t.Errorf("the same site's claim is linked as %q, want the shortest relative path", got)
 	}
 	if s := htmlcheck.Text(lis[0]); !strings.Contains(s, "Lib from this site") || strings.Contains(s, "Site A") {
@@ -93,7 +94,7 @@ func TestClaimPageUsedByIsBounded(t *testing.T) {
 	f.Claim(a, m)
 	_, out := build(t, state, Options{})
 
-	sec := htmlcheck.One(t, parsePage(t, out, claimPath(uuid(0), a)), `section#used-by`)
+	sec := htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(0), a)), `section#used-by`)
 	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != usedByShown {
 		t.Errorf("Used by names %d claims, want %d", k, usedByShown)
 	}
@@ -107,7 +108,7 @@ func TestClaimPageUsedByIsBounded(t *testing.T) {
 			t.Errorf("the used-by list the claim page links does not name User %02d", i)
 		}
 	}
-	sec = htmlcheck.One(t, parsePage(t, out, claimPath(uuid(100), a)), `section#used-by`)
+	sec = htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(100), a)), `section#used-by`)
 	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != 1 || htmlcheck.Count(t, sec, "p > a") != 0 {
 		t.Errorf("a claim one release requires names %d and links the used-by list %d times, want 1 and 0", k, htmlcheck.Count(t, sec, "p > a"))
 	}
@@ -129,7 +130,7 @@ func TestClaimPageOlderReleaseLines(t *testing.T) {
 	two.Artifacts = append(two.Artifacts, extra)
 	f.Claim(site, m)
 	_, out := build(t, state, Options{})
-	doc := parsePage(t, out, claimPath(uuid(1), site))
+	doc := parsePage(t, out, paths.Claim(uuid(1), site))
 
 	one := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.1"]`)
 	if got := htmlcheck.Text(htmlcheck.One(t, one, `a[href="https://example.org/dl/1.0.1.zip"]`)); got != "download" {
@@ -161,18 +162,18 @@ func TestClaimPageOlderReleaseLines(t *testing.T) {
 func TestSyntheticClaimPageSize(t *testing.T) {
 	_, res, out := synthBuild(t, 130)
 	c := res.Network.ByProject[uuid(71)].Claims[0]
-	b := readOut(t, out, claimKeyPath(c))
+	b := readOut(t, out, paths.ClaimKey(c))
 	if len(b) > claimPageBudget {
-		t.Errorf("%s weighs %d bytes, want at most %d", claimKeyPath(c), len(b), claimPageBudget)
+		t.Errorf("%s weighs %d bytes, want at most %d", paths.ClaimKey(c), len(b), claimPageBudget)
 	}
 	i, j := bytes.Index(b, []byte("<main")), bytes.Index(b, []byte("</main>"))
 	if i < 0 || j < i {
-		t.Fatalf("%s has no <main> element", claimKeyPath(c))
+		t.Fatalf("%s has no <main> element", paths.ClaimKey(c))
 	}
 	if n := j + len("</main>") - i; n > claimMainBudget {
-		t.Errorf("%s: <main> weighs %d bytes, want at most %d", claimKeyPath(c), n, claimMainBudget)
+		t.Errorf("%s: <main> weighs %d bytes, want at most %d", paths.ClaimKey(c), n, claimMainBudget)
 	}
-	main := htmlcheck.One(t, parsePage(t, out, claimKeyPath(c)), "main")
+	main := htmlcheck.One(t, parsePage(t, out, paths.ClaimKey(c)), "main")
 	for _, sel := range []string{"#published-by a.follow", "a[data-plan-add]", "#current", "#download", "#details", `ul.releases > li[id="release-1.0.0"]`, `section#used-by`, `section#history`} {
 		if htmlcheck.Count(t, main, sel) != 1 {
 			t.Errorf("the page has no %s", sel)
@@ -203,13 +204,13 @@ func TestClaimPageReferencesAreBounded(t *testing.T) {
 		f.Claim(a, m)
 	}
 	_, out := build(t, state, Options{})
-	sec := htmlcheck.One(t, parsePage(t, out, claimPath(uuid(0), a)), `section#used-by`)
+	sec := htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(0), a)), `section#used-by`)
 	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != usedByShown {
 		t.Errorf("Referenced by names %d claims, want %d", k, usedByShown)
 	}
 	more := htmlcheck.All(t, sec, "p")
 	last := more[len(more)-1]
-	if got, want := htmlcheck.Attr(htmlcheck.One(t, last, "a"), "href"), "../../../"+capabilityPath("light:api")+"#references"; got != want {
+	if got, want := htmlcheck.Attr(htmlcheck.One(t, last, "a"), "href"), "../../../"+paths.Capability("light:api")+"#references"; got != want {
 		t.Errorf("the rest are linked as %q, want %q", got, want)
 	}
 	if s := htmlcheck.Text(last); !strings.Contains(s, "And others through the capability light:api") {
@@ -223,9 +224,9 @@ func TestClaimPageReferencesAreBounded(t *testing.T) {
 func TestClaimPageUpdatesSayWhatChanged(t *testing.T) {
 	state, site, _ := lanternEvent(t, nil)
 	res, out := build(t, state, Options{})
-	li := htmlcheck.One(t, parsePage(t, out, claimPath(uuid(1), site)), `section#history li`)
+	li := htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(1), site)), `section#history li`)
 	a := htmlcheck.All(t, li, "a")[0]
-	if got, want := htmlcheck.Attr(a, "href"), "../../../"+eventPath(res.Network.Events[0].ID); got != want {
+	if got, want := htmlcheck.Attr(a, "href"), "../../../"+paths.Event(res.Network.Events[0].ID); got != want {
 		t.Errorf("the update links %q, want %q", got, want)
 	}
 	if got := htmlcheck.Text(a); got != "first observed" {
@@ -243,7 +244,7 @@ func TestClaimPageUpdatesSayWhatChanged(t *testing.T) {
 		e.Changes = []diff.Change{{Change: "project-field", Field: "name", Before: []byte(`"Lamp"`), After: []byte(`"Lantern"`)}}
 	})
 	_, out = build(t, state, Options{})
-	li = htmlcheck.One(t, parsePage(t, out, claimPath(uuid(1), site)), `section#history li`)
+	li = htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(1), site)), `section#history li`)
 	if n := htmlcheck.Count(t, li, "a.badge[href]"); n == 0 {
 		t.Errorf("a change's line %q has no tag badge", htmlcheck.Text(li))
 	}

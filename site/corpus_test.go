@@ -17,6 +17,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 )
@@ -71,7 +72,7 @@ func TestBuildCorpus(t *testing.T) {
 		pages[p] = true
 	}
 	for _, c := range snap.Claims {
-		p := claimPath(c.Project, c.Origin)
+		p := paths.Claim(c.Project, c.Origin)
 		if !pages[p] {
 			t.Errorf("claim %s/%s has no page %s", c.Project, c.Origin, p)
 		}
@@ -82,17 +83,17 @@ func TestBuildCorpus(t *testing.T) {
 		if !strings.Contains(htmlcheck.Text(htmlcheck.One(t, doc, "main")), c.Ingested()) {
 			t.Errorf("%s does not show the held digest", p)
 		}
-		if !pages[projectPath(c.Project)] {
+		if !pages[paths.Project(c.Project)] {
 			t.Errorf("project %s has no page", c.Project)
 		}
 	}
 	for _, o := range snap.Origins {
-		if !pages[originPath(o.ID)] {
+		if !pages[paths.Origin(o.ID)] {
 			t.Errorf("origin %s has no page", o.ID)
 		}
 	}
 	for _, e := range snap.Events {
-		if !pages[eventPath(e.ID)] {
+		if !pages[paths.Event(e.ID)] {
 			t.Errorf("event %s has no page", e.ID)
 		}
 	}
@@ -290,14 +291,14 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	// lists), and not of every page.
 	want := `head > link[rel=alternate][type="application/atom+xml"][title="AsHyAmS updates"]`
 	for p, n := range map[string]int{"index.html": 1, "updates/index.html": 1, "updates/release/index.html": 1, "projects/index.html": 0, "about/index.html": 0,
-		claimPath("4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90", "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8"): 0} {
+		paths.Claim("4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90", "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8"): 0} {
 		doc := parsePage(t, out, p)
 		if got := htmlcheck.Count(t, doc, want); got != n {
 			t.Errorf("%s has %d %s, want %d", p, got, want, n)
 		}
 		if n == 1 {
-			if h := htmlcheck.Attr(htmlcheck.One(t, doc, want), "href"); h != rootOf(p)+FeedFile {
-				t.Errorf("%s links the feed at %q, want %q", p, h, rootOf(p)+FeedFile)
+			if h := htmlcheck.Attr(htmlcheck.One(t, doc, want), "href"); h != paths.Root(p)+FeedFile {
+				t.Errorf("%s links the feed at %q, want %q", p, h, paths.Root(p)+FeedFile)
 			}
 		}
 	}

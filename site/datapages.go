@@ -4,15 +4,17 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
 
 // planInput is what site/plan computes the setup and plan data from.
 func (b *builder) planInput() plan.Input {
-	return plan.Input{Listed: b.n.Listed, Head: func(c *network.Claim) plan.Head {
-		return plan.Head{Project: c.Project, Site: c.Site, SiteName: b.names.ClaimSiteText(c), Name: c.Name,
-			Page: claimKeyPath(c), Health: c.Health, Stale: health.StalenessOf(c) != health.StaleNone}
+	return plan.Input{Listed: b.N.Listed, Head: func(c *network.Claim) plan.Head {
+		return plan.Head{Project: c.Project, Site: c.Site, SiteName: b.Names.ClaimSiteText(c), Name: c.Name,
+			Page: paths.ClaimKey(c), Health: c.Health, Stale: health.StalenessOf(c) != health.StaleNone}
 	}}
 }
 
@@ -21,7 +23,7 @@ func (b *builder) planInput() plan.Input {
 // names them (its CSP allows scripts of the site and no connection): the name indexes from
 // plan.SetupDataDir, the claims from the plan page's parts.
 func (b *builder) setupPage() error {
-	data, parts := plan.SetupParts(plan.Setup(b.planInput()), shards.ClaimPrefixLen(len(b.n.Listed)))
+	data, parts := plan.SetupParts(plan.Setup(b.planInput()), shards.ClaimPrefixLen(len(b.N.Listed)))
 	if err := shards.Write(plan.SetupDataDir, parts, b.writeRaw); err != nil {
 		return err
 	}
@@ -35,7 +37,7 @@ func (b *builder) setupPage() error {
 func (b *builder) planPage() error {
 	in := b.planInput()
 	claims := plan.Install(in, plan.Setup(in))
-	prefix := shards.ClaimPrefixLen(len(b.n.Listed))
+	prefix := shards.ClaimPrefixLen(len(b.N.Listed))
 	parts, err := plan.InstallParts(claims, prefix)
 	if err != nil {
 		return err
@@ -57,8 +59,8 @@ func (b *builder) planPage() error {
 // findInput is what site/find makes the project list's search index from: the listed claims
 // in the list's order, each as its entry shows it.
 func (b *builder) findInput() find.Input {
-	return find.Input{Listed: byName(b.n.Listed), RowTags: rowTags, Entry: func(c *network.Claim) find.Entry {
-		s, r := b.summarize(c), b.ref(c)
+	return find.Input{Listed: view.ByName(b.N.Listed), RowTags: view.RowTags, Entry: func(c *network.Claim) find.Entry {
+		s, r := b.Summarize(c), b.Ref(c)
 		e := find.Entry{Version: s.Version, Site: r.SiteText, Type: s.Type, Status: s.Status, Game: s.Game,
 			Summary: s.Summary, Updated: s.Updated, First: s.First, Runtime: s.Runtime, OpenMW: s.OpenMW,
 			Tags: s.Tags, Stale: r.Stale != health.StaleNone}

@@ -13,7 +13,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
 // FeedFile is the Atom feed of the latest events, at the reference index's path for it.
@@ -54,13 +56,13 @@ func (f *atomFeed) FeedXml() any { return f }
 // atom is the Atom feed of the latest FeedSize events as the reference index writes it: its id
 // and alternate <base>updates/, and its updated the last refresh's start (atomOf).
 func (b *builder) atom() ([]byte, error) {
-	evs := b.derived.Events
+	evs := b.Derived.Events
 	if len(evs) > FeedSize {
 		evs = evs[:FeedSize]
 	}
 	observed := ""
-	if b.n.State != nil {
-		observed = b.n.State.ObservedAt
+	if b.N.State != nil {
+		observed = b.N.State.ObservedAt
 	}
 	return b.atomOf(FeedFile, IndexName+": updates in the DreamWeave network", b.base+"updates/",
 		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs, observed, false)
@@ -82,7 +84,7 @@ func (b *builder) atom() ([]byte, error) {
 // updated and author, the project id the feed's own), and the feed names its author only
 // when an entry has none (each entry names its site). The network's feed keeps the
 // reference's form. Errors name the file.
-func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updated string, project bool) ([]byte, error) {
+func (b *builder) atomOf(name, title, link, desc string, evs []*view.EventView, updated string, project bool) ([]byte, error) {
 	up := time.Unix(0, 0).UTC()
 	if updated != "" {
 		t, err := time.Parse(store.TimeFormat, updated)
@@ -114,7 +116,7 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*eventView, updat
 		if err != nil {
 			return nil, fmt.Errorf("%s: event %s observed_at %q: %w", name, e.ID, e.ObservedAt, err)
 		}
-		page := b.base + dirURL(eventPath(e.ID))
+		page := b.base + paths.Dir(paths.Event(e.ID))
 		claim := e.Name
 		if claim == "" {
 			claim = e.Project

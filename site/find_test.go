@@ -11,6 +11,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
 // decodePostings is a postings string as the script decodes it.
@@ -72,7 +73,7 @@ func TestFindIndex(t *testing.T) {
 			t.Errorf("%s breaks its schema: %v", name, err)
 		}
 	}
-	listed := byName(res.Network.Listed)
+	listed := view.ByName(res.Network.Listed)
 	var terms find.Terms
 	var filt find.Filters
 	for name, v := range map[string]any{"terms": &terms, "filters": &filt} {
@@ -89,7 +90,7 @@ func TestFindIndex(t *testing.T) {
 		if err := json.Unmarshal(parts["r"+strconv.Itoa(k)], &p); err != nil {
 			t.Fatalf("r%d: %v", k, err)
 		}
-		if p.From != k*find.Chunk || !slices.Equal(p.Columns, find.Columns) || p.RowTags != rowTags {
+		if p.From != k*find.Chunk || !slices.Equal(p.Columns, find.Columns) || p.RowTags != view.RowTags {
 			t.Fatalf("r%d: from %d, columns %v, row_tags %d", k, p.From, p.Columns, p.RowTags)
 		}
 		rows = append(rows, p.Rows...)

@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"golang.org/x/net/html"
 )
 
@@ -65,7 +66,7 @@ func TestClaimPageListsEveryFinding(t *testing.T) {
 		c.Health, c.Problem, c.Findings = store.ClaimInvalid, &problem, store.FindingsOf(fs)
 	})
 	_, out := build(t, state, Options{})
-	rel := claimPath(uuid(1), site)
+	rel := paths.Claim(uuid(1), site)
 	doc := parsePage(t, out, rel)
 	items := findingItems(t, doc, "#staleness")
 	if len(items) < 3 || htmlcheck.Count(t, doc, "#staleness ul.findings > li") != len(fs) {
@@ -141,7 +142,7 @@ func TestSitePageListsEveryFinding(t *testing.T) {
 	o.Health, o.Problem, o.Findings = store.OriginInvalidIndex, &problem, store.FindingsOf(fs)
 	f.Write(store.OriginPath(site), o)
 	_, out := build(t, state, Options{})
-	doc := parsePage(t, out, originPath(site))
+	doc := parsePage(t, out, paths.Origin(site))
 	if n := htmlcheck.Count(t, doc, "#problem ul.findings > li"); n != len(fs) || n < 3 {
 		t.Errorf("the site page lists %d findings of %d", n, len(fs))
 	}

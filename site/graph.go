@@ -8,6 +8,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
 // GraphFile is the drawn dependency graph, beside the dependencies page.
@@ -51,7 +52,7 @@ type gedge struct {
 // its site, dependencies to the left of what depends on them, one arrow per (from, to, kind).
 // The returned graphInfo counts what is drawn and what is not, even when nothing is.
 func (b *builder) graph() (*graphInfo, error) {
-	nodes, edges, gi := graphEdges(b.n.Relationships)
+	nodes, edges, gi := graphEdges(b.N.Relationships)
 	if len(edges) == 0 {
 		gi.Reason = "No current release in the catalog has a relationship that resolves to another claim, so there is nothing to draw."
 		return gi, nil
@@ -217,12 +218,12 @@ func (b *builder) drawGraph(l *graphLayout) []byte {
 	for _, g := range l.all {
 		x, y := l.pos(g)
 		s.WriteString(`<g><title>`)
-		xmlEscape(&s, b.names.ClaimText(g.c)+", site "+g.c.Site)
+		xmlEscape(&s, b.Names.ClaimText(g.c)+", site "+g.c.Site)
 		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" class="box"/>`, x, y, graphBoxW, graphBoxH)
 		fmt.Fprintf(&s, `<text x="%d" y="%d" class="name">`, x+8, y+19)
-		xmlEscape(&s, pubtext.Plain(clip(g.c.Name, 27)))
+		xmlEscape(&s, pubtext.Plain(wording.Clip(g.c.Name, 27)))
 		fmt.Fprintf(&s, `</text><text x="%d" y="%d" class="site" font-size="11">`, x+8, y+36)
-		xmlEscape(&s, "from "+pubtext.Plain(clip(b.names.ClaimSiteText(g.c), 29)))
+		xmlEscape(&s, "from "+pubtext.Plain(wording.Clip(b.Names.ClaimSiteText(g.c), 29)))
 		s.WriteString(`</text></g>`)
 	}
 	s.WriteString(`</svg>`)
@@ -256,15 +257,6 @@ func (b *builder) drawEdge(s *bytes.Buffer, l *graphLayout, e gedge) {
 		mx = x1 + graphColGap/2
 	}
 	fmt.Fprintf(s, `<path d="M%d %d C%d %d %d %d %d %d" class="%s" stroke-width="1.5"%s marker-end="url(#%s)"><title>`, x1, y1, mx, y1, mx, y2, x2, y2, class, dash, marker)
-	xmlEscape(s, b.names.ClaimText(e.from)+" "+e.kind+" "+b.names.ClaimText(e.to))
+	xmlEscape(s, b.Names.ClaimText(e.from)+" "+e.kind+" "+b.Names.ClaimText(e.to))
 	s.WriteString(`</title></path>`)
-}
-
-// clip shortens s to at most n runes, marking the cut.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

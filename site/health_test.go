@@ -9,6 +9,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 )
 
 // healthState is a network with every kind of trouble: a site read with a cached claim, a
@@ -140,11 +141,11 @@ func TestStalenessWordingAndEnrollment(t *testing.T) {
 	state, ids := healthState(t)
 	_, out := build(t, state, Options{})
 
-	never := page(t, out, claimPath(uuid(3), ids["a"]))
+	never := page(t, out, paths.Claim(uuid(3), ids["a"]))
 	if strings.Contains(never, "This page may be out of date.") || !strings.Contains(never, "No manifest from this site has passed every check yet.") {
 		t.Errorf("the never-passed claim's banner: %.500s", never)
 	}
-	gone := page(t, out, claimPath(uuid(5), ids["c"]))
+	gone := page(t, out, paths.Claim(uuid(5), ids["c"]))
 	for _, want := range []string{"Withdrawn. No enrolled source leads to this site any more (its entry left network/sources.toml).",
 		"The site is no longer enrolled"} {
 		if !strings.Contains(gone, want) {
@@ -170,7 +171,7 @@ func TestStalenessWordingAndEnrollment(t *testing.T) {
 	// One site's health in the same words on the Sites page, its own page and the Health
 	// page: store.OriginHealthLabel's, with the count of cached claims.
 	health := page(t, out, "health/index.html")
-	for _, where := range []string{sites, page(t, out, originPath(ids["a"])), health} {
+	for _, where := range []string{sites, page(t, out, paths.Origin(ids["a"])), health} {
 		if !strings.Contains(where, "healthy, 1 claim cached") {
 			t.Errorf("site A's health is not worded %q: %.300s", "healthy, 1 claim cached", where)
 		}
@@ -178,10 +179,10 @@ func TestStalenessWordingAndEnrollment(t *testing.T) {
 			t.Errorf("a page still words a site's health %q", "site index read")
 		}
 	}
-	if o := page(t, out, originPath(ids["a"])); !strings.Contains(o, "Healthhealthy, 1 claim cached: the site index was read on the last crawl") && !strings.Contains(o, "Health healthy, 1 claim cached: the site index was read on the last crawl") {
+	if o := page(t, out, paths.Origin(ids["a"])); !strings.Contains(o, "Healthhealthy, 1 claim cached: the site index was read on the last crawl") && !strings.Contains(o, "Health healthy, 1 claim cached: the site index was read on the last crawl") {
 		t.Errorf("site A's page does not explain its health: %.900s", o)
 	}
-	if o := page(t, out, originPath(ids["c"])); !strings.Contains(o, "No longer enrolled.") {
+	if o := page(t, out, paths.Origin(ids["c"])); !strings.Contains(o, "No longer enrolled.") {
 		t.Errorf("the unenrolled site's page does not say so: %.400s", o)
 	}
 	home := page(t, out, "index.html")
@@ -198,16 +199,16 @@ func TestStalenessWordingAndEnrollment(t *testing.T) {
 func TestProjectTitlesByName(t *testing.T) {
 	state, ids := healthState(t)
 	_, out := build(t, state, Options{})
-	doc := parsePage(t, out, projectPath(uuid(6)))
+	doc := parsePage(t, out, paths.Project(uuid(6)))
 	title := htmlcheck.Text(htmlcheck.One(t, doc, "head > title"))
 	h1 := htmlcheck.Text(htmlcheck.One(t, doc, "h1"))
 	if title != "Lamp / Lantern · AsHyAmS" || h1 != "Lamp / Lantern" {
 		t.Errorf("the project page's title is %q and heading %q, want both names and no id", title, h1)
 	}
-	if text := page(t, out, projectPath(uuid(6))); !strings.Contains(text, "Project id "+uuid(6)) {
+	if text := page(t, out, paths.Project(uuid(6))); !strings.Contains(text, "Project id "+uuid(6)) {
 		t.Errorf("the project page does not show its id: %.300s", text)
 	}
-	claim := parsePage(t, out, claimPath(uuid(6), ids["d"]))
+	claim := parsePage(t, out, paths.Claim(uuid(6), ids["d"]))
 	if crumb := htmlcheck.Text(htmlcheck.One(t, claim, "main > p.muted")); crumb != "Projects › Lamp / Lantern" {
 		t.Errorf("the claim page's breadcrumb is %q, want %q", crumb, "Projects › Lamp / Lantern")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 )
 
 // conflictState is an identity conflict at its hardest: two sites that give themselves the
@@ -54,7 +55,7 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 	state, a, b := conflictState(t)
 	_, out := build(t, state, Options{})
 	for _, rel := range []string{"index.html", "updates/index.html", "updates/observed/index.html", "releases/index.html",
-		"capabilities/index.html", capabilityPath("wick:api"), "dependencies/index.html", "gaps/index.html"} {
+		"capabilities/index.html", paths.Capability("wick:api"), "dependencies/index.html", "gaps/index.html"} {
 		text := page(t, out, rel)
 		for _, s := range []string{a, b} {
 			if !strings.Contains(text, "Ashfall ("+s+")") && !strings.Contains(text, "Ashfall "+s) {
@@ -88,7 +89,7 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 		if want := "Ashfall (" + s + ")"; !authors[want] {
 			t.Errorf("the feed has no entry by %q; it has %v", want, authors)
 		}
-		if got := pageTitle(t, out, claimPath(uuid(1), s)); got != "Wickwork from Ashfall ("+s+") · AsHyAmS" {
+		if got := pageTitle(t, out, paths.Claim(uuid(1), s)); got != "Wickwork from Ashfall ("+s+") · AsHyAmS" {
 			t.Errorf("the claim page's title is %q", got)
 		}
 	}
@@ -179,12 +180,12 @@ func TestPublishersPage(t *testing.T) {
 	if htmlcheck.Count(t, parsePage(t, out, PublishersPage), `main a[href="https://git.example/index"]`) == 0 {
 		t.Error("the publishers page does not link the repository")
 	}
-	for _, rel := range []string{claimPath(uuid(1), a), originPath(a), "index.html"} {
+	for _, rel := range []string{paths.Claim(uuid(1), a), paths.Origin(a), "index.html"} {
 		if htmlcheck.Count(t, parsePage(t, out, rel), `a[href$="about/publishers/index.html"]`) == 0 {
 			t.Errorf("%s does not link the publishers page", rel)
 		}
 	}
-	for _, rel := range []string{claimPath(uuid(1), a), originPath(a)} {
+	for _, rel := range []string{paths.Claim(uuid(1), a), paths.Origin(a)} {
 		if !strings.Contains(page(t, out, rel), "If you publish this site: when changes show here") {
 			t.Errorf("the banner on %s does not speak to the publisher", rel)
 		}
@@ -213,7 +214,7 @@ func TestUsedByIsRequiresOnly(t *testing.T) {
 	rel(5, "Works With", protocol.Relationship{Kind: "compatible", Project: uuid(1)})
 	rel(6, "Successor", protocol.Relationship{Kind: "replaces", Project: uuid(1)})
 	_, out := build(t, state, Options{})
-	text := page(t, out, claimPath(uuid(1), a))
+	text := page(t, out, paths.Claim(uuid(1), a))
 	section := text[strings.Index(text, "Used by"):]
 	section = section[:strings.Index(section, "Releases")]
 	used, referenced, ok := strings.Cut(section, "Referenced by")
@@ -338,14 +339,14 @@ func TestSitesSharingANameAreToldApart(t *testing.T) {
 		if want := strings.Join(strings.Fields(named[s]), " "); !authors[want] {
 			t.Errorf("the feed has no entry by %q; it has %v", want, authors)
 		}
-		if got := strings.Join(strings.Fields(pageTitle(t, out, claimPath(uuid(i+1), s))), " "); got != strings.Join(strings.Fields(fmt.Sprint("Proj", i)+" from "+named[s]+" · AsHyAmS"), " ") {
+		if got := strings.Join(strings.Fields(pageTitle(t, out, paths.Claim(uuid(i+1), s))), " "); got != strings.Join(strings.Fields(fmt.Sprint("Proj", i)+" from "+named[s]+" · AsHyAmS"), " ") {
 			t.Errorf("claim page title %q", got)
 		}
-		if got := strings.Join(strings.Fields(pageTitle(t, out, originPath(s))), " "); got != strings.Join(strings.Fields("Site "+named[s]+" · AsHyAmS"), " ") {
+		if got := strings.Join(strings.Fields(pageTitle(t, out, paths.Origin(s))), " "); got != strings.Join(strings.Fields("Site "+named[s]+" · AsHyAmS"), " ") {
 			t.Errorf("site page title %q", got)
 		}
 	}
-	if got := pageTitle(t, out, claimPath(uuid(3), other)); got != "Proj2 from Lanterns · AsHyAmS" {
+	if got := pageTitle(t, out, paths.Claim(uuid(3), other)); got != "Proj2 from Lanterns · AsHyAmS" {
 		t.Errorf("a site of its own name gets no id: title %q", got)
 	}
 }

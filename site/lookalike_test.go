@@ -18,6 +18,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -148,16 +149,16 @@ func TestLookAlikeSitesAreToldApart(t *testing.T) {
 	}
 	for i, s := range sites {
 		for _, project := range []string{uuid(1), uuid(10 + i)} {
-			doc := parsePage(t, out, claimPath(project, s))
+			doc := parsePage(t, out, paths.Claim(project, s))
 			head := elementByID(doc, "published-by")
 			if head == nil {
-				t.Fatalf("%s: no #published-by", claimPath(project, s))
+				t.Fatalf("%s: no #published-by", paths.Claim(project, s))
 			}
 			addrs := elementsWithClass(head, "site-addr")
 			host := strings.TrimPrefix(LookAlikes[i].indexURL, "https://")
 			host = host[:strings.LastIndex(host, "/")+1]
 			if len(addrs) != 1 || textOf(addrs[0]) != host {
-				t.Errorf("%s: #published-by shows addresses %v, want %q", claimPath(project, s), texts(addrs), host)
+				t.Errorf("%s: #published-by shows addresses %v, want %q", paths.Claim(project, s), texts(addrs), host)
 			}
 			if project == uuid(1) {
 				continue
@@ -165,7 +166,7 @@ func TestLookAlikeSitesAreToldApart(t *testing.T) {
 			q := elementsWithClass(doc, "publisher-text")
 			if len(q) != 1 || q[0].Data != "blockquote" || !strings.Contains(textOf(q[0]), "Published by the site S3ctor") ||
 				!strings.HasPrefix(strings.TrimSpace(textOf(q[0])), "The site's summary:") {
-				t.Errorf("%s: the imitating summary is not in one labelled blockquote.publisher-text: %v", claimPath(project, s), texts(q))
+				t.Errorf("%s: the imitating summary is not in one labelled blockquote.publisher-text: %v", paths.Claim(project, s), texts(q))
 			}
 		}
 	}
@@ -193,7 +194,7 @@ func TestLookAlikeScreenshots(t *testing.T) {
 	root := srv.URL + BasePath(DefaultBaseURL)
 	art := browsertest.ArtifactDir(t)
 	ctx := browsertest.Start(t, nil)
-	pages := map[string]string{"projects": "projects/", "spoof-claim": path.Dir(claimPath(uuid(12), sites[2])) + "/"}
+	pages := map[string]string{"projects": "projects/", "spoof-claim": path.Dir(paths.Claim(uuid(12), sites[2])) + "/"}
 	for _, w := range []int64{1280, 390} {
 		for name, rel := range pages {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {

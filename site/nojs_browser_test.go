@@ -7,6 +7,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -53,7 +54,7 @@ func TestBrowserLongNameKeepsTheDownloadNear(t *testing.T) {
 	if err := chromedp.Do(s.ctx, chromedp.EmulateViewport(390, 844)); err != nil {
 		t.Fatal(err)
 	}
-	s.open(s.root + claimPath(uuid(1), site))
+	s.open(s.root + paths.Claim(uuid(1), site))
 	if top := eval[float64](s, `document.getElementById("download").getBoundingClientRect().top + scrollY`); top > 2*844 {
 		t.Errorf("the download starts at %.0f px, more than two screens of 844 px down", top)
 	}

@@ -17,8 +17,10 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/cards"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
@@ -47,86 +49,6 @@ func (b *builder) renderPages() error {
 	return nil
 }
 
-// claimSummary is how lists show one claim.
-type claimSummary struct {
-	C *network.Claim
-	// Summary is the publisher's summary cut to summaryShown characters, so that a list row
-	// (and the search row drawn from it) stays bounded; WholeSummary is the whole text when
-	// it was cut, for the claim page, else "".
-	Summary, WholeSummary string
-	Type                  string
-	Status                string
-	Game                  string
-	Tags                  []string
-	Version               string
-	Channel               string
-	Card                  *cards.Image
-	// Released is the current release's publisher's date ("" when none or not given);
-	// Updated when this index last saw the manifest change, else first saw the claim; First
-	// when it first saw the claim (observation times).
-	Released, Updated, First string
-	// OpenMW is the current release's runtimes.openmw constraint; Runtime says what the list's
-	// "works with OpenMW" filter reads: "constraint", "any" (a current release without one:
-	// runtime-independent) or "none" (no current release).
-	OpenMW, Runtime string
-	// RowTags are the first rowTags of Tags, the ones a list's row shows, and MoreTags how
-	// many more there are; TagList is RowTags one a line, as the list's tag filter reads them.
-	// A row is bounded because it is printed on the list page of each of its tags: all of a
-	// manifest's tags in every row would make n tags cost n² (the claim's page and the search
-	// index list every tag, once).
-	RowTags  []string
-	MoreTags int
-	TagList  string
-}
-
-// rowTags is how many tags a list's row shows.
-const rowTags = 12
-
-// summaryShown is how many characters of a summary a list's row shows.
-const summaryShown = 300
-
-func (b *builder) summarize(c *network.Claim) *claimSummary {
-	s := &claimSummary{C: c, Card: b.cards[c.Key]}
-	if m := c.Manifest; m != nil {
-		p := m.Project
-		s.Summary, s.Type, s.Status, s.Game, s.Tags = p.Summary, p.Type, p.Status, p.Game, p.Tags
-		s.RowTags = p.Tags[:min(len(p.Tags), rowTags)]
-		s.MoreTags = len(p.Tags) - len(s.RowTags)
-		s.TagList = strings.Join(s.RowTags, "\n")
-	} else {
-		e := c.Record.Entry
-		s.Summary, s.Type, s.Status = e.SummaryText(), e.Type, e.Status
-	}
-	if cut := clip(s.Summary, summaryShown); cut != s.Summary {
-		s.Summary, s.WholeSummary = cut, s.Summary
-	}
-	s.First, s.Updated, s.Runtime = c.Record.FirstObserved, c.Record.FirstObserved, "none"
-	if c.Record.LastChanged != nil && *c.Record.LastChanged != "" {
-		s.Updated = *c.Record.LastChanged
-	}
-	if c.Current != nil {
-		s.Version, s.Channel, s.Released = c.Current.Version, c.CurrentChannel, c.Current.Date
-		s.OpenMW, s.Runtime = c.Current.Runtimes["openmw"], "any"
-		if s.OpenMW != "" {
-			s.Runtime = "constraint"
-		}
-	}
-	return s
-}
-
-// byName orders claims for people: by name (case-folded), then project id and site.
-func byName(cs []*network.Claim) []*network.Claim {
-	out := append([]*network.Claim(nil), cs...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := strings.ToLower(out[i].Name), strings.ToLower(out[j].Name)
-		if a != b {
-			return a < b
-		}
-		return out[i].Key.Less(out[j].Key)
-	})
-	return out
-}
-
 type homeData struct {
 	N        *network.Network
 	Featured []*featuredView
@@ -141,12 +63,12 @@ type homeData struct {
 
 type featuredView struct {
 	F      *network.Featured
-	Claims []*claimSummary
+	Claims []*view.ClaimSummary
 }
 
 func (b *builder) homePage() error {
-	d := &homeData{N: b.n, ObservedPath: tagPath(tags.Observed)}
-	for _, c := range b.n.Claims {
+	d := &homeData{N: b.N, ObservedPath: paths.Tag(tags.Observed)}
+	for _, c := range b.N.Claims {
 		switch health.StalenessOf(c) {
 		case health.StaleCached:
 			d.Stale++
@@ -154,21 +76,21 @@ func (b *builder) homePage() error {
 			d.Never++
 		}
 	}
-	for _, f := range b.n.Featured {
+	for _, f := range b.N.Featured {
 		fv := &featuredView{F: f}
 		for _, c := range f.Claims {
-			fv.Claims = append(fv.Claims, b.summarize(c))
+			fv.Claims = append(fv.Claims, b.Summarize(c))
 		}
 		d.Featured = append(d.Featured, fv)
 	}
-	d.Recent, d.More = recentItems(b.derived.Events, recentHome)
+	d.Recent, d.More = recentItems(b.Derived.Events, recentHome)
 	return b.page("home", &Page{Path: "index.html", Title: "DreamWeave mods: projects, updates and sites", Section: "home",
 		Desc: "An independent index of the DreamWeave mod network: what each site published, what changed, and how the projects relate.", Data: d})
 }
 
 type projectsData struct {
 	// Entries are this page's claims of the list (all of them in name order: Total).
-	Entries []*claimSummary
+	Entries []*view.ClaimSummary
 	Total   int
 	// Projects counts the distinct project ids of the whole list.
 	Projects               int
@@ -190,9 +112,9 @@ func (b *builder) projectPages() error {
 	d := &projectsData{}
 	types, statuses, tagUse, games := map[string]bool{}, map[string]bool{}, map[string]int{}, map[string]bool{}
 	ids := map[string]bool{}
-	var all []*claimSummary
-	for _, c := range byName(b.n.Listed) {
-		s := b.summarize(c)
+	var all []*view.ClaimSummary
+	for _, c := range view.ByName(b.N.Listed) {
+		s := b.Summarize(c)
 		all = append(all, s)
 		ids[c.Project] = true
 		types[s.Type], statuses[s.Status], games[s.Game] = true, true, true
@@ -200,7 +122,7 @@ func (b *builder) projectPages() error {
 			tagUse[t]++
 		}
 	}
-	for _, c := range b.n.Claims {
+	for _, c := range b.N.Claims {
 		if !c.Listed {
 			d.Withdrawn = append(d.Withdrawn, c)
 		}
@@ -222,8 +144,8 @@ func (b *builder) projectPages() error {
 	}); err != nil {
 		return err
 	}
-	for _, p := range b.n.Projects {
-		pg := &Page{Path: projectPath(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID), Data: b.projectView(p)}
+	for _, p := range b.N.Projects {
+		pg := &Page{Path: paths.Project(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID), Data: b.projectView(p)}
 		if len(p.Claims) == 1 {
 			pg.Unmapped, pg.Data = true, p.Claims[0]
 		}
@@ -231,7 +153,7 @@ func (b *builder) projectPages() error {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: claimKeyPath(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.names.ClaimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), Leaf: true},
+			if err := b.page("claim", &Page{Path: paths.ClaimKey(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.Names.ClaimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), Leaf: true},
 				func() any { return b.claimView(c) }); err != nil {
 				return err
 			}
@@ -274,7 +196,7 @@ func keys(m map[string]bool) []string {
 
 type projectView struct {
 	P      *network.Project
-	Claims []*claimSummary
+	Claims []*view.ClaimSummary
 	// Names are the distinct names the claims publish for the id, in claim order.
 	Names []string
 }
@@ -303,15 +225,6 @@ func projectKind(p *network.Project) string {
 	return "project"
 }
 
-// projectLink is the page a link to the project id leads to: its project page, or the page
-// of its one claim when one site lists it (projectKind).
-func (b *builder) projectLink(id string) string {
-	if p := b.n.ByProject[id]; p != nil && len(p.Claims) == 1 {
-		return claimKeyPath(p.Claims[0])
-	}
-	return projectPath(id)
-}
-
 // projectTitle is a project page's title: the names its claims publish, then the id.
 func projectTitle(p *network.Project) string {
 	names := claimNames(p.Claims)
@@ -328,14 +241,14 @@ func projectTitle(p *network.Project) string {
 func (b *builder) projectView(p *network.Project) *projectView {
 	v := &projectView{P: p, Names: claimNames(p.Claims)}
 	for _, c := range p.Claims {
-		v.Claims = append(v.Claims, b.summarize(c))
+		v.Claims = append(v.Claims, b.Summarize(c))
 	}
 	return v
 }
 
 // claimView is the claim page.
 type claimView struct {
-	*claimSummary
+	*view.ClaimSummary
 	C       *network.Claim
 	Project *network.Project
 	// ProjectPath is the project's page, "" when this is the project's one claim (the project
@@ -370,7 +283,7 @@ type claimView struct {
 	// index first saw every release, when one event shows them all (a claim's first
 	// observation): the releases list says it once instead of on every release.
 	NoSeen   bool
-	SameSeen *eventView
+	SameSeen *view.EventView
 	// ReadOK: the last attempt to read the claim succeeded (last success is last attempt),
 	// said in one line. SameDigest: the held manifest is the advertised one, one digest shown.
 	ReadOK, SameDigest bool
@@ -383,8 +296,8 @@ type claimView struct {
 	// Now is the current release as the first screen shows it; nil when there is none.
 	Now *releaseView
 	// MovedTo is the move away from the claim (nil when none); MovedFrom the moves to it.
-	MovedTo   *moveView
-	MovedFrom []*moveView
+	MovedTo   *view.MoveView
+	MovedFrom []*view.MoveView
 	// Shown are the releases listed open: the current release, then the heads of the other
 	// channels but development. Behind are the rest (development builds, older, yanked and
 	// deprecated releases), in the manifest's order, behind a disclosure.
@@ -408,7 +321,7 @@ type claimView struct {
 
 // claimEvent is an update in the claim page's list: the event and what it says of the claim.
 type claimEvent struct {
-	*eventView
+	*view.EventView
 	Summary string
 }
 
@@ -453,7 +366,7 @@ func relationVerb(kind string) string {
 type releaseView struct {
 	R         *network.Release
 	Anchor    string
-	FirstSeen *eventView
+	FirstSeen *view.EventView
 	OpenMW    *protocol.OpenMW
 	OtherExt  []extView
 	Open      bool
@@ -463,7 +376,7 @@ type releaseView struct {
 	Runtimes         []runtimeView
 	// Relationships are the release's relationships, in publisher order; Requires those of
 	// kind requires, Others the rest.
-	Relationships, Requires, Others []*relView
+	Relationships, Requires, Others []*view.RelView
 	// Artifacts are the release's artifacts as its line shows them.
 	Artifacts []artifactView
 	// Provides are the capabilities the release provides, with their pages.
@@ -522,7 +435,7 @@ func urlText(raw string) string {
 		if i := strings.LastIndex(p, "/"); i > 0 && len([]rune(last)) <= linkShown-4 {
 			rest = "/…/" + last
 		} else {
-			rest = clip(rest, linkShown)
+			rest = wording.Clip(rest, linkShown)
 		}
 	}
 	if u.Scheme == "http" {
@@ -543,9 +456,9 @@ type extView struct {
 }
 
 func (b *builder) claimView(c *network.Claim) *claimView {
-	v := &claimView{claimSummary: b.summarize(c), C: c, Project: b.n.ByProject[c.Project],
-		ProjectPath: projectPath(c.Project)}
-	for _, e := range b.derived.ByClaim[c.Key] {
+	v := &claimView{ClaimSummary: b.Summarize(c), C: c, Project: b.N.ByProject[c.Project],
+		ProjectPath: paths.Project(c.Project)}
+	for _, e := range b.Derived.ByClaim[c.Key] {
 		s := tags.Summary(*e.Event)
 		if s == "" {
 			s = e.Title
@@ -557,24 +470,24 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 		v.ProjectPath = ""
 	}
 	if c.MovedTo != nil {
-		v.MovedTo = b.moveView(c.MovedTo)
+		v.MovedTo = b.MoveView(c.MovedTo)
 	}
 	for _, m := range c.MovedFrom {
-		v.MovedFrom = append(v.MovedFrom, b.moveView(m))
+		v.MovedFrom = append(v.MovedFrom, b.MoveView(m))
 	}
 	for _, o := range v.Project.Claims {
 		if o != c {
 			v.Others = append(v.Others, o)
 		}
 	}
-	v.LookAlikes, v.LookAlikesMore = b.looks.LookAlikes(c)
+	v.LookAlikes, v.LookAlikesMore = b.Looks.LookAlikes(c)
 	for _, r := range c.ReferencedBy {
 		if r.Kind == protocol.KindRequires && !r.Self {
 			continue // counted in Used by
 		}
-		rv := &referenceView{R: r, Verb: relationVerb(r.Kind), Anchor: releaseAnchor(r.Release.Version)}
+		rv := &referenceView{R: r, Verb: relationVerb(r.Kind), Anchor: view.ReleaseAnchor(r.Release.Version)}
 		if r.Capability != "" {
-			rv.CapPath = capabilityPath(r.Capability)
+			rv.CapPath = paths.Capability(r.Capability)
 		}
 		for _, t := range r.Targets {
 			if t.Claim == c {
@@ -597,7 +510,7 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 			}
 		}
 	}
-	seen := b.derived.FirstSeen[c.Key]
+	seen := b.Derived.FirstSeen[c.Key]
 	v.NoSeen = len(seen) == 0
 	v.ReadOK = c.Record.LastSuccess != nil && *c.Record.LastSuccess == c.Record.LastAttempt
 	v.SameDigest = c.HeldSHA256 != "" && c.HeldSHA256 == c.Record.AdvertisedSHA256
@@ -657,7 +570,7 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 			}
 		}
 		for _, name := range keys(caps) {
-			v.RefMoreCaps = append(v.RefMoreCaps, capLink{Name: name, Path: capabilityPath(name)})
+			v.RefMoreCaps = append(v.RefMoreCaps, capLink{Name: name, Path: paths.Capability(name)})
 		}
 		v.Referenced = v.Referenced[:usedByShown]
 	}
@@ -672,7 +585,7 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 // page.
 func (b *builder) usedByPage(c *network.Claim) string {
 	k := 0
-	for _, o := range byName(b.n.Listed) {
+	for _, o := range view.ByName(b.N.Listed) {
 		if o == c {
 			break
 		}
@@ -711,8 +624,8 @@ func (v *claimView) setCommon() {
 
 // sameSeen is the event in which this index first saw every one of releases, or nil when
 // some release was first seen in another event or has no recorded first-seen time.
-func sameSeen(releases []*releaseView) *eventView {
-	var e *eventView
+func sameSeen(releases []*releaseView) *view.EventView {
+	var e *view.EventView
 	for _, rv := range releases {
 		if rv.FirstSeen == nil || (e != nil && rv.FirstSeen.Event.ID != e.Event.ID) {
 			return nil
@@ -732,8 +645,8 @@ func sameJSON(a, b any) bool {
 
 // newReleaseView is release r as its claim page shows it; firstSeen is the event in which
 // this index first saw it (nil when not recorded).
-func newReleaseView(r *network.Release, firstSeen *eventView) *releaseView {
-	rv := &releaseView{R: r, Anchor: releaseAnchor(r.Version), FirstSeen: firstSeen, OpenMW: r.OpenMWExtension(),
+func newReleaseView(r *network.Release, firstSeen *view.EventView) *releaseView {
+	rv := &releaseView{R: r, Anchor: view.ReleaseAnchor(r.Version), FirstSeen: firstSeen, OpenMW: r.OpenMWExtension(),
 		Open: r.Current || len(r.Head) > 0}
 	var names []string
 	for name := range r.Extensions {
@@ -745,7 +658,7 @@ func newReleaseView(r *network.Release, firstSeen *eventView) *releaseView {
 	for _, name := range names {
 		rv.OtherExt = append(rv.OtherExt, extView{Name: name, JSON: rawJSON(r.Extensions[name])})
 	}
-	rv.Relationships = relViews(r.Relationships)
+	rv.Relationships = view.RelViews(r.Relationships)
 	for _, rel := range rv.Relationships {
 		if rel.Kind == protocol.KindRequires {
 			rv.Requires = append(rv.Requires, rel)
@@ -757,7 +670,7 @@ func newReleaseView(r *network.Release, firstSeen *eventView) *releaseView {
 		rv.Artifacts = append(rv.Artifacts, artifactView{Artifact: &r.Artifacts[i], ShowKind: true})
 	}
 	for _, p := range r.Provides {
-		rv.Provides = append(rv.Provides, capLink{Name: p, Path: capabilityPath(p)})
+		rv.Provides = append(rv.Provides, capLink{Name: p, Path: paths.Capability(p)})
 	}
 	ids := make([]string, 0, len(r.Runtimes))
 	for id := range r.Runtimes {
@@ -803,55 +716,14 @@ func splitReleases(all []*releaseView) (now *releaseView, shown, behind []*relea
 type originsData struct {
 	// Read are the sites some enrolled source leads to; Unenrolled the sites no source leads
 	// to any more, kept as records but not read.
-	Read, Unenrolled []*originRow
-}
-
-// originRow is a site in a list: the site and how many of its catalog claims are stale, and
-// (filled by siteRow) what the pages show of it.
-type originRow struct {
-	O *network.Origin
-	// Stale counts the site's claims in the catalog whose data is cached (not current).
-	Stale int
-	// Path is the site's page; Name how headings name it (names.OriginName), Text how running
-	// text does (names.Names.OriginText). Named: the site gives itself a name; ShowID: Text
-	// adds the site's id, so headings show it too.
-	Path, Name, Text string
-	Named, ShowID    bool
-	// Addr is the site's address with its path (names.Address), how a site that gives no name
-	// is shown.
-	Addr string
-	// Enrolled: some entry of the source list leads to the site (enrolled).
-	Enrolled bool
-	// HealthText is the site's health in words (siteHealthText); Healthy: it needs no badge.
-	HealthText string
-	Healthy    bool
-	// Anchor is the site's id on the health page, HealthPath the link to it from the root.
-	Anchor, HealthPath string
-	// Out counts the site's claims out of the catalog.
-	Out int
-	// Why is the site's health and recorded problem as one sentence with quotations marked
-	// (health.OriginWhy; health.ProblemHTML's escaped text and <bdi> elements only); "" for a healthy site
-	// with no problem recorded.
-	Why template.HTML
-	// Findings are every finding of the last read when Why counts several (health.FindingViews).
-	Findings []health.FindingView
-}
-
-func newOriginRow(o *network.Origin) *originRow {
-	r := &originRow{O: o}
-	for _, c := range o.Listed {
-		if health.StalenessOf(c) == health.StaleCached {
-			r.Stale++
-		}
-	}
-	return r
+	Read, Unenrolled []*view.OriginRow
 }
 
 type originView struct {
-	*originRow
-	Claims  []*claimSummary
-	Sources []*sourceRow
-	// HealthWhy explains the site's health (originHealthText).
+	*view.OriginRow
+	Claims  []*view.ClaimSummary
+	Sources []*view.SourceRow
+	// HealthWhy explains the site's health (view.OriginHealthText).
 	HealthWhy string
 	// Issues are the site's publication issues, each a sentence with quotations marked
 	// (health.ProblemHTML: escaped text and <bdi> elements only).
@@ -863,11 +735,11 @@ type originView struct {
 
 func (b *builder) originPages() error {
 	od := &originsData{}
-	for _, o := range b.n.Origins {
+	for _, o := range b.N.Origins {
 		if health.Enrolled(o) {
-			od.Read = append(od.Read, b.siteRow(o))
+			od.Read = append(od.Read, b.SiteRow(o))
 		} else {
-			od.Unenrolled = append(od.Unenrolled, b.siteRow(o))
+			od.Unenrolled = append(od.Unenrolled, b.SiteRow(o))
 		}
 	}
 	read := od.Read
@@ -882,21 +754,21 @@ func (b *builder) originPages() error {
 		}); err != nil {
 		return err
 	}
-	for _, o := range b.n.Origins {
-		v := &originView{originRow: b.siteRow(o), HealthWhy: originHealthText(o.Health)}
+	for _, o := range b.N.Origins {
+		v := &originView{OriginRow: b.SiteRow(o), HealthWhy: view.OriginHealthText(o.Health)}
 		v.LastTry = o.LastSuccess != nil && *o.LastSuccess == o.LastAttempt
 		for _, is := range o.Issues {
 			v.Issues = append(v.Issues, health.QuoteFor(health.Sentence(health.Capitalize(is)), o))
 		}
 		for _, c := range o.Claims {
-			v.Claims = append(v.Claims, b.summarize(c))
+			v.Claims = append(v.Claims, b.Summarize(c))
 		}
-		for _, s := range b.n.Sources {
+		for _, s := range b.N.Sources {
 			if s.Origin != nil && *s.Origin == o.ID {
-				v.Sources = append(v.Sources, b.sourceRow(s))
+				v.Sources = append(v.Sources, b.SourceRow(s))
 			}
 		}
-		if err := b.page("origin", &Page{Path: originPath(o.ID), Title: "Site " + pubtext.Plain(b.names.OriginText(o)), Section: "origins",
+		if err := b.page("origin", &Page{Path: paths.Origin(o.ID), Title: "Site " + pubtext.Plain(b.Names.OriginText(o)), Section: "origins",
 			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
 			return err
 		}
@@ -917,7 +789,7 @@ type releaseRow struct {
 
 func (b *builder) releasesPage() error {
 	var rows []*releaseRow
-	for _, c := range b.n.Listed {
+	for _, c := range b.N.Listed {
 		r := &releaseRow{C: c, Current: c.Current, Channel: c.CurrentChannel}
 		if c.Current != nil {
 			r.Date = c.Current.Date
@@ -948,8 +820,8 @@ func (b *builder) releasesPage() error {
 type updatesData struct {
 	Tag string
 	// Events are this page's updates, of Total.
-	Events []*eventView
-	Tags   []tagLink
+	Events []*view.EventView
+	Tags   []view.TagLink
 	Total  int
 	// Whole: every update carries Tag, more than a page of them, so its list is the updates
 	// list itself, in the same order: its one page says so and links there.
@@ -957,9 +829,9 @@ type updatesData struct {
 }
 
 func (b *builder) updatePages() error {
-	links := tagLinks(b.derived.Tags)
-	list := func(first *Page, tag string, evs []*eventView) error {
-		if tag != "" && len(evs) == len(b.derived.Events) && len(evs) > pageSize {
+	links := view.TagLinks(b.Derived.Tags)
+	list := func(first *Page, tag string, evs []*view.EventView) error {
+		if tag != "" && len(evs) == len(b.Derived.Events) && len(evs) > pageSize {
 			first.Data = &updatesData{Tag: tag, Tags: links, Total: len(evs), Whole: true}
 			return b.page("updates", first)
 		}
@@ -968,17 +840,17 @@ func (b *builder) updatePages() error {
 		})
 	}
 	if err := list(&Page{Path: "updates/index.html", Title: "Updates", Section: "updates",
-		Desc: "What changed in the projects this index reads, newest first."}, "", b.derived.Events); err != nil {
+		Desc: "What changed in the projects this index reads, newest first."}, "", b.Derived.Events); err != nil {
 		return err
 	}
-	for _, t := range b.derived.Tags {
-		if err := list(&Page{Path: tagPath(t), Title: "Updates tagged " + t, Section: "updates",
-			Desc: "Updates with one tag, newest first."}, t, b.derived.ByTag[t]); err != nil {
+	for _, t := range b.Derived.Tags {
+		if err := list(&Page{Path: paths.Tag(t), Title: "Updates tagged " + t, Section: "updates",
+			Desc: "Updates with one tag, newest first."}, t, b.Derived.ByTag[t]); err != nil {
 			return err
 		}
 	}
-	for _, e := range b.derived.Events {
-		if err := b.page("event", &Page{Path: eventPath(e.ID), Title: e.Title, Section: "updates", Unmapped: true, Leaf: true, Data: e}); err != nil {
+	for _, e := range b.Derived.Events {
+		if err := b.page("event", &Page{Path: paths.Event(e.ID), Title: e.Title, Section: "updates", Unmapped: true, Leaf: true, Data: e}); err != nil {
 			return err
 		}
 	}
@@ -986,21 +858,21 @@ func (b *builder) updatePages() error {
 }
 
 func (b *builder) conflictsPage() error {
-	d := &conflictsData{Unmatched: b.n.Unmatched}
-	for _, c := range b.n.Conflicts {
-		d.Conflicts = append(d.Conflicts, conflictRow{Conflict: c, ProjectPath: b.projectLink(c.Project)})
+	d := &view.ConflictsData{Unmatched: b.N.Unmatched}
+	for _, c := range b.N.Conflicts {
+		d.Conflicts = append(d.Conflicts, view.ConflictRow{Conflict: c, ProjectPath: b.ProjectLink(c.Project)})
 	}
-	for _, m := range b.n.Moves {
-		d.Moves = append(d.Moves, b.moveView(m))
+	for _, m := range b.N.Moves {
+		d.Moves = append(d.Moves, b.MoveView(m))
 	}
 	return b.page("conflicts", &Page{Path: "conflicts/index.html", Title: "Identity conflicts and moves", Section: "conflicts",
 		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence.", Data: d})
 }
 
 func (b *builder) capabilityPages() error {
-	caps := capViews(b.n)
+	caps := view.CapViews(b.N)
 	if err := b.page("capabilities", &Page{Path: "capabilities/index.html", Title: "Capabilities", Section: "capabilities",
-		Desc: "Capabilities that current releases provide or reference.", Data: struct{ Capabilities []*capView }{caps}}); err != nil {
+		Desc: "Capabilities that current releases provide or reference.", Data: struct{ Capabilities []*view.CapView }{caps}}); err != nil {
 		return err
 	}
 	for _, c := range caps {
@@ -1031,13 +903,13 @@ type dependenciesData struct {
 type depGroup struct {
 	From    *network.Claim
 	Version string
-	Rels    []*relView
+	Rels    []*view.RelView
 }
 
 // depGroups groups rels, in order, by the claim and release that state them: a claim's
 // relationships are consecutive, so each claim heads one group a page (a second one when its
 // relationships run on to the next page).
-func depGroups(rels []*relView) []depGroup {
+func depGroups(rels []*view.RelView) []depGroup {
 	var out []depGroup
 	for i := 0; i < len(rels); {
 		j := i + 1
@@ -1061,9 +933,9 @@ type usedByData struct {
 }
 
 func (b *builder) dependenciesPage() error {
-	rels := relViews(b.n.Relationships)
+	rels := view.RelViews(b.N.Relationships)
 	var used []*network.Claim
-	for _, c := range byName(b.n.Listed) {
+	for _, c := range view.ByName(b.N.Listed) {
 		if len(c.UsedBy) > 0 {
 			used = append(used, c)
 		}
@@ -1075,7 +947,7 @@ func (b *builder) dependenciesPage() error {
 	if err := b.pagedList("dependencies", &Page{Path: "dependencies/index.html", Title: "Dependencies", Section: "dependencies",
 		Desc: "Every relationship of every current release, resolved against the catalog, and which claims are required by others."}, len(rels),
 		func(lo, hi int, pg *pager) any {
-			return &dependenciesData{N: b.n, First: pg == nil || pg.N == 1, UsedBy: len(used), Graph: g, Groups: depGroups(rels[lo:hi]), Total: len(rels)}
+			return &dependenciesData{N: b.N, First: pg == nil || pg.N == 1, UsedBy: len(used), Graph: g, Groups: depGroups(rels[lo:hi]), Total: len(rels)}
 		}); err != nil {
 		return err
 	}
@@ -1086,7 +958,7 @@ func (b *builder) dependenciesPage() error {
 
 func (b *builder) gapsPage() error {
 	return b.page("gaps", &Page{Path: "gaps/index.html", Title: "Gaps", Section: "gaps",
-		Desc: "Relationship targets that no site in this index publishes, and addresses to look at.", Data: b.n})
+		Desc: "Relationship targets that no site in this index publishes, and addresses to look at.", Data: b.N})
 }
 
 type healthData struct {
@@ -1095,8 +967,8 @@ type healthData struct {
 	Summary []*healthCount
 	// Sources, Sites and Claims in the order shown: failures first, then the rest; sources
 	// and sites no longer enrolled last. Claims are those that are not current.
-	Sources []*sourceRow
-	Sites   []*originRow
+	Sources []*view.SourceRow
+	Sites   []*view.OriginRow
 	Claims  []*network.Claim
 	// Cards are the claims whose card image cannot be shown, with why.
 	Cards []*cardProblem
@@ -1178,20 +1050,6 @@ func sourceRank(s store.Source) int {
 	return 0
 }
 
-// siteRank orders sites: a site index that could not be read first, then read with cached
-// claims, then read; sites no longer enrolled last.
-func siteRank(r *originRow) int {
-	switch {
-	case !health.Enrolled(r.O):
-		return 3
-	case r.O.Health != store.OriginHealthy:
-		return 0
-	case r.Stale > 0:
-		return 1
-	}
-	return 2
-}
-
 // claimRank orders claims: no manifest yet, then cached, then current, then withdrawn.
 func claimRank(c *network.Claim) int {
 	switch health.StalenessOf(c) {
@@ -1205,27 +1063,10 @@ func claimRank(c *network.Claim) int {
 	return 3
 }
 
-// siteHealthText is a site's health, worded the same on the Sites page, the site's page and
-// the Health page: store.OriginHealthLabel's words ("healthy", "unreachable", ...), with the
-// count of cached claims when the site index was read but some claims are cached ("healthy,
-// 1 claim cached"), and "no longer enrolled" when no source leads to the site.
-func siteHealthText(r *originRow) string {
-	switch {
-	case !health.Enrolled(r.O):
-		return "no longer enrolled"
-	case r.O.Health == store.OriginHealthy && r.Stale > 0:
-		return store.OriginHealthLabel(r.O.Health) + ", " + wording.Plural(r.Stale, "claim", "claims") + " cached"
-	}
-	return store.OriginHealthLabel(r.O.Health)
-}
-
-// siteHealthy reports whether a site needs no badge: enrolled, healthy, no claim cached.
-func siteHealthy(r *originRow) bool { return siteRank(r) == 2 }
-
 // siteSummaryLabel is a site's health as the Health page's summary counts it: like
-// siteHealthText, but sites with cached claims are one group whatever their count ("healthy",
+// view.SiteHealthText, but sites with cached claims are one group whatever their count ("healthy",
 // then "with N claims cached" from the tally).
-func siteSummaryLabel(r *originRow) string {
+func siteSummaryLabel(r *view.OriginRow) string {
 	if health.Enrolled(r.O) {
 		return store.OriginHealthLabel(r.O.Health)
 	}
@@ -1233,11 +1074,11 @@ func siteSummaryLabel(r *originRow) string {
 }
 
 func (b *builder) healthPage() error {
-	d := &healthData{N: b.n}
-	sources := append([]store.Source(nil), b.n.Sources...)
+	d := &healthData{N: b.N}
+	sources := append([]store.Source(nil), b.N.Sources...)
 	sort.SliceStable(sources, func(i, j int) bool { return sourceRank(sources[i]) < sourceRank(sources[j]) })
 	for _, s := range sources {
-		d.Sources = append(d.Sources, b.sourceRow(s))
+		d.Sources = append(d.Sources, b.SourceRow(s))
 	}
 	var src tally
 	for _, s := range d.Sources {
@@ -1250,17 +1091,17 @@ func (b *builder) healthPage() error {
 			src.add("not resolved", health.SourceAnchor(s.URL), 0, true, 0)
 		}
 	}
-	for _, o := range b.n.Origins {
-		d.Sites = append(d.Sites, b.siteRow(o))
+	for _, o := range b.N.Origins {
+		d.Sites = append(d.Sites, b.SiteRow(o))
 	}
-	sort.SliceStable(d.Sites, func(i, j int) bool { return siteRank(d.Sites[i]) < siteRank(d.Sites[j]) })
+	sort.SliceStable(d.Sites, func(i, j int) bool { return view.SiteRank(d.Sites[i]) < view.SiteRank(d.Sites[j]) })
 	var sites tally
 	for _, r := range d.Sites {
 		// Read sites with cached claims (rank 1) count apart from those without (rank 2).
-		sites.add(siteSummaryLabel(r), health.SiteAnchor(r.O.ID), siteRank(r), siteRank(r) < 2, r.Stale)
+		sites.add(siteSummaryLabel(r), health.SiteAnchor(r.O.ID), view.SiteRank(r), view.SiteRank(r) < 2, r.Stale)
 	}
 	var claims tally
-	for _, c := range byName(b.n.Claims) {
+	for _, c := range view.ByName(b.N.Claims) {
 		st := health.StalenessOf(c)
 		if st == health.StaleNone {
 			claims.add("current", "", claimRank(c), false, 0)
@@ -1270,15 +1111,15 @@ func (b *builder) healthPage() error {
 		d.Claims = append(d.Claims, c)
 	}
 	sort.SliceStable(d.Claims, func(i, j int) bool { return claimRank(d.Claims[i]) < claimRank(d.Claims[j]) })
-	for _, c := range byName(b.n.Claims) {
-		if ci := b.cards[c.Key]; ci != nil && ci.Problem != "" {
+	for _, c := range view.ByName(b.N.Claims) {
+		if ci := b.Cards[c.Key]; ci != nil && ci.Problem != "" {
 			d.Cards = append(d.Cards, &cardProblem{C: c, Card: ci})
 		}
 	}
 	d.Summary = []*healthCount{
 		{What: wording.Plural(len(d.Sources), "source", "sources"), Parts: src.sorted("")},
 		{What: wording.Plural(len(d.Sites), "site", "sites"), Parts: sites.sorted("claim")},
-		{What: wording.Plural(len(b.n.Claims), "claim", "claims"), Parts: claims.sorted("")},
+		{What: wording.Plural(len(b.N.Claims), "claim", "claims"), Parts: claims.sorted("")},
 	}
 	if len(d.Cards) > 0 {
 		d.Summary = append(d.Summary, &healthCount{Anchor: "cards",
@@ -1311,11 +1152,11 @@ var handWritten = []struct{ kind, path, title, desc string }{
 
 func (b *builder) aboutPages() error {
 	pub := &publishersData{UserAgent: product.UserAgent, Repository: b.repo}
-	if s := b.n.State; s != nil {
+	if s := b.N.State; s != nil {
 		pub.Crawler, pub.ObservedAt = s.Crawler, s.ObservedAt
 	}
 	for _, a := range handWritten {
-		var data any = b.n
+		var data any = b.N
 		switch a.kind {
 		case "about-publishers":
 			data = pub

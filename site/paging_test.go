@@ -16,6 +16,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
 // TestPagerLinks: a pager names the first and last pages, two on either side of its own and
@@ -164,7 +166,7 @@ func TestListsArePaged(t *testing.T) {
 			if navs := elements(doc, func(n *html.Node) bool { return n.Data == "nav" && hasClass(n, "pager") }); len(navs) != 1 {
 				t.Errorf("%s has %d page navigations, want 1", rel, len(navs))
 			}
-			if !strings.Contains(sitemap, "<loc>"+DefaultBaseURL+dirURL(rel)+"</loc>") {
+			if !strings.Contains(sitemap, "<loc>"+DefaultBaseURL+paths.Dir(rel)+"</loc>") {
 				t.Errorf("the sitemap does not name %s", rel)
 			}
 		}
@@ -210,7 +212,7 @@ func TestRecentListsAreCapped(t *testing.T) {
 				}
 			}
 			for _, l := range links {
-				if n := htmlcheck.Count(t, doc, `main a[href="`+relURL(rel, "")+l+`"]`); n != 1 {
+				if n := htmlcheck.Count(t, doc, `main a[href="`+paths.Rel(rel, "")+l+`"]`); n != 1 {
 					t.Errorf("%s links %s %d times, want once", rel, l, n)
 				}
 			}
@@ -230,7 +232,7 @@ func TestRecentListsAreCapped(t *testing.T) {
 		for _, li := range htmlcheck.All(t, doc, "ul.brief > li") {
 			found = append(found, htmlcheck.Text(htmlcheck.All(t, li, "a")[0]))
 		}
-		if n := htmlcheck.Count(t, doc, `main a[href="`+relURL(rel, usedByPath)+`"]`); n != 1 {
+		if n := htmlcheck.Count(t, doc, `main a[href="`+paths.Rel(rel, usedByPath)+`"]`); n != 1 {
 			t.Errorf("%s links the used-by list %d times, want once", rel, n)
 		}
 		for _, li := range htmlcheck.All(t, parsePage(t, out, pagePath(usedByPath, k)), "main ul.list > li") {
@@ -287,9 +289,9 @@ func TestSitemapIndex(t *testing.T) {
 // TestRecentItemsNameAHandful: a first crawl's observations become one line that names
 // maxNamed claims and counts the rest, however many there are.
 func TestRecentItemsNameAHandful(t *testing.T) {
-	var evs []*eventView
+	var evs []*view.EventView
 	for i := 0; i < 1000; i++ {
-		evs = append(evs, &eventView{Event: &store.Event{Kind: store.EventObserved, ObservedAt: statetest.Time}})
+		evs = append(evs, &view.EventView{Event: &store.Event{Kind: store.EventObserved, ObservedAt: statetest.Time}})
 	}
 	items, more := recentItems(evs, recentHome)
 	if len(items) != 1 || more {
@@ -321,7 +323,7 @@ func TestSitemapFindsEveryPage(t *testing.T) {
 		for _, a := range htmlcheck.All(t, parsePage(t, out, p), "a[href]") {
 			if h := htmlcheck.Attr(a, "href"); !strings.Contains(h, ":") {
 				to := path.Join(path.Dir(p), strings.SplitN(h, "#", 2)[0])
-				linked[to] = linked[to] || mapped[dirURL(p)]
+				linked[to] = linked[to] || mapped[paths.Dir(p)]
 				linkedAtAll[to] = true
 			}
 		}
@@ -329,9 +331,9 @@ func TestSitemapFindsEveryPage(t *testing.T) {
 	singles := map[string]bool{}
 	for _, pr := range res.Network.Projects {
 		if len(pr.Claims) == 1 {
-			singles[projectPath(pr.ID)] = true
-			if !mapped[dirURL(claimKeyPath(pr.Claims[0]))] {
-				t.Errorf("the sitemap does not name %s, the claim page of a one-site project", claimKeyPath(pr.Claims[0]))
+			singles[paths.Project(pr.ID)] = true
+			if !mapped[paths.Dir(paths.ClaimKey(pr.Claims[0]))] {
+				t.Errorf("the sitemap does not name %s, the claim page of a one-site project", paths.ClaimKey(pr.Claims[0]))
 			}
 		}
 	}
@@ -344,9 +346,9 @@ func TestSitemapFindsEveryPage(t *testing.T) {
 		}
 		switch unmapped := event || singles[p]; {
 		case p == notFoundPage:
-		case unmapped && mapped[dirURL(p)]:
+		case unmapped && mapped[paths.Dir(p)]:
 			t.Errorf("the sitemap names %s, one of the thin pages it leaves out", p)
-		case !unmapped && !mapped[dirURL(p)]:
+		case !unmapped && !mapped[paths.Dir(p)]:
 			t.Errorf("the sitemap does not name %s", p)
 		case singles[p] && linkedAtAll[p]:
 			t.Errorf("a page links %s, a one-site project page, which only leads to its claim's page", p)

@@ -17,8 +17,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
@@ -395,7 +395,7 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := &builder{n: n, names: names.New(n)}
+		b := &builder{Model: view.NewModel(n)}
 		built := plan.Install(b.planInput(), plan.Setup(b.planInput()))
 		got := readParts(t, out).Claims
 		if len(got) != len(built) || len(built) != len(n.Listed) {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/htmlnode"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 )
 
@@ -72,7 +73,7 @@ func TestPlanData(t *testing.T) {
 		t.Errorf("projects[%s] = %v", candle.Project, keys)
 	}
 	// Every claim page of a listed claim links to the plan with itself.
-	page := claimPath(candle.Project, candle.Site)
+	page := paths.Claim(candle.Project, candle.Site)
 	links := planElements(t, out, page, hasAttr("data-plan-add"))
 	if len(links) != 1 {
 		t.Fatalf("%s has %d plan links", page, len(links))

@@ -9,7 +9,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
 // networkPath is the page that leads to the pages about how the sites relate: conflicts,
@@ -24,10 +26,10 @@ type networkData struct {
 }
 
 func (b *builder) networkPage() error {
-	d := &networkData{N: b.n}
-	g := b.n.Gaps
+	d := &networkData{N: b.N}
+	g := b.N.Gaps
 	d.Gaps = len(g.ByProject) + len(g.ByCapability) + len(g.ByURL) + len(g.ByName) + len(g.Empty)
-	for _, c := range b.n.Claims {
+	for _, c := range b.N.Claims {
 		if health.StalenessOf(c) != health.StaleNone {
 			d.NotCurrent++
 		}
@@ -36,33 +38,15 @@ func (b *builder) networkPage() error {
 		Desc: "How the sites and projects in this index relate: identity conflicts, capabilities, dependencies, gaps, health and releases.", Data: d})
 }
 
-// listedPhrase is what a player reads for a claim's first observation (tags.Headline's
-// "first observed", which events.json and the feeds keep): the home page's grouped line, the
-// event page's heading and every list of updates say it in these words.
-const listedPhrase = "listed for the first time"
-
-// observedPhrase is the headline's words for a first observation, which listedPhrase replaces
-// on the pages.
-const observedPhrase = "first observed"
-
-// playerRest is the part of a headline after the event's name in a player's words: an
-// observation's "first observed" fact becomes listedPhrase; every other fact stays.
-func playerRest(kind, rest string) string {
-	if kind != store.EventObserved {
-		return rest
-	}
-	return strings.Replace(rest, ": "+observedPhrase, ": "+listedPhrase, 1)
-}
-
 // recentItem is one line of the home page's "What changed lately": an event, or a group of
 // first observations recorded at one time (a first crawl records one per claim).
 type recentItem struct {
-	Event *eventView
+	Event *view.EventView
 	// Observed are the grouped "first observed" events, At their time; empty for an event.
 	// Named are the first maxNamed of them, which the line names; Unnamed counts the rest,
 	// which the list of first observations it links holds.
-	Observed []*eventView
-	Named    []*eventView
+	Observed []*view.EventView
+	Named    []*view.EventView
 	Unnamed  int
 	At       string
 }
@@ -77,7 +61,7 @@ const minObservedGroup = 3
 // recentItems groups the events, newest first, into at most n lines: runs of at least
 // minObservedGroup "first observed" events recorded at the same time become one line. It
 // reports whether events were left out.
-func recentItems(evs []*eventView, n int) (items []*recentItem, more bool) {
+func recentItems(evs []*view.EventView, n int) (items []*recentItem, more bool) {
 	for i := 0; i < len(evs); {
 		if len(items) == n {
 			return items, true
@@ -120,23 +104,23 @@ const projectFeedSize = 50
 // projectFeeds writes each project's feed: its claims' events, newest first. Each feed is a
 // render (spawn), beside the pages.
 func (b *builder) projectFeeds() error {
-	byProject := map[string][]*eventView{}
-	for _, e := range b.derived.Events {
+	byProject := map[string][]*view.EventView{}
+	for _, e := range b.Derived.Events {
 		if len(byProject[e.Project]) < projectFeedSize {
 			byProject[e.Project] = append(byProject[e.Project], e)
 		}
 	}
-	for _, p := range b.n.Projects {
+	for _, p := range b.N.Projects {
 		name := projectFeedPath(p.ID)
 		evs := byProject[p.ID]
 		updated := "" // the newest event's time, else the last refresh's
 		if len(evs) > 0 {
 			updated = evs[0].ObservedAt
-		} else if b.n.State != nil {
-			updated = b.n.State.ObservedAt
+		} else if b.N.State != nil {
+			updated = b.N.State.ObservedAt
 		}
 		b.spawn(b.bufs, func(pb *pageBuf) error {
-			feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+dirURL(projectPath(p.ID)),
+			feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+paths.Dir(paths.Project(p.ID)),
 				"", evs, updated, true) // no subtitle: the title names the project, the entries say the rest
 			if err != nil {
 				return err
@@ -158,7 +142,7 @@ func (b *builder) opml() error {
 	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<opml version="2.0"><head><title>`)
 	xmlEscape(&buf, IndexName+": the updates of every project")
 	buf.WriteString("</title></head><body>\n")
-	for _, p := range b.n.Projects {
+	for _, p := range b.N.Projects {
 		buf.WriteString(`<outline type="rss" text="`)
 		xmlEscape(&buf, projectTitle(p))
 		buf.WriteString(`" xmlUrl="`)
@@ -179,7 +163,7 @@ func browseDir(prefix, word string) string {
 	if s := store.Slug(word); s != "" && s == word {
 		return prefix + s
 	}
-	return prefix + CapabilityDir(word)
+	return prefix + paths.CapabilityDir(word)
 }
 
 // browseLink is one list on the browse index: its words, where it is, how many it holds.
@@ -199,7 +183,7 @@ type browseList struct {
 	// Heading is this index's words; Label, after it, the publisher's word the list is of.
 	Heading, Label, Intro string
 	// Entries are this page's entries of the list's Total.
-	Entries []*claimSummary
+	Entries []*view.ClaimSummary
 	Total   int
 	// Date names the date each entry shows: "released" (its current release's publisher's
 	// date), "updated" (when this index last saw its manifest change), or "".
@@ -225,15 +209,15 @@ const recentShown = 2 * pageSize
 // foundations (claims other claims' current releases require), recently released and
 // recently updated. Every list is in name order but the dated ones.
 func (b *builder) browsePages() error {
-	var all []*claimSummary
-	for _, c := range byName(b.n.Listed) {
-		all = append(all, b.summarize(c))
+	var all []*view.ClaimSummary
+	for _, c := range view.ByName(b.N.Listed) {
+		all = append(all, b.Summarize(c))
 	}
 	type group struct {
 		label   string
-		entries []*claimSummary
+		entries []*view.ClaimSummary
 	}
-	collect := func(words func(*claimSummary) []string) ([]string, map[string]*group) {
+	collect := func(words func(*view.ClaimSummary) []string) ([]string, map[string]*group) {
 		m := map[string]*group{}
 		for _, s := range all {
 			seen := map[string]bool{}
@@ -254,12 +238,12 @@ func (b *builder) browsePages() error {
 	idx := &browseIndex{}
 	lists := []struct {
 		kind, prefix, noun string
-		words              func(*claimSummary) []string
+		words              func(*view.ClaimSummary) []string
 		out                *[]browseLink
 	}{
-		{"type", "type-", "Projects of type", func(s *claimSummary) []string { return []string{s.Type} }, &idx.Types},
-		{"status", "status-", "Projects with status", func(s *claimSummary) []string { return []string{s.Status} }, &idx.Statuses},
-		{"tag", "tag-", "Projects tagged", func(s *claimSummary) []string { return s.Tags }, &idx.Tags},
+		{"type", "type-", "Projects of type", func(s *view.ClaimSummary) []string { return []string{s.Type} }, &idx.Types},
+		{"status", "status-", "Projects with status", func(s *view.ClaimSummary) []string { return []string{s.Status} }, &idx.Statuses},
+		{"tag", "tag-", "Projects tagged", func(s *view.ClaimSummary) []string { return s.Tags }, &idx.Tags},
 	}
 	for _, l := range lists {
 		ks, m := collect(l.words)
@@ -279,15 +263,15 @@ func (b *builder) browsePages() error {
 			}
 		}
 	}
-	var found []*claimSummary
+	var found []*view.ClaimSummary
 	for _, s := range all {
 		if len(s.C.UsedBy) > 0 {
 			found = append(found, s)
 		}
 	}
 	idx.Foundations = len(found)
-	released := dated(all, func(s *claimSummary) string { return s.Released })
-	updated := dated(all, func(s *claimSummary) string { return s.Updated })
+	released := dated(all, func(s *view.ClaimSummary) string { return s.Released })
+	updated := dated(all, func(s *view.ClaimSummary) string { return s.Updated })
 	for _, l := range []struct {
 		path string
 		d    *browseList
@@ -314,7 +298,7 @@ func (b *builder) browsePages() error {
 
 // browseList queues the pages of one browse list of entries: d is its heading and words
 // (its Total, when capped, the whole list's), first its first page.
-func (b *builder) browseList(first *Page, d *browseList, entries []*claimSummary) error {
+func (b *builder) browseList(first *Page, d *browseList, entries []*view.ClaimSummary) error {
 	return b.pagedList("browse-list", first, len(entries), func(lo, hi int, pg *pager) any {
 		pd := *d
 		pd.Entries, pd.Shown = entries[lo:hi], len(entries)
@@ -336,8 +320,8 @@ func boolKeys[V any](m map[string]V) map[string]bool {
 
 // dated orders the entries with a date newest first (equal dates keep name order); entries
 // without one are left out.
-func dated(all []*claimSummary, date func(*claimSummary) string) []*claimSummary {
-	var out []*claimSummary
+func dated(all []*view.ClaimSummary, date func(*view.ClaimSummary) string) []*view.ClaimSummary {
+	var out []*view.ClaimSummary
 	for _, s := range all {
 		if date(s) != "" {
 			out = append(out, s)

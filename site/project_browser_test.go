@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -26,13 +27,13 @@ func TestBrowserOneSiteProjectPage(t *testing.T) {
 	state, _, a, _ := oneAndTwoSiteProjects(t)
 	_, out := build(t, state, Options{})
 	bc := browserCase{out: out}
-	one, claim, two := projectPath(uuid(1)), claimPath(uuid(1), a), projectPath(uuid(2))
+	one, claim, two := paths.Project(uuid(1)), paths.Claim(uuid(1), a), paths.Project(uuid(2))
 
 	s := newBrowserSession(t, bc)
 	for _, u := range []string{s.root + one, s.fileURL(one)} {
 		s.open(u) // waits for a footer, which only the claim page has
 		// The server answers at the directory.
-		if got := eval[string](s, `location.href`); !strings.HasSuffix(strings.TrimSuffix(got, "index.html"), "/"+dirURL(claim)) {
+		if got := eval[string](s, `location.href`); !strings.HasSuffix(strings.TrimSuffix(got, "index.html"), "/"+paths.Dir(claim)) {
 			t.Errorf("%s leads to %s, want its claim page %s", u, got, claim)
 		}
 	}
@@ -42,7 +43,7 @@ func TestBrowserOneSiteProjectPage(t *testing.T) {
 
 	site := preview.Handler(out)
 	held := newBrowserSessionOn(t, bc, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "index.html"), "/"+dirURL(claim)) {
+		if strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "index.html"), "/"+paths.Dir(claim)) {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
@@ -62,7 +63,7 @@ func TestBrowserOneSiteProjectPage(t *testing.T) {
 				t.Fatalf("load %s: %v", rel, err)
 			}
 			eval[bool](held, `new Promise(r => setTimeout(() => r(true), 300))`) // the refresh's time to be answered
-			if got := eval[string](held, `location.href`); got != held.root+dirURL(rel) {
+			if got := eval[string](held, `location.href`); got != held.root+paths.Dir(rel) {
 				t.Fatalf("%s: the browser is at %s, want it held on the page", kind, got)
 			}
 			refreshed := false

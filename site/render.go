@@ -12,10 +12,11 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/assets"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/markdown"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/templates"
@@ -81,7 +82,7 @@ func (p *Page) Rel(target string) string {
 	if p.Rooted {
 		return p.Root + target
 	}
-	return relURL(p.Path, target)
+	return paths.Rel(p.Path, target)
 }
 
 // Near is target as the shortest relative link from this page: up to the directory the two
@@ -173,7 +174,7 @@ type templateSet struct {
 
 // funcs are the template functions. Pages get view structs computed in Go (views.go), so
 // these only format (size, when, plural), pass several values to a partial (dict), look up
-// the claimRef of a claim the model holds (ref), check a publisher URL (safeURL), render
+// the view.ClaimRef of a claim the model holds (ref), check a publisher URL (safeURL), render
 // publisher Markdown (md, mdItems) and print a fragment many pages share (entry, frame,
 // claimlink).
 // md and mdItems return template.HTML that is goldmark's output passed through the
@@ -182,7 +183,7 @@ type templateSet struct {
 // template. ref, entry, brief, frame, claimlink, md and mdItems here are stand-ins for parsing: each
 // build binds its own (bindFuncs), md and mdItems through the build's memo.
 var funcs = template.FuncMap{
-	"ref":       (*builder)(nil).ref,
+	"ref":       (*view.Model)(nil).Ref,
 	"entry":     (*builder)(nil).entry,
 	"frame":     (*builder)(nil).frame,
 	"claimlink": (*builder)(nil).claimlink,
@@ -197,15 +198,14 @@ var funcs = template.FuncMap{
 	"trimmed":   strings.TrimSpace,
 	"verb":      relationVerb,
 	"urltext":   urlText,
-	"listed":    func() string { return listedPhrase },
+	"listed":    func() string { return view.ListedPhrase },
 }
 
 // bindFuncs computes the views the template functions of this build look up, and binds
 // those functions on every page template.
 func (b *builder) bindFuncs() {
-	b.refs = claimRefs(b.n, b.names)
 	b.frags = &fragments{m: map[any]template.HTML{}}
-	fm := template.FuncMap{"ref": b.ref, "entry": b.entry, "frame": b.frame, "claimlink": b.claimlink, "brief": b.brief, "md": b.md.Markdown, "mdItems": b.md.Items}
+	fm := template.FuncMap{"ref": b.Ref, "entry": b.entry, "frame": b.frame, "claimlink": b.claimlink, "brief": b.brief, "md": b.md.Markdown, "mdItems": b.md.Items}
 	for _, t := range b.tmpl.pages {
 		t.Funcs(fm)
 	}
@@ -246,7 +246,7 @@ func (f *fragments) render(key any, t *template.Template, name string, data any)
 	return h, nil
 }
 
-// entryKey is what a catalog entry's HTML depends on: the claim (its claimSummary is a function
+// entryKey is what a catalog entry's HTML depends on: the claim (its view.ClaimSummary is a function
 // of it), the page's link prefix (Page.Rel of "") and the date the list shows.
 type entryKey struct {
 	c          *network.Claim
@@ -259,7 +259,7 @@ type entryKey struct {
 // the same entry for a claim, so each (claim, link prefix, date) is rendered once per build.
 // The data-* attributes the project list's script reads are printed on the project list only
 // (a fifth of an entry's bytes, on every browse list else).
-func (b *builder) entry(p *Page, s *claimSummary, date string) (template.HTML, error) {
+func (b *builder) entry(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
 	filters := p.Section == "projects"
 	return b.frags.render(entryKey{s.C, p.Rel(""), date, filters}, b.tmpl.shared, "entry",
 		map[string]any{"Page": p, "Entry": s, "Date": date, "Filters": filters})
@@ -275,7 +275,7 @@ type briefKey struct {
 // brief is the template function "brief": the "brief" template (_partials.html) for s on
 // page p, showing date ("released", "updated" or ""). A claim is on several browse lists at
 // one depth, so each (claim, link prefix, date) is rendered once per build.
-func (b *builder) brief(p *Page, s *claimSummary, date string) (template.HTML, error) {
+func (b *builder) brief(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
 	return b.frags.render(briefKey{s.C, p.Rel(""), date}, b.tmpl.shared, "brief",
 		map[string]any{"Page": p, "Entry": s, "Date": date})
 }
@@ -416,7 +416,7 @@ type pageBuf struct {
 
 func (b *builder) meta() *siteMeta {
 	m := &siteMeta{Repository: b.repo}
-	if s := b.n.State; s != nil {
+	if s := b.N.State; s != nil {
 		m.ObservedAt = s.ObservedAt
 	}
 	return m
@@ -460,63 +460,4 @@ func rawJSON(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return buf.String()
-}
-
-// releaseAnchor is the fragment id of a release on its claim page. Versions hold only
-// [0-9A-Za-z.+-] when valid; anything else is replaced so the id stays one token.
-func releaseAnchor(version string) string {
-	var b strings.Builder
-	b.WriteString("release-")
-	for _, r := range version {
-		if r <= ' ' || r == '"' || r == '#' || r == '%' || r == '?' || r == '/' || r == '\\' || r > 0x7e {
-			b.WriteByte('_')
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// originHealthText explains a site's health (store.OriginHealthLabel gives its name).
-func originHealthText(h string) string {
-	switch h {
-	case store.OriginHealthy:
-		return "the site index was read on the last crawl"
-	case store.OriginUnreachable:
-		return "the site index could not be read on the last crawl"
-	case store.OriginRefused:
-		return "the crawler stopped reading it at one of its limits"
-	case store.OriginNoIndex:
-		return "the response was not a DreamWeave site index"
-	case store.OriginInvalidIndex:
-		return "the site index fails the protocol"
-	case store.OriginUnsupportedVersion:
-		return "the site index uses a protocol version newer than this index reads"
-	}
-	return h
-}
-
-// checkText explains a constraint check in words.
-func checkText(c network.Check) string {
-	switch c {
-	case network.CheckSatisfied:
-		return "satisfied"
-	case network.CheckUnsatisfied:
-		return "not satisfied"
-	case network.CheckNoConstraint:
-		return "no version constraint"
-	case network.CheckNotApplicable:
-		return "a version without a project target: not checked"
-	case network.CheckUnresolved:
-		return "nobody in this index publishes the target"
-	case network.CheckNoCurrent:
-		return "the target has no current release"
-	case network.CheckBadConstraint:
-		return "the constraint does not parse under the target's versioning"
-	case network.CheckBadVersion:
-		return "the target's current version does not parse under its versioning"
-	case network.CheckMixed:
-		return "not the same for every claim of this id"
-	}
-	return string(c)
 }

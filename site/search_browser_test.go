@@ -19,6 +19,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
 
@@ -40,7 +41,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 
 	ctx := browsertest.Start(t, nil)
 
-	listed := byName(res.Network.Listed)
+	listed := view.ByName(res.Network.Listed)
 	open := func(query string) {
 		t.Helper()
 		if err := chromedp.Do(ctx, chromedp.Navigate(root+"projects/index.html"+query), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {

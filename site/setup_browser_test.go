@@ -21,6 +21,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
@@ -517,14 +518,14 @@ func TestSetupCorpusInChromium(t *testing.T) {
 		}
 		var link string
 		b.eval(`document.querySelector('#setup-results li[data-kind="matched"][data-file="horiz0n.esp"] a').getAttribute("href")`, &link)
-		if link != "../"+claimPath(strings.SplitN(horizon, "/", 2)[0], strings.SplitN(horizon, "/", 2)[1]) {
+		if link != "../"+paths.Claim(strings.SplitN(horizon, "/", 2)[0], strings.SplitN(horizon, "/", 2)[1]) {
 			t.Errorf("%s: Horiz0n links to %q", how, link)
 		}
 	}
 	onlySite := func(how string) {
 		t.Helper()
 		allowed := map[string]bool{}
-		for _, p := range []string{plan.SetupPage, dirURL(plan.SetupPage), "assets/site.css", "assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/setupcheck.js", "assets/setup.js", "assets/icon.svg"} {
+		for _, p := range []string{plan.SetupPage, paths.Dir(plan.SetupPage), "assets/site.css", "assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/setupcheck.js", "assets/setup.js", "assets/icon.svg"} {
 			allowed[siteRoot+p] = true
 			allowed[(&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/" + p}).String()] = true
 		}

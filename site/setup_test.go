@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
@@ -153,7 +154,7 @@ func TestSetupData(t *testing.T) {
 		t.Errorf("Wick's content files = %+v, want %+v (wick.ESP is Wick.esp, declared once, needing only what both its components need)", w.ContentFiles, wantContent)
 	}
 	if !reflect.DeepEqual(w.RequiresContent, []string{"Base.esm"}) || w.OpenMW != ">=0.50" || w.Name != "Wick" || w.SiteName != "Lantern Works" ||
-		w.Health != "current" || w.Stale || w.ProjectStatus != "active" || w.Page != claimPath(s.wickID, strings.SplitN(s.wick, "/", 2)[1]) {
+		w.Health != "current" || w.Stale || w.ProjectStatus != "active" || w.Page != paths.Claim(s.wickID, strings.SplitN(s.wick, "/", 2)[1]) {
 		t.Errorf("Wick's entry: %+v", w)
 	}
 	if w.Release == nil || *w.Release != (plan.Release{Version: "1.0.1", Channel: "stable", Current: true, Status: "available"}) {

@@ -19,7 +19,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
 // TestClaimPageSaysEachReleaseOnce: a claim page prints the current release's notes once (on
@@ -41,7 +43,7 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: site, Name: m.Project.Name,
 		ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
 	_, out := build(t, state, Options{})
-	doc := parsePage(t, out, claimPath(uuid(1), site))
+	doc := parsePage(t, out, paths.Claim(uuid(1), site))
 
 	count := func(sel, text string) int {
 		n := 0
@@ -99,7 +101,7 @@ func TestClaimPageSaysSharedFactsOnce(t *testing.T) {
 	f.Claim(site, apart)
 	_, out := build(t, state, Options{})
 
-	doc := parsePage(t, out, claimPath(uuid(1), site))
+	doc := parsePage(t, out, paths.Claim(uuid(1), site))
 	intro := htmlcheck.Text(htmlcheck.One(t, doc, `section#releases > p`))
 	if !strings.Contains(intro, "Every other release runs on OpenMW >=0.49") {
 		t.Errorf("the releases list does not give the older releases' shared runtimes once: %q", intro)
@@ -110,7 +112,7 @@ func TestClaimPageSaysSharedFactsOnce(t *testing.T) {
 		}
 	}
 
-	doc = parsePage(t, out, claimPath(uuid(2), site))
+	doc = parsePage(t, out, paths.Claim(uuid(2), site))
 	if intro := htmlcheck.Text(htmlcheck.One(t, doc, `section#releases > p`)); strings.Contains(intro, "runs on") {
 		t.Errorf("the releases list gives shared runtimes the older releases do not share: %q", intro)
 	}
@@ -133,7 +135,7 @@ func TestBrowseListLinksEachClaimInALine(t *testing.T) {
 	doc := parsePage(t, out, "browse/tag-lua/index.html")
 	li := htmlcheck.One(t, doc, "ul.results.brief > li")
 	a := htmlcheck.All(t, li, "a")[0]
-	if h := htmlcheck.Attr(a, "href"); h != "../../"+claimPath(uuid(1), site) {
+	if h := htmlcheck.Attr(a, "href"); h != "../../"+paths.Claim(uuid(1), site) {
 		t.Errorf("the line links %q, want the claim page", h)
 	}
 	for _, w := range []string{"Lantern", "1.0.1", "from Site A", "A project called Lantern."} {
@@ -242,7 +244,7 @@ func TestEventPageInALine(t *testing.T) {
 	if len(res.Network.Events) != 1 {
 		t.Fatalf("%d events, want 1", len(res.Network.Events))
 	}
-	rel := eventPath(res.Network.Events[0].ID)
+	rel := paths.Event(res.Network.Events[0].ID)
 	doc := parsePage(t, out, rel)
 	var line *html.Node
 	for _, p := range htmlcheck.All(t, doc, "main > p") {
@@ -256,13 +258,13 @@ func TestEventPageInALine(t *testing.T) {
 	if got := htmlcheck.Text(line); !strings.HasPrefix(got, "Seen 2026-09-01 00:00:00 UTC in ") {
 		t.Errorf("the line %q does not give the time it was seen", got)
 	}
-	if got := htmlcheck.Text(htmlcheck.One(t, doc, "main h1")); got != "Lantern (Site A): "+listedPhrase {
-		t.Errorf("the heading is %q, want the claim and %q", got, listedPhrase)
+	if got := htmlcheck.Text(htmlcheck.One(t, doc, "main h1")); got != "Lantern (Site A): "+view.ListedPhrase {
+		t.Errorf("the heading is %q, want the claim and %q", got, view.ListedPhrase)
 	}
 	if got := htmlcheck.Text(line); !strings.HasPrefix(got, "Seen ") || !strings.Contains(got, " in Lantern from Site A") || strings.Contains(got, "observed") {
 		t.Errorf("the line %q does not say when it was seen and the claim in a player's words", got)
 	}
-	if n := htmlcheck.Count(t, line, `a[href="../../`+claimPath(uuid(1), site)+`"]`); n != 1 {
+	if n := htmlcheck.Count(t, line, `a[href="../../`+paths.Claim(uuid(1), site)+`"]`); n != 1 {
 		t.Errorf("the line links the claim page %d times, want once", n)
 	}
 	if n := htmlcheck.Count(t, line, `a.badge`); n != 0 {
@@ -270,8 +272,8 @@ func TestEventPageInALine(t *testing.T) {
 	}
 	list := parsePage(t, out, "updates/index.html")
 	items := htmlcheck.All(t, list, "main ul.list > li")
-	if len(items) != 1 || htmlcheck.Count(t, items[0], "a.badge") != 0 || !strings.HasSuffix(htmlcheck.Text(items[0]), ": Lantern (Site A): "+listedPhrase) {
-		t.Errorf("the update list's lines are %q, want one saying %q once", htmlcheck.Texts(t, list, "main ul.list > li"), listedPhrase)
+	if len(items) != 1 || htmlcheck.Count(t, items[0], "a.badge") != 0 || !strings.HasSuffix(htmlcheck.Text(items[0]), ": Lantern (Site A): "+view.ListedPhrase) {
+		t.Errorf("the update list's lines are %q, want one saying %q once", htmlcheck.Texts(t, list, "main ul.list > li"), view.ListedPhrase)
 	}
 	if n := htmlcheck.Count(t, doc, `body > header nav a[href="../../updates/index.html"][aria-current="true"]`); n != 1 {
 		t.Errorf("the navigation marks the update list %d times, want once", n)
@@ -296,14 +298,14 @@ func TestProjectPageLinksEachClaim(t *testing.T) {
 	f.Claim(a, sampleManifest(uuid(1), "Lantern", 1))
 	f.Claim(b, sampleManifest(uuid(1), "Lantern", 1))
 	_, out := build(t, state, Options{})
-	doc := parsePage(t, out, projectPath(uuid(1)))
+	doc := parsePage(t, out, paths.Project(uuid(1)))
 	lis := htmlcheck.All(t, doc, "main ul.brief > li")
 	if len(lis) != 2 {
 		t.Fatalf("%d claim lines, want 2", len(lis))
 	}
 	for i, s := range []string{a, b} {
 		as := htmlcheck.All(t, lis[i], "a")
-		if len(as) < 2 || htmlcheck.Attr(as[0], "href") != s+"/index.html" || htmlcheck.Attr(as[1], "href") != "../../"+originPath(s) {
+		if len(as) < 2 || htmlcheck.Attr(as[0], "href") != s+"/index.html" || htmlcheck.Attr(as[1], "href") != "../../"+paths.Origin(s) {
 			t.Errorf("line %d links %v, want %s/index.html and the site's page", i, htmlcheck.Texts(t, lis[i], "a"), s)
 		}
 	}
@@ -327,7 +329,7 @@ func TestOneSiteProjectPageLeadsToItsClaim(t *testing.T) {
 	f.Claim(a, sampleManifest(uuid(3), "Wanderer", 1), func(r *store.Claim) { r.MovedTo = ptr(b) })
 	res, out := build(t, state, Options{})
 
-	raw := readOut(t, out, projectPath(uuid(1)))
+	raw := readOut(t, out, paths.Project(uuid(1)))
 	if len(raw) > 600 {
 		t.Errorf("the one-site project page is %d bytes, want at most 600", len(raw))
 	}
@@ -349,7 +351,7 @@ func TestOneSiteProjectPageLeadsToItsClaim(t *testing.T) {
 	if title := htmlcheck.Text(htmlcheck.One(t, doc, "head > title")); title != "Lantern · AsHyAmS" {
 		t.Errorf("the one-site project page's title is %q", title)
 	}
-	claim := parsePage(t, out, claimPath(uuid(1), a))
+	claim := parsePage(t, out, paths.Claim(uuid(1), a))
 	if got := htmlcheck.Attr(htmlcheck.One(t, doc, `head meta[http-equiv="Content-Security-Policy"]`), "content"); got != "default-src 'none';base-uri 'none';form-action 'none'" {
 		t.Errorf("the one-site project page's CSP is %q, want one that allows nothing", got)
 	}
@@ -362,7 +364,7 @@ func TestOneSiteProjectPageLeadsToItsClaim(t *testing.T) {
 		t.Errorf("the one-site project page loads %d files, want none", n)
 	}
 
-	full := parsePage(t, out, projectPath(uuid(2)))
+	full := parsePage(t, out, paths.Project(uuid(2)))
 	if n, m := htmlcheck.Count(t, full, `head meta[http-equiv="refresh"]`), htmlcheck.Count(t, full, "body > header nav a"); n != 0 || m != len(nav) {
 		t.Errorf("the two-site project page has %d refreshes and %d navigation entries, want none and %d", n, m, len(nav))
 	}
@@ -373,17 +375,17 @@ func TestOneSiteProjectPageLeadsToItsClaim(t *testing.T) {
 	if crumbs := htmlcheck.Texts(t, claim, "main > p.muted a"); len(crumbs) != 0 {
 		t.Errorf("the one-site claim page's breadcrumb links %v, want no breadcrumb: the navigation's Projects is the list", crumbs)
 	}
-	two := parsePage(t, out, claimPath(uuid(2), a))
+	two := parsePage(t, out, paths.Claim(uuid(2), a))
 	if n := htmlcheck.Count(t, two, `main > p.muted a[href="../index.html"]`); n != 1 {
 		t.Errorf("a two-site claim page's breadcrumb links its project page %d times, want once", n)
 	}
 	conflicts := parsePage(t, out, "conflicts/index.html")
-	if n := htmlcheck.Count(t, conflicts, `main li a[href="../`+claimPath(uuid(3), a)+`"] > code[data-pub]`); n != 1 {
+	if n := htmlcheck.Count(t, conflicts, `main li a[href="../`+paths.Claim(uuid(3), a)+`"] > code[data-pub]`); n != 1 {
 		t.Errorf("the conflicts page links the moved one-site project's claim from its id %d times, want once", n)
 	}
 	for _, p := range res.Pages {
 		for _, l := range htmlcheck.All(t, parsePage(t, out, p), "a[href]") {
-			if h := htmlcheck.Attr(l, "href"); path.Join(path.Dir(p), h) == projectPath(uuid(1)) || path.Join(path.Dir(p), h) == projectPath(uuid(3)) {
+			if h := htmlcheck.Attr(l, "href"); path.Join(path.Dir(p), h) == paths.Project(uuid(1)) || path.Join(path.Dir(p), h) == paths.Project(uuid(3)) {
 				t.Errorf("%s links a one-site project page (%s), which only leads to its claim", p, h)
 			}
 		}
@@ -450,7 +452,7 @@ func TestClaimPageDownloadFirst(t *testing.T) {
 	site := f.Site("https://a.example/dreamweave.json", "Site A")
 	f.Claim(site, sampleManifest(uuid(1), "Lantern", 2))
 	_, out := build(t, state, Options{})
-	sec := htmlcheck.One(t, parsePage(t, out, claimPath(uuid(1), site)), "section.current")
+	sec := htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(1), site)), "section.current")
 	var order []string
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -483,7 +485,7 @@ func TestClaimPageDownloadFirst(t *testing.T) {
 }
 
 // TestLongPublisherTextIsBounded: a 100 KB summary costs a list row and a search row at most
-// summaryShown characters; the claim page still gives the whole summary, folded.
+// view.SummaryShown characters; the claim page still gives the whole summary, folded.
 func TestLongPublisherTextIsBounded(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
@@ -493,16 +495,16 @@ func TestLongPublisherTextIsBounded(t *testing.T) {
 	f.Claim(site, m)
 	_, out := build(t, state, Options{})
 	for _, p := range []string{"projects/index.html", "origins/" + site + "/index.html"} {
-		if b := readOut(t, out, p); bytes.Count(b, []byte("word ")) > summaryShown/5 {
-			t.Errorf("%s holds %d words of the summary, want at most %d", p, bytes.Count(b, []byte("word ")), summaryShown/5)
+		if b := readOut(t, out, p); bytes.Count(b, []byte("word ")) > view.SummaryShown/5 {
+			t.Errorf("%s holds %d words of the summary, want at most %d", p, bytes.Count(b, []byte("word ")), view.SummaryShown/5)
 		}
 	}
 	for name, b := range dataParts(t, out, find.Dir) {
-		if n := bytes.Count(b, []byte("word ")); n > 2*summaryShown/5 {
+		if n := bytes.Count(b, []byte("word ")); n > 2*view.SummaryShown/5 {
 			t.Errorf("search part %s holds %d words of the summary", name, n)
 		}
 	}
-	page := parsePage(t, out, claimPath(uuid(1), site))
+	page := parsePage(t, out, paths.Claim(uuid(1), site))
 	if s := htmlcheck.Text(htmlcheck.One(t, page, "#summary details p[data-pub]")); !strings.HasSuffix(s, "END") || len(s) < 100_000 {
 		t.Errorf("the claim page's folded summary is %d bytes, ending %q: want the whole summary", len(s), s[max(0, len(s)-10):])
 	}
@@ -520,7 +522,7 @@ func TestLongNameKeepsTitlesShort(t *testing.T) {
 	name := strings.TrimSpace(strings.Repeat("Trusted Safe Verified ", 140))
 	f.Claim(site, sampleManifest(uuid(1), name, 1))
 	_, out := build(t, state, Options{})
-	for _, p := range []string{claimPath(uuid(1), site), "projects/" + uuid(1) + "/index.html"} {
+	for _, p := range []string{paths.Claim(uuid(1), site), "projects/" + uuid(1) + "/index.html"} {
 		doc := parsePage(t, out, p)
 		title := strings.TrimSuffix(htmlcheck.Text(htmlcheck.One(t, doc, "title")), " · AsHyAmS")
 		if n := utf8.RuneCountInString(title); n > pubtext.MaxTitle || !strings.HasSuffix(title, "…") || !strings.HasPrefix(name, strings.TrimSuffix(title, "…")) {
@@ -550,9 +552,9 @@ func TestFrameStaysSmall(t *testing.T) {
 		budget int
 		leaf   bool
 	}{
-		claimKeyPath(c):                     {1150, true},
-		projectPath(c.Project):              {1300, false},
-		eventPath(res.Network.Events[0].ID): {1000, true},
+		paths.ClaimKey(c):                     {1150, true},
+		paths.Project(c.Project):              {1300, false},
+		paths.Event(res.Network.Events[0].ID): {1000, true},
 	} {
 		page := readOut(t, out, rel)
 		i, j := bytes.Index(page, []byte("<main")), bytes.Index(page, []byte("</main>"))
@@ -599,7 +601,7 @@ func TestChangedEventPageGivesBothManifests(t *testing.T) {
 		e.Changes = []diff.Change{{Change: "project-field", Field: "name", Before: []byte(`"Lamp"`), After: []byte(`"Lantern"`)}}
 	})
 	res, out := build(t, state, Options{})
-	doc := parsePage(t, out, eventPath(res.Network.Events[0].ID))
+	doc := parsePage(t, out, paths.Event(res.Network.Events[0].ID))
 	terms, facts := htmlcheck.Texts(t, doc, "dl dt"), htmlcheck.Texts(t, doc, "dl dd")
 	if !slices.Equal(terms, []string{"The site's file before, SHA-256", "The site's file after, SHA-256"}) || !slices.Equal(facts, []string{before, d}) {
 		t.Errorf("the facts are %q %q, want the manifest before and after", terms, facts)

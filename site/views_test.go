@@ -11,7 +11,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
 // TestRejectedOtherReason: when the manifest the crawler refused was refused for a reason
@@ -34,14 +35,14 @@ func TestRejectedOtherReason(t *testing.T) {
 		r.Rejected = &store.Rejected{SHA256: sha([]byte("newest")), Problem: "/releases/0/version: does not parse", Crawler: "test"}
 	})
 	_, out := build(t, state, Options{})
-	text := page(t, out, claimPath(other, site))
+	text := page(t, out, paths.Claim(other, site))
 	if want := "was refused by crawler version test: over the 16 MiB document limit."; !strings.Contains(text, want) {
 		t.Errorf("the claim page does not say %q: %.900s", want, text)
 	}
 	if strings.Contains(text, "for the reason above") {
 		t.Error("the claim page says the refusal had the reason above, which is another")
 	}
-	if text := page(t, out, claimPath(same, site)); !strings.Contains(text, "was refused by crawler version test, for the reason above.") {
+	if text := page(t, out, paths.Claim(same, site)); !strings.Contains(text, "was refused by crawler version test, for the reason above.") {
 		t.Errorf("the claim refused for its recorded problem does not point at it: %.900s", text)
 	}
 }
@@ -100,9 +101,9 @@ func TestSourcesAndSitesWording(t *testing.T) {
 			t.Errorf("the Sites page shows the nameless site %s as %q, want %q", site, got, want)
 		}
 	}
-	if !strings.Contains(page(t, out, originPath(ids["c"])), "Healthno longer enrolled (on the health page)") &&
-		!strings.Contains(page(t, out, originPath(ids["c"])), "Health no longer enrolled (on the health page)") {
-		t.Errorf("the unenrolled site's page explains a health it is not read for: %.1500s", page(t, out, originPath(ids["c"])))
+	if !strings.Contains(page(t, out, paths.Origin(ids["c"])), "Healthno longer enrolled (on the health page)") &&
+		!strings.Contains(page(t, out, paths.Origin(ids["c"])), "Health no longer enrolled (on the health page)") {
+		t.Errorf("the unenrolled site's page explains a health it is not read for: %.1500s", page(t, out, paths.Origin(ids["c"])))
 	}
 }
 
@@ -119,20 +120,20 @@ func TestMovePages(t *testing.T) {
 	f.Claim(b, sampleManifest(id, "Wanderer", 1), func(r *store.Claim) { r.MovedFrom = ptr(a) })
 	_, out := build(t, state, Options{})
 
-	if text := page(t, out, projectPath(id)); !strings.Contains(text, "Moved: continues as the claim from "+b+".") {
+	if text := page(t, out, paths.Project(id)); !strings.Contains(text, "Moved: continues as the claim from "+b+".") {
 		t.Errorf("the project page does not say the claim moved: %.1200s", text)
 	}
-	links := htmlcheck.All(t, parsePage(t, out, projectPath(id)), `main a[href="`+b+`/index.html"]`)
+	links := htmlcheck.All(t, parsePage(t, out, paths.Project(id)), `main a[href="`+b+`/index.html"]`)
 	if len(links) == 0 || !strings.Contains(htmlcheck.Text(links[0].Parent), "continues as the claim from") {
 		t.Errorf("the project page does not link the claim the move continues as (%d links to it)", len(links))
 	}
-	old := page(t, out, claimPath(id, a))
+	old := page(t, out, paths.Claim(id, a))
 	for _, want := range []string{"Moved. This claim continues at New Home. Evidence:", "crawler: " + store.ClaimPath(id, a) + " records moved_to " + b} {
 		if !strings.Contains(old, want) {
 			t.Errorf("the moved claim's page does not say %q: %.1500s", want, old)
 		}
 	}
-	if text := page(t, out, claimPath(id, b)); !strings.Contains(text, "Continues the claim from Old Home; evidence: crawler: ") {
+	if text := page(t, out, paths.Claim(id, b)); !strings.Contains(text, "Continues the claim from Old Home; evidence: crawler: ") {
 		t.Errorf("the claim a move continues as does not name the old one: %.1500s", text)
 	}
 	conflicts := page(t, out, "conflicts/index.html")
@@ -161,7 +162,7 @@ func TestRelationshipOddInputs(t *testing.T) {
 	g.Releases[0].Provides = []string{"lua:x"}
 	f.Claim(site, g)
 	_, out := build(t, state, Options{})
-	text := page(t, out, claimPath(from, site))
+	text := page(t, out, paths.Claim(from, site))
 	for _, want := range []string{"Odd input: names both a project and a capability; the protocol allows one; resolved by each",
 		"the constraint does not parse under the target's versioning (under the target's numeric scheme: "} {
 		if !strings.Contains(text, want) {
@@ -181,16 +182,16 @@ func TestRefOutsideTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &builder{n: n, names: names.New(n)}
-	b.refs = claimRefs(n, b.names)
+	b := &builder{Model: view.NewModel(n)}
+	b.Refs = view.ClaimRefs(n, b.Names)
 	c := n.Claims[0]
-	inTable := b.ref(c)
-	b.refs = map[*network.Claim]*claimRef{}
-	outside := b.ref(c)
+	inTable := b.Ref(c)
+	b.Refs = map[*network.Claim]*view.ClaimRef{}
+	outside := b.Ref(c)
 	if inTable == outside || !reflect.DeepEqual(inTable, outside) {
 		t.Errorf("ref outside the table = %+v, want a fresh copy of %+v", outside, inTable)
 	}
-	if outside.Path != claimPath(uuid(1), site) || outside.SiteText != "Site A" {
+	if outside.Path != paths.Claim(uuid(1), site) || outside.SiteText != "Site A" {
 		t.Errorf("ref outside the table: path %q, site %q", outside.Path, outside.SiteText)
 	}
 }
@@ -200,7 +201,7 @@ func TestRefOutsideTheBuild(t *testing.T) {
 // HTML to every list at that depth.
 func TestEntryRenderedOncePerPrefixAndDate(t *testing.T) {
 	b := boundBuilder(t, "Site <A> & \u202eB", "Held <b>", 2)
-	s := b.summarize(b.n.Claims[0])
+	s := b.Summarize(b.N.Claims[0])
 	list := &Page{Path: "projects/index.html"}
 	browse := &Page{Path: "browse/tag-x/index.html"}
 	other := &Page{Path: "browse/type-y/index.html"}
@@ -298,7 +299,7 @@ func TestFrameRenderedOncePerDepthAndSection(t *testing.T) {
 // and renders a claim's link once for each link prefix.
 func TestClaimLinkRenderedOncePerPrefix(t *testing.T) {
 	b := boundBuilder(t, "Site <A>", "Held <b>", 1)
-	c := b.n.Claims[0]
+	c := b.N.Claims[0]
 	for _, path := range []string{"projects/a/s/index.html", "projects/b/s/index.html", "releases/index.html", "projects/a/s/index.html"} {
 		p := &Page{Path: path}
 		got, err := b.claimlink(p, c)
@@ -333,7 +334,7 @@ func boundBuilder(t *testing.T, siteName, name string, releases int) *builder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &builder{n: n, names: names.New(n)}
+	b := &builder{Model: view.NewModel(n)}
 	if b.tmpl, err = loadTemplates(nil); err != nil {
 		t.Fatal(err)
 	}

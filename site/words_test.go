@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -175,8 +176,8 @@ func TestPublisherWordsNeverFailCheckSite(t *testing.T) {
 	if len(res.Pages) < 20 {
 		t.Fatalf("only %d pages", len(res.Pages))
 	}
-	for _, p := range []string{"projects/index.html", claimPath(uuid(1), site), claimPath(uuid(2), site), "health/index.html",
-		"origins/index.html", originPath(site), "gaps/index.html", "dependencies/index.html", "capabilities/index.html", "updates/index.html"} {
+	for _, p := range []string{"projects/index.html", paths.Claim(uuid(1), site), paths.Claim(uuid(2), site), "health/index.html",
+		"origins/index.html", paths.Origin(site), "gaps/index.html", "dependencies/index.html", "capabilities/index.html", "updates/index.html"} {
 		if !linkcheck.ForbiddenWords.MatchString(page(t, out, p)) {
 			t.Errorf("%s shows none of the publisher's forbidden words: the test would prove nothing", p)
 		}

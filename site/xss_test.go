@@ -22,6 +22,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 )
@@ -182,7 +183,7 @@ func TestXSSCorpus(t *testing.T) {
 			c.Health, c.Problem, c.Media = rec.Health, rec.Problem, rec.Media
 			c.Entry.Name = m.Project.Name
 		})
-		pages[claimPath(id, site)] = tc
+		pages[paths.Claim(id, site)] = tc
 	}
 	// An event whose name and changes carry hostile text.
 	first := uuid(1000)

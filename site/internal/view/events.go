@@ -1,4 +1,4 @@
-package site
+package view
 
 import (
 	"sort"
@@ -11,30 +11,31 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
 // derived is what the pages show about events beyond the model: each event's tags and
 // headline (catalog/diff/tags), its readable lines (catalog/diff.Lines), the events by tag, and
 // when this index first saw each release. All of it is read from the recorded events.
-type derived struct {
-	// Events newest first; events observed at the same time by claim name (pageOrder).
-	Events []*eventView
-	ByID   map[string]*eventView
+type Derived struct {
+	// Events newest first; events observed at the same time by claim name (PageOrder).
+	Events []*EventView
+	ByID   map[string]*EventView
 	// ByTag holds the events with each tag, newest first; Tags the tags in use, in the
 	// vocabulary's order.
-	ByTag map[string][]*eventView
+	ByTag map[string][]*EventView
 	Tags  []string
 	// ByClaim holds each claim's events, newest first.
-	ByClaim map[network.Key][]*eventView
+	ByClaim map[network.Key][]*EventView
 	// FirstSeen is, per claim and release version, the event in which this index first saw
 	// the release: the claim's first observation (event kind observed, the release in the
 	// manifest observed) or the change that added it (a top-level release-added).
-	FirstSeen map[network.Key]map[string]*eventView
+	FirstSeen map[network.Key]map[string]*EventView
 }
 
-// eventView is an event as the pages show it.
-type eventView struct {
+// Event is an event as the pages show it.
+type EventView struct {
 	*store.Event
 	Tags     []string
 	Headline string
@@ -48,26 +49,26 @@ type eventView struct {
 	Site, Title string
 	// Path is the event's page; TagLinks are its tags with their pages. Badges are the tags
 	// the event's page and lines show beside Title: TagLinks but the observed tag of a first
-	// observation, which Title already says (listedPhrase).
+	// observation, which Title already says (ListedPhrase).
 	Path             string
-	TagLinks, Badges []tagLink
+	TagLinks, Badges []TagLink
 }
 
-// tagLink is a tag of the updates vocabulary and its page.
-type tagLink struct{ Name, Path string }
+// TagLink is a tag of the updates vocabulary and its page.
+type TagLink struct{ Name, Path string }
 
-// tagLinks are tags with their pages.
-func tagLinks(tags []string) []tagLink {
-	out := make([]tagLink, len(tags))
+// TagLinks are tags with their pages.
+func TagLinks(tags []string) []TagLink {
+	out := make([]TagLink, len(tags))
 	for i, t := range tags {
-		out[i] = tagLink{Name: t, Path: tagPath(t)}
+		out[i] = TagLink{Name: t, Path: paths.Tag(t)}
 	}
 	return out
 }
 
 // siteHeadline puts the site after the name the headline starts with (tags.Headline starts
 // with the event's name, else its project id); a headline that does not gets the site at
-// its end, and a first observation is said in a player's words (playerRest). The title goes
+// its end, and a first observation is said in a player's words (PlayerRest). The title goes
 // to <title>, the event page's heading and the lists of updates, so the publisher parts are
 // made plain (pubtext.Plain).
 func siteHeadline(e *store.Event, headline, site string) string {
@@ -76,7 +77,7 @@ func siteHeadline(e *store.Event, headline, site string) string {
 		name = e.Project
 	}
 	if rest, ok := strings.CutPrefix(headline, name); ok && name != "" {
-		return pubtext.Plain(name) + " (" + pubtext.Plain(site) + ")" + playerRest(e.Kind, textdir.Strip(rest))
+		return pubtext.Plain(name) + " (" + pubtext.Plain(site) + ")" + PlayerRest(e.Kind, textdir.Strip(rest))
 	}
 	return pubtext.Plain(headline) + " (" + pubtext.Plain(site) + ")"
 }
@@ -87,14 +88,14 @@ var tagOrder = []string{tags.Release, tags.Breaking, tags.Migration, tags.Depend
 	tags.Development, tags.Observed, tags.Listing, tags.Moved}
 
 // derive computes every event's view, the events by tag and claim, and first-seen times.
-func derive(n *network.Network, sn *names.Names) *derived {
-	d := &derived{
-		ByID:      map[string]*eventView{},
-		ByTag:     map[string][]*eventView{},
-		ByClaim:   map[network.Key][]*eventView{},
-		FirstSeen: map[network.Key]map[string]*eventView{},
+func Derive(n *network.Network, sn *names.Names) *Derived {
+	d := &Derived{
+		ByID:      map[string]*EventView{},
+		ByTag:     map[string][]*EventView{},
+		ByClaim:   map[network.Key][]*EventView{},
+		FirstSeen: map[network.Key]map[string]*EventView{},
 	}
-	sorted := pageOrder(n, format.SortEvents(n.Events))
+	sorted := PageOrder(n, format.SortEvents(n.Events))
 	for i := range sorted {
 		e := &sorted[i]
 		v := newEventView(n, sn, e)
@@ -106,9 +107,9 @@ func derive(n *network.Network, sn *names.Names) *derived {
 			d.ByTag[t] = append(d.ByTag[t], v)
 		}
 	}
-	d.Tags = tagsInUse(d.ByTag)
+	d.Tags = TagsInUse(d.ByTag)
 	for k, evs := range d.ByClaim {
-		if seen := firstSeen(n.ByKey[k], evs); len(seen) > 0 {
+		if seen := FirstSeen(n.ByKey[k], evs); len(seen) > 0 {
 			d.FirstSeen[k] = seen
 		}
 	}
@@ -116,8 +117,8 @@ func derive(n *network.Network, sn *names.Names) *derived {
 }
 
 // newEventView is e as the pages show it: tags, headline, lines, its claim and site.
-func newEventView(n *network.Network, sn *names.Names, e *store.Event) *eventView {
-	v := &eventView{Event: e, Tags: tags.Tags(*e), Headline: tags.Headline(*e), Lines: diff.Lines(e.Changes)}
+func newEventView(n *network.Network, sn *names.Names, e *store.Event) *EventView {
+	v := &EventView{Event: e, Tags: tags.Tags(*e), Headline: tags.Headline(*e), Lines: diff.Lines(e.Changes)}
 	v.Claim = n.ByKey[network.Key{Project: e.Project, Site: e.Origin}]
 	switch o := n.OriginByID[e.Origin]; {
 	case v.Claim != nil:
@@ -128,7 +129,7 @@ func newEventView(n *network.Network, sn *names.Names, e *store.Event) *eventVie
 		v.Site = e.Origin
 	}
 	v.Title = siteHeadline(e, v.Headline, v.Site)
-	v.Path, v.TagLinks = eventPath(e.ID), tagLinks(v.Tags)
+	v.Path, v.TagLinks = paths.Event(e.ID), TagLinks(v.Tags)
 	v.Badges = v.TagLinks
 	if e.Kind == store.EventObserved {
 		v.Badges = nil
@@ -141,9 +142,9 @@ func newEventView(n *network.Network, sn *names.Names, e *store.Event) *eventVie
 	return v
 }
 
-// tagsInUse are the tags of byTag in the vocabulary's order (tagOrder), then the tags outside
+// TagsInUse are the tags of byTag in the vocabulary's order (tagOrder), then the tags outside
 // the vocabulary this build knows, sorted.
-func tagsInUse(byTag map[string][]*eventView) []string {
+func TagsInUse(byTag map[string][]*EventView) []string {
 	var out []string
 	known := map[string]bool{}
 	for _, t := range tagOrder {
@@ -162,16 +163,16 @@ func tagsInUse(byTag map[string][]*eventView) []string {
 	return append(out, extra...)
 }
 
-// firstSeen is, per release version of claim c (nil when the state no longer holds it), the
+// FirstSeen is, per release version of claim c (nil when the state no longer holds it), the
 // event of evs (c's events, newest first) in which this index first saw the release. It walks
 // the events oldest first. A release is first seen in the event whose top-level release-added
 // names it. The releases no event added were in the manifest when the claim was first
 // observed, but only when the recorded history is complete: the observed event and every
 // later manifest change link digest to digest up to the held manifest. Otherwise the page says
 // the time was not recorded.
-func firstSeen(c *network.Claim, evs []*eventView) map[string]*eventView {
-	seen := map[string]*eventView{}
-	var observed *eventView
+func FirstSeen(c *network.Claim, evs []*EventView) map[string]*EventView {
+	seen := map[string]*EventView{}
+	var observed *EventView
 	chain, prev := false, ""
 	for i := len(evs) - 1; i >= 0; i-- {
 		v := evs[i]
@@ -201,11 +202,11 @@ func firstSeen(c *network.Claim, evs []*eventView) map[string]*eventView {
 	return seen
 }
 
-// pageOrder is the order the pages list events in: newest first, and events observed at the
+// PageOrder is the order the pages list events in: newest first, and events observed at the
 // same time (one refresh records many) by the claim's name as people read it (case-folded),
 // then project id and site, then event id, so a refresh's updates read alphabetically rather
 // than in hash order. events.json keeps format.SortEvents' order (newest, then id).
-func pageOrder(n *network.Network, es []store.Event) []store.Event {
+func PageOrder(n *network.Network, es []store.Event) []store.Event {
 	name := func(e *store.Event) string {
 		if c := n.ByKey[network.Key{Project: e.Project, Site: e.Origin}]; c != nil {
 			return strings.ToLower(c.Name)

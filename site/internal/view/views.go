@@ -1,4 +1,4 @@
-package site
+package view
 
 import (
 	"html/template"
@@ -7,13 +7,14 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/names"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
-// claimRef is a claim as every page that links or lists it shows it: its page, how its site
+// ClaimRef is a claim as every page that links or lists it shows it: its page, how its site
 // is named, its badges and its health in words. It is computed once per build for every
-// claim (claimRefs), so a template prints fields instead of calling a function per word.
-type claimRef struct {
+// claim (ClaimRefs), so a template prints fields instead of calling a function per word.
+type ClaimRef struct {
 	C *network.Claim
 	// Path is the claim's page, relative to the output root; SitePath its site's page.
 	Path, SitePath string
@@ -55,16 +56,16 @@ type claimRef struct {
 	RejectedWhy  template.HTML
 }
 
-// newClaimRef computes c's claimRef with the build's site names.
-func newClaimRef(sn *names.Names, c *network.Claim) *claimRef {
-	r := &claimRef{C: c, Path: claimKeyPath(c), SiteLabel: names.SiteLabel(c), SiteText: sn.ClaimSiteText(c),
+// newClaimRef computes c's ClaimRef with the build's site names.
+func newClaimRef(sn *names.Names, c *network.Claim) *ClaimRef {
+	r := &ClaimRef{C: c, Path: paths.ClaimKey(c), SiteLabel: names.SiteLabel(c), SiteText: sn.ClaimSiteText(c),
 		SiteAddr: names.Address(c.Origin, sn.SharedName(c)),
 		ShowID:   c.Conflict != nil || sn.SharedName(c), Badges: health.ClaimBadges(c), Stale: health.StalenessOf(c),
 		Anchor: health.ClaimAnchor(c), Health: health.ClaimText(c), Excluded: health.ExcludedText(c)}
 	r.HealthPath = health.Link(r.Anchor)
-	r.SitePath, r.SiteEnrolled = originPath(c.Site), health.Enrolled(c.Origin)
+	r.SitePath, r.SiteEnrolled = paths.Origin(c.Site), health.Enrolled(c.Origin)
 	if m := c.MovedTo; m != nil {
-		r.MovedToPath = claimPath(m.To.Project, m.To.Site)
+		r.MovedToPath = paths.Claim(m.To.Project, m.To.Site)
 	}
 	switch r.Stale {
 	case health.StaleCached, health.StaleNever:
@@ -82,33 +83,33 @@ func newClaimRef(sn *names.Names, c *network.Claim) *claimRef {
 	return r
 }
 
-// claimRefs computes the claimRef of every claim of n.
-func claimRefs(n *network.Network, sn *names.Names) map[*network.Claim]*claimRef {
-	out := make(map[*network.Claim]*claimRef, len(n.Claims))
+// ClaimRefs computes the ClaimRef of every claim of n.
+func ClaimRefs(n *network.Network, sn *names.Names) map[*network.Claim]*ClaimRef {
+	out := make(map[*network.Claim]*ClaimRef, len(n.Claims))
 	for _, c := range n.Claims {
 		out[c] = newClaimRef(sn, c)
 	}
 	return out
 }
 
-// ref is c's claimRef: the template function "ref", which looks up what claimRefs computed
+// ref is c's ClaimRef: the template function "ref", which looks up what ClaimRefs computed
 // for the claims the model's structures hold (relationship targets, conflicts, users).
-func (b *builder) ref(c *network.Claim) *claimRef {
-	if r := b.refs[c]; r != nil {
+func (m *Model) Ref(c *network.Claim) *ClaimRef {
+	if r := m.Refs[c]; r != nil {
 		return r
 	}
-	return newClaimRef(b.names, c)
+	return newClaimRef(m.Names, c)
 }
 
-// siteRow is newOriginRow with what the pages show of the site: its page, names, health in
+// SiteRow is NewOriginRow with what the pages show of the site: its page, names, health in
 // words and where the health page lists it.
-func (b *builder) siteRow(o *network.Origin) *originRow {
-	r := newOriginRow(o)
-	r.Path, r.Name, r.Text = originPath(o.ID), names.OriginName(o), b.names.OriginText(o)
+func (m *Model) SiteRow(o *network.Origin) *OriginRow {
+	r := NewOriginRow(o)
+	r.Path, r.Name, r.Text = paths.Origin(o.ID), names.OriginName(o), m.Names.OriginText(o)
 	r.Named, r.ShowID = r.Name != o.ID, r.Text != r.Name
 	r.Addr = names.Address(o, true)
 	r.Enrolled = health.Enrolled(o)
-	r.HealthText, r.Healthy = siteHealthText(r), siteHealthy(r)
+	r.HealthText, r.Healthy = SiteHealthText(r), SiteHealthy(r)
 	r.Anchor = health.SiteAnchor(o.ID)
 	r.HealthPath = health.Link(r.Anchor)
 	r.Out = len(o.Claims) - len(o.Listed)
@@ -118,8 +119,8 @@ func (b *builder) siteRow(o *network.Origin) *originRow {
 	return r
 }
 
-// sourceRow is an enrolled source as the health and site pages show it.
-type sourceRow struct {
+// SourceRow is an enrolled source as the health and site pages show it.
+type SourceRow struct {
 	store.Source
 	// Anchor is the source's id on the health page.
 	Anchor string
@@ -130,23 +131,23 @@ type sourceRow struct {
 	// a resolved source.
 	Why template.HTML
 	// Steps are the discovery trail's URLs and outcomes, quotations marked (health.ProblemHTML).
-	Steps []trailStep
+	Steps []TrailStep
 }
 
-// trailStep is one URL of a discovery trail and what came back.
-type trailStep struct {
+// TrailStep is one URL of a discovery trail and what came back.
+type TrailStep struct {
 	URL     string
 	Outcome template.HTML
 }
 
-// sourceRow computes s's sourceRow.
-func (b *builder) sourceRow(s store.Source) *sourceRow {
-	r := &sourceRow{Source: s, Anchor: health.SourceAnchor(s.URL)}
+// SourceRow computes s's SourceRow.
+func (m *Model) SourceRow(s store.Source) *SourceRow {
+	r := &SourceRow{Source: s, Anchor: health.SourceAnchor(s.URL)}
 	if s.Origin != nil {
 		id := *s.Origin
-		r.SitePath, r.SiteAnchor, r.SiteName = originPath(id), health.SiteAnchor(id), id
-		if o := b.n.OriginByID[id]; o != nil {
-			r.SiteName = b.names.OriginText(o)
+		r.SitePath, r.SiteAnchor, r.SiteName = paths.Origin(id), health.SiteAnchor(id), id
+		if o := m.N.OriginByID[id]; o != nil {
+			r.SiteName = m.Names.OriginText(o)
 		}
 	}
 	switch s.Health {
@@ -157,14 +158,14 @@ func (b *builder) sourceRow(s store.Source) *sourceRow {
 		r.Why = health.WhyHTML("not resolved", s.Problem)
 	}
 	for _, st := range s.Trail {
-		r.Steps = append(r.Steps, trailStep{URL: st.URL, Outcome: health.ProblemHTML(st.Outcome)})
+		r.Steps = append(r.Steps, TrailStep{URL: st.URL, Outcome: health.ProblemHTML(st.Outcome)})
 	}
 	return r
 }
 
-// relView is a resolved relationship as the pages show it: its targets' checks in words,
+// RelView is a resolved relationship as the pages show it: its targets' checks in words,
 // its odd inputs with quotations marked, and the pages it links.
-type relView struct {
+type RelView struct {
 	*network.Relationship
 	// CapPath is the capability's page ("" when the relationship names none); Anchor the id
 	// of the stating release on its claim's page.
@@ -175,16 +176,16 @@ type relView struct {
 	CheckText, YesNo string
 	// Targets are the relationship's targets; ProjectTargets those found by project id,
 	// each checked on its own (projectTargets).
-	Targets, ProjectTargets []*targetView
+	Targets, ProjectTargets []*TargetView
 	// Problems are the odd inputs, quotations marked (health.ProblemHTML: escaped text and <bdi>
 	// elements only).
 	Problems []template.HTML
 }
 
-// targetView is one target of a relationship with its check in words.
-type targetView struct {
+// TargetView is one target of a relationship with its check in words.
+type TargetView struct {
 	*network.Resolution
-	// CheckText and YesNo are as relView's, for this target.
+	// CheckText and YesNo are as RelView's, for this target.
 	CheckText, YesNo string
 	// Detail is the parse error, quotations marked (health.ProblemHTML), "" when none.
 	Detail template.HTML
@@ -201,14 +202,14 @@ func yesNo(b *bool) string {
 	return "no"
 }
 
-// newRelView computes r's relView.
-func newRelView(r *network.Relationship) *relView {
-	v := &relView{Relationship: r, Anchor: releaseAnchor(r.Release.Version), CheckText: checkText(r.Check), YesNo: yesNo(r.Satisfied)}
+// NewRelView computes r's RelView.
+func NewRelView(r *network.Relationship) *RelView {
+	v := &RelView{Relationship: r, Anchor: ReleaseAnchor(r.Release.Version), CheckText: CheckText(r.Check), YesNo: yesNo(r.Satisfied)}
 	if r.Capability != "" {
-		v.CapPath = capabilityPath(r.Capability)
+		v.CapPath = paths.Capability(r.Capability)
 	}
 	for _, t := range r.Targets {
-		tv := &targetView{Resolution: t, CheckText: checkText(t.Check), YesNo: yesNo(t.Satisfied)}
+		tv := &TargetView{Resolution: t, CheckText: CheckText(t.Check), YesNo: yesNo(t.Satisfied)}
 		if t.Detail != "" {
 			tv.Detail = health.ProblemHTML(t.Detail)
 		}
@@ -223,69 +224,69 @@ func newRelView(r *network.Relationship) *relView {
 	return v
 }
 
-// relViews are the relViews of rs, in order.
-func relViews(rs []*network.Relationship) []*relView {
-	out := make([]*relView, len(rs))
+// RelViews are the RelViews of rs, in order.
+func RelViews(rs []*network.Relationship) []*RelView {
+	out := make([]*RelView, len(rs))
 	for i, r := range rs {
-		out[i] = newRelView(r)
+		out[i] = NewRelView(r)
 	}
 	return out
 }
 
-// moveView is a move as the pages show it: its project's page and its evidence.
-type moveView struct {
+// MoveView is a move as the pages show it: its project's page and its evidence.
+type MoveView struct {
 	*network.Move
 	// ProjectPath is where a link to the project leads (builder.projectLink).
 	ProjectPath string
 	// Evidence is the move's evidence, each detail with quotations marked.
-	Evidence []evidenceView
+	Evidence []EvidenceView
 }
 
-// evidenceView is one reason to believe a move: its kind and, with quotations marked
+// EvidenceView is one reason to believe a move: its kind and, with quotations marked
 // (health.ProblemHTML: escaped text and <bdi> elements only), where it is.
-type evidenceView struct {
+type EvidenceView struct {
 	Kind   string
 	Detail template.HTML
 }
 
-// moveView computes m's moveView.
-func (b *builder) moveView(m *network.Move) *moveView {
-	v := &moveView{Move: m, ProjectPath: b.projectLink(m.Project)}
+// MoveView computes m's MoveView.
+func (vm *Model) MoveView(m *network.Move) *MoveView {
+	v := &MoveView{Move: m, ProjectPath: vm.ProjectLink(m.Project)}
 	for _, e := range m.Evidence {
-		v.Evidence = append(v.Evidence, evidenceView{Kind: e.Kind, Detail: health.ProblemHTML(e.Detail)})
+		v.Evidence = append(v.Evidence, EvidenceView{Kind: e.Kind, Detail: health.ProblemHTML(e.Detail)})
 	}
 	return v
 }
 
-// conflictsData is the conflicts page: every identity conflict and move.
-type conflictsData struct {
-	Conflicts []conflictRow
-	Moves     []*moveView
+// ConflictsData is the conflicts page: every identity conflict and move.
+type ConflictsData struct {
+	Conflicts []ConflictRow
+	Moves     []*MoveView
 	// Unmatched are the curation entries that match nothing (network.Network.Unmatched).
 	Unmatched []string
 }
 
-// conflictRow is an identity conflict and where a link to its project leads
+// ConflictRow is an identity conflict and where a link to its project leads
 // (builder.projectLink).
-type conflictRow struct {
+type ConflictRow struct {
 	*network.Conflict
 	ProjectPath string
 }
 
-// capView is a capability and its page, with its references as relViews.
-type capView struct {
+// CapView is a capability and its page, with its references as RelViews.
+type CapView struct {
 	*network.Capability
 	Path       string
-	References []*relView
+	References []*RelView
 	// Referrers counts the distinct claims whose current release references it.
 	Referrers int
 }
 
-// capViews are the capabilities of n as their pages show them.
-func capViews(n *network.Network) []*capView {
-	out := make([]*capView, len(n.Capabilities))
+// CapViews are the capabilities of n as their pages show them.
+func CapViews(n *network.Network) []*CapView {
+	out := make([]*CapView, len(n.Capabilities))
 	for i, c := range n.Capabilities {
-		out[i] = &capView{Capability: c, Path: capabilityPath(c.Name), References: relViews(c.References)}
+		out[i] = &CapView{Capability: c, Path: paths.Capability(c.Name), References: RelViews(c.References)}
 		seen := map[*network.Claim]bool{}
 		for _, u := range c.Users {
 			if !seen[u.From] {

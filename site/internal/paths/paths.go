@@ -1,4 +1,6 @@
-package site
+// Package paths names the pages of a built site: each page's file, relative to the output
+// root, and links between them.
+package paths
 
 import (
 	"crypto/sha256"
@@ -9,18 +11,29 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// Page paths, relative to the output root and slash-separated. Every page is a directory's
+// Page paths are relative to the output root and slash-separated. Every page is a directory's
 // index.html, and links name the index.html itself, so the site works from files alone
 // (file://, a USB stick) as well as from any static host.
 
-func claimPath(project, site string) string {
+// Claim is the page of the claim of project at site.
+func Claim(project, site string) string {
 	return "projects/" + project + "/" + site + "/index.html"
 }
-func projectPath(id string) string      { return "projects/" + id + "/index.html" }
-func originPath(site string) string     { return "origins/" + site + "/index.html" }
-func eventPath(id string) string        { return "updates/" + id + "/index.html" }
-func tagPath(tag string) string         { return "updates/" + tag + "/index.html" }
-func capabilityPath(name string) string { return "capabilities/" + CapabilityDir(name) + "/index.html" }
+
+// Project is the page of the project id.
+func Project(id string) string { return "projects/" + id + "/index.html" }
+
+// Origin is the page of the site.
+func Origin(site string) string { return "origins/" + site + "/index.html" }
+
+// Event is the page of the event id.
+func Event(id string) string { return "updates/" + id + "/index.html" }
+
+// Tag is the update list of tag's directory (TagDir).
+func Tag(tag string) string { return "updates/" + tag + "/index.html" }
+
+// Capability is the page of the capability name.
+func Capability(name string) string { return "capabilities/" + CapabilityDir(name) + "/index.html" }
 
 // CapabilityDir is the directory name of a capability's page. Capability names may hold ':'
 // and other characters that are unsafe or ambiguous in paths, so the name is a readable slug
@@ -35,23 +48,23 @@ func CapabilityDir(name string) string {
 	return h
 }
 
-// claimKeyPath is claimPath for a model claim.
-func claimKeyPath(c *network.Claim) string { return claimPath(c.Project, c.Site) }
+// ClaimKey is Claim for a model claim.
+func ClaimKey(c *network.Claim) string { return Claim(c.Project, c.Site) }
 
 // rootOf is the relative prefix from a page at p to the output root: "" for index.html,
 // "../" for projects/index.html, and so on.
-func rootOf(p string) string { return strings.Repeat("../", strings.Count(p, "/")) }
+func Root(p string) string { return strings.Repeat("../", strings.Count(p, "/")) }
 
 // relURL is target (relative to the root) as seen from a page at p.
-func relURL(p, target string) string { return rootOf(p) + target }
+func Rel(p, target string) string { return Root(p) + target }
 
 // dirURL is the public (directory) form of a page path: "projects/x/index.html" gives
 // "projects/x/", "index.html" gives "".
-func dirURL(p string) string { return strings.TrimSuffix(p, "index.html") }
+func Dir(p string) string { return strings.TrimSuffix(p, "index.html") }
 
 // tagDir is a tag's directory under updates/: the tag itself for the vocabulary's words, a
 // slug for anything else, so a tag can never name a path outside updates/.
-func tagDir(tag string) string {
+func TagDir(tag string) string {
 	s := store.Slug(tag)
 	switch {
 	case s == "":
