@@ -16,30 +16,22 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
-// CorpusRoot is ../shared/corpus beside the repository, whichever package's test asks. When
-// it is absent the test is skipped, or fails under CI (ASHYAMS_CI), which runs with it.
+// CorpusRoot is ../shared/corpus (catalog/corpustest). When it is absent the test is skipped,
+// or fails under CI (ASHYAMS_CI), which runs with it.
 func CorpusRoot(tb testing.TB) string {
 	tb.Helper()
-	dir, err := os.Getwd() // a test runs in its package's directory, inside the repository
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil || filepath.Dir(dir) == dir {
-			break
-		}
-		dir = filepath.Dir(dir)
-	}
-	root := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(filepath.Join(root, "state", "network.json")); err != nil {
+	p, ok := corpustest.Find("state/network.json")
+	if !ok {
 		if os.Getenv("ASHYAMS_CI") != "" {
-			tb.Fatalf("../shared/corpus is absent (%v), and CI runs with it beside the clone", err)
+			tb.Fatal("../shared/corpus is absent, and CI runs with it beside the clone")
 		}
-		tb.Skipf("../shared/corpus is absent (%v): the test needs the real state tree", err)
+		tb.Skip("../shared/corpus is absent: the test needs the real state tree")
 	}
-	return root
+	return filepath.Dir(filepath.Dir(p))
 }
 
 // WriteSite writes files (slash path -> content) under a new temporary directory and returns
