@@ -7,16 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -208,13 +204,9 @@ func TestDrillHalfFinishedDeploymentNeverSettles(t *testing.T) {
 	l.sameHeld(before)
 }
 
-// origRaw is the corpus's Tallow manifest as published.
+// origRaw is a lab manifest as first published.
 func (l *lab) origRaw(t *testing.T, project string) []byte {
-	b, err := os.ReadFile(filepath.Join(corpustest.Path(t, "www"), filepath.FromSlash(manifestPath(tplDir, project))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return l.orig[manifestPath(tplDir, project)]
 }
 
 func TestDrillWithdrawalAndRestore(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -22,8 +23,8 @@ import (
 )
 
 // The drill lab: two real sites of the corpus (the Mod Template with Candlelight and Tallow,
-// dream-ini with one project) served on loopback from a web root the drills change between
-// refreshes, and a state directory of their own.
+// dream-ini with one project), or generatedLab's stand-ins without ../shared, served on
+// loopback from a web root the drills change between refreshes, and a state directory.
 const (
 	host    = "dreamweave-mp.github.io"
 	tplDir  = host + "/DreamWeave-Mod-Template"
@@ -39,6 +40,7 @@ type lab struct {
 	t     *testing.T
 	mu    sync.Mutex
 	files map[string][]byte // the raw web root: "<host>/<path>" -> bytes as published
+	orig  map[string][]byte // files as first published
 	srv   *loopback.Server
 	state string
 	sl    *sleeper
@@ -71,9 +73,15 @@ func (l *lab) redirects(m map[string]redirect) {
 
 func newLab(t *testing.T) *lab {
 	t.Helper()
-	www := corpustest.Path(t, "www")
 	l := &lab{t: t, files: map[string][]byte{}, sl: &sleeper{}, state: filepath.Join(t.TempDir(), "state")}
+	www, ok := corpustest.Find("www")
+	if !ok {
+		l.files = generatedLab(t)
+	}
 	for _, dir := range []string{tplDir, iniDir} {
+		if !ok {
+			break
+		}
 		root := filepath.Join(www, filepath.FromSlash(dir))
 		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 			if err != nil || e.IsDir() {
@@ -88,6 +96,7 @@ func newLab(t *testing.T) *lab {
 			t.Fatal(err)
 		}
 	}
+	l.orig = maps.Clone(l.files)
 	srv, err := loopback.Start(l.root(), loopback.Options{Wrap: func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			l.mu.Lock()

@@ -22,7 +22,6 @@ import (
 	"image/png"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -301,20 +300,10 @@ func Candlelight(tb testing.TB) map[string]any { return fixture(tb, "candlelight
 func Tallow(tb testing.TB) map[string]any { return fixture(tb, "tallow.json") }
 
 // Program is the reference's Lantern Forge fixture: a program built per platform.
+// Without ../shared each is corpustest's generated stand-in.
 func Program(tb testing.TB) map[string]any { return fixture(tb, "lantern-forge.json") }
 
-func fixture(tb testing.TB, name string) map[string]any {
-	tb.Helper()
-	b, err := os.ReadFile(corpustest.Path(tb, "fixtures/"+name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		tb.Fatalf("fixture %s: %v", name, err)
-	}
-	return m
-}
+func fixture(tb testing.TB, name string) map[string]any { return corpustest.Fixture(tb, name) }
 
 // Copy is a deep copy of a JSON value.
 func Copy(tb testing.TB, m map[string]any) map[string]any {

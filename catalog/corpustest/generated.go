@@ -1,0 +1,165 @@
+package corpustest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Project ids of the corpus's fixtures, which the generated stand-ins keep.
+const (
+	CandlelightID  = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90"
+	TallowID       = "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14"
+	LanternForgeID = "7c1e4b2a-9d3f-4e8a-b6c5-2f1a0d9e8b73"
+)
+
+// Project describes a generated manifest.
+type Project struct {
+	ID, Name, Summary, Type, Page string
+	Versions                      []string // the development head, the stable head, then older stable releases
+	Relationships                 []any    // every release's, as JSON values
+	Provides                      []string
+	Components                    []string // component ids, the first required, each with OpenMW install data; nil: "main"
+	Platforms                     []string // "os/arch", one artifact each; nil: one flat artifact
+	Media                         []any
+}
+
+// Doc is a site index or a manifest with its keys in the order publishers write them.
+type Doc struct {
+	SchemaVersion string         `json:"schema_version"`
+	Document      string         `json:"document"`
+	Generator     string         `json:"generator"`
+	Site          map[string]any `json:"site,omitempty"`
+	Projects      []any          `json:"projects,omitempty"`
+	Project       map[string]any `json:"project,omitempty"`
+	Channels      map[string]any `json:"channels,omitempty"`
+	Releases      []any          `json:"releases,omitempty"`
+}
+
+// Manifest is p as a valid DreamWeave project manifest.
+func Manifest(p Project) Doc {
+	repo := "https://code.example/" + strings.ReplaceAll(strings.ToLower(p.Name), " ", "-")
+	comps := p.Components
+	if comps == nil {
+		comps = []string{"main"}
+	}
+	var components []any
+	installs := map[string]any{}
+	for i, c := range comps {
+		components = append(components, map[string]any{"id": c, "name": p.Name + " " + c, "path": c, "required": i == 0,
+			"default": true, "requires": []any{}, "conflicts": []any{}, "suggested_with": []any{}})
+		installs[c] = map[string]any{"data_directories": []any{c}, "content_files": []any{p.Name + "-" + c + ".omwscripts"},
+			"groundcover_files": []any{}, "fallback_archives": []any{}, "fallback_entries": map[string]any{}, "config": false, "requires_content": []any{}}
+	}
+	rels, provides := p.Relationships, p.Provides
+	if rels == nil {
+		rels = []any{}
+	}
+	if provides == nil {
+		provides = []string{}
+	}
+	platforms := p.Platforms
+	if platforms == nil {
+		platforms = []string{""}
+	}
+	var releases []any
+	for i, v := range p.Versions {
+		ch := "stable"
+		if i == 0 {
+			ch = "development"
+		}
+		var artifacts []any
+		for _, pl := range platforms {
+			a := map[string]any{"id": "flat", "format": "flat", "filename": "p-" + v + ".zip", "media_type": "application/zip",
+				"size": 1000 + i, "digests": map[string]any{"sha256": digest(p.ID + v + pl)},
+				"sources":    []any{map[string]any{"url": repo + "/releases/" + v + "/p.zip", "kind": "publisher"}},
+				"signatures": []any{}}
+			if os, arch, ok := strings.Cut(pl, "/"); ok {
+				a["id"], a["platform"] = os+"-"+strings.ReplaceAll(arch, "_", "-"), map[string]any{"os": os, "arch": arch}
+				a["filename"] = "p-" + v + "-" + os + "-" + arch + ".zip"
+			}
+			artifacts = append(artifacts, a)
+		}
+		releases = append(releases, map[string]any{
+			"version": v, "channel": ch, "date": fmt.Sprintf("2026-09-%02d", 30-i), "status": "available",
+			"source":   map[string]any{"repository": repo, "tag": v, "revision": digest(v)[:40]},
+			"runtimes": map[string]any{"openmw": ">=0.49"}, "platforms": []any{}, "provides": provides,
+			"relationships": rels, "components": components, "groups": []any{},
+			"extensions":          map[string]any{"openmw": map[string]any{"components": installs, "requires_content": []any{}, "settings": []any{}}},
+			"critical_extensions": []any{"openmw"}, "artifacts": artifacts,
+		})
+	}
+	media := p.Media
+	if media == nil {
+		media = []any{}
+	}
+	return Doc{SchemaVersion: "2", Document: "project", Generator: "corpustest",
+		Project: map[string]any{
+			"id": p.ID, "name": p.Name, "summary": p.Summary, "type": p.Type, "status": "active", "versioning": "numeric",
+			"game": "morrowind", "tags": []any{"OpenMW"}, "maintainers": []any{}, "integrations": map[string]any{},
+			"links": map[string]any{"page": p.Page, "source": repo, "issues": repo + "/issues"}, "media": media, "credits": []any{},
+		},
+		Channels: map[string]any{"development": map[string]any{"version": p.Versions[0]}, "stable": map[string]any{"version": p.Versions[1]}},
+		Releases: releases,
+	}
+}
+
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// Fixtures stand in for the corpus's fixtures/<name>, keeping the facts tests rely on.
+var Fixtures = map[string]Project{
+	// A mod with three releases that requires Tallow (>=1.0), provides dreamweave:dynamic-lights,
+	// recommends Tamriel Rebuilt by URL, conflicts with mods it names only, has a card image.
+	"candlelight.json": {ID: CandlelightID, Name: "Candlelight", Type: "mod", Summary: "Lights that know what time it is.",
+		Page: "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/home/", Versions: []string{"1.1.1-dev.0", "1.1.0", "1.0.0"},
+		Relationships: []any{
+			map[string]any{"kind": "requires", "project": TallowID, "name": "Tallow", "version": ">=1.0",
+				"url": "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/simplified/"},
+			map[string]any{"kind": "recommends", "name": "Tamriel Rebuilt", "url": "https://www.tamriel-rebuilt.org/"},
+			map[string]any{"kind": "conflicts", "name": "Other mods that script vanilla light records"},
+		},
+		Provides: []string{"dreamweave:dynamic-lights"}, Components: []string{"core", "tamriel-rebuilt", "flames-2k", "flames-4k"},
+		Media: []any{map[string]any{"kind": "image", "featured": true,
+			"alt": "Warm lantern light scattered across dark hills under a violet dusk sky.",
+			"url": "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/home/media/dusk-over-balmora.webp"}}},
+	// A library with a stable and a development release.
+	"tallow.json": {ID: TallowID, Name: "Tallow", Type: "library", Versions: []string{"1.0.1-dev.0", "1.0.0"},
+		Summary: "A tiny OpenMW Lua library that wakes your script at dusk, at dawn, or on the hour.",
+		Page:    "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/simplified/"},
+	// A program built per platform that recommends Candlelight.
+	"lantern-forge.json": {ID: LanternForgeID, Name: "Lantern Forge", Type: "tool", Summary: "Bakes light maps.",
+		Page: "https://lanterns.example/forge/", Versions: []string{"0.4.1-dev.2", "0.4.0"},
+		Relationships: []any{map[string]any{"kind": "recommends", "project": CandlelightID, "name": "Candlelight"}},
+		Provides:      []string{"dreamweave:light-baking"}, Platforms: []string{"linux/x86_64", "windows/x86_64"}},
+}
+
+// Fixture is the corpus's fixtures/<name> as a JSON value, or its generated stand-in
+// (Fixtures) without ../shared.
+func Fixture(tb testing.TB, name string) map[string]any {
+	tb.Helper()
+	var b []byte
+	var err error
+	if p, ok := Find("fixtures/" + name); ok {
+		b, err = os.ReadFile(filepath.Clean(p))
+	} else if f, known := Fixtures[name]; known {
+		b, err = json.Marshal(Manifest(f))
+	} else {
+		tb.Fatalf("no fixture %s", name)
+	}
+	var m map[string]any
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err != nil {
+		tb.Fatalf("fixture %s: %v", name, err)
+	}
+	return m
+}
