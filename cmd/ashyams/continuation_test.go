@@ -52,11 +52,13 @@ func TestContinueTheReferenceState(t *testing.T) {
 	g.git(refWork, "push", "-q", "file://"+refRemote, "network-state")
 	refHead := g.git(refWork, "rev-parse", "HEAD")
 
-	// The takeover (docs/adoption.md), with the reference's URL replaced by the local remote.
+	// The takeover (docs/adoption.md, "Take over", steps 2 and 3; TestHandBackRunbook runs
+	// step 2 as written), with the reference's URL replaced by the local remote.
 	c := g.clone("operator")
 	g.git(c, "remote", "add", "reference", "file://"+refRemote)
 	g.git(c, "fetch", "-q", "reference", "network-state")
-	g.git(c, "push", "-q", "origin", "refs/remotes/reference/network-state:refs/heads/network-state")
+	g.git(c, "fetch", "-q", "origin")
+	g.git(c, "push", "-q", "--force-with-lease", "origin", "refs/remotes/reference/network-state:refs/heads/network-state")
 	if out := g.mustState(c, "checkout"); !strings.Contains(out, "checked out origin/network-state into state") {
 		t.Fatalf("checkout of the taken-over branch: %s", out)
 	}

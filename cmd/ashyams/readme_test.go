@@ -19,12 +19,67 @@ import (
 var readmeByTest = map[string][2]string{
 	`ashyams add https://someone.github.io/their-mods/ --note "Why this site is enrolled, in one line"`: {
 		"add_test.go", "TestAddAppendsEntryKeepingEveryByte"},
-	// docs/adoption.md: run against a local bare remote standing for the reference's repository.
-	`git remote add reference https://github.com/DreamWeave-MP/AsHyAmS.git`:         {"continuation_test.go", "TestContinueTheReferenceState"},
-	`git fetch reference network-state`:                                             {"continuation_test.go", "TestContinueTheReferenceState"},
-	`git push origin refs/remotes/reference/network-state:refs/heads/network-state`: {"continuation_test.go", "TestContinueTheReferenceState"},
-	`git -C state status --short`:                                                   {"continuation_test.go", "TestContinueTheReferenceState"},
-	`git push reference network-state`:                                              {"continuation_test.go", "TestContinueTheReferenceState"},
+	// docs/adoption.md's first refresh: run on the corpus state under realnet.py.
+	`git -C state status --short`: {"continuation_test.go", "TestContinueTheReferenceState"},
+}
+
+// sectionsByTest maps a guide's section ("file#H2" or "file#H2 > H3") to the test that runs
+// every command of its sh blocks as written; the most specific heading wins, and an empty
+// value leaves a section's commands to .ci/run and readmeByTest.
+var sectionsByTest = map[string][2]string{
+	"adoption.md#Take over":                        {"handback_test.go", "TestHandBackRunbook"},
+	"adoption.md#Take over > 3. The first refresh": {},
+	"adoption.md#Hand back":                        {"handback_test.go", "TestHandBackRunbook"},
+	"adoption.md#Drop this index's commits":        {"handback_test.go", "TestHandBackRunbook"},
+}
+
+// docBlock is one ```sh block of a guide: the file's base name, the headings it sits under
+// ("H2" or "H2 > H3"), its text and its command lines (as shellCommands gives them).
+type docBlock struct {
+	file, heading, text string
+	cmds                []string
+}
+
+// docBlocks returns the ```sh blocks of a guide, in order.
+func docBlocks(file, doc string) []docBlock {
+	var out []docBlock
+	var h2, h3 string
+	var cur *docBlock
+	other := false // inside a fenced block that is not sh
+	for _, line := range strings.Split(doc, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case cur == nil && strings.HasPrefix(t, "```") && (other || t != "```sh"):
+			other = !other
+		case other:
+		case cur == nil && t == "```sh":
+			heading := h2
+			if h3 != "" {
+				heading += " > " + h3
+			}
+			cur = &docBlock{file: file, heading: heading}
+		case cur != nil && t == "```":
+			cur.cmds = shellCommands("```sh\n" + cur.text + "```\n")
+			out = append(out, *cur)
+			cur = nil
+		case cur != nil:
+			cur.text += line + "\n"
+		case strings.HasPrefix(line, "## "):
+			h2, h3 = strings.TrimPrefix(line, "## "), ""
+		case strings.HasPrefix(line, "### "):
+			h3 = strings.TrimPrefix(line, "### ")
+		}
+	}
+	return out
+}
+
+// runBy is the test that runs every command of b by its section, or none.
+func runBy(b docBlock) [2]string {
+	h2, _, _ := strings.Cut(b.heading, " > ")
+	if by, ok := sectionsByTest[b.file+"#"+b.heading]; ok {
+		return by
+	}
+	return sectionsByTest[b.file+"#"+h2]
 }
 
 // trailingComment is a shell comment after a command: whitespace, '#', whitespace.
@@ -78,34 +133,48 @@ func runbookFiles(t *testing.T) []string {
 }
 
 func TestEveryREADMECommandIsRun(t *testing.T) {
-	var readme []byte
+	var blocks []docBlock
 	for _, f := range runbookFiles(t) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		readme = append(append(readme, b...), '\n')
+		blocks = append(blocks, docBlocks(filepath.Base(f), string(b))...)
 	}
 	ci, err := os.ReadFile("../../.ci/run")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmds := shellCommands(string(readme))
+	var cmds []string
+	for _, b := range blocks {
+		cmds = append(cmds, b.cmds...)
+	}
 	if len(cmds) < 40 {
 		t.Fatalf("found only %d commands in the README's sh blocks: %q", len(cmds), cmds)
 	}
-	for _, c := range cmds {
-		if ciCovers(string(ci), c) {
-			continue
-		}
-		if by, ok := readmeByTest[c]; ok {
-			src, err := os.ReadFile(by[0])
-			if err != nil || !strings.Contains(string(src), "func "+by[1]+"(t *testing.T)") {
-				t.Errorf("README command %q is said to be run by %s in %s, which has no such test", c, by[1], by[0])
+	hasTest := func(by [2]string) bool {
+		src, err := os.ReadFile(by[0])
+		return err == nil && strings.Contains(string(src), "func "+by[1]+"(t *testing.T)")
+	}
+	for _, b := range blocks {
+		if by := runBy(b); by[1] != "" {
+			if !hasTest(by) {
+				t.Errorf("%s's section %q is said to be run by %s in %s, which has no such test", b.file, b.heading, by[1], by[0])
 			}
 			continue
 		}
-		t.Errorf("README command %q is neither in .ci/run nor named there by a \"# README: \" line, nor run by a listed test", c)
+		for _, c := range b.cmds {
+			if ciCovers(string(ci), c) {
+				continue
+			}
+			if by, ok := readmeByTest[c]; ok {
+				if !hasTest(by) {
+					t.Errorf("README command %q is said to be run by %s in %s, which has no such test", c, by[1], by[0])
+				}
+				continue
+			}
+			t.Errorf("%s command %q (under %q) is neither in .ci/run nor named there by a \"# README: \" line, nor run by a listed test", b.file, c, b.heading)
+		}
 	}
 	// A "# README:" line must name a command the README still has.
 	have := map[string]bool{}
@@ -120,6 +189,16 @@ func TestEveryREADMECommandIsRun(t *testing.T) {
 	for c := range readmeByTest {
 		if !have[c] {
 			t.Errorf("readmeByTest lists %q, which the README no longer has", c)
+		}
+	}
+	sections := map[string]bool{}
+	for _, b := range blocks {
+		h2, _, _ := strings.Cut(b.heading, " > ")
+		sections[b.file+"#"+b.heading], sections[b.file+"#"+h2] = true, true
+	}
+	for s := range sectionsByTest {
+		if !sections[s] {
+			t.Errorf("sectionsByTest lists %q, which has no sh block", s)
 		}
 	}
 }
@@ -142,5 +221,19 @@ func TestShellCommandsAndCiCovers(t *testing.T) {
 		if ciCovers(ci, cmd) != want {
 			t.Errorf("ciCovers(%q) = %v, want %v", cmd, !want, want)
 		}
+	}
+}
+
+func TestDocBlocksCarryTheirHeadings(t *testing.T) {
+	doc := "# Title\n```sh\na\n```\n## Take over\ntext\n```sh\nb # why\n\nc\n```\n### 3. The first refresh\n" +
+		"```sh\nd\n```\n```text\n## not a heading\n```\n```sh\nf\n```\n## Other\n  ```sh\n  e\n  ```\n"
+	var got []string
+	for _, b := range docBlocks("adoption.md", doc) {
+		got = append(got, b.heading+"="+strings.Join(b.cmds, ",")+"="+runBy(b)[1])
+	}
+	want := []string{"=a=", "Take over=b,c=TestHandBackRunbook", "Take over > 3. The first refresh=d=",
+		"Take over > 3. The first refresh=f=", "Other=e="}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("docBlocks = %q, want %q", got, want)
 	}
 }
