@@ -6,14 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
-
-	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
@@ -84,17 +81,10 @@ func benchUnchanged(b *testing.B, n int) {
 }
 
 // benchNetwork is n sites on the hosts site00001.example...: a page linking its site index,
-// which lists one project (the corpus's Tallow under an id of its own).
+// which lists one project (the lab's Tallow under an id of its own).
 func benchNetwork(b *testing.B, n int) (fstest.MapFS, []string) {
-	www := corpustest.Path(b, "www")
-	man, err := os.ReadFile(filepath.Join(www, filepath.FromSlash(manifestPath(tplDir, tallow))))
-	if err != nil {
-		b.Fatal(err)
-	}
-	idx, err := os.ReadFile(filepath.Join(www, filepath.FromSlash(tplDir), "dreamweave.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	web := labWeb(b)
+	man, idx := web[manifestPath(tplDir, tallow)], web[tplDir+"/dreamweave.json"]
 	var doc map[string]any
 	if err := json.Unmarshal(idx, &doc); err != nil {
 		b.Fatal(err)

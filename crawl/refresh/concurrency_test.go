@@ -9,14 +9,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
@@ -48,15 +45,8 @@ type busyServer struct {
 }
 
 func newBusyServer(t *testing.T, perSite int) *busyServer {
-	www := corpustest.Path(t, "www")
-	idxRaw, err := os.ReadFile(filepath.Join(www, filepath.FromSlash(tplDir), "dreamweave.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	manRaw, err := os.ReadFile(filepath.Join(www, filepath.FromSlash(manifestPath(tplDir, tallow))))
-	if err != nil {
-		t.Fatal(err)
-	}
+	web := labWeb(t)
+	idxRaw, manRaw := web[tplDir+"/dreamweave.json"], web[manifestPath(tplDir, tallow)]
 	var idx map[string]any
 	if err := json.Unmarshal(idxRaw, &idx); err != nil {
 		t.Fatal(err)

@@ -71,17 +71,15 @@ func (l *lab) redirects(m map[string]redirect) {
 	l.mu.Unlock()
 }
 
-func newLab(t *testing.T) *lab {
+// labWeb is the lab's web root: the two corpus sites, or generatedLab without ../shared.
+func labWeb(t testing.TB) map[string][]byte {
 	t.Helper()
-	l := &lab{t: t, files: map[string][]byte{}, sl: &sleeper{}, state: filepath.Join(t.TempDir(), "state")}
 	www, ok := corpustest.Find("www")
 	if !ok {
-		l.files = generatedLab(t)
+		return generatedLab(t)
 	}
+	files := map[string][]byte{}
 	for _, dir := range []string{tplDir, iniDir} {
-		if !ok {
-			break
-		}
 		root := filepath.Join(www, filepath.FromSlash(dir))
 		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 			if err != nil || e.IsDir() {
@@ -89,13 +87,19 @@ func newLab(t *testing.T) *lab {
 			}
 			rel, _ := filepath.Rel(www, p)
 			b, err := os.ReadFile(p)
-			l.files[filepath.ToSlash(rel)] = b
+			files[filepath.ToSlash(rel)] = b
 			return err
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
+	return files
+}
+
+func newLab(t *testing.T) *lab {
+	t.Helper()
+	l := &lab{t: t, files: labWeb(t), sl: &sleeper{}, state: filepath.Join(t.TempDir(), "state")}
 	l.orig = maps.Clone(l.files)
 	srv, err := loopback.Start(l.root(), loopback.Options{Wrap: func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -12,7 +12,7 @@ import (
 // generatedLab stands in for the lab's two corpus sites when ../shared is absent: the same
 // hosts, paths, project ids, names and channels, Candlelight and Tallow as corpustest's
 // fixtures, each index advertising the digests of the bytes served.
-func generatedLab(t *testing.T) map[string][]byte {
+func generatedLab(t testing.TB) map[string][]byte {
 	t.Helper()
 	const base = "https://" + host + "/"
 	files := map[string][]byte{}
@@ -56,7 +56,7 @@ func generatedLab(t *testing.T) map[string][]byte {
 }
 
 // labJSON is v as a publisher writes it: indented, "key": value.
-func labJSON(t *testing.T, v any) []byte {
+func labJSON(t testing.TB, v any) []byte {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		t.Fatal(err)
