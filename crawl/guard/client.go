@@ -199,50 +199,19 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 		if err != nil {
 			return nil, hops, &Error{Kind: KindRefused, URL: redact(cur), Reason: err.Error()}
 		}
-		req.Header.Set("User-Agent", c.o.UserAgent)
-		req.Header.Set("Accept-Encoding", "gzip")
-		if r.Stream != nil {
-			req.Header.Set("Accept-Encoding", "identity")
-		}
-		if r.From > 0 {
-			req.Header.Set("Range", "bytes="+strconv.FormatInt(r.From, 10)+"-")
-		}
-		if r.Accept != "" {
-			req.Header.Set("Accept", r.Accept)
-		}
-		if r.ETag != "" {
-			req.Header.Set("If-None-Match", r.ETag)
-		}
-		if r.LastModified != "" {
-			req.Header.Set("If-Modified-Since", r.LastModified)
-		}
+		r.header(req.Header, c.o.UserAgent)
 		resp, err := c.rt.RoundTrip(req)
 		if err != nil {
 			return nil, hops, c.failure(parent, ctx, cur, err, !connected.Load())
 		}
 		if isRedirect(resp.StatusCode) {
 			drain(resp.Body)
-			redirErr := func(reason string) error {
-				return &Error{Kind: KindRedirect, URL: redact(cur), Status: resp.StatusCode, Reason: reason}
+			next, err := c.redirect(u, cur, resp, len(hops))
+			if err != nil {
+				return nil, hops, err
 			}
-			loc := resp.Header.Get("Location")
-			if loc == "" {
-				return nil, hops, redirErr(fmt.Sprintf("HTTP %d without a Location header", resp.StatusCode))
-			}
-			next, perr := u.Parse(loc)
-			if perr != nil {
-				reason := perr.Error()
-				var ue *url.Error
-				if errors.As(perr, &ue) {
-					reason = ue.Err.Error()
-				}
-				return nil, hops, redirErr(fmt.Sprintf("its Location header %q does not parse as a URL (%s)", loc, reason))
-			}
-			if len(hops)+1 > c.o.MaxRedirects {
-				return nil, hops, redirErr(fmt.Sprintf("more than %d redirects (this one to %s)", c.o.MaxRedirects, redact(next.String())))
-			}
-			hops = append(hops, Hop{From: cur, To: next.String(), Status: resp.StatusCode})
-			cur = next.String()
+			hops = append(hops, Hop{From: cur, To: next, Status: resp.StatusCode})
+			cur = next
 			continue
 		}
 		out := &Response{URL: cur, Status: resp.StatusCode, Header: resp.Header, Hops: hops}
@@ -273,6 +242,48 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 		}
 		return nil, hops, c.failure(parent, ctx, cur, err, false)
 	}
+}
+
+// header sets the request headers r asks for, with the user agent ua.
+func (r Request) header(h http.Header, ua string) {
+	h.Set("User-Agent", ua)
+	h.Set("Accept-Encoding", "gzip")
+	if r.Stream != nil {
+		h.Set("Accept-Encoding", "identity")
+	}
+	if r.From > 0 {
+		h.Set("Range", "bytes="+strconv.FormatInt(r.From, 10)+"-")
+	}
+	for k, v := range map[string]string{"Accept": r.Accept, "If-None-Match": r.ETag, "If-Modified-Since": r.LastModified} {
+		if v != "" {
+			h.Set(k, v)
+		}
+	}
+}
+
+// redirect returns where the redirect resp from cur (URL u) points, or why it is not
+// followed: no Location, one that is not a URL, or more than MaxRedirects after hops.
+func (c *Client) redirect(u *url.URL, cur string, resp *http.Response, hops int) (string, error) {
+	redirErr := func(reason string) error {
+		return &Error{Kind: KindRedirect, URL: redact(cur), Status: resp.StatusCode, Reason: reason}
+	}
+	loc := resp.Header.Get("Location")
+	if loc == "" {
+		return "", redirErr(fmt.Sprintf("HTTP %d without a Location header", resp.StatusCode))
+	}
+	next, perr := u.Parse(loc)
+	if perr != nil {
+		reason := perr.Error()
+		var ue *url.Error
+		if errors.As(perr, &ue) {
+			reason = ue.Err.Error()
+		}
+		return "", redirErr(fmt.Sprintf("its Location header %q does not parse as a URL (%s)", loc, reason))
+	}
+	if hops+1 > c.o.MaxRedirects {
+		return "", redirErr(fmt.Sprintf("more than %d redirects (this one to %s)", c.o.MaxRedirects, redact(next.String())))
+	}
+	return next.String(), nil
 }
 
 // stream is the body of a download (Request.Stream): checked against a Range asked for, then
