@@ -7,6 +7,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"golang.org/x/term"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
@@ -32,6 +35,12 @@ type command struct {
 type env struct {
 	stdout io.Writer
 	stderr io.Writer
+	// stdin is read for answers when terminal says it is a terminal; barOut, when set, is
+	// the terminal a progress bar is drawn on.
+	stdin    io.Reader
+	terminal bool
+	barOut   io.Writer
+	in       *bufio.Reader
 }
 
 var commands = map[string]command{}
@@ -53,7 +62,11 @@ func register(c command) {
 }
 
 func main() {
-	os.Exit(run(&env{stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, terminal: term.IsTerminal(int(os.Stdin.Fd()))}
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		e.barOut = os.Stderr
+	}
+	os.Exit(run(e, os.Args[1:]))
 }
 
 // run dispatches args to a command and returns the exit status. Help asked for goes to stdout

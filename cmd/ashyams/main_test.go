@@ -223,6 +223,12 @@ func TestEveryErrorLineHasThePrefixOnce(t *testing.T) {
 			{args: []string{"--out", missing, "--addr", "127.0.0.1:0"}, rc: 1, want: missing}},
 		"validate": {{args: []string{"--bogus"}, rc: 2}, {args: nil, rc: 2},
 			{args: []string{missing}, rc: 1, quiet: true}},
+		"install": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"a", "b", "--mods", missing}, rc: 2},
+			{args: []string{missing, "--mods", missing}, rc: 1, want: missing}},
+		"update": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"extra"}, rc: 2},
+			{args: []string{"--mods", missing}, rc: 1, want: missing}},
+		"uninstall": {{args: []string{"--bogus"}, rc: 2}, {args: []string{"x"}, rc: 2},
+			{args: []string{"--mods", missing}, rc: 1, want: missing}},
 		"help":    {{args: []string{"--bogus"}, rc: 2}, {args: []string{"no-such-command"}, rc: 2}},
 		"version": {{args: []string{"--json"}, rc: 2}, {args: []string{"extra"}, rc: 2}},
 	}
