@@ -17,7 +17,6 @@ package site
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,16 +24,10 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-
-	"github.com/tdewolff/minify/v2"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
@@ -44,9 +37,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/cards"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/markdown"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
@@ -170,17 +163,19 @@ func Build(o Options) (*Result, error) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
-	b := &builder{
-		Model: view.NewModel(n), out: tmp, dir: dir, base: base, repo: repo, templates: o.templates,
-		min: newMinifier(), written: map[string]bool{}, dirs: map[string]bool{}, md: markdown.NewMemo(o.markdown),
+	rs, err := render.New(tmp, dir, view.NewModel(n), base, repo, o.templates, o.markdown)
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
 	}
+	b := &builder{rs}
 	if err := b.build(); err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
 	if err := swapDir(tmp, o.Out); err != nil {
 		return nil, fmt.Errorf("build: %w", err)
 	}
-	return &Result{Pages: b.pages, Files: len(b.written), Network: n}, nil
+	pages, _ := b.Pages()
+	return &Result{Pages: pages, Files: b.Files(), Network: n}, nil
 }
 
 // normalizeBase is NormalizeBaseURL for a build, its error prefixed as the build's.
@@ -282,192 +277,36 @@ func swapDir(tmp, out string) error {
 	return nil
 }
 
-// builder holds one build's state.
-type builder struct {
-	// Model is the network and what every page reads of it.
-	*view.Model
-	out  string
-	dir  *store.Dir
-	base string
-	repo string
-	min  *minify.M
-	// templates are the page templates' files (nil: the embedded ones).
-	templates fs.FS
-
-	mu      sync.Mutex      // guards written, pages and dirs: pages render concurrently
-	written map[string]bool // every file written, by slash path
-	pages   []string        // every HTML page written
-	// unmapped are the pages the sitemap leaves out (Page.Unmapped).
-	unmapped []string
-	dirs     map[string]bool // output directories known to exist
-
-	tmpl *templateSet
-	// md is this build's rendered publisher Markdown, each distinct text rendered once.
-	md *markdown.Memo
-	// frags are the fragments rendered once and printed on many pages (entry, frame).
-	frags *fragments
-
-	renders *errgroup.Group // page renders, at most workers() at once
-	failed  context.Context // done once a render has failed
-	bufs    chan *pageBuf   // the running renders' buffers, one set each
-	// listBufs are the buffer sets of the pages that list the whole network (wholeNetwork):
-	// those pages run to megabytes, and rendering them on a few sets of their own lets those
-	// sets grow once instead of every worker's set growing to the largest list.
-	listBufs chan *pageBuf
-}
-
-// write writes a file at rel (slash path) in the output, minifying known text types. Safe
-// for concurrent use. Writing one path twice is a bug in the builder.
-func (b *builder) write(rel string, data []byte) error { return b.writeBuf(rel, data, nil) }
-
-// writeBuf is write with scratch, when not nil, a slice the minified bytes may be written
-// into and that is handed back (emptied, perhaps grown) for the next file: the page workers
-// each keep one, so a build does not allocate a page-sized buffer for every page.
-func (b *builder) writeBuf(rel string, data []byte, scratch *[]byte) error {
-	if err := b.claimPath(rel); err != nil {
-		return err
-	}
-	ext := path.Ext(rel)
-	var out []byte
-	var err error
-	if scratch != nil {
-		out, err = minifyInto(b.min, ext, data, *scratch)
-	} else {
-		out, err = minifyAs(b.min, ext, data)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
-	}
-	if _, known := mediaTypes[ext]; known && scratch != nil {
-		defer func() { *scratch = out[:0] }()
-	}
-	switch ext {
-	case ".html", ".xml", ".svg":
-		out = pubtext.Markup(out) // publisher text: no override, isolates balanced
-	}
-	return b.writeFile(rel, out)
-}
-
-// writeRaw writes data at rel as it is: for bytes already in their served form (the JSON
-// files, validated as served; the feed; cached images).
-func (b *builder) writeRaw(rel string, data []byte) error {
-	if err := b.claimPath(rel); err != nil {
-		return err
-	}
-	return b.writeFile(rel, data)
-}
-
-// claimPath records that rel is written; a second write of one path is a bug in the builder.
-func (b *builder) claimPath(rel string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.written[rel] {
-		return fmt.Errorf("%s written twice", rel)
-	}
-	b.written[rel] = true
-	return nil
-}
-
-// writeFile writes the finished bytes of rel, making its directory first.
-func (b *builder) writeFile(rel string, data []byte) error {
-	if err := b.mkdir(path.Dir(rel)); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(b.out, filepath.FromSlash(rel)), data, 0o644)
-}
-
-// mkdir makes the output directory rel and its parents, remembering what exists so a build
-// of many pages does not ask the file system again for every page.
-func (b *builder) mkdir(rel string) error {
-	if rel == "." || rel == "" {
-		return nil
-	}
-	b.mu.Lock()
-	known := b.dirs[rel]
-	b.mu.Unlock()
-	if known {
-		return nil
-	}
-	if err := b.mkdir(path.Dir(rel)); err != nil {
-		return err
-	}
-	if err := os.Mkdir(filepath.Join(b.out, filepath.FromSlash(rel)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	b.mu.Lock()
-	b.dirs[rel] = true
-	b.mu.Unlock()
-	return nil
-}
-
-// workers is how many pages render and write at once: the work is as much file system
-// calls as it is CPU, so more than the cores.
-func workers() int { return 4 * runtime.GOMAXPROCS(0) }
-
-// startRenders readies the page renders: at most workers() at once, each with one of
-// workers() buffer sets, which live for the whole build (a sync.Pool is emptied by garbage
-// collections, after which renders regrow their buffers page by page). The network-wide
-// lists have GOMAXPROCS sets of their own (wholeNetwork).
-func (b *builder) startRenders() {
-	b.renders, b.failed = errgroup.WithContext(context.Background())
-	b.renders.SetLimit(workers())
-	b.bufs = make(chan *pageBuf, workers())
-	for i := 0; i < workers(); i++ {
-		b.bufs <- new(pageBuf)
-	}
-	b.listBufs = make(chan *pageBuf, runtime.GOMAXPROCS(0))
-	for i := 0; i < cap(b.listBufs); i++ {
-		b.listBufs <- new(pageBuf)
-	}
-}
-
-// spawn runs a render with a free buffer set from sets, waiting while workers() renders run.
-// Once one has failed no more start: waitRenders returns the first error.
-func (b *builder) spawn(sets chan *pageBuf, f func(*pageBuf) error) {
-	if b.failed.Err() != nil {
-		return
-	}
-	b.renders.Go(func() error {
-		pb := <-sets
-		defer func() { sets <- pb }()
-		return f(pb)
-	})
-}
-
-// waitRenders waits for every render spawned and returns the first error.
-func (b *builder) waitRenders() error { return b.renders.Wait() }
+// builder is one build: its output and page machinery, and the steps that write the files
+// beside the pages.
+type builder struct{ *render.Site }
 
 func (b *builder) build() error {
 	var err error
-	if b.tmpl, err = loadTemplates(b.templates); err != nil {
+	if err := b.Write(Marker, []byte(markerText+sitedir.MarkerBase+b.Base+"\n")); err != nil {
 		return err
 	}
-	b.bindFuncs()
-	if err := b.write(Marker, []byte(markerText+sitedir.MarkerBase+b.base+"\n")); err != nil {
+	if err := b.WriteAssets(); err != nil {
 		return err
 	}
-	if err := b.assets(); err != nil {
-		return err
-	}
-	if b.Cards, err = cards.Build(b.dir, b.N.Claims, b.write, b.writeRaw); err != nil {
+	if b.Cards, err = cards.Build(b.Dir, b.N.Claims, b.Write, b.WriteRaw); err != nil {
 		return err
 	}
 	b.Derived = view.Derive(b.N, b.Names)
 	// Pages and files render and write concurrently; each one's bytes depend only on its
 	// data, and the list of pages is sorted before anything reads it, so the output is the
 	// same.
-	b.startRenders()
+	b.Start()
 	err = b.machineFiles()
 	if err == nil {
 		err = b.renderPages()
 	}
-	if werr := b.waitRenders(); err == nil {
+	if werr := b.Wait(); err == nil {
 		err = werr
 	}
 	if err != nil {
 		return err
 	}
-	sort.Strings(b.pages)
 	return b.sitemap()
 }
 
@@ -501,7 +340,7 @@ func checkNames(n *network.Network) error {
 // The JSON files are generated, validated and written as renders (spawn), beside the pages:
 // the catalog is the largest single file of a large build.
 func (b *builder) machineFiles() error {
-	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.base, Repository: b.repo}, BaseURL: b.base}
+	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.Base, Repository: b.Repo}, BaseURL: b.Base}
 	embedded := func(name string) func() ([]byte, error) {
 		return func() ([]byte, error) {
 			data, err := fs.ReadFile(schemas.FS, name)
@@ -517,14 +356,14 @@ func (b *builder) machineFiles() error {
 		{format.SchemaPath, embedded(format.SchemaFile), nil},
 	}
 	for _, f := range files {
-		b.spawn(b.bufs, func(*pageBuf) error { return b.jsonFile(f) })
+		b.Go(func() error { return b.jsonFile(f) })
 	}
-	b.spawn(b.bufs, func(*pageBuf) error { return find.Write(b.findInput(), b.writeRaw) })
+	b.Go(func() error { return find.Write(b.findInput(), b.WriteRaw) })
 	feed, err := b.atom()
 	if err != nil {
 		return err
 	}
-	return b.writeRaw(FeedFile, pubtext.Markup(feed)) // publisher text: as in every markup file
+	return b.WriteRaw(FeedFile, pubtext.Markup(feed)) // publisher text: as in every markup file
 }
 
 // jsonFile is one machine-readable JSON file: its path, how it is generated and the check of
@@ -554,7 +393,7 @@ func (b *builder) jsonFile(f jsonFile) error {
 			return fmt.Errorf("generated %s does not match its schema: %w", f.name, err)
 		}
 	}
-	return b.writeRaw(f.name, data)
+	return b.WriteRaw(f.name, data)
 }
 
 // compactJSON is data without the whitespace between its tokens, with one final newline: the
@@ -580,12 +419,13 @@ var sitemapLimit = 50_000
 // sitemapLimit URLs each, and sitemap.xml is their sitemap index, so robots.txt and anyone
 // reading sitemap.xml keep the one address.
 func (b *builder) sitemap() error {
-	pages := make([]string, 0, len(b.pages))
-	unmapped := make(map[string]bool, len(b.unmapped))
-	for _, p := range b.unmapped {
+	all, left := b.Pages()
+	pages := make([]string, 0, len(all))
+	unmapped := make(map[string]bool, len(left))
+	for _, p := range left {
 		unmapped[p] = true
 	}
-	for _, p := range b.pages {
+	for _, p := range all {
 		if p != notFoundPage && !unmapped[p] {
 			pages = append(pages, p)
 		}
@@ -597,14 +437,14 @@ func (b *builder) sitemap() error {
 		buf.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 		for _, p := range ps {
 			buf.WriteString("<url><loc>")
-			xmlEscape(&buf, b.base+paths.Dir(p))
+			xmlEscape(&buf, b.Base+paths.Dir(p))
 			buf.WriteString("</loc></url>\n")
 		}
 		buf.WriteString("</urlset>\n")
 		return buf.Bytes()
 	}
 	if len(pages) <= sitemapLimit {
-		if err := b.write("sitemap.xml", urlset(pages)); err != nil {
+		if err := b.Write("sitemap.xml", urlset(pages)); err != nil {
 			return err
 		}
 	} else {
@@ -613,20 +453,20 @@ func (b *builder) sitemap() error {
 		idx.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 		for k := 0; k*sitemapLimit < len(pages); k++ {
 			name := fmt.Sprintf("sitemap-%d.xml", k+1)
-			if err := b.write(name, urlset(pages[k*sitemapLimit:min((k+1)*sitemapLimit, len(pages))])); err != nil {
+			if err := b.Write(name, urlset(pages[k*sitemapLimit:min((k+1)*sitemapLimit, len(pages))])); err != nil {
 				return err
 			}
 			idx.WriteString("<sitemap><loc>")
-			xmlEscape(&idx, b.base+name)
+			xmlEscape(&idx, b.Base+name)
 			idx.WriteString("</loc></sitemap>\n")
 		}
 		idx.WriteString("</sitemapindex>\n")
-		if err := b.write("sitemap.xml", idx.Bytes()); err != nil {
+		if err := b.Write("sitemap.xml", idx.Bytes()); err != nil {
 			return err
 		}
 	}
-	robots := "User-agent: *\nAllow: /\nSitemap: " + b.base + "sitemap.xml\n"
-	return b.write("robots.txt", []byte(robots))
+	robots := "User-agent: *\nAllow: /\nSitemap: " + b.Base + "sitemap.xml\n"
+	return b.Write("robots.txt", []byte(robots))
 }
 
 // checkOverlap refuses an output directory that overlaps the state directory: equal, out

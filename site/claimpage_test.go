@@ -12,6 +12,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
 // TestURLText: a link to a publisher's URL shows its host whole and a short rest: no
@@ -35,10 +36,10 @@ func TestURLText(t *testing.T) {
 		{"not a url", ""},
 		{"", ""},
 	} {
-		if got := urlText(c.in); got != c.want {
+		if got := wording.URLText(c.in); got != c.want {
 			t.Errorf("urlText(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if got := urlText(c.in); len([]rune(got)) > len([]rune(c.in)) {
+		if got := wording.URLText(c.in); len([]rune(got)) > len([]rune(c.in)) {
 			t.Errorf("urlText(%q) = %q is longer than the URL", c.in, got)
 		}
 	}

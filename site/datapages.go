@@ -5,6 +5,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/shards"
@@ -24,10 +25,10 @@ func (b *builder) planInput() plan.Input {
 // plan.SetupDataDir, the claims from the plan page's parts.
 func (b *builder) setupPage() error {
 	data, parts := plan.SetupParts(plan.Setup(b.planInput()), shards.ClaimPrefixLen(len(b.N.Listed)))
-	if err := shards.Write(plan.SetupDataDir, parts, b.writeRaw); err != nil {
+	if err := shards.Write(plan.SetupDataDir, parts, b.WriteRaw); err != nil {
 		return err
 	}
-	return b.page("setup", &Page{Path: plan.SetupPage, Title: "Check your setup", Section: "setup",
+	return b.Page("setup", &render.Page{Path: plan.SetupPage, Title: "Check your setup", Section: "setup",
 		Desc:    "Read your openmw.cfg in your browser and see what the projects in this index declare about the content files, folders and archives it loads.",
 		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/setupcheck.js", "assets/setup.js"}, Offline: true, Data: data})
 }
@@ -42,7 +43,7 @@ func (b *builder) planPage() error {
 	if err != nil {
 		return err
 	}
-	if err := shards.Write(plan.PlanDataDir, parts, b.writeRaw); err != nil {
+	if err := shards.Write(plan.PlanDataDir, parts, b.WriteRaw); err != nil {
 		return err
 	}
 	data := plan.PlanPageData{Shards: shards.Plan{Claims: prefix}}
@@ -51,7 +52,7 @@ func (b *builder) planPage() error {
 			data.Claims++
 		}
 	}
-	return b.page("plan", &Page{Path: plan.PlanPage, Title: "Plan an install", Section: "plan",
+	return b.Page("plan", &render.Page{Path: plan.PlanPage, Title: "Plan an install", Section: "plan",
 		Desc:    "Choose projects and get the openmw.cfg lines, settings and downloads their publishers declare, computed in your browser.",
 		Scripts: []string{"assets/version.js", "assets/openmwcfg.js", "assets/shards.js", "assets/find.js", "assets/plan.js", "assets/planpage.js"}, Offline: true, Data: data})
 }

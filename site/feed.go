@@ -64,7 +64,7 @@ func (b *builder) atom() ([]byte, error) {
 	if b.N.State != nil {
 		observed = b.N.State.ObservedAt
 	}
-	return b.atomOf(FeedFile, IndexName+": updates in the DreamWeave network", b.base+"updates/",
+	return b.atomOf(FeedFile, IndexName+": updates in the DreamWeave network", b.Base+"updates/",
 		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs, observed, false)
 }
 
@@ -100,13 +100,13 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*view.EventView, 
 		Updated:  up.Format(time.RFC3339),
 		Subtitle: desc,
 		Links: []feeds.AtomLink{
-			{Href: b.base + name, Rel: "self", Type: "application/atom+xml"},
+			{Href: b.Base + name, Rel: "self", Type: "application/atom+xml"},
 			{Href: link, Rel: "alternate", Type: "text/html"},
 		},
 		Author: &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: IndexName}},
 	}
 	if project {
-		f.Links = []feeds.AtomLink{{Href: b.base + name, Rel: "self"}, {Href: link}}
+		f.Links = []feeds.AtomLink{{Href: b.Base + name, Rel: "self"}, {Href: link}}
 		if len(evs) > 0 {
 			f.Author = nil
 		}
@@ -116,7 +116,7 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*view.EventView, 
 		if err != nil {
 			return nil, fmt.Errorf("%s: event %s observed_at %q: %w", name, e.ID, e.ObservedAt, err)
 		}
-		page := b.base + paths.Dir(paths.Event(e.ID))
+		page := b.Base + paths.Dir(paths.Event(e.ID))
 		claim := e.Name
 		if claim == "" {
 			claim = e.Project

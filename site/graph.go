@@ -62,7 +62,7 @@ func (b *builder) graph() (*graphInfo, error) {
 		return gi, nil
 	}
 	l := layoutGraph(nodes, edges)
-	if err := b.write(GraphFile, b.drawGraph(l)); err != nil {
+	if err := b.Write(GraphFile, b.drawGraph(l)); err != nil {
 		return nil, err
 	}
 	gi.File, gi.Width, gi.Height, gi.Nodes, gi.Edges = GraphFile, l.width, l.height, len(l.all), len(l.edges)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
@@ -84,7 +84,7 @@ func (b *builder) homePage() error {
 		d.Featured = append(d.Featured, fv)
 	}
 	d.Recent, d.More = recentItems(b.Derived.Events, recentHome)
-	return b.page("home", &Page{Path: "index.html", Title: "DreamWeave mods: projects, updates and sites", Section: "home",
+	return b.Page("home", &render.Page{Path: "index.html", Title: "DreamWeave mods: projects, updates and sites", Section: "home",
 		Desc: "An independent index of the DreamWeave mod network: what each site published, what changed, and how the projects relate.", Data: d})
 }
 
@@ -102,7 +102,7 @@ type projectsData struct {
 	// page only; WithdrawnMore counts the rest, which the health page lists with the others.
 	Withdrawn     []*network.Claim
 	WithdrawnMore int
-	Pager         *pager
+	Pager         *render.Pager
 }
 
 // withdrawnShown is how many claims out of the catalog the project list names.
@@ -132,9 +132,9 @@ func (b *builder) projectPages() error {
 	}
 	d.Types, d.Statuses, d.Tags, d.Games = keys(types), keys(statuses), topTags(tagUse), keys(games)
 	d.Projects, d.Total = len(ids), len(all)
-	first := &Page{Path: "projects/index.html", Title: "Projects", Section: "projects", Script: true,
+	first := &render.Page{Path: "projects/index.html", Title: "Projects", Section: "projects", Script: true,
 		Desc: "Every project claim in the catalog, with search and filters by type, status, tag and game."}
-	if err := b.pagedList("projects", first, len(all), func(lo, hi int, pg *pager) any {
+	if err := b.PagedList("projects", first, len(all), func(lo, hi int, pg *render.Pager) any {
 		pd := *d
 		pd.Entries, pd.Pager = all[lo:hi], pg
 		if pg != nil && pg.N > 1 {
@@ -145,15 +145,15 @@ func (b *builder) projectPages() error {
 		return err
 	}
 	for _, p := range b.N.Projects {
-		pg := &Page{Path: paths.Project(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID), Data: b.projectView(p)}
+		pg := &render.Page{Path: paths.Project(p.ID), Title: projectTitle(p), Section: "projects", Feed: projectFeedPath(p.ID), Data: b.projectView(p)}
 		if len(p.Claims) == 1 {
 			pg.Unmapped, pg.Data = true, p.Claims[0]
 		}
-		if err := b.page(projectKind(p), pg); err != nil {
+		if err := b.Page(projectKind(p), pg); err != nil {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.page("claim", &Page{Path: paths.ClaimKey(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.Names.ClaimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), Leaf: true},
+			if err := b.Page("claim", &render.Page{Path: paths.ClaimKey(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.Names.ClaimSiteText(c)), Section: "projects", Feed: projectFeedPath(c.Project), Leaf: true},
 				func() any { return b.claimView(c) }); err != nil {
 				return err
 			}
@@ -339,28 +339,9 @@ type linkView struct{ Label, URL string }
 type referenceView struct {
 	R  *network.Relationship
 	By string
-	// Verb is the relationship's kind as a verb phrase (relationVerb); Anchor the id of the
+	// Verb is the relationship's kind as a verb phrase (wording.RelationVerb); Anchor the id of the
 	// referring release on its claim's page; CapPath the capability's page.
 	Verb, Anchor, CapPath string
-}
-
-// relationVerb is a relationship kind as a verb phrase whose object is the target: "requires",
-// "recommends", "conflicts with", "is compatible with", "replaces"; "" for a kind the
-// protocol does not define (the page then quotes it).
-func relationVerb(kind string) string {
-	switch kind {
-	case protocol.KindRequires:
-		return "requires"
-	case protocol.KindRecommends:
-		return "recommends"
-	case protocol.KindConflicts:
-		return "conflicts with"
-	case protocol.KindCompatible:
-		return "is compatible with"
-	case protocol.KindReplaces:
-		return "replaces"
-	}
-	return ""
 }
 
 type releaseView struct {
@@ -407,43 +388,6 @@ func (a artifactView) Short() string {
 	return s
 }
 
-// linkShown is how many characters of a publisher URL after its host a link shows.
-const linkShown = 40
-
-// urlText is the visible text of a link to a publisher's http or https URL, whose href holds
-// the whole URL: the host and what follows it, without "https://" ("http://" stays, so an
-// unencrypted link says so), a longer rest shortened with "…" to its last path segment
-// ("example.org/…/issues") or, when that is long too, to its first linkShown characters,
-// because a page that prints each long URL twice spends most of its bytes on them. The host
-// stays whole: it says where the link goes. "" for any other URL, which the link then prints
-// whole.
-func urlText(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return ""
-	}
-	rest := u.Path
-	if u.RawQuery != "" {
-		rest += "?" + u.RawQuery
-	}
-	if u.Fragment != "" {
-		rest += "#" + u.Fragment
-	}
-	if len([]rune(rest)) > linkShown {
-		p := strings.TrimSuffix(u.Path, "/")
-		last := p[strings.LastIndex(p, "/")+1:]
-		if i := strings.LastIndex(p, "/"); i > 0 && len([]rune(last)) <= linkShown-4 {
-			rest = "/…/" + last
-		} else {
-			rest = wording.Clip(rest, linkShown)
-		}
-	}
-	if u.Scheme == "http" {
-		return "http://" + u.Host + rest
-	}
-	return u.Host + rest
-}
-
 // capLink is a capability and its page.
 type capLink struct{ Name, Path string }
 
@@ -485,7 +429,7 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 		if r.Kind == protocol.KindRequires && !r.Self {
 			continue // counted in Used by
 		}
-		rv := &referenceView{R: r, Verb: relationVerb(r.Kind), Anchor: view.ReleaseAnchor(r.Release.Version)}
+		rv := &referenceView{R: r, Verb: wording.RelationVerb(r.Kind), Anchor: view.ReleaseAnchor(r.Release.Version)}
 		if r.Capability != "" {
 			rv.CapPath = paths.Capability(r.Capability)
 		}
@@ -581,7 +525,7 @@ func (b *builder) claimView(c *network.Claim) *claimView {
 }
 
 // usedByPage is the page of the used-by list (dependenciesPage) that names c with every
-// claim requiring it: that list holds the listed claims others require, by name, pageSize a
+// claim requiring it: that list holds the listed claims others require, by name, render.PageSize a
 // page.
 func (b *builder) usedByPage(c *network.Claim) string {
 	k := 0
@@ -593,7 +537,7 @@ func (b *builder) usedByPage(c *network.Claim) string {
 			k++
 		}
 	}
-	return pagePath(usedByPath, k/pageSize+1)
+	return render.PagePath(usedByPath, k/render.PageSize+1)
 }
 
 // setCommon sets Common and the facts every release other than the current one shares.
@@ -656,7 +600,7 @@ func newReleaseView(r *network.Release, firstSeen *view.EventView) *releaseView 
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		rv.OtherExt = append(rv.OtherExt, extView{Name: name, JSON: rawJSON(r.Extensions[name])})
+		rv.OtherExt = append(rv.OtherExt, extView{Name: name, JSON: wording.RawJSON(r.Extensions[name])})
 	}
 	rv.Relationships = view.RelViews(r.Relationships)
 	for _, rel := range rv.Relationships {
@@ -743,9 +687,9 @@ func (b *builder) originPages() error {
 		}
 	}
 	read := od.Read
-	if err := b.pagedList("origins", &Page{Path: "origins/index.html", Title: "Sites", Section: "origins",
+	if err := b.PagedList("origins", &render.Page{Path: "origins/index.html", Title: "Sites", Section: "origins",
 		Desc: "Every DreamWeave site index this index reads: its health and the projects it lists."}, len(read),
-		func(lo, hi int, pg *pager) any {
+		func(lo, hi int, pg *render.Pager) any {
 			pd := &originsData{Read: read[lo:hi]}
 			if pg == nil || pg.N == 1 {
 				pd.Unenrolled = od.Unenrolled
@@ -768,7 +712,7 @@ func (b *builder) originPages() error {
 				v.Sources = append(v.Sources, b.SourceRow(s))
 			}
 		}
-		if err := b.page("origin", &Page{Path: paths.Origin(o.ID), Title: "Site " + pubtext.Plain(b.Names.OriginText(o)), Section: "origins",
+		if err := b.Page("origin", &render.Page{Path: paths.Origin(o.ID), Title: "Site " + pubtext.Plain(b.Names.OriginText(o)), Section: "origins",
 			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
 			return err
 		}
@@ -812,9 +756,9 @@ func (b *builder) releasesPage() error {
 		}
 		return rows[i].C.Key.Less(rows[j].C.Key)
 	})
-	return b.pagedList("releases", &Page{Path: "releases/index.html", Title: "Releases", Section: "releases",
+	return b.PagedList("releases", &render.Page{Path: "releases/index.html", Title: "Releases", Section: "releases",
 		Desc: "The current release and channel heads of every claim in the catalog."}, len(rows),
-		func(lo, hi int, _ *pager) any { return rows[lo:hi] })
+		func(lo, hi int, _ *render.Pager) any { return rows[lo:hi] })
 }
 
 type updatesData struct {
@@ -830,27 +774,27 @@ type updatesData struct {
 
 func (b *builder) updatePages() error {
 	links := view.TagLinks(b.Derived.Tags)
-	list := func(first *Page, tag string, evs []*view.EventView) error {
-		if tag != "" && len(evs) == len(b.Derived.Events) && len(evs) > pageSize {
+	list := func(first *render.Page, tag string, evs []*view.EventView) error {
+		if tag != "" && len(evs) == len(b.Derived.Events) && len(evs) > render.PageSize {
 			first.Data = &updatesData{Tag: tag, Tags: links, Total: len(evs), Whole: true}
-			return b.page("updates", first)
+			return b.Page("updates", first)
 		}
-		return b.pagedList("updates", first, len(evs), func(lo, hi int, _ *pager) any {
+		return b.PagedList("updates", first, len(evs), func(lo, hi int, _ *render.Pager) any {
 			return &updatesData{Tag: tag, Events: evs[lo:hi], Tags: links, Total: len(evs)}
 		})
 	}
-	if err := list(&Page{Path: "updates/index.html", Title: "Updates", Section: "updates",
+	if err := list(&render.Page{Path: "updates/index.html", Title: "Updates", Section: "updates",
 		Desc: "What changed in the projects this index reads, newest first."}, "", b.Derived.Events); err != nil {
 		return err
 	}
 	for _, t := range b.Derived.Tags {
-		if err := list(&Page{Path: paths.Tag(t), Title: "Updates tagged " + t, Section: "updates",
+		if err := list(&render.Page{Path: paths.Tag(t), Title: "Updates tagged " + t, Section: "updates",
 			Desc: "Updates with one tag, newest first."}, t, b.Derived.ByTag[t]); err != nil {
 			return err
 		}
 	}
 	for _, e := range b.Derived.Events {
-		if err := b.page("event", &Page{Path: paths.Event(e.ID), Title: e.Title, Section: "updates", Unmapped: true, Leaf: true, Data: e}); err != nil {
+		if err := b.Page("event", &render.Page{Path: paths.Event(e.ID), Title: e.Title, Section: "updates", Unmapped: true, Leaf: true, Data: e}); err != nil {
 			return err
 		}
 	}
@@ -865,18 +809,18 @@ func (b *builder) conflictsPage() error {
 	for _, m := range b.N.Moves {
 		d.Moves = append(d.Moves, b.MoveView(m))
 	}
-	return b.page("conflicts", &Page{Path: "conflicts/index.html", Title: "Identity conflicts and moves", Section: "conflicts",
+	return b.Page("conflicts", &render.Page{Path: "conflicts/index.html", Title: "Identity conflicts and moves", Section: "conflicts",
 		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence.", Data: d})
 }
 
 func (b *builder) capabilityPages() error {
 	caps := view.CapViews(b.N)
-	if err := b.page("capabilities", &Page{Path: "capabilities/index.html", Title: "Capabilities", Section: "capabilities",
+	if err := b.Page("capabilities", &render.Page{Path: "capabilities/index.html", Title: "Capabilities", Section: "capabilities",
 		Desc: "Capabilities that current releases provide or reference.", Data: struct{ Capabilities []*view.CapView }{caps}}); err != nil {
 		return err
 	}
 	for _, c := range caps {
-		if err := b.page("capability", &Page{Path: c.Path, Title: "Capability " + pubtext.Plain(c.Name), Section: "capabilities",
+		if err := b.Page("capability", &render.Page{Path: c.Path, Title: "Capability " + pubtext.Plain(c.Name), Section: "capabilities",
 			Desc: "One capability: which current releases provide it and which reference it.", Data: c}); err != nil {
 			return err
 		}
@@ -944,20 +888,20 @@ func (b *builder) dependenciesPage() error {
 	if err != nil {
 		return err
 	}
-	if err := b.pagedList("dependencies", &Page{Path: "dependencies/index.html", Title: "Dependencies", Section: "dependencies",
+	if err := b.PagedList("dependencies", &render.Page{Path: "dependencies/index.html", Title: "Dependencies", Section: "dependencies",
 		Desc: "Every relationship of every current release, resolved against the catalog, and which claims are required by others."}, len(rels),
-		func(lo, hi int, pg *pager) any {
+		func(lo, hi int, pg *render.Pager) any {
 			return &dependenciesData{N: b.N, First: pg == nil || pg.N == 1, UsedBy: len(used), Graph: g, Groups: depGroups(rels[lo:hi]), Total: len(rels)}
 		}); err != nil {
 		return err
 	}
-	return b.pagedList("used-by", &Page{Path: usedByPath, Title: "Projects others require", Section: "dependencies",
+	return b.PagedList("used-by", &render.Page{Path: usedByPath, Title: "Projects others require", Section: "dependencies",
 		Desc: "Each claim that another claim's current release requires, with the claims that require it."}, len(used),
-		func(lo, hi int, _ *pager) any { return &usedByData{Claims: used[lo:hi], Total: len(used)} })
+		func(lo, hi int, _ *render.Pager) any { return &usedByData{Claims: used[lo:hi], Total: len(used)} })
 }
 
 func (b *builder) gapsPage() error {
-	return b.page("gaps", &Page{Path: "gaps/index.html", Title: "Gaps", Section: "gaps",
+	return b.Page("gaps", &render.Page{Path: "gaps/index.html", Title: "Gaps", Section: "gaps",
 		Desc: "Relationship targets that no site in this index publishes, and addresses to look at.", Data: b.N})
 }
 
@@ -1125,7 +1069,7 @@ func (b *builder) healthPage() error {
 		d.Summary = append(d.Summary, &healthCount{Anchor: "cards",
 			What: wording.Plural(len(d.Cards), "card image cannot be shown", "card images cannot be shown")})
 	}
-	return b.page("health", &Page{Path: "health/index.html", Title: "Network health", Section: "health",
+	return b.Page("health", &render.Page{Path: "health/index.html", Title: "Network health", Section: "health",
 		Desc: "Every source with its discovery trail, every site with its last problem, every claim that is not current and why.", Data: d})
 }
 
@@ -1151,7 +1095,7 @@ var handWritten = []struct{ kind, path, title, desc string }{
 }
 
 func (b *builder) aboutPages() error {
-	pub := &publishersData{UserAgent: product.UserAgent, Repository: b.repo}
+	pub := &publishersData{UserAgent: product.UserAgent, Repository: b.Repo}
 	if s := b.N.State; s != nil {
 		pub.Crawler, pub.ObservedAt = s.Crawler, s.ObservedAt
 	}
@@ -1163,7 +1107,7 @@ func (b *builder) aboutPages() error {
 		case "about-state":
 			data = stateDifferences{Publish: PublishDifferences, Crawl: CrawlDifferences, Records: store.Differences}
 		}
-		if err := b.page(a.kind, &Page{Path: a.path, Title: a.title, Section: "about", Desc: a.desc, Data: data}); err != nil {
+		if err := b.Page(a.kind, &render.Page{Path: a.path, Title: a.title, Section: "about", Desc: a.desc, Data: data}); err != nil {
 			return err
 		}
 	}
@@ -1171,6 +1115,6 @@ func (b *builder) aboutPages() error {
 }
 
 func (b *builder) notFound() error {
-	return b.page("notfound", &Page{Path: notFoundPage, Title: "Page not found", Rooted: true,
+	return b.Page("notfound", &render.Page{Path: notFoundPage, Title: "Page not found", Rooted: true,
 		Desc: "This page does not exist."})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 )
 
 func TestCapabilityDir(t *testing.T) {
@@ -65,7 +66,7 @@ func TestNear(t *testing.T) {
 		{"projects/p/index.html", "projects/index.html", "../index.html"},
 		{"projects/p/index.html", "", "../../"},
 	} {
-		p := &Page{Path: c.page}
+		p := &render.Page{Path: c.page}
 		got := p.Near(c.target)
 		if got != c.want {
 			t.Errorf("Near from %s to %q = %q, want %q", c.page, c.target, got, c.want)
@@ -74,7 +75,7 @@ func TestNear(t *testing.T) {
 			t.Errorf("Near from %s to %q names %s, Rel names %s", c.page, c.target, a, b)
 		}
 	}
-	if got := (&Page{Path: "x/index.html", Rooted: true, Root: "/r/"}).Near("x/y.html"); got != "/r/x/y.html" {
+	if got := (&render.Page{Path: "x/index.html", Rooted: true, Root: "/r/"}).Near("x/y.html"); got != "/r/x/y.html" {
 		t.Errorf("a rooted page's Near = %q, want the root-relative link", got)
 	}
 }

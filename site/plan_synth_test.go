@@ -17,6 +17,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
@@ -395,7 +396,7 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := &builder{Model: view.NewModel(n)}
+		b := &builder{&render.Site{Model: view.NewModel(n)}}
 		built := plan.Install(b.planInput(), plan.Setup(b.planInput()))
 		got := readParts(t, out).Claims
 		if len(got) != len(built) || len(built) != len(n.Listed) {

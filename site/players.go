@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
@@ -34,7 +35,7 @@ func (b *builder) networkPage() error {
 			d.NotCurrent++
 		}
 	}
-	return b.page("network", &Page{Path: networkPath, Title: "The network", Section: "network",
+	return b.Page("network", &render.Page{Path: networkPath, Title: "The network", Section: "network",
 		Desc: "How the sites and projects in this index relate: identity conflicts, capabilities, dependencies, gaps, health and releases.", Data: d})
 }
 
@@ -90,9 +91,9 @@ func recentItems(evs []*view.EventView, n int) (items []*recentItem, more bool) 
 const joinPath = "join/index.html"
 
 func (b *builder) joinPage() error {
-	return b.page("join", &Page{Path: joinPath, Title: "Join", Section: "join",
+	return b.Page("join", &render.Page{Path: joinPath, Title: "Join", Section: "join",
 		Desc: "How to publish a DreamWeave site, check it with ashyams validate and inspect, and ask for it to be read; what review means and what it does not.",
-		Data: &publishersData{Repository: b.repo}})
+		Data: &publishersData{Repository: b.Repo}})
 }
 
 // projectFeedPath is the Atom feed of one project id: the events of every claim to it.
@@ -119,13 +120,9 @@ func (b *builder) projectFeeds() error {
 		} else if b.N.State != nil {
 			updated = b.N.State.ObservedAt
 		}
-		b.spawn(b.bufs, func(pb *pageBuf) error {
-			feed, err := b.atomOf(name, IndexName+": "+projectTitle(p), b.base+paths.Dir(paths.Project(p.ID)),
-				"", evs, updated, true) // no subtitle: the title names the project, the entries say the rest
-			if err != nil {
-				return err
-			}
-			return b.writeBuf(name, feed, &pb.min)
+		b.GoWrite(name, func() ([]byte, error) {
+			// no subtitle: the title names the project, the entries say the rest
+			return b.atomOf(name, IndexName+": "+projectTitle(p), b.Base+paths.Dir(paths.Project(p.ID)), "", evs, updated, true)
 		})
 	}
 	return b.opml()
@@ -146,11 +143,11 @@ func (b *builder) opml() error {
 		buf.WriteString(`<outline type="rss" text="`)
 		xmlEscape(&buf, projectTitle(p))
 		buf.WriteString(`" xmlUrl="`)
-		xmlEscape(&buf, b.base+projectFeedPath(p.ID))
+		xmlEscape(&buf, b.Base+projectFeedPath(p.ID))
 		buf.WriteString("\"/>\n")
 	}
 	buf.WriteString("</body></opml>\n")
-	return b.writeRaw(OPMLFile, pubtext.Text(buf.Bytes(), pubtext.MarkupEnds)) // publisher names: as in every markup file
+	return b.WriteRaw(OPMLFile, pubtext.Text(buf.Bytes(), pubtext.MarkupEnds)) // publisher names: as in every markup file
 }
 
 // browsePath is the index of the lists that need no script.
@@ -203,7 +200,7 @@ type browseList struct {
 // recentShown is how many entries a capped browse list shows (two pages): the others are on
 // the list it restates (the releases by date, the updates, the projects others require, whose
 // claims and order are the foundations'), so the browse lists do not page them a second time.
-const recentShown = 2 * pageSize
+const recentShown = 2 * render.PageSize
 
 // browsePages writes browse/ and its lists: by type, status and tag (case folded), the
 // foundations (claims other claims' current releases require), recently released and
@@ -254,10 +251,10 @@ func (b *builder) browsePages() error {
 			d := &browseList{Heading: l.noun, Label: g.label,
 				Intro: "The " + l.kind + " is the publisher's own word for each project. In name order."}
 			entries := g.entries
-			if len(entries) == len(all) && len(all) > pageSize {
+			if len(entries) == len(all) && len(all) > render.PageSize {
 				d.Whole, d.Total, entries = true, len(all), nil
 			}
-			if err := b.browseList(&Page{Path: path, Title: d.Heading + " " + pubtext.Plain(g.label), Section: "browse",
+			if err := b.browseList(&render.Page{Path: path, Title: d.Heading + " " + pubtext.Plain(g.label), Section: "browse",
 				Desc: "Projects in the catalog by " + l.kind + ", in name order."}, d, entries); err != nil {
 				return err
 			}
@@ -287,19 +284,19 @@ func (b *builder) browsePages() error {
 		if l.d.Capped && len(entries) > recentShown {
 			l.d.Total, entries = len(entries), entries[:recentShown]
 		}
-		if err := b.browseList(&Page{Path: l.path, Title: l.d.Heading, Section: "browse",
+		if err := b.browseList(&render.Page{Path: l.path, Title: l.d.Heading, Section: "browse",
 			Desc: l.d.Heading + ": projects in the catalog."}, l.d, entries); err != nil {
 			return err
 		}
 	}
-	return b.page("browse", &Page{Path: browsePath, Title: "Browse projects", Section: "browse",
+	return b.Page("browse", &render.Page{Path: browsePath, Title: "Browse projects", Section: "browse",
 		Desc: "Lists of the projects in the catalog by type, status and tag, and by date, that need no script.", Data: idx})
 }
 
 // browseList queues the pages of one browse list of entries: d is its heading and words
 // (its Total, when capped, the whole list's), first its first page.
-func (b *builder) browseList(first *Page, d *browseList, entries []*view.ClaimSummary) error {
-	return b.pagedList("browse-list", first, len(entries), func(lo, hi int, pg *pager) any {
+func (b *builder) browseList(first *render.Page, d *browseList, entries []*view.ClaimSummary) error {
+	return b.PagedList("browse-list", first, len(entries), func(lo, hi int, pg *render.Pager) any {
 		pd := *d
 		pd.Entries, pd.Shown = entries[lo:hi], len(entries)
 		if pd.Total < len(entries) {

@@ -21,6 +21,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
@@ -157,7 +158,7 @@ func TestBrowseListOfTheWholeCatalog(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
 	site := f.Site("https://a.example/dreamweave.json", "Site A")
-	for i := 0; i < 2*pageSize+5; i++ { // every claim tagged Lua, one in three Theme 1
+	for i := 0; i < 2*render.PageSize+5; i++ { // every claim tagged Lua, one in three Theme 1
 		m := sampleManifest(uuid(i), fmt.Sprintf("Project %03d", i), 1)
 		m.Project.Tags = []string{"Lua"}
 		if i%3 == 0 {
@@ -365,8 +366,8 @@ func TestOneSiteProjectPageLeadsToItsClaim(t *testing.T) {
 	}
 
 	full := parsePage(t, out, paths.Project(uuid(2)))
-	if n, m := htmlcheck.Count(t, full, `head meta[http-equiv="refresh"]`), htmlcheck.Count(t, full, "body > header nav a"); n != 0 || m != len(nav) {
-		t.Errorf("the two-site project page has %d refreshes and %d navigation entries, want none and %d", n, m, len(nav))
+	if n, m := htmlcheck.Count(t, full, `head meta[http-equiv="refresh"]`), htmlcheck.Count(t, full, "body > header nav a"); n != 0 || m != len(render.Nav) {
+		t.Errorf("the two-site project page has %d refreshes and %d navigation entries, want none and %d", n, m, len(render.Nav))
 	}
 	if n := htmlcheck.Count(t, full, "main ul.brief > li"); n != 2 {
 		t.Errorf("the two-site project page lists %d claims, want 2", n)
@@ -571,8 +572,8 @@ func TestFrameStaysSmall(t *testing.T) {
 		if n := htmlcheck.Count(t, doc, `head meta[name="description"], head link[rel="canonical"]`); n != 0 {
 			t.Errorf("%s: %d description or canonical elements, want none", rel, n)
 		}
-		if n := htmlcheck.Count(t, doc, "body > header nav a"); n != len(nav) {
-			t.Errorf("%s: %d navigation entries, want %d", rel, n, len(nav))
+		if n := htmlcheck.Count(t, doc, "body > header nav a"); n != len(render.Nav) {
+			t.Errorf("%s: %d navigation entries, want %d", rel, n, len(render.Nav))
 		}
 		if htmlcheck.Count(t, doc, `body > footer a[href$="about/listing/index.html"]`) != 1 {
 			t.Errorf("%s: the footer does not link what listing means", rel)

@@ -3,8 +3,13 @@
 package wording
 
 import (
+	"bytes"
+	"encoding/json"
+	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
 // Deref is *s, or "" for nil.
@@ -73,4 +78,70 @@ func Clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// RelationVerb is a relationship kind as a verb phrase whose object is the target: "requires",
+// "recommends", "conflicts with", "is compatible with", "replaces"; "" for a kind the
+// protocol does not define (the page then quotes it).
+func RelationVerb(kind string) string {
+	switch kind {
+	case protocol.KindRequires:
+		return "requires"
+	case protocol.KindRecommends:
+		return "recommends"
+	case protocol.KindConflicts:
+		return "conflicts with"
+	case protocol.KindCompatible:
+		return "is compatible with"
+	case protocol.KindReplaces:
+		return "replaces"
+	}
+	return ""
+}
+
+// linkShown is how many characters of a publisher URL after its host a link shows.
+const linkShown = 40
+
+// URLText is the visible text of a link to a publisher's http or https URL, whose href holds
+// the whole URL: the host and what follows it, without "https://" ("http://" stays, so an
+// unencrypted link says so), a longer rest shortened with "…" to its last path segment
+// ("example.org/…/issues") or, when that is long too, to its first linkShown characters,
+// because a page that prints each long URL twice spends most of its bytes on them. The host
+// stays whole: it says where the link goes. "" for any other URL, which the link then prints
+// whole.
+func URLText(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return ""
+	}
+	rest := u.Path
+	if u.RawQuery != "" {
+		rest += "?" + u.RawQuery
+	}
+	if u.Fragment != "" {
+		rest += "#" + u.Fragment
+	}
+	if len([]rune(rest)) > linkShown {
+		p := strings.TrimSuffix(u.Path, "/")
+		last := p[strings.LastIndex(p, "/")+1:]
+		if i := strings.LastIndex(p, "/"); i > 0 && len([]rune(last)) <= linkShown-4 {
+			rest = "/…/" + last
+		} else {
+			rest = Clip(rest, linkShown)
+		}
+	}
+	if u.Scheme == "http" {
+		return "http://" + u.Host + rest
+	}
+	return u.Host + rest
+}
+
+// RawJSON shows a publisher's JSON value (an extension this index does not interpret)
+// indented, as text.
+func RawJSON(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return buf.String()
 }

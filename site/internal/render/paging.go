@@ -1,17 +1,17 @@
-package site
+package render
 
 import (
 	"strconv"
 	"strings"
 )
 
-// pageSize is how many entries one page of a list holds: the first page a player opens stays
+// PageSize is how many entries one page of a list holds: the first page a player opens stays
 // the same size whatever the network's, and the rest are a page number away.
-const pageSize = 50
+const PageSize = 50
 
 // pager is where one page of a paged list stands among its pages: printed as page links at
 // the list's foot and as rel=prev/next links in the head.
-type pager struct {
+type Pager struct {
 	// N is this page's number (1 for the first) of Of pages.
 	N, Of int
 	// From and To are the 1-based numbers of the first and last entry shown, of Total.
@@ -31,49 +31,49 @@ type pageLink struct {
 	Gap     bool
 }
 
-// pagePath is the path of page k of a list whose first page is at first: page 1 stays at
+// PagePath is the path of page k of a list whose first page is at first: page 1 stays at
 // first, so links and the sitemap that name a list keep working as it grows; page k > 1 is
 // at page/k/ beside it ("projects/index.html", 2 gives "projects/page/2/index.html").
 // Directories beside a list's first page hold the pages of single claims, sites, tags and
 // events, none of which can be named "page": project ids are UUIDs, site ids end in a hex
 // digest, event ids are hex and tags are this index's vocabulary or prefixed "tag-". A state
 // that breaks that fails the build (a path written twice), it never overwrites a page.
-func pagePath(first string, k int) string {
+func PagePath(first string, k int) string {
 	if k <= 1 {
 		return first
 	}
 	return strings.TrimSuffix(first, "index.html") + "page/" + strconv.Itoa(k) + "/index.html"
 }
 
-// pageCount is how many pages a list of n entries takes; an empty list still has its first.
-func pageCount(n int) int {
-	if n <= pageSize {
+// PageCount is how many pages a list of n entries takes; an empty list still has its first.
+func PageCount(n int) int {
+	if n <= PageSize {
 		return 1
 	}
-	return (n + pageSize - 1) / pageSize
+	return (n + PageSize - 1) / PageSize
 }
 
 // pageBounds are the indexes of the entries page k (1-based) of n entries shows.
 func pageBounds(n, k int) (lo, hi int) {
-	lo = (k - 1) * pageSize
-	hi = min(lo+pageSize, n)
+	lo = (k - 1) * PageSize
+	hi = min(lo+PageSize, n)
 	return min(lo, n), hi
 }
 
-// newPager is page k of a list of n entries whose first page is at first; nil when the list
+// NewPager is page k of a list of n entries whose first page is at first; nil when the list
 // fits one page, which then shows no page links.
-func newPager(first string, n, k int) *pager {
-	of := pageCount(n)
+func NewPager(first string, n, k int) *Pager {
+	of := PageCount(n)
 	if of == 1 {
 		return nil
 	}
 	lo, hi := pageBounds(n, k)
-	p := &pager{N: k, Of: of, From: lo + 1, To: hi, Total: n}
+	p := &Pager{N: k, Of: of, From: lo + 1, To: hi, Total: n}
 	if k > 1 {
-		p.Prev = pagePath(first, k-1)
+		p.Prev = PagePath(first, k-1)
 	}
 	if k < of {
-		p.Next = pagePath(first, k+1)
+		p.Next = PagePath(first, k+1)
 	}
 	last := 0
 	for i := 1; i <= of; i++ {
@@ -83,7 +83,7 @@ func newPager(first string, n, k int) *pager {
 		if last != 0 && i > last+1 {
 			p.Links = append(p.Links, pageLink{Gap: true})
 		}
-		p.Links = append(p.Links, pageLink{N: i, Path: pagePath(first, i), Current: i == k})
+		p.Links = append(p.Links, pageLink{N: i, Path: PagePath(first, i), Current: i == k})
 		last = i
 	}
 	return p
@@ -91,7 +91,7 @@ func newPager(first string, n, k int) *pager {
 
 // pagedTitle is a list page's title: the list's on its first page, with the page number on
 // the others, so every page's title is its own.
-func pagedTitle(title string, pg *pager) string {
+func pagedTitle(title string, pg *Pager) string {
 	if pg == nil || pg.N == 1 {
 		return title
 	}
@@ -99,16 +99,16 @@ func pagedTitle(title string, pg *pager) string {
 }
 
 // pagedList queues every page of a list of n entries: first is the first page (its Path,
-// Title and the rest); each further page is a copy at pagePath with its title numbered.
+// Title and the rest); each further page is a copy at PagePath with its title numbered.
 // data gives the page's Data for the entries [lo, hi) and its pager, and runs on the
 // render's worker.
-func (b *builder) pagedList(kind string, first *Page, n int, data func(lo, hi int, pg *pager) any) error {
-	for k := 1; k <= pageCount(n); k++ {
+func (b *Site) PagedList(kind string, first *Page, n int, data func(lo, hi int, pg *Pager) any) error {
+	for k := 1; k <= PageCount(n); k++ {
 		p := *first
-		pg := newPager(first.Path, n, k)
-		p.Path, p.Pager, p.Title = pagePath(first.Path, k), pg, pagedTitle(first.Title, pg)
+		pg := NewPager(first.Path, n, k)
+		p.Path, p.Pager, p.Title = PagePath(first.Path, k), pg, pagedTitle(first.Title, pg)
 		lo, hi := pageBounds(n, k)
-		if err := b.page(kind, &p, func() any { return data(lo, hi, pg) }); err != nil {
+		if err := b.Page(kind, &p, func() any { return data(lo, hi, pg) }); err != nil {
 			return err
 		}
 	}

@@ -1,8 +1,7 @@
-package site
+package render
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -73,7 +72,7 @@ type Page struct {
 	// Nav is the site navigation as this page shows it.
 	Nav []navLink
 	// Pager is where this page stands in a paged list (nil for a page that is no list's).
-	Pager *pager
+	Pager *Pager
 	Data  any
 }
 
@@ -141,8 +140,8 @@ type navLink struct {
 
 // navFor is the navigation as page p shows it.
 func navFor(p *Page) []navLink {
-	out := make([]navLink, len(nav))
-	for i, n := range nav {
+	out := make([]navLink, len(Nav))
+	for i, n := range Nav {
 		out[i] = navLink{Href: p.Rel(n.Path), Label: n.Label}
 		switch {
 		case n.Path == p.Path:
@@ -154,7 +153,7 @@ func navFor(p *Page) []navLink {
 	return out
 }
 
-var nav = []navItem{
+var Nav = []navItem{
 	{Key: "projects", Label: "Projects", Path: "projects/index.html", Also: []string{"browse"}},
 	{Key: "updates", Label: "Updates", Path: "updates/index.html"},
 	{Key: "origins", Label: "Sites", Path: "origins/index.html",
@@ -184,10 +183,10 @@ type templateSet struct {
 // build binds its own (bindFuncs), md and mdItems through the build's memo.
 var funcs = template.FuncMap{
 	"ref":       (*view.Model)(nil).Ref,
-	"entry":     (*builder)(nil).entry,
-	"frame":     (*builder)(nil).frame,
-	"claimlink": (*builder)(nil).claimlink,
-	"brief":     (*builder)(nil).brief,
+	"entry":     (*Site)(nil).entry,
+	"frame":     (*Site)(nil).frame,
+	"claimlink": (*Site)(nil).claimlink,
+	"brief":     (*Site)(nil).brief,
 	"md":        markdown.Markdown,
 	"mdItems":   markdown.Items,
 	"safeURL":   markdown.SafeURL,
@@ -196,14 +195,14 @@ var funcs = template.FuncMap{
 	"dict":      dict,
 	"plural":    wording.Plural,
 	"trimmed":   strings.TrimSpace,
-	"verb":      relationVerb,
-	"urltext":   urlText,
+	"verb":      wording.RelationVerb,
+	"urltext":   wording.URLText,
 	"listed":    func() string { return view.ListedPhrase },
 }
 
 // bindFuncs computes the views the template functions of this build look up, and binds
 // those functions on every page template.
-func (b *builder) bindFuncs() {
+func (b *Site) bindFuncs() {
 	b.frags = &fragments{m: map[any]template.HTML{}}
 	fm := template.FuncMap{"ref": b.Ref, "entry": b.entry, "frame": b.frame, "claimlink": b.claimlink, "brief": b.brief, "md": b.md.Markdown, "mdItems": b.md.Items}
 	for _, t := range b.tmpl.pages {
@@ -259,7 +258,7 @@ type entryKey struct {
 // the same entry for a claim, so each (claim, link prefix, date) is rendered once per build.
 // The data-* attributes the project list's script reads are printed on the project list only
 // (a fifth of an entry's bytes, on every browse list else).
-func (b *builder) entry(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
+func (b *Site) entry(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
 	filters := p.Section == "projects"
 	return b.frags.render(entryKey{s.C, p.Rel(""), date, filters}, b.tmpl.shared, "entry",
 		map[string]any{"Page": p, "Entry": s, "Date": date, "Filters": filters})
@@ -275,7 +274,7 @@ type briefKey struct {
 // brief is the template function "brief": the "brief" template (_partials.html) for s on
 // page p, showing date ("released", "updated" or ""). A claim is on several browse lists at
 // one depth, so each (claim, link prefix, date) is rendered once per build.
-func (b *builder) brief(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
+func (b *Site) brief(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
 	return b.frags.render(briefKey{s.C, p.Rel(""), date}, b.tmpl.shared, "brief",
 		map[string]any{"Page": p, "Entry": s, "Date": date})
 }
@@ -289,7 +288,7 @@ type claimLinkKey struct {
 // claimlink is the template function "claimlink": the "claimlink" template (_partials.html)
 // for c on page p. Claims are linked from many pages at each depth (requirements, users,
 // conflicts, lists), so each (claim, link prefix) is rendered once per build.
-func (b *builder) claimlink(p *Page, c *network.Claim) (template.HTML, error) {
+func (b *Site) claimlink(p *Page, c *network.Claim) (template.HTML, error) {
 	return b.frags.render(claimLinkKey{c, p.Rel("")}, b.tmpl.shared, "claimlink",
 		map[string]any{"Page": p, "Claim": c})
 }
@@ -306,12 +305,12 @@ type frameKey struct {
 // frame is the template function "frame": the part name of the page frame (_layout.html:
 // "sitelinks", "siteheader" or "sitefooter") for page p. Every page prints each, and they
 // differ only by depth and section, so each is rendered once per build for each.
-func (b *builder) frame(name string, p *Page) (template.HTML, error) {
+func (b *Site) frame(name string, p *Page) (template.HTML, error) {
 	k := frameKey{name: name, root: p.Rel("")}
 	switch {
 	case name == "siteheader": // the navigation marks the page's section and entry
 		k.section = p.Section
-		for _, n := range nav {
+		for _, n := range Nav {
 			if n.Path == p.Path {
 				k.navPage = p.Path
 			}
@@ -356,7 +355,7 @@ func loadTemplates(fsys fs.FS) (*templateSet, error) {
 // page queues the rendering of template kind with p, written at p.Path. data, when not nil,
 // computes p.Data on the worker (so a claim's view is built concurrently too). It returns an
 // error only for a template that does not exist; rendering errors stop the build later.
-func (b *builder) page(kind string, p *Page, data ...func() any) error {
+func (b *Site) Page(kind string, p *Page, data ...func() any) error {
 	t := b.tmpl.pages[kind]
 	if t == nil {
 		return fmt.Errorf("no template %q", kind)
@@ -364,7 +363,7 @@ func (b *builder) page(kind string, p *Page, data ...func() any) error {
 	if p.Meta == nil {
 		p.Meta = b.meta()
 	}
-	p.Base, p.Root = b.base, sitedir.BasePath(b.base)
+	p.Base, p.Root = b.Base, sitedir.BasePath(b.Base)
 	p.Title = pubtext.ClipTitle(p.Title)
 	p.Nav = navFor(p)
 	p.SiteFeed = kind == "home" || kind == "updates"
@@ -414,8 +413,8 @@ type pageBuf struct {
 	min  []byte
 }
 
-func (b *builder) meta() *siteMeta {
-	m := &siteMeta{Repository: b.repo}
+func (b *Site) meta() *siteMeta {
+	m := &siteMeta{Repository: b.Repo}
 	if s := b.N.State; s != nil {
 		m.ObservedAt = s.ObservedAt
 	}
@@ -423,13 +422,13 @@ func (b *builder) meta() *siteMeta {
 }
 
 // assets writes the stylesheet, the scripts and the icon.
-func (b *builder) assets() error {
+func (b *Site) WriteAssets() error {
 	for _, name := range []string{"site.css", "site.js", "find.js", "icon.svg", "version.js", "openmwcfg.js", "shards.js", "setupcheck.js", "setup.js", "plan.js", "planpage.js"} {
 		data, err := fs.ReadFile(assets.FS, name)
 		if err != nil {
 			return err
 		}
-		if err := b.write(path.Join("assets", name), data); err != nil {
+		if err := b.Write(path.Join("assets", name), data); err != nil {
 			return err
 		}
 	}
@@ -450,14 +449,4 @@ func dict(kv ...any) (map[string]any, error) {
 		m[k] = kv[i+1]
 	}
 	return m, nil
-}
-
-// rawJSON shows a publisher's JSON value (an extension this index does not interpret)
-// indented, as text.
-func rawJSON(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		return string(raw)
-	}
-	return buf.String()
 }

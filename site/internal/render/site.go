@@ -1,0 +1,218 @@
+// Package render is the site's page machinery: the output directory a build writes (each file
+// once, markup minified and passed through the bidi rule), the templates with their functions
+// and the fragments many pages share, the page frame (navigation, head, footer), paged lists,
+// and the renders that run concurrently. The pages themselves are in site/internal/pages.
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/markdown"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
+	"github.com/tdewolff/minify/v2"
+	"golang.org/x/sync/errgroup"
+)
+
+// Site is one build's output and page machinery, with the model every page reads.
+type Site struct {
+	// Model is the network and what every page reads of it.
+	*view.Model
+	// Dir is the state directory the build reads; Base the base URL (with a final "/");
+	// Repo the index's repository URL.
+	Dir  *store.Dir
+	Base string
+	Repo string
+	out  string
+	min  *minify.M
+
+	mu      sync.Mutex      // guards written, pages and dirs: pages render concurrently
+	written map[string]bool // every file written, by slash path
+	pages   []string        // every HTML page written
+	// unmapped are the pages the sitemap leaves out (Page.Unmapped).
+	unmapped []string
+	dirs     map[string]bool // output directories known to exist
+
+	tmpl *templateSet
+	// md is this build's rendered publisher Markdown, each distinct text rendered once.
+	md *markdown.Memo
+	// frags are the fragments rendered once and printed on many pages (entry, frame).
+	frags *fragments
+
+	renders *errgroup.Group // page renders, at most workers() at once
+	failed  context.Context // done once a render has failed
+	bufs    chan *pageBuf   // the running renders' buffers, one set each
+	// listBufs are the buffer sets of the pages that list the whole network (wholeNetwork):
+	// those pages run to megabytes, and rendering them on a few sets of their own lets those
+	// sets grow once instead of every worker's set growing to the largest list.
+	listBufs chan *pageBuf
+}
+
+// New is a build's Site writing into out: the templates from fsys (nil: the embedded ones)
+// parsed and this build's functions bound, md rendering publisher Markdown (nil: markdown.Markdown).
+func New(out string, dir *store.Dir, m *view.Model, base, repo string, fsys fs.FS, md func(string) template.HTML) (*Site, error) {
+	s := &Site{Model: m, Dir: dir, Base: base, Repo: repo, out: out, min: newMinifier(),
+		written: map[string]bool{}, dirs: map[string]bool{}, md: markdown.NewMemo(md)}
+	var err error
+	if s.tmpl, err = loadTemplates(fsys); err != nil {
+		return nil, err
+	}
+	s.bindFuncs()
+	return s, nil
+}
+
+// Pages are the HTML pages written, sorted, and those the sitemap leaves out; to be read once
+// every render is done (Wait).
+func (b *Site) Pages() (pages, unmapped []string) {
+	sort.Strings(b.pages)
+	return b.pages, b.unmapped
+}
+
+// Files counts every file written.
+func (b *Site) Files() int { return len(b.written) }
+
+// Go runs f as a render, beside the pages (Wait returns its error).
+func (b *Site) Go(f func() error) { b.spawn(b.bufs, func(*pageBuf) error { return f() }) }
+
+// GoWrite writes at rel the markup make returns, as a render with a render's buffers.
+func (b *Site) GoWrite(rel string, make func() ([]byte, error)) {
+	b.spawn(b.bufs, func(pb *pageBuf) error {
+		data, err := make()
+		if err != nil {
+			return err
+		}
+		return b.writeBuf(rel, data, &pb.min)
+	})
+}
+
+// Write writes a file at rel (slash path) in the output, minifying known text types. Safe
+// for concurrent use. Writing one path twice is a bug in the builder.
+func (b *Site) Write(rel string, data []byte) error { return b.writeBuf(rel, data, nil) }
+
+// writeBuf is write with scratch, when not nil, a slice the minified bytes may be written
+// into and that is handed back (emptied, perhaps grown) for the next file: the page workers
+// each keep one, so a build does not allocate a page-sized buffer for every page.
+func (b *Site) writeBuf(rel string, data []byte, scratch *[]byte) error {
+	if err := b.claimPath(rel); err != nil {
+		return err
+	}
+	ext := path.Ext(rel)
+	var out []byte
+	var err error
+	if scratch != nil {
+		out, err = minifyInto(b.min, ext, data, *scratch)
+	} else {
+		out, err = minifyAs(b.min, ext, data)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	if _, known := mediaTypes[ext]; known && scratch != nil {
+		defer func() { *scratch = out[:0] }()
+	}
+	switch ext {
+	case ".html", ".xml", ".svg":
+		out = pubtext.Markup(out) // publisher text: no override, isolates balanced
+	}
+	return b.writeFile(rel, out)
+}
+
+// writeRaw writes data at rel as it is: for bytes already in their served form (the JSON
+// files, validated as served; the feed; cached images).
+func (b *Site) WriteRaw(rel string, data []byte) error {
+	if err := b.claimPath(rel); err != nil {
+		return err
+	}
+	return b.writeFile(rel, data)
+}
+
+// claimPath records that rel is written; a second write of one path is a bug in the builder.
+func (b *Site) claimPath(rel string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.written[rel] {
+		return fmt.Errorf("%s written twice", rel)
+	}
+	b.written[rel] = true
+	return nil
+}
+
+// writeFile writes the finished bytes of rel, making its directory first.
+func (b *Site) writeFile(rel string, data []byte) error {
+	if err := b.mkdir(path.Dir(rel)); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(b.out, filepath.FromSlash(rel)), data, 0o644)
+}
+
+// mkdir makes the output directory rel and its parents, remembering what exists so a build
+// of many pages does not ask the file system again for every page.
+func (b *Site) mkdir(rel string) error {
+	if rel == "." || rel == "" {
+		return nil
+	}
+	b.mu.Lock()
+	known := b.dirs[rel]
+	b.mu.Unlock()
+	if known {
+		return nil
+	}
+	if err := b.mkdir(path.Dir(rel)); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(b.out, filepath.FromSlash(rel)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	b.mu.Lock()
+	b.dirs[rel] = true
+	b.mu.Unlock()
+	return nil
+}
+
+// workers is how many pages render and write at once: the work is as much file system
+// calls as it is CPU, so more than the cores.
+func workers() int { return 4 * runtime.GOMAXPROCS(0) }
+
+// Start readies the page renders: at most workers() at once, each with one of
+// workers() buffer sets, which live for the whole build (a sync.Pool is emptied by garbage
+// collections, after which renders regrow their buffers page by page). The network-wide
+// lists have GOMAXPROCS sets of their own (wholeNetwork).
+func (b *Site) Start() {
+	b.renders, b.failed = errgroup.WithContext(context.Background())
+	b.renders.SetLimit(workers())
+	b.bufs = make(chan *pageBuf, workers())
+	for i := 0; i < workers(); i++ {
+		b.bufs <- new(pageBuf)
+	}
+	b.listBufs = make(chan *pageBuf, runtime.GOMAXPROCS(0))
+	for i := 0; i < cap(b.listBufs); i++ {
+		b.listBufs <- new(pageBuf)
+	}
+}
+
+// spawn runs a render with a free buffer set from sets, waiting while workers() renders run.
+// Once one has failed no more start: Wait returns the first error.
+func (b *Site) spawn(sets chan *pageBuf, f func(*pageBuf) error) {
+	if b.failed.Err() != nil {
+		return
+	}
+	b.renders.Go(func() error {
+		pb := <-sets
+		defer func() { sets <- pb }()
+		return f(pb)
+	})
+}
+
+// Wait waits for every render spawned and returns the first error.
+func (b *Site) Wait() error { return b.renders.Wait() }
