@@ -18,6 +18,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
@@ -379,11 +380,11 @@ func pageKinds(t *testing.T, bc browserCase) map[string]string {
 		"event":       first("updates/*/index.html", isEvent),
 		"conflicts":   "conflicts/index.html", "capabilities": "capabilities/index.html",
 		"capability":   first("capabilities/*/index.html", nil),
-		"dependencies": "dependencies/index.html", "used-by": usedByPath, "gaps": "gaps/index.html", "health": "health/index.html",
-		"network": networkPath, "about": "about/index.html", "about-publishers": PublishersPage,
+		"dependencies": "dependencies/index.html", "used-by": paths.UsedBy, "gaps": "gaps/index.html", "health": "health/index.html",
+		"network": paths.Network, "about": "about/index.html", "about-publishers": paths.Publishers,
 		"about-trust": "about/trust/index.html", "about-digests": "about/digests/index.html",
 		"about-listing": "about/listing/index.html", "about-updates": "about/updates/index.html",
-		"browse": browsePath, "browse-list": first("browse/type-*/index.html", nil), "join": joinPath, "setup": plan.SetupPage,
+		"browse": paths.Browse, "browse-list": first("browse/type-*/index.html", nil), "join": paths.Join, "setup": plan.SetupPage,
 		"plan": plan.PlanPage, "plan-candlelight": plan.PlanPage + "#add=4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90",
 		"notfound": "no/such/page/",
 	}

@@ -37,6 +37,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/cards"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/feed"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/about"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
@@ -52,7 +54,7 @@ const (
 	// DefaultRepository is where the index's code and state live.
 	DefaultRepository = "https://github.com/DreamWeave-MP/ashyams-go"
 	// IndexName is the index's display name.
-	IndexName = "AsHyAmS"
+	IndexName = render.IndexName
 )
 
 // Marker is the file every built site holds. Build replaces an existing output directory only
@@ -358,12 +360,12 @@ func (b *builder) machineFiles() error {
 	for _, f := range files {
 		b.Go(func() error { return b.jsonFile(f) })
 	}
-	b.Go(func() error { return find.Write(b.findInput(), b.WriteRaw) })
-	feed, err := b.atom()
+	b.Go(func() error { return find.Write(about.FindInput(b.Site), b.WriteRaw) })
+	atom, err := feed.Atom(b.Site)
 	if err != nil {
 		return err
 	}
-	return b.WriteRaw(FeedFile, pubtext.Markup(feed)) // publisher text: as in every markup file
+	return b.WriteRaw(feed.FeedFile, pubtext.Markup(atom)) // publisher text: as in every markup file
 }
 
 // jsonFile is one machine-readable JSON file: its path, how it is generated and the check of
@@ -437,7 +439,7 @@ func (b *builder) sitemap() error {
 		buf.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 		for _, p := range ps {
 			buf.WriteString("<url><loc>")
-			xmlEscape(&buf, b.Base+paths.Dir(p))
+			render.XMLEscape(&buf, b.Base+paths.Dir(p))
 			buf.WriteString("</loc></url>\n")
 		}
 		buf.WriteString("</urlset>\n")
@@ -457,7 +459,7 @@ func (b *builder) sitemap() error {
 				return err
 			}
 			idx.WriteString("<sitemap><loc>")
-			xmlEscape(&idx, b.Base+name)
+			render.XMLEscape(&idx, b.Base+name)
 			idx.WriteString("</loc></sitemap>\n")
 		}
 		idx.WriteString("</sitemapindex>\n")

@@ -18,6 +18,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/feed"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/graph"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
@@ -403,7 +405,7 @@ func TestBuildOptionsAndOutput(t *testing.T) {
 	if _, err := Build(Options{State: state, Out: out, BaseURL: "https://idx.example/net"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"sitemap.xml", FeedFile, projectFeedPath(uuid(1)), format.CatalogFile, "robots.txt"} {
+	for _, name := range []string{"sitemap.xml", feed.FeedFile, paths.ProjectFeed(uuid(1)), format.CatalogFile, "robots.txt"} {
 		if !strings.Contains(string(readOut(t, out, name)), "https://idx.example/net/") {
 			t.Errorf("%s does not use the base URL", name)
 		}
@@ -596,10 +598,10 @@ func TestBuildModelPages(t *testing.T) {
 	if !strings.Contains(deps, "Candle App") || !strings.Contains(deps, "that another project's current release requires") {
 		t.Error("the dependencies page lacks the edge or the link to the used-by list")
 	}
-	if !strings.Contains(page(t, out, usedByPath), "is required by") {
+	if !strings.Contains(page(t, out, paths.UsedBy), "is required by") {
 		t.Error("the used-by list lacks who requires what")
 	}
-	svg, err := os.ReadFile(filepath.Join(out, GraphFile))
+	svg, err := os.ReadFile(filepath.Join(out, graph.GraphFile))
 	if err != nil {
 		t.Fatal("no dependency graph drawn")
 	}
@@ -611,9 +613,9 @@ func TestBuildModelPages(t *testing.T) {
 	if !regexp.MustCompile(`alt="A drawing of \d+ arrows? between \d+ claims?, for \d+ of the \d+ relationships? in the list below`).MatchString(string(readOut(t, out, "dependencies/index.html"))) {
 		t.Errorf("the graph's alt text does not count what it draws:\n%s", deps)
 	}
-	feed := string(readOut(t, out, FeedFile))
-	if n := strings.Count(feed, "<entry>"); n != FeedSize {
-		t.Errorf("the feed has %d entries, want %d", n, FeedSize)
+	atomDoc := string(readOut(t, out, feed.FeedFile))
+	if n := strings.Count(atomDoc, "<entry>"); n != feed.FeedSize {
+		t.Errorf("the feed has %d entries, want %d", n, feed.FeedSize)
 	}
 	var head struct {
 		Updated string `xml:"updated"`
@@ -621,7 +623,7 @@ func TestBuildModelPages(t *testing.T) {
 			Updated string `xml:"updated"`
 		} `xml:"entry"`
 	}
-	if err := xml.Unmarshal([]byte(feed), &head); err != nil {
+	if err := xml.Unmarshal([]byte(atomDoc), &head); err != nil {
 		t.Fatal(err)
 	}
 	if head.Updated != statetest.Time || len(head.Entries) == 0 || head.Entries[0].Updated != "2026-09-20T08:00:00Z" {

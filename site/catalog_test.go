@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/feed"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -167,7 +168,7 @@ func TestProjectFeed(t *testing.T) {
 		Links   []link  `xml:"link"`
 		Entries []entry `xml:"entry"`
 	}
-	raw := readOut(t, out, projectFeedPath(uuid(1)))
+	raw := readOut(t, out, paths.ProjectFeed(uuid(1)))
 	if err := xml.Unmarshal(raw, &feed); err != nil {
 		t.Fatalf("the project feed does not parse: %v", err)
 	}
@@ -186,7 +187,7 @@ func TestProjectFeed(t *testing.T) {
 		t.Errorf("the feed's updated is %q, want the newest event's time", feed.Updated)
 	}
 	page := DefaultBaseURL + paths.Dir(paths.Project(uuid(1)))
-	self := []link{{DefaultBaseURL + projectFeedPath(uuid(1)), "self"}}
+	self := []link{{DefaultBaseURL + paths.ProjectFeed(uuid(1)), "self"}}
 	if feed.ID != page || feed.Title == "" || !slices.Equal(alternates(feed.Links), []string{page}) || !slices.ContainsFunc(feed.Links, func(l link) bool { return l == self[0] }) {
 		t.Errorf("the feed's id %q, title %q, links %v; want the project page as id and alternate, and self", feed.ID, feed.Title, feed.Links)
 	}
@@ -213,7 +214,7 @@ func TestProjectFeed(t *testing.T) {
 				rel, _ := attr(n, "rel")
 				typ, _ := attr(n, "type")
 				href, _ := attr(n, "href")
-				if rel == "alternate" && typ == "application/atom+xml" && path.Clean(path.Join(path.Dir(p), href)) == projectFeedPath(uuid(1)) {
+				if rel == "alternate" && typ == "application/atom+xml" && path.Clean(path.Join(path.Dir(p), href)) == paths.ProjectFeed(uuid(1)) {
 					found = true
 				}
 			}
@@ -243,11 +244,11 @@ func TestProjectsOPML(t *testing.T) {
 		Title    string    `xml:"head>title"`
 		Outlines []outline `xml:"body>outline"`
 	}
-	if err := xml.Unmarshal(readOut(t, out, OPMLFile), &doc); err != nil {
-		t.Fatalf("%s does not parse: %v", OPMLFile, err)
+	if err := xml.Unmarshal(readOut(t, out, feed.OPMLFile), &doc); err != nil {
+		t.Fatalf("%s does not parse: %v", feed.OPMLFile, err)
 	}
 	if doc.Version != "2.0" || doc.Title == "" {
-		t.Errorf("%s: version %q, title %q", OPMLFile, doc.Version, doc.Title)
+		t.Errorf("%s: version %q, title %q", feed.OPMLFile, doc.Version, doc.Title)
 	}
 	feeds, err := filepath.Glob(filepath.Join(out, "projects", "*", "updates.xml"))
 	if err != nil || len(feeds) < 4 {
@@ -282,7 +283,7 @@ func TestProjectsOPML(t *testing.T) {
 		}
 	}
 	if len(seen) != len(feeds) {
-		t.Errorf("%s lists %d feeds of %d", OPMLFile, len(seen), len(feeds))
+		t.Errorf("%s lists %d feeds of %d", feed.OPMLFile, len(seen), len(feeds))
 	}
 }
 
@@ -317,8 +318,8 @@ func TestBrowsePages(t *testing.T) {
 		}
 	}
 	linked := map[string]bool{}
-	for _, a := range htmlcheck.All(t, parsePage(t, out, browsePath), "main a[href]") {
-		linked[path.Join(path.Dir(browsePath), htmlcheck.Attr(a, "href"))] = true
+	for _, a := range htmlcheck.All(t, parsePage(t, out, paths.Browse), "main a[href]") {
+		linked[path.Join(path.Dir(paths.Browse), htmlcheck.Attr(a, "href"))] = true
 	}
 	for _, l := range []string{"type-mod/", "type-library/", "type-tool/", "status-active/", "status-experimental/", "tag-lua/", "tag-lighting/", "tag-paths/", "foundations/", "recently-released/", "recently-updated/"} {
 		if !linked["browse/"+l+"index.html"] {
@@ -348,7 +349,7 @@ func TestNavigationAndNetworkPage(t *testing.T) {
 	if got := strings.Join(labels, ","); got != "Projects,Updates,Sites,Plan,Your setup,About" {
 		t.Errorf("the navigation is %s", got)
 	}
-	network := parsePage(t, out, networkPath)
+	network := parsePage(t, out, paths.Network)
 	for _, p := range []string{"conflicts/", "capabilities/", "dependencies/", "gaps/", "health/", "releases/"} {
 		if htmlcheck.Count(t, network, `main a[href="../`+p+`index.html"]`) == 0 {
 			t.Errorf("the network page does not link %s", p)
@@ -383,7 +384,7 @@ func TestHomeGroupsFirstObservations(t *testing.T) {
 // review does not mean; every page's frame links it from the home page.
 func TestJoinPage(t *testing.T) {
 	out, _ := catalogState(t)
-	text := page(t, out, joinPath)
+	text := page(t, out, paths.Join)
 	for _, w := range []string{"ashyams validate dreamweave.json", "ashyams inspect", "ashyams add", "Review does not test your mods", "network/sources.toml", "not an endorsement"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the join page does not say %q", w)

@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/claim"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
@@ -75,14 +76,14 @@ func TestClaimPageLinksClaimsOfItsSite(t *testing.T) {
 	}
 }
 
-// TestClaimPageUsedByIsBounded: a claim many releases require names the first usedByShown of
+// TestClaimPageUsedByIsBounded: a claim many releases require names the first claim.UsedByShown of
 // them and links the page of the used-by list that names them all, so its page stays bounded.
 func TestClaimPageUsedByIsBounded(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
 	a := f.Site("https://a.example/dreamweave.json", "Site A")
 	f.Claim(a, sampleManifest(uuid(0), "Lib", 1))
-	n := usedByShown + 5
+	n := claim.UsedByShown + 5
 	for i := 1; i <= n; i++ {
 		m := sampleManifest(uuid(i), fmt.Sprintf("User %02d", i), 1)
 		m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(0)}}
@@ -96,14 +97,14 @@ func TestClaimPageUsedByIsBounded(t *testing.T) {
 	_, out := build(t, state, Options{})
 
 	sec := htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(0), a)), `section#used-by`)
-	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != usedByShown {
-		t.Errorf("Used by names %d claims, want %d", k, usedByShown)
+	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != claim.UsedByShown {
+		t.Errorf("Used by names %d claims, want %d", k, claim.UsedByShown)
 	}
 	link := htmlcheck.One(t, sec, "p > a")
-	if got, want := htmlcheck.Attr(link, "href"), "../../../"+usedByPath; got != want {
+	if got, want := htmlcheck.Attr(link, "href"), "../../../"+paths.UsedBy; got != want {
 		t.Fatalf("Used by links %q for the rest, want %q", got, want)
 	}
-	list := page(t, out, usedByPath)
+	list := page(t, out, paths.UsedBy)
 	for i := 1; i <= n; i++ {
 		if !strings.Contains(list, fmt.Sprintf("User %02d", i)) {
 			t.Errorf("the used-by list the claim page links does not name User %02d", i)
@@ -190,7 +191,7 @@ const (
 )
 
 // TestClaimPageReferencesAreBounded: a claim that many releases recommend through a
-// capability names the first usedByShown of them and links the capability's page, which
+// capability names the first claim.UsedByShown of them and links the capability's page, which
 // lists every reference.
 func TestClaimPageReferencesAreBounded(t *testing.T) {
 	state := t.TempDir()
@@ -199,15 +200,15 @@ func TestClaimPageReferencesAreBounded(t *testing.T) {
 	lib := sampleManifest(uuid(0), "Lib", 1)
 	lib.Releases[0].Provides = []string{"light:api"}
 	f.Claim(a, lib)
-	for i := 1; i <= usedByShown+3; i++ {
+	for i := 1; i <= claim.UsedByShown+3; i++ {
 		m := sampleManifest(uuid(i), fmt.Sprintf("Fan %02d", i), 1)
 		m.Releases[0].Relationships = []protocol.Relationship{{Kind: "recommends", Capability: "light:api"}}
 		f.Claim(a, m)
 	}
 	_, out := build(t, state, Options{})
 	sec := htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(0), a)), `section#used-by`)
-	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != usedByShown {
-		t.Errorf("Referenced by names %d claims, want %d", k, usedByShown)
+	if k := htmlcheck.Count(t, sec, "ul.list > li"); k != claim.UsedByShown {
+		t.Errorf("Referenced by names %d claims, want %d", k, claim.UsedByShown)
 	}
 	more := htmlcheck.All(t, sec, "p")
 	last := more[len(more)-1]

@@ -17,6 +17,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/feed"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/graph"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
@@ -120,8 +122,8 @@ func TestBuildCorpus(t *testing.T) {
 			t.Errorf("%s against the published schema: %v", name, err)
 		}
 	}
-	for _, f := range []string{FeedFile, "sitemap.xml", "robots.txt", format.SchemaPath, GraphFile} {
-		if _, err := os.Stat(filepath.Join(out1, f)); err != nil && f != GraphFile {
+	for _, f := range []string{feed.FeedFile, "sitemap.xml", "robots.txt", format.SchemaPath, graph.GraphFile} {
+		if _, err := os.Stat(filepath.Join(out1, f)); err != nil && f != graph.GraphFile {
 			t.Errorf("missing %s: %v", f, err)
 		}
 	}
@@ -191,7 +193,7 @@ func tree(tb testing.TB, root string) map[string][]byte {
 // (../shared/corpus/schemas/dreamweave-network-catalog-1.schema.json), all three JSON files
 // without indentation, the Atom feed's ids and links, and the feed link of the home page and
 // the update lists. Nothing is left at the old root paths, and neither search.json nor
-// setup.json is published (PublishDifferences says why).
+// setup.json is published (about.PublishDifferences says why).
 func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	root := corpusRoot(t)
 	out, _ := corpusBuild(t)
@@ -297,8 +299,8 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 			t.Errorf("%s has %d %s, want %d", p, got, want, n)
 		}
 		if n == 1 {
-			if h := htmlcheck.Attr(htmlcheck.One(t, doc, want), "href"); h != paths.Root(p)+FeedFile {
-				t.Errorf("%s links the feed at %q, want %q", p, h, paths.Root(p)+FeedFile)
+			if h := htmlcheck.Attr(htmlcheck.One(t, doc, want), "href"); h != paths.Root(p)+feed.FeedFile {
+				t.Errorf("%s links the feed at %q, want %q", p, h, paths.Root(p)+feed.FeedFile)
 			}
 		}
 	}
@@ -339,7 +341,7 @@ func checkFeed(t *testing.T, out, base, observed string, titles map[string]strin
 		Href string `xml:"href,attr"`
 		Rel  string `xml:"rel,attr"`
 	}
-	var feed struct {
+	var atomDoc struct {
 		ID      string `xml:"id"`
 		Updated string `xml:"updated"`
 		Links   []link `xml:"link"`
@@ -352,23 +354,23 @@ func checkFeed(t *testing.T, out, base, observed string, titles map[string]strin
 			Links   []link `xml:"link"`
 		} `xml:"entry"`
 	}
-	if err := xml.Unmarshal(readOut(t, out, FeedFile), &feed); err != nil {
+	if err := xml.Unmarshal(readOut(t, out, feed.FeedFile), &atomDoc); err != nil {
 		t.Fatal(err)
 	}
-	if feed.ID != base+"updates/" || feed.Updated != observed {
-		t.Errorf("feed id %q updated %q, want %supdates/ and %s", feed.ID, feed.Updated, base, observed)
+	if atomDoc.ID != base+"updates/" || atomDoc.Updated != observed {
+		t.Errorf("feed id %q updated %q, want %supdates/ and %s", atomDoc.ID, atomDoc.Updated, base, observed)
 	}
 	rels := map[string]string{}
-	for _, l := range feed.Links {
+	for _, l := range atomDoc.Links {
 		rels[l.Rel] = l.Href
 	}
 	if rels["self"] != base+"network-data/updates.xml" || rels["alternate"] != base+"updates/" || len(rels) != 2 {
 		t.Errorf("feed links %v, want self %snetwork-data/updates.xml and alternate %supdates/", rels, base, base)
 	}
-	if len(feed.Entries) != min(len(titles), FeedSize) {
-		t.Errorf("%d entries for %d events", len(feed.Entries), len(titles))
+	if len(atomDoc.Entries) != min(len(titles), feed.FeedSize) {
+		t.Errorf("%d entries for %d events", len(atomDoc.Entries), len(titles))
 	}
-	for _, e := range feed.Entries {
+	for _, e := range atomDoc.Entries {
 		id := strings.TrimSuffix(strings.TrimPrefix(e.ID, base+"updates/"), "/")
 		if e.ID != base+"updates/"+id+"/" || titles[id] == "" {
 			t.Errorf("entry id %q is not <base>updates/<event-id>/ of a recorded event", e.ID)

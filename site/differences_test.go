@@ -8,11 +8,12 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/about"
 	"golang.org/x/net/html"
 )
 
 // TestStatePageListsEveryDifference: the about/state page shows every deliberate difference
-// of PublishDifferences (what, ours, the reference's and why) and every record field of
+// of about.PublishDifferences (what, ours, the reference's and why) and every record field of
 // store.Differences (the field and why), names every published path,
 // and the About page and docs/reference-operators.md link to it or list the same differences.
 func TestStatePageListsEveryDifference(t *testing.T) {
@@ -22,7 +23,7 @@ func TestStatePageListsEveryDifference(t *testing.T) {
 	_, out := build(t, state, Options{})
 	text := strings.Join(strings.Fields(page(t, out, "about/state/index.html")), " ")
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	for _, d := range PublishDifferences {
+	for _, d := range about.PublishDifferences {
 		for _, s := range []string{d.Area, d.Ours, d.Reference, d.Why} {
 			if !strings.Contains(text, norm(s)) {
 				t.Errorf("the state page lacks %q", s)
@@ -54,13 +55,13 @@ func TestStatePageListsEveryDifference(t *testing.T) {
 			t.Errorf("docs/reference-operators.md's list of differences lacks %q", w)
 		}
 	}
-	if len(PublishDifferences) != 9 {
-		t.Errorf("%d publishing differences; docs/reference-operators.md lists 9: update both together", len(PublishDifferences))
+	if len(about.PublishDifferences) != 9 {
+		t.Errorf("%d publishing differences; docs/reference-operators.md lists 9: update both together", len(about.PublishDifferences))
 	}
 }
 
 // TestStatePageListsCrawlDifferences: the about/state page's #crawling table has one row per
-// CrawlDifferences entry, its four cells the entry's area, ours, the reference's and why.
+// about.CrawlDifferences entry, its four cells the entry's area, ours, the reference's and why.
 func TestStatePageListsCrawlDifferences(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
@@ -99,10 +100,10 @@ func TestStatePageListsCrawlDifferences(t *testing.T) {
 		})
 		break
 	}
-	if len(rows) != len(CrawlDifferences) || len(CrawlDifferences) == 0 {
-		t.Fatalf("%d rows under #crawling; want %d", len(rows), len(CrawlDifferences))
+	if len(rows) != len(about.CrawlDifferences) || len(about.CrawlDifferences) == 0 {
+		t.Fatalf("%d rows under #crawling; want %d", len(rows), len(about.CrawlDifferences))
 	}
-	for i, d := range CrawlDifferences {
+	for i, d := range about.CrawlDifferences {
 		want := []string{norm(d.Area), norm(d.Ours), norm(d.Reference), norm(d.Why)}
 		if strings.Join(rows[i], "|") != strings.Join(want, "|") {
 			t.Errorf("row %d = %q; want %q", i, rows[i], want)

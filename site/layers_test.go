@@ -34,10 +34,14 @@ func TestImportsNothingFromCrawl(t *testing.T) {
 // given its rank here.
 var layers = map[string]int{
 	"site/internal/sitedir": 0, "site/internal/htmlnode": 0, "site/internal/pubtext": 0, "site/internal/sitetest": 0,
-	"site/internal/wording": 0, "site/internal/markdown": 0, "site/browsertest": 0,
+	"site/internal/wording": 0, "site/internal/markdown": 0, "site/internal/paths": 0, "site/browsertest": 0,
 	"site/htmlcheck": 1, "site/linkcheck": 1, "site/preview": 1,
 	"site/shards": 1, "site/internal/names": 1, "site/internal/health": 1,
 	"site/internal/cards": 2, "site/plan": 2, "site/find": 2,
+	"site/internal/view":   3,
+	"site/internal/render": 4,
+	"site/internal/graph":  5, "site/internal/feed": 5,
+	"site/internal/pages/claim": 6, "site/internal/pages/lists": 6, "site/internal/pages/sites": 6, "site/internal/pages/about": 6,
 	"site": 9,
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/feed"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 )
 
@@ -65,18 +66,18 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 	}
 	// The feed titles an event "<name>: <headline>", as the reference does, and names the
 	// site as its author and in its summary.
-	var feed struct {
+	var atomDoc struct {
 		Entries []struct {
 			Title   string `xml:"title"`
 			Summary string `xml:"summary"`
 			Author  string `xml:"author>name"`
 		} `xml:"entry"`
 	}
-	if err := xml.Unmarshal(readOut(t, out, FeedFile), &feed); err != nil {
+	if err := xml.Unmarshal(readOut(t, out, feed.FeedFile), &atomDoc); err != nil {
 		t.Fatal(err)
 	}
 	authors := map[string]bool{}
-	for _, e := range feed.Entries {
+	for _, e := range atomDoc.Entries {
 		authors[e.Author] = true
 		if !strings.Contains(html.UnescapeString(e.Summary), e.Author) {
 			t.Errorf("the feed entry %q does not name its site %q in its summary: %q", e.Title, e.Author, e.Summary)
@@ -103,7 +104,7 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 		f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: s, Name: "Wickwork", ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
 	}
 	_, out2 := build(t, state2, Options{})
-	feed2 := string(readOut(t, out2, FeedFile))
+	feed2 := string(readOut(t, out2, feed.FeedFile))
 	for _, w := range []string{"<name>Ashfall Collective</name>", "<name>Lanterns Workshop</name>"} {
 		if !strings.Contains(feed2, w) {
 			t.Errorf("the feed lacks %s", w)
@@ -169,7 +170,7 @@ func TestPublishersPage(t *testing.T) {
 	o.Health, o.Problem = store.OriginUnreachable, ptr("HTTP 503")
 	f.Write(store.OriginPath(a), o)
 	_, out := build(t, state, Options{Repository: "https://git.example/index"})
-	text := page(t, out, PublishersPage)
+	text := page(t, out, paths.Publishers)
 	for _, w := range []string{"about every six hours", "after the next refresh", "ashyams validate dreamweave.json projects/*.json",
 		"network/sources.toml", "pull request", "health/#site-<site>", "health/#claim-<project id>-<site>", product.UserAgent,
 		"names AsHyAmS, the project this crawler is part of", "https://git.example/index"} {
@@ -177,7 +178,7 @@ func TestPublishersPage(t *testing.T) {
 			t.Errorf("the publishers page does not say %q", w)
 		}
 	}
-	if htmlcheck.Count(t, parsePage(t, out, PublishersPage), `main a[href="https://git.example/index"]`) == 0 {
+	if htmlcheck.Count(t, parsePage(t, out, paths.Publishers), `main a[href="https://git.example/index"]`) == 0 {
 		t.Error("the publishers page does not link the repository")
 	}
 	for _, rel := range []string{paths.Claim(uuid(1), a), paths.Origin(a), "index.html"} {
@@ -323,16 +324,16 @@ func TestSitesSharingANameAreToldApart(t *testing.T) {
 			t.Errorf("the search index names the site %s %q, want %q", s, got, want)
 		}
 	}
-	var feed struct {
+	var atomDoc struct {
 		Entries []struct {
 			Author string `xml:"author>name"`
 		} `xml:"entry"`
 	}
-	if err := xml.Unmarshal(readOut(t, out, FeedFile), &feed); err != nil {
+	if err := xml.Unmarshal(readOut(t, out, feed.FeedFile), &atomDoc); err != nil {
 		t.Fatal(err)
 	}
 	authors := map[string]bool{}
-	for _, e := range feed.Entries {
+	for _, e := range atomDoc.Entries {
 		authors[strings.Join(strings.Fields(e.Author), " ")] = true
 	}
 	for i, s := range []string{real, fake} {

@@ -16,6 +16,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/lists"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
@@ -117,7 +118,7 @@ func TestListsArePaged(t *testing.T) {
 		entry func(*html.Node) bool
 	}{
 		{"projects/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "entry") }},
-		{"browse/recently-released/index.html", min(listed, recentShown), func(n *html.Node) bool { return n.Data == "li" && hasClass(n.Parent, "brief") }},
+		{"browse/recently-released/index.html", min(listed, lists.RecentShown), func(n *html.Node) bool { return n.Data == "li" && hasClass(n.Parent, "brief") }},
 		{"releases/index.html", listed, func(n *html.Node) bool { return n.Data == "li" && hasClass(n.Parent, "dated") }},
 		{"updates/index.html", len(res.Network.Events), func(n *html.Node) bool { return n.Data == "li" && n.Parent.Data == "ul" && hasClass(n.Parent, "list") }},
 		{"dependencies/index.html", len(res.Network.Relationships), depItem},
@@ -180,15 +181,15 @@ func TestListsArePaged(t *testing.T) {
 	}
 }
 
-// TestRecentListsAreCapped: the browse lists by date show their newest recentShown entries,
+// TestRecentListsAreCapped: the browse lists by date show their newest lists.RecentShown entries,
 // newest first, on two pages and no more, and send the player on to the list each restates:
 // recently released to the releases by date, recently updated to the updates and the project
-// list sorted by its last change; the foundations show the used-by list's first recentShown
+// list sorted by its last change; the foundations show the used-by list's first lists.RecentShown
 // claims and link it.
 func TestRecentListsAreCapped(t *testing.T) {
 	t.Parallel()
 	_, res, out := synthBuild(t, 130)
-	if len(res.Network.Listed) <= recentShown {
+	if len(res.Network.Listed) <= lists.RecentShown {
 		t.Fatalf("%d claims fit the cap; the test needs more", len(res.Network.Listed))
 	}
 	for first, links := range map[string][]string{
@@ -196,7 +197,7 @@ func TestRecentListsAreCapped(t *testing.T) {
 		"browse/recently-updated/index.html":  {"updates/index.html", "projects/index.html?sort=updated"},
 	} {
 		var dates []string
-		for k := 1; k <= recentShown/render.PageSize; k++ {
+		for k := 1; k <= lists.RecentShown/render.PageSize; k++ {
 			rel := render.PagePath(first, k)
 			doc := parsePage(t, out, rel)
 			lis := htmlcheck.All(t, doc, "ul.brief > li")
@@ -221,29 +222,29 @@ func TestRecentListsAreCapped(t *testing.T) {
 		if !sort.SliceIsSorted(dates, func(i, j int) bool { return dates[i] > dates[j] }) {
 			t.Errorf("%s is not newest first: %q", first, dates)
 		}
-		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(render.PagePath(first, recentShown/render.PageSize+1)))); err == nil {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(render.PagePath(first, lists.RecentShown/render.PageSize+1)))); err == nil {
 			t.Errorf("%s: a page past the cap was written", first)
 		}
 	}
 	// The foundations are the claims others require, in name order: the used-by list's.
 	var found, used []string
-	for k := 1; k <= recentShown/render.PageSize; k++ {
+	for k := 1; k <= lists.RecentShown/render.PageSize; k++ {
 		rel := render.PagePath("browse/foundations/index.html", k)
 		doc := parsePage(t, out, rel)
 		for _, li := range htmlcheck.All(t, doc, "ul.brief > li") {
 			found = append(found, htmlcheck.Text(htmlcheck.All(t, li, "a")[0]))
 		}
-		if n := htmlcheck.Count(t, doc, `main a[href="`+paths.Rel(rel, usedByPath)+`"]`); n != 1 {
+		if n := htmlcheck.Count(t, doc, `main a[href="`+paths.Rel(rel, paths.UsedBy)+`"]`); n != 1 {
 			t.Errorf("%s links the used-by list %d times, want once", rel, n)
 		}
-		for _, li := range htmlcheck.All(t, parsePage(t, out, render.PagePath(usedByPath, k)), "main ul.list > li") {
+		for _, li := range htmlcheck.All(t, parsePage(t, out, render.PagePath(paths.UsedBy, k)), "main ul.list > li") {
 			used = append(used, htmlcheck.Text(htmlcheck.All(t, li, "a")[0]))
 		}
 	}
-	if len(found) != recentShown || !reflect.DeepEqual(found, used) {
-		t.Errorf("the foundations' %d lines are not the used-by list's first %d: %q", len(found), recentShown, found)
+	if len(found) != lists.RecentShown || !reflect.DeepEqual(found, used) {
+		t.Errorf("the foundations' %d lines are not the used-by list's first %d: %q", len(found), lists.RecentShown, found)
 	}
-	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(render.PagePath("browse/foundations/index.html", recentShown/render.PageSize+1)))); err == nil {
+	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(render.PagePath("browse/foundations/index.html", lists.RecentShown/render.PageSize+1)))); err == nil {
 		t.Error("browse/foundations: a page past the cap was written")
 	}
 }
@@ -288,17 +289,17 @@ func TestSitemapIndex(t *testing.T) {
 }
 
 // TestRecentItemsNameAHandful: a first crawl's observations become one line that names
-// maxNamed claims and counts the rest, however many there are.
+// lists.MaxNamed claims and counts the rest, however many there are.
 func TestRecentItemsNameAHandful(t *testing.T) {
 	var evs []*view.EventView
 	for i := 0; i < 1000; i++ {
 		evs = append(evs, &view.EventView{Event: &store.Event{Kind: store.EventObserved, ObservedAt: statetest.Time}})
 	}
-	items, more := recentItems(evs, recentHome)
+	items, more := lists.RecentItems(evs, lists.RecentHome)
 	if len(items) != 1 || more {
 		t.Fatalf("1000 observations at one time make %d lines (more: %v), want 1", len(items), more)
 	}
-	if it := items[0]; len(it.Named) != maxNamed || it.Unnamed != 1000-maxNamed || len(it.Observed) != 1000 {
+	if it := items[0]; len(it.Named) != lists.MaxNamed || it.Unnamed != 1000-lists.MaxNamed || len(it.Observed) != 1000 {
 		t.Errorf("the line names %d and counts %d more of %d", len(it.Named), it.Unnamed, len(it.Observed))
 	}
 }

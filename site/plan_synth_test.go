@@ -17,6 +17,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/about"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
@@ -397,7 +398,7 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := &builder{&render.Site{Model: view.NewModel(n)}}
-		built := plan.Install(b.planInput(), plan.Setup(b.planInput()))
+		built := plan.Install(about.PlanInput(b.Site), plan.Setup(about.PlanInput(b.Site)))
 		got := readParts(t, out).Claims
 		if len(got) != len(built) || len(built) != len(n.Listed) {
 			t.Errorf("%s: the parts hold %d claims, the build computed %d of %d listed", name, len(got), len(built), len(n.Listed))

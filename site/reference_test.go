@@ -13,6 +13,7 @@ import (
 	rt "github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/about"
 )
 
 // The reference index's site test, ported black-box (the mapping of every reference test is
@@ -149,7 +150,7 @@ func TestReferencePortEveryStateBuildsASite(t *testing.T) {
 
 // TestReferenceTestsMapped: testdata/reference-tests.md maps each of the reference's 47 tests,
 // numbered in order per file, to a test of this index that exists, and every difference it
-// names is a row of the about/state page (CrawlDifferences or PublishDifferences).
+// names is a row of the about/state page (about.CrawlDifferences or about.PublishDifferences).
 func TestReferenceTestsMapped(t *testing.T) {
 	b, err := os.ReadFile("testdata/reference-tests.md")
 	if err != nil {
@@ -157,7 +158,7 @@ func TestReferenceTestsMapped(t *testing.T) {
 	}
 	want := map[string]int{"fetch.rs": 11, "discovery.rs": 13, "crawl.rs": 16, "network.rs": 5, "catalog.rs": 1, "site.rs": 1}
 	areas := map[string]bool{}
-	for _, d := range append(append([]Difference(nil), CrawlDifferences...), PublishDifferences...) {
+	for _, d := range append(append([]about.Difference(nil), about.CrawlDifferences...), about.PublishDifferences...) {
 		areas[d.Area] = true
 	}
 	sources := map[string]string{} // package directory -> its test files, joined

@@ -19,6 +19,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/lists"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
@@ -180,7 +181,7 @@ func TestBrowseListOfTheWholeCatalog(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "browse/tag-lua/page/2/index.html")); err == nil {
 		t.Error("the list of every claim has a second page")
 	}
-	theme := parsePage(t, out, "browse/"+browseDir("tag-", "theme 1")+"/index.html")
+	theme := parsePage(t, out, "browse/"+lists.BrowseDir("tag-", "theme 1")+"/index.html")
 	if n := htmlcheck.Count(t, theme, "ul.brief > li"); n == 0 || n >= len(res.Network.Listed) {
 		t.Errorf("the list of one theme prints %d lines", n)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/feed"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
@@ -247,19 +248,19 @@ func TestXSSCorpus(t *testing.T) {
 		})
 	}
 	// The Atom feed's summaries are HTML: they must hold text only.
-	var feed struct {
+	var atomDoc struct {
 		Entries []struct {
 			Summary string `xml:"summary"`
 			Title   string `xml:"title"`
 		} `xml:"entry"`
 	}
-	if err := xml.Unmarshal(readOut(t, out, FeedFile), &feed); err != nil {
+	if err := xml.Unmarshal(readOut(t, out, feed.FeedFile), &atomDoc); err != nil {
 		t.Fatal(err)
 	}
-	if len(feed.Entries) == 0 {
+	if len(atomDoc.Entries) == 0 {
 		t.Fatal("the feed has no entries")
 	}
-	for _, e := range feed.Entries {
+	for _, e := range atomDoc.Entries {
 		frag, err := html.ParseFragment(strings.NewReader(e.Summary), &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div})
 		if err != nil {
 			t.Fatal(err)

@@ -74,3 +74,19 @@ func TagDir(tag string) string {
 	}
 	return "tag-" + s
 }
+
+// The pages and files several page kinds link.
+const (
+	// Publishers is the page for publishers, which the staleness banners link to.
+	Publishers = "about/publishers/index.html"
+	// UsedBy is the list of the claims others require, with every claim that requires each.
+	UsedBy = "dependencies/used-by/index.html"
+	// Network, Join and Browse are the players' pages: the network, how to join, the
+	// browse index.
+	Network = "network/index.html"
+	Join    = "join/index.html"
+	Browse  = "browse/index.html"
+)
+
+// ProjectFeed is the Atom feed of the project id.
+func ProjectFeed(id string) string { return "projects/" + id + "/updates.xml" }

@@ -1,4 +1,4 @@
-package site
+package about
 
 import "github.com/DreamWeave-MP/ashyams-go/catalog/store"
 

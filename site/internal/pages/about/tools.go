@@ -1,4 +1,4 @@
-package site
+package about
 
 import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
@@ -12,7 +12,7 @@ import (
 )
 
 // planInput is what site/plan computes the setup and plan data from.
-func (b *builder) planInput() plan.Input {
+func PlanInput(b *render.Site) plan.Input {
 	return plan.Input{Listed: b.N.Listed, Head: func(c *network.Claim) plan.Head {
 		return plan.Head{Project: c.Project, Site: c.Site, SiteName: b.Names.ClaimSiteText(c), Name: c.Name,
 			Page: paths.ClaimKey(c), Health: c.Health, Stale: health.StalenessOf(c) != health.StaleNone}
@@ -23,8 +23,8 @@ func (b *builder) planInput() plan.Input {
 // against the setup check's data (plan.Setup), which the page loads in parts as the file
 // names them (its CSP allows scripts of the site and no connection): the name indexes from
 // plan.SetupDataDir, the claims from the plan page's parts.
-func (b *builder) setupPage() error {
-	data, parts := plan.SetupParts(plan.Setup(b.planInput()), shards.ClaimPrefixLen(len(b.N.Listed)))
+func Setup(b *render.Site) error {
+	data, parts := plan.SetupParts(plan.Setup(PlanInput(b)), shards.ClaimPrefixLen(len(b.N.Listed)))
 	if err := shards.Write(plan.SetupDataDir, parts, b.WriteRaw); err != nil {
 		return err
 	}
@@ -35,8 +35,8 @@ func (b *builder) setupPage() error {
 
 // planPage is the install planner (plan.PlanPage); its data is in parts under
 // plan.PlanDataDir, which the setup page loads too.
-func (b *builder) planPage() error {
-	in := b.planInput()
+func Plan(b *render.Site) error {
+	in := PlanInput(b)
 	claims := plan.Install(in, plan.Setup(in))
 	prefix := shards.ClaimPrefixLen(len(b.N.Listed))
 	parts, err := plan.InstallParts(claims, prefix)
@@ -59,7 +59,7 @@ func (b *builder) planPage() error {
 
 // findInput is what site/find makes the project list's search index from: the listed claims
 // in the list's order, each as its entry shows it.
-func (b *builder) findInput() find.Input {
+func FindInput(b *render.Site) find.Input {
 	return find.Input{Listed: view.ByName(b.N.Listed), RowTags: view.RowTags, Entry: func(c *network.Claim) find.Entry {
 		s, r := b.Summarize(c), b.Ref(c)
 		e := find.Entry{Version: s.Version, Site: r.SiteText, Type: s.Type, Status: s.Status, Game: s.Game,

@@ -1,4 +1,5 @@
-package site
+// Package graph lays out and draws the dependency graph of the listed claims as SVG.
+package graph
 
 import (
 	"bytes"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
@@ -17,9 +19,9 @@ const GraphFile = "dependencies/graph.svg"
 // graphMaxNodes bounds the drawn graph; beyond it the edge table is the only view.
 const graphMaxNodes = 120
 
-// graphInfo says what the dependencies page can show of the graph, and counts what is drawn
+// Info says what the dependencies page can show of the graph, and counts what is drawn
 // and what is not, so the drawing's alt text matches the table beside it.
-type graphInfo struct {
+type Info struct {
 	// File is the SVG's path relative to the output root; "" when no graph was drawn.
 	File string
 	// Width and Height are the drawing's natural size in CSS pixels.
@@ -50,8 +52,8 @@ type gedge struct {
 // graph draws the resolved relationships of current releases (from the model's
 // Relationships; self-references left out) as an SVG: one box per claim naming the claim and
 // its site, dependencies to the left of what depends on them, one arrow per (from, to, kind).
-// The returned graphInfo counts what is drawn and what is not, even when nothing is.
-func (b *builder) graph() (*graphInfo, error) {
+// The returned Info counts what is drawn and what is not, even when nothing is.
+func Graph(b *render.Site) (*Info, error) {
 	nodes, edges, gi := graphEdges(b.N.Relationships)
 	if len(edges) == 0 {
 		gi.Reason = "No current release in the catalog has a relationship that resolves to another claim, so there is nothing to draw."
@@ -62,7 +64,7 @@ func (b *builder) graph() (*graphInfo, error) {
 		return gi, nil
 	}
 	l := layoutGraph(nodes, edges)
-	if err := b.Write(GraphFile, b.drawGraph(l)); err != nil {
+	if err := b.Write(GraphFile, drawGraph(b, l)); err != nil {
 		return nil, err
 	}
 	gi.File, gi.Width, gi.Height, gi.Nodes, gi.Edges = GraphFile, l.width, l.height, len(l.all), len(l.edges)
@@ -70,12 +72,12 @@ func (b *builder) graph() (*graphInfo, error) {
 }
 
 // graphEdges collects the arrows to draw, one per (from, to, kind), the claims they join,
-// and counts every relationship as drawn or why not (graphInfo).
-func graphEdges(rels []*network.Relationship) (map[network.Key]*gnode, []gedge, *graphInfo) {
+// and counts every relationship as drawn or why not (Info).
+func graphEdges(rels []*network.Relationship) (map[network.Key]*gnode, []gedge, *Info) {
 	nodes := map[network.Key]*gnode{}
 	var edges []gedge
 	seen := map[string]bool{}
-	gi := &graphInfo{Total: len(rels)}
+	gi := &Info{Total: len(rels)}
 	for _, r := range rels {
 		drawn := false
 		for _, t := range r.Targets {
@@ -194,7 +196,7 @@ func (l *graphLayout) pos(g *gnode) (x, y int) {
 
 // drawGraph writes the laid-out graph as SVG: the styles, the arrow heads, one path per edge
 // and one box per node, each with a title naming its claims in plain text.
-func (b *builder) drawGraph(l *graphLayout) []byte {
+func drawGraph(b *render.Site, l *graphLayout) []byte {
 	var s bytes.Buffer
 	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="system-ui, sans-serif" font-size="13">`, l.width, l.height, l.width, l.height)
 	s.WriteString(`<title>Dependencies between current releases in this index</title>`)
@@ -213,17 +215,17 @@ func (b *builder) drawGraph(l *graphLayout) []byte {
 	s.WriteString(`</defs>`)
 	fmt.Fprintf(&s, `<rect class="bg" width="%d" height="%d"/>`, l.width, l.height)
 	for _, e := range l.edges {
-		b.drawEdge(&s, l, e)
+		drawEdge(b, &s, l, e)
 	}
 	for _, g := range l.all {
 		x, y := l.pos(g)
 		s.WriteString(`<g><title>`)
-		xmlEscape(&s, b.Names.ClaimText(g.c)+", site "+g.c.Site)
+		render.XMLEscape(&s, b.Names.ClaimText(g.c)+", site "+g.c.Site)
 		fmt.Fprintf(&s, `</title><rect x="%d" y="%d" width="%d" height="%d" rx="5" class="box"/>`, x, y, graphBoxW, graphBoxH)
 		fmt.Fprintf(&s, `<text x="%d" y="%d" class="name">`, x+8, y+19)
-		xmlEscape(&s, pubtext.Plain(wording.Clip(g.c.Name, 27)))
+		render.XMLEscape(&s, pubtext.Plain(wording.Clip(g.c.Name, 27)))
 		fmt.Fprintf(&s, `</text><text x="%d" y="%d" class="site" font-size="11">`, x+8, y+36)
-		xmlEscape(&s, "from "+pubtext.Plain(wording.Clip(b.Names.ClaimSiteText(g.c), 29)))
+		render.XMLEscape(&s, "from "+pubtext.Plain(wording.Clip(b.Names.ClaimSiteText(g.c), 29)))
 		s.WriteString(`</text></g>`)
 	}
 	s.WriteString(`</svg>`)
@@ -233,7 +235,7 @@ func (b *builder) drawGraph(l *graphLayout) []byte {
 // drawEdge writes one arrow: from the left of the depending box to the right of its
 // dependency, or around the right when both are in one column or the edge closes a cycle;
 // dashed for recommends, dotted red for conflicts, grey for the other kinds.
-func (b *builder) drawEdge(s *bytes.Buffer, l *graphLayout, e gedge) {
+func drawEdge(b *render.Site, s *bytes.Buffer, l *graphLayout, e gedge) {
 	from, to := l.nodes[e.from.Key], l.nodes[e.to.Key]
 	fx, fy := l.pos(from)
 	tx, ty := l.pos(to)
@@ -257,6 +259,6 @@ func (b *builder) drawEdge(s *bytes.Buffer, l *graphLayout, e gedge) {
 		mx = x1 + graphColGap/2
 	}
 	fmt.Fprintf(s, `<path d="M%d %d C%d %d %d %d %d %d" class="%s" stroke-width="1.5"%s marker-end="url(#%s)"><title>`, x1, y1, mx, y1, mx, y2, x2, y2, class, dash, marker)
-	xmlEscape(s, b.Names.ClaimText(e.from)+" "+e.kind+" "+b.Names.ClaimText(e.to))
+	render.XMLEscape(s, b.Names.ClaimText(e.from)+" "+e.kind+" "+b.Names.ClaimText(e.to))
 	s.WriteString(`</title></path>`)
 }

@@ -1,4 +1,6 @@
-package site
+// Package feed writes the Atom feeds (the network's and each project's) and the OPML list of
+// project feeds.
+package feed
 
 import (
 	"bytes"
@@ -15,6 +17,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
@@ -55,7 +58,7 @@ func (f *atomFeed) FeedXml() any { return f }
 
 // atom is the Atom feed of the latest FeedSize events as the reference index writes it: its id
 // and alternate <base>updates/, and its updated the last refresh's start (atomOf).
-func (b *builder) atom() ([]byte, error) {
+func Atom(b *render.Site) ([]byte, error) {
 	evs := b.Derived.Events
 	if len(evs) > FeedSize {
 		evs = evs[:FeedSize]
@@ -64,7 +67,7 @@ func (b *builder) atom() ([]byte, error) {
 	if b.N.State != nil {
 		observed = b.N.State.ObservedAt
 	}
-	return b.atomOf(FeedFile, IndexName+": updates in the DreamWeave network", b.Base+"updates/",
+	return atomOf(b, FeedFile, render.IndexName+": updates in the DreamWeave network", b.Base+"updates/",
 		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs, observed, false)
 }
 
@@ -84,7 +87,7 @@ func (b *builder) atom() ([]byte, error) {
 // updated and author, the project id the feed's own), and the feed names its author only
 // when an entry has none (each entry names its site). The network's feed keeps the
 // reference's form. Errors name the file.
-func (b *builder) atomOf(name, title, link, desc string, evs []*view.EventView, updated string, project bool) ([]byte, error) {
+func atomOf(b *render.Site, name, title, link, desc string, evs []*view.EventView, updated string, project bool) ([]byte, error) {
 	up := time.Unix(0, 0).UTC()
 	if updated != "" {
 		t, err := time.Parse(store.TimeFormat, updated)
@@ -103,7 +106,7 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*view.EventView, 
 			{Href: b.Base + name, Rel: "self", Type: "application/atom+xml"},
 			{Href: link, Rel: "alternate", Type: "text/html"},
 		},
-		Author: &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: IndexName}},
+		Author: &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: render.IndexName}},
 	}
 	if project {
 		f.Links = []feeds.AtomLink{{Href: b.Base + name, Rel: "self"}, {Href: link}}
@@ -158,10 +161,6 @@ func (b *builder) atomOf(name, title, link, desc string, evs []*view.EventView, 
 // htmlEscape escapes text for an Atom summary of type "html".
 func htmlEscape(s string) string {
 	var buf bytes.Buffer
-	xmlEscape(&buf, s)
+	render.XMLEscape(&buf, s)
 	return buf.String()
-}
-
-func xmlEscape(buf *bytes.Buffer, s string) {
-	_ = xml.EscapeText(buf, []byte(s))
 }

@@ -1,0 +1,351 @@
+// Package claim renders the pages of one project and one claim: the project page when several
+// sites claim it, and each claim's page by section (head, releases, references and users,
+// history).
+package claim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
+)
+
+// claimPages are every project's page and every claim's page.
+func Claims(b *render.Site) error {
+	for _, p := range b.N.Projects {
+		pg := &render.Page{Path: paths.Project(p.ID), Title: view.ProjectTitle(p), Section: "projects", Feed: paths.ProjectFeed(p.ID), Data: newProjectView(b, p)}
+		if len(p.Claims) == 1 {
+			pg.Unmapped, pg.Data = true, p.Claims[0]
+		}
+		if err := b.Page(view.ProjectKind(p), pg); err != nil {
+			return err
+		}
+		for _, c := range p.Claims {
+			if err := b.Page("claim", &render.Page{Path: paths.ClaimKey(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.Names.ClaimSiteText(c)), Section: "projects", Feed: paths.ProjectFeed(c.Project), Leaf: true},
+				func() any { return newClaimView(b, c) }); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type projectView struct {
+	P      *network.Project
+	Claims []*view.ClaimSummary
+	// Names are the distinct names the claims publish for the id, in claim order.
+	Names []string
+}
+
+// claimView is the claim page.
+type claimView struct {
+	*view.ClaimSummary
+	C       *network.Claim
+	Project *network.Project
+	// ProjectPath is the project's page, "" when this is the project's one claim (the project
+	// page leads here, and the claim page has no breadcrumb: it would only repeat the
+	// navigation's Projects); Names the names the project's claims publish.
+	ProjectPath string
+	Names       []string
+	License     string
+	Scheme      string
+	Meta        *protocol.Project
+	Links       []linkView
+	Releases    []*releaseView
+	// Events are the claim's updates, each said without the claim's name and site, which
+	// the page's heading gives (tags.Summary: "first observed").
+	Events []claimEvent
+	// Others are the other claims for the same project id.
+	Others []*network.Claim
+	// LookAlikes are listed claims of other project ids whose name looks like this one's
+	// (names.Projects.LookAlikes); LookAlikesMore counts those not named.
+	LookAlikes     []*network.Claim
+	LookAlikesMore int
+	// Referenced are the current relationships that resolve to this claim and are not what
+	// Used by counts (a requires of another claim): recommends, conflicts, compatible,
+	// replaces, and any relationship naming its own project.
+	Referenced []*referenceView
+	// RefMoreCaps are the capabilities of the references past the first UsedByShown, whose
+	// pages list them, and RefMoreByID says that some of those name this claim's project
+	// id; both empty when Referenced is all.
+	RefMoreCaps []capLink
+	RefMoreByID bool
+	// NoSeen: no release has a recorded first-seen time. SameSeen is the event in which this
+	// index first saw every release, when one event shows them all (a claim's first
+	// observation): the releases list says it once instead of on every release.
+	NoSeen   bool
+	SameSeen *view.EventView
+	// ReadOK: the last attempt to read the claim succeeded (last success is last attempt),
+	// said in one line. SameDigest: the held manifest is the advertised one, one digest shown.
+	ReadOK, SameDigest bool
+	// Common is the first release other than the current one when there are two or more;
+	// CommonRuntimes, CommonPlatforms and CommonRelationships say that every release other
+	// than the current one has Common's runtimes, platforms (some) or relationships, which
+	// differ from the current release's: the releases list says them once, not on each line.
+	Common                                               *releaseView
+	CommonRuntimes, CommonPlatforms, CommonRelationships bool
+	// Now is the current release as the first screen shows it; nil when there is none.
+	Now *releaseView
+	// MovedTo is the move away from the claim (nil when none); MovedFrom the moves to it.
+	MovedTo   *view.MoveView
+	MovedFrom []*view.MoveView
+	// Shown are the releases listed open: the current release, then the heads of the other
+	// channels but development. Behind are the rest (development builds, older, yanked and
+	// deprecated releases), in the manifest's order, behind a disclosure.
+	Shown, Behind []*releaseView
+	// UsedBy are the first UsedByShown of the claims whose current release requires this
+	// one; UsedByMore is the page of the used-by list naming every one of them, when there
+	// are more ("" when UsedBy is all), so that a claim many require keeps a bounded page.
+	UsedBy     []*network.Claim
+	UsedByMore string
+	// TagsAreVersions: every release other than the current one is in the current release's
+	// repository with its version as its source tag and no other source fact; the releases
+	// list says so once instead of on each line.
+	TagsAreVersions bool
+	// CommonChannel: every release other than the current one is on the current release's
+	// channel, said once instead of on each line.
+	CommonChannel bool
+	// SourceIsLink: the current release's source repository is the project's Source link,
+	// which the current release's facts then point to instead of printing it again.
+	SourceIsLink bool
+}
+
+// claimEvent is an update in the claim page's list: the event and what it says of the claim.
+type claimEvent struct {
+	*view.EventView
+	Summary string
+}
+
+// UsedByShown is how many of the claims requiring it a claim page names; the used-by list
+// names them all.
+const UsedByShown = 20
+
+// runtimeView is one runtime a release names with its constraint (under the numeric scheme).
+type runtimeView struct{ ID, Constraint string }
+
+type linkView struct{ Label, URL string }
+
+// referenceView is one relationship pointing at the claim page's claim: the relationship and
+// how it reached this claim ("project" or "capability", network.Resolution.By).
+type referenceView struct {
+	R  *network.Relationship
+	By string
+	// Verb is the relationship's kind as a verb phrase (wording.RelationVerb); Anchor the id of the
+	// referring release on its claim's page; CapPath the capability's page.
+	Verb, Anchor, CapPath string
+}
+
+// capLink is a capability and its page.
+type capLink struct{ Name, Path string }
+
+// development is the channel of rolling builds (SPEC section 1, "Channels").
+const development = "development"
+
+type extView struct {
+	Name string
+	JSON string
+}
+
+// usedByPage is the page of the used-by list (dependenciesPage) that names c with every
+// claim requiring it: that list holds the listed claims others require, by name, render.PageSize a
+// page.
+func usedByPage(b *render.Site, c *network.Claim) string {
+	k := 0
+	for _, o := range view.ByName(b.N.Listed) {
+		if o == c {
+			break
+		}
+		if len(o.UsedBy) > 0 {
+			k++
+		}
+	}
+	return render.PagePath(paths.UsedBy, k/render.PageSize+1)
+}
+
+// setCommon sets Common and the facts every release other than the current one shares.
+func (v *claimView) setCommon() {
+	var others []*releaseView
+	for _, rv := range v.Releases {
+		if rv != v.Now {
+			others = append(others, rv)
+		}
+	}
+	if v.Now == nil || len(others) < 2 {
+		return
+	}
+	first := others[0]
+	all := func(part func(*releaseView) any) bool {
+		for _, o := range others[1:] {
+			if !sameJSON(part(o), part(first)) {
+				return false
+			}
+		}
+		return true
+	}
+	v.Common = first
+	v.CommonRuntimes = !first.SameRuntimes && all(func(r *releaseView) any { return r.R.Runtimes })
+	v.CommonPlatforms = len(first.R.Platforms) > 0 && !first.SamePlatforms && all(func(r *releaseView) any { return r.R.Platforms })
+	v.CommonRelationships = !first.SameRelationships && all(func(r *releaseView) any { return r.R.Release.Relationships })
+}
+
+// sameSeen is the event in which this index first saw every one of releases, or nil when
+// some release was first seen in another event or has no recorded first-seen time.
+func sameSeen(releases []*releaseView) *view.EventView {
+	var e *view.EventView
+	for _, rv := range releases {
+		if rv.FirstSeen == nil || (e != nil && rv.FirstSeen.Event.ID != e.Event.ID) {
+			return nil
+		}
+		e = rv.FirstSeen
+	}
+	return e
+}
+
+// sameJSON reports whether a and b encode to the same JSON: two parts of a manifest that say
+// the same thing, whatever their Go values' nil slices.
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+func newProjectView(b *render.Site, p *network.Project) *projectView {
+	v := &projectView{P: p, Names: view.ClaimNames(p.Claims)}
+	for _, c := range p.Claims {
+		v.Claims = append(v.Claims, b.Summarize(c))
+	}
+	return v
+}
+
+func newClaimView(b *render.Site, c *network.Claim) *claimView {
+	v := &claimView{ClaimSummary: b.Summarize(c), C: c, Project: b.N.ByProject[c.Project],
+		ProjectPath: paths.Project(c.Project)}
+	for _, e := range b.Derived.ByClaim[c.Key] {
+		s := tags.Summary(*e.Event)
+		if s == "" {
+			s = e.Title
+		}
+		v.Events = append(v.Events, claimEvent{e, s})
+	}
+	v.Names = view.ClaimNames(v.Project.Claims)
+	if len(v.Project.Claims) == 1 {
+		v.ProjectPath = ""
+	}
+	if c.MovedTo != nil {
+		v.MovedTo = b.MoveView(c.MovedTo)
+	}
+	for _, m := range c.MovedFrom {
+		v.MovedFrom = append(v.MovedFrom, b.MoveView(m))
+	}
+	for _, o := range v.Project.Claims {
+		if o != c {
+			v.Others = append(v.Others, o)
+		}
+	}
+	v.LookAlikes, v.LookAlikesMore = b.Looks.LookAlikes(c)
+	for _, r := range c.ReferencedBy {
+		if r.Kind == protocol.KindRequires && !r.Self {
+			continue // counted in Used by
+		}
+		rv := &referenceView{R: r, Verb: wording.RelationVerb(r.Kind), Anchor: view.ReleaseAnchor(r.Release.Version)}
+		if r.Capability != "" {
+			rv.CapPath = paths.Capability(r.Capability)
+		}
+		for _, t := range r.Targets {
+			if t.Claim == c {
+				rv.By = t.By
+				break
+			}
+		}
+		v.Referenced = append(v.Referenced, rv)
+	}
+	if m := c.Manifest; m != nil {
+		v.Meta = &m.Project
+		v.License = m.Project.License
+		v.Scheme = string(c.Scheme)
+		l := m.Project.Links
+		for _, lv := range []linkView{{"Project page", l.Page}, {"Source", l.Source}, {"Issues", l.Issues},
+			{"Documentation", l.Documentation}, {"Support", l.Support}, {"Donate", l.Donate},
+			{"Homepage", l.Homepage}, {"Nexus Mods", l.Nexusmods}, {"Crate", l.Crate}} {
+			if lv.URL != "" {
+				v.Links = append(v.Links, lv)
+			}
+		}
+	}
+	seen := b.Derived.FirstSeen[c.Key]
+	v.NoSeen = len(seen) == 0
+	v.ReadOK = c.Record.LastSuccess != nil && *c.Record.LastSuccess == c.Record.LastAttempt
+	v.SameDigest = c.HeldSHA256 != "" && c.HeldSHA256 == c.Record.AdvertisedSHA256
+	used := map[string]int{}
+	for _, r := range c.Releases {
+		rv := newReleaseView(r, seen[r.Version])
+		if n := used[rv.Anchor]; n > 0 { // the same version twice: keep ids unique
+			rv.Anchor = fmt.Sprintf("%s-%d", rv.Anchor, n+1)
+		}
+		used[rv.Anchor]++
+		v.Releases = append(v.Releases, rv)
+	}
+	v.Now, v.Shown, v.Behind = splitReleases(v.Releases)
+	if now := v.Now; now != nil {
+		for _, rv := range v.Releases {
+			if rv == now {
+				continue
+			}
+			rv.SameRepository = rv.R.Source.Repository == now.R.Source.Repository
+			rv.SameComponents = sameJSON(rv.R.Components, now.R.Components) && sameJSON(rv.R.Groups, now.R.Groups)
+			rv.SameOpenMW = rv.OpenMW != nil && sameJSON(rv.OpenMW, now.OpenMW)
+			rv.SameRuntimes = sameJSON(rv.R.Runtimes, now.R.Runtimes)
+			rv.SamePlatforms = sameJSON(rv.R.Platforms, now.R.Platforms)
+			rv.SameRelationships = sameJSON(rv.R.Release.Relationships, now.R.Release.Relationships)
+			kinds := map[string][2]string{}
+			for _, a := range now.R.Artifacts {
+				kinds[a.ID] = [2]string{a.Format, a.MediaType}
+			}
+			for i := range rv.Artifacts {
+				a := rv.Artifacts[i]
+				k, ok := kinds[a.ID]
+				rv.Artifacts[i].ShowKind = !ok || k != [2]string{a.Format, a.MediaType}
+			}
+		}
+	}
+	v.SameSeen = sameSeen(v.Releases)
+	v.setCommon()
+	v.SourceIsLink = v.Now != nil && v.Meta != nil && v.Meta.Links.Source != "" && v.Now.R.Source.Repository == v.Meta.Links.Source
+	v.TagsAreVersions = v.Now != nil && len(v.Releases) > 1
+	v.CommonChannel = v.TagsAreVersions
+	for _, rv := range v.Releases {
+		if rv != v.Now && v.Now != nil && rv.R.Channel != v.Now.R.Channel {
+			v.CommonChannel = false
+		}
+		if s := rv.R.Source; rv != v.Now && (!rv.SameRepository || s.Tag != rv.R.Version || s.Release != "" || s.Revision != "") {
+			v.TagsAreVersions = false
+		}
+	}
+	v.UsedBy = c.UsedBy
+	if len(v.Referenced) > UsedByShown {
+		caps := map[string]bool{}
+		for _, rv := range v.Referenced[UsedByShown:] {
+			if rv.By == "capability" {
+				caps[rv.R.Capability] = true
+			} else {
+				v.RefMoreByID = true
+			}
+		}
+		for _, name := range view.Keys(caps) {
+			v.RefMoreCaps = append(v.RefMoreCaps, capLink{Name: name, Path: paths.Capability(name)})
+		}
+		v.Referenced = v.Referenced[:UsedByShown]
+	}
+	if len(c.UsedBy) > UsedByShown && c.Listed {
+		v.UsedBy, v.UsedByMore = c.UsedBy[:UsedByShown], usedByPage(b, c)
+	}
+	return v
+}

@@ -1,0 +1,178 @@
+// Package sites renders the pages about sites and how the network holds together: the sites,
+// conflicts and moves, capabilities, dependencies (with the graph), gaps and health.
+package sites
+
+import (
+	"html/template"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/graph"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
+)
+
+type originsData struct {
+	// Read are the sites some enrolled source leads to; Unenrolled the sites no source leads
+	// to any more, kept as records but not read.
+	Read, Unenrolled []*view.OriginRow
+}
+
+type originView struct {
+	*view.OriginRow
+	Claims  []*view.ClaimSummary
+	Sources []*view.SourceRow
+	// HealthWhy explains the site's health (view.OriginHealthText).
+	HealthWhy string
+	// Issues are the site's publication issues, each a sentence with quotations marked
+	// (health.ProblemHTML: escaped text and <bdi> elements only).
+	Issues []template.HTML
+	// LastTry: the site's last successful read was its last attempt, so the page gives the
+	// time once.
+	LastTry bool
+}
+
+func Origins(b *render.Site) error {
+	od := &originsData{}
+	for _, o := range b.N.Origins {
+		if health.Enrolled(o) {
+			od.Read = append(od.Read, b.SiteRow(o))
+		} else {
+			od.Unenrolled = append(od.Unenrolled, b.SiteRow(o))
+		}
+	}
+	read := od.Read
+	if err := b.PagedList("origins", &render.Page{Path: "origins/index.html", Title: "Sites", Section: "origins",
+		Desc: "Every DreamWeave site index this index reads: its health and the projects it lists."}, len(read),
+		func(lo, hi int, pg *render.Pager) any {
+			pd := &originsData{Read: read[lo:hi]}
+			if pg == nil || pg.N == 1 {
+				pd.Unenrolled = od.Unenrolled
+			}
+			return pd
+		}); err != nil {
+		return err
+	}
+	for _, o := range b.N.Origins {
+		v := &originView{OriginRow: b.SiteRow(o), HealthWhy: view.OriginHealthText(o.Health)}
+		v.LastTry = o.LastSuccess != nil && *o.LastSuccess == o.LastAttempt
+		for _, is := range o.Issues {
+			v.Issues = append(v.Issues, health.QuoteFor(health.Sentence(health.Capitalize(is)), o))
+		}
+		for _, c := range o.Claims {
+			v.Claims = append(v.Claims, b.Summarize(c))
+		}
+		for _, s := range b.N.Sources {
+			if s.Origin != nil && *s.Origin == o.ID {
+				v.Sources = append(v.Sources, b.SourceRow(s))
+			}
+		}
+		if err := b.Page("origin", &render.Page{Path: paths.Origin(o.ID), Title: "Site " + pubtext.Plain(b.Names.OriginText(o)), Section: "origins",
+			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func Conflicts(b *render.Site) error {
+	d := &view.ConflictsData{Unmatched: b.N.Unmatched}
+	for _, c := range b.N.Conflicts {
+		d.Conflicts = append(d.Conflicts, view.ConflictRow{Conflict: c, ProjectPath: b.ProjectLink(c.Project)})
+	}
+	for _, m := range b.N.Moves {
+		d.Moves = append(d.Moves, b.MoveView(m))
+	}
+	return b.Page("conflicts", &render.Page{Path: "conflicts/index.html", Title: "Identity conflicts and moves", Section: "conflicts",
+		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence.", Data: d})
+}
+
+func Capabilities(b *render.Site) error {
+	caps := view.CapViews(b.N)
+	if err := b.Page("capabilities", &render.Page{Path: "capabilities/index.html", Title: "Capabilities", Section: "capabilities",
+		Desc: "Capabilities that current releases provide or reference.", Data: struct{ Capabilities []*view.CapView }{caps}}); err != nil {
+		return err
+	}
+	for _, c := range caps {
+		if err := b.Page("capability", &render.Page{Path: c.Path, Title: "Capability " + pubtext.Plain(c.Name), Section: "capabilities",
+			Desc: "One capability: which current releases provide it and which reference it.", Data: c}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type dependenciesData struct {
+	N *network.Network
+	// First: this is the list's first page, which has the graph, the cycles and the link to
+	// the claims others require; the relationships are paged beneath.
+	First bool
+	// UsedBy counts the claims others require (listed on paths.UsedBy).
+	UsedBy int
+	Graph  *graph.Info
+	// Groups are this page's relationships (network.Relationships), of Total, under the
+	// release that states them.
+	Groups []depGroup
+	Total  int
+}
+
+// depGroup is the relationships of one claim's current release on one page of the list: the
+// claim is named once, above them.
+type depGroup struct {
+	From    *network.Claim
+	Version string
+	Rels    []*view.RelView
+}
+
+// depGroups groups rels, in order, by the claim and release that state them: a claim's
+// relationships are consecutive, so each claim heads one group a page (a second one when its
+// relationships run on to the next page).
+func depGroups(rels []*view.RelView) []depGroup {
+	var out []depGroup
+	for i := 0; i < len(rels); {
+		j := i + 1
+		for j < len(rels) && rels[j].From == rels[i].From && rels[j].Release == rels[i].Release {
+			j++
+		}
+		out = append(out, depGroup{From: rels[i].From, Version: rels[i].Release.Release.Version, Rels: rels[i:j]})
+		i = j
+	}
+	return out
+}
+
+// usedByData is one page of the used-by list.
+type usedByData struct {
+	Claims []*network.Claim
+	Total  int
+}
+
+func Dependencies(b *render.Site) error {
+	rels := view.RelViews(b.N.Relationships)
+	var used []*network.Claim
+	for _, c := range view.ByName(b.N.Listed) {
+		if len(c.UsedBy) > 0 {
+			used = append(used, c)
+		}
+	}
+	g, err := graph.Graph(b)
+	if err != nil {
+		return err
+	}
+	if err := b.PagedList("dependencies", &render.Page{Path: "dependencies/index.html", Title: "Dependencies", Section: "dependencies",
+		Desc: "Every relationship of every current release, resolved against the catalog, and which claims are required by others."}, len(rels),
+		func(lo, hi int, pg *render.Pager) any {
+			return &dependenciesData{N: b.N, First: pg == nil || pg.N == 1, UsedBy: len(used), Graph: g, Groups: depGroups(rels[lo:hi]), Total: len(rels)}
+		}); err != nil {
+		return err
+	}
+	return b.PagedList("used-by", &render.Page{Path: paths.UsedBy, Title: "Projects others require", Section: "dependencies",
+		Desc: "Each claim that another claim's current release requires, with the claims that require it."}, len(used),
+		func(lo, hi int, _ *render.Pager) any { return &usedByData{Claims: used[lo:hi], Total: len(used)} })
+}
+
+func Gaps(b *render.Site) error {
+	return b.Page("gaps", &render.Page{Path: "gaps/index.html", Title: "Gaps", Section: "gaps",
+		Desc: "Relationship targets that no site in this index publishes, and addresses to look at.", Data: b.N})
+}
