@@ -213,6 +213,12 @@ func parts(in Input) []findPart {
 	terms.Words, terms.Postings = sortedPostings(post)
 	filt.Tags, filt.TagRows = sortedPostings(tagPost)
 	filt.Updated, filt.First = newestFirst(updated), newestFirst(first)
+	return partsOf(terms, filt, idPost, rows, in.RowTags)
+}
+
+// partsOf cuts the index into its parts: the filters, the ids by first character, the rows
+// Chunk at a time and the terms.
+func partsOf(terms Terms, filt Filters, idPost map[string][]int, rows [][]any, rowTags int) []findPart {
 	parts := []findPart{{"filters", schemas.FindFilters, filt}}
 	ids, idRows := sortedPostings(idPost)
 	for _, h := range "0123456789abcdef" {
@@ -225,7 +231,7 @@ func parts(in Input) []findPart {
 		parts = append(parts, findPart{"i" + string(h), schemas.FindIDs, p})
 	}
 	for from := 0; from < len(rows) || from == 0; from += Chunk {
-		part := Rows{Format: findRowsFormat, Columns: Columns, RowTags: in.RowTags, From: from, Rows: rows[from:min(from+Chunk, len(rows))]}
+		part := Rows{Format: findRowsFormat, Columns: Columns, RowTags: rowTags, From: from, Rows: rows[from:min(from+Chunk, len(rows))]}
 		if part.Rows == nil {
 			part.Rows = [][]any{}
 		}

@@ -45,10 +45,19 @@ type projectView struct {
 	Names []string
 }
 
-// claimView is the claim page.
+// claimView is the claim page: the claim's list entry and its page's sections.
 type claimView struct {
 	*view.ClaimSummary
-	C       *network.Claim
+	C *network.Claim
+	claimHead
+	claimReleases
+	claimUses
+	claimHistory
+}
+
+// claimHead is the page's head: the project, its metadata and links, and the other claims
+// of the project or of a name that looks the same.
+type claimHead struct {
 	Project *network.Project
 	// ProjectPath is the project's page, "" when this is the project's one claim (the project
 	// page leads here, and the claim page has no breadcrumb: it would only repeat the
@@ -59,33 +68,25 @@ type claimView struct {
 	Scheme      string
 	Meta        *protocol.Project
 	Links       []linkView
-	Releases    []*releaseView
-	// Events are the claim's updates, each said without the claim's name and site, which
-	// the page's heading gives (tags.Summary: "first observed").
-	Events []claimEvent
 	// Others are the other claims for the same project id.
 	Others []*network.Claim
 	// LookAlikes are listed claims of other project ids whose name looks like this one's
 	// (names.Projects.LookAlikes); LookAlikesMore counts those not named.
 	LookAlikes     []*network.Claim
 	LookAlikesMore int
-	// Referenced are the current relationships that resolve to this claim and are not what
-	// Used by counts (a requires of another claim): recommends, conflicts, compatible,
-	// replaces, and any relationship naming its own project.
-	Referenced []*referenceView
-	// RefMoreCaps are the capabilities of the references past the first UsedByShown, whose
-	// pages list them, and RefMoreByID says that some of those name this claim's project
-	// id; both empty when Referenced is all.
-	RefMoreCaps []capLink
-	RefMoreByID bool
+	// MovedTo is the move away from the claim (nil when none); MovedFrom the moves to it.
+	MovedTo   *view.MoveView
+	MovedFrom []*view.MoveView
+}
+
+// claimReleases is the releases section.
+type claimReleases struct {
+	Releases []*releaseView
 	// NoSeen: no release has a recorded first-seen time. SameSeen is the event in which this
 	// index first saw every release, when one event shows them all (a claim's first
 	// observation): the releases list says it once instead of on every release.
 	NoSeen   bool
 	SameSeen *view.EventView
-	// ReadOK: the last attempt to read the claim succeeded (last success is last attempt),
-	// said in one line. SameDigest: the held manifest is the advertised one, one digest shown.
-	ReadOK, SameDigest bool
 	// Common is the first release other than the current one when there are two or more;
 	// CommonRuntimes, CommonPlatforms and CommonRelationships say that every release other
 	// than the current one has Common's runtimes, platforms (some) or relationships, which
@@ -94,18 +95,10 @@ type claimView struct {
 	CommonRuntimes, CommonPlatforms, CommonRelationships bool
 	// Now is the current release as the first screen shows it; nil when there is none.
 	Now *releaseView
-	// MovedTo is the move away from the claim (nil when none); MovedFrom the moves to it.
-	MovedTo   *view.MoveView
-	MovedFrom []*view.MoveView
 	// Shown are the releases listed open: the current release, then the heads of the other
 	// channels but development. Behind are the rest (development builds, older, yanked and
 	// deprecated releases), in the manifest's order, behind a disclosure.
 	Shown, Behind []*releaseView
-	// UsedBy are the first UsedByShown of the claims whose current release requires this
-	// one; UsedByMore is the page of the used-by list naming every one of them, when there
-	// are more ("" when UsedBy is all), so that a claim many require keeps a bounded page.
-	UsedBy     []*network.Claim
-	UsedByMore string
 	// TagsAreVersions: every release other than the current one is in the current release's
 	// repository with its version as its source tag and no other source fact; the releases
 	// list says so once instead of on each line.
@@ -116,6 +109,34 @@ type claimView struct {
 	// SourceIsLink: the current release's source repository is the project's Source link,
 	// which the current release's facts then point to instead of printing it again.
 	SourceIsLink bool
+}
+
+// claimUses is what refers to the claim: references and the claims that require it.
+type claimUses struct {
+	// Referenced are the current relationships that resolve to this claim and are not what
+	// Used by counts (a requires of another claim): recommends, conflicts, compatible,
+	// replaces, and any relationship naming its own project.
+	Referenced []*referenceView
+	// RefMoreCaps are the capabilities of the references past the first UsedByShown, whose
+	// pages list them, and RefMoreByID says that some of those name this claim's project
+	// id; both empty when Referenced is all.
+	RefMoreCaps []capLink
+	RefMoreByID bool
+	// UsedBy are the first UsedByShown of the claims whose current release requires this
+	// one; UsedByMore is the page of the used-by list naming every one of them, when there
+	// are more ("" when UsedBy is all), so that a claim many require keeps a bounded page.
+	UsedBy     []*network.Claim
+	UsedByMore string
+}
+
+// claimHistory is the claim's updates and how its last read went.
+type claimHistory struct {
+	// Events are the claim's updates, each said without the claim's name and site, which
+	// the page's heading gives (tags.Summary: "first observed").
+	Events []claimEvent
+	// ReadOK: the last attempt to read the claim succeeded (last success is last attempt),
+	// said in one line. SameDigest: the held manifest is the advertised one, one digest shown.
+	ReadOK, SameDigest bool
 }
 
 // claimEvent is an update in the claim page's list: the event and what it says of the claim.
@@ -171,7 +192,7 @@ func usedByPage(b *render.Site, c *network.Claim) string {
 }
 
 // setCommon sets Common and the facts every release other than the current one shares.
-func (v *claimView) setCommon() {
+func (v *claimReleases) setCommon() {
 	var others []*releaseView
 	for _, rv := range v.Releases {
 		if rv != v.Now {
@@ -226,8 +247,10 @@ func newProjectView(b *render.Site, p *network.Project) *projectView {
 }
 
 func newClaimView(b *render.Site, c *network.Claim) *claimView {
-	v := &claimView{ClaimSummary: b.Summarize(c), C: c, Project: b.N.ByProject[c.Project],
-		ProjectPath: paths.Project(c.Project)}
+	v := &claimView{ClaimSummary: b.Summarize(c), C: c}
+	v.claimHead = newClaimHead(b, c)
+	v.claimReleases = newClaimReleases(b, c, v.Meta)
+	v.claimUses = newClaimUses(b, c)
 	for _, e := range b.Derived.ByClaim[c.Key] {
 		s := tags.Summary(*e.Event)
 		if s == "" {
@@ -235,22 +258,109 @@ func newClaimView(b *render.Site, c *network.Claim) *claimView {
 		}
 		v.Events = append(v.Events, claimEvent{e, s})
 	}
-	v.Names = view.ClaimNames(v.Project.Claims)
-	if len(v.Project.Claims) == 1 {
-		v.ProjectPath = ""
+	v.ReadOK = c.Record.LastSuccess != nil && *c.Record.LastSuccess == c.Record.LastAttempt
+	v.SameDigest = c.HeldSHA256 != "" && c.HeldSHA256 == c.Record.AdvertisedSHA256
+	return v
+}
+
+// newClaimHead is c's page head.
+func newClaimHead(b *render.Site, c *network.Claim) claimHead {
+	h := claimHead{Project: b.N.ByProject[c.Project], ProjectPath: paths.Project(c.Project)}
+	h.Names = view.ClaimNames(h.Project.Claims)
+	if len(h.Project.Claims) == 1 {
+		h.ProjectPath = ""
 	}
 	if c.MovedTo != nil {
-		v.MovedTo = b.MoveView(c.MovedTo)
+		h.MovedTo = b.MoveView(c.MovedTo)
 	}
 	for _, m := range c.MovedFrom {
-		v.MovedFrom = append(v.MovedFrom, b.MoveView(m))
+		h.MovedFrom = append(h.MovedFrom, b.MoveView(m))
 	}
-	for _, o := range v.Project.Claims {
+	for _, o := range h.Project.Claims {
 		if o != c {
-			v.Others = append(v.Others, o)
+			h.Others = append(h.Others, o)
 		}
 	}
-	v.LookAlikes, v.LookAlikesMore = b.Looks.LookAlikes(c)
+	h.LookAlikes, h.LookAlikesMore = b.Looks.LookAlikes(c)
+	if m := c.Manifest; m != nil {
+		h.Meta = &m.Project
+		h.License = m.Project.License
+		h.Scheme = string(c.Scheme)
+		l := m.Project.Links
+		for _, lv := range []linkView{{"Project page", l.Page}, {"Source", l.Source}, {"Issues", l.Issues},
+			{"Documentation", l.Documentation}, {"Support", l.Support}, {"Donate", l.Donate},
+			{"Homepage", l.Homepage}, {"Nexus Mods", l.Nexusmods}, {"Crate", l.Crate}} {
+			if lv.URL != "" {
+				h.Links = append(h.Links, lv)
+			}
+		}
+	}
+	return h
+}
+
+// newClaimReleases is c's releases section; meta is its project's metadata (nil without a
+// manifest).
+func newClaimReleases(b *render.Site, c *network.Claim, meta *protocol.Project) claimReleases {
+	var v claimReleases
+	seen := b.Derived.FirstSeen[c.Key]
+	v.NoSeen = len(seen) == 0
+	used := map[string]int{}
+	for _, r := range c.Releases {
+		rv := newReleaseView(r, seen[r.Version])
+		if n := used[rv.Anchor]; n > 0 { // the same version twice: keep ids unique
+			rv.Anchor = fmt.Sprintf("%s-%d", rv.Anchor, n+1)
+		}
+		used[rv.Anchor]++
+		v.Releases = append(v.Releases, rv)
+	}
+	v.Now, v.Shown, v.Behind = splitReleases(v.Releases)
+	if v.Now != nil {
+		compareToNow(v.Releases, v.Now)
+	}
+	v.SameSeen = sameSeen(v.Releases)
+	v.setCommon()
+	v.SourceIsLink = v.Now != nil && meta != nil && meta.Links.Source != "" && v.Now.R.Source.Repository == meta.Links.Source
+	v.TagsAreVersions = v.Now != nil && len(v.Releases) > 1
+	v.CommonChannel = v.TagsAreVersions
+	for _, rv := range v.Releases {
+		if rv != v.Now && v.Now != nil && rv.R.Channel != v.Now.R.Channel {
+			v.CommonChannel = false
+		}
+		if s := rv.R.Source; rv != v.Now && (!rv.SameRepository || s.Tag != rv.R.Version || s.Release != "" || s.Revision != "") {
+			v.TagsAreVersions = false
+		}
+	}
+	return v
+}
+
+// compareToNow marks what each release other than now shares with now, so its line says
+// only what differs.
+func compareToNow(releases []*releaseView, now *releaseView) {
+	for _, rv := range releases {
+		if rv == now {
+			continue
+		}
+		rv.SameRepository = rv.R.Source.Repository == now.R.Source.Repository
+		rv.SameComponents = sameJSON(rv.R.Components, now.R.Components) && sameJSON(rv.R.Groups, now.R.Groups)
+		rv.SameOpenMW = rv.OpenMW != nil && sameJSON(rv.OpenMW, now.OpenMW)
+		rv.SameRuntimes = sameJSON(rv.R.Runtimes, now.R.Runtimes)
+		rv.SamePlatforms = sameJSON(rv.R.Platforms, now.R.Platforms)
+		rv.SameRelationships = sameJSON(rv.R.Release.Relationships, now.R.Release.Relationships)
+		kinds := map[string][2]string{}
+		for _, a := range now.R.Artifacts {
+			kinds[a.ID] = [2]string{a.Format, a.MediaType}
+		}
+		for i := range rv.Artifacts {
+			a := rv.Artifacts[i]
+			k, ok := kinds[a.ID]
+			rv.Artifacts[i].ShowKind = !ok || k != [2]string{a.Format, a.MediaType}
+		}
+	}
+}
+
+// newClaimUses is what refers to c: its references, bounded, and the claims requiring it.
+func newClaimUses(b *render.Site, c *network.Claim) claimUses {
+	var v claimUses
 	for _, r := range c.ReferencedBy {
 		if r.Kind == protocol.KindRequires && !r.Self {
 			continue // counted in Used by
@@ -266,68 +376,6 @@ func newClaimView(b *render.Site, c *network.Claim) *claimView {
 			}
 		}
 		v.Referenced = append(v.Referenced, rv)
-	}
-	if m := c.Manifest; m != nil {
-		v.Meta = &m.Project
-		v.License = m.Project.License
-		v.Scheme = string(c.Scheme)
-		l := m.Project.Links
-		for _, lv := range []linkView{{"Project page", l.Page}, {"Source", l.Source}, {"Issues", l.Issues},
-			{"Documentation", l.Documentation}, {"Support", l.Support}, {"Donate", l.Donate},
-			{"Homepage", l.Homepage}, {"Nexus Mods", l.Nexusmods}, {"Crate", l.Crate}} {
-			if lv.URL != "" {
-				v.Links = append(v.Links, lv)
-			}
-		}
-	}
-	seen := b.Derived.FirstSeen[c.Key]
-	v.NoSeen = len(seen) == 0
-	v.ReadOK = c.Record.LastSuccess != nil && *c.Record.LastSuccess == c.Record.LastAttempt
-	v.SameDigest = c.HeldSHA256 != "" && c.HeldSHA256 == c.Record.AdvertisedSHA256
-	used := map[string]int{}
-	for _, r := range c.Releases {
-		rv := newReleaseView(r, seen[r.Version])
-		if n := used[rv.Anchor]; n > 0 { // the same version twice: keep ids unique
-			rv.Anchor = fmt.Sprintf("%s-%d", rv.Anchor, n+1)
-		}
-		used[rv.Anchor]++
-		v.Releases = append(v.Releases, rv)
-	}
-	v.Now, v.Shown, v.Behind = splitReleases(v.Releases)
-	if now := v.Now; now != nil {
-		for _, rv := range v.Releases {
-			if rv == now {
-				continue
-			}
-			rv.SameRepository = rv.R.Source.Repository == now.R.Source.Repository
-			rv.SameComponents = sameJSON(rv.R.Components, now.R.Components) && sameJSON(rv.R.Groups, now.R.Groups)
-			rv.SameOpenMW = rv.OpenMW != nil && sameJSON(rv.OpenMW, now.OpenMW)
-			rv.SameRuntimes = sameJSON(rv.R.Runtimes, now.R.Runtimes)
-			rv.SamePlatforms = sameJSON(rv.R.Platforms, now.R.Platforms)
-			rv.SameRelationships = sameJSON(rv.R.Release.Relationships, now.R.Release.Relationships)
-			kinds := map[string][2]string{}
-			for _, a := range now.R.Artifacts {
-				kinds[a.ID] = [2]string{a.Format, a.MediaType}
-			}
-			for i := range rv.Artifacts {
-				a := rv.Artifacts[i]
-				k, ok := kinds[a.ID]
-				rv.Artifacts[i].ShowKind = !ok || k != [2]string{a.Format, a.MediaType}
-			}
-		}
-	}
-	v.SameSeen = sameSeen(v.Releases)
-	v.setCommon()
-	v.SourceIsLink = v.Now != nil && v.Meta != nil && v.Meta.Links.Source != "" && v.Now.R.Source.Repository == v.Meta.Links.Source
-	v.TagsAreVersions = v.Now != nil && len(v.Releases) > 1
-	v.CommonChannel = v.TagsAreVersions
-	for _, rv := range v.Releases {
-		if rv != v.Now && v.Now != nil && rv.R.Channel != v.Now.R.Channel {
-			v.CommonChannel = false
-		}
-		if s := rv.R.Source; rv != v.Now && (!rv.SameRepository || s.Tag != rv.R.Version || s.Release != "" || s.Revision != "") {
-			v.TagsAreVersions = false
-		}
 	}
 	v.UsedBy = c.UsedBy
 	if len(v.Referenced) > UsedByShown {

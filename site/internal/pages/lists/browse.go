@@ -68,6 +68,20 @@ func Browse(b *render.Site) error {
 	for _, c := range view.ByName(b.N.Listed) {
 		all = append(all, b.Summarize(c))
 	}
+	idx := &browseIndex{}
+	if err := browseByWord(b, all, idx); err != nil {
+		return err
+	}
+	if err := browseDated(b, all, idx); err != nil {
+		return err
+	}
+	return b.Page("browse", &render.Page{Path: paths.Browse, Title: "Browse projects", Section: "browse",
+		Desc: "Lists of the projects in the catalog by type, status and tag, and by date, that need no script.", Data: idx})
+}
+
+// browseByWord writes the lists of the projects by type, status and tag, and links them from
+// idx.
+func browseByWord(b *render.Site, all []*view.ClaimSummary, idx *browseIndex) error {
 	type group struct {
 		label   string
 		entries []*view.ClaimSummary
@@ -90,7 +104,6 @@ func Browse(b *render.Site) error {
 		}
 		return view.Keys(boolKeys(m)), m
 	}
-	idx := &browseIndex{}
 	lists := []struct {
 		kind, prefix, noun string
 		words              func(*view.ClaimSummary) []string
@@ -118,6 +131,11 @@ func Browse(b *render.Site) error {
 			}
 		}
 	}
+	return nil
+}
+
+// browseDated writes the foundations and the recently released and updated lists.
+func browseDated(b *render.Site, all []*view.ClaimSummary, idx *browseIndex) error {
 	var found []*view.ClaimSummary
 	for _, s := range all {
 		if len(s.C.UsedBy) > 0 {
@@ -147,8 +165,7 @@ func Browse(b *render.Site) error {
 			return err
 		}
 	}
-	return b.Page("browse", &render.Page{Path: paths.Browse, Title: "Browse projects", Section: "browse",
-		Desc: "Lists of the projects in the catalog by type, status and tag, and by date, that need no script.", Data: idx})
+	return nil
 }
 
 // browseList queues the pages of one browse list of entries: d is its heading and words
