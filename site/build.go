@@ -238,20 +238,9 @@ func OutDirOK(out string) error {
 		return fmt.Errorf("output %s is not empty and holds no %s: it is not a previous build, so it is left alone", out, Marker)
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("output %s holds a %s that is not a regular file (%s): a build writes the marker as a plain file, so this is not a previous build and it is left alone", out, Marker, fileKind(st.Mode()))
+		return fmt.Errorf("output %s holds a %s that is not a regular file (%s): a build writes the marker as a plain file, so this is not a previous build and it is left alone", out, Marker, store.FileKind(st.Mode()))
 	}
 	return nil
-}
-
-// fileKind names a non-regular file's type for an error message.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "a special file"
 }
 
 // swapDir puts the finished build tmp in place of out. Nothing is synced, neither file by

@@ -28,7 +28,7 @@ func wantUnreadable(t *testing.T, d *Dir, rel, words string, want error) {
 	t.Helper()
 	for scope, probs := range map[string][]Problem{"check": d.Check(), "render": func() []Problem { _, ps := d.CheckLoadForRender(); return ps }()} {
 		if scope == "render" && strings.HasPrefix(rel, MediaDir+"/") {
-			continue // a build reads the images it uses itself (site/cards.go)
+			continue // a build reads the images it uses itself (site/internal/cards)
 		}
 		found := false
 		for _, p := range probs {

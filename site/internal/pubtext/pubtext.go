@@ -21,7 +21,7 @@ import (
 // an unterminated one in a plain-text context reverses the index's own words after it; FSI
 // .. PDI isolates (U+2068, U+2069) stay only in balanced pairs, a PDI with no FSI open is
 // removed and an FSI left open is closed at the end of its stretch of text. Every page, feed
-// and drawing the build writes passes through it whole (site: builder.writeBuf), so no template or
+// and drawing the build writes passes through it whole (render.Site.Write), so no template or
 // new field can miss it; the JSON files escape the same characters instead (termtext.JSON).
 //
 // Plain also isolates: text that still holds a right-to-left character is wrapped in FSI

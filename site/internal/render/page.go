@@ -171,13 +171,13 @@ type templateSet struct {
 	shared *template.Template
 }
 
-// funcs are the template functions. Pages get view structs computed in Go (views.go), so
+// funcs are the template functions. Pages get view structs computed in Go (site/internal/view), so
 // these only format (size, when, plural), pass several values to a partial (dict), look up
 // the view.ClaimRef of a claim the model holds (ref), check a publisher URL (safeURL), render
 // publisher Markdown (md, mdItems) and print a fragment many pages share (entry, frame,
 // claimlink).
 // md and mdItems return template.HTML that is goldmark's output passed through the
-// sanitizer's allowlist (sanitize.go), which keeps no script, style, event attribute or
+// sanitizer's allowlist (site/internal/markdown), which keeps no script, style, event attribute or
 // unsafe URL; entry, brief, frame and claimlink return html/template's own output for a shared
 // template. ref, entry, brief, frame, claimlink, md and mdItems here are stand-ins for parsing: each
 // build binds its own (bindFuncs), md and mdItems through the build's memo.
@@ -400,7 +400,7 @@ var outsideKinds = map[string]bool{
 
 // wholeNetwork are the page kinds that list every claim, release, relationship or site of the
 // network: their pages grow with the network, to megabytes, where every other page grows
-// with one claim or one site. They render on buffer sets of their own (builder.listBufs).
+// with one claim or one site. They render on buffer sets of their own (Site.listBufs).
 var wholeNetwork = map[string]bool{
 	"projects": true, "browse-list": true, "dependencies": true, "releases": true,
 	"capabilities": true, "updates": true, "health": true, "origins": true,

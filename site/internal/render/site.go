@@ -97,7 +97,7 @@ func (b *Site) GoWrite(rel string, make func() ([]byte, error)) {
 }
 
 // Write writes a file at rel (slash path) in the output, minifying known text types. Safe
-// for concurrent use. Writing one path twice is a bug in the builder.
+// for concurrent use. Writing one path twice is a bug in the build.
 func (b *Site) Write(rel string, data []byte) error { return b.writeBuf(rel, data, nil) }
 
 // writeBuf is write with scratch, when not nil, a slice the minified bytes may be written
@@ -137,7 +137,7 @@ func (b *Site) WriteRaw(rel string, data []byte) error {
 	return b.writeFile(rel, data)
 }
 
-// claimPath records that rel is written; a second write of one path is a bug in the builder.
+// claimPath records that rel is written; a second write of one path is a bug in the build.
 func (b *Site) claimPath(rel string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()

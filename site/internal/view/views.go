@@ -236,7 +236,7 @@ func RelViews(rs []*network.Relationship) []*RelView {
 // MoveView is a move as the pages show it: its project's page and its evidence.
 type MoveView struct {
 	*network.Move
-	// ProjectPath is where a link to the project leads (builder.projectLink).
+	// ProjectPath is where a link to the project leads (Model.ProjectLink).
 	ProjectPath string
 	// Evidence is the move's evidence, each detail with quotations marked.
 	Evidence []EvidenceView
@@ -267,7 +267,7 @@ type ConflictsData struct {
 }
 
 // ConflictRow is an identity conflict and where a link to its project leads
-// (builder.projectLink).
+// (Model.ProjectLink).
 type ConflictRow struct {
 	*network.Conflict
 	ProjectPath string
