@@ -27,9 +27,13 @@ const (
 	PDI
 )
 
+// Lead is the first byte of every control's UTF-8 encoding: a scan for controls looks only
+// where it stands.
+const Lead = 0xE2
+
 // At classifies the UTF-8 sequence at the start of b (each control is 3 bytes long).
 func At(b []byte) Kind {
-	if len(b) < 3 || b[0] != 0xE2 {
+	if len(b) < 3 || b[0] != Lead {
 		return None
 	}
 	switch {

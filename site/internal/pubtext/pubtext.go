@@ -64,12 +64,12 @@ func Plain(s string) string {
 // slice.
 func Text(b []byte, ends func(byte) bool) []byte {
 	first := -1
-	for i := bytes.IndexByte(b, 0xE2); i >= 0; {
+	for i := bytes.IndexByte(b, textdir.Lead); i >= 0; {
 		if textdir.At(b[i:]) != textdir.None {
 			first = i
 			break
 		}
-		j := bytes.IndexByte(b[i+1:], 0xE2)
+		j := bytes.IndexByte(b[i+1:], textdir.Lead)
 		if j < 0 {
 			break
 		}
