@@ -7,14 +7,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
-)
-
-// writeSite and doc are sitetest's, as the link checker's tests use them.
-var (
-	writeSite = sitetest.WriteSite
-	doc       = sitetest.Doc
 )
 
 // TestCheckBaseURLMismatch: checking a site against a base URL other than the one it was

@@ -26,13 +26,3 @@ func textOf(n *html.Node) string {
 	})
 	return b.String()
 }
-
-// isPublisher reports whether n is publisher text, as check-site reads it: a <bdi>, or an
-// element carrying the data-pub attribute.
-func isPublisher(n *html.Node) bool {
-	if n.Type == html.ElementNode && n.Data == "bdi" {
-		return true
-	}
-	_, ok := attr(n, "data-pub")
-	return ok
-}
