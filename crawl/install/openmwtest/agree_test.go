@@ -115,10 +115,10 @@ func block(text string) string {
 	return text
 }
 
-// install lays out what the plan installs under its root as the plan says (each selected
+// layOut lays out what the plan installs under its root as the plan says (each selected
 // component in its folder, a minimal plugin for every content file in the component's
 // last data directory) and returns the data folders and content files, in the plan's order.
-func install(t *testing.T, p *engine.Plan, mods []mod) (data, content []string) {
+func layOut(t *testing.T, p *engine.Plan, mods []mod) (data, content []string) {
 	t.Helper()
 	byID := map[string]mod{}
 	for _, m := range mods {
@@ -190,7 +190,7 @@ func TestEngineLoadsThePlanAfterTheLaunchersBaseGame(t *testing.T) {
 	if p.Root != root || len(p.Claims) != 3 || len(p.Base) == 0 {
 		t.Fatalf("planned %d claims under %q with %d base game lines; want 3 under %q, and the base game's block\n%s", len(p.Claims), p.Root, len(p.Base), root, p.Text.CFG)
 	}
-	data, content := install(t, p, mods)
+	data, content := layOut(t, p, mods)
 	// Core Lib's folders come before those of Addon, which requires it.
 	if i, j := slices.Index(content, "Core Lib.esp"), slices.Index(content, "Addon.esp"); len(data) != 5 || len(content) != 4 || i < 0 || j < i {
 		t.Fatalf("the plan installs data %q and content %q; want 5 folders and 4 files, Core Lib's before Addon's", data, content)
@@ -249,7 +249,7 @@ func TestEngineAcceptsThePlansSettingsOnceChosen(t *testing.T) {
 	if len(p.Asks) != 0 || strings.Count(settings, "best attack") != 1 || !strings.Contains(settings, "best attack = false\n") || strings.Count(settings, "enable shadows") != 1 {
 		t.Fatalf("with Pacifist's value chosen: asks %+v, settings.cfg\n%s\nwant no ask, best attack = false once, enable shadows once", p.Asks, settings)
 	}
-	data, content := install(t, p, mods)
+	data, content := layOut(t, p, mods)
 	base := filepath.Join(t.TempDir(), "Data Files")
 	r := openmwtest.Run(t, writeCfg(t, openmwtest.BaseGame(t, base)+block(p.Text.CFG), settings))
 	if !r.Loaded || r.Fatal != "" || !slices.Equal(r.Data, append([]string{base}, data...)) || !slices.Equal(r.Content, append(slices.Clone(baseContent), content...)) {
