@@ -1,12 +1,8 @@
-// Package curation reads network/curation.toml: the decisions this index makes on its own
-// account (SPEC sections 3, 5 and 6). A [[migration]] entry is a reviewed host move: the claim
-// for a project published by the site whose index is `from` continues as the claim published at
-// `to`. A [[featured]] entry puts a project on the front page, labelled as this index's choice.
-// Nothing here changes what a publisher said; it changes how the index presents it.
-//
-// A bad file is refused when it is loaded, not when it is used (the neighbouring systems' rule,
-// SPEC "seed documents"): every problem is reported at once, each naming the entry and what is
-// wrong with it. An absent file is an empty curation.
+// Package curation reads network/curation.toml, this index's own decisions (SPEC sections 3, 5
+// and 6): a [[migration]] is a reviewed host move (the claim published at `from` continues at
+// `to`); a [[featured]] project is on the front page, labelled as this index's choice. Nothing
+// here changes what a publisher said. A bad file is refused when loaded, every problem at once,
+// each naming its entry; an absent file is an empty curation.
 package curation
 
 import (

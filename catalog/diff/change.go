@@ -4,46 +4,30 @@
 //
 // # Vocabulary
 //
-// The changes an event stores use the reference index's change vocabulary (its events'
-// "changes"), so that either index can continue and read the other's state: every token and
-// key below is exactly the reference's, unknown tokens and unknown keys are errors (the
-// reference rejects them too), and a change read and written back keeps its bytes.
+// Events store the reference index's change vocabulary, token and key for key, so either index
+// reads the other's state: unknown tokens and keys are errors, and a change read and written
+// back keeps its bytes. Facts the vocabulary has no token for are written as the token that
+// carries the same fact:
 //
-// Some facts the differ tells apart have no token of their own in that vocabulary. Each is
-// written as the reference token that carries the same fact, or not written:
+//   - a channel appearing or going away: channel-head with a null before or after;
+//   - a release yanked, deprecated or restored, or its notice edited: release-status, with the
+//     new notice's reason and replacement;
+//   - platforms, required content, critical extensions, tags, maintainers, credits and media:
+//     {added, removed} sets (reordering is no change);
+//   - an artifact's format, platform, file name, media type or layout: one artifact-file with
+//     "what: before → after" details; its sources and signatures: one change per URL;
+//   - a component's selection, rules or OpenMW install data: component-selection with
+//     details; a group's selection rule: group-selection;
+//   - any other extension value: extension-added, -removed or -changed, by namespace;
+//   - the release's source repository, tag, release name or revision: source-revision.
 //
-//   - A channel appearing or going away is a channel-head whose before or after is null: the
-//     reference describes a channel by its head, and an absent head is null.
-//   - A release yanked, deprecated or restored is release-status, whose reason and replacement
-//     come from the new notice. A notice edited under an unchanged status is release-status
-//     with equal before and after: the status token then carries the new reason, which is the
-//     fact a reader needs.
-//   - Platforms, required content, critical extensions, tags, maintainers, credits and media
-//     are {added, removed} sets: the reference compares them as sets, so reordering a list is
-//     no change.
-//   - Provided capabilities are capability-added and capability-removed.
-//   - An artifact's format, platform, file name, media type or layout is one artifact-file
-//     whose details say "what: before → after" per field; download sources and signatures are
-//     artifact-source-added/-removed and signature-added/-removed, one per URL.
-//   - A component's required, default, group, path, rules between components, or its OpenMW
-//     install data (content files, data directories, required content, ...) is one
-//     component-selection with details; a group's selection rule is group-selection.
-//   - Any other extension value is extension-added, -removed or -changed, by namespace.
-//   - The release's source repository, tag, release name and revision are source-revision
-//     with field naming which.
+// Not written, as the reference records none of them and they change nothing a reader
+// installs: document fields, a component's or group's name and description, suggested_with, a
+// relationship's display name, URL or reason, and a version rewritten to the same precedence
+// (1.2 to 1.2.0+rebuild). Release notes edits are release-notes with the version only.
 //
-// Not written, because the reference does not record them and they change nothing a reader
-// installs: document fields (schema_version, document, generator), a component's name,
-// description or suggested_with, a group's name or description, a relationship's display
-// name, URL or reason, the project id (fixed per claim), and a version string rewritten to
-// the same precedence (1.2 to 1.2.0+rebuild; the release is matched, and anything else about
-// it that changed is still reported under its new version). Release notes edits are
-// release-notes with the version only, as the reference writes them.
-//
-// The facts SPEC section 4 calls unusual (a digest changed without a version change outside
-// development, an indexed release vanished, the versioning scheme changed) are not stored: a
-// stored flag would be a key the reference rejects. Unusual computes them from the stored
-// changes at build time, so they apply to every event, including the reference's.
+// The facts SPEC section 4 calls unusual are not stored (a flag would be a key the reference
+// rejects): Unusual computes them from the stored changes at build time.
 package diff
 
 import (
@@ -265,15 +249,5 @@ func Tokens() []string {
 		out = append(out, t)
 	}
 	sort.Strings(out)
-	return out
-}
-
-// Keys returns the JSON keys of token after "change", in written order; nil for a token
-// the vocabulary does not have.
-func Keys(token string) []string {
-	var out []string
-	for _, k := range vocabulary[token].keys {
-		out = append(out, k.name)
-	}
 	return out
 }

@@ -14,24 +14,16 @@ import (
 // vanishing and its artifacts changing are routine, never unusual.
 const Development = "development"
 
-// Diff returns the typed differences between two manifests of one claim (SPEC section 4,
-// "Updates"): structural, never textual, in a fixed order.
+// Diff returns the typed differences between two manifests of one claim (SPEC section 4),
+// never nil (an event's "changes" encodes as []); a nil before or after gives none.
 //
-// A nil before is a first observation and a nil after has nothing to compare: both give an
-// empty list. The result is never nil, so an event's "changes" encodes as [].
+// Order, the reference's: project fields, tags, maintainers, credits, links, nexus-mods, media;
+// channel heads by name; per release of after, in order, release-added or its status,
+// channel, date, notes and amendments; then release-removed in before's order.
 //
-// Order, the reference index's: project-field (name, summary, type, status, versioning, game,
-// license), tags, maintainers, credits, link (by key), nexus-mods, media; channel-head by
-// channel name; then for each release of the after manifest, in its order, release-added, or
-// release-status, release-channel, release-date, release-notes and release-amended; then
-// release-removed in the before manifest's order. Unusual facts are not moved: Lines and the
-// site put them first (Unusual).
-//
-// Releases are matched by version string equality first; a release left over on either side is
-// then matched to one of equal precedence under the project's scheme (the same version up to
-// build metadata or trailing zeros, e.g. 1.2 and 1.2.0+rebuild) when both manifests use the
-// same scheme. Precedence matching is why a republish under "1.0.0+2" still counts as the
-// same version whose artifacts changed. Versions that do not parse are matched by string only.
+// Releases match by version string, then a leftover one by equal precedence under the
+// project's scheme (1.2 and 1.2.0+rebuild), so a republish under "1.0.0+2" is the same version
+// with changed artifacts. Versions that do not parse match by string only.
 func Diff(before, after *protocol.Manifest) []Change {
 	out := []Change{}
 	if before == nil || after == nil {

@@ -6,18 +6,11 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
-// Unusual reports whether the top-level change c, one of an event's changes all, is a fact
-// SPEC section 4 says is shown first:
-//
-//   - project-field versioning whose scheme changed ("numeric" written out where it was
-//     implied is the same scheme);
-//   - release-removed outside development, or of a development release when no development
-//     release arrives in the same event (a rolling build replaced by the next is routine);
-//   - release-amended outside development holding an artifact-digest (new bytes under an
-//     unchanged version).
-//
-// It reads only the stored changes, so it classifies every recorded event the same way,
-// whichever index recorded it.
+// Unusual reports whether the top-level change c, one of an event's changes all, is shown
+// first (SPEC section 4): a versioning scheme changed; a release removed outside development,
+// or a development release removed with none arriving in the same event; new artifact bytes
+// under an unchanged version outside development. It reads only stored changes, so it
+// classifies every event alike, whichever index recorded it.
 func Unusual(c Change, all []Change) bool {
 	switch c.Change {
 	case ChangeProjectField:

@@ -231,14 +231,11 @@ func stateTimes(n *network.Network) (observed, crawler *string) {
 	return nonEmpty(n.State.ObservedAt), nonEmpty(n.State.Crawler)
 }
 
-// Catalog generates catalog.json from the model. Origins are sorted by id, with their sources
-// sorted and the project ids of their listed claims; claims are the listed claims (withdrawn
-// claims and claims with no accepted manifest are out) by project then site; conflicts by
-// project, their claims by site; relationships are those of each listed claim's current release,
-// by claim then publisher order (a relationship whose kind is outside the protocol cannot be
-// written in v1 and is left out; the model shows it); capabilities by name, providers and
-// referenced_by by claim (then kind). The error names a bad option or an encoding failure; it
-// does not validate (see Validate).
+// Catalog generates catalog.json from the model: origins by id (sources sorted, with their
+// listed claims' ids), the listed claims by project then site, conflicts by project, each
+// listed claim's current relationships (a kind outside the protocol cannot be written in v1 and
+// is left out), capabilities by name. It does not validate (Validate does); the error names a
+// bad option or an encoding failure.
 func Catalog(n *network.Network, o Options) ([]byte, error) {
 	if err := o.check(); err != nil {
 		return nil, err

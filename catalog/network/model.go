@@ -215,12 +215,10 @@ type Relationship struct {
 	// Target says what the relationship points at.
 	Target  TargetKind
 	Targets []*Resolution // every listed claim the relationship resolves to, by (project, site)
-	// Satisfied is the constraint check over the project targets when they agree: true when
-	// every one's current release satisfies it, false when every one was checked and none
-	// does, nil otherwise (Check says why: CheckMixed when the targets of a conflicted id
-	// disagree). Any-target-satisfies would silently prefer the satisfying claim of an
-	// identity conflict (SPEC section 4: neither hidden nor preferred); per-target results
-	// are in Targets. catalog.json's "satisfied" is this value (boolean or null).
+	// Satisfied: true when every project target's current release satisfies the constraint, false
+	// when every one was checked and none does, else nil (Check says why). Any-target-satisfies
+	// would prefer one claim of an identity conflict (SPEC section 4); per-target results are in
+	// Targets. catalog.json's "satisfied" is this value.
 	Satisfied *bool
 	Check     Check // how the constraint check came out over the targets
 	// Self: the relationship names its own project id, or resolves to its own claim through a

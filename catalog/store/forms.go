@@ -73,12 +73,10 @@ var (
 	manifestSchemaErr  error
 )
 
-// manifestSchemaProblem says how held manifest bytes fail the protocol's project manifest
-// schema (structure and vocabulary: a project type, a release status, a relationship kind),
-// "" when they do not. The crawler holds only manifests that passed it, and the build writes
-// their values into documents whose schemas repeat those vocabularies, so a held manifest
-// that fails it is an edited one. The protocol's other rules are not run: a rule added later
-// must not make the last good data of every claim a problem.
+// manifestSchemaProblem says how held manifest bytes fail the protocol's manifest schema, ""
+// when they do not. The crawler holds only manifests that passed it, so one that fails was
+// edited. The protocol's other rules are not run: a rule added later must not make every
+// claim's last good data a problem.
 func manifestSchemaProblem(b []byte) string {
 	manifestSchemaOnce.Do(func() {
 		manifestSchema, manifestSchemaErr = schemas.Compile(schemas.FS, schemas.Project)

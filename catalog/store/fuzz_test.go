@@ -95,11 +95,6 @@ func FuzzLoad(f *testing.F) {
 	})
 }
 
-func dirExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
-}
-
 // corpusGlob is where the corpus keeps a record of the slot's kind.
 func corpusGlob(kind string) string {
 	switch kind {

@@ -240,12 +240,9 @@ func (d *Dir) WriteJSON(rel string, v any) error {
 	return nil
 }
 
-// WriteEvent records e under events/<id>.json and reports written true. Events are never
-// rewritten: when a file with the same id is already on disk it is left as it is and written
-// is false (re-running a crawl over the same observations records nothing twice). The id is
-// EventID of the event's facts, so a later transition with exactly the same facts (the same
-// kind, claim and digests: a withdraw -> restore -> withdraw of identical bytes) is also not
-// recorded again; callers that count events count only written ones.
+// WriteEvent records e under events/<id>.json and reports written true; an id already on disk
+// is left as it is and written is false, so a crawl re-run (or a later transition with exactly
+// the same facts, EventID) records nothing twice. Callers count only written events.
 func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 	rel := EventPath(e.ID)
 	if _, err := os.Stat(d.Path(rel)); err == nil {
@@ -336,12 +333,9 @@ type Snapshot struct {
 	Manifests map[string]*protocol.Manifest
 }
 
-// Load reads every record. Any record that does not parse is returned as an error naming its
-// path: a state that contradicts itself fails the build (the index's own bug). What an
-// interrupted write left behind is not a contradiction and is skipped: temporary files
-// (IsTemp) and origins/<site>, claims/<project> or claims/<project>/<site> directories holding
-// nothing else (a refresh killed after creating the directory and before renaming its record
-// into place). Check reports those as leftovers; Tidy removes them.
+// Load reads every record; one that does not parse is an error naming its path. What an
+// interrupted write left (temporary files, directories holding nothing else) is skipped: Check
+// reports it, Tidy removes it.
 func (d *Dir) Load() (*Snapshot, error) {
 	s := &Snapshot{}
 	if d.Exists(NetworkFile) {
@@ -441,14 +435,11 @@ func (d *Dir) onlyLeftovers(rel string) bool {
 	return true
 }
 
-// Tidy removes what interrupted writes left behind, so that a killed refresh does not leave
-// the state failing Check forever (and the leftovers are never committed): every temporary file
-// (IsTemp) anywhere in the state, Git's directories at the root excepted, every own file whose
-// record is gone (the reference index's save removed the record and, not knowing OwnDir, left
-// the own file), then every origins/<site>, claims/<project>/<site> and claims/<project>
-// directory left empty. Records are never touched. Call it only while nothing else writes
-// the state: a refresh, the state's one writer, calls it first. It returns the removed paths,
-// slash-separated, relative to the root and sorted; a missing state has nothing to tidy.
+// Tidy removes what interrupted writes left, so a killed refresh does not leave the state
+// failing Check: every temporary file (Git's directories excepted), every own file whose record
+// is gone (the reference's save does not know OwnDir), then every empty site and claim
+// directory. Records are never touched. Only the state's one writer may call it (a refresh does,
+// first). It returns the removed paths, slash-separated and sorted.
 func (d *Dir) Tidy() ([]string, error) {
 	var removed []string
 	err := filepath.WalkDir(d.Root, func(p string, e fs.DirEntry, err error) error {

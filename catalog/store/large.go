@@ -8,13 +8,10 @@ import (
 	"slices"
 )
 
-// MarshalLarge is MarshalRecord(v), byte for byte, for a document too large to copy freely:
-// a struct whose fields hold long lists (the catalog's claims, the search index's records). A
-// field's list is encoded element by element through one encoder, whose buffers stay the size
-// of one element, into an output sized from the first elements; MarshalRecord instead holds
-// the compact document, its indented copy and the output growing in steps, each the size of
-// the whole. Any v but a struct whose every field is exported, not embedded and tagged with
-// a plain name only goes through MarshalRecord.
+// MarshalLarge is MarshalRecord(v), byte for byte, for a struct whose fields hold long lists
+// (the catalog's claims): each list is encoded element by element through one encoder, so no
+// copy of the whole document is held more than once. Any v but a struct of exported, plainly
+// tagged, non-embedded fields goes through MarshalRecord.
 func MarshalLarge(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	names, ok := largeFields(rv)

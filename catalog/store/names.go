@@ -154,13 +154,11 @@ func SiteID(indexURL string) string {
 	return readableID(u.hostname+dir, u.String())
 }
 
-// SourceID names a source file by the enrolled URL, the reference index's rule (FORMATS
-// section 1.8): the readable part is the URL's host (without its port) and path, as Slug makes
-// it; then "-" and the first 8 hex digits of the SHA-256 of the URL as the url crate serializes
-// it (parseWHATWG). https://dreamweave-mp.github.io/DreamWeave-Mod-Template/ gives
+// SourceID names a source file by the enrolled URL, the reference's rule (FORMATS section 1.8):
+// Slug of the host (no port) and path, "-", and 8 hex digits of the SHA-256 of the WHATWG
+// serialization: https://dreamweave-mp.github.io/DreamWeave-Mod-Template/ gives
 // "dreamweave-mp-github-io-dreamweave-mod-template-1d2d6801". A final "dreamweave.json" stays
-// in the readable part: a source naming the index itself is another source than its
-// directory.
+// in the readable part.
 func SourceID(enrolledURL string) string {
 	u, ok := parseWHATWG(enrolledURL)
 	if !ok {

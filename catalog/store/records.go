@@ -1,28 +1,19 @@
-// Package store reads and writes the state directory: the index's memory, a checkout of the
-// network-state branch. Layout, naming and "last good" are normative in seeds/state.txt; record
-// field names follow the records the reference index publishes (corpus/state/).
-//
-// Layout, relative to the state root:
+// Package store reads and writes the state directory, a checkout of the network-state branch
+// (seeds/state.txt; record keys as the reference index's, FORMATS section 1):
 //
 //	network.json                          Network
 //	sources/<source>.json                 Source, one per enrolled URL
 //	origins/<site>/origin.json            Origin, one per site index
-//	origins/<site>/dreamweave.json        the site index's last good bytes, as served
+//	origins/<site>/dreamweave.json        the site index's last good bytes
 //	claims/<project>/<site>/claim.json    Claim, one per (project id, site)
-//	claims/<project>/<site>/manifest.json the claim's last good manifest, as served
-//	events/<event>.json                   Event, one per observed transition, never rewritten
-//	media/<sha256>.<ext>                  cached card images, named by digest
+//	claims/<project>/<site>/manifest.json the claim's last good manifest
+//	events/<event>.json                   Event, never rewritten
+//	media/<sha256>.<ext>                  cached card images
 //
-// Times are UTC with second precision, "2006-01-02T15:04:05Z" (TimeFormat). A nullable time is
-// a *string that marshals as null.
-//
-// Names (SiteID, SourceID) and event ids (EventID) reproduce the reference index's, so a state
-// it wrote can be continued here and the other way round. Repeated transitions with identical
-// facts share one id and are recorded once (see EventID).
-//
-// Writes are atomic (a temporary file renamed into place). A refresh killed mid-write can leave
-// temporary files and empty directories: Load skips them, Check reports them as leftovers, Tidy
-// (which a refresh calls first) removes them.
+// Times are TimeFormat (UTC, seconds); a nullable time is a *string. Names and event ids are
+// the reference's, so either index continues the other's state. Writes are atomic; what a
+// killed write leaves (temporary files, empty directories) Load skips, Check reports and Tidy
+// removes.
 package store
 
 import (

@@ -6,16 +6,12 @@ import (
 	"sync"
 )
 
-// Writer is what a command's stdout and stderr go through: every line it writes has the user
-// info of its URLs redacted (RedactURL) and the workflow-command rule applied (Inert), so no
-// message, summary, progress line or JSON field a command prints can echo a password or be read
-// as a workflow command, whichever code path wrote it. Lines are held until their newline (a URL
-// written in two pieces is still one line); a line longer than maxPending is written in pieces,
-// the rule carrying across them. Safe for concurrent use; Flush writes a last line without a
-// newline.
-//
-// Text without URL user info, line breaks other than LF, a leading "::" or "##[" passes
-// unchanged, so JSON made safe by JSON passes unchanged too (and stays the same JSON).
+// Writer is what a command's stdout and stderr go through: every line has its URLs' user info
+// redacted (RedactURL) and the workflow-command rule applied (Inert), whichever code path wrote
+// it. Lines are held until their newline, so a URL written in pieces is one line; a line over
+// maxPending is written in pieces, the rule carrying across. Safe for concurrent use; Flush
+// writes a last line without a newline. Text the rule leaves alone passes unchanged, so JSON
+// made safe by JSON stays the same JSON.
 type Writer struct {
 	mu      sync.Mutex
 	w       io.Writer

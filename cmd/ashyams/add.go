@@ -31,15 +31,12 @@ var addNow = time.Now
 // leads to the candidate's site index (seeds/crawler.txt: at most eight sources at once).
 const addParallel = 8
 
-// runAdd is `ashyams add URL --note TEXT [--sources network/sources.toml] [--state state]
-// [--allow-loopback]` (flags before or after URL), SPEC section 6.
-//
-// It reads the site exactly as a refresh would (refresh.Inspect) and refuses, exit 1, changing
-// nothing: a URL sources.toml would refuse; a source list that does not load; a URL already
-// enrolled; a site it cannot read (the inspect report is printed); a site whose index an
-// enrolled source already leads to (by the state's records, else discovered now). Otherwise it
-// appends one [[source]] entry, every other byte kept, re-validates the whole file and writes
-// it atomically (store.ReplaceFile). Exit 2 for usage (no URL, or a note CheckNote refuses).
+// runAdd is `ashyams add URL --note TEXT [--sources FILE] [--state DIR] [--allow-loopback]`
+// (SPEC section 6). It reads the site as a refresh would (refresh.Inspect) and refuses, exit 1,
+// changing nothing: a URL sources.toml would refuse, a source list that does not load, a URL
+// already enrolled, a site it cannot read, a site another source already leads to. Otherwise it
+// appends one [[source]] entry, every other byte kept, checks the whole file and writes it
+// atomically. Exit 2 for usage.
 func runAdd(e *env, args []string) int {
 	fs := newFlags(e, "add", "URL --note TEXT")
 	note := fs.String("note", "", "one line for the humans reviewing the list: why this site is enrolled (required)")

@@ -15,12 +15,10 @@ func init() {
 	register(command{name: "check", summary: "verify every invariant of the state directory (event ids by the reference index's formula)", run: runCheck})
 }
 
-// runCheck is `ashyams check [--state DIR] [--sources FILE] [--curation FILE]`: every
-// invariant of seeds/state.txt "Recovery" (store.Dir.Check), each broken one printed on stdout
-// as "path: what is wrong" (termtext.Line: messages carry publisher text), then a count on
-// stderr and exit 1; a sound state prints one line naming the event id formula and exits 0.
-// --sources and --curation check those files too; without --state, only them. Leftovers of an
-// interrupted write count apart: the next refresh removes them.
+// runCheck is `ashyams check [--state DIR] [--sources FILE] [--curation FILE]`: every invariant
+// of seeds/state.txt "Recovery" (store.Dir.Check), each broken one on stdout as "path: what",
+// then a count on stderr and exit 1; a sound state exits 0. --sources and --curation check those
+// files too (without --state, only them). Leftovers count apart: the next refresh removes them.
 func runCheck(e *env, args []string) int {
 	fs := newFlags(e, "check", "")
 	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")

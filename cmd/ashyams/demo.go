@@ -44,22 +44,13 @@ var demoContext = func() (context.Context, context.CancelFunc) {
 // demoServing, when set, is called with the URL --serve listens on (for tests).
 var demoServing func(url string)
 
-// runDemo is `ashyams demo [--out DIR] [--state DIR] [--serve] [--addr 127.0.0.1:0]`: with no
-// network and nothing but this binary, it serves the bundled example network (crawl/example) on
-// loopback, answering for the sites' own http://<host>.example/ names (a resolver that knows
-// only those names and a dialer that reaches only that server, so nothing else is ever read),
-// refreshes a fresh state directory from it twice (the sites' first deployment, then their
-// next one, in which broken.example publishes an invalid manifest, so its claim keeps its last
-// good manifest under a staleness banner), checks the state, builds the site, checks the site
-// and prints where it is. --serve then serves the built site on --addr until interrupted.
-//
-// The observation times are fixed and the URLs are the example's own, so two runs build
-// byte-identical sites. The state directory is temporary and removed at exit unless --state
-// names one to keep (it must be absent or empty).
-//
-// Exit 0 when every step passed; 1 naming the step that failed as "ashyams demo: <step>: ..."
-// (a check or check-site problem is printed, one per line); 2 for usage. --out must be absent,
-// empty or a previous build, and --state absent or empty: both are checked before the crawl.
+// runDemo is `ashyams demo [--out DIR] [--state DIR] [--serve] [--addr 127.0.0.1:0]`: it serves
+// the example network (crawl/example) on loopback under its own names, reading nothing else,
+// refreshes a fresh state twice (the second deployment breaks one claim, which keeps its last
+// good manifest), checks the state, builds and checks the site and prints where it is; --serve
+// then serves it. Times and URLs are fixed, so every run builds the same bytes. The state is
+// removed at exit unless --state names one (absent or empty); --out must be absent, empty or
+// a previous build, both checked first. Exit 0, 1 naming the failed step, 2 for usage.
 func runDemo(e *env, args []string) int {
 	fs := newFlags(e, "demo", "")
 	out := fs.String("out", "", "where to build the site (default: a new temporary directory, kept)")

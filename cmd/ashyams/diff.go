@@ -19,12 +19,10 @@ func init() {
 	register(command{name: "diff", summary: "show what the last refresh changed, as before -> after lines", run: runDiff})
 }
 
-// runDiff prints what the last refresh changed (SPEC section 6): the events it recorded
-// (store.Snapshot.LastRefreshEvents) grouped per claim, each with its headline, tags and
-// before -> after lines (diff.Lines), then the health changes network.json lists; first, when
-// the refresh was interrupted, what it did not read. Every line goes through termtext.Line:
-// names, headlines and differences are publisher text. Exit 0 when printed, 1 when the state
-// cannot be read or no refresh has run, 2 on usage errors. Nothing is written.
+// runDiff prints what the last refresh changed (SPEC section 6): what it did not read if it was
+// interrupted, its events per claim with headline, tags and lines (diff.Lines), then the health
+// changes; all through termtext.Line. Exit 0, 1 when no refresh has run or the state cannot be
+// read, 2 for usage. Nothing is written.
 func runDiff(e *env, args []string) int {
 	fs := newFlags(e, "diff", "")
 	state := fs.String("state", "state", "state directory (a checkout of the network-state branch)")

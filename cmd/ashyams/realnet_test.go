@@ -32,11 +32,10 @@ func TestRealnetInterruptedRefresh(t *testing.T) {
 		t.Skip("a realnet.py run of the whole corpus; skipped with -short")
 	}
 	t.Parallel()
-	realnet, ok := corpustest.FindShared("tools/realnet.py")
-	if !ok && os.Getenv("ASHYAMS_CI") != "" {
+	if _, ok := corpustest.FindShared("tools/realnet.py"); !ok && os.Getenv("ASHYAMS_CI") != "" {
 		t.Fatal("ASHYAMS_CI is set but ../shared is absent")
 	}
-	realnet = corpustest.Shared(t, "tools/realnet.py")
+	realnet := corpustest.Shared(t, "tools/realnet.py")
 	srcs := corpustest.Path(t, "network/sources.toml")
 	abs := func(p string) string {
 		a, err := filepath.Abs(p)

@@ -1,28 +1,17 @@
-// Package loopback serves a web root of DreamWeave sites on 127.0.0.1 for drills, end-to-end
-// tests and the demo. It does in Go what shared/tools/replay.py does, and can also answer for
-// the sites' own names:
+// Package loopback serves a web root of DreamWeave sites on 127.0.0.1 for drills, tests and the
+// demo, as shared/tools/replay.py does:
+//   - path mode: /<host>/<path> is answered from root/<host>/<path> (a directory by its
+//     index.html), with every "https://<host>/" or "http://<host>/" in a served .json or .html
+//     rewritten to this server, and an index's manifest_sha256 recomputed for the rewritten
+//     manifest where the original matched (a real mismatch stays one);
+//   - host mode: a request whose Host names a host of the root is answered byte for byte;
+//     clients reach it through Resolver and Dial, so URLs keep their real names;
+//   - an ETag (the body's SHA-256, 16 hex) and a fixed Last-Modified; a matching If-None-Match
+//     is answered 304;
+//   - every request is logged (Requests) before its answer is sent, so a test counts fetches;
+//   - Rules inject behaviour per path as replay.py's scenarios do; Options.Wrap wraps it all.
 //
-//   - path mode (replay.py's): a request for /<host>/<path> is answered from
-//     root/<host>/<path> (a directory answers with its index.html), and every
-//     "https://<host>/" or "http://<host>/" inside a served .json or .html body is rewritten to
-//     "http://127.0.0.1:<port>/<host>/" for each host present in the root, so published
-//     documents point back at this server; a site index's manifest_sha256 values are
-//     recomputed for the rewritten manifests, but only where the original manifest hashed to
-//     the original advertised digest: a real mismatch stays a mismatch;
-//   - host mode: a request whose Host header names a host of the root (a top-level directory,
-//     port ignored) is answered from root/<host>/<path> byte for byte, nothing rewritten. A
-//     client reaches it through Resolver (each host of the root is 127.0.0.1) and Dial
-//     (127.0.0.1:80 is this server), so documents naming http://<host>/ URLs are read by their
-//     real names: the demo's state and site hold the same URLs on every run;
-//   - responses carry an ETag (first 16 hex of the body's SHA-256, quoted) and a fixed
-//     Last-Modified; If-None-Match equal to the ETag is answered 304 (a conditional GET);
-//   - every request is logged (Requests) as soon as the handler receives it, and its status
-//     and size are filled in before any byte of the answer is sent, so a client that has read
-//     a response always finds that request in the log: a test can count what a crawler fetched;
-//   - Rules inject behaviour per path (status, redirect, delay, body, huge, lie_length, times),
-//     with the same meaning as replay.py's scenario file; Options.Wrap wraps the handler.
-//
-// Stdlib only, loopback only, deterministic: the same root and rules give the same bytes.
+// Stdlib only, loopback only, deterministic.
 package loopback
 
 import (

@@ -449,12 +449,9 @@ func manifestVerdict(fs []protocol.Finding) (health, problem string) {
 	case protocol.IsRefused(fs):
 		return store.ClaimRefused, "the manifest is over the document limit: " + protocol.Summary(fs)
 	case protocol.IsNewerProtocol(fs):
-		// The manifest was read (its bytes hash to the advertised digest), so it is not
-		// "manifest unreachable" (state.txt: "the manifest was not read"). The claim health
-		// vocabulary has no token of its own for it; SPEC section 1 lists a newer or unknown
-		// schema_version among the rules that make a document invalid, "recorded as exactly
-		// that, last good data kept": invalid publication ("the exact problem"), remembered by
-		// digest until a new crawler version, which may speak that protocol, reads it again.
+		// Read but of a newer protocol: SPEC section 1 makes that an invalid document ("recorded as
+		// exactly that, last good data kept"), remembered by digest until a crawler version that may
+		// speak it.
 		return store.ClaimInvalid, "the manifest speaks a newer protocol (" + protocol.Summary(fs) + "); last good data kept"
 	case protocol.IsNotDreamWeave(fs):
 		return store.ClaimInvalid, "not a DreamWeave manifest: " + protocol.Summary(fs)

@@ -52,14 +52,10 @@ type Options struct {
 	// read in time keep their last good manifest as manifest-unreachable, the problem naming the
 	// budget.
 	SiteBudget time.Duration
-	// DiscoveryBudget bounds one source's discovery, from when it gets its host slot (every
-	// request of the walk, the held index asked again); default DefaultDiscoveryBudget or a
-	// third of the Deadline, whichever is shorter. A discovery cut short is the source's
-	// problem, naming the budget ("the source's discovery budget (2m0s) ran out"); its site
-	// keeps its last good data. Every site is read only once every discovery has ended (the
-	// moves and site id collisions are decided over all of them), so this bound is what keeps
-	// one slow source (a page linking a manifest 300 directories deep, each level a slow 404)
-	// from starving every healthy site until the deadline.
+	// DiscoveryBudget bounds one source's discovery from when it gets its host slot; default
+	// DefaultDiscoveryBudget or a third of the Deadline, whichever is shorter. Running out is the
+	// source's problem, naming the budget; its site keeps its last good data. Sites are read only
+	// after every discovery ends, so this keeps one slow source from starving the healthy ones.
 	DiscoveryBudget time.Duration
 	// Deadline bounds the whole refresh (--deadline); default 45 min, so the scheduled job always
 	// reaches its commit and deploy. When it runs out the refresh stops as on an interrupt:

@@ -1,20 +1,12 @@
 // Package refresh is the crawl stage (`ashyams refresh`): it reads every enrolled source once
-// and records what the publishers' sites said in the state directory. The rules it follows
-// are seeds/crawler.txt (discovery, last good, budgets, what never fails a refresh) and
-// seeds/state.txt (the records); this comment says only where each step lives.
-//
-// Run refuses a state that fails store.Check before any request (StateError), writes
-// network.json saying the refresh has not finished, then works in two phases. Phase 1
-// discovers every source (source.go, discovery.go) and writes nothing: moves, shared sites and
-// site id collisions are decided over all discoveries at once (plan.go). Phase 2 writes: sites
-// reached are read (site.go, claim.go, media.go), sites whose sources failed keep their last
-// good data and say why (verdict.go), records are written whole (records.go). The end
-// (refresh.go) syncs every record and writes network.json again, the commit point, with the
-// health changes. An interrupt or the deadline stops new work and records what was not read
-// (interrupt.go, *InterruptedError); budgets and limits are in options.go and limit.go.
-//
-// Run returns an error only for the index's own faults (a state that fails check, a failed
-// write); every fact about a source is in the state and the Summary.
+// and records what the sites said (seeds/crawler.txt, seeds/state.txt). Run refuses a state
+// that fails store.Check (StateError), marks network.json unfinished, then phase 1 discovers
+// every source and writes nothing (source.go, discovery.go; moves and collisions decided at
+// once, plan.go); phase 2 reads the sites reached (site.go, claim.go, media.go), keeps the
+// last good data of the others (verdict.go) and writes whole records (records.go). network.json
+// written again is the commit point. An interrupt or the deadline stops new work and records
+// what was not read (interrupt.go); limits are in options.go and limit.go. Run errs only for
+// the index's own faults; every fact about a source is in the state and the Summary.
 package refresh
 
 import (

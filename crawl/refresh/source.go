@@ -61,14 +61,11 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 	return sr
 }
 
-// held is what discovery may ask conditionally, and what it must not move away from without
-// evidence: the validators of every held site index on the enrolled URL's host (where
-// discovery's walk and a same-site link lead) and of the source's own held index, by index URL
-// (only where the held bytes still hash to the recorded digest: a 304 must mean "what you
-// hold", and we must hold it), the enrolled URL's own validators (only when its conclusion's
-// index is held that way), and the previous conclusion. The held site index is the source's
-// last known site even when the source failed last time: an outage followed by a 404 is no
-// more a move than either alone.
+// held is what discovery may ask conditionally and must not move away from without evidence:
+// the validators of the held site indexes on the enrolled URL's host and of the source's own
+// (only where the held bytes still hash to their digest: a 304 means "what you hold"), the
+// enrolled URL's own (only when its conclusion's index is held so), and the previous
+// conclusion, kept even when the source failed last time.
 func (r *run) held(enrolled string, prev *store.Source) discover.Held {
 	h := discover.Held{Validators: map[string]store.Validators{}, Subject: r.o.subject}
 	for u, v := range r.hostValidators[hostOf(enrolled)] {

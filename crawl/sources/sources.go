@@ -1,12 +1,7 @@
-// Package sources reads network/sources.toml, the list of sites this index reads (SPEC section
-// 6): one `[[source]]` table per enrolled URL, with `url` (any address the DreamWeave discovery
-// algorithm can start from), `added` (YYYY-MM-DD) and `note`.
-//
-// A bad file is refused when it is loaded, never at use (SPEC, "seed documents"): every problem
-// is reported at once, each naming the entry number and, where it can be found, its line, also
-// a url the guard would refuse before any lookup. A source list that does not load fails the
-// refresh: it is this index's own bug
-// (seeds/crawler.txt, "What never fails a refresh"). Messages never show a URL's password.
+// Package sources reads network/sources.toml, the sites this index reads (SPEC section 6): one
+// [[source]] per enrolled URL, with url, added (YYYY-MM-DD) and note. A bad file is refused when
+// loaded, every problem at once, naming the entry and its line (a URL the guard would refuse
+// included), and fails the refresh: it is this index's own bug. Messages never show a password.
 package sources
 
 import (

@@ -13,11 +13,8 @@ import (
 const maxPhrases = 4
 
 // WithdrawnPhrase and RestoredPhrase are what a headline says of a withdrawn or restored event.
-// The event does not record why its claim left or came back (state.txt's event: kind, project,
-// site, digests, changes): the refresh withdraws a claim both when its site's index stops
-// listing the project and when no enrolled source leads to the site any more (a [[source]] left
-// sources.toml, or moved to a site that does not list the project). Only the claim's problem
-// says which; so the headline says what is true of both, never that the publisher withdrew it.
+// The event does not record why (the site's index stopped listing the project, or no enrolled
+// source leads to the site any more), so the headline says what is true of both.
 const (
 	WithdrawnPhrase = "withdrawn: no longer listed by its site's index, or the site is no longer read"
 	RestoredPhrase  = "restored: back in the catalog, listed by its site's index"

@@ -1,20 +1,9 @@
-// Package refstate reads a state directory the way the reference index's loader does, for
-// tests: every record and event must have exactly the reference's keys (unknown keys are
-// fatal, FORMATS section 1), the types and nulls it declares, and the tokens of its
-// vocabularies, and the directory must have the layout its loader walks (section 1.10). It is
-// written from ../shared/reference/FORMATS.md sections 1.1-1.10 on its own, without this
-// repository's record types, so a state this index writes is checked against the reference's
-// rules and not against itself.
-//
-// Stricter than the loader in one way, on purpose: a nullable key the reference always writes
-// (null when unset) must be present; only the keys the reference leaves out when unset
-// (moved_from, the validator keys, an index entry's summary, the optional keys of a change)
-// may be absent.
-//
-// The event ids are checked too (the reference's check recomputes them, section 1.5). What
-// the loader does not read is not checked: files outside sources/, origins/, claims/,
-// events/, media/ and network.json (this index's own files among them), and the bytes of
-// manifests and site indexes (the reference's check does that; store.Check does it here).
+// Package refstate reads a state directory as the reference index's loader does, for tests:
+// exactly the reference's keys, types, nulls and vocabularies, its layout (FORMATS sections
+// 1.1-1.10) and its event ids. It is written from FORMATS alone, without this repository's
+// record types, so a state this index writes is checked against the reference's rules and not
+// against itself. Stricter in one way: a nullable key the reference always writes must be
+// present. What the loader does not read (this index's own files, held bytes) is not checked.
 package refstate
 
 import (

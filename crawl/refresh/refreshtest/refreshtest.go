@@ -1,13 +1,9 @@
-// Package refreshtest is test-only: fixture sites published on one loopback server and
-// crawled by a real refresh, so the tests of what reads a state (catalog/network,
-// catalog/format, site) start from a state the crawler wrote, as the reference index's tests
-// of its network, catalog and site do. The manifests are the reference's own fixtures, kept in
-// ../shared/corpus/fixtures (Candlelight, Tallow, Lantern Forge); a test edits them as JSON
-// values before it publishes them.
-//
-// Every site is a base path on the server ("/alpha/"): its front page links its index, the
-// index lists what was published with the exact digests of the bytes served, and every media
-// URL points at a small PNG on the same server, so no test reaches beyond loopback.
+// Package refreshtest is test-only: fixture sites published on one loopback server and crawled
+// by a real refresh, so the tests of what reads a state (catalog/network, catalog/format, site)
+// start from a state the crawler wrote, as the reference index's tests do. The manifests are
+// the reference's fixtures (Candlelight, Tallow, Lantern Forge), or corpustest's stand-ins
+// without ../shared, edited as JSON values. Each site is a base path ("/alpha/") whose front page
+// links its index; every media URL is a small PNG on the same server.
 package refreshtest
 
 import (
