@@ -11,12 +11,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// Compile compiles ref with the settings this index validates with: draft 2020-12 where a
-// schema names no draft, format assertions on (uri, date). ref is the name of a schema file in
-// fsys, optionally with a fragment ("x.schema.json#/$defs/catalog"). Every *.json file of fsys
-// is registered under its name, so $refs between them resolve; any other $ref is refused:
-// nothing is fetched. It is the one place a schema is compiled, for ours (FS) and for the
-// published ones the tests compare with.
+// Compile compiles ref (a schema file of fsys, optionally with a fragment) as this index
+// validates: draft 2020-12 unless the schema names one, formats asserted. Every *.json of fsys
+// is registered under its name for $refs; any other $ref is refused, nothing is fetched. It is
+// the one place a schema is compiled.
 func Compile(fsys fs.FS, ref string) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020

@@ -37,14 +37,10 @@ import (
 	"strings"
 )
 
-// Change is one typed difference, tagged by Change (one of the Change* constants). Which
-// other fields a change uses, the JSON keys they are written under and its line are fixed by
-// its token's entry in the vocabulary (change.go); every other field must be zero, and
-// encoding a change that sets one is an error rather than a silent loss.
-//
-// Before and After hold JSON values whose type the token fixes: a string, a string or null, a
-// non-negative integer (artifact-size), a release status or a relationship kind. The
-// pointers are the reference's nullable strings: nil is written null.
+// Change is one typed difference, tagged by Change (a Change* token). Its token's vocabulary
+// entry fixes which other fields it uses, their JSON keys and its line; setting any other field
+// is an encoding error, not a silent loss. Before and After hold JSON values of the type the
+// token fixes; pointers are the reference's nullable strings.
 type Change struct {
 	Change string
 

@@ -7,19 +7,15 @@ import (
 	"strings"
 )
 
-// Lines renders changes as readable plain-text lines, one fact per line, "before -> after":
+// Lines renders changes as plain-text lines, one fact each, "before -> after":
 //
 //	stable 1.1.0 -> 1.2.0
 //	  OpenMW runtime >=0.49 -> >=0.50
 //	  + requires Tallow >=1.0
 //
-// Unusual changes (see Unusual) come first and start with "unusual: ", and so do the digest
-// changes inside an unusual amendment. Nested changes (inside a moved channel head or an
-// amended release) are indented by two spaces per level. An added release lists its
-// publisher's notes.breaking, notes.migration and notes.known_issues verbatim (multi-line text
-// continues on indented lines); nothing else is called breaking. Absent values read "(none)".
-// The text is publisher data as published: callers writing HTML must escape it. Used by
-// `ashyams diff` and the site's updates pages.
+// Unusual changes come first, starting "unusual: "; nested changes are indented two spaces per
+// level; an added release lists its notes.breaking, migration and known_issues verbatim. Absent
+// values read "(none)". The text is publisher data: callers writing HTML escape it.
 func Lines(changes []Change) []string {
 	idx := make([]int, len(changes))
 	unusual := make([]bool, len(changes))

@@ -1,14 +1,8 @@
-// Package format writes the machine-readable files beside the site: catalog.json and
-// events.json in the DreamWeave Network Catalog v1 format (SPEC section 5), from the network
-// model, published under network-data/ where the reference index publishes them. Other
-// DreamWeave network indexes publish the same format (its schema is closed to unknown fields),
-// so a consumer can switch indexes without changing code; anything this index publishes beyond
-// v1 goes in a separate file, never into these.
-//
-// Output is byte-deterministic and written as the reference index writes it: object keys in the
-// order of the v1 schema's "required" lists (the order the reference declares them; an event's
-// changes as the state records them), arrays in a fixed order (documented on each generator),
-// two-space indented, HTML characters unescaped, one trailing newline.
+// Package format writes catalog.json and events.json in the DreamWeave Network Catalog v1
+// format (SPEC section 5) from the network model, under network-data/ as the reference index
+// does; anything beyond v1 goes in separate files. Output is byte-deterministic, as the
+// reference writes it: keys in the v1 schema's "required" order, arrays in a fixed order (see
+// each generator), two-space indent, HTML unescaped, one trailing newline.
 package format
 
 import (

@@ -5,22 +5,13 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// firstSeen sets Release.FirstSeen and FirstSeenEvent for every release of the held manifest,
-// from the claim's recorded events (SPEC section 4: a release's publisher date and the time
-// this index first saw it are different facts). Only the recorded history counts, and only
-// while it connects:
-//
-//   - it starts at the claim's first observed event with a digest after;
-//   - each later event that replaces the manifest must start from the digest the one before
-//     it ended at (withdrawn and restored events that keep the manifest are passed over), and
-//     must record its differences: a replacement recorded with none (the earlier manifest
-//     could not be read) may have added releases unseen, so the history stops connecting there.
-//
-// Within the connected history, a top-level release-added gives the time of its event; a
-// release-removed of a version not added before shows the version was there at the first
-// observation. A release no event mentions was there at the first observation only if the
-// history connects all the way to the held manifest (HeldSHA256); otherwise FirstSeen stays
-// "", meaning "not recorded", never a guess. Versions are matched as published strings.
+// firstSeen sets Release.FirstSeen and FirstSeenEvent for each release of the held manifest
+// from the claim's events (SPEC section 4: a release's date and when this index first saw it
+// are different facts), only while the history connects: from the first observed event, each
+// replacement must start from the digest the one before ended at and record its differences.
+// There a release-added gives its event's time; a release-removed of a version not added
+// before, or (when the history reaches the held manifest) a release no event mentions, was
+// there at the first observation. Otherwise FirstSeen stays "": not recorded, never a guess.
 func (c *Claim) firstSeen() {
 	if len(c.Releases) == 0 {
 		return

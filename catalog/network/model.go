@@ -1,15 +1,9 @@
-// Package network computes the network model from the state directory and the curation file
-// (SPEC section 4): claims with their held manifests, health and current release; identity
-// conflicts; moves; relationship resolution with constraint satisfaction; capabilities; gaps;
-// used-by; cycles. Every page and machine-readable file that shows any of these reads this
-// model, so no page computes its own version.
-//
-// Claims, not ownership: a claim is (project id, site). Names are display text and never
-// matched. Moves need evidence (the crawler's records or a reviewed [[migration]]), never
-// inference from names, Nexus ids, repositories or file names. Nothing here is a ranking.
-//
-// Everything exported is sorted: claims by project id then site id, origins by site id,
-// capabilities and gaps by their key, and every list of claims by (project, site).
+// Package network computes the network model from the state and the curation file (SPEC section
+// 4): claims with their held manifests, health and current release; identity conflicts; moves;
+// resolution with constraint satisfaction; capabilities; gaps; used-by; cycles. Every page and
+// machine-readable file reads it, so none computes its own. A claim is (project id, site); names
+// are display text, never matched; moves need evidence, never inference. Nothing is ranked.
+// Everything exported is sorted by (project, site), origins by site, capabilities and gaps by key.
 package network
 
 import (

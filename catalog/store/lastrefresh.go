@@ -1,16 +1,10 @@
 package store
 
-// LastRefreshEvents splits the events observed at network.json's observed_at into those of the
-// last refresh and those an earlier refresh that started in the same second recorded (times
-// have one-second resolution, state.txt; an event names no refresh); both are nil when no
-// refresh has run. An event is set aside when the last refresh's records contradict it:
-//   - observed or restored: its claim became current, so network.json's health_changes lists
-//     the claim with after "current" (its previous health was another, or none);
-//   - withdrawn: health_changes lists the claim with after "withdrawn";
-//   - changed: the refresh held its after digest, so a claim record holding another digest
-//     contradicts it (a claim changes at most once per refresh).
-//
-// A changed event whose claim still holds its after digest cannot be told apart and is kept.
+// LastRefreshEvents splits the events observed at network.json's observed_at into the last
+// refresh's and those an earlier refresh started in the same second recorded (times have
+// one-second resolution); both nil when no refresh has run. An event is set aside when the last
+// refresh's records contradict it: observed, restored or withdrawn without the matching entry in
+// health_changes; changed when the claim holds another digest than its after.
 func (s *Snapshot) LastRefreshEvents() (last, earlier []Event) {
 	if s.Network == nil {
 		return nil, nil

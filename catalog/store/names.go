@@ -10,17 +10,12 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// CanonicalURL is the one spelling of an http(s) URL used to name and compare site indexes
-// (and enrolled URLs, for duplicates), RFC 3986 section 6.2.2 plus the scheme-based rules of
-// 6.2.3: scheme and host lowercased, an IDN host in its ASCII (punycode) form, a trailing dot on
-// the host and a default port (:80 for http, :443 for https) dropped; in path and query every
-// %-escape's hex digits uppercased and an escaped unreserved character (ALPHA, DIGIT, "-", ".",
-// "_", "~") decoded; dot segments ("." and "..") removed from the path (RFC 3986 section 5.2.4).
-// Every HTTP server answers those spellings alike, so they are one site index. Everything else
-// is kept exactly as published (a server may tell /A/ from /a/, or "//" from "/"), and so is
-// the fragment. A URL that does not parse, or has no host, is returned unchanged; so is a host
-// IDNA cannot map (only lowercased), so the result is always usable as a key. A URL already
-// canonical (every name the corpus holds) is returned byte for byte, so no record is renamed.
+// CanonicalURL is the one spelling of an http(s) URL used to name and compare site indexes and
+// enrolled URLs (RFC 3986 sections 6.2.2, 6.2.3 and 5.2.4): scheme and host lowercased, an IDN
+// host as punycode, a host's trailing dot and a default port dropped, %-escapes uppercased and
+// unreserved ones decoded, dot segments removed. Everything else, the fragment included, is kept
+// as published. A URL that does not parse or has no host, or a host IDNA cannot map, is returned
+// (lowercased) as is; a canonical URL is returned byte for byte, so no record is renamed.
 func CanonicalURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || u.Opaque != "" || u.User != nil || strings.Contains(u.Host, "%") {
@@ -131,17 +126,11 @@ func removeDotSegments(p string) string {
 // maxSlug bounds the readable part of a name: the reference index cuts it at 56 characters.
 const maxSlug = 56
 
-// SiteID names a site by its index URL, the reference index's rule (FORMATS section 1.8): the
-// readable part is the host (without its port) and the path of the index URL's directory (the
-// last path segment dropped, whatever its name; query and fragment dropped), as Slug makes it;
-// then "-" and the first 8 hex digits of the SHA-256 of the whole index URL as the url crate
-// serializes it (parseWHATWG). https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave.json
-// gives "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8" (seeds/state.txt, "Names").
-//
-// Callers pass a canonical URL (CanonicalURL): one site index spelled two ways (a host in
-// capitals, a trailing dot, an explicit default port, an IDN host and its punycode) must get
-// one id. Every canonical URL the corpus holds is its own WHATWG serialization, so those names never
-// change.
+// SiteID names a site by its canonical index URL, the reference's rule (FORMATS section 1.8):
+// Slug of the host (no port) and the index's directory, "-", and 8 hex digits of the SHA-256 of
+// the WHATWG serialization (parseWHATWG):
+// https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave.json gives
+// "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8" (seeds/state.txt, "Names").
 func SiteID(indexURL string) string {
 	u, ok := parseWHATWG(indexURL)
 	if !ok {

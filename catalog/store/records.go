@@ -294,12 +294,10 @@ func OriginHealthToken(s string) (token string, ok bool) {
 	return "", false
 }
 
-// Claim is one (project id, site) pair. IngestedSHA256 is the digest of the held
-// manifest.json; AdvertisedSHA256 what the site index advertises now. They differ exactly when
-// the held manifest is cached rather than current. The record holds the reference index's keys,
-// in its order (FORMATS section 1.4); PendingSHA256, Validators, Findings, Rejected.Health and
-// Media.Definitive live in the own file (OwnDir, Differences). MovedTo and MovedFrom are read
-// from states an earlier build of this index wrote; a refresh never writes them.
+// Claim is one (project id, site) pair, with the reference's keys in its order (FORMATS section
+// 1.4); PendingSHA256, Validators, Findings, Rejected.Health and Media.Definitive live in the own
+// file. IngestedSHA256 differs from AdvertisedSHA256 exactly when the held manifest is cached,
+// not current. MovedTo and MovedFrom are read from states an earlier build wrote, never written.
 type Claim struct {
 	Project          string              `json:"project"`           // the project id, also the first directory name
 	Origin           string              `json:"origin"`            // the site id (Origin.ID), also the second directory name

@@ -7,19 +7,11 @@ import (
 )
 
 // The workflow-command rule. A GitHub Actions runner reads a log line as a workflow command
-// when, trimmed of white space, it starts with "::" (::error::, ::add-mask::,
-// ::stop-commands::), or when it holds "##[" anywhere (the legacy form, ##[add-mask]). It
-// splits lines not only at LF: CR, VT, FF, NEL (U+0085), LS (U+2028) and PS (U+2029) end a line
-// too. So text that reaches a log keeps every LF it ends lines with and loses the power of the
-// rest:
-//
-//   - CR, VT, FF, NEL, LS and PS are written as the escapes \r, \v, \f, \u0085, \u2028, \u2029;
-//   - the first ':' of a line that starts with "::" after white space (unicode.IsSpace, the
-//     runner's trim) is written as \x3a;
-//   - the '[' of "##[" is written as \x5b.
-//
-// Text applies the same rule, being one line with every non-printable rune escaped; Writer
-// applies it to a stream; JSON applies it inside JSON strings with \u escapes.
+// when, trimmed, it starts with "::", or when it holds "##[" anywhere; it ends lines at LF, CR,
+// VT, FF, NEL, LS and PS. So text reaching a log keeps its LFs and loses the power of the rest:
+// CR, VT, FF, NEL, LS and PS are written as \r, \v, \f, \u0085, \u2028, \u2029; the first ':' of
+// a line starting with "::" after white space (unicode.IsSpace) as \x3a; the '[' of "##[" as
+// \x5b. Text, Writer and JSON apply it to a line, a stream and JSON strings.
 
 // Inert returns s with the workflow-command rule applied: no line of it, however a runner
 // splits it, is a workflow command. LFs and every other character are kept as they are.

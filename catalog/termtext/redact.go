@@ -5,18 +5,13 @@ import "strings"
 // Redacted is what RedactURL writes in place of a URL's user info.
 const Redacted = "xxxxx"
 
-// RedactURL returns s with the user info of every URL in it replaced by Redacted:
-// "https://u:s3cr3t@host/" becomes "https://xxxxx@host/". The user name goes too, since
-// tokens are often given as the user name alone. s may be one URL, a string that does not
-// parse as a URL (":s3cr3t@", "u:s3cr3t@host/"), or a whole message or JSON document quoting
-// URLs: every command prints through it (seeds/crawler.txt, "Hostile input": no secret from a
-// URL is echoed).
-//
-// The rule works on text, not on parsed URLs, so nothing escapes it by failing to parse: s is
-// cut into runs at white space, quotes, angle brackets and '/'; in a run holding an '@', the part
-// before its last '@' is user info when it follows "//" (an authority) or holds a ':'
-// (user:password). A bare address such as "someone@example.org" or "git@host" (no "//", no
-// ':') and a "mailto:" address are left as they are. Applying it twice gives the same text.
+// RedactURL replaces the user info of every URL in s with Redacted ("https://u:pw@host/" becomes
+// "https://xxxxx@host/"), the user name too (tokens are often the user name). s may be a URL, a
+// text that does not parse as one, or a message or JSON quoting URLs: every command prints
+// through it (seeds/crawler.txt, "Hostile input"). It works on text, so nothing escapes it by
+// failing to parse: in a run (cut at white space, quotes, angle brackets and '/') holding an
+// '@', what precedes its last '@' is user info when it follows "//" or holds a ':'.
+// "someone@example.org", "git@host" and mailto: addresses stay. It is idempotent.
 func RedactURL(s string) string {
 	if strings.IndexByte(s, '@') < 0 {
 		return s

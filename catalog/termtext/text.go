@@ -8,20 +8,14 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
 )
 
-// Publisher text (site and project names, URLs, problems quoting documents, file names in a
-// state) reaches terminals and CI logs through every command's output. Unescaped, a newline
-// starts a new log line, where GitHub Actions reads "::command::" (leading white space trimmed)
-// as a workflow command, and ESC or BEL sequences drive the reader's terminal. Every command
-// prints publisher text only through these helpers (seeds/crawler.txt, "Hostile input":
-// publisher text is escaped when rendered).
+// Publisher text reaches terminals and CI logs through every command's output, where a newline
+// can start a workflow command line and ESC drives the terminal, so every command prints it only
+// through these helpers (seeds/crawler.txt, "Hostile input").
 
-// Text escapes s for one line of terminal or log output, without quotes: C0 and C1 control
-// characters (newline, tab and ESC included), DEL, Unicode format characters (bidirectional
-// overrides and isolates, zero-width characters), line and paragraph separators and every
-// other non-printable rune are written as Go escapes (\n, \x1b, \u202e); invalid UTF-8 bytes
-// as \xNN; "##[" (a legacy workflow command anywhere in a line) as "##\x5b". Printable text,
-// non-ASCII letters included, is unchanged, backslashes too (the escapes are for reading; use
-// Quote where the exact text matters). The result is one line.
+// Text escapes s for one line of terminal or log output, without quotes: control, format
+// (bidirectional, zero-width) and every other non-printable rune as Go escapes (\n, \x1b,
+// \u202e), invalid UTF-8 as \xNN, "##[" as "##\x5b". Printable text and backslashes are
+// unchanged; use Quote where the exact text matters.
 func Text(s string) string { return termEscape(s, false) }
 
 // Quote is Text in double quotes, with '"' and '\' escaped too: the form for publisher
@@ -80,16 +74,10 @@ func termEscape(s string, quote bool) string {
 // which excludes every control, format (Cf) and unassigned rune and every separator but ' '.
 func printable(r rune) bool { return strconv.IsPrint(r) }
 
-// JSON makes encoded JSON safe to print and to serve: every C1 control character
-// (U+0080..U+009F, which 8-bit terminals read as escape sequences: U+009B is CSI; U+0085 ends a
-// log line), every explicit bidirectional formatting character (U+202A..U+202E embeddings and
-// overrides, U+2066..U+2069 isolates, which reorder the text around them on screen), the line
-// and paragraph separators U+2028 and U+2029, and the '[' of "##[" (a workflow command anywhere
-// in a log line) are written as \uXXXX escapes. encoding/json leaves the first two kinds raw;
-// they, and "##[", can stand only inside JSON strings, where the escape means the same
-// character, so the document decodes to the same value. No line of the result is a workflow
-// command (JSON has no raw CR, and no line of it starts with ':'). b is returned as it is when
-// it holds none of them; otherwise a new slice.
+// JSON makes encoded JSON safe to print and serve: C1 controls, bidirectional formatting
+// characters (U+202A..U+202E, U+2066..U+2069), U+2028, U+2029 and the '[' of "##[" are written
+// as \uXXXX escapes, which mean the same inside JSON strings (the only place they can stand), so
+// the document decodes to the same value. b is returned as is when it holds none of them.
 func JSON(b []byte) []byte {
 	first := -1
 	for i := 0; i+1 < len(b); i++ {

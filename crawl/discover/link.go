@@ -50,17 +50,13 @@ func (i Ignored) String() string {
 // maxIgnoredHref bounds how much of a skipped href the trail repeats.
 const maxIgnoredHref = 200
 
-// ReadLinks reads exactly one thing from an HTML page: its <link rel="alternate"> with type
-// IndexMediaType or ProjectMediaType (SPEC section 1, step 2). Nothing else is read: no <a>, no
-// <base> (hrefs are resolved against pageURL, as the spec says), nothing after the head.
-//
-// Rules, as HTML reads them: only links in the head count (the head ends at </head>, <body>, any
-// element that cannot be in a head, or non-space text); links inside <template> are inert; rel is
-// a set of space-separated tokens compared ASCII case-insensitively; type is a MIME type compared
-// case-insensitively, parameters ignored; href has surrounding ASCII whitespace stripped and must
-// not be empty. An index link wins over a project link; otherwise the first in document order.
-// ok is false when there is no such link. ignored are the DreamWeave links skipped for their
-// href, in document order, up to the link returned (or to the end of the head).
+// ReadLinks reads one thing from an HTML page: its <link rel="alternate"> of type IndexMediaType
+// or ProjectMediaType (SPEC section 1, step 2), resolved against pageURL (no <base>, no <a>).
+// As HTML reads them: only links in the head count (it ends at </head>, <body>, an element
+// that cannot be in a head, or text); links in <template> are inert; rel tokens and type are
+// compared case-insensitively, type parameters ignored; href is trimmed and must not be empty.
+// An index link wins, else the first; ok is false without one. ignored are the DreamWeave links
+// skipped for their href, in order, up to the one returned.
 func ReadLinks(page []byte, pageURL *url.URL) (l Link, ok bool, ignored []Ignored) {
 	var project *Link
 	finish := func(project *Link) (Link, bool, []Ignored) {

@@ -35,15 +35,12 @@ func pickImage(m *protocol.Manifest) *protocol.Media {
 	return nil
 }
 
-// cardImage sets c.Media from the held manifest m (SPEC section 2, "Card images"). The image is
-// fetched through the same guard with its own size limit, its dimensions checked from the header
-// before it is decoded, and cached as media/<sha256>.<ext>. It is not fetched again while the URL
-// is unchanged and the file exists. A definitive refusal of the image (Media.Definitive: too
-// large, not an image, a refused address, an HTTP 4xx) is remembered for its URL until the
-// manifest changes (fresh); a transient failure (network error, HTTP 5xx, 408 or 429, timeout,
-// time budget) is tried again on the next refresh, once per refresh, since it says nothing
-// about the image. A bad image is a problem on c.Media, never a failed refresh; only a write
-// failure is an error.
+// cardImage sets c.Media from the held manifest m (SPEC section 2, "Card images"): fetched through
+// the guard with its own size limit, dimensions checked before decoding, cached as
+// media/<sha256>.<ext>, not fetched again while its URL is unchanged and the file exists. A
+// definitive refusal (too large, not an image, a refused address, a 4xx) is remembered until the
+// manifest changes; a transient failure is tried again once on the next refresh. A bad image is a
+// problem on c.Media; only a failed write is an error.
 func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifest, manifestURL, indexURL string, fresh bool) error {
 	pick := pickImage(m)
 	if pick == nil {

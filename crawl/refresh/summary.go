@@ -9,12 +9,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
-// Summary is what one refresh did. Counts are of this refresh only. Problems counts the facts
-// recorded by kind (claim health values such as "invalid" or "inconsistent", "site
-// unreachable" and the other origin health values prefixed "site ", "source unresolved",
-// "source removed", "moved", "image"), one per claim, site or source. Failures lists each
-// failure once: a site's line covers its claims and the sources that failed with it, and
-// claims failing for the same reason at one site share a line.
+// Summary is what one refresh did. Problems counts facts by kind (claim health values, "site "
+// plus an origin health, "source unresolved", "source removed", "moved", "image"). Failures
+// lists each failure once: a site's line covers its claims and the sources that failed with it.
 type Summary struct {
 	StartedAt string // the refresh's start time (network.json observed_at)
 	Sources   int    // enrolled sources read

@@ -100,15 +100,12 @@ func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 	return nil
 }
 
-// failureVerdict is a held site's health and problem when discovery through its sources failed.
-// A page whose DreamWeave <link> is broken is no-index (the page links no readable index). An
-// outage (discovery stopped at an answer that was not a definite "not here") is unreachable,
-// or no-index when the held index itself answered 404 or 410; a body that is not well-formed
-// JSON at the held index is that index's verdict (invalid-index with the finding's line and
-// column); a body over the size limit is refused by crawler policy; an address guard refusal is
-// unreachable (SSRF protection is not a resource limit); a time budget says so. When every URL
-// answered "not here", the held index is asked why (probe). fs are the read's findings: the
-// index's, when its findings are the verdict, else the problem with the URLs it names quoted.
+// failureVerdict is a held site's health and problem when discovery through its sources failed:
+// a broken <link> is no-index; an outage is unreachable, or no-index when the held index itself
+// answered 404 or 410; a malformed body at the held index is invalid-index; over the size limit
+// is refused; an address refusal is unreachable (SSRF protection is not a limit); a budget says
+// so. When every URL answered "not here", the held index is asked why (probe). fs are the
+// index's findings when they are the verdict, else the problem with its URLs quoted.
 func (r *run) failureVerdict(ctx context.Context, site string, err error) (health, problem string, fs []store.Finding) {
 	x := r.prevOrigins[site].IndexURL
 	var de *discover.Error

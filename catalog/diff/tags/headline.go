@@ -20,20 +20,17 @@ const (
 	RestoredPhrase  = "restored: back in the catalog, listed by its site's index"
 )
 
-// Headline is a one-line plain-text summary of e, starting with the claim's name (its project
-// id when the event has no name):
+// Headline is a one-line plain-text summary of e, starting with the claim's name (else its
+// project id):
 //
 //	Candlelight: first observed
 //	Greenmote: development 0.3.1-dev.1 -> 0.4.1-dev.0; stable 0.3.0 -> 0.4.0; license changed
-//	FlexTag: 1.0.2-dev.3 (development) re-dated, amended
 //	Tallow: withdrawn: no longer listed by its site's index, or the site is no longer read
 //
-// Facts come in this order: unusual ones, channel heads, then per release (in order of first
-// mention) what happened to it, then changed metadata fields; at most four, then "and N more".
-// A release added as a channel's new head, and a development release replaced by the new
-// development head, are said by the head's phrase; an added release whose notes.breaking is
-// not empty is said to have notes listing breaking changes (the publisher's words, not ours). Publisher text is never quoted here; the
-// caller escapes the result for HTML like any other text.
+// Facts in order: unusual ones, channel heads, each release (by first mention), metadata; at
+// most four, then "and N more". A release added as a head is said by the head's phrase; one
+// whose notes.breaking is not empty is said to list breaking changes. No publisher text is
+// quoted; the caller escapes the result.
 func Headline(e store.Event) string {
 	name := e.Name
 	if name == "" {
