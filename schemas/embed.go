@@ -1,8 +1,6 @@
-// Package schemas holds this index's JSON Schemas, embedded in the binary: the DreamWeave
-// schema_version "2" site index and project manifest schemas (written from SPEC.md section 1;
-// README.md lists every deliberate difference from the published snapshot), the network
-// catalog schema, and the schemas of the parts of the build's search index. Every *.json file
-// in this directory is embedded, and Compile is the one place any schema is compiled.
+// Package schemas embeds this index's JSON Schemas: the DreamWeave site index and manifest (from
+// SPEC section 1; README.md lists the differences from the published snapshot), the network
+// catalog, the search index parts. Compile is the one place any schema is compiled.
 package schemas
 
 import "embed"

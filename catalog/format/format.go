@@ -38,11 +38,9 @@ const (
 	SchemaPath = "schemas/" + SchemaFile
 )
 
-// Notice is the notice both files carry: what they are and what they are not. Two kinds of
-// time appear in them and it keeps them apart (SPEC section 4: a release's publisher date and
-// the time this index first saw it are different facts): the times this index writes are its
-// own observations, while the values inside an event's changes, release dates included, are
-// copied from the publisher's manifests.
+// Notice is the notice both files carry. It keeps two kinds of time apart (SPEC section 4): the
+// times this index writes are its observations; values inside an event's changes, release dates
+// included, are copied from the publishers' manifests.
 const Notice = "What this index observed of the DreamWeave network, kept as a cache. This is not the DreamWeave protocol: each claim's manifest_url is the authority for that claim. " +
 	"The times this index writes (observed_at, first_observed, last_attempt, last_success, last_changed) are when it looked; " +
 	"values inside an event's changes, such as a release's date, are the publisher's, as published. " +

@@ -36,12 +36,9 @@ func LoadChecked(dir *store.Dir, cur *curation.Curation) (*Network, []store.Prob
 	return build(snap, cur), probs, nil
 }
 
-// Refuses reports whether the model cannot be built from a state with a problem of kind k: a
-// record it cannot read, a health it cannot map to a catalog token, a record outside its own
-// directory, a claim whose site has no origin record, a held manifest the claim does not
-// vouch for (missing, other bytes, not a project manifest, another project). Odd publisher
-// data (cycles, self-references, unparseable constraints, ...) is no problem: it is shown as
-// what it is.
+// Refuses reports whether the model cannot be built from a state with a problem of kind k: an
+// unreadable record, a health with no catalog token, a misplaced record, a claim without an
+// origin, a held manifest its claim does not vouch for. Odd publisher data is shown as it is.
 func Refuses(k store.Kind) bool {
 	switch k {
 	case store.Unreadable, store.UnknownHealth, store.Misplaced, store.NoOrigin,

@@ -1,9 +1,6 @@
-// Package product is this index's identity: its version and the User-Agent its crawler sends.
-//
-// Both stages name it: the crawl stage sends the user agent and records it in the state (a
-// refused manifest is read again by a new version, since the rules may have changed), and the
-// render stage shows it to publishers. It sits under catalog/, the layer both stages import, so
-// that the render stage (site) imports nothing from the crawl stage (crawl/...).
+// Package product is this index's identity: its version and its crawler's User-Agent. The crawl
+// stage sends and records them (a new version reads refused manifests again), the render stage
+// shows them; it sits under catalog/ so the render stage imports nothing from crawl/.
 package product
 
 // Version is this index's version. It is part of the user agent and of every refused

@@ -7,11 +7,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
-// CheckLoad is Check and Load in one pass over the state: each record is read, parsed and
-// checked once. It returns every problem (sorted, as Check) and the records that parsed; with no
-// problem that is what Load would return, plus the digests of the held bytes Check computed
-// (Snapshot.IndexDigests, Snapshot.ManifestDigests). A caller uses the snapshot only when it
-// tolerates every problem returned: a refresh opens the state this way.
+// CheckLoad is Check and Load in one pass: every problem (sorted) and the records that parsed,
+// with the digests of the held bytes (Snapshot.IndexDigests, ManifestDigests). A caller uses
+// the snapshot only when it tolerates every problem returned, as a refresh does.
 func (d *Dir) CheckLoad() (*Snapshot, []Problem) { return d.check(false).snapshot() }
 
 // CheckLoadForRender is CheckLoad in the scope a build needs: every invariant but the bytes of

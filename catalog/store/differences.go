@@ -1,10 +1,8 @@
 package store
 
-// Difference is one thing this index keeps about a record that the reference index's record
-// has no key for: where it is kept (an own file under OwnDir and its key) and the feature it
-// carries. The records themselves hold only the reference's keys, so the reference index reads
-// every record a refresh writes; it neither reads nor prunes OwnDir. The last two entries are
-// claim keys an earlier build of this index wrote: read, never written by a refresh.
+// Difference is one thing this index keeps about a record that the reference's record has no
+// key for: where it is kept (an own file and key) and the feature it carries. The last two are
+// keys an earlier build wrote in claim records: read, never written.
 type Difference struct {
 	Field string // "<own file> <key>", e.g. "ashyams-go/claims/<project>/<site>/claim.json pending_sha256"
 	Why   string // the feature the key carries, one sentence

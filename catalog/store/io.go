@@ -172,11 +172,9 @@ func (d *Dir) remove(rel string) error {
 	return nil
 }
 
-// MarshalRecord is the canonical encoding of a record, the reference index's JSON style
-// (FORMATS section 1.9, serde_json's pretty printer): two-space indent, ": " after keys, keys in
-// struct order, non-ASCII written as raw UTF-8 (U+2028 and U+2029 included), no HTML escaping,
-// "/" not escaped, one trailing newline. The same record always gives the same bytes, so git
-// history shows only real changes.
+// MarshalRecord is the canonical encoding of a record, the reference's style (FORMATS section
+// 1.9, serde_json's pretty printer): two-space indent, keys in struct order, raw UTF-8 (U+2028
+// and U+2029 included), no HTML or "/" escaping, one trailing newline.
 func MarshalRecord(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -253,11 +251,9 @@ func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 	return true, d.WriteJSON(rel, e)
 }
 
-// ReadJSON decodes the record at rel into v (DecodeRecord: with what its own file adds while
-// it is bound to these record bytes). Unknown fields are an error: a record this crawler cannot
-// read fully is the index's own bug, reported with its path. Both files are read as readFile
-// reads: regular files reached through no symbolic link, at most MaxRecordBytes (else the
-// error is ErrNotRegular or ErrTooLarge).
+// ReadJSON decodes the record at rel into v with what its own file adds (DecodeRecord). Unknown
+// fields are an error naming the path. Both files are read bounded, never through a symbolic
+// link (ErrNotRegular, ErrTooLarge).
 func (d *Dir) ReadJSON(rel string, v any) error {
 	b, err := d.readFile(rel, MaxRecordBytes)
 	if err != nil {

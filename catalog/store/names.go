@@ -225,11 +225,10 @@ func (u whatwgURL) String() string {
 	return b.String()
 }
 
-// parseWHATWG reads raw as the reference index's url crate does (the WHATWG URL standard), for
-// the http(s) URLs this index names records by: scheme and host lowercased, an IDN host in
-// punycode, the default port dropped, an empty path written "/", dot segments removed,
-// characters a path may not hold percent-encoded; existing escapes and everything else are kept
-// as written. False for a URL that does not parse or has no host.
+// parseWHATWG reads an http(s) URL as the reference's url crate does (WHATWG): scheme and host
+// lowercased, an IDN host in punycode, the default port dropped, an empty path "/", dot
+// segments removed, characters a path may not hold percent-encoded, the rest as written. False
+// for a URL that does not parse or has no host.
 func parseWHATWG(raw string) (whatwgURL, bool) {
 	p, err := url.Parse(raw)
 	if err != nil || p.Host == "" || p.Opaque != "" {

@@ -327,11 +327,9 @@ type Claim struct {
 // Ingested is the held manifest's digest, "" when none is held (IngestedSHA256 null).
 func (c Claim) Ingested() string { return deref(c.IngestedSHA256) }
 
-// Rejected remembers a refused manifest by digest, so the same broken bytes are not downloaded
-// every six hours. Crawler is the version of the crawler that refused it (product.Version, the
-// bare version as the reference index writes it): a new crawler version reads it again. The
-// keys and their order are the reference index's (FORMATS section 1.4); Health lives in the
-// claim's own file (OwnDir, Differences).
+// Rejected remembers a refused manifest by digest, so the same bytes are not fetched every six
+// hours; a new Crawler version (product.Version) reads them again. Keys and order as the
+// reference's (FORMATS section 1.4); Health lives in the own file.
 type Rejected struct {
 	SHA256  string `json:"sha256"`  // lowercase hex digest of the refused bytes
 	Crawler string `json:"crawler"` // the refusing crawler's version, e.g. "0.1.0"

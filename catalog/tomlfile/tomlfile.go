@@ -1,8 +1,6 @@
-// Package tomlfile reads the hand-edited TOML files under network/ (sources.toml,
-// curation.toml): arrays of tables whose entries hold fixed keys. It is what their readers
-// (crawl/sources, catalog/curation) share, so each rule is written once: the decode, unknown
-// keys (by toml.MetaData.Undecoded), the lines of entries and keys, TOML type names, dates and
-// the URL rule. Each reader words its own problems around these.
+// Package tomlfile is what the readers of network/'s hand-edited TOML files (crawl/sources,
+// catalog/curation) share: the decode, unknown keys (toml.MetaData.Undecoded), entry and key
+// lines, TOML type names, dates and the URL rule. Each reader words its own problems.
 package tomlfile
 
 import (

@@ -28,11 +28,10 @@ type Constraint struct {
 	Comparators []Comparator // in the order written; Match needs every one to hold
 }
 
-// ParseConstraint parses s: "*", or one or more "op version" comparators joined by ",", with
-// whitespace (space, tab, CR, LF, FF) allowed around every part. Versions are parsed under the
-// decimal scheme, the more permissive of the two (later numbers may have leading zeros), because
-// a relationship's constraint is evaluated under the target's scheme, unknown here; use
-// ParseConstraintIn to hold the versions to a known scheme. The error names what is wrong.
+// ParseConstraint parses "*" or "op version" comparators joined by ",", white space allowed
+// around every part, under the decimal scheme (the more permissive: a constraint is evaluated
+// under its target's scheme, unknown here; ParseConstraintIn holds it to one). The error names
+// what is wrong.
 func ParseConstraint(s string) (Constraint, error) {
 	return ParseConstraintIn(s, Decimal)
 }

@@ -46,11 +46,9 @@ type Version struct {
 	Build   string   // build metadata without the "+"; "" when none; ignored by Compare
 }
 
-// Parse parses s under sch. The error names what is wrong: empty input, too many numbers, an
-// empty or non-digit number, a leading zero the scheme forbids (the first number never may; in
-// the numeric scheme no number may; in the decimal scheme later numbers may), an empty or
-// invalid pre-release identifier (SemVer: [0-9A-Za-z-], numeric ones without leading zeros), or
-// an empty or invalid build identifier. An unknown scheme is an error too.
+// Parse parses s under sch; the error names what is wrong (empty, too many numbers, a number
+// that is empty, not digits or has a leading zero sch forbids, an invalid pre-release or build
+// identifier, an unknown scheme).
 func Parse(s string, sch Scheme) (Version, error) {
 	if sch != Numeric && sch != Decimal {
 		return Version{}, fmt.Errorf("version %q: unknown versioning scheme %q (want numeric or decimal)", s, sch)

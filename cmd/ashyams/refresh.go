@@ -44,10 +44,9 @@ var (
 )
 
 // runRefresh is `ashyams refresh [--sources F] [--curation F] [--state DIR] [--allow-loopback]
-// [--deadline D] [--site-budget D] [--discovery-budget D]`. Progress goes to stderr, the summary
-// (a commit message) to stdout, every line of both escaped (termtext.Line: they quote
-// publisher text). Problems with sites, and time budgets running out, are recorded and exit 0
-// (seeds/crawler.txt); the usage's "Exit status" says what every other status means.
+// [--deadline D] [--site-budget D] [--discovery-budget D]`: progress on stderr, the summary (a
+// commit message) on stdout, every line through termtext.Line. Site problems and budgets are
+// recorded and exit 0 (seeds/crawler.txt); the usage's "Exit status" gives the rest.
 func runRefresh(e *env, args []string) int {
 	fs := newFlags(e, "refresh", "")
 	srcPath := fs.String("sources", "network/sources.toml", "the enrolled sources (TOML, [[source]] url, added, note)")

@@ -25,11 +25,10 @@ var serveContext = func() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-// runServe is `ashyams serve [--out public] [--addr 127.0.0.1:8080] [--base-url URL]`: serves
-// the built site until interrupted, mounted under the base URL's path (by default the one the
-// site was built for, so /ashyams-go/ for the published site), as its host serves it: the 404
-// page's root-relative links and styles then work in the preview too. Prints the URL to open.
-// Exit 1 when the site is missing or the address cannot be listened on (a busy port says so).
+// runServe is `ashyams serve [--out public] [--addr 127.0.0.1:8080] [--base-url URL]`: it serves
+// the built site until interrupted under its base URL's path (by default the one it was built
+// for), as its host does, and prints the URL to open. Exit 1 when the site is missing or the
+// address cannot be listened on.
 func runServe(e *env, args []string) int {
 	fs := newFlags(e, "serve", "")
 	out := fs.String("out", "public", "the built site to serve")

@@ -32,12 +32,10 @@ func (mc *manifestChecks) observe(indexURL string, f fetchResult) {
 	mc.urls[f.entry.ID] = resolve(indexURL, f.entry.Manifest)
 }
 
-// checks is every manifest fetched, in the order of the site index mem holds for origin, each
-// with all the findings of the bytes served checked with protocol.ValidateForEntry, the check
-// a refresh accepts a manifest by. Where a refresh records the first faults in one problem, a
-// check keeps every finding, and a manifest whose digest never matched is still validated, so
-// its manifest-sha256 finding comes with the others. A manifest that could not be read says
-// why (Problem).
+// checks is every manifest fetched, in the order of the index mem holds for origin, with all
+// the findings of protocol.ValidateForEntry, the check a refresh accepts by: a manifest whose
+// digest never matched is validated too, so its manifest-sha256 finding comes with the others.
+// One that could not be read says why (Problem).
 func (mc *manifestChecks) checks(mem *memState, origin *store.Origin) []ManifestCheck {
 	place := map[string]int{}
 	if origin != nil {

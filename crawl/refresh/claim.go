@@ -48,10 +48,8 @@ func (r *run) readHeld(project, site, recorded string) (*held, error) {
 }
 
 // movedFrom finds the claim a claim new at this site continues (FORMATS section 1.11, "Move"):
-// the claim for the same project at a site this site's enrolled source led to before, a move
-// seen in this refresh or one recorded earlier in origin.previous whose old site no source
-// leads to and is still held (a move not finished: a refresh cut short, or a claim here that
-// could not take its manifest yet).
+// the same project at a site this site's source led to before, moved in this refresh or
+// recorded in origin.previous and still held (a move not finished).
 func (r *run) movedFrom(project, site string) *store.Claim {
 	if r.p == nil {
 		return nil
@@ -264,11 +262,10 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 	return r.putClaim(*c)
 }
 
-// replace writes an accepted manifest so that every moment in between is a sound state: the
-// claim is recorded with pending_sha256 (a new claim as "manifest unreachable" until its bytes
-// are in), the event is written once its claim exists, then manifest.json; the caller then
-// writes the final claim. A refresh cut short anywhere leaves what Check accepts, and the next
-// refresh settles it (the held bytes are the truth; the event id cannot repeat).
+// replace writes an accepted manifest so every moment is a sound state: the claim with
+// pending_sha256 (a new one as "manifest unreachable"), the event once its claim exists, then
+// manifest.json; the caller writes the final claim. A refresh cut short leaves what Check
+// accepts, and the next one settles it.
 func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 	rel := store.ClaimPath(c.Project, c.Origin)
 	var stub store.Claim

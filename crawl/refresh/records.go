@@ -69,12 +69,10 @@ func (r *run) putOrigin(o store.Origin) error {
 	return nil
 }
 
-// removeSite deletes a held site no enrolled source leads to any more (FORMATS section 1.11):
-// each claim's manifest.json and claim.json, then the site's dreamweave.json and origin.json.
-// Events stay. Before a held file goes its record stops vouching for it (its digest moves to
-// pending_sha256, which check accepts with or without the file), so a refresh cut short at any
-// point leaves a state that passes check, and the next refresh removes the rest. line is the
-// summary's line for it.
+// removeSite deletes a held site no enrolled source leads to (FORMATS section 1.11): each claim's
+// manifest and record, then the site index and origin; events stay. A record stops vouching for
+// a file (its digest moves to pending_sha256) before the file goes, so a refresh cut short at any
+// point leaves a sound state. line is the summary's line for it.
 func (r *run) removeSite(site, line string) error {
 	for _, project := range sortedKeys(r.prevClaims[site]) {
 		c := r.prevClaims[site][project]
@@ -175,11 +173,9 @@ func (r *run) withdraw(site string, c store.Claim, why string) error {
 	return nil
 }
 
-// event writes e unless an event with its id exists. The id is store.EventID of the event's
-// facts (kind, project, site, digest before and after; SPEC section 3), so a transition seen
-// again with identical facts (a claim withdrawn, restored and withdrawn again over the same held
-// manifest; a refresh re-run over the same observations) is the same event: it is not written
-// twice, and the summary counts it as already recorded.
+// event writes e unless its id exists: the id is store.EventID of its facts (SPEC section 3),
+// so a transition seen again with identical facts is not written twice, and the summary counts
+// it as already recorded.
 func (r *run) event(e store.Event) error {
 	written, err := r.st.WriteEvent(e)
 	if err != nil {

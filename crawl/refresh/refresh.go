@@ -306,11 +306,10 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	return r.end(runs, tasks, done)
 }
 
-// end finishes a refresh that was not failed by a write: the summary, then every record
-// written so far made durable, then network.json, the commit point, with what changed health
-// and, when the refresh was interrupted (tasks and done say which ran to the end; nil tasks:
-// discovery was cut short, nothing was recorded), what it did not read. An interrupted refresh
-// returns an *InterruptedError with its summary.
+// end finishes a refresh no write failed: the summary, every record made durable, then
+// network.json (the commit point) with the health changes and, when interrupted (tasks and done
+// say what ran; nil tasks: discovery was cut short), what was not read, returned as an
+// *InterruptedError.
 func (r *run) end(runs []*sourceRun, tasks []task, done []bool) (*Summary, error) {
 	stopped := r.interrupted()
 	if stopped == nil {

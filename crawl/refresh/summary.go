@@ -37,12 +37,9 @@ type Summary struct {
 	Interrupted *store.Interrupted
 }
 
-// String is the summary as a commit message: a subject line, the health changes, problem
-// counts by kind and each failure on its own line, in the health words the site and `diff`
-// use (store.HealthLabel, store.OriginHealthLabel). Every line goes through termtext.Line:
-// failures quote publisher text (URLs, names, findings), and a control, bidi or line separator
-// character in it must not reach a terminal, a CI log or a commit message as such. The same
-// refresh gives the same text.
+// String is the summary as a commit message: a subject, the health changes, problem counts and
+// each failure, in the site's and diff's health words, every line through termtext.Line
+// (failures quote publisher text). The same refresh gives the same text.
 func (s *Summary) String() string {
 	var b strings.Builder
 	stopped := ""

@@ -220,12 +220,10 @@ func indexVerdict(fs []protocol.Finding) (health, problem string) {
 	return store.OriginInvalidIndex, "the site index fails the protocol: " + protocol.Summary(fs)
 }
 
-// UnreachableError is a refresh that reached no server at all: each of two or more enrolled
-// sources failed before any server answered (resolving its name, connecting, the TLS
-// handshake; guard.IsTransport). That is a fact about the machine's own network, not about
-// the sites, so the refresh records nothing: recording every claim as "origin unavailable"
-// would publish the runner's outage as the network's. One source alone proves nothing either
-// way and is recorded as usual.
+// UnreachableError is a refresh that reached no server: two or more sources each failed before
+// any answered (guard.IsTransport). That is the machine's network, not the sites', so nothing is
+// recorded (every claim "origin unavailable" would publish the runner's outage). One source alone
+// proves nothing and is recorded as usual.
 type UnreachableError struct {
 	Failures []string // each source's URL and why it could not be reached, by URL
 }

@@ -1,8 +1,6 @@
-// Package statetest writes state directories for the tests and benchmarks of every package
-// that reads one (the network model, the catalog files, the site, the commands), so that a
-// test state is written one way: records through store.RecordFiles like the crawler writes
-// them, manifests encoded from protocol types and their digests recorded as ingested and
-// advertised. It is test-only, and not internal so that site and cmd/ashyams can import it.
+// Package statetest is test-only: the one writer of state directories for tests and benchmarks,
+// records through store.RecordFiles as the crawler writes them, manifests encoded from protocol
+// types with their digests recorded. Not internal, so site and cmd/ashyams import it.
 package statetest
 
 import (
@@ -244,11 +242,10 @@ func Requires(project, constraint string) protocol.Relationship {
 // ID is a deterministic project id for i: "00000000-0000-4000-8000-<i as 12 hex digits>".
 func ID(i int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012x", i) }
 
-// Synthetic writes a state of n claims for benchmarks: sites of 20 claims each; every claim
-// has a stable, a beta and a development release; every claim after the first requires an
-// earlier one by id with a constraint, every third requires the capability of every fifth,
-// every seventh recommends something outside the index by URL, and every 100th id is claimed
-// again by a second site (an identity conflict). It returns the state directory.
+// Synthetic writes a state of n claims for benchmarks: 20 claims a site, each with stable, beta
+// and development releases; each requires an earlier one by id, every third the capability of
+// every fifth, every seventh recommends a URL outside the index, every 100th id is claimed by a
+// second site.
 func Synthetic(tb testing.TB, n int) *store.Dir {
 	s := New(tb)
 	const perSite = 20

@@ -1,9 +1,6 @@
-// Package exgen writes the example network's documents (crawl/example/www and www-next) from
-// the Go descriptions in this package, computing every manifest_sha256 and channel head from the
-// bytes and releases it writes, so the committed files cannot drift from what they claim.
-//
-// Regenerate with `go generate ./crawl/example` (which runs this package's test with -update);
-// the same test without -update fails when a committed file differs from what it would write.
+// Package exgen writes the example network's documents (crawl/example/www, www-next) from the
+// descriptions here, computing every manifest_sha256 and channel head, so the committed files
+// cannot drift. `go generate ./crawl/example` rewrites them; the test fails when they differ.
 package exgen
 
 // The JSON shapes below mirror DreamWeave schema_version "2" (SPEC section 1) field for field,

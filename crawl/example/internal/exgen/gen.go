@@ -14,11 +14,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
-// Files returns generation gen's web root (1: the first deployment of every site, 2: the next
-// one): path below the root ("<host>/<path>") -> bytes. Every index's manifest_sha256 is the
-// SHA-256 of the manifest bytes returned beside it, and every channel head is recomputed from
-// the releases (a channel's head is its highest-precedence available release), except the
-// channels broken.example states wrongly in generation 2.
+// Files returns generation gen's web root (1: the first deployment, 2: the next): "<host>/<path>"
+// -> bytes, every digest and channel head computed, except the channels broken.example states
+// wrongly in generation 2.
 func Files(gen int) (map[string][]byte, error) {
 	if gen != 1 && gen != 2 {
 		return nil, fmt.Errorf("exgen: no generation %d (want 1 or 2)", gen)
