@@ -48,9 +48,8 @@ func Refuses(k store.Kind) bool {
 	return false
 }
 
-// build computes the model from a snapshot CheckLoadForRender returned with no problem of a
-// kind Refuses names: every claim's origin exists, every health maps to a token, and every
-// held manifest the claim vouches for is in snap.Manifests. cur nil is an empty curation.
+// build computes the model from a snapshot with no problem Refuses names (every origin exists,
+// every health maps, every vouched manifest is in snap.Manifests); cur nil is an empty curation.
 func build(snap *store.Snapshot, cur *curation.Curation) *Network {
 	if cur == nil {
 		cur = &curation.Curation{}

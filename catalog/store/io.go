@@ -186,9 +186,8 @@ func MarshalRecord(v any) ([]byte, error) {
 	return unescapeLineSeparators(buf.Bytes()), nil
 }
 
-// unescapeLineSeparators turns the escapes encoding/json always writes for U+2028 and U+2029
-// (`\u2028`, `\u2029`) back into the raw characters, as serde_json writes them. Only a real
-// escape changes: the text `\u2028` inside a string is encoded as `\\u2028` and stays.
+// unescapeLineSeparators turns encoding/json's `\u2028` and `\u2029` back into the raw characters,
+// as serde_json writes them; the text `\\u2028` stays.
 func unescapeLineSeparators(b []byte) []byte {
 	if !bytes.Contains(b, []byte(`\u202`)) {
 		return b
@@ -319,9 +318,8 @@ type Snapshot struct {
 	Origins     []Origin
 	Claims      []ClaimRecord
 	Events      []Event
-	// IndexDigests and ManifestDigests are the SHA-256 digests of the held bytes, by site id
-	// (origins/<site>/dreamweave.json) and by claim directory (ClaimRecord.Dir, for its
-	// manifest.json), for the files that exist. Only CheckLoad fills them (nil from Load).
+	// IndexDigests and ManifestDigests are the SHA-256 of the held bytes by site id and by claim
+	// directory; only CheckLoad fills them.
 	IndexDigests    map[string]string
 	ManifestDigests map[string]string
 	// Manifests are the held manifests that passed every check, decoded, by claim directory.

@@ -117,9 +117,9 @@ func (k Kind) String() string {
 // LeftoverMessage is the message of every Problem of kind Leftover.
 const LeftoverMessage = "leftover from an interrupted write (a refresh stopped before renaming it into place); the next `ashyams refresh` removes it"
 
-// MediaProblem checks the bytes b of the cached image at rel (media/<sha256>.<ext>): it
-// returns their digest, and a Problem of kind MediaDigest when that is not the digest the
-// file's name gives. Check calls it for every file in media/; a build, for each image it uses.
+// MediaProblem returns the digest of the cached image b at rel, and a MediaDigest Problem when
+// the file's name gives another. Check calls it for every file in media/, a build for each image
+// it uses.
 func MediaProblem(rel string, b []byte) (string, *Problem) {
 	got := Digest(b)
 	if stem, _, _ := strings.Cut(path.Base(rel), "."); got != stem {

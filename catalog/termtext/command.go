@@ -111,9 +111,8 @@ func lineBreakEscape(c rune) string {
 	return ""
 }
 
-// WorkflowCommand returns the first line of s a runner would read as a workflow command, split
-// at every line break a runner splits at: a line that starts with "::" after white space, or
-// that holds "##[". It returns "" when there is none. Tests scan command output with it.
+// WorkflowCommand returns the first line of s a runner would read as a workflow command, ""
+// when none; tests scan command output with it.
 func WorkflowCommand(s string) string {
 	start := 0
 	for i := 0; i <= len(s); {

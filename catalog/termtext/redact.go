@@ -45,9 +45,8 @@ func RedactURL(s string) string {
 	return b.String()
 }
 
-// runEnd reports whether c ends a run of RedactURL: a character that cannot stand unescaped in
-// a URL's user info and that messages, JSON and quoting put around URLs. The set is small on
-// purpose: a character a password may hold ('?', '(', ...) never cuts it in two.
+// runEnd reports whether c ends a run of RedactURL: a character user info cannot hold unescaped
+// and that text puts around URLs; '?', '(' and the like may be in a password, so never cut it.
 func runEnd(c byte) bool {
 	switch c {
 	case ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>', '/':

@@ -10,9 +10,9 @@ func init() {
 	register(command{name: "build", summary: "render the state into the static site and its JSON files", run: runBuild})
 }
 
-// runBuild is `ashyams build [--state state] [--curation network/curation.toml] [--out public]
-// [--base-url URL]`: reads only the state and the curation file (never the network) and
-// writes the complete site (SPEC section 5). Exit 1 names the path and the problem.
+// runBuild is `ashyams build [--state DIR] [--curation FILE] [--out DIR] [--base-url URL]`: it
+// reads only the state and the curation file and writes the site (SPEC section 5). Exit 1 names
+// the path and the problem.
 func runBuild(e *env, args []string) int {
 	fs := newFlags(e, "build", "")
 	state := fs.String("state", "state", "the state directory to render")

@@ -250,9 +250,8 @@ func flagNames(fs *flag.FlagSet) []string {
 	return names
 }
 
-// parseFlags parses args and returns the exit status to use when parsing ended the command:
-// -1 to go on, 0 after -h (usage on stdout), 2 after a usage error: the flag package's message
-// printed as "ashyams <command>: ..." (e.errorf), then the usage on stderr.
+// parseFlags parses args and returns -1 to go on, 0 after -h, 2 after a usage error (printed
+// with the usage).
 func parseFlags(fs *flag.FlagSet, args []string) int {
 	o, _ := fs.Output().(*flagOutput)
 	if o == nil { // not from newFlags: the flag package's own reporting
@@ -299,9 +298,8 @@ func parseNoArgs(e *env, fs *flag.FlagSet, args []string, why string) int {
 	return -1
 }
 
-// parseURLArg parses a command of the shape "CMD [flags] URL [flags]" (inspect, add): flags
-// may come before and after the one URL. It returns the URL and -1, or "" and the exit code
-// (0 for -h, 2 for a usage error: no URL, a second argument, a bad flag), the error printed.
+// parseURLArg parses "CMD [flags] URL [flags]" (inspect, add): the URL and -1, or "" and the
+// exit code (0 for -h, 2 for a usage error), the error printed.
 func parseURLArg(e *env, fs *flag.FlagSet, args []string) (string, int) {
 	if rc := parseFlags(fs, args); rc >= 0 {
 		return "", rc
@@ -334,9 +332,7 @@ func (e *env) errorf(cmd, format string, args ...any) {
 	}
 }
 
-// withoutPrefix returns msg without the labels a wrapped error starts with: while msg begins
-// with "ashyams <name>: " or "<name>: " for one of names, that is removed. errorf calls it with
-// the command; a command that reports a stage of its work calls stage instead.
+// withoutPrefix strips the "ashyams <name>: " or "<name>: " labels a wrapped error starts with.
 func withoutPrefix(msg string, names ...string) string {
 	for again := true; again; {
 		again = false
@@ -366,9 +362,8 @@ func noStateMessage(path string) string {
 	return fmt.Sprintf("no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first", termtext.Text(path))
 }
 
-// requireState returns true when path is a state directory that exists; otherwise it prints,
-// as cmd's error, noStateMessage (nothing there), "the state at PATH cannot be read: ..." or
-// "the state at PATH is not a directory", and returns false (the command exits 1).
+// requireState reports whether path is an existing state directory; otherwise it prints why as
+// cmd's error (noStateMessage for nothing there).
 func (e *env) requireState(cmd, path string) bool {
 	st, err := os.Stat(path)
 	switch {

@@ -25,9 +25,8 @@ type Link struct {
 	Kind string // KindIndex or KindProject, from the type attribute
 }
 
-// Ignored is a DreamWeave <link> (rel alternate, a DreamWeave type) skipped because its href
-// cannot be used: empty, or not a URL. Discovery records it in the trail (FORMATS: `ignored
-// <link> href "<href>": <why>`) so a publisher sees why the page's link was not followed.
+// Ignored is a DreamWeave <link> skipped because its href is empty or not a URL, recorded in the
+// trail (FORMATS: `ignored <link> href "<href>": <why>`).
 type Ignored struct {
 	Href string // the href as written, surrounding whitespace stripped
 	Why  string // why it was skipped, in words

@@ -77,9 +77,8 @@ func sub(dir string) fs.FS {
 // <host>/<path>, every document valid DreamWeave schema_version "2".
 func Web() fs.FS { return sub("www") }
 
-// WebNext is generation 2, the sites' next deployment: Web with the files of www-next laid
-// over it. Emberglow publishes a new development build; broken.example publishes an invalid
-// manifest (its channels name 1.0.0 while the releases make 1.1.0 the stable head).
+// WebNext is the sites' next deployment: Web with www-next laid over it (a new Emberglow
+// development build, an invalid broken.example manifest).
 func WebNext() fs.FS { return overlay{top: sub("www-next"), base: sub("www")} }
 
 // Sources is the example's network/sources.toml: each site's enrolled URL in its

@@ -31,9 +31,8 @@ func (r HostResolver) LookupNetIP(_ context.Context, network, host string) ([]ne
 	return nil, &net.DNSError{Err: "not a host of the loopback web root", Name: host, IsNotFound: true}
 }
 
-// Dial connects to this server when addr is "127.0.0.1:80" (where Resolver sends an
-// http://<host>/ URL of the root) or the server's own Addr; any other address is an error, so
-// a client dialing through it reaches nothing else. It has crawl/guard's DialFunc signature.
+// Dial connects to this server for "127.0.0.1:80" (where Resolver sends the root's hosts) or its
+// own Addr, and fails for any other address; it has crawl/guard's DialFunc signature.
 func (s *Server) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	own := s.Addr()
 	if addr != "127.0.0.1:80" && addr != own {

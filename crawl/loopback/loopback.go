@@ -38,9 +38,9 @@ import (
 // fixed time keeps responses deterministic.
 const LastModified = "Wed, 30 Sep 2026 19:57:46 GMT"
 
-// Rule injects behaviour for requests whose path matches. The first matching rule wins, as in
-// replay.py's scenario "rules". The action fields are tried in this order: Delay (then go on),
-// Status, Redirect, Huge, then Body / LieLength modify the normal answer.
+// Rule injects behaviour for requests whose path matches; the first match wins (replay.py's
+// "rules"). Tried in order: Delay (then go on), Status, Redirect, Huge; Body and LieLength
+// change the normal answer.
 type Rule struct {
 	// Path is a regular expression searched (not anchored) in the request URI, query included:
 	// "/lanterns.example/dreamweave.json$". In host mode the URI is prefixed with "/<host>", so
@@ -196,9 +196,8 @@ func (s *Server) SetRules(rules []Rule) error {
 	return nil
 }
 
-// Requests returns a copy of the request log in the order the requests arrived. Every request
-// whose response a client has begun to read is in it: a request is logged when its handler
-// starts, and its Status and Bytes are set before the bytes they describe are sent.
+// Requests returns a copy of the request log in arrival order. A request is logged when its
+// handler starts, its Status and Bytes set before the answer is sent.
 func (s *Server) Requests() []Logged {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -209,9 +208,7 @@ func (s *Server) Requests() []Logged {
 	return out
 }
 
-// ResetRequests empties the request log. A request the server received before the reset is
-// not logged again after it, even when its answer is still being written: once a client has
-// read its responses and calls ResetRequests, the log holds only what comes next.
+// ResetRequests empties the request log; a request received before it is not logged after it.
 func (s *Server) ResetRequests() {
 	s.mu.Lock()
 	s.log = nil
@@ -368,9 +365,8 @@ func recorderOf(req *http.Request) *recorder {
 	return rec
 }
 
-// logging logs every request when it arrives, before the handler runs: the entry exists before
-// any answer can reach the client, so a test that reads the log after its client returned sees
-// every request the client made, and ResetRequests then leaves no late entry behind.
+// logging logs every request before the handler runs, so a test reading the log after its
+// client returned sees every request, and ResetRequests leaves no late entry.
 func (s *Server) logging(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		entry := &Logged{

@@ -31,9 +31,8 @@ func (s *Server) Rewrite(u string) string {
 	return u
 }
 
-// RewriteText rewrites every "https://<host>/" and "http://<host>/" in b to this server's
-// path-mode "http://127.0.0.1:<port>/<host>/" for each host in the root, as path-mode bodies
-// are rewritten: use it on a sources.toml listing real URLs. b is not modified.
+// RewriteText rewrites b's "https://<host>/" and "http://<host>/" URLs to this server's path
+// mode, as served bodies are (for a sources.toml of real URLs). b is not modified.
 func (s *Server) RewriteText(b []byte) []byte {
 	return s.rewrite(s.Hosts(), bytes.Clone(b))
 }

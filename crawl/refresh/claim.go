@@ -145,9 +145,8 @@ func (r *run) startClaim(site string, entry protocol.IndexEntry) (*claimStart, e
 	return &claimStart{c: c, h: h, before: before, wasWithdrawn: had && prev.Health == store.ClaimWithdrawn}, nil
 }
 
-// settleFetched records what fetching the manifest gave: the held manifest still current, a
-// failure or refusal (refused bytes remembered in Rejected), a manifest that fails validation
-// against its entry, or an accepted manifest (every check passed) that becomes current.
+// settleFetched records what fetching gave: the held manifest still current, a failure or
+// refusal (remembered in Rejected), a manifest failing against its entry, or an accepted one.
 func (r *run) settleFetched(ctx context.Context, sr *siteRun, st *claimStart, f fetchResult) error {
 	c, h := &st.c, st.h
 	c.Entry, c.AdvertisedSHA256 = f.entry, f.entry.ManifestSHA256
@@ -405,8 +404,8 @@ func (res *fetchResult) fail(health, problem string, values ...string) {
 }
 
 // reReadEntry reads the site index again, conditionally on the newest version in hand, and
-// returns the project's entry in the newest valid version (a 304: the newest stands) and that
-// version. A failed or invalid re-read gives false: the entry in hand stands.
+// returns the project's entry in the newest valid version; false (the entry in hand stands) for
+// a failed or invalid re-read.
 func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol.IndexEntry, *indexVersion, bool) {
 	sr.mu.Lock()
 	cur := sr.latest

@@ -22,8 +22,7 @@ type discovery struct {
 }
 
 // ahead is discover.Held.Ahead over the guarded client: the request takes a host slot of its
-// own, only if one is free now (the politeness limit allows two requests in flight per host;
-// discovery holds one), and is abandoned when the discovery's context ends.
+// own only if one is free now, and is abandoned when discovery's context ends.
 func ahead(c getter, lim *hostLimit) func(context.Context, guard.Request) func() (*guard.Response, error) {
 	return func(ctx context.Context, req guard.Request) func() (*guard.Response, error) {
 		release, ok := lim.tryAcquire(req.URL)

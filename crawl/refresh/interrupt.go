@@ -55,9 +55,8 @@ func (r *run) stopped() error {
 	return nil
 }
 
-// budget starts a time budget below ctx that ends with cause after d. subject names what it
-// bounds (an enrolled URL for a discovery budget, a site id for a site budget, "" for the
-// deadline), for Options.budget, which tests set to end budgets themselves instead of waiting.
+// budget starts a time budget below ctx that ends with cause after d; subject (an enrolled URL,
+// a site id, "" for the deadline) lets tests end budgets themselves (Options.budget).
 func (r *run) budget(ctx context.Context, d time.Duration, cause *BudgetError, subject string) (context.Context, context.CancelFunc) {
 	if r.o.budget != nil {
 		return r.o.budget(ctx, d, cause, subject)

@@ -44,9 +44,8 @@ func lockState(dir string) (func(), error) {
 // .git; it exists only while a refresh runs.
 const LockFile = ".ashyams-refresh.lock"
 
-// lockFile takes the lock as a file created with O_EXCL in the state directory, holding the
-// holder's pid and start time; the file is removed on release. A refresh killed without
-// cleaning up leaves it behind: the error names it and says to remove it once no refresh runs.
+// lockFile takes the lock as a file created with O_EXCL, holding the holder's pid and start
+// time, removed on release. A killed refresh leaves it: the error names it and says to remove it.
 func lockFile(dir, now string) (func(), error) {
 	p := dir + string(os.PathSeparator) + LockFile
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)

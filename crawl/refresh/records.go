@@ -4,9 +4,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// putClaim writes a claim's final record for this refresh and notes its health. A cached image
-// it names that media/ lacks (and this refresh did not fetch again) is recorded as not cached.
-// Findings go with the problem they were recorded with: none without a problem.
+// putClaim writes a claim's final record and notes its health. A cached image media/ lacks is
+// recorded as not cached; findings go only with a problem.
 func (r *run) putClaim(c store.Claim) error {
 	c.Media = r.mediaHeld(c.Media)
 	if c.Problem == nil {
@@ -120,9 +119,8 @@ func (r *run) releaseSite(old string) error {
 	return r.st.WriteJSON(store.OriginPath(old), o)
 }
 
-// movePending keeps the claims of a site the enrolled source moved away from, while the site it
-// now leads to cannot be read: last good data stays, stale, and says where the source leads.
-// The move is recorded once the new index reads (plan: origin.previous keeps the link).
+// movePending keeps the stale claims of a site the source moved away from while the new site
+// cannot be read, saying where the source leads; the move is recorded once the new index reads.
 func (r *run) movePending(old, newIndexURL, problem string) error {
 	o, ok := r.prevOrigins[old]
 	if !ok {

@@ -27,9 +27,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
-// StateError is a state directory that fails store.Check: this index's own bug (or a hand
-// edit), refused before anything is read, so a refresh never launders it (a tampered held
-// manifest taken for a 304's body, a forged event kept). Problems lists every one.
+// StateError is a state that fails store.Check: this index's own bug or a hand edit, refused
+// before anything is read so a refresh never launders it. Problems lists every one.
 type StateError struct {
 	State    string
 	Problems []store.Problem
@@ -281,9 +280,8 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	plan := r.plan(runs)
 	r.p = plan
 
-	// Phase 2: records. First the records of sources no longer enrolled (their origins rewritten
-	// without them, then the records deleted), then the tasks: sites nobody leads to any more
-	// are removed, every site reached is read, every site whose sources failed says so.
+	// Phase 2: the records of sources no longer enrolled, then the tasks: sites nobody leads to
+	// are removed, sites reached are read, sites whose sources failed say so.
 	if err := r.removeSources(plan); err != nil {
 		r.finish(runs)
 		return r.sum, err

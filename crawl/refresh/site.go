@@ -31,9 +31,8 @@ type siteRun struct {
 	stats siteStats
 	// entries are the projects the index read at the start lists (fixed once the claims start).
 	entries map[string]protocol.IndexEntry
-	// latest is the newest version of the index in hand: the one read at the start, or a valid
-	// re-read after a digest mismatch (seeds/crawler.txt, "Half-finished deployments"). Re-reads
-	// are conditional on its validators, so a 304 means "latest still stands".
+	// latest is the newest version of the index in hand: the one read first, or a valid re-read
+	// after a digest mismatch; re-reads are conditional on its validators.
 	latest *indexVersion
 	// used is the newest re-read version a claim was settled with (accepted, or found current
 	// again): it becomes the held index when the site finishes, so the held index is the one the
@@ -256,8 +255,7 @@ func (r *run) removeMoved(p *plan, sr *siteRun) error {
 }
 
 // validateIndex validates a site index. Projects out of id order are a publication issue (in
-// words, "" when sorted), not a finding: the protocol describes the order, it does not make an
-// index unusable, so the index is read as listed. Every other finding makes it unusable.
+// words), not a finding: the index is read as listed. Any other finding makes it unusable.
 func validateIndex(body []byte) (*protocol.Index, []protocol.Finding, string) {
 	idx, fs := protocol.ValidateIndex(body)
 	var fatal []protocol.Finding

@@ -251,9 +251,8 @@ func (l *ledger) lines() []string {
 	return out
 }
 
-// InterruptedLines says what a refresh cut short did not read, one line each (the summary's,
-// `ashyams diff`'s): when and why it stopped, then each source and site not read, and each
-// site partly read with its projects not read. Their records are the previous refresh's.
+// InterruptedLines says what a refresh cut short did not read, one line each: when and why it
+// stopped, each source and site not read, each site partly read with its projects.
 func InterruptedLines(x *store.Interrupted) []string {
 	if x.Unknown {
 		return []string{"Interrupted: " + x.Reason + ". What it read is not recorded: a record whose last_attempt is older than the refresh's start was not read."}

@@ -134,9 +134,8 @@ func projectPhrases(changes []diff.Change) project {
 	return p
 }
 
-// releasePhrases are one phrase per release the changes name, in order of first mention:
-// "1.2.0 (beta) added, notes edited". A release that became a head is said by its head; a
-// development release removed is said only when it was not the head and is not unusual.
+// releasePhrases is one phrase per release the changes name, by first mention ("1.2.0 (beta)
+// added, notes edited"); a new head is said by its head.
 func releasePhrases(changes []diff.Change, p project) []string {
 	var versions []string
 	verbs := map[string][]string{}

@@ -180,9 +180,7 @@ const HostileNotes = "Tested in **Balmora** and _Suran_ at night.\n\n" +
 	"[Read the install guide](javascript:alert('kwama-link'))\n\n" +
 	"- egg sacs glow at dusk\n- `kwama_glow` is the setting"
 
-// network describes the example network as deployed in generation gen (1 or 2). Generation 2
-// is the next deployment: Emberglow pushes a new development build, and broken.example
-// publishes a manifest whose channels contradict its releases (invalid publication).
+// network describes the example network in generation gen (1 or 2, as WebNext).
 func network(gen int) []siteDef {
 	return []siteDef{lanterns(gen), ashfall(), tidewater(), broken(gen)}
 }
