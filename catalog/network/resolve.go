@@ -435,7 +435,12 @@ func (n *Network) gaps() {
 	n.Gaps.ByCapability = sorted(GapCapability)
 	n.Gaps.ByURL = sorted(GapURL)
 	n.Gaps.ByName = sorted(GapName)
+	n.candidates()
+}
 
+// candidates lists the URLs of the gaps by project, capability and URL that lie outside every
+// enrolled site, sorted, each with its gaps.
+func (n *Network) candidates() {
 	enrolled := n.enrolledSites()
 	cands := map[string]*Candidate{}
 	for _, list := range [][]*Gap{n.Gaps.ByProject, n.Gaps.ByCapability, n.Gaps.ByURL} {
