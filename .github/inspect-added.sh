@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # .github/inspect-added.sh BASE: run `ashyams inspect` on every URL that network/sources.toml
 # lists in the working tree but did not list at git revision BASE (added-sources.sh), as the
-# pull-request check does. Exit 1 when any inspect fails (no readable site index), 0 otherwise.
+# pull-request check does. Exit 1 when any inspect fails (no readable site index, or a claim that
+# would not be current), 0 otherwise.
 #
 # The output is read as a GitHub Actions log, and what inspect prints is publisher text: a line
 # of it starting with "::" would be a workflow command (::error::, ::add-mask::, ::stop-commands::).
@@ -34,7 +35,7 @@ while IFS= read -r url; do
 	echo "::endgroup::"
 done <<<"$added"
 if ((${#failed[@]})); then
-	for url in "${failed[@]}"; do say "inspect found no readable site index at: $url"; done
+	for url in "${failed[@]}"; do say "inspect found no readable site index, or a claim that would not be current, at: $url"; done
 	exit 1
 fi
-echo "Every added source has a readable site index."
+echo "Every added source has a readable site index, and every claim would be current."

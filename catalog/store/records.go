@@ -257,6 +257,23 @@ const (
 // "inconsistent deployment", ...). Unknown values are returned unchanged.
 func HealthLabel(health string) string { return label(claimLabels, health) }
 
+// ClaimHealthText is a claim's health in the words its claim page says it: "current",
+// "cached", "cached: <label>", "no manifest yet: <label>" or "withdrawn". held is whether a
+// manifest is held, cached whether the held one is not the one the site advertises.
+func ClaimHealthText(health string, held, cached bool) string {
+	switch {
+	case health == ClaimWithdrawn:
+		return "withdrawn"
+	case !held:
+		return "no manifest yet: " + HealthLabel(health)
+	case health != ClaimCurrent:
+		return "cached: " + HealthLabel(health)
+	case cached:
+		return "cached"
+	}
+	return "current"
+}
+
 var claimLabels = map[string]string{
 	ClaimOriginUnavailable:   "origin unavailable",
 	ClaimManifestUnreachable: "manifest unreachable",

@@ -14,9 +14,9 @@ func init() {
 }
 
 // runInspect is `ashyams inspect URL [--allow-loopback]` (flags before or after URL). It prints
-// the discovery trail, the site and every claim a refresh would record, and writes nothing.
-// Exit 0 when the URL leads to a readable site index, 1 when it does not (the report says why),
-// 2 for usage.
+// the discovery trail, the site and every claim a refresh would record, with how many would
+// not be current, and writes nothing. Exit 0 when the URL leads to a readable site index and
+// every claim would be current, 1 otherwise (the report says why), 2 for usage.
 func runInspect(e *env, args []string) int {
 	fs := newFlags(e, "inspect", "URL")
 	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 (local drills only)")
@@ -32,7 +32,7 @@ func runInspect(e *env, args []string) int {
 		return 1
 	}
 	fmt.Fprint(e.stdout, rep.String()) // every line made terminal-safe
-	if !rep.OK() {
+	if n, _, _ := rep.NotCurrent(); !rep.OK() || n > 0 {
 		return 1
 	}
 	return 0

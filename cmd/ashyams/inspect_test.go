@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -76,7 +77,7 @@ func TestInspectReportEscapesPublisherText(t *testing.T) {
 	assertInert(t, out)
 	for _, want := range []string{
 		`  name: "Site\n::add-mask::dreamweave\n\x1b[8mhidden"`,
-		`  9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14 "Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred": invalid publication`,
+		`  9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14 "Tallow\n::error title=ashyams::this line is a GitHub Actions workflow command\n\x1b]0;retitled terminal\a\x1b[2J\x1b[31mred": no manifest yet: invalid publication`,
 		`    problem: ::error::quoted from the manifest`,
 		`    links the site index\n::warning::x`,
 		`  issue: \x1b[2Jissue`,
@@ -100,5 +101,37 @@ func TestInspectWordsTheURLAndTheLoopbackFlag(t *testing.T) {
 	rc, out, _ = runCmd("inspect", u, "--allow-loopback")
 	if rc != 1 || !strings.Contains(out, "no site index: the URL "+u+" could not be reached: ") || strings.Contains(out, "enrolled") {
 		t.Errorf("exit %d:\n%s", rc, out)
+	}
+}
+
+// TestInspectExitsNonZeroOnABrokenClaim: the example site as deployed exits 0 with every claim
+// current; with two manifests broken (an unknown field, a version not in the DreamWeave form)
+// the site is still healthy, but the summary counts the two claims that would not be current
+// in their claim pages' words, and inspect exits 1.
+func TestInspectExitsNonZeroOnABrokenClaim(t *testing.T) {
+	rc, out, _ := runCmd("inspect", "--allow-loopback", exampleSite(t, nil))
+	if rc != 0 || !strings.Contains(out, "every claim (3) would be current") {
+		t.Fatalf("the site as deployed: exit %d\n%s", rc, out)
+	}
+	const unknown, version = "/projects/6a1f3c2e-8b4d-4e7a-9c1b-2d3e4f5a6b7c.json", "/projects/7c9d1e3f-5a7b-4c9d-8e1f-3a5b7c9d1e2f.json"
+	u := exampleSiteDigests(t, func(path string, b []byte) []byte {
+		switch path {
+		case unknown:
+			return bytes.Replace(b, []byte(`"status": "active"`), []byte(`"status": "active", "homepage": "x"`), 1)
+		case version:
+			return bytes.Replace(b, []byte(`"version": "0.`), []byte(`"version": "v0.`), 1)
+		}
+		return b
+	}, true)
+	rc, out, _ = runCmd("inspect", "--allow-loopback", u)
+	t.Logf("exit %d\n%s", rc, out)
+	for _, want := range []string{"  health: healthy\n", `"Wickwork": current` + "\n", `"Emberglow": no manifest yet: invalid publication` + "\n",
+		`"Kwama Lanterns": no manifest yet: invalid publication` + "\n", "not current: 2 of 3 claims (2 no manifest yet: invalid publication)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	if rc != 1 {
+		t.Errorf("exit %d, want 1", rc)
 	}
 }

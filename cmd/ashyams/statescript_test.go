@@ -520,12 +520,12 @@ func TestInspectAddedFencesPublisherText(t *testing.T) {
 		t.Errorf("fences unbalanced (%v) or %d reports, want 2 (bad.example and c.example):\n%s", fenced, reports, out)
 	}
 	for _, want := range []string{`\x3a:error file=x::pwned`, `   \x3a:add-mask::secret`, `##\x5berror]legacy`,
-		"inspect found no readable site index at: https://bad.example/"} {
+		"inspect found no readable site index, or a claim that would not be current, at: https://bad.example/"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "no readable site index at: https://c.example/") {
+	if strings.Contains(out, "would not be current, at: https://c.example/") {
 		t.Errorf("a passing inspect was reported as failed:\n%s", out)
 	}
 }

@@ -88,6 +88,26 @@ func (r *InspectReport) OK() bool {
 	return r.Origin != nil && r.Origin.Health == store.OriginHealthy
 }
 
+// healthText is a claim's health as its claim page would say it (store.ClaimHealthText).
+func healthText(c store.Claim) string {
+	return store.ClaimHealthText(c.Health, c.Ingested() != "", c.Ingested() != "" && c.Ingested() != c.AdvertisedSHA256)
+}
+
+// NotCurrent counts the claims a refresh would record as other than current, by their
+// health as the claim page words it, in the order first met.
+func (r *InspectReport) NotCurrent() (n int, by []string, count map[string]int) {
+	count = map[string]int{}
+	for _, c := range r.Claims {
+		if h := healthText(c); h != "current" {
+			if count[h] == 0 {
+				by = append(by, h)
+			}
+			n, count[h] = n+1, count[h]+1
+		}
+	}
+	return n, by, count
+}
+
 // String renders the report for a person: the trail, the site, then one line per claim. It
 // quotes the site (names, URLs, problems quoting its documents), so every line goes through
 // termtext.Line and names through termtext.Quote: nothing in it reaches a terminal or a log
@@ -137,7 +157,7 @@ func (r *InspectReport) String() string {
 		b.WriteString("\n")
 		line("claims (%d):", len(r.Claims))
 		for _, c := range r.Claims {
-			line("  %s %s: %s", c.Project, termtext.Quote(c.Entry.Name), store.HealthLabel(c.Health))
+			line("  %s %s: %s", c.Project, termtext.Quote(c.Entry.Name), healthText(c))
 			if c.Problem != nil {
 				line("    problem: %s", *c.Problem)
 			}
@@ -156,6 +176,17 @@ func (r *InspectReport) String() string {
 				line("    card image: %s", *c.Media.Problem)
 			}
 		}
+	}
+	if n, by, count := r.NotCurrent(); n > 0 {
+		var parts []string
+		for _, h := range by {
+			parts = append(parts, fmt.Sprintf("%d %s", count[h], h))
+		}
+		b.WriteString("\n")
+		line("not current: %d of %d claims (%s)", n, len(r.Claims), strings.Join(parts, ", "))
+	} else if len(r.Claims) > 0 {
+		b.WriteString("\n")
+		line("every claim (%d) would be current", len(r.Claims))
 	}
 	b.WriteString("\nnothing was written; a refresh would record the above.\n")
 	return b.String()
