@@ -1,6 +1,7 @@
 package format
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -110,4 +111,49 @@ func (s *Schema) byFormat(f any) *jsonschema.Schema {
 		return s.events
 	}
 	return s.root
+}
+
+// Listed is one claim of a published catalog with its site, as a reader of an index's
+// catalog.json (this index's or another's) needs it.
+type Listed struct {
+	Project     string // the project id
+	ManifestURL string // the claim's manifest URL
+	Health      string // the claim_health token
+	SiteName    string // the site's name; "" when the catalog gives none
+	IndexURL    string // the site's index URL
+	SiteURL     string // the site's URL; "" when the catalog gives none
+}
+
+// Read reads a published catalog.json named name: JSON in the Network Catalog v1 format, a
+// catalog and not an events list, checked against our schema (the error names the file and
+// the JSON pointer). It returns the claims in the file's order.
+func Read(name string, b []byte) ([]Listed, error) {
+	if err := Validate(name, b); err != nil {
+		return nil, err
+	}
+	var c catalogJSON
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if c.Format != CatalogFormat {
+		return nil, fmt.Errorf("%s: format %q is not a catalog (%q)", name, c.Format, CatalogFormat)
+	}
+	sites := map[string]originJSON{}
+	for _, o := range c.Origins {
+		sites[o.ID] = o
+	}
+	out := make([]Listed, 0, len(c.Claims))
+	for _, cl := range c.Claims {
+		o := sites[cl.Origin]
+		out = append(out, Listed{Project: cl.Project, ManifestURL: cl.ManifestURL, Health: cl.Health,
+			SiteName: deref(o.SiteName), IndexURL: o.IndexURL, SiteURL: deref(o.SiteURL)})
+	}
+	return out, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

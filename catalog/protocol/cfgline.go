@@ -74,7 +74,7 @@ func pathFault(kind cfgKind, v string) string {
 	case len(v) >= 2 && v[1] == ':' && ('a' <= v[0]|0x20 && v[0]|0x20 <= 'z'):
 		return "it starts with a drive letter, where the protocol declares a relative path"
 	case kind == cfgName && strings.IndexFunc(v, seps) > 0:
-		return "a file name holds no / or \\"
+		return "a file name cannot hold / or \\"
 	case kind == cfgName && (v == "." || v == ".."):
 		return "it names a folder, not a file"
 	}

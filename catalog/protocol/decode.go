@@ -16,6 +16,9 @@ type Doc struct {
 	Kind     string    // DocIndex, DocProject, or "" when the kind could not be told
 	Index    *Index    // the site index once it passed the schema; nil otherwise
 	Manifest *Manifest // the manifest once it passed the schema; nil otherwise
+	// Loose is the manifest as far as the typed model holds it, whatever the schema said: for
+	// a check that reads what it can of a faulty manifest. nil when it does not fit the model.
+	Loose *Manifest
 }
 
 // Decode reads b as a DreamWeave document and validates it completely: strict JSON (see
@@ -98,6 +101,9 @@ func decodeFindings(b []byte, want string, e entryWant) (*Doc, []Finding) {
 		findings = append(findings, rulesBeside(findings, integerFields(v))...)
 		var m Manifest
 		err := json.Unmarshal(b, &m) // a schema-invalid manifest decodes as far as it can
+		if err == nil {
+			doc.Loose = &m
+		}
 		if len(findings) == 0 {
 			if err != nil {
 				return doc, []Finding{{Rule: RuleDecode, Message: "the manifest does not fit the typed model: " + err.Error()}}

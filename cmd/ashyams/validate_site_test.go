@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol/validate"
 )
 
 // exampleSite serves the example network's lanterns.example on loopback, every URL in it
@@ -123,7 +124,7 @@ func TestValidateSiteURLReadsEveryManifest(t *testing.T) {
 	}
 	var rules []string
 	for _, line := range strings.Split(out, "\n") {
-		if rest, ok := strings.CutPrefix(line, badURL+": "); ok {
+		if rest, ok := strings.CutPrefix(line, badURL+":"); ok {
 			if _, r, ok := strings.Cut(rest, " ["); ok {
 				rules = append(rules, r[:strings.IndexByte(r, ']')])
 			}
@@ -151,7 +152,7 @@ func TestValidateSiteURLReadsEveryManifest(t *testing.T) {
 	}
 	// --json: the same documents, the broken one invalid with the same rules
 	_, js, _ := runValidateCmd(t, "--json", "--allow-loopback", u)
-	var doc struct{ Documents []validateResult }
+	var doc struct{ Documents []validate.Result }
 	if err := json.Unmarshal([]byte(js), &doc); err != nil {
 		t.Fatal(err)
 	}

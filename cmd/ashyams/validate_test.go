@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol/validate"
 )
 
 const validateCorpus = "../../../shared/corpus"
@@ -35,6 +36,19 @@ func corpusPath(t *testing.T, rel string) string {
 
 const validMinimal = `{"schema_version":"2","document":"project","project":{"id":"7c1e4b2a-9d3f-4e8a-b6c5-2f1a0d9e8b73","name":"N","type":"mod","status":"active","game":"morrowind","tags":[],"maintainers":[],"links":{"page":"https://a.example/","source":"https://a.example/s","issues":"https://a.example/i"},"integrations":{},"media":[],"credits":[]},"channels":{},"releases":[]}`
 
+// alone is the line validate prints for a manifest given without its site index.
+const alone = ": not-checked: digest, identity: no site index was given with this manifest: give its dreamweave.json beside it, as a file or URL\n"
+
+// posOf is the line and column, "LINE:COLUMN", of the first byte of needle in b.
+func posOf(t *testing.T, b []byte, needle string) string {
+	t.Helper()
+	i := bytes.Index(b, []byte(needle))
+	if i < 0 {
+		t.Fatalf("%q is not in the document", needle)
+	}
+	return fmt.Sprintf("%d:%d", bytes.Count(b[:i], []byte("\n"))+1, len([]rune(string(b[bytes.LastIndexByte(b[:i], '\n')+1:i])))+1)
+}
+
 func writeTemp(t *testing.T, name, content string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
@@ -48,7 +62,7 @@ func TestValidateRealDocuments(t *testing.T) {
 	idx := corpusPath(t, "www/dreamweave-mp.github.io/Morrobroom/dreamweave.json")
 	man := corpusPath(t, "www/dreamweave-mp.github.io/S3LightFixes/dreamweave/projects/55e873c9-1ddc-4b13-b59a-0eb790bb2565.json")
 	// each alone: given together, a manifest of another site is one the index does not list
-	for doc, want := range map[string]string{idx: idx + ": valid site index\n", man: man + ": valid project manifest\n"} {
+	for doc, want := range map[string]string{idx: idx + ": valid site index\n", man: man + alone + man + ": valid project manifest\n"} {
 		rc, out, errs := runValidateCmd(t, doc)
 		if rc != 0 {
 			t.Fatalf("exit %d\n%s%s", rc, out, errs)
@@ -60,7 +74,8 @@ func TestValidateRealDocuments(t *testing.T) {
 }
 
 func TestValidateInvalidPrintsPointerRuleAndVerdict(t *testing.T) {
-	bad := writeTemp(t, "bad.json", strings.Replace(validMinimal, `"type":"mod"`, `"type":"modlist","extra":1`, 1))
+	doc := strings.Replace(validMinimal, `"type":"mod"`, `"type":"modlist","extra":1`, 1)
+	bad := writeTemp(t, "bad.json", doc)
 	good := writeTemp(t, "good.json", validMinimal)
 	rc, out, _ := runValidateCmd(t, bad, good)
 	if rc != 1 {
@@ -68,9 +83,11 @@ func TestValidateInvalidPrintsPointerRuleAndVerdict(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	want := []string{
-		bad + `: /project/extra [additionalProperties] unknown field "extra" is not allowed here`,
-		bad + `: /project/type [enum] field "type" (/project/type): value must be one of`,
+		bad + ":" + posOf(t, []byte(doc), `"extra"`) + `: /project/extra [additionalProperties] unknown field "extra" is not allowed here`,
+		bad + ":" + posOf(t, []byte(doc), `"type"`) + `: /project/type [enum] field "type" (/project/type): value must be one of`,
+		bad + alone[:len(alone)-1],
 		bad + ": invalid project manifest (2 findings)",
+		good + alone[:len(alone)-1],
 		good + ": valid project manifest",
 	}
 	if len(lines) != len(want) {
@@ -99,8 +116,11 @@ func TestValidateRuleFindings(t *testing.T) {
 	}
 	bad := writeTemp(t, "heads.json", string(edited))
 	rc, out, _ := runValidateCmd(t, bad)
-	want := bad + `: /channels/stable/version [channel-heads] channels.stable.version is "1.0.0" but the channel's head (its highest-precedence available release) is "1.1.0"
-` + bad + ": invalid project manifest (1 finding)\n"
+	at := posOf(t, edited, `"stable": {`)
+	line := 0
+	fmt.Sscanf(at, "%d", &line)
+	want := bad + fmt.Sprintf(":%d:7", line+1) + `: /channels/stable/version [channel-heads] channels.stable.version is "1.0.0" but the channel's head (its highest-precedence available release) is "1.1.0"
+` + bad + alone + bad + ": invalid project manifest (1 finding)\n"
 	if rc != 1 || out != want {
 		t.Errorf("exit %d\n%s\nwant\n%s", rc, out, want)
 	}
@@ -143,9 +163,9 @@ func TestValidateVerdicts(t *testing.T) {
 	for _, tc := range []struct {
 		name, content, want string
 	}{
-		{"newer protocol", `{"schema_version":"3","document":"project"}`, `: /schema_version [newer-protocol] schema_version "3": the document speaks a newer protocol`},
+		{"newer protocol", `{"schema_version":"3","document":"project"}`, `:1:2: /schema_version [newer-protocol] schema_version "3": the document speaks a newer protocol`},
 		{"not DreamWeave", `{"name":"package.json"}`, ": not a DreamWeave document"},
-		{"duplicate key", `{"schema_version":"2","schema_version":"2"}`, `: /schema_version [duplicate-key] duplicate key "schema_version"`},
+		{"duplicate key", `{"schema_version":"2","schema_version":"2"}`, `:1:2: /schema_version [duplicate-key] duplicate key "schema_version"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := writeTemp(t, "doc.json", tc.content)
@@ -183,7 +203,7 @@ func TestValidateSizeLimit(t *testing.T) {
 	}
 	exact := write("exact.json", protocol.MaxDocumentBytes)
 	rc, out, _ := runValidateCmd(t, exact)
-	if rc != 0 || out != exact+": valid project manifest\n" {
+	if rc != 0 || out != exact+alone+exact+": valid project manifest\n" {
 		t.Errorf("exactly 16 MiB: exit %d\n%s", rc, out)
 	}
 	for _, tc := range []struct {
@@ -198,7 +218,7 @@ func TestValidateSizeLimit(t *testing.T) {
 		}
 		rc, out, _ = runValidateCmd(t, "--json", p)
 		var got struct {
-			Documents []validateResult `json:"documents"`
+			Documents []validate.Result `json:"documents"`
 		}
 		if err := json.Unmarshal([]byte(out), &got); err != nil || rc != 1 || len(got.Documents) != 1 {
 			t.Fatalf("--json, %d bytes: exit %d, %v\n%s", tc.size, rc, err, out)
@@ -248,7 +268,7 @@ func TestValidateURL(t *testing.T) {
 	defer srv.Close()
 	u := srv.URL + "/dreamweave/projects/x.json"
 	rc, out, _ := runValidateCmd(t, "--allow-loopback", u)
-	if rc != 0 || out != u+": valid project manifest\n" {
+	if rc != 0 || out != u+alone+u+": valid project manifest\n" {
 		t.Errorf("with --allow-loopback: exit %d\n%s", rc, out)
 	}
 	rc, out, _ = runValidateCmd(t, u)
@@ -273,7 +293,7 @@ func TestValidateURL(t *testing.T) {
 		t.Errorf("announced 16 MiB + 1 byte: exit %d\n%s\nwant\n%s", rc, out, want)
 	}
 	rc, out, _ = runValidateCmd(t, "--allow-loopback", srv.URL+"/exact.json")
-	if rc != 0 || out != srv.URL+"/exact.json: valid project manifest\n" {
+	if rc != 0 || out != srv.URL+"/exact.json"+alone+srv.URL+"/exact.json: valid project manifest\n" {
 		t.Errorf("exactly 16 MiB body: exit %d\n%s", rc, out)
 	}
 	rc, out, _ = runValidateCmd(t, "file:///etc/passwd")
@@ -300,8 +320,9 @@ func TestValidateOutputPrintable(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	want := []string{
-		p + `: /project/\x1b]0;owned\a [additionalProperties] unknown field "\x1b]0;owned\a" is not allowed here`,
-		p + `: /project/type [enum] field "type" (/project/type): value must be one of`,
+		p + `:1:` + posOf(t, []byte(doc), `"\u001b]0`)[2:] + `: /project/\x1b]0;owned\a [additionalProperties] unknown field "\x1b]0;owned\a" is not allowed here`,
+		p + `:1:` + posOf(t, []byte(doc), `"type"`)[2:] + `: /project/type [enum] field "type" (/project/type): value must be one of`,
+		p + alone[:len(alone)-1],
 		p + `: invalid project manifest (2 findings)`,
 		strings.ReplaceAll(missing, "\x1b", `\x1b`) + `: unreadable: stat ` + strings.ReplaceAll(missing, "\x1b", `\x1b`) + `: no such file or directory`,
 	}
@@ -346,6 +367,7 @@ func TestValidateIndexWithManifests(t *testing.T) {
 	if err := os.WriteFile(p, bytes.Replace(b, []byte(`"id": "`+edited+`"`), []byte(`"id": "`+other+`"`), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	nb, _ := os.ReadFile(p)
 	if rc, out, _ := runValidateCmd(t, p); rc != 0 {
 		t.Fatalf("a manifest alone is validated alone: exit %d\n%s", rc, out)
 	}
@@ -354,9 +376,9 @@ func TestValidateIndexWithManifests(t *testing.T) {
 		t.Errorf("exit %d, want 1", rc)
 	}
 	for _, want := range []string{
-		p + ": (document) [manifest-sha256] the manifest's bytes hash to ",
+		p + ":1:1: (document) [manifest-sha256] the manifest's bytes hash to ",
 		"but dreamweave.json /projects/1 (http://lanterns.example/projects/" + edited + ".json) advertises manifest_sha256 ",
-		p + `: /project/id [id-match] project.id "` + other + `" differs from the id "` + edited + `" of the index entry`,
+		p + ":" + posOf(t, nb, `"id": "`+other) + `: /project/id [id-match] project.id "` + other + `" differs from the id "` + edited + `" of the index entry`,
 		p + ": invalid project manifest (2 findings)",
 		"projects/" + other + ".json: valid project manifest",
 	} {
@@ -366,7 +388,7 @@ func TestValidateIndexWithManifests(t *testing.T) {
 	}
 	// --json carries the same findings
 	_, js, _ := runValidateCmd(t, append([]string{"--json"}, files...)...)
-	var doc struct{ Documents []validateResult }
+	var doc struct{ Documents []validate.Result }
 	if err := json.Unmarshal([]byte(js), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +408,7 @@ func TestValidateIndexWithManifests(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc, out, _ = runValidateCmd(t, "dreamweave.json", "old/stray.json")
-	if rc != 1 || !strings.Contains(out, "old/stray.json: (document) [not-listed] no entry of the site index dreamweave.json points at this manifest") {
+	if rc != 1 || !strings.Contains(out, "old/stray.json:1:1: (document) [not-listed] no entry of the site index dreamweave.json points at this manifest") {
 		t.Errorf("not listed: exit %d\n%s", rc, out)
 	}
 }
@@ -412,26 +434,6 @@ func TestValidateJSONEscapesC1(t *testing.T) {
 	var got struct{ Documents []struct{ Source string } }
 	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Documents) != 1 || got.Documents[0].Source != p {
 		t.Errorf("decodes to %+v (%v), want the source %q", got, err, p)
-	}
-}
-
-// TestPointsAtComparesCanonicalURLs: an index entry names a manifest given on the command line
-// when both spell one URL in the crawler's canonical form (host case, dot segments, default
-// port), and not when the paths differ.
-func TestPointsAtComparesCanonicalURLs(t *testing.T) {
-	for _, c := range []struct {
-		index, manifest, src string
-		want                 bool
-	}{
-		{"https://Mods.Example/site/dreamweave.json", "p/x.json", "https://mods.example/site/p/x.json", true},
-		{"https://mods.example/site/dreamweave.json", "./p/../p/x.json", "https://mods.example:443/site/p/x.json", true},
-		{"https://mods.example/site/dreamweave.json", "https://MODS.example/site/p/x.json", "https://mods.example/site/p/x.json", true},
-		{"https://mods.example/site/dreamweave.json", "p/x.json", "https://mods.example/site/p/y.json", false},
-		{"https://mods.example/site/dreamweave.json", "p/x.json", "https://other.example/site/p/x.json", false},
-	} {
-		if got := pointsAt(c.index, c.manifest, c.src) >= 0; got != c.want {
-			t.Errorf("pointsAt(%q, %q, %q) matched = %v, want %v", c.index, c.manifest, c.src, got, c.want)
-		}
 	}
 }
 

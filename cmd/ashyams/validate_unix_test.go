@@ -48,7 +48,7 @@ func TestValidateNotRegular(t *testing.T) {
 		want += c.path + ": unreadable: " + c.what + ", not a regular file: validate reads only regular files (a pipe or device can block or never end)\n"
 	}
 	args = append(args, good)
-	want += good + ": valid project manifest\n"
+	want += good + alone + good + ": valid project manifest\n"
 
 	type result struct {
 		rc  int

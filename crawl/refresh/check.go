@@ -16,6 +16,9 @@ type ManifestCheck struct {
 	Health   string             // the claim health a refresh records (store.ClaimCurrent when accepted)
 	Problem  string             // why the manifest's bytes could not be checked; "" when they were
 	Findings []protocol.Finding // every finding of the served bytes against the entry; none when accepted
+
+	want protocol.IndexEntry // the entry
+	body []byte              // the bytes served; nil when none were read
 }
 
 // manifestChecks collects, from the claims' goroutines, every manifest a read fetched.
@@ -49,11 +52,12 @@ func (mc *manifestChecks) checks(mem *memState, origin *store.Origin) []Manifest
 	}
 	var out []ManifestCheck
 	for id, f := range mc.seen {
-		c := ManifestCheck{ID: id, Entry: place[id], URL: mc.urls[id], Health: store.ClaimCurrent}
+		c := ManifestCheck{ID: id, Entry: place[id], URL: mc.urls[id], Health: store.ClaimCurrent, want: f.entry}
 		body := f.body
 		if body == nil {
 			body = f.served
 		}
+		c.body = body
 		switch {
 		case body == nil:
 			c.Health, c.Problem = f.health, f.problem

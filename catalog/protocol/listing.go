@@ -1,0 +1,54 @@
+package protocol
+
+// Listing is what an index's published catalog says about the network, as the two rules
+// below read it: which project ids it lists, and which site claims an id.
+type Listing struct {
+	Source string // where the catalog was read (a file or URL), for messages
+	// Listed reports whether the catalog lists a claim for project id.
+	Listed func(id string) bool
+	// Elsewhere is the name and index URL of a site other than the publisher's that the
+	// catalog lists as publishing id; ok is false when none does.
+	Elsewhere func(id string) (name, indexURL string, ok bool)
+}
+
+// Rule ids of the checks against a published catalog. Neither makes a document invalid: the
+// crawler accepts it, and the index shows the consequence.
+const (
+	RuleUnlistedTarget   = "unlisted-target"   // a relationship to a project id the catalog does not list
+	RuleIdentityConflict = "identity-conflict" // a project id another site already publishes
+)
+
+// UnlistedTargets finds, in every release of m (development builds included), each
+// relationship to a project id l does not list: nobody the index reads publishes it, so the
+// index shows it among its gaps. known reports ids published beside m (its own site's).
+func UnlistedTargets(m *Manifest, l Listing, known func(id string) bool) []Finding {
+	var fs findings
+	for i, r := range m.Releases {
+		for k, rel := range r.Relationships {
+			if rel.Project == "" || l.Listed(rel.Project) || known(rel.Project) {
+				continue
+			}
+			named := phrase{}
+			if rel.Name != "" {
+				named = phrase{" (%q)", []any{pub(rel.Name)}}
+			}
+			fs.add(Pointer("releases", i, "relationships", k, "project"), RuleUnlistedTarget,
+				"release %q %s project %q%s, which no site in the catalog %s publishes: the index lists it among its gaps",
+				pub(r.Version), pub(rel.Kind), pub(rel.Project), named, pub(l.Source))
+		}
+	}
+	return printableFindings(fs)
+}
+
+// Conflict is the finding at ptr when another site in l already publishes project id: the
+// same id published here too makes an identity conflict.
+func Conflict(ptr, id string, l Listing) (Finding, bool) {
+	name, u, ok := l.Elsewhere(id)
+	if !ok {
+		return Finding{}, false
+	}
+	f := found(ptr, RuleIdentityConflict,
+		"project id %q is already published by the site %q (%s) in the catalog %s: published here too, it makes an identity conflict, and the index shows both claims and prefers neither",
+		pub(id), pub(name), pub(u), pub(l.Source))
+	return printableFindings([]Finding{f})[0], true
+}
