@@ -27,6 +27,11 @@
 //     SDL's box blocks until it is clicked (without X fonts SDL cannot draw it and returns
 //     after about 0.4 s). Run gives the engine a pseudo-terminal as stdin, and an Xvfb
 //     display: it opens its OpenGL window before it loads content.
+//   - A UTF-8 byte-order mark is part of line 1: "\ufeffdata=X" is an unknown key, ignored, and a
+//     comment, blank or [section] line 1 is fatal ("Error: the options configuration file
+//     contains an invalid line '\ufeff@h X'": 0.47 escapes "#" as "@h" before it parses).
+//   - "Content file specified more than once" compares names exactly: content=Morrowind.esm
+//     and content=morrowind.ESM load the one file twice.
 //   - It needs no real base game: a content file needs only a TES3 header (Plugin), an
 //     archive only a BSA header, and a master's recorded size is not checked.
 //

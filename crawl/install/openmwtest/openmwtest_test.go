@@ -93,6 +93,12 @@ func TestEngineReadsCfgAsSpecSays(t *testing.T) {
 			loaded([]string{odd}, "Q.esp")},
 		{"a byte-order mark loses the first line", "\ufeffdata=" + d1 + "\n" + launcher + "content=A.esp\n", "",
 			stopped("Error: Failed loading A.esp: the content file does not exist", baseData, baseContent...)},
+		{"a byte-order mark before a comment makes line 1 invalid", "\ufeff# launcher\n" + launcher, "",
+			stopped("Error: the options configuration file contains an invalid line '\ufeff@h launcher'", nil)},
+		{"a repeat differing in case loads the file twice", launcher + "content=morrowind.ESM\n", "",
+			loaded(nil, "Morrowind.esm")},
+		{"an unquoted path is cut at a tab", launcher + "data=" + filepath.Join(root, "00") + "\tCore\n", "",
+			loaded([]string{filepath.Join(root, "00")})},
 		{"the same cfg without the byte-order mark", "data=" + d1 + "\n" + launcher + "content=A.esp\n", "",
 			func(t *testing.T, r Result) {
 				// d1 comes first: the engine adds data folders in the order the lines give them.
