@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -306,4 +307,59 @@ func rebuild(rep validate.Report) string {
 		}
 	}
 	return b.String()
+}
+
+// TestPublishersCIStep: the GitHub Actions step of docs/publishers.md pins every action by a
+// full commit SHA, installs this module's command, and its validate line, run on a site built
+// in the Mod Template's layout (public/dreamweave.json, public/dreamweave/projects/*.json),
+// passes the example site as deployed and fails it with a manifest changed after its index.
+func TestPublishersCIStep(t *testing.T) {
+	doc := readFile(t, "../../docs/publishers.md")
+	_, block, ok := strings.Cut(doc, "```yaml\n")
+	block, _, _ = strings.Cut(block, "```")
+	if !ok || block == "" {
+		t.Fatal("docs/publishers.md has no yaml block")
+	}
+	pinned := regexp.MustCompile(`^\s*(?:-\s+)?uses:\s+[\w.-]+/[\w./-]+@[0-9a-f]{40} # v\d+(?:\.\d+){0,2}$`)
+	var validateLine string
+	for _, line := range strings.Split(block, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case strings.Contains(line, "uses:") && !pinned.MatchString(line):
+			t.Errorf("%q is not pinned to a full commit SHA with a # vX comment", strings.TrimSpace(line))
+		case strings.HasPrefix(l, "ashyams validate "):
+			validateLine = l
+		}
+	}
+	if !strings.Contains(block, `go install "github.com/DreamWeave-MP/ashyams-go/cmd/ashyams@$ASHYAMS_REF"`) || validateLine == "" {
+		t.Fatalf("the step does not install ashyams and run validate:\n%s", block)
+	}
+	files := lanterns(t)
+	os.MkdirAll("public/dreamweave/projects", 0o755)
+	for _, f := range files[1:] {
+		os.Rename(f, "public/dreamweave/"+f)
+	}
+	index := strings.ReplaceAll(readFile(t, files[0]), "http://lanterns.example/projects/", "http://lanterns.example/dreamweave/projects/")
+	os.WriteFile("public/dreamweave.json", []byte(index), 0o644)
+	run := func() (int, string) {
+		var args []string
+		for _, a := range strings.Fields(strings.TrimPrefix(validateLine, "ashyams validate ")) {
+			m, _ := filepath.Glob(a)
+			args = append(args, m...)
+		}
+		if len(args) != 4 {
+			t.Fatalf("%q names %q", validateLine, args)
+		}
+		rc, out, _ := runValidateCmd(t, args...)
+		return rc, out
+	}
+	if rc, out := run(); rc != 0 {
+		t.Fatalf("the site as deployed: exit %d\n%s", rc, out)
+	}
+	f, _ := os.OpenFile("public/dreamweave/"+emberglowFile, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("\n")
+	f.Close()
+	if rc, out := run(); rc != 1 || !strings.Contains(out, "[manifest-sha256]") {
+		t.Errorf("a manifest changed after its index: exit %d\n%s", rc, out)
+	}
 }
