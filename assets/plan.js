@@ -24,7 +24,7 @@
 //   install: for the installer, JSON, one per entry in load order: {key, project, site, name,
 //     version, folder (under root), path (root and folder, as the page shows it), installs,
 //     valid, refused ([{field, value, reason}]), requires (the keys of the planned claims it
-//     requires), components [{id, path (in the archive),
+//     requires), critical_extensions (as the data gives them), components [{id, path (in the archive),
 //     folder (under root, "/" between names)}], artifacts [{id, format, filename, size,
 //     sha256, platform, sources [{url, kind, name}]}] (those the writer took), lines (the
 //     claim's openmw.cfg lines, in file order)}; a claim that is not valid, refused or has no
@@ -875,6 +875,7 @@
       var c = e.c, ok = e.valid && c.installs && !e.refused.length;
       return { key: e.key, project: c.project, site: c.site, name: c.name, version: c.release ? c.release.version : "",
         folder: folderName(c), path: e.folder, installs: c.installs, valid: e.valid, refused: e.refused, requires: e.deps,
+        critical_extensions: c.critical_extensions || [],
         components: c.components.filter(function (comp) { return ok && e.sel.has(comp.id); }).map(function (comp) {
           return { id: comp.id, path: comp.path, folder: cfg.path("/", [["id", folderName(c)], ["path", comp.path]]).text.slice(1) };
         }),

@@ -58,8 +58,10 @@ type Claim struct {
 	// component selection is valid. Refused: the values of it the writer refused. A claim
 	// that does not install, is not valid or has a refusal has no Components and no Lines.
 	Installs bool `json:"installs"`
-	// Requires are the keys of the planned claims it requires.
+	// Requires are the keys of the planned claims it requires; Critical the release's
+	// critical_extensions, when the data parts carry them.
 	Requires []string  `json:"requires"`
+	Critical []string  `json:"critical_extensions"`
 	Valid    bool      `json:"valid"`
 	Refused  []Refusal `json:"refused"`
 	// Components are the selected components, in the release's order.

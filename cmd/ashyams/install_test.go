@@ -123,3 +123,48 @@ func TestInstallCommandUsage(t *testing.T) {
 		}
 	}
 }
+
+// The player's commands of README.md and docs/players.md, word for word.
+const (
+	playerInstall   = `ashyams install 'https://dreamweave-mp.github.io/ashyams-go/plan/#add=1968bc35-2839-4a92-9161-17481e76896d' --mods ~/OpenMW-Mods --openmw-cfg ~/.config/openmw/openmw.cfg`
+	playerUpdate    = `ashyams update --mods ~/OpenMW-Mods`
+	playerUninstall = `ashyams uninstall --mods ~/OpenMW-Mods`
+)
+
+// TestPlayersCommands runs the player's commands as the docs write them, against an index on
+// loopback in place of the live one (and --allow-loopback), answering yes on a terminal:
+// install, update after a new release, uninstall back to the openmw.cfg as it was.
+func TestPlayersCommands(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	n := installtest.New(t)
+	p := installtest.Project{ID: "1968bc35-2839-4a92-9161-17481e76896d", Name: "CHIM Climbing", Version: "1.0"}
+	n.Publish(p)
+	cfg := filepath.Join(home, ".config", "openmw", "openmw.cfg")
+	os.MkdirAll(filepath.Dir(cfg), 0o755)
+	launcher := "data=\"/games/Morrowind/Data Files\"\ncontent=Morrowind.esm\ncontent=Tribunal.esm\ncontent=Bloodmoon.esm\n"
+	os.WriteFile(cfg, []byte(launcher), 0o644)
+	args := func(cmd string) []string {
+		cmd = strings.NewReplacer("https://dreamweave-mp.github.io/ashyams-go/", n.Index(), "~/", home+"/", "'", "").Replace(cmd)
+		return append(strings.Fields(cmd)[1:], "--allow-loopback")
+	}
+	rc, out, errs := runIn("y\n", true, args(playerInstall)...)
+	if rc != 0 || !strings.Contains(out, "CHIM Climbing 1.0 ("+p.ID+"/mods-example-126c5648): install, into CHIM-Climbing-1968bc35") {
+		t.Fatalf("install: exit %d\n%s\n%s", rc, out, errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "OpenMW-Mods", "CHIM-Climbing-1968bc35", "CHIM Climbing.esp")); string(b) != "TES3 CHIM Climbing" {
+		t.Errorf("installed: %q", b)
+	}
+	p.Version = "1.1"
+	n.Publish(p)
+	if rc, out, errs = runIn("y\n", true, args(playerUpdate)...); rc != 0 || !strings.Contains(out, "CHIM Climbing 1.1 ("+p.ID+"/mods-example-126c5648): update from 1.0") {
+		t.Errorf("update: exit %d\n%s\n%s", rc, out, errs)
+	}
+	uninstall := args(playerUninstall)
+	if rc, out, errs = runIn("y\n", true, uninstall[:len(uninstall)-1]...); rc != 0 {
+		t.Errorf("uninstall: exit %d\n%s\n%s", rc, out, errs)
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != launcher {
+		t.Errorf("openmw.cfg after uninstall:\n%s", b)
+	}
+}

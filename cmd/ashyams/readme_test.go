@@ -21,6 +21,8 @@ var readmeByTest = map[string][2]string{
 		"add_test.go", "TestAddAppendsEntryKeepingEveryByte"},
 	// docs/adoption.md's first refresh: run on the corpus state under realnet.py.
 	`git -C state status --short`: {"continuation_test.go", "TestContinueTheReferenceState"},
+	// README.md's command for players, run against a loopback index.
+	playerInstall: {"install_test.go", "TestPlayersCommands"},
 }
 
 // sectionsByTest maps a guide's section ("file#H2" or "file#H2 > H3") to the test that runs
@@ -31,6 +33,7 @@ var sectionsByTest = map[string][2]string{
 	"adoption.md#Take over > 3. The first refresh": {},
 	"adoption.md#Hand back":                        {"handback_test.go", "TestHandBackRunbook"},
 	"adoption.md#Drop this index's commits":        {"handback_test.go", "TestHandBackRunbook"},
+	"players.md#Install a plan in three steps":     {"install_test.go", "TestPlayersCommands"},
 }
 
 // docBlock is one ```sh block of a guide: the file's base name, the headings it sits under

@@ -185,8 +185,8 @@ func needs(v any, name string) bool {
 
 // TestWorkflowsHardened: every action in every workflow is pinned to a full commit SHA with its
 // version in a comment, every checkout keeps no credential (persist-credentials: false: each
-// job here reads publisher data or a pull request's code), and the job's token appears in one
-// step only, the one that pushes the state.
+// job here reads publisher data or a pull request's code), and the job's token appears in two
+// steps only, the one that pushes the state and the one that attaches a release's programs.
 func TestWorkflowsHardened(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "..", ".github", "workflows", "*.yml"))
 	if err != nil || len(files) < 2 {
@@ -220,14 +220,39 @@ func TestWorkflowsHardened(t *testing.T) {
 				}
 				if token.MatchString(text) {
 					tokenSteps = append(tokenSteps, filepath.Base(f)+" "+name+" "+s.Name)
-					if !strings.Contains(s.Run, "state.sh push") {
-						t.Errorf("%s job %s: step %q holds the token but does not push", filepath.Base(f), name, s.Name)
+					if !strings.Contains(s.Run, "state.sh push") && !strings.Contains(s.Run, "gh release upload") {
+						t.Errorf("%s job %s: step %q holds the token but neither pushes nor attaches a release", filepath.Base(f), name, s.Name)
 					}
 				}
 			}
 		}
 	}
-	if len(tokenSteps) != 1 {
-		t.Errorf("steps holding the token: %q; want exactly the one that pushes", tokenSteps)
+	if len(tokenSteps) != 2 {
+		t.Errorf("steps holding the token: %q; want exactly the one that pushes and the one that attaches a release", tokenSteps)
+	}
+}
+
+// TestReleaseWorkflowBuildsEveryPlatform: the release workflow builds ashyams for Linux,
+// Windows and macOS on amd64 and arm64, as .ci/run's cross-builds do, and attaches the
+// programs with their SHA256SUMS.
+func TestReleaseWorkflowBuildsEveryPlatform(t *testing.T) {
+	const targets = "linux/amd64 linux/arm64 windows/amd64 windows/arm64 darwin/amd64 darwin/arm64"
+	b, err := os.ReadFile(filepath.Join("..", "..", ".github", "workflows", "release.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile(filepath.Join("..", "..", ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"release.yml": string(b), ".ci/run": string(ci)} {
+		if !strings.Contains(text, "for target in "+targets+"; do") {
+			t.Errorf("%s does not build for %s", name, targets)
+		}
+	}
+	for _, want := range []string{"tags: [\"v*\"]", "sha256sum -- * > SHA256SUMS", "gh release upload \"$TAG\"", "./cmd/ashyams"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("release.yml lacks %q", want)
+		}
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/netip"
 	"net/url"
 	"os"
@@ -24,42 +26,53 @@ type Planned struct {
 	Version string `json:"version"`
 }
 
-// maxPlanFile bounds a plan file.
-const maxPlanFile = 1 << 20
-
-// ReadPlan reads PLAN: a plan link as it is, or a plan file (schemas/ashyams-plan-1), whose
-// link and planned claims it returns.
+// ReadPlan reads PLAN: a plan link as it is, or a plan file (schemas/ashyams-plan-1, at most
+// 1 MiB), whose link and planned claims it returns.
 func ReadPlan(arg string) (string, []Planned, error) {
 	if strings.HasPrefix(arg, "https://") || strings.HasPrefix(arg, "http://") {
 		return arg, nil, nil
 	}
-	f, err := os.Open(arg)
+	var p struct {
+		Format, Link string
+		Planned      []Planned
+	}
+	found, err := readJSON(arg, 1<<20, schemas.PlanFile, &p)
+	if !found {
+		err = errors.New("it is neither a plan link (https://.../plan/#...) nor a file")
+	}
 	if err != nil {
-		return "", nil, fmt.Errorf("the plan %s is neither a plan link (https://.../plan/#...) nor a plan file: %w", arg, err)
+		return "", nil, fmt.Errorf("the plan %s is refused: %w", arg, err)
+	}
+	return p.Link, p.Planned, nil
+}
+
+// readJSON decodes the file at path into v once it passes the schema, reading at most max
+// bytes. It reports false, and no error, when there is no file.
+func readJSON(path string, max int64, schema string, v any) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	} else if err != nil {
+		return true, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxPlanFile+1))
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return "", nil, err
+		return true, err
 	}
-	s, err := schemas.Compile(schemas.FS, schemas.PlanFile)
-	if err == nil && len(b) > maxPlanFile {
-		err = fmt.Errorf("it is over %d KiB", maxPlanFile>>10)
+	s, err := schemas.Compile(schemas.FS, schema)
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("it is over %d KiB", max>>10)
 	}
 	if err == nil {
 		err = schemas.Validate(s, b)
 	}
-	var p struct {
-		Link    string    `json:"link"`
-		Planned []Planned `json:"planned"`
-	}
 	if err == nil {
-		err = json.Unmarshal(b, &p)
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		err = dec.Decode(v)
 	}
-	if err != nil {
-		return "", nil, fmt.Errorf("the plan file %s is refused: %w", arg, err)
-	}
-	return p.Link, p.Planned, nil
+	return true, err
 }
 
 // index reads the files an index publishes: its plan page, the data parts under plan/data/

@@ -79,8 +79,6 @@ type Change struct {
 	Skipped, Warnings, Left []string
 	// Cfg and Settings are the blocks' lines after the change.
 	Cfg, Settings []LockLine
-	// Download is the bytes to download (not in the cache) for the new and updated claims.
-	Download int64
 
 	o       Options
 	old     *Lock
@@ -95,8 +93,8 @@ func (r *Refused) Error() string {
 	return "the plan cannot be installed:\n  " + strings.Join(r.Reasons, "\n  ")
 }
 
-// Install plans the plan (a link or a plan file, ReadPlan) for o.Mods. A mods folder that has
-// a lock of another plan is refused: update it, or uninstall first.
+// Install plans the plan (a link or a plan file, ReadPlan) for o.Mods; a mods folder that
+// holds an install of another plan is refused.
 func Install(ctx context.Context, plan string, o Options) (*Change, error) {
 	link, planned, err := ReadPlan(plan)
 	if err != nil {
@@ -110,8 +108,8 @@ func Install(ctx context.Context, plan string, o Options) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	if old != nil && old.Index != c.Index {
-		return nil, fmt.Errorf("%s holds an install from the index %s: run `ashyams update`, or `ashyams uninstall` first", o.Mods, old.Index)
+	if old != nil && old.Link != c.Link {
+		return nil, fmt.Errorf("%s holds an install of another plan, %s: run `ashyams update`, or `ashyams uninstall` first", o.Mods, old.Link)
 	}
 	for _, p := range planned {
 		if cl := c.claim(p.Project + "/" + p.Site); cl == nil || cl.Version != p.Version {
@@ -286,6 +284,11 @@ func (c *Change) add(pc engine.Claim, h health) string {
 	case !pc.Valid:
 		return "its release offers no valid component selection"
 	}
+	for _, x := range pc.Critical {
+		if x != "openmw" {
+			return fmt.Sprintf("its release names the critical extension %q, which this program does not apply (it applies openmw)", x)
+		}
+	}
 	if h.stale() {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: this index holds only a cached copy of it (health %q), which may no longer be the publisher's", label(pc.Name, pc.Version, pc.Key), h.Health))
 	}
@@ -341,37 +344,25 @@ func (c *Change) dropped(cat map[string]health) {
 	}
 }
 
-// findingWords say the plan's findings (plan.js) that do not stop an install, in a line:
-// {1} is the claim the finding is about, {2} the other one.
+// findingWords say the plan's findings (plan.js) in a line, {1} the claim it is about and {2}
+// the other; "" for those said elsewhere, the kind itself for the rest.
 var findingWords = map[string]string{
-	"conflict":           "{1} declares a conflict with {2}",
-	"missing":            "{1} requires something no claim in this index provides",
-	"version":            "{1} requires a version of {2} other than the one planned",
-	"version-unchecked":  "{1} names a version of {2} that cannot be checked",
-	"recommends":         "{1} recommends something not in the plan",
-	"release-status":     "{1}: its release is yanked or deprecated",
-	"two-claims":         "{2} is another site's claim of the project of {1}; only {1} is planned",
-	"runtime":            "{1} declares another OpenMW version than yours",
-	"lua":                "{1} declares another Lua API revision than yours",
-	"cycle":              "projects of the plan require each other",
-	"content-cycle":      "content files of the plan are declared to load before each other",
-	"needs-content":      "{1} needs a content file nothing in the plan or the base game provides",
-	"needs-base":         "{1} needs the base game's files, which the plan leaves out",
-	"selection-refused":  "{1}: a component choice of the link is not a valid selection and was left out",
-	"same-file":          "{2} names a file {1} names already; it is listed once",
-	"base-file":          "{1} names one of the base game's files; it is listed once",
-	"not-found":          "the link names a project this index does not list",
-	"link":               "the link's value is refused",
-	"no-openmw":          "",
-	"refused":            "",
-	"no-valid-selection": "",
+	"conflict":          "{1} declares a conflict with {2}",
+	"missing":           "{1} requires something this index does not list",
+	"version":           "{1} requires another version of {2}",
+	"release-status":    "{1}: its release is yanked or deprecated",
+	"two-claims":        "{2} is another site's claim of {1}'s project; {1} is planned",
+	"runtime":           "{1} declares another OpenMW version than yours",
+	"needs-content":     "{1} needs a content file the plan does not have",
+	"selection-refused": "{1}: a component choice of the link was left out",
+	"no-openmw":         "", "refused": "", "no-valid-selection": "",
 }
 
 // findingText says a finding of the plan in a line ("" for one said elsewhere).
 func findingText(f engine.Finding, c *Change) string {
 	words, ok := findingWords[f.Kind]
 	if !ok {
-		words = "the plan notes " + f.Kind + " about {1}"
+		words = "the plan notes " + f.Kind + ": {1} {2}"
 	}
 	if words == "" {
 		return ""
@@ -382,7 +373,7 @@ func findingText(f engine.Finding, c *Change) string {
 		}
 		return k
 	}
-	s := strings.NewReplacer("{1}", name(f.Key), "{2}", name(f.Other)).Replace(words)
+	s := strings.TrimSpace(strings.NewReplacer("{1}", name(f.Key), "{2}", name(f.Other)).Replace(words))
 	if f.Field != "" {
 		s += fmt.Sprintf(": the %s %q %s", f.Field, f.Value, f.Reason)
 	}

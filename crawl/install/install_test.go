@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/assets/engine"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/install/installtest"
 )
@@ -131,6 +132,9 @@ func TestInstall(t *testing.T) {
 	}
 	if d := diffSnap(before, p.snap(t)); d != "" {
 		t.Errorf("the second install changed %s", d)
+	}
+	if _, err := Install(context.Background(), n.Link("add="+alpha.ID), p.options()); err == nil || !strings.Contains(err.Error(), "holds an install of another plan") {
+		t.Errorf("another plan into the same folder: %v", err)
 	}
 	// Into another mods folder the cache serves the same artifacts.
 	q2 := newPlayer(t)
@@ -454,7 +458,7 @@ func TestPlanFile(t *testing.T) {
 		t.Errorf("warnings:\n%s", w)
 	}
 	writeFile(t, file, `{"format": "ashyams-plan-1", "link": "`+n.Link("add="+alpha.ID)+`", "extra": 1}`)
-	if _, err := Install(context.Background(), file, p.options()); err == nil || !strings.Contains(err.Error(), "the plan file "+file+" is refused") {
+	if _, err := Install(context.Background(), file, p.options()); err == nil || !strings.Contains(err.Error(), "the plan "+file+" is refused") {
 		t.Errorf("a bad plan file: %v", err)
 	}
 	for _, link := range []string{"https://x.example/ix/setup/#add=" + alpha.ID, strings.Replace(n.Link("add=x"), "/plan/", "/", 1)} {
@@ -488,5 +492,21 @@ func TestLockRefusedWhenItNamesPathsOutside(t *testing.T) {
 	var none *Lock
 	if l, err := ReadLock(t.TempDir()); l != none || err != nil || errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("no lock: %v %v", l, err)
+	}
+}
+
+// TestCriticalExtensionRefused: a planned claim whose release names a critical extension other
+// than openmw is refused with its name; openmw alone is installed.
+func TestCriticalExtensionRefused(t *testing.T) {
+	c := &Change{}
+	pc := engine.Claim{Key: alpha.ID + "/s", Name: "Alpha Lib", Version: "1.0", Installs: true, Valid: true, Folder: alphaDir,
+		Critical:  []string{"openmw", "org.tes3mp"},
+		Artifacts: []engine.Artifact{{ID: "main", Format: "flat", Filename: "a.zip", Size: 1, SHA256: strings.Repeat("0", 64)}}}
+	if why := c.add(pc, health{Health: "current"}); why != `its release names the critical extension "org.tes3mp", which this program does not apply (it applies openmw)` || len(c.Claims) != 0 {
+		t.Errorf("refusal %q, claims %+v", why, c.Claims)
+	}
+	pc.Critical = []string{"openmw"}
+	if why := c.add(pc, health{Health: "current"}); why != "" || len(c.Claims) != 1 {
+		t.Errorf("openmw alone: %q", why)
 	}
 }

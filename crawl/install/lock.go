@@ -1,12 +1,8 @@
 package install
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,9 +13,6 @@ import (
 
 // LockName is the lock file's name in the mods folder.
 const LockName = "ashyams-lock.json"
-
-// maxLock bounds the lock file read back (a player's disk is outside input too).
-const maxLock = 64 << 20
 
 // Lock is what install wrote into a mods folder (schemas/ashyams-lock-1.schema.json).
 type Lock struct {
@@ -81,50 +74,28 @@ type LockArtifact struct {
 
 const lockFormat = "ashyams-lock-1"
 
-// ReadLock reads the lock file of the mods folder dir: nil when there is none. A lock that
-// breaks its schema, names a path outside dir or another mods folder is refused, naming what
-// is wrong.
+// ReadLock reads the lock file of the mods folder dir (at most 64 MiB): nil when there is
+// none. A lock that breaks its schema or names a path outside its claim's folder or another
+// mods folder is refused, naming what is wrong.
 func ReadLock(dir string) (*Lock, error) {
 	path := filepath.Join(dir, LockName)
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxLock+1))
-	if err != nil {
-		return nil, err
-	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("the lock file %s is refused: %s", path, fmt.Sprintf(format, a...))
-	}
-	if len(b) > maxLock {
-		return nil, bad("it is over %d MiB", maxLock>>20)
-	}
-	s, err := schemas.Compile(schemas.FS, schemas.LockFile)
-	if err != nil {
-		return nil, err
-	}
-	if err := schemas.Validate(s, b); err != nil {
-		return nil, bad("%v", err)
-	}
 	var l Lock
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&l); err != nil {
-		return nil, bad("%v", err)
+	found, err := readJSON(path, 64<<20, schemas.LockFile, &l)
+	if !found && err == nil {
+		return nil, nil
 	}
-	if !sameDir(l.Mods, dir) {
-		return nil, bad("it was written for the mods folder %s", l.Mods)
+	if err == nil && !sameDir(l.Mods, dir) {
+		err = fmt.Errorf("it was written for the mods folder %s", l.Mods)
 	}
 	for _, c := range l.Claims {
 		for _, p := range append([]string{c.Folder}, filePaths(c.Files)...) {
-			if !filepath.IsLocal(filepath.FromSlash(p)) || (p != c.Folder && !strings.HasPrefix(p, c.Folder+"/")) {
-				return nil, bad("the claim %s names the path %q outside its folder %q", c.Key, p, c.Folder)
+			if err == nil && (!filepath.IsLocal(filepath.FromSlash(p)) || p != c.Folder && !strings.HasPrefix(p, c.Folder+"/")) {
+				err = fmt.Errorf("the claim %s names the path %q outside its folder %q", c.Key, p, c.Folder)
 			}
 		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the lock file %s is refused: %w", path, err)
 	}
 	return &l, nil
 }

@@ -226,10 +226,7 @@ func (c *Cache) transfer(ctx context.Context, a Artifact, s Source, part string,
 	if bar != nil {
 		bar.Close()
 	}
-	if f != nil {
-		if serr := f.Sync(); err == nil {
-			err = serr
-		}
+	if f != nil { // not synced: a cached file is verified again whenever it is used
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
