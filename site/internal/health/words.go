@@ -30,36 +30,27 @@ func ClaimBadges(c *network.Claim) []Badge {
 	return out
 }
 
-// ClaimText is a claim's health in a list ("cached: origin unavailable").
-func ClaimText(c *network.Claim) string { return claimHealthWords(c, false) }
+// ClaimText is a claim's health in a list and on its page ("cached: origin unavailable"),
+// in the words inspect uses too (store.ClaimHealthText).
+func ClaimText(c *network.Claim) string {
+	return store.ClaimHealthText(c.Health, c.Manifest != nil, c.Cached)
+}
 
 // CountedText is a claim's health as the Health page's summary counts it, in
 // store.HealthLabel's words: "current", "cached (origin unavailable)", "with no manifest yet
 // (invalid publication)", "withdrawn".
-func CountedText(c *network.Claim) string { return claimHealthWords(c, true) }
-
-// claimHealthWords says a claim's health: in a list's words, or counted as the Health page's
-// summary counts it (the label in brackets, "with" before "no manifest yet").
-func claimHealthWords(c *network.Claim, counted bool) string {
-	label := func(head string) string {
-		if counted {
-			return head + " (" + store.HealthLabel(c.Health) + ")"
-		}
-		return head + ": " + store.HealthLabel(c.Health)
-	}
+func CountedText(c *network.Claim) string {
+	label := " (" + store.HealthLabel(c.Health) + ")"
 	switch StalenessOf(c) {
 	case StaleWithdrawn:
 		return "withdrawn"
 	case StaleNever:
-		if counted {
-			return label("with no manifest yet")
-		}
-		return label("no manifest yet")
+		return "with no manifest yet" + label
 	case StaleCached:
 		if c.Health == store.ClaimCurrent {
 			return "cached"
 		}
-		return label("cached")
+		return "cached" + label
 	}
 	return "current"
 }

@@ -180,7 +180,14 @@ type RelView struct {
 	// Problems are the odd inputs, quotations marked (health.ProblemHTML: escaped text and <bdi>
 	// elements only).
 	Problems []template.HTML
+	// GapPath is the gaps page's section listing the target nobody publishes; "" when the
+	// relationship is not a gap's (it resolves, or its claim is out of the catalog).
+	GapPath string
 }
+
+// gapSections are the gaps page's sections by gap kind (templates/gaps.html).
+var gapSections = map[network.GapKind]string{network.GapProject: "projects", network.GapCapability: "capabilities",
+	network.GapURL: "urls", network.GapName: "names"}
 
 // TargetView is one target of a relationship with its check in words.
 type TargetView struct {
@@ -207,6 +214,9 @@ func NewRelView(r *network.Relationship) *RelView {
 	v := &RelView{Relationship: r, Anchor: ReleaseAnchor(r.Release.Version), CheckText: CheckText(r.Check), YesNo: yesNo(r.Satisfied)}
 	if r.Capability != "" {
 		v.CapPath = paths.Capability(r.Capability)
+	}
+	if r.Gap != nil {
+		v.GapPath = "gaps/index.html#" + gapSections[r.Gap.Kind]
 	}
 	for _, t := range r.Targets {
 		tv := &TargetView{Resolution: t, CheckText: CheckText(t.Check), YesNo: yesNo(t.Satisfied)}
