@@ -178,21 +178,26 @@ func (e *env) change(fs *flag.FlagSet, f *changeFlags, prepare func(context.Cont
 func (e *env) show(c *install.Change) {
 	w := e.stdout
 	fmt.Fprintf(w, "From the index %s:\n", c.Index)
+	var total int64
 	for _, cl := range c.Claims {
 		what := map[string]string{install.StateNew: "install", install.StateSame: "unchanged", install.StateRemove: "remove",
 			install.StateKeep: "keep as installed (the index no longer lists it)"}[cl.State]
-		if cl.State == install.StateUpdate {
-			what = "update from " + cl.Was.Version
-			if cl.Was.Version == cl.Version {
-				what = "update: its archive or components changed"
+		if was := cl.Was; cl.State == install.StateUpdate {
+			what = "update from " + was.Version
+			if was.Version == cl.Version && was.Artifacts[0].SHA256 != cl.Artifacts[0].SHA256 {
+				what = "update: its archive changed without a new version, SHA-256 " + was.Artifacts[0].SHA256 + " before"
+			} else if was.Version == cl.Version {
+				what = "update: its components or folder changed"
 			}
 		}
-		fmt.Fprintf(w, "  %s %s (%s): %s, into %s\n", cl.Name, cl.Version, cl.Key, what, cl.Folder)
-		for _, a := range cl.Artifacts {
-			if cl.State == install.StateNew || cl.State == install.StateUpdate {
-				fmt.Fprintf(w, "    %s, %s bytes, SHA-256 %s\n", a.Filename, strconv.FormatInt(a.Size, 10), a.SHA256)
-			}
+		fmt.Fprintf(w, "  %s %s (%s): %s, in %s\n", cl.Name, cl.Version, cl.Key, what, cl.Folder)
+		if a := cl.Artifacts; cl.State == install.StateNew || cl.State == install.StateUpdate {
+			fmt.Fprintf(w, "    %s, %d bytes, SHA-256 %s\n", a[0].Filename, a[0].Size, a[0].SHA256)
+			total += a[0].Size
 		}
+	}
+	if total > 0 {
+		fmt.Fprintf(w, "To download: %d bytes, less what the download cache holds.\n", total)
 	}
 	for _, s := range c.Skipped {
 		fmt.Fprintln(w, "Not installed: "+s)

@@ -66,7 +66,7 @@ func TestInstallUpdateUninstallCommands(t *testing.T) {
 			t.Errorf("%v: exit %d\n%s\n%s", c.args, rc, out, errs)
 		}
 		for _, want := range []string{"From the index " + n.Index() + ":",
-			"  Alpha Lib 1.0 (" + lib.ID + "/mods-example-126c5648): install, into Alpha-Lib-00000000",
+			"  Alpha Lib 1.0 (" + lib.ID + "/mods-example-126c5648): install, in Alpha-Lib-00000000",
 			"    Alpha-Lib-1.0.zip, ", "The openmw.cfg lines:\n  data=\"" + mods + "/Alpha-Lib-00000000\"\n  content=Alpha Lib.esp\n"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: the plan shown lacks %q:\n%s", c.args, want, out)
@@ -88,6 +88,11 @@ func TestInstallUpdateUninstallCommands(t *testing.T) {
 	}
 	if rc, out, errs = runIn("", false, "update", "--mods", mods, "--yes", "--allow-loopback"); rc != 0 {
 		t.Errorf("update: exit %d\n%s\n%s", rc, out, errs)
+	}
+	mod.Entries = []installtest.Entry{{Name: "readme.txt", Body: "amended"}} // the same version, other bytes
+	n.Publish(lib, mod)
+	if rc, out, errs = runIn("", false, "update", "--mods", mods, "--dry-run", "--allow-loopback"); rc != 0 || !strings.Contains(out, "Beta Mod 1.1 ("+mod.ID+"/mods-example-126c5648): update: its archive changed without a new version, SHA-256 ") {
+		t.Errorf("update --dry-run after an amendment: exit %d\n%s\n%s", rc, out, errs)
 	}
 	if rc, out, errs = runIn("", false, "uninstall", "--mods", mods, "--yes"); rc != 0 {
 		t.Errorf("uninstall: exit %d\n%s\n%s", rc, out, errs)
@@ -149,7 +154,7 @@ func TestPlayersCommands(t *testing.T) {
 		return append(strings.Fields(cmd)[1:], "--allow-loopback")
 	}
 	rc, out, errs := runIn("y\n", true, args(playerInstall)...)
-	if rc != 0 || !strings.Contains(out, "CHIM Climbing 1.0 ("+p.ID+"/mods-example-126c5648): install, into CHIM-Climbing-1968bc35") {
+	if rc != 0 || !strings.Contains(out, "CHIM Climbing 1.0 ("+p.ID+"/mods-example-126c5648): install, in CHIM-Climbing-1968bc35") {
 		t.Fatalf("install: exit %d\n%s\n%s", rc, out, errs)
 	}
 	if b, _ := os.ReadFile(filepath.Join(home, "OpenMW-Mods", "CHIM-Climbing-1968bc35", "CHIM Climbing.esp")); string(b) != "TES3 CHIM Climbing" {
