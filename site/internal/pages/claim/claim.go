@@ -45,19 +45,14 @@ type projectView struct {
 	Names []string
 }
 
-// claimView is the claim page: the claim's list entry and its page's sections.
+// claimView is the claim page: the claim's list entry, then its page's sections' fields, one
+// struct (a field the template reads through an embedded struct costs reflect allocations on
+// every page). newClaimView fills it section by section.
 type claimView struct {
 	*view.ClaimSummary
 	C *network.Claim
-	claimHead
-	claimReleases
-	claimUses
-	claimHistory
-}
-
-// claimHead is the page's head: the project, its metadata and links, and the other claims
-// of the project or of a name that looks the same.
-type claimHead struct {
+	// The head: the project, its metadata and links, and the other claims of the project or
+	// of a name that looks the same (setHead).
 	Project *network.Project
 	// ProjectPath is the project's page, "" when this is the project's one claim (the project
 	// page leads here, and the claim page has no breadcrumb: it would only repeat the
@@ -77,10 +72,7 @@ type claimHead struct {
 	// MovedTo is the move away from the claim (nil when none); MovedFrom the moves to it.
 	MovedTo   *view.MoveView
 	MovedFrom []*view.MoveView
-}
-
-// claimReleases is the releases section.
-type claimReleases struct {
+	// The releases section (setReleases).
 	Releases []*releaseView
 	// NoSeen: no release has a recorded first-seen time. SameSeen is the event in which this
 	// index first saw every release, when one event shows them all (a claim's first
@@ -109,10 +101,7 @@ type claimReleases struct {
 	// SourceIsLink: the current release's source repository is the project's Source link,
 	// which the current release's facts then point to instead of printing it again.
 	SourceIsLink bool
-}
-
-// claimUses is what refers to the claim: references and the claims that require it.
-type claimUses struct {
+	// What refers to the claim: references and the claims that require it (setUses).
 	// Referenced are the current relationships that resolve to this claim and are not what
 	// Used by counts (a requires of another claim): recommends, conflicts, compatible,
 	// replaces, and any relationship naming its own project.
@@ -127,10 +116,7 @@ type claimUses struct {
 	// are more ("" when UsedBy is all), so that a claim many require keeps a bounded page.
 	UsedBy     []*network.Claim
 	UsedByMore string
-}
-
-// claimHistory is the claim's updates and how its last read went.
-type claimHistory struct {
+	// The claim's updates and how its last read went.
 	// Events are the claim's updates, each said without the claim's name and site, which
 	// the page's heading gives (tags.Summary: "first observed").
 	Events []claimEvent
@@ -192,7 +178,7 @@ func usedByPage(b *render.Site, c *network.Claim) string {
 }
 
 // setCommon sets Common and the facts every release other than the current one shares.
-func (v *claimReleases) setCommon() {
+func (v *claimView) setCommon() {
 	var others []*releaseView
 	for _, rv := range v.Releases {
 		if rv != v.Now {
@@ -248,9 +234,9 @@ func newProjectView(b *render.Site, p *network.Project) *projectView {
 
 func newClaimView(b *render.Site, c *network.Claim) *claimView {
 	v := &claimView{ClaimSummary: b.Summarize(c), C: c}
-	v.claimHead = newClaimHead(b, c)
-	v.claimReleases = newClaimReleases(b, c, v.Meta)
-	v.claimUses = newClaimUses(b, c)
+	v.setHead(b, c)
+	v.setReleases(b, c)
+	v.setUses(b, c)
 	for _, e := range b.Derived.ByClaim[c.Key] {
 		s := tags.Summary(*e.Event)
 		if s == "" {
@@ -263,9 +249,9 @@ func newClaimView(b *render.Site, c *network.Claim) *claimView {
 	return v
 }
 
-// newClaimHead is c's page head.
-func newClaimHead(b *render.Site, c *network.Claim) claimHead {
-	h := claimHead{Project: b.N.ByProject[c.Project], ProjectPath: paths.Project(c.Project)}
+// setHead fills the page head of c.
+func (h *claimView) setHead(b *render.Site, c *network.Claim) {
+	h.Project, h.ProjectPath = b.N.ByProject[c.Project], paths.Project(c.Project)
 	h.Names = view.ClaimNames(h.Project.Claims)
 	if len(h.Project.Claims) == 1 {
 		h.ProjectPath = ""
@@ -295,13 +281,11 @@ func newClaimHead(b *render.Site, c *network.Claim) claimHead {
 			}
 		}
 	}
-	return h
 }
 
-// newClaimReleases is c's releases section; meta is its project's metadata (nil without a
-// manifest).
-func newClaimReleases(b *render.Site, c *network.Claim, meta *protocol.Project) claimReleases {
-	var v claimReleases
+// setReleases fills the releases section of c, after setHead (it reads Meta).
+func (v *claimView) setReleases(b *render.Site, c *network.Claim) {
+	meta := v.Meta
 	seen := b.Derived.FirstSeen[c.Key]
 	v.NoSeen = len(seen) == 0
 	used := map[string]int{}
@@ -330,7 +314,6 @@ func newClaimReleases(b *render.Site, c *network.Claim, meta *protocol.Project) 
 			v.TagsAreVersions = false
 		}
 	}
-	return v
 }
 
 // compareToNow marks what each release other than now shares with now, so its line says
@@ -358,9 +341,8 @@ func compareToNow(releases []*releaseView, now *releaseView) {
 	}
 }
 
-// newClaimUses is what refers to c: its references, bounded, and the claims requiring it.
-func newClaimUses(b *render.Site, c *network.Claim) claimUses {
-	var v claimUses
+// setUses fills what refers to c: its references, bounded, and the claims requiring it.
+func (v *claimView) setUses(b *render.Site, c *network.Claim) {
 	for _, r := range c.ReferencedBy {
 		if r.Kind == protocol.KindRequires && !r.Self {
 			continue // counted in Used by
@@ -395,5 +377,4 @@ func newClaimUses(b *render.Site, c *network.Claim) claimUses {
 	if len(c.UsedBy) > UsedByShown && c.Listed {
 		v.UsedBy, v.UsedByMore = c.UsedBy[:UsedByShown], usedByPage(b, c)
 	}
-	return v
 }
