@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func (c *Change) Apply(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return notes, err
 	}
-	folders, kept, err := c.build(st, got)
+	folders, kept, err := c.build(ctx, st, got)
 	notes = append(notes, kept...)
 	if err != nil {
 		st.discard()
@@ -85,14 +86,14 @@ func sources(ss []engine.Source) []download.Source {
 
 // build makes in the stage each folder the change writes, and returns the folders changed
 // and the player's files kept.
-func (c *Change) build(st *stage, got map[string]string) (folders, kept []string, err error) {
+func (c *Change) build(ctx context.Context, st *stage, got map[string]string) (folders, kept []string, err error) {
 	for i := range c.Claims {
 		cl := &c.Claims[i]
 		if cl.State == StateSame || cl.State == StateKeep {
 			continue
 		}
-		if err := step("build " + cl.Folder); err != nil {
-			return nil, nil, err
+		if err := step("build " + cl.Folder); err != nil || ctx.Err() != nil {
+			return nil, nil, errors.Join(err, context.Cause(ctx))
 		}
 		dst := st.newDir(cl.Folder)
 		if cl.Was == nil || cl.Was.Folder != cl.Folder {
@@ -168,19 +169,8 @@ func (c *Change) carry(cl *Claim, dst string) ([]string, error) {
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s: %s is not a regular file; move it out of the folder first", c.name(cl), p)
 		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		h := sha256.Sum256(b)
-		if ours[rel] == hex.EncodeToString(h[:]) {
-			return nil
-		}
 		to := filepath.Join(dst, filepath.FromSlash(strings.TrimPrefix(rel, cl.Was.Folder+"/")))
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(to, b, 0o644); err != nil {
+		if same, err := copyUnless(p, to, ours[rel]); same || err != nil {
 			return err
 		}
 		what := "added"
@@ -200,6 +190,33 @@ func (c *Change) carry(cl *Claim, dst string) ([]string, error) {
 		os.Remove(dst)
 	}
 	return kept, err
+}
+
+// copyUnless copies the file from to the path to, unless its SHA-256 is sum (same).
+func copyUnless(from, to, sum string) (same bool, err error) {
+	f, err := os.Open(from)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil || hex.EncodeToString(h.Sum(nil)) == sum {
+		return err == nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return false, err
+	}
+	w, err := os.Create(to)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err == nil {
+		_, err = io.Copy(w, f)
+	}
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return false, err
 }
 
 func dropFile(fs []unzip.File, path string) []unzip.File {

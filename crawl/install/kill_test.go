@@ -131,3 +131,30 @@ func killedChild(t *testing.T) {
 	}
 	t.Fatalf("not killed: %v", err)
 }
+
+// TestInterruptedInstallChangesNothing: an interrupt (the context cancelled) between two
+// extractions stops the install, and nothing of the player's changed.
+func TestInterruptedInstallChangesNothing(t *testing.T) {
+	n := installtest.New(t)
+	n.Publish(alpha, beta)
+	p := newPlayer(t)
+	before := p.snap(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { failAt = nil }()
+	failAt = func(s string) error {
+		if s == "build "+betaDir {
+			cancel()
+		}
+		return nil
+	}
+	c, err := Install(ctx, n.Link("add="+beta.ID), p.options())
+	if err == nil {
+		_, err = c.Apply(ctx)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v; want the interrupt", err)
+	}
+	if d := diffSnap(before, p.snap(t)); d != "" {
+		t.Errorf("changed: %s", d)
+	}
+}

@@ -73,7 +73,7 @@ func newStage(mods string) (*stage, error) {
 		}
 		s.undo.CreatedMods = true
 	}
-	dir, err := os.MkdirTemp(filepath.Dir(mods), stagePrefix+filepath.Base(mods)+"-")
+	dir, err := os.MkdirTemp(stageParent(mods), stagePrefix+filepath.Base(mods)+"-")
 	if err != nil {
 		return nil, err
 	}
@@ -85,6 +85,15 @@ func newStage(mods string) (*stage, error) {
 		}
 	}
 	return s, nil
+}
+
+// stageParent is where the stages of mods go: beside the folder mods names, links resolved,
+// so that moving a folder in is a rename within one file system.
+func stageParent(mods string) string {
+	if r, err := filepath.EvalSymlinks(mods); err == nil {
+		mods = r
+	}
+	return filepath.Dir(mods)
 }
 
 // newDir is where the folder name is built.
@@ -214,7 +223,7 @@ func rollback(dir, mods string, u undo) error {
 // recoverStages rolls back every unfinished change of the mods folder (a stage holding
 // undo.json) and removes stages that never got to one.
 func recoverStages(mods string) error {
-	parent := filepath.Dir(mods)
+	parent := stageParent(mods)
 	entries, err := os.ReadDir(parent)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

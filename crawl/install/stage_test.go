@@ -189,3 +189,26 @@ func TestStageWithoutUndoRemoved(t *testing.T) {
 		t.Errorf("after recovery: %s", d)
 	}
 }
+
+// TestStageBesideALinkedModsFolder: a mods folder reached through a symbolic link gets its
+// stage beside the folder the link leads to, so its folders move in by rename.
+func TestStageBesideALinkedModsFolder(t *testing.T) {
+	root := setupMods(t)
+	elsewhere := filepath.Join(t.TempDir(), "real")
+	if err := os.Rename(filepath.Join(root, "mods"), elsewhere); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(root, "mods")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	s, folders, files := stageChange(t, root)
+	if filepath.Dir(s.dir) != filepath.Dir(elsewhere) {
+		t.Errorf("the stage %s is not beside %s", s.dir, elsewhere)
+	}
+	if err := s.commit(folders, files); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(elsewhere, "C", "c.esp")); string(b) != "C" {
+		t.Errorf("C not moved in: %q", b)
+	}
+}
