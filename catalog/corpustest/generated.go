@@ -148,7 +148,7 @@ func Fixture(tb testing.TB, name string) map[string]any {
 	var b []byte
 	var err error
 	if p, ok := Find("fixtures/" + name); ok {
-		b, err = os.ReadFile(filepath.Clean(p))
+		b, err = os.ReadFile(p)
 	} else if f, known := Fixtures[name]; known {
 		b, err = json.Marshal(Manifest(f))
 	} else {
@@ -162,4 +162,75 @@ func Fixture(tb testing.TB, name string) map[string]any {
 		tb.Fatalf("fixture %s: %v", name, err)
 	}
 	return m
+}
+
+// The corpus sites Sites holds, below www/.
+const (
+	SitesHost    = "dreamweave-mp.github.io"
+	TemplateDir  = SitesHost + "/DreamWeave-Mod-Template"
+	DreamIniDir  = SitesHost + "/dream-ini"
+	DreamIniID   = "b3efde19-438b-4325-bf94-fae56bf1d458"
+	projectsPath = "/dreamweave/projects/"
+)
+
+// Sites is the corpus's Mod Template site (Candlelight, Tallow) and dream-ini site as
+// published, "<host>/<path>" -> bytes, or generated stand-ins at the same paths (the same ids,
+// names and channels; each index advertising the digests of the bytes beside it).
+func Sites(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	files := map[string][]byte{}
+	if www, ok := Find("www"); ok {
+		for _, dir := range []string{TemplateDir, DreamIniDir} {
+			root := filepath.Join(www, filepath.FromSlash(dir))
+			err := filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+				if err != nil || e.IsDir() {
+					return err
+				}
+				rel, _ := filepath.Rel(www, p)
+				b, err := os.ReadFile(p)
+				files[filepath.ToSlash(rel)] = b
+				return err
+			})
+			if err != nil {
+				tb.Fatal(err)
+			}
+		}
+		return files
+	}
+	site := func(dir, name string, projects ...Doc) {
+		url := "https://" + dir + "/"
+		files[dir+"/index.html"] = fmt.Appendf(nil, "<!doctype html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"utf-8\">\n  <title>%s</title>\n</head>\n<body>\n  <a href=\"%sdreamweave.json\">body links are never read</a>\n</body>\n</html>\n", name, url)
+		var entries []any
+		for _, m := range projects {
+			p := m.Project
+			id := p["id"].(string)
+			b := indent(tb, m)
+			files[dir+projectsPath+id+".json"] = b
+			heads := map[string]string{}
+			for ch, h := range m.Channels {
+				heads[ch] = h.(map[string]any)["version"].(string)
+			}
+			entries = append(entries, map[string]any{
+				"id": id, "name": p["name"], "summary": p["summary"], "type": p["type"], "status": "active",
+				"page": p["links"].(map[string]any)["page"], "manifest": url + projectsPath[1:] + id + ".json",
+				"manifest_sha256": digest(string(b)), "updated": "2026-09-30", "channels": heads,
+			})
+		}
+		files[dir+"/dreamweave.json"] = indent(tb, Doc{SchemaVersion: "2", Document: "index", Generator: "corpustest",
+			Site: map[string]any{"name": name, "url": url}, Projects: entries})
+	}
+	site(TemplateDir, "DreamWeave Mod Template", Manifest(Fixtures["candlelight.json"]), Manifest(Fixtures["tallow.json"]))
+	site(DreamIniDir, "dream-ini", Manifest(Project{ID: DreamIniID, Name: "dream-ini", Type: "tool",
+		Summary: "Import Morrowind.ini into openmw.cfg.", Page: "https://" + DreamIniDir + "/home/",
+		Versions: []string{"1.0.2-dev.0", "1.0.1", "1.0.0"}}))
+	return files
+}
+
+// indent is v as a publisher writes it: indented, "key": value, a final newline.
+func indent(tb testing.TB, v any) []byte {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return append(b, '\n')
 }

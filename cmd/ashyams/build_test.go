@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
-// siteCorpusState is ../shared/corpus/state.
-func siteCorpusState(t *testing.T) string { return corpustest.Path(t, "state") }
+// smallState is a generated state of 30 claims on two sites (statetest.Synthetic).
+func smallState(t *testing.T) string { return statetest.Synthetic(t, 30).Root }
 
 func runSiteCmd(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
@@ -19,15 +20,22 @@ func runSiteCmd(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// build and check-site on a generated state, and on the corpus's when ../shared is present.
 func TestBuildAndCheckSiteCommands(t *testing.T) {
-	state := siteCorpusState(t)
+	t.Run("generated", func(t *testing.T) { buildAndCheckSite(t, smallState(t), "2 sites, 30 claims in the catalog, 0 events") })
+	t.Run("corpus", func(t *testing.T) {
+		buildAndCheckSite(t, corpustest.Path(t, "state"), "14 sites, 45 claims in the catalog, 15 events")
+	})
+}
+
+func buildAndCheckSite(t *testing.T, state, counts string) {
 	out := filepath.Join(t.TempDir(), "public")
 	code, stdout, stderr := runSiteCmd("build", "--state", state, "--curation", filepath.Join(t.TempDir(), "none.toml"), "--out", out, "--base-url", "https://idx.example/net/")
 	if code != 0 {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "14 sites, 45 claims in the catalog, 15 events") {
-		t.Errorf("build output: %q", stdout)
+	if !strings.Contains(stdout, counts) {
+		t.Errorf("build output: %q, want %q", stdout, counts)
 	}
 	code, stdout, stderr = runSiteCmd("check-site", "--out", out, "--base-url", "https://idx.example/net/")
 	if code != 0 || !strings.Contains(stdout, "every check passed") {

@@ -3,14 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -30,10 +33,7 @@ func diffCorpusEvents(t *testing.T) string { return corpustest.Path(t, "state/ev
 func diffState(t *testing.T, at string, events ...string) string {
 	t.Helper()
 	src := diffCorpusEvents(t)
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "events"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := genDiffState(t, at)
 	for _, id := range events {
 		b, err := os.ReadFile(filepath.Join(src, id+".json"))
 		if err != nil {
@@ -43,14 +43,37 @@ func diffState(t *testing.T, at string, events ...string) string {
 			t.Fatal(err)
 		}
 	}
-	if at != "" {
-		nw := `{"format": 1, "crawler": "AsHyAmS/test", "observed_at": "` + at + `"}` + "\n"
-		if err := os.WriteFile(filepath.Join(dir, "network.json"), []byte(nw), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	return dir
 }
+
+// genDiffState is a state holding events (written as a refresh writes them) and, unless at is
+// "", a network.json observed at at.
+func genDiffState(t *testing.T, at string, events ...store.Event) string {
+	t.Helper()
+	s := statetest.New(t)
+	if err := os.MkdirAll(s.Dir.Path(store.EventsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		s.Event(e)
+	}
+	if at == "" {
+		if err := s.Dir.Remove(store.NetworkFile); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		s.Write(store.NetworkFile, store.Network{Format: store.Format, Crawler: "AsHyAmS/test", ObservedAt: at})
+	}
+	return s.Dir.Root
+}
+
+// observed is the event of a first observation of the corpus's Mod Template claim project.
+func observed(project, name, at string) store.Event {
+	after := store.Digest([]byte(name))
+	return store.Event{Kind: store.EventObserved, Project: project, Origin: modTemplateSite, Name: name, ObservedAt: at, After: &after, Changes: []diff.Change{}}
+}
+
+const modTemplateSite = "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8"
 
 func diffRun(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
@@ -112,12 +135,37 @@ func TestDiffLastRefresh(t *testing.T) {
 	}
 }
 
+// The same on generated events: only the last refresh's, one header per claim in claim order,
+// each event's headline, tags and lines (the formats catalog/diff and tags own) under it.
+func TestDiffLastRefreshGenerated(t *testing.T) {
+	const at, before = "2026-09-30T22:19:18Z", "2026-09-28T23:19:01Z"
+	q := func(s string) json.RawMessage { return json.RawMessage(strconv.Quote(s)) }
+	d1, d2 := store.Digest([]byte("1")), store.Digest([]byte("2"))
+	summary := store.Event{Kind: store.EventChanged, Project: corpustest.TallowID, Origin: modTemplateSite, Name: "Tallow", ObservedAt: at,
+		Before: &d1, After: &d2, Changes: []diff.Change{{Change: diff.ChangeProjectField, Field: "summary", Before: q("old"), After: q("new")}}}
+	head := store.Event{Kind: store.EventChanged, Project: corpustest.CandlelightID, Origin: modTemplateSite, Name: "Candlelight", ObservedAt: at,
+		Before: &d2, After: &d1, Changes: []diff.Change{{Change: diff.ChangeChannelHead, Channel: "stable", Before: q("1.0.0"), After: q("1.1.0"), Changes: []diff.Change{}}}}
+	dir := genDiffState(t, at, summary, head, observed(corpustest.CandlelightID, "Candlelight", before))
+	rc, out, errs := diffRun("diff", "--state", dir)
+	want := "The last refresh (" + at + ") recorded 2 events.\n"
+	for _, e := range []store.Event{head, summary} {
+		want += fmt.Sprintf("\n%q (%s) at %s\n  %s [%s]\n", e.Name, e.Project, e.Origin, tags.Headline(e), strings.Join(tags.Tags(e), ", "))
+		for _, l := range diff.Lines(e.Changes) {
+			want += "    " + l + "\n"
+		}
+	}
+	if rc != 0 || out != want {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", rc, errs, out, want)
+	}
+}
+
 // TestDiffOneClaimSeveralEvents: a claim's events at the last refresh sit under one header, in
 // order; observed events say so.
 func TestDiffOneClaimSeveralEvents(t *testing.T) {
-	dir := diffState(t, "2026-09-28T23:19:01Z", "065dd09c24567a10fc27", "ae74e654ced04888c55e")
+	const at = "2026-09-28T23:19:01Z"
+	dir := genDiffState(t, at, observed(corpustest.CandlelightID, "Candlelight", at), observed(corpustest.TallowID, "Tallow", at))
 	// the refresh that observed them first saw both claims (as every refresh records it)
-	site := "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8"
+	site := modTemplateSite
 	setHealth(t, dir, "2026-09-28T23:19:01Z",
 		store.HealthChange{Project: "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90", Origin: site, After: store.ClaimCurrent},
 		store.HealthChange{Project: "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14", Origin: site, After: store.ClaimCurrent})
@@ -147,7 +195,7 @@ func setHealth(t *testing.T, dir, at string, hs ...store.HealthChange) {
 }
 
 func TestDiffNothingAtLastRefresh(t *testing.T) {
-	dir := diffState(t, "2026-10-10T12:36:05Z", "065dd09c24567a10fc27")
+	dir := genDiffState(t, "2026-10-10T12:36:05Z", observed(corpustest.CandlelightID, "Candlelight", "2026-09-28T23:19:01Z"))
 	rc, out, errs := diffRun("diff", "--state", dir)
 	if rc != 0 || out != "The last refresh (2026-10-10T12:36:05Z) recorded no events and changed no health: nothing changed.\n" || errs != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", rc, out, errs)
@@ -156,8 +204,9 @@ func TestDiffNothingAtLastRefresh(t *testing.T) {
 
 // TestDiffFailures: every failure names what was wrong and changes nothing in the state.
 func TestDiffFailures(t *testing.T) {
-	noNetwork := diffState(t, "", "065dd09c24567a10fc27")
-	broken := diffState(t, "2026-09-28T23:19:01Z", "065dd09c24567a10fc27")
+	ev := observed(corpustest.CandlelightID, "Candlelight", "2026-09-28T23:19:01Z")
+	noNetwork := genDiffState(t, "", ev)
+	broken := genDiffState(t, "2026-09-28T23:19:01Z", ev)
 	if err := os.WriteFile(filepath.Join(broken, "events", "0000000000000000dead.json"), []byte(`{"id": "x", "surprise": 1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}

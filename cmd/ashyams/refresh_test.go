@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
@@ -20,15 +21,25 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
 
-// templateSite serves the corpus's Mod Template site on loopback and returns its enrolled URL.
+// templateSite serves the corpus's Mod Template site (or its stand-in, corpustest.Sites) on
+// loopback and returns its enrolled URL.
 func templateSite(t *testing.T) (*loopback.Server, string) {
 	t.Helper()
-	srv, err := loopback.Start(os.DirFS(corpustest.Path(t, "www")), loopback.Options{})
+	srv, err := loopback.Start(sitesFS(t), loopback.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	return srv, srv.URL() + "dreamweave-mp.github.io/DreamWeave-Mod-Template/"
+	return srv, srv.URL() + corpustest.TemplateDir + "/"
+}
+
+// sitesFS is corpustest.Sites as a file system.
+func sitesFS(t *testing.T) fstest.MapFS {
+	m := fstest.MapFS{}
+	for p, b := range corpustest.Sites(t) {
+		m[p] = &fstest.MapFile{Data: b, Mode: 0o644}
+	}
+	return m
 }
 
 func writeFile(t *testing.T, dir, name, body string) string {
@@ -198,10 +209,9 @@ func TestRefreshWarnsWhenEverySourceFails(t *testing.T) {
 var realNotify = notifySignals
 
 func TestRefreshInterruptedBySignal(t *testing.T) {
-	www := corpustest.Path(t, "www")
 	var mu sync.Mutex
 	signals := 0 // SIGINTs to send when a manifest is asked for
-	srv, err := loopback.Start(os.DirFS(www), loopback.Options{
+	srv, err := loopback.Start(sitesFS(t), loopback.Options{
 		Rules: []loopback.Rule{{Path: `/projects/.*\.json$`, Delay: time.Minute}},
 		Wrap: func(next http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -127,7 +127,7 @@ func startServe(t *testing.T, args ...string) (open, stdoutText string, stop fun
 // the preview. --base-url overrides what the build recorded.
 func TestServeUnderBaseURL(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
-	if code, _, stderr := runSiteCmd("build", "--state", siteCorpusState(t), "--out", out, "--curation", "", "--base-url", "https://idx.example/ashyams-go/"); code != 0 {
+	if code, _, stderr := runSiteCmd("build", "--state", smallState(t), "--out", out, "--curation", "", "--base-url", "https://idx.example/ashyams-go/"); code != 0 {
 		t.Fatalf("build: %s", stderr)
 	}
 	open, _, stop := startServe(t, "--out", out, "--addr", "127.0.0.1:0")
@@ -200,11 +200,11 @@ func TestServeAddress(t *testing.T) {
 // so in build's words (without build's prefix), exiting 2 before it listens.
 func TestServeRefusesABaseBuildRefuses(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "public")
-	if code, _, stderr := runSiteCmd("build", "--state", siteCorpusState(t), "--out", out, "--curation", ""); code != 0 {
+	if code, _, stderr := runSiteCmd("build", "--state", smallState(t), "--out", out, "--curation", ""); code != 0 {
 		t.Fatalf("build: %s", stderr)
 	}
 	for _, base := range []string{"ftp://x.example/", "/relative/", "https://u:pw@x.example/", "https://x.example/?q=1", "https://x.example/#top"} {
-		_, _, bstderr := runSiteCmd("build", "--state", siteCorpusState(t), "--out", filepath.Join(t.TempDir(), "o"), "--curation", "", "--base-url", base)
+		_, _, bstderr := runSiteCmd("build", "--state", smallState(t), "--out", filepath.Join(t.TempDir(), "o"), "--curation", "", "--base-url", base)
 		code, _, stderr := runSiteCmd("serve", "--out", out, "--addr", "127.0.0.1:0", "--base-url", base)
 		if code != 2 || !strings.Contains(stderr, "is not an absolute http(s) URL without user info, query or fragment") {
 			t.Errorf("serve --base-url %q: exit %d, %q", base, code, stderr)

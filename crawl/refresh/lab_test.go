@@ -23,7 +23,7 @@ import (
 )
 
 // The drill lab: two real sites of the corpus (the Mod Template with Candlelight and Tallow,
-// dream-ini with one project), or generatedLab's stand-ins without ../shared, served on
+// dream-ini with one project), or corpustest's stand-ins without ../shared, served on
 // loopback from a web root the drills change between refreshes, and a state directory.
 const (
 	host    = "dreamweave-mp.github.io"
@@ -71,31 +71,8 @@ func (l *lab) redirects(m map[string]redirect) {
 	l.mu.Unlock()
 }
 
-// labWeb is the lab's web root: the two corpus sites, or generatedLab without ../shared.
-func labWeb(t testing.TB) map[string][]byte {
-	t.Helper()
-	www, ok := corpustest.Find("www")
-	if !ok {
-		return generatedLab(t)
-	}
-	files := map[string][]byte{}
-	for _, dir := range []string{tplDir, iniDir} {
-		root := filepath.Join(www, filepath.FromSlash(dir))
-		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() {
-				return err
-			}
-			rel, _ := filepath.Rel(www, p)
-			b, err := os.ReadFile(p)
-			files[filepath.ToSlash(rel)] = b
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return files
-}
+// labWeb is the lab's web root: the two corpus sites, or their stand-ins without ../shared.
+func labWeb(t testing.TB) map[string][]byte { return corpustest.Sites(t) }
 
 func newLab(t *testing.T) *lab {
 	t.Helper()
