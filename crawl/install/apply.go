@@ -239,26 +239,31 @@ func (c *Change) files() (map[string][]byte, error) {
 		}
 	}
 	out := map[string][]byte{}
+	put := func(path string, lines []LockLine, was *CfgRecord) (*CfgRecord, error) {
+		b, rec, old, err := c.cfgFile(path, lines, was)
+		if err == nil && !(old == nil && b == nil || old != nil && b != nil && bytes.Equal(old, b)) {
+			out[path] = b
+			if old != nil {
+				out[path+".ashyams-backup"] = old
+			}
+		}
+		return rec, err
+	}
 	for _, f := range []struct {
 		path  string
 		lines []LockLine
 		rec   **CfgRecord
 		was   *CfgRecord
 	}{{c.o.OpenMWCfg, c.Cfg, &l.OpenMWCfg, c.old.cfg(true)}, {c.o.SettingsCfg, c.Settings, &l.SettingsCfg, c.old.cfg(false)}} {
-		if f.path == "" {
-			continue
+		var err error
+		if f.was != nil && f.was.Path != f.path { // the block moves to another file
+			_, err = put(f.was.Path, nil, f.was)
 		}
-		b, rec, old, err := c.cfgFile(f.path, f.lines, f.was)
+		if err == nil && f.path != "" {
+			*f.rec, err = put(f.path, f.lines, f.was)
+		}
 		if err != nil {
 			return nil, err
-		}
-		*f.rec = rec
-		if old == nil && b == nil || old != nil && b != nil && bytes.Equal(old, b) {
-			continue
-		}
-		out[f.path] = b
-		if old != nil {
-			out[f.path+".ashyams-backup"] = old
 		}
 	}
 	b, err := lockBytes(l)

@@ -510,3 +510,30 @@ func TestCriticalExtensionRefused(t *testing.T) {
 		t.Errorf("openmw alone: %q", why)
 	}
 }
+
+// TestUpdateIntoAnotherCfg: an update given another openmw.cfg moves the block there and
+// takes it out of the one the lock names, which is as it was before the install.
+func TestUpdateIntoAnotherCfg(t *testing.T) {
+	n := installtest.New(t)
+	n.Publish(alpha)
+	p := newPlayer(t)
+	install(t, p, n.Link("add="+alpha.ID))
+	other := filepath.Join(p.root, "other.cfg")
+	writeFile(t, other, "content=Morrowind.esm\n")
+	c, err := Update(context.Background(), Options{Mods: p.mods, OpenMWCfg: other, Cache: p.cache, AllowLoopback: true})
+	if err == nil {
+		_, err = c.Apply(context.Background())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p.cfg); string(b) != launcherCfg {
+		t.Errorf("the first openmw.cfg keeps %q", b)
+	}
+	if b, _ := os.ReadFile(other); !strings.Contains(string(b), "content=Alpha Lib.esp") {
+		t.Errorf("the other one: %q", b)
+	}
+	if l, _ := ReadLock(p.mods); l.OpenMWCfg.Path != other {
+		t.Errorf("the lock names %s", l.OpenMWCfg.Path)
+	}
+}
