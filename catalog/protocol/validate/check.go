@@ -14,18 +14,15 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// consequence is what the crawler records for a finding between a manifest and its index
-// entry, added to the finding's words.
+// consequence is what the crawler records for a finding against the index entry.
 var consequence = map[string]string{
 	protocol.RuleManifestSHA256: ": the crawler records the claim as " + store.HealthLabel(store.ClaimInconsistent) + " and keeps the last good data",
 	protocol.RuleIDMatch:        ": the crawler records the claim as " + store.HealthLabel(store.ClaimInvalid),
 }
 
-// together checks each manifest against the index entry that points at it, as the crawler
-// does (protocol.ValidateForEntry: its bytes against manifest_sha256, its project.id against
-// the entry's id). A manifest read through its site has its entry; one given as a file or URL
-// beside site indexes is pointed at by the entry whose manifest URL names it best (pointsAt),
-// and one that none names gets a not-listed finding. A manifest given alone stays alone.
+// together checks each manifest against the index entry pointing at it, as the crawler does
+// (protocol.ValidateForEntry). One read through its site has its entry; one given beside site
+// indexes gets the entry naming it best (pointsAt), or a not-listed finding.
 func together(rs []Result) {
 	var indexes []Result
 	for _, r := range rs {
@@ -62,8 +59,7 @@ func together(rs []Result) {
 	}
 }
 
-// entryFor is the entry of a given index that names the manifest read from src best, and
-// where it is ("<index> /projects/<n>"); nil when none does.
+// entryFor is the entry of indexes naming src best, and where it is; nil when none does.
 func entryFor(indexes []Result, src string) (*protocol.IndexEntry, string) {
 	var best *protocol.IndexEntry
 	var where string
@@ -79,11 +75,9 @@ func entryFor(indexes []Result, src string) (*protocol.IndexEntry, string) {
 	return best, where
 }
 
-// pointsAt is how well an index entry's manifest URL names the manifest given as src: -1 when
-// it does not, else the length of what matched. A URL is named when the entry's URL,
-// resolved against the index's, is the same URL in the crawler's spelling
-// (store.CanonicalURL); a file when the entry's URL path ends with the file's path relative
-// to the directory of an index given as a file.
+// pointsAt is how well an entry's manifest URL names src: -1 when it does not, else the
+// length matched. A URL is named in the crawler's spelling (store.CanonicalURL); a file when
+// the URL's path ends with the file's path relative to the directory of an index file.
 func pointsAt(indexSrc, manifestURL, src string) int {
 	if IsURL(src) {
 		if store.CanonicalURL(resolve(indexSrc, manifestURL)) == store.CanonicalURL(src) {
@@ -118,9 +112,8 @@ func resolve(base, ref string) string {
 	return ref
 }
 
-// stages records which stages ran on the document and why the others did not, and runs the
-// checks against the catalog l (nil when none was asked for or it could not be read; cat is
-// its result).
+// stages records which stages ran and why the others did not, running the checks against
+// the catalog l (nil when none was asked for or read; cat is its result).
 func (r *Result) stages(cat *Result, l *protocol.Listing, own keySet) {
 	add := func(name, why string) {
 		st := Stage{Name: name, Status: Checked}
@@ -165,8 +158,7 @@ func (r *Result) stages(cat *Result, l *protocol.Listing, own keySet) {
 	}
 }
 
-// catalogStages checks the document against the catalog l: its relationships' targets and
-// its project ids.
+// catalogStages checks the document's targets and project ids against the catalog l.
 func (r *Result) catalogStages(cat *Result, l *protocol.Listing, own keySet, add func(name, why string)) {
 	m, ix := r.doc.Loose, r.doc.Index
 	why := ""
@@ -204,8 +196,7 @@ func (r *Result) catalogStages(cat *Result, l *protocol.Listing, own keySet, add
 	add(StageConflicts, "")
 }
 
-// keySet is what the documents of a run say about their own site: its URLs (index, site,
-// manifests) in the crawler's spelling, and the project ids it publishes.
+// keySet is the run's own site: its URLs in the crawler's spelling, and its project ids.
 type keySet struct {
 	urls map[string]bool
 	ids  map[string]bool
@@ -213,7 +204,6 @@ type keySet struct {
 
 func (k keySet) projects(id string) bool { return k.ids[id] }
 
-// ownKeys collects the run's own site's URLs and project ids.
 func ownKeys(rs []Result) keySet {
 	k := keySet{urls: map[string]bool{}, ids: map[string]bool{}}
 	url := func(u string) {
@@ -246,7 +236,7 @@ type listed map[string][]format.Listed
 
 func (c listed) listed(id string) bool { return len(c[id]) > 0 }
 
-// elsewhere is, for the run's own site keys, the site other than it that publishes an id.
+// elsewhere is the site other than own that publishes an id.
 func (c listed) elsewhere(own keySet) func(id string) (string, string, bool) {
 	return func(id string) (string, string, bool) {
 		for _, cl := range c[id] {
@@ -259,7 +249,7 @@ func (c listed) elsewhere(own keySet) func(id string) (string, string, bool) {
 	}
 }
 
-// readCatalog reads the catalog at src: its result, and its claims when it could be read.
+// readCatalog reads the catalog at src, and its claims when it could be read.
 func readCatalog(ctx context.Context, src string, rd Reader) (*Result, listed) {
 	r := &Result{Source: src, Kind: "catalog", Findings: []Finding{}}
 	b, err := rd.Read(ctx, src, MaxCatalogBytes)
@@ -291,7 +281,7 @@ func (r *Result) readError(err error) {
 	r.Verdict, r.Error = re.Verdict, re.Message
 }
 
-// finish gives the document its verdict and summary, and locates its findings in its bytes.
+// finish gives the document its verdict and summary, and locates its findings.
 func (r *Result) finish() {
 	if r.Error == "" {
 		var fs []protocol.Finding
@@ -317,7 +307,7 @@ func (r *Result) finish() {
 	r.Summary = summary(r)
 }
 
-// locate gives each finding the line and column of its pointer in the document's bytes.
+// locate gives each finding its line and column.
 func (r *Result) locate() {
 	if r.body == nil || len(r.Findings) == 0 {
 		return
@@ -334,7 +324,6 @@ func (r *Result) locate() {
 	}
 }
 
-// kindWords name the kinds of document in a summary.
 var kindWords = map[string]string{protocol.DocIndex: "site index", protocol.DocProject: "project manifest"}
 
 // summary is the verdict on a document in words.

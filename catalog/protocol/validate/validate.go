@@ -49,8 +49,7 @@ const (
 // crawler reads only manifests an index entry points at.
 const RuleNotListed = "not-listed"
 
-// Finding is a finding of one document, with where it is: the document, and the line and
-// column of its pointer when the document's bytes were read.
+// Finding is a finding with where it is: its document, and its line and column there.
 type Finding struct {
 	protocol.Finding
 	Source string `json:"source"`           // the file or URL
@@ -134,8 +133,8 @@ const MaxCatalogBytes = 256 << 20
 // IsURL reports whether a source names a URL rather than a file.
 func IsURL(s string) bool { return strings.Contains(s, "://") }
 
-// Run checks every source (a file or URL) read with rd; catalog, when not "", is an index's
-// published catalog.json to check them against. The error is the context's or a site read's.
+// Run checks every source (a file or URL) read with rd, against catalog, an index's published
+// catalog.json, when not "". The error is the context's or a site read's.
 func Run(ctx context.Context, sources []string, catalog string, rd Reader) (Report, error) {
 	var rep Report
 	var l *protocol.Listing
@@ -172,7 +171,7 @@ func Run(ctx context.Context, sources []string, catalog string, rd Reader) (Repo
 	return rep, nil
 }
 
-// read is the result of reading src: its findings by protocol.Decode, or why it was not read.
+// read is src's result: its findings by protocol.Decode, or why it was not read.
 func read(src string, b []byte, err error) Result {
 	r := Result{Source: src, Findings: []Finding{}}
 	if err != nil {
@@ -195,9 +194,8 @@ func (r *Result) add(fs ...protocol.Finding) {
 	}
 }
 
-// siteResults appends a result for every manifest a site index lists as the crawler read
-// them, but those also given on the command line. When the crawler would read none, the
-// index's result says why.
+// siteResults appends a result for every manifest of a site read but those given too, or
+// says on the index's result why none was read.
 func siteResults(rs []Result, site *Site, given []string) []Result {
 	ix := &rs[len(rs)-1]
 	switch {
