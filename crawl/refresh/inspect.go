@@ -93,6 +93,19 @@ func healthText(c store.Claim) string {
 	return store.ClaimHealthText(c.Health, c.Ingested() != "", c.Ingested() != "" && c.Ingested() != c.AdvertisedSHA256)
 }
 
+// currentLine says how many claims would not be current, by health, or that all would be.
+func (r *InspectReport) currentLine() string {
+	n, by, count := r.NotCurrent()
+	if n == 0 {
+		return fmt.Sprintf("every claim (%d) would be current", len(r.Claims))
+	}
+	var parts []string
+	for _, h := range by {
+		parts = append(parts, fmt.Sprintf("%d %s", count[h], h))
+	}
+	return fmt.Sprintf("not current: %d of %d claims (%s)", n, len(r.Claims), strings.Join(parts, ", "))
+}
+
 // NotCurrent counts the claims a refresh would record as other than current, by their
 // health as the claim page words it, in the order first met.
 func (r *InspectReport) NotCurrent() (n int, by []string, count map[string]int) {
@@ -177,16 +190,9 @@ func (r *InspectReport) String() string {
 			}
 		}
 	}
-	if n, by, count := r.NotCurrent(); n > 0 {
-		var parts []string
-		for _, h := range by {
-			parts = append(parts, fmt.Sprintf("%d %s", count[h], h))
-		}
+	if len(r.Claims) > 0 {
 		b.WriteString("\n")
-		line("not current: %d of %d claims (%s)", n, len(r.Claims), strings.Join(parts, ", "))
-	} else if len(r.Claims) > 0 {
-		b.WriteString("\n")
-		line("every claim (%d) would be current", len(r.Claims))
+		line("%s", r.currentLine())
 	}
 	b.WriteString("\nnothing was written; a refresh would record the above.\n")
 	return b.String()
