@@ -221,7 +221,8 @@ func TestValidateBadCatalog(t *testing.T) {
 				t.Errorf("--catalog %s: missing %q in\n%s", c.catalog, w, out)
 			}
 		}
-	}	// A URL goes through the address guard: loopback only with --allow-loopback.
+	}
+	// A URL goes through the address guard: loopback only with --allow-loopback.
 	rc, out, _ := runValidateCmd(t, "--catalog", base+"/index.html", emberglowFile)
 	if want := base + "/index.html: refused: "; rc != 1 || !strings.HasPrefix(out, want) || !strings.Contains(out, "/project/homepage [additionalProperties]") {
 		t.Errorf("a loopback catalog without --allow-loopback: exit %d\n%s\nwant the first line to start %q", rc, out, want)
