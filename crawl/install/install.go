@@ -1,9 +1,7 @@
 // Package install is the DreamWeave client of `ashyams install`, `update` and `uninstall`
-// (SPEC section 8): a plan link planned by the plan page's own engine (assets/engine) from the
-// index's published files, its artifacts downloaded and verified (download), the selected
-// components extracted (unzip) into a stage beside the mods folder and moved into place, the
-// lines written by the one line writer into one marked block of the player's openmw.cfg and,
-// with consent, settings.cfg, and a lock file recording all of it.
+// (SPEC section 8): a plan link planned by the plan page's engine (assets/engine), artifacts
+// verified (download), selected components extracted (unzip) into a stage moved into place,
+// the writer's lines in one marked block of the player's config files, and a lock file.
 package install
 
 import (
@@ -22,26 +20,18 @@ import (
 
 // Options configure a change to a mods folder.
 type Options struct {
-	// Mods is the mods folder, absolute, in the system's form; each claim gets a folder in it.
-	Mods string
-	// OpenMWCfg and SettingsCfg are the player's files the lines go into; "" writes none.
-	OpenMWCfg   string
-	SettingsCfg string
-	// Cache is the download cache, shared by every install.
-	Cache         string
-	AllowLoopback bool
-	// Set holds the player's choices of a setting releases ask different values:
-	// "<project-id>[<category>]<key>", that project's value.
+	// Mods is the mods folder, absolute; OpenMWCfg and SettingsCfg the player's files the
+	// lines go into ("": none); Cache the download cache every install shares.
+	Mods, OpenMWCfg, SettingsCfg, Cache string
+	AllowLoopback                       bool
+	// Set holds choices of a setting releases ask different values of, as a link's set=.
 	Set []string
-	// Choose asks the player one of the plan's questions: the index of the option chosen.
-	// nil: nobody to ask, and a question is an error naming how to answer it.
-	Choose func(q string, options []string) (int, error)
-	// Progress is download.Cache's.
-	Progress func(url string, size, from int64) io.WriteCloser
-	// Client reads the network; nil is the guard with AllowLoopback.
-	Client *guard.Client
-	// Limits bound each extraction; zero is unzip.DefaultLimits.
-	Limits unzip.Limits
+	// Choose asks the player a question of the plan and returns the option chosen; nil: a
+	// question is an error saying how to answer it.
+	Choose   func(q string, options []string) (int, error)
+	Progress func(url string, size, from int64) io.WriteCloser // download.Cache's
+	Client   *guard.Client                                     // nil: the guard
+	Limits   unzip.Limits                                      // zero: unzip.DefaultLimits
 }
 
 func (o *Options) client() *guard.Client {
