@@ -342,6 +342,9 @@ func TestHandBackRunbook(t *testing.T) {
 	t.Run("scenarios", func(t *testing.T) {
 		for _, sc := range handbackScenarios {
 			t.Run(sc.name, func(t *testing.T) {
+				if testing.Short() && sc.name != "reference moved, rebase" {
+					t.Skip("-short runs one scenario of five (each costs ~10 s of git); the full run, all")
+				}
 				t.Parallel()
 				newHandback(t, seed, blocks, mark).scenario(sc)
 				mu.Lock()

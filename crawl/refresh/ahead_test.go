@@ -16,6 +16,7 @@ import (
 // answered until the index request has arrived, which only an overlap lets happen. Each is
 // asked once, both conditionally, and the trail is the one a sequential discovery records.
 func TestDiscoveryAsksTheHeldIndexAhead(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -74,6 +75,7 @@ func TestDiscoveryAsksTheHeldIndexAhead(t *testing.T) {
 // With no host slot free, nothing is asked ahead: discovery asks the held index itself, in
 // turn, and the limit of two requests in flight per host holds.
 func TestAheadTakesOnlyAFreeSlot(t *testing.T) {
+	t.Parallel()
 	lim := newHostLimit(2)
 	r1, err := lim.acquire(t.Context(), "http://a.example/x")
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 // reach it share one site record (no claim is an identity conflict with itself), and the
 // recorded index URL is the canonical spelling.
 func TestDrillOneIndexSpelledTwoWays(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	port := l.port()
 	puny := "http://xn--bcher-kva.test:" + port + "/"
@@ -58,6 +59,7 @@ func TestDrillOneIndexSpelledTwoWays(t *testing.T) {
 // lead to one site, recorded under the canonical index URL (no second site, no identity
 // conflict of a site with itself).
 func TestDrillDotSegmentsAndEscapesAreOneSite(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	plain := l.source(tplDir)
 	odd := l.url("x/../" + strings.Replace(tplDir, "DreamWeave", "%44reamWeave", 1) + "/./")

@@ -17,6 +17,7 @@ import (
 // settings.cfg or SHA256SUMS holds safely) is refused by a refresh: the claim is invalid with
 // a finding at each value's pointer, and the held manifest stays byte-identical.
 func TestRefreshRefusesHostileConfigValues(t *testing.T) {
+	t.Parallel()
 	read := func(p string) map[string]any {
 		b, err := os.ReadFile(p)
 		if err != nil {

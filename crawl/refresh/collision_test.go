@@ -44,6 +44,7 @@ func (l *lab) linkPage(dir, u string) string {
 // other one): the site already recorded keeps its records untouched, and the second source
 // says why it cannot be recorded.
 func TestDrillSiteIDCollision(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	a, b := collidingIndexURLs(t, l.url(tplDir+"/dreamweave.json"))
 	att := l.linkPage("att", b)
@@ -127,6 +128,7 @@ func (l *lab) originByID(id string) store.Origin {
 // Two enrolled URLs whose source record names collide cannot both be recorded: the refresh
 // refuses the list before anything is read or written.
 func TestRunRefusesCollidingSourceNames(t *testing.T) {
+	t.Parallel()
 	a, b := collidingIndexURLs(t, "https://x.example/site/")
 	state := filepath.Join(t.TempDir(), "state")
 	_, err := Run(t.Context(), options(state, &sleeper{}, a, b))

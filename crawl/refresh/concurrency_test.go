@@ -117,6 +117,7 @@ func (s *busyServer) serve(w http.ResponseWriter, r *http.Request) {
 // and at most two requests are in flight to any one site. Twelve sites on twelve host names,
 // five changed manifests each: the peaks are reached and never exceeded.
 func TestPolitenessLimits(t *testing.T) {
+	t.Parallel()
 	srv := newBusyServer(t, 5)
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	var urls []string

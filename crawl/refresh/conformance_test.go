@@ -14,6 +14,7 @@ import (
 // the held site says its page links a broken index (no-index), its claims keep their last good
 // manifests as origin unavailable, and nothing moves. Mending the link restores the site.
 func TestDrillBrokenLinkIsNotWalkedAround(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	front := tplDir + "/index.html"
 	page := l.raw(front)
@@ -69,6 +70,7 @@ func TestDrillBrokenLinkIsNotWalkedAround(t *testing.T) {
 // the order, it does not make the index unusable. The origin is healthy, every listed claim is
 // read, and the order is a publication issue on the origin. Sorted again, the issue goes.
 func TestUnsortedIndexIsReadWithAnIssue(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	l.editIndex(tplDir, func(doc map[string]any) {
 		p := doc["projects"].([]any)
@@ -107,6 +109,7 @@ func TestUnsortedIndexIsReadWithAnIssue(t *testing.T) {
 // its site cannot be read, the claim keeps its last good manifest and says the image file is
 // missing, and the next read fetches it again. Every state left passes check.
 func TestDrillMissingCachedImage(t *testing.T) {
+	t.Parallel()
 	webp, err := os.ReadFile("testdata/gopher.webp")
 	if err != nil {
 		t.Fatal(err)
@@ -155,6 +158,7 @@ func TestDrillMissingCachedImage(t *testing.T) {
 // A claim that never held a manifest leaves no event when its site stops listing it: there is
 // no manifest to have withdrawn (FORMATS section 1.5). Its record says withdrawn, no problem.
 func TestWithdrawnWithoutAManifestRecordsNoEvent(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	other := "11111111-2222-4333-8444-555555555555"
 	bad := strings.Replace(string(l.raw(manifestPath(tplDir, candle))), `"id": "`+candle+`"`, `"id": "`+other+`"`, 1)

@@ -21,6 +21,7 @@ import (
 )
 
 func TestDrillOutageThenRecovery(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -64,6 +65,7 @@ func TestDrillOutageThenRecovery(t *testing.T) {
 }
 
 func TestDrillInvalidManifest(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -119,6 +121,7 @@ func TestDrillInvalidManifest(t *testing.T) {
 }
 
 func TestDrillHalfFinishedDeploymentSettles(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -155,6 +158,7 @@ func TestDrillHalfFinishedDeploymentSettles(t *testing.T) {
 }
 
 func TestDrillHalfFinishedDeploymentNeverSettles(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -210,6 +214,7 @@ func (l *lab) origRaw(t *testing.T, project string) []byte {
 }
 
 func TestDrillWithdrawalAndRestore(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -304,6 +309,7 @@ func TestDrillWithdrawalAndRestore(t *testing.T) {
 }
 
 func TestDrillMoveByRedirect(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -401,6 +407,7 @@ func TestDrillMoveByRedirect(t *testing.T) {
 }
 
 func TestDrillIdentityConflict(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	const forkDir = "fork.example/DreamWeave-Mod-Template"
 	l.copySite(tplDir, forkDir)
@@ -423,6 +430,7 @@ func TestDrillIdentityConflict(t *testing.T) {
 }
 
 func TestDrillRemovedSource(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	tpl, ini := l.source(tplDir), l.source(iniDir)
 	l.refresh(tpl, ini)
@@ -469,6 +477,7 @@ func TestDrillRemovedSource(t *testing.T) {
 }
 
 func TestDrillNewerSchemaVersion(t *testing.T) {
+	t.Parallel()
 	t.Run("site index", func(t *testing.T) {
 		l := newLab(t)
 		src := l.source(tplDir)
@@ -691,6 +700,7 @@ func TestDrillSlowSiteHitsDeadline(t *testing.T) {
 }
 
 func TestDrillRerunSameObservations(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -866,6 +876,7 @@ func (c *crashing) WriteEvent(e store.Event) (bool, error) {
 // is truncated, starts with a byte order mark or repeats a key is the site's invalid index, with
 // the finding's line and column: never "no index", never a reason to walk past it.
 func TestDrillSiteIndexFailures(t *testing.T) {
+	t.Parallel()
 	finding := func(b []byte) string {
 		_, fs := protocol.ValidateIndex(b)
 		if len(fs) != 1 {
@@ -964,6 +975,7 @@ func TestDrillSiteIndexFailures(t *testing.T) {
 }
 
 func TestDrillManifestUnreachable(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -993,6 +1005,7 @@ func TestDrillManifestUnreachable(t *testing.T) {
 // Two enrolled URLs lead to one site; one of them fails: the site is read through the other,
 // and the failed source is recorded with its problem and its last known site.
 func TestDrillOneOfTwoSourcesFails(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	front, sub := l.source(tplDir), l.url(tplDir+"/sub/")
 	l.refresh(front, sub)
@@ -1019,6 +1032,7 @@ func TestDrillOneOfTwoSourcesFails(t *testing.T) {
 // enrolled page is down, the move waits. Once its index reads, the claims move: moved_to at the
 // old site, moved_from and a "changed" event at the new one, no withdrawal.
 func TestDrillMoveIntoUnreadableSite(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)

@@ -34,6 +34,7 @@ func unsafeLines(out string) []string {
 // progress (stderr, the CI log) and its summary (stdout, the commit message), and inspect's
 // report, print it escaped (\u202e, \u0085, \u2028, \u009b), each on its own line.
 func TestHostileIndexTextIsEscaped(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	l.editIndex(tplDir, func(doc map[string]any) {
 		for _, p := range doc["projects"].([]any) {

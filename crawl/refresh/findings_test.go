@@ -39,6 +39,7 @@ func threeFaults(t *testing.T, good []byte) []byte {
 // bytes keep them, a failed fetch replaces them with its own, an accepted manifest clears
 // them, and a record rewritten without its own file (as the reference index does) has none.
 func TestFindingsEveryFaultOfTheRead(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -136,6 +137,7 @@ func TestFindingsEveryFaultOfTheRead(t *testing.T) {
 // TestFindingsOfAnInvalidIndex: a site index with faults records every finding on the origin,
 // and each listed claim, cached, carries them as why it is stale.
 func TestFindingsOfAnInvalidIndex(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -164,6 +166,7 @@ func TestFindingsOfAnInvalidIndex(t *testing.T) {
 // TestInspectListsEverySiteFinding: inspect of a site whose index has two faults lists both
 // under the site, each on its line with its pointer and kind.
 func TestInspectListsEverySiteFinding(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	l.editIndex(tplDir, func(doc map[string]any) {
 		doc["mirror"] = "x"

@@ -23,9 +23,9 @@ func TestSecondRefreshOnOneStateIsRefused(t *testing.T) {
 	inFlight, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	l.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
-		if strings.HasSuffix(r.URL.Path, tallow+".json") {
+		if strings.Contains(r.URL.Path, "/dreamweave/projects/") {
 			once.Do(func() { close(inFlight) })
-			<-release // the first refresh is mid-way, its records half written
+			<-release // the first refresh is mid-way: every manifest fetch waits, so it writes nothing meanwhile
 		}
 		return false
 	})

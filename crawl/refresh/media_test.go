@@ -44,6 +44,7 @@ func hugePNG(t *testing.T, w, h uint32) []byte {
 }
 
 func TestDrillCardImage(t *testing.T) {
+	t.Parallel()
 	webp, err := os.ReadFile("testdata/gopher.webp")
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +129,7 @@ func TestDrillCardImage(t *testing.T) {
 }
 
 func TestPickImage(t *testing.T) {
+	t.Parallel()
 	m := &protocol.Manifest{Project: protocol.Project{Media: []protocol.Media{
 		{Kind: "video", URL: "v", Featured: true},
 		{Kind: "image", URL: "first"},
@@ -185,6 +187,7 @@ func TestDrillCardImageCutByTheSiteBudget(t *testing.T) {
 // once per refresh, though the manifest is unchanged, and cached once it is served. A
 // definitive refusal of the image itself is remembered (TestDrillCardImage).
 func TestDrillCardImageTransientFailureIsRetried(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	img := pngBytes(t, 4, 3)
 	l.set(candleImage, img)
@@ -227,6 +230,7 @@ func TestDrillCardImageTransientFailureIsRetried(t *testing.T) {
 // on the next refresh); a 404 is the site's answer about the URL (remembered until the
 // manifest changes, like an image over a limit).
 func TestCardImageStatusRetryRule(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		status  int
 		retried bool

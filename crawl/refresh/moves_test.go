@@ -22,6 +22,7 @@ var maintenancePage = []byte("<!doctype html><html><head><title>Down for mainten
 // no claim is withdrawn, the user site never enters the state, and after the outage everything
 // is as it was, without an event.
 func TestDrillTemporaryRedirectIsNotAMove(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		status int  // the enrolled page's redirect
@@ -97,6 +98,7 @@ func TestDrillTemporaryRedirectIsNotAMove(t *testing.T) {
 // enrolled URL again: the held index is gone and the one found is at the enrolled URL's own
 // level, so the source moves back, the claims restored where they were, never stuck.
 func TestDrillMoveAndMoveBack(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -162,6 +164,7 @@ func TestDrillMoveAndMoveBack(t *testing.T) {
 // candidate being the enrolled URL's own level. While the old index still answers, it stands;
 // when the old index is gone but the only index left is in a parent directory, nothing moves.
 func TestDrillLinkDroppedIndexBesideThePage(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	front := tplDir + "/index.html"
 	page := l.raw(front)
@@ -221,6 +224,7 @@ func TestDrillLinkDroppedIndexBesideThePage(t *testing.T) {
 // The other side of the rule: the held index gone (404) and the only index left in a parent
 // directory beyond the enrolled URL's own level (a GitHub Pages user site) is no move.
 func TestDrillGoneIndexParentOnlyIsNotAMove(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	l.set(host+"/dreamweave.json", l.raw(iniDir+"/dreamweave.json"))
 	src := l.source(tplDir)

@@ -15,6 +15,7 @@ import (
 // site is stale (its claims origin-unavailable, last good kept), and the trail says what the
 // walk found and why it was not adopted. Recovery restores everything without an event.
 func TestDrillOutageIsNotAMove(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		status  int
@@ -120,6 +121,7 @@ func TestDrillOutageIsNotAMove(t *testing.T) {
 // TestDrillLinkDroppedIndexBesideThePage show a gone index followed by one beside the enrolled
 // URL, which is a move).
 func TestDrillOutageThenNotFoundIsNotAMove(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	l.set(host+"/dreamweave.json", l.raw(iniDir+"/dreamweave.json"))
 	src := l.source(tplDir)

@@ -97,6 +97,7 @@ func newSite(t *testing.T) (*rt.Net, *rt.Site) {
 }
 
 func TestReferencePortFirstCrawlObservesEveryClaim(t *testing.T) {
+	t.Parallel()
 	net := rt.New(t)
 	site := net.Site("/mods/")
 	site.Publish(rt.Candlelight(t), rt.Tallow(t))
@@ -128,6 +129,7 @@ func TestReferencePortFirstCrawlObservesEveryClaim(t *testing.T) {
 }
 
 func TestReferencePortNewReleaseIsOneChangedEvent(t *testing.T) {
+	t.Parallel()
 	net, site := newSite(t)
 	updated := rt.Candlelight(t)
 	rs := updated["releases"].([]any)
@@ -170,6 +172,7 @@ func TestReferencePortNewReleaseIsOneChangedEvent(t *testing.T) {
 }
 
 func TestReferencePortOutageKeepsLastGoodAndRecovers(t *testing.T) {
+	t.Parallel()
 	net, site := newSite(t)
 	first := rt.First.Format(time.RFC3339)
 	manifests := func() map[string][]byte {
@@ -216,6 +219,7 @@ func TestReferencePortOutageKeepsLastGoodAndRecovers(t *testing.T) {
 }
 
 func TestReferencePortInvalidManifestNeverReplacesTheValid(t *testing.T) {
+	t.Parallel()
 	net, site := newSite(t)
 	good := held(t, net, claimOf(t, snap(t, net), rt.CandlelightID))
 	broken := rt.Candlelight(t)
@@ -242,6 +246,7 @@ func TestReferencePortInvalidManifestNeverReplacesTheValid(t *testing.T) {
 }
 
 func TestReferencePortHalfFinishedDeploymentIsInconsistent(t *testing.T) {
+	t.Parallel()
 	net, site := newSite(t)
 	old := held(t, net, claimOf(t, snap(t, net), rt.CandlelightID))
 	// The new index is live while the old manifest is still served.
@@ -276,6 +281,7 @@ func TestReferencePortHalfFinishedDeploymentIsInconsistent(t *testing.T) {
 }
 
 func TestReferencePortManifestOfAnotherProjectIsRefused(t *testing.T) {
+	t.Parallel()
 	net := rt.New(t)
 	site := net.Site("/mods/")
 	impostor := rt.Tallow(t)
@@ -293,6 +299,7 @@ func TestReferencePortManifestOfAnotherProjectIsRefused(t *testing.T) {
 }
 
 func TestReferencePortWithdrawalAndReturnAreEvents(t *testing.T) {
+	t.Parallel()
 	net, site := newSite(t)
 	site.Publish(rt.Candlelight(t))
 	net.Refresh(site.URL(""))
@@ -314,6 +321,7 @@ func TestReferencePortWithdrawalAndReturnAreEvents(t *testing.T) {
 }
 
 func TestReferencePortOneIDAtTwoOriginsIsTwoClaims(t *testing.T) {
+	t.Parallel()
 	net := rt.New(t)
 	alpha, beta := net.Site("/alpha/"), net.Site("/beta/")
 	alpha.Publish(rt.Candlelight(t))
@@ -334,6 +342,7 @@ func TestReferencePortOneIDAtTwoOriginsIsTwoClaims(t *testing.T) {
 }
 
 func TestReferencePortRemovingASourceRemovesItsClaimsOnly(t *testing.T) {
+	t.Parallel()
 	net := rt.New(t)
 	kept, dropped := net.Site("/kept/"), net.Site("/dropped/")
 	kept.Publish(rt.Tallow(t))
@@ -352,6 +361,7 @@ func TestReferencePortRemovingASourceRemovesItsClaimsOnly(t *testing.T) {
 // The reference's move test redirects the front page with a 302; here a temporary redirect is
 // no evidence of a move (see the about/state page), so the port redirects for good, a 301.
 func TestReferencePortMovedSiteContinuesWithoutAConflict(t *testing.T) {
+	t.Parallel()
 	net := rt.New(t)
 	old := net.Site("/old/")
 	old.Publish(rt.Candlelight(t))
@@ -398,6 +408,7 @@ func TestReferencePortMovedSiteContinuesWithoutAConflict(t *testing.T) {
 // The reference saves and loads its state and saves again, byte for byte; here every record
 // read back and written again gives the same files.
 func TestReferencePortStateSurvivesARoundTrip(t *testing.T) {
+	t.Parallel()
 	net, _ := newSite(t)
 	before := files(t, net.State)
 	s := snap(t, net)
@@ -456,6 +467,7 @@ func files(t *testing.T, root string) map[string][]byte {
 }
 
 func TestReferencePortNewerProtocolIsReportedNothingGuessed(t *testing.T) {
+	t.Parallel()
 	net := rt.New(t)
 	site := net.Site("/mods/")
 	site.Publish(rt.Tallow(t))

@@ -17,6 +17,7 @@ import (
 // port_reference_test.go; site/testdata/reference-tests.md maps every one.
 
 func TestReferenceUnchangedSiteCostsNoDownloads(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	first := l.refresh(src)
@@ -37,6 +38,7 @@ func TestReferenceUnchangedSiteCostsNoDownloads(t *testing.T) {
 }
 
 func TestReferenceOneNameUnderTwoIDsIsTwoProjects(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	const twin = "0e8a52b1-5d7f-4c1e-9a2b-6f3c8d1e4a70"
 	m := bytes.ReplaceAll(l.raw(manifestPath(tplDir, candle)), []byte(candle), []byte(twin))
@@ -68,6 +70,7 @@ func TestReferenceOneNameUnderTwoIDsIsTwoProjects(t *testing.T) {
 // The claims and their manifests lost, the history kept (as after restoring events from an old
 // backup): the next refresh records the claims again but no event twice.
 func TestReferenceEventsNeverDuplicatedWhenClaimsAreLost(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tallowOnly(l))
 	l.refresh(src)
@@ -102,6 +105,7 @@ func tallowOnly(l *lab) string {
 }
 
 func TestReferenceUnreachableSiteNeverReadIsASourceProblemOnly(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := closedURL(t)
 	sum := l.refresh(src)

@@ -12,6 +12,7 @@ import (
 
 // Inspect reads a site through the refresh's own code and writes nothing.
 func TestInspectWritesNothing(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	rep, err := Inspect(context.Background(), l.source(tplDir), l.options())
 	if err != nil {
@@ -61,6 +62,7 @@ func TestInspectWritesNothing(t *testing.T) {
 
 // A state that does not load is this index's own bug: the refresh fails and writes nothing.
 func TestRunRefusesContradictoryState(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	bad := filepath.Join(state, "claims", "p", "s", "claim.json")
 	os.MkdirAll(filepath.Dir(bad), 0o755)
@@ -78,6 +80,7 @@ func TestRunRefusesContradictoryState(t *testing.T) {
 }
 
 func TestSummaryString(t *testing.T) {
+	t.Parallel()
 	p := func(s string) *string { return &s }
 	s := &Summary{StartedAt: "2026-10-11T06:00:00Z", Sources: 1, SitesRead: 1, Fetched: 3, Unchanged: 4, Accepted: 1, Events: 1, EventsKnown: 2,
 		Problems: map[string]int{"invalid": 1, "site unreachable": 1, "site refused": 1, "origin-unavailable": 2, "source unreachable": 1},
@@ -118,6 +121,7 @@ func TestSummaryString(t *testing.T) {
 
 // labelled never says a health's words twice, whichever way the problem was written.
 func TestLabelledSaysTheLabelOnce(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ label, problem, want string }{
 		{"invalid publication", "the manifest fails the protocol: x", "invalid publication: the manifest fails the protocol: x"},
 		{"invalid publication", "invalid publication: x", "invalid publication: x"},
@@ -133,6 +137,7 @@ func TestLabelledSaysTheLabelOnce(t *testing.T) {
 
 // Counts in progress lines agree in number: "1 project, 1 manifest fetched".
 func TestProgressCounts(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	var progress strings.Builder
 	o := l.options(l.source(iniDir))
@@ -149,6 +154,7 @@ func TestProgressCounts(t *testing.T) {
 // Inspect reads a URL nobody enrolled, so its problems say "the URL", and a loopback address
 // refused for want of --allow-loopback names the flag.
 func TestInspectWordsTheURL(t *testing.T) {
+	t.Parallel()
 	u := "http://127.0.0.1:1/mods/"
 	rep, err := Inspect(context.Background(), u, Options{})
 	if err != nil {

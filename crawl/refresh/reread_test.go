@@ -13,6 +13,7 @@ import (
 // it, and it is accepted. The re-read index becomes the held index (bytes, digest, validators):
 // the held index is the one the held manifest was checked against, never one out of step.
 func TestDrillReReadIndexBecomesHeld(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)

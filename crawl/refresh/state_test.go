@@ -17,6 +17,7 @@ import (
 // refused before any request, every problem named, nothing written. A tampered held manifest is
 // never taken for a 304's body and blamed on the publisher.
 func TestRunRefusesAStateCheckRejects(t *testing.T) {
+	t.Parallel()
 	// Each damage gives the problem's path and the facts its message must state (the wording is
 	// store.Check's).
 	cases := []struct {
@@ -101,6 +102,7 @@ func TestRunRefusesAStateCheckRejects(t *testing.T) {
 // unconditional (no If-None-Match, no If-Modified-Since). Here the index is ahead of the
 // manifest: three plain reads of the old bytes, inconsistent, the held manifest kept.
 func TestMismatchedDigestReadsUnconditionally(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)
@@ -140,6 +142,7 @@ func TestMismatchedDigestReadsUnconditionally(t *testing.T) {
 // index advertises new bytes, so the manifest is read without validators and accepted; a 304
 // is never taken as the held bytes against a different advertised digest.
 func TestStaleETagDoesNotHideNewManifest(t *testing.T) {
+	t.Parallel()
 	l := newLab(t)
 	src := l.source(tplDir)
 	l.refresh(src)

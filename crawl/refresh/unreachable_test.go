@@ -43,6 +43,7 @@ func closedURL(t *testing.T) string {
 // nothing: every byte of the state stays, network.json included, and Run returns an
 // *UnreachableError naming each source and the likely cause, with no summary to commit.
 func TestUnreachableWorldRecordsNothing(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		opt  func(*Options)
@@ -101,6 +102,7 @@ func TestUnreachableWorldRecordsNothing(t *testing.T) {
 // all. One source alone that cannot be reached, one of two, or every source answering with an
 // error are facts about those sources, recorded as before.
 func TestOneSiteOutageIsRecorded(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		setup func(l *lab) []string

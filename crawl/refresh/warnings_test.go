@@ -25,6 +25,7 @@ func (m mapResolver) LookupNetIP(ctx context.Context, network, host string) ([]n
 // no server answered at all (no name resolved, no connection), nothing is recorded instead:
 // TestUnreachableWorldRecordsNothing.
 func TestWarningWhenEverySourceFails(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		resolver mapResolver
