@@ -192,7 +192,11 @@ func (e *env) show(c *install.Change) {
 		}
 		fmt.Fprintf(w, "  %s %s (%s): %s, in %s\n", cl.Name, cl.Version, cl.Key, what, cl.Folder)
 		if a := cl.Artifacts; cl.State == install.StateNew || cl.State == install.StateUpdate {
-			fmt.Fprintf(w, "    %s, %d bytes, SHA-256 %s\n", a[0].Filename, a[0].Size, a[0].SHA256)
+			var comps []string
+			for _, comp := range cl.Components {
+				comps = append(comps, comp.ID+" ("+comp.Path+")")
+			}
+			fmt.Fprintf(w, "    components %s\n    %s, %d bytes, SHA-256 %s\n", strings.Join(comps, ", "), a[0].Filename, a[0].Size, a[0].SHA256)
 			total += a[0].Size
 		}
 	}

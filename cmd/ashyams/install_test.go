@@ -67,7 +67,7 @@ func TestInstallUpdateUninstallCommands(t *testing.T) {
 		}
 		for _, want := range []string{"From the index " + n.Index() + ":",
 			"  Alpha Lib 1.0 (" + lib.ID + "/mods-example-126c5648): install, in Alpha-Lib-00000000",
-			"    Alpha-Lib-1.0.zip, ", "The openmw.cfg lines:\n  data=\"" + mods + "/Alpha-Lib-00000000\"\n  content=Alpha Lib.esp\n"} {
+			"    components main (.)\n    Alpha-Lib-1.0.zip, ", "The openmw.cfg lines:\n  data=\"" + mods + "/Alpha-Lib-00000000\"\n  content=Alpha Lib.esp\n"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: the plan shown lacks %q:\n%s", c.args, want, out)
 			}
