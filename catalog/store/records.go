@@ -29,8 +29,7 @@ const Format = 1
 // TimeFormat is the layout of every observation time in the state.
 const TimeFormat = "2006-01-02T15:04:05Z"
 
-// File and directory names inside the state root (seeds/state.txt, "Layout"; the paths are
-// built by SourcePath, OriginPath, OriginIndexPath, ClaimPath, ManifestPath and EventPath).
+// File and directory names inside the state root (seeds/state.txt, "Layout").
 const (
 	NetworkFile  = "network.json"    // at the root: Network
 	SourcesDir   = "sources"         // <source>.json: Source
@@ -42,59 +41,48 @@ const (
 	IndexFile    = "dreamweave.json" // the site index's last good bytes, as served
 	ClaimFile    = "claim.json"      // Claim
 	ManifestFile = "manifest.json"   // the claim's last good manifest, as served
-	// ReferenceReadme is the README the reference index's save writes at the root; this index
-	// neither writes nor reads it, and Check accepts it.
+	// ReferenceReadme is the README the reference's save writes at the root; Check accepts it.
 	ReferenceReadme = "README.md"
 )
 
-// Network is network.json: when the last refresh started and which crawler ran it. The file
-// holds exactly the reference index's keys, in its order (FORMATS section 1.1); HealthChanges
-// and Interrupted live in the own file (OwnDir, Differences).
+// Network is network.json (FORMATS section 1.1); HealthChanges and Interrupted live in the own
+// file.
 type Network struct {
 	Format     int    `json:"format"`      // the layout version, Format
 	Crawler    string `json:"crawler"`     // the crawler's user agent (product.UserAgent)
 	ObservedAt string `json:"observed_at"` // when the last refresh started, TimeFormat
-	// HealthChanges lists what changed health in the refresh that wrote this file (a claim
-	// going stale or recovering, a site becoming unavailable...), so `ashyams diff` and the
-	// summary can say so. Health is not an event: events are manifest transitions.
+	// HealthChanges are the health transitions of the refresh that wrote the file, for `ashyams
+	// diff` and the summary (health is not an event: events are manifest transitions).
 	HealthChanges []HealthChange `json:"-"`
-	// Interrupted is set when the refresh that wrote this file did not finish: it was stopped
-	// (a signal, the deadline) or killed. Absent after a refresh that completed, so a complete
-	// refresh writes no own file for network.json.
+	// Interrupted is set when that refresh did not finish (a signal, the deadline, killed).
 	Interrupted *Interrupted `json:"-"`
 }
 
-// Interrupted records a refresh cut short: when it stopped taking new work, why, and what it
-// did not read. Every record not named here was written by the refresh (its last_attempt is
-// observed_at); a record named here keeps what the previous refresh wrote (its last_attempt is
-// older), so the state stays sound and the next refresh reads it.
+// Interrupted records a refresh cut short: when it stopped taking new work, why, and what it did
+// not read. A record named here keeps what the previous refresh wrote, so the state stays sound.
 type Interrupted struct {
 	At     string `json:"at"`     // when the refresh stopped taking new work, TimeFormat
 	Reason string `json:"reason"` // why, in words ("interrupted by SIGINT", "the refresh's deadline (45m0s) ran out")
-	// Unknown is true in the record a refresh writes when it starts (Reason says so): if the
-	// process is killed, nothing else is written, and the state says it did not finish without
-	// knowing what was read. The lists are then empty.
+	// Unknown is set in the record a refresh writes when it starts: killed, it says it did not
+	// finish without knowing what was read (the lists empty).
 	Unknown bool `json:"unknown,omitempty"`
-	// SourcesNotRead are the enrolled URLs (Source.URL) whose record this refresh did not write,
-	// sorted; also a source that left the list whose removal it did not record.
+	// SourcesNotRead are the enrolled URLs (and left ones) whose record was not written, sorted.
 	SourcesNotRead []string `json:"sources_not_read"`
-	// SitesNotRead are the held sites (Origin.ID) none of whose records this refresh wrote,
-	// sorted.
+	// SitesNotRead are the held sites none of whose records were written, sorted.
 	SitesNotRead []string `json:"sites_not_read"`
 	// SitesPartlyRead are the sites this refresh began to read and did not finish.
 	SitesPartlyRead []PartlyRead `json:"sites_partly_read"`
 }
 
-// PartlyRead is a site whose reading was cut short: the projects it lists (or held claims it no
-// longer lists) whose claim records this refresh did not write. Their records are untouched.
+// PartlyRead is a site whose reading was cut short, with the projects whose claim records were
+// not written (left untouched).
 type PartlyRead struct {
 	Site     string   `json:"site"`     // the site id (Origin.ID)
 	Projects []string `json:"projects"` // project ids whose claims were not read, sorted
 }
 
-// HealthChange is one health transition seen by a refresh. Project is empty for a site's own
-// health; Before is empty the first time a claim or site is seen. Problem is the record's
-// problem after the change (nil when it recovered).
+// HealthChange is one health transition: Project "" for a site's own health, Before "" when first
+// seen, Problem the record's problem after it (nil when recovered).
 type HealthChange struct {
 	Project string  `json:"project,omitempty"`
 	Origin  string  `json:"origin"`
@@ -114,23 +102,20 @@ const (
 	SourceUnsupportedVersion = "unsupported-version" // a DreamWeave document on the way has a schema_version other than "2"
 )
 
-// Source health values of this index that the reference vocabulary lacks. A record holding
-// one is read, and Check accepts it, but the reference index refuses it.
+// Source health values of this index that the reference vocabulary lacks: Check accepts them,
+// the reference refuses them.
 const (
 	SourceUnresolved = "unresolved" // discovery ended without a site index; Problem says why
-	// SourceRemoved: the URL is no longer listed in network/sources.toml. The record stays (Git
-	// keeps the history anyway); the refresh no longer reads it and its sites' claims are
-	// withdrawn unless another enrolled source still leads to them.
+	// SourceRemoved: the URL left network/sources.toml; the record stays, is no longer read, and
+	// its sites' claims are withdrawn unless another source still leads to them.
 	SourceRemoved = "removed"
 )
 
-// SourceHealths lists the reference index's source health values, in the order FORMATS
-// section 1.2 gives them.
+// SourceHealths lists the reference's source health values in FORMATS section 1.2's order.
 var SourceHealths = []string{SourceResolved, SourceUnreachable, SourceRefused, SourceNoIndex, SourceBrokenLink, SourceUnsupportedVersion}
 
-// Source is one enrolled URL: which site it led to, how, and the discovery trail. The record
-// holds exactly the reference index's keys, in its order (FORMATS section 1.2); Validators and
-// Findings live in the own file (OwnDir, Differences).
+// Source is one enrolled URL: the site it led to, how, and the trail (FORMATS section 1.2);
+// Validators and Findings live in the own file.
 type Source struct {
 	URL         string      `json:"url"`          // the enrolled URL, as in network/sources.toml; the file is SourceID(URL)
 	Origin      *string     `json:"origin"`       // the site id discovery led to (SiteID of its index URL); null if never
