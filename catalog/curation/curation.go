@@ -95,11 +95,10 @@ func Load(path string) (*Curation, error) {
 	return Parse(path, b)
 }
 
-// Parse checks the curation document b; name is used in messages. Refused: unknown keys,
-// missing or empty fields, a project that is not a lowercase UUID, a from/to that fails
-// tomlfile.CheckURL, from equal to to, a reviewed value that is not a date, repeated entries, a
-// project moved from one site to two, and moves that form a cycle (no site would be where the
-// claim continues).
+// Parse checks the curation document b (name for messages), refusing: unknown keys, missing or
+// empty fields, a project that is not a lowercase UUID, a from/to tomlfile.CheckURL refuses, from
+// equal to to, a reviewed that is no date, repeats, a project moved from one site to two, and
+// cycles of moves.
 func Parse(name string, b []byte) (*Curation, error) {
 	f, err := tomlfile.Decode(b, shape)
 	if err != nil {

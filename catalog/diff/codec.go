@@ -23,11 +23,9 @@ const (
 	tChanges                  // an array of release-level changes
 )
 
-// key is one JSON key of a change: its name, the type of its value and the Change field that
-// holds it (field names it in errors; at returns a pointer to it: *string, **string,
-// *[]string, *json.RawMessage, *uint64, **Target or *[]Change). The codec below reads and
-// writes every key through at, so a key is defined once, here, and used by name in the
-// vocabulary.
+// key is one JSON key of a change: its name, its value's type and the Change field holding it
+// (field for errors, at for a pointer to it). The codec reads and writes every key through at,
+// so a key is defined once and used by name in the vocabulary.
 type key struct {
 	name, field string
 	typ         valueType

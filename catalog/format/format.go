@@ -175,11 +175,8 @@ type relationshipJSON struct {
 	URL        *string    `json:"url"`
 	Version    *string    `json:"version"`
 	Resolved   []claimRef `json:"resolved"`
-	// Satisfied is network.Relationship.Satisfied: true or false when every project target
-	// agrees, null when the constraint could not be checked or the targets of a conflicted id
-	// disagree (the published v1 schema allows boolean or null; null says "no single
-	// answer", where true would prefer the satisfying claim). Per target, see the claims in
-	// "resolved" and each claim's page.
+	// Satisfied is network.Relationship.Satisfied: null when it could not be checked or the targets
+	// of a conflicted id disagree ("no single answer", which the v1 schema allows).
 	Satisfied *bool `json:"satisfied"`
 }
 
@@ -373,11 +370,9 @@ func SortEvents(es []store.Event) []store.Event {
 	return out
 }
 
-// Events generates events.json: every recorded event (withdrawn claims' included), newest
-// first (SortEvents), each with its typed changes as recorded and the tags and headline
-// computed now by catalog/diff/tags, so a better classification applies to all history. The
-// headline is tags.Summary, without the claim's name (the event's name field holds it), as
-// the reference index writes it.
+// Events generates events.json: every recorded event, newest first (SortEvents), with its changes
+// as recorded and the tags and headline (tags.Summary, without the name) computed now, so a
+// better classification applies to all history, as the reference writes it.
 func Events(n *network.Network, o Options) ([]byte, error) {
 	if err := o.check(); err != nil {
 		return nil, err

@@ -158,11 +158,9 @@ type Release struct {
 	Head []string
 	// Relationships in publisher order.
 	Relationships []*Relationship
-	// FirstSeen is when this index first saw the release in this claim's manifests: the
-	// observed_at of FirstSeenEvent, as recorded (UTC, "2006-01-02T15:04:05Z"). "" when the
-	// recorded history does not connect far enough to tell (see Claim.firstSeen in
-	// firstseen.go). Never the publisher's Date (SPEC section 4: different facts). Per claim:
-	// a moved claim's releases are first seen at its new site.
+	// FirstSeen is when this index first saw the release in this claim's manifests (FirstSeenEvent's
+	// observed_at), "" when the history does not tell (firstseen.go); never the publisher's Date
+	// (SPEC section 4). A moved claim's releases are first seen at its new site.
 	FirstSeen string
 	// FirstSeenEvent is the event that shows it, one of Claim.Events: the claim's first
 	// observed event for a release that was there from the start, else the changed event

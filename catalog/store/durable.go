@@ -13,12 +13,9 @@ type batch struct {
 	dirs  map[string]bool // their directories
 }
 
-// OpenBatch returns the state directory at root in batch mode: each WriteBytes (and so
-// WriteJSON, WriteEvent) still replaces its file atomically (a temporary file renamed into
-// place, so a process killed at any moment leaves whole records), but without syncing it to the
-// disk one by one; Sync then makes every write so far durable at once. A refresh writes its
-// records this way and syncs them before it writes network.json, its commit point: one sync per
-// refresh instead of one per record.
+// OpenBatch returns the state directory at root in batch mode: every write still replaces its
+// file atomically, but is not synced one by one; Sync makes all of them durable at once. A
+// refresh writes this way and syncs before network.json, its commit point.
 func OpenBatch(root string) *Dir {
 	return &Dir{Root: root, batch: &batch{files: map[string]bool{}, dirs: map[string]bool{}}}
 }

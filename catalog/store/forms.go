@@ -11,10 +11,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
-// The forms of the names a state holds, as the protocol and the naming rules define them. A
-// record naming a project, a site or an event in another form is refused by Check, since the
-// build would write it into a page path or a catalog field that must have that form (a
-// project "../../tmp/x" with a correctly computed event id is still not a project).
+// The forms of the names a state holds: Check refuses a record naming a project, site or event
+// in another form, since the build writes them into paths and fields ("../../tmp/x" is no project).
 var (
 	// projectIDForm is the protocol's project id: a lowercase UUID (schemas, $defs uuid).
 	projectIDForm = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)

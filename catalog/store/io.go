@@ -136,11 +136,8 @@ func replace(path string, b []byte, mode os.FileMode, sync bool) error {
 	return nil
 }
 
-// Remove deletes the file at rel and, for a record, its own file (OwnPath), then each directory
-// they leave empty below the state's top-level directories (origins/<site>,
-// claims/<project>/<site>, claims/<project>; not under OwnDir). A file that does not
-// exist is not an error: removing is idempotent, so a refresh cut short removes the rest next
-// time.
+// Remove deletes the file at rel, a record's own file, and the directories they leave empty;
+// a missing file is no error, so a refresh cut short removes the rest next time.
 func (d *Dir) Remove(rel string) error {
 	if ownRel, ok := OwnPath(rel); ok {
 		if err := d.remove(ownRel); err != nil {

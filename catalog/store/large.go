@@ -96,10 +96,8 @@ func (l *largeEncoder) value(v reflect.Value, prefix string) error {
 	return nil
 }
 
-// field appends a top-level field's value: a non-empty list (other than bytes, which encode as
-// base64, and a list type that marshals itself) element by element, anything else whole. Elements go by address, as encoding/json
-// reaches a list's elements (addressable: a pointer-receiver marshaler applies); a field goes
-// by value, as in a struct passed by value.
+// field appends a top-level field's value: a non-empty list (not bytes, not a self-marshaling
+// type) element by element, by address as encoding/json reaches them; anything else whole.
 func (l *largeEncoder) field(f reflect.Value) error {
 	if t := f.Type(); f.Kind() != reflect.Slice || f.Len() == 0 || t.Elem().Kind() == reflect.Uint8 ||
 		t.Implements(marshalerType) || t.Implements(textMarshalerType) {

@@ -6,11 +6,9 @@ import (
 	"strings"
 )
 
-// Problem is one broken invariant of the state directory: the record's path (slash-separated,
-// relative to the state root; "" for the state directory itself), which invariant it breaks
-// (Kind) and what is wrong, in words. Check is the one place that words an invariant; a
-// reader of the state refuses the kinds that matter to it (a build, the network model, a
-// refresh) and passes over the rest.
+// Problem is one broken invariant of the state: the record's path (slash-separated, "" for the
+// state itself), its Kind and what is wrong, in words. Check is the one place that words an
+// invariant; each reader refuses the kinds that matter to it.
 type Problem struct {
 	Path    string
 	Kind    Kind

@@ -12,11 +12,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
-// MaxRecordBytes is the most a record (a .json file the crawler writes: network.json, a
-// source, an origin, a claim, an event) may hold. A record repeats at most what two documents
-// said (an event's changes name the before and the after of one manifest), indented, so four
-// documents' worth bounds it; reading stops there, so a hostile state cannot make a reader
-// hold more.
+// MaxRecordBytes bounds a record: it repeats at most two documents (an event's before and
+// after), indented, so four documents' worth; a hostile state cannot make a reader hold more.
 const MaxRecordBytes = 4 * protocol.MaxDocumentBytes
 
 // MaxHeldBytes is the most a held file (a manifest, a site index, a cached image) may hold:

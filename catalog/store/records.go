@@ -359,11 +359,9 @@ type Media struct {
 	Alt     string  `json:"alt"`     // its alternative text (publisher text)
 	File    *string `json:"file"`    // "media/<sha256>.<ext>"; null when not cached
 	Problem *string `json:"problem"` // why it is not cached, in words; null when cached
-	// Definitive is true when Problem is a refusal of the image itself (over the byte or pixel
-	// limit, not an image this index reads, a refused address, an HTTP 4xx answer other than
-	// 408/429): remembered for this URL while the manifest is unchanged. False with a Problem:
-	// a transient failure (network error, HTTP 5xx/408/429, timeout, time budget), tried again
-	// on the next refresh.
+	// Definitive: Problem refuses the image itself (over a limit, not an image, a refused address, a
+	// 4xx other than 408/429), remembered while the manifest is unchanged. False with a Problem: a
+	// transient failure, tried again on the next refresh.
 	Definitive bool `json:"-"`
 }
 
@@ -375,10 +373,9 @@ const (
 	EventRestored  = "restored"  // a withdrawn claim is listed again
 )
 
-// Event is one observed transition of a claim. Written once, never rewritten. Before and After
-// are manifest digests (null for none). Changes are the typed differences between the two
-// manifests. Tags and headlines are computed at build time, not stored. The keys and their
-// order are the reference index's (FORMATS section 1.5); MovedFrom is left out unless set.
+// Event is one observed transition of a claim, written once (FORMATS section 1.5): Before and
+// After are manifest digests, Changes the typed differences; tags and headlines are computed at
+// build time. MovedFrom is left out unless set.
 type Event struct {
 	ID         string        `json:"id"`                   // EventID of Kind, Project, Origin, Before, After; the file name
 	Kind       string        `json:"kind"`                 // an Event* kind

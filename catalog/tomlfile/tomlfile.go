@@ -202,11 +202,9 @@ type anyValue struct{}
 // UnmarshalTOML accepts v whatever it is.
 func (*anyValue) UnmarshalTOML(any) error { return nil }
 
-// undecoded decodes text, which parses as TOML, into structs built from shape (a
-// toml.Primitive per table, an anyValue per key of its entries) and returns what
-// toml.MetaData.Undecoded reports: under "" the top-level keys outside the shape, under each
-// table the other keys of its entries. A table that is not an array, or an entry that is not
-// a table, is skipped here: the reader reports its shape.
+// undecoded decodes text into structs built from shape and returns toml.MetaData.Undecoded's
+// keys: under "" the top-level ones outside the shape, under each table its entries' other keys.
+// Shapes that do not fit are skipped here; the reader reports them.
 func undecoded(text string, shape Shape) map[string]map[string]bool {
 	tables := slices.Sorted(maps.Keys(shape))
 	file := reflect.New(structOf(tables, reflect.TypeFor[toml.Primitive]()))

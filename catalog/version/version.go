@@ -1,9 +1,7 @@
-// Package version parses DreamWeave versions and constraints and orders versions by precedence
-// under the two versioning schemes, numeric and decimal.
-//
-// Source: SPEC.md section 1, "Versions". A version is release[-prerelease][+build]; release is 1
-// to 6 dot-separated numbers. Pre-release identifiers compare as SemVer 2.0.0 section 11; build
-// metadata is kept for String but ignored by Compare.
+// Package version parses DreamWeave versions and constraints and orders versions under the
+// numeric and decimal schemes (SPEC section 1, "Versions"): release[-prerelease][+build], 1 to 6
+// dot-separated numbers, pre-releases compared as SemVer 2.0.0 section 11, build metadata kept
+// but ignored by Compare.
 package version
 
 import (

@@ -152,10 +152,9 @@ func claimNames(s *store.Snapshot) map[string]string {
 	return m
 }
 
-// healthLines says what network.json's health changes were, claims then sites: for each new
-// health (sorted by its words) "N claims became origin unavailable:" and one indented line per
-// claim with its problem; then "N claims recovered:" (each saying what it was); then the count
-// first seen, by health (the events above list them). Lines are unescaped; the caller escapes.
+// healthLines says network.json's health changes, claims then sites: per new health "N claims
+// became <words>:" with one line per claim and its problem, then those recovered, then the count
+// first seen. Unescaped; the caller escapes.
 func healthLines(hs []store.HealthChange, names map[string]string) []string {
 	var out []string
 	for _, sites := range []bool{false, true} {

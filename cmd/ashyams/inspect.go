@@ -13,10 +13,9 @@ func init() {
 	register(command{name: "inspect", summary: "read a site exactly as the crawler would and print what it would record; changes nothing", run: runInspect})
 }
 
-// runInspect is `ashyams inspect URL [--allow-loopback]` (flags before or after URL). It prints
-// the discovery trail, the site and every claim a refresh would record, with how many would
-// not be current, and writes nothing. Exit 0 when the URL leads to a readable site index and
-// every claim would be current, 1 otherwise (the report says why), 2 for usage.
+// runInspect is `ashyams inspect URL [--allow-loopback]`: the trail, the site and every claim a
+// refresh would record, how many would not be current; nothing written. Exit 0 when all would be
+// current, 1 otherwise, 2 for usage.
 func runInspect(e *env, args []string) int {
 	fs := newFlags(e, "inspect", "URL")
 	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 (local drills only)")

@@ -69,13 +69,9 @@ func main() {
 	os.Exit(run(e, os.Args[1:]))
 }
 
-// run dispatches args to a command and returns the exit status. Help asked for goes to stdout
-// (so it can be paged); help given because of a mistake goes to stderr with status 2. help and
-// version are commands like the others (`ashyams help help`, `ashyams version -h`); -h, -help,
-// --help and -version, --version are their top-level aliases, as the list says.
-//
-// Everything a command prints goes through a termtext.Writer: no URL's user info is echoed and
-// no line is a workflow command.
+// run dispatches args to a command and returns the exit status: help asked for goes to stdout,
+// help given for a mistake to stderr with status 2; -h, --help and --version are the top-level
+// aliases of help and version. Every command prints through a termtext.Writer.
 func run(e *env, args []string) int {
 	out, errw := termtext.NewWriter(e.stdout), termtext.NewWriter(e.stderr)
 	defer errw.Flush()

@@ -11,10 +11,9 @@ import (
 	"time"
 )
 
-// ParseScenario reads a replay.py scenario file, {"rules": [{"path": REGEX, ...action}]}, into
-// Rules: "status" N, "redirect" URL, "delay" seconds (a number), "body" TEXT, "huge" N bytes,
-// "lie_length" N bytes, "times" K. Unknown keys, a missing or invalid "path", negative or
-// non-integral counts and trailing data are errors naming the rule and the key.
+// ParseScenario reads a replay.py scenario, {"rules": [{"path": REGEX, ...}]}, into Rules
+// ("status", "redirect", "delay" seconds, "body", "huge", "lie_length", "times"). Unknown keys,
+// a bad "path", bad counts and trailing data are errors naming the rule and key.
 func ParseScenario(b []byte) ([]Rule, error) {
 	var doc struct {
 		Rules []map[string]json.RawMessage `json:"rules"`

@@ -23,11 +23,9 @@ type held struct {
 	movedFrom string
 }
 
-// readHeld reads a claim's held manifest, which must hash to the digest its record holds
-// (recorded; "" when the record holds none): held bytes are only ever used, as a 304's body or
-// a diff's "before", when they are the bytes the record vouches for. A mismatch is the state
-// contradicting itself (Run refuses such a state before reading anything; this is the guard
-// behind that), an error.
+// readHeld reads a claim's held manifest, which must hash to recorded ("" for none): held bytes
+// serve as a 304's body or a diff's before only when their record vouches for them. A mismatch
+// is an error (Run refuses such a state first; this is the guard behind it).
 func (r *run) readHeld(project, site, recorded string) (*held, error) {
 	if recorded == "" {
 		return nil, nil
@@ -85,11 +83,9 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		return r.current(ctx, sr, c, h, nil, st.wasWithdrawn, st.before, false)
 	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == product.Version &&
 		c.Rejected.Health != store.ClaimManifestUnreachable:
-		// The same refused bytes are still advertised: not downloaded again (state.txt). A
-		// refusal recorded as manifest-unreachable says the bytes were not read, which no
-		// refusal by this version says, so they are read again to get the health they have now.
-		// The findings of the read that refused them stay when the record still says that
-		// read's problem; otherwise the problem string alone says it.
+		// The same refused bytes are advertised: not downloaded again (state.txt), unless recorded as
+		// manifest-unreachable (not read), so they are read again. The findings stay while the record
+		// still says that read's problem.
 		var fs []store.Finding
 		if c.Problem != nil && *c.Problem == c.Rejected.Problem {
 			fs = c.Findings

@@ -45,10 +45,8 @@ func ahead(c getter, lim *hostLimit) func(context.Context, guard.Request) func()
 
 type discoverFunc func(ctx context.Context, enrolled string, held discover.Held) (*discovery, error)
 
-// discoverWith runs crawl/discover with the guarded client. discover takes the client itself,
-// so the per-host limit is taken once for the whole discovery (its requests are sequential, so
-// this still bounds what is in flight to the enrolled URL's host). The discovery budget starts
-// once the slot is taken, so a source never spends it queuing behind another.
+// discoverWith runs crawl/discover with the guarded client, one host slot for the whole (sequential)
+// discovery; the discovery budget starts once the slot is taken.
 func (r *run) discoverWith(c *guard.Client, lim *hostLimit) discoverFunc {
 	return func(ctx context.Context, enrolled string, held discover.Held) (*discovery, error) {
 		release, err := lim.acquire(ctx, enrolled)

@@ -25,10 +25,9 @@ type InspectReport struct {
 	Manifests []ManifestCheck
 }
 
-// Inspect reads the site at rawURL exactly as a refresh does (the same code, from an empty
-// state held in memory) and reports what would be recorded. It writes nothing: o.State is
-// ignored. o.Sources is replaced by rawURL alone. The error is a bad URL (the same checks as
-// sources.toml) or a cancelled context; everything about the site is in the report.
+// Inspect reads the site at rawURL as a refresh does, from an empty state in memory, and reports
+// what would be recorded; o.State is ignored, o.Sources replaced. The error is a bad URL or a
+// cancelled context.
 func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, error) {
 	if err := sources.CheckURL(rawURL); err != nil {
 		return nil, err

@@ -12,10 +12,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// InterruptedError is what Run returns when the refresh was cut short: its context ended (a
-// signal) or its deadline ran out. It is not a failure of the state: every record is whole, the
-// records the refresh did not reach keep what the previous refresh wrote, and network.json
-// says what was not read (store.Interrupted); the Summary returned with it says the same.
+// InterruptedError is a refresh cut short (a signal, the deadline). Every record is whole, those
+// not reached keep the previous refresh's, and network.json and the Summary say what was not read.
 type InterruptedError struct {
 	Reason   string // why, in words: the context's cause, or "the refresh's deadline (45m0s) ran out"
 	Deadline bool   // the deadline (Options.Deadline) ran out, rather than the caller's context
@@ -64,11 +62,9 @@ func (r *run) budget(ctx context.Context, d time.Duration, cause *BudgetError, s
 	return context.WithTimeoutCause(ctx, d, cause)
 }
 
-// parallel runs f(0..n-1) with at most k at once and reports which ran to the end (f returned
-// nil). It starts nothing more once stop is done or an f failed, not even work that was waiting
-// for a slot; it waits for what is running (so no write is cut in half) and returns the first
-// failure. f returning a *stopError is not one: the work was abandoned because of the stop, and
-// is reported as not done.
+// parallel runs f(0..n-1), at most k at once, and reports which ran to the end. Once stop is done
+// or an f failed it starts nothing more, waits for what runs (no write is cut in half) and returns
+// the first failure; a *stopError is not one, only work not done.
 func parallel(stop context.Context, k, n int, f func(int) error) ([]bool, error) {
 	g, halt := errgroup.WithContext(stop) // halt ends with stop or at the first failure
 	g.SetLimit(k)
@@ -98,11 +94,9 @@ type task struct {
 	run     func(context.Context, *run) error
 }
 
-// notRead lists what an interrupted refresh did not read (callers hold r.mu): the enrolled
-// sources whose record it did not write (and removed sources it did not mark), the held or
-// reached sites it wrote nothing of, and the sites whose task began writing and did not finish,
-// with the projects whose claims it did not write. tasks nil: discovery was cut short and
-// nothing was recorded.
+// notRead lists what an interrupted refresh did not read (callers hold r.mu): sources whose record
+// was not written, sites nothing of was written, sites begun and not finished with their projects
+// not written. tasks nil: discovery was cut short, nothing recorded.
 func (r *run) notRead(tasks []task, done []bool, s *stopError) *store.Interrupted {
 	x := &store.Interrupted{At: r.o.Now().UTC().Format(store.TimeFormat), Reason: s.reason,
 		SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}

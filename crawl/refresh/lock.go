@@ -19,12 +19,10 @@ func (e *LockedError) Error() string {
 	return fmt.Sprintf("another refresh is writing the state %s: %s", e.State, e.How)
 }
 
-// lockState creates the state directory if needed and takes an exclusive lock on it for the
-// whole refresh (lockDir: an flock on the directory itself where the system has flock, so no
-// file is written into the state that the network-state branch could commit, and the kernel
-// drops the lock when the process ends, so it is never stale; elsewhere lockFile). A lock
-// another refresh holds is a *LockedError at once: the second refresh waits for nothing.
-// The returned function releases the lock.
+// lockState creates the state directory if needed and locks it for the whole refresh: an flock
+// on the directory where the system has one (nothing written that the branch could commit, and
+// never stale), else lockFile. A lock held elsewhere is a *LockedError at once. It returns the
+// release.
 func lockState(dir string) (func(), error) {
 	switch st, err := os.Stat(dir); {
 	case errors.Is(err, fs.ErrNotExist):

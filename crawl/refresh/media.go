@@ -83,11 +83,9 @@ func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifes
 	return nil
 }
 
-// fetchImage returns the cache file name (media/<sha256>.<ext>) and the image's bytes, or the
-// problem that kept the image out; definitive when the problem is a refusal of the image itself
-// (over a limit, not an image, a refused address, a 4xx answer) rather than a failure to read it
-// now (network error, 5xx, 408, 429, timeout, budget); cut when
-// a time budget or an interrupt stopped the fetch.
+// fetchImage returns the cache file name and the image's bytes, or the problem that kept it out:
+// definitive for a refusal of the image itself (a limit, not an image, a refused address, a 4xx),
+// cut when a budget or an interrupt stopped the fetch.
 func (r *run) fetchImage(ctx context.Context, u string) (file string, body []byte, problem string, definitive, cut bool) {
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: "image/webp, image/png, image/jpeg, image/gif;q=0.9", MaxBytes: r.o.MaxImageBytes})
 	if err != nil {

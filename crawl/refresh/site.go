@@ -149,10 +149,9 @@ func (r *run) siteOrigin(p *plan, site string, srs []*sourceRun) store.Origin {
 	return o
 }
 
-// indexBytes is the site index to read: discovery's answer, or for a 304 the held bytes. A 304
-// for bytes not held (or not matching o's digest) is asked again, unconditionally, and d.Resp
-// becomes that answer. fresh says the bytes came from the network; problem, when not "", is
-// why the index could not be read (the site is then unreachable); err is the refresh's stop.
+// indexBytes is the site index to read: discovery's answer, or the held bytes for a 304 (asked
+// again unconditionally when they are not held as recorded). problem says why it could not be
+// read; err is the refresh's stop.
 func (r *run) indexBytes(ctx context.Context, d *discovery, o store.Origin) (body []byte, fresh bool, problem string, err error) {
 	if !d.Resp.NotModified {
 		return d.Resp.Body, true, "", nil
@@ -227,10 +226,9 @@ func (r *run) readClaims(ctx context.Context, sr *siteRun, entries []protocol.In
 	return nil
 }
 
-// removeMoved finishes the moves into a site once it is read (FORMATS section 1.11): a site the
-// enrolled source moved away from, which no source leads to, is removed with its claims, once
-// every claim it held that this site lists holds a manifest here (the last good data moved).
-// Until then it stays, its claims stale, and the next refresh tries again.
+// removeMoved finishes the moves into a site once it is read (FORMATS section 1.11): the site
+// moved from, led to by no source, is removed once every claim of it this site lists holds a
+// manifest here; until then it stays, stale.
 func (r *run) removeMoved(p *plan, sr *siteRun) error {
 	for _, old := range p.previous[sr.id] {
 		var waiting []string
@@ -380,10 +378,8 @@ func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*source
 	return nil
 }
 
-// finishSite records the site's publication issues (one line per claim that is not current)
-// and reports progress. When a claim was settled against a re-read of the index, that re-read
-// becomes the held index (bytes, digest, validators), written with the same pending_sha256 care
-// as any replacement: the held index is the one the held manifests were checked against.
+// finishSite records the site's issues and reports progress. A re-read index a claim was settled
+// against becomes the held index, written with the same pending_sha256 care as any replacement.
 func (r *run) finishSite(sr *siteRun, issues []string) error {
 	sr.mu.Lock()
 	st, used := sr.stats, sr.used

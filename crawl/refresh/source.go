@@ -137,10 +137,9 @@ func (r *run) removeSources(p *plan) error {
 	return nil
 }
 
-// writeSource records one enrolled source after discovery. site is the origin it leads to now
-// (nil: discovery failed; the last known origin stays named). covered is the site whose failure
-// line already says why this source failed ("" when none): the source's own line then points
-// there instead of repeating the problem, so every "source unresolved" counted is also listed.
+// writeSource records one enrolled source after discovery: site is the origin it leads to now
+// (nil: failed; the last known stays named); covered is the site whose failure line already says
+// why, which the source's line then points to.
 func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 	s := store.Source{URL: sr.src.URL, LastAttempt: r.now, Trail: []store.TrailStep{}}
 	if sr.prev != nil {

@@ -18,10 +18,9 @@ type verdict struct {
 	findings        []store.Finding // the problem, structured (the site's findings)
 }
 
-// sourceHealth is the health of a source whose discovery failed (FORMATS section 1.2): a
-// broken <link>; refused by crawler policy (an address, a scheme, credentials, redirects, a
-// size limit; or a site id another index URL holds); no-index when every URL answered "not
-// here" or the held index is gone; unreachable for any other failure, a time budget included.
+// sourceHealth is the health of a source whose discovery failed (FORMATS section 1.2):
+// broken-link, refused (crawler policy, or a site id another index holds), no-index (every URL
+// "not here", or the held index gone), else unreachable.
 func sourceHealth(err error) string {
 	var de *discover.Error
 	var ce *collisionError
@@ -141,11 +140,9 @@ func discoveryURLs(de *discover.Error, x string) []string {
 	return []string{de.URL, de.At, de.Asked, x}
 }
 
-// probe asks the held site index URL itself why discovery found nothing there (every URL
-// answered "not here"): an outage (5xx, a timeout, a network error, a refused address) is
-// "unreachable", a body over the limit "refused", a document that is not a valid site index
-// its verdict, and anything else (a 404, a valid index the enrolled URL no longer leads to)
-// "no-index".
+// probe asks the held site index itself why discovery found nothing: an outage is unreachable,
+// a body over the limit refused, an invalid index its verdict, anything else (a 404, an index the
+// enrolled URL no longer leads to) no-index.
 func (r *run) probe(ctx context.Context, site string, de *discover.Error) (health, detail string, fs []store.Finding) {
 	u, problem := r.prevOrigins[site].IndexURL, de.Problem
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: acceptIndex})
@@ -237,10 +234,8 @@ func (e *UnreachableError) Error() string {
 	return b.String()
 }
 
-// unreachableWorld is an *UnreachableError when two or more sources were discovered and no
-// request of any discovery reached a server (discover.Result.Unreached); nil otherwise: a
-// source refused by policy, cut short by a budget, or whose server answered anything (an
-// error status, a redirect, a connection closed mid-answer) is a fact about that source.
+// unreachableWorld is an *UnreachableError when two or more sources were discovered and none
+// reached a server (discover.Result.Unreached); any answer at all is a fact about its source.
 func unreachableWorld(runs []*sourceRun) error {
 	if len(runs) < 2 {
 		return nil

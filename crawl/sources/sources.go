@@ -94,11 +94,10 @@ func LoadWith(path string, o Options) ([]Source, error) {
 // Parse is ParseWith(name, b, Options{}): loopback hosts are refused.
 func Parse(name string, b []byte) ([]Source, error) { return ParseWith(name, b, Options{}) }
 
-// ParseWith checks the source list b; name is used in messages. Refused: TOML that does not
-// parse; top-level keys other than `source`; an entry with unknown keys; a url that fails
-// tomlfile.CheckURL or that the crawler's guard refuses before any lookup (localhost too,
-// unless o.AllowLoopback); the same url twice (dupKey); `added` not a date; `note` not one
-// line of printable text (CheckNote).
+// ParseWith checks the source list b (name for messages), refusing: TOML that does not parse,
+// top-level keys but `source`, unknown keys, a url tomlfile.CheckURL or the guard refuses
+// (localhost unless o.AllowLoopback), a url twice (dupKey), an `added` that is no date, a `note`
+// CheckNote refuses.
 func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	f, err := tomlfile.Decode(b, tomlfile.Shape{"source": entryKeys})
 	if err != nil {
@@ -283,10 +282,9 @@ func tomlString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// CheckNote returns "" for a usable note, else what is wrong with it: empty, not UTF-8, more
-// than one line, or holding a character that hides, reorders or breaks text in a review or a
-// log (a control, a line separator, a bidi or other formatting character). The zero-width
-// non-joiner and joiner stay allowed: Persian and Indic words and emoji sequences need them.
+// CheckNote returns "" for a usable note, else what is wrong: empty, not UTF-8, more than one
+// line, or holding a character that hides, reorders or breaks text (controls, separators, bidi
+// and format characters; ZWNJ and ZWJ stay, which Persian, Indic and emoji need).
 func CheckNote(note string) string {
 	switch {
 	case strings.TrimSpace(note) == "":
