@@ -25,6 +25,7 @@ type Project struct {
 	Relationships                 []any    // every release's, as JSON values
 	Provides                      []string
 	Components                    []string // component ids, the first required, each with OpenMW install data; nil: "main"
+	Group                         string   // when set, the other components form this at-most-one group
 	Platforms                     []string // "os/arch", one artifact each; nil: one flat artifact
 	Media                         []any
 }
@@ -51,8 +52,12 @@ func Manifest(p Project) Doc {
 	var components []any
 	installs := map[string]any{}
 	for i, c := range comps {
-		components = append(components, map[string]any{"id": c, "name": p.Name + " " + c, "path": c, "required": i == 0,
-			"default": true, "requires": []any{}, "conflicts": []any{}, "suggested_with": []any{}})
+		comp := map[string]any{"id": c, "name": p.Name + " " + c, "path": c, "required": i == 0,
+			"default": i == 0, "requires": []any{}, "conflicts": []any{}, "suggested_with": []any{}}
+		if i > 0 && p.Group != "" {
+			comp["group"] = p.Group
+		}
+		components = append(components, comp)
 		installs[c] = map[string]any{"data_directories": []any{c}, "content_files": []any{p.Name + "-" + c + ".omwscripts"},
 			"groundcover_files": []any{}, "fallback_archives": []any{}, "fallback_entries": map[string]any{}, "config": false, "requires_content": []any{}}
 	}
@@ -66,6 +71,10 @@ func Manifest(p Project) Doc {
 	platforms := p.Platforms
 	if platforms == nil {
 		platforms = []string{""}
+	}
+	groups := []any{}
+	if p.Group != "" {
+		groups = append(groups, map[string]any{"id": p.Group, "name": p.Name + " " + p.Group, "select": "at-most-one"})
 	}
 	var releases []any
 	for i, v := range p.Versions {
@@ -89,7 +98,7 @@ func Manifest(p Project) Doc {
 			"version": v, "channel": ch, "date": fmt.Sprintf("2026-09-%02d", 30-i), "status": "available",
 			"source":   map[string]any{"repository": repo, "tag": v, "revision": digest(v)[:40]},
 			"runtimes": map[string]any{"openmw": ">=0.49"}, "platforms": []any{}, "provides": provides,
-			"relationships": rels, "components": components, "groups": []any{},
+			"relationships": rels, "components": components, "groups": groups,
 			"extensions":          map[string]any{"openmw": map[string]any{"components": installs, "requires_content": []any{}, "settings": []any{}}},
 			"critical_extensions": []any{"openmw"}, "artifacts": artifacts,
 		})
@@ -126,7 +135,7 @@ var Fixtures = map[string]Project{
 			map[string]any{"kind": "recommends", "name": "Tamriel Rebuilt", "url": "https://www.tamriel-rebuilt.org/"},
 			map[string]any{"kind": "conflicts", "name": "Other mods that script vanilla light records"},
 		},
-		Provides: []string{"dreamweave:dynamic-lights"}, Components: []string{"core", "tamriel-rebuilt", "flames-2k", "flames-4k"},
+		Provides: []string{"dreamweave:dynamic-lights"}, Components: []string{"core", "tamriel-rebuilt", "flames-2k", "flames-4k"}, Group: "flames",
 		Media: []any{map[string]any{"kind": "image", "featured": true,
 			"alt": "Warm lantern light scattered across dark hills under a violet dusk sky.",
 			"url": "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/home/media/dusk-over-balmora.webp"}}},

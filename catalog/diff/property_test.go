@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/internal/corpus"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -412,6 +413,34 @@ func TestDiffDeterministic(t *testing.T) {
 				t.Fatalf("%s: Diff not deterministic:\n%s\n%s", f.Path, first, again)
 			}
 		}
+	}
+}
+
+// The same on a generated manifest (Candlelight's stand-in): a stable release vanished and a
+// stable artifact's digest changed are unusual and come first; a license change is not.
+func TestUnusualFirstGenerated(t *testing.T) {
+	m := func() *protocol.Manifest {
+		b, err := json.Marshal(corpustest.Manifest(corpustest.Fixtures["candlelight.json"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return corpus.Decode(t, b)
+	}
+	before, after := m(), m()
+	after.Project.License = "MIT"
+	corpus.RemoveRelease(t, after, "1.0.0")
+	corpus.Release(t, after, "1.1.0").Artifacts[0].Digests.SHA256 = fmt.Sprintf("%064x", 1)
+	got := diff.Diff(before, after)
+	var kinds []string
+	for _, c := range got {
+		kinds = append(kinds, fmt.Sprintf("%s:%v", c.Change, diff.Unusual(c, got)))
+	}
+	if want := []string{"project-field:false", "release-amended:true", "release-removed:true"}; !reflect.DeepEqual(kinds, want) {
+		t.Fatalf("changes = %q, want %q", kinds, want)
+	}
+	if lines := diff.Lines(got); len(lines) != 4 || lines[0] != "unusual: release 1.1.0 (stable) amended" ||
+		lines[2] != "unusual: - release 1.0.0 (stable)" || lines[3] != "license (none) -> MIT" {
+		t.Errorf("lines = %q", lines)
 	}
 }
 

@@ -368,9 +368,18 @@ func TestCheckEmptyAndMissingState(t *testing.T) {
 }
 
 func TestCheckIsSorted(t *testing.T) {
-	ps := Open(corpusState(t)).Check()
-	if !sort.SliceIsSorted(ps, func(i, j int) bool { return ps[i].Path < ps[j].Path }) {
-		t.Error("problems are not sorted by path")
+	tiny := tinyState(t)
+	for _, rel := range []string{"zz-stray", "events/x.txt", "aa-stray", SourcesDir + "/y.txt"} {
+		must(t, os.MkdirAll(filepath.Dir(tiny.Path(rel)), 0o755))
+		must(t, os.WriteFile(tiny.Path(rel), nil, 0o644))
+	}
+	for name, dir := range map[string]func(*testing.T) *Dir{"tiny": func(*testing.T) *Dir { return tiny }, "corpus": func(t *testing.T) *Dir { return Open(corpusState(t)) }} {
+		t.Run(name, func(t *testing.T) {
+			ps := dir(t).Check()
+			if len(ps) < 3 || !sort.SliceIsSorted(ps, func(i, j int) bool { return ps[i].Path < ps[j].Path }) {
+				t.Errorf("problems not sorted by path, or too few to tell: %v", ps)
+			}
+		})
 	}
 }
 

@@ -697,3 +697,38 @@ func TestResolverAndDialReachOnlyThisServer(t *testing.T) {
 		t.Error("a loopback address other than this server was dialed")
 	}
 }
+
+// The two corpus tests above on corpustest.Sites (the corpus's sites, or their stand-ins):
+// a directory with or without its final slash serves its index.html, rewritten; every index
+// points at loopback manifests whose served bytes hash to the advertised digest.
+func TestSitesRewrittenWithMatchingDigests(t *testing.T) {
+	root := fstest.MapFS{}
+	for p, b := range corpustest.Sites(t) {
+		root[p] = &fstest.MapFile{Data: b}
+	}
+	s := start(t, root, Options{})
+	for _, u := range []string{corpustest.TemplateDir + "/", corpustest.TemplateDir} {
+		r := get(t, s.URL()+u)
+		want := s.URL() + corpustest.TemplateDir + "/dreamweave.json"
+		if r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(string(r.body), want) {
+			t.Errorf("%s: status %d, type %q, body without %s:\n%s", u, r.status, r.header.Get("Content-Type"), want, r.body)
+		}
+	}
+	manifests := 0
+	for _, dir := range []string{corpustest.TemplateDir, corpustest.DreamIniDir} {
+		var ix index
+		if err := json.Unmarshal(get(t, s.URL()+dir+"/dreamweave.json").body, &ix); err != nil || ix.Document != "index" {
+			t.Fatalf("%s: served index does not decode: %v", dir, err)
+		}
+		for _, p := range ix.Projects {
+			m := get(t, p.Manifest)
+			if !strings.HasPrefix(p.Manifest, s.URL()) || m.status != 200 || sha(m.body) != p.ManifestSHA256 || strings.Contains(string(m.body), "https://"+corpustest.SitesHost+"/") {
+				t.Errorf("%s: manifest %s status %d, hashes to %s, advertised %s", p.ID, p.Manifest, m.status, sha(m.body), p.ManifestSHA256)
+			}
+			manifests++
+		}
+	}
+	if manifests != 3 {
+		t.Errorf("%d manifests checked, want 3", manifests)
+	}
+}

@@ -5,8 +5,10 @@ package corpus
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,9 +41,21 @@ var (
 )
 
 // Manifests returns every project manifest under www/, sorted by path (read once per test
-// binary; callers must not modify the bytes).
+// binary; callers must not modify the bytes); without ../shared, corpustest's generated
+// stand-ins of the fixtures.
 func Manifests(tb testing.TB) []File {
 	tb.Helper()
+	if !Present() {
+		var out []File
+		for _, name := range slices.Sorted(maps.Keys(corpustest.Fixtures)) {
+			b, err := json.MarshalIndent(corpustest.Manifest(corpustest.Fixtures[name]), "", "  ")
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, File{Path: "generated/" + name, Bytes: b})
+		}
+		return out
+	}
 	root := filepath.Join(Root(tb), "www")
 	mu.Lock()
 	defer mu.Unlock()
@@ -89,6 +103,7 @@ func Decode(tb testing.TB, b []byte) *protocol.Manifest {
 // several sites publish it).
 func Manifest(tb testing.TB, id string) *protocol.Manifest {
 	tb.Helper()
+	Root(tb)
 	for _, f := range Manifests(tb) {
 		if strings.HasSuffix(f.Path, "/"+id+".json") {
 			return Decode(tb, f.Bytes)
