@@ -96,7 +96,7 @@
   // when empty anyway (a relationship's project, a release's reason, a component's group,
   // ...) are not here: they stay absent.
   var left = {
-    claim: { site_name: "", name: "", health: "current", stale: false, scheme: "", release: null, openmw: "", lua_api: "",
+    claim: { site_name: "", name: "", health: "current", stale: false, scheme: "", release: null, openmw: "", lua_api: "", critical_extensions: [],
       provides: [], relationships: [], installs: false, requires_content: [], settings: [], components: [], groups: [],
       artifacts: [], project_status: "active", content_files: [], data_dirs: [], config_dirs: [] },
     release: { version: "", channel: "stable", current: true, status: "available" },
@@ -109,7 +109,7 @@
   // partKeys are the names a claim part writes short, as site/shards.go partKeys lists
   // them: the i-th is written as partDigits.charAt(i).
   var partKeys = ["arch", "archives", "artifacts", "capability", "category", "channel", "components", "config",
-    "config_dirs", "conflicts", "content", "content_files", "current", "data", "data_dirs", "default", "description",
+    "config_dirs", "conflicts", "content", "content_files", "critical_extensions", "current", "data", "data_dirs", "default", "description",
     "fallback", "file", "filename", "format", "groundcover", "group", "groups", "health", "id", "installs", "key",
     "kind", "lua_api", "name", "openmw", "os", "path", "platform", "project", "project_status", "provides",
     "reason", "relationships", "release", "replacement", "required", "requires", "requires_content", "scheme",

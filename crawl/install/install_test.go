@@ -537,3 +537,11 @@ func TestUpdateIntoAnotherCfg(t *testing.T) {
 		t.Errorf("the lock names %s", l.OpenMWCfg.Path)
 	}
 }
+
+// TestCriticalExtensionRefusedFromTheIndex: the index's data carries a release's
+// critical_extensions, and one naming an extension other than openmw is refused.
+func TestCriticalExtensionRefusedFromTheIndex(t *testing.T) {
+	a := alpha
+	a.Critical = []string{"openmw", "org.tes3mp"}
+	refused(t, []string{"Alpha Lib 1.0 (" + a.ID, `its release names the critical extension "org.tes3mp", which this program does not apply`}, nil, a)
+}

@@ -36,7 +36,7 @@ var (
 	// They are every name an InstallClaim's JSON has but its key fields, and
 	// assets/shards.js PartKeys lists them in this order.
 	PartKeys = []string{"arch", "archives", "artifacts", "capability", "category", "channel", "components", "config",
-		"config_dirs", "conflicts", "content", "content_files", "current", "data", "data_dirs", "default", "description",
+		"config_dirs", "conflicts", "content", "content_files", "critical_extensions", "current", "data", "data_dirs", "default", "description",
 		"fallback", "file", "filename", "format", "groundcover", "group", "groups", "health", "id", "installs", "key",
 		"kind", "lua_api", "name", "openmw", "os", "path", "platform", "project", "project_status", "provides",
 		"reason", "relationships", "release", "replacement", "required", "requires", "requires_content", "scheme",

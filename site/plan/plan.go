@@ -49,12 +49,14 @@ type Claim struct {
 	Provides      []string       `json:"provides"`
 	Relationships []Relationship `json:"relationships"`
 	// Installs: the release has an openmw extension, so it says how OpenMW loads it.
-	Installs        bool                     `json:"installs"`
-	RequiresContent []string                 `json:"requires_content"`
-	Settings        []protocol.OpenMWSetting `json:"settings"`
-	Components      []Component              `json:"components"`
-	Groups          []protocol.Group         `json:"groups"`
-	Artifacts       []Artifact               `json:"artifacts"`
+	Installs bool `json:"installs"`
+	// CriticalExtensions are the extensions a client must apply to install the release.
+	CriticalExtensions []string                 `json:"critical_extensions"`
+	RequiresContent    []string                 `json:"requires_content"`
+	Settings           []protocol.OpenMWSetting `json:"settings"`
+	Components         []Component              `json:"components"`
+	Groups             []protocol.Group         `json:"groups"`
+	Artifacts          []Artifact               `json:"artifacts"`
 }
 
 // Component is a component with how OpenMW loads it (nil lists when the extension says
@@ -99,7 +101,7 @@ func Install(in Input, setup *SetupDoc) map[string]*InstallClaim {
 		k := c.Key.String()
 		ic := &InstallClaim{Claim: Claim{Head: in.Head(c), Scheme: string(c.Scheme), Provides: []string{},
 			Relationships: []Relationship{}, RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{},
-			Components: []Component{}, Groups: []protocol.Group{}, Artifacts: []Artifact{}},
+			Components: []Component{}, Groups: []protocol.Group{}, Artifacts: []Artifact{}, CriticalExtensions: []string{}},
 			ContentFiles: []Content{}, DataDirs: []string{}, ConfigDirs: []string{}}
 		if c.Manifest != nil {
 			ic.ProjectStatus = c.Manifest.Project.Status
@@ -122,7 +124,7 @@ func claimOf(in Input, c *network.Claim, r *network.Release) Claim {
 		OpenMW:  r.Runtimes["openmw"], Provides: nonNilStrings(r.Provides),
 		Relationships:   relationshipsOf(r, nil, protocol.KindRequires, protocol.KindConflicts, protocol.KindRecommends),
 		RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{}, Components: []Component{},
-		Groups: r.Groups, Artifacts: []Artifact{}}
+		Groups: r.Groups, Artifacts: []Artifact{}, CriticalExtensions: nonNilStrings(r.CriticalExtensions)}
 	switch {
 	case r.Yanked != nil:
 		pc.Release.Reason, pc.Release.Replacement = r.Yanked.Reason, r.Yanked.Replacement
