@@ -308,7 +308,7 @@
   }
 
   function findingItem(f, plan) {
-    var li = el("li", { "data-plan-finding": f.kind });
+    var li = el("li", { "data-plan-finding": f.kind, "data-field": f.field || "" });
     if (f.key) {
       li.setAttribute("data-key", f.key);
       li.appendChild(el("span", { "class": "declared" }, "Declared by ", claimLink(f.key), ": "));
