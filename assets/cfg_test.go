@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -18,14 +19,16 @@ type cfgResult struct {
 	Fallback        []string `json:"fallback"`
 	Ignored         int      `json:"ignored"`
 	BOM             bool     `json:"bom"`
+	Lost            string   `json:"lost"`
 	Binary          bool     `json:"binary"`
 	SawFiles        bool     `json:"sawFiles"`
 }
 
 // TestCfgReader checks that openmwcfg.js keeps every kind of line the setup check and the
 // plan read, with the line numbers of the file: data=, content=, groundcover=,
-// fallback-archive=, fallback= and config=, after replace=; a byte-order mark is dropped and
-// said; keys named like Object.prototype's properties are keys like any other.
+// fallback-archive=, fallback= and config=, after replace=; as OpenMW 0.47 reads them, a
+// byte-order mark loses line 1 and an unquoted path stops at its first space or tab; keys
+// named like Object.prototype's properties are keys like any other.
 func TestCfgReader(t *testing.T) {
 	cases := []struct {
 		name, text string
@@ -36,8 +39,12 @@ func TestCfgReader(t *testing.T) {
 			cfgResult{Content: []string{"2:Morrowind.esm"}, Groundcover: []string{"3:Grass.esp"}, Data: []string{"1:/mods/A & B"},
 				Config: []string{"6:/mods/C"}, FallbackArchive: []string{"4:Morrowind.bsa"}, Fallback: []string{"5:LightAttenuation_UseConstant,0|LightAttenuation_UseConstant|0"},
 				Ignored: 1, SawFiles: true}},
-		{"a byte-order mark is dropped and said", "\ufeffcontent=Morrowind.esm\ncontent=Tribunal.esm\n",
-			cfgResult{Content: []string{"1:Morrowind.esm", "2:Tribunal.esm"}, BOM: true, SawFiles: true}},
+		{"a byte-order mark loses line 1", "\ufeffcontent=Morrowind.esm\ncontent=Tribunal.esm\n",
+			cfgResult{Content: []string{"2:Tribunal.esm"}, BOM: true, Lost: "1:content=Morrowind.esm", SawFiles: true}},
+		{"a byte-order mark before a comment loses nothing", "\ufeff# launcher\ncontent=Tribunal.esm\n",
+			cfgResult{Content: []string{"2:Tribunal.esm"}, BOM: true, SawFiles: true}},
+		{"an unquoted path stops at a space", "data=/x/00 Core\ndata=\"/y/00 Core\"\nconfig=/z\tq\ncontent=A B.esp\n",
+			cfgResult{Data: []string{"1:/x/00|cut /x/00 Core", "2:/y/00 Core"}, Config: []string{"3:/z|cut /z\tq"}, Content: []string{"4:A B.esp"}, SawFiles: true}},
 		{"replace= drops groundcover and archives too", "groundcover=a.esp\nfallback-archive=x.bsa\nreplace=groundcover\nreplace=fallback-archive\ngroundcover=b.esp\n",
 			cfgResult{Groundcover: []string{"5:b.esp"}}},
 		{"keys named like prototype properties", "constructor=1\n__proto__=2\ncontent=constructor\ncontent=__proto__\nreplace=constructor\nreplace=__proto__\n",
@@ -120,6 +127,22 @@ func TestSetupCheckNames(t *testing.T) {
 		{"missing-project", "p/s", "q", 0.0},
 		{"order", "p/s", "__proto__", 3.0},
 		{"runtime", "p/s", ">=0.49", 0.0},
+	}
+	// OpenMW 0.47 stops at a Lua script and ignores config=.
+	got = runNode(t, []nodeCase{{"setup.check", []any{doc, "content=A.omwscripts\nconfig=/x\ncontent=B.OMWSCRIPTS\ncontent=C.esp\n", "0.47.0"}},
+		{"setup.check", []any{doc, "content=A.omwscripts\nconfig=/x\n", "0.48"}}})
+	var old, newer [][]any
+	if json.Unmarshal(got[0], &old) != nil || json.Unmarshal(got[1], &newer) != nil {
+		t.Fatal(got)
+	}
+	tooOld := [][]any{{"too-old", "", "/x", 2.0}, {"too-old", "", "A.omwscripts", 1.0}, {"too-old", "", "B.OMWSCRIPTS", 3.0}}
+	for _, w := range tooOld {
+		if !slices.ContainsFunc(old, func(r []any) bool { return reflect.DeepEqual(r, w) }) {
+			t.Errorf("on 0.47, no %v in %v", w, old)
+		}
+	}
+	if slices.ContainsFunc(newer, func(r []any) bool { return r[0] == "too-old" }) || len(old) != 3+4 {
+		t.Errorf("on 0.48: %v; on 0.47: %v", newer, old)
 	}
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("findings:\n got %v\nwant %v", rows, want)

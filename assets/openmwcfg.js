@@ -4,7 +4,7 @@
 //
 // The rules, as OpenMW applies them:
 // - A line ends at "\n"; spaces, tabs, "\r" and "\n" around it are trimmed. A byte-order mark
-//   at the very start is dropped (and the result says so).
+//   at the very start is not dropped: OpenMW 0.47 reads it as part of line 1, which is lost.
 // - A line whose first non-blank character is "#" is a comment. A "#" anywhere else is part of
 //   the value: content files may have one in their name.
 // - "[name]" starts a section; the keys after it are read as "name.key". OpenMW defines no
@@ -13,7 +13,8 @@
 //   adds one file to the load order, in the order written.
 // - Paths (data, data-local, resources, user-data, config) may be in double quotes: the quotes
 //   are removed, "&" takes the next character as it is ("&&" is "&", "&\"" is "\""), and
-//   anything after the closing quote is dropped. File names are never unquoted.
+//   anything after the closing quote is dropped. Unquoted, a path stops at its first space or
+//   tab. File names are never unquoted.
 // - fallback=KEY,VALUE splits at the first ",".
 // - replace=KEY drops the KEY values read before it (replace=content, replace=data,
 //   replace=config, ...). OpenMW applies it to the configuration files loaded before the one
@@ -80,28 +81,29 @@
   // parse returns {content, groundcover, data, "data-local", config, "fallback-archive",
   // fallback: [{value, line}] after replace= (a fallback entry also has key and val);
   // replaced: [{key, line, dropped}]; ignored: [{line, text}]; settings: count of key=value
-  // lines; sawFiles: any content= or data= line at all (before replace=); bom: a byte-order
-  // mark was dropped from the start; binary: the text holds NUL characters, so it is not a
-  // text file}. Lines are numbered from 1, as the file numbers them.
+  // lines; sawFiles: any content= or data= line at all (before replace=); bom: the text starts
+  // with a byte-order mark, and lost: {line, text}, the setting of line 1 it makes OpenMW
+  // lose; binary: the text holds NUL characters, so it is not a text file}. A path cut at a
+  // space has cut, the value as written. Lines are numbered from 1, as the file numbers them.
   function parse(text) {
     var r = { replaced: [], ignored: [], settings: 0, sawFiles: false, bom: false, binary: text.indexOf("\u0000") >= 0 };
     listKeys.forEach(function (k) { r[k] = []; });
     if (r.binary) {
       return r;
     }
-    var start = 0;
-    if (text.charCodeAt(0) === 0xfeff) {
-      r.bom = true;
-      start = 1;
-    }
-    var prefix = "";
+    var start = 0, prefix = "";
+    r.bom = text.charCodeAt(0) === 0xfeff;
     for (var n = 1; start <= text.length; n++) {
       var end = text.indexOf("\n", start);
       if (end < 0) {
         end = text.length;
       }
-      var s = trim(text.slice(start, end));
+      var s = trim(text.slice(start + (n === 1 && r.bom ? 1 : 0), end));
       start = end + 1;
+      if (n === 1 && r.bom && s.indexOf("=") > 0 && s.charAt(0) !== "#") {
+        r.lost = { line: 1, text: s };
+        continue;
+      }
       if (s === "" || s.charAt(0) === "#") {
         continue;
       }
@@ -134,7 +136,13 @@
       if (isList[key] !== true) {
         continue;
       }
-      var entry = { value: pathKeys[key] === true ? unquotePath(value) : value, line: n };
+      var entry = { value: value, line: n }, cut = value.search(/[ \t]/);
+      if (pathKeys[key] === true && value.charAt(0) === "\"") {
+        entry.value = unquotePath(value);
+      } else if (pathKeys[key] === true && cut > 0) {
+        entry.value = value.slice(0, cut);
+        entry.cut = value;
+      }
       if (key === "fallback") {
         var comma = value.indexOf(",");
         entry.key = comma < 0 ? value : value.slice(0, comma);
@@ -188,6 +196,12 @@
       }
     }
     return out;
+  }
+
+  // since is the OpenMW version a line first loads in: a config= line and a .omwscripts
+  // content file (Lua) need 0.48; 0.47 ignores the first and stops at the second. "" for any.
+  function since(kind, name) {
+    return kind === "config" || kind === "content" && fold(name.slice(-11)) === ".omwscripts" ? "0.48" : "";
   }
 
   // bidiAt classifies char code c by the site's bidi rule (site/bidi.go), the one JS home of
@@ -342,5 +356,5 @@
   }
 
   return { parse: parse, unquotePath: unquotePath, fold: fold, trim: trim, folderName: folderName, dirParts: dirParts,
-    bidi: bidi, shown: shown, write: write, path: path };
+    bidi: bidi, shown: shown, write: write, path: path, since: since };
 })());

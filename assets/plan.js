@@ -496,7 +496,7 @@
   // runtime: version constraints (under each target's scheme), conflicts, recommendations,
   // runtimes, release statuses, and releases OpenMW is not told how to load.
   function relations(p) {
-    var req = p.req, openmw = req.openmw ? V.parse(req.openmw, "numeric") : null, lua = req.lua ? V.parse(req.lua, "numeric") : null;
+    var req = p.req, openmw = p.openmw = req.openmw ? V.parse(req.openmw, "numeric") : null, lua = req.lua ? V.parse(req.lua, "numeric") : null;
     if (req.openmw && !openmw) {
       p.finding("bad-version", { what: "openmw", text: req.openmw });
     }
@@ -602,7 +602,8 @@
   // the order components lists them (SPEC section 7). A claim one of whose values the writer
   // refuses writes no line: each refusal is a finding. Each line is written once, as the
   // first declared it; a file (content, archive, groundcover) declared again, or one of the
-  // base game's, is a finding. Content files become p.files, the content order's nodes.
+  // base game's, is a finding, and so is a line the player's OpenMW is too old for (since).
+  // Content files become p.files, the content order's nodes.
   function write(p) {
     var root = p.req.root || defaultRoot, r = cfg.path(root, []);
     if (r.refused) {
@@ -660,6 +661,10 @@
           return;
         }
         seen.set(k, e.key);
+        var need = cfg.since(l.kind, l.file || "");
+        if (need && p.openmw && V.compare(p.openmw, V.parse(need, "numeric")) < 0) {
+          p.finding("too-old", { key: e.key, line: l.text, what: l.kind, need: need });
+        }
         if (l.kind !== "content") {
           p.lines[l.kind].push({ text: l.text, key: e.key });
           return;

@@ -346,6 +346,10 @@
           /sha256|filename/.test(f.field) ? "its SHA256SUMS line is not written." : "the plan writes no lines for it.";
         return el("span", {}, f.key ? el("span", {}, "its ", code(f.field), " ") : "The mods folder you gave, ", code(f.value), (f.key ? " " : ", ") + f.reason + ", so " + then);
       },
+      "too-old": function () {
+        return el("span", {}, "writes ", code(f.line), f.what === "config" ? ", which OpenMW reads from " + f.need + " on; your OpenMW, " + req.openmw + ", ignores it." :
+          ", a Lua script, which OpenMW loads from " + f.need + " on; your OpenMW, " + req.openmw + ", stops at it.");
+      },
       "link": function () { return el("span", {}, "The link's ", code(f.field), f.value ? el("span", {}, " value ", code(f.value)) : "", " " + f.reason + ", so it was left out."); }
     }[f.kind];
     li.appendChild(t ? t() : document.createTextNode(f.kind));

@@ -142,6 +142,11 @@
         ". Both are loaded: ", join(both.map(fileRef), ", "), ".");
     });
     var runtime = found.runtime.map(function (x) {
+      if (x.kind === "too-old") {
+        return el("li", { "data-kind": "too-old", "data-file": fold(x.file.name) }, fileRef(x.file), x.what === "config" ?
+          ": config= is read from OpenMW " + x.need + " on; " + found.version + " ignores it, so the openmw.cfg in that folder is not read." :
+          ": Lua scripts (.omwscripts) load from OpenMW " + x.need + " on; " + found.version + " stops at this line.");
+      }
       return el("li", { "data-kind": x.kind, "data-key": x.key }, declared(x.key), "runs on OpenMW ", code(x.constraint),
         x.kind === "runtime" ? "; " + found.version + " is outside it." : ", which does not read as a version constraint, so it was not compared.");
     });
@@ -228,9 +233,15 @@
     var unknown = found.unknown.map(function (u) {
       return el("li", { "data-kind": "unknown", "data-file": fold(u.file.name) }, fileRef(u.file), ": not in this index.");
     });
-    var notes = [];
-    found.duplicates.forEach(function (d) {
-      notes.push(el("li", { "data-kind": "duplicate" }, fileRef(d.file), " is listed again; it is first loaded at line " + d.first.line + "."));
+    var notes = [], stops = found.duplicates.map(function (d) {
+      return el("li", { "data-kind": "duplicate" }, fileRef(d.file), " is listed again (first at line " + d.first.line +
+        "): OpenMW stops here, with “Content file specified more than once”, and starts with none of these files.");
+    });
+    parsed.data.concat(parsed.config).forEach(function (d) {
+      if (d.cut !== undefined) {
+        notes.push(el("li", { "data-kind": "cut", "data-line": String(d.line) }, "Line " + d.line + ", ", code(d.cut),
+          ": a path without quotes stops at its first space, so OpenMW reads ", code(d.value), ". Put the path in double quotes."));
+      }
     });
     parsed.replaced.forEach(function (r) {
       notes.push(el("li", { "data-kind": "replace" }, "Line " + r.line + ", ", code("replace=" + r.key),
@@ -244,7 +255,8 @@
         " skipped (" + (parsed.ignored.length > 1 ? "the first is " : "") + "line " + parsed.ignored[0].line + ")."));
     }
     if (parsed.bom) {
-      notes.push(el("li", { "data-kind": "bom" }, "The file starts with a byte-order mark (U+FEFF), which was dropped before line 1 was read."));
+      notes.push(el("li", { "data-kind": "bom" }, "The file starts with a byte-order mark (U+FEFF). OpenMW reads it as part of line 1",
+        parsed.lost ? el("span", {}, ", so it does not use ", code(parsed.lost.text), "; save the file without the mark.") : ", which holds no setting."));
     }
 
     out.textContent = "";
@@ -255,6 +267,7 @@
     if (found.version === null) {
       out.appendChild(el("p", { "class": "banner", "data-kind": "bad-version" }, "The OpenMW version you gave does not read as a version (numbers such as 0.49 or 0.49.0), so no runtime was compared."));
     }
+    section("stops", "OpenMW stops here", stops);
     section("needs", "Needed and not loaded", needs, "What the projects of your loaded files declare they need, and your content= lines do not load.");
     section("order", "Load order", order);
     section("conflicts", "Declared conflicts", conflicts);

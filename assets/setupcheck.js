@@ -223,6 +223,14 @@
       return sure.has(key) || maybe.has(key);
     }
     var version = openmw ? V.parse(openmw, "numeric") : null;
+    // Lines the player's OpenMW is too old for (openmwcfg.js since): config= it ignores, a
+    // .omwscripts file it stops at.
+    parsed.config.map(function (c) { return { kind: "config", name: c.value, line: c.line }; }).concat(loaded).forEach(function (f) {
+      var need = cfg.since(f.kind || "content", f.name);
+      if (version && need && V.compare(version, V.parse(need, "numeric")) < 0) {
+        out.runtime.push({ kind: "too-old", what: f.kind || "content", file: f, need: need });
+      }
+    });
     claimFiles.forEach(function (files, key) {
       var c = own(data.claims, key);
       // Content the loaded files need: the release's list, and their own components' lists.

@@ -253,7 +253,7 @@ func TestSetupParserInChromium(t *testing.T) {
 		{name: "comments only at the start", text: "#content=Off.esp\n   # content=AlsoOff.esp\ncontent=Name#1.esp\n", content: []string{"Name#1.esp"}, sawFiles: true},
 		{name: "content is never unquoted", text: "content=\"Quoted.esp\"\n", content: []string{`"Quoted.esp"`}, sawFiles: true},
 		{name: "quoted paths and & escapes", text: "data=\"C:\\Games\\Morrowind\\Data Files\"\ndata=\"C:\\Mods\\Rock && Roll\"\ndata=\"C:\\Mods\\Say &\"Hi&\"\"\ndata=\"C:\\x\" trailing words\ndata=C:\\No Quotes \"here\"\ndata=\"unclosed &&\n",
-			data: []string{`C:\Games\Morrowind\Data Files`, `C:\Mods\Rock & Roll`, `C:\Mods\Say "Hi"`, `C:\x`, `C:\No Quotes "here"`, `unclosed &`}, sawFiles: true},
+			data: []string{`C:\Games\Morrowind\Data Files`, `C:\Mods\Rock & Roll`, `C:\Mods\Say "Hi"`, `C:\x`, `C:\No`, `unclosed &`}, sawFiles: true},
 		{name: "value holding =", text: "content=a=b.esp\n", content: []string{"a=b.esp"}, sawFiles: true},
 		{name: "replace=content drops what is above it", text: "content=Old.esp\ncontent=Older.esp\nreplace=content\ncontent=New.esp\n", content: []string{"New.esp"}, replace: 1, sawFiles: true},
 		{name: "replace=data and replace=config", text: "data=/a\nconfig=/etc/openmw\nreplace=data\nreplace=config\ndata=/b\nconfig=/home/me/.config/openmw\n",
@@ -711,18 +711,29 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	b.shot("setup-modded")
 	b.clean("modded")
 
-	// A byte-order mark, a file named like an Object property, one line that is not a setting.
-	b.paste("\ufeffcontent=constructor\ncontent=__proto__\ncontent=constructor\nnot a setting\n", "")
-	for kind, want := range map[string]string{
-		"bom":       "The file starts with a byte-order mark (U+FEFF), which was dropped before line 1 was read.",
-		"duplicate": "constructor (line 3) is listed again; it is first loaded at line 1.",
-		"ignored":   "1 line is not settings and was skipped (line 4).",
+	// As OpenMW 0.47 reads a file: a byte-order mark loses line 1, a content file listed twice
+	// stops it (files named like Object properties), an unquoted path stops at a space, a Lua
+	// script and config= need 0.48; and one line that is not a setting.
+	b.paste("\ufeffcontent=constructor\ncontent=__proto__\ncontent=constructor\ncontent=__proto__\nnot a setting\n"+
+		"data=/x/00 Core\ndata=\"/y/00 Core\"\ncontent=A.omwscripts\nconfig=/c\n", "0.47")
+	for sel, want := range map[string]string{
+		`[data-kind="bom"]`:                               "The file starts with a byte-order mark (U+FEFF). OpenMW reads it as part of line 1, so it does not use content=constructor; save the file without the mark.",
+		`[data-kind="duplicate"]`:                         "__proto__ (line 4) is listed again (first at line 2): OpenMW stops here, with “Content file specified more than once”, and starts with none of these files.",
+		`[data-kind="ignored"]`:                           "1 line is not settings and was skipped (line 5).",
+		`[data-kind="cut"]`:                               "Line 6, /x/00 Core: a path without quotes stops at its first space, so OpenMW reads /x/00. Put the path in double quotes.",
+		`[data-kind="too-old"][data-file="a.omwscripts"]`: "A.omwscripts (line 8): Lua scripts (.omwscripts) load from OpenMW 0.48 on; 0.47 stops at this line.",
+		`[data-kind="too-old"][data-file="/c"]`:           "/c (line 9): config= is read from OpenMW 0.48 on; 0.47 ignores it, so the openmw.cfg in that folder is not read.",
 	} {
 		var txt string
-		b.eval(`(document.querySelector('#setup-results li[data-kind="`+kind+`"]') || {}).textContent || ""`, &txt)
+		b.eval(`(document.querySelector('#setup-results li`+sel+`') || {}).textContent || ""`, &txt)
 		if txt != want {
-			t.Errorf("the %s note says %q, want %q", kind, txt, want)
+			t.Errorf("the note %s says %q, want %q", sel, txt, want)
 		}
+	}
+	var first string
+	b.eval(`document.querySelector("#setup-results h2").id`, &first)
+	if first != "stops" {
+		t.Errorf("the first section is %q, not where OpenMW stops", first)
 	}
 	b.clean("names")
 

@@ -539,3 +539,29 @@ func TestPageShards(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanTooOld plans a Lua script and a config= folder for OpenMW 0.47, which stops at the
+// first and ignores the second, and for 0.48, which reads both: only 0.47's plan says so.
+func TestPlanTooOld(t *testing.T) {
+	c := goodClaim("Lamp")
+	c.Components[0].Content = []string{"Lamp.omwscripts", "Lamp.esp"}
+	c.Components[0].Config = true
+	claims := map[string]*tclaim{id(1): c}
+	for v, want := range map[string][]string{"0.47.0": {`config="/m/Lamp-00000001"`, "content=Lamp.omwscripts"}, "0.48": nil, "": nil} {
+		p := plan(t, claims, "#add="+id(1)+"&root=/m&openmw="+v)
+		var got []string
+		for _, f := range p.Findings {
+			if f.Kind == "too-old" {
+				var x struct{ Line string }
+				if err := json.Unmarshal(f.Raw, &x); err != nil || f.Key != id(1)+"/s" {
+					t.Fatalf("%s: %s", v, f.Raw)
+				}
+				got = append(got, x.Line)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) || len(p.Claims[0].Lines) != 4 {
+			t.Errorf("OpenMW %q: too old for %q, want %q; lines %q", v, got, want, p.Claims[0].Lines)
+		}
+	}
+}

@@ -48,9 +48,12 @@ var fns = {
   "version.matches": function (c, v, scheme) { return V.matches(c, v, scheme); },
   "version.trim": function (s) { return short(V.trim(s)); },
   "cfg.parse": function (text) {
-    var r = cfg.parse(text), o = { ignored: r.ignored.length, settings: r.settings, bom: r.bom, binary: r.binary, sawFiles: r.sawFiles, replaced: r.replaced };
+    var r = cfg.parse(text), o = { ignored: r.ignored.length, settings: r.settings, bom: r.bom, binary: r.binary, sawFiles: r.sawFiles, replaced: r.replaced,
+      lost: r.lost ? r.lost.line + ":" + short(r.lost.text) : "" };
     ["content", "groundcover", "data", "data-local", "config", "fallback-archive", "fallback"].forEach(function (k) {
-      o[k] = r[k].map(function (e) { return e.line + ":" + short(e.value) + (k === "fallback" ? "|" + short(e.key) + "|" + short(e.val) : ""); });
+      o[k] = r[k].map(function (e) {
+        return e.line + ":" + short(e.value) + (k === "fallback" ? "|" + short(e.key) + "|" + short(e.val) : "") + (e.cut !== undefined ? "|cut " + short(e.cut) : "");
+      });
     });
     return o;
   },
@@ -120,7 +123,7 @@ var fns = {
     f.needs.forEach(function (n) { out.push([n.kind, n.key, n.need || (n.rel && (n.rel.project || n.rel.capability)) || "", 0]); });
     f.order.forEach(function (o) { out.push(["order", o.key, o.need, o.needAt.line]); });
     f.conflicts.forEach(function (c) { out.push(["conflict", c.key, c.other, 0]); });
-    f.runtime.forEach(function (r) { out.push([r.kind, r.key, short(r.constraint), 0]); });
+    f.runtime.forEach(function (r) { out.push([r.kind, r.key || "", short(r.constraint || r.file.name), r.file ? r.file.line : 0]); });
     f.status.forEach(function (s) { out.push([s.kind, s.key, "", 0]); });
     return out;
   }
