@@ -94,7 +94,14 @@ func TestLoadFile(t *testing.T) {
 	}
 }
 
-// The corpus's curation file is comments only: an empty curation.
+// A curation file of comments only is an empty curation: one written here, and the corpus's.
+func TestCommentsOnlyCuration(t *testing.T) {
+	c, err := Parse("curation.toml", []byte("# Reviewed moves and featured projects.\n\n# [[featured]]\n# project = \"...\"\n"))
+	if err != nil || len(c.Migrations) != 0 || len(c.Featured) != 0 {
+		t.Fatalf("comment-only file gave %+v, %v", c, err)
+	}
+}
+
 func TestCorpusCuration(t *testing.T) {
 	c, err := Load(corpustest.Path(t, "network/curation.toml"))
 	if err != nil {

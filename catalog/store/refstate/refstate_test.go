@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
 
 // The reference index's own state (../shared/corpus/state) reads under its loader's rules:
@@ -25,9 +27,25 @@ func TestTheReferenceStateReads(t *testing.T) {
 // key, a null where none is allowed, a token outside its vocabulary, a change outside the
 // change vocabulary, a misplaced record, a stray file the loader would parse.
 func TestRefuses(t *testing.T) {
-	corpus := corpustest.Path(t, "state")
-	src := "sources/dreamweave-mp-github-io-dream-archive-266ac617.json"
-	claim := "claims/0e7eb278-83f7-48e6-b938-25d306e84c41/dreamweave-mp-github-io-starwind-r3mastered-03fe43a4/claim.json"
+	t.Run("generated", func(t *testing.T) {
+		s := statetest.New(t)
+		const index = "https://a.example/mods/dreamweave.json"
+		site := s.Site(index, "A")
+		s.Claim(site, statetest.Manifest(statetest.ID(1), "P", "", statetest.Release("1.0.0", "stable", nil)))
+		refuses(t, s.Dir.Root, store.SourcePath(store.SourceID("https://a.example/mods/")), store.ClaimPath(statetest.ID(1), site))
+	})
+	t.Run("corpus", func(t *testing.T) {
+		refuses(t, corpustest.Path(t, "state"), "sources/dreamweave-mp-github-io-dream-archive-266ac617.json",
+			"claims/0e7eb278-83f7-48e6-b938-25d306e84c41/dreamweave-mp-github-io-starwind-r3mastered-03fe43a4/claim.json")
+	})
+}
+
+// refuses breaks one rule at a time in a copy of the sound state at root, in the source record
+// src, the claim record claim and network.json.
+func refuses(t *testing.T, root, src, claim string) {
+	if err := Errors(root); err != nil {
+		t.Fatalf("the sound state: %v", err)
+	}
 	for _, tc := range []struct {
 		name, file, old, new, want string
 	}{
@@ -43,7 +61,7 @@ func TestRefuses(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.CopyFS(dir, os.DirFS(corpus)); err != nil {
+			if err := os.CopyFS(dir, os.DirFS(root)); err != nil {
 				t.Fatal(err)
 			}
 			p := filepath.Join(dir, tc.file)
