@@ -31,7 +31,7 @@
   var fields = ["q", "openmw", "sort", "type", "status", "tag", "game", "health", "conflict"];
   var folded = ["openmw", "sort", "type", "status", "tag", "game", "health", "conflict"];
   var PAGE = 50, DEBOUNCE = 60; // entries a page; longest wait for a pause in typing, ms
-  var root = form.getAttribute("data-root") || "";
+  var root = form.getAttribute("data-root") || "", noOpenMW = form.getAttribute("data-no-openmw");
   var src = form.getAttribute("data-index");
   var S = window.AshyamsShards;
   var parts = src && S ? S.loader(src) : null;
@@ -105,7 +105,7 @@
     r[col.health] = li.querySelector(".entry-body > .badge.stale") ? "not-current" : "current";
     r[col.conflict] = li.querySelector(".entry-body > .badge.bad") ? 1 : 0;
     var runs = li.querySelector(".runs-on"), on = runs ? runs.querySelector("bdi") : null, said = runs ? runs.textContent : "";
-    r[col.runtime] = on || said === "any OpenMW version" ? "constraint" : said === "names no OpenMW version" ? "any" : "none";
+    r[col.runtime] = on || said === "any OpenMW version" ? "constraint" : said === noOpenMW ? "any" : "none";
     r[col.openmw] = on ? on.textContent : said === "any OpenMW version" ? "*" : "";
     return r;
   }
@@ -465,7 +465,7 @@
       runs.textContent = "OpenMW ";
       runs.appendChild(bdi(e.openmw));
     } else {
-      runs.textContent = e.runtime === "any" ? "names no OpenMW version" : "no current release";
+      runs.textContent = e.runtime === "any" ? noOpenMW : "no current release";
     }
     if (e.summary) {
       body.appendChild(pub("p", e.summary, "summary"));

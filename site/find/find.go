@@ -84,7 +84,7 @@ type IDs struct {
 
 // Filters is the "filters" part: per row (by position) the index of its value in Types,
 // Statuses and Games, and its OpenMW code (0: works with no version, having no current
-// release or an empty constraint; 1: names no OpenMW version; 2+k: OpenMW[k] says);
+// release or an empty constraint; 1: states no OpenMW constraint; 2+k: OpenMW[k] says);
 // NotCurrent and Conflict are the rows not current and those in an identity conflict; each
 // distinct tag, lowercased a character at a time, with its rows; and the rows in the order
 // of each sort (newest first, equal times in name order).

@@ -198,6 +198,7 @@ var funcs = template.FuncMap{
 	"verb":      wording.RelationVerb,
 	"urltext":   wording.URLText,
 	"listed":    func() string { return view.ListedPhrase },
+	"noopenmw":  func() string { return wording.NoOpenMW },
 }
 
 // bindFuncs computes the views the template functions of this build look up, and binds

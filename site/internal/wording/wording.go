@@ -63,6 +63,11 @@ func Size(n int64) string {
 	return out
 }
 
+// NoOpenMW is how every page says a release states no OpenMW constraint (no
+// runtimes.openmw): the templates print it and the project list's script reads it from the
+// page.
+const NoOpenMW = "OpenMW version not stated"
+
 // Plural is n with its noun: "1 claim", "3 claims".
 func Plural(n int, one, many string) string {
 	if n == 1 {

@@ -1,0 +1,84 @@
+package site
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
+)
+
+// TestNoOpenMWOneWording: a release that states no OpenMW constraint reads
+// wording.NoOpenMW on the project list, a browse list and its claim page, and the list's
+// script takes the words from the page; the phrase is written in one file of the code, and
+// the two older wordings in none.
+func TestNoOpenMWOneWording(t *testing.T) {
+	t.Parallel()
+	out, _ := corpusBuild(t)
+	var none []string
+	for key, r := range findRuntimes(t, out) {
+		if r[0] == "any" {
+			none = append(none, key)
+		}
+	}
+	if len(none) == 0 {
+		t.Fatal("no corpus claim states no OpenMW constraint: the check would prove nothing")
+	}
+	list := htmlcheck.Parse(t, readOut(t, out, "projects/index.html"))
+	if got := htmlcheck.Attr(htmlcheck.One(t, list, "form#filters"), "data-no-openmw"); got != wording.NoOpenMW {
+		t.Errorf("the project list gives its script %q", got)
+	}
+	for _, key := range none {
+		entry := `a.result-title[href$="` + key + `/index.html"]`
+		var runs []string
+		for _, li := range htmlcheck.All(t, list, "#results > li.entry") {
+			if htmlcheck.Count(t, li, entry) == 1 {
+				runs = htmlcheck.Texts(t, li, ".runs-on")
+			}
+		}
+		if len(runs) != 1 || runs[0] != wording.NoOpenMW {
+			t.Errorf("the project list says %q of %s", runs, key)
+		}
+		claim := htmlcheck.Parse(t, readOut(t, out, "projects/"+key+"/index.html"))
+		dts, dds := htmlcheck.Texts(t, claim, "#current dt"), htmlcheck.Texts(t, claim, "#current dd")
+		for i, dt := range dts {
+			if dt == "Runs on" && dds[i] != wording.NoOpenMW {
+				t.Errorf("the claim page of %s says it runs on %q", key, dds[i])
+			}
+		}
+	}
+	browse := string(readOut(t, out, "browse/recently-released/index.html"))
+	if !strings.Contains(htmlcheck.Text(htmlcheck.Parse(t, []byte(browse))), "· "+wording.NoOpenMW) {
+		t.Errorf("the browse list does not say %q", wording.NoOpenMW)
+	}
+
+	// One home: the phrase in wording.go alone; the old wordings nowhere.
+	homes := []string{}
+	for _, dir := range []string{"../templates", "../assets", "."} {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") || !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, ".js") && !strings.HasSuffix(p, ".html") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			s := string(b)
+			if strings.Contains(s, wording.NoOpenMW) {
+				homes = append(homes, p)
+			}
+			for _, old := range []string{"names no OpenMW version", "names no OpenMW constraint"} {
+				if strings.Contains(s, old) {
+					t.Errorf("%s still says %q", p, old)
+				}
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(homes) != 1 || filepath.ToSlash(homes[0]) != "internal/wording/wording.go" {
+		t.Errorf("the phrase %q is written in %v", wording.NoOpenMW, homes)
+	}
+}
