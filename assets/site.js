@@ -724,11 +724,11 @@
     }
   });
   restore();
-  // The less used filters fold away on a narrow screen, unless the address sets one.
+  // The filters start folded, so the first result is on the first screen, unless the
+  // address sets one.
   if (more) {
-    var wide = !window.matchMedia || window.matchMedia("(min-width: 40rem)").matches;
     var s0 = state();
-    more.open = wide || folded.some(function (f) { return !!s0[f]; });
+    more.open = folded.some(function (f) { return !!s0[f]; });
   }
   apply();
 })();

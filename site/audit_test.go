@@ -166,9 +166,11 @@ func TestBrowserOpenMWAndSort(t *testing.T) {
 			} else {
 				s.open(s.fileURL("projects/index.html") + query)
 			}
-			if err := chromedp.Do(s.ctx, chromedp.WaitVisible(chromedp.ID("f-openmw"))); err != nil {
+			if err := chromedp.Do(s.ctx, chromedp.WaitVisible(chromedp.ID("q"))); err != nil {
 				t.Fatal(err)
 			}
+			// The filters start folded unless the address sets one: unfold them as a player does.
+			eval[bool](s, `(() => { const d = document.getElementById("more-filters"); if (!d.open) d.querySelector("summary").click(); return d.open })()`)
 			settled(t, s.ctx)
 		}
 		open("")
