@@ -17,7 +17,7 @@
 // The search, the filters, the sort and the page live in the address (?q=...&type=...&
 // sort=...&page=...), so a filtered list can be shared and Back returns to it. "Works with
 // OpenMW" reads each entry's runtimes.openmw constraint under the numeric scheme of the
-// protocol (SPEC section 1, "Versions").
+// protocol (SPEC section 1, "Versions"); "declared" leaves out the releases stating none.
 (function () {
   "use strict";
   var form = document.getElementById("filters");
@@ -28,8 +28,8 @@
   var status = document.getElementById("filter-status");
   var staticPager = document.getElementById("list-pager");
   var more = document.getElementById("more-filters");
-  var fields = ["q", "openmw", "sort", "type", "status", "tag", "game", "health", "conflict"];
-  var folded = ["openmw", "sort", "type", "status", "tag", "game", "health", "conflict"];
+  var fields = ["q", "openmw", "declared", "sort", "type", "status", "tag", "game", "health", "conflict"];
+  var folded = fields.slice(1);
   var PAGE = 50, DEBOUNCE = 60; // entries a page; longest wait for a pause in typing, ms
   var root = form.getAttribute("data-root") || "", noOpenMW = form.getAttribute("data-no-openmw");
   var src = form.getAttribute("data-index");
@@ -301,10 +301,10 @@
       out.push(set(ix, "conflict=" + s.conflict, ofRows(f.conflict, s.conflict === "yes")));
     }
     if (version) {
-      // Each distinct constraint is parsed and decided once: true for one that holds and for
-      // a release without one (runtime-independent); false for no current release or a
-      // constraint that does not parse.
-      out.push(set(ix, "openmw=" + trim(s.openmw), function (m) {
+      // Each distinct constraint is parsed and decided once: true for one that holds and,
+      // unless only declared support counts, for a release without one; false for no current
+      // release or a constraint that does not parse.
+      out.push(set(ix, "openmw=" + trim(s.openmw) + s.declared, function (m) {
         var works = f.openmw.map(function (c) {
           if (!ix.cons.has(c)) {
             ix.cons.set(c, parseConstraint(c));
@@ -314,7 +314,7 @@
         });
         for (var i = 0; i < f.runtime.length; i++) {
           var r = f.runtime[i];
-          m[i] = r === 1 || r >= 2 && works[r - 2] ? 1 : 0;
+          m[i] = r === 1 && !s.declared || r >= 2 && works[r - 2] ? 1 : 0;
         }
       }));
     }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
@@ -136,11 +138,12 @@ func findRuntimes(t *testing.T, out string) map[string][2]string {
 }
 
 // worksWithGo is what the OpenMW filter must keep, computed with catalog/version: a release
-// with no constraint, or one whose constraint holds for v under the numeric scheme.
-func worksWithGo(e listEntry, v version.Version) bool {
+// with no constraint (unless declared: only declared support counts), or one whose
+// constraint holds for v under the numeric scheme.
+func worksWithGo(e listEntry, v version.Version, declared bool) bool {
 	switch e.Runtime {
 	case "any":
-		return true
+		return !declared
 	case "constraint":
 		c, err := version.ParseConstraintIn(e.OpenMW, version.Numeric)
 		return err == nil && c.Match(v)
@@ -150,8 +153,9 @@ func worksWithGo(e listEntry, v version.Version) bool {
 
 // TestBrowserOpenMWAndSort types OpenMW versions into the project list, served and opened from
 // its file, and checks that exactly the claims whose current release's runtimes.openmw
-// constraint holds (catalog/version's answer, under the numeric scheme) or names none stay
-// visible; that a word that is not a version filters nothing and says so; that the sorts put
+// constraint holds (catalog/version's answer, under the numeric scheme) or states none stay
+// visible, and with "Declared" chosen only those whose constraint holds; that an entry the
+// script draws says what the page says of a release stating none; that a word that is not a version filters nothing and says so; that the sorts put
 // the entries newest first by change and by first observation; and that the address holds
 // the filter and the sort.
 func TestBrowserOpenMWAndSort(t *testing.T) {
@@ -180,14 +184,17 @@ func TestBrowserOpenMWAndSort(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want []string
+			var want, declared []string
 			for _, e := range all {
-				if worksWithGo(e, v) {
+				if worksWithGo(e, v, false) {
 					want = append(want, e.Key)
 				}
+				if worksWithGo(e, v, true) {
+					declared = append(declared, e.Key)
+				}
 			}
-			if len(want) == 0 || len(want) == len(all) {
-				t.Fatalf("%s: OpenMW %s keeps %d of %d claims: the check would prove nothing", where, typed, len(want), len(all))
+			if len(want) == 0 || len(want) == len(all) || len(declared) == 0 || len(declared) == len(want) {
+				t.Fatalf("%s: OpenMW %s keeps %d of %d claims, %d declared: the check would prove nothing", where, typed, len(want), len(all), len(declared))
 			}
 			eval[bool](s, `(() => { const q = document.getElementById("f-openmw"); q.value = ""; q.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
 			if err := chromedp.Do(s.ctx, chromedp.SendKeys(chromedp.ID("f-openmw"), typed)); err != nil {
@@ -202,6 +209,28 @@ func TestBrowserOpenMWAndSort(t *testing.T) {
 					t.Errorf("after typing %s the address's query is %q", typed, q)
 				}
 			}
+			eval[bool](s, `(() => { const d = document.getElementById("f-declared"); d.value = "yes"; d.dispatchEvent(new Event("change", {bubbles: true})); return true })()`)
+			settled(t, s.ctx)
+			if got := visibleKeys(t, s.ctx); strings.Join(got, " ") != strings.Join(declared, " ") {
+				t.Errorf("%s: declared support for OpenMW %s shows %v, want %v", where, typed, got, declared)
+			}
+			if where == "served" {
+				if q := eval[string](s, `location.search`); q != "?openmw="+url.QueryEscape(typed)+"&declared=yes" {
+					t.Errorf("after choosing declared support the address's query is %q", q)
+				}
+			}
+			eval[bool](s, `(() => { const d = document.getElementById("f-declared"); d.value = ""; d.dispatchEvent(new Event("change", {bubbles: true})); return true })()`)
+		}
+		// The address sets the filter, and the entries the script draws say what the page says
+		// of a release stating no OpenMW constraint.
+		open("?openmw=0.49&declared=yes&q=dream")
+		if d := eval[string](s, `document.getElementById("f-declared").value`); d != "yes" {
+			t.Errorf("%s: ?declared=yes leaves the control at %q", where, d)
+		}
+		open("?q=dream")
+		runs := eval[[]string](s, `Array.from(document.querySelectorAll("#results > li .runs-on")).map(r => r.textContent)`)
+		if !slices.Contains(runs, wording.NoOpenMW) || slices.ContainsFunc(runs, func(r string) bool { return strings.Contains(r, "names no") }) {
+			t.Errorf("%s: the drawn entries say %q", where, runs)
 		}
 		// Not a version: nothing is filtered, and the status line says why.
 		eval[bool](s, `(() => { const q = document.getElementById("f-openmw"); q.value = "newest"; q.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
@@ -246,7 +275,7 @@ func TestBrowserOpenMWAndSort(t *testing.T) {
 		}
 		var inOrder []string
 		for _, e := range all {
-			if worksWithGo(e, v49) {
+			if worksWithGo(e, v49, false) {
 				inOrder = append(inOrder, e.Key)
 			}
 		}
