@@ -59,16 +59,17 @@
   // A plan link's bounds: values in a list (add, on, off, set), characters in a value, in the
   // root and in a version, and parts of the link. What is over them is refused and said, so a
   // link of any length plans at once.
-  var caps = { add: 100, on: 400, off: 400, set: 100, value: 200, root: 400, openmw: 40, lua: 40, parts: 32 };
+  var caps = { add: 100, on: 400, off: 400, set: 100, value: 200, root: 400, openmw: 40, lua: 40, platform: 40, parts: 32 };
 
   // parseFragment reads a plan link's fragment: #add=<project-id>[,<project-id>@<site-id>...]
-  // &openmw=<version>&lua=<revision>&root=<folder>&base=0&on=<project-id>:<component>,...
+  // &openmw=<version>&lua=<revision>&root=<folder>&base=0&platform=<platformOf's token>
+  // &on=<project-id>:<component>,...
   // &off=...&set=<project-id>[<category>]<key>,... (the project whose value of a setting the
   // player chose). Each list value is decoded by itself, so it may hold an encoded ",". It
   // scans; it never matches a pattern over the text. What it refuses is in refused
   // [{field, value (as shown), reason}].
   function parseFragment(hash) {
-    var req = { add: [], openmw: "", lua: "", root: "", base: true, on: [], off: [], set: [], refused: [] };
+    var req = { add: [], openmw: "", lua: "", root: "", base: true, platform: "", on: [], off: [], set: [], refused: [] };
     var s = hash.charAt(0) === "#" ? hash.slice(1) : hash;
     function no(field, value, reason) {
       req.refused.push({ field: field, value: cfg.shown(value), reason: reason });
@@ -107,7 +108,7 @@
             req[k].push(v);
           }
         });
-      } else if (k === "openmw" || k === "lua" || k === "root") {
+      } else if (k === "openmw" || k === "lua" || k === "root" || k === "platform") {
         req[k] = decode(k, raw, caps[k]) || "";
       } else if (k === "base") {
         req.base = raw !== "0" && raw !== "no";
@@ -124,7 +125,7 @@
     function enc(s) {
       return encodeURIComponent(s).replace(/%40/g, "@").replace(/%3A/g, ":").replace(/%2F/g, "/");
     }
-    ["add", "openmw", "lua", "root", "base", "on", "off", "set"].forEach(function (k) {
+    ["add", "openmw", "lua", "root", "base", "platform", "on", "off", "set"].forEach(function (k) {
       var v = req[k];
       if (k === "base" ? !v : Array.isArray(v) ? v.length : v) {
         parts.push(k + "=" + (k === "base" ? "0" : Array.isArray(v) ? v.map(enc).join(",") : enc(v)));
@@ -848,15 +849,31 @@
     });
   }
 
+  // platformOf is the platform a binary artifact runs on, os-arch[-variant] ("linux-x86_64"):
+  // "" for every platform, null for a variant this client does not know, which it skips.
+  function platformOf(a) {
+    var f = a.platform;
+    return !f ? "" : f.variant && f.variant !== "portmaster" && f.variant !== "muos" ? null : f.os + "-" + f.arch + (f.variant ? "-" + f.variant : "");
+  }
+
   // downloads lists each entry's artifacts, with the publishers' stated digests as
-  // SHA256SUMS lines (each once); an artifact the writer refuses has no line, and a finding.
+  // SHA256SUMS lines (each once), but builds of an unknown variant or another platform than
+  // the one chosen (platform=): a project with no build for it is a finding. An artifact the
+  // writer refuses has no line, and a finding.
   function downloads(p) {
-    var seen = new Set();
+    var seen = new Set(), want = p.req.platform;
     p.downloads = [];
     p.sums = [];
     p.took = new Map(); // key -> the artifacts the writer took
     p.ordered.forEach(function (e) {
+      var builds = 0, mine = 0;
       e.c.artifacts.forEach(function (a) {
+        var f = platformOf(a);
+        builds += f ? 1 : 0;
+        if (f === null || want && f && f !== want) {
+          return;
+        }
+        mine += f ? 1 : 0;
         var w = cfg.write("sum", a);
         p.downloads.push({ key: e.key, artifact: a, folder: e.folder });
         if (!w.refused) {
@@ -869,6 +886,9 @@
           p.sums.push({ text: w.text, key: e.key });
         }
       });
+      if (want && builds && !mine) {
+        p.finding("platform", { key: e.key, platform: want });
+      }
     });
   }
 
@@ -998,6 +1018,6 @@
   return {
     addClaims: addClaims, settleTargets: settleTargets, parts: parts, caps: caps,
     parseFragment: parseFragment, fragment: fragment, compute: compute, problems: problems, valid: valid,
-    toggle: toggle, initialSelection: initialSelection, folderName: folderName, text: text, label: label, topo: topo
+    toggle: toggle, initialSelection: initialSelection, folderName: folderName, text: text, label: label, topo: topo, platformOf: platformOf
   };
 });

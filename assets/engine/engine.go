@@ -166,6 +166,9 @@ type Request struct {
 	// Base says the player has the base game (a link's default): its files order the plan
 	// and are not written again; without it, a need for them is a finding.
 	Base bool `json:"base"`
+	// Platform is the player's platform, os-arch[-variant] ("linux-x86_64"): only its builds
+	// of a tool are planned ("" plans every platform's).
+	Platform string `json:"platform"`
 	// On and Off are component changes, "<project-id>:<component-id>" each.
 	On  []string `json:"on"`
 	Off []string `json:"off"`
