@@ -1,10 +1,14 @@
 package site
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -12,6 +16,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -172,14 +177,39 @@ func (b *setupBrowser) narrow(width int64, name string) {
 	}
 }
 
+// shot saves a screenshot of the whole page, put together from screenshots of the
+// viewport scrolled down it: Chromium's capture beyond the viewport may leave blank what
+// lies below the first screen. The page has no fixed or sticky part to repeat.
 func (b *setupBrowser) shot(name string) {
 	b.t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		b.t.Fatalf("screenshot %s: %v", name, err)
+	var size []int
+	b.eval(`[document.documentElement.scrollWidth, document.documentElement.scrollHeight, innerHeight]`, &size)
+	whole := image.NewRGBA(image.Rect(0, 0, size[0], size[1]))
+	for y := 0; y < size[1]; y += size[2] {
+		var at int
+		if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`new Promise(r => { scrollTo(0, `+strconv.Itoa(y)+`); requestAnimationFrame(() => requestAnimationFrame(() => r(true))) })`, chromedp.EvalAwaitPromise)); err != nil {
+			b.t.Fatal(err)
+		}
+		b.eval(`scrollY`, &at)
+		raw, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			b.t.Fatalf("screenshot %s: %v", name, err)
+		}
+		part, err := png.Decode(bytes.NewReader(raw))
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		draw.Draw(whole, part.Bounds().Add(image.Pt(0, at)), part, image.Point{}, draw.Src)
+	}
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`(scrollTo(0, 0), true)`)); err != nil {
+		b.t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, whole); err != nil {
+		b.t.Fatal(err)
 	}
 	p := filepath.Join(b.art, name+".png")
-	if err := os.WriteFile(p, png, 0o644); err != nil {
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 		b.t.Fatal(err)
 	}
 	b.t.Logf("screenshot: %s", p)
