@@ -10,124 +10,69 @@
   var cfg = window.OpenMWCfg;
   var engine = window.AshyamsSetupCheck;
   var V = window.DreamWeaveVersion;
-  var fold = cfg.fold;
-  var check = engine.check;
-  var claimFilesOf = engine.claimFilesOf;
-  var bidiText = engine.bidiText;
-  var params = engine.params;
-  var encode = engine.encode;
-  var decode = engine.decode;
+  var fold = cfg.fold, bidiText = engine.bidiText;
 
-  // el makes an element; string children become text nodes (bidiText), never markup.
+  // el makes an element; string children become text nodes (bidiText), never markup, and
+  // an array its members, in order.
   function el(tag, attrs) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (a) {
       e.setAttribute(a, attrs[a]);
     });
-    for (var i = 2; i < arguments.length; i++) {
-      var c = arguments[i];
-      if (c === null || c === undefined || c === "") {
-        continue;
+    (function add(cs, i) {
+      for (; i < cs.length; i++) {
+        var c = cs[i];
+        if (Array.isArray(c)) {
+          add(c, 0);
+        } else if (c !== null && c !== undefined && c !== "") {
+          e.appendChild(typeof c === "string" ? document.createTextNode(bidiText(c)) : c);
+        }
       }
-      e.appendChild(typeof c === "string" ? document.createTextNode(bidiText(c)) : c);
-    }
+    })(arguments, 2);
     return e;
-  }
-  function list(items) {
-    var ul = el("ul", { "class": "list" });
-    items.forEach(function (li) { ul.appendChild(li); });
-    return ul;
   }
   // code shows a file name or constraint; dir="auto" isolates its direction.
   function code(s) {
     return el("code", { "data-pub": "", dir: "auto" }, s);
   }
   function join(nodes, sep) {
-    var span = el("span");
-    nodes.forEach(function (n, i) {
-      if (i) {
-        span.appendChild(document.createTextNode(sep));
-      }
-      span.appendChild(typeof n === "string" ? document.createTextNode(n) : n);
-    });
-    return span;
+    return nodes.map(function (n, i) { return [i ? sep : "", n]; });
   }
 
-  function render(data, parsed, found, out) {
-    function claimLink(key) {
-      var c = data.claims[key];
-      var a = el("a", { href: "../" + c.page }, el("bdi", {}, c.name));
-      var rel = c.release ? el("bdi", {}, c.release.version) : "";
-      return el("span", { "class": "who" }, a, rel ? " " : "", rel, " from ", el("bdi", {}, c.site_name));
-    }
-    // declared labels a finding as the named claim's declaration.
-    function declared(key) {
-      return el("span", { "class": "declared" }, "Declared by ", claimLink(key), ": ");
-    }
-    function fileRef(f) {
-      return el("span", {}, code(f.name), " (line " + f.line + ")");
-    }
-    function section(id, title, items, note) {
-      if (!items.length) {
-        return;
-      }
-      out.appendChild(el("h2", { id: id }, title + " (" + items.length + ")"));
-      if (note) {
-        out.appendChild(el("p", { "class": "note" }, note));
-      }
-      out.appendChild(list(items));
-    }
-    function targetsText(r) {
-      if (r.targets.length) {
-        return join(r.targets.map(function (t) { return claimLink(t); }), " or ");
-      }
-      return el("bdi", {}, r.name || r.project || r.capability || "an unnamed target");
-    }
+  function claimLink(key) {
+    var c = data.claims[key];
+    return el("span", { "class": "who" }, el("a", { href: "../" + c.page }, el("bdi", {}, c.name)), c.release ? [" ", el("bdi", {}, c.release.version)] : "",
+      " from ", el("bdi", {}, c.site_name));
+  }
+  // declared labels a finding as the named claim's declaration.
+  function declared(key) {
+    return el("span", { "class": "declared" }, "Declared by ", claimLink(key), ": ");
+  }
+  function fileRef(f) {
+    return el("span", {}, code(f.name), " (line " + f.line + ")");
+  }
+  function targetsText(r) {
+    return r.targets.length ? join(r.targets.map(claimLink), " or ") : el("bdi", {}, r.name || r.project || r.capability || "an unnamed target");
+  }
+  // lists are the check's findings as list items, by section.
+  function lists(parsed, found) {
     var needs = found.needs.map(function (n) {
-      var li = el("li", { "data-kind": n.kind, "data-key": n.key });
-      li.appendChild(declared(n.key));
+      var r = n.rel, files = [], dirs = [];
       if (n.kind === "missing-content") {
-        li.setAttribute("data-file", fold(n.need));
-        li.appendChild(join(n.files.map(fileRef), ", "));
-        li.appendChild(document.createTextNode(n.files.length > 1 ? " need " : " needs "));
-        li.appendChild(code(n.need));
-        li.appendChild(document.createTextNode(", which is not loaded."));
-        return li;
+        return el("li", { "data-kind": n.kind, "data-key": n.key, "data-file": fold(n.need) }, declared(n.key),
+          join(n.files.map(fileRef), ", "), n.files.length > 1 ? " need " : " needs ", code(n.need), ", which is not loaded.");
       }
-      var r = n.rel;
-      if (r.project) {
-        li.setAttribute("data-project", r.project);
-      }
-      li.appendChild(document.createTextNode("requires " + (r.capability && !r.project ? "the capability " : "the project ")));
-      li.appendChild(targetsText(r));
-      if (r.version) {
-        li.appendChild(document.createTextNode(" "));
-        li.appendChild(code(r.version));
-      }
-      if (n.kind === "missing-project") {
-        var files = [], dirs = [];
-        r.targets.forEach(function (t) {
-          data.claims[t].content_files.forEach(function (d) { files.push(code(d.file)); });
-          (data.claims[t].data_dirs || []).forEach(function (d) { dirs.push(code(d)); });
-        });
-        if (files.length) {
-          li.appendChild(document.createTextNode(". None of the content files it declares is loaded: "));
-          li.appendChild(join(files, ", "));
-        }
-        if (dirs.length) {
-          li.appendChild(document.createTextNode((files.length ? "; and no data= line is" : ". No data= line is") + " one of the folders it declares: "));
-          li.appendChild(join(dirs, ", "));
-        }
-        li.appendChild(document.createTextNode("."));
-      } else if (n.kind === "requires-unchecked") {
-        li.appendChild(document.createTextNode(", which declares no content file and no data folder of its own, so openmw.cfg cannot show whether it is installed (a data= line in the folder the plan page names for it would)."));
-      } else {
-        li.appendChild(document.createTextNode(", which no project in this index publishes, so this page cannot tell whether you have it."));
-      }
-      if (r.reason) {
-        li.appendChild(el("span", { "class": "reason" }, " Reason given: “", el("bdi", {}, r.reason), "”"));
-      }
-      return li;
+      (n.kind === "missing-project" ? r.targets : []).forEach(function (t) {
+        data.claims[t].content_files.forEach(function (d) { files.push(code(d.file)); });
+        (data.claims[t].data_dirs || []).forEach(function (d) { dirs.push(code(d)); });
+      });
+      return el("li", r.project ? { "data-kind": n.kind, "data-key": n.key, "data-project": r.project } : { "data-kind": n.kind, "data-key": n.key },
+        declared(n.key), "requires " + (r.capability && !r.project ? "the capability " : "the project "), targetsText(r), r.version ? [" ", code(r.version)] : "",
+        n.kind === "missing-project" ? [files.length ? [". None of the content files it declares is loaded: ", join(files, ", ")] : "",
+          dirs.length ? [(files.length ? "; and no data= line is" : ". No data= line is") + " one of the folders it declares: ", join(dirs, ", ")] : "", "."] :
+          n.kind === "requires-unchecked" ? ", which declares no content file and no data folder of its own, so openmw.cfg cannot show whether it is installed (a data= line in the folder the plan page names for it would)." :
+            ", which no project in this index publishes, so this page cannot tell whether you have it.",
+        r.reason ? el("span", { "class": "reason" }, " Reason given: “", el("bdi", {}, r.reason), "”") : "");
     });
     var order = found.order.map(function (o) {
       return el("li", { "data-kind": "order", "data-key": o.key, "data-file": fold(o.need) }, declared(o.key),
@@ -135,7 +80,7 @@
         ", which is loaded after it. Content a file needs is loaded before it.");
     });
     var conflicts = found.conflicts.map(function (x) {
-      var both = claimFilesOf(found, x.key).concat(claimFilesOf(found, x.other));
+      var both = engine.claimFilesOf(found, x.key).concat(engine.claimFilesOf(found, x.other));
       return el("li", { "data-kind": "conflict", "data-key": x.key, "data-other": x.other }, declared(x.key),
         "conflicts with ", claimLink(x.other),
         x.rel.reason ? el("span", {}, " (“", el("bdi", {}, x.rel.reason), "”)") : "",
@@ -151,46 +96,19 @@
         x.kind === "runtime" ? "; " + found.version + " is outside it." : ", which does not read as a version constraint, so it was not compared.");
     });
     var status = found.status.map(function (x) {
-      var c = data.claims[x.key];
-      var li = el("li", { "data-kind": x.kind, "data-key": x.key }, declared(x.key));
-      if (x.kind === "project-status") {
-        li.appendChild(document.createTextNode("the project's status is " + c.project_status + "."));
-        return li;
-      }
-      var r = c.release;
-      li.appendChild(document.createTextNode((r.current ? "its current release " : "no release is current; the newest, ")));
-      li.appendChild(el("bdi", {}, r.version));
-      li.appendChild(document.createTextNode(", is " + r.status));
-      if (r.reason) {
-        li.appendChild(document.createTextNode(": “"));
-        li.appendChild(el("bdi", {}, r.reason));
-        li.appendChild(document.createTextNode("”"));
-      }
-      if (r.replacement) {
-        li.appendChild(document.createTextNode(". The publisher names "));
-        li.appendChild(el("bdi", {}, r.replacement));
-        li.appendChild(document.createTextNode(" instead"));
-      }
-      li.appendChild(document.createTextNode("."));
-      return li;
+      var c = data.claims[x.key], r = c.release;
+      return el("li", { "data-kind": x.kind, "data-key": x.key }, declared(x.key), x.kind === "project-status" ? "the project's status is " + c.project_status + "." :
+        [r.current ? "its current release " : "no release is current; the newest, ", el("bdi", {}, r.version), ", is " + r.status,
+          r.reason ? [": “", el("bdi", {}, r.reason), "”"] : "", r.replacement ? [". The publisher names ", el("bdi", {}, r.replacement), " instead"] : "", "."]);
     });
     var matched = found.matched.map(function (m) {
-      var li = el("li", { "data-kind": "matched", "data-file": fold(m.file.name) }, fileRef(m.file), ": declared by ");
       var claims = m.keys.map(function (key) {
         var c = data.claims[key];
-        var span = el("span", { "data-key": key }, claimLink(key));
-        if (c.release) {
-          span.appendChild(document.createTextNode(" (" + c.release.channel + (c.release.current ? "" : ", not current") + ")"));
-        }
-        span.appendChild(document.createTextNode(" "));
-        span.appendChild(el("span", { "class": "badge" + (c.stale ? " stale" : "") }, c.stale ? "cached: " + c.health : c.health));
-        return span;
+        return el("span", { "data-key": key }, claimLink(key), c.release ? " (" + c.release.channel + (c.release.current ? "" : ", not current") + ")" : "", " ",
+          el("span", { "class": "badge" + (c.stale ? " stale" : "") }, c.stale ? "cached: " + c.health : c.health));
       });
-      li.appendChild(join(claims, "; and by "));
-      if (m.keys.length > 1) {
-        li.appendChild(el("span", { "class": "note" }, " Two or more claims declare this file; none is preferred."));
-      }
-      return li;
+      return el("li", { "data-kind": "matched", "data-file": fold(m.file.name) }, fileRef(m.file), ": declared by ", join(claims, "; and by "),
+        m.keys.length > 1 ? el("span", { "class": "note" }, " Two or more claims declare this file; none is preferred.") : "");
     });
     var base = found.base.map(function (u) {
       return el("li", { "data-kind": "base", "data-file": fold(u.file.name) }, fileRef(u.file), ": a file of the base game (Morrowind and its expansions).");
@@ -199,85 +117,83 @@
     function whose(keys, one, many) {
       return join(keys.map(function (k) { return el("span", { "data-key": k }, claimLink(k)); }), keys.length > 1 ? many : one);
     }
-    found.archives.forEach(function (a) {
-      if (a.base) {
-        base.push(el("li", { "data-kind": "base-archive", "data-file": fold(a.name) }, fileRef(a), ": an archive of the base game (fallback-archive=)."));
-      } else if (a.keys.length) {
-        folders.push(el("li", { "data-kind": "archive", "data-file": fold(a.name), "data-keys": a.keys.join(" ") }, fileRef(a), ": an archive (fallback-archive=) declared by ", whose(a.keys, "", " and by "), "."));
-      } else {
-        folders.push(el("li", { "data-kind": "archive-unknown", "data-file": fold(a.name) }, fileRef(a), ": an archive (fallback-archive=) no project in this index declares."));
-      }
-    });
-    found.groundcover.forEach(function (g) {
-      if (g.keys.length) {
-        folders.push(el("li", { "data-kind": "groundcover", "data-file": fold(g.name), "data-keys": g.keys.join(" ") }, fileRef(g), ": groundcover declared by ", whose(g.keys, "", " and by "), "."));
-      } else {
-        folders.push(el("li", { "data-kind": "groundcover-unknown", "data-file": fold(g.name) }, fileRef(g), ": groundcover no project in this index declares."));
-      }
+    [["archive", found.archives, "an archive (fallback-archive=)"], ["groundcover", found.groundcover, "groundcover"]].forEach(function (x) {
+      x[1].forEach(function (a) {
+        var at = { "data-kind": x[0] + (a.keys.length ? "" : "-unknown"), "data-file": fold(a.name) };
+        if (a.keys.length) {
+          at["data-keys"] = a.keys.join(" ");
+        }
+        (a.base ? base : folders).push(a.base ? el("li", { "data-kind": "base-archive", "data-file": fold(a.name) }, fileRef(a), ": an archive of the base game (fallback-archive=).") :
+          el("li", at, fileRef(a), ": " + x[2], a.keys.length ? [" declared by ", whose(a.keys, "", " and by "), "."] : " no project in this index declares."));
+      });
     });
     found.folders.forEach(function (f) {
-      var what = f.what + "=", li = el("li", { "data-kind": f.what + (f.how ? "-" + f.how : "-unknown"), "data-line": String(f.line), "data-keys": f.keys.join(" ") },
-        el("span", {}, code(f.value), " (line " + f.line + ")"));
-      if (f.how === "folder") {
-        li.appendChild(el("span", {}, ": the folder the plan page names for ", whose(f.keys, "", ""), " (" + what + ")."));
-      } else if (f.how === "dir") {
-        li.appendChild(el("span", {}, f.keys.length > 1 ? ": ends like a folder each of these declares, so it may be any of them: " : ": ends like a folder declared by ",
-          whose(f.keys, "", "; "), " (" + what + "; matched by its folder names only)."));
-      } else if (f.how === "base") {
-        li.appendChild(document.createTextNode(": the base game's Data Files (" + what + ")."));
-      } else {
-        li.appendChild(document.createTextNode(": a folder (" + what + ") no project in this index declares or names."));
-      }
-      folders.push(li);
+      var what = f.what + "=";
+      folders.push(el("li", { "data-kind": f.what + (f.how ? "-" + f.how : "-unknown"), "data-line": String(f.line), "data-keys": f.keys.join(" ") },
+        el("span", {}, code(f.value), " (line " + f.line + ")"),
+        f.how === "folder" ? el("span", {}, ": the folder the plan page names for ", whose(f.keys, "", ""), " (" + what + ").") :
+          f.how === "dir" ? el("span", {}, f.keys.length > 1 ? ": ends like a folder each of these declares, so it may be any of them: " : ": ends like a folder declared by ",
+            whose(f.keys, "", "; "), " (" + what + "; matched by its folder names only).") :
+            f.how === "base" ? ": the base game's Data Files (" + what + ")." : ": a folder (" + what + ") no project in this index declares or names."));
     });
     var unknown = found.unknown.map(function (u) {
       return el("li", { "data-kind": "unknown", "data-file": fold(u.file.name) }, fileRef(u.file), ": not in this index.");
     });
-    var notes = [], stops = found.duplicates.map(function (d) {
+    var stops = found.duplicates.map(function (d) {
       return el("li", { "data-kind": "duplicate" }, fileRef(d.file), " is listed again (first at line " + d.first.line +
         "): OpenMW stops here, with “Content file specified more than once”, and starts with none of these files.");
     });
-    parsed.data.concat(parsed.config).forEach(function (d) {
-      if (d.cut !== undefined) {
-        notes.push(el("li", { "data-kind": "cut", "data-line": String(d.line) }, "Line " + d.line + ", ", code(d.cut),
-          ": a path without quotes stops at its first space, so OpenMW reads ", code(d.value), ". Put the path in double quotes."));
-      }
-    });
-    parsed.replaced.forEach(function (r) {
-      notes.push(el("li", { "data-kind": "replace" }, "Line " + r.line + ", ", code("replace=" + r.key),
-        r.dropped ? ": the " + r.dropped + " " + r.key + " values above it are not used." : ": nothing above it to drop. In OpenMW it also drops the values of configuration files loaded before this one."));
-    });
-    parsed.config.forEach(function (c) {
-      notes.push(el("li", { "data-kind": "config" }, "Line " + c.line + " names another configuration folder, ", code(c.value), "; its openmw.cfg is not read here."));
-    });
+    var notes = parsed.data.concat(parsed.config).filter(function (d) { return d.cut !== undefined; }).map(function (d) {
+      return el("li", { "data-kind": "cut", "data-line": String(d.line) }, "Line " + d.line + ", ", code(d.cut),
+        ": a path without quotes stops at its first space, so OpenMW reads ", code(d.value), ". Put the path in double quotes.");
+    }).concat(parsed.replaced.map(function (r) {
+      return el("li", { "data-kind": "replace" }, "Line " + r.line + ", ", code("replace=" + r.key),
+        r.dropped ? ": the " + r.dropped + " " + r.key + " values above it are not used." : ": nothing above it to drop. In OpenMW it also drops the values of configuration files loaded before this one.");
+    }), parsed.config.map(function (c) {
+      return el("li", { "data-kind": "config" }, "Line " + c.line + " names another configuration folder, ", code(c.value), "; its openmw.cfg is not read here.");
+    }));
     if (parsed.ignored.length) {
       notes.push(el("li", { "data-kind": "ignored" }, parsed.ignored.length + (parsed.ignored.length > 1 ? " lines are not settings and were" : " line is not settings and was") +
         " skipped (" + (parsed.ignored.length > 1 ? "the first is " : "") + "line " + parsed.ignored[0].line + ")."));
     }
     if (parsed.bom) {
       notes.push(el("li", { "data-kind": "bom" }, "The file starts with a byte-order mark (U+FEFF). OpenMW reads it as part of line 1",
-        parsed.lost ? el("span", {}, ", so it does not use ", code(parsed.lost.text), "; save the file without the mark.") : ", which holds no setting."));
+        parsed.lost ? [", so it does not use ", code(parsed.lost.text), "; save the file without the mark."] : ", which holds no setting."));
     }
+    return [stops, needs, order, conflicts, runtime, status, matched, base, folders, unknown, notes];
+  }
 
+  // render shows the check: the summary, then each section that has findings.
+  function render(parsed, found, out) {
+    var l = lists(parsed, found);
     out.textContent = "";
-    var summary = el("p", { id: "setup-summary", "class": "status-line" },
+    out.appendChild(el("p", { id: "setup-summary", "class": "status-line" },
       plural(parsed.content.length, "content file", "content files") + " read: " + found.matched.length + " declared by projects in this index, " +
-      (found.base.length ? found.base.length + " of the base game, " : "") + found.unknown.length + " not in this index.");
-    out.appendChild(summary);
+      (found.base.length ? found.base.length + " of the base game, " : "") + found.unknown.length + " not in this index."));
     if (found.version === null) {
       out.appendChild(el("p", { "class": "banner", "data-kind": "bad-version" }, "The OpenMW version you gave does not read as a version (numbers such as 0.49 or 0.49.0), so no runtime was compared."));
     }
-    section("stops", "OpenMW stops here", stops);
-    section("needs", "Needed and not loaded", needs, "What the projects of your loaded files declare they need, and your content= lines do not load.");
-    section("order", "Load order", order);
-    section("conflicts", "Declared conflicts", conflicts);
-    section("runtime", "OpenMW version", runtime);
-    section("status", "Yanked, deprecated or archived", status);
-    section("matched", "Content files from this index", matched, "Each file, and the projects whose release declares a file of that name, with how current this index's copy of each is.");
-    section("base", "The base game and archives", base, "Files the base game ships, and the archives your fallback-archive= lines name.");
-    section("folders", "Folders, groundcover and archives", folders, "Which project each data=, config=, groundcover= and fallback-archive= line belongs to: by the folder name the plan page gives a project, by the end of a folder a release declares, or by a declared file name.");
-    section("unknown", "Not in this index", unknown, "No project this index reads declares these files. That says nothing about them.");
-    section("notes", "About the file", notes);
+    [
+      ["stops", "OpenMW stops here"],
+      ["needs", "Needed and not loaded", "What the projects of your loaded files declare they need, and your content= lines do not load."],
+      ["order", "Load order"],
+      ["conflicts", "Declared conflicts"],
+      ["runtime", "OpenMW version"],
+      ["status", "Yanked, deprecated or archived"],
+      ["matched", "Content files from this index", "Each file, and the projects whose release declares a file of that name, with how current this index's copy of each is."],
+      ["base", "The base game and archives", "Files the base game ships, and the archives your fallback-archive= lines name."],
+      ["folders", "Folders, groundcover and archives", "Which project each data=, config=, groundcover= and fallback-archive= line belongs to: by the folder name the plan page gives a project, by the end of a folder a release declares, or by a declared file name."],
+      ["unknown", "Not in this index", "No project this index reads declares these files. That says nothing about them."],
+      ["notes", "About the file"]
+    ].forEach(function (x, i) {
+      if (l[i].length) {
+        out.appendChild(el("h2", { id: x[0] }, x[1] + " (" + l[i].length + ")"));
+        if (x[2]) {
+          out.appendChild(el("p", { "class": "note" }, x[2]));
+        }
+        out.appendChild(el("ul", { "class": "list" }, l[i]));
+      }
+    });
   }
   function plural(n, one, many) {
     return n + " " + (n === 1 ? one : many);
@@ -287,7 +203,7 @@
   function matchConstraint(s, v) {
     return V.matches(s, V.trim(v), "numeric");
   }
-  window.AshyamsSetup = { check: check, bidiText: bidiText, matchConstraint: matchConstraint, encode: encode, decode: decode };
+  window.AshyamsSetup = { bidiText: bidiText, matchConstraint: matchConstraint }; // for the tests
 
   var form = document.getElementById("setup-form");
   var dataEl = document.getElementById("setup-data");
@@ -368,7 +284,7 @@
         return; // a later check is under way
       }
       say("");
-      render(data, parsed, check(data, parsed, V.trim(ver.value)), results);
+      render(parsed, engine.check(data, parsed, V.trim(ver.value)), results);
       results.setAttribute("data-checked", String(run));
     }, function (e) {
       if (run === runs) {
@@ -398,22 +314,22 @@
   function shareLink() {
     var parsed = cfg.parse(text.value);
     var lines = [];
-    parsed.content.forEach(function (c) { lines[c.line - 1] = "content=" + c.value; });
-    parsed["fallback-archive"].forEach(function (c) { lines[c.line - 1] = "fallback-archive=" + c.value; });
-    parsed.groundcover.forEach(function (c) { lines[c.line - 1] = "groundcover=" + c.value; });
+    ["content", "fallback-archive", "groundcover"].forEach(function (k) {
+      parsed[k].forEach(function (c) { lines[c.line - 1] = k + "=" + c.value; });
+    });
     for (var i = 0; i < lines.length; i++) {
       lines[i] = lines[i] || "";
     }
     lines = lines.join("\n") + "\n";
-    var hash = "#cfg=" + encode(lines) + (V.trim(ver.value) ? "&openmw=" + encodeURIComponent(V.trim(ver.value)) : "");
+    var hash = "#cfg=" + engine.encode(lines) + (V.trim(ver.value) ? "&openmw=" + encodeURIComponent(V.trim(ver.value)) : "");
     return location.href.split("#")[0] + hash;
   }
   function fromHash() {
-    var p = params(location.hash);
+    var p = engine.params(location.hash);
     if (!p.has("cfg")) {
       return;
     }
-    var t = decode(p.get("cfg"));
+    var t = engine.decode(p.get("cfg"));
     if (t === null) {
       say("The link's configuration does not decode; ask for the link again.", true);
       return;
@@ -434,17 +350,14 @@
   fileIn.addEventListener("change", function () {
     load(fileIn.files[0]);
   });
-  form.addEventListener("dragover", function (e) {
-    e.preventDefault();
-    form.classList.add("drop");
-  });
-  form.addEventListener("dragleave", function () {
-    form.classList.remove("drop");
-  });
-  form.addEventListener("drop", function (e) {
-    e.preventDefault();
-    form.classList.remove("drop");
-    load(e.dataTransfer && e.dataTransfer.files[0]);
+  ["dragover", "dragleave", "drop"].forEach(function (k) {
+    form.addEventListener(k, function (e) {
+      e.preventDefault();
+      form.classList.toggle("drop", k === "dragover");
+      if (k === "drop") {
+        load(e.dataTransfer && e.dataTransfer.files[0]);
+      }
+    });
   });
   share.addEventListener("click", function () {
     var url = shareLink();
