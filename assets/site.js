@@ -1,23 +1,15 @@
-// AsHyAmS project list: search, filters and sorting over the whole catalog. The list works
-// without this script: its pages are static, 50 entries each. The script leaves the page as it
-// is until a player uses the search or a filter; then (from the first focus on the form) it
-// loads the parts of the list's search index (network-data/find/, site/find.go) that the
-// player's choice needs, as scripts of the site (shards.js), and shows the matches a page at
-// a time: the words ("terms") for a query, the filter codes and sort orders ("filters") for
-// a filter or a sort, the start of a project id ("i<c>") for a query holding one, and the
-// rows a page of results shows ("r<k>", 64 rows each). If the index cannot be loaded, the
-// search and filters apply to the entries the page shows.
+// AsHyAmS project list: search, filters and sorting over the whole catalog. The pages work
+// without this script (static, 50 entries each). From the first focus on the form it loads
+// the parts of the list's search index (site/find) that the player's choice needs, as
+// scripts of the site (shards.js), and shows the matches a page at a time; if the index
+// cannot be loaded, the search and filters apply to the entries the page shows.
 //
-// Matching is find.js's (the engine: words, prefixes, substrings, typos, ids); this script
-// draws the results. A keystroke looks its words up in the vocabulary, never in every entry;
-// a filter is a set of rows made once from its codes (typed arrays, one pass over the
-// catalog's rows, no element), intersected with the matches; only the page of 50 shown
-// becomes elements.
-//
-// The search, the filters, the sort and the page live in the address (?q=...&type=...&
-// sort=...&page=...), so a filtered list can be shared and Back returns to it. "Works with
-// OpenMW" reads each entry's runtimes.openmw constraint under the numeric scheme of the
-// protocol (SPEC section 1, "Versions"); "declared" leaves out the releases stating none.
+// Matching is find.js's; this script draws. A keystroke looks its words up in the
+// vocabulary, never in every entry; a filter is a set of rows made once from its codes,
+// intersected with the matches; only the page of 50 shown becomes elements. The state lives
+// in the address (?q=...&type=...&sort=...&page=...), so a filtered list can be shared and
+// Back returns to it. "Works with OpenMW" reads runtimes.openmw under the protocol's numeric
+// scheme (SPEC section 1, "Versions"); "declared" leaves out the releases stating none.
 (function () {
   "use strict";
   var form = document.getElementById("filters");
@@ -52,9 +44,8 @@
     return V.parseConstraint(s, "numeric");
   }
   var satisfies = V.satisfies;
-  window.ashyamsWorksWith = function (constraint, version) { // for the browser test
-    var c = parseConstraint(constraint), v = parseVersion(version);
-    return c && v ? satisfies(c, v) : null;
+  window.ashyamsWorksWith = function (c, v) { // for the browser test
+    return V.matches(c, v, "numeric");
   };
 
   var F = window.AshyamsFind;
@@ -104,9 +95,9 @@
     r[col.tags] = Array.prototype.map.call(li.querySelectorAll(".tags > [data-pub]"), function (t) { return t.textContent; });
     r[col.health] = li.querySelector(".entry-body > .badge.stale") ? "not-current" : "current";
     r[col.conflict] = li.querySelector(".entry-body > .badge.bad") ? 1 : 0;
-    var runs = li.querySelector(".runs-on"), on = runs ? runs.querySelector("bdi") : null, said = runs ? runs.textContent : "";
-    r[col.runtime] = on || said === "any OpenMW version" ? "constraint" : said === noOpenMW ? "any" : "none";
-    r[col.openmw] = on ? on.textContent : said === "any OpenMW version" ? "*" : "";
+    var runs = li.querySelector(".runs-on"), on = runs && runs.querySelector("bdi"), said = runs ? runs.textContent : "", all = said === "any OpenMW version";
+    r[col.runtime] = on || all ? "constraint" : said === noOpenMW ? "any" : "none";
+    r[col.openmw] = on ? on.textContent : all ? "*" : "";
     return r;
   }
   // The words an entry on the page is found by: what it shows (its runtime aside: the OpenMW
