@@ -1,9 +1,7 @@
 // The plan page (plan/index.html): reads the plan from the address's fragment, loads the
-// parts of the build's data the plan names (plan/data/, as scripts of the site: shards.js,
-// which the setup page reads too; plan.js addClaims keeps the claims with a release),
-// runs the planner (plan.js) over them and shows the plan. The page's CSP allows no
-// connection: nothing is fetched and nothing is sent. Every text from a publisher is inserted
-// as text, never as HTML.
+// data parts it names (plan/data/, scripts of the site: shards.js), runs the planner
+// (plan.js) over them and draws the plan. The page's CSP allows no connection: nothing is
+// fetched or sent. Every text from a publisher is inserted as text, never as HTML.
 (function () {
   "use strict";
   var P = window.AshyamsPlan;
@@ -17,29 +15,33 @@
   var parts = S.loader("data/");
   var data = { claims: Object.create(null), projects: Object.create(null) };
   var added = new Set(); // the parts whose claims are in data
-  var search = document.getElementById("plan-search");
-  var matches = document.getElementById("plan-matches");
-  var inputs = { openmw: document.getElementById("plan-openmw"), lua: document.getElementById("plan-lua"), root: document.getElementById("plan-root") };
-  var baseBox = document.getElementById("plan-base");
-  var status = document.getElementById("plan-status");
-  var results = document.getElementById("plan-results");
-  var req = P.parseFragment("");
-  document.getElementById("plan-needs-script").hidden = true;
+  function $(id) {
+    return document.getElementById(id);
+  }
+  var search = $("plan-search"), matches = $("plan-matches"), status = $("plan-status"), results = $("plan-results");
+  var inputs = { openmw: $("plan-openmw"), lua: $("plan-lua"), root: $("plan-root"), base: $("plan-base"), platform: $("plan-platform") };
+  var req = P.parseFragment(""), last = null;
+  $("plan-needs-script").hidden = true;
   form.hidden = false;
 
+  // el makes an element: attributes, then children, a string a text node (never markup) and
+  // an array its members, in order.
   var bidi = window.OpenMWCfg.bidi;
   function el(tag, attrs) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (a) {
       e.setAttribute(a, attrs[a]);
     });
-    for (var i = 2; i < arguments.length; i++) {
-      var c = arguments[i];
-      if (c === null || c === undefined || c === "") {
-        continue;
+    (function add(cs, i) {
+      for (; i < cs.length; i++) {
+        var c = cs[i];
+        if (Array.isArray(c)) {
+          add(c, 0);
+        } else if (c !== null && c !== undefined && c !== "") {
+          e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+        }
       }
-      e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-    }
+    })(arguments, 2);
     return e;
   }
   function pub(s) {
@@ -57,10 +59,7 @@
   }
   function claimLink(key) {
     var c = claim(key);
-    if (!c) {
-      return code(key);
-    }
-    return el("span", { "class": "who" }, el("a", { href: "../" + c.page }, pub(c.name)), " ",
+    return !c ? code(key) : el("span", { "class": "who" }, el("a", { href: "../" + c.page }, pub(c.name)), " ",
       c.release ? pub(c.release.version) : "", " from ", pub(c.site_name));
   }
   function tokenOf(key) {
@@ -69,6 +68,9 @@
   }
   function plural(n, one, many) {
     return n + " " + (n === 1 ? one : many);
+  }
+  function join(nodes) {
+    return nodes.map(function (n, i) { return [i ? ", " : "", n]; });
   }
 
   // loadParts adds the claims of the data parts names (shards.js) to data, each part once.
@@ -165,12 +167,7 @@
   // offer shows the claims the box's text matches, and resolves to them (rows).
   function offer() {
     var q = search.value;
-    if (F.words(q).length === 0) {
-      matches.textContent = "";
-      matches.setAttribute("data-query", q);
-      return Promise.resolve([]);
-    }
-    return lookup(q).then(function (found) {
+    return (F.words(q).length ? lookup(q) : Promise.resolve([])).then(function (found) {
       if (search.value !== q) {
         return found; // the player typed on: the newer offers draw
       }
@@ -178,14 +175,10 @@
       matches.setAttribute("data-query", q);
       found.forEach(function (row) {
         var b = el("button", { type: "button", "data-add": rowToken(row) }, "Add ", pub(row[1]), " — ", pub(row[3]));
-        b.addEventListener("click", function () {
-          search.value = "";
-          matches.textContent = "";
-          addToken(rowToken(row));
-        });
+        b.addEventListener("click", function () { addToken(rowToken(row)); });
         matches.appendChild(el("li", {}, b));
       });
-      if (!found.length) {
+      if (!found.length && F.words(q).length) {
         matches.appendChild(el("li", { "class": "note" }, "No project in this index matches “", pub(q), "”."));
       }
       return found;
@@ -211,13 +204,13 @@
   }
   function fromHash() {
     req = P.parseFragment(location.hash);
-    inputs.openmw.value = req.openmw;
-    inputs.lua.value = req.lua;
-    inputs.root.value = req.root;
-    baseBox.checked = req.base;
+    ["openmw", "lua", "root"].forEach(function (k) { inputs[k].value = req[k]; });
+    inputs.base.checked = req.base;
     refresh();
   }
+  // addToken adds a claim token or a project id, emptying the project box.
   function addToken(t) {
+    search.value = matches.textContent = "";
     if (req.add.indexOf(t) < 0) {
       req.add.push(t);
     }
@@ -234,10 +227,8 @@
     req.on = req.on.filter(function (x) { return x.indexOf(p) !== 0; });
     req.off = req.off.filter(function (x) { return x.indexOf(p) !== 0; });
     e.c.components.forEach(function (comp) {
-      if (sel.has(comp.id) && !e.initial.has(comp.id)) {
-        req.on.push(p + comp.id);
-      } else if (!sel.has(comp.id) && e.initial.has(comp.id)) {
-        req.off.push(p + comp.id);
+      if (sel.has(comp.id) !== e.initial.has(comp.id)) {
+        req[sel.has(comp.id) ? "on" : "off"].push(p + comp.id);
       }
     });
     update();
@@ -247,150 +238,175 @@
   // (with "none" when at most one), checkboxes otherwise; a control is disabled when the
   // change it makes would not be a valid selection.
   function components(e) {
-    var c = e.c, box = el("div", { "class": "components" });
-    var groups = new Map();
+    var c = e.c, box = el("div", { "class": "components" }), groups = new Map(), done = new Set();
     c.groups.forEach(function (g) { groups.set(g.id, g); });
-    function control(comp, type, name) {
-      var id = "comp-" + e.c.project + "-" + comp.id;
-      var input = el("input", { type: type, id: id, name: name, "data-component": comp.id });
-      input.checked = e.sel.has(comp.id);
-      var next = P.toggle(c, e.sel, comp.id, !input.checked);
-      input.disabled = comp.required || (!next && !(type === "radio" && input.checked));
-      if (type === "radio" && input.checked) {
-        input.disabled = comp.required;
-      }
-      input.addEventListener("change", function () {
-        var s = P.toggle(c, e.sel, comp.id, type === "radio" ? true : input.checked);
-        if (s) {
-          setSelection(e, s);
-        } else {
-          render(P.compute(data, req));
-        }
-      });
-      var why = comp.required ? " (required)" : "";
-      return el("div", { "class": "component" }, input, " ", el("label", { "for": id, "class": "inline" }, pub(comp.name), why));
+    function control(id, text, checked, disabled, change, type, name) {
+      var input = el("input", { type: type, id: id, name: name });
+      input.checked = checked;
+      input.disabled = disabled;
+      input.addEventListener("change", change);
+      return el("div", { "class": "component" }, input, " ", el("label", { "for": id, "class": "inline" }, text));
     }
-    var done = new Set();
-    c.components.forEach(function (comp) {
-      if (!comp.group || !groups.has(comp.group)) {
-        box.appendChild(control(comp, "checkbox", ""));
-        return;
-      }
-      if (done.has(comp.group)) {
-        return;
-      }
-      done.add(comp.group);
-      var g = groups.get(comp.group), one = g.select === "exactly-one" || g.select === "at-most-one";
-      var fs = el("fieldset", { "data-group": g.id, "data-select": g.select },
-        el("legend", {}, pub(g.name), " (" + { "exactly-one": "choose one", "at-most-one": "one or none", "at-least-one": "one or more", "any": "any" }[g.select] + ")"));
-      var name = "group-" + c.project + "-" + g.id;
-      c.components.forEach(function (m) {
-        if (m.group === g.id) {
-          fs.appendChild(control(m, one ? "radio" : "checkbox", one ? name : ""));
-        }
-      });
-      if (g.select === "at-most-one") {
-        var noneID = name + "-none", members = c.components.filter(function (m) { return m.group === g.id; });
-        var none = el("input", { type: "radio", id: noneID, name: name });
-        none.checked = !members.some(function (m) { return e.sel.has(m.id); });
-        var cleared = members.reduce(function (s, m) { return s && (s.has(m.id) ? P.toggle(c, s, m.id, false) : s); }, e.sel);
-        none.disabled = !cleared && !none.checked;
-        none.addEventListener("change", function () {
-          if (cleared) {
-            setSelection(e, cleared);
+    function comp(m, type, name) {
+      var on = e.sel.has(m.id), next = P.toggle(c, e.sel, m.id, !on);
+      var d = control("comp-" + c.project + "-" + m.id, [pub(m.name), m.required ? " (required)" : ""], on,
+        m.required || !next && !(type === "radio" && on), function () {
+          var s = P.toggle(c, e.sel, m.id, type === "radio" || d.firstChild.checked);
+          if (s) {
+            setSelection(e, s);
+          } else {
+            render(P.compute(data, req));
           }
-        });
-        fs.appendChild(el("div", { "class": "component" }, none, " ", el("label", { "for": noneID, "class": "inline" }, "None")));
+        }, type, name);
+      d.firstChild.setAttribute("data-component", m.id);
+      return d;
+    }
+    c.components.forEach(function (m) {
+      var g = groups.get(m.group);
+      if (!g) {
+        box.appendChild(comp(m, "checkbox", ""));
+      } else if (!done.has(g.id)) {
+        done.add(g.id);
+        var one = g.select === "exactly-one" || g.select === "at-most-one", name = "group-" + c.project + "-" + g.id;
+        var members = c.components.filter(function (x) { return x.group === g.id; });
+        var fs = el("fieldset", { "data-group": g.id, "data-select": g.select },
+          el("legend", {}, pub(g.name), " (" + { "exactly-one": "choose one", "at-most-one": "one or none", "at-least-one": "one or more", "any": "any" }[g.select] + ")"),
+          members.map(function (x) { return comp(x, one ? "radio" : "checkbox", one ? name : ""); }));
+        if (g.select === "at-most-one") {
+          var none = !members.some(function (x) { return e.sel.has(x.id); });
+          var cleared = members.reduce(function (s, x) { return s && (s.has(x.id) ? P.toggle(c, s, x.id, false) : s); }, e.sel);
+          fs.appendChild(control(name + "-none", "None", none, !cleared && !none, function () {
+            if (cleared) {
+              setSelection(e, cleared);
+            }
+          }, "radio", name));
+        }
+        box.appendChild(fs);
       }
-      box.appendChild(fs);
     });
     return box;
   }
 
+  // relText names what relationship r points at: a project, a capability, or neither.
+  function relText(r) {
+    return [r.project ? "the project " : r.capability ? "the capability " : "", pub(r.name || r.project || r.capability || "an unnamed target"),
+      r.version ? [" ", code(r.version)] : ""];
+  }
+  function reason(r) {
+    return r.reason ? [" (“", pub(r.reason), "”)"] : "";
+  }
+  var unchecked = ", which does not read as a constraint, so it was not compared.";
   function findingItem(f, plan) {
-    var li = el("li", { "data-plan-finding": f.kind, "data-field": f.field || "" });
-    if (f.key) {
-      li.setAttribute("data-key", f.key);
-      li.appendChild(el("span", { "class": "declared" }, "Declared by ", claimLink(f.key), ": "));
-    }
-    function relText(r) {
-      var what = r.project ? "the project " : r.capability ? "the capability " : "";
-      var name = r.name || r.project || r.capability || "an unnamed target";
-      return el("span", {}, what, pub(name), r.version ? el("span", {}, " ", code(r.version)) : "");
-    }
     var t = {
-      "not-found": function () { return el("span", {}, "No listed claim in this index is ", code(f.token), ", so it was not added."); },
-      "two-claims": function () { return el("span", {}, "the plan also names ", claimLink(f.other), ", another site's claim of the same project id. One claim of a project goes in a plan; the one named first is kept."); },
-      "missing": function () { return el("span", {}, "requires ", relText(f.rel), ", which no project in this index publishes; the plan cannot include it."); },
-      "version": function () { return el("span", {}, "requires ", relText(f.rel), "; ", claimLink(f.other), " is the release in this plan, outside it."); },
-      "version-unchecked": function () { return el("span", {}, "requires ", relText(f.rel), ", which does not read as a constraint on ", claimLink(f.other), ", so it was not compared."); },
-      "conflict": function () { return el("span", {}, "conflicts with ", claimLink(f.other), ", which is in this plan", f.rel.reason ? el("span", {}, " (“", pub(f.rel.reason), "”)") : "", "."); },
-      "recommends": function () { return el("span", {}, "recommends ", relText(f.rel), f.rel.reason ? el("span", {}, " (“", pub(f.rel.reason), "”)") : "", "; not added: a recommendation is the player's choice."); },
-      "runtime": function () { return el("span", {}, "runs on OpenMW ", code(f.constraint), "; your OpenMW, " + f.version + ", is outside it."); },
-      "runtime-unchecked": function () { return el("span", {}, "runs on OpenMW ", code(f.constraint), ", which does not read as a constraint, so it was not compared."); },
-      "lua": function () { return el("span", {}, "needs Lua API ", code(f.constraint), "; your revision, " + f.version + ", is outside it."); },
-      "lua-unchecked": function () { return el("span", {}, "needs Lua API ", code(f.constraint), ", which does not read as a constraint, so it was not compared."); },
-      "bad-version": function () { return el("span", {}, "The " + (f.what === "lua" ? "Lua API revision" : "OpenMW version") + " you gave, ", code(f.text), ", does not read as a version (numbers such as 0.49), so it was not compared."); },
-      "release-status": function () { return el("span", {}, "the release in this plan is " + f.status + "."); },
-      "no-openmw": function () { return el("span", {}, "the release says nothing about how OpenMW loads it (no openmw extension), so the plan writes no lines for it; its downloads are listed."); },
-      "cycle": function () { return el("span", {}, "These projects require each other in a cycle, so no order puts each after what it requires: ", join(f.keys.map(claimLink)), "."); },
-      "selection-refused": function () { return el("span", {}, "the link asks to turn component ", code(f.component), f.on ? " on" : " off", ", which would not be a valid selection, so it was not."); },
-      "no-valid-selection": function () { return el("span", {}, "no valid selection of its components could be made from what it offers, so the plan writes no lines for it: a client must not install an invalid selection."); },
-      "same-file": function () { return el("span", {}, "declares ", code(f.file), ", which ", claimLink(f.other), " declares too; it is loaded once, as the first declared it."); },
-      "base-file": function () { return el("span", {}, "declares ", code(f.file), ", a file of the base game; it is loaded once, as the base game's."); },
-      "needs-content": function () { return el("span", {}, code(f.file), " needs ", code(f.need), ", which no project in this plan declares and the base game does not ship."); },
-      "needs-base": function () { return el("span", {}, "needs the base game's files, which this plan leaves out."); },
-      "content-cycle": function () { return el("span", {}, "The content files ", join(f.files.map(code)), " need each other in a cycle; they are listed in the order declared."); },
+      "not-found": function () { return ["No listed claim in this index is ", code(f.token), ", so it was not added."]; },
+      "two-claims": function () { return ["the plan also names ", claimLink(f.other), ", another site's claim of the same project id; a plan holds one claim of a project, the first named."]; },
+      "missing": function () { return ["requires ", relText(f.rel), ", which no project in this index publishes; the plan cannot include it."]; },
+      "version": function () { return ["requires ", relText(f.rel), "; ", claimLink(f.other), " is the release in this plan, outside it."]; },
+      "version-unchecked": function () { return ["requires ", relText(f.rel), ", which does not read as a constraint on ", claimLink(f.other), ", so it was not compared."]; },
+      "conflict": function () { return ["conflicts with ", claimLink(f.other), ", which is in this plan", reason(f.rel), "."]; },
+      "recommends": function () { return ["recommends ", relText(f.rel), reason(f.rel), "; not added: a recommendation is the player's choice."]; },
+      "platform": function () { return "has no build for " + platName(f.platform) + ", the platform you chose, so none of its builds is listed."; },
+      "runtime": function () { return ["runs on OpenMW ", code(f.constraint), "; your OpenMW, " + f.version + ", is outside it."]; },
+      "runtime-unchecked": function () { return ["runs on OpenMW ", code(f.constraint), unchecked]; },
+      "lua": function () { return ["needs Lua API ", code(f.constraint), "; your revision, " + f.version + ", is outside it."]; },
+      "lua-unchecked": function () { return ["needs Lua API ", code(f.constraint), unchecked]; },
+      "bad-version": function () { return ["The " + (f.what === "lua" ? "Lua API revision" : "OpenMW version") + " you gave, ", code(f.text), ", does not read as a version (numbers such as 0.49), so it was not compared."]; },
+      "release-status": function () { return "the release in this plan is " + f.status + "."; },
+      "no-openmw": function () { return "the release says nothing about how OpenMW loads it (no openmw extension), so the plan writes no lines for it; its downloads are listed."; },
+      "cycle": function () { return ["These projects require each other in a cycle, so no order puts each after what it requires: ", join(f.keys.map(claimLink)), "."]; },
+      "selection-refused": function () { return ["the link asks to turn component ", code(f.component), f.on ? " on" : " off", ", which would not be a valid selection, so it was not."]; },
+      "no-valid-selection": function () { return "no valid selection of its components could be made from what it offers, so the plan writes no lines for it."; },
+      "same-file": function () { return ["declares ", code(f.file), ", which ", claimLink(f.other), " declares too; it is loaded once, as the first declared it."]; },
+      "base-file": function () { return ["declares ", code(f.file), ", a file of the base game; it is loaded once, as the base game's."]; },
+      "needs-content": function () { return [code(f.file), " needs ", code(f.need), ", which no project in this plan declares and the base game does not ship."]; },
+      "needs-base": function () { return "needs the base game's files, which this plan leaves out."; },
+      "content-cycle": function () { return ["The content files ", join(f.files.map(code)), " need each other in a cycle; they are listed in the order declared."]; },
       "refused": function () {
         var then = f.field === "root" ? "the plan uses " + plan.root + " instead." : /^settings/.test(f.field) ? "that setting is not written." :
           /sha256|filename/.test(f.field) ? "its SHA256SUMS line is not written." : "the plan writes no lines for it.";
-        return el("span", {}, f.key ? el("span", {}, "its ", code(f.field), " ") : "The mods folder you gave, ", code(f.value), (f.key ? " " : ", ") + f.reason + ", so " + then);
+        return [f.key ? ["its ", code(f.field), " "] : "The mods folder you gave, ", code(f.value), (f.key ? " " : ", ") + f.reason + ", so " + then];
       },
       "too-old": function () {
-        return el("span", {}, "writes ", code(f.line), f.what === "config" ? ", which OpenMW reads from " + f.need + " on; your OpenMW, " + req.openmw + ", ignores it." :
-          ", a Lua script, which OpenMW loads from " + f.need + " on; your OpenMW, " + req.openmw + ", stops at it.");
+        return ["writes ", code(f.line), f.what === "config" ? ", which OpenMW reads from " + f.need + " on; your OpenMW, " + req.openmw + ", ignores it." :
+          ", a Lua script, which OpenMW loads from " + f.need + " on; your OpenMW, " + req.openmw + ", stops at it."];
       },
-      "link": function () { return el("span", {}, "The link's ", code(f.field), f.value ? el("span", {}, " value ", code(f.value)) : "", " " + f.reason + ", so it was left out."); }
+      "link": function () { return ["The link's ", code(f.field), f.value ? [" value ", code(f.value)] : "", " " + f.reason + ", so it was left out."]; }
     }[f.kind];
-    li.appendChild(t ? t() : document.createTextNode(f.kind));
-    return li;
+    return el("li", f.key ? { "data-plan-finding": f.kind, "data-field": f.field || "", "data-key": f.key } : { "data-plan-finding": f.kind, "data-field": f.field || "" },
+      f.key ? el("span", { "class": "declared" }, "Declared by ", claimLink(f.key), ": ") : "", t ? t() : f.kind);
   }
-  function join(nodes) {
-    var span = el("span");
-    nodes.forEach(function (n, i) {
-      if (i) {
-        span.appendChild(document.createTextNode(", "));
-      }
-      span.appendChild(n);
-    });
-    return span;
-  }
+  // output is an output block: its heading, a note, the text and a button copying it.
   function output(name, title, text, note) {
     var id = "out-" + name.replace(".", "-");
     return el("section", { "aria-labelledby": id }, el("h2", { id: id }, title), note ? el("p", { "class": "note" }, note) : "",
-      el("pre", { "data-plan-output": name, tabindex: "0" }, text));
+      el("pre", { "data-plan-output": name, id: id + "-text", tabindex: "0" }, text),
+      el("button", { type: "button", "data-copy": id + "-text", "aria-describedby": id }, "Copy"));
   }
   function size(n) {
     return n >= 1048576 ? (n / 1048576).toFixed(1) + " MiB" : n >= 1024 ? (n / 1024).toFixed(1) + " KiB" : n + " bytes";
   }
+  // platName words a platform token (plan.js platformOf) as the claim pages do.
+  function platName(f) {
+    var p = f.split("-");
+    return p[0] + " " + p[1] + (p[2] ? " (" + p.slice(2).join("-") + ")" : "");
+  }
+  // link is this plan's link: the page's own address when served, the index's published
+  // one when the page is a file.
+  function link() {
+    return (/^https?:$/.test(location.protocol) ? location.origin + location.pathname : meta.index + "plan/") + P.fragment(req);
+  }
+  // shq quotes s for a shell in single quotes, a quote inside escaped as a POSIX shell reads
+  // it or, for a Windows folder, as PowerShell does (which also ends a string at a
+  // typographic single quote, so those are doubled too).
+  function shq(s, win) {
+    var out = "'";
+    for (var i = 0; i < s.length; i++) {
+      var c = s.charAt(i);
+      out += c === "'" ? (win ? "''" : "'\\''") : win && c >= "\u2018" && c <= "\u201b" ? c + c : c;
+    }
+    return out + "'";
+  }
+  // platforms offers the platforms the plan's builds are for, and the one chosen.
+  function platforms(plan) {
+    var sel = inputs.platform, fs = req.platform ? [req.platform] : [];
+    plan.entries.forEach(function (e) {
+      e.c.artifacts.forEach(function (a) {
+        var f = P.platformOf(a);
+        if (f && fs.indexOf(f) < 0) {
+          fs.push(f);
+        }
+      });
+    });
+    $("plan-platform-box").hidden = !fs.length;
+    sel.length = 1;
+    fs.forEach(function (f) { sel.add(new Option(platName(f), f)); });
+    sel.value = req.platform;
+  }
 
   function render(plan) {
+    last = plan;
     results.textContent = "";
     status.textContent = req.add.length ? plural(plan.entries.length, "project", "projects") + " in the plan, " + plural(plan.findings.length, "finding", "findings") + "." : "No project added yet.";
+    $("plan-install").hidden = !req.add.length;
+    platforms(plan);
     if (!req.add.length) {
       return;
     }
-    if (plan.asks.length) {
-      results.appendChild(el("h2", { id: "choose" }, "Yours to choose (" + plan.asks.length + ")"));
-      var ul = el("ul", { "class": "list" });
-      plan.asks.forEach(function (a) {
-        var li = el("li", { "data-plan-ask": a.kind }, a.by ? el("span", {}, claimLink(a.by), " requires ") : "",
-          a.kind === "setting" ? el("span", {}, "The setting ", code("[" + a.category + "] " + a.setting), " is asked different values; settings.cfg holds one, so no line is written until you choose: ") :
-          a.kind === "capability" ? el("span", {}, "the capability ", code(a.capability), ", which several claims provide: ") :
-            el("span", {}, "the project id ", code(a.project), ", which several sites publish: "));
-        a.options.forEach(function (k, i) {
+    var win = plan.root.charAt(0) !== "/";
+    $("out-command-text").textContent = "ashyams install " + shq(link().split("'").join("%27"), win) + " --mods " + shq(plan.root, win) + "\n";
+    function list(id, title, items) {
+      if (items.length) {
+        results.appendChild(el("h2", { id: id }, title + " (" + items.length + ")"));
+        results.appendChild(el("ul", { "class": "list" }, items));
+      }
+    }
+    list("choose", "Yours to choose", plan.asks.map(function (a) {
+      return el("li", { "data-plan-ask": a.kind }, a.by ? [claimLink(a.by), " requires "] : "",
+        a.kind === "setting" ? ["The setting ", code("[" + a.category + "] " + a.setting), " is asked different values; settings.cfg holds one, so no line is written until you choose: "] :
+        a.kind === "capability" ? ["the capability ", code(a.capability), ", which several claims provide: "] : ["the project id ", code(a.project), ", which several sites publish: "],
+        a.options.map(function (k, i) {
           var set = a.kind === "setting" && claim(k).project + "[" + a.category + "]" + a.setting;
-          var b = el("button", { type: "button", "data-choose": set || tokenOf(k) }, "Use ", set ? el("span", {}, code(a.values[i]), " (" + label(k) + ")") : label(k));
+          var b = el("button", { type: "button", "data-choose": set || tokenOf(k) }, "Use ", set ? [code(a.values[i]), " (" + label(k) + ")"] : label(k));
           b.addEventListener("click", function () {
             if (set) {
               req.set.push(set);
@@ -399,37 +415,30 @@
               addToken(tokenOf(k));
             }
           });
-          li.appendChild(b);
-          li.appendChild(document.createTextNode(" "));
-        });
-        li.appendChild(el("span", { "class": "note" }, "This index does not choose for you."));
-        ul.appendChild(li);
-      });
-      results.appendChild(ul);
-    }
-    if (plan.findings.length) {
-      results.appendChild(el("h2", { id: "findings" }, "Findings (" + plan.findings.length + ")"));
-      var fl = el("ul", { "class": "list" });
-      plan.findings.forEach(function (f) { fl.appendChild(findingItem(f, plan)); });
-      results.appendChild(fl);
-    }
-    results.appendChild(el("h2", { id: "projects" }, "Projects in the plan (" + plan.entries.length + ")"));
-    var pl = el("ol", { "class": "list plan-projects" });
+          return [b, " "];
+        }));
+    }));
+    list("findings", "Findings", plan.findings.map(function (f) { return findingItem(f, plan); }));
+    var conflicts = [], planned = new Set(plan.entries.map(function (e) { return e.key; }));
     plan.entries.forEach(function (e) {
-      var why = e.why.added ? el("span", {}, " — added by you") : el("span", {}, " — required by ", claimLink(e.why.by));
-      var li = el("li", { "data-key": e.key }, claimLink(e.key), why, " ", el("span", { "class": "note" }, "folder ", code(e.folder)));
-      if (e.why.added) {
-        var rm = el("button", { type: "button", "class": "remove" }, "Remove");
-        rm.addEventListener("click", function () { removeKey(e.key); });
-        li.appendChild(document.createTextNode(" "));
-        li.appendChild(rm);
-      }
-      if (e.c.components.length) {
-        li.appendChild(components(e));
-      }
-      pl.appendChild(li);
+      e.c.relationships.forEach(function (r) {
+        var here = r.targets.filter(function (t) { return t !== e.key && planned.has(t); });
+        if (r.kind === "conflicts") {
+          conflicts.push(el("li", { "data-plan-conflict": e.key }, claimLink(e.key), " conflicts with ", relText(r),
+            here.length ? [": ", join(here.map(claimLink)), ", in this plan"] : "", reason(r), "."));
+        }
+      });
     });
-    results.appendChild(pl);
+    list("conflicts", "Conflicts the publishers declare", conflicts);
+    results.appendChild(el("h2", { id: "projects" }, "Projects in the plan (" + plan.entries.length + ")"));
+    results.appendChild(el("ol", { "class": "list plan-projects" }, plan.entries.map(function (e) {
+      var rm = e.why.added && el("button", { type: "button", "class": "remove" }, "Remove");
+      if (rm) {
+        rm.addEventListener("click", function () { removeKey(e.key); });
+      }
+      return el("li", { "data-key": e.key }, claimLink(e.key), e.why.added ? " — added by you" : [" — required by ", claimLink(e.why.by)],
+        " ", el("span", { "class": "note" }, "folder ", code(e.folder)), rm ? [" ", rm] : "", e.c.components.length ? components(e) : "");
+    })));
     results.appendChild(output("openmw.cfg", "openmw.cfg lines", P.text(plan.cfg, label,
       ["# Planned by AsHyAmS from the publishers' declarations; nothing was installed or verified."]),
       "Add these to the end of your openmw.cfg (or check them with Your setup first). Each run of lines follows a comment naming the claim that declared it."));
@@ -439,21 +448,16 @@
     }
     results.appendChild(output("settings.cfg", "settings.cfg values", plan.settings.length ? P.text(plan.settings, label) : "",
       plan.settings.length ? "Values the releases ask for, each after the project that asked. Apply them only if you agree." : "No release in this plan asks for a setting."));
-    var dl = el("ul", { "class": "list downloads" });
-    plan.downloads.forEach(function (d) {
-      var a = d.artifact, li = el("li", { "data-key": d.key }, claimLink(d.key), ": ", pub(a.filename), " (" + size(a.size) + (a.platform ? ", for " + a.platform.os + " " + a.platform.arch : "") + "), extract into ", code(d.folder), ". ");
-      a.sources.forEach(function (s, i) {
-        li.appendChild(el("a", { href: s.url, rel: "nofollow" }, s.kind === "mirror" ? "mirror" + (s.name ? " " + s.name : "") : "publisher's download"));
-        li.appendChild(document.createTextNode(i < a.sources.length - 1 ? ", " : ". "));
-      });
-      if (a.sha256) {
-        li.appendChild(el("span", {}, "SHA-256 (the publisher's claim): ", el("code", {}, a.sha256)));
-      }
-      dl.appendChild(li);
-    });
     results.appendChild(el("h2", { id: "downloads" }, "Downloads (" + plan.downloads.length + ")"));
     results.appendChild(el("p", { "class": "note" }, "Addresses and digests are the publishers'. This index downloads nothing: check each file yourself."));
-    results.appendChild(dl);
+    results.appendChild(el("ul", { "class": "downloads" }, plan.downloads.map(function (d) {
+      var a = d.artifact, c = claim(d.key), f = P.platformOf(a);
+      return el("li", { "data-key": d.key }, el("span", {}, el("a", { href: "../" + c.page }, pub(c.name)), " ", pub(c.release.version)),
+        el("span", { "class": "file" }, pub(a.filename)), el("span", { "class": "muted" }, size(a.size) + (f ? ", for " + platName(f) : "")),
+        el("span", { "class": "sources" }, a.sources.map(function (s) {
+          return el("a", { "class": "download", href: s.url, rel: "nofollow" }, "Download from the " + (s.kind === "mirror" ? "mirror" : "publisher"), s.name ? [" ", pub(s.name)] : "");
+        })));
+    })));
     results.appendChild(output("sha256sums", "SHA256SUMS", P.text(plan.sums, label),
       "The publishers' stated digests, for sha256sum -c in the folder you downloaded to. A match says the file is the one the publisher described, nothing more."));
   }
@@ -461,22 +465,16 @@
   // Add: a claim token or a project id as written, else the one project the words match.
   form.addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var v = search.value.trim();
+    var v = search.value.trim(), at = v.indexOf("@");
     if (!v) {
       return;
     }
-    var at = v.indexOf("@"), id = at < 0 ? v : v.slice(0, at);
-    gather({ add: [id] }).then(function () {
+    gather({ add: [at < 0 ? v : v.slice(0, at)] }).then(function () {
       if (claim(v.replace("@", "/")) || Object.prototype.hasOwnProperty.call(data.projects, v)) {
-        search.value = "";
-        matches.textContent = "";
-        addToken(v);
-        return null;
+        return addToken(v);
       }
       return offer().then(function (found) {
         if (found.length === 1) {
-          search.value = "";
-          matches.textContent = "";
           addToken(rowToken(found[0]));
         } else {
           status.textContent = found.length ? plural(found.length, "project matches", "projects match") + " “" + v + "”: choose one below." :
@@ -487,15 +485,45 @@
       status.textContent = "This index's data could not be loaded, so “" + v + "” was not looked up.";
     });
   });
-  ["openmw", "lua", "root"].forEach(function (k) {
+  Object.keys(inputs).forEach(function (k) {
     inputs[k].addEventListener("change", function () {
-      req[k] = inputs[k].value.trim();
+      req[k] = k === "base" ? inputs[k].checked : inputs[k].value.trim();
       update();
     });
   });
-  baseBox.addEventListener("change", function () {
-    req.base = baseBox.checked;
-    update();
+  // A copy button copies its block's text through the Clipboard API, or else selects it and
+  // asks the browser to copy it; the text stays selected when neither works.
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest("button[data-copy]"), pre = b && $(b.getAttribute("data-copy")), c = navigator.clipboard;
+    function said(t) {
+      b.textContent = t;
+      setTimeout(function () { b.textContent = "Copy"; }, 4000);
+    }
+    function select() {
+      var r = document.createRange(), sel = getSelection(), ok = false;
+      r.selectNodeContents(pre);
+      sel.removeAllRanges();
+      sel.addRange(r);
+      try {
+        ok = document.execCommand("copy");
+      } catch (e) {
+        // Selected: the player copies it.
+      }
+      said(ok ? "Copied" : "Selected: copy it now");
+    }
+    if (pre) {
+      (c && c.writeText ? c.writeText(pre.textContent) : Promise.reject()).then(function () { said("Copied"); }, select);
+    }
+  });
+  // Save plan file: the plan as a plan file (schemas/ashyams-plan-1), its link and the
+  // claims it plans, made in the page and saved as a download.
+  $("plan-save").addEventListener("click", function () {
+    var doc = { format: "ashyams-plan-1", link: link(), planned: last.entries.map(function (e) {
+      return { project: e.c.project, site: e.c.site, version: e.c.release.version };
+    }) };
+    var a = el("a", { href: URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2) + "\n"], { type: "application/json" })), download: "plan.ashyams.json" });
+    a.click();
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 60000);
   });
   window.addEventListener("hashchange", fromHash);
   fromHash();

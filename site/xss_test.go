@@ -373,7 +373,7 @@ func inertProblems(page string, doc *html.Node) []string {
 				errorf("%s: <%s> element", page, name)
 			}
 		case atom.Form, atom.Input, atom.Select, atom.Option, atom.Label:
-			if page != "projects/index.html" && (page != plan.SetupPage && page != plan.PlanPage || n.DataAtom == atom.Select || n.DataAtom == atom.Option) {
+			if page != "projects/index.html" && page != plan.PlanPage && (page != plan.SetupPage || n.DataAtom == atom.Select || n.DataAtom == atom.Option) {
 				errorf("%s: <%s> element", page, name)
 			}
 		case atom.Img:

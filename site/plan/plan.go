@@ -173,10 +173,12 @@ func claimOf(in Input, c *network.Claim, r *network.Release) Claim {
 const PlanDataDir = "plan/data"
 
 // PlanPageData is what the plan page carries itself: how its data is cut into the parts
-// under plan/data/, and how many claims with a release they hold.
+// under plan/data/, how many claims with a release they hold, and the index's published
+// address (the base URL, ending in "/"), which a plan link names when the page is a file.
 type PlanPageData struct {
 	Claims int         `json:"claims"`
 	Shards shards.Plan `json:"shards"`
+	Index  string      `json:"index"`
 }
 
 // InstallParts cuts the claims into the parts under PlanDataDir: "c<prefix>" holds the

@@ -46,7 +46,7 @@ func Plan(b *render.Site) error {
 	if err := shards.Write(plan.PlanDataDir, parts, b.WriteRaw); err != nil {
 		return err
 	}
-	data := plan.PlanPageData{Shards: shards.Plan{Claims: prefix}}
+	data := plan.PlanPageData{Shards: shards.Plan{Claims: prefix}, Index: b.Base}
 	for _, c := range claims {
 		if c.Release != nil {
 			data.Claims++
