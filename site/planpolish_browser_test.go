@@ -326,6 +326,13 @@ func TestPlanPolishInChromium(t *testing.T) {
 			!slices.Equal(again.Entries, before.Entries) || !slices.Equal(again.Findings, before.Findings) {
 			t.Errorf("%s: the plan file's link plans\n%+v\nnot\n%+v", from.how, again, before)
 		}
+		var shown string
+		b.eval(`document.body.innerText`, &shown)
+		for _, w := range scriptNotes {
+			if strings.Contains(shown, w) {
+				t.Errorf("%s: the plan page shows %q", from.how, w)
+			}
+		}
 		b.clean(from.how + " plan polish")
 		for _, r := range b.takeRequests() {
 			if !strings.HasPrefix(r, siteRoot) && !strings.HasPrefix(r, fileRoot) && !strings.HasPrefix(r, "blob:") && r != "about:blank" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
+	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 )
 
 // TestNoOpenMWOneWording: a release that states no OpenMW constraint reads
@@ -80,5 +81,33 @@ func TestNoOpenMWOneWording(t *testing.T) {
 	}
 	if len(homes) != 1 || filepath.ToSlash(homes[0]) != "internal/wording/wording.go" {
 		t.Errorf("the phrase %q is written in %v", wording.NoOpenMW, homes)
+	}
+}
+
+// scriptNotes are words written for scripts and tests, which no player page shows.
+var scriptNotes = []string{"data-plan", "data-pub", "data-kind", "Scripts may", "elements marked", "element marked", "selector", "for the browser test", "for the tests"}
+
+// TestPlayerPagesHoldNoScriptNotes: the pages players read (home, the project list, a browse
+// list, every claim page, the plan and setup pages) show no note written for scripts or
+// tests; those are in comments and docs (schemas/README.md documents the plan link).
+func TestPlayerPagesHoldNoScriptNotes(t *testing.T) {
+	t.Parallel()
+	out, res := corpusBuild(t)
+	n := 0
+	for _, p := range res.Pages {
+		if p != "index.html" && p != "projects/index.html" && p != "browse/index.html" && p != plan.PlanPage && p != plan.SetupPage &&
+			!(strings.HasPrefix(p, "projects/") && strings.Count(p, "/") == 3) {
+			continue
+		}
+		n++
+		text := visibleText(parsePage(t, out, p))
+		for _, w := range scriptNotes {
+			if strings.Contains(text, w) {
+				t.Errorf("%s shows %q", p, w)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d player pages checked", n)
 	}
 }
