@@ -83,7 +83,8 @@ func inOrder(t *testing.T, where, text string, wants ...string) {
 }
 
 // TestHealthPage: a summary of sources, sites and claims by health, failures first in every
-// list, an anchor per source, site and claim, card-image problems, and the health words said
+// list, the claims by site (in the sites' order), an anchor per source, site and claim,
+// card-image problems, and the health words said
 // once with no lowercase start after a full stop.
 func TestHealthPage(t *testing.T) {
 	state, ids := healthState(t)
@@ -101,8 +102,8 @@ func TestHealthPage(t *testing.T) {
 			t.Errorf("the summary does not say %q", want)
 		}
 	}
-	inOrder(t, "sections", text, "Summary", "Claims that are not current", "Card images that cannot be shown", "Sites", "Sources")
-	inOrder(t, "claims", text, "Never Three", "Cached Two", "Unavailable Four", "Gone Five")
+	inOrder(t, "sections", text, "Summary", "Claims that are not current", "Sites", "Sources", "Card images that cannot be shown")
+	inOrder(t, "claims", text, "Site B", "Unavailable Four", "Site A", "Never Three", "Cached Two", "Site C", "Gone Five")
 	inOrder(t, "sites", text[strings.Index(text, "Last problem"):], "Site B", "Site A", "Site D", "Site C")
 	for _, id := range []string{"site-" + ids["b"], "site-" + ids["c"], "claim-" + uuid(2) + "-" + ids["a"], "claim-" + uuid(5) + "-" + ids["c"],
 		"source-" + store.SourceID("https://a.example/"), "cards", "claims", "sites", "sources"} {

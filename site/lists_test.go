@@ -172,7 +172,7 @@ func TestPublishersPage(t *testing.T) {
 	_, out := build(t, state, Options{Repository: "https://git.example/index"})
 	text := page(t, out, paths.Publishers)
 	for _, w := range []string{"about every six hours", "after the next refresh", "ashyams validate dreamweave.json projects/*.json",
-		"network/sources.toml", "pull request", "health/#site-<site>", "health/#claim-<project id>-<site>", product.UserAgent,
+		"network/sources.toml", "pull request", "#site-<site>", "#claim-<project id>-<site>", product.UserAgent,
 		"names AsHyAmS, the project this crawler is part of", "https://git.example/index"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the publishers page does not say %q", w)

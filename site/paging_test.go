@@ -25,10 +25,10 @@ import (
 // TestPagerLinks: a pager names the first and last pages, two on either side of its own and
 // a gap for every run left out; page 1 stays at the list's own path.
 func TestPagerLinks(t *testing.T) {
-	if p := render.NewPager("projects/index.html", render.PageSize, 1); p != nil {
+	if p := render.NewPager("projects/index.html", paths.PageSize, 1); p != nil {
 		t.Errorf("a list of one page has a pager: %+v", p)
 	}
-	p := render.NewPager("projects/index.html", 20*render.PageSize+1, 10)
+	p := render.NewPager("projects/index.html", 20*paths.PageSize+1, 10)
 	var got []string
 	for _, l := range p.Links {
 		switch {
@@ -47,14 +47,14 @@ func TestPagerLinks(t *testing.T) {
 	if p.Prev != "projects/page/9/index.html" || p.Next != "projects/page/11/index.html" {
 		t.Errorf("prev %q, next %q", p.Prev, p.Next)
 	}
-	if p.From != 9*render.PageSize+1 || p.To != 10*render.PageSize || p.Of != 21 {
+	if p.From != 9*paths.PageSize+1 || p.To != 10*paths.PageSize || p.Of != 21 {
 		t.Errorf("page 10 shows %d to %d of %d pages", p.From, p.To, p.Of)
 	}
-	if got := render.PagePath("projects/index.html", 1); got != "projects/index.html" {
+	if got := paths.Page("projects/index.html", 1); got != "projects/index.html" {
 		t.Errorf("page 1 is at %s", got)
 	}
-	last := render.NewPager("updates/observed/index.html", 2*render.PageSize+3, 3)
-	if last.Next != "" || last.From != 2*render.PageSize+1 || last.To != 2*render.PageSize+3 {
+	last := render.NewPager("updates/observed/index.html", 2*paths.PageSize+3, 3)
+	if last.Next != "" || last.From != 2*paths.PageSize+1 || last.To != 2*paths.PageSize+3 {
 		t.Errorf("last page: %+v", last)
 	}
 }
@@ -104,7 +104,7 @@ func headLink(doc *html.Node, rel string) string {
 }
 
 // TestListsArePaged: at 130 claims every list of claims, releases and updates holds at most
-// render.PageSize entries a page; its first page stays at the list's path, the others are at
+// paths.PageSize entries a page; its first page stays at the list's path, the others are at
 // page/N/ with rel=prev/next between them, the entries of all pages together are the list's
 // in order, once each, and every page is in the sitemap.
 func TestListsArePaged(t *testing.T) {
@@ -131,12 +131,12 @@ func TestListsArePaged(t *testing.T) {
 		seen := map[string]bool{}
 		total := 0
 		for k := 1; k <= pages; k++ {
-			rel := render.PagePath(l.first, k)
+			rel := paths.Page(l.first, k)
 			doc := parsePage(t, out, rel)
 			es := elements(doc, l.entry)
-			want := render.PageSize
+			want := paths.PageSize
 			if k == pages {
-				want = l.n - (pages-1)*render.PageSize
+				want = l.n - (pages-1)*paths.PageSize
 			}
 			if len(es) != want {
 				t.Errorf("%s holds %d entries, want %d", rel, len(es), want)
@@ -154,10 +154,10 @@ func TestListsArePaged(t *testing.T) {
 			total += len(es)
 			wantPrev, wantNext := "", ""
 			if k > 1 {
-				wantPrev = (&render.Page{Path: rel}).Near(render.PagePath(l.first, k-1))
+				wantPrev = (&render.Page{Path: rel}).Near(paths.Page(l.first, k-1))
 			}
 			if k < pages {
-				wantNext = (&render.Page{Path: rel}).Near(render.PagePath(l.first, k+1))
+				wantNext = (&render.Page{Path: rel}).Near(paths.Page(l.first, k+1))
 			}
 			if got := headLink(doc, "prev"); got != wantPrev {
 				t.Errorf("%s: rel=prev %q, want %q", rel, got, wantPrev)
@@ -175,7 +175,7 @@ func TestListsArePaged(t *testing.T) {
 		if total != l.n {
 			t.Errorf("%s: the pages hold %d entries together, want %d", l.first, total, l.n)
 		}
-		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(render.PagePath(l.first, pages+1)))); err == nil {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(paths.Page(l.first, pages+1)))); err == nil {
 			t.Errorf("%s: a page past the last was written", l.first)
 		}
 	}
@@ -197,12 +197,12 @@ func TestRecentListsAreCapped(t *testing.T) {
 		"browse/recently-updated/index.html":  {"updates/index.html", "projects/index.html?sort=updated"},
 	} {
 		var dates []string
-		for k := 1; k <= lists.RecentShown/render.PageSize; k++ {
-			rel := render.PagePath(first, k)
+		for k := 1; k <= lists.RecentShown/paths.PageSize; k++ {
+			rel := paths.Page(first, k)
 			doc := parsePage(t, out, rel)
 			lis := htmlcheck.All(t, doc, "ul.brief > li")
-			if len(lis) != render.PageSize {
-				t.Errorf("%s holds %d entries, want %d", rel, len(lis), render.PageSize)
+			if len(lis) != paths.PageSize {
+				t.Errorf("%s holds %d entries, want %d", rel, len(lis), paths.PageSize)
 			}
 			for _, li := range lis {
 				if strings.Contains(first, "updated") {
@@ -222,14 +222,14 @@ func TestRecentListsAreCapped(t *testing.T) {
 		if !sort.SliceIsSorted(dates, func(i, j int) bool { return dates[i] > dates[j] }) {
 			t.Errorf("%s is not newest first: %q", first, dates)
 		}
-		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(render.PagePath(first, lists.RecentShown/render.PageSize+1)))); err == nil {
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(paths.Page(first, lists.RecentShown/paths.PageSize+1)))); err == nil {
 			t.Errorf("%s: a page past the cap was written", first)
 		}
 	}
 	// The foundations are the claims others require, in name order: the used-by list's.
 	var found, used []string
-	for k := 1; k <= lists.RecentShown/render.PageSize; k++ {
-		rel := render.PagePath("browse/foundations/index.html", k)
+	for k := 1; k <= lists.RecentShown/paths.PageSize; k++ {
+		rel := paths.Page("browse/foundations/index.html", k)
 		doc := parsePage(t, out, rel)
 		for _, li := range htmlcheck.All(t, doc, "ul.brief > li") {
 			found = append(found, htmlcheck.Text(htmlcheck.All(t, li, "a")[0]))
@@ -237,14 +237,14 @@ func TestRecentListsAreCapped(t *testing.T) {
 		if n := htmlcheck.Count(t, doc, `main a[href="`+paths.Rel(rel, paths.UsedBy)+`"]`); n != 1 {
 			t.Errorf("%s links the used-by list %d times, want once", rel, n)
 		}
-		for _, li := range htmlcheck.All(t, parsePage(t, out, render.PagePath(paths.UsedBy, k)), "main ul.list > li") {
+		for _, li := range htmlcheck.All(t, parsePage(t, out, paths.Page(paths.UsedBy, k)), "main ul.list > li") {
 			used = append(used, htmlcheck.Text(htmlcheck.All(t, li, "a")[0]))
 		}
 	}
 	if len(found) != lists.RecentShown || !reflect.DeepEqual(found, used) {
 		t.Errorf("the foundations' %d lines are not the used-by list's first %d: %q", len(found), lists.RecentShown, found)
 	}
-	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(render.PagePath("browse/foundations/index.html", lists.RecentShown/render.PageSize+1)))); err == nil {
+	if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(paths.Page("browse/foundations/index.html", lists.RecentShown/paths.PageSize+1)))); err == nil {
 		t.Error("browse/foundations: a page past the cap was written")
 	}
 }

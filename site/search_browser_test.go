@@ -19,7 +19,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/find"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
@@ -68,8 +68,8 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	}
 
 	open("")
-	if n := len(titles()); n != render.PageSize {
-		t.Fatalf("the first page shows %d entries, want %d", n, render.PageSize)
+	if n := len(titles()); n != paths.PageSize {
+		t.Fatalf("the first page shows %d entries, want %d", n, paths.PageSize)
 	}
 	target := listed[len(listed)-3].Name // on the last page
 	for _, q := range []string{target, strings.Replace(target, "Synthetic", "Synthetik", 1), strings.ToLower(target[:len(target)-1])} {
@@ -89,7 +89,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 		if !found {
 			t.Errorf("searching %q from the first page does not find %q: %v", q, target, got)
 		}
-		if len(got) > render.PageSize {
+		if len(got) > paths.PageSize {
 			t.Errorf("searching %q shows %d entries at once", q, len(got))
 		}
 	}
@@ -148,7 +148,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 		t.Errorf("?openmw=0.48.5: the status line says %q, want %d of %d", st, want, len(listed))
 	}
 	open("?openmw=0.48.5&page=2")
-	if got, wantN := len(titles()), want-render.PageSize; got != wantN {
+	if got, wantN := len(titles()), want-paths.PageSize; got != wantN {
 		t.Errorf("page 2 of the filtered list shows %d entries, want %d", got, wantN)
 	}
 	cur, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector('#results-pager a[aria-current="page"]') || {}).textContent || ""`))
@@ -185,8 +185,8 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	sort.SliceStable(idx, func(a, b int) bool { return updated(idx[a]) > updated(idx[b]) })
 	open("?sort=updated")
 	got := titles()
-	if len(got) != render.PageSize {
-		t.Fatalf("?sort=updated shows %d entries, want %d", len(got), render.PageSize)
+	if len(got) != paths.PageSize {
+		t.Fatalf("?sort=updated shows %d entries, want %d", len(got), paths.PageSize)
 	}
 	for i := 0; i < 3; i++ {
 		if got[i] != listed[idx[i]].Name {
@@ -226,7 +226,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	// An entry is found by its site id too, which the page's entries give only in the address
 	// of their link.
 	var fromSite []string
-	for _, c := range listed[:render.PageSize] {
+	for _, c := range listed[:paths.PageSize] {
 		if c.Site == listed[1].Site {
 			fromSite = append(fromSite, c.Name)
 		}
@@ -239,7 +239,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	}
 	// The filters then read what the page's entries show: their tags and health badges.
 	var tagged, stale []string
-	for _, c := range listed[:render.PageSize] {
+	for _, c := range listed[:paths.PageSize] {
 		if slices.Contains(c.Manifest.Project.Tags, "Theme 1") {
 			tagged = append(tagged, c.Name)
 		}

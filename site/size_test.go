@@ -159,7 +159,7 @@ func TestBrowseListOfTheWholeCatalog(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
 	site := f.Site("https://a.example/dreamweave.json", "Site A")
-	for i := 0; i < 2*render.PageSize+5; i++ { // every claim tagged Lua, one in three Theme 1
+	for i := 0; i < 2*paths.PageSize+5; i++ { // every claim tagged Lua, one in three Theme 1
 		m := sampleManifest(uuid(i), fmt.Sprintf("Project %03d", i), 1)
 		m.Project.Tags = []string{"Lua"}
 		if i%3 == 0 {

@@ -184,7 +184,7 @@ func TestRefOutsideTheBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &builder{&render.Site{Model: view.NewModel(n)}}
-	b.Refs = view.ClaimRefs(n, b.Names)
+	b.Refs = view.ClaimRefs(n, b.Names, b.Health)
 	c := n.Claims[0]
 	inTable := b.Ref(c)
 	b.Refs = map[*network.Claim]*view.ClaimRef{}

@@ -237,4 +237,3 @@ func StalenessOf(c *network.Claim) Staleness {
 func SourceAnchor(url string) string      { return "source-" + store.SourceID(url) }
 func SiteAnchor(site string) string       { return "site-" + site }
 func ClaimAnchor(c *network.Claim) string { return "claim-" + c.Project + "-" + c.Site }
-func Link(anchor string) string           { return "health/index.html#" + anchor }

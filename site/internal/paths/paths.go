@@ -5,6 +5,7 @@ package paths
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
@@ -90,3 +91,24 @@ const (
 
 // ProjectFeed is the Atom feed of the project id.
 func ProjectFeed(id string) string { return "projects/" + id + "/updates.xml" }
+
+// PageSize is how many entries one page of a list holds: the first page a player opens stays
+// the same size whatever the network's, and the rest are a page number away.
+const PageSize = 50
+
+// Page is the path of page k of a list whose first page is at first: page 1 stays at first,
+// so links and the sitemap that name a list keep working as it grows; page k > 1 is at
+// page/k/ beside it ("projects/index.html", 2 gives "projects/page/2/index.html").
+// Directories beside a list's first page hold the pages of single claims, sites, tags and
+// events, none of which can be named "page": project ids are UUIDs, site ids end in a hex
+// digest, event ids are hex and tags are this index's vocabulary or prefixed "tag-". A state
+// that breaks that fails the build (a path written twice), it never overwrites a page.
+func Page(first string, k int) string {
+	if k <= 1 {
+		return first
+	}
+	return strings.TrimSuffix(first, "index.html") + "page/" + strconv.Itoa(k) + "/index.html"
+}
+
+// PageOf is the page of a list whose first page is at first that shows entry i (0-based).
+func PageOf(first string, i int) string { return Page(first, i/PageSize+1) }

@@ -103,6 +103,15 @@ func (p *Page) Near(target string) string {
 	return strings.Repeat("../", len(from)-k) + strings.Join(to[k:], "/")
 }
 
+// At is target, a page path with a fragment, as a link from this page: the fragment alone
+// when target is on this page, so a list's links to its own entries stay short.
+func (p *Page) At(target string) string {
+	if path, frag, ok := strings.Cut(target, "#"); ok && path == p.Path {
+		return "#" + frag
+	}
+	return p.Near(target)
+}
+
 // siteMeta is what every page's frame shows: when the last refresh started and where the
 // code is. The crawler's user agent is on the publishers' page, not in every footer.
 type siteMeta struct {
@@ -183,6 +192,7 @@ type templateSet struct {
 // build binds its own (bindFuncs), md and mdItems through the build's memo.
 var funcs = template.FuncMap{
 	"ref":       (*view.Model)(nil).Ref,
+	"health":    (*view.HealthList)(nil).Link,
 	"entry":     (*Site)(nil).entry,
 	"frame":     (*Site)(nil).frame,
 	"claimlink": (*Site)(nil).claimlink,
@@ -205,7 +215,7 @@ var funcs = template.FuncMap{
 // those functions on every page template.
 func (b *Site) bindFuncs() {
 	b.frags = &fragments{m: map[any]template.HTML{}}
-	fm := template.FuncMap{"ref": b.Ref, "entry": b.entry, "frame": b.frame, "claimlink": b.claimlink, "brief": b.brief, "md": b.md.Markdown, "mdItems": b.md.Items}
+	fm := template.FuncMap{"ref": b.Ref, "health": b.Health.Link, "entry": b.entry, "frame": b.frame, "claimlink": b.claimlink, "brief": b.brief, "md": b.md.Markdown, "mdItems": b.md.Items}
 	for _, t := range b.tmpl.pages {
 		t.Funcs(fm)
 	}

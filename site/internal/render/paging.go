@@ -2,12 +2,9 @@ package render
 
 import (
 	"strconv"
-	"strings"
-)
 
-// PageSize is how many entries one page of a list holds: the first page a player opens stays
-// the same size whatever the network's, and the rest are a page number away.
-const PageSize = 50
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+)
 
 // pager is where one page of a paged list stands among its pages: printed as page links at
 // the list's foot and as rel=prev/next links in the head.
@@ -31,32 +28,18 @@ type pageLink struct {
 	Gap     bool
 }
 
-// PagePath is the path of page k of a list whose first page is at first: page 1 stays at
-// first, so links and the sitemap that name a list keep working as it grows; page k > 1 is
-// at page/k/ beside it ("projects/index.html", 2 gives "projects/page/2/index.html").
-// Directories beside a list's first page hold the pages of single claims, sites, tags and
-// events, none of which can be named "page": project ids are UUIDs, site ids end in a hex
-// digest, event ids are hex and tags are this index's vocabulary or prefixed "tag-". A state
-// that breaks that fails the build (a path written twice), it never overwrites a page.
-func PagePath(first string, k int) string {
-	if k <= 1 {
-		return first
-	}
-	return strings.TrimSuffix(first, "index.html") + "page/" + strconv.Itoa(k) + "/index.html"
-}
-
 // PageCount is how many pages a list of n entries takes; an empty list still has its first.
 func PageCount(n int) int {
-	if n <= PageSize {
+	if n <= paths.PageSize {
 		return 1
 	}
-	return (n + PageSize - 1) / PageSize
+	return (n + paths.PageSize - 1) / paths.PageSize
 }
 
 // pageBounds are the indexes of the entries page k (1-based) of n entries shows.
 func pageBounds(n, k int) (lo, hi int) {
-	lo = (k - 1) * PageSize
-	hi = min(lo+PageSize, n)
+	lo = (k - 1) * paths.PageSize
+	hi = min(lo+paths.PageSize, n)
 	return min(lo, n), hi
 }
 
@@ -70,10 +53,10 @@ func NewPager(first string, n, k int) *Pager {
 	lo, hi := pageBounds(n, k)
 	p := &Pager{N: k, Of: of, From: lo + 1, To: hi, Total: n}
 	if k > 1 {
-		p.Prev = PagePath(first, k-1)
+		p.Prev = paths.Page(first, k-1)
 	}
 	if k < of {
-		p.Next = PagePath(first, k+1)
+		p.Next = paths.Page(first, k+1)
 	}
 	last := 0
 	for i := 1; i <= of; i++ {
@@ -83,7 +66,7 @@ func NewPager(first string, n, k int) *Pager {
 		if last != 0 && i > last+1 {
 			p.Links = append(p.Links, pageLink{Gap: true})
 		}
-		p.Links = append(p.Links, pageLink{N: i, Path: PagePath(first, i), Current: i == k})
+		p.Links = append(p.Links, pageLink{N: i, Path: paths.Page(first, i), Current: i == k})
 		last = i
 	}
 	return p
@@ -106,11 +89,37 @@ func (b *Site) PagedList(kind string, first *Page, n int, data func(lo, hi int, 
 	for k := 1; k <= PageCount(n); k++ {
 		p := *first
 		pg := NewPager(first.Path, n, k)
-		p.Path, p.Pager, p.Title = PagePath(first.Path, k), pg, pagedTitle(first.Title, pg)
+		p.Path, p.Pager, p.Title = paths.Page(first.Path, k), pg, pagedTitle(first.Title, pg)
 		lo, hi := pageBounds(n, k)
 		if err := b.Page(kind, &p, func() any { return data(lo, hi, pg) }); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Part is what one page of a list made of sections, one after the other, shows of one
+// section: its entries [A, B), and Show, whether the page prints the section at all (it
+// shows some of its entries, or the section is empty and the page is where it would begin,
+// so its "none" is said once).
+type Part struct {
+	A, B int
+	Show bool
+}
+
+// Cut is, for each section of the given lengths, the Part that the page showing entries
+// [lo, hi) of the whole list prints.
+func Cut(lo, hi int, lens ...int) []Part {
+	total := 0
+	for _, n := range lens {
+		total += n
+	}
+	out := make([]Part, len(lens))
+	off := 0
+	for i, n := range lens {
+		a, b := min(max(lo-off, 0), n), min(max(hi-off, 0), n)
+		out[i] = Part{a, b, a < b || n == 0 && lo <= off && (off < hi || hi == total)}
+		off += n
+	}
+	return out
 }

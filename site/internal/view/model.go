@@ -23,12 +23,17 @@ type Model struct {
 	Cards map[network.Key]*cards.Image
 	// Derived are the events as the pages show them.
 	Derived *Derived
+	// Health is the health list's entries, in order, and where each is.
+	Health *HealthList
+	// gaps is where each gap is listed (gapLinks).
+	gaps map[*network.Gap]string
 }
 
 // NewModel computes the model's names, references and events; the cards are set by the
 // caller once they are rendered.
 func NewModel(n *network.Network) *Model {
-	m := &Model{N: n, Names: names.New(n), Looks: names.NewProjects(n)}
-	m.Refs = ClaimRefs(n, m.Names)
+	m := &Model{N: n, Names: names.New(n), Looks: names.NewProjects(n), Health: newHealthList(n)}
+	m.Refs = ClaimRefs(n, m.Names, m.Health)
+	m.gaps = gapLinks(n.Gaps)
 	return m
 }

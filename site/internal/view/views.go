@@ -56,13 +56,13 @@ type ClaimRef struct {
 	RejectedWhy  template.HTML
 }
 
-// newClaimRef computes c's ClaimRef with the build's site names.
-func newClaimRef(sn *names.Names, c *network.Claim) *ClaimRef {
+// newClaimRef computes c's ClaimRef with the build's site names and health list.
+func newClaimRef(sn *names.Names, hl *HealthList, c *network.Claim) *ClaimRef {
 	r := &ClaimRef{C: c, Path: paths.ClaimKey(c), SiteLabel: names.SiteLabel(c), SiteText: sn.ClaimSiteText(c),
 		SiteAddr: names.Address(c.Origin, sn.SharedName(c)),
 		ShowID:   c.Conflict != nil || sn.SharedName(c), Badges: health.ClaimBadges(c), Stale: health.StalenessOf(c),
 		Anchor: health.ClaimAnchor(c), Health: health.ClaimText(c), Excluded: health.ExcludedText(c)}
-	r.HealthPath = health.Link(r.Anchor)
+	r.HealthPath = hl.Link(r.Anchor)
 	r.SitePath, r.SiteEnrolled = paths.Origin(c.Site), health.Enrolled(c.Origin)
 	if m := c.MovedTo; m != nil {
 		r.MovedToPath = paths.Claim(m.To.Project, m.To.Site)
@@ -84,10 +84,10 @@ func newClaimRef(sn *names.Names, c *network.Claim) *ClaimRef {
 }
 
 // ClaimRefs computes the ClaimRef of every claim of n.
-func ClaimRefs(n *network.Network, sn *names.Names) map[*network.Claim]*ClaimRef {
+func ClaimRefs(n *network.Network, sn *names.Names, hl *HealthList) map[*network.Claim]*ClaimRef {
 	out := make(map[*network.Claim]*ClaimRef, len(n.Claims))
 	for _, c := range n.Claims {
-		out[c] = newClaimRef(sn, c)
+		out[c] = newClaimRef(sn, hl, c)
 	}
 	return out
 }
@@ -98,7 +98,7 @@ func (m *Model) Ref(c *network.Claim) *ClaimRef {
 	if r := m.Refs[c]; r != nil {
 		return r
 	}
-	return newClaimRef(m.Names, c)
+	return newClaimRef(m.Names, m.Health, c)
 }
 
 // SiteRow is NewOriginRow with what the pages show of the site: its page, names, health in
@@ -111,7 +111,7 @@ func (m *Model) SiteRow(o *network.Origin) *OriginRow {
 	r.Enrolled = health.Enrolled(o)
 	r.HealthText, r.Healthy = SiteHealthText(r), SiteHealthy(r)
 	r.Anchor = health.SiteAnchor(o.ID)
-	r.HealthPath = health.Link(r.Anchor)
+	r.HealthPath = m.Health.Link(r.Anchor)
 	r.Out = len(o.Claims) - len(o.Listed)
 	if o.Problem != nil || o.Health != store.OriginHealthy {
 		r.Why, r.Findings = health.OriginWhy(o), health.FindingViews(o.Findings)
@@ -124,9 +124,9 @@ type SourceRow struct {
 	store.Source
 	// Anchor is the source's id on the health page.
 	Anchor string
-	// SitePath, SiteName and SiteAnchor are the page, the name (healthData's naming) and the
-	// health page id of the site the source leads to ("" when it leads to none).
-	SitePath, SiteName, SiteAnchor string
+	// SitePath, SiteName and SiteHealth are the page, the name (healthData's naming) and the
+	// health list's entry of the site the source leads to ("" when it leads to none).
+	SitePath, SiteName, SiteHealth string
 	// Why is why discovery failed, as one sentence with quotations marked (health.WhyHTML); "" for
 	// a resolved source.
 	Why template.HTML
@@ -145,7 +145,7 @@ func (m *Model) SourceRow(s store.Source) *SourceRow {
 	r := &SourceRow{Source: s, Anchor: health.SourceAnchor(s.URL)}
 	if s.Origin != nil {
 		id := *s.Origin
-		r.SitePath, r.SiteAnchor, r.SiteName = paths.Origin(id), health.SiteAnchor(id), id
+		r.SitePath, r.SiteHealth, r.SiteName = paths.Origin(id), m.Health.Link(health.SiteAnchor(id)), id
 		if o := m.N.OriginByID[id]; o != nil {
 			r.SiteName = m.Names.OriginText(o)
 		}
@@ -180,14 +180,10 @@ type RelView struct {
 	// Problems are the odd inputs, quotations marked (health.ProblemHTML: escaped text and <bdi>
 	// elements only).
 	Problems []template.HTML
-	// GapPath is the gaps page's section listing the target nobody publishes; "" when the
-	// relationship is not a gap's (it resolves, or its claim is out of the catalog).
+	// GapPath is the gap listing the target nobody publishes, on its page of the gaps list; ""
+	// when the relationship is not a gap's (it resolves, or its claim is out of the catalog).
 	GapPath string
 }
-
-// gapSections are the gaps page's sections by gap kind (templates/gaps.html).
-var gapSections = map[network.GapKind]string{network.GapProject: "projects", network.GapCapability: "capabilities",
-	network.GapURL: "urls", network.GapName: "names"}
 
 // TargetView is one target of a relationship with its check in words.
 type TargetView struct {
@@ -209,14 +205,14 @@ func yesNo(b *bool) string {
 	return "no"
 }
 
-// NewRelView computes r's RelView.
-func NewRelView(r *network.Relationship) *RelView {
+// RelView computes r's RelView.
+func (m *Model) RelView(r *network.Relationship) *RelView {
 	v := &RelView{Relationship: r, Anchor: ReleaseAnchor(r.Release.Version), CheckText: CheckText(r.Check), YesNo: yesNo(r.Satisfied)}
 	if r.Capability != "" {
 		v.CapPath = paths.Capability(r.Capability)
 	}
 	if r.Gap != nil {
-		v.GapPath = "gaps/index.html#" + gapSections[r.Gap.Kind]
+		v.GapPath = m.gaps[r.Gap]
 	}
 	for _, t := range r.Targets {
 		tv := &TargetView{Resolution: t, CheckText: CheckText(t.Check), YesNo: yesNo(t.Satisfied)}
@@ -235,10 +231,10 @@ func NewRelView(r *network.Relationship) *RelView {
 }
 
 // RelViews are the RelViews of rs, in order.
-func RelViews(rs []*network.Relationship) []*RelView {
+func (m *Model) RelViews(rs []*network.Relationship) []*RelView {
 	out := make([]*RelView, len(rs))
 	for i, r := range rs {
-		out[i] = NewRelView(r)
+		out[i] = m.RelView(r)
 	}
 	return out
 }
@@ -293,10 +289,10 @@ type CapView struct {
 }
 
 // CapViews are the capabilities of n as their pages show them.
-func CapViews(n *network.Network) []*CapView {
-	out := make([]*CapView, len(n.Capabilities))
-	for i, c := range n.Capabilities {
-		out[i] = &CapView{Capability: c, Path: paths.Capability(c.Name), References: RelViews(c.References)}
+func (m *Model) CapViews() []*CapView {
+	out := make([]*CapView, len(m.N.Capabilities))
+	for i, c := range m.N.Capabilities {
+		out[i] = &CapView{Capability: c, Path: paths.Capability(c.Name), References: m.RelViews(c.References)}
 		seen := map[*network.Claim]bool{}
 		for _, u := range c.Users {
 			if !seen[u.From] {

@@ -162,7 +162,7 @@ type extView struct {
 }
 
 // usedByPage is the page of the used-by list (dependenciesPage) that names c with every
-// claim requiring it: that list holds the listed claims others require, by name, render.PageSize a
+// claim requiring it: that list holds the listed claims others require, by name, paths.PageSize a
 // page.
 func usedByPage(b *render.Site, c *network.Claim) string {
 	k := 0
@@ -174,7 +174,7 @@ func usedByPage(b *render.Site, c *network.Claim) string {
 			k++
 		}
 	}
-	return render.PagePath(paths.UsedBy, k/render.PageSize+1)
+	return paths.Page(paths.UsedBy, k/paths.PageSize+1)
 }
 
 // setCommon sets Common and the facts every release other than the current one shares.
@@ -290,7 +290,7 @@ func (v *claimView) setReleases(b *render.Site, c *network.Claim) {
 	v.NoSeen = len(seen) == 0
 	used := map[string]int{}
 	for _, r := range c.Releases {
-		rv := newReleaseView(r, seen[r.Version])
+		rv := newReleaseView(b, r, seen[r.Version])
 		if n := used[rv.Anchor]; n > 0 { // the same version twice: keep ids unique
 			rv.Anchor = fmt.Sprintf("%s-%d", rv.Anchor, n+1)
 		}

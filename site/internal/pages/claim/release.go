@@ -7,6 +7,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
@@ -57,7 +58,7 @@ func (a artifactView) Short() string {
 
 // newReleaseView is release r as its claim page shows it; firstSeen is the event in which
 // this index first saw it (nil when not recorded).
-func newReleaseView(r *network.Release, firstSeen *view.EventView) *releaseView {
+func newReleaseView(b *render.Site, r *network.Release, firstSeen *view.EventView) *releaseView {
 	rv := &releaseView{R: r, Anchor: view.ReleaseAnchor(r.Version), FirstSeen: firstSeen, OpenMW: r.OpenMWExtension(),
 		Open: r.Current || len(r.Head) > 0}
 	var names []string
@@ -70,7 +71,7 @@ func newReleaseView(r *network.Release, firstSeen *view.EventView) *releaseView 
 	for _, name := range names {
 		rv.OtherExt = append(rv.OtherExt, extView{Name: name, JSON: wording.RawJSON(r.Extensions[name])})
 	}
-	rv.Relationships = view.RelViews(r.Relationships)
+	rv.Relationships = b.RelViews(r.Relationships)
 	for _, rel := range rv.Relationships {
 		if rel.Kind == protocol.KindRequires {
 			rv.Requires = append(rv.Requires, rel)

@@ -58,7 +58,7 @@ type browseList struct {
 // RecentShown is how many entries a capped browse list shows (two pages): the others are on
 // the list it restates (the releases by date, the updates, the projects others require, whose
 // claims and order are the foundations'), so the browse lists do not page them a second time.
-const RecentShown = 2 * render.PageSize
+const RecentShown = 2 * paths.PageSize
 
 // browsePages writes browse/ and its lists: by type, status and tag (case folded), the
 // foundations (claims other claims' current releases require), recently released and
@@ -122,7 +122,7 @@ func browseByWord(b *render.Site, all []*view.ClaimSummary, idx *browseIndex) er
 			d := &browseList{Heading: l.noun, Label: g.label,
 				Intro: "The " + l.kind + " is the publisher's own word for each project. In name order."}
 			entries := g.entries
-			if len(entries) == len(all) && len(all) > render.PageSize {
+			if len(entries) == len(all) && len(all) > paths.PageSize {
 				d.Whole, d.Total, entries = true, len(all), nil
 			}
 			if err := writeBrowseList(b, &render.Page{Path: path, Title: d.Heading + " " + pubtext.Plain(g.label), Section: "browse",

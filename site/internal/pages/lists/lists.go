@@ -194,7 +194,7 @@ type updatesData struct {
 func Updates(b *render.Site) error {
 	links := view.TagLinks(b.Derived.Tags)
 	list := func(first *render.Page, tag string, evs []*view.EventView) error {
-		if tag != "" && len(evs) == len(b.Derived.Events) && len(evs) > render.PageSize {
+		if tag != "" && len(evs) == len(b.Derived.Events) && len(evs) > paths.PageSize {
 			first.Data = &updatesData{Tag: tag, Tags: links, Total: len(evs), Whole: true}
 			return b.Page("updates", first)
 		}

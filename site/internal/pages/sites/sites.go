@@ -90,7 +90,7 @@ func Conflicts(b *render.Site) error {
 }
 
 func Capabilities(b *render.Site) error {
-	caps := view.CapViews(b.N)
+	caps := b.CapViews()
 	if err := b.Page("capabilities", &render.Page{Path: "capabilities/index.html", Title: "Capabilities", Section: "capabilities",
 		Desc: "Capabilities that current releases provide or reference.", Data: struct{ Capabilities []*view.CapView }{caps}}); err != nil {
 		return err
@@ -149,7 +149,7 @@ type usedByData struct {
 }
 
 func Dependencies(b *render.Site) error {
-	rels := view.RelViews(b.N.Relationships)
+	rels := b.RelViews(b.N.Relationships)
 	var used []*network.Claim
 	for _, c := range view.ByName(b.N.Listed) {
 		if len(c.UsedBy) > 0 {
@@ -172,7 +172,62 @@ func Dependencies(b *render.Site) error {
 		func(lo, hi int, _ *render.Pager) any { return &usedByData{Claims: used[lo:hi], Total: len(used)} })
 }
 
+// gapsData is one page of the gaps list: the rows of each section it shows, by gap.
+type gapsData struct {
+	// Groups are the four sections' gaps on this page (view.GapRows' order), Empty the
+	// informational references with nothing to group by, Candidates the addresses to look at.
+	Groups     [4][]gapGroup
+	Empty      []*network.Relationship
+	Candidates []*network.Candidate
+	// Show says which of the six sections the page prints (render.Cut).
+	Show [6]bool
+}
+
+// gapGroup is one gap's references on one page; First: the page holds its first one, so
+// the gap is named in full and carries its anchor there.
+type gapGroup struct {
+	Gap    *network.Gap
+	Anchor string
+	Refs   []*network.Relationship
+	First  bool
+}
+
+// Gaps writes the gaps list, paged by reference: a gap with many references runs on over
+// pages, named again on each.
 func Gaps(b *render.Site) error {
-	return b.Page("gaps", &render.Page{Path: "gaps/index.html", Title: "Gaps", Section: "gaps",
-		Desc: "Relationship targets that no site in this index publishes, and addresses to look at.", Data: b.N})
+	g := b.N.Gaps
+	rows := view.GapRows(g)
+	n := len(g.Empty) + len(g.Candidates)
+	for _, r := range rows {
+		n += len(r)
+	}
+	return b.PagedList("gaps", &render.Page{Path: view.GapsPage, Title: "Gaps", Section: "gaps",
+		Desc: "Relationship targets that no site in this index publishes, and addresses to look at."}, n,
+		func(lo, hi int, _ *render.Pager) any {
+			d := &gapsData{}
+			parts := render.Cut(lo, hi, len(rows[0]), len(rows[1]), len(rows[2]), len(rows[3]), len(g.Empty), len(g.Candidates))
+			for i, p := range parts {
+				d.Show[i] = p.Show
+				if i < 4 {
+					d.Groups[i] = gapGroups(rows[i], p.A, p.B)
+				}
+			}
+			d.Empty, d.Candidates = g.Empty[parts[4].A:parts[4].B], g.Candidates[parts[5].A:parts[5].B]
+			return d
+		})
+}
+
+// gapGroups groups rows[a:b] by gap.
+func gapGroups(rows []view.GapRow, a, b int) []gapGroup {
+	var out []gapGroup
+	for i := a; i < b; i++ {
+		r := rows[i]
+		if len(out) == 0 || out[len(out)-1].Gap != r.Gap {
+			out = append(out, gapGroup{Gap: r.Gap, Anchor: view.GapAnchor(r.Gap), First: i == 0 || rows[i-1].Gap != r.Gap})
+		}
+		if r.Ref != nil {
+			out[len(out)-1].Refs = append(out[len(out)-1].Refs, r.Ref)
+		}
+	}
+	return out
 }
