@@ -312,7 +312,7 @@
       "lua-unchecked": function () { return ["needs Lua API ", code(f.constraint), unchecked]; },
       "bad-version": function () { return ["The " + (f.what === "lua" ? "Lua API revision" : "OpenMW version") + " you gave, ", code(f.text), ", does not read as a version (numbers such as 0.49), so it was not compared."]; },
       "release-status": function () { return "the release in this plan is " + f.status + "."; },
-      "no-openmw": function () { return "the release says nothing about how OpenMW loads it (no openmw extension), so the plan writes no lines for it; its downloads are listed."; },
+      "no-openmw": function () { return "the release does not say how OpenMW loads it (no openmw extension), so the plan writes no lines for it; its downloads are listed."; },
       "cycle": function () { return ["These projects require each other in a cycle, so no order puts each after what it requires: ", join(f.keys.map(claimLink)), "."]; },
       "selection-refused": function () { return ["the link asks to turn component ", code(f.component), f.on ? " on" : " off", ", which would not be a valid selection, so it was not."]; },
       "no-valid-selection": function () { return "no valid selection of its components could be made from what it offers, so the plan writes no lines for it."; },
@@ -441,7 +441,7 @@
     })));
     results.appendChild(output("openmw.cfg", "openmw.cfg lines", P.text(plan.cfg, label,
       ["# Planned by AsHyAmS from the publishers' declarations; nothing was installed or verified."]),
-      "Add these to the end of your openmw.cfg (or check them with Your setup first). Each run of lines follows a comment naming the claim that declared it."));
+      "Add these at the end of your openmw.cfg (or check them with Your setup first). A comment names the claim each run of lines comes from."));
     if (plan.base.length) {
       results.appendChild(output("base", "The base game's lines", P.text(plan.base, label),
         "Only for an openmw.cfg that does not list the base game yet (the launcher writes these): put them before the lines above. OpenMW stops at a content file listed twice."));
@@ -459,7 +459,7 @@
         })));
     })));
     results.appendChild(output("sha256sums", "SHA256SUMS", P.text(plan.sums, label),
-      "The publishers' stated digests, for sha256sum -c in the folder you downloaded to. A match says the file is the one the publisher described, nothing more."));
+      ["The publishers' stated digests, for ", el("code", {}, "sha256sum -c"), " in the folder you downloaded to. A match says the file is the one the publisher described, nothing more."]));
   }
 
   // Add: a claim token or a project id as written, else the one project the words match.
