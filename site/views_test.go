@@ -2,6 +2,7 @@ package site
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,6 +84,9 @@ func TestSourcesAndSitesWording(t *testing.T) {
 		if !strings.Contains(health, want) {
 			t.Errorf("the health page does not say %q", want)
 		}
+	}
+	if !slices.Contains(htmlcheck.Texts(t, parsePage(t, out, "health/index.html"), "main li bdi"), "an HTML page with no DreamWeave <link>") {
+		t.Error("the trail's outcome is not shown as it is, in one <bdi>")
 	}
 	sites := page(t, out, "origins/index.html")
 	if !strings.Contains(sites, "(and 1 out of the catalog)") {

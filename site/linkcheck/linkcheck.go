@@ -52,8 +52,8 @@ type Problem struct {
 func (p Problem) String() string { return p.Page + ": " + p.Message }
 
 // ForbiddenWords matches the words never used about a project (SPEC section 5). check-site looks for them in
-// this index's own words only. Publisher text (names, summaries, tags, notes, alt texts, and
-// the quotations of publisher data inside problems) is inside a <bdi> element or an element
+// this index's own words only. Publisher text (names, summaries, tags, notes, alt texts, a
+// finding's quotations, a problem recorded as a flat string) is inside a <bdi> element or an element
 // carrying the data-pub attribute; every template marks it so, and nothing else is exempt:
 // not <code>, not a heading. A publisher's summary saying "safe" is the publisher speaking,
 // shown as theirs, not the index describing it; the same word in a template is the index's,

@@ -37,7 +37,7 @@ func Build(dir *store.Dir, claims []*network.Claim, write, writeRaw func(rel str
 		ci := &Image{Alt: m.Alt}
 		switch {
 		case m.File == nil && m.Problem != nil:
-			ci.Problem = "the crawler could not cache the image: " + *m.Problem
+			ci.Problem, ci.stated = "the crawler could not cache the image", *m.Problem
 		case m.File == nil:
 			ci.Problem = "no cached image"
 		default:

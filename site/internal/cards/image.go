@@ -41,17 +41,18 @@ type Image struct {
 	Files   []string
 	Alt     string
 	Problem string
-	// PlainAlt is Alt as an attribute shows it (plainPub); Why is Problem as a sentence with
-	// quotations marked (health.ProblemHTML: escaped text and <bdi> elements only).
+	// PlainAlt is Alt as an attribute shows it (plainPub); Why is Problem and the state's
+	// media problem as a sentence (health.ClauseHTML).
 	PlainAlt string
 	Why      template.HTML
+	stated   string // the state's media problem, "" for none
 }
 
 // words computes what the pages print of ci: PlainAlt and Why.
 func (ci *Image) words() {
 	ci.PlainAlt = pubtext.Plain(ci.Alt)
 	if ci.Problem != "" {
-		ci.Why = health.ProblemHTML(health.Sentence(ci.Problem))
+		ci.Why = health.ClauseHTML(ci.Problem, ci.stated)
 	}
 }
 

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"html/template"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
@@ -25,6 +26,16 @@ func ExcludedText(c *network.Claim) string {
 	default:
 		return "no manifest from this site has passed every check yet"
 	}
+}
+
+// WithdrawnWhy is WithdrawnReason as a sentence: "Reason: " and a recorded reason as it is
+// (ClauseHTML), the index's own words otherwise.
+func WithdrawnWhy(c *network.Claim) template.HTML {
+	r := WithdrawnReason(c)
+	if strings.TrimSpace(wording.Deref(c.Record.Problem)) != "" {
+		return ClauseHTML("Reason", r)
+	}
+	return ClauseHTML(capitalize(r), "")
 }
 
 // WithdrawnReason is the reason recorded with a withdrawal, else the usual one.

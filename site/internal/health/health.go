@@ -14,94 +14,52 @@ import (
 // Health and staleness wording: how a page says a claim's or a site's health with the problem
 // recorded with it, and how current a claim's data is.
 
-// ComposeProblem joins a health label and the problem recorded with it into one clause
-// without saying the label twice: the crawler's problem strings may or may not start with the
-// label ("invalid publication: /channels/...") or repeat it further on, and each is said once.
-// The first letter is capitalized when it is the index's own word, so the clause can start a
-// sentence. An empty problem gives the label alone.
-func ComposeProblem(label, problem string) string {
-	p := strings.TrimSpace(problem)
-	label = strings.TrimSpace(label)
-	if label == "" {
-		return Capitalize(p)
+// ProblemHTML is a flat problem string (a record's problem in a state without own files, a
+// trail outcome, a publication issue, a move's evidence, a parse error) as HTML: the text as
+// it is, escaped, in one <bdi>. Publisher text may stand anywhere in such a string; only
+// structured findings (findingHTML) say where. "" for "".
+func ProblemHTML(s string) template.HTML {
+	if s == "" {
+		return ""
 	}
-	for {
-		rest, ok := cutLabel(p, label)
-		if !ok {
-			break
-		}
-		p = rest
-	}
+	return template.HTML("<bdi>" + template.HTMLEscapeString(s) + "</bdi>")
+}
+
+// ClauseHTML is lead, the index's own words, escaped, then ": " and problem as it is
+// (ProblemHTML) when there is one, ended with a full stop unless it ends a sentence.
+func ClauseHTML(lead, problem string) template.HTML {
+	h := template.HTMLEscapeString(lead)
+	problem = strings.TrimSpace(problem)
 	switch {
-	case p == "":
-		return Capitalize(label)
-	case containsWords(p, label):
-		return Capitalize(p)
+	case problem == "":
+		return template.HTML(sentence(h))
+	case h != "":
+		h += ": "
 	}
-	return Capitalize(label + ": " + p)
+	return template.HTML(h) + ProblemHTML(problem) + template.HTML(strings.TrimPrefix(sentence(problem), problem))
 }
 
-// containsWords reports whether phrase occurs in s (any case) as whole words.
-func containsWords(s, phrase string) bool {
-	s, phrase = strings.ToLower(s), strings.ToLower(phrase)
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-	for off := 0; ; {
-		i := strings.Index(s[off:], phrase)
-		if i < 0 {
-			return false
-		}
-		start, end := off+i, off+i+len(phrase)
-		before, _ := utf8.DecodeLastRuneInString(s[:start])
-		after, _ := utf8.DecodeRuneInString(s[end:])
-		if (start == 0 || !isWord(before)) && (end == len(s) || !isWord(after)) {
-			return true
-		}
-		off = start + 1
-	}
+// WhyHTML is a health label, capitalized, and its problem as one sentence (ClauseHTML).
+func WhyHTML(label string, problem *string) template.HTML {
+	return ClauseHTML(capitalize(label), wording.Deref(problem))
 }
 
-// cutLabel strips a leading label (any case) and the punctuation after it from p.
-func cutLabel(p, label string) (string, bool) {
-	if len(p) < len(label) || !strings.EqualFold(p[:len(label)], label) {
-		return "", false
-	}
-	rest := p[len(label):]
-	if rest != "" {
-		r, _ := utf8.DecodeRuneInString(rest)
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return "", false // "refused" is not the start of "refusedly"
-		}
-	}
-	return strings.TrimLeft(rest, " :;,.-—–"), true
-}
-
-// capitalize upper-cases the first letter when it starts the index's own words (never a
-// quoted value, URL or path, which stay as published).
-func Capitalize(s string) string {
-	segs, quotes := problemSegments(s, nil)
-	if len(segs) == 0 || quotes[0] {
+// capitalize upper-cases the first letter of the index's own words.
+func capitalize(s string) string {
+	if s == "" {
 		return s
 	}
 	r, n := utf8.DecodeRuneInString(s)
-	if !unicode.IsLower(r) {
-		return s
-	}
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // sentence ends s with a full stop unless it already ends a sentence.
-func Sentence(s string) string {
+func sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
 		return s
 	}
 	return s + "."
-}
-
-// WhyHTML is a health label and its problem as one sentence: composed (ComposeProblem),
-// capitalized, ended with a full stop, quotations marked (ProblemHTML with known).
-func WhyHTML(label string, problem *string, known ...string) template.HTML {
-	return ProblemHTML(Sentence(ComposeProblem(label, wording.Deref(problem))), known...)
 }
 
 // ClaimWhy is WhyHTML for a claim's health and recorded problem (ClaimProblem), or, when the
@@ -115,7 +73,7 @@ func ClaimWhy(c *network.Claim) template.HTML {
 		return findingsWhy(store.HealthLabel(c.Health), read, fs)
 	}
 	p := ClaimProblem(c, wording.Deref(c.Record.Problem))
-	return WhyHTML(store.HealthLabel(c.Health), &p, ClaimTexts(c)...)
+	return WhyHTML(store.HealthLabel(c.Health), &p)
 }
 
 // FindingView is one finding of the last read as a page lists it: its kind (a data-kind
@@ -142,11 +100,7 @@ func FindingViews(fs []store.Finding) []FindingView {
 // manifest, the site index) as one sentence: the label and the finding when there is one, the
 // label and how many when there are several (FindingViews lists them).
 func findingsWhy(label, what string, fs []store.Finding) template.HTML {
-	lead := label
-	if r, n := utf8.DecodeRuneInString(label); unicode.IsLower(r) {
-		lead = string(unicode.ToUpper(r)) + label[n:]
-	}
-	lead = template.HTMLEscapeString(lead)
+	lead := template.HTMLEscapeString(capitalize(label))
 	if len(fs) == 1 {
 		return template.HTML(lead + ": " + string(findingHTML(fs[0])) + fullStop(fs[0]))
 	}
@@ -156,7 +110,7 @@ func findingsWhy(label, what string, fs []store.Finding) template.HTML {
 // fullStop is the full stop that ends a sentence ending in f's words, "" when they end one.
 func fullStop(f store.Finding) string {
 	segs, _ := f.Segments()
-	if len(segs) > 0 && Sentence(segs[len(segs)-1]) == strings.TrimSpace(segs[len(segs)-1]) {
+	if len(segs) > 0 && sentence(segs[len(segs)-1]) == strings.TrimSpace(segs[len(segs)-1]) {
 		return ""
 	}
 	return "."
@@ -206,7 +160,7 @@ func OriginWhy(o *network.Origin) template.HTML {
 	if len(o.Findings) > 0 {
 		return findingsWhy(store.OriginHealthLabel(o.Health), "the site index", o.Findings)
 	}
-	return WhyHTML(store.OriginHealthLabel(o.Health), o.Problem, originTexts(o)...)
+	return WhyHTML(store.OriginHealthLabel(o.Health), o.Problem)
 }
 
 // staleness is what a claim's page says about how current its data is.

@@ -116,9 +116,8 @@ type OriginRow struct {
 	Anchor, HealthPath string
 	// Out counts the site's claims out of the catalog.
 	Out int
-	// Why is the site's health and recorded problem as one sentence with quotations marked
-	// (health.OriginWhy; health.ProblemHTML's escaped text and <bdi> elements only); "" for a healthy site
-	// with no problem recorded.
+	// Why is the site's health and recorded problem as one sentence (health.OriginWhy); "" for
+	// a healthy site with no problem recorded.
 	Why template.HTML
 	// Findings are every finding of the last read when Why counts several (health.FindingViews).
 	Findings []health.FindingView

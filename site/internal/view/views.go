@@ -41,16 +41,15 @@ type ClaimRef struct {
 	Health string
 	// Excluded says why the claim is out of the catalog ("" when listed).
 	Excluded string
-	// Why is the claim's health and recorded problem as one sentence, quotations marked
-	// (health.ClaimWhy), for a claim that is cached or has no manifest yet; WithdrawnWhy is the
-	// withdrawal's reason for a withdrawn one. Both are health.ProblemHTML: escaped text and
-	// <bdi> elements only.
+	// Why is the claim's health and recorded problem as one sentence (health.ClaimWhy), for a
+	// claim that is cached or has no manifest yet; WithdrawnWhy is the withdrawal's reason for a
+	// withdrawn one (health.WithdrawnWhy).
 	Why, WithdrawnWhy template.HTML
 	// Findings are every finding of the last read when Why counts several (health.FindingViews).
 	Findings []health.FindingView
 	// Rejected is the crawler's remembered refusal of the advertised manifest (nil for none);
 	// RejectedSame: its problem is the one Why already says; RejectedWhy is its problem as
-	// the page says it (health.ClaimProblem), quotations marked (health.ProblemHTML).
+	// the page says it (health.ClaimProblem, health.ProblemHTML).
 	Rejected     *store.Rejected
 	RejectedSame bool
 	RejectedWhy  template.HTML
@@ -71,13 +70,13 @@ func newClaimRef(sn *names.Names, hl *HealthList, c *network.Claim) *ClaimRef {
 	case health.StaleCached, health.StaleNever:
 		r.Why, r.Findings = health.ClaimWhy(c), health.FindingViews(c.Record.Findings)
 	case health.StaleWithdrawn:
-		r.WithdrawnWhy = health.ProblemHTML(health.Sentence(health.Capitalize(health.WithdrawnReason(c))), health.ClaimTexts(c)...)
+		r.WithdrawnWhy = health.WithdrawnWhy(c)
 	}
 	if rj := c.Record.Rejected; rj != nil {
 		r.Rejected = rj
 		r.RejectedSame = rj.Problem == wording.Deref(c.Record.Problem)
 		if !r.RejectedSame {
-			r.RejectedWhy = health.QuoteFor(health.ClaimProblem(c, rj.Problem), c)
+			r.RejectedWhy = health.ProblemHTML(health.ClaimProblem(c, rj.Problem))
 		}
 	}
 	return r
@@ -130,7 +129,7 @@ type SourceRow struct {
 	// Why is why discovery failed, as one sentence with quotations marked (health.WhyHTML); "" for
 	// a resolved source.
 	Why template.HTML
-	// Steps are the discovery trail's URLs and outcomes, quotations marked (health.ProblemHTML).
+	// Steps are the discovery trail's URLs and outcomes (health.ProblemHTML).
 	Steps []TrailStep
 }
 
@@ -164,7 +163,7 @@ func (m *Model) SourceRow(s store.Source) *SourceRow {
 }
 
 // RelView is a resolved relationship as the pages show it: its targets' checks in words,
-// its odd inputs with quotations marked, and the pages it links.
+// its odd inputs, and the pages it links.
 type RelView struct {
 	*network.Relationship
 	// CapPath is the capability's page ("" when the relationship names none); Anchor the id
@@ -177,8 +176,7 @@ type RelView struct {
 	// Targets are the relationship's targets; ProjectTargets those found by project id,
 	// each checked on its own (projectTargets).
 	Targets, ProjectTargets []*TargetView
-	// Problems are the odd inputs, quotations marked (health.ProblemHTML: escaped text and <bdi>
-	// elements only).
+	// Problems are the odd inputs (health.ProblemHTML).
 	Problems []template.HTML
 	// GapPath is the gap listing the target nobody publishes, on its page of the gaps list; ""
 	// when the relationship is not a gap's (it resolves, or its claim is out of the catalog).
@@ -190,7 +188,7 @@ type TargetView struct {
 	*network.Resolution
 	// CheckText and YesNo are as RelView's, for this target.
 	CheckText, YesNo string
-	// Detail is the parse error, quotations marked (health.ProblemHTML), "" when none.
+	// Detail is the parse error (health.ProblemHTML), "" when none.
 	Detail template.HTML
 }
 
@@ -244,12 +242,11 @@ type MoveView struct {
 	*network.Move
 	// ProjectPath is where a link to the project leads (Model.ProjectLink).
 	ProjectPath string
-	// Evidence is the move's evidence, each detail with quotations marked.
+	// Evidence is the move's evidence.
 	Evidence []EvidenceView
 }
 
-// EvidenceView is one reason to believe a move: its kind and, with quotations marked
-// (health.ProblemHTML: escaped text and <bdi> elements only), where it is.
+// EvidenceView is one reason to believe a move: its kind and where it is (health.ProblemHTML).
 type EvidenceView struct {
 	Kind   string
 	Detail template.HTML

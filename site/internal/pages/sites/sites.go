@@ -26,8 +26,7 @@ type originView struct {
 	Sources []*view.SourceRow
 	// HealthWhy explains the site's health (view.OriginHealthText).
 	HealthWhy string
-	// Issues are the site's publication issues, each a sentence with quotations marked
-	// (health.ProblemHTML: escaped text and <bdi> elements only).
+	// Issues are the site's publication issues, each a sentence (health.ClauseHTML).
 	Issues []template.HTML
 	// LastTry: the site's last successful read was its last attempt, so the page gives the
 	// time once.
@@ -59,7 +58,7 @@ func Origins(b *render.Site) error {
 		v := &originView{OriginRow: b.SiteRow(o), HealthWhy: view.OriginHealthText(o.Health)}
 		v.LastTry = o.LastSuccess != nil && *o.LastSuccess == o.LastAttempt
 		for _, is := range o.Issues {
-			v.Issues = append(v.Issues, health.QuoteFor(health.Sentence(health.Capitalize(is)), o))
+			v.Issues = append(v.Issues, health.ClauseHTML("", is))
 		}
 		for _, c := range o.Claims {
 			v.Claims = append(v.Claims, b.Summarize(c))
