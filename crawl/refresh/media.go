@@ -11,6 +11,7 @@ import (
 
 	_ "golang.org/x/image/webp"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/jpegscan"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
@@ -111,6 +112,11 @@ func (r *run) fetchImage(ctx context.Context, u string) (file string, body []byt
 		int64(cfg.Width)*int64(cfg.Height) > r.o.MaxImagePixels {
 		return "", nil, fmt.Sprintf("%s: refused by crawler policy: the image is %d×%d pixels; the limit is %d pixels a side and %d pixels in all",
 			u, cfg.Width, cfg.Height, r.o.MaxImageSide, r.o.MaxImagePixels), true, false
+	}
+	if format == "jpeg" {
+		if err := jpegscan.Check(resp.Body); err != nil {
+			return "", nil, fmt.Sprintf("%s: refused by crawler policy: %v", u, err), true, false
+		}
 	}
 	if _, _, err := image.Decode(bytes.NewReader(resp.Body)); err != nil {
 		return "", nil, fmt.Sprintf("%s does not decode as %s: %v", u, format, err), true, false

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/jpegscan/jpegscantest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
@@ -64,6 +65,9 @@ func TestDrillCardImage(t *testing.T) {
 			[]string{"refused by crawler policy", "over the 100 bytes limit"}, func(o *Options) { o.MaxImageBytes = 100 }},
 		{"not an image", []byte("<html>nope</html>"), "", []string{"is not an image this index reads"}, nil},
 		{"corrupt after a good header", pngBytes(t, 4, 3)[:60], "", []string{"does not decode as png"}, nil},
+		{"a JPEG of 3,000 scans, refused before decoding", jpegscantest.Progressive(4096, 4096, 3000), "",
+			[]string{"refused by crawler policy", "the JPEG has 3001 scans; the limit is 64"}, nil},
+		{"a progressive JPEG within the scan limit", jpegscantest.Progressive(64, 64, 20), "jpg", nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	// Decoders for the formats a card image may arrive in.
 	_ "image/gif"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/jpegscan"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/health"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
@@ -70,6 +71,11 @@ func render(b []byte, digest string) (map[string][]byte, []string, error) {
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > MaxImageSide || cfg.Height > MaxImageSide || int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
 		return nil, nil, fmt.Errorf("the %s image is %dx%d pixels, over the %dx%d (%d pixel) limit", format, cfg.Width, cfg.Height, MaxImageSide, MaxImageSide, MaxImagePixels)
+	}
+	if format == "jpeg" {
+		if err := jpegscan.Check(b); err != nil {
+			return nil, nil, err
+		}
 	}
 	img, _, err := image.Decode(bytes.NewReader(b))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/jpegscan/jpegscantest"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 )
 
@@ -76,6 +77,7 @@ func TestCardImageRefusesBeforeDecoding(t *testing.T) {
 		{"not an image", []byte("<svg onload=alert(1)>"), "header cannot be read"},
 		{"truncated", sitetest.PNGHeader(100, 100), "does not decode"},
 		{"too many bytes", append(sitetest.PNGHeader(10, 10), make([]byte, MaxImageBytes)...), "byte limit"},
+		{"a JPEG of 3,000 scans", jpegscantest.Progressive(4096, 4096, 3000), "the JPEG has 3001 scans; the limit is 64"},
 	} {
 		_, _, err := render(c.data, digestHex(c.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
