@@ -19,9 +19,8 @@ func Load(dir *store.Dir, cur *curation.Curation) (*Network, error) {
 	return n, err
 }
 
-// LoadChecked is Load for a caller that refuses more than the model does (site.Build): it
-// also returns every problem the check found (store.Dir.CheckLoadForRender, which reads each
-// record and each held manifest once), sorted as store.Check sorts them.
+// LoadChecked is Load that also returns every problem the check found, sorted as store.Check
+// sorts them, for a caller that refuses more than the model does.
 func LoadChecked(dir *store.Dir, cur *curation.Curation) (*Network, []store.Problem, error) {
 	snap, probs := dir.CheckLoadForRender()
 	var refused []string
@@ -36,9 +35,8 @@ func LoadChecked(dir *store.Dir, cur *curation.Curation) (*Network, []store.Prob
 	return build(snap, cur), probs, nil
 }
 
-// Refuses reports whether the model cannot be built from a state with a problem of kind k: an
-// unreadable record, a health with no catalog token, a misplaced record, a claim without an
-// origin, a held manifest its claim does not vouch for. Odd publisher data is shown as it is.
+// Refuses reports whether the model cannot be built from a state with a problem of kind k.
+// Odd publisher data is shown as it is.
 func Refuses(k store.Kind) bool {
 	switch k {
 	case store.Unreadable, store.UnknownHealth, store.Misplaced, store.NoOrigin,
@@ -48,8 +46,8 @@ func Refuses(k store.Kind) bool {
 	return false
 }
 
-// build computes the model from a snapshot with no problem Refuses names (every origin exists,
-// every health maps, every vouched manifest is in snap.Manifests); cur nil is an empty curation.
+// build computes the model from a snapshot with no problem Refuses names; cur nil is an empty
+// curation.
 func build(snap *store.Snapshot, cur *curation.Curation) *Network {
 	if cur == nil {
 		cur = &curation.Curation{}
@@ -112,8 +110,7 @@ func build(snap *store.Snapshot, cur *curation.Curation) *Network {
 	return n
 }
 
-// loadClaim builds one claim from its record and its held manifest, if any (the check read
-// it: snap.Manifests), and computes its heads and current release.
+// loadClaim builds one claim from its record and its held manifest, if any.
 func loadClaim(snap *store.Snapshot, rec *store.ClaimRecord, n *Network) *Claim {
 	health, _ := store.ClaimHealthToken(rec.Health)
 	c := &Claim{
@@ -126,8 +123,6 @@ func loadClaim(snap *store.Snapshot, rec *store.ClaimRecord, n *Network) *Claim 
 		Withdrawn:    health == store.ClaimWithdrawn,
 		Origin:       n.OriginByID[rec.Origin],
 	}
-	// A claim holding no manifest: none has passed every check yet, or only a pending digest
-	// is recorded (the first manifest was being written when a refresh was cut short).
 	if m := snap.Manifests[rec.Dir]; m != nil {
 		c.Manifest, c.HeldSHA256 = m, snap.ManifestDigests[rec.Dir]
 		c.Cached = c.HeldSHA256 != rec.AdvertisedSHA256
@@ -137,7 +132,7 @@ func loadClaim(snap *store.Snapshot, rec *store.ClaimRecord, n *Network) *Claim 
 	}
 	switch {
 	case c.Withdrawn:
-		c.Excluded = "withdrawn: no longer listed by its site's index, or the site is no longer read" // the record's problem says which
+		c.Excluded = "withdrawn: no longer listed by its site's index, or the site is no longer read"
 	case c.Manifest == nil:
 		c.Excluded = "no manifest for this claim has passed every check yet"
 	default:

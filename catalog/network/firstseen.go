@@ -5,13 +5,11 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// firstSeen sets Release.FirstSeen and FirstSeenEvent for each release of the held manifest
-// from the claim's events (SPEC section 4: a release's date and when this index first saw it
-// are different facts), only while the history connects: from the first observed event, each
-// replacement must start from the digest the one before ended at and record its differences.
-// There a release-added gives its event's time; a release-removed of a version not added
-// before, or (when the history reaches the held manifest) a release no event mentions, was
-// there at the first observation. Otherwise FirstSeen stays "": not recorded, never a guess.
+// firstSeen sets Release.FirstSeen and FirstSeenEvent from the claim's events while the
+// history connects (each replacement starts from the digest the one before ended at and
+// records its differences). A release-added gives its event's time; a release removed before
+// any add, or one no event mentions when the history reaches the held manifest, was there at
+// the first observation. Otherwise FirstSeen stays "": never a guess.
 func (c *Claim) firstSeen() {
 	if len(c.Releases) == 0 {
 		return

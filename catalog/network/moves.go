@@ -8,10 +8,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// moves collects the evidence of moves (SPEC sections 3 and 4): the crawler's records (a
-// claim's moved_to / moved_from, an origin's previous sites, an event's moved_from) and the
-// reviewed [[migration]] entries. Nothing else moves a claim. A moved claim keeps its record;
-// SupersededBy points at the claim it continues as when that claim is listed.
+// moves collects the evidence of moves (SPEC sections 3 and 4): the crawler's records and the
+// reviewed [[migration]] entries. Nothing else moves a claim.
 func (n *Network) moves() {
 	ms := &moveSet{n: n, byKey: map[[2]Key]*Move{}}
 	ms.fromClaims()
@@ -21,15 +19,13 @@ func (n *Network) moves() {
 	n.linkMoves()
 }
 
-// moveSet gathers the moves of n, one per (project, from site, to site), each with its
-// evidence once.
+// moveSet gathers the moves of n, one per (project, from site, to site).
 type moveSet struct {
 	n     *Network
 	byKey map[[2]Key]*Move
 }
 
-// add records ev as evidence that project moved from one site to another; a move to or from
-// nowhere, or to its own site, is no move.
+// add records ev as evidence that project moved; to or from nowhere, or to itself, is no move.
 func (ms *moveSet) add(project, from, to string, ev Evidence) {
 	if from == "" || to == "" || from == to {
 		return
@@ -65,9 +61,7 @@ func (ms *moveSet) fromClaims() {
 	}
 }
 
-// fromOrigins: an origin's previous sites, for the claims the previous site also had (the
-// evidence is about the site, and a project that was never at the old site did not move
-// from it).
+// fromOrigins: an origin's previous sites, for the claims the previous site also had.
 func (ms *moveSet) fromOrigins() {
 	n := ms.n
 	for _, o := range n.Origins {
@@ -95,9 +89,8 @@ func (ms *moveSet) fromEvents() {
 	}
 }
 
-// fromMigrations: the reviewed [[migration]] entries of the curation file. An entry whose old
-// claim does not exist moves nothing; one whose new claim does not exist yet moves the old
-// claim without a successor. Both are listed in Unmatched.
+// fromMigrations: the curation file's [[migration]] entries. One without its old claim moves
+// nothing; one without its new claim moves the old claim without a successor.
 func (ms *moveSet) fromMigrations() {
 	n := ms.n
 	for i := range n.Curation.Migrations {
@@ -115,8 +108,7 @@ func (ms *moveSet) fromMigrations() {
 	}
 }
 
-// linkMoves sorts the moves and their evidence and points the claims at them: MovedFrom on
-// the claim moved to, MovedTo and SupersededBy on the claim moved from.
+// linkMoves sorts the moves and their evidence and points the claims at them.
 func (n *Network) linkMoves() {
 	sort.Slice(n.Moves, func(i, j int) bool {
 		a, b := n.Moves[i], n.Moves[j]
@@ -135,8 +127,7 @@ func (n *Network) linkMoves() {
 		if m.ToClaim != nil {
 			m.ToClaim.MovedFrom = append(m.ToClaim.MovedFrom, m)
 		}
-		// With contradicting evidence (one claim moved to two sites) the first by site id is
-		// used for SupersededBy; every move stays listed in Moves.
+		// A claim moved to two sites takes the first by site id.
 		if fc := m.FromClaim; fc != nil && fc.MovedTo == nil {
 			fc.MovedTo = m
 			if m.ToClaim != nil && m.ToClaim.Listed {
@@ -146,8 +137,7 @@ func (n *Network) linkMoves() {
 	}
 }
 
-// siteRef turns a recorded site reference into a site id: an origin id as is, a URL by
-// store.SiteID (a previous site may be recorded by its index URL).
+// siteRef turns a recorded site reference (an origin id or an index URL) into a site id.
 func (n *Network) siteRef(s string) string {
 	if n.OriginByID[s] != nil {
 		return s
@@ -160,8 +150,7 @@ func (n *Network) siteRef(s string) string {
 
 func (k Key) recordPath() string { return store.ClaimPath(k.Project, k.Site) }
 
-// conflicts finds identity conflicts: an id listed by two or more sites, not counting claims
-// that moved away. Names are never compared.
+// conflicts finds identity conflicts: an id listed by two or more sites that did not move.
 func (n *Network) conflicts() {
 	for _, p := range n.Projects {
 		var in []*Claim

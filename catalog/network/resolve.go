@@ -33,8 +33,8 @@ type parsedVersion struct {
 	err error
 }
 
-// resolveAll resolves the relationships of every release of every claim (withdrawn claims
-// included, for their record pages) against the listed claims (SPEC section 4, Resolution).
+// resolveAll resolves the relationships of every release of every claim, withdrawn ones
+// included, against the listed claims (SPEC section 4, Resolution).
 func (n *Network) resolveAll() {
 	rs := &resolver{n: n, providers: map[string][]*Claim{}, constraints: map[constraintKey]parsedConstraint{}, versions: map[*Claim]parsedVersion{}}
 	for _, c := range n.Listed {
@@ -144,10 +144,9 @@ func (rs *resolver) resolve(c *Claim, rel *Release, i int, pr protocol.Relations
 	return r
 }
 
-// aggregate sets Satisfied and Check over the targets. A relationship with a target that
-// resolves to nothing is "unresolved" whether or not it has a constraint: that is the fact a
-// reader needs first. Project targets that agree give their common result; targets that
-// disagree (a conflicted id) give CheckMixed and a nil Satisfied.
+// aggregate sets Satisfied and Check over the targets. A target resolving to nothing is
+// "unresolved" even with no constraint: the fact a reader needs first. Project targets that
+// disagree give CheckMixed.
 func (r *Relationship) aggregate(hasP bool) {
 	switch {
 	case r.Target != TargetNeither && len(r.Targets) == 0:
@@ -168,7 +167,7 @@ func (r *Relationship) aggregate(hasP bool) {
 		if first == "" {
 			first = t.Check
 		} else if t.Check != first {
-			r.Check = CheckMixed // the targets disagree: no single answer, none preferred
+			r.Check = CheckMixed
 			return
 		}
 	}
@@ -183,8 +182,7 @@ func (r *Relationship) aggregate(hasP bool) {
 	}
 }
 
-// check resolves one project target and checks the constraint against its current release,
-// under the target's scheme.
+// check checks the constraint against project target t's current release, under t's scheme.
 func (rs *resolver) check(from, t *Claim, by, constraint string) *Resolution {
 	res := newResolution(from, t, by)
 	if constraint == "" {
@@ -280,7 +278,6 @@ func (n *Network) usedBy() {
 			if r.Kind != protocol.KindRequires || r.Self {
 				continue
 			}
-			// Relationships arrive grouped by From, so a repeat is always the last entry.
 			if k := len(tc.UsedBy); k == 0 || tc.UsedBy[k-1] != r.From {
 				tc.UsedBy = append(tc.UsedBy, r.From)
 			}
@@ -288,8 +285,8 @@ func (n *Network) usedBy() {
 	}
 }
 
-// cycles finds the strongly connected components of the requires graph of current releases
-// (Tarjan), and marks the relationships inside one. Self-references are not edges.
+// cycles finds the strongly connected components (Tarjan) of the requires graph of current
+// releases, and marks the relationships inside one. Self-references are not edges.
 func (n *Network) cycles() {
 	edges := map[*Claim][]*Claim{}
 	for _, r := range n.Relationships {
@@ -371,9 +368,7 @@ const (
 )
 
 // gaps groups the relationships of every release of the listed claims that resolve to
-// nothing, one reference per claim, kind and target (the current release's first), and lists
-// the URLs among them that lie outside every enrolled site as candidates (never followed).
-// Each such relationship points at its gap.
+// nothing, one reference per claim, kind and target (the current release's first).
 func (n *Network) gaps() {
 	groups := map[GapKind]map[string]*Gap{GapProject: {}, GapCapability: {}, GapURL: {}, GapName: {}}
 	type seenKey struct {
@@ -438,8 +433,7 @@ func (n *Network) gaps() {
 	n.candidates()
 }
 
-// candidates lists the URLs of the gaps by project, capability and URL that lie outside every
-// enrolled site, sorted, each with its gaps.
+// candidates lists the gap URLs that lie outside every enrolled site, with their gaps.
 func (n *Network) candidates() {
 	enrolled := n.enrolledSites()
 	cands := map[string]*Candidate{}
@@ -503,8 +497,7 @@ type sitePrefix struct{ host, path string }
 type prefixes []sitePrefix
 
 // enrolledSites are the address spaces of the sites this index reads: each origin's index
-// directory and site URL, and each enrolled source URL's directory. Sources no longer listed
-// (health "removed") do not count, nor origins reached only through them.
+// and site URL and each source URL, except removed sources and origins reached only by them.
 func (n *Network) enrolledSites() prefixes {
 	status := map[string]string{}
 	for _, s := range n.Sources {
@@ -539,9 +532,8 @@ func (n *Network) enrolledSites() prefixes {
 	return ps
 }
 
-// prefixOf is the directory of s: host lowercased with a default port dropped, path up to and
-// including its last "/", lowercased (static hosts such as GitHub Pages ignore case in a
-// project site's path, and a candidate is only a suggestion).
+// prefixOf is the directory of s, lowercased (static hosts ignore case in a project site's
+// path, and a candidate is only a suggestion), a default port dropped.
 func prefixOf(s string) (sitePrefix, bool) {
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" {
