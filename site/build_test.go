@@ -23,7 +23,6 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/linkcheck"
-	"golang.org/x/net/html"
 )
 
 func build(t *testing.T, state string, o Options) (*Result, string) {
@@ -49,17 +48,6 @@ func build(t *testing.T, state string, o Options) (*Result, string) {
 func page(t *testing.T, out, rel string) string {
 	t.Helper()
 	return visibleText(parsePage(t, out, rel))
-}
-
-// hasText reports whether an element of doc matching sel has text (htmlcheck.Text) holding s.
-func hasText(t *testing.T, doc *html.Node, sel, s string) bool {
-	t.Helper()
-	for _, txt := range htmlcheck.Texts(t, doc, sel) {
-		if strings.Contains(txt, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestBuildStaleness: every claim that is not current carries the banner with both times and
@@ -109,20 +97,16 @@ func TestBuildStaleness(t *testing.T) {
 		Rejected:      &store.Rejected{SHA256: sha([]byte("bad")), Problem: "/project/id: not a UUID", Crawler: "test"},
 		FirstObserved: statetest.Time, LastAttempt: statetest.Time})
 	_, out := build(t, state, Options{})
-	neverText := page(t, out, paths.Claim(never, site))
-	for _, w := range []string{"Never accepted", "Not in the catalog: no manifest from this site has passed every check yet.",
-		"No manifest from this site has passed every check yet. Invalid publication", "This index could not read this project's details from its site yet.",
-		"Invalid publication: /project/id: not a UUID.", "Last attempt: 2026-10-10 12:00:00 UTC.",
-		"No manifest from this site has passed every check yet, so there are no releases to show.", "was refused by crawler version test, for the reason above"} {
-		if !strings.Contains(neverText, w) {
-			t.Errorf("the never-accepted claim's page does not say %q", w)
-		}
-	}
+	neverDoc := parsePage(t, out, paths.Claim(never, site))
+	htmlcheck.Want(t, neverDoc, "h1", "Never accepted")
+	htmlcheck.Want(t, neverDoc, "#excluded", "Not in the catalog: no manifest from this site has passed every check yet.")
+	htmlcheck.Want(t, neverDoc, "#staleness", "This index could not read this project's details from its site yet.",
+		"No manifest from this site has passed every check yet. Invalid publication", "Invalid publication: /project/id: not a UUID.",
+		"Last attempt: 2026-10-10 12:00:00 UTC.", "was refused by crawler version test, for the reason above")
+	htmlcheck.Want(t, neverDoc, "#releases > p", "No manifest from this site has passed every check yet, so there are no releases to show.")
 	// Nothing is cached, so the page must not say it shows cached data.
-	if strings.Contains(neverText, "This page may be out of date.") {
-		t.Error("the never-accepted claim's page says it may be out of date, as if it held a cached manifest")
-	}
-	list := page(t, out, "projects/index.html")
+	htmlcheck.Lacks(t, neverDoc, "#staleness", "This page may be out of date.")
+	listDoc := parsePage(t, out, "projects/index.html")
 	var cat struct {
 		Claims []struct{ Project, Health string }
 	}
@@ -133,50 +117,44 @@ func TestBuildStaleness(t *testing.T) {
 	for _, c := range cat.Claims {
 		inCatalog[c.Project] = true
 	}
+	health := parsePage(t, out, "health/index.html")
 	for _, c := range cases {
 		id := ids[c.health]
-		text := page(t, out, paths.Claim(id, site))
-		stale := strings.Contains(text, "This page may be out of date.")
+		doc := parsePage(t, out, paths.Claim(id, site))
+		stale := htmlcheck.Texts(t, doc, "#staleness")
 		if c.health == store.ClaimCurrent || c.health == store.ClaimWithdrawn {
-			if stale {
+			if len(stale) != 0 {
 				t.Errorf("%s claim shows the staleness banner", c.health)
 			}
 		} else {
-			if !stale {
-				t.Errorf("%s: no staleness banner", c.health)
+			if len(stale) != 1 || !strings.HasPrefix(stale[0], "This page may be out of date.") {
+				t.Errorf("%s: no staleness banner: %q", c.health, stale)
+				continue
 			}
-			for _, want := range []string{"2026-10-01 06:00:00 UTC", "2026-10-10 12:00:00 UTC", store.HealthLabel(c.health), c.problem} {
-				if !strings.Contains(text, want) {
-					t.Errorf("%s: the banner does not say %q", c.health, want)
-				}
-			}
-			if !strings.Contains(page(t, out, "health/index.html"), "Project "+c.health) {
-				t.Errorf("%s: not on the health page", c.health)
-			}
+			label := store.HealthLabel(c.health)
+			htmlcheck.Want(t, doc, "#staleness", "2026-10-01 06:00:00 UTC", "2026-10-10 12:00:00 UTC", strings.ToUpper(label[:1])+label[1:]+": "+c.problem)
+			htmlcheck.Want(t, health, "main ul.list li li > a", "Project "+c.health)
 		}
-		if c.cached && !strings.Contains(text, sha([]byte("newer "+id))) {
-			t.Errorf("%s: the banner does not give the advertised digest", c.health)
+		if c.cached {
+			htmlcheck.Want(t, doc, "#staleness code", sha([]byte("newer "+id)))
 		}
 		withdrawn := c.health == store.ClaimWithdrawn
 		if withdrawn != !inCatalog[id] {
 			t.Errorf("%s: in catalog.json = %v", c.health, inCatalog[id])
 		}
-		if strings.Contains(list, "Project "+c.health) != true {
-			t.Errorf("%s: missing from the project list entirely", c.health)
+		// The withdrawn claim is named only in the "Not in the catalog" list, below the catalog's.
+		lists := htmlcheck.All(t, listDoc, "main ul.results, main ul.list")
+		if len(lists) != 2 {
+			t.Fatalf("the project list has %d lists, want the catalog's and the one of claims out of it", len(lists))
 		}
+		in, out := lists[0], lists[1]
 		if withdrawn {
-			for _, want := range []string{"Withdrawn. The site's index no longer lists the project. This claim is out of the catalog.",
-				"Last attempt: 2026-10-10 12:00:00 UTC", "last successful observation 2026-10-01 06:00:00 UTC"} {
-				if !strings.Contains(text, want) {
-					t.Errorf("withdrawn claim page does not say %q: %q", want, text[:400])
-				}
-			}
+			in, out = out, in
+			htmlcheck.Want(t, doc, "#withdrawn", "Withdrawn. The site's index no longer lists the project. This claim is out of the catalog.",
+				"Last attempt: 2026-10-10 12:00:00 UTC", "last successful observation 2026-10-01 06:00:00 UTC")
 		}
-	}
-	// The withdrawn claim is named only in the "Not in the catalog" part of the list.
-	head, tail, _ := strings.Cut(list, "Not in the catalog")
-	if strings.Contains(head, "Project withdrawn") || !strings.Contains(tail, "Project withdrawn") {
-		t.Error("the withdrawn claim is listed among the catalog's projects")
+		htmlcheck.Want(t, in, "a bdi", "Project "+c.health)
+		htmlcheck.Lacks(t, out, "a bdi", "Project "+c.health)
 	}
 }
 
@@ -198,17 +176,11 @@ func TestBuildAcceptsForeignEventIDsAndMissingMedia(t *testing.T) {
 		t.Fatalf("the fixture should break exactly the two invariants the build tolerates; store.Check says %v", probs)
 	}
 	_, out := build(t, state, Options{})
-	text := page(t, out, paths.Claim(uuid(1), site))
-	if !strings.Contains(text, "No picture; the publisher describes it as: a lamp (why)") {
-		t.Errorf("the claim page does not say its image is missing: %.600s", text)
-	}
-	htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(1), site)), `p.noimage a[href="../../../health/index.html#cards"]`)
-	if !strings.Contains(page(t, out, "health/index.html"), "the cached image is missing from the state") {
-		t.Error("the health page does not list the card image that cannot be shown")
-	}
-	if !strings.Contains(page(t, out, paths.Event("23e428718d5c0589099e")), "One") {
-		t.Error("the event page is not built under the event's own id")
-	}
+	doc := parsePage(t, out, paths.Claim(uuid(1), site))
+	htmlcheck.Want(t, doc, "p.noimage", "No picture; the publisher describes it as: a lamp (why)")
+	htmlcheck.One(t, doc, `p.noimage a[href="../../../health/index.html#cards"]`)
+	htmlcheck.Want(t, parsePage(t, out, "health/index.html"), "main ul.list > li", "One from A a.example: the cached image is missing from the state.")
+	htmlcheck.Want(t, parsePage(t, out, paths.Event("23e428718d5c0589099e")), "h1", "One")
 }
 
 // TestBuildBadState: a record that does not parse or contradicts itself fails the build with
@@ -469,35 +441,26 @@ func TestBuildOddPublisherData(t *testing.T) {
 	if n := htmlcheck.Count(t, parsePage(t, out, paths.Claim(uuid(1), site)), `ul.releases > li[id^="release-"]`); n != 2000 {
 		t.Errorf("the 2,000-release claim shows %d releases", n)
 	}
-	if !strings.Contains(page(t, out, paths.Claim(uuid(2), site)), strings.Repeat("N", 100_000)) {
-		t.Error("the huge name is not shown whole")
+	if got := htmlcheck.Text(htmlcheck.One(t, parsePage(t, out, paths.Claim(uuid(2), site)), "h1")); got != strings.Repeat("N", 100_000) {
+		t.Errorf("the huge name is not shown whole: %d characters", len(got))
 	}
-	bareText := page(t, out, paths.Claim(uuid(3), site))
-	for _, w := range []string{"Bare", "Maintainers: none listed.", "not given", "no download address listed"} {
-		if !strings.Contains(bareText, w) {
-			t.Errorf("the bare claim page does not say %q", w)
-		}
-	}
-	if !strings.Contains(page(t, out, paths.Claim(uuid(4), site)), "No current release: no channel has an available release.") {
-		t.Error("a claim with no head does not say so")
-	}
-	health := page(t, out, "health/index.html")
+	bareDoc := parsePage(t, out, paths.Claim(uuid(3), site))
+	htmlcheck.Want(t, bareDoc, "h1", "Bare")
+	htmlcheck.Want(t, bareDoc, "#links p", "Maintainers: none listed.")
+	htmlcheck.Want(t, bareDoc, "main dd", "not given")
+	htmlcheck.Want(t, bareDoc, "ul.downloads li", "no download address listed")
+	htmlcheck.Want(t, parsePage(t, out, paths.Claim(uuid(4), site)), "#current", "No current release: no channel has an available release.")
+	health := parsePage(t, out, "health/index.html")
 	for id, want := range map[string]string{
 		uuid(5): "No image: the cached image cannot be shown: the image header cannot be read",
 		uuid(6): "No image: the crawler could not cache the image: HTTP 404",
 		uuid(7): "No image: the cached image cannot be shown: the png image is 60000x60000 pixels",
 		uuid(8): "No image: the cached image cannot be shown: the png image does not decode",
 	} {
-		if text := page(t, out, paths.Claim(id, site)); !strings.Contains(text, "No picture") {
-			t.Errorf("%s: the card does not say it has no picture", id)
-		}
-		if !strings.Contains(health, strings.TrimPrefix(want, "No image: ")) {
-			t.Errorf("%s: the health page does not say %q", id, strings.TrimPrefix(want, "No image: "))
-		}
+		htmlcheck.Want(t, parsePage(t, out, paths.Claim(id, site)), "p.noimage", "No picture")
+		htmlcheck.Want(t, health, "main ul.list > li", strings.TrimPrefix(want, "No image: "))
 	}
-	if !strings.Contains(page(t, out, paths.Claim(uuid(5), site)), "A lantern on a table") {
-		t.Error("the undecodable image's alt text is not shown")
-	}
+	htmlcheck.Want(t, parsePage(t, out, paths.Claim(uuid(5), site)), "p.noimage", "A lantern on a table")
 	cards, _ := filepath.Glob(filepath.Join(out, "cards", "*"))
 	if len(cards) != 0 {
 		t.Errorf("cards written for images that cannot be shown: %v", cards)
@@ -547,71 +510,55 @@ func TestBuildModelPages(t *testing.T) {
 	cur := writeCuration(t, fmt.Sprintf("[[featured]]\nproject = %q\nnote = \"A small, well documented example of the protocol.\"\n", uuid(2)))
 	_, out := build(t, state, Options{Curation: cur})
 
-	home := page(t, out, "index.html")
-	for _, w := range []string{"Featured by this index", "This index's own editorial choice", "Candle App", "A small, well documented example of the protocol."} {
-		if !strings.Contains(home, w) {
-			t.Errorf("home page does not say %q", w)
-		}
-	}
-	if htmlcheck.Count(t, parsePage(t, out, "index.html"), "section#featured .card-image") == 0 {
+	home := parsePage(t, out, "index.html")
+	htmlcheck.Want(t, home, "section#featured", "Featured by this index", "This index's own editorial choice", "Candle App", "A small, well documented example of the protocol.")
+	if htmlcheck.Count(t, home, "section#featured .card-image") == 0 {
 		t.Error("the featured card has no image")
 	}
 	for _, s := range []string{a, b} {
-		text := page(t, out, paths.Claim(uuid(1), s))
-		if !strings.Contains(text, "Identity conflict.") {
-			t.Errorf("claim from %s has no conflict banner", s)
-		}
+		htmlcheck.Want(t, parsePage(t, out, paths.Claim(uuid(1), s)), "#conflict strong", "Identity conflict.")
 	}
-	conflicts := page(t, out, "conflicts/index.html")
-	if !strings.Contains(conflicts, "Lantern Lib (fork)") || !strings.Contains(conflicts, "Lantern Lib") {
-		t.Error("the conflicts page does not list both claims")
-	}
+	htmlcheck.Want(t, parsePage(t, out, "conflicts/index.html"), "main li a bdi", "Lantern Lib (fork)", "Lantern Lib")
 	capPage := paths.Capability("lua:lantern-api")
-	if strings.Contains(capPage, ":") {
+	if strings.ContainsRune(capPage, ':') {
 		t.Errorf("capability path %s holds ':'", capPage)
 	}
-	if !strings.Contains(page(t, out, capPage), "Lantern Lib") {
-		t.Error("the capability page does not list its provider")
-	}
-	appText := page(t, out, paths.Claim(uuid(2), a))
-	for _, w := range []string{"satisfied", "not satisfied", "Nobody in this index publishes the target"} {
-		if !strings.Contains(appText, w) {
-			t.Errorf("the claim page's relationships do not say %q", w)
-		}
-	}
-	libText := page(t, out, paths.Claim(uuid(1), a))
-	if !strings.Contains(libText, "Candle App") {
-		t.Error("used-by does not list Candle App")
-	}
-	if !strings.Contains(libText, "2026-09-20 08:00:00 UTC") || !strings.Contains(libText, "2026-09-02 00:00:00 UTC") {
-		t.Error("first-seen times are not shown")
-	}
-	forkText := page(t, out, paths.Claim(uuid(1), b))
-	if !strings.Contains(forkText, "not recorded") {
-		t.Error("a release with no recorded first sighting does not say so")
-	}
-	gaps := page(t, out, "gaps/index.html")
-	if !strings.Contains(gaps, "ashyams inspect https://elsewhere.example/thing/") || !strings.Contains(gaps, uuid(9)) {
-		t.Errorf("the gaps page lacks the missing project or the inspect command")
-	}
-	deps := page(t, out, "dependencies/index.html")
-	if !strings.Contains(deps, "Candle App") || !strings.Contains(deps, "that another project's current release requires") {
-		t.Error("the dependencies page lacks the edge or the link to the used-by list")
-	}
-	if !strings.Contains(page(t, out, paths.UsedBy), "is required by") {
-		t.Error("the used-by list lacks who requires what")
-	}
+	htmlcheck.Want(t, parsePage(t, out, capPage), "main li a bdi", "Lantern Lib")
+	appDoc := parsePage(t, out, paths.Claim(uuid(2), a))
+	htmlcheck.Want(t, appDoc, "#current li", "satisfied", "not satisfied", "Nobody in this index publishes the target")
+	libDoc := parsePage(t, out, paths.Claim(uuid(1), a))
+	htmlcheck.Want(t, libDoc, "#used-by a bdi", "Candle App")
+	htmlcheck.Want(t, libDoc, "ul.releases > li", "2026-09-20 08:00:00 UTC", "2026-09-02 00:00:00 UTC")
+	htmlcheck.Want(t, parsePage(t, out, paths.Claim(uuid(1), b)), "#releases", "not recorded")
+	gaps := parsePage(t, out, "gaps/index.html")
+	htmlcheck.Want(t, gaps, "main code", "ashyams inspect https://elsewhere.example/thing/", uuid(9))
+	deps := parsePage(t, out, "dependencies/index.html")
+	htmlcheck.Want(t, deps, "ul.deps > li > a > bdi", "Candle App")
+	htmlcheck.Want(t, deps, "main p", "that another project's current release requires")
+	htmlcheck.Want(t, parsePage(t, out, paths.UsedBy), "main li", "is required by")
 	svg, err := os.ReadFile(filepath.Join(out, graph.GraphFile))
 	if err != nil {
 		t.Fatal("no dependency graph drawn")
 	}
 	// The drawing follows a dark scheme as the pages do, each box names its site, and the
 	// page's alt text counts what the drawing shows against the table's relationships.
-	if !strings.Contains(string(svg), "prefers-color-scheme:dark") || !strings.Contains(string(svg), `class="site"`) || !strings.Contains(string(svg), ">from ") {
-		t.Errorf("graph.svg has no dark scheme or no site line in its boxes:\n%s", svg)
+	drawing := htmlcheck.Parse(t, svg)
+	style := htmlcheck.One(t, drawing, "svg > style")
+	if style.FirstChild == nil || !regexp.MustCompile(`@media\(prefers-color-scheme:dark\)\{`).MatchString(style.FirstChild.Data) {
+		t.Errorf("graph.svg has no dark scheme: %v", style.FirstChild)
 	}
-	if !regexp.MustCompile(`alt="A drawing of \d+ arrows? between \d+ claims?, for \d+ of the \d+ relationships? in the list below`).MatchString(string(readOut(t, out, "dependencies/index.html"))) {
-		t.Errorf("the graph's alt text does not count what it draws:\n%s", deps)
+	sites := htmlcheck.Texts(t, drawing, "text.site")
+	if len(sites) == 0 {
+		t.Error("graph.svg names no site in its boxes")
+	}
+	for _, s := range sites {
+		if !strings.HasPrefix(s, "from ") {
+			t.Errorf("a box's site line says %q, not from whom", s)
+		}
+	}
+	alt := htmlcheck.Attr(htmlcheck.One(t, deps, `img[src$="graph.svg"]`), "alt")
+	if !regexp.MustCompile(`^A drawing of \d+ arrows? between \d+ claims?, for \d+ of the \d+ relationships? in the list below`).MatchString(alt) {
+		t.Errorf("the graph's alt text does not count what it draws: %q", alt)
 	}
 	atomDoc := string(readOut(t, out, feed.FeedFile))
 	if n := strings.Count(atomDoc, "<entry>"); n != feed.FeedSize {
@@ -629,10 +576,7 @@ func TestBuildModelPages(t *testing.T) {
 	if head.Updated != statetest.Time || len(head.Entries) == 0 || head.Entries[0].Updated != "2026-09-20T08:00:00Z" {
 		t.Errorf("the feed's updated is %q, want the last refresh's %s; its first entry's %v, want the newest event's", head.Updated, statetest.Time, head.Entries)
 	}
-	tagsPage := page(t, out, "updates/metadata/index.html")
-	if !strings.Contains(tagsPage, "Lantern Lib (fork)") {
-		t.Error("the metadata tag page does not list the fork's events")
-	}
+	htmlcheck.Want(t, parsePage(t, out, "updates/metadata/index.html"), "main li a bdi", "Lantern Lib (fork)")
 }
 
 // TestBuildRefusesInvalidGeneratedJSON: a generated file that breaks its schema fails the

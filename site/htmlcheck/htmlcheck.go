@@ -353,3 +353,41 @@ func Texts(t testing.TB, n *html.Node, sel string) []string {
 	}
 	return out
 }
+
+// Has reports whether the Text of some element under n matching sel holds s. It fails the
+// test when sel matches nothing, so that a check cannot pass on a page that lost the element.
+func Has(t testing.TB, n *html.Node, sel, s string) bool {
+	t.Helper()
+	texts := Texts(t, n, sel)
+	if len(texts) == 0 {
+		t.Fatalf("no element matches %q", sel)
+	}
+	for _, txt := range texts {
+		if strings.Contains(txt, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Want fails the test for each of wants that no element under n matching sel holds in its
+// Text, and when sel matches nothing.
+func Want(t testing.TB, n *html.Node, sel string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !Has(t, n, sel, w) {
+			t.Errorf("no %q element says %q; they say %.300q", sel, w, Texts(t, n, sel))
+		}
+	}
+}
+
+// Lacks fails the test for each of bads that an element under n matching sel holds in its
+// Text, and when sel matches nothing.
+func Lacks(t testing.TB, n *html.Node, sel string, bads ...string) {
+	t.Helper()
+	for _, b := range bads {
+		if Has(t, n, sel, b) {
+			t.Errorf("a %q element says %q", sel, b)
+		}
+	}
+}

@@ -55,3 +55,57 @@ func TestBadSelectors(t *testing.T) {
 		}
 	}
 }
+
+// recorder is a testing.TB that records failures; Fatalf stops the check as FailNow would.
+type recorder struct {
+	testing.TB
+	errors, fatals int
+}
+
+type stopped struct{}
+
+func (r *recorder) Helper()               {}
+func (r *recorder) Errorf(string, ...any) { r.errors++ }
+func (r *recorder) Fatalf(string, ...any) { r.fatals++; panic(stopped{}) }
+
+// run is what check reports to a recorder: its Errorf and Fatalf calls.
+func run(t *testing.T, check func(tb testing.TB)) (errors, fatals int) {
+	r := &recorder{TB: t}
+	func() {
+		defer func() {
+			if v := recover(); v != nil && v != (stopped{}) {
+				panic(v)
+			}
+		}()
+		check(r)
+	}()
+	return r.errors, r.fatals
+}
+
+// TestHasWantLacks: Has, Want and Lacks look only in the elements sel matches, and each
+// fails the test when sel matches nothing, so an empty selection never passes.
+func TestHasWantLacks(t *testing.T) {
+	doc := Parse(t, []byte(page))
+	for _, c := range []struct {
+		name           string
+		check          func(tb testing.TB)
+		errors, fatals int
+	}{
+		{"has", func(tb testing.TB) {
+			if !Has(tb, doc, "h2", "Claims of Site") || Has(tb, doc, "h2", "About") {
+				tb.Errorf("Has")
+			}
+		}, 0, 0},
+		{"has none", func(tb testing.TB) { Has(tb, doc, "table", "x") }, 0, 1},
+		{"want", func(tb testing.TB) { Want(tb, doc, "li", "p", "q") }, 0, 0},
+		{"want missing", func(tb testing.TB) { Want(tb, doc, "li", "p", "About", "r") }, 2, 0},
+		{"want none", func(tb testing.TB) { Want(tb, doc, "table", "x") }, 0, 1},
+		{"lacks", func(tb testing.TB) { Lacks(tb, doc, "nav a", "About", "no") }, 0, 0},
+		{"lacks present", func(tb testing.TB) { Lacks(tb, doc, "nav a", "A", "B", "C") }, 2, 0},
+		{"lacks none", func(tb testing.TB) { Lacks(tb, doc, "table", "x") }, 0, 1},
+	} {
+		if e, f := run(t, c.check); e != c.errors || f != c.fatals {
+			t.Errorf("%s: %d errors and %d fatal, want %d and %d", c.name, e, f, c.errors, c.fatals)
+		}
+	}
+}
