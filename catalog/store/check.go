@@ -18,13 +18,12 @@ import (
 )
 
 // Check verifies every invariant of seeds/state.txt ("Recovery") and returns each broken one,
-// sorted by path then message; it modifies nothing. A reader refuses by Problem.Kind. A record
-// that does not parse is reported once, not again by each record naming it. Events and
-// origin.previous may name a gone claim or site: events outlive their claims.
+// sorted by path then message; it modifies nothing. A record that does not parse is reported
+// once. Events and origin.previous may name a gone claim or site: events outlive their claims.
 func (d *Dir) Check() []Problem { return d.check(false).out }
 
-// check runs every check and sorts the problems. render is the scope a build needs: media/ is
-// not read (a build hashes the images it uses) and the held manifests that pass are kept.
+// check runs every check and sorts the problems. In the render scope media/ is not read and
+// the held manifests that pass are kept.
 func (d *Dir) check(render bool) *checker {
 	c := &checker{d: d, render: render}
 	c.run()
@@ -161,7 +160,7 @@ func (c *checker) optTime(rel, field string, v *string) {
 	}
 }
 
-// readInto reads the record of key (at path(key)) into m, or marks "<what>:<key>" broken.
+// readInto reads the record of key into m, or marks "<what>:<key>" broken.
 func readInto[T any](c *checker, what, key string, path func(string) string, m map[string]T) {
 	var v T
 	if c.read(path(key), &v) {
@@ -196,7 +195,7 @@ func (c *checker) checkSources() {
 		if s.Health != SourceResolved && s.Health != SourceRemoved && s.Problem == nil {
 			c.add(BadValue, rel, "is %s but records no problem", s.Health)
 		}
-		// Its origin lists it: checked from the origin's side, which is written last.
+		// Checked from the origin's side, which is written last.
 		if s.Origin != nil {
 			if c.originMissing(*s.Origin) {
 				c.noOrigin(Dangling, rel, *s.Origin)
@@ -260,8 +259,7 @@ func (c *checker) checkOrigins() {
 }
 
 // checkRemovedSources: a site only removed sources lead to keeps no claim in the catalog
-// (SourceRemoved). A refresh withdraws the claims before it marks the sources removed, so only
-// two refreshes writing one state at once leave this.
+// (SourceRemoved); only two refreshes writing one state at once leave this.
 func (c *checker) checkRemovedSources() {
 	removed := map[string][]string{} // site id -> the removed sources that led there
 	live := map[string]bool{}        // site ids a source not removed leads to

@@ -8,13 +8,12 @@ import (
 )
 
 // CheckLoad is Check and Load in one pass: every problem (sorted) and the records that parsed,
-// with the digests of the held bytes (Snapshot.IndexDigests, ManifestDigests). A caller uses
-// the snapshot only when it tolerates every problem returned, as a refresh does.
+// with the digests of the held bytes. A caller uses the snapshot only when it tolerates every
+// problem returned.
 func (d *Dir) CheckLoad() (*Snapshot, []Problem) { return d.check(false).snapshot() }
 
 // CheckLoadForRender is CheckLoad in the scope a build needs: every invariant but the bytes of
-// media/ (a build hashes each image it uses, MediaProblem), and the held manifests that pass
-// their checks decoded once, for the network model (Snapshot.Manifests).
+// media/, and the held manifests that pass, decoded once (Snapshot.Manifests).
 func (d *Dir) CheckLoadForRender() (*Snapshot, []Problem) { return d.check(true).snapshot() }
 
 // snapshot is what the checker read, as a Snapshot, and the problems it found.

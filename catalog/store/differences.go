@@ -1,8 +1,7 @@
 package store
 
 // Difference is one thing this index keeps about a record that the reference's record has no
-// key for: where it is kept (an own file and key) and the feature it carries. The last two are
-// keys an earlier build wrote in claim records: read, never written.
+// key for: its own file and key, and the feature it carries.
 type Difference struct {
 	Field string // "<own file> <key>", e.g. "ashyams-go/claims/<project>/<site>/claim.json pending_sha256"
 	Why   string // the feature the key carries, one sentence
@@ -16,8 +15,7 @@ const (
 	ownClaim   = OwnDir + "/" + ClaimsDir + "/<project>/<site>/" + ClaimFile
 )
 
-// Differences lists every Difference, in record order (network, source, origin, claim). The
-// operator's docs and the site's about/state page show this list.
+// Differences lists every Difference, in record order. The docs and about/state page show it.
 var Differences = []Difference{
 	{ownNetwork + " health_changes", "The health changes the last refresh saw (a claim going stale or recovering, a site becoming unavailable), so `ashyams diff` and the refresh summary report them; written only when there were any."},
 	{ownNetwork + " interrupted", "Set when the refresh that wrote the state did not finish (a signal, the deadline): when it stopped, why, and what it did not read, so the site says which records the last refresh did not read; absent after a refresh that completed."},

@@ -13,9 +13,8 @@ type batch struct {
 	dirs  map[string]bool // their directories
 }
 
-// OpenBatch returns the state directory at root in batch mode: every write still replaces its
-// file atomically, but is not synced one by one; Sync makes all of them durable at once. A
-// refresh writes this way and syncs before network.json, its commit point.
+// OpenBatch returns the state directory at root in batch mode: writes replace their files
+// atomically but are not synced one by one; Sync makes all of them durable at once.
 func OpenBatch(root string) *Dir {
 	return &Dir{Root: root, batch: &batch{files: map[string]bool{}, dirs: map[string]bool{}}}
 }
@@ -31,9 +30,9 @@ func (d *Dir) wrote(path string) {
 	d.batch.mu.Unlock()
 }
 
-// Sync makes every write of a batch-mode Dir durable (the files' bytes and their renames) and
-// forgets them. On Linux it is one syncfs(2) of the state's file system; elsewhere each written
-// file, then each directory written into, is synced. Outside batch mode there is nothing to do.
+// Sync makes every write of a batch-mode Dir durable and forgets them: on Linux one syncfs(2),
+// elsewhere each written file, then each directory written into. Outside batch mode it does
+// nothing.
 func (d *Dir) Sync() error {
 	if d.batch == nil {
 		return nil

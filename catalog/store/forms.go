@@ -11,13 +11,11 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
-// The forms of the names a state holds: Check refuses a record naming a project, site or event
-// in another form, since the build writes them into paths and fields ("../../tmp/x" is no project).
+// The forms of the names a state holds: the build writes them into paths and fields.
 var (
 	// projectIDForm is the protocol's project id: a lowercase UUID (schemas, $defs uuid).
 	projectIDForm = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-	// nameIDForm is SiteID's and SourceID's output: Slug's letters, digits and single
-	// hyphens, a hyphen, then 8 hex digits; or the 8 digits alone (readableID).
+	// nameIDForm is SiteID's and SourceID's output (readableID).
 	nameIDForm = regexp.MustCompile(`^([a-z0-9]+(-[a-z0-9]+)*-)?[0-9a-f]{8}$`)
 	// eventIDForm is EventID's output: 20 lowercase hex digits.
 	eventIDForm = regexp.MustCompile(`^[0-9a-f]{20}$`)
@@ -26,15 +24,14 @@ var (
 // IsProjectID reports whether s is a project id in the protocol's form (a lowercase UUID).
 func IsProjectID(s string) bool { return projectIDForm.MatchString(s) }
 
-// IsSiteID reports whether s has the form SiteID gives a site (and SourceID a source): a
-// slug of at most maxSlug bytes, a hyphen and 8 hex digits.
+// IsSiteID reports whether s has the form SiteID gives a site (and SourceID a source).
 func IsSiteID(s string) bool { return len(s) <= maxSlug+9 && nameIDForm.MatchString(s) }
 
 // IsEventID reports whether s has the form EventID gives an event.
 func IsEventID(s string) bool { return eventIDForm.MatchString(s) }
 
 // IsWebURL reports whether s is an absolute http or https URL with a host, the only URLs a
-// record holds (the crawler fetches nothing else, and a build links to nothing else).
+// record holds.
 func IsWebURL(s string) bool {
 	if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
 		return false
@@ -72,9 +69,8 @@ var (
 )
 
 // manifestSchemaProblem says how held manifest bytes fail the protocol's manifest schema, ""
-// when they do not. The crawler holds only manifests that passed it, so one that fails was
-// edited. The protocol's other rules are not run: a rule added later must not make every
-// claim's last good data a problem.
+// when they do not. Only the schema: a rule added later must not make every claim's last good
+// data a problem.
 func manifestSchemaProblem(b []byte) string {
 	manifestSchemaOnce.Do(func() {
 		manifestSchema, manifestSchemaErr = schemas.Compile(schemas.FS, schemas.Project)

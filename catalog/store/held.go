@@ -26,7 +26,7 @@ func (c *checker) checkIndex(site string, o Origin) {
 }
 
 // heldMatches reports whether the held bytes at rel, hashing to got, are the recorded or the
-// pending ones; otherwise it reports unrecorded (the record has neither) or mismatch.
+// pending ones; otherwise it reports unrecorded or mismatch.
 func (c *checker) heldMatches(rel, records, field, got, recorded, pending string, unrecorded, mismatch Kind) bool {
 	switch {
 	case recorded == "" && pending == "":
@@ -42,7 +42,7 @@ func (c *checker) heldMatches(rel, records, field, got, recorded, pending string
 }
 
 // checkManifest: the held bytes hash to ingested_sha256 (or pending_sha256) and are a manifest
-// of the claim's project. In the render scope a manifest that passes is kept.
+// of the claim's project.
 func (c *checker) checkManifest(project, site string, cl Claim) {
 	mrel := ManifestPath(project, site)
 	b, err := c.d.ReadBytes(mrel)
@@ -80,7 +80,7 @@ func (c *checker) checkManifest(project, site string, cl Claim) {
 }
 
 // manifest decodes held manifest bytes as the network model does and checks they describe
-// project, reporting (and returning nil) when they do not.
+// project; nil when they do not.
 func (c *checker) manifest(rel, project string, b []byte) *protocol.Manifest {
 	var m protocol.Manifest
 	err := json.Unmarshal(b, &m)

@@ -15,8 +15,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
-// Dir is a state directory rooted at Root (a file system path; "state" in CI, a checkout of
-// the network-state branch).
+// Dir is a state directory rooted at Root, a file system path.
 type Dir struct {
 	Root  string
 	batch *batch // OpenBatch: writes are synced together by Sync
@@ -25,59 +24,51 @@ type Dir struct {
 // Open returns the state directory at root. Nothing is read or created until used.
 func Open(root string) *Dir { return &Dir{Root: root} }
 
-// Path joins rel (slash-separated, relative to the state root) onto the state root, giving a
-// file system path.
+// Path joins rel (slash-separated, relative to the state root) onto the state root.
 func (d *Dir) Path(rel string) string { return filepath.Join(d.Root, filepath.FromSlash(rel)) }
 
 // The record paths below are relative to the state root and slash-separated (seeds/state.txt,
-// "Layout"). They join their arguments as given: callers pass names made by SourceID, SiteID,
-// a claim's project id and EventID.
+// "Layout"); they join their arguments as given.
 
-// SourcePath is "sources/<source>.json", the record of one enrolled URL; source is
-// SourceID(url).
+// SourcePath is "sources/<source>.json"; source is SourceID(url).
 func SourcePath(source string) string { return SourcesDir + "/" + source + ".json" }
 
-// OriginPath is "origins/<site>/origin.json", the record of one site index; site is
-// SiteID(index_url).
+// OriginPath is "origins/<site>/origin.json"; site is SiteID(index_url).
 func OriginPath(site string) string { return OriginsDir + "/" + site + "/" + OriginFile }
 
-// OriginIndexPath is "origins/<site>/dreamweave.json", the site index's last good bytes exactly
-// as served (their SHA-256 is the origin's index_sha256).
+// OriginIndexPath is "origins/<site>/dreamweave.json", the site index's last good bytes as
+// served.
 func OriginIndexPath(site string) string { return OriginsDir + "/" + site + "/" + IndexFile }
 
-// ClaimPath is "claims/<project>/<site>/claim.json", the record of one claim: project is the
-// manifest's project id as the site index lists it, site the origin's SiteID.
+// ClaimPath is "claims/<project>/<site>/claim.json".
 func ClaimPath(project, site string) string {
 	return ClaimsDir + "/" + project + "/" + site + "/" + ClaimFile
 }
 
-// ManifestPath is "claims/<project>/<site>/manifest.json", the claim's last good manifest
-// exactly as served (its SHA-256 is the claim's ingested_sha256).
+// ManifestPath is "claims/<project>/<site>/manifest.json", the claim's last good manifest as
+// served.
 func ManifestPath(project, site string) string {
 	return ClaimsDir + "/" + project + "/" + site + "/" + ManifestFile
 }
 
-// EventPath is "events/<id>.json", one observed transition; id is EventID of its facts.
+// EventPath is "events/<id>.json"; id is EventID of its facts.
 func EventPath(id string) string { return EventsDir + "/" + id + ".json" }
 
-// TempPrefix begins the name of every temporary file WriteBytes creates beside its target
-// (".tmp-<name>-<random digits>"). A file with this prefix is a write that never finished: a
-// refresh killed between creating it and renaming it. Load ignores such files, Check reports
-// them, Tidy removes them.
+// TempPrefix begins the name of every temporary file WriteBytes creates beside its target. A
+// file with this prefix is a write that never finished: Load ignores it, Check reports it,
+// Tidy removes it.
 const TempPrefix = ".tmp-"
 
 // IsTemp reports whether a file name (not a path) is a temporary file of WriteBytes.
 func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
 
-// WriteBytes replaces the file at rel with b atomically: a temp file in the same directory is
-// written, synced and renamed over the target, so an interrupted refresh never leaves a
-// half-written record (SPEC section 3). In batch mode (OpenBatch) the file is not synced here:
-// Sync makes the batch durable at once.
+// WriteBytes replaces the file at rel with b atomically (a synced temp file renamed over it),
+// so an interrupted refresh never leaves a half-written record (SPEC section 3). In batch mode
+// (OpenBatch) Sync makes the files durable at once.
 func (d *Dir) WriteBytes(rel string, b []byte) error {
 	path := d.Path(rel)
 	var err error
-	// A concurrent Remove may take away a directory left empty between MkdirAll and the temp
-	// file's creation: make it again, a few times.
+	// A concurrent Remove may take away a directory left empty before the temp file exists.
 	for range 3 {
 		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
 			err = replace(path, b, 0o644, d.batch == nil)
@@ -93,10 +84,9 @@ func (d *Dir) WriteBytes(rel string, b []byte) error {
 	return nil
 }
 
-// ReplaceFile replaces the file at path with b atomically, as WriteBytes does (a synced temp
-// file beside it, renamed over it), keeping the file's permissions (0644 for a new file): for a
-// hand-edited file outside the state, such as network/sources.toml, which an interrupted write
-// must never leave half written. path's directory must exist.
+// ReplaceFile replaces the file at path with b atomically, as WriteBytes does, keeping its
+// permissions (0644 for a new file): for a hand-edited file outside the state such as
+// network/sources.toml. path's directory must exist.
 func ReplaceFile(path string, b []byte) error {
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
@@ -108,8 +98,8 @@ func ReplaceFile(path string, b []byte) error {
 	return nil
 }
 
-// replace writes b to a temp file beside path (TempPrefix), syncs it when sync is set, gives it
-// mode and renames it over path. On failure the temp file is removed and path is untouched.
+// replace writes b to a temp file beside path, syncs it when sync is set, and renames it over
+// path. On failure path is untouched.
 func replace(path string, b []byte, mode os.FileMode, sync bool) error {
 	f, err := os.CreateTemp(filepath.Dir(path), TempPrefix+filepath.Base(path)+"-*")
 	if err != nil {
@@ -136,8 +126,8 @@ func replace(path string, b []byte, mode os.FileMode, sync bool) error {
 	return nil
 }
 
-// Remove deletes the file at rel, a record's own file, and the directories they leave empty;
-// a missing file is no error, so a refresh cut short removes the rest next time.
+// Remove deletes the file at rel, its own file, and the directories they leave empty; a
+// missing file is no error.
 func (d *Dir) Remove(rel string) error {
 	if ownRel, ok := OwnPath(rel); ok {
 		if err := d.remove(ownRel); err != nil {
@@ -147,14 +137,13 @@ func (d *Dir) Remove(rel string) error {
 	return d.remove(rel)
 }
 
-// remove deletes the one file at rel and the directories it leaves empty (Remove).
+// remove deletes the one file at rel and the directories it leaves empty.
 func (d *Dir) remove(rel string) error {
 	if err := os.Remove(d.Path(rel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", rel, err)
 	}
 	if strings.HasPrefix(rel, OwnDir+"/") {
-		// Own files come and go with a pending write; their empty directories stay (Git
-		// keeps none, nothing reads them), so no concurrent write loses its directory.
+		// Own directories stay when empty, so no concurrent write loses its directory.
 		return nil
 	}
 	for dir := path.Dir(rel); strings.Contains(dir, "/"); dir = path.Dir(dir) {
@@ -163,15 +152,15 @@ func (d *Dir) remove(rel string) error {
 			return nil
 		}
 		if os.Remove(d.Path(dir)) != nil {
-			return nil // gone already, or a concurrent write put a file in it: either way, done
+			return nil // gone, or a concurrent write put a file in it
 		}
 	}
 	return nil
 }
 
-// MarshalRecord is the canonical encoding of a record, the reference's style (FORMATS section
-// 1.9, serde_json's pretty printer): two-space indent, keys in struct order, raw UTF-8 (U+2028
-// and U+2029 included), no HTML or "/" escaping, one trailing newline.
+// MarshalRecord is the canonical encoding of a record, serde_json's pretty style (FORMATS
+// section 1.9): two-space indent, keys in struct order, raw UTF-8, no HTML or "/" escaping,
+// one trailing newline.
 func MarshalRecord(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -183,8 +172,8 @@ func MarshalRecord(v any) ([]byte, error) {
 	return unescapeLineSeparators(buf.Bytes()), nil
 }
 
-// unescapeLineSeparators turns encoding/json's `\u2028` and `\u2029` back into the raw characters,
-// as serde_json writes them; the text `\\u2028` stays.
+// unescapeLineSeparators turns encoding/json's `\u2028` and `\u2029` back into the raw
+// characters, as serde_json writes them.
 func unescapeLineSeparators(b []byte) []byte {
 	if !bytes.Contains(b, []byte(`\u202`)) {
 		return b
@@ -206,10 +195,8 @@ func unescapeLineSeparators(b []byte) []byte {
 	return out
 }
 
-// WriteJSON writes v at rel as a canonical record (MarshalRecord), atomically, with its own
-// file (RecordFiles: for a Network, Source, Origin or Claim, what the reference's record has no
-// key for goes to OwnPath(rel), or that file is removed when there is nothing). A file that
-// already holds exactly its bytes is left untouched.
+// WriteJSON writes v at rel as a canonical record, atomically, with its own file (RecordFiles).
+// A file that already holds exactly its bytes is left untouched.
 func (d *Dir) WriteJSON(rel string, v any) error {
 	files, err := RecordFiles(rel, v)
 	if err != nil {
@@ -234,9 +221,8 @@ func (d *Dir) WriteJSON(rel string, v any) error {
 	return nil
 }
 
-// WriteEvent records e under events/<id>.json and reports written true; an id already on disk
-// is left as it is and written is false, so a crawl re-run (or a later transition with exactly
-// the same facts, EventID) records nothing twice. Callers count only written events.
+// WriteEvent records e under EventPath; an id already on disk is left as it is and written is
+// false, so a re-run records nothing twice.
 func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 	rel := EventPath(e.ID)
 	if _, err := os.Stat(d.Path(rel)); err == nil {
@@ -247,9 +233,8 @@ func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 	return true, d.WriteJSON(rel, e)
 }
 
-// ReadJSON decodes the record at rel into v with what its own file adds (DecodeRecord). Unknown
-// fields are an error naming the path. Both files are read bounded, never through a symbolic
-// link (ErrNotRegular, ErrTooLarge).
+// ReadJSON decodes the record at rel into v with what its own file adds (DecodeRecord).
+// Unknown fields are an error naming the path. Reads are bounded and follow no symbolic link.
 func (d *Dir) ReadJSON(rel string, v any) error {
 	b, err := d.readFile(rel, MaxRecordBytes)
 	if err != nil {
@@ -265,21 +250,18 @@ func (d *Dir) ReadJSON(rel string, v any) error {
 	return DecodeRecord(rel, b, ownB, v)
 }
 
-// ReadBytes returns the held file at rel (a manifest, a site index, a cached image): a regular
-// file reached through no symbolic link, at most MaxHeldBytes (else the error is
-// ErrNotRegular or ErrTooLarge).
+// ReadBytes returns the held file at rel (a manifest, a site index, a cached image), a
+// regular file of at most MaxHeldBytes (else ErrNotRegular or ErrTooLarge).
 func (d *Dir) ReadBytes(rel string) ([]byte, error) { return d.readFile(rel, MaxHeldBytes) }
 
-// Exists reports whether rel exists, as whatever it is (a symbolic link exists even when it
-// leads nowhere; reading it says what it is).
+// Exists reports whether rel exists, as whatever it is (a dangling symbolic link exists).
 func (d *Dir) Exists(rel string) bool {
 	_, err := d.lstatBelow(rel)
 	return err == nil
 }
 
-// list returns the sorted names in dir (relative) of directories (wantDir) or files, skipping
-// names that begin with "." (temporary files of interrupted writes, Git's files); a missing
-// dir is empty.
+// list returns the sorted names in dir of directories (wantDir) or files, skipping names that
+// begin with "."; a missing dir is empty.
 func (d *Dir) list(rel string, wantDir bool) ([]string, error) {
 	ents, err := os.ReadDir(d.Path(rel))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -305,9 +287,9 @@ type ClaimRecord struct {
 	Dir string // claims/<project>/<site>, slash-separated
 }
 
-// Snapshot is everything the state holds except manifest and index bytes, which are read on
-// demand (Dir.ReadBytes with ManifestPath / OriginIndexPath). Sorted: sources by file name,
-// origins by id, claims by project then site, events by observed_at then id.
+// Snapshot is everything the state holds except manifest and index bytes, read on demand.
+// Sorted: sources by file name, origins by id, claims by project then site, events by
+// observed_at then id.
 type Snapshot struct {
 	Network     *Network // nil when network.json is absent (no refresh has run)
 	Sources     []Source
@@ -315,18 +297,17 @@ type Snapshot struct {
 	Origins     []Origin
 	Claims      []ClaimRecord
 	Events      []Event
-	// IndexDigests and ManifestDigests are the SHA-256 of the held bytes by site id and by claim
+	// IndexDigests and ManifestDigests are the SHA-256 of the held bytes by site id and claim
 	// directory; only CheckLoad fills them.
 	IndexDigests    map[string]string
 	ManifestDigests map[string]string
-	// Manifests are the held manifests that passed every check, decoded, by claim directory.
-	// Only CheckLoadForRender fills it, so the network model reads each manifest once.
+	// Manifests are the held manifests that passed every check, by claim directory; only
+	// CheckLoadForRender fills it.
 	Manifests map[string]*protocol.Manifest
 }
 
 // Load reads every record; one that does not parse is an error naming its path. What an
-// interrupted write left (temporary files, directories holding nothing else) is skipped: Check
-// reports it, Tidy removes it.
+// interrupted write left is skipped.
 func (d *Dir) Load() (*Snapshot, error) {
 	s := &Snapshot{}
 	if d.Exists(NetworkFile) {
@@ -380,7 +361,7 @@ func (d *Dir) Load() (*Snapshot, error) {
 	return s, nil
 }
 
-// readRecords reads every .json file in dir, in name order, and returns them with their names.
+// readRecords reads every .json file in dir, in name order, with their names.
 func readRecords[T any](d *Dir, dir string) ([]T, []string, error) {
 	files, err := d.list(dir, false)
 	if err != nil {
@@ -411,8 +392,8 @@ func sortEvents(es []Event) {
 	})
 }
 
-// onlyLeftovers reports whether the directory rel holds nothing but temporary files (or
-// nothing at all). An unreadable directory is not a leftover: reading it reports the error.
+// onlyLeftovers reports whether the directory rel holds nothing but temporary files. An
+// unreadable directory is not a leftover.
 func (d *Dir) onlyLeftovers(rel string) bool {
 	ents, err := os.ReadDir(d.Path(rel))
 	if err != nil {
@@ -426,11 +407,10 @@ func (d *Dir) onlyLeftovers(rel string) bool {
 	return true
 }
 
-// Tidy removes what interrupted writes left, so a killed refresh does not leave the state
-// failing Check: every temporary file (Git's directories excepted), every own file whose record
-// is gone (the reference's save does not know OwnDir), then every empty site and claim
-// directory. Records are never touched. Only the state's one writer may call it (a refresh does,
-// first). It returns the removed paths, slash-separated and sorted.
+// Tidy removes what interrupted writes left: every temporary file (Git's directories
+// excepted), every own file whose record is gone, then every empty site and claim directory.
+// Records are never touched. Only the state's one writer may call it. It returns the removed
+// paths, sorted.
 func (d *Dir) Tidy() ([]string, error) {
 	var removed []string
 	err := filepath.WalkDir(d.Root, func(p string, e fs.DirEntry, err error) error {
@@ -493,8 +473,7 @@ func (d *Dir) Tidy() ([]string, error) {
 	return removed, nil
 }
 
-// orphanOwn reports whether rel is an own file (under OwnDir, its README aside) whose record
-// is gone: the reference's save removed a source, site or claim this index kept more about.
+// orphanOwn reports whether rel is an own file (its README aside) whose record is gone.
 func (d *Dir) orphanOwn(rel string) bool {
 	record, ok := strings.CutPrefix(rel, OwnDir+"/")
 	if !ok || rel == OwnReadmePath {

@@ -8,10 +8,9 @@ import (
 	"slices"
 )
 
-// MarshalLarge is MarshalRecord(v), byte for byte, for a struct whose fields hold long lists
-// (the catalog's claims): each list is encoded element by element through one encoder, so no
-// copy of the whole document is held more than once. Any v but a struct of exported, plainly
-// tagged, non-embedded fields goes through MarshalRecord.
+// MarshalLarge is MarshalRecord(v), byte for byte, encoding each long list of a struct (the
+// catalog's claims) element by element so that no copy of the whole document is held twice.
+// Any v but a struct of plainly tagged exported fields goes through MarshalRecord.
 func MarshalLarge(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	names, ok := largeFields(rv)
@@ -39,8 +38,7 @@ var (
 )
 
 // largeFields are the JSON names of rv's fields, or false when rv is not a struct MarshalLarge
-// writes itself (one that marshals itself, has no field, or has a field that is unexported,
-// embedded, untagged, tagged with an option or named twice).
+// writes itself.
 func largeFields(rv reflect.Value) ([]string, bool) {
 	t := rv.Type()
 	if rv.Kind() != reflect.Struct || rv.NumField() == 0 || t.Implements(marshalerType) || t.Implements(textMarshalerType) {
@@ -59,8 +57,7 @@ func largeFields(rv reflect.Value) ([]string, bool) {
 	return names, true
 }
 
-// plainName is a JSON name encoding/json writes as it is: lowercase ASCII letters, digits
-// and underscores, and no tag option.
+// plainName is a JSON name encoding/json writes as it is, with no tag option.
 func plainName(s string) bool {
 	for _, c := range []byte(s) {
 		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
@@ -96,8 +93,8 @@ func (l *largeEncoder) value(v reflect.Value, prefix string) error {
 	return nil
 }
 
-// field appends a top-level field's value: a non-empty list (not bytes, not a self-marshaling
-// type) element by element, by address as encoding/json reaches them; anything else whole.
+// field appends a top-level field's value: a non-empty list element by element, anything else
+// whole.
 func (l *largeEncoder) field(f reflect.Value) error {
 	if t := f.Type(); f.Kind() != reflect.Slice || f.Len() == 0 || t.Elem().Kind() == reflect.Uint8 ||
 		t.Implements(marshalerType) || t.Implements(textMarshalerType) {
@@ -118,8 +115,7 @@ func (l *largeEncoder) field(f reflect.Value) error {
 			smallest = size
 		}
 		if k := min(n, 16); j == k-1 && n > k {
-			// Room for the rest at the smallest of the first elements' sizes, and a quarter
-			// more: one long element among them (a publisher's) must not size the rest.
+			// Size the rest by the smallest first element: one long element must not.
 			l.out = slices.Grow(l.out, (smallest+1)*(n-k)*5/4)
 		}
 	}

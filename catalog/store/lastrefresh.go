@@ -1,10 +1,9 @@
 package store
 
 // LastRefreshEvents splits the events observed at network.json's observed_at into the last
-// refresh's and those an earlier refresh started in the same second recorded (times have
-// one-second resolution); both nil when no refresh has run. An event is set aside when the last
-// refresh's records contradict it: observed, restored or withdrawn without the matching entry in
-// health_changes; changed when the claim holds another digest than its after.
+// refresh's and those an earlier refresh in the same second recorded; both nil before any
+// refresh. An event is set aside when the last refresh's records contradict it (no matching
+// health change, or the claim holds another digest than its after).
 func (s *Snapshot) LastRefreshEvents() (last, earlier []Event) {
 	if s.Network == nil {
 		return nil, nil

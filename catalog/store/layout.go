@@ -15,8 +15,7 @@ func (c *checker) stray(rel string) {
 	c.add(Stray, rel, "is not part of the state layout (seeds/state.txt, \"Layout\")")
 }
 
-// entries lists the directory rel (every name, sorted), reporting a problem when it cannot be
-// read; a missing directory is empty.
+// entries lists the directory rel, sorted; a missing directory is empty.
 func (c *checker) entries(rel string) []fs.DirEntry {
 	ents, err := os.ReadDir(c.d.Path(rel))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -67,8 +66,8 @@ func (c *checker) scan() {
 	}
 }
 
-// files lists the regular files in dir ending in ext (any name when ext is ""), or its
-// directories when ext is "/", reporting leftovers and anything else as stray.
+// files lists the regular files in dir ending in ext (any when ""), or its directories when
+// ext is "/", reporting leftovers and anything else as stray.
 func (c *checker) files(dir, ext string) []string {
 	var out []string
 	wantDir := ext == "/"
@@ -87,8 +86,8 @@ func (c *checker) files(dir, ext string) []string {
 	return out
 }
 
-// notDirOrFile reports an entry that is neither a directory nor a regular file (a link, a
-// device, a pipe), for names the layout gives directories; a file's is reported when read.
+// notDirOrFile reports an entry that is neither a directory nor a regular file, for names the
+// layout gives directories.
 func (c *checker) notDirOrFile(rel string, e fs.DirEntry) bool {
 	if t := e.Type(); t.IsDir() || t.IsRegular() {
 		return false
@@ -97,15 +96,13 @@ func (c *checker) notDirOrFile(rel string, e fs.DirEntry) bool {
 	return true
 }
 
-// leftoverDir reports an empty directory, which only an interrupted write leaves (Git keeps
-// none).
+// leftoverDir reports an empty directory, which only an interrupted write leaves.
 func (c *checker) leftoverDir(rel string) {
 	c.out = append(c.out, Problem{Path: rel + "/", Kind: Leftover, Message: "holds no record: " + LeftoverMessage})
 }
 
 // recordDir checks a directory holding one record file and optionally its bytes file, and
-// reports whether the record is there. Without it, an empty directory is a leftover and one
-// holding anything else is missing its record.
+// reports whether the record is there.
 func (c *checker) recordDir(dir, record, bytesFile string) bool {
 	has, other := false, false
 	ents := c.entries(dir)

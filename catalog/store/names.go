@@ -11,22 +11,21 @@ import (
 )
 
 // CanonicalURL is the one spelling of an http(s) URL used to name and compare site indexes and
-// enrolled URLs (RFC 3986 sections 6.2.2, 6.2.3 and 5.2.4): scheme and host lowercased, an IDN
-// host as punycode, a host's trailing dot and a default port dropped, %-escapes uppercased and
-// unreserved ones decoded, dot segments removed. Everything else, the fragment included, is kept
-// as published. A URL that does not parse or has no host, or a host IDNA cannot map, is returned
-// (lowercased) as is; a canonical URL is returned byte for byte, so no record is renamed.
+// enrolled URLs (RFC 3986 sections 6.2.2, 6.2.3 and 5.2.4): scheme and host lowercased, IDN as
+// punycode, trailing dots and a default port dropped, %-escapes normalized, dot segments
+// removed; the rest kept as published. A URL with no host, or one IDNA cannot map, is returned
+// lowercased; a canonical URL is returned byte for byte.
 func CanonicalURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || u.Opaque != "" || u.User != nil || strings.Contains(u.Host, "%") {
-		return raw // not a URL this index fetches: nothing to canonicalize
+		return raw
 	}
 	scheme := strings.ToLower(u.Scheme)
 	host, port := u.Hostname(), u.Port()
 	if strings.HasSuffix(u.Host, ":") { // "h:" is an empty port: the default
 		port = ""
 	}
-	// "h.." is no other host than "h." either: every trailing dot goes (idempotent).
+	// Every trailing dot goes, so the result is idempotent.
 	host = strings.TrimRight(strings.ToLower(host), ".")
 	if strings.Contains(host, ":") { // an IPv6 literal
 		host = "[" + host + "]"
@@ -41,7 +40,6 @@ func CanonicalURL(raw string) string {
 	if port != "" {
 		host += ":" + port
 	}
-	// Only the spellings above change; the rest is kept byte for byte.
 	rest := raw[strings.Index(raw, "//")+2:]
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
 		rest = rest[i:]
@@ -63,9 +61,8 @@ func CanonicalURL(raw string) string {
 	return out
 }
 
-// normalizeEscapes uppercases the hex digits of every %-escape in s and decodes the escapes of
-// unreserved characters (RFC 3986 sections 6.2.2.1 and 6.2.2.2). A "%" not followed by two hex
-// digits is left as it is.
+// normalizeEscapes uppercases every %-escape's hex digits and decodes the escapes of
+// unreserved characters (RFC 3986 sections 6.2.2.1 and 6.2.2.2).
 func normalizeEscapes(s string) string {
 	if !strings.Contains(s, "%") {
 		return s
@@ -95,9 +92,8 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-// removeDotSegments is RFC 3986 section 5.2.4 for an absolute (or empty) path: "." segments
-// dropped, ".." removing the segment before it (never above the root); a final "." or ".."
-// leaves a final "/". Empty segments ("//") are kept.
+// removeDotSegments is RFC 3986 section 5.2.4 for an absolute (or empty) path; empty segments
+// are kept.
 func removeDotSegments(p string) string {
 	if !strings.Contains(p, ".") {
 		return p
@@ -123,14 +119,12 @@ func removeDotSegments(p string) string {
 	return strings.Join(out, "/")
 }
 
-// maxSlug bounds the readable part of a name: the reference index cuts it at 56 characters.
+// maxSlug bounds the readable part of a name, as the reference index does.
 const maxSlug = 56
 
-// SiteID names a site by its canonical index URL, the reference's rule (FORMATS section 1.8):
-// Slug of the host (no port) and the index's directory, "-", and 8 hex digits of the SHA-256 of
-// the WHATWG serialization (parseWHATWG):
-// https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave.json gives
-// "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8" (seeds/state.txt, "Names").
+// SiteID names a site by its canonical index URL (FORMATS section 1.8): Slug of the host and
+// the index's directory, "-", and 8 hex digits of the SHA-256 of the WHATWG serialization;
+// e.g. "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8" (seeds/state.txt, "Names").
 func SiteID(indexURL string) string {
 	u, ok := parseWHATWG(indexURL)
 	if !ok {
@@ -143,11 +137,8 @@ func SiteID(indexURL string) string {
 	return readableID(u.hostname+dir, u.String())
 }
 
-// SourceID names a source file by the enrolled URL, the reference's rule (FORMATS section 1.8):
-// Slug of the host (no port) and path, "-", and 8 hex digits of the SHA-256 of the WHATWG
-// serialization: https://dreamweave-mp.github.io/DreamWeave-Mod-Template/ gives
-// "dreamweave-mp-github-io-dreamweave-mod-template-1d2d6801". A final "dreamweave.json" stays
-// in the readable part.
+// SourceID names a source file by the enrolled URL (FORMATS section 1.8): Slug of the host and
+// path, "-", and 8 hex digits of the SHA-256 of the WHATWG serialization.
 func SourceID(enrolledURL string) string {
 	u, ok := parseWHATWG(enrolledURL)
 	if !ok {
@@ -156,8 +147,8 @@ func SourceID(enrolledURL string) string {
 	return readableID(u.hostname+u.path, u.String())
 }
 
-// readableID is Slug(readable), "-" and the first 8 hex digits of SHA-256(hashed); the digits
-// alone when the slug is empty.
+// readableID is Slug(readable), "-" and 8 hex digits of SHA-256(hashed); the digits alone when
+// the slug is empty.
 func readableID(readable, hashed string) string {
 	sum := sha256.Sum256([]byte(hashed))
 	h := hex.EncodeToString(sum[:])[:8]
@@ -168,9 +159,8 @@ func readableID(readable, hashed string) string {
 	return s + "-" + h
 }
 
-// Slug keeps each ASCII letter and digit of s, lowercased, and turns every other byte into
-// "-", runs of them into one, trimmed at both ends; longer than 56 bytes, it is cut at 56 and
-// trimmed again (the reference index's readable_id, FORMATS section 1.8).
+// Slug keeps each ASCII letter and digit of s, lowercased, turns every run of other bytes into
+// one "-", trims both ends, and cuts at maxSlug (FORMATS section 1.8).
 func Slug(s string) string {
 	var b strings.Builder
 	dash := false
@@ -203,8 +193,7 @@ type whatwgURL struct {
 	hasQuery, hasFragment                                   bool
 }
 
-// String is the serialization: scheme "://" [userinfo "@"] host [":" port] path ["?" query]
-// ["#" fragment].
+// String is the WHATWG serialization.
 func (u whatwgURL) String() string {
 	var b strings.Builder
 	b.WriteString(u.scheme + "://")
@@ -225,10 +214,8 @@ func (u whatwgURL) String() string {
 	return b.String()
 }
 
-// parseWHATWG reads an http(s) URL as the reference's url crate does (WHATWG): scheme and host
-// lowercased, an IDN host in punycode, the default port dropped, an empty path "/", dot
-// segments removed, characters a path may not hold percent-encoded, the rest as written. False
-// for a URL that does not parse or has no host.
+// parseWHATWG reads an http(s) URL as the reference's url crate does (WHATWG); false for a URL
+// that does not parse or has no host.
 func parseWHATWG(raw string) (whatwgURL, bool) {
 	p, err := url.Parse(raw)
 	if err != nil || p.Host == "" || p.Opaque != "" {

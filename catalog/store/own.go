@@ -11,14 +11,13 @@ import (
 )
 
 // OwnDir holds what this index keeps about a record beyond the reference index's keys
-// (FORMATS sections 1.1-1.6), so every record stays in the reference's exact shape; the
-// reference neither reads nor prunes it. Each own file sits at its record's path below OwnDir
-// (OwnPath) and holds the SHA-256 of the record bytes it was written beside (record_sha256):
-// once the record changes, the own file is stale and reads as nothing. Losing it loses only
-// conveniences, which the next refresh rebuilds (OwnReadme).
+// (FORMATS sections 1.1-1.6), so every record keeps the reference's exact shape. Each own file
+// sits at its record's path below OwnDir and holds the SHA-256 of the record bytes it was
+// written beside: once the record changes, it reads as nothing. Losing it loses only
+// conveniences the next refresh rebuilds.
 const OwnDir = "ashyams-go"
 
-// OwnReadmePath is the README of OwnDir, rewritten by every refresh (with network.json).
+// OwnReadmePath is the README of OwnDir, rewritten by every refresh.
 const OwnReadmePath = OwnDir + "/README.md"
 
 // OwnReadme is the fixed text of OwnReadmePath.
@@ -37,8 +36,7 @@ interruption record, remembered card-image refusals (tried again), pending-write
 structured findings. The next refresh by AsHyAmS-go rebuilds them.
 `
 
-// OwnPath is the own file of the record at rel (OwnDir + "/" + rel), and whether rel is a
-// record that has one: network.json, a source, an origin or a claim.
+// OwnPath is the own file of the record at rel, and whether rel is a record that has one.
 func OwnPath(rel string) (string, bool) {
 	parts := strings.Split(rel, "/")
 	switch {
@@ -52,9 +50,8 @@ func OwnPath(rel string) (string, bool) {
 }
 
 // Finding is one problem a read found: Kind (a protocol rule or JSON Schema keyword, or the
-// health of a failed read), At (a JSON pointer, "" for the document), the index's Words with a
-// slot "{n}" (protocol.ForSlots) where they quote Quotes[n-1]. Every finding of a read is kept
-// in order in its record's own file, beside the record's one problem string.
+// health of a failed read), At (a JSON pointer, "" for the document), and Words with a slot
+// "{n}" (protocol.ForSlots) where they quote Quotes[n-1].
 type Finding struct {
 	Kind   string   `json:"kind"`
 	At     string   `json:"at,omitempty"`
@@ -74,8 +71,7 @@ func FindingsOf(fs []protocol.Finding) []Finding {
 	return out
 }
 
-// Quoting is a finding of kind whose words are text with each occurrence of a known value
-// (a URL, a digest) made a slot; a value that does not occur is not quoted.
+// Quoting is a finding of kind whose text has each occurrence of a value made a slot.
 func Quoting(kind, text string, values ...string) Finding {
 	f := Finding{Kind: kind}
 	var b strings.Builder
@@ -98,8 +94,8 @@ func Quoting(kind, text string, values ...string) Finding {
 	return f
 }
 
-// Segments splits the words into the index's text and each quotation at its slot (quoted[i]
-// true); a slot with no quotation is dropped.
+// Segments splits the words into text and quotations (quoted[i] true); a slot with no
+// quotation is dropped.
 func (f Finding) Segments() (segs []string, quoted []bool) {
 	protocol.ForSlots(f.Words, func(text string, n int) {
 		if text != "" {
@@ -192,16 +188,14 @@ func own(v any) (o any, ok bool) {
 	return nil, false
 }
 
-// File is one file a write puts in the state: its path relative to the root and its bytes;
-// nil Bytes means the file is removed (an own file with nothing left to say).
+// File is one file a write puts in the state, relative to the root; nil Bytes removes it.
 type File struct {
 	Rel   string
 	Bytes []byte
 }
 
-// RecordFiles encodes v for rel: the record (MarshalRecord) and, for a Network, Source, Origin
-// or Claim, its own file bound to those bytes, or its removal when v keeps nothing more; with
-// network.json, OwnReadmePath. Dir.WriteJSON writes them in order, the record first.
+// RecordFiles encodes v for rel: the record (MarshalRecord), then for a type with an own file
+// that file bound to the record's bytes, or its removal; with network.json, OwnReadmePath.
 func RecordFiles(rel string, v any) ([]File, error) {
 	b, err := MarshalRecord(v)
 	if err != nil {
@@ -256,10 +250,8 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
-// DecodeRecord decodes the record bytes rec read at rel into v, strictly (unknown fields and
-// trailing data are errors), then, when v is a *Network, *Source, *Origin or *Claim and ownB
-// (its own file's bytes, nil when there is none) is bound to rec, what the own file adds. A
-// stale own file (bound to other record bytes) adds nothing.
+// DecodeRecord decodes the record bytes rec read at rel into v strictly, then what its own
+// file ownB (nil when none) adds when bound to rec; a stale own file adds nothing.
 func DecodeRecord(rel string, rec, ownB []byte, v any) error {
 	if err := decodeStrict(rec, v); err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
@@ -274,11 +266,9 @@ func DecodeRecord(rel string, rec, ownB []byte, v any) error {
 	return nil
 }
 
-// Migrate rewrites in the current format each record among ps (Check's Unreadable problems)
-// that an earlier build of this index wrote with its own keys inside it (FORMATS section 4):
-// the record in the reference's shape, those keys in its own file. A refresh calls it when the
-// state fails Check, then checks again. It returns the rewritten paths; a record holding any
-// other unknown key is left as it is.
+// Migrate rewrites each record among ps (Check's Unreadable problems) that an earlier build
+// wrote with its own keys inside it (FORMATS section 4) in the reference's shape, those keys
+// in its own file. It returns the rewritten paths; a record with any other unknown key stays.
 func (d *Dir) Migrate(ps []Problem) ([]string, error) {
 	var done []string
 	for _, p := range ps {
@@ -296,9 +286,8 @@ func (d *Dir) Migrate(ps []Problem) ([]string, error) {
 	return done, nil
 }
 
-// migrate decodes the record rec at rel with the keys an earlier build kept inside it read
-// as its own file's (a claim's rejected.health and media.definitive as rejected_health and
-// media_definitive); nil when rec holds none of them or does not then decode strictly.
+// migrate decodes rec with the keys an earlier build kept inside it read as its own file's;
+// nil when it holds none of them or does not then decode strictly.
 func migrate(rel string, rec []byte) any {
 	var m map[string]json.RawMessage
 	if _, ok := OwnPath(rel); !ok || json.Unmarshal(rec, &m) != nil {
@@ -343,7 +332,7 @@ func migrate(rel string, rec []byte) any {
 	return v
 }
 
-// applyOwn decodes an own file and, when it is bound to the record digest sum, sets it on v.
+// applyOwn decodes an own file and, when bound to the record digest sum, sets it on v.
 func applyOwn(b []byte, sum string, v any) error {
 	switch r := v.(type) {
 	case *Network:

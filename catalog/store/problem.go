@@ -8,7 +8,7 @@ import (
 
 // Problem is one broken invariant of the state: the record's path (slash-separated, "" for the
 // state itself), its Kind and what is wrong, in words. Check is the one place that words an
-// invariant; each reader refuses the kinds that matter to it.
+// invariant.
 type Problem struct {
 	Path    string
 	Kind    Kind
@@ -31,41 +31,39 @@ const (
 	// NoState: the state directory is missing, cannot be read or is not a directory.
 	NoState Kind = iota + 1
 	// Leftover: a temporary file, or a directory holding nothing else, that an interrupted
-	// write left behind. Not a contradiction: Load ignores it and Tidy removes it.
+	// write left. Load ignores it and Tidy removes it.
 	Leftover
 	// Stray: a name that is not part of the layout (seeds/state.txt, "Layout").
 	Stray
-	// Unreadable: a record that is missing, cannot be read or does not parse (unknown fields
-	// and trailing data included), or a directory that cannot be listed.
+	// Unreadable: a record that is missing, cannot be read or does not parse, or a directory
+	// that cannot be listed.
 	Unreadable
-	// BadValue: a field outside its form: a time that is not TimeFormat, a digest that is not
-	// SHA-256 hex, network.json's format or crawler, a media path outside media/, a health
-	// that records no problem, an event kind; or network.json missing beside records.
+	// BadValue: a field outside its form (a time, a digest, network.json's format or crawler,
+	// a media path, a health that records no problem, an event kind), or network.json missing
+	// beside records.
 	BadValue
 	// HealthWord: a health written as the words of the seeds/state.txt table instead of its
-	// token ("invalid publication" for "invalid"). The network model reads it as the token.
+	// token. The network model reads it as the token.
 	HealthWord
 	// UnknownHealth: a health that is neither a token nor the words of one.
 	UnknownHealth
-	// Misnamed: a name its facts do not give: a source file that is not SourceID(url), a site
-	// directory that is not SiteID(index_url), an entry id that is not the claim's project.
+	// Misnamed: a name its facts do not give (a source file, a site directory, an entry id).
 	Misnamed
 	// Misplaced: a record whose own id, project or origin is not the directory it sits in.
 	Misplaced
 	// NoOrigin: a claim whose site has no origin record.
 	NoOrigin
-	// Dangling: any other reference that does not resolve: a source's origin, an origin's
-	// sources (each must exist and lead back), claim.moved_to and moved_from.
+	// Dangling: any other reference that does not resolve (a source's origin, an origin's
+	// sources, claim.moved_to and moved_from).
 	Dangling
-	// TrailMismatch: a resolved source whose discovery trail never reached its origin's
-	// index_url.
+	// TrailMismatch: a resolved source whose trail never reached its origin's index_url.
 	TrailMismatch
 	// Unwithdrawn: a claim still in the catalog whose site only removed sources led to.
 	Unwithdrawn
 	// IndexMissing: origin.json records index_sha256 but dreamweave.json is missing.
 	IndexMissing
 	// IndexDigest: the held dreamweave.json hashes to neither index_sha256 nor
-	// pending_sha256, or is held while origin.json records no digest.
+	// pending_sha256, or is held with no digest recorded.
 	IndexDigest
 	// ManifestMissing: claim.json records ingested_sha256 but manifest.json is missing.
 	ManifestMissing
@@ -74,19 +72,17 @@ const (
 	ManifestDigest
 	// ManifestUnrecorded: manifest.json is held while claim.json records no digest for it.
 	ManifestUnrecorded
-	// ManifestContent: the held manifest.json is not a project manifest (it does not parse,
-	// names another document) or describes another project than the claim's.
+	// ManifestContent: the held manifest.json is not a manifest of the claim's project.
 	ManifestContent
 	// StaleCurrent: a current claim holding another manifest than the advertised one, with no
-	// pending_sha256 to explain it.
+	// pending_sha256.
 	StaleCurrent
 	// EventIDMismatch: an event id that is not EventID of its own facts.
 	EventIDMismatch
 	// EventMisnamed: an event file whose name is not its id.
 	EventMisnamed
-	// MediaMissing: a cached image a claim names that media/ lacks. Images are binary and may
-	// be left out of a copy of the state: a refresh fetches it again, or records on the claim
-	// why it could not.
+	// MediaMissing: a cached image a claim names that media/ lacks; a copy of the state may
+	// leave images out, and a refresh fetches them again.
 	MediaMissing
 	// MediaDigest: a file in media/ whose bytes do not hash to its name.
 	MediaDigest
@@ -103,8 +99,7 @@ var kindNames = [...]string{
 	MediaMissing: "media-missing", MediaDigest: "media-digest",
 }
 
-// String is the kind's short name ("manifest-digest"), for tests and logs; "kind(N)" for a
-// value that is not one of the constants.
+// String is the kind's short name ("manifest-digest"); "kind(N)" for an unknown value.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]
@@ -116,8 +111,7 @@ func (k Kind) String() string {
 const LeftoverMessage = "leftover from an interrupted write (a refresh stopped before renaming it into place); the next `ashyams refresh` removes it"
 
 // MediaProblem returns the digest of the cached image b at rel, and a MediaDigest Problem when
-// the file's name gives another. Check calls it for every file in media/, a build for each image
-// it uses.
+// the file's name gives another.
 func MediaProblem(rel string, b []byte) (string, *Problem) {
 	got := Digest(b)
 	if stem, _, _ := strings.Cut(path.Base(rel), "."); got != stem {

@@ -12,28 +12,26 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
-// MaxRecordBytes bounds a record: it repeats at most two documents (an event's before and
-// after), indented, so four documents' worth; a hostile state cannot make a reader hold more.
+// MaxRecordBytes bounds a record: an event repeats at most two documents, indented, so four
+// documents' worth.
 const MaxRecordBytes = 4 * protocol.MaxDocumentBytes
 
 // MaxHeldBytes is the most a held file (a manifest, a site index, a cached image) may hold:
-// the crawler's document limit, which no document it kept can pass.
+// the crawler's document limit.
 const MaxHeldBytes = protocol.MaxDocumentBytes
 
 // ErrNotRegular is the error (errors.Is) of a read of a state file that is not a regular file
-// under directories of the state: a symbolic link (a pushed state branch can carry one, to
-// /dev/zero or outside the state), a device, a pipe or a directory. A state holds only
-// directories and regular files, so nothing is read through anything else.
+// under directories of the state: a symbolic link (a pushed state branch can carry one), a
+// device, a pipe or a directory.
 var ErrNotRegular = errors.New("not a regular file")
 
 // ErrTooLarge is the error (errors.Is) of a read of a state file over its limit
 // (MaxRecordBytes, MaxHeldBytes).
 var ErrTooLarge = errors.New("over the size limit")
 
-// readFile reads the state file at rel, at most limit bytes, without following a symbolic
-// link anywhere below the root: each directory on the way and the file itself are checked
-// with Lstat, and the file opened is the one checked (os.SameFile), so a link swapped in
-// between is refused too. A missing file's error is fs.ErrNotExist, as os.ReadFile's.
+// readFile reads the state file at rel, at most limit bytes, following no symbolic link below
+// the root: each directory on the way and the file are checked with Lstat, and the file opened
+// is the one checked (os.SameFile). A missing file's error is fs.ErrNotExist.
 func (d *Dir) readFile(rel string, limit int64) ([]byte, error) {
 	st, err := d.lstatBelow(rel)
 	if err != nil {
@@ -67,8 +65,8 @@ func (d *Dir) readFile(rel string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// lstatBelow is Lstat of rel, having checked that every directory between the root and rel
-// is a directory and not a symbolic link. The root itself may be a link: the operator chose it.
+// lstatBelow is Lstat of rel, having checked that every directory between the root and rel is
+// no symbolic link. The root itself may be one: the operator chose it.
 func (d *Dir) lstatBelow(rel string) (fs.FileInfo, error) {
 	parts := strings.Split(rel, "/")
 	p := d.Root
@@ -98,8 +96,7 @@ func tooLarge(rel string, size, limit int64) error {
 	return &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it holds %d bytes or more, over the %d-byte limit", ErrTooLarge, size, limit)}
 }
 
-// FileKind names a file mode that is not a regular file's in words, for the errors of the
-// readers (the state's, `ashyams validate`'s) that read regular files only.
+// FileKind names a file mode that is not a regular file's in words, for readers' errors.
 func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
@@ -118,8 +115,7 @@ func FileKind(m fs.FileMode) string {
 	return fmt.Sprintf("an irregular file (mode %s)", m)
 }
 
-// readErrorWords is what a failed read of a state file says in a Problem: the cause without
-// the path, which the Problem names already.
+// readErrorWords is a failed read's cause without the path, which the Problem names.
 func readErrorWords(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -10,10 +10,9 @@
 //	events/<event>.json                   Event, never rewritten
 //	media/<sha256>.<ext>                  cached card images
 //
-// Times are TimeFormat (UTC, seconds); a nullable time is a *string. Names and event ids are
-// the reference's, so either index continues the other's state. Writes are atomic; what a
-// killed write leaves (temporary files, empty directories) Load skips, Check reports and Tidy
-// removes.
+// Times are TimeFormat; a nullable time is a *string. Names and event ids are the
+// reference's, so either index continues the other's state. What a killed atomic write leaves
+// Load skips, Check reports and Tidy removes.
 package store
 
 import (
@@ -41,32 +40,31 @@ const (
 	IndexFile    = "dreamweave.json" // the site index's last good bytes, as served
 	ClaimFile    = "claim.json"      // Claim
 	ManifestFile = "manifest.json"   // the claim's last good manifest, as served
-	// ReferenceReadme is the README the reference's save writes at the root; Check accepts it.
+	// ReferenceReadme is the README the reference's save writes at the root.
 	ReferenceReadme = "README.md"
 )
 
-// Network is network.json (FORMATS section 1.1); HealthChanges and Interrupted live in the own
-// file.
+// Network is network.json (FORMATS section 1.1); the json:"-" fields live in the own file.
 type Network struct {
 	Format     int    `json:"format"`      // the layout version, Format
 	Crawler    string `json:"crawler"`     // the crawler's user agent (product.UserAgent)
 	ObservedAt string `json:"observed_at"` // when the last refresh started, TimeFormat
-	// HealthChanges are the health transitions of the refresh that wrote the file, for `ashyams
-	// diff` and the summary (health is not an event: events are manifest transitions).
+	// HealthChanges are the health transitions of the refresh that wrote the file (health is
+	// not an event: events are manifest transitions).
 	HealthChanges []HealthChange `json:"-"`
 	// Interrupted is set when that refresh did not finish (a signal, the deadline, killed).
 	Interrupted *Interrupted `json:"-"`
 }
 
-// Interrupted records a refresh cut short: when it stopped taking new work, why, and what it did
-// not read. A record named here keeps what the previous refresh wrote, so the state stays sound.
+// Interrupted records a refresh cut short. A record named here keeps what the previous
+// refresh wrote, so the state stays sound.
 type Interrupted struct {
 	At     string `json:"at"`     // when the refresh stopped taking new work, TimeFormat
 	Reason string `json:"reason"` // why, in words ("interrupted by SIGINT", "the refresh's deadline (45m0s) ran out")
 	// Unknown is set in the record a refresh writes when it starts: killed, it says it did not
-	// finish without knowing what was read (the lists empty).
+	// finish without knowing what was read.
 	Unknown bool `json:"unknown,omitempty"`
-	// SourcesNotRead are the enrolled URLs (and left ones) whose record was not written, sorted.
+	// SourcesNotRead are the enrolled URLs whose record was not written, sorted.
 	SourcesNotRead []string `json:"sources_not_read"`
 	// SitesNotRead are the held sites none of whose records were written, sorted.
 	SitesNotRead []string `json:"sites_not_read"`
@@ -74,15 +72,14 @@ type Interrupted struct {
 	SitesPartlyRead []PartlyRead `json:"sites_partly_read"`
 }
 
-// PartlyRead is a site whose reading was cut short, with the projects whose claim records were
-// not written (left untouched).
+// PartlyRead is a site whose reading was cut short.
 type PartlyRead struct {
 	Site     string   `json:"site"`     // the site id (Origin.ID)
 	Projects []string `json:"projects"` // project ids whose claims were not read, sorted
 }
 
-// HealthChange is one health transition: Project "" for a site's own health, Before "" when first
-// seen, Problem the record's problem after it (nil when recovered).
+// HealthChange is one health transition: Project "" for a site's own health, Before "" when
+// first seen, Problem nil when recovered.
 type HealthChange struct {
 	Project string  `json:"project,omitempty"`
 	Origin  string  `json:"origin"`
@@ -91,31 +88,29 @@ type HealthChange struct {
 	Problem *string `json:"problem"`
 }
 
-// Source health values (sources/<source>.json "health"): the reference index's vocabulary
-// (FORMATS section 1.2). Every value but SourceResolved comes with a Problem.
+// Source health values: the reference index's vocabulary (FORMATS section 1.2). Every value
+// but SourceResolved comes with a Problem.
 const (
 	SourceResolved           = "resolved"            // discovery reached a site index
-	SourceUnreachable        = "unreachable"         // a network or HTTP failure (or the source's deadline) stopped discovery
-	SourceRefused            = "refused"             // crawler policy refused a URL on the way (scheme, credentials, address, redirects, size)
-	SourceNoIndex            = "no-index"            // no site index in the URL's directory or above it, and no page linked one
+	SourceUnreachable        = "unreachable"         // a network or HTTP failure stopped discovery
+	SourceRefused            = "refused"             // crawler policy refused a URL on the way
+	SourceNoIndex            = "no-index"            // no site index at or above the URL, none linked
 	SourceBrokenLink         = "broken-link"         // a page linked a site index that could not be read as one
 	SourceUnsupportedVersion = "unsupported-version" // a DreamWeave document on the way has a schema_version other than "2"
 )
 
-// Source health values of this index that the reference vocabulary lacks: Check accepts them,
-// the reference refuses them.
+// Source health values of this index that the reference vocabulary lacks.
 const (
 	SourceUnresolved = "unresolved" // discovery ended without a site index; Problem says why
-	// SourceRemoved: the URL left network/sources.toml; the record stays, is no longer read, and
-	// its sites' claims are withdrawn unless another source still leads to them.
+	// SourceRemoved: the URL left network/sources.toml; the record stays, unread, and its
+	// sites' claims are withdrawn unless another source leads to them.
 	SourceRemoved = "removed"
 )
 
 // SourceHealths lists the reference's source health values in FORMATS section 1.2's order.
 var SourceHealths = []string{SourceResolved, SourceUnreachable, SourceRefused, SourceNoIndex, SourceBrokenLink, SourceUnsupportedVersion}
 
-// Source is one enrolled URL: the site it led to, how, and the trail (FORMATS section 1.2);
-// Validators and Findings live in the own file.
+// Source is one enrolled URL: the site it led to, how, and the trail (FORMATS section 1.2).
 type Source struct {
 	URL         string      `json:"url"`          // the enrolled URL, as in network/sources.toml; the file is SourceID(URL)
 	Origin      *string     `json:"origin"`       // the site id discovery led to (SiteID of its index URL); null if never
@@ -126,8 +121,7 @@ type Source struct {
 	Validators  Validators  `json:"-"`            // the enrolled page's validators, for a conditional GET (own file)
 	LastAttempt string      `json:"last_attempt"` // TimeFormat
 	LastSuccess *string     `json:"last_success"` // TimeFormat; null if discovery never succeeded
-	// Findings are the problems of the last read, structured (own file); Problem words the
-	// first for the reference's record.
+	// Findings are the problems of the last read; Problem words the first.
 	Findings []Finding `json:"-"`
 }
 
@@ -137,14 +131,14 @@ type TrailStep struct {
 	Outcome string `json:"outcome"` // what came back, in words ("a DreamWeave site index", "HTTP 404", ...)
 }
 
-// Validators are the HTTP validators a server sent with the last good response, sent back on
-// the next conditional GET. A transport courtesy: manifest_sha256 stays the change signal.
+// Validators are the HTTP validators of the last good response, for the next conditional
+// GET. A transport courtesy: manifest_sha256 stays the change signal.
 type Validators struct {
 	ETag         string `json:"etag,omitempty"`          // the ETag header, as sent (If-None-Match)
 	LastModified string `json:"last_modified,omitempty"` // the Last-Modified header, as sent (If-Modified-Since)
 }
 
-// Origin health values. They are the catalog v1 origin_health vocabulary.
+// Origin health values: the catalog v1 origin_health vocabulary.
 const (
 	OriginHealthy            = "healthy"
 	OriginUnreachable        = "unreachable"         // the index could not be read
@@ -154,8 +148,8 @@ const (
 	OriginUnsupportedVersion = "unsupported-version" // the site speaks a newer protocol
 )
 
-// OriginHealthLabel is the wording for an origin health value ("no site index"); other values
-// (healthy, unreachable: the value is the word) are returned unchanged.
+// OriginHealthLabel is the wording for an origin health value; a value that is its own word
+// is returned unchanged.
 func OriginHealthLabel(health string) string { return label(originLabels, health) }
 
 var originLabels = map[string]string{
@@ -172,9 +166,8 @@ func label(labels map[string]string, health string) string {
 	return health
 }
 
-// Origin is one site index: its health, its last good bytes' digest, validators and moves. The
-// record holds exactly the reference index's keys, in its order (FORMATS section 1.3);
-// PendingSHA256 and Findings live in the own file (OwnDir, Differences).
+// Origin is one site index, with the reference index's keys in its order (FORMATS section
+// 1.3); the json:"-" fields live in the own file.
 type Origin struct {
 	ID          string     `json:"id"`           // SiteID(IndexURL), also the directory name
 	IndexURL    string     `json:"index_url"`    // the site index's URL, final after redirects
@@ -182,20 +175,19 @@ type Origin struct {
 	SiteURL     *string    `json:"site_url"`     // publisher text from the site index (site.url)
 	Generator   *string    `json:"generator"`    // publisher text from the site index (generator)
 	Sources     []string   `json:"sources"`      // enrolled URLs (Source.URL) that lead here, sorted
-	Redirects   []string   `json:"redirects"`    // every URL that answered with a redirect on the way to IndexURL (page and index alike), once each, in visiting order
+	Redirects   []string   `json:"redirects"`    // every URL that redirected on the way to IndexURL, once each, in order
 	Validators  Validators `json:"validators"`   // the site index's validators, for a conditional GET
 	IndexSHA256 *string    `json:"index_sha256"` // lowercase hex SHA-256 of the held dreamweave.json; null when none is held
-	// PendingSHA256 is set only while dreamweave.json is being replaced (see Claim.PendingSHA256).
-	PendingSHA256 *string  `json:"-"`
-	Health        string   `json:"health"`         // an Origin* health value
-	Problem       *string  `json:"problem"`        // why the site is not healthy, in words; null when healthy
-	Issues        []string `json:"issues"`         // publication issues that did not stop the read, in words
-	Previous      []Move   `json:"previous"`       // the sites this site continues (moves, seen from the new site), oldest first
-	FirstObserved string   `json:"first_observed"` // TimeFormat
-	LastAttempt   string   `json:"last_attempt"`   // TimeFormat
-	LastSuccess   *string  `json:"last_success"`   // TimeFormat; null if never read
-	// Findings are the problems of the last read, structured (own file).
-	Findings []Finding `json:"-"`
+	// PendingSHA256 is set while dreamweave.json is being replaced (see Claim.PendingSHA256).
+	PendingSHA256 *string   `json:"-"`
+	Health        string    `json:"health"`         // an Origin* health value
+	Problem       *string   `json:"problem"`        // why the site is not healthy, in words; null when healthy
+	Issues        []string  `json:"issues"`         // publication issues that did not stop the read, in words
+	Previous      []Move    `json:"previous"`       // the sites this site continues (moves, seen from the new site), oldest first
+	FirstObserved string    `json:"first_observed"` // TimeFormat
+	LastAttempt   string    `json:"last_attempt"`   // TimeFormat
+	LastSuccess   *string   `json:"last_success"`   // TimeFormat; null if never read
+	Findings      []Finding `json:"-"`              // the problems of the last read
 }
 
 // PreviousIDs are the site ids of o.Previous, in order.
@@ -207,8 +199,8 @@ func (o Origin) PreviousIDs() []string {
 	return out
 }
 
-// Move is one site a site continues: an enrolled source that led to the old site now leads
-// here (FORMATS section 1.3, "Move"). Origin and IndexURL are the old site's.
+// Move is an old site a site continues: an enrolled source that led there now leads here
+// (FORMATS section 1.3).
 type Move struct {
 	Origin     string `json:"origin"`      // the old site's id
 	IndexURL   string `json:"index_url"`   // the old site's index URL
@@ -216,9 +208,7 @@ type Move struct {
 	Evidence   string `json:"evidence"`    // MoveEvidence's words
 }
 
-// MoveEvidence is a Move's evidence, in the reference index's words: "the enrolled source
-// <url> now leads to this site", or "... now redirects to this site" when discovery followed a
-// redirect on the way.
+// MoveEvidence is a Move's evidence, in the reference index's words.
 func MoveEvidence(sourceURL string, redirected bool) string {
 	if redirected {
 		return "the enrolled source " + sourceURL + " now redirects to this site"
@@ -226,8 +216,7 @@ func MoveEvidence(sourceURL string, redirected bool) string {
 	return "the enrolled source " + sourceURL + " now leads to this site"
 }
 
-// Claim health values: the catalog v1 claim_health vocabulary. HealthLabel gives the words
-// seeds/state.txt uses for each.
+// Claim health values: the catalog v1 claim_health vocabulary.
 const (
 	ClaimCurrent             = "current"
 	ClaimOriginUnavailable   = "origin-unavailable"
@@ -238,13 +227,12 @@ const (
 	ClaimWithdrawn           = "withdrawn"
 )
 
-// HealthLabel is the state.txt wording for a claim health value ("invalid publication",
-// "inconsistent deployment", ...). Unknown values are returned unchanged.
+// HealthLabel is the state.txt wording for a claim health value; unknown values are returned
+// unchanged.
 func HealthLabel(health string) string { return label(claimLabels, health) }
 
-// ClaimHealthText is a claim's health in the words its claim page says it: "current",
-// "cached", "cached: <label>", "no manifest yet: <label>" or "withdrawn". held is whether a
-// manifest is held, cached whether the held one is not the one the site advertises.
+// ClaimHealthText is a claim's health as its claim page words it. held: a manifest is held;
+// cached: it is not the one the site advertises.
 func ClaimHealthText(health string, held, cached bool) string {
 	switch {
 	case health == ClaimWithdrawn:
@@ -273,9 +261,8 @@ var ClaimHealths = []string{ClaimCurrent, ClaimOriginUnavailable, ClaimManifestU
 // OriginHealths lists the origin health tokens (the catalog v1 origin_health vocabulary).
 var OriginHealths = []string{OriginHealthy, OriginUnreachable, OriginRefused, OriginNoIndex, OriginInvalidIndex, OriginUnsupportedVersion}
 
-// ClaimHealthToken maps a claim record's health to its token: the token itself, or the words
-// of the seeds/state.txt health table ("invalid publication" is "invalid"). ok is false for
-// anything else.
+// ClaimHealthToken maps a claim record's health, the token or its HealthLabel words, to the
+// token.
 func ClaimHealthToken(s string) (token string, ok bool) {
 	for _, tok := range ClaimHealths {
 		if s == tok || s == HealthLabel(tok) {
@@ -285,8 +272,8 @@ func ClaimHealthToken(s string) (token string, ok bool) {
 	return "", false
 }
 
-// OriginHealthToken maps an origin record's health to its token: the token itself, or the
-// same words with spaces for hyphens ("no index" is "no-index"). ok is false for anything else.
+// OriginHealthToken maps an origin record's health, the token or its words with spaces for
+// hyphens, to the token.
 func OriginHealthToken(s string) (token string, ok bool) {
 	for _, tok := range OriginHealths {
 		if s == tok || s == strings.ReplaceAll(tok, "-", " ") {
@@ -296,53 +283,48 @@ func OriginHealthToken(s string) (token string, ok bool) {
 	return "", false
 }
 
-// Claim is one (project id, site) pair, with the reference's keys in its order (FORMATS section
-// 1.4); PendingSHA256, Validators, Findings, Rejected.Health and Media.Definitive live in the own
-// file. IngestedSHA256 differs from AdvertisedSHA256 exactly when the held manifest is cached,
-// not current. MovedTo and MovedFrom are read from states an earlier build wrote, never written.
+// Claim is one (project id, site) pair, with the reference's keys in its order (FORMATS
+// section 1.4); the json:"-" fields live in the own file. MovedTo and MovedFrom are read,
+// never written.
 type Claim struct {
 	Project          string              `json:"project"`           // the project id, also the first directory name
 	Origin           string              `json:"origin"`            // the site id (Origin.ID), also the second directory name
 	Entry            protocol.IndexEntry `json:"entry"`             // the site index's entry for the project, as listed
 	AdvertisedSHA256 string              `json:"advertised_sha256"` // lowercase hex; the entry's manifest_sha256
 	IngestedSHA256   *string             `json:"ingested_sha256"`   // lowercase hex of the held manifest.json; null when none is held
-	// PendingSHA256 is set only while manifest.json is being replaced: the digest of the bytes
-	// being written. The claim is written with it first, then manifest.json, then the claim
-	// without it, so a refresh cut short between the two files leaves a record that says so;
-	// Check accepts a manifest.json hashing to either digest and the next refresh settles it.
+	// PendingSHA256 is set while manifest.json is being replaced: the claim is written with it,
+	// then manifest.json, then the claim without it, so Check accepts a manifest hashing to
+	// either digest and the next refresh settles it.
 	PendingSHA256 *string    `json:"-"`
 	Validators    Validators `json:"-"`                    // the manifest's validators, for a conditional GET (own file)
 	Rejected      *Rejected  `json:"rejected"`             // the last refused manifest, by digest; null when none
 	Health        string     `json:"health"`               // a Claim* health value (HealthLabel for words)
 	Problem       *string    `json:"problem"`              // why the claim is not current, in words; null when current
 	Media         *Media     `json:"media"`                // the card image; null when the manifest names none
-	MovedTo       *string    `json:"moved_to,omitempty"`   // site id this claim moved to (evidence: the enrolled source now leads there)
-	MovedFrom     *string    `json:"moved_from,omitempty"` // site id this claim continues (the same evidence, seen from the new site)
+	MovedTo       *string    `json:"moved_to,omitempty"`   // site id this claim moved to
+	MovedFrom     *string    `json:"moved_from,omitempty"` // site id this claim continues
 	FirstObserved string     `json:"first_observed"`       // TimeFormat
 	LastChanged   *string    `json:"last_changed"`         // TimeFormat: when the held manifest last changed
 	LastAttempt   string     `json:"last_attempt"`         // TimeFormat
 	LastSuccess   *string    `json:"last_success"`         // TimeFormat; null if never read
-	// Findings are the problems of the last read, structured (own file).
-	Findings []Finding `json:"-"`
+	Findings      []Finding  `json:"-"`                    // the problems of the last read
 }
 
 // Ingested is the held manifest's digest, "" when none is held (IngestedSHA256 null).
 func (c Claim) Ingested() string { return deref(c.IngestedSHA256) }
 
-// Rejected remembers a refused manifest by digest, so the same bytes are not fetched every six
-// hours; a new Crawler version (product.Version) reads them again. Keys and order as the
-// reference's (FORMATS section 1.4); Health lives in the own file.
+// Rejected remembers a refused manifest by digest, so the same bytes are not fetched every
+// refresh; a new Crawler version reads them again (FORMATS section 1.4).
 type Rejected struct {
 	SHA256  string `json:"sha256"`  // lowercase hex digest of the refused bytes
 	Crawler string `json:"crawler"` // the refusing crawler's version, e.g. "0.1.0"
 	Problem string `json:"problem"` // why, in words
-	// Health is ClaimRefused for bytes refused by crawler policy (a limit), restored while the
-	// same digest is advertised; empty otherwise, which means ClaimInvalid (RejectedHealth).
+	// Health is ClaimRefused for bytes refused by crawler policy; "" means ClaimInvalid.
 	Health string `json:"-"`
 }
 
 // RejectedHealth is the claim health a remembered refusal gives while its digest is still
-// advertised: r.Health when set, else ClaimInvalid (the reference index's only one).
+// advertised.
 func (r Rejected) RejectedHealth() string {
 	if r.Health == "" {
 		return ClaimInvalid
@@ -350,18 +332,15 @@ func (r Rejected) RejectedHealth() string {
 	return r.Health
 }
 
-// Media is the claim's card image: where it came from and the cached file (media/<sha256>.<ext>,
-// relative to the state root), or the problem that kept it out. The keys and their order are
-// the reference index's (FORMATS section 1.4); Definitive lives in the claim's own file
-// (OwnDir, Differences).
+// Media is the claim's card image: the cached file or the problem that kept it out (FORMATS
+// section 1.4).
 type Media struct {
 	URL     string  `json:"url"`     // the manifest's card image URL
 	Alt     string  `json:"alt"`     // its alternative text (publisher text)
 	File    *string `json:"file"`    // "media/<sha256>.<ext>"; null when not cached
 	Problem *string `json:"problem"` // why it is not cached, in words; null when cached
-	// Definitive: Problem refuses the image itself (over a limit, not an image, a refused address, a
-	// 4xx other than 408/429), remembered while the manifest is unchanged. False with a Problem: a
-	// transient failure, tried again on the next refresh.
+	// Definitive: Problem refuses the image itself, remembered while the manifest is
+	// unchanged; false with a Problem: transient, tried again next refresh.
 	Definitive bool `json:"-"`
 }
 
@@ -373,9 +352,7 @@ const (
 	EventRestored  = "restored"  // a withdrawn claim is listed again
 )
 
-// Event is one observed transition of a claim, written once (FORMATS section 1.5): Before and
-// After are manifest digests, Changes the typed differences; tags and headlines are computed at
-// build time. MovedFrom is left out unless set.
+// Event is one observed transition of a claim, written once (FORMATS section 1.5).
 type Event struct {
 	ID         string        `json:"id"`                   // EventID of Kind, Project, Origin, Before, After; the file name
 	Kind       string        `json:"kind"`                 // an Event* kind
