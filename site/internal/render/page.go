@@ -207,6 +207,7 @@ var funcs = template.FuncMap{
 	"trimmed":   strings.TrimSpace,
 	"verb":      wording.RelationVerb,
 	"urltext":   wording.URLText,
+	"idnhost":   wording.IDNHost,
 	"listed":    func() string { return view.ListedPhrase },
 	"noopenmw":  func() string { return wording.NoOpenMW },
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/net/idna"
+
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
@@ -135,10 +137,55 @@ func URLText(raw string) string {
 			rest = Clip(rest, linkShown)
 		}
 	}
-	if u.Scheme == "http" {
-		return "http://" + u.Host + rest
+	host := u.Host
+	if a := IDNHost(raw); a != "" {
+		host = a
+		if p := u.Port(); p != "" {
+			host += ":" + p
+		}
 	}
-	return u.Host + rest
+	if u.Scheme == "http" {
+		return "http://" + host + rest
+	}
+	return host + rest
+}
+
+// IDNHost is the ASCII (punycode) form of the host of a publisher's http, https or mailto URL
+// when that host is an internationalized name: letters other than a-z, 0-9 and "-", or a label
+// already in punycode ("xn--"). Letters of other scripts can copy another site's name
+// ("nеxusmods.com" with a Cyrillic е), so pages show such a host only in this form and say why.
+// "" for a plain ASCII host or a URL without a host.
+func IDNHost(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	host := u.Hostname()
+	if u.Scheme == "mailto" {
+		host = u.Opaque
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+		if h, err := url.PathUnescape(host); err == nil {
+			host = h
+		}
+	}
+	host = strings.ToLower(host)
+	plain := true
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			plain = false
+			break
+		}
+	}
+	if host == "" || plain && !strings.HasPrefix(host, "xn--") && !strings.Contains(host, ".xn--") {
+		return ""
+	}
+	a, err := idna.Punycode.ToASCII(host)
+	if err != nil {
+		return strconv.QuoteToASCII(host)
+	}
+	return a
 }
 
 // RawJSON shows a publisher's JSON value (an extension this index does not interpret)
