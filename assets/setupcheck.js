@@ -156,35 +156,52 @@
 
   // check compares a parsed openmw.cfg with the data and returns the findings, each
   // {kind, ...} with the keys of the claims it is about. It reads nothing else. openmw is the
-  // player's OpenMW version as typed ("" when none).
+  // player's OpenMW version as typed ("" when none). Its phases share one state, st.
   function check(data, parsed, openmw) {
+    var st = {
+      data: data, version: openmw ? V.parse(openmw, "numeric") : null,
+      out: { matched: [], unknown: [], base: [], needs: [], order: [], conflicts: [], runtime: [], status: [], duplicates: [] },
+      first: new Map(), // folded name -> its first loaded entry
+      claimFiles: new Map(), // key -> loaded entries it declares, in first-loaded order
+      sure: new Map(), // key -> true: a claim something in the file is certainly from
+      maybe: new Map() // key -> true: a claim a folder may be from (its name alone)
+    };
     var loaded = parsed.content.map(function (c, i) { return { name: c.value, line: c.line, at: i }; });
-    var first = new Map(); // folded name -> its first loaded entry
-    var out = { matched: [], unknown: [], base: [], needs: [], order: [], conflicts: [], runtime: [], status: [], duplicates: [] };
-    var claimFiles = new Map(); // key -> loaded entries it declares, in first-loaded order
+    contentLines(st, loaded);
+    otherLines(st, parsed);
+    tooOld(st, parsed, loaded);
+    st.claimFiles.forEach(function (files, key) { claimFindings(st, key, files); });
+    st.out.version = openmw ? (st.version ? openmw : null) : "";
+    return st.out;
+  }
+  // contentLines finds the claims of the content= lines, and each file listed twice.
+  function contentLines(st, loaded) {
+    var out = st.out;
     loaded.forEach(function (f) {
       var k = fold(f.name);
-      if (first.has(k)) {
-        out.duplicates.push({ file: f, first: first.get(k) });
+      if (st.first.has(k)) {
+        out.duplicates.push({ file: f, first: st.first.get(k) });
         return;
       }
-      first.set(k, f);
-      var keys = own(data.content_files, k) || [];
+      st.first.set(k, f);
+      var keys = own(st.data.content_files, k) || [];
       if (!keys.length) {
         (baseContent.has(k) ? out.base : out.unknown).push({ file: f });
         return;
       }
       out.matched.push({ file: f, keys: keys });
       keys.forEach(function (key) {
-        if (!claimFiles.has(key)) {
-          claimFiles.set(key, []);
+        if (!st.claimFiles.has(key)) {
+          st.claimFiles.set(key, []);
         }
-        claimFiles.get(key).push(f);
+        st.claimFiles.get(key).push(f);
       });
     });
-    // The other kinds of line: which claim each names (folders, groundcover, archives).
-    var sure = new Map(); // key -> true: a claim something in the file is certainly from
-    var maybe = new Map(); // key -> true: a claim a folder may be from (its name alone)
+  }
+  // otherLines finds which claim each other kind of line names (folders, groundcover,
+  // archives).
+  function otherLines(st, parsed) {
+    var data = st.data, out = st.out, sure = st.sure, claimFiles = st.claimFiles;
     claimFiles.forEach(function (files, key) { sure.set(key, true); });
     out.groundcover = parsed.groundcover.map(function (g) {
       var keys = own(data.groundcover_files, fold(g.value)) || [];
@@ -202,7 +219,7 @@
       if (f.how === "folder" || f.how === "dir" && f.keys.length === 1) {
         sure.set(f.keys[0], true);
       } else if (f.how === "dir") {
-        f.keys.forEach(function (k) { maybe.set(k, true); });
+        f.keys.forEach(function (k) { st.maybe.set(k, true); });
       }
       f.keys.forEach(function (k) {
         if (!claimFiles.has(k) && sure.has(k)) {
@@ -217,87 +234,88 @@
         }
       });
     });
-    // present: something in the file shows the claim is installed (a folder whose name
-    // several claims declare counts for each: a requirement it may meet is not reported).
-    function present(key) {
-      return sure.has(key) || maybe.has(key);
-    }
-    var version = openmw ? V.parse(openmw, "numeric") : null;
-    // Lines the player's OpenMW is too old for (openmwcfg.js since): config= it ignores, a
-    // .omwscripts file it stops at.
+  }
+  // tooOld finds the lines the player's OpenMW is too old for (openmwcfg.js since): config=
+  // it ignores, a .omwscripts file it stops at.
+  function tooOld(st, parsed, loaded) {
     parsed.config.map(function (c) { return { kind: "config", name: c.value, line: c.line }; }).concat(loaded).forEach(function (f) {
       var need = cfg.since(f.kind || "content", f.name);
-      if (version && need && V.compare(version, V.parse(need, "numeric")) < 0) {
-        out.runtime.push({ kind: "too-old", what: f.kind || "content", file: f, need: need });
+      if (st.version && need && V.compare(st.version, V.parse(need, "numeric")) < 0) {
+        st.out.runtime.push({ kind: "too-old", what: f.kind || "content", file: f, need: need });
       }
     });
-    claimFiles.forEach(function (files, key) {
-      var c = own(data.claims, key);
-      // Content the loaded files need: the release's list, and their own components' lists.
-      var needers = new Map(); // folded need -> {need, files}
-      files.forEach(function (f) {
-        var decl = null;
-        for (var i = 0; i < c.content_files.length && !decl; i++) {
-          if (fold(c.content_files[i].file) === fold(f.name)) {
-            decl = c.content_files[i];
-          }
+  }
+  // claimFindings finds what the claim key, whose loaded files are files, needs and declares:
+  // content missing or loaded after, projects required, conflicts, its runtime and statuses.
+  function claimFindings(st, key, files) {
+    var data = st.data, out = st.out, c = own(data.claims, key);
+    // present: something in the file shows the claim is installed (a folder whose name
+    // several claims declare counts for each: a requirement it may meet is not reported).
+    function present(k) {
+      return st.sure.has(k) || st.maybe.has(k);
+    }
+    // Content the loaded files need: the release's list, and their own components' lists.
+    var needers = new Map(); // folded need -> {need, files}
+    files.forEach(function (f) {
+      var decl = null;
+      for (var i = 0; i < c.content_files.length && !decl; i++) {
+        if (fold(c.content_files[i].file) === fold(f.name)) {
+          decl = c.content_files[i];
         }
-        c.requires_content.concat(decl ? decl.requires_content : []).forEach(function (need) {
-          var nk = fold(need);
-          if (!needers.has(nk)) {
-            needers.set(nk, { need: need, files: [] });
-          }
-          needers.get(nk).files.push(f);
-        });
+      }
+      c.requires_content.concat(decl ? decl.requires_content : []).forEach(function (need) {
+        var nk = fold(need);
+        if (!needers.has(nk)) {
+          needers.set(nk, { need: need, files: [] });
+        }
+        needers.get(nk).files.push(f);
       });
-      needers.forEach(function (n, nk) {
-        var at = first.get(nk);
-        if (!at) {
-          out.needs.push({ kind: "missing-content", key: key, need: n.need, files: n.files });
+    });
+    needers.forEach(function (n, nk) {
+      var at = st.first.get(nk);
+      if (!at) {
+        out.needs.push({ kind: "missing-content", key: key, need: n.need, files: n.files });
+        return;
+      }
+      var after = n.files.filter(function (f) { return f.at < at.at; });
+      if (after.length) {
+        out.order.push({ kind: "order", key: key, need: n.need, needAt: at, files: after });
+      }
+    });
+    c.relationships.forEach(function (r) {
+      if (r.kind === "requires") {
+        if (r.targets.some(present)) {
           return;
         }
-        var after = n.files.filter(function (f) { return f.at < at.at; });
-        if (after.length) {
-          out.order.push({ kind: "order", key: key, need: n.need, needAt: at, files: after });
-        }
-      });
-      c.relationships.forEach(function (r) {
-        if (r.kind === "requires") {
-          if (r.targets.some(present)) {
-            return;
+        // A required project shows in openmw.cfg by its content files or its data folders;
+        // one that declares neither cannot be seen there, and that is said, not passed.
+        var declared = r.targets.some(function (t) {
+          var tc = own(data.claims, t);
+          return tc.content_files.length > 0 || (tc.data_dirs || []).length > 0;
+        });
+        var kind = !r.targets.length ? "requires-unresolved" : declared ? "missing-project" : "requires-unchecked";
+        out.needs.push({ kind: kind, key: key, rel: r });
+      } else if (r.kind === "conflicts") {
+        r.targets.forEach(function (t) {
+          if (t !== key && st.sure.has(t)) {
+            out.conflicts.push({ kind: "conflict", key: key, other: t, rel: r });
           }
-          // A required project shows in openmw.cfg by its content files or its data folders;
-          // one that declares neither cannot be seen there, and that is said, not passed.
-          var declared = r.targets.some(function (t) {
-            var tc = own(data.claims, t);
-            return tc.content_files.length > 0 || (tc.data_dirs || []).length > 0;
-          });
-          var kind = !r.targets.length ? "requires-unresolved" : declared ? "missing-project" : "requires-unchecked";
-          out.needs.push({ kind: kind, key: key, rel: r });
-        } else if (r.kind === "conflicts") {
-          r.targets.forEach(function (t) {
-            if (t !== key && sure.has(t)) {
-              out.conflicts.push({ kind: "conflict", key: key, other: t, rel: r });
-            }
-          });
-        }
-      });
-      if (version && c.openmw) {
-        var constraint = V.parseConstraint(c.openmw, "numeric");
-        var ok = constraint ? V.satisfies(constraint, version) : null;
-        if (ok !== true) {
-          out.runtime.push({ kind: ok === null ? "runtime-unchecked" : "runtime", key: key, constraint: c.openmw });
-        }
-      }
-      if (c.release && c.release.status !== "available") {
-        out.status.push({ kind: "release-status", key: key });
-      }
-      if (c.project_status === "deprecated" || c.project_status === "archived") {
-        out.status.push({ kind: "project-status", key: key });
+        });
       }
     });
-    out.version = openmw ? (version ? openmw : null) : "";
-    return out;
+    if (st.version && c.openmw) {
+      var constraint = V.parseConstraint(c.openmw, "numeric");
+      var ok = constraint ? V.satisfies(constraint, st.version) : null;
+      if (ok !== true) {
+        out.runtime.push({ kind: ok === null ? "runtime-unchecked" : "runtime", key: key, constraint: c.openmw });
+      }
+    }
+    if (c.release && c.release.status !== "available") {
+      out.status.push({ kind: "release-status", key: key });
+    }
+    if (c.project_status === "deprecated" || c.project_status === "archived") {
+      out.status.push({ kind: "project-status", key: key });
+    }
   }
 
   // claimFilesOf lists the files of key's claim that the check found loaded.
