@@ -5,13 +5,10 @@ import (
 	"strings"
 )
 
-// A client writes some manifest values into lines of a player's files (installation.md): a
-// component's path as data="R" and config="R", data_directories as data="R/<dir>",
-// content_files, groundcover_files and fallback_archives after content=, groundcover= and
-// fallback-archive=, fallback_entries as fallback=<key>,<value>, settings as a [category]
-// header and a "key = value" line of settings.cfg, and an artifact's filename in a SHA256SUMS
-// line. cfgLines refuses (RuleConfigLine) every such value no line can hold safely, so the
-// crawler and validate refuse the same manifests.
+// A client writes some manifest values into lines of a player's files (installation.md):
+// openmw.cfg data=, content=, groundcover=, fallback-archive= and fallback= lines,
+// settings.cfg sections and "key = value" lines, and SHA256SUMS lines. cfgLines refuses
+// (RuleConfigLine) every value no line holds safely, so the crawler and validate agree.
 
 // cfgKind is what a value becomes on its line.
 type cfgKind int

@@ -10,35 +10,26 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
-// Doc is a decoded DreamWeave document: Kind is DocIndex or DocProject (empty when the
-// document kind could not be told), with Index or Manifest set accordingly.
+// Doc is a decoded DreamWeave document.
 type Doc struct {
 	Kind     string    // DocIndex, DocProject, or "" when the kind could not be told
 	Index    *Index    // the site index once it passed the schema; nil otherwise
 	Manifest *Manifest // the manifest once it passed the schema; nil otherwise
-	// Loose is the manifest as far as the typed model holds it, whatever the schema said: for
-	// a check that reads what it can of a faulty manifest. nil when it does not fit the model.
+	// Loose is the manifest as far as the typed model holds it, whatever the schema said; nil
+	// when it does not fit.
 	Loose *Manifest
 }
 
-// Decode reads b as a DreamWeave document and validates it completely: strict JSON (see
-// MaxDocumentBytes, MaxDepth; UTF-8, no duplicate keys, number limits, line and column on syntax
-// errors), then schema_version/document dispatch (RuleNotDreamWeave, RuleNewerProtocol), then
-// our embedded JSON Schema for the kind, then the protocol rules the schema cannot express
-// (SPEC section 1), without an expected project id. The document is valid exactly when no
-// findings come back. Doc is nil when the bytes are not JSON or not a DreamWeave index or
-// manifest; otherwise Kind is set, and Index or Manifest is filled once the document passed
-// the schema (a schema-invalid document never yields a half-filled typed model). The rules run
-// in the same pass on as much of the document as decodes, so one run reports every fault: a
-// schema finding and the rule findings beside it (rulesBeside), and a RuleNotChecked finding
-// for a rule that could not run, saying why.
+// Decode reads b as a DreamWeave document and validates it completely: strict JSON, dispatch
+// on schema_version/document, the embedded JSON Schema, then the protocol rules of SPEC
+// section 1 (rulesBeside), so one run reports every fault. It is valid exactly when no
+// findings come back. Doc is nil when the bytes are not a DreamWeave index or manifest; Index
+// or Manifest is filled only once the document passed the schema.
 func Decode(b []byte) (*Doc, []Finding) {
 	return decode(b, "", entryWant{})
 }
 
-// ValidateIndex decodes and validates b as a site index (document "index"). A manifest or any
-// other document gives findings (RuleDocumentKind for a manifest). The index is returned once
-// it passed the schema (see Decode); it is valid exactly when no findings come back.
+// ValidateIndex decodes and validates b as a site index (see Decode).
 func ValidateIndex(b []byte) (*Index, []Finding) {
 	d, fs := decode(b, DocIndex, entryWant{})
 	if d == nil {
@@ -47,10 +38,8 @@ func ValidateIndex(b []byte) (*Index, []Finding) {
 	return d.Index, fs
 }
 
-// ValidateManifest decodes and validates b as a project manifest (document "project").
-// expectID is the id of the index entry that pointed at the manifest; a different project.id
-// is a finding (RuleIDMatch). expectID "" skips that check (a manifest validated alone). The
-// manifest is returned once it passed the schema (see Decode).
+// ValidateManifest decodes and validates b as a project manifest (see Decode). A project.id
+// other than expectID is a RuleIDMatch finding; "" skips that check.
 func ValidateManifest(b []byte, expectID string) (*Manifest, []Finding) {
 	d, fs := decode(b, DocProject, entryWant{id: expectID})
 	if d == nil {
@@ -59,8 +48,7 @@ func ValidateManifest(b []byte, expectID string) (*Manifest, []Finding) {
 	return d.Manifest, fs
 }
 
-// decode is Decode, ValidateIndex and ValidateManifest; every finding leaves through
-// printableFindings.
+// decode is Decode, ValidateIndex and ValidateManifest.
 func decode(b []byte, want string, e entryWant) (*Doc, []Finding) {
 	d, fs := decodeFindings(b, want, e)
 	return d, printableFindings(fs)
@@ -115,14 +103,10 @@ func decodeFindings(b []byte, want string, e entryWant) (*Doc, []Finding) {
 	return doc, sortFindings(findings)
 }
 
-// rulesBeside is the rule findings worth reporting beside the schema findings of the same
-// document, so that one run reports every fault once. The rules run on what could be decoded;
-// a rule finding at or under a value the schema already faults is that fault again (a version
-// that breaks the pattern does not parse either) or comes from a value that could not be read,
-// so it is left out. The channel heads are recomputed from every release: when a release's
-// version, status or channel, the versioning scheme or the channels is at fault, the
-// heads found would be wrong, so their findings give way to one RuleNotChecked finding saying
-// which value must be fixed first (blocksHeads).
+// rulesBeside is the rule findings worth reporting beside the schema findings. A rule finding
+// at or under a value the schema faults is that fault again, so it is left out; when a value
+// the channel heads are computed from is at fault, their findings give way to one
+// RuleNotChecked finding (blocksHeads).
 func rulesBeside(schema, rules []Finding) []Finding {
 	if len(schema) == 0 {
 		return rules
@@ -159,9 +143,8 @@ func faulted(schema []Finding, ptr string) bool {
 	return false
 }
 
-// blocksHeads reports whether schema finding f keeps the channel heads from being recomputed:
-// it faults a value they are computed from (a release, its version, status or channel, the
-// channels, the versioning scheme), so heads found without it would be wrong.
+// blocksHeads reports whether schema finding f faults a value the channel heads are computed
+// from.
 func blocksHeads(f Finding) bool {
 	t := strings.Split(f.Pointer, "/")
 	switch {
@@ -192,8 +175,7 @@ func kindName(k string) string {
 	return "a project manifest"
 }
 
-// dispatch tells the document kind from schema_version and document, never from which other
-// fields are present (SPEC section 1).
+// dispatch tells the document kind from schema_version and document, never from other fields.
 func dispatch(v any) (string, []Finding) {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -248,9 +230,8 @@ func jsonKind(v any) string {
 
 var intLiteral = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 
-// integerFields checks the manifest's integer fields (artifact size, nexusmods mod_id) are
-// written as integers that fit an int64. JSON Schema calls 1.0 an integer; the typed model
-// cannot hold it, so it is refused here with a finding rather than dropped.
+// integerFields checks the manifest's integer fields are integers that fit an int64: JSON
+// Schema calls 1.0 an integer, which the typed model cannot hold.
 func integerFields(v any) []Finding {
 	var fs []Finding
 	check := func(ptr string, x any) {
@@ -293,14 +274,14 @@ func SchemeOf(m *Manifest) version.Scheme {
 	return version.SchemeOf(m.Project.Versioning)
 }
 
-// shortNamespaces are the extension namespaces the protocol defines by short name (SPEC
-// section 1: today only openmw). Any other namespace must be dotted.
+// shortNamespaces are the extension namespaces the protocol defines by short name; any other
+// must be dotted.
 var shortNamespaces = map[string]bool{"openmw": true}
 
 var dottedNamespace = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$`)
 
-// ValidNamespace reports whether name may name an extension: a short name the protocol
-// defines (openmw) or a dotted name such as org.tes3mp (SPEC section 1).
+// ValidNamespace reports whether name may name an extension: openmw or a dotted name (SPEC
+// section 1).
 func ValidNamespace(name string) bool {
 	return shortNamespaces[name] || dottedNamespace.MatchString(name)
 }

@@ -6,12 +6,9 @@ import (
 )
 
 // ValidateForEntry validates b as the manifest a site index entry points at, with every check
-// the crawler makes before it accepts one (SPEC section 1; seeds/crawler.txt): b hashes to
-// entry.ManifestSHA256 (RuleManifestSHA256: a half-finished deployment), b is a valid manifest
-// (ValidateManifest), and its project.id is entry.ID (RuleIDMatch). where names the entry in
-// the findings' messages, as "<index> /projects/<n>"; "" names it only as "the index entry".
-// The manifest is returned once it passed the schema (see Decode); it may be accepted exactly
-// when no findings come back.
+// the crawler makes (SPEC section 1): b hashes to entry.ManifestSHA256, is a valid manifest,
+// and its project.id is entry.ID. where names the entry in messages ("<index> /projects/<n>");
+// "" says "the index entry". The manifest is returned once it passed the schema.
 func ValidateForEntry(b []byte, entry IndexEntry, where string) (*Manifest, []Finding) {
 	e := entryWant{id: entry.ID, manifest: entry.Manifest, sha256: entry.ManifestSHA256, where: where, checkSHA: true}
 	d, fs := decode(b, DocProject, e)
@@ -24,8 +21,8 @@ func ValidateForEntry(b []byte, entry IndexEntry, where string) (*Manifest, []Fi
 	return d.Manifest, fs
 }
 
-// entryWant is what the index entry pointing at a manifest expects of it. The zero value
-// expects nothing (a manifest validated alone); id alone is ValidateManifest's expectID.
+// entryWant is what the index entry pointing at a manifest expects of it; the zero value
+// expects nothing.
 type entryWant struct {
 	id       string // the entry's id; "" skips RuleIDMatch
 	manifest string // the entry's manifest URL, for messages

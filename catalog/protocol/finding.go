@@ -8,12 +8,10 @@ import (
 )
 
 // Finding is one problem with a document: Pointer is an RFC 6901 JSON pointer to the value at
-// fault ("" is the whole document; a missing field's pointer names the field), Rule is one of
-// the Rule* ids below or the JSON Schema keyword the value breaks ("required", "enum", "type",
-// "pattern", "additionalProperties", ...), and Message names the field and what is wrong.
-// Words is Message with every value it quotes from the document replaced by a slot "{n}" (see
-// ForSlots), and Quotes holds those values in slot order, so a reader sets the publisher's
-// text apart without looking for it in the sentence; a message that quotes nothing has none.
+// fault ("" is the whole document), Rule a Rule* id or the JSON Schema keyword broken, and
+// Message names the field and what is wrong. Words is Message with each value quoted from the
+// document replaced by a slot "{n}" (ForSlots), Quotes those values in slot order, so a reader
+// sets publisher text apart without searching the sentence.
 type Finding struct {
 	Pointer string   `json:"pointer"`          // RFC 6901, publisher keys as published ("" = the document)
 	Rule    string   `json:"rule"`             // a Rule* id or a JSON Schema keyword
@@ -22,21 +20,18 @@ type Finding struct {
 	Quotes  []string `json:"quotes,omitempty"` // the quoted values, printable, by slot
 }
 
-// found is a finding whose message is format and args formatted by say: pub and phrase
-// arguments are the document's text.
+// found is a finding whose message is format and args formatted by say.
 func found(ptr, rule, format string, args ...any) Finding {
 	m, w, q := say(format, args...)
 	return Finding{Pointer: ptr, Rule: rule, Message: m, Words: w, Quotes: q}
 }
 
-// same reports whether two findings say the same thing (the same pointer, rule and message).
+// same reports whether two findings have the same pointer, rule and message.
 func same(a, b Finding) bool {
 	return a.Pointer == b.Pointer && a.Rule == b.Rule && a.Message == b.Message
 }
 
-// String renders a finding on one line for a terminal or a CI log: pointer (or "(document)"),
-// rule in brackets, message. The pointer holds publisher keys as published, so it is passed
-// through Printable here; Message already is (see Printable).
+// String renders a finding on one line: pointer (or "(document)"), rule in brackets, message.
 func (f Finding) String() string {
 	p := Printable(f.Pointer)
 	if p == "" {
@@ -45,8 +40,8 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s [%s] %s", p, Printable(f.Rule), Printable(f.Message))
 }
 
-// Summary renders findings for one problem line (a record's problem field, a discovery trail):
-// the first three by String, joined by "; ", then "and N more". The order is the findings'.
+// Summary renders findings for one problem line: the first three by String, joined by "; ",
+// then "and N more".
 func Summary(fs []Finding) string {
 	var parts []string
 	for i, f := range fs {
@@ -60,10 +55,8 @@ func Summary(fs []Finding) string {
 }
 
 // Printable returns s with every character that is not printable (strconv.IsPrint; the space
-// is kept) written as Go's strconv.Quote writes it, without the surrounding quotes: a newline
-// becomes \n, ESC \x1b, U+202E \u202e. Publisher text quoted in a finding can then neither
-// break a log line nor drive a terminal. Printable text comes back unchanged, so applying it
-// twice is the same as once.
+// is kept) written as strconv.Quote writes it, without the quotes, so quoted publisher text
+// can neither break a log line nor drive a terminal. It is idempotent.
 func Printable(s string) string {
 	clean := true
 	for _, r := range s {
@@ -88,9 +81,7 @@ func Printable(s string) string {
 }
 
 // printableFindings passes every Message, Words and quotation through Printable: the one exit
-// every finding of this package leaves by, so no message can carry a raw control character
-// whatever it quotes. A finding made without say gets its Message as Words. Pointers stay
-// exact (they are data; Finding.String escapes them for printing).
+// every finding of this package leaves by. Pointers stay exact (Finding.String escapes them).
 func printableFindings(fs []Finding) []Finding {
 	for i := range fs {
 		if fs[i].Words == "" {
@@ -104,9 +95,8 @@ func printableFindings(fs []Finding) []Finding {
 	return fs
 }
 
-// Rule ids for findings that are not JSON Schema keywords. The protocol rules are SPEC section 1
-// "Rules the schemas cannot express"; the input rules are the bad-input policy of issue 2 and
-// crawler.txt "Resource limits".
+// Rule ids for findings that are not JSON Schema keywords: the protocol rules of SPEC section 1
+// and the input rules of crawler.txt "Resource limits".
 const (
 	// Input: the bytes are not acceptable JSON.
 	RuleCrawlerPolicy = "crawler-policy" // more than 16 MiB: refused by crawler policy, never "invalid"
@@ -142,16 +132,13 @@ const (
 	RuleConfigLine           = "config-line"             // a value no openmw.cfg, settings.cfg or SHA256SUMS line holds safely
 )
 
-// IsNotDreamWeave reports whether the findings say the bytes are not a DreamWeave document (no
-// schema_version or document, or a document kind other than index and project). SPEC section 1.
+// IsNotDreamWeave reports whether the findings say the bytes are not a DreamWeave document.
 func IsNotDreamWeave(fs []Finding) bool { return hasRule(fs, RuleNotDreamWeave) }
 
-// IsNewerProtocol reports whether the findings say the document "speaks a newer protocol": its
-// schema_version is not "2". The crawler records exactly that and keeps the last good data.
+// IsNewerProtocol reports whether the findings say the document "speaks a newer protocol".
 func IsNewerProtocol(fs []Finding) bool { return hasRule(fs, RuleNewerProtocol) }
 
-// IsRefused reports whether the document was refused by crawler policy (more than 16 MiB), which
-// is never reported as invalid (crawler.txt "Resource limits").
+// IsRefused reports whether the document was refused by crawler policy, never called invalid.
 func IsRefused(fs []Finding) bool { return hasRule(fs, RuleCrawlerPolicy) }
 
 func hasRule(fs []Finding, rule string) bool {
@@ -163,9 +150,8 @@ func hasRule(fs []Finding, rule string) bool {
 	return false
 }
 
-// sortFindings orders findings by pointer (token by token, array indexes as numbers), then rule,
-// then message, and drops exact duplicates: output is deterministic. What could not be checked
-// (RuleNotChecked) comes after every fault found, so a summary of the first few names faults.
+// sortFindings orders findings by pointer (array indexes as numbers), rule, message, and drops
+// exact duplicates. RuleNotChecked comes after every fault, so a summary names faults first.
 func sortFindings(fs []Finding) []Finding {
 	sort.SliceStable(fs, func(i, j int) bool {
 		if ni, nj := fs[i].Rule == RuleNotChecked, fs[j].Rule == RuleNotChecked; ni != nj {
@@ -209,8 +195,7 @@ func comparePointers(a, b string) int {
 	return len(at) - len(bt)
 }
 
-// Pointer builds an RFC 6901 JSON pointer from reference tokens (strings or ints), escaping
-// "~" as "~0" and "/" as "~1".
+// Pointer builds an RFC 6901 JSON pointer from reference tokens (strings or ints).
 func Pointer(tokens ...any) string {
 	var b strings.Builder
 	for _, t := range tokens {

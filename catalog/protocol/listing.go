@@ -1,26 +1,22 @@
 package protocol
 
-// Listing is what an index's published catalog says about the network, as the two rules
-// below read it: which project ids it lists, and which site claims an id.
+// Listing is what an index's published catalog says about the network.
 type Listing struct {
 	Source string // where the catalog was read (a file or URL), for messages
 	// Listed reports whether the catalog lists a claim for project id.
 	Listed func(id string) bool
-	// Elsewhere is the name and index URL of a site other than the publisher's that the
-	// catalog lists as publishing id; ok is false when none does.
+	// Elsewhere is the name and index URL of another site the catalog lists as publishing id.
 	Elsewhere func(id string) (name, indexURL string, ok bool)
 }
 
-// Rule ids of the checks against a published catalog. Neither makes a document invalid: the
-// crawler accepts it, and the index shows the consequence.
+// Rule ids of the checks against a published catalog. Neither makes a document invalid.
 const (
 	RuleUnlistedTarget   = "unlisted-target"   // a relationship to a project id the catalog does not list
 	RuleIdentityConflict = "identity-conflict" // a project id another site already publishes
 )
 
-// UnlistedTargets finds, in every release of m (development builds included), each
-// relationship to a project id l does not list: nobody the index reads publishes it, so the
-// index shows it among its gaps. known reports ids published beside m (its own site's).
+// UnlistedTargets finds each relationship, in every release of m, to a project id l does not
+// list; known reports ids published beside m.
 func UnlistedTargets(m *Manifest, l Listing, known func(id string) bool) []Finding {
 	var fs findings
 	for i, r := range m.Releases {
@@ -40,8 +36,7 @@ func UnlistedTargets(m *Manifest, l Listing, known func(id string) bool) []Findi
 	return printableFindings(fs)
 }
 
-// Conflict is the finding at ptr when another site in l already publishes project id: the
-// same id published here too makes an identity conflict.
+// Conflict is the finding at ptr when another site in l already publishes project id.
 func Conflict(ptr, id string, l Listing) (Finding, bool) {
 	name, u, ok := l.Elsewhere(id)
 	if !ok {

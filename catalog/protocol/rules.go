@@ -8,8 +8,7 @@ import (
 )
 
 // manifestRules checks the SPEC section 1 rules the schema cannot express on a manifest that
-// passed the schema: the id against the index entry's (e, RuleIDMatch, if any), each
-// release, unique precedence, then the channel heads, in that order.
+// passed the schema.
 func manifestRules(m *Manifest, e entryWant) []Finding {
 	var fs findings
 	if f, ok := e.idFinding(m); ok {
@@ -32,9 +31,8 @@ func (fs *findings) add(ptr, rule, format string, args ...any) {
 	*fs = append(*fs, found(ptr, rule, format, args...))
 }
 
-// release checks release i: its versions, constraints, extension namespaces,
-// relationships and the values a player's files hold (cfgLines). It returns the parsed
-// version, nil when it does not parse under sch.
+// release checks release i and returns its parsed version, nil when it does not parse under
+// sch.
 func (fs *findings) release(r *Release, i int, sch version.Scheme, project string) *version.Version {
 	rp := Pointer("releases", i)
 	var parsed *version.Version
@@ -113,8 +111,8 @@ func (fs *findings) relationships(r *Release, i int) {
 	}
 }
 
-// uniquePrecedence: no two releases share a precedence; each later release is compared with
-// every earlier one (parsed holds nil for a version that does not parse).
+// uniquePrecedence: no two releases share a precedence (parsed is nil where a version does not
+// parse).
 func (fs *findings) uniquePrecedence(m *Manifest, parsed []*version.Version) {
 	for j := range parsed {
 		for i := 0; i < j; i++ {
@@ -126,8 +124,7 @@ func (fs *findings) uniquePrecedence(m *Manifest, parsed []*version.Version) {
 	}
 }
 
-// channelHeads: the manifest's own channel versions parse, then equal the heads Heads
-// recomputes; a channel with a head is not missing.
+// channelHeads: the manifest's channel versions parse and equal the heads Heads recomputes.
 func (fs *findings) channelHeads(m *Manifest, sch version.Scheme) {
 	heads := Heads(m)
 	for _, ch := range sortedKeys(m.Channels) {
@@ -170,9 +167,8 @@ func noticeRule(r *Release, rp string) []Finding {
 	return fs
 }
 
-// indexRules checks a site index that passed the schema: projects sorted by id, ids unique
-// (wherever the repeat sits, so an unsorted list hides none), channel versions parse (under
-// the decimal syntax, the superset: the index does not say which scheme a project uses).
+// indexRules checks a site index that passed the schema: projects sorted by id, ids unique,
+// channel versions parse under the decimal syntax (the superset: the index names no scheme).
 func indexRules(ix *Index) []Finding {
 	var fs []Finding
 	first := map[string]int{}
@@ -196,9 +192,9 @@ func indexRules(ix *Index) []Finding {
 	return fs
 }
 
-// Heads recomputes each channel's head from m.Releases: the highest-precedence release with
-// status available (SPEC section 1). A channel with none is absent; releases whose version does
-// not parse under the project's scheme are skipped. The map's values point into m.Releases.
+// Heads recomputes each channel's head from m.Releases: the highest-precedence available
+// release (SPEC section 1); a channel with none is absent, unparsable versions are skipped.
+// The values point into m.Releases.
 func Heads(m *Manifest) map[string]*Release {
 	heads := map[string]*Release{}
 	if m == nil {
@@ -223,9 +219,9 @@ func Heads(m *Manifest) map[string]*Release {
 	return heads
 }
 
-// Current is the release a claim shows as current (issue 2): the stable head; else the
-// highest-precedence head of any other channel except development (ties go to the channel name
-// sorting first); else the development head. It returns "" and nil when no channel has a head.
+// Current is the release a claim shows as current: the stable head; else the highest head of
+// any other channel but development (ties to the channel name sorting first); else the
+// development head. "" and nil when no channel has a head.
 func Current(m *Manifest) (channel string, r *Release) {
 	heads := Heads(m)
 	if h, ok := heads["stable"]; ok {

@@ -30,9 +30,8 @@ func ourSchemas() (index, project *jsonschema.Schema, err error) {
 	return indexSchema, projectSchema, schemaErr
 }
 
-// SchemaFindings validates v (decoded with UseNumber, as parseStrict returns it) against s and
-// turns every failure into findings: one per missing required field and per unknown field, with
-// the pointer naming that field; oneOf/anyOf failures collapse into one finding.
+// SchemaFindings validates v (as parseStrict returns it) against s: one finding per missing
+// required field and per unknown field; oneOf/anyOf failures collapse into one.
 func SchemaFindings(s *jsonschema.Schema, v any) []Finding {
 	err := s.Validate(v)
 	if err == nil {
@@ -114,8 +113,7 @@ func collect(ve *jsonschema.ValidationError, out *[]Finding, v any) {
 }
 
 // schemaForms says in words what each pattern or format of the protocol schemas asks for, by
-// its keyword location in its schema ("/$defs/version/pattern"). A publisher reads
-// which form a value must take, never the regular expression that checks it.
+// keyword location, so a publisher never reads a regular expression.
 var schemaForms = map[string]string{
 	"/$defs/url/format":                                            "an absolute URL such as https://example.org/mods/, without spaces",
 	"/$defs/date/format":                                           "a date is written YYYY-MM-DD, such as 2026-09-30",
@@ -132,8 +130,7 @@ var schemaForms = map[string]string{
 	"/$defs/release/properties/source/properties/revision/pattern": "a revision is a commit id of 40 or 64 lowercase hexadecimal digits",
 }
 
-// patternWords is the words for the pattern at the absolute keyword location loc. A pattern
-// without words of its own still never shows its regular expression.
+// patternWords is the words for the pattern at the absolute keyword location loc.
 func patternWords(loc string) string {
 	if w, ok := schemaForms[formLocation(loc)]; ok {
 		return "not in the form this field takes: " + w
@@ -149,8 +146,7 @@ func formLocation(loc string) string {
 	return loc
 }
 
-// fieldLabel names the field a pointer ends in, for messages: the name quoted, the pointer
-// (publisher keys) through Printable.
+// fieldLabel names the field a pointer ends in, for messages.
 func fieldLabel(ptr string) phrase {
 	if ptr == "" {
 		return phrase{format: "the document"}
@@ -170,8 +166,7 @@ func keyword(loc string) string {
 	return loc
 }
 
-// instancePointer turns the validator's instance location (tokens RFC 6901-escaped, then
-// URL-path-escaped) into a plain RFC 6901 pointer.
+// instancePointer turns the validator's instance location into a plain RFC 6901 pointer.
 func instancePointer(loc string) string {
 	if loc == "" {
 		return ""
@@ -185,8 +180,7 @@ func instancePointer(loc string) string {
 	return strings.Join(toks, "/")
 }
 
-// quotedNames parses the validator's list of quoted names: 'a', 'b\'c' (Go %q escapes inside,
-// with ' escaped and " left bare).
+// quotedNames parses the validator's list of quoted names: 'a', 'b\'c'.
 func quotedNames(s string) []string {
 	var names []string
 	for i := 0; i < len(s); i++ {

@@ -12,33 +12,31 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDocumentBytes is the crawler's document limit in bytes (crawler.txt "Resource limits":
-// 16 MiB). A document of exactly this size is read; one of more bytes is refused by crawler
-// policy, never called invalid. Readers read MaxDocumentBytes+1 bytes to tell "more than".
+// MaxDocumentBytes is the crawler's document limit (crawler.txt "Resource limits"): a document
+// of more bytes is refused by crawler policy, never called invalid. Readers read one byte more
+// to tell.
 const MaxDocumentBytes = 16 << 20
 
-// TooLargeReason says why a document over MaxDocumentBytes is refused, and TooLargeMessage is
-// the whole refusal, in every reader's words (Decode's finding, the validate command): it names
-// the limit once and never says "invalid".
+// TooLargeReason says why a document over MaxDocumentBytes is refused and TooLargeMessage is
+// the whole refusal, in every reader's words; neither says "invalid".
 const (
 	TooLargeReason  = "more than the 16 MiB document limit"
 	TooLargeMessage = "refused by crawler policy: " + TooLargeReason
 )
 
-// MaxDepth is the deepest nesting of objects and arrays accepted. A real manifest nests about 8
-// deep; the limit keeps hostile input from costing recursion.
+// MaxDepth is the deepest nesting of objects and arrays accepted; a real manifest nests about
+// 8 deep.
 const MaxDepth = 64
 
-// maxNumberLen bounds a number literal's length: no DreamWeave field needs more, and huge
-// literals or exponents would make exact arithmetic (big.Rat in schema checks) expensive.
+// maxNumberLen bounds a number literal's length: huge literals would make exact arithmetic
+// (big.Rat in schema checks) expensive.
 const maxNumberLen = 64
 
 // parseStrict reads b as one JSON value (RFC 8259) with the strict policy: at most
-// MaxDocumentBytes, valid UTF-8 without lone surrogate escapes, well-formed (line and column on errors),
-// no duplicate keys at any depth, nesting at most MaxDepth, every number within float64 range
-// and at most maxNumberLen characters. It returns the value as encoding/json decodes it with
-// UseNumber (map[string]any, []any, string, json.Number, bool, nil) or the findings, never both.
-// A hand-written scanner: the same checks through json.Decoder.Token cost several times more.
+// MaxDocumentBytes, valid UTF-8 without lone surrogate escapes, no duplicate keys, nesting at
+// most MaxDepth, every number within float64 range and maxNumberLen. It returns the value as
+// encoding/json decodes it with UseNumber, or the findings. Hand-written: json.Decoder.Token
+// costs several times more.
 func parseStrict(b []byte) (any, []Finding) {
 	if len(b) > MaxDocumentBytes {
 		return nil, []Finding{{Pointer: "", Rule: RuleCrawlerPolicy,
@@ -86,8 +84,7 @@ type scanner struct {
 	b        []byte
 	i        int
 	findings []Finding // duplicate keys and number ranges: the scan goes on to report them all
-	// want, when set, are the pointers Locate asks for; at gets the offset of each found: a
-	// member's key, any other value's first byte.
+	// want are the pointers Locate asks for; at gets each one's offset.
 	want map[string]bool
 	at   map[string]int
 }
@@ -247,12 +244,10 @@ func (p *scanner) array(ptr string, d int) (any, error) {
 	}
 }
 
-// str reads a string starting at the opening quote; ptr is the value's pointer (the object's
-// for a key). Input is valid UTF-8 (checked up front).
+// str reads a string starting at the opening quote; ptr is the value's pointer.
 func (p *scanner) str(ptr string) (string, error) {
 	p.i++ // opening quote
 	start := p.i
-	// Fast path: no escapes.
 	for p.i < len(p.b) {
 		c := p.b[p.i]
 		if c == '"' {
@@ -321,8 +316,8 @@ func (p *scanner) escape(sb *strings.Builder, ptr string) error {
 	return nil
 }
 
-// unicodeEscape reads a \uXXXX escape at p.i into sb, with the low half that must follow a
-// high surrogate; a lone surrogate is not a character (RuleUTF8, at ptr).
+// unicodeEscape reads a \uXXXX escape at p.i into sb, with the low half a high surrogate needs;
+// a lone surrogate is RuleUTF8.
 func (p *scanner) unicodeEscape(sb *strings.Builder, ptr string) error {
 	r, ok := p.hex(p.i + 2)
 	if !ok {
@@ -427,17 +422,15 @@ func (p *scanner) checkNumber(ptr string, n json.Number) {
 	}
 }
 
-// Position is a place in a document: a 1-based line, and a 1-based column counted in
-// characters.
+// Position is a place in a document: 1-based line and column, the column in characters.
 type Position struct {
 	Line   int `json:"line"`
 	Column int `json:"column"`
 }
 
-// Locate finds where each pointer of ptrs is in the JSON document b: a member at its key, an
-// array item or the document at the value's first character, and a pointer to nothing (a
-// missing field) at the nearest value that holds its place. A pointer b does not reach (b is
-// not JSON before it) is left out. One scan of b, whatever the number of pointers.
+// Locate finds where each pointer of ptrs is in the JSON document b: a member at its key, any
+// other value at its first character, a missing field at the nearest value holding its place.
+// A pointer b does not reach is left out. One scan, whatever the number of pointers.
 func Locate(b []byte, ptrs []string) map[string]Position {
 	at := locate(b, ptrs)
 	offs := make([]int, 0, len(at))
@@ -497,7 +490,7 @@ func locate(b []byte, ptrs []string) map[string]int {
 // parent is the pointer of the value holding ptr's ("" for the document and its members).
 func parent(ptr string) string { return ptr[:max(strings.LastIndexByte(ptr, '/'), 0)] }
 
-// lineCol turns a byte offset into a 1-based line and column (column counted in characters).
+// lineCol turns a byte offset into a 1-based line and column.
 func lineCol(b []byte, off int) (int, int) {
 	off = min(max(off, 0), len(b))
 	pre := b[:off]

@@ -1,14 +1,12 @@
-// Package protocol is the typed model of DreamWeave schema_version "2" documents: the site
-// index (document "index") and the project manifest (document "project"), their strict decoding,
-// validation against our embedded schemas and the rules the schemas cannot express.
-//
-// Source: SPEC.md section 1 ("The protocol"). Field names are the protocol's own.
+// Package protocol is the typed model of DreamWeave schema_version "2" documents (SPEC section
+// 1), the site index and the project manifest: their strict decoding, validation against the
+// embedded schemas and the rules the schemas cannot express. Field names are the protocol's.
 package protocol
 
 import "encoding/json"
 
-// SchemaVersion is the only protocol version this index reads. A document naming another one
-// "speaks a newer protocol" (SPEC section 1); its last good data is kept.
+// SchemaVersion is the only protocol version this index reads; a document naming another
+// "speaks a newer protocol" (SPEC section 1).
 const SchemaVersion = "2"
 
 // Document kinds, the value of the top-level "document" field (SPEC section 1).
@@ -21,7 +19,7 @@ const (
 type Index struct {
 	SchemaVersion string       `json:"schema_version"`      // "2" in every document Decode accepts (SchemaVersion)
 	Document      string       `json:"document"`            // DocIndex
-	Generator     string       `json:"generator,omitempty"` // free text naming the tool that wrote the index; may be empty
+	Generator     string       `json:"generator,omitempty"` // free text naming the tool that wrote the index
 	Site          Site         `json:"site"`                // the publishing site as the index names it
 	Projects      []IndexEntry `json:"projects"`            // one entry per project, sorted by id (rule index-order), ids unique
 }
@@ -32,13 +30,9 @@ type Site struct {
 	URL  string `json:"url"`  // absolute http(s) URL of the site's home page
 }
 
-// IndexEntry is one project as a site index lists it. ManifestSHA256 is the lowercase hex
-// SHA-256 of the manifest's bytes as served: the publisher's claim and the crawler's change
-// signal. Channels maps channel name to head version.
-//
-// Encoded (a claim's entry in the state), it has the reference index's shape: summary left out
-// when the index has none and kept when it is "", updated always present and null when the
-// index gives none, so an entry read from the state and written back keeps its bytes.
+// IndexEntry is one project as a site index lists it. Encoded in the state, it has the
+// reference index's shape (summary omitted when absent, updated always present), so an entry
+// read and written back keeps its bytes.
 type IndexEntry struct {
 	ID             string            `json:"id"`                // project id: lowercase UUID, equal to the manifest's project.id (rule id-match)
 	Name           string            `json:"name"`              // display text, never matched
@@ -68,12 +62,11 @@ func (e IndexEntry) UpdatedText() string {
 	return *e.Updated
 }
 
-// Manifest is a project manifest. Channels maps channel name to its head; it must equal the
-// heads recomputed from Releases.
+// Manifest is a project manifest.
 type Manifest struct {
 	SchemaVersion string                 `json:"schema_version"`      // "2" in every document Decode accepts (SchemaVersion)
 	Document      string                 `json:"document"`            // DocProject
-	Generator     string                 `json:"generator,omitempty"` // free text naming the tool that wrote the manifest; may be empty
+	Generator     string                 `json:"generator,omitempty"` // free text naming the tool that wrote the manifest
 	Project       Project                `json:"project"`             // the project's identity and metadata
 	Channels      map[string]ChannelHead `json:"channels"`            // channel name -> stated head; must equal Heads(m) (rule channel-heads)
 	Releases      []Release              `json:"releases"`            // every published release, in publisher order
@@ -84,17 +77,16 @@ type ChannelHead struct {
 	Version string `json:"version"` // the head release's version string, under the project's scheme
 }
 
-// Project is a manifest's project metadata. ID is a lowercase UUID chosen by the author: never
-// proof of who publishes it. Versioning is "numeric" or "decimal" (empty means numeric).
+// Project is a manifest's project metadata.
 type Project struct {
 	ID           string       `json:"id"`                   // lowercase UUID chosen by the author; never proof of who publishes it
 	Name         string       `json:"name"`                 // display text, never matched
-	Summary      string       `json:"summary,omitempty"`    // one-line description; may be empty
+	Summary      string       `json:"summary,omitempty"`    // one-line description
 	Type         string       `json:"type"`                 // mod, library, framework, tool, assets, total-conversion or documentation
 	Status       string       `json:"status"`               // active, maintenance, experimental, deprecated or archived
 	Versioning   string       `json:"versioning,omitempty"` // "numeric" or "decimal"; "" means numeric (version.SchemeOf)
 	Game         string       `json:"game"`                 // the game the project is for, e.g. "morrowind"
-	License      string       `json:"license,omitempty"`    // an SPDX expression; may be empty
+	License      string       `json:"license,omitempty"`    // an SPDX expression
 	Tags         []string     `json:"tags"`                 // free-form tags as published
 	Maintainers  []Person     `json:"maintainers"`          // the people who maintain the project, as published
 	Links        Links        `json:"links"`                // the project's links
@@ -106,27 +98,27 @@ type Project struct {
 // Person is a maintainer.
 type Person struct {
 	Name string `json:"name"`          // display text
-	URL  string `json:"url,omitempty"` // absolute URL; may be empty
+	URL  string `json:"url,omitempty"` // absolute URL
 }
 
 // Credit names a contributor and their role.
 type Credit struct {
 	Name string `json:"name"`           // display text
-	Role string `json:"role,omitempty"` // free text; may be empty
-	URL  string `json:"url,omitempty"`  // absolute URL; may be empty
+	Role string `json:"role,omitempty"` // free text
+	URL  string `json:"url,omitempty"`  // absolute URL
 }
 
 // Links are the project's links: page, source and issues always; the rest optional.
 type Links struct {
-	Page          string `json:"page"`                    // required: the project's page
-	Source        string `json:"source"`                  // required: the source repository
-	Issues        string `json:"issues"`                  // required: where to report issues
-	Documentation string `json:"documentation,omitempty"` // optional
-	Support       string `json:"support,omitempty"`       // optional
-	Donate        string `json:"donate,omitempty"`        // optional
-	Homepage      string `json:"homepage,omitempty"`      // optional
-	Nexusmods     string `json:"nexusmods,omitempty"`     // optional: the Nexus Mods page
-	Crate         string `json:"crate,omitempty"`         // optional: the crates.io page
+	Page          string `json:"page"`   // the project's page
+	Source        string `json:"source"` // the source repository
+	Issues        string `json:"issues"` // where to report issues
+	Documentation string `json:"documentation,omitempty"`
+	Support       string `json:"support,omitempty"`
+	Donate        string `json:"donate,omitempty"`
+	Homepage      string `json:"homepage,omitempty"`
+	Nexusmods     string `json:"nexusmods,omitempty"` // the Nexus Mods page
+	Crate         string `json:"crate,omitempty"`     // the crates.io page
 }
 
 // Integrations link a project to other services. Never identity.
@@ -145,19 +137,18 @@ type Media struct {
 	Kind      string `json:"kind"`                // "image" or "video"
 	URL       string `json:"url"`                 // absolute URL of the image or video on the publisher's site
 	Alt       string `json:"alt"`                 // text alternative, display text
-	Thumbnail string `json:"thumbnail,omitempty"` // absolute URL of a smaller image; may be empty
-	Caption   string `json:"caption,omitempty"`   // display text; may be empty
-	Category  string `json:"category,omitempty"`  // free text; may be empty
+	Thumbnail string `json:"thumbnail,omitempty"` // absolute URL of a smaller image
+	Caption   string `json:"caption,omitempty"`   // display text
+	Category  string `json:"category,omitempty"`  // free text
 	Featured  bool   `json:"featured,omitempty"`  // true when the publisher features this item (a card image candidate)
 }
 
-// Release is one published version. Status is available, yanked or deprecated; Yanked and
-// Deprecated are present exactly when Status says so. Date is the publisher's date
-// (YYYY-MM-DD), never the time this index first saw the release.
+// Release is one published version. Date is the publisher's date, never the time this index
+// first saw the release.
 type Release struct {
 	Version            string                     `json:"version"`              // release[-prerelease][+build], parsed under the project's scheme (rule version-scheme)
 	Channel            string                     `json:"channel"`              // channel name; "stable" is the default, "development" a rolling build
-	Date               string                     `json:"date,omitempty"`       // the publisher's date, YYYY-MM-DD; may be empty
+	Date               string                     `json:"date,omitempty"`       // the publisher's date, YYYY-MM-DD
 	Status             string                     `json:"status"`               // StatusAvailable, StatusYanked or StatusDeprecated
 	Yanked             *Notice                    `json:"yanked,omitempty"`     // present exactly when Status is yanked (rule status-notice)
 	Deprecated         *Notice                    `json:"deprecated,omitempty"` // present exactly when Status is deprecated (rule status-notice)
@@ -184,19 +175,19 @@ const (
 // Notice explains a yank or deprecation; Replacement is a version to use instead.
 type Notice struct {
 	Reason      string `json:"reason"`                // display text
-	Replacement string `json:"replacement,omitempty"` // a version under the project's scheme; may be empty
+	Replacement string `json:"replacement,omitempty"` // a version under the project's scheme
 }
 
 // Source says where a release was built from.
 type Source struct {
 	Repository string `json:"repository"`         // absolute URL of the source repository
-	Tag        string `json:"tag,omitempty"`      // the tag built; may be empty
-	Release    string `json:"release,omitempty"`  // the publisher's name for the release (text); may be empty
-	Revision   string `json:"revision,omitempty"` // the commit built: 40 or 64 lowercase hex digits; may be empty
+	Tag        string `json:"tag,omitempty"`      // the tag built
+	Release    string `json:"release,omitempty"`  // the publisher's name for the release (text)
+	Revision   string `json:"revision,omitempty"` // the commit built: 40 or 64 lowercase hex digits
 }
 
-// Notes are release notes. Every string is publisher CommonMark: untrusted, sanitized before
-// it is shown. Only Breaking is ever called breaking.
+// Notes are release notes: publisher CommonMark, untrusted, sanitized before it is shown. Only
+// Breaking is ever called breaking.
 type Notes struct {
 	Summary     string   `json:"summary,omitempty"`      // CommonMark
 	Highlights  string   `json:"highlights,omitempty"`   // CommonMark
@@ -220,7 +211,7 @@ type Platform struct {
 type ArtifactPlatform struct {
 	OS      string `json:"os"`                // windows, macos, linux or android
 	Arch    string `json:"arch"`              // x86_64 or aarch64
-	Variant string `json:"variant,omitempty"` // a token such as portmaster or muos; may be empty
+	Variant string `json:"variant,omitempty"` // a token such as portmaster or muos
 }
 
 // Relationship kinds.
@@ -232,27 +223,26 @@ const (
 	KindReplaces   = "replaces"   // takes the place of; a project target or informational
 )
 
-// Relationship points at a project (by id), a capability, or neither (informational). Version
-// is a constraint, only with Project, evaluated under the target's versioning scheme.
+// Relationship points at a project (by id), a capability, or neither (informational).
 type Relationship struct {
 	Kind       string `json:"kind"`                 // KindRequires, KindRecommends, KindConflicts, KindCompatible or KindReplaces
-	Project    string `json:"project,omitempty"`    // target project id; may be empty
-	Capability string `json:"capability,omitempty"` // target capability; only for requires/recommends/conflicts; may be empty
-	Name       string `json:"name,omitempty"`       // display text, never matched; may be empty
-	Version    string `json:"version,omitempty"`    // a constraint, only with Project; may be empty
-	URL        string `json:"url,omitempty"`        // where the target can be found; never followed; may be empty
-	Reason     string `json:"reason,omitempty"`     // display text; may be empty
+	Project    string `json:"project,omitempty"`    // target project id
+	Capability string `json:"capability,omitempty"` // target capability; only for requires/recommends/conflicts
+	Name       string `json:"name,omitempty"`       // display text, never matched
+	Version    string `json:"version,omitempty"`    // a constraint, only with Project
+	URL        string `json:"url,omitempty"`        // where the target can be found; never followed
+	Reason     string `json:"reason,omitempty"`     // display text
 }
 
 // Component is an installable part of a release.
 type Component struct {
 	ID            string   `json:"id"`                    // a token unique in the release
 	Name          string   `json:"name"`                  // display text
-	Description   string   `json:"description,omitempty"` // display text; may be empty
+	Description   string   `json:"description,omitempty"` // display text
 	Path          string   `json:"path"`                  // directory inside the archive, forward slashes, "." for its root
 	Required      bool     `json:"required"`              // always installed
 	Default       bool     `json:"default"`               // preselected when installing
-	Group         string   `json:"group,omitempty"`       // the id of the Group this component belongs to; may be empty
+	Group         string   `json:"group,omitempty"`       // the id of the Group this component belongs to
 	Requires      []string `json:"requires"`              // ids of components this one needs
 	Conflicts     []string `json:"conflicts"`             // ids of components this one excludes
 	SuggestedWith []string `json:"suggested_with"`        // project ids this component goes well with
@@ -262,7 +252,7 @@ type Component struct {
 type Group struct {
 	ID          string `json:"id"`                    // a token unique in the release
 	Name        string `json:"name"`                  // display text
-	Description string `json:"description,omitempty"` // display text; may be empty
+	Description string `json:"description,omitempty"` // display text
 	Select      string `json:"select"`                // exactly-one, at-most-one, at-least-one or any
 }
 
@@ -271,7 +261,7 @@ type Group struct {
 type OpenMW struct {
 	Components      map[string]OpenMWComponent `json:"components"`        // component id -> how OpenMW loads it
 	RequiresContent []string                   `json:"requires_content"`  // content files the whole release needs (e.g. Morrowind.esm)
-	LuaAPI          string                     `json:"lua_api,omitempty"` // a constraint on the Lua API version, numeric scheme; may be empty
+	LuaAPI          string                     `json:"lua_api,omitempty"` // a constraint on the Lua API version, numeric scheme
 	Settings        []OpenMWSetting            `json:"settings"`          // settings.cfg lines the release asks for
 }
 
@@ -293,8 +283,8 @@ type OpenMWSetting struct {
 	Value    string `json:"value"`    // the value, as text
 }
 
-// Artifact is a downloadable file. Size (bytes) and Digests.SHA256 are the publisher's claim;
-// this index never downloads artifacts to check them.
+// Artifact is a downloadable file. Size and Digests are the publisher's claim; this index never
+// downloads artifacts.
 type Artifact struct {
 	ID         string            `json:"id"`                 // a token unique in the release
 	Format     string            `json:"format"`             // flat, bain, fomod, binary or crate
@@ -315,29 +305,28 @@ type Digests struct {
 
 // Layout points at well-known files inside a game-data archive.
 type Layout struct {
-	ReleaseDocument string `json:"release_document,omitempty"` // path inside the archive; may be empty
-	Documentation   string `json:"documentation,omitempty"`    // path inside the archive; may be empty
-	Installer       string `json:"installer,omitempty"`        // path inside the archive; may be empty
+	ReleaseDocument string `json:"release_document,omitempty"` // path inside the archive
+	Documentation   string `json:"documentation,omitempty"`    // path inside the archive
+	Installer       string `json:"installer,omitempty"`        // path inside the archive
 }
 
 // ArtifactSource is a download URL; Kind is publisher or mirror.
 type ArtifactSource struct {
 	URL  string `json:"url"`            // absolute download URL
 	Kind string `json:"kind"`           // "publisher" or "mirror"
-	Name string `json:"name,omitempty"` // display text; may be empty
+	Name string `json:"name,omitempty"` // display text
 }
 
-// Signature is a published signature (sigstore-bundle). Shown as published; this index does
-// not verify signatures and never says "verified".
+// Signature is a published signature, shown as published: this index never verifies one.
 type Signature struct {
 	Format   string `json:"format"`             // "sigstore-bundle" (the only format today)
 	URL      string `json:"url"`                // absolute URL of the signature file
-	Issuer   string `json:"issuer,omitempty"`   // the certificate issuer (a URL) as published; may be empty
-	Identity string `json:"identity,omitempty"` // the signing identity as published; may be empty
+	Issuer   string `json:"issuer,omitempty"`   // the certificate issuer (a URL) as published
+	Identity string `json:"identity,omitempty"` // the signing identity as published
 }
 
-// OpenMWExtension decodes the release's "openmw" extension, or returns nil when absent or not
-// an object of the expected shape (validation reports the latter).
+// OpenMWExtension decodes the release's "openmw" extension; nil when absent or of another
+// shape (validation reports that).
 func (r *Release) OpenMWExtension() *OpenMW {
 	raw, ok := r.Extensions["openmw"]
 	if !ok {

@@ -8,19 +8,16 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
-// A finding's message quotes what the document holds: keys, string values, number literals,
-// pointers. say formats a message twice, so the quotation is kept apart from the index's
-// words: once with every quoted value in place (Finding.Message, what String, Summary and the
-// records print, unchanged), and once with each replaced by a numbered slot, "{1}", "{2}", ...
-// (Finding.Words), the values in Finding.Quotes in slot order. A page sets each value off as
-// the publisher's text from the field it is in, and never has to find it in a sentence.
+// A finding's message quotes what the document holds. say formats a message twice: with every
+// quoted value in place (Finding.Message), and with each replaced by a numbered slot "{n}"
+// (Finding.Words), the values in Finding.Quotes, so a page sets each value off as the
+// publisher's text.
 
-// pub marks a message argument as the document's text: formatted by its verb in the message
-// (%q quotes it as a plain string would be), a slot in the words.
+// pub marks a message argument as the document's text: a slot in the words.
 type pub string
 
-// phrase is a part of a message with arguments of its own, formatted with %s (fieldLabel's
-// `field "name" (/pointer)`): the values it quotes become slots of the finding it is in.
+// phrase is a part of a message with arguments of its own, formatted with %s; the values it
+// quotes become slots of the finding it is in.
 type phrase struct {
 	format string
 	args   []any
@@ -33,7 +30,7 @@ func (p phrase) String() string {
 }
 
 // slot stands for the n-th quoted value in the words: "{n}", in double quotes where the
-// message quotes the value (%q), so the quotation marks stay the index's words.
+// message has %q.
 type slot int
 
 // Format writes the slot.
@@ -45,9 +42,8 @@ func (s slot) Format(f fmt.State, verb rune) {
 	fmt.Fprintf(f, "{%d}", int(s))
 }
 
-// say formats format with args as the message and as the words, and returns the values the
-// words hold slots for, in order. A pub or phrase argument quotes; every other argument is
-// the index's own (numbers, rule names, scheme names) and appears in both.
+// say formats format with args as the message and as the words, and returns the quoted values
+// in slot order. pub and phrase arguments quote; any other is the index's own.
 func say(format string, args ...any) (message, words string, quotes []string) {
 	plain := make([]any, len(args))
 	slots := make([]any, len(args))
@@ -84,9 +80,8 @@ func renumber(words string, by int) string {
 	return b.String()
 }
 
-// ForSlots walks a finding's Words: f gets each stretch of the index's words and the number of
-// the slot after it (1 for Quotes[0]; 0 after the last stretch). A brace that does not open a
-// slot "{<digits>}" is text.
+// ForSlots walks a finding's Words: f gets each stretch of text and the number of the slot
+// after it (1 for Quotes[0]; 0 after the last). A brace that opens no "{<digits>}" is text.
 func ForSlots(words string, f func(text string, n int)) {
 	at := 0
 	for i := 0; i < len(words); i++ {
@@ -110,10 +105,8 @@ func ForSlots(words string, f func(text string, n int)) {
 	f(words[at:], 0)
 }
 
-// quoting is text the index did not format itself (an error of catalog/version that names the
-// value it refused) as a phrase: each occurrence of a known value, %q-quoted as the text
-// quotes it, becomes a quotation, left to right. The values are known: nothing is looked for
-// by its shape.
+// quoting is text the index did not format itself (a catalog/version error) as a phrase: each
+// occurrence of a known value, %q-quoted, becomes a quotation. Nothing is found by its shape.
 func quoting(text string, values ...string) phrase {
 	var fb strings.Builder
 	var args []any
@@ -140,8 +133,8 @@ func quoting(text string, values ...string) phrase {
 	return phrase{format: fb.String(), args: args}
 }
 
-// constraintText is a catalog/version constraint error as a phrase: the constraint c and each
-// of its comparators quoted where the error names them.
+// constraintText is a catalog/version constraint error as a phrase, c and its comparators
+// quoted.
 func constraintText(err error, c string) phrase {
 	values := []string{c}
 	for _, p := range strings.Split(c, ",") {
@@ -162,8 +155,7 @@ func versionFault(err error, v string, sch version.Scheme) phrase {
 }
 
 // leafPhrase is a finding made by say as a phrase of another finding's message (the causes a
-// oneOf finding lists): its Words, each slot a quotation again, "{n}" in quotes as %q (which
-// is how say wrote it), so the phrase's message is the finding's Message.
+// oneOf finding lists); its message is the finding's Message.
 func leafPhrase(f Finding) phrase {
 	var fb strings.Builder
 	var args []any
@@ -186,8 +178,7 @@ func leafPhrase(f Finding) phrase {
 	return phrase{fb.String(), args}
 }
 
-// libQuoting is a message of the JSON Schema library that quotes the value s its own way
-// (single quotes, double quotes unescaped) as a phrase with s quoted.
+// libQuoting is a JSON Schema library message quoting s its own way, as a phrase.
 func libQuoting(text, s string) phrase {
 	q := strconv.Quote(s)
 	q = strings.ReplaceAll(q, `\"`, `"`)
