@@ -5,7 +5,7 @@ import (
 	"net/netip"
 )
 
-// A refusedRange is one address block the guard refuses, with the words used in errors.
+// refusedRange is one address block the guard refuses, with the words errors use.
 type refusedRange struct {
 	prefix netip.Prefix
 	what   string
@@ -13,8 +13,7 @@ type refusedRange struct {
 
 func r(p, what string) refusedRange { return refusedRange{netip.MustParsePrefix(p), what} }
 
-// v4Refused lists every IPv4 block that is not a public unicast address (IANA IPv4
-// Special-Purpose Address Registry, RFC 6890 and successors). Order matters only for the words:
+// v4Refused lists every IPv4 block that is not public unicast (IANA special-purpose registry);
 // the first match names the address.
 var v4Refused = []refusedRange{
 	r("255.255.255.255/32", "the limited broadcast address"),
@@ -35,10 +34,8 @@ var v4Refused = []refusedRange{
 	r("240.0.0.0/4", "reserved (240.0.0.0/4)"),
 }
 
-// v6Refused lists the IPv6 blocks refused by name. Anything outside global unicast 2000::/3 is
-// refused as well (see CheckAddr), so this list mostly exists to give the right words.
-// IPv4-mapped ::ffff:0:0/96 is handled before this table (refused outright); NAT64 64:ff9b::/96
-// is unwrapped before it.
+// v6Refused names IPv6 blocks; anything outside 2000::/3 is refused anyway (CheckAddr), so the
+// list gives the words. Mapped addresses are refused and NAT64 unwrapped before it.
 var v6Refused = []refusedRange{
 	r("::/128", "the unspecified address"),
 	r("::1/128", "loopback (::1)"),
@@ -67,16 +64,12 @@ var (
 	globalUnicast = netip.MustParsePrefix("2000::/3")
 )
 
-// refusedAddr is an address the guard refuses and what it is, in words. words reads "<addr> is
-// <what>" ("169.254.169.254 is link-local (169.254.0.0/16, where cloud metadata services
-// live)"); a sentence that names the address another way (a resolved name) uses what alone, so
-// the words stay grammatical.
+// refusedAddr is a refused address and what it is: words reads "<addr> is <what>"; a sentence
+// naming the address otherwise (a resolved name) uses what alone.
 type refusedAddr struct {
-	addr netip.Addr // the refused address (invalid when there was none)
-	what string     // what the address is, as a noun phrase or adjective: "loopback (127.0.0.0/8)"
-	// loopback is true when --allow-loopback would admit the address (127.0.0.0/8 or ::1): the
-	// refusal a local drill without the flag runs into.
-	loopback bool
+	addr     netip.Addr // invalid when there was none
+	what     string     // "loopback (127.0.0.0/8)"
+	loopback bool       // --allow-loopback would admit it
 }
 
 func (r *refusedAddr) words() string {
@@ -86,28 +79,12 @@ func (r *refusedAddr) words() string {
 	return r.addr.String() + " is " + r.what
 }
 
-// CheckAddr says whether the crawler may connect to a: nil when admitted, otherwise an *Error
-// of KindAddress (no URL) whose text names the address and why it is refused, Loopback set when
-// --allow-loopback would admit it (seeds/crawler.txt, "Hostile input").
-//
-// Refused: loopback, unspecified, private (RFC 1918), carrier-grade NAT, link-local,
-// multicast, documentation, benchmarking and reserved blocks, in IPv4 and IPv6; every IPv6
-// address outside global unicast 2000::/3; any address carrying an IPv6 zone.
-//
-// IPv4 wearing IPv6 clothes:
-//   - IPv4-mapped ::ffff:0:0/96: refused outright. No public site publishes a mapped address in
-//     DNS; on a dual-stack socket it reaches the embedded IPv4 address, so it is only ever a way
-//     around the IPv4 rules.
-//   - IPv4-compatible ::/96, local-use NAT64 64:ff9b:1::/48, 6to4 2002::/16 and Teredo
-//     2001::/32: refused outright (deprecated, or the embedded address depends on the local
-//     network's configuration).
-//   - NAT64 well-known prefix 64:ff9b::/96: unwrapped, and the embedded IPv4 address must pass
-//     the IPv4 rules (loopback never, even with allowLoopback). This keeps IPv4-only sites
-//     reachable from an IPv6-only runner behind DNS64 without opening any refused block.
-//
-// allowLoopback (--allow-loopback, for local drills) admits exactly 127.0.0.0/8 and ::1, and
-// nothing else: private and metadata blocks, mapped loopback (::ffff:127.0.0.1) and NAT64 loopback
-// stay refused.
+// CheckAddr says whether the crawler may connect to a (seeds/crawler.txt, "Hostile input"): nil,
+// or a KindAddress *Error naming the address and why, Loopback set when --allow-loopback would
+// admit it. Refused: every non-public block in IPv4 and IPv6, all IPv6 outside 2000::/3, zoned
+// addresses; IPv4-mapped, IPv4-compatible, 6to4, Teredo and local-use NAT64 outright (ways
+// around the IPv4 rules). NAT64 64:ff9b::/96 is unwrapped and its IPv4 address checked, so
+// DNS64 runners reach IPv4-only sites. allowLoopback admits exactly 127.0.0.0/8 and ::1.
 func CheckAddr(a netip.Addr, allowLoopback bool) error {
 	if r := refuseAddr(a, allowLoopback); r != nil {
 		return &Error{Kind: KindAddress, Reason: r.words(), Loopback: r.loopback}
@@ -115,7 +92,6 @@ func CheckAddr(a netip.Addr, allowLoopback bool) error {
 	return nil
 }
 
-// refuseAddr is CheckAddr's verdict before it is an error: nil when admitted.
 func refuseAddr(a netip.Addr, allowLoopback bool) *refusedAddr {
 	r := checkAddr(a, allowLoopback)
 	if r != nil {

@@ -1,11 +1,8 @@
-// Package guard is the crawler's guarded HTTP client: every line of seeds/crawler.txt "Hostile
-// input" that concerns fetching. Only http and https, never userinfo; names resolved by our own
-// resolver and refused if any address is refused (CheckAddr); the connection dials exactly the
-// checked addresses (no second lookup, so DNS rebinding cannot win); literal IPs checked before
-// any connection; redirects followed one hop at a time, each re-checked; no proxy, ever; bodies
-// read in chunks and abandoned at the limit whatever Content-Length claimed (decoded bytes
-// counted for gzip); one overall deadline per request, or for a streamed download one deadline
-// until its headers and then one per stall.
+// Package guard is the crawler's guarded HTTP client (seeds/crawler.txt "Hostile input"): http
+// and https only, no userinfo, no proxy; names resolved by our resolver and dialled only at the
+// checked addresses (CheckAddr), so DNS rebinding cannot win; redirects re-checked hop by hop;
+// bodies capped at the limit whatever Content-Length says (decoded bytes for gzip); one deadline
+// per request, or per stall for a streamed download.
 package guard
 
 import (
@@ -49,16 +46,15 @@ type Options struct {
 	// AllowLoopback (--allow-loopback) admits 127.0.0.0/8 and ::1 and nothing else.
 	AllowLoopback bool
 	MaxBytes      int64 // the body limit in bytes (decoded bytes for gzip); default 16 MiB
-	// Timeout is the one deadline per Get: resolving, connecting, redirects and body (for a
-	// download, Request.Stream, the body's stall deadline instead). Default 30 s.
+	// Timeout is the one deadline per Get (for a Request.Stream body, the stall deadline).
+	// Default 30 s.
 	Timeout      time.Duration
 	MaxRedirects int    // the most redirect hops followed; 0 means the default 5, negative none
 	UserAgent    string // sent with every request; default product.UserAgent
-	// Resolver resolves host names; default a pure-Go *net.Resolver (never the C library's
-	// resolver, whose inet_aton reads numeric oddities as addresses).
+	// Resolver resolves host names; default a pure-Go *net.Resolver (the C resolver's
+	// inet_aton reads numeric oddities as addresses).
 	Resolver Resolver
-	// Dial connects to a checked address; default a net.Dialer.
-	Dial DialFunc
+	Dial     DialFunc // connects to a checked address; default a net.Dialer
 }
 
 // Client is the guarded HTTP client. Safe for concurrent use.
@@ -96,15 +92,14 @@ func New(o Options) *Client {
 		ForceAttemptHTTP2:   true,
 		DisableCompression:  true, // we ask for gzip ourselves and count decoded bytes
 		MaxIdleConnsPerHost: 2,
-		// A refresh reads thousands of hosts in turn and rarely returns to one it finished:
-		// a bounded idle pool keeps the connections worth reusing (the hosts being read) and
-		// closes the rest, so open files do not grow with the number of sites.
+		// A refresh rarely returns to a host it finished: a bounded idle pool keeps open files
+		// from growing with the number of sites.
 		MaxIdleConns:        maxIdleConns,
 		IdleConnTimeout:     30 * time.Second,
 		TLSHandshakeTimeout: 10 * time.Second,
 	}
-	// No http.Client: it parses a redirect's Location before any CheckRedirect hook runs, so a
-	// bad Location would surface as a transport failure instead of the redirect it is.
+	// No http.Client: it parses a redirect's Location before any hook, so a bad Location
+	// would surface as a transport failure instead of a redirect.
 	c.rt = tr
 	return c
 }
@@ -112,24 +107,21 @@ func New(o Options) *Client {
 // Options returns the client's effective options (defaults filled in).
 func (c *Client) Options() Options { return c.o }
 
-// Request is one GET. ETag and LastModified are the validators from the last good response
-// (sent as If-None-Match / If-Modified-Since: conditional GET). Accept is sent when set.
-// MaxBytes overrides Options.MaxBytes when positive.
+// Request is one GET. ETag and LastModified are the last good response's validators (a
+// conditional GET); Accept is sent when set; MaxBytes overrides Options.MaxBytes when positive.
 type Request struct {
 	URL          string
 	ETag         string
 	LastModified string
 	Accept       string
 	MaxBytes     int64
-	// Stream, when set, makes the request a download: it is called with the final response
-	// (never a 304) before its body is read, and the body, bounded by the limit, is copied to
-	// the writer it returns (nil: the body is skipped) instead of Response.Body. The body is
-	// asked for without content-coding, Options.Timeout covers the request until its headers,
-	// and then the body is abandoned whenever Options.Timeout passes without a byte.
+	// Stream makes the request a download: called with the final non-304 response before its
+	// body is read, it returns the writer the bounded body is copied to (nil: skipped).
+	// The body is asked for without content-coding and abandoned when Options.Timeout passes
+	// without a byte.
 	Stream func(*Response) (io.Writer, error)
-	// From > 0 asks for the body from byte From on (a Range request, resuming a download).
-	// Status 206 says the server did, with a Content-Range starting at From (checked); 200 that
-	// it sends the whole body.
+	// From > 0 asks for the body from byte From on (Range). 206 with a Content-Range starting
+	// at From (checked) says the server did; 200 that it sends the whole body.
 	From int64
 }
 
@@ -140,9 +132,8 @@ type Hop struct {
 	Status int    `json:"status"`
 }
 
-// Response is the final answer after redirects. Any status is a Response (a 404 is a fact
-// about the site, not an error). NotModified is true for a 304 (Body empty). Body is the
-// decoded entity: gzip content-coding removed, so it is the document's bytes as published.
+// Response is the final answer after redirects; any status is a Response (a 404 is a fact
+// about the site). NotModified marks a 304 (Body empty). Body is gzip-decoded.
 type Response struct {
 	URL         string // the final URL, after redirects
 	Status      int
@@ -160,10 +151,8 @@ func (r *Response) LastModified() string { return r.Header.Get("Last-Modified") 
 
 var errDeadline = errors.New("guard deadline")
 
-// Get fetches r.URL under every rule of the guard. Every error is an *Error (see Kind): a
-// refused URL or address (at the URL asked or where a redirect pointed), a body over the limit,
-// our deadline, a redirect not followed, a network failure, or the caller's ctx ending first
-// (KindCanceled, wrapping context.Cause(ctx)). Its Hops are the redirects followed before it.
+// Get fetches r.URL under every rule of the guard. Every error is an *Error (see Kind) whose
+// Hops are the redirects followed before it; the caller's ctx ending is KindCanceled.
 func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 	resp, hops, err := c.get(ctx, r)
 	var e *Error
@@ -173,7 +162,6 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 	return resp, err
 }
 
-// get is Get, also returning the redirects followed whatever the outcome.
 func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 	parent := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -191,8 +179,7 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 		if err != nil {
 			return nil, hops, err
 		}
-		// connected is set once the transport has a connection for this hop (after the TLS
-		// handshake): a failure before it is a transport failure (Error.Transport).
+		// A failure before the connection is a transport failure (Error.Transport).
 		var connected atomic.Bool
 		trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected.Store(true) }}
 		req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, u.String(), nil)
@@ -244,7 +231,6 @@ func (c *Client) get(ctx context.Context, r Request) (*Response, []Hop, error) {
 	}
 }
 
-// header sets the request headers r asks for, with the user agent ua.
 func (r Request) header(h http.Header, ua string) {
 	h.Set("User-Agent", ua)
 	h.Set("Accept-Encoding", "gzip")
@@ -261,8 +247,7 @@ func (r Request) header(h http.Header, ua string) {
 	}
 }
 
-// redirect returns where the redirect resp from cur (URL u) points, or why it is not
-// followed: no Location, one that is not a URL, or more than MaxRedirects after hops.
+// redirect returns where resp from cur points, or why it is not followed.
 func (c *Client) redirect(u *url.URL, cur string, resp *http.Response, hops int) (string, error) {
 	redirErr := func(reason string) error {
 		return &Error{Kind: KindRedirect, URL: redact(cur), Status: resp.StatusCode, Reason: reason}
@@ -286,8 +271,8 @@ func (c *Client) redirect(u *url.URL, cur string, resp *http.Response, hops int)
 	return next.String(), nil
 }
 
-// stream is the body of a download (Request.Stream): checked against a Range asked for, then
-// copied to the caller's writer, each chunk putting the stall deadline off again.
+// stream checks a Range answer, then copies the body to the caller's writer, each chunk
+// putting the stall deadline off.
 func (c *Client) stream(r Request, out *Response, resp *http.Response, limit int64, deadline *time.Timer) error {
 	if cr := resp.Header.Get("Content-Range"); resp.StatusCode == http.StatusPartialContent && r.From > 0 &&
 		!strings.HasPrefix(cr, "bytes "+strconv.FormatInt(r.From, 10)+"-") {
@@ -304,9 +289,7 @@ func (c *Client) stream(r Request, out *Response, resp *http.Response, limit int
 	return readBody(resp, limit, out.URL, w, func() { deadline.Reset(c.o.Timeout) })
 }
 
-// failure turns a transport error into the guard's words: a refusal from the dial, the caller's
-// context ending (its cause wrapped), our deadline, or a network error naming the URL.
-// unconnected is true when the failure came before the hop had a connection (Error.Transport).
+// failure turns a transport error into an *Error; unconnected marks Error.Transport.
 func (c *Client) failure(parent, ctx context.Context, cur string, err error, unconnected bool) error {
 	var e *Error
 	if errors.As(err, &e) {
@@ -327,7 +310,6 @@ func (c *Client) failure(parent, ctx context.Context, cur string, err error, unc
 	return &Error{Kind: KindNetwork, URL: redact(cur), Cause: err, Transport: unconnected}
 }
 
-// redact is a URL for error messages: its user info replaced (termtext.RedactURL).
 func redact(s string) string { return termtext.RedactURL(s) }
 
 func isRedirect(status int) bool {
@@ -339,14 +321,13 @@ func isRedirect(status int) bool {
 	return false
 }
 
-// drain reads a little of a body we do not want, so the connection can be reused, and closes it.
+// drain reads a little of an unwanted body, so the connection can be reused, and closes it.
 func drain(b io.ReadCloser) {
 	_, _ = io.CopyN(io.Discard, b, 64<<10)
 	b.Close()
 }
 
-// writeError is the caller's own failure while streaming (Request.Stream, or its writer):
-// returned to it as it is, never as the site's.
+// writeError is the caller's own failure while streaming: returned as it is, never as the site's.
 type writeError struct{ error }
 
 // errRawOver marks a gzip-encoded body whose encoded bytes alone pass the limit.
@@ -369,11 +350,9 @@ func (c *capReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readBody copies at most limit bytes of the body to w, in chunks, and stops at the limit
-// whatever Content-Length claimed; tick, when set, is called after each chunk. An honest
-// over-limit Content-Length is refused before reading. For a gzip content-coding the decoded
-// bytes are counted (a gzip bomb stops at the limit), and the encoded bytes are capped at the
-// limit too. An error of w is returned as it is.
+// readBody copies at most limit bytes of the body to w in chunks, calling tick after each.
+// An over-limit Content-Length is refused unread; gzip is capped on both encoded and decoded
+// bytes (a gzip bomb stops at the limit).
 func readBody(resp *http.Response, limit int64, cur string, w io.Writer, tick func()) error {
 	tooLarge := func(announced, decoded bool) error {
 		return &Error{Kind: KindTooLarge, URL: redact(cur), Limit: limit, ContentLength: resp.ContentLength, Announced: announced, Decoded: decoded}
@@ -422,9 +401,8 @@ func readBody(resp *http.Response, limit int64, cur string, w io.Writer, tick fu
 	}
 }
 
-// dial is the transport's only way to connect: it checks the host again, resolves a name with
-// our resolver, refuses the name if any address is refused, then dials those checked addresses
-// (never the name, so there is no second lookup for DNS rebinding to win).
+// dial is the transport's only way to connect: it re-checks the host, resolves a name with our
+// resolver, refuses it if any address is refused, then dials the checked addresses only.
 func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	host, portStr, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -435,8 +413,7 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 		return nil, &Error{Kind: KindRefused, URL: addr, Reason: "port " + strconv.Quote(portStr) + " is not in 1-65535"}
 	}
 	if _, err := asciiHost(host); err == errNonASCII {
-		// net/http maps internationalized names to ASCII before dialing; one it could not map
-		// arrives here as is and is refused.
+		// net/http maps IDNs to ASCII before dialing; one it could not map is refused here.
 		return nil, &Error{Kind: KindRefused, Reason: fmt.Sprintf("host %q is not a valid internationalized domain name", host)}
 	}
 	lit, literal, err := checkHost(host, false, c.o.AllowLoopback)
@@ -457,8 +434,7 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 			return nil, fmt.Errorf("resolving %s: no addresses", name)
 		}
 		for _, a := range found {
-			// net.IP holds IPv4 in 16 bytes, so resolver results cannot tell an A record from
-			// a mapped AAAA: both reach the same IPv4 host, so check and dial the IPv4 address.
+			// A mapped AAAA reaches the same IPv4 host as an A record: check and dial that.
 			a = a.Unmap()
 			if r := refuseAddr(a, c.o.AllowLoopback); r != nil {
 				why := fmt.Sprintf("the name %s resolves to %s, which is %s", name, a, r.what)
@@ -481,6 +457,5 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	return nil, errors.Join(errs...)
 }
 
-// maxIdleConns bounds the idle connections the client keeps across all hosts: room for every
-// host a refresh reads at once (eight sources, two requests each) twice over.
+// maxIdleConns bounds idle connections across hosts: eight sources at two requests, twice over.
 const maxIdleConns = 32

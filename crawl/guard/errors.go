@@ -6,79 +6,59 @@ import (
 	"time"
 )
 
-// Kind is what a failed fetch ran into. The zero Kind is no guard failure at all (KindOf of an
-// error that holds no *Error).
+// Kind is what a failed fetch ran into; 0 is no guard failure.
 type Kind uint8
 
 // The kinds of a failed fetch. KindRefused, KindAddress, KindTooLarge and KindRedirect are
-// refusals by crawler policy (seeds/crawler.txt, "Hostile input" and "Resource limits"): facts
-// about the URL or the document, not outages.
+// refusals by crawler policy (seeds/crawler.txt, "Hostile input", "Resource limits").
 const (
 	_ Kind = iota
-	// KindRefused is a URL the guard will not fetch: a scheme other than http/https, user info,
-	// a malformed URL, host or port.
+	// KindRefused: a scheme other than http/https, user info, a malformed URL, host or port.
 	KindRefused
-	// KindAddress is an address the address guard refuses (SSRF protection), literal in the URL
-	// or resolved from its name.
+	// KindAddress: an address the address guard refuses, literal or resolved.
 	KindAddress
-	// KindTooLarge is a body over the byte limit: refused by crawler policy, never "invalid".
+	// KindTooLarge: a body over the byte limit.
 	KindTooLarge
-	// KindTimeout is a request that did not finish within Options.Timeout, the one deadline
-	// covering resolving, connecting, every redirect and the whole body.
+	// KindTimeout: Options.Timeout ran out.
 	KindTimeout
-	// KindRedirect is a redirect the guard does not follow: more hops than
-	// Options.MaxRedirects, or a Location header that is missing or not a URL.
+	// KindRedirect: more hops than Options.MaxRedirects, or a Location missing or not a URL.
 	KindRedirect
-	// KindNetwork is any other failure to get an answer: resolving, connecting, TLS, HTTP, or
-	// reading or decoding the body. Cause says which.
+	// KindNetwork: any other failure to get an answer (resolve, connect, TLS, HTTP, body).
 	KindNetwork
-	// KindCanceled is a request abandoned because the caller's context ended first (a budget,
-	// an interrupt): Cause is context.Cause of that context, so the caller can tell its own
-	// deadline from the site's slowness.
+	// KindCanceled: the caller's context ended first; Cause is its context.Cause, so the
+	// caller can tell its own deadline from the site's slowness.
 	KindCanceled
 )
 
-// Error is every failure of Client.Get, and CheckURL's and CheckAddr's refusals: what kind, for
-// which URL, after which redirects, and the facts its words need. Error() is the one full
-// sentence for it; Words gives the short forms a trail or a sentence about the URL uses.
+// Error is every failure of Client.Get and every refusal of CheckURL and CheckAddr. Error()
+// is the full sentence; Words gives short forms.
 type Error struct {
 	Kind Kind
-	// URL is the URL the failure is about, user info redacted: the refused URL, the one that
-	// answered the redirect not followed, or the one being fetched when the failure came. ""
-	// for CheckAddr (an address on its own).
+	// URL is the URL the failure is about, user info redacted; "" for CheckAddr.
 	URL string
-	// Hops are the redirects followed before the failure, in order, so a discovery trail can
-	// record every URL tried (SPEC section 1: "each URL tried and what came back"). A refusal
-	// with hops is of the URL the last hop pointed to; a KindRedirect is redirect len(Hops)+1.
-	Hops []Hop
-	// Reason says why, in words naming the address or the part of the URL (KindRefused,
-	// KindAddress) or what is wrong with the redirect (KindRedirect).
-	Reason string
-	// Loopback (KindAddress) is true when the refused address is one --allow-loopback admits
-	// (127.0.0.0/8, ::1): a local drill run without the flag.
+	// Hops are the redirects followed before the failure, so a discovery trail records every
+	// URL tried (SPEC section 1); a KindRedirect is redirect len(Hops)+1.
+	Hops   []Hop
+	Reason string // why (KindRefused, KindAddress, KindRedirect)
+	// Loopback (KindAddress): --allow-loopback would admit the address.
 	Loopback bool
-	// Status (KindRedirect) is the HTTP status of the redirect not followed.
-	Status int
-	// Limit (KindTooLarge) is the byte limit; ContentLength the body length announced, -1 when
-	// absent. Announced is true when Content-Length alone refused the body (nothing read);
-	// Decoded when the body was gzip-encoded and decoded bytes were counted.
+	Status   int // KindRedirect: the HTTP status of the redirect not followed
+	// KindTooLarge: the limit and announced length (-1 if none); Announced when Content-Length
+	// alone refused the body, Decoded when gzip-decoded bytes were counted.
 	Limit         int64
 	ContentLength int64
 	Announced     bool
 	Decoded       bool
-	// Timeout (KindTimeout) is the deadline that ran out; Stalled says a download's body
-	// brought no byte for that long (Request.Stream).
+	// KindTimeout: the deadline; Stalled when a download brought no byte for that long.
 	Timeout time.Duration
 	Stalled bool
-	// Transport (KindNetwork, KindTimeout) is true when the fetch failed before it had a
-	// connection to the host: resolving the name, connecting, or the TLS handshake. No server
-	// answered at all, so the failure may be the crawler's own network as much as the site.
+	// Transport (KindNetwork, KindTimeout): no connection was made (resolve, connect, TLS),
+	// so the fault may be the crawler's own network.
 	Transport bool
-	// Cause (KindNetwork, KindCanceled) is the underlying error; Unwrap returns it.
-	Cause error
+	Cause     error // KindNetwork, KindCanceled: the underlying error
 }
 
-// Error is the failure as one sentence naming the URL: what state records and terminals show.
+// Error is the failure as one sentence naming the URL.
 func (e *Error) Error() string {
 	switch e.Kind {
 	case KindRefused, KindAddress:
@@ -112,8 +92,7 @@ func (e *Error) Error() string {
 // Unwrap returns the Cause (nil for refusals, limits and timeouts).
 func (e *Error) Unwrap() error { return e.Cause }
 
-// Refusal reports whether the guard refused the URL, its address, its redirect or its size
-// (crawler policy) rather than failing to get an answer.
+// Refusal reports whether k is a refusal by crawler policy rather than a failure to get an answer.
 func (k Kind) Refusal() bool {
 	return k == KindRefused || k == KindAddress || k == KindTooLarge || k == KindRedirect
 }
@@ -122,18 +101,12 @@ func (k Kind) Refusal() bool {
 type Form uint8
 
 const (
-	// Outcome follows the URL in a discovery trail step: "refused by crawler policy: over the
-	// 16 MiB limit".
-	Outcome Form = iota
-	// Predicate follows a subject and the URL in a sentence: "is over the 16 MiB limit
-	// (refused by crawler policy)".
-	Predicate
+	Outcome   Form = iota // after the URL in a trail: "refused by crawler policy: over the 16 MiB limit"
+	Predicate             // after subject and URL: "is over the 16 MiB limit (refused by crawler policy)"
 )
 
-// Words says a failed fetch in the short form f, without the URL (the caller names it). A
-// *Error anywhere in err's chain is said by its kind; any other error as a failure to reach
-// the URL, in its wrapped error's words. A network failure after redirects names the URL that
-// failed, since it is not the one the caller asked for.
+// Words says a failed fetch in form f without the URL. A non-*Error is a failure to reach the
+// URL in its wrapped error's words; a network failure after redirects names the URL that failed.
 func Words(err error, f Form) string {
 	var e *Error
 	if !errors.As(err, &e) {
@@ -177,14 +150,13 @@ func unreachable(why string, f Form) string {
 	return "unreachable: " + why
 }
 
-// IsTransport reports whether the *Error in err's chain is a fetch that never had a
-// connection to the host (Error.Transport): nothing answered, not even with an error.
+// IsTransport reports whether err's *Error never had a connection (Error.Transport).
 func IsTransport(err error) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Transport
 }
 
-// KindOf returns the Kind of the *Error in err's chain; 0 when there is none.
+// KindOf returns the Kind of err's *Error; 0 when there is none.
 func KindOf(err error) Kind {
 	var e *Error
 	if errors.As(err, &e) {
@@ -193,8 +165,7 @@ func KindOf(err error) Kind {
 	return 0
 }
 
-// HopsOf returns the redirects a failed fetch followed before its error (the *Error in err's
-// chain); nil if none.
+// HopsOf returns the redirects followed before err's *Error; nil if none.
 func HopsOf(err error) []Hop {
 	var e *Error
 	if errors.As(err, &e) {
@@ -203,8 +174,7 @@ func HopsOf(err error) []Hop {
 	return nil
 }
 
-// FormatBytes writes a byte count the way crawler policy states limits: "16 MiB", "512 KiB",
-// otherwise "1000 bytes".
+// FormatBytes writes a byte count as policy states limits: "16 MiB", "512 KiB", "1000 bytes".
 func FormatBytes(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
@@ -217,10 +187,7 @@ func FormatBytes(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// HowTooLarge says how a KindTooLarge body was found to be over the limit: announced by
-// Content-Length (nothing read) or read up to the limit, counting gzip-decoded bytes when the
-// body was encoded (seeds/crawler.txt, "Resource limits"). It is the one wording of that fact,
-// used by Error and by any caller that names the limit in its own words first.
+// HowTooLarge says how a KindTooLarge body was found over the limit: the one wording of it.
 func (e *Error) HowTooLarge() string {
 	switch {
 	case e.Announced:

@@ -9,16 +9,10 @@ import (
 	"strings"
 )
 
-// CheckURL parses raw and checks everything that can be checked before any lookup or
-// connection (seeds/crawler.txt, "Hostile input"): the scheme is http or https; there is no
-// userinfo (user name or password); there is a host; a literal IP host passes CheckAddr; a host
-// that a browser or curl would read as an IPv4 literal in a non-canonical form (decimal
-// 2130706433, octal 0177.0.0.1, hex 0x7f.1, short 127.1, a trailing dot 127.0.0.1.) is refused,
-// never handed to a resolver as a name; a host name is syntactically a DNS name (after IDNA
-// mapping). Names are checked again, address by address, when they are resolved at dial time.
-//
-// It returns the parsed URL, or an *Error of KindRefused or KindAddress naming the URL (user
-// info redacted) and why.
+// CheckURL parses raw and checks all that needs no lookup (seeds/crawler.txt, "Hostile input"):
+// http or https, no userinfo, a host, a literal IP passing CheckAddr, no non-canonical IPv4
+// spelling (0177.0.0.1, 0x7f.1, 127.1, 2130706433, a trailing dot), a syntactic DNS name. Names
+// are checked address by address at dial time. Errors are KindRefused or KindAddress *Error.
 func CheckURL(raw string, allowLoopback bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -61,8 +55,7 @@ func CheckURL(raw string, allowLoopback bool) (*url.URL, error) {
 	return u, nil
 }
 
-// LoopbackHint ends every refusal of an address --allow-loopback would admit: a local drill
-// run without the flag is the likeliest cause, and the flag admits nothing else.
+// LoopbackHint ends every refusal of an address --allow-loopback would admit.
 const LoopbackHint = "--allow-loopback admits 127.0.0.0/8 and ::1 for local drills"
 
 func withLoopbackHint(reason string, loopback bool) string {
@@ -72,9 +65,8 @@ func withLoopbackHint(reason string, loopback bool) string {
 	return reason + " (" + LoopbackHint + ")"
 }
 
-// hostRefusal is the refusal of a URL (shown, user info redacted; "" at dial time) for
-// checkHost's err: the address guard's when the host is an address (literal), with the
-// loopback hint when --allow-loopback would admit it.
+// hostRefusal is the refusal of URL shown ("" at dial time) for checkHost's err: KindAddress
+// when the host is a literal, with the loopback hint when it applies.
 func hostRefusal(shown string, err error, literal bool) *Error {
 	e := &Error{Kind: KindRefused, URL: shown, Reason: err.Error()}
 	if literal {
@@ -88,9 +80,8 @@ func hostRefusal(shown string, err error, literal bool) *Error {
 	return e
 }
 
-// checkHost classifies a URL host (brackets removed, percent-decoding done). It returns the
-// address for a literal IP host (literal true), or the ASCII name to resolve. err explains a
-// refusal; literal is true when the refusal is about an address.
+// checkHost classifies a URL host: the address of a literal IP (literal true) or a name; err
+// explains a refusal, literal then says it is about an address.
 func checkHost(host string, bracketed, allowLoopback bool) (addr netip.Addr, literal bool, err error) {
 	if host == "" {
 		return netip.Addr{}, false, errors.New("the URL has no host")
@@ -113,9 +104,8 @@ func checkHost(host string, bracketed, allowLoopback bool) (addr netip.Addr, lit
 		return netip.Addr{}, false, nerr
 	}
 	if looksIPv4(name) {
-		// WHATWG URL parsing (browsers, and curl's own parser) reads this host as an IPv4
-		// address. Only the canonical dotted quad is accepted; every other spelling is refused
-		// so that no resolver (glibc's inet_aton accepts them all) ever sees it.
+		// Browsers and curl read this as IPv4; only the dotted quad is accepted, so no
+		// resolver (inet_aton accepts them all) ever sees another spelling.
 		a, perr := netip.ParseAddr(name)
 		if perr != nil || !a.Is4() {
 			return netip.Addr{}, true, fmt.Errorf("host %q is an IPv4 address in a non-canonical form (decimal, octal, hex, short or with a trailing dot); only a dotted quad like 192.0.2.1 is read, others are refused", host)
@@ -125,14 +115,11 @@ func checkHost(host string, bracketed, allowLoopback bool) (addr netip.Addr, lit
 	return netip.Addr{}, false, nil
 }
 
-// errNonASCII marks an internationalized host name. CheckURL lets it through: net/http maps it
-// to ASCII (IDNA) itself, and the dial checks that ASCII form with every rule (numeric forms,
-// resolution, addresses) before connecting. Mapping it here would need golang.org/x/text.
+// errNonASCII marks an IDN host: net/http maps it to ASCII and dial checks that form.
 var errNonASCII = errors.New("non-ASCII host name")
 
-// asciiHost lowercases an ASCII host name and checks it is a DNS name:
-// labels of letters, digits, '-' and '_', 1 to 63 bytes each, at most 253 bytes, one optional
-// trailing dot.
+// asciiHost lowercases an ASCII host and checks it is a DNS name (labels of [a-z0-9_-], 1-63
+// bytes, 253 in all, one optional trailing dot).
 func asciiHost(host string) (string, error) {
 	if strings.ContainsFunc(host, func(r rune) bool { return r >= 0x80 }) {
 		return "", errNonASCII
@@ -156,8 +143,8 @@ func asciiHost(host string) (string, error) {
 	return name, nil
 }
 
-// looksIPv4 reports whether the WHATWG URL host parser would treat name as an IPv4 address: its
-// last label (ignoring one trailing dot) is all decimal digits, or 0x/0X followed by hex digits.
+// looksIPv4 reports whether a WHATWG URL parser reads name as IPv4: its last label is all
+// digits or 0x-hex.
 func looksIPv4(name string) bool {
 	trimmed := strings.TrimSuffix(name, ".")
 	last := trimmed[strings.LastIndexByte(trimmed, '.')+1:]
