@@ -16,9 +16,9 @@ func layoutText(l *protocol.Layout) string {
 	return string(js(l))
 }
 
-// artifactChanges matches artifacts by id: each after artifact is added or its changes
-// listed, then removed ones. Sources and signatures match by URL in amend mode, by what they
-// are in head mode (every URL names its version: a new mirror is reported, a new URL is not).
+// artifactChanges matches artifacts by id: added or changed ones in after order, then removed
+// ones. Sources and signatures match by URL in amend mode; in head mode, where every URL names
+// its version, by what they are.
 func artifactChanges(b, a []protocol.Artifact, md mode) []Change {
 	amend := md == amendMode
 	a2b, b2a := pairByKey(len(b), len(a), func(i int) string { return b[i].ID }, func(j int) string { return a[j].ID })

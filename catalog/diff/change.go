@@ -5,29 +5,17 @@
 // # Vocabulary
 //
 // Events store the reference index's change vocabulary, token and key for key, so either index
-// reads the other's state: unknown tokens and keys are errors, and a change read and written
-// back keeps its bytes. Facts the vocabulary has no token for are written as the token that
-// carries the same fact:
+// reads the other's state: unknown tokens and keys are errors. Facts the vocabulary has no
+// token for are written as the token carrying the same fact: a channel appearing or going as
+// channel-head with a null side; notice edits as release-status; sets (platforms, content,
+// tags, maintainers, ...) as {added, removed}, reordering being no change; an artifact's file
+// facts as artifact-file details; a component's or group's rules as component-selection and
+// group-selection; other extension values by namespace; source fields as source-revision.
 //
-//   - a channel appearing or going away: channel-head with a null before or after;
-//   - a release yanked, deprecated or restored, or its notice edited: release-status, with the
-//     new notice's reason and replacement;
-//   - platforms, required content, critical extensions, tags, maintainers, credits and media:
-//     {added, removed} sets (reordering is no change);
-//   - an artifact's format, platform, file name, media type or layout: one artifact-file with
-//     "what: before → after" details; its sources and signatures: one change per URL;
-//   - a component's selection, rules or OpenMW install data: component-selection with
-//     details; a group's selection rule: group-selection;
-//   - any other extension value: extension-added, -removed or -changed, by namespace;
-//   - the release's source repository, tag, release name or revision: source-revision.
-//
-// Not written, as the reference records none of them and they change nothing a reader
-// installs: document fields, a component's or group's name and description, suggested_with, a
-// relationship's display name, URL or reason, and a version rewritten to the same precedence
-// (1.2 to 1.2.0+rebuild). Release notes edits are release-notes with the version only.
-//
-// The facts SPEC section 4 calls unusual are not stored (a flag would be a key the reference
-// rejects): Unusual computes them from the stored changes at build time.
+// Not written, as the reference records none and they change nothing a reader installs:
+// document fields, names and descriptions of components and groups, suggested_with, a
+// relationship's name, URL or reason, and a version rewritten to the same precedence. The
+// unusual facts of SPEC section 4 are computed at build time (Unusual), not stored.
 package diff
 
 import (
@@ -37,10 +25,9 @@ import (
 	"strings"
 )
 
-// Change is one typed difference, tagged by Change (a Change* token). Its token's vocabulary
-// entry fixes which other fields it uses, their JSON keys and its line; setting any other field
-// is an encoding error, not a silent loss. Before and After hold JSON values of the type the
-// token fixes; pointers are the reference's nullable strings.
+// Change is one typed difference, tagged by Change (a Change* token). The token's vocabulary
+// entry fixes which other fields it uses, their JSON keys and its line; setting any other
+// field is an encoding error. Pointers are the reference's nullable strings.
 type Change struct {
 	Change string
 
@@ -78,9 +65,8 @@ type Change struct {
 }
 
 // Target is what a relationship points at, as an event stores it: the project id or the
-// capability when the relationship names one, the display name (the publisher's name, else the
-// capability, else the project id; "" when none), and the URL when published. Empty optional
-// fields are left out when written.
+// capability, the display name (the publisher's, else the capability, else the project id),
+// and the URL when published.
 type Target struct {
 	Project    string `json:"project,omitempty"`
 	Capability string `json:"capability,omitempty"`
@@ -107,8 +93,7 @@ const (
 	ChangeReleaseAmended = "release-amended"
 )
 
-// Release-level change tokens (inside channel-head and release-amended). Each token's keys,
-// in written order, are its entry in releaseLevel.
+// Release-level change tokens (inside channel-head and release-amended), keyed in releaseLevel.
 const (
 	ChangeRuntime                = "runtime"
 	ChangeLuaAPI                 = "lua-api"
@@ -140,17 +125,15 @@ const (
 	ChangeSourceRevision         = "source-revision"
 )
 
-// kind is one change token: its keys in written order (the codec in codec.go encodes,
-// decodes and checks a change by them) and its one-line text (Lines). nested marks the
-// release-level tokens.
+// kind is one change token: its keys in written order, by which codec.go encodes, decodes and
+// checks a change, and its one-line text (Lines). nested marks the release-level tokens.
 type kind struct {
 	keys   []key
 	line   func(c Change) string
 	nested bool
 }
 
-// topLevel and releaseLevel are the vocabulary: every token, its keys and its line. Adding
-// a key to a token, or a token, is one edit here.
+// topLevel and releaseLevel are the vocabulary: every token, its keys and its line.
 var topLevel = map[string]kind{
 	ChangeProjectField: {keys: ks(kField, kBefore, kAfter), line: func(c Change) string { return c.Field + " " + beforeAfter(c) }},
 	ChangeTags:         {keys: ks(kAdded, kRemoved), line: setLine},
@@ -159,8 +142,7 @@ var topLevel = map[string]kind{
 	ChangeMedia:        {keys: ks(kAdded, kRemoved), line: setLine},
 	ChangeLink:         {keys: ks(kLink, kBefore, kAfter), line: func(c Change) string { return "link " + c.Link + " " + beforeAfter(c) }},
 	ChangeNexusMods:    {keys: ks(kBefore, kAfter), line: func(c Change) string { return "Nexus Mods " + beforeAfter(c) }},
-	// before and after are head versions, null when the channel is absent on that side;
-	// changes compare the head releases (compareRelease).
+	// before and after are head versions, null when the channel is absent on that side.
 	ChangeChannelHead:    {keys: ks(kChannel, kBefore, kAfter, kChanges), line: channelHeadLine},
 	ChangeReleaseAdded:   {keys: ks(kVersion, kChannel, kDate, kStatus, kNotes), line: releaseAddedLine},
 	ChangeReleaseRemoved: {keys: ks(kVersion, kChannel), line: func(c Change) string { return "- " + releaseName(c) }},

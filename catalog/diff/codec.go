@@ -24,16 +24,14 @@ const (
 )
 
 // key is one JSON key of a change: its name, its value's type and the Change field holding it
-// (field for errors, at for a pointer to it). The codec reads and writes every key through at,
-// so a key is defined once and used by name in the vocabulary.
+// (field for errors, at for a pointer to it).
 type key struct {
 	name, field string
 	typ         valueType
 	at          func(c *Change) any
 }
 
-// as is k holding a value of type t: before and after are a string or null for most tokens,
-// a status, a relationship kind or an integer for some.
+// as is k holding a value of type t.
 func (k key) as(t valueType) key { k.typ = t; return k }
 
 var (
@@ -70,8 +68,8 @@ var (
 	kFormat      = key{"format", "Format", tStr, func(c *Change) any { return &c.Format }}
 )
 
-// fields is one key per Change field the vocabulary uses, in field order: what write checks
-// is zero when the token has no key for it.
+// fields is one key per Change field the vocabulary uses, in field order, so write can check
+// that a token's unused fields are zero.
 var fields = func() []key {
 	seen := map[string]bool{}
 	var out []key
@@ -86,17 +84,15 @@ var fields = func() []key {
 	return out
 }()
 
-// statuses and relationKinds are the protocol's tokens (catalog/protocol), the only ones the
-// reference's typed fields accept.
+// statuses and relationKinds are the protocol's tokens, the only ones the reference accepts.
 var (
 	statuses      = map[string]bool{"available": true, "yanked": true, "deprecated": true}
 	relationKinds = map[string]bool{"requires": true, "recommends": true, "conflicts": true, "compatible": true, "replaces": true}
 )
 
 // MarshalJSON writes c as the reference writes it: "change" first, then exactly the token's
-// keys in its order. It is an error when c is a release-level token (those are written only
-// inside channel-head and release-amended), when a key's value has the wrong type, or when a
-// field the token does not use is set.
+// keys in its order. A release-level token, a value of the wrong type or a set field the
+// token does not use is an error.
 func (c Change) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	if err := c.write(&buf, false); err != nil {
@@ -105,10 +101,9 @@ func (c Change) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// UnmarshalJSON reads one top-level change: a JSON object whose "change" is a top-level token
-// and whose other keys are exactly that token's (a missing nullable key reads as null, as the
-// reference reads it). Unknown tokens, unknown or duplicate keys and values of the wrong type
-// are errors naming the token and key; c is left unchanged then.
+// UnmarshalJSON reads one top-level change whose keys are exactly its token's (a missing
+// nullable key reads as null). Unknown tokens, unknown or duplicate keys and values of the
+// wrong type are errors naming the token and key; c is left unchanged then.
 func (c *Change) UnmarshalJSON(b []byte) error {
 	var n Change
 	if err := n.read(b, false); err != nil {
@@ -118,8 +113,7 @@ func (c *Change) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// lookup is token's kind, or an error when the vocabulary has no such token or it belongs
-// at the other level (nested: inside channel-head or release-amended).
+// lookup is token's kind, or an error when there is no such token at that level.
 func lookup(token string, nested bool) (kind, error) {
 	k, ok := vocabulary[token]
 	switch {
@@ -356,9 +350,8 @@ func checkToken(s string, typ valueType) error {
 	return nil
 }
 
-// canonicalValue checks a raw before/after value against typ and returns it re-encoded the
-// way the reference writes it. An absent value is null when typ allows null (missing), else an
-// error.
+// canonicalValue checks a raw before/after value against typ and returns it re-encoded as the
+// reference writes it; absent is null where typ allows it.
 func canonicalValue(raw json.RawMessage, typ valueType) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		if typ == tOptStr {
@@ -400,8 +393,7 @@ func strictString(raw json.RawMessage, s *string) error {
 	return json.Unmarshal(t, s)
 }
 
-// notesShape is the protocol's release notes object as the reference writes it: keys in this
-// order, absent ones left out, present empty lists kept.
+// notesShape is the protocol's release notes object in the reference's key order.
 type notesShape struct {
 	Summary     *string   `json:"summary,omitempty"`
 	Highlights  *string   `json:"highlights,omitempty"`
@@ -414,8 +406,7 @@ type notesShape struct {
 	Notes       *string   `json:"notes,omitempty"`
 }
 
-// canonicalNotes checks a notes value (an object of the protocol's notes keys, or null) and
-// returns it in the reference's key order. Absent is null.
+// canonicalNotes checks a notes value (or null) and returns it in the reference's key order.
 func canonicalNotes(raw json.RawMessage) (json.RawMessage, error) {
 	t := bytes.TrimSpace(raw)
 	if len(t) == 0 || string(t) == "null" {
@@ -441,8 +432,7 @@ func canonicalNotes(raw json.RawMessage) (json.RawMessage, error) {
 	return encode(n)
 }
 
-// decodeNotesValue decodes a notes value: a string for **string, an array of strings for
-// **[]string. null reads as absent, as the reference's optional notes keys read it.
+// decodeNotesValue decodes a notes value into **string or **[]string; null reads as absent.
 func decodeNotesValue(raw json.RawMessage, dst any) error {
 	if string(bytes.TrimSpace(raw)) == "null" {
 		return nil
@@ -485,7 +475,7 @@ type keyValue struct {
 }
 
 // object splits a JSON object into its keys and raw values, in order; a duplicate key is an
-// error (the reference's reader rejects it).
+// error.
 func object(b []byte) ([]keyValue, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	tok, err := dec.Token()
@@ -556,8 +546,7 @@ func readTarget(raw json.RawMessage) (*Target, error) {
 	return &t, nil
 }
 
-// encode writes v as compact JSON without HTML escaping: the record writer decides escaping
-// for the whole file, and publisher text stays readable in the state.
+// encode writes v as compact JSON without HTML escaping: the record writer escapes the file.
 func encode(v any) (json.RawMessage, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -10,20 +10,15 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
-// Development is the rolling channel (SPEC section 1): replaced on every push, so its releases
-// vanishing and its artifacts changing are routine, never unusual.
+// Development is the rolling channel (SPEC section 1): its releases vanishing and artifacts
+// changing are routine, never unusual.
 const Development = "development"
 
 // Diff returns the typed differences between two manifests of one claim (SPEC section 4),
-// never nil (an event's "changes" encodes as []); a nil before or after gives none.
-//
-// Order, the reference's: project fields, tags, maintainers, credits, links, nexus-mods, media;
-// channel heads by name; per release of after, in order, release-added or its status,
-// channel, date, notes and amendments; then release-removed in before's order.
-//
-// Releases match by version string, then a leftover one by equal precedence under the
-// project's scheme (1.2 and 1.2.0+rebuild), so a republish under "1.0.0+2" is the same version
-// with changed artifacts. Versions that do not parse match by string only.
+// never nil; a nil side gives none. The order is the reference's: project fields and sets,
+// channel heads by name, each release of after (added, or its changes), then removed ones.
+// Releases match by version string, then by equal precedence under the project's scheme, so
+// "1.0.0+2" republished is the same version with changed artifacts.
 func Diff(before, after *protocol.Manifest) []Change {
 	out := []Change{}
 	if before == nil || after == nil {
@@ -47,7 +42,7 @@ func projectChanges(b, a *protocol.Project) []Change {
 	pf("summary", opt(b.Summary), opt(a.Summary))
 	pf("type", js(b.Type), js(a.Type))
 	pf("status", js(b.Status), js(a.Status))
-	// the scheme's name: "numeric" written out where it was implied is no change
+	// "numeric" written out where it was implied is no change
 	pf("versioning", js(string(version.SchemeOf(b.Versioning))), js(string(version.SchemeOf(a.Versioning))))
 	pf("game", js(b.Game), js(a.Game))
 	pf("license", opt(b.License), opt(a.License))
@@ -171,8 +166,8 @@ func matchReleases(b, a *protocol.Manifest) matching {
 	return m
 }
 
-// headIndex finds the release a channel's head names: the release with that version in that
-// channel, else any release with that version; -1 when the manifest names no such release.
+// headIndex finds the release a channel's head names (that version in that channel, else any
+// release with it); -1 when none.
 func headIndex(m *protocol.Manifest, channel, v string) int {
 	found := -1
 	for i := range m.Releases {
@@ -188,9 +183,8 @@ func headIndex(m *protocol.Manifest, channel, v string) int {
 	return found
 }
 
-// channelChanges reports each channel whose head moved, appeared (before null) or went away
-// (after null), by channel name. A moved head compares the two head releases (head mode); a
-// head renamed to the same release (equal precedence) is no move.
+// channelChanges reports each channel whose head moved, appeared or went away, by name; a head
+// renamed to the same release (equal precedence) is no move.
 func channelChanges(b, a *protocol.Manifest, m matching) []Change {
 	names := map[string]bool{}
 	for n := range b.Channels {
@@ -228,8 +222,8 @@ func channelChanges(b, a *protocol.Manifest, m matching) []Change {
 	return out
 }
 
-// releaseChanges lists, for each release of the after manifest, release-added or the changes
-// of the release it matched; then the releases that are gone.
+// releaseChanges lists release-added or the matched release's changes for each release of
+// after, then the releases that are gone.
 func releaseChanges(b, a *protocol.Manifest, m matching) []Change {
 	var out []Change
 	for j := range a.Releases {
@@ -258,8 +252,7 @@ func notice(r *protocol.Release) *protocol.Notice {
 	return r.Deprecated
 }
 
-// matchedRelease lists the listing facts of one release present in both manifests, then its
-// amendments.
+// matchedRelease lists the changes of one release present in both manifests.
 func matchedRelease(b, a *protocol.Release) []Change {
 	var out []Change
 	bn, an := notice(b), notice(a)

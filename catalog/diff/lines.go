@@ -14,8 +14,8 @@ import (
 //	  + requires Tallow >=1.0
 //
 // Unusual changes come first, starting "unusual: "; nested changes are indented two spaces per
-// level; an added release lists its notes.breaking, migration and known_issues verbatim. Absent
-// values read "(none)". The text is publisher data: callers writing HTML escape it.
+// level; an added release lists its breaking notes verbatim; absent values read "(none)". The
+// text is publisher data: HTML callers escape it.
 func Lines(changes []Change) []string {
 	idx := make([]int, len(changes))
 	unusual := make([]bool, len(changes))
@@ -75,8 +75,8 @@ func appendNotes(out []string, indent string, raw json.RawMessage) []string {
 	return out
 }
 
-// describe is the one-line text of a change, without its nested changes: its token's line
-// in the vocabulary; a token the vocabulary does not have is described by what it holds.
+// describe is the one-line text of a change without its nested changes: its token's line, or
+// what it holds for a token the vocabulary lacks.
 func describe(c Change) string {
 	if k, ok := vocabulary[c.Change]; ok {
 		return k.line(c)
@@ -117,8 +117,7 @@ func releaseStatusLine(c Change) string {
 	return releaseName(c) + " " + beforeAfter(c) + noticeNote(c.Reason, c.Replacement)
 }
 
-// releaseAddedLine is "+ release 1.2.0 (stable, 2026-01-02, yanked)": the channel, date and a
-// status other than available, those that are set.
+// releaseAddedLine is "+ release 1.2.0 (stable, 2026-01-02, yanked)", with what is set.
 func releaseAddedLine(c Change) string {
 	var facts []string
 	if c.Channel != "" {
@@ -140,8 +139,7 @@ func releaseAddedLine(c Change) string {
 // artifactName is "artifact <id>".
 func artifactName(c Change) string { return "artifact " + c.Artifact }
 
-// unknownLine describes a token this build does not know (a change built in code) by what it
-// holds.
+// unknownLine describes a token this build does not know by what it holds.
 func unknownLine(c Change) string {
 	s := c.Change
 	for _, f := range []string{c.Channel, c.Version, c.Artifact, c.Component, c.Group, c.Field} {
@@ -179,8 +177,8 @@ func setText(added, removed []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// text renders a JSON value: strings as themselves, the empty string as "(empty)", null as
-// "(none)", anything else as its JSON text.
+// text renders a JSON value: strings as themselves, "" as "(empty)", null as "(none)", else
+// its JSON.
 func text(raw json.RawMessage) string {
 	if isNull(raw) {
 		return "(none)"
@@ -202,8 +200,8 @@ func runtimeName(id string) string {
 	return id
 }
 
-// targetText names a relationship target: its name, else its project id, else its capability,
-// else its URL; "(nothing named)" for a target naming none of them.
+// targetText names a relationship target: its name, project id, capability or URL, else
+// "(nothing named)".
 func targetText(t *Target) string {
 	switch {
 	case t == nil:

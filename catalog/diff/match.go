@@ -7,8 +7,7 @@ import (
 	"sort"
 )
 
-// js encodes v as compact JSON without HTML escaping; a value that cannot be encoded (never a
-// protocol type) is null.
+// js encodes v as compact JSON without HTML escaping; null when it cannot be encoded.
 func js(v any) json.RawMessage {
 	b, err := encode(v)
 	if err != nil {
@@ -33,8 +32,8 @@ func optPtr(s string) *string {
 	return &s
 }
 
-// setDiff returns the strings of a not in b and of b not in a, each sorted and without
-// duplicates: the reference compares these lists as sets.
+// setDiff returns the strings of a not in b and of b not in a, sorted and distinct: the
+// reference compares these lists as sets.
 func setDiff(b, a []string) (added, removed []string) {
 	in := func(l []string) map[string]bool {
 		m := map[string]bool{}
@@ -104,8 +103,8 @@ func minus[T any](x, y []T, key func(T) string) []T {
 	return out
 }
 
-// pairByKey pairs items with equal keys, in order, the first before item with the first after
-// item and so on. It returns after -> before and before -> after indexes, -1 for none.
+// pairByKey pairs items with equal keys in order; it returns after -> before and before ->
+// after indexes, -1 for none.
 func pairByKey(bn, an int, bkey, akey func(int) string) (a2b, b2a []int) {
 	a2b, b2a = make([]int, an), make([]int, bn)
 	queue := map[string][]int{}
@@ -131,8 +130,7 @@ func present(v string, ok bool) json.RawMessage {
 	return js(v)
 }
 
-// list encodes a slice, with nil and empty both as [] (an absent list and an empty one say the
-// same thing).
+// list encodes a slice, nil and empty both as [].
 func list[T any](s []T) json.RawMessage {
 	if len(s) == 0 {
 		return json.RawMessage("[]")

@@ -14,8 +14,7 @@ type mode int
 
 const (
 	// headMode: a channel's head before and after it moved. What differs between any two
-	// versions by construction (digests, file names, URLs, source tag and revision) is not
-	// reported; everything a reader installs against is.
+	// versions by construction (digests, file names, URLs, tag) is not reported.
 	headMode mode = iota
 	// amendMode: one release whose version did not change: every difference is reported.
 	amendMode
@@ -24,9 +23,7 @@ const (
 // arrow separates before and after in a details line, as the reference writes it.
 const arrow = " → "
 
-// compareRelease lists the differences between releases b and a, in the reference's order:
-// runtimes by id, Lua API, platforms, provided capabilities, relationships, components and
-// groups, required content, extensions by namespace, critical extensions, artifacts, source.
+// compareRelease lists the differences between releases b and a, in the reference's order.
 func compareRelease(b, a *protocol.Release, md mode) []Change {
 	amend := md == amendMode
 	var out []Change
@@ -69,8 +66,8 @@ func compareRelease(b, a *protocol.Release, md mode) []Change {
 	return out
 }
 
-// runtimeChanges compares runtime constraints by id, parsed under the numeric scheme (SPEC
-// section 1), so ">=0.49" and ">= 0.49.0" are the same; before and after are as published.
+// runtimeChanges compares runtime constraints by id, parsed under the numeric scheme, so
+// ">=0.49" and ">= 0.49.0" are the same.
 func runtimeChanges(b, a map[string]string) []Change {
 	var out []Change
 	for _, id := range unionKeys(b, a) {
@@ -84,8 +81,8 @@ func runtimeChanges(b, a map[string]string) []Change {
 	return out
 }
 
-// constraintEqual reports whether two constraints say the same thing: equal strings, or both
-// parse under sch to the same comparators whose versions have equal precedence.
+// constraintEqual reports whether two constraints are equal strings or parse under sch to
+// comparators of equal precedence.
 func constraintEqual(x, y string, sch version.Scheme) bool {
 	if x == y {
 		return true
@@ -103,8 +100,7 @@ func constraintEqual(x, y string, sch version.Scheme) bool {
 	return true
 }
 
-// valueConstraintEqual compares two decoded JSON values that should be numeric-scheme
-// constraints (lua_api); anything else is compared as JSON.
+// valueConstraintEqual compares two decoded lua_api values as constraints, else as JSON.
 func valueConstraintEqual(x, y any) bool {
 	xs, ok1 := x.(string)
 	ys, ok2 := y.(string)
@@ -114,8 +110,7 @@ func valueConstraintEqual(x, y any) bool {
 	return bytes.Equal(js(x), js(y))
 }
 
-// constraintValue is a decoded lua_api value as an event stores it: the string, null, or the
-// JSON text of a value that is not a string.
+// constraintValue is a decoded lua_api value as an event stores it.
 func constraintValue(v any) json.RawMessage {
 	switch x := v.(type) {
 	case nil:
@@ -155,7 +150,7 @@ func targetOf(r *protocol.Relationship) *Target {
 }
 
 // relationshipIdentity is what a relationship is about: its project id, else its capability,
-// URL or name (SPEC section 4's resolution order, then display text).
+// URL or name.
 func relationshipIdentity(r *protocol.Relationship) string {
 	switch {
 	case r.Project != "":
@@ -169,10 +164,9 @@ func relationshipIdentity(r *protocol.Relationship) string {
 	}
 }
 
-// relationshipChanges matches relationships by identity, the same kind first, then any kind
-// (a kind change). It reports matched pairs (kind, then constraint) and added ones in the
-// after order, then removed ones; a changed name, URL or reason alone is not reported, as in
-// the reference.
+// relationshipChanges matches relationships by identity, the same kind first, then any kind.
+// It reports matched pairs, added ones in after order, then removed ones; a changed name, URL
+// or reason alone is not reported.
 func relationshipChanges(b, a []protocol.Relationship) []Change {
 	a2b, b2a := pairByKey(len(b), len(a),
 		func(i int) string { return relationshipIdentity(&b[i]) + "\x00" + b[i].Kind },
@@ -222,7 +216,7 @@ func relationshipChanges(b, a []protocol.Relationship) []Change {
 }
 
 // sameConstraintText reports whether two constraints differ only in whitespace: the target's
-// scheme (SPEC section 1) is not known here, so "=1.5" and "=1.50" differ.
+// scheme is not known here.
 func sameConstraintText(x, y string) bool {
 	cx, err1 := version.ParseConstraint(x)
 	cy, err2 := version.ParseConstraint(y)
@@ -236,9 +230,8 @@ func orNone(s string) string {
 	return s
 }
 
-// componentChanges matches components by id: added ones (after order), the matched ones
-// whose selection or OpenMW install data changed, with details "what: before → after", then
-// removed ones; last, by id, OpenMW install data of an id that is no component.
+// componentChanges matches components by id: added ones, changed ones with details, removed
+// ones; last, OpenMW install data of an id that is no component.
 func componentChanges(b, a []protocol.Component, bo, ao map[string]map[string]any) []Change {
 	a2b, b2a := pairByKey(len(b), len(a), func(i int) string { return b[i].ID }, func(j int) string { return a[j].ID })
 	var out []Change

@@ -7,10 +7,9 @@ import (
 )
 
 // Unusual reports whether the top-level change c, one of an event's changes all, is shown
-// first (SPEC section 4): a versioning scheme changed; a release removed outside development,
-// or a development release removed with none arriving in the same event; new artifact bytes
-// under an unchanged version outside development. It reads only stored changes, so it
-// classifies every event alike, whichever index recorded it.
+// first (SPEC section 4): a versioning scheme changed; a release removed outside development
+// (or there with none arriving); new artifact bytes under an unchanged version outside
+// development. It reads only stored changes, so every event is classified alike.
 func Unusual(c Change, all []Change) bool {
 	switch c.Change {
 	case ChangeProjectField:

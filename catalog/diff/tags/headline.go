@@ -12,9 +12,8 @@ import (
 // maxPhrases is how many facts a headline names before "and N more".
 const maxPhrases = 4
 
-// WithdrawnPhrase and RestoredPhrase are what a headline says of a withdrawn or restored event.
-// The event does not record why (the site's index stopped listing the project, or no enrolled
-// source leads to the site any more), so the headline says what is true of both.
+// WithdrawnPhrase and RestoredPhrase are what a headline says of a withdrawn or restored
+// event; the event does not record which cause, so they say what is true of both.
 const (
 	WithdrawnPhrase = "withdrawn: no longer listed by its site's index, or the site is no longer read"
 	RestoredPhrase  = "restored: back in the catalog, listed by its site's index"
@@ -27,10 +26,9 @@ const (
 //	Greenmote: development 0.3.1-dev.1 -> 0.4.1-dev.0; stable 0.3.0 -> 0.4.0; license changed
 //	Tallow: withdrawn: no longer listed by its site's index, or the site is no longer read
 //
-// Facts in order: unusual ones, channel heads, each release (by first mention), metadata; at
-// most four, then "and N more". A release added as a head is said by the head's phrase; one
-// whose notes.breaking is not empty is said to list breaking changes. No publisher text is
-// quoted; the caller escapes the result.
+// Facts in order: unusual ones, channel heads, each release, metadata; at most maxPhrases, then
+// "and N more". Only notes.breaking makes a release "list breaking changes". No publisher
+// text is quoted; the caller escapes the result.
 func Headline(e store.Event) string {
 	name := e.Name
 	if name == "" {
@@ -42,10 +40,8 @@ func Headline(e store.Event) string {
 	return name + ": " + strings.Join(facts(e), "; ")
 }
 
-// Summary is what Headline says of e without the name: "first observed", "stable 0.3.0 ->
-// 0.4.0; license changed". A claim that moved gets "moved from <site id>" first. It is the
-// headline events.json carries, and the Atom feed titles an event "<name>: <Summary>", as the
-// reference index does.
+// Summary is what Headline says of e without the name, "moved from <site id>" first for a
+// moved claim: events.json's headline, and the Atom title after "<name>: ".
 func Summary(e store.Event) string {
 	fs := facts(e)
 	if e.MovedFrom != nil {
@@ -75,8 +71,7 @@ func facts(e store.Event) []string {
 	return ps
 }
 
-// phrases are the phrases of a changed manifest, in order: what is unusual, the channel
-// heads, each release (in order of first mention), then the project's metadata.
+// phrases are the phrases of a changed manifest: unusual, channel heads, releases, metadata.
 func phrases(changes []diff.Change) []string {
 	p := projectPhrases(changes)
 	out := append(p.unusual, p.heads...)
@@ -87,16 +82,14 @@ func phrases(changes []diff.Change) []string {
 	return out
 }
 
-// project is what projectPhrases found: the phrases of unusual changes, of the channel heads
-// and the names of the metadata changed, and the versions the head changes name.
+// project is what projectPhrases found.
 type project struct {
 	unusual, heads, meta []string
 	newHead              map[string]bool // versions that became a channel's head
 	oldDevHead           map[string]bool // versions that were the development channel's head
 }
 
-// projectPhrases reads the changes that are not about one release: unusual changes, channel
-// heads, and project metadata.
+// projectPhrases reads the changes that are not about one release.
 func projectPhrases(changes []diff.Change) project {
 	p := project{newHead: map[string]bool{}, oldDevHead: map[string]bool{}}
 	for _, c := range changes {
@@ -134,8 +127,8 @@ func projectPhrases(changes []diff.Change) project {
 	return p
 }
 
-// releasePhrases is one phrase per release the changes name, by first mention ("1.2.0 (beta)
-// added, notes edited"); a new head is said by its head.
+// releasePhrases is one phrase per release the changes name, by first mention; a new head is
+// said by its head.
 func releasePhrases(changes []diff.Change, p project) []string {
 	var versions []string
 	verbs := map[string][]string{}
@@ -192,8 +185,7 @@ func unusualPhrase(c diff.Change) string {
 	return "unusual: versioning " + rawString(c.Before) + " -> " + rawString(c.After)
 }
 
-// statusVerb says what a release-status did: yanked, deprecated, restored (available again),
-// or, with the status unchanged, that its notice was edited.
+// statusVerb says what a release-status did: yanked, deprecated, restored, or notice edited.
 func statusVerb(c diff.Change) string {
 	b, a := rawString(c.Before), rawString(c.After)
 	switch {

@@ -1,6 +1,5 @@
-// Package tags classifies recorded events at build time (SPEC section 4, "Tags, computed at
-// build time"): the crawl stores only typed differences, so a better classification here applies
-// to all history, including events the reference index recorded.
+// Package tags classifies recorded events at build time (SPEC section 4, "Tags"): the crawl
+// stores only typed differences, so the classification applies to all history.
 package tags
 
 import (
@@ -11,53 +10,41 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// The tags, in the order Tags returns them (SPEC section 4's list). Each is computed from the
-// change tokens of the reference's vocabulary (catalog/diff), never stored.
+// The tags, in the order Tags returns them (SPEC section 4's list), computed from the change
+// tokens (catalog/diff), never stored.
 const (
-	// Release: a release was added, or a channel's head moved or a channel appeared (a
-	// top-level release-added, or a channel-head with a new head).
+	// Release: a release was added, or a channel's head moved or a channel appeared.
 	Release = "release"
-	// Breaking: an added release's notes.breaking is not empty. Never inferred from anything
-	// else (a major version, a removed relationship, words in other notes).
+	// Breaking: an added release's notes.breaking is not empty; never inferred otherwise.
 	Breaking = "breaking"
 	// Migration: an added release's notes.migration is not empty.
 	Migration = "migration"
-	// Dependencies: a relationship was added, removed or changed, or the release's required
-	// content changed, anywhere (in a moved head or an amendment).
+	// Dependencies: a relationship or the release's required content changed, anywhere.
 	Dependencies = "dependencies"
 	// Runtime: a runtime constraint, the OpenMW Lua API constraint or the critical extensions
-	// (what a client must understand to install the release) changed, anywhere.
+	// changed, anywhere.
 	Runtime = "runtime"
-	// Status: a release's status or its yank/deprecation notice changed (release-status), or
-	// the project's status changed.
+	// Status: a release's status or notice (release-status), or the project's status changed.
 	Status = "status"
-	// Artifacts: an artifact was added or removed, its file facts (artifact-file), download
-	// sources or signatures changed, or a desktop platform was added or removed, anywhere; or
-	// an artifact's digest or size changed inside an amendment (same version). A moved head's
-	// artifacts differing in size is what two builds do and is not tagged.
+	// Artifacts: an artifact added or removed, its file facts, sources or signatures changed,
+	// or a platform added or removed, anywhere; or its digest or size changed in an amendment.
+	// A moved head's artifacts differing in size is what two builds do.
 	Artifacts = "artifacts"
-	// Anomaly: an unusual fact (SPEC section 4, diff.Unusual), recomputed from the changes: a
-	// release removed outside development (or a development one with no replacement), an
-	// artifact digest changed inside an amendment outside development, the versioning scheme
-	// changed.
+	// Anomaly: an unusual fact (SPEC section 4, diff.Unusual), recomputed from the changes.
 	Anomaly = "anomaly"
-	// Capabilities: a provided capability was added or removed, or a relationship whose target
-	// is a capability changed.
+	// Capabilities: a provided capability added or removed, or a capability target changed.
 	Capabilities = "capabilities"
-	// Components: a component was added or removed, its selection or OpenMW install data
-	// changed (component-selection), or a group's selection rule changed.
+	// Components: a component added or removed, its selection or OpenMW data changed, or a
+	// group's selection rule changed.
 	Components = "components"
-	// Metadata: project metadata changed: a project field, tags, maintainers, credits, a link,
-	// the Nexus Mods integration or media.
+	// Metadata: a project field, tags, maintainers, credits, a link, Nexus Mods or media
+	// changed.
 	Metadata = "metadata"
-	// Development: a changed event whose every top-level change concerns the development
-	// channel (its head, its releases).
+	// Development: a changed event whose every top-level change concerns development.
 	Development = "development"
 	// Observed: the claim's first observation (event kind observed).
 	Observed = "observed"
-	// Listing: the claim left or came back to the catalog (withdrawn, restored): its site's
-	// index stopped or resumed listing the project, or this index stopped or resumed reading
-	// the site; the event does not say which.
+	// Listing: the claim left or came back to the catalog (withdrawn, restored).
 	Listing = "listing"
 	// Moved: the claim moved here from another site (moved_from is set).
 	Moved = "moved"
@@ -66,8 +53,7 @@ const (
 var order = []string{Release, Breaking, Migration, Dependencies, Runtime, Status, Artifacts, Anomaly,
 	Capabilities, Components, Metadata, Development, Observed, Listing, Moved}
 
-// Tags returns e's tags in the fixed order above, never nil. It reads only e: the tags are a
-// function of the recorded event.
+// Tags returns e's tags in the fixed order above, never nil; a function of e alone.
 func Tags(e store.Event) []string {
 	set := map[string]bool{}
 	switch e.Kind {
@@ -156,9 +142,8 @@ func isNull(raw json.RawMessage) bool {
 }
 
 // developmentOnly reports whether changes is not empty and every change concerns the
-// development channel. A change that names no channel (release-date, release-notes) takes
-// the channel of another change about the same version in the event, if any; a
-// release-channel concerns both its channels.
+// development channel. A change naming no channel takes that of another change about the same
+// version, if any.
 func developmentOnly(changes []diff.Change) bool {
 	if len(changes) == 0 {
 		return false
