@@ -25,13 +25,12 @@ type fetched struct {
 	cut      error              // the caller's context ended the fetch: its cause (a budget, an interrupt)
 }
 
-// step records one trail step at u's canonical spelling, the one the site is recorded under.
+// step records one trail step at u's canonical spelling.
 func (d *run) step(u, outcome string) {
 	d.res.Trail = append(d.res.Trail, store.TrailStep{URL: store.CanonicalURL(u), Outcome: outcome})
 }
 
-// get fetches u (conditionally when asked), records each redirect followed as a trail step and
-// classifies the answer; the caller records the final outcome.
+// get fetches u, records each redirect as a trail step and classifies the answer.
 func (d *run) get(u string, conditional bool) fetched {
 	var resp *guard.Response
 	var err error
@@ -77,8 +76,7 @@ func (d *run) fetch(u string) (fetched, string) {
 	return f, at
 }
 
-// finalURL is where a fetch ended: after redirects, where the last pointed; for a failure, the
-// URL refused, timed out, oversized or whose redirect was not followed.
+// finalURL is where a fetch ended: after redirects, or the URL a failure is about.
 func (f fetched) finalURL(requested string) string {
 	if f.resp != nil {
 		return f.resp.URL
@@ -98,10 +96,8 @@ func (f fetched) finalURL(requested string) string {
 	return e.Hops[len(e.Hops)-1].To // a network failure after redirects: where it happened
 }
 
-// isIndex reports whether the answer is a site index: one read, or unchanged (HTTP 304).
 func (f fetched) isIndex() bool { return f.err == nil && (f.resp.NotModified || f.kind == KindIndex) }
 
-// indexOutcome is the trail's words for an answer that isIndex.
 func (f fetched) indexOutcome() string {
 	if f.resp.NotModified {
 		return OutcomeIndexUnchanged
@@ -109,7 +105,6 @@ func (f fetched) indexOutcome() string {
 	return OutcomeIndex
 }
 
-// status is the answer's HTTP status; 0 when the fetch failed.
 func (f fetched) status() int {
 	if f.resp == nil {
 		return 0
@@ -117,8 +112,7 @@ func (f fetched) status() int {
 	return f.resp.Status
 }
 
-// notHere reports a definite "not here": 404, 410, or a well-formed 200. Anything else (a
-// failure, another status, a malformed body) ends discovery.
+// notHere reports a definite "not here": 404, 410, or a well-formed 200.
 func (f fetched) notHere() bool {
 	if f.err != nil || f.resp.NotModified {
 		return false
@@ -132,7 +126,7 @@ func (f fetched) notHere() bool {
 	return false
 }
 
-// outcome is the trail's words for an answer that is not a DreamWeave document used here.
+// outcome is the trail's words for an answer not used as a DreamWeave document.
 func (f fetched) outcome() string {
 	switch {
 	case f.cut != nil:
@@ -158,7 +152,6 @@ func (f fetched) predicate() string {
 	return "answered " + httpStatus(f.resp.Status)
 }
 
-// httpStatus is "HTTP 503 (service unavailable)".
 func httpStatus(code int) string {
 	return fmt.Sprintf("HTTP %d (%s)", code, strings.ToLower(http.StatusText(code)))
 }
@@ -194,9 +187,8 @@ var inputRules = map[string]bool{
 	protocol.RuleDepth: true, protocol.RuleNumberRange: true, protocol.RuleCrawlerPolicy: true,
 }
 
-// sniffJSON reads b with the strict decoder: KindIndex or KindProject for a DreamWeave
-// document (also a newer or invalid one: the crawler reports those), KindMalformed with the
-// findings, or KindOther.
+// sniffJSON reads b with the strict decoder: KindIndex or KindProject (also a newer or invalid
+// one, which the crawler reports), KindMalformed with the findings, or KindOther.
 func sniffJSON(b []byte) (string, []protocol.Finding) {
 	doc, fs := protocol.Decode(b)
 	if doc != nil {
@@ -232,7 +224,6 @@ func sniffJSON(b []byte) (string, []protocol.Finding) {
 	return KindOther, nil
 }
 
-// statusWords is the trail's words for an answer that is not a DreamWeave document.
 func statusWords(resp *guard.Response, kind string) string {
 	switch {
 	case resp.NotModified:
@@ -262,8 +253,7 @@ func validators(resp *guard.Response) store.Validators {
 	return store.Validators{ETag: resp.ETag(), LastModified: resp.LastModified()}
 }
 
-// request is the GET for u, conditional on the validators held for it (under its own or its
-// canonical spelling) when asked.
+// request is the GET for u, conditional on its held validators (own or canonical spelling).
 func (d *run) request(u string, conditional bool) guard.Request {
 	req := guard.Request{URL: u, Accept: Accept}
 	v, ok := d.held.Validators[u]
@@ -276,8 +266,8 @@ func (d *run) request(u string, conditional bool) guard.Request {
 	return req
 }
 
-// askAhead starts the held index's conditional request through Held.Ahead, when a conclusion
-// and validators are held and the index is not the enrolled URL.
+// askAhead asks the held index through Held.Ahead when a conclusion and validators are held
+// and the index is not the enrolled URL.
 func (d *run) askAhead(enrolled string) {
 	x := d.held.IndexURL
 	if d.held.Ahead == nil || x == "" || d.held.Method == "" || x == store.CanonicalURL(enrolled) {

@@ -1,25 +1,14 @@
 // Package discover finds the site index behind an enrolled URL (SPEC section 1, "Discovery";
-// seeds/crawler.txt, "Per source", step 1) and records the trail of every URL tried.
+// seeds/crawler.txt, "Per source", step 1) and records the trail of every URL tried: a
+// DreamWeave document at the URL is used as is; an HTML page's DreamWeave <link> is followed
+// (ReadLinks); otherwise dreamweave.json is tried up the path (WalkUpURLs).
 //
-// From the enrolled URL U: (1) a DreamWeave document at U is used as is (only schema_version
-// and document are sniffed); (2) an HTML page's DreamWeave <link> is followed (ReadLinks): an
-// index link that does not lead to a site index stops discovery (Error.BrokenLink), a manifest
-// link is walked up from; (3) otherwise dreamweave.json is tried in U's directory and each
-// parent up to the origin's root (WalkUpURLs).
-//
-// Where the spec leaves a choice:
-//   - A fetch's final URL, after redirects, is what a document speaks for: the base of a
-//     page's <link> and of the walk, and a site index's URL. Each redirect is a trail step.
-//   - A project manifest has no manifest_sha256 to check it against, so discovery walks up
-//     from it to the index that should list it (Result.ManifestURL).
-//   - An outage is not an answer: a walk passes a level only on a definite "not here" (404,
-//     410, a well-formed document that is not a site index); anything else ends discovery
-//     (Error.Outage), so a site down for a minute is never walked past to an index above it.
-//   - Bodies are sniffed with the protocol's strict decoder (protocol.Decode), so a duplicate
-//     key or a byte order mark is the same finding wherever it sits.
-//   - A move needs evidence from the enrolled URL itself (SPEC section 3, "Moves"; proof).
-//   - Conditional GET (Held.Validators): the enrolled URL is asked conditionally only when a
-//     previous conclusion is held, since a 304 has no body (pageUnchanged).
+// Where the spec leaves a choice: a fetch's final URL is what its document speaks for; a
+// manifest is walked up from to the index that should list it; a walk passes a level only on
+// a definite "not here" (404, 410, a well-formed non-index), so an outage never lets it walk
+// past an index; bodies are sniffed with protocol.Decode; a move needs evidence from the
+// enrolled URL itself (proof); the enrolled URL is asked conditionally only when a conclusion
+// is held, since a 304 has no body.
 package discover
 
 import (
@@ -42,13 +31,11 @@ const (
 	KindProject = "project" // a DreamWeave project manifest (document "project")
 	KindPage    = "page"    // an HTML page
 	KindOther   = "other"   // anything else: another status, not JSON nor HTML, not DreamWeave JSON
-	// KindMalformed looks like JSON but fails the protocol's strict decoding (syntax, a byte
-	// order mark, invalid UTF-8, a duplicate key): not a definite "not here", so discovery stops.
+	// KindMalformed looks like JSON but fails protocol.Decode: not a definite "not here".
 	KindMalformed = "malformed"
 )
 
-// How the site index was found (sources/<source>.json "method"); the first two are the
-// reference index's words.
+// How the site index was found (sources/<source>.json "method").
 const (
 	MethodWalkUp       = "found by walking up the path"
 	MethodLink         = "the page links the site index"
@@ -57,7 +44,7 @@ const (
 	MethodLinkManifest = "the page links a project manifest; its site index was found by walking up the path"
 )
 
-// Trail outcomes other packages recognise; the first four are the reference index's words.
+// Trail outcomes other packages recognise.
 const (
 	OutcomeIndex          = "a DreamWeave site index"
 	OutcomeIndexUnchanged = "site index unchanged (HTTP 304)"
@@ -70,75 +57,62 @@ const (
 // Accept is sent with every discovery request: DreamWeave JSON first, then HTML.
 const Accept = IndexMediaType + ", " + ProjectMediaType + ", application/json;q=0.9, text/html;q=0.8, */*;q=0.1"
 
-// Held is what the crawler holds from earlier reads of this source; the zero value is a first
-// discovery (nothing conditional, nothing to protect from a move).
+// Held is what the crawler holds from earlier reads of this source; zero is a first discovery.
 type Held struct {
-	// Validators by URL: the enrolled URL's (Result.PageValidators last time) and the site
-	// indexes'. A URL with an entry is asked conditionally, the enrolled URL only when
-	// IndexURL is set.
+	// Validators by URL; the enrolled URL is asked conditionally only when IndexURL is set.
 	Validators map[string]store.Validators
-	// IndexURL and Method are the previous conclusion ("" if none): they stand when the
-	// enrolled page answers 304, and IndexURL is the index no walk moves away from without
-	// evidence (proof).
+	// IndexURL and Method are the previous conclusion ("" if none): they stand on a 304, and
+	// no walk moves away from IndexURL without evidence (proof).
 	IndexURL string
 	Method   string
-	// Subject names the starting URL in problems; "" means "the enrolled URL".
-	Subject string
-	// Ahead, when set, starts a request at once and returns a wait for its answer, or nil when
-	// no slot is free under the caller's politeness limit. Discovery asks the held index
-	// through it while it asks the enrolled URL, so an unchanged site's two 304s cost one round
-	// trip.
+	Subject  string // names the starting URL in problems; "" is "the enrolled URL"
+	// Ahead starts a request at once and returns a wait for it, or nil when no politeness slot
+	// is free: the held index is asked alongside the enrolled URL, so two 304s cost one trip.
 	Ahead func(ctx context.Context, req guard.Request) (wait func() (*guard.Response, error))
 }
 
-// Result is what discovery found. Trail lists every URL tried, in order, canonical
-// (store.CanonicalURL). "" and nil fields mean none was found.
+// Result is what discovery found. Trail lists every URL tried, in order, canonical; "" and nil
+// fields mean none was found.
 type Result struct {
 	IndexURL string // the site index's final URL, after redirects
 	Method   string // Method*, or Held.Method when the page was unchanged
 	Kind     string // what the enrolled URL was (Kind*); "" when it failed or answered 304
 	Trail    []store.TrailStep
-	// Response is the site index's: its Body, or NotModified for a 304 (the held bytes stand).
-	Response *guard.Response
-	// ManifestURL and Manifest are a project manifest met on the way; the crawler checks that
-	// the site index lists it.
+	Response *guard.Response // the site index's: Body, or NotModified (the held bytes stand)
+	// ManifestURL and Manifest are a project manifest met on the way, which the index must list.
 	ManifestURL string
 	Manifest    *guard.Response
-	// PageValidators are the enrolled URL's to hold, from its response or held after a 304;
-	// empty when the enrolled URL is the index.
+	// PageValidators are the enrolled URL's to hold; empty when it is the index.
 	PageValidators store.Validators
 	Problem        string   // why no site index was found, in words
 	Redirects      []string // URLs that answered a redirect, once each, in order (origin.redirects)
-	// Unreached: every request failed before any server answered (guard.IsTransport).
-	Unreached bool
+	Unreached      bool     // every request failed before any server answered
 }
 
 // Error is discovery ending without a site index; the Result returned with it holds the trail.
 type Error struct {
 	URL     string // the enrolled URL
 	Problem string // in words, naming the URL at fault; equals Result.Problem
-	// Outage: discovery stopped at an answer that is not a definite "not here" (At, Status,
-	// Err and Findings say which). False: every URL answered, none with a site index.
+	// Outage: stopped at an answer that is not a definite "not here"; false: every URL
+	// answered, none with a site index.
 	Outage   bool
 	At       string             // the URL whose answer ended discovery, after redirects ("" when none did)
-	Asked    string             // the URL requested when the answer at At came (At differs when it redirected)
+	Asked    string             // the URL requested when the answer at At came
 	Status   int                // At's HTTP status; 0 when the fetch failed
-	Err      error              // the guard's error, or the caller's context cause, when the fetch failed
-	Findings []protocol.Finding // At served a body that is not well-formed JSON (KindMalformed)
-	// Found is a site index the walk reached but did not adopt: the held index (Asked) did not
-	// answer and nothing showed a move.
+	Err      error              // the guard's error, or the caller's context cause
+	Findings []protocol.Finding // At served malformed JSON (KindMalformed)
+	// Found is a site index the walk reached but did not adopt: the held index did not answer
+	// and nothing showed a move.
 	Found string
-	// BrokenLink: the page's index <link> names a document that answered, but not as a site
-	// index (404, 410, a page, other JSON, malformed, a manifest). A target that does not
-	// answer is an outage; a manifest link is never broken.
+	// BrokenLink: the page's index <link> target answered, but not as a site index.
 	BrokenLink bool
 }
 
 func (e *Error) Error() string { return e.Problem }
 func (e *Error) Unwrap() error { return e.Err }
 
-// Discover runs discovery from the enrolled URL with the guarded client c. When no site index
-// was found it returns an *Error too; fetch failures are facts in the trail.
+// Discover runs discovery from the enrolled URL with c; with no site index found it returns an
+// *Error too. Fetch failures are facts in the trail.
 func Discover(ctx context.Context, c *guard.Client, enrolled string, held Held) (*Result, error) {
 	d := &run{ctx: ctx, c: c, held: held, res: &Result{}, tried: map[string]bool{}, enrolled: enrolled, subject: held.Subject}
 	if d.subject == "" {
@@ -176,8 +150,7 @@ type run struct {
 	end                 *Error                          // set when an answer that is not a definite "not here" ended discovery
 	ahead               func() (*guard.Response, error) // the held index asked ahead (Held.Ahead), until used
 	requests, unreached int                             // fetches made, and those that failed before a server answered
-	// Evidence of a move: where the enrolled URL, the URL whose answer was the index, and a
-	// linked manifest ended up, and whether a temporary redirect led there.
+	// evidence of a move: where each URL ended up, and whether a temporary redirect led there
 	enrolled, subject string
 	enrolledAt        string
 	enrolledTemp      bool
@@ -187,14 +160,12 @@ type run struct {
 	manifestTemp      bool
 }
 
-// fail ends discovery with e.
 func (d *run) fail(e *Error) {
 	d.end = e
 	d.res.Problem = e.Problem
 }
 
-// stop ends discovery at f, the answer to u that is not a definite "not here", with a problem
-// naming subject (the URL's role) and u, or the walk stopping at u, and what f was.
+// stop ends discovery at f, u's answer that is not a definite "not here".
 func (d *run) stop(u string, f fetched, subject string, walking bool) {
 	at := f.finalURL(u)
 	e := &Error{Outage: true, At: at, Asked: u, Status: f.status(), Err: f.err, Findings: f.findings}
@@ -281,7 +252,6 @@ func (d *run) discover(enrolled string) {
 	d.walkUpFromPage(at)
 }
 
-// walkUpFromManifest walks up from the project manifest at (the enrolled URL's answer).
 func (d *run) walkUpFromManifest(at string, resp *guard.Response) {
 	d.res.ManifestURL, d.res.Manifest = at, resp
 	if !d.walkUp(at, MethodManifest) && d.end == nil {
@@ -295,11 +265,8 @@ func (d *run) walkUpFromPage(at string) {
 	}
 }
 
-// pageUnchanged continues from a 304 on the enrolled URL: what the document said stands. The
-// site index is unchanged; a page with no link or a manifest is walked up from again; a page
-// linking the index, reached without a redirect, has the held index asked again. It reports
-// false when the page must be read again plainly (any other case, or the held index not
-// answering as one, so the link is followed as written).
+// pageUnchanged continues from a 304 on the enrolled URL, the held conclusion standing; false
+// when the page must be read again plainly.
 func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 	at := f.resp.URL
 	d.tried[at] = true
@@ -342,9 +309,8 @@ func (d *run) pageUnchanged(enrolled string, f fetched) bool {
 	return true
 }
 
-// followLink fetches the page's DreamWeave link; a manifest link is linkedManifest's. For an
-// index link anything but a site index ends discovery: a broken link (Error.BrokenLink) is
-// never walked around, and no answer is an outage.
+// followLink fetches the page's DreamWeave link: for an index link anything but a site index
+// ends discovery (a broken link is never walked around).
 func (d *run) followLink(link Link) bool {
 	if link.Kind == KindProject {
 		return d.linkedManifest(link)
@@ -366,10 +332,9 @@ func (d *run) followLink(link Link) bool {
 	return false
 }
 
-// linkedManifest walks up from a page's manifest link: from the manifest's final URL when it
-// answered as one, else from the href as written. The manifest's answer is recorded but not
-// required (a manifest down mid-deploy hides no index); only the caller's context ending stops
-// discovery. It reports whether a site index was found.
+// linkedManifest walks up from a page's manifest link (its final URL when it answered as a
+// manifest). The manifest need not answer (down mid-deploy, it hides no index); it reports
+// whether a site index was found.
 func (d *run) linkedManifest(link Link) bool {
 	f, at := d.fetch(link.Href)
 	d.res.ManifestURL = link.Href
@@ -414,8 +379,8 @@ func (d *run) brokenLink(href, at string, f fetched, what string) {
 	d.fail(e)
 }
 
-// walkUp tries WalkUpURLs(from), skipping URLs tried, and reports whether a site index was
-// found; the first answer that is not a definite "not here" ends discovery.
+// walkUp tries WalkUpURLs(from), skipping URLs tried; the first answer that is not a definite
+// "not here" ends discovery.
 func (d *run) walkUp(from, method string) bool {
 	for _, u := range WalkUpURLs(from) {
 		if d.tried[u] {
@@ -440,8 +405,7 @@ func (d *run) walkUp(from, method string) bool {
 	return false
 }
 
-// found records the site index at its canonical URL, the URL asked whose answer it was and
-// whether a temporary redirect led from there.
+// found records the site index, the URL asked and whether a temporary redirect led from there.
 func (d *run) found(resp *guard.Response, method, asked string, temp bool) {
 	d.res.IndexURL, d.res.Method, d.res.Response = store.CanonicalURL(resp.URL), method, resp
 	d.foundAsked, d.foundTemp = asked, temp
@@ -449,8 +413,7 @@ func (d *run) found(resp *guard.Response, method, asked string, temp bool) {
 }
 
 // WalkUpURLs lists the URLs step 3 tries from raw, nearest first: dreamweave.json in its
-// directory (query and fragment dropped), then in each parent up to the origin's root. Nil
-// when raw is not an absolute URL.
+// directory, then each parent up to the root. Nil when raw is not an absolute URL.
 func WalkUpURLs(raw string) []string {
 	u, err := url.Parse(raw)
 	if err != nil || !u.IsAbs() || u.Host == "" {

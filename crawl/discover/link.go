@@ -25,15 +25,14 @@ type Link struct {
 	Kind string // KindIndex or KindProject, from the type attribute
 }
 
-// Ignored is a DreamWeave <link> skipped because its href is empty or not a URL, recorded in the
-// trail (FORMATS: `ignored <link> href "<href>": <why>`).
+// Ignored is a DreamWeave <link> skipped for an empty or unparsable href (FORMATS: `ignored
+// <link> href "<href>": <why>`).
 type Ignored struct {
 	Href string // the href as written, surrounding whitespace stripped
 	Why  string // why it was skipped, in words
 }
 
-// String is the trail's words for the skipped link. The href is quoted (Go syntax) and cut to
-// maxIgnoredHref bytes: it is publisher text of any length.
+// String is the trail's words for the skipped link, the href quoted and cut to maxIgnoredHref.
 func (i Ignored) String() string {
 	h := i.Href
 	if len(h) > maxIgnoredHref {
@@ -46,16 +45,13 @@ func (i Ignored) String() string {
 	return "ignored <link> href " + strconv.Quote(h) + ": " + i.Why
 }
 
-// maxIgnoredHref bounds how much of a skipped href the trail repeats.
 const maxIgnoredHref = 200
 
-// ReadLinks reads one thing from an HTML page: its <link rel="alternate"> of type IndexMediaType
-// or ProjectMediaType (SPEC section 1, step 2), resolved against pageURL (no <base>, no <a>).
-// As HTML reads them: only links in the head count (it ends at </head>, <body>, an element
-// that cannot be in a head, or text); links in <template> are inert; rel tokens and type are
-// compared case-insensitively, type parameters ignored; href is trimmed and must not be empty.
-// An index link wins, else the first; ok is false without one. ignored are the DreamWeave links
-// skipped for their href, in order, up to the one returned.
+// ReadLinks reads an HTML page's DreamWeave <link rel="alternate"> (SPEC section 1, step 2),
+// resolved against pageURL, as HTML reads them: only in the head (ended by </head>, <body>, a
+// body element or text), not in <template>, rel and type case-insensitive, type parameters
+// ignored, href trimmed and non-empty. An index link wins, else the first; ok is false without
+// one. ignored are the links skipped for their href, up to the one returned.
 func ReadLinks(page []byte, pageURL *url.URL) (l Link, ok bool, ignored []Ignored) {
 	var project *Link
 	finish := func(project *Link) (Link, bool, []Ignored) {
@@ -129,10 +125,8 @@ func ReadLinks(page []byte, pageURL *url.URL) (l Link, ok bool, ignored []Ignore
 	}
 }
 
-// linkAttrs reads the attributes of the <link> tag z is at and returns the DreamWeave link it
-// declares: rel has the token alternate, type is a DreamWeave media type, and href, whitespace
-// stripped, is not empty and parses against pageURL. ok is false for any other link; skipped
-// says why when it is a DreamWeave link whose href cannot be used.
+// linkAttrs reads the <link> tag z is at: ok when it declares a usable DreamWeave link;
+// skipped says why a DreamWeave link's href cannot be used.
 func linkAttrs(z *html.Tokenizer, pageURL *url.URL) (l Link, ok bool, skipped *Ignored) {
 	var rel, typ, href string
 	var haveHref bool
@@ -168,8 +162,7 @@ func linkAttrs(z *html.Tokenizer, pageURL *url.URL) (l Link, ok bool, skipped *I
 	return Link{Href: u.String(), Kind: kind}, true, nil
 }
 
-// hasRelAlternate reports whether rel, a set of ASCII-whitespace-separated tokens, holds
-// "alternate" (ASCII case-insensitive).
+// hasRelAlternate reports whether rel's whitespace-separated tokens hold "alternate".
 func hasRelAlternate(rel string) bool {
 	for _, tok := range strings.FieldsFunc(rel, func(r rune) bool { return strings.ContainsRune(" \t\n\f\r", r) }) {
 		if strings.EqualFold(tok, "alternate") {

@@ -8,12 +8,10 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
-// proof is how much a site index found weighs against the held one (Held.IndexURL, compared
-// canonical, so a spelling is never a move): a move rests on evidence from the enrolled URL
-// itself (SPEC section 3, "Moves"). Strong: the enrolled URL is a site index or its page links
-// one, reached in place or through permanent redirects (301, 308). Weak: the index was found
-// at the enrolled URL's own level (ownLevel). Nothing else is evidence: a walk beyond that
-// level, or a temporary redirect (302, 303, 307) on the way.
+// proof is how much a site index found weighs against the held one (canonical, so a spelling is
+// never a move; SPEC section 3, "Moves"). Strong: the enrolled URL is or links an index, in
+// place or through 301/308. Weak: the index is at the enrolled URL's own level. A walk beyond
+// it, or a 302, 303 or 307 on the way, is no evidence.
 type proof int
 
 const (
@@ -22,8 +20,8 @@ const (
 	proofStrong              // adopted whatever the held index says
 )
 
-// Temporary reports whether a redirect chain holds a hop other than 301 or 308: such a chain
-// is never evidence of a move.
+// Temporary reports whether a redirect chain holds a hop other than 301 or 308, so it is never
+// evidence of a move.
 func Temporary(hops []guard.Hop) bool {
 	for _, h := range hops {
 		if h.Status != http.StatusMovedPermanently && h.Status != http.StatusPermanentRedirect {
@@ -33,7 +31,6 @@ func Temporary(hops []guard.Hop) bool {
 	return false
 }
 
-// evidence weighs the site index found against the held one.
 func (d *run) evidence() proof {
 	x, y := d.held.IndexURL, d.res.IndexURL
 	switch {
@@ -54,9 +51,8 @@ func (d *run) evidence() proof {
 }
 
 // ownLevel lists the canonical dreamweave.json URLs at the enrolled URL's own level: beside
-// where its permanent redirects ended (/s to /s/ is /s/), and beside the manifest its page
-// links (no temporary redirect). After a temporary redirect, only the enrolled URL's own
-// directory, when the redirect stayed in it.
+// where its permanent redirects ended and beside the manifest its page links; after a
+// temporary redirect, only its own directory if the redirect stayed in it.
 func (d *run) ownLevel() []string {
 	var out []string
 	add := func(u string) {
@@ -81,10 +77,9 @@ func (d *run) ownLevel() []string {
 	return out
 }
 
-// askHeld asks the held site index again when the index found is not strong evidence. It
-// stands when it answers in place or through permanent redirects; definitively gone (404,
-// 410, a well-formed non-index), it yields to weak evidence; otherwise (a temporary redirect,
-// no answer, no evidence) discovery ends as an outage naming the index the walk reached.
+// askHeld asks the held index again when the found one is not strong evidence: it stands if it
+// answers in place or via permanent redirects; definitively gone, it yields to weak evidence;
+// otherwise discovery ends as an outage naming the index reached.
 func (d *run) askHeld(p proof) {
 	x, y := d.held.IndexURL, d.res.IndexURL
 	f := d.get(x, true)
