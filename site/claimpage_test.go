@@ -79,7 +79,7 @@ func TestClaimPageLinksClaimsOfItsSite(t *testing.T) {
 }
 
 // TestClaimPageUsedByIsBounded: a claim many releases require names the first claim.UsedByShown of
-// them and links the page of the used-by list that names them all, so its page stays bounded.
+// them and links its own list of every claim that requires it, so its page stays bounded.
 func TestClaimPageUsedByIsBounded(t *testing.T) {
 	state := t.TempDir()
 	f := statetest.In(t, state)
@@ -103,10 +103,10 @@ func TestClaimPageUsedByIsBounded(t *testing.T) {
 		t.Errorf("Used by names %d claims, want %d", k, claim.UsedByShown)
 	}
 	link := htmlcheck.One(t, sec, "p > a")
-	if got, want := htmlcheck.Attr(link, "href"), "../../../"+paths.UsedBy; got != want {
+	if got, want := htmlcheck.Attr(link, "href"), "../../../"+paths.UsedByOf(uuid(0), a); got != want {
 		t.Fatalf("Used by links %q for the rest, want %q", got, want)
 	}
-	list := page(t, out, paths.UsedBy)
+	list := page(t, out, paths.UsedByOf(uuid(0), a))
 	for i := 1; i <= n; i++ {
 		if !strings.Contains(list, fmt.Sprintf("User %02d", i)) {
 			t.Errorf("the used-by list the claim page links does not name User %02d", i)

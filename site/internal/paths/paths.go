@@ -89,6 +89,12 @@ const (
 	Browse  = "browse/index.html"
 )
 
+// UsedByOf is the list of every claim whose current release requires the claim of project
+// at site, for a claim more require than the used-by list names on its line (UsedBy).
+func UsedByOf(project, site string) string {
+	return "dependencies/used-by/" + project + "/" + site + "/index.html"
+}
+
 // ProjectFeed is the Atom feed of the project id.
 func ProjectFeed(id string) string { return "projects/" + id + "/updates.xml" }
 

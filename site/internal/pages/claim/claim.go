@@ -112,7 +112,7 @@ type claimView struct {
 	RefMoreCaps []capLink
 	RefMoreByID bool
 	// UsedBy are the first UsedByShown of the claims whose current release requires this
-	// one; UsedByMore is the page of the used-by list naming every one of them, when there
+	// one; UsedByMore is the list of every one of them (paths.UsedByOf), when there
 	// are more ("" when UsedBy is all), so that a claim many require keeps a bounded page.
 	UsedBy     []*network.Claim
 	UsedByMore string
@@ -132,7 +132,7 @@ type claimEvent struct {
 }
 
 // UsedByShown is how many of the claims requiring it a claim page names; the used-by list
-// names them all.
+// names them all on its page (paths.UsedByOf).
 const UsedByShown = 20
 
 // runtimeView is one runtime a release names with its constraint (under the numeric scheme).
@@ -159,22 +159,6 @@ const development = "development"
 type extView struct {
 	Name string
 	JSON string
-}
-
-// usedByPage is the page of the used-by list (dependenciesPage) that names c with every
-// claim requiring it: that list holds the listed claims others require, by name, paths.PageSize a
-// page.
-func usedByPage(b *render.Site, c *network.Claim) string {
-	k := 0
-	for _, o := range view.ByName(b.N.Listed) {
-		if o == c {
-			break
-		}
-		if len(o.UsedBy) > 0 {
-			k++
-		}
-	}
-	return paths.Page(paths.UsedBy, k/paths.PageSize+1)
 }
 
 // setCommon sets Common and the facts every release other than the current one shares.
@@ -236,7 +220,7 @@ func newClaimView(b *render.Site, c *network.Claim) *claimView {
 	v := &claimView{ClaimSummary: b.Summarize(c), C: c}
 	v.setHead(b, c)
 	v.setReleases(b, c)
-	v.setUses(b, c)
+	v.setUses(c)
 	for _, e := range b.Derived.ByClaim[c.Key] {
 		s := tags.Summary(*e.Event)
 		if s == "" {
@@ -342,7 +326,7 @@ func compareToNow(releases []*releaseView, now *releaseView) {
 }
 
 // setUses fills what refers to c: its references, bounded, and the claims requiring it.
-func (v *claimView) setUses(b *render.Site, c *network.Claim) {
+func (v *claimView) setUses(c *network.Claim) {
 	for _, r := range c.ReferencedBy {
 		if r.Kind == protocol.KindRequires && !r.Self {
 			continue // counted in Used by
@@ -375,6 +359,6 @@ func (v *claimView) setUses(b *render.Site, c *network.Claim) {
 		v.Referenced = v.Referenced[:UsedByShown]
 	}
 	if len(c.UsedBy) > UsedByShown && c.Listed {
-		v.UsedBy, v.UsedByMore = c.UsedBy[:UsedByShown], usedByPage(b, c)
+		v.UsedBy, v.UsedByMore = c.UsedBy[:UsedByShown], paths.UsedByOf(c.Project, c.Site)
 	}
 }

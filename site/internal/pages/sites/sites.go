@@ -143,6 +143,27 @@ func depGroups(rels []*view.RelView) []depGroup {
 
 // usedByData is one page of the used-by list.
 type usedByData struct {
+	Rows  []usedByRow
+	Total int
+}
+
+// usedByRow is one claim of the used-by list: the first UsedByListed claims requiring it,
+// and, when more do, how many more and the page listing every one (paths.UsedByOf).
+type usedByRow struct {
+	C        *network.Claim
+	Users    []*network.Claim
+	More     int
+	MorePath string
+}
+
+// UsedByListed is how many of the claims requiring it the used-by list names on a claim's
+// line: a line stays short however many require the claim, and a page of the list stays
+// bounded; the rest are on the claim's own list (paths.UsedByOf), one link away.
+const UsedByListed = 5
+
+// usedByOneData is one page of the list of every claim requiring Of.
+type usedByOneData struct {
+	Of     *network.Claim
 	Claims []*network.Claim
 	Total  int
 }
@@ -166,9 +187,35 @@ func Dependencies(b *render.Site) error {
 		}); err != nil {
 		return err
 	}
-	return b.PagedList("used-by", &render.Page{Path: paths.UsedBy, Title: "Projects others require", Section: "dependencies",
+	if err := b.PagedList("used-by", &render.Page{Path: paths.UsedBy, Title: "Projects others require", Section: "dependencies",
 		Desc: "Each claim that another claim's current release requires, with the claims that require it."}, len(used),
-		func(lo, hi int, _ *render.Pager) any { return &usedByData{Claims: used[lo:hi], Total: len(used)} })
+		func(lo, hi int, _ *render.Pager) any {
+			d := &usedByData{Total: len(used)}
+			for _, c := range used[lo:hi] {
+				r := usedByRow{C: c, Users: c.UsedBy}
+				if len(c.UsedBy) > UsedByListed {
+					r.Users, r.More, r.MorePath = c.UsedBy[:UsedByListed], len(c.UsedBy)-UsedByListed, paths.UsedByOf(c.Project, c.Site)
+				}
+				d.Rows = append(d.Rows, r)
+			}
+			return d
+		}); err != nil {
+		return err
+	}
+	for _, c := range used {
+		if len(c.UsedBy) <= UsedByListed {
+			continue
+		}
+		users := c.UsedBy
+		if err := b.PagedList("used-by-one", &render.Page{Path: paths.UsedByOf(c.Project, c.Site), Title: "Projects that require " + pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.Names.ClaimSiteText(c)),
+			Section: "dependencies", Desc: "Every claim whose current release requires one claim."}, len(users),
+			func(lo, hi int, _ *render.Pager) any {
+				return &usedByOneData{Of: c, Claims: users[lo:hi], Total: len(users)}
+			}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // gapsData is one page of the gaps list: the rows of each section it shows, by gap.
