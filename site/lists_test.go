@@ -57,9 +57,9 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 	_, out := build(t, state, Options{})
 	for _, rel := range []string{"index.html", "updates/index.html", "updates/observed/index.html", "releases/index.html",
 		"capabilities/index.html", paths.Capability("wick:api"), "dependencies/index.html", "gaps/index.html"} {
-		text := page(t, out, rel)
+		doc := parsePage(t, out, rel)
 		for _, s := range []string{a, b} {
-			if !strings.Contains(text, "Ashfall ("+s+")") && !strings.Contains(text, "Ashfall "+s) {
+			if !htmlcheck.Has(t, doc, "main li", "Ashfall ("+s+")") && !htmlcheck.Has(t, doc, "main li", "Ashfall "+s) {
 				t.Errorf("%s does not tell the claim from %s apart: it never names the site with its id", rel, s)
 			}
 		}
@@ -104,11 +104,17 @@ func TestConflictedClaimsAreToldApart(t *testing.T) {
 		f.Event(store.Event{Kind: store.EventObserved, Project: uuid(1), Origin: s, Name: "Wickwork", ObservedAt: statetest.Time, After: &d, Changes: []diff.Change{}})
 	}
 	_, out2 := build(t, state2, Options{})
-	feed2 := string(readOut(t, out2, feed.FeedFile))
-	for _, w := range []string{"<name>Ashfall Collective</name>", "<name>Lanterns Workshop</name>"} {
-		if !strings.Contains(feed2, w) {
-			t.Errorf("the feed lacks %s", w)
-		}
+	atomDoc.Entries = nil
+	if err := xml.Unmarshal(readOut(t, out2, feed.FeedFile), &atomDoc); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range atomDoc.Entries {
+		names = append(names, e.Author)
+	}
+	slices.Sort(names)
+	if want := []string{"Ashfall Collective", "Lanterns Workshop"}; !slices.Equal(names, want) {
+		t.Errorf("the feed's authors are %q, want %q", names, want)
 	}
 }
 
@@ -128,27 +134,15 @@ func TestFeaturedIsTheIndexsChoice(t *testing.T) {
 	f.Claim(a, sampleManifest(uuid(1), "Candle App", 1))
 	cur := writeCuration(t, "[[featured]]\nproject = \""+uuid(1)+"\"\nnote = \"Small and well documented.\"\n")
 	_, out := build(t, state, Options{Curation: cur})
-	home := page(t, out, "index.html")
-	for _, w := range []string{"Featured by this index", "This index's own editorial choice", "Small and well documented."} {
-		if !strings.Contains(home, w) {
-			t.Errorf("the front page does not say %q", w)
-		}
-	}
-	for _, never := range []string{"Nothing on these pages is a ranking", "not a ranking"} {
-		if strings.Contains(home, never) {
-			t.Errorf("the front page says %q beside its editorial choice", never)
-		}
-	}
+	home := parsePage(t, out, "index.html")
+	htmlcheck.Want(t, home, "#featured", "Featured by this index", "This index's own editorial choice", "Small and well documented.")
+	htmlcheck.Lacks(t, home, "main", "Nothing on these pages is a ranking", "not a ranking")
 	_, bare := build(t, state, Options{})
 	doc := parsePage(t, bare, "index.html")
 	if n := htmlcheck.Count(t, doc, "#featured"); n != 0 {
 		t.Errorf("with nothing featured, the front page still has %d #featured", n)
 	}
-	for _, never := range []string{"Featured", "features no projects"} {
-		if strings.Contains(visibleText(doc), never) {
-			t.Errorf("with nothing featured, the front page still says %q", never)
-		}
-	}
+	htmlcheck.Lacks(t, doc, "main", "Featured", "features no projects")
 }
 
 // TestPublishersPage: the page for publishers says how often this index refreshes, that
@@ -170,15 +164,12 @@ func TestPublishersPage(t *testing.T) {
 	o.Health, o.Problem = store.OriginUnreachable, ptr("HTTP 503")
 	f.Write(store.OriginPath(a), o)
 	_, out := build(t, state, Options{Repository: "https://git.example/index"})
-	text := page(t, out, paths.Publishers)
-	for _, w := range []string{"about every six hours", "after the next refresh", "ashyams validate dreamweave.json projects/*.json",
-		"network/sources.toml", "pull request", "#site-<site>", "#claim-<project id>-<site>", product.UserAgent,
-		"names AsHyAmS, the project this crawler is part of", "https://git.example/index"} {
-		if !strings.Contains(text, w) {
-			t.Errorf("the publishers page does not say %q", w)
-		}
-	}
-	if htmlcheck.Count(t, parsePage(t, out, paths.Publishers), `main a[href="https://git.example/index"]`) == 0 {
+	pub := parsePage(t, out, paths.Publishers)
+	htmlcheck.Want(t, pub, "main p, main li", "about every six hours", "after the next refresh", "pull request",
+		"names AsHyAmS, the project this crawler is part of")
+	htmlcheck.Want(t, pub, "main code", "ashyams validate dreamweave.json projects/*.json", "network/sources.toml", "#site-<site>",
+		"#claim-<project id>-<site>", product.UserAgent)
+	if htmlcheck.Count(t, pub, `main a[href="https://git.example/index"]`) == 0 {
 		t.Error("the publishers page does not link the repository")
 	}
 	for _, rel := range []string{paths.Claim(uuid(1), a), paths.Origin(a), "index.html"} {
@@ -187,9 +178,7 @@ func TestPublishersPage(t *testing.T) {
 		}
 	}
 	for _, rel := range []string{paths.Claim(uuid(1), a), paths.Origin(a)} {
-		if !strings.Contains(page(t, out, rel), "If you publish this site: when changes show here") {
-			t.Errorf("the banner on %s does not speak to the publisher", rel)
-		}
+		htmlcheck.Want(t, parsePage(t, out, rel), ".banner p", "If you publish this site: when changes show here")
 	}
 }
 
@@ -215,33 +204,26 @@ func TestUsedByIsRequiresOnly(t *testing.T) {
 	rel(5, "Works With", protocol.Relationship{Kind: "compatible", Project: uuid(1)})
 	rel(6, "Successor", protocol.Relationship{Kind: "replaces", Project: uuid(1)})
 	_, out := build(t, state, Options{})
-	text := page(t, out, paths.Claim(uuid(1), a))
-	section := text[strings.Index(text, "Used by"):]
-	section = section[:strings.Index(section, "Releases")]
-	used, referenced, ok := strings.Cut(section, "Referenced by")
-	if !ok {
-		t.Fatalf("the claim page has no Referenced by: %s", text)
+	doc := parsePage(t, out, paths.Claim(uuid(1), a))
+	htmlcheck.One(t, doc, "#used-by h3#referenced-by")
+	lists := htmlcheck.All(t, doc, "#used-by ul.list")
+	if len(lists) != 2 {
+		t.Fatalf("the Used by section has %d lists, want Used by's and Referenced by's", len(lists))
 	}
-	if !strings.Contains(used, "Needs Lib") {
-		t.Errorf("Used by does not list the claim that requires it: %q", used)
+	used, referenced := lists[0], lists[1]
+	if got := htmlcheck.Texts(t, used, "li"); len(got) != 1 || !strings.HasPrefix(got[0], "Needs Lib ") {
+		t.Errorf("Used by lists %q, want only the claim that requires it", got)
 	}
-	for _, n := range []string{"Clashes", "Suggests", "Works With", "Successor"} {
-		if strings.Contains(used, n) {
-			t.Errorf("Used by lists %s, which does not require it: %q", n, used)
-		}
-	}
-	for _, w := range []string{
+	got := htmlcheck.Texts(t, referenced, "li")
+	want := []string{
 		"Clashes from this site, release 1.0.0, conflicts with this claim through the capability light:api.",
+		"Successor from this site, release 1.0.0, replaces this claim.",
 		"Suggests from this site, release 1.0.0, recommends this claim (version >=1.0).",
 		"Works With from this site, release 1.0.0, is compatible with this claim.",
-		"Successor from this site, release 1.0.0, replaces this claim.",
-	} {
-		if !strings.Contains(strings.Join(strings.Fields(referenced), " "), w) {
-			t.Errorf("Referenced by does not say %q: %q", w, referenced)
-		}
 	}
-	if strings.Contains(referenced, "Needs Lib") || strings.Contains(text, "conflicts this claim") {
-		t.Errorf("Referenced by repeats a use or words a kind as a bare noun: %q", referenced)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("Referenced by says %q, want %q (no use repeated, no kind worded as a bare noun)", got, want)
 	}
 }
 
@@ -261,18 +243,22 @@ func TestConflictsPageMigrationEvidenceOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, out := build(t, state, Options{Curation: cur})
-	text := page(t, out, "conflicts/index.html")
+	doc := parsePage(t, out, "conflicts/index.html")
 	want := "Reviewed migration entry (this index's decision): curation [[migration]] #1, reviewed 2026-10-01: " + reason
-	if !strings.Contains(text, want) {
-		t.Errorf("conflicts page lacks %q:\n%s", want, text)
+	var says []string
+	for _, li := range htmlcheck.Texts(t, doc, "main li li") {
+		if strings.HasPrefix(li, "Reviewed migration entry") {
+			says = append(says, li)
+		}
 	}
+	if len(says) != 1 || says[0] != want {
+		t.Errorf("the conflicts page's migration evidence is %q, want once %q (one full stop)", says, want)
+	}
+	text := htmlcheck.Text(htmlcheck.One(t, doc, "main"))
 	for _, s := range []string{"issue #12", "2026-10-01"} {
 		if n := strings.Count(text, s); n != 1 {
 			t.Errorf("conflicts page says %q %d times, want once", s, n)
 		}
-	}
-	if strings.Contains(text, "..") {
-		t.Errorf("conflicts page has a doubled full stop")
 	}
 }
 
@@ -294,16 +280,15 @@ func TestSitesSharingANameAreToldApart(t *testing.T) {
 	_, out := build(t, state, Options{})
 	named := map[string]string{real: "S3ctor's Stash (" + real + ")", fake: "  s3ctor's STASH  (" + fake + ")"} // the name as the site gives it
 	for _, rel := range []string{"projects/index.html", "index.html", "releases/index.html", "updates/index.html", "updates/observed/index.html"} {
-		text := strings.Join(strings.Fields(page(t, out, rel)), " ")
+		doc := parsePage(t, out, rel)
 		for s, want := range named {
 			want = strings.Join(strings.Fields(want), " ")
-			if !strings.Contains(text, want) && !strings.Contains(text, want[:strings.Index(want, " (")]+" "+s) {
+			if !htmlcheck.Has(t, doc, "main li", want) && !htmlcheck.Has(t, doc, "main li", want[:strings.Index(want, " (")]+" "+s) {
 				t.Errorf("%s does not name the site %s with its id", rel, s)
 			}
 		}
-		if strings.Contains(text, other) && strings.Contains(text, "Lanterns ("+other+")") {
-			t.Errorf("%s adds the id to a site whose name is its own", rel)
-		}
+		htmlcheck.Want(t, doc, "main li", "Lanterns")
+		htmlcheck.Lacks(t, doc, "main li", "Lanterns ("+other+")")
 	}
 	sites := map[string]string{} // claim key -> the site as the search index's rows name it
 	for name, b := range dataParts(t, out, find.Dir) {
@@ -369,12 +354,8 @@ func TestDependenciesPerTargetOnConflictedID(t *testing.T) {
 	mu.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Project: uuid(1), Version: ">=1.0, <2"}}
 	f.Claim(user, mu)
 	_, out := build(t, state, Options{})
-	text := strings.Join(strings.Fields(page(t, out, "dependencies/index.html")), " ")
-	for _, want := range []string{"wants >=1.0, <2: not the same for every claim of this id", "Impostor Broom (Impostor Site, 2.0.0): no", "Morrobroom (Broom Works, 1.0.0): yes"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("dependencies page lacks %q", want)
-		}
-	}
+	htmlcheck.Want(t, parsePage(t, out, "dependencies/index.html"), "ul.deps li li", "wants >=1.0, <2: not the same for every claim of this id",
+		"Impostor Broom (Impostor Site, 2.0.0): no", "Morrobroom (Broom Works, 1.0.0): yes")
 	var cat struct {
 		Relationships []struct {
 			Project   *string          `json:"project"`
