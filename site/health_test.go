@@ -11,6 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
+	"golang.org/x/net/html"
 )
 
 // healthState is a network with every kind of trouble: a site read with a cached claim, a
@@ -93,15 +94,13 @@ func TestHealthPage(t *testing.T) {
 	doc := parsePage(t, out, "health/index.html")
 	text := page(t, out, "health/index.html")
 
-	for _, want := range []string{
+	if got, want := htmlcheck.Texts(t, doc, "#summary ul.summary > li"), []string{
 		"4 sources: 3 resolved, 1 no longer enrolled.",
 		"4 sites: 1 refused by crawler policy with 1 claim cached, 1 healthy with 1 claim cached, 1 healthy, 1 no longer enrolled.",
 		"7 claims: 1 with no manifest yet (invalid publication), 1 cached (invalid publication), 1 cached (origin unavailable), 3 current, 1 withdrawn.",
 		"1 card image cannot be shown.",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the summary does not say %q", want)
-		}
+	}; !slices.Equal(got, want) {
+		t.Errorf("the summary says %q, want %q", got, want)
 	}
 	inOrder(t, "sections", text, "Summary", "Claims that are not current", "Sites", "Sources", "Card images that cannot be shown")
 	inOrder(t, "claims", text, "Site B", "Unavailable Four", "Site A", "Never Three", "Cached Two", "Site C", "Gone Five")
@@ -114,18 +113,15 @@ func TestHealthPage(t *testing.T) {
 	}
 	// A recorded problem follows the index's label as it is, in one <bdi>, even where it
 	// says the label again: a flat problem is never re-read for quotations.
-	for _, want := range []string{
+	htmlcheck.Want(t, doc, "main ul.list li li",
 		"Invalid publication: invalid publication: invalid publication: /channels/stable/version [channel-heads] bad.",
 		"Origin unavailable: origin unavailable, the site could not be read.",
+		"Reason: no enrolled source leads to this site any more (its entry left network/sources.toml). Out of the catalog.")
+	htmlcheck.Want(t, doc, "table.sites td",
 		"Refused by crawler policy: refused by crawler policy. discovery from https://b.example/: https://b.example/x refused by crawler policy.",
-		"Reason: no enrolled source leads to this site any more (its entry left network/sources.toml). Out of the catalog.",
-		"1 publication issue in what the site publishes.",
-		"Current One from Site A a.example: the crawler could not cache the image: HTTP 404 for https://a.example/card.png.",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the health page does not say %q", want)
-		}
-	}
+		"1 publication issue in what the site publishes.")
+	htmlcheck.Want(t, doc, "main ul.list > li",
+		"Current One from Site A a.example: the crawler could not cache the image: HTTP 404 for https://a.example/card.png.")
 	bdis := htmlcheck.Texts(t, doc, "main bdi")
 	for _, p := range []string{"invalid publication: invalid publication: /channels/stable/version [channel-heads] bad",
 		"origin unavailable, the site could not be read",
@@ -136,11 +132,7 @@ func TestHealthPage(t *testing.T) {
 			t.Errorf("the recorded problem %q is not one <bdi>", p)
 		}
 	}
-	for _, never := range []string{"nonenone", "none1 publication issue", "none 1 publication issue"} {
-		if strings.Contains(text, never) {
-			t.Errorf("the health page says %q", never)
-		}
-	}
+	htmlcheck.Lacks(t, doc, "table.sites td", "nonenone", "none1 publication issue", "none 1 publication issue")
 	for _, b := range htmlcheck.All(t, doc, "bdi") {
 		b.Parent.RemoveChild(b)
 	}
@@ -157,56 +149,38 @@ func TestStalenessWordingAndEnrollment(t *testing.T) {
 	state, ids := healthState(t)
 	_, out := build(t, state, Options{})
 
-	never := page(t, out, paths.Claim(uuid(3), ids["a"]))
-	if strings.Contains(never, "This page may be out of date.") || !strings.Contains(never, "No manifest from this site has passed every check yet.") {
-		t.Errorf("the never-passed claim's banner: %.500s", never)
+	never := parsePage(t, out, paths.Claim(uuid(3), ids["a"]))
+	htmlcheck.Want(t, never, "#staleness", "No manifest from this site has passed every check yet.")
+	htmlcheck.Lacks(t, never, "#staleness", "This page may be out of date.")
+	gone := parsePage(t, out, paths.Claim(uuid(5), ids["c"]))
+	htmlcheck.Want(t, gone, "#withdrawn", "Withdrawn. Reason: no enrolled source leads to this site any more (its entry left network/sources.toml).",
+		"The site is no longer enrolled")
+	// It blames the source list, not the site's index.
+	htmlcheck.Lacks(t, gone, "#withdrawn", "no longer lists this project", "no longer lists the project")
+	sites := parsePage(t, out, "origins/index.html")
+	tables := htmlcheck.All(t, sites, "main table.sites")
+	htmlcheck.One(t, sites, "h2#unenrolled")
+	if len(tables) != 2 {
+		t.Fatalf("the Sites page has %d tables, want the read sites' and the unenrolled ones'", len(tables))
 	}
-	gone := page(t, out, paths.Claim(uuid(5), ids["c"]))
-	for _, want := range []string{"Withdrawn. Reason: no enrolled source leads to this site any more (its entry left network/sources.toml).",
-		"The site is no longer enrolled"} {
-		if !strings.Contains(gone, want) {
-			t.Errorf("the withdrawn claim's page does not say %q: %.600s", want, gone)
-		}
-	}
-	if strings.Contains(gone, "no longer lists this project") || strings.Contains(gone, "no longer lists the project") {
-		t.Error("the withdrawn claim's page blames the site's index, not the source list")
-	}
-	sites := page(t, out, "origins/index.html")
-	head, tail, ok := strings.Cut(sites, "No longer enrolled")
-	if !ok || strings.Contains(head, "Site C") || !strings.Contains(tail, "Site C") {
-		t.Errorf("the Sites page does not keep the unenrolled site apart: %q", sites)
-	}
-	for _, want := range []string{"Site A", "https://a.example/dreamweave.json", ids["a"], "healthy, 1 claim cached", "by the name the site gives itself and its address"} {
-		if !strings.Contains(head, want) {
-			t.Errorf("the Sites page does not say %q", want)
-		}
-	}
-	if strings.Contains(sites, "A site is named by its index's address") {
-		t.Error("the Sites page still says sites are named by their index's address")
-	}
+	htmlcheck.Lacks(t, tables[0], "td.url", "Site C")
+	htmlcheck.Want(t, tables[1], "td.url", "Site C")
+	htmlcheck.Want(t, tables[0], "td.url", "Site A", "https://a.example/dreamweave.json", ids["a"])
+	htmlcheck.Want(t, tables[0], "td", "healthy, 1 claim cached")
+	htmlcheck.Want(t, sites, "p.lede", "by the name the site gives itself and its address")
+	htmlcheck.Lacks(t, sites, "main p", "A site is named by its index's address")
 	// One site's health in the same words on the Sites page, its own page and the Health
 	// page: store.OriginHealthLabel's, with the count of cached claims.
-	health := page(t, out, "health/index.html")
-	for _, where := range []string{sites, page(t, out, paths.Origin(ids["a"])), health} {
-		if !strings.Contains(where, "healthy, 1 claim cached") {
-			t.Errorf("site A's health is not worded %q: %.300s", "healthy, 1 claim cached", where)
-		}
-		if strings.Contains(where, "site index read") {
-			t.Errorf("a page still words a site's health %q", "site index read")
-		}
+	origin := parsePage(t, out, paths.Origin(ids["a"]))
+	health := parsePage(t, out, "health/index.html")
+	for _, where := range []*html.Node{tables[0], origin, health} {
+		htmlcheck.Want(t, where, "td, dd", "healthy, 1 claim cached")
+		htmlcheck.Lacks(t, where, "td, dd", "site index read")
 	}
-	if o := page(t, out, paths.Origin(ids["a"])); !strings.Contains(o, "Healthhealthy, 1 claim cached: the site index was read on the last crawl") && !strings.Contains(o, "Health healthy, 1 claim cached: the site index was read on the last crawl") {
-		t.Errorf("site A's page does not explain its health: %.900s", o)
-	}
-	if o := page(t, out, paths.Origin(ids["c"])); !strings.Contains(o, "No longer enrolled.") {
-		t.Errorf("the unenrolled site's page does not say so: %.400s", o)
-	}
-	home := page(t, out, "index.html")
-	for _, want := range []string{"2 claims are cached from an earlier observation", "1 claim has no manifest that passed every check yet"} {
-		if !strings.Contains(home, want) {
-			t.Errorf("the front page does not say %q", want)
-		}
-	}
+	htmlcheck.Want(t, origin, "dd", "healthy, 1 claim cached: the site index was read on the last crawl")
+	htmlcheck.Want(t, parsePage(t, out, paths.Origin(ids["c"])), "main p strong", "No longer enrolled.")
+	htmlcheck.Want(t, parsePage(t, out, "index.html"), "main p strong", "2 claims are cached from an earlier observation",
+		"1 claim has no manifest that passed every check yet")
 }
 
 // TestProjectTitlesByName: a project page's title and heading name the project by every name
@@ -221,14 +195,12 @@ func TestProjectTitlesByName(t *testing.T) {
 	if title != "Lamp / Lantern · AsHyAmS" || h1 != "Lamp / Lantern" {
 		t.Errorf("the project page's title is %q and heading %q, want both names and no id", title, h1)
 	}
-	if text := page(t, out, paths.Project(uuid(6))); !strings.Contains(text, "Project id "+uuid(6)) {
-		t.Errorf("the project page does not show its id: %.300s", text)
-	}
+	htmlcheck.Want(t, doc, "main p", "Project id "+uuid(6))
 	claim := parsePage(t, out, paths.Claim(uuid(6), ids["d"]))
 	if crumb := htmlcheck.Text(htmlcheck.One(t, claim, "main > p.muted")); crumb != "Projects › Lamp / Lantern" {
 		t.Errorf("the claim page's breadcrumb is %q, want %q", crumb, "Projects › Lamp / Lantern")
 	}
-	if facts := strings.Join(htmlcheck.Texts(t, claim, `section#facts dd`), " | "); !strings.Contains(facts, uuid(6)) {
+	if facts := htmlcheck.Texts(t, claim, `section#facts dd > code`); !slices.Contains(facts, uuid(6)) {
 		t.Errorf("the claim page's facts %q do not give the project id", facts)
 	}
 }

@@ -3,7 +3,6 @@ package site
 import (
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
@@ -37,16 +36,11 @@ func TestRejectedOtherReason(t *testing.T) {
 		r.Rejected = &store.Rejected{SHA256: sha([]byte("newest")), Problem: "/releases/0/version: does not parse", Crawler: "test"}
 	})
 	_, out := build(t, state, Options{})
-	text := page(t, out, paths.Claim(other, site))
-	if want := "was refused by crawler version test: over the 16 MiB document limit."; !strings.Contains(text, want) {
-		t.Errorf("the claim page does not say %q: %.900s", want, text)
-	}
-	if strings.Contains(text, "for the reason above") {
-		t.Error("the claim page says the refusal had the reason above, which is another")
-	}
-	if text := page(t, out, paths.Claim(same, site)); !strings.Contains(text, "was refused by crawler version test, for the reason above.") {
-		t.Errorf("the claim refused for its recorded problem does not point at it: %.900s", text)
-	}
+	doc := parsePage(t, out, paths.Claim(other, site))
+	htmlcheck.Want(t, doc, "#staleness p", "was refused by crawler version test: over the 16 MiB document limit.")
+	// The refusal's reason is another than the one above, so it does not point at it.
+	htmlcheck.Lacks(t, doc, "#staleness p", "for the reason above")
+	htmlcheck.Want(t, parsePage(t, out, paths.Claim(same, site)), "#staleness p", "was refused by crawler version test, for the reason above.")
 }
 
 // TestSourcesAndSitesWording: the health page says where each source leads (a removed
@@ -73,27 +67,20 @@ func TestSourcesAndSitesWording(t *testing.T) {
 	f.Write(store.OriginPath(unread), o)
 	_, out := build(t, state, Options{})
 
-	health := page(t, out, "health/index.html")
-	for _, want := range []string{
+	health := parsePage(t, out, "health/index.html")
+	htmlcheck.Want(t, health, "main section.entry",
 		"No longer in this index's source list. It led to the site Site C.",
 		"Leads to the site Site A (its health).",
-		"not resolved Not resolved: discovery from " + u + ": " + u + "dreamweave.json answers HTTP 404. Last attempt",
-		"Leads to no site.",
-		u + ": an HTML page with no DreamWeave <link>",
-	} {
-		if !strings.Contains(health, want) {
-			t.Errorf("the health page does not say %q", want)
-		}
-	}
-	if !slices.Contains(htmlcheck.Texts(t, parsePage(t, out, "health/index.html"), "main li bdi"), "an HTML page with no DreamWeave <link>") {
+		"not resolved Not resolved: discovery from "+u+": "+u+"dreamweave.json answers HTTP 404. Last attempt",
+		"Leads to no site.")
+	htmlcheck.Want(t, health, "main section.entry li", u+": an HTML page with no DreamWeave <link>")
+	if !slices.Contains(htmlcheck.Texts(t, health, "main li bdi"), "an HTML page with no DreamWeave <link>") {
 		t.Error("the trail's outcome is not shown as it is, in one <bdi>")
 	}
-	sites := page(t, out, "origins/index.html")
-	if !strings.Contains(sites, "(and 1 out of the catalog)") {
-		t.Errorf("the Sites page does not count the claims out of the catalog: %.1500s", sites)
-	}
+	sites := parsePage(t, out, "origins/index.html")
+	htmlcheck.Want(t, sites, "table.sites td", "(and 1 out of the catalog)")
 	rows := map[string]string{} // site id -> its Site cell's text
-	for _, td := range htmlcheck.All(t, parsePage(t, out, "origins/index.html"), "table.sites tbody td.url") {
+	for _, td := range htmlcheck.All(t, sites, "table.sites tbody td.url") {
 		if c := htmlcheck.All(t, td, "code[data-pub]"); len(c) == 1 {
 			rows[htmlcheck.Text(c[0])] = htmlcheck.Text(td)
 		}
@@ -106,9 +93,9 @@ func TestSourcesAndSitesWording(t *testing.T) {
 			t.Errorf("the Sites page shows the nameless site %s as %q, want %q", site, got, want)
 		}
 	}
-	if !strings.Contains(page(t, out, paths.Origin(ids["c"])), "Healthno longer enrolled (on the health page)") &&
-		!strings.Contains(page(t, out, paths.Origin(ids["c"])), "Health no longer enrolled (on the health page)") {
-		t.Errorf("the unenrolled site's page explains a health it is not read for: %.1500s", page(t, out, paths.Origin(ids["c"])))
+	// The unenrolled site's page does not explain a health it is not read for.
+	if got := htmlcheck.Texts(t, parsePage(t, out, paths.Origin(ids["c"])), "main dd"); !slices.Contains(got, "no longer enrolled (on the health page)") {
+		t.Errorf("the unenrolled site's page gives its health as %q", got)
 	}
 }
 
@@ -125,28 +112,18 @@ func TestMovePages(t *testing.T) {
 	f.Claim(b, sampleManifest(id, "Wanderer", 1), func(r *store.Claim) { r.MovedFrom = ptr(a) })
 	_, out := build(t, state, Options{})
 
-	if text := page(t, out, paths.Project(id)); !strings.Contains(text, "Moved: continues as the claim from "+b+".") {
-		t.Errorf("the project page does not say the claim moved: %.1200s", text)
+	project := parsePage(t, out, paths.Project(id))
+	if got := htmlcheck.Texts(t, project, `main p.note`); !slices.Contains(got, "Moved: continues as the claim from "+b+".") {
+		t.Errorf("the project page does not say the claim moved: %q", got)
 	}
-	links := htmlcheck.All(t, parsePage(t, out, paths.Project(id)), `main a[href="`+b+`/index.html"]`)
-	if len(links) == 0 || !strings.Contains(htmlcheck.Text(links[0].Parent), "continues as the claim from") {
-		t.Errorf("the project page does not link the claim the move continues as (%d links to it)", len(links))
-	}
-	old := page(t, out, paths.Claim(id, a))
-	for _, want := range []string{"Moved. This claim continues at New Home. Evidence:", "crawler: " + store.ClaimPath(id, a) + " records moved_to " + b} {
-		if !strings.Contains(old, want) {
-			t.Errorf("the moved claim's page does not say %q: %.1500s", want, old)
-		}
-	}
-	if text := page(t, out, paths.Claim(id, b)); !strings.Contains(text, "Continues the claim from Old Home; evidence: crawler: ") {
-		t.Errorf("the claim a move continues as does not name the old one: %.1500s", text)
-	}
-	conflicts := page(t, out, "conflicts/index.html")
-	for _, want := range []string{"Project " + id + ": from " + a + " to " + b + ".", "Recorded by the crawler: " + store.ClaimPath(id, a) + " records moved_to " + b} {
-		if !strings.Contains(conflicts, want) {
-			t.Errorf("the conflicts page does not say %q: %.1500s", want, conflicts)
-		}
-	}
+	htmlcheck.One(t, project, `main p.note a[href="`+b+`/index.html"]`)
+	old := parsePage(t, out, paths.Claim(id, a))
+	htmlcheck.Want(t, old, "#moved p", "Moved. This claim continues at New Home. Evidence:")
+	htmlcheck.Want(t, old, "#moved li", "crawler: "+store.ClaimPath(id, a)+" records moved_to "+b)
+	htmlcheck.Want(t, parsePage(t, out, paths.Claim(id, b)), "main p.note", "Continues the claim from Old Home; evidence: crawler: ")
+	conflicts := parsePage(t, out, "conflicts/index.html")
+	htmlcheck.Want(t, conflicts, "main li", "Project "+id+": from "+a+" to "+b+".")
+	htmlcheck.Want(t, conflicts, "main li li", "Recorded by the crawler: "+store.ClaimPath(id, a)+" records moved_to "+b)
 }
 
 // TestRelationshipOddInputs: a relationship's odd inputs and a target's unparsable
@@ -167,13 +144,9 @@ func TestRelationshipOddInputs(t *testing.T) {
 	g.Releases[0].Provides = []string{"lua:x"}
 	f.Claim(site, g)
 	_, out := build(t, state, Options{})
-	text := page(t, out, paths.Claim(from, site))
-	for _, want := range []string{"Odd input: names both a project and a capability; the protocol allows one; resolved by each",
-		"the constraint does not parse under the target's versioning (under the target's numeric scheme: "} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the claim page does not say %q: %.3000s", want, text)
-		}
-	}
+	doc := parsePage(t, out, paths.Claim(from, site))
+	htmlcheck.Want(t, doc, "#current dd span.note", "Odd input: names both a project and a capability; the protocol allows one; resolved by each")
+	htmlcheck.Want(t, doc, "#current dd", "the constraint does not parse under the target's versioning (under the target's numeric scheme: ")
 }
 
 // TestRefOutsideTheBuild: ref gives a claim the build's table does not hold the same view
