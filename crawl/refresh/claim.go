@@ -15,17 +15,14 @@ type diffChange = diff.Change
 
 // held is a claim's last good manifest.
 type held struct {
-	bytes  []byte
-	digest string
-	m      *protocol.Manifest // nil when it no longer decodes
-	// movedFrom is the site whose claim held it when a new claim continues that claim (a
-	// move); "" for the claim's own manifest.
-	movedFrom string
+	bytes     []byte
+	digest    string
+	m         *protocol.Manifest // nil when it no longer decodes
+	movedFrom string             // the site whose claim a move continues; "" for the claim's own manifest
 }
 
 // readHeld reads a claim's held manifest, which must hash to recorded ("" for none): held bytes
-// serve as a 304's body or a diff's before only when their record vouches for them. A mismatch
-// is an error (Run refuses such a state first; this is the guard behind it).
+// serve a 304 or a diff only when their record vouches for them.
 func (r *run) readHeld(project, site, recorded string) (*held, error) {
 	if recorded == "" {
 		return nil, nil
@@ -46,8 +43,7 @@ func (r *run) readHeld(project, site, recorded string) (*held, error) {
 }
 
 // movedFrom finds the claim a claim new at this site continues (FORMATS section 1.11, "Move"):
-// the same project at a site this site's source led to before, moved in this refresh or
-// recorded in origin.previous and still held (a move not finished).
+// the project at a site this source led to before, moved now or still held in origin.previous.
 func (r *run) movedFrom(project, site string) *store.Claim {
 	if r.p == nil {
 		return nil
@@ -65,9 +61,8 @@ func (r *run) movedFrom(project, site string) *store.Claim {
 	return nil
 }
 
-// readClaim brings one listed claim up to date: compare digests, fetch what changed, check,
-// validate, diff and record. Every failure is recorded on the claim; the held manifest is
-// replaced only by one that passed every check.
+// readClaim brings one listed claim up to date. Every failure is recorded on the claim; the
+// held manifest is replaced only by one that passed every check.
 func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEntry) error {
 	st, err := r.startClaim(sr.id, entry)
 	if err != nil {
@@ -83,9 +78,8 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		return r.current(ctx, sr, c, h, nil, st.wasWithdrawn, st.before, false)
 	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == product.Version &&
 		c.Rejected.Health != store.ClaimManifestUnreachable:
-		// The same refused bytes are advertised: not downloaded again (state.txt), unless recorded as
-		// manifest-unreachable (not read), so they are read again. The findings stay while the record
-		// still says that read's problem.
+		// The same refused bytes are not downloaded again (state.txt) unless they were not read;
+		// the findings stay while the record says that read's problem.
 		var fs []store.Finding
 		if c.Problem != nil && *c.Problem == c.Rejected.Problem {
 			fs = c.Findings
@@ -108,10 +102,8 @@ type claimStart struct {
 	wasWithdrawn bool        // the held record says withdrawn
 }
 
-// startClaim is the claim for entry at site as its read begins. A claim that holds no manifest
-// here yet (new, or recorded by a refresh cut short or a failed first read) continues the claim
-// a move left, if any: its event starts from there. The claim itself starts afresh
-// (first_observed now); only the event names the move.
+// startClaim is the claim for entry at site as its read begins. A claim holding no manifest
+// here yet continues the claim a move left: its event's diff starts from there.
 func (r *run) startClaim(site string, entry protocol.IndexEntry) (*claimStart, error) {
 	prev, had := r.prevClaims[site][entry.ID]
 	c := prev
@@ -141,8 +133,8 @@ func (r *run) startClaim(site string, entry protocol.IndexEntry) (*claimStart, e
 	return &claimStart{c: c, h: h, before: before, wasWithdrawn: had && prev.Health == store.ClaimWithdrawn}, nil
 }
 
-// settleFetched records what fetching gave: the held manifest still current, a failure or
-// refusal (remembered in Rejected), a manifest failing against its entry, or an accepted one.
+// settleFetched records what fetching gave: held still current, a failure (remembered in
+// Rejected), a manifest failing its entry, or an accepted one.
 func (r *run) settleFetched(ctx context.Context, sr *siteRun, st *claimStart, f fetchResult) error {
 	c, h := &st.c, st.h
 	c.Entry, c.AdvertisedSHA256 = f.entry, f.entry.ManifestSHA256
@@ -177,8 +169,8 @@ func (r *run) settleFetched(ctx context.Context, sr *siteRun, st *claimStart, f 
 	return r.current(ctx, sr, c, nh, m, st.wasWithdrawn, st.before, true)
 }
 
-// rejected remembers refused bytes by digest for this crawler version. The health is kept only
-// when it is not the default (store.Rejected.RejectedHealth): a refusal by crawler policy.
+// rejected remembers refused bytes by digest for this crawler version; health only when not
+// the default.
 func rejected(digest, health, problem string) *store.Rejected {
 	rj := &store.Rejected{SHA256: digest, Crawler: product.Version, Problem: problem}
 	if health != store.ClaimInvalid {
@@ -193,8 +185,8 @@ func (sr *siteRun) count(f func(*siteStats)) {
 	sr.mu.Unlock()
 }
 
-// current records a claim whose held manifest is what the site advertises. When replaced is
-// true, now is newly accepted bytes, written through replace.
+// current records a claim whose manifest is what the site advertises; replaced: now is newly
+// accepted bytes.
 func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *held, m *protocol.Manifest, wasWithdrawn bool, before *held, replaced bool) error {
 	c.IngestedSHA256 = strp(now.digest)
 	c.Health, c.Problem, c.Rejected, c.Findings = store.ClaimCurrent, nil, nil, nil
@@ -227,8 +219,7 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 		r.sum.Accepted++
 		r.mu.Unlock()
 	case wasWithdrawn:
-		// Listed again with the manifest it held: before null, after the held digest (FORMATS
-		// section 1.5).
+		// Listed again with the manifest it held (FORMATS section 1.5).
 		e = &store.Event{Kind: store.EventRestored, Project: c.Project, Origin: c.Origin, Name: c.Entry.Name, ObservedAt: r.now,
 			After: strp(now.digest), Changes: noChanges()}
 	}
@@ -258,9 +249,7 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 }
 
 // replace writes an accepted manifest so every moment is a sound state: the claim with
-// pending_sha256 (a new one as "manifest unreachable"), the event once its claim exists, then
-// manifest.json; the caller writes the final claim. A refresh cut short leaves what Check
-// accepts, and the next one settles it.
+// pending_sha256, the event, then manifest.json; the caller writes the final claim.
 func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 	rel := store.ClaimPath(c.Project, c.Origin)
 	var stub store.Claim
@@ -284,8 +273,7 @@ func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 }
 
 // notCurrent records a claim whose advertised manifest could not be taken: the held manifest
-// (if any) stays exactly as it was, and the claim says why: the problem in words, and every
-// finding of the read (fs) in its own file.
+// stays; the claim says why, with every finding.
 func (r *run) notCurrent(sr *siteRun, c *store.Claim, health, problem string, fs []store.Finding) error {
 	c.Health, c.Problem, c.Findings = health, &problem, fs
 	sr.count(func(s *siteStats) { s.problems++ })
@@ -309,10 +297,9 @@ type fetchResult struct {
 	ctxErr      error           // the refresh was interrupted
 }
 
-// fetchManifest downloads the advertised manifest and checks its bytes against the advertised
-// digest. On a mismatch (a half-finished deployment, seeds/crawler.txt) it waits RetryWaits,
-// re-reads the site index and fetches again; still no match with anything advertised:
-// inconsistent, the last good manifest kept. An interrupt ends the refresh (ctxErr).
+// fetchManifest downloads the advertised manifest and checks its digest. On a mismatch (a
+// half-finished deployment, seeds/crawler.txt) it waits RetryWaits, re-reads the index and
+// tries again; still no match: inconsistent, last good kept.
 func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.IndexEntry, h *held, v store.Validators) fetchResult {
 	res := fetchResult{entry: entry}
 	murl := resolve(sr.indexURL, entry.Manifest)
@@ -332,7 +319,6 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 			what := fmt.Sprintf("the manifest served at %s hashes to %s, but the site index advertises %s (read %d times, the index re-read after waits of %s and %s)",
 				murl, got, adv, attempt+1, RetryWaits[0], RetryWaits[1])
 			res.problem = what + "; the last good manifest is kept"
-			// The page says what is kept from the held manifest, so the finding does not.
 			res.findings = []store.Finding{store.Quoting(res.health, what, murl, got, adv)}
 			return res
 		}
@@ -358,11 +344,9 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 	}
 }
 
-// getManifest is one GET of the manifest at murl, conditional only while the held digest is
-// advertised: manifest_sha256 is the change signal, validators only a courtesy
-// (seeds/crawler.txt), so a server whose ETag ignores content cannot answer 304 forever. It
-// returns the body, or done with res set: a body over the limit is refused (remembered by
-// digest), any other failure is manifest-unreachable, an interrupt sets ctxErr.
+// getManifest is one GET of the manifest, conditional only while the held digest is advertised
+// (validators are a courtesy; manifest_sha256 is the change signal, seeds/crawler.txt). It
+// returns the body, or done with res set.
 func (r *run) getManifest(ctx context.Context, res *fetchResult, murl, adv string, h *held, v store.Validators) (body []byte, resp *guard.Response, done bool) {
 	heldAdvertised := h != nil && adv == h.digest
 	req := guard.Request{URL: murl, Accept: acceptManifest}
@@ -399,9 +383,8 @@ func (res *fetchResult) fail(health, problem string, values ...string) {
 	res.findings = []store.Finding{store.Quoting(health, problem, values...)}
 }
 
-// reReadEntry reads the site index again, conditionally on the newest version in hand, and
-// returns the project's entry in the newest valid version; false (the entry in hand stands) for
-// a failed or invalid re-read.
+// reReadEntry re-reads the site index conditionally and returns the project's entry in the
+// newest valid version; false (the entry in hand stands) when the re-read fails.
 func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol.IndexEntry, *indexVersion, bool) {
 	sr.mu.Lock()
 	cur := sr.latest
@@ -432,8 +415,8 @@ func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol
 	return e, cur, ok
 }
 
-// manifestVerdict turns manifest findings into claim health and a problem. The problem does not
-// repeat the health's words (store.HealthLabel): whoever shows both joins them.
+// manifestVerdict turns manifest findings into claim health and a problem, which does not
+// repeat the health's words.
 func manifestVerdict(fs []protocol.Finding) (health, problem string) {
 	switch {
 	case len(fs) == 0:
@@ -441,9 +424,7 @@ func manifestVerdict(fs []protocol.Finding) (health, problem string) {
 	case protocol.IsRefused(fs):
 		return store.ClaimRefused, "the manifest is over the document limit: " + protocol.Summary(fs)
 	case protocol.IsNewerProtocol(fs):
-		// Read but of a newer protocol: SPEC section 1 makes that an invalid document ("recorded as
-		// exactly that, last good data kept"), remembered by digest until a crawler version that may
-		// speak it.
+		// SPEC section 1: a newer protocol is an invalid document, remembered by digest.
 		return store.ClaimInvalid, "the manifest speaks a newer protocol (" + protocol.Summary(fs) + "); last good data kept"
 	case protocol.IsNotDreamWeave(fs):
 		return store.ClaimInvalid, "not a DreamWeave manifest: " + protocol.Summary(fs)

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -228,3 +229,5 @@ func (b *budgets) expire(subject string) {
 		end()
 	}
 }
+
+func contains(list []string, s string) bool { return slices.Contains(list, s) }

@@ -8,8 +8,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// collisionError is a site index whose site id is already another index URL's (the id is a
-// slug and 32 bits of a digest: two URLs can share it). The held record keeps the id.
+// collisionError is a site index whose site id (a slug and 32 bits of a digest) another index
+// URL already has; the held record keeps the id.
 type collisionError struct {
 	site, owner, indexURL string
 }
@@ -32,9 +32,7 @@ type plan struct {
 	removed   []store.Source          // held source records no longer enrolled
 }
 
-// plan sorts phase 1's discoveries into what phase 2 does: the sites to read and through
-// which sources, the sites moved (now or in a move still pending), the sites left behind and the
-// sources no longer enrolled.
+// plan sorts phase 1's discoveries into phase 2's work.
 func (r *run) plan(runs []*sourceRun) *plan {
 	p := &plan{
 		runs:     runs,
@@ -68,9 +66,8 @@ func (r *run) plan(runs []*sourceRun) *plan {
 	return p
 }
 
-// placeSources puts each source where phase 2 reads it: under the site it reached; failed,
-// under the held site its record names, when no other source reached that site (the site is
-// still enrolled through it); otherwise among the unreached, recorded only.
+// placeSources puts each source under the site it reached; failed, under the held site its
+// record names when no other source reached it; otherwise among the unreached.
 func (r *run) placeSources(p *plan, runs []*sourceRun) {
 	for _, sr := range runs {
 		switch {
@@ -90,8 +87,8 @@ func (r *run) placeSources(p *plan, runs []*sourceRun) {
 	}
 }
 
-// findMoves records the moves seen now: a source that led to a site (its record says so, or
-// that site's record lists it) leads to another, and the old site is not live.
+// findMoves records the moves seen now: a source that led to a site that is not live leads to
+// another.
 func (r *run) findMoves(p *plan, runs []*sourceRun) {
 	listing := r.listing()
 	for _, sr := range runs {
@@ -112,10 +109,9 @@ func (r *run) findMoves(p *plan, runs []*sourceRun) {
 	}
 }
 
-// resumeMoves handles the moves still pending: a held site names an old site whose move into it
-// waits, because its index could not be read when the move was seen; the old site's claims wait,
-// stale. Each moves now if its new site is reached this time, and waits on otherwise. It
-// returns the old sites kept by such a move, which are not abandoned.
+// resumeMoves resumes the pending moves (the new site's index was unreadable when the move was
+// seen): each moves now if its new site is reached, else waits on. It returns the old sites kept
+// by such a move, which are not abandoned.
 func (r *run) resumeMoves(p *plan) map[string]bool {
 	waiting := map[string]bool{}
 	for _, site := range sortedKeys(r.prevOrigins) {
@@ -123,7 +119,7 @@ func (r *run) resumeMoves(p *plan) map[string]bool {
 			continue
 		}
 		for _, old := range r.prevOrigins[site].PreviousIDs() {
-			if p.live(old) || !r.movePendingFrom(old) || waiting[old] {
+			if p.live(old) || !r.hasOrigin(old) || waiting[old] {
 				continue
 			}
 			if _, dup := p.moves[old]; dup {
@@ -141,9 +137,8 @@ func (r *run) resumeMoves(p *plan) map[string]bool {
 	return waiting
 }
 
-// collisions turns a site index whose site id another index URL already has into a failure of
-// its source (never an overwrite of the other site's records). The held origin keeps its id;
-// among new ones, the lowest index URL does.
+// collisions turns a site index whose site id another index URL has into a failure of its
+// source, never an overwrite. The held origin keeps its id; among new ones, the lowest URL.
 func (r *run) collisions(runs []*sourceRun) {
 	owner := map[string]string{}
 	for id, o := range r.prevOrigins {
@@ -169,21 +164,15 @@ func (r *run) collisions(runs []*sourceRun) {
 	}
 }
 
-// movePendingFrom reports whether a site a move left is still held: a finished move removes it
-// (removeMoved), so one still held waits for the site it moved to.
-func (r *run) movePendingFrom(old string) bool {
-	_, ok := r.prevOrigins[old]
-	return ok
-}
-
-// live reports whether an enrolled source leads to site this time (it reached it, or it failed
-// and the site is its last known one).
+// live reports whether an enrolled source leads to site this time (reached, or failed with it
+// as its last known site).
 func (p *plan) live(site string) bool {
 	_, a := p.reached[site]
 	_, b := p.failed[site]
 	return a || b
 }
 
+// hasOrigin reports whether site id is held; a site a finished move left is not.
 func (r *run) hasOrigin(id string) bool { _, ok := r.prevOrigins[id]; return ok }
 
 // listing maps each source URL to the held origins whose sources list it, in id order.
@@ -200,7 +189,7 @@ func (r *run) listing() map[string][]string {
 }
 
 // previousSites are the held sites this source led to: its record's origin and any origin
-// listing it (listing; the origin list survives a refresh cut short between the two writes).
+// listing it (which survives a refresh cut short between the two writes).
 func (r *run) previousSites(sr *sourceRun, listing map[string][]string) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -223,16 +212,13 @@ func (p *plan) tasks() []task {
 		if _, moved := p.moves[id]; moved {
 			continue // handled with the site it moved to, before that site's claims
 		}
-		id := id
 		out = append(out, task{site: id, run: func(ctx context.Context, r *run) error { return r.removeSite(id, "no longer enrolled: "+id) }})
 	}
 	for _, site := range sortedKeys(p.reached) {
-		site := site
 		out = append(out, task{site: site, sources: sourceURLs(p.reached[site]),
 			run: func(ctx context.Context, r *run) error { return r.readSite(ctx, p, site) }})
 	}
 	for _, site := range sortedKeys(p.failed) {
-		site := site
 		out = append(out, task{site: site, sources: sourceURLs(p.failed[site]),
 			run: func(ctx context.Context, r *run) error { return r.siteFailed(ctx, p, site) }})
 	}

@@ -1,11 +1,9 @@
 // Package refresh is the crawl stage (`ashyams refresh`): it reads every enrolled source once
-// and records what the sites said (seeds/crawler.txt, seeds/state.txt). Run refuses a state
-// that fails store.Check (StateError), marks network.json unfinished, then phase 1 discovers
-// every source and writes nothing (source.go, discovery.go; moves and collisions decided at
-// once, plan.go); phase 2 reads the sites reached (site.go, claim.go, media.go), keeps the
-// last good data of the others (verdict.go) and writes whole records (records.go). network.json
-// written again is the commit point. An interrupt or the deadline stops new work and records
-// what was not read (interrupt.go); limits are in options.go and limit.go. Run errs only for
+// and records what the sites said (seeds/crawler.txt, seeds/state.txt). Phase 1 discovers every
+// source and writes nothing (source.go, discovery.go, plan.go); phase 2 reads the sites reached
+// (site.go, claim.go, media.go), keeps the last good data of the others (verdict.go) and writes
+// whole records (records.go); network.json written last is the commit point. An interrupt or
+// the deadline stops new work and records what was not read (interrupt.go). Run errs only for
 // the index's own faults; every fact about a source is in the state and the Summary.
 package refresh
 
@@ -27,8 +25,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
-// StateError is a state that fails store.Check: this index's own bug or a hand edit, refused
-// before anything is read so a refresh never launders it. Problems lists every one.
+// StateError is a state that fails store.Check, refused before anything is read so a refresh
+// never launders it.
 type StateError struct {
 	State    string
 	Problems []store.Problem
@@ -44,9 +42,7 @@ func (e *StateError) Error() string {
 	return b.String()
 }
 
-// Run refreshes the state at o.State from o.Sources and returns what it did. Errors are the
-// index's own bugs only (see the package comment); every fact about a source is in the state
-// and in the Summary.
+// Run refreshes the state at o.State from o.Sources and returns what it did.
 func Run(ctx context.Context, o Options) (*Summary, error) {
 	if o.State == "" {
 		return nil, errors.New("no state directory given")
@@ -55,21 +51,17 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 		return nil, err
 	}
 	dir := store.OpenBatch(o.State)
-	// One refresh at a time (created on the first refresh): held before Tidy, which would
-	// otherwise remove another refresh's temporary files, and until the last write.
+	// One refresh at a time, held before Tidy (which would remove another's temporary files).
 	unlock, err := lockState(o.State)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	// Temporary files a killed refresh left are removed first (never records); then no
-	// exception, not even for states this crawler wrote: Check accepts every state a refresh
-	// cut short can leave (pending_sha256), so anything it rejects is damage.
+	// Check accepts every state a refresh cut short can leave, so anything it rejects is damage.
 	if _, err := dir.Tidy(); err != nil {
 		return nil, fmt.Errorf("the state's temporary files cannot be removed: %w", err)
 	}
-	// One pass reads, checks and loads every record; records an earlier build wrote are
-	// migrated once, then checked again.
+	// Records an earlier build wrote are migrated once, then checked again.
 	snap, ps := dir.CheckLoad()
 	if moved, err := dir.Migrate(ps); err != nil {
 		return nil, fmt.Errorf("the state's records cannot be migrated: %w", err)
@@ -83,8 +75,7 @@ func Run(ctx context.Context, o Options) (*Summary, error) {
 	return r.run(ctx)
 }
 
-// refusals are the problems a refresh refuses a state for: all but a cached image missing
-// from media/, which the refresh repairs (cardImage fetches it again, or records why not).
+// refusals are all problems but a cached image missing from media/, which the refresh repairs.
 func refusals(ps []store.Problem) []store.Problem {
 	var out []store.Problem
 	for _, p := range ps {
@@ -95,7 +86,6 @@ func refusals(ps []store.Problem) []store.Problem {
 	return out
 }
 
-// run is one refresh.
 type run struct {
 	o      Options
 	st     state
@@ -103,16 +93,15 @@ type run struct {
 	discov discoverFunc
 	now    string // the refresh's start time: every time recorded by this refresh
 	p      *plan  // phase 1's conclusions, read-only in phase 2
-	// interrupt ends when the refresh stops: the caller's context ended or the deadline ran out
-	// (interrupted says which). The per-source and per-site budgets are contexts below it
-	// whose end is recorded as a fact instead.
+	// interrupt ends when the refresh stops (interrupted says why); per-source and per-site
+	// budgets are contexts below it whose end is recorded as a fact.
 	interrupt context.Context
 
 	prevSources map[string]store.Source           // by URL
 	prevOrigins map[string]store.Origin           // by id
 	prevClaims  map[string]map[string]store.Claim // origin -> project -> claim
-	// indexValidators are the held site indexes' validators by index URL, only where the held
-	// bytes still hash to the recorded digest (a 304 must mean "what you hold").
+	// indexValidators by index URL, only where the held bytes still hash to the recorded digest
+	// (a 304 must mean "what you hold").
 	indexValidators map[string]store.Validators
 	hostValidators  map[string]map[string]store.Validators // the same, by the index URL's host
 
@@ -121,8 +110,7 @@ type run struct {
 	led      *ledger
 	health   map[healthKey]string // the health each record was last written with
 	problems map[healthKey]*string
-	// srcWritten are the source URLs whose record this refresh wrote; entries the projects
-	// each site read lists: what an interrupted refresh did not read is the rest (notRead).
+	// srcWritten and entries are what this refresh wrote and listed: notRead is the rest.
 	srcWritten map[string]bool
 	entries    map[string]map[string]protocol.IndexEntry
 	srcDone    int
@@ -166,7 +154,6 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 	for _, s := range snap.Sources {
 		r.prevSources[s.URL] = s
 	}
-	// The held bytes' digests: from the check that opened the state, else read here.
 	indexSum := func(site string) (string, bool) {
 		if snap.IndexDigests != nil {
 			d, ok := snap.IndexDigests[site]
@@ -213,9 +200,8 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 	return r
 }
 
-// settleOrigin finishes a replacement a refresh cut short: the held bytes (digest sum, when
-// held) are the truth. When they are the pending ones, they become the recorded digest (their
-// validators are unknown).
+// settleOrigin finishes a replacement a refresh cut short: the held bytes (digest sum) are the
+// truth; the pending ones become the recorded digest (validators unknown).
 func settleOrigin(o store.Origin, sum string, held bool) store.Origin {
 	if o.PendingSHA256 == nil {
 		return o
@@ -240,8 +226,8 @@ func settleClaim(c store.Claim, sum string, held bool) store.Claim {
 }
 
 func (r *run) run(interrupt context.Context) (*Summary, error) {
-	// stop ends on the caller's interrupt (a signal) or at the deadline: from then on no new
-	// work starts and requests in flight are abandoned; what was written stays, whole.
+	// stop ends on the caller's interrupt or the deadline: no new work starts, requests in
+	// flight are abandoned, what was written stays whole.
 	stop, cancel := r.budget(interrupt, r.o.Deadline, &BudgetError{What: "the refresh's deadline", Budget: r.o.Deadline}, "")
 	defer cancel()
 	r.interrupt = stop
@@ -250,8 +236,7 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].URL < srcs[j].URL })
 	r.sum.Sources = len(srcs)
 
-	// Phase 1: discovery, nothing written. Cut short, nothing is recorded but that; reaching
-	// no source at all, nothing is recorded (unreachableWorld).
+	// Phase 1: discovery, nothing written.
 	runs := make([]*sourceRun, len(srcs))
 	_, err := parallel(stop, r.o.MaxSources, len(srcs), func(i int) error {
 		runs[i] = r.discoverSource(ctx, srcs[i])
@@ -266,8 +251,7 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	if err := unreachableWorld(runs); err != nil {
 		return nil, err
 	}
-	// network.json before any record, saying the refresh has not finished: if the process is
-	// killed, that is what the state says. It is durable before any record changes.
+	// network.json, durable before any record, says the refresh has not finished.
 	start := store.Network{Format: store.Format, Crawler: product.UserAgent, ObservedAt: r.now, Interrupted: &store.Interrupted{
 		At: r.now, Unknown: true, Reason: "the refresh that started at " + r.now + " did not finish: it was stopped before it could record why (killed, or a write failed)",
 		SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}}
@@ -280,8 +264,7 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	plan := r.plan(runs)
 	r.p = plan
 
-	// Phase 2: the records of sources no longer enrolled, then the tasks: sites nobody leads to
-	// are removed, sites reached are read, sites whose sources failed say so.
+	// Phase 2: records of sources no longer enrolled, then the site tasks.
 	if err := r.removeSources(plan); err != nil {
 		r.finish(runs)
 		return r.sum, err
@@ -304,9 +287,8 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	return r.end(runs, tasks, done)
 }
 
-// end finishes a refresh no write failed: the summary, every record made durable, then
-// network.json (the commit point) with the health changes and, when interrupted (tasks and done
-// say what ran; nil tasks: discovery was cut short), what was not read, returned as an
+// end finishes a refresh no write failed: records made durable, then network.json (the commit
+// point); interrupted, what was not read (nil tasks: discovery was cut short) as an
 // *InterruptedError.
 func (r *run) end(runs []*sourceRun, tasks []task, done []bool) (*Summary, error) {
 	stopped := r.interrupted()
@@ -348,8 +330,8 @@ func (r *run) finish(runs []*sourceRun) {
 	r.sum.Warnings = warnings(runs)
 }
 
-// healthChanges lists every claim and site whose health this refresh changed, first sightings
-// included (Before ""), by origin then project (the site's own first). Callers hold r.mu.
+// healthChanges lists every health this refresh changed, first sightings included (Before ""),
+// by origin then project. Callers hold r.mu.
 func (r *run) healthChanges() []store.HealthChange {
 	var out []store.HealthChange
 	for k, after := range r.health {
@@ -374,9 +356,8 @@ func (r *run) healthChanges() []store.HealthChange {
 	return out
 }
 
-// progress prints one progress line through termtext.Line: it quotes publisher text (URLs,
-// problems quoting documents), which must not reach the terminal or the CI log as controls,
-// bidi overrides, line separators or workflow commands.
+// progress prints one line through termtext.Line: publisher text must not reach a terminal or
+// CI log as controls.
 func (r *run) progress(format string, a ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -391,8 +372,7 @@ func (r *run) siteProgress(site, what string) {
 	r.progress("refresh: site %d/%d %s: %s", n, r.siteN, site, what)
 }
 
-// fact records one failure or change for the summary (counted by kind, listed once, grouped)
-// and prints it as it happens, so a person watching sees what failed.
+// fact records one failure or change for the summary and prints it as it happens.
 func (r *run) fact(f fact) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -412,14 +392,5 @@ func (r *run) coveredClaim(site, health string) {
 func strp(s string) *string { return &s }
 
 func noChanges() []diffChange { return []diffChange{} }
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

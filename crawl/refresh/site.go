@@ -29,14 +29,12 @@ type siteRun struct {
 
 	mu    sync.Mutex
 	stats siteStats
-	// entries are the projects the index read at the start lists (fixed once the claims start).
+	// entries are the projects the index read at the start lists.
 	entries map[string]protocol.IndexEntry
-	// latest is the newest version of the index in hand: the one read first, or a valid re-read
-	// after a digest mismatch; re-reads are conditional on its validators.
+	// latest is the newest valid version of the index in hand; re-reads are conditional on it.
 	latest *indexVersion
-	// used is the newest re-read version a claim was settled with (accepted, or found current
-	// again): it becomes the held index when the site finishes, so the held index is the one the
-	// held manifests were checked against.
+	// used is the newest re-read version a claim was settled with: it becomes the held index,
+	// so the held index is the one the held manifests were checked against.
 	used *indexVersion
 }
 
@@ -59,7 +57,6 @@ func newIndexVersion(seq int, body []byte, v store.Validators, idx *protocol.Ind
 	return iv
 }
 
-// markUsed notes that a claim was settled against version v (nil or the start's: nothing).
 func (sr *siteRun) markUsed(v *indexVersion) {
 	if v == nil || v.seq == 0 {
 		return
@@ -73,9 +70,8 @@ func (sr *siteRun) markUsed(v *indexVersion) {
 
 type siteStats struct{ fetched, unchanged, problems int }
 
-// readSite reads one site some enrolled source reached this time, within the site's time
-// budget (Options.SiteBudget): the site index (last good: only a valid index replaces the held
-// bytes), then every listed claim, then what the site no longer lists.
+// readSite reads one site within Options.SiteBudget: the index (only a valid one replaces the
+// held bytes), every listed claim, then what the site no longer lists.
 func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	ctx, cancel := r.budget(ctx, r.o.SiteBudget, &BudgetError{What: "the site's time budget", Budget: r.o.SiteBudget}, site)
 	defer cancel()
@@ -132,8 +128,7 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	return r.removeMoved(p, sr)
 }
 
-// siteOrigin is the site's record as this attempt starts: the held one (or a new one) with
-// where discovery found the index, the sources leading there, the moves into it and the time.
+// siteOrigin is the site's record as this attempt starts.
 func (r *run) siteOrigin(p *plan, site string, srs []*sourceRun) store.Origin {
 	d := srs[0].d
 	o, had := r.prevOrigins[site]
@@ -150,8 +145,7 @@ func (r *run) siteOrigin(p *plan, site string, srs []*sourceRun) store.Origin {
 }
 
 // indexBytes is the site index to read: discovery's answer, or the held bytes for a 304 (asked
-// again unconditionally when they are not held as recorded). problem says why it could not be
-// read; err is the refresh's stop.
+// again plainly when not held as recorded). problem says why not; err is the refresh's stop.
 func (r *run) indexBytes(ctx context.Context, d *discovery, o store.Origin) (body []byte, fresh bool, problem string, err error) {
 	if !d.Resp.NotModified {
 		return d.Resp.Body, true, "", nil
@@ -171,10 +165,8 @@ func (r *run) indexBytes(ctx context.Context, d *discovery, o store.Origin) (bod
 	return resp.Body, true, "", nil
 }
 
-// listEntries fills sr.entries with the index's projects that can be read and returns them in
-// index order, with the site's issues: the index's order, ids that cannot name a claim, ids
-// listed twice (the first entry is read), and a manifest an enrolled source leads to that the
-// index does not list.
+// listEntries fills sr.entries with the readable projects and returns them in index order, with
+// the site's issues (order, bad ids, duplicates, an enrolled manifest the index does not list).
 func (sr *siteRun) listEntries(idx *protocol.Index, orderIssue string, srs []*sourceRun) ([]protocol.IndexEntry, []string) {
 	var entries []protocol.IndexEntry
 	var issues []string
@@ -182,7 +174,7 @@ func (sr *siteRun) listEntries(idx *protocol.Index, orderIssue string, srs []*so
 		issues = append(issues, orderIssue)
 	}
 	for _, e := range idx.Projects {
-		if !safeName(e.ID) { // the schema already demands a lowercase UUID; names a directory
+		if !safeName(e.ID) { // names a directory
 			issues = append(issues, fmt.Sprintf("%q: a project id that cannot name a claim; the entry is not read", e.ID))
 			continue
 		}
@@ -201,8 +193,8 @@ func (sr *siteRun) listEntries(idx *protocol.Index, orderIssue string, srs []*so
 	return entries, issues
 }
 
-// readClaims reads the listed claims, a few at once, then withdraws the held claims the index
-// no longer lists. Only the refresh's stop leaves a claim unread; it is returned as is.
+// readClaims reads the listed claims, a few at once, then withdraws the held claims no longer
+// listed. Only the refresh's stop leaves a claim unread.
 func (r *run) readClaims(ctx context.Context, sr *siteRun, entries []protocol.IndexEntry) error {
 	done, err := parallel(r.interrupt, r.o.MaxSources, len(entries), func(i int) error {
 		return r.readClaim(ctx, sr, entries[i])
@@ -226,9 +218,8 @@ func (r *run) readClaims(ctx context.Context, sr *siteRun, entries []protocol.In
 	return nil
 }
 
-// removeMoved finishes the moves into a site once it is read (FORMATS section 1.11): the site
-// moved from, led to by no source, is removed once every claim of it this site lists holds a
-// manifest here; until then it stays, stale.
+// removeMoved finishes moves into a site once read (FORMATS section 1.11): the old site is
+// removed once every claim of it listed here holds a manifest here; until then it stays, stale.
 func (r *run) removeMoved(p *plan, sr *siteRun) error {
 	for _, old := range p.previous[sr.id] {
 		var waiting []string
@@ -252,8 +243,8 @@ func (r *run) removeMoved(p *plan, sr *siteRun) error {
 	return nil
 }
 
-// validateIndex validates a site index. Projects out of id order are a publication issue (in
-// words), not a finding: the index is read as listed. Any other finding makes it unusable.
+// validateIndex validates a site index. Projects out of id order are an issue in words, not a
+// finding: the index is read as listed.
 func validateIndex(body []byte) (*protocol.Index, []protocol.Finding, string) {
 	idx, fs := protocol.ValidateIndex(body)
 	var fatal []protocol.Finding
@@ -281,7 +272,7 @@ func validateIndex(body []byte) (*protocol.Index, []protocol.Finding, string) {
 	return idx, fatal, issue
 }
 
-// setSite copies what the origin record keeps of a valid index: the site's name, URL, generator.
+// setSite copies the site's name, URL and generator from a valid index.
 func setSite(o *store.Origin, idx *protocol.Index) {
 	o.SiteName, o.SiteURL = strp(idx.Site.Name), strp(idx.Site.URL)
 	o.Generator = nil
@@ -290,9 +281,8 @@ func setSite(o *store.Origin, idx *protocol.Index) {
 	}
 }
 
-// replaceIndex writes new site index bytes the way replace writes a manifest: the origin record
-// first with pending_sha256 (a new origin as unreachable, naming no source, until its bytes are
-// in), then dreamweave.json; the caller writes the final record.
+// replaceIndex writes new index bytes as replace writes a manifest: the origin record with
+// pending_sha256 first, then dreamweave.json; the caller writes the final record.
 func (r *run) replaceIndex(o store.Origin, body []byte) error {
 	d := store.Digest(body)
 	if o.IndexSHA256 != nil && *o.IndexSHA256 == d {
@@ -314,9 +304,8 @@ func (r *run) replaceIndex(o store.Origin, body []byte) error {
 	return r.st.WriteBytes(store.OriginIndexPath(o.ID), body)
 }
 
-// originFirst writes the origin before anything names it, listing only the sources whose records
-// already lead here; writeSources then writes the sources and the origin with all of them. At
-// every moment each source names an existing origin and each listed source leads to its origin.
+// originFirst writes the origin before anything names it, listing only sources already leading
+// here; writeSources then adds the rest, so each source always names an existing origin.
 func (r *run) originFirst(o store.Origin) error {
 	f := o
 	f.PendingSHA256 = nil
@@ -340,10 +329,8 @@ func (r *run) writeSources(o store.Origin, srs []*sourceRun) error {
 	return r.putOrigin(o)
 }
 
-// siteUnreadable records a site whose index was reached but not usable (not DreamWeave,
-// invalid, newer protocol, refused), with every finding of the read (fs). Held bytes stay;
-// the claims say they are stale. A move into it stays pending: the old site's claims keep
-// their last good data (movePending).
+// siteUnreadable records a site whose index was reached but not usable, with every finding.
+// Held bytes stay; claims go stale; a move into it stays pending (movePending).
 func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*sourceRun, health, problem string, fs []store.Finding) error {
 	o.Health, o.Problem, o.Findings = health, &problem, fs
 	if o.Issues == nil {
@@ -378,8 +365,8 @@ func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*source
 	return nil
 }
 
-// finishSite records the site's issues and reports progress. A re-read index a claim was settled
-// against becomes the held index, written with the same pending_sha256 care as any replacement.
+// finishSite records the site's issues; a re-read index a claim was settled against becomes
+// the held index.
 func (r *run) finishSite(sr *siteRun, issues []string) error {
 	sr.mu.Lock()
 	st, used := sr.stats, sr.used
@@ -418,12 +405,12 @@ func (r *run) finishSite(sr *siteRun, issues []string) error {
 	return nil
 }
 
-// fetchProblem describes a failed GET of what (e.g. "the manifest") at u: the guard's error
-// (a time budget said as such, without the URL: the claim names it), or the HTTP status.
+// fetchProblem describes a failed GET of what at u: the guard's error, a budget's words (no URL,
+// so the claims it cut share a line), or the HTTP status.
 func fetchProblem(what, u string, resp *guard.Response, err error) string {
 	var be *BudgetError
 	switch {
-	case errors.As(err, &be): // the same words for every claim it cut, so they share a line
+	case errors.As(err, &be):
 		return what + " was not read: " + be.Error()
 	case err != nil:
 		return err.Error()
@@ -431,9 +418,7 @@ func fetchProblem(what, u string, resp *guard.Response, err error) string {
 	return fmt.Sprintf("HTTP %d from %s", resp.Status, u)
 }
 
-// addMoves appends a store.Move to held for each site that moved into site and is not listed
-// yet: the old site's id and index URL, this refresh's time, and the evidence of the source
-// that now leads here (store.MoveEvidence).
+// addMoves appends a store.Move for each site that moved into site and is not listed yet.
 func (r *run) addMoves(held []store.Move, p *plan, site string) []store.Move {
 	out := append([]store.Move{}, held...)
 	for _, old := range p.previous[site] {
@@ -462,8 +447,7 @@ func resolve(base, ref string) string {
 	return u.String()
 }
 
-// listsManifest reports whether an entry's manifest URL is manifestURL, compared canonically
-// (store.CanonicalURL: a host's spelling is not another manifest).
+// listsManifest reports whether an entry's manifest URL is manifestURL, compared canonically.
 func listsManifest(indexURL string, entries []protocol.IndexEntry, manifestURL string) bool {
 	m := store.CanonicalURL(manifestURL)
 	for _, e := range entries {
@@ -474,7 +458,7 @@ func listsManifest(indexURL string, entries []protocol.IndexEntry, manifestURL s
 	return false
 }
 
-// safeName reports whether a project id can name a directory: lowercase hex and hyphens only.
+// safeName reports whether a project id can name a directory: lowercase hex and hyphens.
 func safeName(id string) bool {
 	if id == "" {
 		return false

@@ -9,37 +9,30 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
-// Summary is what one refresh did. Problems counts facts by kind (claim health values, "site "
-// plus an origin health, "source unresolved", "source removed", "moved", "image"). Failures
-// lists each failure once: a site's line covers its claims and the sources that failed with it.
+// Summary is what one refresh did. Problems counts facts by kind; Failures lists each failure
+// once, a site's line covering its claims and the sources that failed with it.
 type Summary struct {
 	StartedAt string // the refresh's start time (network.json observed_at)
 	Sources   int    // enrolled sources read
 	SitesRead int    // site indexes read and valid (a 304 counts: the held bytes stand)
-	Fetched   int    // manifest downloads made (a re-read after a digest mismatch counts again; a 304 is not a download)
+	Fetched   int    // manifest downloads made (a 304 is none; a re-read counts again)
 	Unchanged int    // listed claims whose advertised digest equals the held manifest's
 	Accepted  int    // manifests that passed every check and replaced or joined the held ones
 	Events    int    // events written
-	// EventsKnown counts transitions whose event already exists: the same facts give the same
-	// id (store.EventID), so a transition repeated with identical facts is not recorded twice.
+	// EventsKnown counts transitions whose event (same facts, same store.EventID) already exists.
 	EventsKnown   int
 	Problems      map[string]int
 	Failures      []string
 	HealthChanges []store.HealthChange // as written to network.json
-	// Removed says which sites this refresh removed, one line each (FORMATS section 1.11): "no
-	// longer enrolled: <site-id>" for a site no enrolled source leads to, "moved: <site-id> now
-	// continues as <site-id>" for one a move left. Their events stay.
-	Removed []string
-	// Warnings are said loudly at the end of the refresh (on Progress): every source failed.
-	Warnings []string
-	// Interrupted is what network.json records of a refresh cut short (nil when it finished):
-	// when, why, and what was not read.
-	Interrupted *store.Interrupted
+	// Removed lists the sites removed (FORMATS section 1.11): "no longer enrolled: <site-id>"
+	// or "moved: <site-id> now continues as <site-id>". Their events stay.
+	Removed     []string
+	Warnings    []string           // said loudly at the end (on Progress)
+	Interrupted *store.Interrupted // what network.json records of a refresh cut short; nil when finished
 }
 
-// String is the summary as a commit message: a subject, the health changes, problem counts and
-// each failure, in the site's and diff's health words, every line through termtext.Line
-// (failures quote publisher text). The same refresh gives the same text.
+// String is the summary as a commit message: a subject, health changes, problem counts and
+// each failure, every line through termtext.Line. Deterministic.
 func (s *Summary) String() string {
 	var b strings.Builder
 	stopped := ""
@@ -83,8 +76,7 @@ func (s *Summary) String() string {
 	return b.String()
 }
 
-// kindLabel is a Summary.Problems key in words: a claim health by store.HealthLabel, "site "
-// and an origin health by store.OriginHealthLabel, any other kind as it is.
+// kindLabel is a Summary.Problems key in the health words.
 func kindLabel(k string) string {
 	if h, ok := strings.CutPrefix(k, "site "); ok {
 		return "site " + store.OriginHealthLabel(h)
@@ -92,9 +84,8 @@ func kindLabel(k string) string {
 	return store.HealthLabel(k)
 }
 
-// healthWords says what changed health, claims then sites, in the health words
-// (store.HealthLabel, store.OriginHealthLabel): "2 claims became origin unavailable, 1 claim
-// recovered, 45 claims first seen, 1 site became unreachable".
+// healthWords says what changed health, claims then sites: "2 claims became origin
+// unavailable, 1 claim recovered, 45 claims first seen, 1 site became unreachable".
 func healthWords(hs []store.HealthChange) string {
 	var parts []string
 	for _, sites := range []bool{false, true} {
@@ -135,7 +126,6 @@ func healthWords(hs []store.HealthChange) string {
 	return strings.Join(parts, ", ")
 }
 
-// plural is "1 source" or "2 sources".
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -143,8 +133,7 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// labelled joins a health label and a problem without saying the label twice: a problem that
-// already starts with (or contains) the label is said as it is.
+// labelled joins a health label and a problem, unless the problem already says the label.
 func labelled(label, problem string) string {
 	p, l := strings.ToLower(problem), strings.ToLower(label)
 	switch {
@@ -156,8 +145,8 @@ func labelled(label, problem string) string {
 	return label + ": " + problem
 }
 
-// fact is one thing the summary reports: a site's, a claim's or a source's failure (or move,
-// withdrawal, image problem).
+// fact is one thing the summary reports: a site's, claim's or source's failure, a move, a
+// withdrawal or an image problem.
 type fact struct {
 	kind    string   // the Summary.Problems key
 	site    string   // origin id ("" for a source fact)
@@ -196,8 +185,8 @@ func (f fact) line() string {
 	return "site " + f.site + ": " + labelled(f.label, f.what)
 }
 
-// ledger gathers facts into the summary's lines: one per site failure (with the claims it made
-// stale), one per group of claims failing alike at one site, one per source or image.
+// ledger gathers facts into the summary's lines: one per site failure, one per group of claims
+// failing alike at one site, one per source or image.
 type ledger struct {
 	sites   map[string][]fact     // site -> its failures
 	covered map[string]int        // site -> claims its failure made stale
@@ -251,8 +240,7 @@ func (l *ledger) lines() []string {
 	return out
 }
 
-// InterruptedLines says what a refresh cut short did not read, one line each: when and why it
-// stopped, each source and site not read, each site partly read with its projects.
+// InterruptedLines says what a refresh cut short did not read, one line each.
 func InterruptedLines(x *store.Interrupted) []string {
 	if x.Unknown {
 		return []string{"Interrupted: " + x.Reason + ". What it read is not recorded: a record whose last_attempt is older than the refresh's start was not read."}

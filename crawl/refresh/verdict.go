@@ -15,12 +15,10 @@ import (
 // verdict is a health token and its problem.
 type verdict struct {
 	health, problem string
-	findings        []store.Finding // the problem, structured (the site's findings)
+	findings        []store.Finding
 }
 
-// sourceHealth is the health of a source whose discovery failed (FORMATS section 1.2):
-// broken-link, refused (crawler policy, or a site id another index holds), no-index (every URL
-// "not here", or the held index gone), else unreachable.
+// sourceHealth is the health of a source whose discovery failed (FORMATS section 1.2).
 func sourceHealth(err error) string {
 	var de *discover.Error
 	var ce *collisionError
@@ -38,9 +36,8 @@ func sourceHealth(err error) string {
 	return store.SourceUnreachable
 }
 
-// warnings: when every source failed, the likeliest cause is not the sites but the runner's
-// network, or a local drill without --allow-loopback; say so loudly (the refresh still
-// succeeds: each failure is recorded as a fact about its source).
+// warnings: when every source failed, the likeliest cause is the runner's network or a local
+// drill without --allow-loopback; say so loudly.
 func warnings(runs []*sourceRun) []string {
 	if len(runs) == 0 {
 		return nil
@@ -74,8 +71,8 @@ func warnings(runs []*sourceRun) []string {
 	return out
 }
 
-// siteFailed records that every source leading to a held site failed this time: the site's
-// health says why, its claims are marked stale, nothing held changes.
+// siteFailed records that every source leading to a held site failed: the site's health says
+// why, its claims go stale, nothing held changes.
 func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 	srs := p.failed[site]
 	health, problem, fs := r.failureVerdict(ctx, site, srs[0].err)
@@ -99,12 +96,10 @@ func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 	return nil
 }
 
-// failureVerdict is a held site's health and problem when discovery through its sources failed:
-// a broken <link> is no-index; an outage is unreachable, or no-index when the held index itself
-// answered 404 or 410; a malformed body at the held index is invalid-index; over the size limit
-// is refused; an address refusal is unreachable (SSRF protection is not a limit); a budget says
-// so. When every URL answered "not here", the held index is asked why (probe). fs are the
-// index's findings when they are the verdict, else the problem with its URLs quoted.
+// failureVerdict is a held site's health and problem when discovery through its sources failed
+// (an address refusal is unreachable: SSRF protection is not a limit); when every URL answered
+// "not here", the held index is asked why (probe). fs are the index's findings when they are
+// the verdict, else the problem with its URLs quoted.
 func (r *run) failureVerdict(ctx context.Context, site string, err error) (health, problem string, fs []store.Finding) {
 	x := r.prevOrigins[site].IndexURL
 	var de *discover.Error
@@ -117,7 +112,7 @@ func (r *run) failureVerdict(ctx context.Context, site string, err error) (healt
 	}
 	atHeld := de.At == x || de.Asked == x
 	switch {
-	case de.BrokenLink: // the page now links no readable index: discovery stopped, nothing walked around it
+	case de.BrokenLink:
 		health, problem = store.OriginNoIndex, de.Problem
 	case !de.Outage:
 		return r.probe(ctx, site, de)
@@ -134,15 +129,12 @@ func (r *run) failureVerdict(ctx context.Context, site string, err error) (healt
 	return health, problem, []store.Finding{store.Quoting(health, problem, discoveryURLs(de, x)...)}
 }
 
-// discoveryURLs are the URLs a discovery failure's problem may name: the enrolled URL, where
-// discovery stopped, what it asked, and the held index x.
+// discoveryURLs are the URLs a discovery failure's problem may name.
 func discoveryURLs(de *discover.Error, x string) []string {
 	return []string{de.URL, de.At, de.Asked, x}
 }
 
-// probe asks the held site index itself why discovery found nothing: an outage is unreachable,
-// a body over the limit refused, an invalid index its verdict, anything else (a 404, an index the
-// enrolled URL no longer leads to) no-index.
+// probe asks the held site index itself why discovery found nothing.
 func (r *run) probe(ctx context.Context, site string, de *discover.Error) (health, detail string, fs []store.Finding) {
 	u, problem := r.prevOrigins[site].IndexURL, de.Problem
 	resp, err := r.get.Get(ctx, guard.Request{URL: u, Accept: acceptIndex})
@@ -158,7 +150,6 @@ func (r *run) probe(ctx context.Context, site string, de *discover.Error) (healt
 	default:
 		if _, ifs, _ := validateIndex(resp.Body); len(ifs) > 0 {
 			h, verdict := indexVerdict(ifs)
-			// What discovery found, then every finding of the held index.
 			fs = append([]store.Finding{store.Quoting(h, problem, discoveryURLs(de, u)...)}, store.FindingsOf(ifs)...)
 			return h, problem + "; the site index at " + u + " " + strings.TrimPrefix(verdict, "the site index "), fs
 		}
@@ -167,8 +158,8 @@ func (r *run) probe(ctx context.Context, site string, de *discover.Error) (healt
 	return health, detail, []store.Finding{store.Quoting(health, detail, discoveryURLs(de, u)...)}
 }
 
-// originUnavailable records an origin that could not be read, and marks its listed claims
-// origin-unavailable. Held bytes, validators and digests stay as they were.
+// originUnavailable records an origin that could not be read and marks its claims stale; held
+// bytes, validators and digests stay.
 func (r *run) originUnavailable(site, health, problem string, fs []store.Finding, srcs []string) error {
 	o, ok := r.prevOrigins[site]
 	if !ok {
@@ -185,9 +176,8 @@ func (r *run) originUnavailable(site, health, problem string, fs []store.Finding
 	return r.claimsUnavailable(site, problem, fs)
 }
 
-// claimsUnavailable marks a site's listed claims stale because the site could not be read;
-// the site's own line in the summary covers them. Each claim keeps the site's findings (fs):
-// they are why it is stale.
+// claimsUnavailable marks a site's listed claims stale, each keeping the site's findings; the
+// site's own summary line covers them.
 func (r *run) claimsUnavailable(site, problem string, fs []store.Finding) error {
 	for _, project := range sortedKeys(r.prevClaims[site]) {
 		c := r.prevClaims[site][project]
@@ -217,10 +207,8 @@ func indexVerdict(fs []protocol.Finding) (health, problem string) {
 	return store.OriginInvalidIndex, "the site index fails the protocol: " + protocol.Summary(fs)
 }
 
-// UnreachableError is a refresh that reached no server: two or more sources each failed before
-// any answered (guard.IsTransport). That is the machine's network, not the sites', so nothing is
-// recorded (every claim "origin unavailable" would publish the runner's outage). One source alone
-// proves nothing and is recorded as usual.
+// UnreachableError is a refresh whose two or more sources all failed before any server
+// answered (guard.IsTransport): the machine's network, not the sites', so nothing is recorded.
 type UnreachableError struct {
 	Failures []string // each source's URL and why it could not be reached, by URL
 }
@@ -234,8 +222,7 @@ func (e *UnreachableError) Error() string {
 	return b.String()
 }
 
-// unreachableWorld is an *UnreachableError when two or more sources were discovered and none
-// reached a server (discover.Result.Unreached); any answer at all is a fact about its source.
+// unreachableWorld is an *UnreachableError when two or more sources reached no server.
 func unreachableWorld(runs []*sourceRun) error {
 	if len(runs) < 2 {
 		return nil
