@@ -1,8 +1,6 @@
 // Package curation reads network/curation.toml, this index's own decisions (SPEC sections 3, 5
-// and 6): a [[migration]] is a reviewed host move (the claim published at `from` continues at
-// `to`); a [[featured]] project is on the front page, labelled as this index's choice. Nothing
-// here changes what a publisher said. A bad file is refused when loaded, every problem at once,
-// each naming its entry; an absent file is an empty curation.
+// and 6): [[migration]] reviewed host moves and [[featured]] front-page projects. A bad file is
+// refused when loaded, every problem at once; an absent file is an empty curation.
 package curation
 
 import (
@@ -81,9 +79,8 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Load reads and checks the curation file at path. A file that does not exist is an empty
-// curation (nil error); any other read failure, a TOML syntax error or a bad entry is an error
-// (*Error for bad content) naming the path.
+// Load reads and checks the curation file at path; a missing file is an empty curation. Bad
+// content is an *Error naming the path.
 func Load(path string) (*Curation, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -95,10 +92,8 @@ func Load(path string) (*Curation, error) {
 	return Parse(path, b)
 }
 
-// Parse checks the curation document b (name for messages), refusing: unknown keys, missing or
-// empty fields, a project that is not a lowercase UUID, a from/to tomlfile.CheckURL refuses, from
-// equal to to, a reviewed that is no date, repeats, a project moved from one site to two, and
-// cycles of moves.
+// Parse checks the curation document b (name for messages): unknown keys, missing fields, bad
+// ids, URLs and dates, repeats, a project moved from one site to two, and cycles of moves.
 func Parse(name string, b []byte) (*Curation, error) {
 	f, err := tomlfile.Decode(b, shape)
 	if err != nil {
@@ -159,9 +154,8 @@ func Parse(name string, b []byte) (*Curation, error) {
 	return c, nil
 }
 
-// cycles finds, per project, the moves (each from site has one to site once repeats are
-// refused) that lead back to a site they left: every entry of such a cycle is named, in the
-// cycle's order, on the problem of its highest-numbered entry.
+// cycles finds, per project, the moves that lead back to a site they left; each cycle is one
+// problem on its highest-numbered entry.
 func cycles(migs []Migration, lines func(entry int) int) []Problem {
 	next := map[[2]string]Migration{} // project, from -> the move
 	for _, m := range migs {
@@ -173,7 +167,6 @@ func cycles(migs []Migration, lines func(entry int) int) []Problem {
 		if reported[m.Entry] {
 			continue
 		}
-		// follow the moves from m; the project's sites are few, so a walk per entry is enough
 		path := []Migration{m}
 		seen := map[string]int{m.From: 0}
 		cur := m
@@ -199,8 +192,7 @@ func cycles(migs []Migration, lines func(entry int) int) []Problem {
 	return ps
 }
 
-// cycleProblem words one cycle of moves, starting at its first entry in the file; the problem
-// is the entry that closes it (the highest-numbered).
+// cycleProblem words one cycle of moves, starting at its first entry in the file.
 func cycleProblem(path []Migration, lines func(entry int) int) Problem {
 	first, last := 0, 0
 	for i, m := range path {
@@ -308,7 +300,7 @@ func featured(n int, m map[string]any, unknown []string) (Featured, []Problem) {
 }
 
 // entryProblems starts the problems of the n-th entry of table with its unknown keys, and
-// returns the function that adds one more, labelled with the entry.
+// returns the function that adds one more.
 func entryProblems(table string, n int, m map[string]any, unknown []string, want string) (*[]Problem, func(string, ...any)) {
 	project, _ := m["project"].(string)
 	lbl, ps := label(table, n, project), new([]Problem)
@@ -330,8 +322,7 @@ func projectField(m map[string]any, bad func(string, ...any)) string {
 	return p
 }
 
-// stringField returns m[key] as a non-blank string, or "" having said it is missing, blank or
-// of another type.
+// stringField returns m[key] as a non-blank string, or "" having said what is wrong.
 func stringField(m map[string]any, key string, bad func(string, ...any)) string {
 	v, ok := m[key]
 	s, isString := v.(string)

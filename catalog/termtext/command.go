@@ -6,15 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// The workflow-command rule. A GitHub Actions runner reads a log line as a workflow command
-// when, trimmed, it starts with "::", or when it holds "##[" anywhere; it ends lines at LF, CR,
-// VT, FF, NEL, LS and PS. So text reaching a log keeps its LFs and loses the power of the rest:
-// CR, VT, FF, NEL, LS and PS are written as \r, \v, \f, \u0085, \u2028, \u2029; the first ':' of
-// a line starting with "::" after white space (unicode.IsSpace) as \x3a; the '[' of "##[" as
-// \x5b. Text, Writer and JSON apply it to a line, a stream and JSON strings.
+// The workflow-command rule. A GitHub Actions runner reads a line as a workflow command when,
+// trimmed, it starts with "::" or holds "##[" anywhere; it ends lines at LF, CR, VT, FF, NEL,
+// LS and PS. So text reaching a log keeps its LFs and writes the other breaks as escapes, a
+// leading "::"'s first ':' as \x3a and the '[' of "##[" as \x5b.
 
-// Inert returns s with the workflow-command rule applied: no line of it, however a runner
-// splits it, is a workflow command. LFs and every other character are kept as they are.
+// Inert returns s with the workflow-command rule applied, every other character kept.
 func Inert(s string) string {
 	var r commandRule
 	out, _ := r.apply(nil, []byte(s), true)
@@ -24,18 +21,16 @@ func Inert(s string) string {
 	return string(out)
 }
 
-// commandRule applies the workflow-command rule to a stream written in pieces: it carries what
-// a piece boundary may split (a line's leading white space, a held ':', a "##" before '[').
-// The zero value is at the start of a line.
+// commandRule applies the workflow-command rule to a stream written in pieces, carrying what a
+// piece boundary may split. The zero value is at the start of a line.
 type commandRule struct {
 	notLead bool // a character other than white space has been seen on this line
 	colon   bool // a ':' after the line's leading white space is held, to see if ':' follows
 	hashes  int  // the number of '#' just written, up to 2
 }
 
-// apply appends src to dst under the rule and returns it. When final is false (more of the
-// stream follows), an incomplete UTF-8 sequence at the end of src is not consumed: it is
-// returned as rest, to be given again at the start of the next piece.
+// apply appends src to dst under the rule. When final is false, an incomplete UTF-8 sequence at
+// the end of src is returned as rest, to be given again with the next piece.
 func (r *commandRule) apply(dst, src []byte, final bool) (out, rest []byte) {
 	for i := 0; i < len(src); {
 		c, n := utf8.DecodeRune(src[i:])
@@ -91,8 +86,7 @@ func (r *commandRule) end(dst []byte, final bool) []byte {
 	return dst
 }
 
-// lineBreakEscape is the escape of a rune a runner ends a line at, other than LF; "" for any
-// other rune.
+// lineBreakEscape is the escape of a rune a runner ends a line at, other than LF; else "".
 func lineBreakEscape(c rune) string {
 	switch c {
 	case '\r':
@@ -111,8 +105,8 @@ func lineBreakEscape(c rune) string {
 	return ""
 }
 
-// WorkflowCommand returns the first line of s a runner would read as a workflow command, ""
-// when none; tests scan command output with it.
+// WorkflowCommand returns the first line of s a runner would read as a workflow command, "" when
+// none.
 func WorkflowCommand(s string) string {
 	start := 0
 	for i := 0; i <= len(s); {

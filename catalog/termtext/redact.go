@@ -5,13 +5,11 @@ import "strings"
 // Redacted is what RedactURL writes in place of a URL's user info.
 const Redacted = "xxxxx"
 
-// RedactURL replaces the user info of every URL in s with Redacted ("https://u:pw@host/" becomes
-// "https://xxxxx@host/"), the user name too (tokens are often the user name). s may be a URL, a
-// text that does not parse as one, or a message or JSON quoting URLs: every command prints
-// through it (seeds/crawler.txt, "Hostile input"). It works on text, so nothing escapes it by
-// failing to parse: in a run (cut at white space, quotes, angle brackets and '/') holding an
-// '@', what precedes its last '@' is user info when it follows "//" or holds a ':'.
-// "someone@example.org", "git@host" and mailto: addresses stay. It is idempotent.
+// RedactURL replaces the user info of every URL in s with Redacted, the user name too (tokens
+// often are one), in a URL, text, message or JSON (seeds/crawler.txt, "Hostile input"). It works
+// on text, so nothing escapes it by failing to parse: in a run (cut at white space, quotes,
+// angle brackets and '/') holding an '@', what precedes its last '@' is user info when it
+// follows "//" or holds a ':'. Bare addresses stay. It is idempotent.
 func RedactURL(s string) string {
 	if strings.IndexByte(s, '@') < 0 {
 		return s
@@ -45,8 +43,8 @@ func RedactURL(s string) string {
 	return b.String()
 }
 
-// runEnd reports whether c ends a run of RedactURL: a character user info cannot hold unescaped
-// and that text puts around URLs; '?', '(' and the like may be in a password, so never cut it.
+// runEnd reports whether c ends a run of RedactURL: a character user info cannot hold
+// unescaped and that text puts around URLs.
 func runEnd(c byte) bool {
 	switch c {
 	case ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>', '/':

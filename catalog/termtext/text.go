@@ -8,25 +8,20 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
 )
 
-// Publisher text reaches terminals and CI logs through every command's output, where a newline
-// can start a workflow command line and ESC drives the terminal, so every command prints it only
-// through these helpers (seeds/crawler.txt, "Hostile input").
+// Publisher text reaches terminals and CI logs, where a newline can start a workflow command
+// and ESC drives the terminal, so commands print it only through these helpers.
 
-// Text escapes s for one line of terminal or log output, without quotes: control, format
-// (bidirectional, zero-width) and every other non-printable rune as Go escapes (\n, \x1b,
-// \u202e), invalid UTF-8 as \xNN, "##[" as "##\x5b". Printable text and backslashes are
-// unchanged; use Quote where the exact text matters.
+// Text escapes s for one line of output, without quotes: every non-printable rune as Go escapes
+// it (\n, \x1b, \u202e), invalid UTF-8 as \xNN, "##[" as "##\x5b"; printable text and
+// backslashes are kept.
 func Text(s string) string { return termEscape(s, false) }
 
-// Quote is Text in double quotes, with '"' and '\' escaped too: the form for publisher
-// text at the start of a line, or wherever its bounds must be visible (strconv.Quote's
-// escapes, keeping printable non-ASCII as is).
+// Quote is Text in double quotes, '"' and '\' escaped too: for publisher text whose bounds
+// must be visible.
 func Quote(s string) string { return termEscape(s, true) }
 
-// Line makes one finished output line safe: its content is Text-escaped, and the
-// workflow-command rule (Inert) applied, so a line that would begin, after leading white space,
-// with "::" has that first ':' written as \x3a. Use it on every line a command prints that holds
-// publisher text, whatever its prefix.
+// Line makes one finished output line safe: Text, then the workflow-command rule (Inert). Use
+// it on every printed line holding publisher text.
 func Line(line string) string { return Inert(Text(line)) }
 
 func termEscape(s string, quote bool) string {
@@ -70,14 +65,12 @@ func termEscape(s string, quote bool) string {
 	return b.String()
 }
 
-// printable is strconv.IsPrint (letters, marks, numbers, punctuation, symbols, ASCII space),
-// which excludes every control, format (Cf) and unassigned rune and every separator but ' '.
+// printable is strconv.IsPrint: no control, format, unassigned rune or separator but ' '.
 func printable(r rune) bool { return strconv.IsPrint(r) }
 
-// JSON makes encoded JSON safe to print and serve: C1 controls, bidirectional formatting
-// characters (U+202A..U+202E, U+2066..U+2069), U+2028, U+2029 and the '[' of "##[" are written
-// as \uXXXX escapes, which mean the same inside JSON strings (the only place they can stand), so
-// the document decodes to the same value. b is returned as is when it holds none of them.
+// JSON makes encoded JSON safe to print and serve: C1 controls, bidi formatting characters,
+// U+2028, U+2029 and the '[' of "##[" become \uXXXX escapes, which decode to the same value. b
+// is returned as is when it holds none.
 func JSON(b []byte) []byte {
 	first := -1
 	for i := 0; i+1 < len(b); i++ {
@@ -108,9 +101,8 @@ func JSON(b []byte) []byte {
 	return out
 }
 
-// jsonEscape reports, for the start of b, how many bytes JSON replaces by an escape and the
-// rune that escape writes: a rune JSON escapes, or "##[" whose '[' is escaped; 0 for anything
-// else.
+// jsonEscape reports how many bytes at the start of b JSON replaces by an escape, and the rune
+// the escape writes; 0 for anything else.
 func jsonEscape(b []byte) (int, rune) {
 	switch {
 	case len(b) >= 2 && b[0] == 0xC2 && b[1] >= 0x80 && b[1] <= 0x9F:

@@ -6,12 +6,10 @@ import (
 	"sync"
 )
 
-// Writer is what a command's stdout and stderr go through: every line has its URLs' user info
-// redacted (RedactURL) and the workflow-command rule applied (Inert), whichever code path wrote
-// it. Lines are held until their newline, so a URL written in pieces is one line; a line over
-// maxPending is written in pieces, the rule carrying across. Safe for concurrent use; Flush
-// writes a last line without a newline. Text the rule leaves alone passes unchanged, so JSON
-// made safe by JSON stays the same JSON.
+// Writer is what a command's stdout and stderr go through: each line has its URLs' user info
+// redacted and the workflow-command rule applied. Lines are held until their newline (up to
+// maxPending), so a URL written in pieces is one line. Safe for concurrent use; Flush writes a
+// last line without a newline.
 type Writer struct {
 	mu      sync.Mutex
 	w       io.Writer
@@ -32,8 +30,7 @@ func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: w}
 }
 
-// Write writes p's complete lines, made safe, and holds the rest. It reports len(p) written
-// unless the underlying writer fails.
+// Write writes p's complete lines, made safe, and holds the rest.
 func (t *Writer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -69,8 +66,7 @@ func (t *Writer) Flush() error {
 	return err
 }
 
-// emit writes b made safe and returns what of it is held for the next piece (an incomplete
-// UTF-8 sequence at the end of a line cut at maxPending).
+// emit writes b made safe and returns what of it is held for the next piece.
 func (t *Writer) emit(b []byte, final bool) (rest []byte, err error) {
 	if bytes.IndexByte(b, '@') >= 0 {
 		b = []byte(RedactURL(string(b)))

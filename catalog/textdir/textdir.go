@@ -1,13 +1,11 @@
-// Package textdir is the one home of the explicit bidirectional formatting characters: the
-// embeddings, overrides and isolates the build neutralises in publisher text
-// (site/internal/pubtext), the link checker ignores when it compares a page's words with the
-// publisher's (site/linkcheck), and JSON escapes (catalog/termtext).
+// Package textdir is the one home of the explicit bidirectional formatting characters, which
+// the build neutralises in publisher text, the link checker ignores and JSON escapes.
 package textdir
 
 import "strings"
 
-// IsControl reports whether r is an explicit bidi embedding, override or isolate character (or
-// their terminators): U+202A..U+202E and U+2066..U+2069.
+// IsControl reports whether r is an explicit bidi embedding, override or isolate character or
+// terminator.
 func IsControl(r rune) bool {
 	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }
@@ -18,8 +16,7 @@ type Kind int
 // The kinds At reports: None for anything else.
 const (
 	None Kind = iota
-	// Drop: U+202A..U+202E (embeddings, overrides, their terminator), U+2066 and U+2067 (LRI,
-	// RLI).
+	// Drop: U+202A..U+202E, U+2066 and U+2067.
 	Drop
 	// FSI: U+2068 FIRST STRONG ISOLATE.
 	FSI
@@ -27,8 +24,7 @@ const (
 	PDI
 )
 
-// Lead is the first byte of every control's UTF-8 encoding: a scan for controls looks only
-// where it stands.
+// Lead is the first byte of every control's UTF-8 encoding.
 const Lead = 0xE2
 
 // At classifies the UTF-8 sequence at the start of b (each control is 3 bytes long).

@@ -1,6 +1,5 @@
 // Package tomlfile is what the readers of network/'s hand-edited TOML files (crawl/sources,
-// catalog/curation) share: the decode, unknown keys (toml.MetaData.Undecoded), entry and key
-// lines, TOML type names, dates and the URL rule. Each reader words its own problems.
+// catalog/curation) share; each reader words its own problems.
 package tomlfile
 
 import (
@@ -16,12 +15,10 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// Shape is what a file may hold: the arrays of tables at its top level, each with the keys its
-// entries may hold.
+// Shape is what a file may hold: each top-level array of tables with its entries' keys.
 type Shape map[string][]string
 
-// File is a decoded file: Doc as the decoder gives it, and what Decode found about its keys
-// and lines.
+// File is a decoded file: Doc as the decoder gives it, and its keys and lines.
 type File struct {
 	Doc     map[string]any
 	unknown map[string]map[string]bool // "" -> top-level keys outside the shape; table -> its entries' keys outside it
@@ -34,8 +31,7 @@ type entryLines struct {
 	keys   map[string]int
 }
 
-// SyntaxError is a file that is not TOML: the decoder's line (0 when it gives none) and its
-// message.
+// SyntaxError is a file that is not TOML: the decoder's line (0 when none) and message.
 type SyntaxError struct {
 	Line    int
 	Message string
@@ -49,8 +45,8 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d: %s", e.Line, e.Message)
 }
 
-// Decode decodes b against shape. The error is a *SyntaxError when b is not TOML; keys outside
-// the shape are not errors here, but listed by Unknown and UnknownTop for the reader to word.
+// Decode decodes b against shape; the error is a *SyntaxError when b is not TOML. Keys outside
+// the shape are listed by Unknown and UnknownTop.
 func Decode(b []byte, shape Shape) (*File, error) {
 	f := &File{}
 	if _, err := toml.Decode(string(b), &f.Doc); err != nil {
@@ -68,9 +64,8 @@ func Decode(b []byte, shape Shape) (*File, error) {
 // UnknownTop returns the file's top-level keys outside its shape, sorted.
 func (f *File) UnknownTop() []string { return slices.Sorted(maps.Keys(f.unknown[""])) }
 
-// Unknown returns the keys of entry, an entry of table, outside the shape, sorted. A key is
-// named once, by its first part, however it is written (a value, a dotted key, a table); a
-// known key holding a table is no unknown key (its type is what is wrong).
+// Unknown returns the keys of entry, an entry of table, outside the shape, sorted, each by its
+// first part; a known key holding a table is no unknown key.
 func (f *File) Unknown(table string, entry map[string]any) []string {
 	var out []string
 	for k := range entry {
@@ -82,8 +77,7 @@ func (f *File) Unknown(table string, entry map[string]any) []string {
 	return out
 }
 
-// Header returns the line of the n-th (1-based) [[table]] header, 0 when unknown: entries
-// written another way (an inline array) have no header, and then no entry's line is known.
+// Header returns the line of the n-th (1-based) [[table]] header, 0 when unknown.
 func (f *File) Header(table string, n int) int {
 	if e, ok := f.entry(table, n); ok {
 		return e.header
@@ -91,8 +85,7 @@ func (f *File) Header(table string, n int) int {
 	return 0
 }
 
-// KeyLine returns the line of key in the n-th [[table]] entry, 0 when it is not written there
-// as "key = ..." (absent, or written as a dotted key or a table).
+// KeyLine returns the line of "key = ..." in the n-th [[table]] entry, 0 when not written so.
 func (f *File) KeyLine(table string, n int, key string) int {
 	if e, ok := f.entry(table, n); ok {
 		return e.keys[key]
@@ -100,8 +93,7 @@ func (f *File) KeyLine(table string, n int, key string) int {
 	return 0
 }
 
-// entry is the n-th [[table]] header found, when the headers found are as many as the
-// table's entries (otherwise which header is which entry is unknowable from the text).
+// entry is the n-th [[table]] header found, when as many headers as entries were found.
 func (f *File) entry(table string, n int) (entryLines, bool) {
 	es := f.entries[table]
 	all, _ := Array(f.Doc[table])
@@ -147,8 +139,8 @@ func TypeName(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-// Date reads a present value as a calendar date: a "YYYY-MM-DD" string or a bare TOML local
-// date. It returns the date, or "" and what is wrong, worded after key ("added").
+// Date reads a value as a calendar date ("YYYY-MM-DD" or a TOML local date): the date, or ""
+// and what is wrong, worded after key.
 func Date(key string, v any) (string, string) {
 	switch v := v.(type) {
 	case string:
@@ -165,9 +157,8 @@ func Date(key string, v any) (string, string) {
 	return "", fmt.Sprintf("%s is %s, not a date (want YYYY-MM-DD)", key, TypeName(v))
 }
 
-// CheckURL returns "" for an absolute http or https URL with a host, no user name or
-// password, no #fragment and no surrounding white space; else what is wrong with it, to follow
-// the URL in a message. Only the syntax is judged; nothing is normalized.
+// CheckURL returns "" for an absolute http(s) URL with a host, no user info, no fragment and no
+// surrounding white space; else what is wrong. Nothing is normalized.
 func CheckURL(s string) string {
 	if s == "" {
 		return "is empty"
@@ -195,16 +186,15 @@ func CheckURL(s string) string {
 	return ""
 }
 
-// anyValue takes any TOML value. As a toml.Unmarshaler it marks every key inside the value
-// decoded too, so a known key holding a table (url = {a = 1}, url.a = 1) is no unknown key.
+// anyValue takes any TOML value and marks every key inside it decoded, so a known key holding
+// a table is no unknown key.
 type anyValue struct{}
 
 // UnmarshalTOML accepts v whatever it is.
 func (*anyValue) UnmarshalTOML(any) error { return nil }
 
-// undecoded decodes text into structs built from shape and returns toml.MetaData.Undecoded's
-// keys: under "" the top-level ones outside the shape, under each table its entries' other keys.
-// Shapes that do not fit are skipped here; the reader reports them.
+// undecoded decodes text into structs built from shape and returns the undecoded keys: under ""
+// the top-level ones, under each table its entries' others.
 func undecoded(text string, shape Shape) map[string]map[string]bool {
 	tables := slices.Sorted(maps.Keys(shape))
 	file := reflect.New(structOf(tables, reflect.TypeFor[toml.Primitive]()))
@@ -234,8 +224,7 @@ func undecoded(text string, shape Shape) map[string]map[string]bool {
 	return out
 }
 
-// structOf is a struct type with one field of type typ per name, decoded from the TOML key
-// name.
+// structOf is a struct type with one field of type typ per TOML key name.
 func structOf(names []string, typ reflect.Type) reflect.Type {
 	fields := make([]reflect.StructField, len(names))
 	for i, n := range names {
@@ -244,10 +233,9 @@ func structOf(names []string, typ reflect.Type) reflect.Type {
 	return reflect.StructOf(fields)
 }
 
-// scan finds each [[table]] header of the shape's tables and, under it, the first line of each
-// of its keys written "key = ...", by reading the text (the TOML decoder gives no positions).
-// Lines inside multi-line strings are skipped. It only feeds messages: what it cannot find is
-// left out.
+// scan finds each [[table]] header of the shape and the first "key = ..." line of each key
+// under it, from the text (the decoder gives no positions), skipping multi-line strings. It
+// only feeds messages.
 func scan(text string, shape Shape) map[string][]entryLines {
 	out := map[string][]entryLines{}
 	var cur *entryLines
@@ -280,8 +268,7 @@ func scan(text string, shape Shape) map[string][]entryLines {
 	return out
 }
 
-// header returns the table name of an array-of-tables header line ("[[ source ]] # c",
-// `[["source"]]`).
+// header returns the table name of an array-of-tables header line.
 func header(line string) (string, bool) {
 	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "[[")
 	if !ok {

@@ -21,23 +21,20 @@ type Comparator struct {
 	Version Version // the version compared against, with Compare
 }
 
-// Constraint is "*" (Any, no comparators) or comparators that must all hold (SPEC section 1:
-// joined by ","). Pre-releases are not excluded implicitly: ">=1.0" matches "1.1-beta".
+// Constraint is "*" (Any) or comparators that must all hold (SPEC section 1). Pre-releases are
+// not excluded implicitly: ">=1.0" matches "1.1-beta".
 type Constraint struct {
 	Any         bool         // "*": every version matches; Comparators is then empty
 	Comparators []Comparator // in the order written; Match needs every one to hold
 }
 
-// ParseConstraint parses "*" or "op version" comparators joined by ",", white space allowed
-// around every part, under the decimal scheme (the more permissive: a constraint is evaluated
-// under its target's scheme, unknown here; ParseConstraintIn holds it to one). The error names
-// what is wrong.
+// ParseConstraint parses "*" or "op version" comparators joined by ",", white space allowed,
+// under the decimal scheme, the more permissive (ParseConstraintIn holds it to one).
 func ParseConstraint(s string) (Constraint, error) {
 	return ParseConstraintIn(s, Decimal)
 }
 
-// ParseConstraintIn is ParseConstraint with the versions parsed under sch; runtime constraints
-// (runtimes.openmw) and extensions.openmw.lua_api use Numeric (SPEC section 1).
+// ParseConstraintIn is ParseConstraint with the versions parsed under sch.
 func ParseConstraintIn(s string, sch Scheme) (Constraint, error) {
 	t := trimSpace(s)
 	if t == "" {
@@ -81,9 +78,8 @@ func leadingOp(p string) string {
 
 func trimSpace(s string) string { return strings.Trim(s, " \t\r\n\f") }
 
-// Match reports whether v satisfies every comparator, comparing under v's scheme. Any matches
-// every version. The zero Constraint (no comparators, not Any) matches nothing: it cannot come
-// from ParseConstraint.
+// Match reports whether v satisfies every comparator, under v's scheme. The zero Constraint
+// matches nothing.
 func (c Constraint) Match(v Version) bool {
 	if c.Any {
 		return true
@@ -115,8 +111,7 @@ func (c Constraint) Match(v Version) bool {
 	return true
 }
 
-// String returns the constraint in canonical form: "*", or comparators as "op version" joined
-// by ", " (for example ">=0.48, <0.51"). Whitespace as published is not kept.
+// String returns the constraint in canonical form: "*", or "op version" joined by ", ".
 func (c Constraint) String() string {
 	if c.Any {
 		return "*"

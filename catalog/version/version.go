@@ -1,7 +1,6 @@
 // Package version parses DreamWeave versions and constraints and orders versions under the
 // numeric and decimal schemes (SPEC section 1, "Versions"): release[-prerelease][+build], 1 to 6
-// dot-separated numbers, pre-releases compared as SemVer 2.0.0 section 11, build metadata kept
-// but ignored by Compare.
+// numbers, pre-releases compared as SemVer 2.0.0 section 11, build metadata ignored.
 package version
 
 import (
@@ -25,7 +24,7 @@ const (
 const MaxNumbers = 6
 
 // SchemeOf maps a manifest's project.versioning to a Scheme: "decimal" is Decimal, anything
-// else (including "", the field being absent) is Numeric. Unknown values are a schema matter.
+// else Numeric.
 func SchemeOf(versioning string) Scheme {
 	if versioning == string(Decimal) {
 		return Decimal
@@ -33,10 +32,7 @@ func SchemeOf(versioning string) Scheme {
 	return Numeric
 }
 
-// Version is a parsed version. Release holds the release numbers as the digit strings
-// published (so "0.50" keeps its zero), Pre the pre-release identifiers (nil when there is
-// none) and Build the build metadata without its "+" ("" when there is none). Scheme is the
-// scheme the version was parsed under; Compare uses its first argument's.
+// Version is a parsed version; Compare uses its first argument's Scheme.
 type Version struct {
 	Scheme  Scheme   // Numeric or Decimal: the scheme Parse was given
 	Release []string // 1 to MaxNumbers release numbers, digit strings as published
@@ -44,9 +40,7 @@ type Version struct {
 	Build   string   // build metadata without the "+"; "" when none; ignored by Compare
 }
 
-// Parse parses s under sch; the error names what is wrong (empty, too many numbers, a number
-// that is empty, not digits or has a leading zero sch forbids, an invalid pre-release or build
-// identifier, an unknown scheme).
+// Parse parses s under sch; the error names what is wrong.
 func Parse(s string, sch Scheme) (Version, error) {
 	if sch != Numeric && sch != Decimal {
 		return Version{}, fmt.Errorf("version %q: unknown versioning scheme %q (want numeric or decimal)", s, sch)
@@ -95,8 +89,8 @@ func Parse(s string, sch Scheme) (Version, error) {
 	return v, nil
 }
 
-// checkIdents checks dot-separated SemVer identifiers; pre adds the no-leading-zero rule for
-// numeric identifiers (SemVer 2.0.0 items 9 and 10).
+// checkIdents checks dot-separated SemVer identifiers; pre forbids numeric leading zeros
+// (SemVer 2.0.0 items 9 and 10).
 func checkIdents(s string, pre bool) error {
 	if s == "" {
 		return fmt.Errorf("is empty")
@@ -148,8 +142,8 @@ func (v Version) String() string {
 // IsPrerelease reports whether v has pre-release identifiers.
 func (v Version) IsPrerelease() bool { return len(v.Pre) > 0 }
 
-// Compare orders a and b by precedence under a's scheme: -1 when a sorts first, 0 when equal,
-// 1 when b sorts first. Build metadata is ignored; a pre-release sorts below its release.
+// Compare orders a and b by precedence under a's scheme (-1, 0, 1). Build metadata is ignored;
+// a pre-release sorts below its release.
 func Compare(a, b Version) int {
 	if c := compareRelease(a.Release, b.Release, a.Scheme); c != 0 {
 		return c
@@ -177,8 +171,7 @@ func compareRelease(a, b []string, sch Scheme) int {
 	return 0
 }
 
-// at returns the i-th number or "" when missing: "" is 0 as an integer and the empty digit
-// string as a decimal fraction.
+// at returns the i-th number or "" when missing: 0 as an integer, no digits as a fraction.
 func at(s []string, i int) string {
 	if i < len(s) {
 		return s[i]

@@ -20,9 +20,8 @@ var consequence = map[string]string{
 	protocol.RuleIDMatch:        ": the crawler records the claim as " + store.HealthLabel(store.ClaimInvalid),
 }
 
-// together checks each manifest against the index entry pointing at it, as the crawler does
-// (protocol.ValidateForEntry). One read through its site has its entry; one given beside site
-// indexes gets the entry naming it best (pointsAt), or a not-listed finding.
+// together checks each manifest against the index entry pointing at it, as the crawler does;
+// one given beside site indexes gets the entry naming it best, or a not-listed finding.
 func together(rs []Result) {
 	var indexes []Result
 	for _, r := range rs {
@@ -75,9 +74,8 @@ func entryFor(indexes []Result, src string) (*protocol.IndexEntry, string) {
 	return best, where
 }
 
-// pointsAt is how well an entry's manifest URL names src: -1 when it does not, else the
-// length matched. A URL is named in the crawler's spelling (store.CanonicalURL); a file when
-// the URL's path ends with the file's path relative to the directory of an index file.
+// pointsAt is how well an entry's manifest URL names src: -1 when it does not, else the length
+// matched (a URL by store.CanonicalURL, a file by its path relative to an index file's).
 func pointsAt(indexSrc, manifestURL, src string) int {
 	if IsURL(src) {
 		if store.CanonicalURL(resolve(indexSrc, manifestURL)) == store.CanonicalURL(src) {
@@ -112,8 +110,7 @@ func resolve(base, ref string) string {
 	return ref
 }
 
-// stages records which stages ran and why the others did not, running the checks against
-// the catalog l (nil when none was asked for or read; cat is its result).
+// stages records which stages ran and why the others did not; l is the catalog, nil when none.
 func (r *Result) stages(cat *Result, l *protocol.Listing, own keySet) {
 	add := func(name, why string) {
 		st := Stage{Name: name, Status: Checked}
@@ -271,8 +268,7 @@ func readCatalog(ctx context.Context, src string, rd Reader) (*Result, listed) {
 	return r, nil
 }
 
-// readError records why the document could not be read: a *ReadError's verdict, else
-// unreachable for a URL and unreadable for a file.
+// readError records why the document could not be read.
 func (r *Result) readError(err error) {
 	re := &ReadError{Verdict: VerdictUnreadable, Message: err.Error()}
 	if !errors.As(err, &re) && IsURL(r.Source) {

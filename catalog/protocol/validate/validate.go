@@ -1,10 +1,7 @@
 // Package validate is a publisher's check of their documents as the crawler reads them
-// (`ashyams validate`): in one run, every stage that can run over site indexes and manifests
-// given as files or URLs, and why any other did not. The stages are the schema and the rules
-// it cannot express (protocol.Decode), a manifest's digest and project.id against its index
-// entry (protocol.ValidateForEntry, the crawler's check), and, given an index's published
-// catalog.json, the network the documents join (protocol.UnlistedTargets, protocol.Conflict).
-// Reading is the Reader's; this package checks what was read.
+// (`ashyams validate`): every stage that can run over the site indexes and manifests given,
+// and why any other did not: schema and rules (protocol.Decode), digest and identity against
+// the index entry (protocol.ValidateForEntry), and, given a catalog.json, the network checks.
 package validate
 
 import (
@@ -45,8 +42,7 @@ const (
 	VerdictNotCatalog  = "not a network catalog"
 )
 
-// RuleNotListed: a manifest given with site indexes none of whose entries points at it; the
-// crawler reads only manifests an index entry points at.
+// RuleNotListed: a manifest given with site indexes none of whose entries points at it.
 const RuleNotListed = "not-listed"
 
 // Finding is a finding with where it is: its document, and its line and column there.
