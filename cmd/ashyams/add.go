@@ -27,16 +27,13 @@ func init() {
 // addNow is add's clock (the entry's added date, UTC); tests replace it.
 var addNow = time.Now
 
-// addParallel bounds the enrolled sources discovered at once when looking for one that already
-// leads to the candidate's site index (seeds/crawler.txt: at most eight sources at once).
+// addParallel bounds the sources discovered at once (seeds/crawler.txt: at most eight).
 const addParallel = 8
 
-// runAdd is `ashyams add URL --note TEXT [--sources FILE] [--state DIR] [--allow-loopback]`
-// (SPEC section 6). It reads the site as a refresh would (refresh.Inspect) and refuses, exit 1,
-// changing nothing: a URL sources.toml would refuse, a source list that does not load, a URL
-// already enrolled, a site it cannot read, a site another source already leads to. Otherwise it
-// appends one [[source]] entry, every other byte kept, checks the whole file and writes it
-// atomically. Exit 2 for usage.
+// runAdd is `ashyams add URL --note TEXT [flags]` (SPEC section 6). It reads the site as a
+// refresh would and refuses, exit 1, changing nothing, a URL sources.toml would refuse, one
+// already enrolled, a site it cannot read or one another source leads to. Otherwise it appends
+// one [[source]] entry, every other byte kept, checks the file and writes it atomically.
 func runAdd(e *env, args []string) int {
 	fs := newFlags(e, "add", "URL --note TEXT")
 	note := fs.String("note", "", "one line for the humans reviewing the list: why this site is enrolled (required)")
@@ -52,14 +49,12 @@ func runAdd(e *env, args []string) int {
 		fs.Usage()
 		return 2
 	}
-	// Refusals quote publisher text: errorf prints each line through termtext.Line.
 	refuse := func(format string, a ...any) int {
 		e.errorf("add", format, a...)
 		e.errorf("add", "%s was not changed", *srcPath)
 		return 1
 	}
-	// A --state named on the command line must exist (a typo would otherwise send add to
-	// discover every enrolled source); the default state/ may be absent.
+	// A --state given must exist, else a typo would make add discover every source.
 	stateGiven := false
 	fs.Visit(func(f *flag.Flag) { stateGiven = stateGiven || f.Name == "state" })
 	if _, err := os.Stat(*statePath); stateGiven && errors.Is(err, os.ErrNotExist) {
@@ -114,9 +109,8 @@ func runAdd(e *env, args []string) int {
 	return 0
 }
 
-// leadsTo returns the enrolled source that already leads to the site index, or nil. Each
-// source's site index is taken from the state's records when it has one (the crawler's own
-// conclusion), else discovered now; a source that cannot be read is not a match.
+// leadsTo returns the enrolled source that already leads to the site index, or nil: by the
+// state's records when it has one, else discovered now.
 func leadsTo(ctx context.Context, enrolled []sources.Source, index, statePath string, loop bool) *sources.Source {
 	var c *guard.Client
 	found := make([]bool, len(enrolled))

@@ -15,10 +15,9 @@ func init() {
 	register(command{name: "check", summary: "verify every invariant of the state directory (event ids by the reference index's formula)", run: runCheck})
 }
 
-// runCheck is `ashyams check [--state DIR] [--sources FILE] [--curation FILE]`: every invariant
-// of seeds/state.txt "Recovery" (store.Dir.Check), each broken one on stdout as "path: what",
-// then a count on stderr and exit 1; a sound state exits 0. --sources and --curation check those
-// files too (without --state, only them). Leftovers count apart: the next refresh removes them.
+// runCheck is `ashyams check [--state DIR] [--sources FILE] [--curation FILE]`: each broken
+// invariant (store.Dir.Check) on stdout as "path: what", a count on stderr and exit 1; a sound
+// state exits 0. --sources and --curation check those files too (without --state, only them).
 func runCheck(e *env, args []string) int {
 	fs := newFlags(e, "check", "")
 	statePath := fs.String("state", "state", "the state directory (a checkout of the network-state branch)")
@@ -75,10 +74,8 @@ func runCheck(e *env, args []string) int {
 	return 1
 }
 
-// checkConfig validates the configuration files given to check: the source list (every
-// problem with its line, sources.Problem) and the curation file (every problem, with the line
-// of its entry's header where the file has one). Each problem is printed on stdout as
-// "<file>: <problem>"; the count is returned.
+// checkConfig prints each problem of the source list and curation file on stdout as
+// "<file>: <problem>", with its line, and returns the count.
 func (e *env) checkConfig(srcPath, curPath string, loop bool) int {
 	n := 0
 	if srcPath != "" {

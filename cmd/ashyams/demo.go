@@ -28,9 +28,8 @@ func init() {
 	register(command{name: "demo", summary: "build the site of the bundled example network, offline (serve it with --serve)", run: runDemo})
 }
 
-// The demo's two observation times: the first deployment of every example site, then the next
-// one six hours later (the schedule's interval). Fixed, so the demo's pages name the same times
-// on every machine.
+// The demo's two observation times, six hours apart (the schedule's interval); fixed, so the
+// pages are the same on every machine.
 var (
 	demoFirst  = time.Date(2026, 10, 10, 0, 0, 0, 0, time.UTC)
 	demoSecond = time.Date(2026, 10, 10, 6, 0, 0, 0, time.UTC)
@@ -45,12 +44,11 @@ var demoContext = func() (context.Context, context.CancelFunc) {
 var demoServing func(url string)
 
 // runDemo is `ashyams demo [--out DIR] [--state DIR] [--serve] [--addr 127.0.0.1:0]`: it serves
-// the example network (crawl/example) on loopback under its own names, reading nothing else,
-// refreshes a fresh state twice (the second deployment breaks one claim, which keeps its last
-// good manifest), checks the state, builds and checks the site and prints where it is; --serve
-// then serves it. Times and URLs are fixed, so every run builds the same bytes. The state is
-// removed at exit unless --state names one (absent or empty); --out must be absent, empty or
-// a previous build, both checked first. Exit 0, 1 naming the failed step, 2 for usage.
+// the example network (crawl/example) on loopback, refreshes a fresh state twice (the second
+// deployment breaks one claim), checks the state, builds and checks the site; --serve then
+// serves it. Every run builds the same bytes. The state is removed at exit unless --state names
+// one; --out must be absent, empty or a previous build. Exit 0, 1 naming the failed step, 2 for
+// usage.
 func runDemo(e *env, args []string) int {
 	fs := newFlags(e, "demo", "")
 	out := fs.String("out", "", "where to build the site (default: a new temporary directory, kept)")
@@ -64,8 +62,7 @@ func runDemo(e *env, args []string) int {
 		e.errorf("demo", "%s", stage("demo", step, err))
 		return 1
 	}
-	// Both directories are checked before anything is read or written: a refusal comes at
-	// once, not after the crawl.
+	// Both directories are checked first, so a refusal does not wait for the crawl.
 	if *keep != "" {
 		if err := emptyOrAbsent(*keep); err != nil {
 			return fail("--state", err)
@@ -77,8 +74,7 @@ func runDemo(e *env, args []string) int {
 		}
 	}
 
-	// The work directory holds what only this run needs (the source list, the curation file
-	// and, without --state, the state): removed at exit, whatever happens.
+	// The work directory holds what only this run needs, removed at exit.
 	work, err := os.MkdirTemp("", "ashyams-demo-")
 	if err != nil {
 		return fail("work directory", err)
@@ -123,8 +119,7 @@ type demoStepError struct {
 	err  error
 }
 
-// demoCrawl serves the example network on loopback and refreshes state from it twice, as
-// runDemo says, writing the example's source list into work and its curation file at curPath.
+// demoCrawl serves the example network on loopback and refreshes state from it twice.
 func demoCrawl(e *env, work, curPath, state string) *demoStepError {
 	srcPath := filepath.Join(work, "sources.toml")
 	srv, err := loopback.Start(example.Web(), loopback.Options{})
@@ -135,8 +130,8 @@ func demoCrawl(e *env, work, curPath, state string) *demoStepError {
 	fmt.Fprintf(e.stdout, "demo: the example network's %s (%s) answer on loopback, by name\n",
 		plural(len(srv.Hosts()), "site"), strings.Join(srv.Hosts(), ", "))
 
-	// The example's files are written as they are: their http://<host>.example/ URLs reach
-	// the loopback server through the resolver and dialer below.
+	// The example's http://<host>.example/ URLs reach the loopback server through the
+	// resolver and dialer below.
 	if err := os.WriteFile(srcPath, example.Sources(), 0o644); err != nil {
 		return &demoStepError{"write the source list", err}
 	}
@@ -168,8 +163,7 @@ func demoCrawl(e *env, work, curPath, state string) *demoStepError {
 		at := gen.at
 		sum, err := refresh.Run(ctx, refresh.Options{
 			State: state, Sources: srcs, Progress: e.stderr,
-			// Only the example's names resolve, only to 127.0.0.1, and 127.0.0.1:80 dials the
-			// loopback server: the guard still checks every address it is given.
+			// Only the example's names resolve, to 127.0.0.1; the guard still checks each.
 			AllowLoopback: true, Resolver: srv.Resolver(), Dial: srv.Dial,
 			Now: func() time.Time { return at },
 			// The example never half-deploys; a mismatch would be a bug, reported at once.
@@ -185,8 +179,8 @@ func demoCrawl(e *env, work, curPath, state string) *demoStepError {
 	return nil
 }
 
-// demoBuild checks the state, builds the site into out and checks the built site, printing
-// what each step found.
+// demoBuild checks the state, builds the site into out and checks it, printing what each step
+// found.
 func demoBuild(e *env, state, curPath, out string) *demoStepError {
 	if ps := store.Open(state).Check(); len(ps) > 0 {
 		for _, p := range ps {
@@ -202,8 +196,7 @@ func demoBuild(e *env, state, curPath, out string) *demoStepError {
 	}
 	fmt.Fprintf(e.stdout, "demo: built %s (%s) in %s\n", plural(len(res.Pages), "page"), plural(res.Files, "file"), out)
 	if n := res.Network; n != nil {
-		// Projects are ids, claims are (id, site) pairs: one id published by two sites is one
-		// project with two claims, an identity conflict.
+		// One id published by two sites is one project with two claims.
 		conflicts := plural(len(n.Conflicts), "identity conflict")
 		switch len(n.Conflicts) {
 		case 0:
@@ -228,9 +221,8 @@ func demoBuild(e *env, state, curPath, out string) *demoStepError {
 	return nil
 }
 
-// selfCommand is how to run this binary again, as the user started it: arg0 as typed
-// ("./ashyams", "ashyams"), or "go run ./cmd/ashyams" when arg0 is a binary `go run` built in
-// its temporary directory (gone once it exits).
+// selfCommand is how to run this binary again: arg0 as typed, or "go run ./cmd/ashyams" when
+// arg0 is a binary `go run` built in its temporary directory.
 func selfCommand(arg0 string) string {
 	if arg0 == "" || strings.Contains(filepath.ToSlash(arg0), "/go-build") {
 		return "go run ./cmd/ashyams"
@@ -238,9 +230,8 @@ func selfCommand(arg0 string) string {
 	return arg0
 }
 
-// demoOutOK returns nil when out can take the demo's site as site.Build would: absent, empty
-// or a previous build (it holds site.Marker); else why not. The demo asks before crawling, so a
-// refusal does not wait for the whole crawl.
+// demoOutOK returns nil when out can take the demo's site as site.Build would (absent, empty
+// or a previous build), else why not.
 func demoOutOK(out string) error {
 	err := site.OutDirOK(out)
 	if err == nil {
@@ -253,9 +244,8 @@ func demoOutOK(out string) error {
 	return errors.New(msg)
 }
 
-// demoRoot is the path `ashyams serve --out out` serves the built site under: its base URL's
-// path ("/ashyams-go/" for the default base URL). demo --serve serves it there too, so the
-// 404 page's root-relative links work as they will when published.
+// demoRoot is the path `ashyams serve --out out` serves the built site under (its base URL's
+// path), so the 404 page's root-relative links work as published.
 func demoRoot(out string) string {
 	base, err := site.BuiltBaseURL(out)
 	if err != nil || base == "" {
@@ -280,7 +270,7 @@ func emptyOrAbsent(dir string) error {
 }
 
 // demoServe serves the built site on addr under root until demoContext ends, as `ashyams
-// serve` would, and prints the URL to open (that of the site's home page).
+// serve` would.
 func demoServe(e *env, addr, out, root string) int {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -19,10 +19,9 @@ func init() {
 	register(command{name: "diff", summary: "show what the last refresh changed, as before -> after lines", run: runDiff})
 }
 
-// runDiff prints what the last refresh changed (SPEC section 6): what it did not read if it was
-// interrupted, its events per claim with headline, tags and lines (diff.Lines), then the health
-// changes; all through termtext.Line. Exit 0, 1 when no refresh has run or the state cannot be
-// read, 2 for usage. Nothing is written.
+// runDiff prints what the last refresh changed (SPEC section 6): what it did not read if
+// interrupted, its events per claim with headline, tags and lines, then the health changes.
+// Exit 0, 1 when no refresh has run or the state cannot be read, 2 for usage.
 func runDiff(e *env, args []string) int {
 	fs := newFlags(e, "diff", "")
 	state := fs.String("state", "state", "state directory (a checkout of the network-state branch)")
@@ -60,10 +59,8 @@ func runDiff(e *env, args []string) int {
 	return 0
 }
 
-// diffSummary prints what comes before the events: that the last refresh was interrupted
-// (with what it did not read), the events an earlier refresh in the same second recorded, and
-// how many events the last one recorded. It reports whether there is more to print (false:
-// nothing changed, said so).
+// diffSummary prints what comes before the events: the interruption, events an earlier
+// refresh in the same second recorded, and the count. False when nothing changed.
 func diffSummary(e *env, line func(string, ...any), n *store.Network, last, earlier []store.Event) bool {
 	at := termtext.Text(n.ObservedAt)
 	if x := n.Interrupted; x != nil {
@@ -99,8 +96,7 @@ func diffSummary(e *env, line func(string, ...any), n *store.Network, last, earl
 	return true
 }
 
-// diffClaim prints one claim's events: a header naming the claim, then each event's headline
-// and tags and its differences as before -> after lines.
+// diffClaim prints one claim's events: a header, then each event's headline, tags and lines.
 func diffClaim(line func(string, ...any), group []store.Event) {
 	first := group[0]
 	name := first.Name
@@ -121,9 +117,7 @@ func diffClaim(line func(string, ...any), group []store.Event) {
 }
 
 // tagsRepeatHeadline reports whether every tag is already a word of the event's headline after
-// the claim's name ("first observed" and [observed]; "(moved from ...)" and [moved]): then the
-// tag list says nothing the line does not. The name is left out: a project called "Release
-// Notes" must not hide the release tag.
+// the claim's name, which is left out: a project called "Release Notes" must not hide a tag.
 func tagsRepeatHeadline(ts []string, ev store.Event) bool {
 	name := ev.Name
 	if name == "" {
@@ -153,8 +147,8 @@ func claimNames(s *store.Snapshot) map[string]string {
 }
 
 // healthLines says network.json's health changes, claims then sites: per new health "N claims
-// became <words>:" with one line per claim and its problem, then those recovered, then the count
-// first seen. Unescaped; the caller escapes.
+// became <words>:" and a line each, then those recovered, then the count first seen.
+// Unescaped.
 func healthLines(hs []store.HealthChange, names map[string]string) []string {
 	var out []string
 	for _, sites := range []bool{false, true} {
@@ -219,8 +213,8 @@ func healthLines(hs []store.HealthChange, names map[string]string) []string {
 
 func diffKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
-// groupByClaim groups events per claim (project id, site), claims ordered by name
-// (case-insensitive), then project id, then site; events keep their order (Load's: time, id).
+// groupByClaim groups events per claim, claims by name (case-insensitive), project id, site;
+// events keep their order.
 func groupByClaim(evs []store.Event) [][]store.Event {
 	type key struct{ project, origin string }
 	idx := map[key]int{}

@@ -1,9 +1,5 @@
-// Command ashyams runs the AsHyAmS index of the DreamWeave mod network: refresh (crawl),
-// check, build (render), check-site, inspect, add, diff, validate, serve and demo.
-//
-// Usage: ashyams <command> [flags] [args]. Flags come after the command. Exit status: 0 ok,
-// 1 a finding or a failure, 2 a usage error; an interrupted refresh exits 3 (its deadline), 130
-// (SIGINT) or 143 (SIGTERM), and one that reached no source at all exits 4.
+// Command ashyams runs the AsHyAmS index of the DreamWeave mod network. Usage: ashyams
+// <command> [flags] [args]; usage() lists the commands and exit statuses.
 package main
 
 import (

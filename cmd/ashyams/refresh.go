@@ -20,17 +20,16 @@ func init() {
 	register(command{name: "refresh", summary: "read every enrolled site and record what it publishes in the state", run: runRefresh})
 }
 
-// Exit statuses of an interrupted refresh: the state is sound (it passes check) and network.json
-// says the refresh was interrupted and what it did not read, so a scheduled job may commit it.
+// Exit statuses of an interrupted refresh: the state is sound and network.json says what was
+// not read, so a scheduled job may commit it.
 const (
 	exitDeadline = 3   // --deadline ran out
 	exitSIGINT   = 130 // interrupted by SIGINT (128 + 2, as a shell reports it)
 	exitSIGTERM  = 143 // interrupted by SIGTERM (128 + 15)
 )
 
-// exitUnreachable is a refresh that reached no server at all (refresh.UnreachableError): it
-// recorded nothing, the state is byte for byte as it was, and a scheduled job must neither
-// commit nor publish; the likely cause is the machine's own network.
+// exitUnreachable is a refresh that reached no server at all: nothing recorded, so a scheduled
+// job must neither commit nor publish; the likely cause is the machine's own network.
 const exitUnreachable = 4
 
 // exitNow ends the process at once (a second signal); notifySignals relays SIGINT and SIGTERM
@@ -43,10 +42,9 @@ var (
 	}
 )
 
-// runRefresh is `ashyams refresh [--sources F] [--curation F] [--state DIR] [--allow-loopback]
-// [--deadline D] [--site-budget D] [--discovery-budget D]`: progress on stderr, the summary (a
-// commit message) on stdout, every line through termtext.Line. Site problems and budgets are
-// recorded and exit 0 (seeds/crawler.txt); the usage's "Exit status" gives the rest.
+// runRefresh is `ashyams refresh [flags]`: progress on stderr, the summary (a commit message)
+// on stdout. Site problems and budgets are recorded and exit 0 (seeds/crawler.txt); the
+// usage's "Exit status" gives the rest.
 func runRefresh(e *env, args []string) int {
 	fs := newFlags(e, "refresh", "")
 	srcPath := fs.String("sources", "network/sources.toml", "the enrolled sources (TOML, [[source]] url, added, note)")
@@ -119,16 +117,14 @@ stops it at once, every record still whole.
 		}
 		return int(code.Load())
 	case err != nil:
-		// A state check's problems quote records, and records quote sites: errorf escapes each line.
 		e.errorf("refresh", "%v", err)
 		return 1
 	}
 	return 0
 }
 
-// interruptOn stops the refresh on SIGINT or SIGTERM: the first cancels ctx (cancel, with the
-// signal as the cause) and says so on stderr; a second exits at once. It returns where the exit
-// status for the signal is kept, and stop, which ends the handling.
+// interruptOn stops the refresh on SIGINT or SIGTERM: the first cancels ctx and says so, a
+// second exits at once. code holds the signal's exit status.
 func interruptOn(e *env, cancel context.CancelCauseFunc) (code *atomic.Int32, stop func()) {
 	code = new(atomic.Int32)
 	sigs := make(chan os.Signal, 2)

@@ -26,9 +26,7 @@ var serveContext = func() (context.Context, context.CancelFunc) {
 }
 
 // runServe is `ashyams serve [--out public] [--addr 127.0.0.1:8080] [--base-url URL]`: it serves
-// the built site until interrupted under its base URL's path (by default the one it was built
-// for), as its host does, and prints the URL to open. Exit 1 when the site is missing or the
-// address cannot be listened on.
+// the built site under its base URL's path until interrupted, and prints the URL to open.
 func runServe(e *env, args []string) int {
 	fs := newFlags(e, "serve", "")
 	out := fs.String("out", "public", "the built site to serve")
@@ -89,9 +87,8 @@ func runServe(e *env, args []string) int {
 	return 0
 }
 
-// openURL is the URL a browser on this machine opens to reach a listener at a (asked for as
-// requested), under root: an unspecified host (0.0.0.0, ::, none) is reached through
-// loopback. all says the listener answers on every interface.
+// openURL is the URL a browser on this machine opens to reach listener a under root; an
+// unspecified host is reached through loopback, and all says so.
 func openURL(requested string, a net.Addr, root string) (u string, all bool) {
 	_, port, err := net.SplitHostPort(a.String())
 	if err != nil {

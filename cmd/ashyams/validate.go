@@ -21,18 +21,14 @@ func init() {
 }
 
 // validateSleep is the crawler's wait before re-reading a site whose manifest's digest did not
-// match (nil: the crawler's own timer); tests replace it so that no test waits.
+// match (nil: its own timer); tests replace it.
 var validateSleep func(ctx context.Context, d time.Duration) error
 
 // runValidate is `ashyams validate [--json] [--allow-loopback] [--catalog FILE-OR-URL]
-// FILE-OR-URL...` (flags may also follow the documents): catalog/protocol/validate checks
-// every document, read as the crawler reads it (refresh.ValidateReader), and the report goes
-// to stdout, as JSON with --json, else per document: each finding as
-// "SOURCE[:LINE:COLUMN]: POINTER [RULE] MESSAGE", each stage that could not run as
-// "SOURCE: not-checked: STAGES: WHY", then "SOURCE: SUMMARY" and any note. A document's
-// problems are findings, not errors of the command; usage errors go to stderr. Exit 0 when
-// every document is valid without a finding (and the catalog was read), 1 otherwise, 2 for
-// usage errors.
+// FILE-OR-URL...`: catalog/protocol/validate checks every document, read as the crawler reads
+// it, and the report goes to stdout (JSON with --json). A document's problems are findings,
+// not errors of the command. Exit 0 when every document is valid and the catalog was read, 1
+// otherwise, 2 for usage errors.
 func runValidate(e *env, args []string) int {
 	fs := newFlags(e, "validate", "FILE-OR-URL...")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
@@ -77,9 +73,7 @@ func runValidate(e *env, args []string) int {
 	return 0
 }
 
-// printValidate writes the report as text, the catalog first. Everything printed goes through
-// protocol.Printable: a path, a redirect target or a publisher's key cannot carry a raw
-// newline or terminal escape into a terminal or CI log.
+// printValidate writes the report as text, the catalog first, through protocol.Printable.
 func printValidate(w io.Writer, rep validate.Report) {
 	rs := rep.Documents
 	if rep.Catalog != nil {
