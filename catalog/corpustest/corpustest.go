@@ -1,7 +1,6 @@
-// Package corpustest is test-only: the one place that knows where ../shared is (the real
-// corpus, the seeds, the tools), beside the repository, and that skips a test without it.
-// Setting ASHYAMS_NO_SHARED=1 makes ../shared read as absent, as in a clone without it, so
-// the generated fixtures that stand in for the corpus can be run where it is present.
+// Package corpustest is test-only: the one place that knows where ../shared is, and that skips
+// a test without it. ASHYAMS_NO_SHARED=1 makes ../shared read as absent, so the generated
+// stand-ins can be run where it is present.
 package corpustest
 
 import (

@@ -182,9 +182,8 @@ const (
 	projectsPath = "/dreamweave/projects/"
 )
 
-// Sites is the corpus's Mod Template site (Candlelight, Tallow) and dream-ini site as
-// published, "<host>/<path>" -> bytes, or generated stand-ins at the same paths (the same ids,
-// names and channels; each index advertising the digests of the bytes beside it).
+// Sites is the corpus's Mod Template and dream-ini sites as published, "<host>/<path>" ->
+// bytes, or generated stand-ins at the same paths without ../shared.
 func Sites(tb testing.TB) map[string][]byte {
 	tb.Helper()
 	files := map[string][]byte{}

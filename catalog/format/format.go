@@ -1,8 +1,7 @@
 // Package format writes catalog.json and events.json in the DreamWeave Network Catalog v1
 // format (SPEC section 5) from the network model, under network-data/ as the reference index
-// does; anything beyond v1 goes in separate files. Output is byte-deterministic, as the
-// reference writes it: keys in the v1 schema's "required" order, arrays in a fixed order (see
-// each generator), two-space indent, HTML unescaped, one trailing newline.
+// does. Output is byte-deterministic, as the reference writes it: keys in the v1 schema's
+// "required" order, arrays in a fixed order, two-space indent, HTML unescaped.
 package format
 
 import (
@@ -27,7 +26,7 @@ const (
 )
 
 // Paths, relative to the site's root, at which the site publishes the files: the reference
-// index's paths, which its readers fetch.
+// index's.
 const (
 	// DataDir holds the machine-readable files.
 	DataDir     = "network-data"
@@ -38,9 +37,8 @@ const (
 	SchemaPath = "schemas/" + SchemaFile
 )
 
-// Notice is the notice both files carry. It keeps two kinds of time apart (SPEC section 4): the
-// times this index writes are its observations; values inside an event's changes, release dates
-// included, are copied from the publishers' manifests.
+// Notice is the notice both files carry. It keeps two kinds of time apart (SPEC section 4):
+// this index's observations, and publisher values copied inside an event's changes.
 const Notice = "What this index observed of the DreamWeave network, kept as a cache. This is not the DreamWeave protocol: each claim's manifest_url is the authority for that claim. " +
 	"The times this index writes (observed_at, first_observed, last_attempt, last_success, last_changed) are when it looked; " +
 	"values inside an event's changes, such as a release's date, are the publisher's, as published. " +
@@ -49,8 +47,7 @@ const Notice = "What this index observed of the DreamWeave network, kept as a ca
 // Index identifies the index that writes the files (catalog v1 "index").
 type Index struct {
 	Name string // the index's display name; not empty
-	// URL is where its site is published: an absolute http(s) URL, written without a final
-	// "/" as the reference writes it.
+	// URL is where its site is published, absolute http(s), written without a final "/".
 	URL        string
 	Repository string // where its code and state live: an absolute http(s) URL
 }
@@ -58,8 +55,7 @@ type Index struct {
 // Options are what the files need beyond the model.
 type Options struct {
 	Index Index // written as both files' "index"; Catalog and Events refuse a bad one
-	// BaseURL is the site's base URL; a claim's network_page is BaseURL +
-	// "projects/<id>/<site>/". Empty means Index.URL. A missing final "/" is added.
+	// BaseURL is the base of a claim's network_page (NetworkPage); empty means Index.URL.
 	BaseURL string
 }
 
@@ -175,8 +171,7 @@ type relationshipJSON struct {
 	URL        *string    `json:"url"`
 	Version    *string    `json:"version"`
 	Resolved   []claimRef `json:"resolved"`
-	// Satisfied is network.Relationship.Satisfied: null when it could not be checked or the targets
-	// of a conflicted id disagree ("no single answer", which the v1 schema allows).
+	// Satisfied is network.Relationship.Satisfied; null is "no single answer".
 	Satisfied *bool `json:"satisfied"`
 }
 
@@ -220,11 +215,10 @@ func stateTimes(n *network.Network) (observed, crawler *string) {
 	return nonEmpty(n.State.ObservedAt), nonEmpty(n.State.Crawler)
 }
 
-// Catalog generates catalog.json from the model: origins by id (sources sorted, with their
-// listed claims' ids), the listed claims by project then site, conflicts by project, each
-// listed claim's current relationships (a kind outside the protocol cannot be written in v1 and
-// is left out), capabilities by name. It does not validate (Validate does); the error names a
-// bad option or an encoding failure.
+// Catalog generates catalog.json from the model: origins by id, the listed claims by project
+// then site, conflicts, each listed claim's current relationships (a kind outside the protocol
+// is left out), capabilities by name. It does not validate; the error names a bad option or an
+// encoding failure.
 func Catalog(n *network.Network, o Options) ([]byte, error) {
 	if err := o.check(); err != nil {
 		return nil, err
@@ -357,8 +351,7 @@ type eventsJSON struct {
 	Events        []eventJSON `json:"events"`
 }
 
-// SortEvents orders events newest first: observed_at descending, then id ascending, so the
-// order never depends on the order files were read. It sorts a copy.
+// SortEvents returns a copy of es newest first: observed_at descending, then id ascending.
 func SortEvents(es []store.Event) []store.Event {
 	out := append([]store.Event(nil), es...)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -370,9 +363,8 @@ func SortEvents(es []store.Event) []store.Event {
 	return out
 }
 
-// Events generates events.json: every recorded event, newest first (SortEvents), with its changes
-// as recorded and the tags and headline (tags.Summary, without the name) computed now, so a
-// better classification applies to all history, as the reference writes it.
+// Events generates events.json: every recorded event, newest first, with its changes as
+// recorded and the tags and headline (tags.Summary) computed now.
 func Events(n *network.Network, o Options) ([]byte, error) {
 	if err := o.check(); err != nil {
 		return nil, err
@@ -400,10 +392,8 @@ func Events(n *network.Network, o Options) ([]byte, error) {
 	return encode(doc)
 }
 
-// encode writes v, whose struct fields are declared in the order the reference writes them,
-// as store.MarshalRecord writes a state record: two-space indented, HTML characters unescaped,
-// one trailing newline. store.MarshalLarge writes those bytes without a copy of the whole
-// document per step.
+// encode writes v as store.MarshalRecord writes a record, without a copy of the whole document
+// per step (store.MarshalLarge); struct fields are declared in the reference's order.
 func encode(v any) ([]byte, error) {
 	b, err := store.MarshalLarge(v)
 	if err != nil {

@@ -12,15 +12,14 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
-// Schema is a compiled catalog v1 schema: the whole document (catalog or events) and its two
-// definitions, so a failure is reported inside the definition the file claims to follow.
+// Schema is a compiled catalog v1 schema: the whole document and its two definitions, so a
+// failure is reported inside the definition the file claims to follow.
 type Schema struct {
 	root, catalog, events *jsonschema.Schema
 }
 
-// CompileSchema compiles the catalog v1 JSON Schema file name of fsys (ours, or the one
-// another index publishes) by schemas.Compile. It must define $defs/catalog and $defs/events.
-// Nothing is fetched: a $ref outside fsys fails to compile.
+// CompileSchema compiles the catalog v1 JSON Schema file name of fsys, which must define
+// $defs/catalog and $defs/events. Nothing is fetched.
 func CompileSchema(fsys fs.FS, name string) (*Schema, error) {
 	s := &Schema{}
 	for _, t := range []struct {
@@ -48,8 +47,8 @@ func OurSchema() (*Schema, error) {
 	return ourSchema, ourErr
 }
 
-// Validate checks a generated file (catalog.json or events.json; name is used in messages)
-// against our embedded schema. The error is a *ValidationError naming the JSON pointer.
+// Validate checks a generated file against our embedded schema; the error is a
+// *ValidationError.
 func Validate(name string, doc []byte) error {
 	s, err := OurSchema()
 	if err != nil {
@@ -58,9 +57,7 @@ func Validate(name string, doc []byte) error {
 	return s.Validate(name, doc)
 }
 
-// ValidationError is a generated file that does not match the schema: the file, the JSON
-// pointer of the offending value ("" is the whole document), the schema keyword location and
-// what is wrong.
+// ValidationError is a generated file that does not match the schema.
 type ValidationError struct {
 	File    string // the file name given to Validate
 	Pointer string // RFC 6901 pointer of the offending value; "" is the whole document
@@ -77,10 +74,8 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("%s: %s: %s (schema %s)", e.File, ptr, e.Message, e.Keyword)
 }
 
-// Validate checks doc against s with the library's validator. A document whose format names
-// the catalog or the events list is checked against that definition, anything else against
-// the whole schema. The error names the JSON pointer of the most specific failure
-// (*ValidationError), or says the file is not JSON.
+// Validate checks doc against the definition its format names, else the whole schema. The
+// error is a *ValidationError at the most specific failure, or says the file is not JSON.
 func (s *Schema) Validate(name string, doc []byte) error {
 	v, err := schemas.Decode(doc)
 	if err != nil {
@@ -113,8 +108,8 @@ func (s *Schema) byFormat(f any) *jsonschema.Schema {
 	return s.root
 }
 
-// Listed is one claim of a published catalog with its site, as a reader of an index's
-// catalog.json (this index's or another's) needs it.
+// Listed is one claim of a published catalog with its site, as a reader of catalog.json needs
+// it.
 type Listed struct {
 	Project     string // the project id
 	ManifestURL string // the claim's manifest URL
@@ -124,9 +119,8 @@ type Listed struct {
 	SiteURL     string // the site's URL; "" when the catalog gives none
 }
 
-// Read reads a published catalog.json named name: JSON in the Network Catalog v1 format, a
-// catalog and not an events list, checked against our schema (the error names the file and
-// the JSON pointer). It returns the claims in the file's order.
+// Read reads a published catalog.json named name, checked against our schema as a catalog
+// (the error names the file and the JSON pointer), and returns its claims in order.
 func Read(name string, b []byte) ([]Listed, error) {
 	if err := Validate(name, b); err != nil {
 		return nil, err

@@ -1,6 +1,5 @@
-// Package corpus loads the real DreamWeave documents of ../shared/corpus for the diff tests:
-// project manifests as published and the reference index's sample events. Tests that use it
-// skip, saying so, when ../shared is absent (CI always has it).
+// Package corpus loads the real DreamWeave documents of ../shared/corpus for the diff tests;
+// tests skip, saying so, when ../shared is absent.
 package corpus
 
 import (
@@ -22,8 +21,7 @@ import (
 // Root returns the corpus directory, skipping the test when it is absent.
 func Root(tb testing.TB) string { return corpustest.Path(tb, "") }
 
-// Present reports whether the corpus is there, without skipping (fuzz targets add it to their
-// seeds when it is, and still run their committed seeds when it is not).
+// Present reports whether the corpus is there, without skipping.
 func Present() bool {
 	_, ok := corpustest.Find("www")
 	return ok
@@ -40,9 +38,8 @@ var (
 	cached []File
 )
 
-// Manifests returns every project manifest under www/, sorted by path (read once per test
-// binary; callers must not modify the bytes); without ../shared, corpustest's generated
-// stand-ins of the fixtures.
+// Manifests returns every project manifest under www/, sorted by path, read once (callers must
+// not modify the bytes); without ../shared, corpustest's generated stand-ins.
 func Manifests(tb testing.TB) []File {
 	tb.Helper()
 	if !Present() {
@@ -172,7 +169,7 @@ func CloneRelease(tb testing.TB, r *protocol.Release) protocol.Release {
 }
 
 // Bump publishes a copy of channel's head as version v, first in the release list, and makes
-// it the head: apart from the version, the new head is identical to the old one.
+// it the head.
 func Bump(tb testing.TB, m *protocol.Manifest, channel, v string) *protocol.Release {
 	tb.Helper()
 	head, ok := m.Channels[channel]
