@@ -13,15 +13,15 @@ type ManifestCheck struct {
 	ID       string             // the index entry's project id
 	Entry    int                // the entry's place in the index: /projects/<Entry>
 	URL      string             // the manifest's URL, resolved against the index's
-	Health   string             // the claim health a refresh records (store.ClaimCurrent when accepted)
-	Problem  string             // why the manifest's bytes could not be checked; "" when they were
+	Health   string             // the claim health a refresh records
+	Problem  string             // why the bytes could not be checked; "" when they were
 	Findings []protocol.Finding // every finding of the served bytes against the entry; none when accepted
 
 	want protocol.IndexEntry // the entry
 	body []byte              // the bytes served; nil when none were read
 }
 
-// manifestChecks collects, from the claims' goroutines, every manifest a read fetched.
+// manifestChecks collects every manifest a read fetched, from the claims' goroutines.
 type manifestChecks struct {
 	mu   sync.Mutex
 	seen map[string]fetchResult
@@ -35,17 +35,15 @@ func (mc *manifestChecks) observe(indexURL string, f fetchResult) {
 	mc.urls[f.entry.ID] = resolve(indexURL, f.entry.Manifest)
 }
 
-// checks is every manifest fetched, in the order of the index mem holds for origin, with all
-// the findings of protocol.ValidateForEntry, the check a refresh accepts by: a manifest whose
-// digest never matched is validated too, so its manifest-sha256 finding comes with the others.
-// One that could not be read says why (Problem).
+// checks is every manifest fetched, in index order, with all findings of
+// protocol.ValidateForEntry (a digest mismatch included); one not read says why.
 func (mc *manifestChecks) checks(mem *memState, origin *store.Origin) []ManifestCheck {
 	place := map[string]int{}
 	if origin != nil {
 		if b, err := mem.ReadBytes(store.OriginIndexPath(origin.ID)); err == nil {
 			if d, _ := protocol.Decode(b); d != nil && d.Index != nil {
 				for n := len(d.Index.Projects) - 1; n >= 0; n-- {
-					place[d.Index.Projects[n].ID] = n // the first entry of an id is the one read
+					place[d.Index.Projects[n].ID] = n // the first entry of an id is read
 				}
 			}
 		}

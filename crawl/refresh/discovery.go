@@ -15,14 +15,14 @@ type discovery struct {
 	Kind           string
 	Trail          []store.TrailStep
 	Resp           *guard.Response // the site index's response (Body, or NotModified)
-	Redirects      []string        // every URL that answered with a redirect on the way, page and index alike
+	Redirects      []string        // every URL that answered with a redirect, page and index alike
 	ManifestURL    string          // a project manifest met on the way, if any
 	PageValidators store.Validators
-	Unreached      bool // every request failed before a server answered (discover.Result.Unreached)
+	Unreached      bool
 }
 
-// ahead is discover.Held.Ahead over the guarded client: the request takes a host slot of its
-// own only if one is free now, and is abandoned when discovery's context ends.
+// ahead is discover.Held.Ahead over the guarded client: it takes a host slot only if one is
+// free now.
 func ahead(c getter, lim *hostLimit) func(context.Context, guard.Request) func() (*guard.Response, error) {
 	return func(ctx context.Context, req guard.Request) func() (*guard.Response, error) {
 		release, ok := lim.tryAcquire(req.URL)
@@ -45,8 +45,8 @@ func ahead(c getter, lim *hostLimit) func(context.Context, guard.Request) func()
 
 type discoverFunc func(ctx context.Context, enrolled string, held discover.Held) (*discovery, error)
 
-// discoverWith runs crawl/discover with the guarded client, one host slot for the whole (sequential)
-// discovery; the discovery budget starts once the slot is taken.
+// discoverWith runs crawl/discover with one host slot for the whole discovery; the discovery
+// budget starts once the slot is taken.
 func (r *run) discoverWith(c *guard.Client, lim *hostLimit) discoverFunc {
 	return func(ctx context.Context, enrolled string, held discover.Held) (*discovery, error) {
 		release, err := lim.acquire(ctx, enrolled)

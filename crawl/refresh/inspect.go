@@ -20,20 +20,19 @@ type InspectReport struct {
 	Claims  []store.Claim // sorted by project id
 	Events  []store.Event // sorted by project id
 	Summary *Summary
-	// Manifests are the manifests the read fetched, in the index's order, each with every
-	// finding of the bytes served (a claim's recorded problem holds the first few).
+	// Manifests are those the read fetched, in index order, each with every finding.
 	Manifests []ManifestCheck
 }
 
-// Inspect reads the site at rawURL as a refresh does, from an empty state in memory, and reports
-// what would be recorded; o.State is ignored, o.Sources replaced. The error is a bad URL or a
+// Inspect reads the site at rawURL as a refresh does, from an empty in-memory state, and
+// reports what would be recorded (o.State ignored, o.Sources replaced). Errs on a bad URL or a
 // cancelled context.
 func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, error) {
 	if err := sources.CheckURL(rawURL); err != nil {
 		return nil, err
 	}
 	o.Sources = []sources.Source{{URL: rawURL, Entry: 1}}
-	o.subject = "the URL" // nobody enrolled it
+	o.subject = "the URL"
 	mem := newMemState()
 	mc := &manifestChecks{seen: map[string]fetchResult{}, urls: map[string]string{}}
 	o.observe = mc.observe
@@ -87,7 +86,7 @@ func (r *InspectReport) OK() bool {
 	return r.Origin != nil && r.Origin.Health == store.OriginHealthy
 }
 
-// healthText is a claim's health as its claim page would say it (store.ClaimHealthText).
+// healthText is a claim's health as its claim page says it.
 func healthText(c store.Claim) string {
 	return store.ClaimHealthText(c.Health, c.Ingested() != "", c.Ingested() != "" && c.Ingested() != c.AdvertisedSHA256)
 }
@@ -105,8 +104,7 @@ func (r *InspectReport) currentLine() string {
 	return fmt.Sprintf("not current: %d of %d claims (%s)", n, len(r.Claims), strings.Join(parts, ", "))
 }
 
-// NotCurrent counts the claims a refresh would record as other than current, by their
-// health as the claim page words it, in the order first met.
+// NotCurrent counts the claims that would not be current, by health words, in order first met.
 func (r *InspectReport) NotCurrent() (n int, by []string, count map[string]int) {
 	count = map[string]int{}
 	for _, c := range r.Claims {
@@ -120,10 +118,8 @@ func (r *InspectReport) NotCurrent() (n int, by []string, count map[string]int) 
 	return n, by, count
 }
 
-// String renders the report for a person: the trail, the site, then one line per claim. It
-// quotes the site (names, URLs, problems quoting its documents), so every line goes through
-// termtext.Line and names through termtext.Quote: nothing in it reaches a terminal or a log
-// as a control, bidi or line separator character, or as a workflow command.
+// String renders the report for a person: trail, site, one line per claim. Publisher text goes
+// through termtext.Line and termtext.Quote.
 func (r *InspectReport) String() string {
 	var b strings.Builder
 	line := func(format string, a ...any) { b.WriteString(termtext.Line(fmt.Sprintf(format, a...)) + "\n") }
@@ -178,7 +174,7 @@ func (r *InspectReport) String() string {
 				for _, f := range fs {
 					line("      %s", f)
 				}
-			} else if len(c.Findings) > 1 && c.Health != store.ClaimOriginUnavailable { // the site's are listed above
+			} else if len(c.Findings) > 1 && c.Health != store.ClaimOriginUnavailable { // the site's, listed above
 				line("    every finding (%d):", len(c.Findings))
 				for _, f := range c.Findings {
 					line("      %s", findingLine(f))
@@ -197,8 +193,7 @@ func (r *InspectReport) String() string {
 	return b.String()
 }
 
-// findingLine is a recorded finding on one line, as protocol.Finding.String writes one: where
-// (or "(document)"), the kind in brackets, the words with each quotation in its slot.
+// findingLine is a recorded finding on one line, as protocol.Finding.String writes one.
 func findingLine(f store.Finding) string {
 	at := f.At
 	if at == "" {

@@ -12,19 +12,19 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// InterruptedError is a refresh cut short (a signal, the deadline). Every record is whole, those
-// not reached keep the previous refresh's, and network.json and the Summary say what was not read.
+// InterruptedError is a refresh cut short (a signal, the deadline): every record is whole, and
+// network.json and the Summary say what was not read.
 type InterruptedError struct {
-	Reason   string // why, in words: the context's cause, or "the refresh's deadline (45m0s) ran out"
-	Deadline bool   // the deadline (Options.Deadline) ran out, rather than the caller's context
+	Reason   string // why: the context's cause, or "the refresh's deadline (45m0s) ran out"
+	Deadline bool   // Options.Deadline ran out, not the caller's context
 }
 
 func (e *InterruptedError) Error() string {
 	return "the refresh was interrupted (" + e.Reason + "): every record is whole, and network.json says what was not read; the next refresh reads it"
 }
 
-// stopError is the refresh's stop (an interrupt or the deadline) seen by a task: the task ends
-// without writing what it was reading, which is then listed as not read.
+// stopError is the refresh's stop seen by a task, which ends without writing what it was
+// reading.
 type stopError struct {
 	reason   string
 	deadline bool
@@ -32,7 +32,7 @@ type stopError struct {
 
 func (e *stopError) Error() string { return e.reason }
 
-// interrupted is the refresh's stop once it happened (nil before).
+// interrupted is the refresh's stop once it happened.
 func (r *run) interrupted() *stopError {
 	if r.interrupt.Err() == nil {
 		return nil
@@ -45,7 +45,7 @@ func (r *run) interrupted() *stopError {
 	return &stopError{reason: cause.Error()}
 }
 
-// stopped is interrupted as an error (nil when the refresh goes on).
+// stopped is interrupted as an error.
 func (r *run) stopped() error {
 	if s := r.interrupted(); s != nil {
 		return s
@@ -53,8 +53,8 @@ func (r *run) stopped() error {
 	return nil
 }
 
-// budget starts a time budget below ctx that ends with cause after d; subject (an enrolled URL,
-// a site id, "" for the deadline) lets tests end budgets themselves (Options.budget).
+// budget starts a time budget below ctx ending with cause after d; subject (a URL, a site id,
+// "" for the deadline) lets tests end it (Options.budget).
 func (r *run) budget(ctx context.Context, d time.Duration, cause *BudgetError, subject string) (context.Context, context.CancelFunc) {
 	if r.o.budget != nil {
 		return r.o.budget(ctx, d, cause, subject)
@@ -62,16 +62,16 @@ func (r *run) budget(ctx context.Context, d time.Duration, cause *BudgetError, s
 	return context.WithTimeoutCause(ctx, d, cause)
 }
 
-// parallel runs f(0..n-1), at most k at once, and reports which ran to the end. Once stop is done
-// or an f failed it starts nothing more, waits for what runs (no write is cut in half) and returns
-// the first failure; a *stopError is not one, only work not done.
+// parallel runs f(0..n-1), at most k at once, and reports which ran to the end. Once stop is
+// done or an f failed it starts nothing more, waits for what runs and returns the first
+// failure (a *stopError is only work not done).
 func parallel(stop context.Context, k, n int, f func(int) error) ([]bool, error) {
-	g, halt := errgroup.WithContext(stop) // halt ends with stop or at the first failure
+	g, halt := errgroup.WithContext(stop)
 	g.SetLimit(k)
-	done := make([]bool, n) // each task writes its own element; Wait orders the writes before the read
+	done := make([]bool, n) // one writer per element; Wait orders writes before the read
 	for i := 0; i < n && halt.Err() == nil; i++ {
 		g.Go(func() error {
-			if halt.Err() != nil { // halted while this task waited for a slot
+			if halt.Err() != nil { // halted while waiting for a slot
 				return nil
 			}
 			err := f(i)
@@ -86,17 +86,15 @@ func parallel(stop context.Context, k, n int, f func(int) error) ([]bool, error)
 	return done, g.Wait()
 }
 
-// task is one unit of phase 2, touching the records of one site (and of the sources leading
-// there): what it was about is what an interrupted refresh lists as not read.
+// task is one unit of phase 2, writing one site's records and its sources'.
 type task struct {
-	site    string   // the site whose records it writes ("" for the sources no site is read through)
+	site    string   // "" for the sources no site is read through
 	sources []string // the enrolled sources whose records it writes
 	run     func(context.Context, *run) error
 }
 
-// notRead lists what an interrupted refresh did not read (callers hold r.mu): sources whose record
-// was not written, sites nothing of was written, sites begun and not finished with their projects
-// not written. tasks nil: discovery was cut short, nothing recorded.
+// notRead lists what an interrupted refresh did not read (callers hold r.mu); nil tasks:
+// discovery was cut short.
 func (r *run) notRead(tasks []task, done []bool, s *stopError) *store.Interrupted {
 	x := &store.Interrupted{At: r.o.Now().UTC().Format(store.TimeFormat), Reason: s.reason,
 		SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}
@@ -114,8 +112,7 @@ func (r *run) notRead(tasks []task, done []bool, s *stopError) *store.Interrupte
 	}
 	sort.Strings(x.SourcesNotRead)
 	x.SourcesNotRead = slices.Compact(x.SourcesNotRead)
-	// Which task is each site's: its own, or for a site moved (or waiting to move) into
-	// another, that other site's.
+	// Each site's task is its own, or for a site moving into another, that other's.
 	finished := map[string]bool{}
 	owner := map[string]string{}
 	sites := map[string]bool{}

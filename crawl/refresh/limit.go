@@ -10,9 +10,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
-// hostLimit bounds the requests in flight to one host (seeds/crawler.txt, "Who is knocking": at
-// most two requests to any one site). Keyed by host, which also bounds every site on it: the
-// index request, manifest downloads and card images all take a slot.
+// hostLimit bounds the requests in flight to one host (seeds/crawler.txt, "Who is knocking"):
+// index, manifests and card images all take a slot.
 type hostLimit struct {
 	n    int
 	mu   sync.Mutex
@@ -21,7 +20,7 @@ type hostLimit struct {
 
 func newHostLimit(n int) *hostLimit { return &hostLimit{n: n, sems: map[string]chan struct{}{}} }
 
-// hostOf is rawURL's host (with its port), lowercase; rawURL itself when it names none.
+// hostOf is rawURL's host:port, lowercase; rawURL itself when it names none.
 func hostOf(rawURL string) string {
 	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
 		return strings.ToLower(u.Host)
@@ -29,7 +28,6 @@ func hostOf(rawURL string) string {
 	return rawURL
 }
 
-// sem is rawURL's host's semaphore.
 func (h *hostLimit) sem(rawURL string) chan struct{} {
 	host := hostOf(rawURL)
 	h.mu.Lock()
@@ -42,8 +40,8 @@ func (h *hostLimit) sem(rawURL string) chan struct{} {
 	return sem
 }
 
-// tryAcquire takes a slot for rawURL's host only if one is free now (ok false otherwise), so a
-// request asked ahead never waits for, or holds up, a slot another request needs.
+// tryAcquire takes a slot only if one is free now, so a request asked ahead never waits for,
+// or holds up, a slot another needs.
 func (h *hostLimit) tryAcquire(rawURL string) (release func(), ok bool) {
 	sem := h.sem(rawURL)
 	select {
@@ -54,11 +52,10 @@ func (h *hostLimit) tryAcquire(rawURL string) (release func(), ok bool) {
 	}
 }
 
-// acquire waits for a slot for rawURL's host; release gives it back. When ctx ends first the
-// error wraps its cause (a time budget, an interrupt).
+// acquire waits for a slot for rawURL's host; an ended ctx wins, its cause wrapped.
 func (h *hostLimit) acquire(ctx context.Context, rawURL string) (release func(), err error) {
 	sem := h.sem(rawURL)
-	if ctx.Err() != nil { // an ended context wins over a free slot: no request after a deadline
+	if ctx.Err() != nil { // no request after a deadline, even with a slot free
 		return nil, fmt.Errorf("%s: not requested: %w", rawURL, context.Cause(ctx))
 	}
 	select {
@@ -69,12 +66,11 @@ func (h *hostLimit) acquire(ctx context.Context, rawURL string) (release func(),
 	}
 }
 
-// getter is the guarded client as the refresh uses it.
 type getter interface {
 	Get(ctx context.Context, r guard.Request) (*guard.Response, error)
 }
 
-// limited is a getter that takes a host slot for each request.
+// limited is a getter taking a host slot for each request.
 type limited struct {
 	c     getter
 	limit *hostLimit

@@ -7,22 +7,20 @@ import (
 	"os"
 )
 
-// LockedError is Run's answer when another refresh holds the state directory: two refreshes
-// writing one state interleave their records into a state neither produced (a source recorded
-// removed by one while the other keeps its site's claims current).
+// LockedError is Run's answer when another refresh holds the state directory: two writing one
+// state interleave into a state neither produced.
 type LockedError struct {
 	State string // the state directory
-	How   string // the lock, in words: what holds it and how a stale one is cleared
+	How   string // what holds the lock and how a stale one is cleared
 }
 
 func (e *LockedError) Error() string {
 	return fmt.Sprintf("another refresh is writing the state %s: %s", e.State, e.How)
 }
 
-// lockState creates the state directory if needed and locks it for the whole refresh: an flock
-// on the directory where the system has one (nothing written that the branch could commit, and
-// never stale), else lockFile. A lock held elsewhere is a *LockedError at once. It returns the
-// release.
+// lockState creates the state directory if needed and locks it for the whole refresh: flock
+// where the system has one (never stale, nothing to commit), else lockFile. It returns the
+// release; a lock held elsewhere is a *LockedError.
 func lockState(dir string) (func(), error) {
 	switch st, err := os.Stat(dir); {
 	case errors.Is(err, fs.ErrNotExist):
@@ -37,13 +35,12 @@ func lockState(dir string) (func(), error) {
 	return lockDir(dir)
 }
 
-// LockFile is the name of the lock file lockFile creates in the state directory on systems
-// without flock. It starts with ".", so check and the state loader ignore it, as they ignore
-// .git; it exists only while a refresh runs.
+// LockFile is the lock file lockFile creates without flock; its leading "." makes check and
+// the loader ignore it.
 const LockFile = ".ashyams-refresh.lock"
 
-// lockFile takes the lock as a file created with O_EXCL, holding the holder's pid and start
-// time, removed on release. A killed refresh leaves it: the error names it and says to remove it.
+// lockFile takes the lock as an O_EXCL file holding pid and start time, removed on release; a
+// stale one is named in the error.
 func lockFile(dir, now string) (func(), error) {
 	p := dir + string(os.PathSeparator) + LockFile
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)

@@ -4,8 +4,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// putClaim writes a claim's final record and notes its health. A cached image media/ lacks is
-// recorded as not cached; findings go only with a problem.
+// putClaim writes a claim's final record and notes its health; findings go only with a problem.
 func (r *run) putClaim(c store.Claim) error {
 	c.Media = r.mediaHeld(c.Media)
 	if c.Problem == nil {
@@ -21,9 +20,8 @@ func (r *run) putClaim(c store.Claim) error {
 	return nil
 }
 
-// mediaHeld is m, or when the image file it names is missing from the state, m without the
-// file and with a problem saying so; the next read of the claim fetches the image again (the
-// problem is not definitive).
+// mediaHeld is m, or when its image file is missing from the state, m without the file and with
+// a problem saying so (the next read fetches it again).
 func (r *run) mediaHeld(m *store.Media) *store.Media {
 	if m == nil || m.File == nil || r.st.Exists(*m.File) {
 		return m
@@ -32,8 +30,8 @@ func (r *run) mediaHeld(m *store.Media) *store.Media {
 	return &store.Media{URL: m.URL, Alt: m.Alt, Problem: &problem}
 }
 
-// repairMedia rewrites the held claims this refresh did not write whose cached image file is
-// missing from the state, so the state it leaves passes check.
+// repairMedia rewrites held claims this refresh did not write whose cached image is missing, so
+// the state passes check.
 func (r *run) repairMedia() error {
 	for _, site := range sortedKeys(r.prevClaims) {
 		for _, project := range sortedKeys(r.prevClaims[site]) {
@@ -52,8 +50,7 @@ func (r *run) repairMedia() error {
 	return nil
 }
 
-// putOrigin writes an origin's record and notes its health. Findings go with the problem they
-// were recorded with: none without a problem.
+// putOrigin writes an origin's record and notes its health; findings go only with a problem.
 func (r *run) putOrigin(o store.Origin) error {
 	if o.Problem == nil {
 		o.Findings = nil
@@ -68,10 +65,9 @@ func (r *run) putOrigin(o store.Origin) error {
 	return nil
 }
 
-// removeSite deletes a held site no enrolled source leads to (FORMATS section 1.11): each claim's
-// manifest and record, then the site index and origin; events stay. A record stops vouching for
-// a file (its digest moves to pending_sha256) before the file goes, so a refresh cut short at any
-// point leaves a sound state. line is the summary's line for it.
+// removeSite deletes a held site no source leads to (FORMATS section 1.11): claims, then index
+// and origin; events stay. Each record stops vouching for a file (pending_sha256) before the
+// file goes, so a refresh cut short leaves a sound state. line is the summary's line.
 func (r *run) removeSite(site, line string) error {
 	for _, project := range sortedKeys(r.prevClaims[site]) {
 		c := r.prevClaims[site][project]
@@ -107,9 +103,8 @@ func (r *run) removeSite(site, line string) error {
 	return nil
 }
 
-// releaseSite rewrites a site the enrolled source moved away from without the sources that
-// now lead elsewhere, before their records name the new site. Its claims stay until the move
-// is finished (removeMoved).
+// releaseSite rewrites a site the source moved away from without its sources, before their
+// records name the new site; its claims stay until the move finishes (removeMoved).
 func (r *run) releaseSite(old string) error {
 	o, ok := r.prevOrigins[old]
 	if !ok || len(o.Sources) == 0 {
@@ -119,8 +114,7 @@ func (r *run) releaseSite(old string) error {
 	return r.st.WriteJSON(store.OriginPath(old), o)
 }
 
-// movePending keeps the stale claims of a site the source moved away from while the new site
-// cannot be read, saying where the source leads; the move is recorded once the new index reads.
+// movePending keeps the stale claims of a site moved from while the new site cannot be read.
 func (r *run) movePending(old, newIndexURL, problem string) error {
 	o, ok := r.prevOrigins[old]
 	if !ok {
@@ -147,9 +141,8 @@ func (r *run) movePending(old, newIndexURL, problem string) error {
 	return nil
 }
 
-// withdraw marks a claim withdrawn (once; its problem null, FORMATS section 1.4) and records
-// the transition when the claim ever held a manifest. The record, its held manifest and its
-// history stay; why is the summary's words.
+// withdraw marks a claim withdrawn (FORMATS section 1.4), with an event when it ever held a
+// manifest; record, manifest and history stay. why is the summary's words.
 func (r *run) withdraw(site string, c store.Claim, why string) error {
 	if c.Health == store.ClaimWithdrawn {
 		return nil
@@ -159,7 +152,7 @@ func (r *run) withdraw(site string, c store.Claim, why string) error {
 	if err := r.putClaim(c); err != nil {
 		return err
 	}
-	if c.IngestedSHA256 != nil { // a claim that never held a manifest leaves no event
+	if c.IngestedSHA256 != nil {
 		e := store.Event{Kind: store.EventWithdrawn, Project: c.Project, Origin: site, Name: c.Entry.Name,
 			ObservedAt: r.now, Before: c.IngestedSHA256, Changes: noChanges()}
 		e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
@@ -171,9 +164,8 @@ func (r *run) withdraw(site string, c store.Claim, why string) error {
 	return nil
 }
 
-// event writes e unless its id exists: the id is store.EventID of its facts (SPEC section 3),
-// so a transition seen again with identical facts is not written twice, and the summary counts
-// it as already recorded.
+// event writes e unless its id (store.EventID, SPEC section 3) exists; the summary counts that
+// as already recorded.
 func (r *run) event(e store.Event) error {
 	written, err := r.st.WriteEvent(e)
 	if err != nil {

@@ -11,9 +11,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
-// sourceNames refuses a source list two of whose URLs would share one record name (SourceID is
-// a slug and 32 bits of a digest): the state could not hold both, and one would overwrite the
-// other. A configuration the state cannot represent is this index's to fix, before any request.
+// sourceNames refuses, before any request, a source list two of whose URLs share one record
+// name (SourceID is a slug and 32 bits of a digest): the state cannot hold both.
 func sourceNames(srcs []sources.Source) error {
 	seen := map[string]string{}
 	for _, s := range srcs {
@@ -33,12 +32,10 @@ type sourceRun struct {
 	d    *discovery // what discovery found; its trail is kept even when it failed
 	err  error      // why discovery failed (nil: d.IndexURL is the site index)
 	site string     // the site discovery ended at ("" when it failed)
-	// unusable is set when the site index discovery reached could not be used: the source's
-	// health and problem then (FORMATS section 1.2).
+	// unusable is the source's verdict when the index reached could not be used (FORMATS 1.2).
 	unusable *verdict
 }
 
-// discoverSource runs discovery for one enrolled source.
 func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun {
 	sr := &sourceRun{src: src}
 	if p, ok := r.prevSources[src.URL]; ok {
@@ -62,10 +59,9 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 }
 
 // held is what discovery may ask conditionally and must not move away from without evidence:
-// the validators of the held site indexes on the enrolled URL's host and of the source's own
-// (only where the held bytes still hash to their digest: a 304 means "what you hold"), the
-// enrolled URL's own (only when its conclusion's index is held so), and the previous
-// conclusion, kept even when the source failed last time.
+// validators of held indexes on the enrolled host and of the source's own (only where held
+// bytes hash to their digest), the enrolled URL's (only when its index is held so), and the
+// previous conclusion.
 func (r *run) held(enrolled string, prev *store.Source) discover.Held {
 	h := discover.Held{Validators: map[string]store.Validators{}, Subject: r.o.subject}
 	for u, v := range r.hostValidators[hostOf(enrolled)] {
@@ -97,10 +93,8 @@ func (r *run) held(enrolled string, prev *store.Source) discover.Held {
 	return h
 }
 
-// removeSources deletes the records of the sources no longer listed in sources.toml (FORMATS
-// section 1.11): each origin that lists one is rewritten without it first, so at every moment an
-// origin's sources exist. Their sites, if no source leads there any more, go in their own tasks
-// (removeSite); their events stay.
+// removeSources deletes the records of sources no longer enrolled (FORMATS section 1.11), each
+// origin listing one rewritten without it first; their sites go in their own tasks.
 func (r *run) removeSources(p *plan) error {
 	if len(p.removed) == 0 {
 		return nil
@@ -137,9 +131,8 @@ func (r *run) removeSources(p *plan) error {
 	return nil
 }
 
-// writeSource records one enrolled source after discovery: site is the origin it leads to now
-// (nil: failed; the last known stays named); covered is the site whose failure line already says
-// why, which the source's line then points to.
+// writeSource records one source after discovery: site is the origin it leads to now (nil:
+// failed, the last known stays); covered is the site whose failure line already says why.
 func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 	s := store.Source{URL: sr.src.URL, LastAttempt: r.now, Trail: []store.TrailStep{}}
 	if sr.prev != nil {
@@ -156,9 +149,8 @@ func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 		if sr.unusable == nil {
 			s.LastSuccess = strp(r.now)
 		} else {
-			// The index was reached but cannot be used: resolved with the parse problem, or
-			// the health of what stopped it (a newer protocol; the held bytes gone after a
-			// 304 and the refetch failing). The site's line says why.
+			// Reached but unusable: resolved with the parse problem, or the health of what
+			// stopped it. The site's line says why.
 			s.Health, s.Problem, s.Findings = sr.unusable.health, strp(sr.unusable.problem), sr.unusable.findings
 			if s.Health != store.SourceResolved {
 				r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, "its site "+*site+" could not be read (the site's line says why)"))
@@ -185,7 +177,6 @@ func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 	return r.putSource(s)
 }
 
-// putSource writes a source's record and notes it written.
 func (r *run) putSource(s store.Source) error {
 	if err := r.st.WriteJSON(store.SourcePath(store.SourceID(s.URL)), s); err != nil {
 		return err

@@ -9,8 +9,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// state is what a refresh reads and writes. *store.Dir is the real one; memState is the dry
-// run behind Inspect, so that Inspect takes exactly the refresh's code path and writes nothing.
+// state is what a refresh reads and writes: *store.Dir, or memState, the dry run behind
+// Inspect, which so takes exactly the refresh's code path.
 type state interface {
 	ReadJSON(rel string, v any) error
 	ReadBytes(rel string) ([]byte, error)
@@ -18,9 +18,7 @@ type state interface {
 	WriteJSON(rel string, v any) error
 	WriteBytes(rel string, b []byte) error
 	WriteEvent(e store.Event) (bool, error)
-	// Sync makes every write so far durable (store.Dir.Sync); a refresh calls it before
-	// network.json, its commit point.
-	Sync() error
+	Sync() error // makes every write durable; called before network.json, the commit point
 	Remove(rel string) error
 }
 
@@ -85,7 +83,6 @@ func (m *memState) WriteBytes(rel string, b []byte) error {
 	return nil
 }
 
-// Sync has nothing to do: memory is all there is.
 func (m *memState) Sync() error { return nil }
 
 func (m *memState) WriteEvent(e store.Event) (bool, error) {

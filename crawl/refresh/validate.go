@@ -14,9 +14,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
-// ValidateReader reads what `ashyams validate` checks as the crawler reads it: a file only
-// when it is a regular file within the limit, a URL through the guarded client (o's
-// AllowLoopback), and a site index's manifests by Inspect with o.
+// ValidateReader reads what `ashyams validate` checks as the crawler does: a regular file
+// within the limit, a URL through the guard, a site's manifests by Inspect with o.
 func ValidateReader(o Options) validate.Reader { return &validateReader{o: o} }
 
 type validateReader struct {
@@ -85,22 +84,20 @@ func (v *validateReader) Site(ctx context.Context, indexURL string) (*validate.S
 	return s, nil
 }
 
-// readRegular reads the regular file at path, at most limit bytes; size is its size when it
-// holds more. Anything else is refused before a byte is read: a FIFO would block, and
-// /dev/zero never ends.
+// readRegular reads the regular file at path, at most limit bytes (size: its size when over).
+// Anything else is refused unread: a FIFO would block, /dev/zero never ends.
 func readRegular(path string, limit int64) (b []byte, size int64, err error) {
 	notRegular := func(st os.FileInfo) error {
 		return fmt.Errorf("%s, not a regular file: validate reads only regular files (a pipe or device can block or never end)", store.FileKind(st.Mode()))
 	}
-	st, err := os.Stat(path) // stat first: opening a FIFO for reading blocks until a writer comes
+	st, err := os.Stat(path) // opening a FIFO blocks until a writer comes
 	if err != nil {
 		return nil, 0, err
 	}
 	if !st.Mode().IsRegular() {
 		return nil, 0, notRegular(st)
 	}
-	// O_NONBLOCK: should the path become a FIFO between Stat and Open, the open still
-	// returns, and the check of the open file refuses it.
+	// O_NONBLOCK: a path turned FIFO after Stat still opens, and the next check refuses it.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, 0, err

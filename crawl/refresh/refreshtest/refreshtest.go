@@ -1,9 +1,7 @@
-// Package refreshtest is test-only: fixture sites published on one loopback server and crawled
-// by a real refresh, so the tests of what reads a state (catalog/network, catalog/format, site)
-// start from a state the crawler wrote, as the reference index's tests do. The manifests are
-// the reference's fixtures (Candlelight, Tallow, Lantern Forge), or corpustest's stand-ins
-// without ../shared, edited as JSON values. Each site is a base path ("/alpha/") whose front page
-// links its index; every media URL is a small PNG on the same server.
+// Package refreshtest is test-only: fixture sites on one loopback server, crawled by a real
+// refresh, so tests of what reads a state start from a state the crawler wrote. The manifests
+// are corpustest's fixtures, edited as JSON values; each site is a base path ("/alpha/") whose
+// front page links its index, every media URL a small PNG on the same server.
 package refreshtest
 
 import (
@@ -151,9 +149,8 @@ func (n *Net) Site(base string) *Site { return &Site{net: n, Base: base} }
 // URL is the URL of p below the site's base ("" for the site itself, its enrolled URL).
 func (s *Site) URL(p string) string { return s.net.URL(s.Base + p) }
 
-// Publish serves every manifest (each with its media pointed at this server), an index
-// listing them all under the exact digests of the bytes served, and a front page whose
-// <link> names the index. It replaces the site's index and front page.
+// Publish serves every manifest (media pointed at this server), an index listing them under
+// the digests of the bytes served, and a front page linking the index.
 func (s *Site) Publish(manifests ...map[string]any) {
 	s.net.tb.Helper()
 	var entries []map[string]any
@@ -165,8 +162,7 @@ func (s *Site) Publish(manifests ...map[string]any) {
 	s.net.Serve(s.Base, "text/html; charset=utf-8", []byte(page))
 }
 
-// Manifest serves m (its media pointed at this server) as the manifest of project id and
-// returns the bytes served.
+// Manifest serves m as project id's manifest and returns the bytes served.
 func (s *Site) Manifest(id string, m map[string]any) []byte {
 	s.net.tb.Helper()
 	b := s.Bytes(m)
@@ -177,8 +173,7 @@ func (s *Site) Manifest(id string, m map[string]any) []byte {
 // ManifestPath is the server path of project id's manifest.
 func (s *Site) ManifestPath(id string) string { return s.Base + "dreamweave/projects/" + id + ".json" }
 
-// Bytes are the bytes Publish serves for m (its media served and pointed at this server),
-// without serving them as a manifest.
+// Bytes are the bytes Publish serves for m, without serving them as a manifest.
 func (s *Site) Bytes(m map[string]any) []byte {
 	s.net.tb.Helper()
 	return Pretty(s.net.tb, s.localized(m))
@@ -199,8 +194,7 @@ func (s *Site) Index(entries ...map[string]any) {
 	s.net.Serve(s.Base+"dreamweave.json", "application/json", Pretty(s.net.tb, index))
 }
 
-// Entry is the index entry of manifest m advertising the digest of served, its manifest URL
-// the one Manifest serves m's project at.
+// Entry is the index entry of manifest m advertising the digest of served.
 func (s *Site) Entry(m map[string]any, served []byte) map[string]any {
 	p := m["project"].(map[string]any)
 	id := p["id"].(string)
@@ -263,9 +257,8 @@ var thumbnail = func() []byte {
 	return b.Bytes()
 }()
 
-// Refresh runs one refresh of the enrolled URLs into State, six hours after the previous one
-// (the first at First), the half-finished deployment waits returning at once. A refresh that
-// fails fails the test.
+// Refresh runs one refresh of urls into State, six hours after the previous one (the first at
+// First), retry waits returning at once; a failure fails the test.
 func (n *Net) Refresh(urls ...string) *refresh.Summary {
 	n.tb.Helper()
 	var srcs []sources.Source
@@ -288,18 +281,14 @@ func (n *Net) Refresh(urls ...string) *refresh.Summary {
 }
 
 // Candlelight is the reference's Candlelight fixture: a mod with three releases that requires
-// Tallow (>=1.0), provides dreamweave:dynamic-lights, recommends Tamriel Rebuilt by URL and
-// conflicts with mods it names only.
-func Candlelight(tb testing.TB) map[string]any { return fixture(tb, "candlelight.json") }
+// Tallow, provides dreamweave:dynamic-lights, recommends and conflicts.
+func Candlelight(tb testing.TB) map[string]any { return corpustest.Fixture(tb, "candlelight.json") }
 
 // Tallow is the reference's Tallow fixture: a library with a stable and a development release.
-func Tallow(tb testing.TB) map[string]any { return fixture(tb, "tallow.json") }
+func Tallow(tb testing.TB) map[string]any { return corpustest.Fixture(tb, "tallow.json") }
 
 // Program is the reference's Lantern Forge fixture: a program built per platform.
-// Without ../shared each is corpustest's generated stand-in.
-func Program(tb testing.TB) map[string]any { return fixture(tb, "lantern-forge.json") }
-
-func fixture(tb testing.TB, name string) map[string]any { return corpustest.Fixture(tb, name) }
+func Program(tb testing.TB) map[string]any { return corpustest.Fixture(tb, "lantern-forge.json") }
 
 // Copy is a deep copy of a JSON value.
 func Copy(tb testing.TB, m map[string]any) map[string]any {
@@ -321,8 +310,7 @@ func Pretty(tb testing.TB, v any) []byte {
 	return b
 }
 
-// Get is the value at a path of keys and array indexes in a JSON value (Get(m, "releases", 0,
-// "version")); it fails the test when the path is not there.
+// Get is the value at a path of keys and indexes in a JSON value; a missing path fails the test.
 func Get(tb testing.TB, v any, path ...any) any {
 	tb.Helper()
 	for _, k := range path {
