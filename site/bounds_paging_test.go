@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -14,6 +15,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/sites"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
 )
 
 // pagesOf reads every page of the paged list whose first page is at first by following each
@@ -139,4 +141,143 @@ func TestUsedByPagedPerClaim(t *testing.T) {
 	if got, want := htmlcheck.Attr(htmlcheck.One(t, sec, "p > a"), "href"), (&render.Page{Path: claimPage}).Rel(own); got != want {
 		t.Errorf("Lib's page links %q for the rest of its users, want %q", got, want)
 	}
+}
+
+// TestCapabilitiesPaged: the capabilities list pages by capability and names, on a
+// capability's line, its first sites.ProvidersListed providers and links the rest on its page;
+// a capability's page lists its providers, then the releases referencing it, paged
+// paths.PageSize entries at a time, and every link to its references names the page where
+// they begin. A relationship naming it names its first view.TargetsShown providers, on the
+// dependency list and on the claim page, and links the rest.
+func TestCapabilitiesPaged(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	const shared = "x:shared"
+	n := paths.PageSize + 3
+	for i := 1; i <= n; i++ {
+		m := sampleManifest(uuid(i), fmt.Sprintf("Provider %02d", i), 1)
+		m.Releases[0].Provides = []string{shared}
+		if i == 1 {
+			for k := 0; k < paths.PageSize; k++ {
+				m.Releases[0].Provides = append(m.Releases[0].Provides, fmt.Sprintf("x:own-%02d", k))
+			}
+		}
+		f.Claim(a, m)
+	}
+	const users = 3
+	for i := 1; i <= users; i++ {
+		m := sampleManifest(uuid(100+i), fmt.Sprintf("User %d", i), 1)
+		m.Releases[0].Relationships = []protocol.Relationship{{Kind: "requires", Capability: shared}}
+		f.Claim(a, m)
+	}
+	_, out := build(t, state, Options{})
+
+	capPage := paths.Capability(shared)
+	// The list: 51 capabilities (x:own-00..49 and x:shared) on two pages.
+	list := pagesOf(t, out, "capabilities/index.html", 3)
+	if len(list) != 2 {
+		t.Fatalf("the capabilities list has %d pages, want 2", len(list))
+	}
+	var line *html.Node
+	var at string
+	total := 0
+	for k, doc := range list {
+		for _, li := range htmlcheck.All(t, doc, "main ul.list > li") {
+			total++
+			if htmlcheck.Text(htmlcheck.One(t, li, "code")) == shared {
+				line, at = li, paths.Page("capabilities/index.html", k+1)
+			}
+		}
+	}
+	if total != paths.PageSize+1 || line == nil {
+		t.Fatalf("the capabilities list holds %d lines (want %d), %s among them: %v", total, paths.PageSize+1, shared, line != nil)
+	}
+	links := htmlcheck.All(t, line, "a")
+	// The capability, ProvidersListed providers, the rest, the references.
+	if len(links) != 1+sites.ProvidersListed+2 {
+		t.Fatalf("%s's line has %d links, want %d", shared, len(links), 1+sites.ProvidersListed+2)
+	}
+	from := &render.Page{Path: at}
+	if got, want := htmlcheck.Attr(links[len(links)-2], "href"), from.Near(capPage)+"#providers"; got != want {
+		t.Errorf("%s's line links %q for the other providers, want %q", shared, got, want)
+	}
+	if got, want := htmlcheck.Text(links[len(links)-2]), fmt.Sprintf("%d more", n-sites.ProvidersListed); got != want {
+		t.Errorf("%s's line says %q, want %q", shared, got, want)
+	}
+	refs := paths.Page(capPage, 2) + "#references"
+	if got, want := htmlcheck.Attr(links[len(links)-1], "href"), from.Near(refs); got != want {
+		t.Errorf("%s's line links %q for its references, want %q (the page that begins them)", shared, got, want)
+	}
+
+	// The capability's page: 53 providers, then 3 references, on two pages.
+	docs := pagesOf(t, out, capPage, 3)
+	if len(docs) != 2 {
+		t.Fatalf("%s has %d pages, want 2", capPage, len(docs))
+	}
+	if htmlcheck.Count(t, docs[0], "h2#providers") != 1 || htmlcheck.Count(t, docs[0], "h2#references") != 0 {
+		t.Error("page 1 does not begin the providers, or holds the references")
+	}
+	if htmlcheck.Count(t, docs[1], "h2#references") != 1 {
+		t.Error("page 2 does not hold the references' heading")
+	}
+	var provs, refLines int
+	for _, doc := range docs {
+		for _, ul := range htmlcheck.All(t, doc, "main ul.list") {
+			h := ul.PrevSibling
+			for h != nil && h.Type != html.ElementNode {
+				h = h.PrevSibling
+			}
+			switch k := htmlcheck.Count(t, ul, "ul > li"); htmlcheck.Attr(h, "id") {
+			case "providers":
+				provs += k
+			case "references":
+				refLines += k
+			}
+		}
+	}
+	if provs != n || refLines != users {
+		t.Errorf("%s's pages list %d providers and %d references, want %d and %d", shared, provs, refLines, n, users)
+	}
+
+	// A relationship naming it: TargetsShown providers and the rest on the capability's page.
+	deps := parsePage(t, out, "dependencies/index.html")
+	checkMore := func(where, want string, rel *html.Node) {
+		t.Helper()
+		as := htmlcheck.All(t, rel, "a")
+		last := as[len(as)-1]
+		if got := htmlcheck.Attr(last, "href"); got != want {
+			t.Errorf("%s links %q for the other providers, want %q", where, got, want)
+		}
+		if got, want := htmlcheck.Text(last), fmt.Sprintf("%d more", n-view.TargetsShown); got != want {
+			t.Errorf("%s says %q for the other providers, want %q", where, got, want)
+		}
+		claims := 0
+		for _, x := range as {
+			if strings.HasPrefix(htmlcheck.Text(x), "Provider ") {
+				claims++
+			}
+		}
+		if claims != view.TargetsShown {
+			t.Errorf("%s names %d providers, want %d", where, claims, view.TargetsShown)
+		}
+	}
+	for _, rel := range htmlcheck.All(t, deps, "ul.deps > li > ul > li") {
+		checkMore("the dependency list", (&render.Page{Path: "dependencies/index.html"}).Near(capPage)+"#providers", rel)
+	}
+	claimPage := paths.Claim(uuid(101), a)
+	var requires *html.Node
+	for _, dd := range htmlcheck.All(t, parsePage(t, out, claimPage), "#current dd") {
+		dt := dd.PrevSibling
+		for dt != nil && dt.Type != html.ElementNode {
+			dt = dt.PrevSibling
+		}
+		if dt != nil && htmlcheck.Text(dt) == "Requires" {
+			requires = dd
+		}
+	}
+	if requires == nil {
+		t.Fatal("User 1's page has no Requires")
+	}
+	checkMore("User 1's page", (&render.Page{Path: claimPage}).Rel(capPage)+"#providers", requires)
 }

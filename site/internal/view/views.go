@@ -176,6 +176,12 @@ type RelView struct {
 	// Targets are the relationship's targets; ProjectTargets those found by project id,
 	// each checked on its own (projectTargets).
 	Targets, ProjectTargets []*TargetView
+	// Shown are the targets a page names, the first TargetsShown; MoreTargets counts the
+	// others, which MorePath lists with the rest (the capability's providers, or the
+	// project's page), "" when Shown is all.
+	Shown       []*TargetView
+	MoreTargets int
+	MorePath    string
 	// Problems are the odd inputs (health.ProblemHTML).
 	Problems []template.HTML
 	// GapPath is the gap listing the target nobody publishes, on its page of the gaps list; ""
@@ -222,11 +228,25 @@ func (m *Model) RelView(r *network.Relationship) *RelView {
 			v.ProjectTargets = append(v.ProjectTargets, tv)
 		}
 	}
+	v.Shown = v.Targets
+	if len(v.Targets) > TargetsShown {
+		v.Shown, v.MoreTargets = v.Targets[:TargetsShown], len(v.Targets)-TargetsShown
+		if r.Capability != "" {
+			v.MorePath = v.CapPath + "#providers"
+		} else {
+			v.MorePath = paths.Project(r.Project)
+		}
+	}
 	for _, p := range r.Problems {
 		v.Problems = append(v.Problems, health.ProblemHTML(p))
 	}
 	return v
 }
+
+// TargetsShown is how many of a relationship's targets a page names: a capability many
+// claims provide keeps the line of every relationship naming it short, and the page that
+// lists them all is one link away (RelView.MorePath).
+const TargetsShown = 5
 
 // RelViews are the RelViews of rs, in order.
 func (m *Model) RelViews(rs []*network.Relationship) []*RelView {
@@ -283,13 +303,23 @@ type CapView struct {
 	References []*RelView
 	// Referrers counts the distinct claims whose current release references it.
 	Referrers int
+	// RefsPath is its references' heading, on the page of its list that shows the first
+	// (CapRefs).
+	RefsPath string
+}
+
+// CapRefs is where the references of c begin: its page lists the providers, then the
+// references, paths.PageSize entries a page, and the first reference's page holds the
+// heading with the id "references".
+func CapRefs(c *network.Capability) string {
+	return paths.PageOf(paths.Capability(c.Name), len(c.Providers)) + "#references"
 }
 
 // CapViews are the capabilities of n as their pages show them.
 func (m *Model) CapViews() []*CapView {
 	out := make([]*CapView, len(m.N.Capabilities))
 	for i, c := range m.N.Capabilities {
-		out[i] = &CapView{Capability: c, Path: paths.Capability(c.Name), References: m.RelViews(c.References)}
+		out[i] = &CapView{Capability: c, Path: paths.Capability(c.Name), References: m.RelViews(c.References), RefsPath: CapRefs(c)}
 		seen := map[*network.Claim]bool{}
 		for _, u := range c.Users {
 			if !seen[u.From] {

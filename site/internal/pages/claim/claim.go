@@ -107,7 +107,7 @@ type claimView struct {
 	// replaces, and any relationship naming its own project.
 	Referenced []*referenceView
 	// RefMoreCaps are the capabilities of the references past the first UsedByShown, whose
-	// pages list them, and RefMoreByID says that some of those name this claim's project
+	// pages list them (each Path is where its references begin, view.CapRefs), and RefMoreByID says that some of those name this claim's project
 	// id; both empty when Referenced is all.
 	RefMoreCaps []capLink
 	RefMoreByID bool
@@ -220,7 +220,7 @@ func newClaimView(b *render.Site, c *network.Claim) *claimView {
 	v := &claimView{ClaimSummary: b.Summarize(c), C: c}
 	v.setHead(b, c)
 	v.setReleases(b, c)
-	v.setUses(c)
+	v.setUses(b, c)
 	for _, e := range b.Derived.ByClaim[c.Key] {
 		s := tags.Summary(*e.Event)
 		if s == "" {
@@ -326,7 +326,7 @@ func compareToNow(releases []*releaseView, now *releaseView) {
 }
 
 // setUses fills what refers to c: its references, bounded, and the claims requiring it.
-func (v *claimView) setUses(c *network.Claim) {
+func (v *claimView) setUses(b *render.Site, c *network.Claim) {
 	for _, r := range c.ReferencedBy {
 		if r.Kind == protocol.KindRequires && !r.Self {
 			continue // counted in Used by
@@ -354,7 +354,7 @@ func (v *claimView) setUses(c *network.Claim) {
 			}
 		}
 		for _, name := range view.Keys(caps) {
-			v.RefMoreCaps = append(v.RefMoreCaps, capLink{Name: name, Path: paths.Capability(name)})
+			v.RefMoreCaps = append(v.RefMoreCaps, capLink{Name: name, Path: view.CapRefs(b.N.Capability(name))})
 		}
 		v.Referenced = v.Referenced[:UsedByShown]
 	}

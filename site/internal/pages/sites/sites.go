@@ -88,15 +88,61 @@ func Conflicts(b *render.Site) error {
 		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence.", Data: d})
 }
 
+// capsData is one page of the capabilities list: its capabilities, each with the first
+// ProvidersListed providers (Providers) and how many more its page lists (More).
+type capsData struct {
+	Caps []capRow
+}
+
+// capRow is one capability on the capabilities list.
+type capRow struct {
+	*view.CapView
+	Providers []*network.Claim
+	More      int
+}
+
+// ProvidersListed is how many of a capability's providers the capabilities list names on
+// its line; its page names every one.
+const ProvidersListed = 5
+
+// capData is one page of a capability's page: its providers, then the releases that
+// reference it, paths.PageSize entries a page (render.Cut).
+type capData struct {
+	*view.CapView
+	Providers  []*network.Claim
+	References []*view.RelView
+	// Show says whether the page prints the providers and the references sections.
+	Show [2]bool
+}
+
+// Capabilities writes the capabilities list, paged by capability, and each capability's
+// page, paged by provider and reference.
 func Capabilities(b *render.Site) error {
 	caps := b.CapViews()
-	if err := b.Page("capabilities", &render.Page{Path: "capabilities/index.html", Title: "Capabilities", Section: "capabilities",
-		Desc: "Capabilities that current releases provide or reference.", Data: struct{ Capabilities []*view.CapView }{caps}}); err != nil {
+	if err := b.PagedList("capabilities", &render.Page{Path: "capabilities/index.html", Title: "Capabilities", Section: "capabilities",
+		Desc: "Capabilities that current releases provide or reference."}, len(caps),
+		func(lo, hi int, _ *render.Pager) any {
+			d := &capsData{}
+			for _, c := range caps[lo:hi] {
+				r := capRow{CapView: c, Providers: c.Capability.Providers}
+				if len(r.Providers) > ProvidersListed {
+					r.Providers, r.More = r.Providers[:ProvidersListed], len(r.Providers)-ProvidersListed
+				}
+				d.Caps = append(d.Caps, r)
+			}
+			return d
+		}); err != nil {
 		return err
 	}
 	for _, c := range caps {
-		if err := b.Page("capability", &render.Page{Path: c.Path, Title: "Capability " + pubtext.Plain(c.Name), Section: "capabilities",
-			Desc: "One capability: which current releases provide it and which reference it.", Data: c}); err != nil {
+		provs, refs := c.Capability.Providers, c.References
+		if err := b.PagedList("capability", &render.Page{Path: c.Path, Title: "Capability " + pubtext.Plain(c.Name), Section: "capabilities",
+			Desc: "One capability: which current releases provide it and which reference it."}, len(provs)+len(refs),
+			func(lo, hi int, _ *render.Pager) any {
+				parts := render.Cut(lo, hi, len(provs), len(refs))
+				return &capData{CapView: c, Providers: provs[parts[0].A:parts[0].B], References: refs[parts[1].A:parts[1].B],
+					Show: [2]bool{parts[0].Show, parts[1].Show}}
+			}); err != nil {
 			return err
 		}
 	}
