@@ -1,8 +1,6 @@
 package loopback
 
-// Host mode: a request whose Host header names a host of the root is answered from
-// root/<host>/<path> byte for byte; Resolver and Dial bring a client's http://<host>/ URLs here.
-
+// Host mode: a request whose Host names a host of the root is answered byte for byte.
 import (
 	"context"
 	"fmt"
@@ -13,16 +11,15 @@ import (
 	"strings"
 )
 
-// Resolver resolves each host of the root (case-insensitive, a final dot ignored) to 127.0.0.1
-// and every other name to a not-found error, so a client given it (crawl/guard's
-// Options.Resolver) can reach no site but this server's. It follows SetRoot.
+// Resolver resolves each host of the root (case-insensitive, final dot ignored) to 127.0.0.1
+// and every other name to not-found, so a guard given it reaches only this server.
 func (s *Server) Resolver() HostResolver { return HostResolver{s} }
 
-// HostResolver is Server.Resolver's result; it satisfies crawl/guard's Resolver interface.
+// HostResolver is Server.Resolver's result, a crawl/guard Resolver.
 type HostResolver struct{ s *Server }
 
-// LookupNetIP returns [127.0.0.1] for a host of the root and network "ip" or "ip4"; anything
-// else is a *net.DNSError with IsNotFound set.
+// LookupNetIP returns [127.0.0.1] for a host of the root and network "ip" or "ip4", else a
+// not-found *net.DNSError.
 func (r HostResolver) LookupNetIP(_ context.Context, network, host string) ([]netip.Addr, error) {
 	h := strings.TrimSuffix(strings.ToLower(host), ".")
 	if r.s.isHost(h) && (network == "ip" || network == "ip4") {
@@ -31,8 +28,8 @@ func (r HostResolver) LookupNetIP(_ context.Context, network, host string) ([]ne
 	return nil, &net.DNSError{Err: "not a host of the loopback web root", Name: host, IsNotFound: true}
 }
 
-// Dial connects to this server for "127.0.0.1:80" (where Resolver sends the root's hosts) or its
-// own Addr, and fails for any other address; it has crawl/guard's DialFunc signature.
+// Dial connects to this server for "127.0.0.1:80" (where Resolver sends the root's hosts) or
+// its own Addr, and fails for any other address (a crawl/guard DialFunc).
 func (s *Server) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	own := s.Addr()
 	if addr != "127.0.0.1:80" && addr != own {
@@ -42,7 +39,6 @@ func (s *Server) Dial(ctx context.Context, network, addr string) (net.Conn, erro
 	return d.DialContext(ctx, network, own)
 }
 
-// isHost reports whether h (lowercase) is a host of the current root.
 func (s *Server) isHost(h string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -54,15 +50,15 @@ func (s *Server) isHost(h string) bool {
 	return false
 }
 
-// HostBytes returns what the server answers in host mode for http://<host><urlPath> without
-// rules: the file as it is. ok is false when no file answers (a 404).
+// HostBytes returns what host mode answers for http://<host><urlPath> without rules; ok is
+// false for a 404.
 func (s *Server) HostBytes(host, urlPath string) (body []byte, ok bool) {
 	body, _, ok = s.file("/"+host+path.Clean("/"+urlPath), false)
 	return body, ok
 }
 
 // route maps a request to its file path below the root ("/<host>/<path>"), the URI rules match
-// and whether bodies are rewritten: host mode when the Host header names a host of the root.
+// and whether bodies are rewritten (not in host mode).
 func (s *Server) route(req *http.Request) (urlPath, uri string, rewrite bool) {
 	h := req.Host
 	if hh, _, err := net.SplitHostPort(h); err == nil {
@@ -70,7 +66,7 @@ func (s *Server) route(req *http.Request) (urlPath, uri string, rewrite bool) {
 	}
 	h = strings.TrimSuffix(strings.ToLower(h), ".")
 	if h != "" && s.isHost(h) {
-		// Cleaned first, so no ".." climbs out of the named host into another one.
+		// Cleaned first, so no ".." climbs into another host.
 		p := path.Clean("/" + req.URL.Path)
 		if strings.HasSuffix(req.URL.Path, "/") && p != "/" {
 			p += "/"

@@ -1,17 +1,10 @@
 // Package loopback serves a web root of DreamWeave sites on 127.0.0.1 for drills, tests and the
-// demo, as shared/tools/replay.py does:
-//   - path mode: /<host>/<path> is answered from root/<host>/<path> (a directory by its
-//     index.html), with every "https://<host>/" or "http://<host>/" in a served .json or .html
-//     rewritten to this server, and an index's manifest_sha256 recomputed for the rewritten
-//     manifest where the original matched (a real mismatch stays one);
-//   - host mode: a request whose Host names a host of the root is answered byte for byte;
-//     clients reach it through Resolver and Dial, so URLs keep their real names;
-//   - an ETag (the body's SHA-256, 16 hex) and a fixed Last-Modified; a matching If-None-Match
-//     is answered 304;
-//   - every request is logged (Requests) before its answer is sent, so a test counts fetches;
-//   - Rules inject behaviour per path as replay.py's scenarios do; Options.Wrap wraps it all.
-//
-// Stdlib only, loopback only, deterministic.
+// demo, as shared/tools/replay.py does. Path mode answers /<host>/<path> from root/<host>/<path>,
+// rewriting "http(s)://<host>/" in .json and .html to this server and recomputing an index's
+// manifest_sha256 where the original matched; host mode answers by the Host header byte for
+// byte (clients use Resolver and Dial). Every answer carries an ETag and a fixed Last-Modified;
+// every request is logged before its answer; Rules inject behaviour per path. Stdlib only,
+// deterministic.
 package loopback
 
 import (
@@ -34,64 +27,49 @@ import (
 	"time"
 )
 
-// LastModified is the Last-Modified header of every served document (replay.py's value): a
-// fixed time keeps responses deterministic.
+// LastModified is every document's Last-Modified (replay.py's), fixed for determinism.
 const LastModified = "Wed, 30 Sep 2026 19:57:46 GMT"
 
 // Rule injects behaviour for requests whose path matches; the first match wins (replay.py's
 // "rules"). Tried in order: Delay (then go on), Status, Redirect, Huge; Body and LieLength
-// change the normal answer.
+// change the normal answer. Zero fields are unset.
 type Rule struct {
-	// Path is a regular expression searched (not anchored) in the request URI, query included:
-	// "/lanterns.example/dreamweave.json$". In host mode the URI is prefixed with "/<host>", so
-	// a rule matches the same string in both modes.
-	Path string
-	// Status answers this HTTP status with an empty body; 0 = unset.
-	Status int
-	// Redirect answers 302 with this Location; "{base}" expands to the server's base URL
-	// (with its final slash), "{port}" to its port.
-	Redirect string
-	// Delay waits this long before answering (the wait ends early when the client gives up).
-	Delay time.Duration
-	// Body, when non-nil, is served as is (no rewriting) instead of the file.
-	Body []byte
-	// Huge streams this many bytes of filler (spaces) as application/json with no
-	// Content-Length; 0 = unset.
+	// Path is a regular expression searched in the request URI, query included. In host mode
+	// the URI is prefixed with "/<host>", so a rule matches alike in both modes.
+	Path     string
+	Status   int    // answered with an empty body
+	Redirect string // a 302 Location; "{base}" expands to the base URL (final slash), "{port}" to the port
+	Delay    time.Duration
+	Body     []byte // served as is (no rewriting) instead of the file
+	// Huge streams this many filler bytes as application/json without Content-Length.
 	Huge int64
-	// LieLength claims Content-Length LieLength but sends the whole body, then closes the
-	// connection; 0 = unset.
+	// LieLength claims this Content-Length but sends the whole body, then closes.
 	LieLength int64
-	// Times limits the rule to the first Times matching requests; afterwards they are served
-	// normally. 0 = every request.
-	Times int
+	Times     int // the rule applies to the first Times matching requests; 0 = all
 }
 
-// Options configure a Server. The zero value serves the root as is.
+// Options configure a Server; the zero value serves the root as is.
 type Options struct {
-	// Rules inject behaviour per path; see Rule.
 	Rules []Rule
-	// Wrap, when set, wraps the server's handler (after the request log, so the log records
-	// what the wrapper answered). Use it for behaviour Rules cannot express.
+	// Wrap wraps the server's handler, inside the request log, for what Rules cannot express.
 	Wrap func(next http.Handler) http.Handler
 }
 
-// Logged is one request as the server saw it. Field names are replay.py's log keys.
+// Logged is one request as the server saw it; field names are replay.py's log keys.
 type Logged struct {
 	Method string `json:"method"`
 	Path   string `json:"path"` // request URI, query included
 	Host   string `json:"host"`
-	// Status is the answer's HTTP status: 0 while the handler has not answered yet (it is set
-	// before the status line is sent); 200 when the handler returned without answering.
+	// Status is the answer's status: 0 until it is set, just before the status line is sent.
 	Status int `json:"status"`
-	// Bytes counts the body bytes sent (or, for a HEAD, that would be sent), each write counted
-	// before it is sent, so a client never reads more than the log says was sent.
+	// Bytes counts body bytes sent (for HEAD, that would be), each counted before it is sent.
 	Bytes           int64  `json:"bytes"`
 	UserAgent       string `json:"user_agent"`
 	IfNoneMatch     string `json:"if_none_match"`
 	IfModifiedSince string `json:"if_modified_since"`
 }
 
-// Server is a running loopback server. Its methods are safe for concurrent use.
+// Server is a running loopback server, safe for concurrent use.
 type Server struct {
 	ln   net.Listener
 	srv  *http.Server
@@ -102,9 +80,8 @@ type Server struct {
 	root  fs.FS
 	hosts []string
 	rules []compiled
-	// log holds pointers so a request's recorder can fill its entry in (under mu) after it
-	// was appended; ResetRequests drops the pointers, and a recorder then updates a detached
-	// entry nobody reads.
+	// log holds pointers so a request's recorder fills its entry in later; ResetRequests
+	// detaches them.
 	log []*Logged
 }
 
@@ -114,9 +91,8 @@ type compiled struct {
 	hits int
 }
 
-// Start serves root on 127.0.0.1 at a free port. root's top-level directories are the hosts
-// (root/<host>/<path>). It fails when the root cannot be listed, a rule's Path is not a valid
-// regular expression, or no loopback port can be bound.
+// Start serves root on 127.0.0.1 at a free port, root's top-level directories being the hosts.
+// It fails when the root cannot be listed, a rule's Path does not compile, or no port binds.
 func Start(root fs.FS, opts Options) (*Server, error) {
 	s := &Server{}
 	if err := s.SetRoot(root); err != nil {
@@ -141,7 +117,7 @@ func Start(root fs.FS, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// URL is the server's base URL, "http://127.0.0.1:<port>/" (final slash included).
+// URL is the server's base URL, "http://127.0.0.1:<port>/".
 func (s *Server) URL() string { return s.base }
 
 // Addr is the address the server listens on, "127.0.0.1:<port>".
@@ -157,8 +133,8 @@ func (s *Server) Hosts() []string {
 // Close stops the server and its open connections.
 func (s *Server) Close() error { return s.srv.Close() }
 
-// SetRoot replaces the web root while the server runs (the URL stays the same), e.g. to serve
-// a site's next deployment between two refreshes. It fails when root cannot be listed.
+// SetRoot replaces the web root while the server runs (a site's next deployment between two
+// refreshes). It fails when root cannot be listed.
 func (s *Server) SetRoot(root fs.FS) error {
 	if root == nil {
 		return errors.New("loopback: nil web root")
@@ -179,8 +155,7 @@ func (s *Server) SetRoot(root fs.FS) error {
 	return nil
 }
 
-// SetRules replaces the rules (and resets their Times counters). It fails, changing nothing,
-// when a rule's Path is not a valid regular expression.
+// SetRules replaces the rules, resetting their Times counters; a bad Path changes nothing.
 func (s *Server) SetRules(rules []Rule) error {
 	cs := make([]compiled, len(rules))
 	for i, r := range rules {
@@ -196,8 +171,7 @@ func (s *Server) SetRules(rules []Rule) error {
 	return nil
 }
 
-// Requests returns a copy of the request log in arrival order. A request is logged when its
-// handler starts, its Status and Bytes set before the answer is sent.
+// Requests returns a copy of the request log in arrival order.
 func (s *Server) Requests() []Logged {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -208,15 +182,14 @@ func (s *Server) Requests() []Logged {
 	return out
 }
 
-// ResetRequests empties the request log; a request received before it is not logged after it.
+// ResetRequests empties the request log; an earlier request is not logged after it.
 func (s *Server) ResetRequests() {
 	s.mu.Lock()
 	s.log = nil
 	s.mu.Unlock()
 }
 
-// file is Bytes (rewrite) or HostBytes (not) plus the name of the file that answered (for its
-// Content-Type).
+// file is Bytes (rewrite) or HostBytes (not) plus the name of the file that answered.
 func (s *Server) file(urlPath string, rewrite bool) ([]byte, string, bool) {
 	s.mu.Lock()
 	root, hosts := s.root, s.hosts
@@ -273,7 +246,7 @@ func hexSHA(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// ETag is the ETag the server sends for a body: the first 16 hex digits of its SHA-256, quoted.
+// ETag is the ETag of a body: the first 16 hex digits of its SHA-256, quoted.
 func ETag(body []byte) string { return `"` + hexSHA(body)[:16] + `"` }
 
 func (s *Server) ruleFor(uri string) *Rule {
@@ -294,8 +267,7 @@ func (s *Server) ruleFor(uri string) *Rule {
 	return nil
 }
 
-// recorder captures the status and body size for the request log, writing them into the
-// request's entry (under the server's lock) before the bytes they describe go out.
+// recorder records status and body size in the request's entry before the bytes go out.
 type recorder struct {
 	http.ResponseWriter
 	s     *Server
@@ -303,7 +275,6 @@ type recorder struct {
 	fixed bool // the size was set by the handler (HEAD, hijacked); writes do not count
 }
 
-// started sets the entry's status the first time the response starts.
 func (r *recorder) started(code int) {
 	r.s.mu.Lock()
 	if r.entry.Status == 0 {
@@ -312,8 +283,8 @@ func (r *recorder) started(code int) {
 	r.s.mu.Unlock()
 }
 
-// set records a status and size decided by the handler itself (a HEAD's would-be size, a
-// hijacked connection's answer); later writes are not counted.
+// set records a status and size the handler decided (HEAD, a hijacked connection); later
+// writes are not counted.
 func (r *recorder) set(status int, bytes int64) {
 	r.s.mu.Lock()
 	if status != 0 {
@@ -358,15 +329,14 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 type recKey struct{}
 
-// recorderOf finds the request's log entry recorder, so a handler that bypasses the
-// ResponseWriter (HEAD, a hijacked connection) can still log what it sent.
+// recorderOf finds the request's recorder, for a handler that bypasses the ResponseWriter.
 func recorderOf(req *http.Request) *recorder {
 	rec, _ := req.Context().Value(recKey{}).(*recorder)
 	return rec
 }
 
 // logging logs every request before the handler runs, so a test reading the log after its
-// client returned sees every request, and ResetRequests leaves no late entry.
+// client returned sees it, and ResetRequests leaves no late entry.
 func (s *Server) logging(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		entry := &Logged{
@@ -424,7 +394,7 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	var body []byte
-	name := urlPath // a rule's body is typed by the request path, as replay.py does
+	name := urlPath // a rule's body is typed by the request path, as in replay.py
 	if rule != nil && rule.Body != nil {
 		body = rule.Body
 	} else {
@@ -462,7 +432,7 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	_, _ = w.Write(body)
 }
 
-// sleep waits d or until ctx ends; it reports whether the full wait passed.
+// sleep waits d or until ctx ends, reporting whether the full wait passed.
 func sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -474,10 +444,10 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// huge streams n bytes of filler without a Content-Length, the connection closing at the end.
+// huge streams n filler bytes without Content-Length, closing the connection at the end.
 func huge(w http.ResponseWriter, n int64) {
 	w.Header().Set("Content-Type", "application/json")
-	// "identity" makes net/http send a body delimited by closing the connection, not chunks.
+	// "identity": a body delimited by closing the connection, not chunks.
 	w.Header().Set("Transfer-Encoding", "identity")
 	w.Header().Set("Connection", "close")
 	w.WriteHeader(http.StatusOK)
@@ -491,8 +461,8 @@ func huge(w http.ResponseWriter, n int64) {
 	}
 }
 
-// lie sends the whole body under a Content-Length of n, bypassing net/http (which would
-// truncate or fail the body), then closes the connection.
+// lie sends the whole body under a Content-Length of n over the hijacked connection (net/http
+// would truncate it), then closes.
 func lie(w http.ResponseWriter, req *http.Request, n int64, body []byte) {
 	conn, bw, err := http.NewResponseController(w).Hijack()
 	if err != nil {

@@ -1,9 +1,6 @@
 package loopback
 
-// Path mode (replay.py's): /<host>/<path> answered from root/<host>/<path>, each host's
-// https:// and http:// URLs in .json and .html bodies rewritten to this server, and a site
-// index's digests recomputed for the manifests rewriting changed.
-
+// Path mode (replay.py's): /<host>/<path> answered from root/<host>/<path>, rewritten.
 import (
 	"bytes"
 	"encoding/json"
@@ -11,12 +8,10 @@ import (
 	"strings"
 )
 
-// schemes are the URL schemes path mode rewrites.
 var schemes = []string{"https://", "http://"}
 
-// Rewrite maps a real URL "https://<host>/<path>" (or http://) to this server's path-mode
-// "http://127.0.0.1:<port>/<host>/<path>" when <host> is in the root; any other string is
-// returned unchanged.
+// Rewrite maps "https://<host>/<path>" (or http://) to this server's path-mode URL when <host>
+// is in the root; any other string is returned unchanged.
 func (s *Server) Rewrite(u string) string {
 	for _, h := range s.Hosts() {
 		for _, sch := range schemes {
@@ -31,15 +26,12 @@ func (s *Server) Rewrite(u string) string {
 	return u
 }
 
-// RewriteText rewrites b's "https://<host>/" and "http://<host>/" URLs to this server's path
-// mode, as served bodies are (for a sources.toml of real URLs). b is not modified.
+// RewriteText rewrites b's host URLs as served bodies are (b is not modified).
 func (s *Server) RewriteText(b []byte) []byte {
 	return s.rewrite(s.Hosts(), bytes.Clone(b))
 }
 
-// Bytes returns what the server answers in path mode for a URL path ("/<host>/<path>")
-// without rules: the file, rewritten and digest-fixed when it is .json or .html. ok is false
-// when no file answers (a 404).
+// Bytes returns what path mode answers for "/<host>/<path>" without rules; ok is false for a 404.
 func (s *Server) Bytes(urlPath string) (body []byte, ok bool) {
 	body, _, ok = s.file(urlPath, true)
 	return body, ok
@@ -54,8 +46,8 @@ func (s *Server) rewrite(hosts []string, data []byte) []byte {
 	return data
 }
 
-// fixIndexDigests recomputes manifest_sha256 for manifests whose bytes changed by rewriting,
-// only where the original manifest matched the original advertised digest.
+// fixIndexDigests recomputes manifest_sha256 for manifests rewriting changed, only where the
+// original matched.
 func (s *Server) fixIndexDigests(root fs.FS, hosts []string, raw, data []byte) []byte {
 	var doc struct {
 		Document string            `json:"document"`

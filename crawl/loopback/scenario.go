@@ -12,8 +12,7 @@ import (
 )
 
 // ParseScenario reads a replay.py scenario, {"rules": [{"path": REGEX, ...}]}, into Rules
-// ("status", "redirect", "delay" seconds, "body", "huge", "lie_length", "times"). Unknown keys,
-// a bad "path", bad counts and trailing data are errors naming the rule and key.
+// ("delay" in seconds). Unknown keys, bad values and trailing data are errors naming rule and key.
 func ParseScenario(b []byte) ([]Rule, error) {
 	var doc struct {
 		Rules []map[string]json.RawMessage `json:"rules"`
@@ -39,7 +38,7 @@ func ParseScenario(b []byte) ([]Rule, error) {
 		for k := range m {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys) // the first bad key reported is the same every run
+		sort.Strings(keys) // the same first bad key every run
 		for _, k := range keys {
 			v := m[k]
 			var err error
