@@ -43,42 +43,29 @@ func TestClaimTextAgrees(t *testing.T) {
 		FirstObserved: statetest.Time, LastAttempt: statetest.Time})
 	_, out := build(t, state, Options{})
 
-	emptyText := page(t, out, paths.Claim(empty, site))
-	if !strings.Contains(emptyText, "The manifest lists no releases.") {
-		t.Errorf("the claim whose manifest lists no releases does not say so: %q", emptyText)
+	emptyDoc := parsePage(t, out, paths.Claim(empty, site))
+	if got := htmlcheck.Texts(t, emptyDoc, "p#current, #releases > p"); !slices.Equal(got, []string{"The manifest lists no releases.", "The manifest lists no releases."}) {
+		t.Errorf("the claim whose manifest lists no releases says %q, want that and nothing more", got)
 	}
-	for _, w := range []string{"passed every check", "no channel has"} {
-		if strings.Contains(emptyText, w) {
-			t.Errorf("the current claim with no releases says %q", w)
-		}
-	}
+	htmlcheck.Lacks(t, emptyDoc, "main", "passed every check", "no channel has")
 
-	neverText := page(t, out, paths.Claim(never, site))
-	for _, p := range []string{paths.Claim(never, site), "health/index.html", "projects/index.html"} {
-		text := page(t, out, p)
-		for _, w := range []string{"last good manifest is kept", "last good data kept"} {
-			if strings.Contains(text, w) {
-				t.Errorf("%s says %q of a claim that never held a manifest", p, w)
-			}
+	for _, c := range []struct{ page, sel string }{
+		{paths.Claim(never, site), "main"}, {"health/index.html", "main ul.list li li"}, {"projects/index.html", "main ul.list > li"},
+	} {
+		htmlcheck.Lacks(t, parsePage(t, out, c.page), c.sel, "last good manifest is kept", "last good data kept")
+	}
+	htmlcheck.Want(t, parsePage(t, out, paths.Claim(never, site)), "#staleness p", "no earlier manifest from this site passed every check, so nothing is kept")
+	list := parsePage(t, out, "projects/index.html")
+	var line *html.Node
+	for _, li := range htmlcheck.All(t, list, "main ul.list > li") {
+		if htmlcheck.Text(htmlcheck.One(t, li, "a bdi")) == "Half Deployed" {
+			line = li
 		}
 	}
-	if !strings.Contains(neverText, "no earlier manifest from this site passed every check, so nothing is kept") {
-		t.Errorf("the never-accepted claim's page does not say nothing is kept: %q", neverText)
-	}
-	list := page(t, out, "projects/index.html")
-	i := strings.Index(list, "Half Deployed")
-	if i < 0 {
+	if line == nil {
 		t.Fatal("the project list does not name the claim out of the catalog")
 	}
-	line := list[i:]
-	if j := strings.Index(line, "\n"); j >= 0 {
-		line = line[:j]
-	}
-	for _, w := range []string{"no manifest from this site has passed every check yet", "Inconsistent deployment", "hashes to"} {
-		if !strings.Contains(line, w) {
-			t.Errorf("the project list's line for the claim does not say %q: %q", w, line)
-		}
-	}
+	htmlcheck.Want(t, line, "li", "no manifest from this site has passed every check yet", "Inconsistent deployment", "hashes to")
 }
 
 // catalogState is a small catalog for the player-facing pages: five claims on two sites, with
@@ -180,7 +167,7 @@ func TestProjectFeed(t *testing.T) {
 	if feed.XMLName.Space != "http://www.w3.org/2005/Atom" || feed.XMLName.Local != "feed" {
 		t.Fatalf("the project feed's root is %v, not an Atom feed", feed.XMLName)
 	}
-	if len(feed.Entries) != 2 || !strings.Contains(feed.Entries[0].Title, "Amber Lamps") || !strings.Contains(feed.Entries[1].Title, "first observed") {
+	if len(feed.Entries) != 2 || !strings.HasPrefix(feed.Entries[0].Title, "Amber Lamps: ") || feed.Entries[1].Title != "Amber Lamps: first observed" {
 		t.Errorf("the feed of Amber Lamps holds %+v, want its change, then its first observation", feed.Entries)
 	}
 	if feed.Updated != "2026-09-20T00:00:00Z" {
@@ -199,7 +186,7 @@ func TestProjectFeed(t *testing.T) {
 			t.Errorf("entry %s: links %v, updated %q, title %q; want its page as the alternate", e.ID, e.Links, e.Updated, e.Title)
 		}
 		want := "Tags: observed."
-		if strings.Contains(e.Title, "summary changed") {
+		if strings.HasSuffix(e.Title, ": summary changed") {
 			want = "Tags: metadata."
 		}
 		if sum := e.Summary; e.Author != "Site A" || sum.Text != want || sum.Type != "" {
@@ -364,32 +351,21 @@ func TestNavigationAndNetworkPage(t *testing.T) {
 // crawl's first observations as one line, and other events one by one.
 func TestHomeGroupsFirstObservations(t *testing.T) {
 	out, _ := catalogState(t)
-	text := page(t, out, "index.html")
-	i := strings.Index(text, "What changed lately")
-	if i < 0 {
-		t.Fatal("no What changed lately")
+	doc := parsePage(t, out, "index.html")
+	lines := htmlcheck.Texts(t, doc, "section#lately ul.list > li")
+	if n := strings.Count(strings.Join(lines, "\n"), "listed for the first time"); n != 1 {
+		t.Errorf("the first observations take %d lines, want 1: %q", n, lines)
 	}
-	lately := text[i:]
-	if n := strings.Count(lately, "listed for the first time"); n != 1 {
-		t.Errorf("the first observations take %d lines, want 1: %q", n, lately)
-	}
-	for _, w := range []string{"4 projects listed for the first time", "Amber Lamps (Site A)", "Dusk Bells (Site B)", "Amber Lamps (Site A): summary"} {
-		if !strings.Contains(lately, w) {
-			t.Errorf("What changed lately does not say %q: %q", w, lately)
-		}
-	}
+	htmlcheck.Want(t, doc, "section#lately ul.list > li", "4 projects listed for the first time", "Amber Lamps (Site A)", "Dusk Bells (Site B)", "Amber Lamps (Site A): summary")
 }
 
 // TestJoinPage: the join page tells how to publish, validate, inspect and ask, and what
 // review does not mean; every page's frame links it from the home page.
 func TestJoinPage(t *testing.T) {
 	out, _ := catalogState(t)
-	text := page(t, out, paths.Join)
-	for _, w := range []string{"ashyams validate dreamweave.json", "ashyams inspect", "ashyams add", "Review does not test your mods", "network/sources.toml", "not an endorsement"} {
-		if !strings.Contains(text, w) {
-			t.Errorf("the join page does not say %q", w)
-		}
-	}
+	join := parsePage(t, out, paths.Join)
+	htmlcheck.Want(t, join, "main code, main pre", "ashyams validate dreamweave.json", "ashyams inspect", "ashyams add", "network/sources.toml")
+	htmlcheck.Want(t, join, "main p, main li", "Review does not test your mods", "not an endorsement")
 	if htmlcheck.Count(t, parsePage(t, out, "index.html"), `a[href="join/index.html"]`) == 0 {
 		t.Error("the home page does not link the join page")
 	}
@@ -430,9 +406,7 @@ func TestClaimReleaseOrder(t *testing.T) {
 		t.Errorf("the releases are in the order %s, want the current 1.0.1, the beta head 1.0.3, then the rest in manifest order", got)
 	}
 	for v, w := range map[string]string{"1.0.2": "corrupts saves", "1.0.0": "old format", "1.0.1": "current"} {
-		if s := htmlcheck.Text(htmlcheck.One(t, doc, `li[id="release-`+v+`"]`)); !strings.Contains(s, w) {
-			t.Errorf("release %s's line %q does not say %q", v, s, w)
-		}
+		htmlcheck.Want(t, doc, `li[id="release-`+v+`"]`, w)
 	}
 	for _, v := range []string{"1.0.2", "1.0.0"} {
 		htmlcheck.One(t, doc, `li[id="release-`+v+`"] > span.badge.bad[data-pub]`)

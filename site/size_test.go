@@ -69,20 +69,18 @@ func TestClaimPageSaysEachReleaseOnce(t *testing.T) {
 	if n := count(`section#releases > p`, "all are on its channel"); n != 1 {
 		t.Errorf("the releases list does not say once that every release is on the current release's channel")
 	}
-	mid := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.1"]`)
-	if s := htmlcheck.Text(mid); !strings.Contains(s, "2026-09-01") || strings.Contains(s, "stable") || !strings.Contains(s, "12.1 KiB") {
-		t.Errorf("release 1.0.1's line %q does not give its date and size, or repeats the shared channel", s)
-	}
-	if s := htmlcheck.Text(htmlcheck.One(t, mid, "details")); !strings.Contains(s, sha([]byte(uuid(1)+"1.0.1"))) || !strings.Contains(s, "Release 1.0.1 with") {
-		t.Errorf("release 1.0.1's folded part %q lacks its SHA-256 or its notes", s)
-	}
-	htmlcheck.One(t, mid, `a[href="https://example.org/dl/1.0.1.zip"]`)
-	if s := htmlcheck.Text(mid); strings.Contains(s, "repository") || strings.Contains(s, "Components") || !strings.Contains(s, "Source tag 1.0.1") {
-		t.Errorf("release 1.0.1 repeats the current release's repository or components, or lacks its tag: %q", s)
-	}
+	// Release 1.0.1's line gives its date, size and tag, its folded part its SHA-256 and
+	// notes; it repeats neither the shared channel nor the current release's repository or
+	// components.
+	const mid = `ul.releases > li[id="release-1.0.1"]`
+	htmlcheck.One(t, doc, mid)
+	htmlcheck.Want(t, doc, mid, "2026-09-01", "12.1 KiB", "Source tag 1.0.1")
+	htmlcheck.Lacks(t, doc, mid, "stable", "repository", "Components")
+	htmlcheck.Want(t, doc, mid+" details", sha([]byte(uuid(1)+"1.0.1")), "Release 1.0.1 with")
+	htmlcheck.One(t, doc, mid+` a[href="https://example.org/dl/1.0.1.zip"]`)
 	oldest := htmlcheck.One(t, doc, `ul.releases > li[id="release-1.0.0"]`)
 	htmlcheck.One(t, oldest, `a[href="https://old.example/src"]`)
-	if got := htmlcheck.Texts(t, oldest, "dl dd code"); !strings.Contains(strings.Join(got, " "), "extra") {
+	if got := htmlcheck.Texts(t, oldest, "dl dd code"); !slices.Contains(got, "extra") {
 		t.Errorf("release 1.0.0's own components are not shown: %q", got)
 	}
 }
@@ -104,24 +102,16 @@ func TestClaimPageSaysSharedFactsOnce(t *testing.T) {
 	_, out := build(t, state, Options{})
 
 	doc := parsePage(t, out, paths.Claim(uuid(1), site))
-	intro := htmlcheck.Text(htmlcheck.One(t, doc, `section#releases > p`))
-	if !strings.Contains(intro, "Every other release runs on OpenMW >=0.49") {
-		t.Errorf("the releases list does not give the older releases' shared runtimes once: %q", intro)
-	}
+	htmlcheck.One(t, doc, `section#releases > p`)
+	htmlcheck.Want(t, doc, `section#releases > p`, "Every other release runs on OpenMW >=0.49")
 	for _, v := range []string{"1.0.1", "1.0.0"} {
-		if s := htmlcheck.Text(htmlcheck.One(t, doc, `li[id="release-`+v+`"]`)); strings.Contains(s, "Runs on") {
-			t.Errorf("release %s repeats the shared runtimes: %q", v, s)
-		}
+		htmlcheck.Lacks(t, doc, `li[id="release-`+v+`"]`, "Runs on")
 	}
 
 	doc = parsePage(t, out, paths.Claim(uuid(2), site))
-	if intro := htmlcheck.Text(htmlcheck.One(t, doc, `section#releases > p`)); strings.Contains(intro, "runs on") {
-		t.Errorf("the releases list gives shared runtimes the older releases do not share: %q", intro)
-	}
+	htmlcheck.Lacks(t, doc, `section#releases > p`, "runs on")
 	for v, want := range map[string]string{"1.0.1": "Runs on OpenMW >=0.49", "1.0.0": "Runs on OpenMW >=0.48"} {
-		if s := htmlcheck.Text(htmlcheck.One(t, doc, `li[id="release-`+v+`"]`)); !strings.Contains(s, want) {
-			t.Errorf("release %s's line %q does not say %q", v, s, want)
-		}
+		htmlcheck.Want(t, doc, `li[id="release-`+v+`"]`, want)
 	}
 }
 
@@ -140,11 +130,7 @@ func TestBrowseListLinksEachClaimInALine(t *testing.T) {
 	if h := htmlcheck.Attr(a, "href"); h != "../../"+paths.Claim(uuid(1), site) {
 		t.Errorf("the line links %q, want the claim page", h)
 	}
-	for _, w := range []string{"Lantern", "1.0.1", "from Site A", "A project called Lantern."} {
-		if !strings.Contains(htmlcheck.Text(li), w) {
-			t.Errorf("the line %q does not say %q", htmlcheck.Text(li), w)
-		}
-	}
+	htmlcheck.Want(t, li, "li", "Lantern", "1.0.1", "from Site A", "A project called Lantern.")
 	if n := htmlcheck.Count(t, doc, "li.entry, img, [data-key]"); n != 0 {
 		t.Errorf("the browse list prints %d parts of the project list's entry", n)
 	}
@@ -175,9 +161,8 @@ func TestBrowseListOfTheWholeCatalog(t *testing.T) {
 	if n := htmlcheck.Count(t, doc, `main a[href="../../projects/index.html"]`); n < 2 { // the breadcrumb and the sentence
 		t.Errorf("the list of every claim links the project list %d times, want it in its sentence too", n)
 	}
-	if want := fmt.Sprintf("%d projects.", len(res.Network.Listed)); !strings.Contains(htmlcheck.Text(htmlcheck.One(t, doc, "main p.lede")), want) {
-		t.Errorf("the list's lede does not count %q", want)
-	}
+	htmlcheck.One(t, doc, "main p.lede")
+	htmlcheck.Want(t, doc, "main p.lede", fmt.Sprintf("%d projects.", len(res.Network.Listed)))
 	if _, err := os.Stat(filepath.Join(out, "browse/tag-lua/page/2/index.html")); err == nil {
 		t.Error("the list of every claim has a second page")
 	}
@@ -200,9 +185,7 @@ func TestTagOfEveryUpdate(t *testing.T) {
 	if n := htmlcheck.Count(t, doc, `main > p > a[href="../index.html"]`); n != 2 { // the breadcrumb and the sentence
 		t.Errorf("the tag's page links the updates list %d times, want in its breadcrumb and its sentence", n)
 	}
-	if want := fmt.Sprintf("list all %d, in the same order", len(res.Network.Events)); !strings.Contains(htmlcheck.Text(htmlcheck.One(t, doc, "main")), want) {
-		t.Errorf("the tag's page does not say %q", want)
-	}
+	htmlcheck.Want(t, doc, "main > p", fmt.Sprintf("list all %d, in the same order", len(res.Network.Events)))
 	if _, err := os.Stat(filepath.Join(out, "updates/observed/page/2/index.html")); err == nil {
 		t.Error("the tag every update carries has a second page")
 	}
@@ -263,9 +246,9 @@ func TestEventPageInALine(t *testing.T) {
 	if got := htmlcheck.Text(htmlcheck.One(t, doc, "main h1")); got != "Lantern (Site A): "+view.ListedPhrase {
 		t.Errorf("the heading is %q, want the claim and %q", got, view.ListedPhrase)
 	}
-	if got := htmlcheck.Text(line); !strings.HasPrefix(got, "Seen ") || !strings.Contains(got, " in Lantern from Site A") || strings.Contains(got, "observed") {
-		t.Errorf("the line %q does not say when it was seen and the claim in a player's words", got)
-	}
+	// The line says when it was seen and the claim, in a player's words.
+	htmlcheck.Want(t, line, "*", " in Lantern from Site A")
+	htmlcheck.Lacks(t, line, "*", "observed")
 	if n := htmlcheck.Count(t, line, `a[href="../../`+paths.Claim(uuid(1), site)+`"]`); n != 1 {
 		t.Errorf("the line links the claim page %d times, want once", n)
 	}
