@@ -1,15 +1,12 @@
-// Package assets holds the site's stylesheet, its small script and its icon, embedded in the
-// binary so a build needs nothing but the state (SPEC section 5). No external fonts, scripts
-// or trackers: every file here is served from the built site itself.
+// Package assets holds the site's stylesheet, scripts and icon, embedded so a build needs
+// nothing but the state (SPEC section 5); nothing is loaded from elsewhere.
 package assets
 
 import "embed"
 
-// FS holds site.css, site.js and find.js (the project list's page and its search engine),
-// icon.svg, version.js (the versions every script compares), and the setup check's
-// openmwcfg.js, setupcheck.js (its engine) and setup.js (its page), and the planner's plan.js
-// (its engine) and planpage.js (its page), and shards.js, which loads the data parts of both
-// pages.
+// FS holds the stylesheet, icon and scripts: site.js; find.js (project list); version.js;
+// the setup check's openmwcfg.js, setupcheck.js and setup.js; the planner's plan.js and
+// planpage.js; shards.js, loading both pages' data parts.
 //
 //go:embed site.css site.js find.js icon.svg version.js openmwcfg.js shards.js setupcheck.js setup.js plan.js planpage.js
 var FS embed.FS

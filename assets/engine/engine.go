@@ -1,11 +1,9 @@
-// Package engine runs the plan page's own scripts (assets/version.js, openmwcfg.js,
-// shards.js, plan.js) in a pure-Go JavaScript runtime (goja), so a Go program plans exactly
-// as the page does and writes every line through the page's one line writer: there is no
-// second copy of the rules. An Engine holds the claims of the data parts added to it.
-//
-// Every call is bounded: a call that runs longer than Options.Timeout is interrupted and
-// fails with ErrTimeout, and the Engine then refuses every later call (its data may be half
-// added). An Engine is safe for use by several goroutines; calls run one at a time.
+// Package engine runs the plan page's own scripts (version.js, openmwcfg.js, shards.js,
+// plan.js) in goja, so a Go program plans exactly as the page does and writes every line
+// through the page's one line writer: no second copy of the rules. An Engine holds the claims
+// of the data parts added to it; it is safe for concurrent use, calls running one at a time.
+// A call over Options.Timeout fails with ErrTimeout, and every later call too (its data may be
+// half added).
 package engine
 
 import (
@@ -26,11 +24,8 @@ var ErrTimeout = errors.New("the plan engine ran out of time")
 
 // Options configures an Engine.
 type Options struct {
-	// Shards is the length of the project id prefixes that name the data parts (the plan
-	// page's shards.claims; PageShards reads it from the page).
-	Shards int
-	// Timeout bounds each call; 0 means 10 seconds.
-	Timeout time.Duration
+	Shards  int           // the data parts' id prefix length (the page's shards.claims; PageShards)
+	Timeout time.Duration // bounds each call; 0 means 10 seconds
 }
 
 // Engine is the plan page's engine loaded in a JavaScript runtime.
@@ -99,8 +94,7 @@ func New(opts Options) (*Engine, error) {
 	return e, nil
 }
 
-// call runs the host function fn on args, interrupted at the timeout, and returns its
-// result as a string ("" for undefined).
+// call runs the host function fn on args, interrupted at the timeout; undefined is "".
 func (e *Engine) call(fn string, args ...any) (string, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -155,33 +149,27 @@ func (e *Engine) callJSON(out any, fn string, args ...any) error {
 
 // Request is a plan link's request (plan.js parseFragment).
 type Request struct {
-	// Add holds the project ids ("<project-id>") and claims ("<project-id>@<site-id>") the
-	// player added.
-	Add []string `json:"add"`
-	// OpenMW and Lua are the player's OpenMW version and Lua API revision ("" when not given).
-	OpenMW string `json:"openmw"`
-	Lua    string `json:"lua"`
-	// Root is the player's mods folder, absolute ("" plans under a placeholder).
-	Root string `json:"root"`
-	// Base says the player has the base game (a link's default): its files order the plan
-	// and are not written again; without it, a need for them is a finding.
+	// Add holds project ids ("<project-id>") and claims ("<project-id>@<site-id>").
+	Add    []string `json:"add"`
+	OpenMW string   `json:"openmw"` // the player's OpenMW version ("" when not given)
+	Lua    string   `json:"lua"`    // the player's Lua API revision
+	Root   string   `json:"root"`   // the mods folder, absolute ("" plans under a placeholder)
+	// Base says the player has the base game (the default): its files order the plan and are
+	// not written again; without it, a need for them is a finding.
 	Base bool `json:"base"`
-	// Platform is the player's platform, os-arch[-variant] ("linux-x86_64"): only its builds
-	// of a tool are planned ("" plans every platform's).
+	// Platform is os-arch[-variant] ("linux-x86_64"): only its builds of a tool are planned
+	// ("" plans every platform's).
 	Platform string `json:"platform"`
 	// On and Off are component changes, "<project-id>:<component-id>" each.
 	On  []string `json:"on"`
 	Off []string `json:"off"`
-	// Set holds the player's choices of a setting two releases ask different values:
-	// "<project-id>[<category>]<key>", that project's value.
-	Set []string `json:"set"`
-	// Refused is what the link asked that was refused (over a bound, not decodable, unknown).
-	Refused []Refusal `json:"refused"`
+	// Set holds choices of a setting releases disagree on: "<project-id>[<category>]<key>".
+	Set     []string  `json:"set"`
+	Refused []Refusal `json:"refused"` // what the link asked that was refused
 }
 
-// Refusal is a value the writer (or the link's reader) would not write: the field as the
-// protocol names it ("root" for the mods folder), the value (as a page shows it, for a
-// link's), and why.
+// Refusal is a value the writer or link reader would not write: the protocol's field name
+// ("root" for the mods folder), the value as shown, and why.
 type Refusal struct {
 	Field  string `json:"field"`
 	Value  string `json:"value"`
@@ -192,9 +180,8 @@ func (r *Refusal) Error() string {
 	return fmt.Sprintf("the %s %q %s", r.Field, r.Value, r.Reason)
 }
 
-// ParseFragment reads a plan link's fragment ("#add=...", the part of the plan page's
-// address after "#", with or without the "#"). What it cannot read is in Request.Refused,
-// never an error; an error is the engine's own (ErrTimeout).
+// ParseFragment reads a plan link's fragment (with or without "#"). What it cannot read is in
+// Request.Refused; an error is the engine's own (ErrTimeout).
 func (e *Engine) ParseFragment(fragment string) (Request, error) {
 	var r Request
 	err := e.callJSON(&r, "parse", fragment)
@@ -223,9 +210,8 @@ func (r Request) normal() Request {
 	return r
 }
 
-// Parts lists the data parts (names such as "c4d", each the file plan/data/<name>.js) the
-// plan of r reads and the engine does not hold yet. Add them and ask again until the list is
-// empty: each round may name the parts of the claims the last round's claims require.
+// Parts lists the data parts (file plan/data/<name>.js) the plan of r reads and the engine
+// lacks. Add them and ask again until none: each round may name parts the last one requires.
 func (e *Engine) Parts(r Request) ([]string, error) {
 	b, err := json.Marshal(r.normal())
 	if err != nil {
@@ -236,9 +222,8 @@ func (e *Engine) Parts(r Request) ([]string, error) {
 	return names, err
 }
 
-// AddPart adds the claims of the data part name, given as the bytes of its file as the site
-// publishes it (plan/data/<name>.js). A part added before is not added again. It fails when
-// the file is not a data part of that name (ParsePart).
+// AddPart adds the claims of data part name from its published file (plan/data/<name>.js),
+// once. It fails when the file is not that part (ParsePart).
 func (e *Engine) AddPart(name string, file []byte) error {
 	got, text, err := ParsePart(file)
 	if err != nil {
@@ -251,10 +236,9 @@ func (e *Engine) AddPart(name string, file []byte) error {
 	return err
 }
 
-// Listed returns, in order, the indexes of lines (openmw.cfg lines as the writer writes them)
-// that name a content file, groundcover file or fallback archive the openmw.cfg text already
-// lists, names compared as OpenMW compares them (openmwcfg.js parse and fold): OpenMW aborts
-// on a content file listed twice.
+// Listed returns the indexes of lines (as the writer writes them) naming a content file,
+// groundcover file or fallback archive the openmw.cfg text already lists, compared as OpenMW
+// does: OpenMW aborts on a content file listed twice.
 func (e *Engine) Listed(text string, lines []string) ([]int, error) {
 	b, err := json.Marshal(lines)
 	if err != nil {

@@ -13,10 +13,9 @@ import (
 	"golang.org/x/net/html"
 )
 
-// ParsePart reads a data part's file as the site writes it (site/shards.go shardScript):
-// AshyamsData('<name>','<JSON text>'); and a line end, each argument a single-quoted
-// script string whose only escapes are \\, \' and \uXXXX. It returns the name and the JSON
-// text. Nothing in the file is run: anything else is an error naming what is wrong.
+// ParsePart reads a data part's file as site/shards.go writes it, AshyamsData('<name>','<JSON
+// text>'); and a line end, each argument single-quoted with only \\, \' and \uXXXX escapes,
+// and returns name and text. Nothing is run; anything else is an error saying what is wrong.
 func ParsePart(b []byte) (name, text string, err error) {
 	rest, ok := bytes.CutPrefix(b, []byte("AshyamsData("))
 	if !ok {
@@ -40,8 +39,7 @@ func ParsePart(b []byte) (name, text string, err error) {
 	return name, text, nil
 }
 
-// scriptString reads the single-quoted script string at the start of b and returns its
-// value and what follows it.
+// scriptString reads the single-quoted string at the start of b: its value and what follows.
 func scriptString(b []byte) (string, []byte, error) {
 	if len(b) == 0 || b[0] != '\'' {
 		return "", nil, errors.New("no string")
@@ -78,8 +76,7 @@ func scriptString(b []byte) (string, []byte, error) {
 	return "", nil, errors.New("no end")
 }
 
-// PageShards reads the plan page (plan/index.html as the site publishes it) for the
-// length of the project id prefixes that name its data parts (Options.Shards).
+// PageShards reads the published plan page for its data parts' id prefix length (Options.Shards).
 func PageShards(page []byte) (int, error) {
 	z := html.NewTokenizer(bytes.NewReader(page))
 	for {

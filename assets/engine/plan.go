@@ -7,23 +7,17 @@ import (
 
 // Plan is the plan of a request (plan.js compute, whose comment gives every field).
 type Plan struct {
-	// Root is the mods folder the lines are under, in the player's OS form.
-	Root string `json:"root"`
-	// Claims are the planned claims in load order, as an installer reads them.
-	Claims []Claim `json:"install"`
-	// Findings and Asks are the plan page's: what the plan found, and what the player
-	// chooses before it can be complete.
+	Root     string    `json:"root"`    // the mods folder, in the player's OS form
+	Claims   []Claim   `json:"install"` // the planned claims in load order
 	Findings []Finding `json:"findings"`
-	Asks     []Ask     `json:"asks"`
-	// CFG holds the plan's openmw.cfg lines; Base the base game's, for a file that lacks
-	// them (never to be added to one that lists them); Settings the settings.cfg lines;
-	// Sums the SHA256SUMS lines.
+	Asks     []Ask     `json:"asks"` // what the player chooses before the plan is complete
+	// CFG holds the openmw.cfg lines; Base the base game's, for a file lacking them;
+	// Settings the settings.cfg lines; Sums the SHA256SUMS lines.
 	CFG      []Line `json:"cfg"`
 	Base     []Line `json:"base"`
 	Settings []Line `json:"settings"`
 	Sums     []Line `json:"sums"`
-	// Text is each of those as the plan page shows it, each claim's lines after a comment
-	// naming it: CFG, Base, Settings, Sums.
+	// Text is each of those as the plan page shows it, each claim's lines after a comment.
 	Text struct {
 		CFG      string `json:"cfg"`
 		Base     string `json:"base"`
@@ -32,9 +26,9 @@ type Plan struct {
 	} `json:"text"`
 }
 
-// Line is one written line: its text (no line end), the claim that declared it ("" for the
-// base game's and a settings category), whether it is the base game's, and whether no
-// manifest orders it after the content= line before it.
+// Line is one written line: text (no line end), the declaring claim ("" for the base game's
+// and a category), whether it is the base game's, and whether no manifest orders it after the
+// content= line before it.
 type Line struct {
 	Text       string `json:"text"`
 	Key        string `json:"key"`
@@ -44,36 +38,30 @@ type Line struct {
 
 // Claim is one planned claim as the installer reads it.
 type Claim struct {
-	// Key is "<project-id>/<site-id>".
-	Key     string `json:"key"`
+	Key     string `json:"key"` // "<project-id>/<site-id>"
 	Project string `json:"project"`
 	Site    string `json:"site"`
 	Name    string `json:"name"`
 	Version string `json:"version"`
-	// Folder is the claim's folder under the mods folder; Path is the mods folder and it, as
-	// the plan page shows it.
+	// Folder is the claim's folder under the mods folder; Path the two joined, as shown.
 	Folder string `json:"folder"`
 	Path   string `json:"path"`
-	// Installs: the release says how OpenMW loads it (its openmw extension). Valid: its
-	// component selection is valid. Refused: the values of it the writer refused. A claim
-	// that does not install, is not valid or has a refusal has no Components and no Lines.
+	// Installs: the release has an openmw extension. Valid: its component selection is valid.
+	// Refused: values the writer refused. Without all three it has no Components nor Lines.
 	Installs bool `json:"installs"`
 	// Requires are the keys of the planned claims it requires; Critical the release's
-	// critical_extensions, when the data parts carry them.
-	Requires []string  `json:"requires"`
-	Critical []string  `json:"critical_extensions"`
-	Valid    bool      `json:"valid"`
-	Refused  []Refusal `json:"refused"`
-	// Components are the selected components, in the release's order.
-	Components []Component `json:"components"`
-	// Artifacts are the release's artifacts whose SHA256SUMS line the writer took.
-	Artifacts []Artifact `json:"artifacts"`
-	// Lines are the claim's openmw.cfg lines, in the order of the file.
-	Lines []string `json:"lines"`
+	// critical_extensions.
+	Requires   []string    `json:"requires"`
+	Critical   []string    `json:"critical_extensions"`
+	Valid      bool        `json:"valid"`
+	Refused    []Refusal   `json:"refused"`
+	Components []Component `json:"components"` // the selected, in release order
+	Artifacts  []Artifact  `json:"artifacts"`  // those whose SHA256SUMS line was taken
+	Lines      []string    `json:"lines"`      // openmw.cfg lines, in file order
 }
 
-// Component is a selected component: its id, its path in the archive ("." the archive's
-// root), and the folder it is extracted to, under the mods folder ("/" between names).
+// Component is a selected component: id, path in the archive ("." its root), and the folder it
+// is extracted to under the mods folder.
 type Component struct {
 	ID     string `json:"id"`
 	Path   string `json:"path"`
@@ -88,8 +76,7 @@ type Artifact struct {
 	Size     int64     `json:"size"`
 	SHA256   string    `json:"sha256"`
 	Platform *Platform `json:"platform"`
-	// Sources in the publisher's order; Kind is "publisher" or "mirror".
-	Sources []Source `json:"sources"`
+	Sources  []Source  `json:"sources"` // in the publisher's order
 }
 
 // Platform is a binary artifact's platform.
@@ -99,16 +86,15 @@ type Platform struct {
 	Variant string `json:"variant"`
 }
 
-// Source is one place an artifact is published.
+// Source is one place an artifact is published; Kind is "publisher" or "mirror".
 type Source struct {
 	URL  string `json:"url"`
 	Kind string `json:"kind"`
 	Name string `json:"name"`
 }
 
-// Finding is one finding of the plan: its kind (plan.js and planpage.js name each), the
-// claim it is about and the other claim, and for a refused value ("refused", or "link" for
-// the link's own) the field, the value as shown and the reason. Raw is the whole finding.
+// Finding is one finding of the plan (plan.js names each kind): the claim, the other claim,
+// and for a refused value the field, value shown and reason. Raw is the whole finding.
 type Finding struct {
 	Kind   string          `json:"kind"`
 	Key    string          `json:"key"`
@@ -131,11 +117,10 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Ask is a choice the plan leaves to the player: kind "identity" (a project id several
-// sites publish: Project), "capability" (several claims provide Capability) or "setting"
-// (releases ask the settings.cfg key Setting of Category different values). Options are
-// the claim keys to choose from (for a setting, Values holds each one's value); By is the
-// claim whose requirement asks, if any.
+// Ask is a choice the plan leaves to the player: "identity" (several sites publish Project),
+// "capability" (several claims provide Capability) or "setting" (releases disagree on a
+// settings.cfg value; Values holds each option's). Options are claim keys; By is the claim
+// whose requirement asks, if any.
 type Ask struct {
 	Kind       string   `json:"kind"`
 	By         string   `json:"by"`
@@ -179,15 +164,13 @@ func (e *Engine) write(kind string, v map[string]string) (string, error) {
 	return res.Text, nil
 }
 
-// The line writer. Each function returns one line without its end, or a *Refusal naming
-// the field when a value cannot be written so that OpenMW (or sha256sum) reads it back as
-// given: a line break or control character, a space at either end, a ".." segment, an
-// absolute path or a drive where the protocol's path is relative, a separator in a file
-// name, a section's "]" or a key's "=". Root, the player's mods folder, is absolute, POSIX
-// ("/...") or Windows ("C:\...", "\\server\..."); paths are written in its form.
+// The line writer. Each returns one line without its end, or a *Refusal naming the field when
+// a value cannot be written so OpenMW (or sha256sum) reads it back as given: a control
+// character, an end space, "..", an absolute path where a relative one is due, a separator in
+// a file name, "]" in a section, "=" in a key. root is absolute, POSIX or Windows; paths are
+// written in its form.
 
-// DataLine writes data="<root>/<folder>/<path>/<dir>", quoted and "&"-escaped as OpenMW
-// reads it: folder is the claim's (Claim.Folder), path the component's, dir a data directory.
+// DataLine writes data="<root>/<folder>/<path>/<dir>", quoted and escaped as OpenMW reads it.
 func (e *Engine) DataLine(root, folder, path, dir string) (string, error) {
 	return e.write("data", map[string]string{"root": root, "folder": folder, "path": path, "dir": dir})
 }
