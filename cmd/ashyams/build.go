@@ -30,7 +30,7 @@ func runBuild(e *env, args []string) int {
 		e.errorf("build", "%v", err)
 		return 1
 	}
-	fmt.Fprintf(e.stdout, "built %d pages (%d files) in %s from %s: %d sites, %d claims in the catalog, %d events\n",
-		len(res.Pages), res.Files, *out, *state, len(res.Network.Origins), len(res.Network.Listed), len(res.Network.Events))
+	fmt.Fprintf(e.stdout, "built %d pages (%d files) in %s from %s: %s, %s in the catalog, %s\n",
+		len(res.Pages), res.Files, *out, *state, plural(len(res.Network.Origins), "site"), plural(len(res.Network.Listed), "claim"), plural(len(res.Network.Events), "event"))
 	return 0
 }
