@@ -1,7 +1,7 @@
 // Package sources reads network/sources.toml, the sites this index reads (SPEC section 6): one
-// [[source]] per enrolled URL, with url, added (YYYY-MM-DD) and note. A bad file is refused when
-// loaded, every problem at once, naming the entry and its line (a URL the guard would refuse
-// included), and fails the refresh: it is this index's own bug. Messages never show a password.
+// [[source]] per enrolled URL, with url, added (YYYY-MM-DD) and note. A bad file is refused
+// with every problem at once, naming entry and line, and fails the refresh: it is this
+// index's own bug. Messages never show a password.
 package sources
 
 import (
@@ -21,17 +21,15 @@ import (
 
 // Options change what a source list may hold.
 type Options struct {
-	// AllowLoopback admits literal loopback hosts (127.0.0.0/8, ::1) and localhost, for local
-	// drills run with --allow-loopback (seeds/crawler.txt: it admits loopback "and nothing
-	// else"). Private, metadata and reserved addresses stay refused.
+	// AllowLoopback admits loopback hosts and localhost, for local drills (--allow-loopback);
+	// private, metadata and reserved addresses stay refused.
 	AllowLoopback bool
-	// AllowEmpty admits a list with no [[source]] entries: `add` reads the list it appends to,
-	// which may not have one yet. A refresh never sets it.
+	// AllowEmpty admits a list with no entries (`add` may start one); a refresh never sets it.
 	AllowEmpty bool
 }
 
-// Source is one enrolled URL. Entry is its 1-based position among the [[source]] tables and
-// Line the 1-based line of its `url` key (0 when it could not be located), for messages.
+// Source is one enrolled URL. Entry is its 1-based place among the [[source]] tables, Line the
+// line of its `url` key (0 when unknown).
 type Source struct {
 	URL   string
 	Added string // YYYY-MM-DD, "" when absent
@@ -40,8 +38,8 @@ type Source struct {
 	Line  int
 }
 
-// Problem is one thing wrong with the file: the entry (0 for the file as a whole), its line
-// (0 when unknown) and what is wrong.
+// Problem is one thing wrong with the file: the entry (0: the file), its line (0: unknown)
+// and what is wrong.
 type Problem struct {
 	Entry   int
 	Line    int
@@ -67,7 +65,6 @@ type Error struct {
 	Problems []Problem
 }
 
-// Error names the file, then each problem on its own indented line.
 func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: refused", e.Path)
@@ -80,9 +77,8 @@ func (e *Error) Error() string {
 // Load is LoadWith(path, Options{}): loopback hosts are refused.
 func Load(path string) ([]Source, error) { return LoadWith(path, Options{}) }
 
-// LoadWith reads and checks the source list at path. A missing file is an error, and so is a
-// list with no entries (a refresh with no list of sites is a mistake, not an empty network); so
-// is unreadable TOML or any bad entry (*Error naming each).
+// LoadWith reads and checks the source list at path: a missing file, an empty list (never an
+// empty network), bad TOML or any bad entry (*Error naming each) is an error.
 func LoadWith(path string, o Options) ([]Source, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -94,10 +90,9 @@ func LoadWith(path string, o Options) ([]Source, error) {
 // Parse is ParseWith(name, b, Options{}): loopback hosts are refused.
 func Parse(name string, b []byte) ([]Source, error) { return ParseWith(name, b, Options{}) }
 
-// ParseWith checks the source list b (name for messages), refusing: TOML that does not parse,
-// top-level keys but `source`, unknown keys, a url tomlfile.CheckURL or the guard refuses
-// (localhost unless o.AllowLoopback), a url twice (dupKey), an `added` that is no date, a `note`
-// CheckNote refuses.
+// ParseWith checks the source list b (name for messages), refusing bad TOML, keys but
+// `source`, unknown keys, a url tomlfile.CheckURL or the guard refuses (localhost unless
+// o.AllowLoopback), a url twice (dupKey), an `added` that is no date, a bad `note`.
 func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	f, err := tomlfile.Decode(b, tomlfile.Shape{"source": entryKeys})
 	if err != nil {
@@ -109,8 +104,7 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	}
 	tables, ps := sourceTables(f)
 	if len(tables) == 0 && len(ps) == 0 && !o.AllowEmpty {
-		// An empty list is never what a maintainer means: a refresh would withdraw every claim
-		// and the next deploy would publish an empty index.
+		// A refresh would withdraw every claim and the next deploy publish an empty index.
 		ps = append(ps, Problem{Message: "lists no [[source]] entries; a refresh would withdraw every claim of every site (remove sites one entry at a time)"})
 	}
 	var out []Source
@@ -127,7 +121,7 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 			}
 		}
 		if len(eps) > 0 {
-			s.URL = "" // keep indexes aligned for the duplicate message; never returned
+			s.URL = "" // failed; kept so indexes stay aligned
 		}
 		ps = append(ps, eps...)
 		out = append(out, s)
@@ -138,8 +132,8 @@ func ParseWith(name string, b []byte, o Options) ([]Source, error) {
 	return out, nil
 }
 
-// sourceTables returns the [[source]] tables of a decoded list and the problems of its top
-// level; an entry that is not a table reads as an empty one, so entry numbers stay the file's.
+// sourceTables returns a decoded list's [[source]] tables and top-level problems; a non-table
+// entry reads as an empty one, so entry numbers stay the file's.
 func sourceTables(f *tomlfile.File) ([]map[string]any, []Problem) {
 	var ps []Problem
 	for _, k := range f.UnknownTop() {
@@ -215,9 +209,8 @@ func readEntry(n int, m map[string]any, f *tomlfile.File, o Options) (Source, []
 	return s, ps
 }
 
-// checkFetchable returns "" when the crawler's guard would try to fetch s, else why not: the
-// checks guard.CheckURL makes before any lookup, and localhost (a name that is loopback by
-// definition, RFC 6761) unless loopback is allowed.
+// checkFetchable returns "" when the guard would try to fetch s, else why not: guard.CheckURL,
+// and localhost (RFC 6761) unless loopback is allowed.
 func checkFetchable(s string, allowLoopback bool) string {
 	u, err := guard.CheckURL(s, allowLoopback)
 	if err != nil {
@@ -234,8 +227,7 @@ func checkFetchable(s string, allowLoopback bool) string {
 	return ""
 }
 
-// dupKey is the URL as a site would see the request: store.CanonicalURL, the fragment
-// dropped, an empty path read as "/".
+// dupKey is the URL as a site sees the request: canonical, no fragment, empty path "/".
 func dupKey(s string) string {
 	u, err := url.Parse(store.CanonicalURL(s))
 	if err != nil {
@@ -248,8 +240,7 @@ func dupKey(s string) string {
 	return u.String()
 }
 
-// Enrolled returns the entry of list that enrolls u already, by the loader's duplicate rule
-// (dupKey: the URL as a site would see the request), or nil.
+// Enrolled returns the entry of list that enrolls u already (dupKey), or nil.
 func Enrolled(list []Source, u string) *Source {
 	key := dupKey(u)
 	for i := range list {
@@ -260,10 +251,8 @@ func Enrolled(list []Source, u string) *Source {
 	return nil
 }
 
-// AppendEntry returns list (the bytes of a source list) with one [[source]] entry for s
-// appended after one blank line, every byte of list kept: url, added and note as TOML basic
-// strings. s.Note must pass CheckNote and s.URL CheckURL, so no control character needs an
-// escape; only backslash and double quote are escaped.
+// AppendEntry returns list with a [[source]] entry for s appended after one blank line, every
+// byte of list kept. s must pass CheckNote and CheckURL, so only \ and " need escapes.
 func AppendEntry(list []byte, s Source) []byte {
 	out := append([]byte{}, list...)
 	switch {
@@ -277,14 +266,12 @@ func AppendEntry(list []byte, s Source) []byte {
 	return fmt.Appendf(out, "[[source]]\nurl = %s\nadded = %s\nnote = %s\n", tomlString(s.URL), tomlString(s.Added), tomlString(s.Note))
 }
 
-// tomlString quotes s as a TOML basic string, escaping backslash and double quote.
 func tomlString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// CheckNote returns "" for a usable note, else what is wrong: empty, not UTF-8, more than one
-// line, or holding a character that hides, reorders or breaks text (controls, separators, bidi
-// and format characters; ZWNJ and ZWJ stay, which Persian, Indic and emoji need).
+// CheckNote returns "" for a usable note, else what is wrong: empty, not UTF-8, several lines,
+// or a character that hides, reorders or breaks text (ZWNJ and ZWJ stay: scripts need them).
 func CheckNote(note string) string {
 	switch {
 	case strings.TrimSpace(note) == "":
@@ -296,7 +283,7 @@ func CheckNote(note string) string {
 	}
 	for _, r := range note {
 		if r == '\u200c' || r == '\u200d' {
-			continue // ZWNJ, ZWJ: part of words and emoji, never a control
+			continue
 		}
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) {
 			return fmt.Sprintf("holds the control or formatting character %U; one line of plain text is wanted", r)
@@ -305,9 +292,8 @@ func CheckNote(note string) string {
 	return ""
 }
 
-// CheckURL applies ParseWith's syntax checks (tomlfile.CheckURL) to one URL, for inspect and
-// add before they read anything: nil, or an error naming the URL (password redacted). Addresses
-// are left to the guard those callers fetch through.
+// CheckURL applies ParseWith's syntax checks to one URL, for inspect and add: nil, or an error
+// naming the URL (password redacted). Addresses are left to the guard.
 func CheckURL(raw string) error {
 	if msg := tomlfile.CheckURL(raw); msg != "" {
 		return fmt.Errorf("url %q %s", termtext.RedactURL(raw), msg)
