@@ -1,42 +1,26 @@
-// Package openmwtest is test-only: it runs the real client, Debian's OpenMW 0.47 (`openmw`),
-// headless on a player's config and reports what the engine did, read from its own log, so
-// tests check the lines the index writes against the engine itself (SPEC section 8).
+// Package openmwtest is test-only: it runs Debian's OpenMW 0.47 (`openmw`) headless on a
+// player's config and reports what the engine did, read from its own log, so tests check the
+// lines the index writes against the engine itself (SPEC section 8).
 //
-// How 0.47 behaves, measured with Debian's 0.47.0 (the facts Run relies on):
-//   - It reads the user's openmw.cfg from $XDG_CONFIG_HOME/openmw, then /etc/openmw/openmw.cfg
-//     (logged "Loading config file: X", the user's first; list values still put the global
-//     file's first). Debian's global file names data=/usr/share/games/openmw/data, which
-//     openmw-data does not ship (dropped silently), data-local="?userdata?data", which is
-//     $XDG_DATA_HOME/openmw/data (Run's temporary XDG_DATA_HOME holds none), resources=,
-//     script-blacklist= and fallback= lines, and no content=. /etc is only read.
-//   - It logs to $XDG_CONFIG_HOME/openmw/openmw.log (and stdout), one line per message:
-//     "[hh:mm:ss.mmm L] text", L one of I, W, E; a message of several lines has a prefix on
-//     each. It writes openmw.log, MyGUI.log and input_v3.xml beside the user's openmw.cfg and
-//     a Mesa shader cache under $XDG_CACHE_HOME: Run gives it a temporary HOME and XDG dirs.
-//   - "Adding BSA archive X" for each fallback-archive=, then "Adding data directory X" for
-//     its own <resources>/vfs first and then for each data= folder that exists, in order,
-//     then "Loading content file X" for each content=, in order, X the name found on disk.
-//   - After the last content file it checks the game's records: the stand-in base game
-//     (BaseGame) has no NPC class, so it stops there with "Error: List of NPC classes is
-//     empty!" (exit status 1), about a second after it starts. Run takes that line as the end
-//     of a clean load (Loaded), not as an error.
-//   - A fatal error is logged "Error: ..." (exit status 1) or "... Aborting..." (exit status 0,
-//     for "Content file specified more than once: X. Aborting..." and "No content file given
-//     (esm/esp, nor omwgame/omwaddon). Aborting..."), and nothing runs after it.
-//   - Before logging a fatal "Error:" it shows an SDL message box unless stdin is a terminal;
-//     SDL's box blocks until it is clicked (without X fonts SDL cannot draw it and returns
-//     after about 0.4 s). Run gives the engine a pseudo-terminal as stdin, and an Xvfb
-//     display: it opens its OpenGL window before it loads content.
-//   - A UTF-8 byte-order mark is part of line 1: "\ufeffdata=X" is an unknown key, ignored, and a
-//     comment, blank or [section] line 1 is fatal ("Error: the options configuration file
-//     contains an invalid line '\ufeff@h X'": 0.47 escapes "#" as "@h" before it parses).
-//   - "Content file specified more than once" compares names exactly: content=Morrowind.esm
-//     and content=morrowind.ESM load the one file twice.
-//   - It needs no real base game: a content file needs only a TES3 header (Plugin), an
-//     archive only a BSA header, and a master's recorded size is not checked.
+// What Run relies on, measured with Debian's 0.47.0:
+//   - It reads $XDG_CONFIG_HOME/openmw/openmw.cfg, then /etc/openmw/openmw.cfg (whose data=
+//     folders do not exist and which names no content=), and logs to openmw.log beside the
+//     first, "[hh:mm:ss.mmm L] text" per line (L is I, W or E). Run gives it a temporary HOME
+//     and XDG dirs.
+//   - It logs "Adding BSA archive X" per fallback-archive=, "Adding data directory X" for its
+//     own <resources>/vfs and each existing data= folder, then "Loading content file X" per
+//     content=, in order.
+//   - The stand-in base game (BaseGame) has no NPC class, so a clean load ends with "Error:
+//     List of NPC classes is empty!" (Loaded). Other fatal errors are "Error: ..." or
+//     "... Aborting..." (a content file listed twice, names compared exactly; no content).
+//   - Before a fatal "Error:" it shows an SDL box, which blocks unless stdin is a terminal:
+//     Run gives it a pseudo-terminal and an Xvfb display.
+//   - A UTF-8 BOM is part of line 1: "\ufeffdata=X" is ignored, a comment or [section] there is
+//     fatal.
+//   - A content file needs only a TES3 header (Plugin), an archive only a BSA header.
 //
-// Tests using Run skip under -short, and skip when openmw or Xvfb is missing unless
-// ASHYAMS_CI is set, where they fail.
+// Tests using Run skip under -short, and when openmw or Xvfb is missing unless ASHYAMS_CI is
+// set, where they fail.
 package openmwtest
 
 import (
@@ -57,19 +41,19 @@ type Result struct {
 	Archives []string // "Adding BSA archive X"
 	Data     []string // "Adding data directory X", but the engine's own <resources>/vfs
 	Content  []string // "Loading content file X"
-	Loaded   bool     // it went past the last content file (the stand-in base game's stop)
-	Fatal    string   // the error that stopped it otherwise, its lines joined by "\n"
-	Log      string   // the whole log, for failure messages
+	Loaded   bool     // it went past the last content file
+	Fatal    string   // the error that stopped it otherwise, lines joined by "\n"
+	Log      string   // the whole log
 }
 
 // loadedStop is the error the stand-in base game gives once every content file is loaded.
 const loadedStop = "Error: List of NPC classes is empty!"
 
-// runLimit bounds one run of the engine; a run takes one to three seconds on a loaded machine.
+// runLimit bounds one run (one to three seconds on a loaded machine).
 const runLimit = 2 * time.Minute
 
-// Binaries returns the paths of openmw and Xvfb. It skips the test under -short or when
-// either is missing, except under ASHYAMS_CI, where a missing one fails it.
+// Binaries returns the paths of openmw and Xvfb, skipping the test under -short or when either
+// is missing (failing it under ASHYAMS_CI).
 func Binaries(t testing.TB) (openmw, xvfb string) {
 	t.Helper()
 	if testing.Short() {
@@ -99,10 +83,9 @@ func Binaries(t testing.TB) (openmw, xvfb string) {
 	return openmw, xvfb
 }
 
-// Run runs openmw on cfgDir's openmw.cfg (and settings.cfg, when there is one), copied into a
-// temporary config dir, with the data folders the cfg names, and returns what it did. It
-// fails the test when the engine does not stop within runLimit or stops without a fatal
-// error or a clean load (a crash). Run may be called from parallel tests.
+// Run runs openmw on cfgDir's openmw.cfg (and settings.cfg) copied into a temporary config dir
+// and returns what it did. It fails the test when the engine runs past runLimit or stops with
+// neither a fatal error nor a clean load. Safe in parallel tests.
 func Run(t testing.TB, cfgDir string) Result {
 	t.Helper()
 	openmw, xvfb := Binaries(t)

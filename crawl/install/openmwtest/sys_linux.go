@@ -15,16 +15,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The Xvfb the runs of one test binary share (it takes about a second to start).
+// The Xvfb the runs of one test binary share (it takes a second to start).
 var (
 	xvfbMu      sync.Mutex
 	xvfbDisplay string        // ":N", or "" before the first start
 	xvfbDone    chan struct{} // closed when that Xvfb has exited
 )
 
-// startXvfb returns the display of the shared Xvfb, starting bin when there is none running.
-// Xvfb gets SIGTERM (it removes its socket and lock) when the thread that started it ends; that thread stays locked to the
-// goroutine waiting on Xvfb, so Xvfb lives exactly as long as the test binary.
+// startXvfb returns the shared Xvfb's display, starting bin if none runs. Xvfb gets SIGTERM
+// when its starting thread ends, which stays locked to the goroutine waiting on it: Xvfb lives
+// as long as the test binary.
 func startXvfb(bin string) (string, error) {
 	xvfbMu.Lock()
 	defer xvfbMu.Unlock()

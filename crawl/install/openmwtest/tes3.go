@@ -8,9 +8,8 @@ import (
 	"testing"
 )
 
-// Plugin returns a minimal TES3 content file named name: one TES3 record holding a HEDR
-// (version 1.3; the master flag for a .esm name; no records after it) and a MAST and DATA
-// pair per master, in order. 0.47 loads it and checks that each master is loaded before it.
+// Plugin returns a minimal TES3 content file: a HEDR (1.3; the master flag for .esm) and a
+// MAST and DATA pair per master, which 0.47 checks are loaded before it.
 func Plugin(name string, masters ...string) []byte {
 	sub := func(tag string, data []byte) []byte {
 		return append(binary.LittleEndian.AppendUint32([]byte(tag), uint32(len(data))), data...)
@@ -31,11 +30,9 @@ func Plugin(name string, masters ...string) []byte {
 	return append(append(rec, make([]byte, 8)...), body...)
 }
 
-// BaseGame writes a stand-in base game into dir (Morrowind.esm, Tribunal.esm and
-// Bloodmoon.esm, each naming the ones before it as masters, and their three archives, empty
-// BSAs) and returns the lines a launcher writes for it: the quoted data= folder, the archives
-// and the content files. The stand-in has no records, so the engine stops once it has loaded
-// every content file (see Result.Loaded).
+// BaseGame writes a stand-in base game into dir (the three .esm files, each mastering those
+// before, and empty BSAs) and returns a launcher's lines for it. It has no records, so the
+// engine stops once every content file is loaded (Result.Loaded).
 func BaseGame(t testing.TB, dir string) string {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
