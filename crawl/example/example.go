@@ -1,21 +1,17 @@
 // Package example is a small DreamWeave network written for this index: four sites on the
-// reserved .example TLD, served on loopback (crawl/loopback's host mode, at their own
-// http://<host>.example/ names) for `ashyams demo`, the pull-request check and tests. Nothing
-// here is real. On purpose:
-//   - lanterns.example (walked up to /dreamweave.json): Emberglow (three channels, a yanked
-//     release, breaking notes, a card image, requires Wickwork, recommends a capability),
-//     Wickwork (a deprecated release, provides dreamweave:scheduler), Kwama Lanterns (preview
-//     only; hostile Markdown in its notes).
-//   - ashfall.example (enrolled at a project page): Ashstorm Weather (decimal: 0.97 > 0.963),
-//     a second Wickwork (an identity conflict), Dunmer Roads (requirements nobody publishes:
-//     gaps) and a Field Guide.
+// reserved .example TLD, served on loopback (crawl/loopback's host mode) for `ashyams demo`,
+// the pull-request check and tests. Nothing here is real. On purpose:
+//   - lanterns.example (walked up to): Emberglow (three channels, a yanked release, breaking
+//     notes, a card image, requires Wickwork), Wickwork (deprecated release, a capability),
+//     Kwama Lanterns (preview only; hostile Markdown in its notes).
+//   - ashfall.example (enrolled at a project page): Ashstorm Weather (0.97 > 0.963), a second
+//     Wickwork (an identity conflict), Dunmer Roads (unpublished requirements: gaps), a guide.
 //   - tidewater.example (its page links dw/dreamweave.json): Tidecalc (artifacts per platform,
-//     a handheld variant, signatures) and Saltmarsh Textures (decimal: 1.1 > 1.05).
+//     a handheld variant, signatures), Saltmarsh Textures (1.1 > 1.05).
 //   - broken.example (enrolled at its index): Cinderpath, whose next deployment (WebNext)
-//     contradicts its channels, so the claim keeps its last good manifest under a banner.
+//     contradicts its channels, so the claim keeps its last good manifest.
 //
-// internal/exgen generates the documents (go generate), so every digest and channel head is
-// computed, not typed.
+// internal/exgen generates the documents (go generate), so every digest is computed.
 package example
 
 import (
@@ -52,39 +48,32 @@ const (
 	SaltmarshID  = exgen.SaltmarshID
 	CinderpathID = exgen.CinderpathID // on BrokenHost
 
-	// GapID is a project id Dunmer Roads requires and nobody publishes.
-	GapID = exgen.GapID
-	// GapCapability is a capability Dunmer Roads requires and nobody provides.
-	GapCapability = exgen.GapCapability
-	// GapURL is a relationship URL outside every enrolled site.
-	GapURL = exgen.GapURL
-	// SchedulerCap is provided by both Wickwork claims; Dunmer Roads requires it.
-	SchedulerCap = exgen.SchedulerCap
+	GapID         = exgen.GapID         // required by Dunmer Roads, published by nobody
+	GapCapability = exgen.GapCapability // required by Dunmer Roads, provided by nobody
+	GapURL        = exgen.GapURL        // a relationship URL outside every enrolled site
+	SchedulerCap  = exgen.SchedulerCap  // provided by both Wickworks, required by Dunmer Roads
 )
 
-// CardImage is the path below the web root of Emberglow's featured card image (a PNG).
+// CardImage is the web-root path of Emberglow's card image (a PNG).
 const CardImage = exgen.CardImage
 
 func sub(dir string) fs.FS {
 	f, err := fs.Sub(files, dir)
 	if err != nil {
-		panic(err) // dir is a constant embedded directory
+		panic(err)
 	}
 	return f
 }
 
-// Web is generation 1, the first deployment of every site: a web root laid out as
-// <host>/<path>, every document valid DreamWeave schema_version "2".
+// Web is generation 1, every site's first deployment: a web root laid out as <host>/<path>.
 func Web() fs.FS { return sub("www") }
 
-// WebNext is the sites' next deployment: Web with www-next laid over it (a new Emberglow
-// development build, an invalid broken.example manifest).
+// WebNext is the next deployment: www-next laid over Web (a new Emberglow build, an invalid
+// broken.example manifest).
 func WebNext() fs.FS { return overlay{top: sub("www-next"), base: sub("www")} }
 
-// Sources is the example's network/sources.toml: each site's enrolled URL in its
-// http://<host>/ form. Serve Web with crawl/loopback and read them by name through the
-// server's Resolver and Dial (host mode), or rewrite the text with its RewriteText to point
-// it at the server's path mode.
+// Sources is the example's network/sources.toml, each site at http://<host>/: serve Web with
+// crawl/loopback and read through its Resolver and Dial, or RewriteText for path mode.
 func Sources() []byte { return mustRead("network/sources.toml") }
 
 // Curation is the example's network/curation.toml (a [[featured]] entry, no migrations).
@@ -93,7 +82,7 @@ func Curation() []byte { return mustRead("network/curation.toml") }
 func mustRead(name string) []byte {
 	b, err := files.ReadFile(name)
 	if err != nil {
-		panic(err) // embedded at build time
+		panic(err)
 	}
 	return b
 }
@@ -130,7 +119,7 @@ func Claims() []Claim {
 		return nil
 	})
 	if err != nil {
-		panic(err) // embedded, checked by the package's tests
+		panic(err) // embedded, checked by the tests
 	}
 	slices.SortFunc(out, func(a, b Claim) int {
 		return cmp.Or(strings.Compare(a.Project, b.Project), strings.Compare(a.Host, b.Host))

@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// overlay is a read-only fs.FS that answers from top where top has a file and from base
-// otherwise; a directory lists the union of both (top's entry wins on a name clash).
+// overlay is a read-only fs.FS answering from top where top has a file, else from base; a
+// directory lists the union (top wins a clash).
 type overlay struct{ top, base fs.FS }
 
 func (o overlay) Open(name string) (fs.File, error) {
@@ -26,7 +26,7 @@ func (o overlay) Open(name string) (fs.File, error) {
 	}
 	ents, err := o.ReadDir(name)
 	if err != nil {
-		// Not a directory in either: a file in base, or nothing.
+		// Not a directory in either: base's file, or nothing.
 		return o.base.Open(name)
 	}
 	f, err := o.base.Open(name)

@@ -129,7 +129,6 @@ func toolRelease(p project, ver, channel, date string) release {
 			id += "-" + pl.Variant
 		}
 		name := fmt.Sprintf("%s-%s-%s.zip", sanitize(p.Name), ver, id)
-		pl := pl
 		r.Artifacts = append(r.Artifacts, artifact{
 			ID: id, Format: "binary", Filename: name, MediaType: "application/zip",
 			Size: 2_000_000 + int64(i)*31_337, Digests: digests{digestOf(p.ID, ver, id)}, Platform: &pl,
