@@ -5,9 +5,8 @@ import (
 	"fmt"
 )
 
-// The change vocabulary (FORMATS section 1.6): each token's keys beside "change". Top-level
-// tokens are an event's changes; release-level tokens are the changes inside a channel-head or
-// release-amended. Every key is written; a target's optional keys are left out when empty.
+// The change vocabulary (FORMATS section 1.6): each token's keys beside "change", top-level
+// and release-level.
 type vocabulary map[string]shape
 
 var (

@@ -1,9 +1,7 @@
 // Package refstate reads a state directory as the reference index's loader does, for tests:
-// exactly the reference's keys, types, nulls and vocabularies, its layout (FORMATS sections
-// 1.1-1.10) and its event ids. It is written from FORMATS alone, without this repository's
-// record types, so a state this index writes is checked against the reference's rules and not
-// against itself. Stricter in one way: a nullable key the reference always writes must be
-// present. What the loader does not read (this index's own files, held bytes) is not checked.
+// its keys, types, nulls, vocabularies, layout and event ids (FORMATS sections 1.1-1.10). It is
+// written from FORMATS alone, without this repository's record types, so a state this index
+// writes is checked against the reference's rules, not against itself.
 package refstate
 
 import (
@@ -21,8 +19,7 @@ import (
 	"strings"
 )
 
-// Problem is one rule of the reference's loader a state breaks: the file (slash path relative
-// to the state root) and what is wrong.
+// Problem is one rule of the reference's loader a state breaks, at a state-relative path.
 type Problem struct {
 	Path    string
 	Message string
@@ -223,8 +220,8 @@ func eventID(o map[string]json.RawMessage) string {
 	return hex.EncodeToString(sum[:])[:20]
 }
 
-// record decodes one record file against its shape, reporting every problem; then, when it
-// decoded, runs more on its members. It reports whether the record is sound.
+// record decodes one record file against its shape, then runs more on its members; it reports
+// whether the record is sound.
 func (r *reader) record(rel string, b []byte, sh shape, more func(map[string]json.RawMessage)) bool {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var raw json.RawMessage

@@ -1,6 +1,5 @@
-// Package statetest is test-only: the one writer of state directories for tests and benchmarks,
-// records through store.RecordFiles as the crawler writes them, manifests encoded from protocol
-// types with their digests recorded. Not internal, so site and cmd/ashyams import it.
+// Package statetest is test-only: the one writer of state directories for tests and
+// benchmarks, records through store.RecordFiles as the crawler writes them.
 package statetest
 
 import (
@@ -16,8 +15,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// The times every written record carries: the last observation (network.json, every
-// attempt and success), and when each site and claim was first observed and last changed.
+// The times every written record carries.
 const (
 	Time          = "2026-10-10T12:00:00Z"
 	FirstObserved = "2026-09-01T00:00:00Z"
@@ -40,9 +38,8 @@ func In(tb testing.TB, root string) *State {
 	return s
 }
 
-// Write stores v at rel as the crawler's canonical record, with its own file (store.RecordFiles).
-// Plain writes, not store's atomic ones: a test state is thrown away, and fsync per record
-// makes a 10,000-claim state slow.
+// Write stores v at rel as the crawler's canonical record (store.RecordFiles), with plain
+// writes: a test state is thrown away, and fsync per record makes a large state slow.
 func (s *State) Write(rel string, v any) {
 	s.TB.Helper()
 	files, err := store.RecordFiles(rel, v)
@@ -72,9 +69,8 @@ func (s *State) WriteBytes(rel string, b []byte) {
 	}
 }
 
-// Origin writes a healthy site named "Site <id>" for the site index at indexURL, reached from
-// the enrolled sources (each is the site index's URL: a source record is written for each),
-// and returns the site id.
+// Origin writes a healthy site named "Site <id>" for the site index at indexURL, with a source
+// record for each enrolled source (each the index's URL), and returns the site id.
 func (s *State) Origin(indexURL string, sources ...string) string {
 	s.TB.Helper()
 	if sources == nil {
@@ -84,7 +80,7 @@ func (s *State) Origin(indexURL string, sources ...string) string {
 }
 
 // Site writes a healthy site named name for the site index at indexURL, enrolled by its
-// directory URL and found by walking up from it, and returns the site id.
+// directory URL, and returns the site id.
 func (s *State) Site(indexURL, name string) string {
 	s.TB.Helper()
 	dirURL := indexURL[:len(indexURL)-len("dreamweave.json")]
@@ -92,8 +88,8 @@ func (s *State) Site(indexURL, name string) string {
 		{URL: dirURL, Outcome: "an HTML page with no DreamWeave <link>"}, {URL: indexURL, Outcome: "a DreamWeave site index"}})
 }
 
-// origin writes the site record, its held index bytes (its URL, hashed into the record) and a
-// source record per source: trail is how each was found (nil: the source is the index).
+// origin writes the site record, its held index bytes and a source record per source found by
+// trail (nil: the source is the index).
 func (s *State) origin(indexURL, name string, sources []string, trail []store.TrailStep) string {
 	s.TB.Helper()
 	id := store.SiteID(indexURL)
@@ -124,9 +120,8 @@ func (s *State) origin(indexURL, name string, sources []string, trail []store.Tr
 	return id
 }
 
-// Claim writes m as the held manifest of (m.Project.ID, site) and a current claim record
-// vouching for it, its index entry taken from m; each edit (nil ones skipped) changes the
-// record before it is written. It returns the manifest's digest.
+// Claim writes m as the held manifest of (m.Project.ID, site) and a current claim record for
+// it, changed by each edit, and returns the manifest's digest.
 func (s *State) Claim(site string, m *protocol.Manifest, edit ...func(*store.Claim)) string {
 	s.TB.Helper()
 	b, err := json.MarshalIndent(m, "", "  ")
@@ -136,8 +131,7 @@ func (s *State) Claim(site string, m *protocol.Manifest, edit ...func(*store.Cla
 	return s.ClaimBytes(site, m, b, edit...)
 }
 
-// ClaimBytes is Claim with the held manifest's bytes given as they are (for manifests that do
-// not parse, or do not describe m's project); the record's entry is still taken from m.
+// ClaimBytes is Claim with the held manifest's bytes given as they are.
 func (s *State) ClaimBytes(site string, m *protocol.Manifest, manifest []byte, edit ...func(*store.Claim)) string {
 	s.TB.Helper()
 	project, sum := m.Project.ID, store.Digest(manifest)
@@ -167,8 +161,7 @@ func (s *State) ClaimBytes(site string, m *protocol.Manifest, manifest []byte, e
 	return sum
 }
 
-// Media writes b into the state's media cache, named by its digest with extension ext, and
-// returns its state-relative path.
+// Media writes b into the media cache with extension ext and returns its state-relative path.
 func (s *State) Media(b []byte, ext string) string {
 	s.TB.Helper()
 	rel := store.MediaDir + "/" + store.Digest(b) + "." + ext
@@ -187,9 +180,8 @@ func (s *State) Event(e store.Event) {
 	}
 }
 
-// Manifest is a minimal manifest for project id with the given versioning ("" = numeric) and
-// releases; channels are the available releases' channels, each naming its last listed
-// release (tests list releases in precedence order).
+// Manifest is a minimal manifest for project id with the given versioning ("" = numeric);
+// each channel's head is its last listed available release.
 func Manifest(id, name, versioning string, rs ...protocol.Release) *protocol.Manifest {
 	m := &protocol.Manifest{
 		SchemaVersion: protocol.SchemaVersion, Document: protocol.DocProject,
@@ -242,10 +234,8 @@ func Requires(project, constraint string) protocol.Relationship {
 // ID is a deterministic project id for i: "00000000-0000-4000-8000-<i as 12 hex digits>".
 func ID(i int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012x", i) }
 
-// Synthetic writes a state of n claims for benchmarks: 20 claims a site, each with stable, beta
-// and development releases; each requires an earlier one by id, every third the capability of
-// every fifth, every seventh recommends a URL outside the index, every 100th id is claimed by a
-// second site.
+// Synthetic writes a state of n claims for benchmarks: 20 claims a site, three channels each,
+// requirements by id and capability, URL gaps, and an identity conflict every 100th id.
 func Synthetic(tb testing.TB, n int) *store.Dir {
 	s := New(tb)
 	const perSite = 20

@@ -14,14 +14,9 @@ import (
 )
 
 // Varied writes at root a state of n claims shaped like the real network, only larger, for
-// the page-size benchmarks; the same n writes the same bytes. Sites range from an eighth of
-// the claims to one claim; claims have 2-5 releases (development and beta builds, a yanked
-// or deprecated one), long notes (chained prose, lists, code), one to three components, rare
-// tags beside common ones, requirements across sites (a third on one of the first 40 claims),
-// capabilities (one with many providers), conflicts relationships,
-// gaps (project ids and capabilities nobody publishes, references by address or name only),
-// identity conflicts (one id in 150 claimed again elsewhere), unreachable sites and their
-// cached claims, claims never read, withdrawn claims and an unenrolled site.
+// the page-size benchmarks; the same n writes the same bytes. It varies site sizes, releases,
+// notes, components, tags, requirements, capabilities, gaps, identity conflicts, unreachable,
+// unread, withdrawn and unenrolled sites.
 func Varied(tb testing.TB, root string, n int) {
 	s := In(tb, root)
 	v := &varied{s: s, n: n}
@@ -50,8 +45,7 @@ func mix(i, salt int) int {
 
 func pick[T any](xs []T, i, salt int) T { return xs[mix(i, salt)%len(xs)] }
 
-// site writes site k with size claims; every 37th site is unreachable (its claims cached) and
-// site 5 is no longer enrolled.
+// site writes site k with size claims; every 37th site is unreachable and site 5 unenrolled.
 func (v *varied) site(k, size int) {
 	s := v.s
 	host := fmt.Sprintf("https://%s-%d.example/mods/dreamweave.json", strings.ToLower(pick(vWords, k, 1)), k)
@@ -145,8 +139,8 @@ func (v *varied) manifest(i int, pid string) *protocol.Manifest {
 	return m
 }
 
-// release is release r (0 the oldest) of claim i's k: the newest is a development build for
-// one claim in three, a beta for one in five; one older release in 20 is yanked or deprecated.
+// release is release r (0 the oldest) of claim i's k, some development, beta, yanked or
+// deprecated.
 func (v *varied) release(i, r, k int, decimal bool) protocol.Release {
 	ver, ch := fmt.Sprintf("1.%d.%d", r, mix(i, r)%9), "stable"
 	if decimal {
@@ -198,9 +192,8 @@ func (v *varied) release(i, r, k int, decimal bool) protocol.Release {
 	return rel
 }
 
-// relationships of release r of claim i: most require an earlier claim, often on another
-// site, a third one of the first 40 claims; some recommend or require a capability, conflict
-// with a project, or name what nobody publishes.
+// relationships of release r of claim i: mostly requirements of earlier claims, some
+// capabilities, conflicts and names nobody publishes.
 func (v *varied) relationships(i, r int) []protocol.Relationship {
 	out := []protocol.Relationship{}
 	add := func(every, salt int, rel protocol.Relationship) {
