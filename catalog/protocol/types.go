@@ -17,11 +17,11 @@ const (
 
 // Index is a site index, dreamweave.json. Projects are sorted by id as published.
 type Index struct {
-	SchemaVersion string       `json:"schema_version"`      // "2" in every document Decode accepts (SchemaVersion)
+	SchemaVersion string       `json:"schema_version"`      // SchemaVersion
 	Document      string       `json:"document"`            // DocIndex
-	Generator     string       `json:"generator,omitempty"` // free text naming the tool that wrote the index
-	Site          Site         `json:"site"`                // the publishing site as the index names it
-	Projects      []IndexEntry `json:"projects"`            // one entry per project, sorted by id (rule index-order), ids unique
+	Generator     string       `json:"generator,omitempty"` // free text
+	Site          Site         `json:"site"`
+	Projects      []IndexEntry `json:"projects"` // one entry per project, sorted by id (rule index-order), ids unique
 }
 
 // Site names the publisher's site as the index states it.
@@ -34,14 +34,14 @@ type Site struct {
 // reference index's shape (summary omitted when absent, updated always present), so an entry
 // read and written back keeps its bytes.
 type IndexEntry struct {
-	ID             string            `json:"id"`                // project id: lowercase UUID, equal to the manifest's project.id (rule id-match)
+	ID             string            `json:"id"`                // lowercase UUID, the manifest's project.id (rule id-match)
 	Name           string            `json:"name"`              // display text, never matched
-	Summary        *string           `json:"summary,omitempty"` // one-line description; nil when the index has none, may be ""
-	Type           string            `json:"type"`              // a project type (mod, library, framework, tool, assets, total-conversion, documentation)
-	Status         string            `json:"status"`            // a project status (active, maintenance, experimental, deprecated, archived)
+	Summary        *string           `json:"summary,omitempty"` // nil when the index has none
+	Type           string            `json:"type"`              // a project type
+	Status         string            `json:"status"`            // a project status
 	Page           string            `json:"page"`              // absolute URL of the project's page
 	Manifest       string            `json:"manifest"`          // absolute URL of the project manifest
-	ManifestSHA256 string            `json:"manifest_sha256"`   // 64 lowercase hex digits: SHA-256 of the manifest bytes as served
+	ManifestSHA256 string            `json:"manifest_sha256"`   // lowercase hex SHA-256 of the manifest as served
 	Updated        *string           `json:"updated"`           // the publisher's date, YYYY-MM-DD; nil when the index gives null
 	Channels       map[string]string `json:"channels"`          // channel name -> head version, as the index states it
 }
@@ -64,17 +64,17 @@ func (e IndexEntry) UpdatedText() string {
 
 // Manifest is a project manifest.
 type Manifest struct {
-	SchemaVersion string                 `json:"schema_version"`      // "2" in every document Decode accepts (SchemaVersion)
+	SchemaVersion string                 `json:"schema_version"`      // SchemaVersion
 	Document      string                 `json:"document"`            // DocProject
-	Generator     string                 `json:"generator,omitempty"` // free text naming the tool that wrote the manifest
-	Project       Project                `json:"project"`             // the project's identity and metadata
-	Channels      map[string]ChannelHead `json:"channels"`            // channel name -> stated head; must equal Heads(m) (rule channel-heads)
-	Releases      []Release              `json:"releases"`            // every published release, in publisher order
+	Generator     string                 `json:"generator,omitempty"` // free text
+	Project       Project                `json:"project"`
+	Channels      map[string]ChannelHead `json:"channels"` // channel name -> stated head; must equal Heads(m) (rule channel-heads)
+	Releases      []Release              `json:"releases"` // in publisher order
 }
 
 // ChannelHead is a manifest's statement of a channel's head version.
 type ChannelHead struct {
-	Version string `json:"version"` // the head release's version string, under the project's scheme
+	Version string `json:"version"`
 }
 
 // Project is a manifest's project metadata.
@@ -87,12 +87,12 @@ type Project struct {
 	Versioning   string       `json:"versioning,omitempty"` // "numeric" or "decimal"; "" means numeric (version.SchemeOf)
 	Game         string       `json:"game"`                 // the game the project is for, e.g. "morrowind"
 	License      string       `json:"license,omitempty"`    // an SPDX expression
-	Tags         []string     `json:"tags"`                 // free-form tags as published
-	Maintainers  []Person     `json:"maintainers"`          // the people who maintain the project, as published
-	Links        Links        `json:"links"`                // the project's links
-	Integrations Integrations `json:"integrations"`         // other services the project is on; never identity
-	Media        []Media      `json:"media"`                // images and videos the publisher shows
-	Credits      []Credit     `json:"credits"`              // contributors and their roles
+	Tags         []string     `json:"tags"`
+	Maintainers  []Person     `json:"maintainers"`
+	Links        Links        `json:"links"`
+	Integrations Integrations `json:"integrations"` // other services the project is on; never identity
+	Media        []Media      `json:"media"`
+	Credits      []Credit     `json:"credits"`
 }
 
 // Person is a maintainer.
@@ -110,9 +110,9 @@ type Credit struct {
 
 // Links are the project's links: page, source and issues always; the rest optional.
 type Links struct {
-	Page          string `json:"page"`   // the project's page
-	Source        string `json:"source"` // the source repository
-	Issues        string `json:"issues"` // where to report issues
+	Page          string `json:"page"`
+	Source        string `json:"source"`
+	Issues        string `json:"issues"`
 	Documentation string `json:"documentation,omitempty"`
 	Support       string `json:"support,omitempty"`
 	Donate        string `json:"donate,omitempty"`
@@ -123,24 +123,24 @@ type Links struct {
 
 // Integrations link a project to other services. Never identity.
 type Integrations struct {
-	Nexusmods *Nexusmods `json:"nexusmods,omitempty"` // nil when the project does not name a Nexus Mods entry
+	Nexusmods *Nexusmods `json:"nexusmods,omitempty"` // nil when none
 }
 
 // Nexusmods is a Nexus Mods game domain and mod id.
 type Nexusmods struct {
 	Game  string `json:"game"`   // the Nexus Mods game domain, e.g. "morrowind"
-	ModID int64  `json:"mod_id"` // the Nexus Mods mod id; an integer literal within int64 (rule integer)
+	ModID int64  `json:"mod_id"` // an integer within int64 (rule integer)
 }
 
 // Media is an image or video the publisher shows for the project.
 type Media struct {
 	Kind      string `json:"kind"`                // "image" or "video"
-	URL       string `json:"url"`                 // absolute URL of the image or video on the publisher's site
-	Alt       string `json:"alt"`                 // text alternative, display text
-	Thumbnail string `json:"thumbnail,omitempty"` // absolute URL of a smaller image
+	URL       string `json:"url"`                 // absolute URL
+	Alt       string `json:"alt"`                 // display text
+	Thumbnail string `json:"thumbnail,omitempty"` // absolute URL
 	Caption   string `json:"caption,omitempty"`   // display text
 	Category  string `json:"category,omitempty"`  // free text
-	Featured  bool   `json:"featured,omitempty"`  // true when the publisher features this item (a card image candidate)
+	Featured  bool   `json:"featured,omitempty"`  // a card image candidate
 }
 
 // Release is one published version. Date is the publisher's date, never the time this index
@@ -152,17 +152,17 @@ type Release struct {
 	Status             string                     `json:"status"`               // StatusAvailable, StatusYanked or StatusDeprecated
 	Yanked             *Notice                    `json:"yanked,omitempty"`     // present exactly when Status is yanked (rule status-notice)
 	Deprecated         *Notice                    `json:"deprecated,omitempty"` // present exactly when Status is deprecated (rule status-notice)
-	Source             Source                     `json:"source"`               // where the release was built from
-	Notes              *Notes                     `json:"notes,omitempty"`      // release notes; nil when absent
-	Runtimes           map[string]string          `json:"runtimes"`             // runtime id -> constraint under the numeric scheme (rule constraint)
-	Platforms          []Platform                 `json:"platforms"`            // the desktop builds only
-	Provides           []string                   `json:"provides"`             // capability names this release provides
-	Relationships      []Relationship             `json:"relationships"`        // in publisher order
-	Components         []Component                `json:"components"`           // installable parts, at least one
-	Groups             []Group                    `json:"groups"`               // selection rules over Components
-	Extensions         map[string]json.RawMessage `json:"extensions"`           // namespace (openmw, or dotted) -> the extension object as published
-	CriticalExtensions []string                   `json:"critical_extensions"`  // namespaces a client must implement to install the release
-	Artifacts          []Artifact                 `json:"artifacts"`            // downloadable files, at least one; never downloaded by this index
+	Source             Source                     `json:"source"`
+	Notes              *Notes                     `json:"notes,omitempty"`
+	Runtimes           map[string]string          `json:"runtimes"`  // runtime id -> constraint under the numeric scheme (rule constraint)
+	Platforms          []Platform                 `json:"platforms"` // the desktop builds only
+	Provides           []string                   `json:"provides"`  // capability names this release provides
+	Relationships      []Relationship             `json:"relationships"`
+	Components         []Component                `json:"components"`
+	Groups             []Group                    `json:"groups"`              // selection rules over Components
+	Extensions         map[string]json.RawMessage `json:"extensions"`          // namespace (openmw, or dotted) -> the extension object as published
+	CriticalExtensions []string                   `json:"critical_extensions"` // namespaces a client must implement to install the release
+	Artifacts          []Artifact                 `json:"artifacts"`           // downloadable files, at least one; never downloaded by this index
 }
 
 // Release statuses.
@@ -180,9 +180,9 @@ type Notice struct {
 
 // Source says where a release was built from.
 type Source struct {
-	Repository string `json:"repository"`         // absolute URL of the source repository
-	Tag        string `json:"tag,omitempty"`      // the tag built
-	Release    string `json:"release,omitempty"`  // the publisher's name for the release (text)
+	Repository string `json:"repository"` // absolute URL of the source repository
+	Tag        string `json:"tag,omitempty"`
+	Release    string `json:"release,omitempty"`  // the publisher's name for the release
 	Revision   string `json:"revision,omitempty"` // the commit built: 40 or 64 lowercase hex digits
 }
 
@@ -225,7 +225,7 @@ const (
 
 // Relationship points at a project (by id), a capability, or neither (informational).
 type Relationship struct {
-	Kind       string `json:"kind"`                 // KindRequires, KindRecommends, KindConflicts, KindCompatible or KindReplaces
+	Kind       string `json:"kind"`                 // a Kind* value
 	Project    string `json:"project,omitempty"`    // target project id
 	Capability string `json:"capability,omitempty"` // target capability; only for requires/recommends/conflicts
 	Name       string `json:"name,omitempty"`       // display text, never matched
@@ -240,12 +240,12 @@ type Component struct {
 	Name          string   `json:"name"`                  // display text
 	Description   string   `json:"description,omitempty"` // display text
 	Path          string   `json:"path"`                  // directory inside the archive, forward slashes, "." for its root
-	Required      bool     `json:"required"`              // always installed
-	Default       bool     `json:"default"`               // preselected when installing
-	Group         string   `json:"group,omitempty"`       // the id of the Group this component belongs to
-	Requires      []string `json:"requires"`              // ids of components this one needs
-	Conflicts     []string `json:"conflicts"`             // ids of components this one excludes
-	SuggestedWith []string `json:"suggested_with"`        // project ids this component goes well with
+	Required      bool     `json:"required"`
+	Default       bool     `json:"default"`
+	Group         string   `json:"group,omitempty"` // a Group id
+	Requires      []string `json:"requires"`        // ids of components this one needs
+	Conflicts     []string `json:"conflicts"`       // ids of components this one excludes
+	SuggestedWith []string `json:"suggested_with"`  // project ids this component goes well with
 }
 
 // Group is a selection rule over components (exactly-one, at-most-one, at-least-one, any).
@@ -267,31 +267,31 @@ type OpenMW struct {
 
 // OpenMWComponent is how OpenMW loads one component.
 type OpenMWComponent struct {
-	DataDirectories  []string          `json:"data_directories"`  // data directories OpenMW loads, as published
+	DataDirectories  []string          `json:"data_directories"`  // data directories OpenMW loads
 	ContentFiles     []string          `json:"content_files"`     // content files to enable, in the order given
-	GroundcoverFiles []string          `json:"groundcover_files"` // groundcover content files, as published
-	FallbackArchives []string          `json:"fallback_archives"` // archives (BSA) to register, as published
-	FallbackEntries  map[string]string `json:"fallback_entries"`  // fallback key -> value, as published
-	Config           bool              `json:"config"`            // the component's config flag, as published
-	RequiresContent  []string          `json:"requires_content"`  // content files this component needs
+	GroundcoverFiles []string          `json:"groundcover_files"` // groundcover content files
+	FallbackArchives []string          `json:"fallback_archives"` // archives (BSA) to register
+	FallbackEntries  map[string]string `json:"fallback_entries"`  // fallback key -> value
+	Config           bool              `json:"config"`
+	RequiresContent  []string          `json:"requires_content"` // content files this component needs
 }
 
 // OpenMWSetting is one settings.cfg line a release asks for.
 type OpenMWSetting struct {
 	Category string `json:"category"` // the settings.cfg section
-	Key      string `json:"key"`      // the setting name
-	Value    string `json:"value"`    // the value, as text
+	Key      string `json:"key"`
+	Value    string `json:"value"`
 }
 
 // Artifact is a downloadable file. Size and Digests are the publisher's claim; this index never
 // downloads artifacts.
 type Artifact struct {
-	ID         string            `json:"id"`                 // a token unique in the release
-	Format     string            `json:"format"`             // flat, bain, fomod, binary or crate
-	Filename   string            `json:"filename"`           // the file name to save as
-	MediaType  string            `json:"media_type"`         // application/zip (flat, bain, fomod), application/gzip (crate), any for binary
-	Size       int64             `json:"size"`               // bytes, as the publisher states it
-	Digests    Digests           `json:"digests"`            // the publisher's stated digests
+	ID         string            `json:"id"`     // a token unique in the release
+	Format     string            `json:"format"` // flat, bain, fomod, binary or crate
+	Filename   string            `json:"filename"`
+	MediaType  string            `json:"media_type"` // application/zip, application/gzip (crate), any for binary
+	Size       int64             `json:"size"`       // bytes, as the publisher states it
+	Digests    Digests           `json:"digests"`
 	Layout     *Layout           `json:"layout,omitempty"`   // well-known files inside the archive; nil when absent
 	Sources    []ArtifactSource  `json:"sources"`            // where to download it: the publisher's and mirrors
 	Signatures []Signature       `json:"signatures"`         // as published; never verified here

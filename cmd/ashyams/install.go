@@ -77,8 +77,7 @@ func (f *changeFlags) options(e *env) (install.Options, error) {
 	return o, err
 }
 
-// runInstall is `ashyams install PLAN --mods DIR [--openmw-cfg FILE] [--settings-cfg FILE]
-// [--yes] [--dry-run] [--allow-loopback] [--set CHOICE]`: PLAN is a plan link or a plan file.
+// runInstall is `ashyams install PLAN --mods DIR [flags]`: PLAN is a plan link or a plan file.
 func runInstall(e *env, args []string) int {
 	fs := newFlags(e, "install", "PLAN")
 	f := newChangeFlags(fs, "install")
@@ -96,8 +95,7 @@ func runInstall(e *env, args []string) int {
 	})
 }
 
-// runUpdate is `ashyams update --mods DIR [--openmw-cfg FILE] [--yes] [--dry-run]
-// [--allow-loopback]`: the plan the lock names, planned again from the index as it is now.
+// runUpdate is `ashyams update --mods DIR [flags]`: the plan the lock names, planned again.
 func runUpdate(e *env, args []string) int {
 	fs := newFlags(e, "update", "")
 	f := newChangeFlags(fs, "update")

@@ -19,8 +19,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
-// command is one subcommand. run gets the arguments after the command name and returns the
-// exit status.
+// command is one subcommand; run gets the arguments after its name and returns the exit status.
 type command struct {
 	name    string
 	summary string
@@ -31,8 +30,7 @@ type command struct {
 type env struct {
 	stdout io.Writer
 	stderr io.Writer
-	// stdin is read for answers when terminal says it is a terminal; barOut, when set, is
-	// the terminal a progress bar is drawn on.
+	// stdin is read for answers when terminal is set; barOut, when set, draws a progress bar.
 	stdin    io.Reader
 	terminal bool
 	barOut   io.Writer
@@ -41,8 +39,7 @@ type env struct {
 
 var commands = map[string]command{}
 
-// flagOutput is a flag set's output: stderr for mistakes, switched to stdout when help was
-// asked for, so `ashyams build -h | less` works.
+// flagOutput is a flag set's output: stderr, switched to stdout when help was asked for.
 type flagOutput struct {
 	io.Writer
 	stdout io.Writer
@@ -65,9 +62,8 @@ func main() {
 	os.Exit(run(e, os.Args[1:]))
 }
 
-// run dispatches args to a command and returns the exit status: help asked for goes to stdout,
-// help given for a mistake to stderr with status 2; -h, --help and --version are the top-level
-// aliases of help and version. Every command prints through a termtext.Writer.
+// run dispatches args to a command and returns the exit status; -h, --help and --version are
+// the top-level aliases of help and version. Every command prints through a termtext.Writer.
 func run(e *env, args []string) int {
 	out, errw := termtext.NewWriter(e.stdout), termtext.NewWriter(e.stderr)
 	defer errw.Flush()
@@ -98,8 +94,7 @@ func run(e *env, args []string) int {
 	return c.run(e, args[1:])
 }
 
-// runHelp is `ashyams help [COMMAND]`: the command list, or one command's usage and flags, on
-// stdout. An unknown command is a usage error (exit 2) with a suggestion.
+// runHelp is `ashyams help [COMMAND]`: the command list, or one command's usage, on stdout.
 func runHelp(e *env, args []string) int {
 	fs := newFlags(e, "help", "[COMMAND]")
 	if rc := parseFlags(fs, args); rc >= 0 {
@@ -128,8 +123,7 @@ func runHelp(e *env, args []string) int {
 	}
 }
 
-// runVersion is `ashyams version`: the version and the crawler's user agent on stdout. It
-// takes no flags and no arguments (exit 2 for any).
+// runVersion is `ashyams version`: the version and the crawler's user agent on stdout.
 func runVersion(e *env, args []string) int {
 	fs := newFlags(e, "version", "")
 	if rc := parseNoArgs(e, fs, args, ""); rc >= 0 {
@@ -139,8 +133,8 @@ func runVersion(e *env, args []string) int {
 	return 0
 }
 
-// unknown reports a command that does not exist, suggesting the nearest one, then the list.
-// by is the command that was asked about it ("help"), or "" at the top level.
+// unknown reports a command that does not exist, suggesting the nearest one; by is the command
+// that asked ("help"), or "" at the top level.
 func unknown(e *env, by, name string) int {
 	msg := fmt.Sprintf("unknown command %s", termtext.Quote(name))
 	if s := suggest(name); s != "" {
@@ -156,8 +150,7 @@ func unknown(e *env, by, name string) int {
 	return 2
 }
 
-// suggest returns the command closest to name (edit distance at most 2, or name is a prefix of
-// exactly one command), or "".
+// suggest returns the command within edit distance 2 of name, or the one it prefixes, or "".
 func suggest(name string) string {
 	best, bestD, prefixed := "", 3, []string{}
 	for n := range commands {
@@ -174,8 +167,8 @@ func suggest(name string) string {
 	return best
 }
 
-// editDistance is the Damerau-Levenshtein (optimal string alignment) distance between a and b,
-// so a swapped pair of letters ("biuld") counts as one edit.
+// editDistance is the Damerau-Levenshtein (optimal string alignment) distance, so a swapped
+// pair of letters counts as one edit.
 func editDistance(a, b string) int {
 	d := make([][]int, len(a)+1)
 	for i := range d {
@@ -214,9 +207,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "(nothing recorded): 'ashyams help refresh'.")
 }
 
-// newFlags returns a flag set for a command that reports errors to e.stderr instead of exiting.
-// fs.Usage prints the usage line and the flags: on stderr after a usage error, on stdout when
-// help was asked for (parseFlags switches it).
+// newFlags returns a flag set for a command that reports errors to e.stderr instead of exiting;
+// fs.Usage prints the usage line and the flags.
 func newFlags(e *env, name, argsUsage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	out := &flagOutput{Writer: e.stderr, stdout: e.stdout, env: e}
@@ -242,8 +234,7 @@ func flagNames(fs *flag.FlagSet) []string {
 	return names
 }
 
-// parseFlags parses args and returns -1 to go on, 0 after -h, 2 after a usage error (printed
-// with the usage).
+// parseFlags parses args and returns -1 to go on, 0 after -h, 2 after a usage error.
 func parseFlags(fs *flag.FlagSet, args []string) int {
 	o, _ := fs.Output().(*flagOutput)
 	if o == nil { // not from newFlags: the flag package's own reporting
@@ -255,8 +246,7 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 		}
 		return -1
 	}
-	// The flag package prints its error and the usage itself; silence it while parsing, so
-	// the error goes out with the command's prefix, before the usage.
+	// Silence the flag package while parsing, so the error goes out with the command's prefix.
 	usageFn := fs.Usage
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -276,8 +266,7 @@ func parseFlags(fs *flag.FlagSet, args []string) int {
 	return 2
 }
 
-// parseNoArgs parses a command that takes flags only: -1 to go on, else the exit status (0 for
-// -h, 2 for a bad flag or an argument, reported with why and the usage).
+// parseNoArgs parses a command that takes flags only: -1 to go on, else the exit status.
 func parseNoArgs(e *env, fs *flag.FlagSet, args []string, why string) int {
 	if rc := parseFlags(fs, args); rc >= 0 {
 		return rc
@@ -290,8 +279,7 @@ func parseNoArgs(e *env, fs *flag.FlagSet, args []string, why string) int {
 	return -1
 }
 
-// parseURLArg parses "CMD [flags] URL [flags]" (inspect, add): the URL and -1, or "" and the
-// exit code (0 for -h, 2 for a usage error), the error printed.
+// parseURLArg parses "CMD [flags] URL [flags]": the URL and -1, or "" and the exit status.
 func parseURLArg(e *env, fs *flag.FlagSet, args []string) (string, int) {
 	if rc := parseFlags(fs, args); rc >= 0 {
 		return "", rc
@@ -313,10 +301,8 @@ func parseURLArg(e *env, fs *flag.FlagSet, args []string) (string, int) {
 	return rest[0], -1
 }
 
-// errorf prints an error of command cmd on stderr, every line of it as
-// "ashyams <cmd>: <line>": the prefix exactly once, whatever the message already starts with
-// (withoutPrefix drops a leading "ashyams <cmd>: " or "<cmd>: " a wrapped error repeats). Each
-// line is escaped with termtext.Line: messages quote paths, URLs and publisher text.
+// errorf prints an error of command cmd on stderr, each line as "ashyams <cmd>: <line>" with
+// the prefix exactly once (withoutPrefix), escaped by termtext.Line.
 func (e *env) errorf(cmd, format string, args ...any) {
 	msg := withoutPrefix(fmt.Sprintf(format, args...), cmd)
 	for _, l := range strings.Split(msg, "\n") {
@@ -339,23 +325,19 @@ func withoutPrefix(msg string, names ...string) string {
 	return msg
 }
 
-// stage is "<name>: <err>" for a failed stage of a command's work (demo's "build", "refresh 2"),
-// without the labels err repeats: demo's "build" stage prints "ashyams demo: build: <what>"
-// for site.Build's "build: <what>".
+// stage is "<name>: <err>" for a failed stage of a command's work, without the labels err
+// repeats.
 func stage(cmd, name string, err error) string {
 	first, _, _ := strings.Cut(name, " ") // "refresh 2" also drops a wrapped "refresh: "
 	return name + ": " + withoutPrefix(err.Error(), cmd, name, first)
 }
 
-// noStateMessage says that no state directory exists at path, and how to get one: the words
-// check, diff, add and build use. The path is escaped (termtext.Text): a line break in it
-// stays inside the one line.
+// noStateMessage says that no state directory exists at path, and how to get one.
 func noStateMessage(path string) string {
 	return fmt.Sprintf("no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first", termtext.Text(path))
 }
 
-// requireState reports whether path is an existing state directory; otherwise it prints why as
-// cmd's error (noStateMessage for nothing there).
+// requireState reports whether path is an existing state directory, else prints why.
 func (e *env) requireState(cmd, path string) bool {
 	st, err := os.Stat(path)
 	switch {
@@ -371,7 +353,7 @@ func (e *env) requireState(cmd, path string) bool {
 	return false
 }
 
-// plural is "1 word" or "N words" (N may be 0): "2 identity conflicts", "3 matches", "2 entries".
+// plural is "1 word" or "N words": "2 identity conflicts", "3 matches", "2 entries".
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
