@@ -13,8 +13,8 @@ import (
 
 // Key names a claim: the project id and the site (origin) id.
 type Key struct {
-	Project string // the project id, a lowercase UUID as published
-	Site    string // the site (origin) id: store.SiteID of the site index URL
+	Project string
+	Site    string // the site (origin) id
 }
 
 // String is "<project>/<site>", the claim's path below projects/ on the site.
@@ -31,25 +31,25 @@ func (k Key) Less(o Key) bool {
 // Network is the model.
 type Network struct {
 	State    *store.Network     // network.json; nil before any refresh
-	Curation *curation.Curation // the curation file the model was built with (never nil)
-	Sources  []store.Source     // the enrolled URLs' records, sorted by file name
-	Events   []store.Event      // every recorded event, oldest first (observed_at, then id)
+	Curation *curation.Curation // never nil
+	Sources  []store.Source     // by file name
+	Events   []store.Event      // oldest first
 
-	Origins  []*Origin  // every site index in the state, by site id
-	Claims   []*Claim   // every claim in the state, withdrawn ones included, by (project, site)
-	Listed   []*Claim   // the claims in the catalog (Claim.Listed), by (project, site)
-	Projects []*Project // every project id with at least one claim, by id
+	Origins  []*Origin  // by site id
+	Claims   []*Claim   // withdrawn ones included, by (project, site)
+	Listed   []*Claim   // Claim.Listed, by (project, site)
+	Projects []*Project // by id
 
 	// Relationships are the current relationships of the catalog: those of every listed
 	// claim's current release, by claim then publisher order.
 	Relationships []*Relationship
 
-	Conflicts    []*Conflict   // the identity conflicts, by project id
-	Moves        []*Move       // the claims that continue at another site on evidence, by From, then To.Site
-	Capabilities []*Capability // every capability provided or referenced, by name
-	Gaps         Gaps          // the relationship targets nobody listed publishes
-	Cycles       []*Cycle      // the requires cycles among listed claims' current releases
-	Featured     []*Featured   // the curation file's [[featured]] entries, in file order
+	Conflicts    []*Conflict   // by project id
+	Moves        []*Move       // by From, then To.Site
+	Capabilities []*Capability // provided or referenced, by name
+	Gaps         Gaps
+	Cycles       []*Cycle
+	Featured     []*Featured // in file order
 	// Unmatched says, in words, which curation entries matched nothing in the state. Shown,
 	// not fatal.
 	Unmatched []string
@@ -74,33 +74,33 @@ func (n *Network) Capability(name string) *Capability { return n.CapabilityByNam
 
 // Origin is a site index: its record, and its claims.
 type Origin struct {
-	store.Origin          // the site's record, origin.json, with Health as a catalog v1 token
-	Claims       []*Claim // every claim published by this site, withdrawn ones included, by project id
-	Listed       []*Claim // the Claims in the catalog, by project id
+	store.Origin          // Health as a catalog v1 token
+	Claims       []*Claim // withdrawn ones included, by project id
+	Listed       []*Claim // by project id
 }
 
 // Project is every claim for one project id.
 type Project struct {
-	ID       string    // the project id, a lowercase UUID as published
-	Claims   []*Claim  // every claim for the id, by site
-	Listed   []*Claim  // the Claims in the catalog, by site
-	Conflict *Conflict // set when two or more listed sites claim the id (and neither moved)
-	Featured *Featured // set when the curation file features the id
+	ID       string   // the project id, a lowercase UUID as published
+	Claims   []*Claim // by site
+	Listed   []*Claim // by site
+	Conflict *Conflict
+	Featured *Featured
 }
 
 // Claim is one (project id, site) pair with its held manifest.
 type Claim struct {
-	Key                             // the claim's (project, site)
-	Record       store.Claim        // claim.json as stored
-	Health       string             // Record.Health as a catalog v1 claim_health token (store.ClaimHealthToken)
-	Origin       *Origin            // the site that publishes the claim
-	Manifest     *protocol.Manifest // the held (last good) manifest; nil when none was ever accepted
-	ManifestPath string             // the manifest's path relative to the state directory
+	Key
+	Record       store.Claim
+	Health       string // a catalog v1 claim_health token
+	Origin       *Origin
+	Manifest     *protocol.Manifest // the held (last good) manifest; nil when none
+	ManifestPath string             // relative to the state directory
 	// HeldSHA256 is the held manifest's digest: the record's ingested_sha256, or its
 	// pending_sha256 when a refresh was cut short after writing the manifest. "" without one.
 	HeldSHA256 string
-	Name       string         // the manifest's project name, else the index entry's; display text
-	Scheme     version.Scheme // the project's versioning scheme
+	Name       string // the manifest's project name, else the index entry's; display text
+	Scheme     version.Scheme
 	// Heads are the channel heads recomputed from the releases: stable first, then other
 	// channels by name, development last.
 	Heads          []Head
@@ -114,29 +114,29 @@ type Claim struct {
 	Withdrawn bool
 	// Cached: the held manifest is not the one the site advertises now. False without one.
 	Cached       bool
-	Conflict     *Conflict // set when this claim is part of an identity conflict
-	MovedTo      *Move     // the move away from this claim, when there is evidence of one; else nil
-	SupersededBy *Claim    // the claim this one continues as, when that claim is listed; else nil
-	MovedFrom    []*Move   // the moves to this claim, in Moves order
+	Conflict     *Conflict
+	MovedTo      *Move   // the move away from this claim; else nil
+	SupersededBy *Claim  // the listed claim this one continues as; else nil
+	MovedFrom    []*Move // in Moves order
 	// UsedBy are the distinct listed claims whose current release requires this one (by
 	// project id or a capability it provides), self-references not counted. Not a ranking.
 	UsedBy []*Claim
 	// ReferencedBy are all current relationships of listed claims that resolve to this claim.
 	ReferencedBy []*Relationship
-	Events       []*store.Event // this claim's events, oldest first
+	Events       []*store.Event // oldest first
 }
 
 // Head is one channel head.
 type Head struct {
-	Channel string   // the channel name
-	Release *Release // its head: the highest-precedence available release (protocol.Heads)
+	Channel string
+	Release *Release // protocol.Heads
 }
 
 // Release is one release of a claim, with its relationships resolved.
 type Release struct {
-	*protocol.Release                 // the release as published, pointing into the claim's Manifest.Releases
-	Claim             *Claim          // the claim whose manifest holds the release
-	Current           bool            // this is the claim's current release
+	*protocol.Release // pointing into the claim's Manifest.Releases
+	Claim             *Claim
+	Current           bool
 	Head              []string        // the channels whose head this release is, in display order
 	Relationships     []*Relationship // in publisher order
 	// FirstSeen is when this index first saw the release in this claim's manifests (the
@@ -177,18 +177,18 @@ const (
 
 // Relationship is one relationship of one release, resolved against the listed claims.
 type Relationship struct {
-	protocol.Relationship          // the relationship as published
-	From                  *Claim   // the claim whose release states the relationship
-	Release               *Release // the release that states it
-	Index                 int      // the position in the release's relationships (0-based)
-	Target                TargetKind
-	Targets               []*Resolution // every listed claim it resolves to, by (project, site)
+	protocol.Relationship
+	From    *Claim
+	Release *Release
+	Index   int // 0-based
+	Target  TargetKind
+	Targets []*Resolution // every listed claim it resolves to, by (project, site)
 	// Satisfied: true when every project target's current release satisfies the constraint,
 	// false when every one was checked and none does, else nil (Check says why). Any-target
 	// would prefer one claim of an identity conflict (SPEC section 4). catalog.json's
 	// "satisfied".
 	Satisfied *bool
-	Check     Check // how the constraint check came out over the targets
+	Check     Check // over the targets
 	// Self: the relationship resolves to its own claim, by id or capability. Never counted in
 	// used-by or cycles.
 	Self    bool
@@ -201,30 +201,30 @@ type Relationship struct {
 // Resolution is one claim a relationship resolves to, with the constraint checked against that
 // claim's current release under that claim's versioning scheme.
 type Resolution struct {
-	Claim         *Claim         // the listed claim the relationship resolves to
+	Claim         *Claim
 	By            string         // "project" or "capability": how the claim was found
-	Version       string         // the target's current release version ("" when none)
-	Scheme        version.Scheme // the target's versioning scheme, under which the constraint is read
+	Version       string         // the target's current version, "" when none
+	Scheme        version.Scheme // the target's scheme: the constraint is read under it
 	SchemeDiffers bool           // the target's scheme is not the referring project's; shown
 	Satisfied     *bool          // the target's current release meets the constraint; nil: see Check
-	Check         Check          // how the check against this target came out
-	Detail        string         // the parse error for CheckBadConstraint / CheckBadVersion
+	Check         Check
+	Detail        string // the parse error for CheckBadConstraint / CheckBadVersion
 }
 
 // Conflict is an identity conflict: one project id claimed by two or more listed sites that
 // did not move. None is hidden, merged or preferred.
 type Conflict struct {
-	Project string   // the project id claimed by more than one site
-	Claims  []*Claim // the listed claims for it that did not move away, by site
+	Project string
+	Claims  []*Claim // listed and not moved away, by site
 }
 
 // Move is a claim that continues at another site, on evidence.
 type Move struct {
-	Project   string     // the project id
-	From      Key        // the claim the project moved away from
-	To        Key        // the claim it continues as
-	FromClaim *Claim     // the From claim when the state has it; else nil
-	ToClaim   *Claim     // the To claim when the state has it; else nil
+	Project   string
+	From      Key
+	To        Key
+	FromClaim *Claim     // nil when the state lacks it
+	ToClaim   *Claim     // nil when the state lacks it
 	Evidence  []Evidence // sorted
 }
 
@@ -246,8 +246,8 @@ type Capability struct {
 
 // CapabilityUse is one claim referencing a capability with one relationship kind.
 type CapabilityUse struct {
-	From *Claim // the referring claim
-	Kind string // the relationship kind (requires, recommends, conflicts)
+	From *Claim
+	Kind string // requires, recommends or conflicts
 }
 
 // GapKind groups gaps.
@@ -276,9 +276,9 @@ type Gap struct {
 // Candidate is a URL named by a gap that lies outside every enrolled site: a site that might
 // publish the missing target. Never followed; Command is what a maintainer can run to look.
 type Candidate struct {
-	URL     string // the URL as published in the relationships
-	Command string // the ashyams inspect command line that reads the URL as the crawler would
-	Gaps    []*Gap // the gaps whose references give this URL
+	URL     string // as published
+	Command string // the ashyams inspect command line for the URL
+	Gaps    []*Gap
 }
 
 // Gaps are the relationship targets nobody in the index publishes, from every release of the
@@ -305,6 +305,6 @@ type Cycle struct {
 
 // Featured is a curation [[featured]] entry with the listed claims for its project.
 type Featured struct {
-	curation.Featured          // the curation entry: the project and the index's note
-	Claims            []*Claim // the listed claims for the project, by site; empty when nobody lists it
+	curation.Featured
+	Claims []*Claim // by site
 }

@@ -27,8 +27,7 @@ func Open(root string) *Dir { return &Dir{Root: root} }
 // Path joins rel (slash-separated, relative to the state root) onto the state root.
 func (d *Dir) Path(rel string) string { return filepath.Join(d.Root, filepath.FromSlash(rel)) }
 
-// The record paths below are relative to the state root and slash-separated (seeds/state.txt,
-// "Layout"); they join their arguments as given.
+// Record paths are relative to the state root and slash-separated (seeds/state.txt, "Layout").
 
 // SourcePath is "sources/<source>.json"; source is SourceID(url).
 func SourcePath(source string) string { return SourcesDir + "/" + source + ".json" }
@@ -36,8 +35,7 @@ func SourcePath(source string) string { return SourcesDir + "/" + source + ".jso
 // OriginPath is "origins/<site>/origin.json"; site is SiteID(index_url).
 func OriginPath(site string) string { return OriginsDir + "/" + site + "/" + OriginFile }
 
-// OriginIndexPath is "origins/<site>/dreamweave.json", the site index's last good bytes as
-// served.
+// OriginIndexPath is "origins/<site>/dreamweave.json", the site index's last good bytes.
 func OriginIndexPath(site string) string { return OriginsDir + "/" + site + "/" + IndexFile }
 
 // ClaimPath is "claims/<project>/<site>/claim.json".
@@ -45,8 +43,7 @@ func ClaimPath(project, site string) string {
 	return ClaimsDir + "/" + project + "/" + site + "/" + ClaimFile
 }
 
-// ManifestPath is "claims/<project>/<site>/manifest.json", the claim's last good manifest as
-// served.
+// ManifestPath is "claims/<project>/<site>/manifest.json", the claim's last good manifest.
 func ManifestPath(project, site string) string {
 	return ClaimsDir + "/" + project + "/" + site + "/" + ManifestFile
 }
@@ -54,9 +51,8 @@ func ManifestPath(project, site string) string {
 // EventPath is "events/<id>.json"; id is EventID of its facts.
 func EventPath(id string) string { return EventsDir + "/" + id + ".json" }
 
-// TempPrefix begins the name of every temporary file WriteBytes creates beside its target. A
-// file with this prefix is a write that never finished: Load ignores it, Check reports it,
-// Tidy removes it.
+// TempPrefix begins the name of every temporary file WriteBytes creates beside its target: a
+// write that never finished.
 const TempPrefix = ".tmp-"
 
 // IsTemp reports whether a file name (not a path) is a temporary file of WriteBytes.
@@ -85,8 +81,7 @@ func (d *Dir) WriteBytes(rel string, b []byte) error {
 }
 
 // ReplaceFile replaces the file at path with b atomically, as WriteBytes does, keeping its
-// permissions (0644 for a new file): for a hand-edited file outside the state such as
-// network/sources.toml. path's directory must exist.
+// permissions (0644 for a new file); path's directory must exist.
 func ReplaceFile(path string, b []byte) error {
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
@@ -98,8 +93,8 @@ func ReplaceFile(path string, b []byte) error {
 	return nil
 }
 
-// replace writes b to a temp file beside path, syncs it when sync is set, and renames it over
-// path. On failure path is untouched.
+// replace writes b to a temp file beside path, synced when sync is set, and renames it over
+// path; on failure path is untouched.
 func replace(path string, b []byte, mode os.FileMode, sync bool) error {
 	f, err := os.CreateTemp(filepath.Dir(path), TempPrefix+filepath.Base(path)+"-*")
 	if err != nil {
@@ -159,8 +154,7 @@ func (d *Dir) remove(rel string) error {
 }
 
 // MarshalRecord is the canonical encoding of a record, serde_json's pretty style (FORMATS
-// section 1.9): two-space indent, keys in struct order, raw UTF-8, no HTML or "/" escaping,
-// one trailing newline.
+// section 1.9): two-space indent, struct order, raw UTF-8, no escaping of HTML or "/".
 func MarshalRecord(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -221,8 +215,7 @@ func (d *Dir) WriteJSON(rel string, v any) error {
 	return nil
 }
 
-// WriteEvent records e under EventPath; an id already on disk is left as it is and written is
-// false, so a re-run records nothing twice.
+// WriteEvent records e under EventPath; an id already on disk is left as it is (written false).
 func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 	rel := EventPath(e.ID)
 	if _, err := os.Stat(d.Path(rel)); err == nil {
@@ -233,8 +226,8 @@ func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 	return true, d.WriteJSON(rel, e)
 }
 
-// ReadJSON decodes the record at rel into v with what its own file adds (DecodeRecord).
-// Unknown fields are an error naming the path. Reads are bounded and follow no symbolic link.
+// ReadJSON decodes the record at rel into v with its own file (DecodeRecord); unknown fields
+// are an error naming the path.
 func (d *Dir) ReadJSON(rel string, v any) error {
 	b, err := d.readFile(rel, MaxRecordBytes)
 	if err != nil {
@@ -250,8 +243,7 @@ func (d *Dir) ReadJSON(rel string, v any) error {
 	return DecodeRecord(rel, b, ownB, v)
 }
 
-// ReadBytes returns the held file at rel (a manifest, a site index, a cached image), a
-// regular file of at most MaxHeldBytes (else ErrNotRegular or ErrTooLarge).
+// ReadBytes returns the held file at rel, a regular file of at most MaxHeldBytes.
 func (d *Dir) ReadBytes(rel string) ([]byte, error) { return d.readFile(rel, MaxHeldBytes) }
 
 // Exists reports whether rel exists, as whatever it is (a dangling symbolic link exists).
@@ -260,7 +252,7 @@ func (d *Dir) Exists(rel string) bool {
 	return err == nil
 }
 
-// list returns the sorted names in dir of directories (wantDir) or files, skipping names that
+// list returns the sorted names of directories (wantDir) or files in rel, skipping names that
 // begin with "."; a missing dir is empty.
 func (d *Dir) list(rel string, wantDir bool) ([]string, error) {
 	ents, err := os.ReadDir(d.Path(rel))
@@ -287,9 +279,8 @@ type ClaimRecord struct {
 	Dir string // claims/<project>/<site>, slash-separated
 }
 
-// Snapshot is everything the state holds except manifest and index bytes, read on demand.
-// Sorted: sources by file name, origins by id, claims by project then site, events by
-// observed_at then id.
+// Snapshot is everything the state holds but manifest and index bytes, sorted: sources by file
+// name, origins by id, claims by (project, site), events by (observed_at, id).
 type Snapshot struct {
 	Network     *Network // nil when network.json is absent (no refresh has run)
 	Sources     []Source
@@ -297,17 +288,15 @@ type Snapshot struct {
 	Origins     []Origin
 	Claims      []ClaimRecord
 	Events      []Event
-	// IndexDigests and ManifestDigests are the SHA-256 of the held bytes by site id and claim
-	// directory; only CheckLoad fills them.
+	// IndexDigests and ManifestDigests are the held bytes' SHA-256 (CheckLoad only).
 	IndexDigests    map[string]string
 	ManifestDigests map[string]string
-	// Manifests are the held manifests that passed every check, by claim directory; only
-	// CheckLoadForRender fills it.
+	// Manifests are the held manifests that passed every check (CheckLoadForRender only).
 	Manifests map[string]*protocol.Manifest
 }
 
-// Load reads every record; one that does not parse is an error naming its path. What an
-// interrupted write left is skipped.
+// Load reads every record, skipping what an interrupted write left; one that does not parse is
+// an error naming its path.
 func (d *Dir) Load() (*Snapshot, error) {
 	s := &Snapshot{}
 	if d.Exists(NetworkFile) {
@@ -392,8 +381,7 @@ func sortEvents(es []Event) {
 	})
 }
 
-// onlyLeftovers reports whether the directory rel holds nothing but temporary files. An
-// unreadable directory is not a leftover.
+// onlyLeftovers reports whether the readable directory rel holds nothing but temporary files.
 func (d *Dir) onlyLeftovers(rel string) bool {
 	ents, err := os.ReadDir(d.Path(rel))
 	if err != nil {
@@ -407,10 +395,9 @@ func (d *Dir) onlyLeftovers(rel string) bool {
 	return true
 }
 
-// Tidy removes what interrupted writes left: every temporary file (Git's directories
-// excepted), every own file whose record is gone, then every empty site and claim directory.
-// Records are never touched. Only the state's one writer may call it. It returns the removed
-// paths, sorted.
+// Tidy removes what interrupted writes left: temporary files, own files whose record is gone,
+// then empty site and claim directories; never a record. Only the state's one writer may call
+// it. It returns the removed paths, sorted.
 func (d *Dir) Tidy() ([]string, error) {
 	var removed []string
 	err := filepath.WalkDir(d.Root, func(p string, e fs.DirEntry, err error) error {

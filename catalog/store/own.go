@@ -10,11 +10,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
-// OwnDir holds what this index keeps about a record beyond the reference index's keys
-// (FORMATS sections 1.1-1.6), so every record keeps the reference's exact shape. Each own file
-// sits at its record's path below OwnDir and holds the SHA-256 of the record bytes it was
-// written beside: once the record changes, it reads as nothing. Losing it loses only
-// conveniences the next refresh rebuilds.
+// OwnDir holds what this index keeps about a record beyond the reference index's keys (FORMATS
+// sections 1.1-1.6), at the record's path below it, bound to the SHA-256 of the record bytes:
+// once the record changes, it reads as nothing. Losing it loses only conveniences.
 const OwnDir = "ashyams-go"
 
 // OwnReadmePath is the README of OwnDir, rewritten by every refresh.
@@ -49,9 +47,8 @@ func OwnPath(rel string) (string, bool) {
 	return "", false
 }
 
-// Finding is one problem a read found: Kind (a protocol rule or JSON Schema keyword, or the
-// health of a failed read), At (a JSON pointer, "" for the document), and Words with a slot
-// "{n}" (protocol.ForSlots) where they quote Quotes[n-1].
+// Finding is one problem a read found: Kind (a rule or schema keyword, or a failed read's
+// health), At (a JSON pointer), Words with slots "{n}" for Quotes[n-1] (protocol.ForSlots).
 type Finding struct {
 	Kind   string   `json:"kind"`
 	At     string   `json:"at,omitempty"`
@@ -94,8 +91,7 @@ func Quoting(kind, text string, values ...string) Finding {
 	return f
 }
 
-// Segments splits the words into text and quotations (quoted[i] true); a slot with no
-// quotation is dropped.
+// Segments splits the words into text and quotations (quoted[i] true).
 func (f Finding) Segments() (segs []string, quoted []bool) {
 	protocol.ForSlots(f.Words, func(text string, n int) {
 		if text != "" {
@@ -145,8 +141,8 @@ type (
 	}
 )
 
-// own returns what v keeps beyond its record (nil when nothing); ok is false for a type
-// without an own file.
+// own returns what v keeps beyond its record (nil when nothing); ok is false for a type with
+// no own file.
 func own(v any) (o any, ok bool) {
 	switch r := v.(type) {
 	case Network:
@@ -194,8 +190,8 @@ type File struct {
 	Bytes []byte
 }
 
-// RecordFiles encodes v for rel: the record (MarshalRecord), then for a type with an own file
-// that file bound to the record's bytes, or its removal; with network.json, OwnReadmePath.
+// RecordFiles encodes v for rel: the record, then its own file bound to it, or that file's
+// removal; with network.json, OwnReadmePath.
 func RecordFiles(rel string, v any) ([]File, error) {
 	b, err := MarshalRecord(v)
 	if err != nil {
@@ -250,8 +246,8 @@ func decodeStrict(b []byte, v any) error {
 	return nil
 }
 
-// DecodeRecord decodes the record bytes rec read at rel into v strictly, then what its own
-// file ownB (nil when none) adds when bound to rec; a stale own file adds nothing.
+// DecodeRecord decodes the record bytes rec at rel into v strictly, then what its own file
+// ownB adds when bound to rec.
 func DecodeRecord(rel string, rec, ownB []byte, v any) error {
 	if err := decodeStrict(rec, v); err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
@@ -267,8 +263,7 @@ func DecodeRecord(rel string, rec, ownB []byte, v any) error {
 }
 
 // Migrate rewrites each record among ps (Check's Unreadable problems) that an earlier build
-// wrote with its own keys inside it (FORMATS section 4) in the reference's shape, those keys
-// in its own file. It returns the rewritten paths; a record with any other unknown key stays.
+// wrote with its own keys inside (FORMATS section 4), and returns the rewritten paths.
 func (d *Dir) Migrate(ps []Problem) ([]string, error) {
 	var done []string
 	for _, p := range ps {
@@ -286,8 +281,8 @@ func (d *Dir) Migrate(ps []Problem) ([]string, error) {
 	return done, nil
 }
 
-// migrate decodes rec with the keys an earlier build kept inside it read as its own file's;
-// nil when it holds none of them or does not then decode strictly.
+// migrate decodes rec with an earlier build's own keys read as its own file's; nil when it
+// holds none or does not then decode.
 func migrate(rel string, rec []byte) any {
 	var m map[string]json.RawMessage
 	if _, ok := OwnPath(rel); !ok || json.Unmarshal(rec, &m) != nil {

@@ -46,9 +46,9 @@ const (
 
 // Network is network.json (FORMATS section 1.1); the json:"-" fields live in the own file.
 type Network struct {
-	Format     int    `json:"format"`      // the layout version, Format
-	Crawler    string `json:"crawler"`     // the crawler's user agent (product.UserAgent)
-	ObservedAt string `json:"observed_at"` // when the last refresh started, TimeFormat
+	Format     int    `json:"format"`
+	Crawler    string `json:"crawler"`     // product.UserAgent
+	ObservedAt string `json:"observed_at"` // when the last refresh started
 	// HealthChanges are the health transitions of the refresh that wrote the file (health is
 	// not an event: events are manifest transitions).
 	HealthChanges []HealthChange `json:"-"`
@@ -59,8 +59,8 @@ type Network struct {
 // Interrupted records a refresh cut short. A record named here keeps what the previous
 // refresh wrote, so the state stays sound.
 type Interrupted struct {
-	At     string `json:"at"`     // when the refresh stopped taking new work, TimeFormat
-	Reason string `json:"reason"` // why, in words ("interrupted by SIGINT", "the refresh's deadline (45m0s) ran out")
+	At     string `json:"at"`     // when the refresh stopped taking new work
+	Reason string `json:"reason"` // why, in words
 	// Unknown is set in the record a refresh writes when it starts: killed, it says it did not
 	// finish without knowing what was read.
 	Unknown bool `json:"unknown,omitempty"`
@@ -74,8 +74,8 @@ type Interrupted struct {
 
 // PartlyRead is a site whose reading was cut short.
 type PartlyRead struct {
-	Site     string   `json:"site"`     // the site id (Origin.ID)
-	Projects []string `json:"projects"` // project ids whose claims were not read, sorted
+	Site     string   `json:"site"`
+	Projects []string `json:"projects"` // project ids not read, sorted
 }
 
 // HealthChange is one health transition: Project "" for a site's own health, Before "" when
@@ -95,8 +95,8 @@ const (
 	SourceUnreachable        = "unreachable"         // a network or HTTP failure stopped discovery
 	SourceRefused            = "refused"             // crawler policy refused a URL on the way
 	SourceNoIndex            = "no-index"            // no site index at or above the URL, none linked
-	SourceBrokenLink         = "broken-link"         // a page linked a site index that could not be read as one
-	SourceUnsupportedVersion = "unsupported-version" // a DreamWeave document on the way has a schema_version other than "2"
+	SourceBrokenLink         = "broken-link"         // a linked site index could not be read
+	SourceUnsupportedVersion = "unsupported-version" // a document on the way speaks a newer protocol
 )
 
 // Source health values of this index that the reference vocabulary lacks.
@@ -112,37 +112,37 @@ var SourceHealths = []string{SourceResolved, SourceUnreachable, SourceRefused, S
 
 // Source is one enrolled URL: the site it led to, how, and the trail (FORMATS section 1.2).
 type Source struct {
-	URL         string      `json:"url"`          // the enrolled URL, as in network/sources.toml; the file is SourceID(URL)
-	Origin      *string     `json:"origin"`       // the site id discovery led to (SiteID of its index URL); null if never
-	Health      string      `json:"health"`       // a Source* health value
-	Problem     *string     `json:"problem"`      // why discovery found no site index, in words; null when resolved
-	Method      *string     `json:"method"`       // how the site index was found, in words (crawl/discover's methods)
-	Trail       []TrailStep `json:"trail"`        // every URL discovery tried, in order, ending at the site index when resolved
-	Validators  Validators  `json:"-"`            // the enrolled page's validators, for a conditional GET (own file)
-	LastAttempt string      `json:"last_attempt"` // TimeFormat
-	LastSuccess *string     `json:"last_success"` // TimeFormat; null if discovery never succeeded
+	URL         string      `json:"url"`    // as in network/sources.toml; the file is SourceID(URL)
+	Origin      *string     `json:"origin"` // the site id discovery led to; null if none
+	Health      string      `json:"health"`
+	Problem     *string     `json:"problem"` // in words; null when resolved
+	Method      *string     `json:"method"`  // how the site index was found, in words
+	Trail       []TrailStep `json:"trail"`   // every URL discovery tried, in order
+	Validators  Validators  `json:"-"`
+	LastAttempt string      `json:"last_attempt"`
+	LastSuccess *string     `json:"last_success"` // null if never
 	// Findings are the problems of the last read; Problem words the first.
 	Findings []Finding `json:"-"`
 }
 
 // TrailStep is one URL discovery tried and what came back, in words.
 type TrailStep struct {
-	URL     string `json:"url"`     // the URL requested
-	Outcome string `json:"outcome"` // what came back, in words ("a DreamWeave site index", "HTTP 404", ...)
+	URL     string `json:"url"`
+	Outcome string `json:"outcome"` // what came back, in words
 }
 
 // Validators are the HTTP validators of the last good response, for the next conditional
 // GET. A transport courtesy: manifest_sha256 stays the change signal.
 type Validators struct {
-	ETag         string `json:"etag,omitempty"`          // the ETag header, as sent (If-None-Match)
-	LastModified string `json:"last_modified,omitempty"` // the Last-Modified header, as sent (If-Modified-Since)
+	ETag         string `json:"etag,omitempty"`          // as sent
+	LastModified string `json:"last_modified,omitempty"` // as sent
 }
 
 // Origin health values: the catalog v1 origin_health vocabulary.
 const (
 	OriginHealthy            = "healthy"
 	OriginUnreachable        = "unreachable"         // the index could not be read
-	OriginRefused            = "refused"             // refused by crawler policy (a limit, the address guard)
+	OriginRefused            = "refused"             // refused by crawler policy
 	OriginNoIndex            = "no-index"            // the response was not a DreamWeave site index
 	OriginInvalidIndex       = "invalid-index"       // the site index fails the protocol
 	OriginUnsupportedVersion = "unsupported-version" // the site speaks a newer protocol
@@ -169,25 +169,25 @@ func label(labels map[string]string, health string) string {
 // Origin is one site index, with the reference index's keys in its order (FORMATS section
 // 1.3); the json:"-" fields live in the own file.
 type Origin struct {
-	ID          string     `json:"id"`           // SiteID(IndexURL), also the directory name
-	IndexURL    string     `json:"index_url"`    // the site index's URL, final after redirects
-	SiteName    *string    `json:"site_name"`    // publisher text from the site index (site.name)
-	SiteURL     *string    `json:"site_url"`     // publisher text from the site index (site.url)
-	Generator   *string    `json:"generator"`    // publisher text from the site index (generator)
-	Sources     []string   `json:"sources"`      // enrolled URLs (Source.URL) that lead here, sorted
-	Redirects   []string   `json:"redirects"`    // every URL that redirected on the way to IndexURL, once each, in order
-	Validators  Validators `json:"validators"`   // the site index's validators, for a conditional GET
-	IndexSHA256 *string    `json:"index_sha256"` // lowercase hex SHA-256 of the held dreamweave.json; null when none is held
+	ID          string     `json:"id"`        // SiteID(IndexURL), the directory name
+	IndexURL    string     `json:"index_url"` // final after redirects
+	SiteName    *string    `json:"site_name"` // publisher text (site.name)
+	SiteURL     *string    `json:"site_url"`  // publisher text (site.url)
+	Generator   *string    `json:"generator"` // publisher text
+	Sources     []string   `json:"sources"`   // enrolled URLs that lead here, sorted
+	Redirects   []string   `json:"redirects"` // every URL that redirected on the way to IndexURL, once each, in order
+	Validators  Validators `json:"validators"`
+	IndexSHA256 *string    `json:"index_sha256"` // SHA-256 of the held dreamweave.json; null when none
 	// PendingSHA256 is set while dreamweave.json is being replaced (see Claim.PendingSHA256).
 	PendingSHA256 *string   `json:"-"`
-	Health        string    `json:"health"`         // an Origin* health value
-	Problem       *string   `json:"problem"`        // why the site is not healthy, in words; null when healthy
-	Issues        []string  `json:"issues"`         // publication issues that did not stop the read, in words
-	Previous      []Move    `json:"previous"`       // the sites this site continues (moves, seen from the new site), oldest first
-	FirstObserved string    `json:"first_observed"` // TimeFormat
-	LastAttempt   string    `json:"last_attempt"`   // TimeFormat
-	LastSuccess   *string   `json:"last_success"`   // TimeFormat; null if never read
-	Findings      []Finding `json:"-"`              // the problems of the last read
+	Health        string    `json:"health"`
+	Problem       *string   `json:"problem"`  // in words; null when healthy
+	Issues        []string  `json:"issues"`   // publication issues that did not stop the read, in words
+	Previous      []Move    `json:"previous"` // the sites this site continues, oldest first
+	FirstObserved string    `json:"first_observed"`
+	LastAttempt   string    `json:"last_attempt"`
+	LastSuccess   *string   `json:"last_success"` // null if never
+	Findings      []Finding `json:"-"`            // the problems of the last read
 }
 
 // PreviousIDs are the site ids of o.Previous, in order.
@@ -202,9 +202,9 @@ func (o Origin) PreviousIDs() []string {
 // Move is an old site a site continues: an enrolled source that led there now leads here
 // (FORMATS section 1.3).
 type Move struct {
-	Origin     string `json:"origin"`      // the old site's id
-	IndexURL   string `json:"index_url"`   // the old site's index URL
-	ObservedAt string `json:"observed_at"` // TimeFormat: the refresh that saw the move
+	Origin     string `json:"origin"` // the old site's id
+	IndexURL   string `json:"index_url"`
+	ObservedAt string `json:"observed_at"` // the refresh that saw the move
 	Evidence   string `json:"evidence"`    // MoveEvidence's words
 }
 
@@ -287,27 +287,27 @@ func OriginHealthToken(s string) (token string, ok bool) {
 // section 1.4); the json:"-" fields live in the own file. MovedTo and MovedFrom are read,
 // never written.
 type Claim struct {
-	Project          string              `json:"project"`           // the project id, also the first directory name
-	Origin           string              `json:"origin"`            // the site id (Origin.ID), also the second directory name
-	Entry            protocol.IndexEntry `json:"entry"`             // the site index's entry for the project, as listed
-	AdvertisedSHA256 string              `json:"advertised_sha256"` // lowercase hex; the entry's manifest_sha256
-	IngestedSHA256   *string             `json:"ingested_sha256"`   // lowercase hex of the held manifest.json; null when none is held
+	Project          string              `json:"project"`           // also the first directory name
+	Origin           string              `json:"origin"`            // the site id, also the second directory name
+	Entry            protocol.IndexEntry `json:"entry"`             // the site index's entry, as listed
+	AdvertisedSHA256 string              `json:"advertised_sha256"` // the entry's manifest_sha256
+	IngestedSHA256   *string             `json:"ingested_sha256"`   // of the held manifest.json; null when none
 	// PendingSHA256 is set while manifest.json is being replaced: the claim is written with it,
 	// then manifest.json, then the claim without it, so Check accepts a manifest hashing to
 	// either digest and the next refresh settles it.
 	PendingSHA256 *string    `json:"-"`
-	Validators    Validators `json:"-"`                    // the manifest's validators, for a conditional GET (own file)
-	Rejected      *Rejected  `json:"rejected"`             // the last refused manifest, by digest; null when none
-	Health        string     `json:"health"`               // a Claim* health value (HealthLabel for words)
-	Problem       *string    `json:"problem"`              // why the claim is not current, in words; null when current
+	Validators    Validators `json:"-"`
+	Rejected      *Rejected  `json:"rejected"` // the last refused manifest, by digest; null when none
+	Health        string     `json:"health"`
+	Problem       *string    `json:"problem"`              // in words; null when current
 	Media         *Media     `json:"media"`                // the card image; null when the manifest names none
 	MovedTo       *string    `json:"moved_to,omitempty"`   // site id this claim moved to
 	MovedFrom     *string    `json:"moved_from,omitempty"` // site id this claim continues
-	FirstObserved string     `json:"first_observed"`       // TimeFormat
-	LastChanged   *string    `json:"last_changed"`         // TimeFormat: when the held manifest last changed
-	LastAttempt   string     `json:"last_attempt"`         // TimeFormat
-	LastSuccess   *string    `json:"last_success"`         // TimeFormat; null if never read
-	Findings      []Finding  `json:"-"`                    // the problems of the last read
+	FirstObserved string     `json:"first_observed"`
+	LastChanged   *string    `json:"last_changed"` // when the held manifest last changed
+	LastAttempt   string     `json:"last_attempt"`
+	LastSuccess   *string    `json:"last_success"` // null if never
+	Findings      []Finding  `json:"-"`            // the problems of the last read
 }
 
 // Ingested is the held manifest's digest, "" when none is held (IngestedSHA256 null).
@@ -316,8 +316,8 @@ func (c Claim) Ingested() string { return deref(c.IngestedSHA256) }
 // Rejected remembers a refused manifest by digest, so the same bytes are not fetched every
 // refresh; a new Crawler version reads them again (FORMATS section 1.4).
 type Rejected struct {
-	SHA256  string `json:"sha256"`  // lowercase hex digest of the refused bytes
-	Crawler string `json:"crawler"` // the refusing crawler's version, e.g. "0.1.0"
+	SHA256  string `json:"sha256"`
+	Crawler string `json:"crawler"` // the refusing crawler's version
 	Problem string `json:"problem"` // why, in words
 	// Health is ClaimRefused for bytes refused by crawler policy; "" means ClaimInvalid.
 	Health string `json:"-"`
@@ -336,7 +336,7 @@ func (r Rejected) RejectedHealth() string {
 // section 1.4).
 type Media struct {
 	URL     string  `json:"url"`     // the manifest's card image URL
-	Alt     string  `json:"alt"`     // its alternative text (publisher text)
+	Alt     string  `json:"alt"`     // publisher text
 	File    *string `json:"file"`    // "media/<sha256>.<ext>"; null when not cached
 	Problem *string `json:"problem"` // why it is not cached, in words; null when cached
 	// Definitive: Problem refuses the image itself, remembered while the manifest is
@@ -354,14 +354,14 @@ const (
 
 // Event is one observed transition of a claim, written once (FORMATS section 1.5).
 type Event struct {
-	ID         string        `json:"id"`                   // EventID of Kind, Project, Origin, Before, After; the file name
-	Kind       string        `json:"kind"`                 // an Event* kind
-	Project    string        `json:"project"`              // the claim's project id
-	Origin     string        `json:"origin"`               // the claim's site id
-	Name       string        `json:"name"`                 // the project's name when observed (publisher text)
-	ObservedAt string        `json:"observed_at"`          // TimeFormat: the refresh's start time
-	Before     *string       `json:"before"`               // lowercase hex digest of the manifest before; null for none
-	After      *string       `json:"after"`                // lowercase hex digest of the manifest after; null for none
-	Changes    []diff.Change `json:"changes"`              // typed differences, catalog/diff
+	ID         string        `json:"id"` // EventID of its facts; the file name
+	Kind       string        `json:"kind"`
+	Project    string        `json:"project"`
+	Origin     string        `json:"origin"`
+	Name       string        `json:"name"`        // when observed (publisher text)
+	ObservedAt string        `json:"observed_at"` // the refresh's start time
+	Before     *string       `json:"before"`      // manifest digest before; null for none
+	After      *string       `json:"after"`       // manifest digest after; null for none
+	Changes    []diff.Change `json:"changes"`
 	MovedFrom  *string       `json:"moved_from,omitempty"` // the site id a moved claim continues
 }
