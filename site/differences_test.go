@@ -21,28 +21,30 @@ func TestStatePageListsEveryDifference(t *testing.T) {
 	f := statetest.In(t, state)
 	f.Site("https://a.example/dreamweave.json", "A")
 	_, out := build(t, state, Options{})
-	text := strings.Join(strings.Fields(page(t, out, "about/state/index.html")), " ")
-	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	doc := parsePage(t, out, "about/state/index.html")
+	// Each difference is a row of the page's tables, its cells in order.
+	rows := map[string]bool{}
+	for _, tr := range htmlcheck.All(t, doc, "main table tbody tr") {
+		rows[strings.Join(htmlcheck.Texts(t, tr, "td"), " | ")] = true
+	}
+	norm := func(s ...string) string {
+		for i := range s {
+			s[i] = strings.Join(strings.Fields(s[i]), " ")
+		}
+		return strings.Join(s, " | ")
+	}
 	for _, d := range about.PublishDifferences {
-		for _, s := range []string{d.Area, d.Ours, d.Reference, d.Why} {
-			if !strings.Contains(text, norm(s)) {
-				t.Errorf("the state page lacks %q", s)
-			}
+		if row := norm(d.Area, d.Ours, d.Reference, d.Why); !rows[row] {
+			t.Errorf("the state page has no row %q", row)
 		}
 	}
 	for _, d := range store.Differences {
-		for _, s := range []string{d.Field, d.Why} {
-			if !strings.Contains(text, norm(s)) {
-				t.Errorf("the state page lacks the record difference %q", s)
-			}
+		if row := norm(d.Field, d.Why); !rows[row] {
+			t.Errorf("the state page has no row for the record difference %q", row)
 		}
 	}
-	for _, p := range []string{"network-data/catalog.json", "network-data/events.json", "network-data/search.json", "network-data/find/",
-		"network-data/updates.xml", "schemas/dreamweave-network-catalog-1.schema.json", "network-media/<sha256>.<ext>"} {
-		if !strings.Contains(text, p) {
-			t.Errorf("the state page does not name %s", p)
-		}
-	}
+	htmlcheck.Want(t, doc, "main code", "network-data/catalog.json", "network-data/events.json", "network-data/search.json", "network-data/find/",
+		"network-data/updates.xml", "schemas/dreamweave-network-catalog-1.schema.json", "network-media/<sha256>.<ext>")
 	if htmlcheck.Count(t, parsePage(t, out, "about/index.html"), `main a[href="../about/state/index.html"]`) == 0 {
 		t.Error("the About page does not link the state page")
 	}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"golang.org/x/net/html"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -78,43 +77,6 @@ func lookAlikeState(t *testing.T) (state string, sites []string) {
 	return state, sites
 }
 
-// elementsWithClass lists the elements under n whose class list holds c.
-func elementsWithClass(n *html.Node, c string) []*html.Node {
-	var out []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			for _, a := range n.Attr {
-				if a.Key == "class" && strings.Contains(" "+a.Val+" ", " "+c+" ") {
-					out = append(out, n)
-				}
-			}
-		}
-		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-			walk(ch)
-		}
-	}
-	walk(n)
-	return out
-}
-
-// elementByID is the element under n with id, or nil.
-func elementByID(n *html.Node, id string) *html.Node {
-	if n.Type == html.ElementNode {
-		for _, a := range n.Attr {
-			if a.Key == "id" && a.Val == id {
-				return n
-			}
-		}
-	}
-	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-		if e := elementByID(ch, id); e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
 // TestLookAlikeSitesAreToldApart: on the Projects list every row of the five look-alike
 // sites shows the site's address with its path (li.entry .site-addr), no two alike; each
 // claim page's header (#published-by) names the site with its address; and a summary
@@ -123,16 +85,16 @@ func TestLookAlikeSitesAreToldApart(t *testing.T) {
 	state, sites := lookAlikeState(t)
 	_, out := build(t, state, Options{})
 	bySite := map[string]string{} // site id -> the address its rows show
-	for _, li := range elementsWithClass(parsePage(t, out, "projects/index.html"), "entry") {
+	for _, li := range htmlcheck.All(t, parsePage(t, out, "projects/index.html"), "li.entry") {
 		parts := strings.Split(htmlcheck.Attr(htmlcheck.One(t, li, "a.result-title"), "href"), "/")
 		key, site := strings.Join(parts[len(parts)-3:len(parts)-1], "/"), parts[len(parts)-2]
-		addrs := elementsWithClass(li, "site-addr")
+		addrs := htmlcheck.All(t, li, ".site-addr")
 		if len(addrs) != 1 {
 			t.Errorf("row %s shows %d site addresses, want 1", key, len(addrs))
 			continue
 		}
-		addr := textOf(addrs[0])
-		if !strings.Contains(addr, "/") {
+		addr := htmlcheck.Text(addrs[0])
+		if !strings.HasSuffix(addr, "/") {
 			t.Errorf("row %s shows the address %q without its path, though its name looks like another site's", key, addr)
 		}
 		if prev, ok := bySite[site]; ok && prev != addr {
@@ -150,34 +112,25 @@ func TestLookAlikeSitesAreToldApart(t *testing.T) {
 	for i, s := range sites {
 		for _, project := range []string{uuid(1), uuid(10 + i)} {
 			doc := parsePage(t, out, paths.Claim(project, s))
-			head := elementByID(doc, "published-by")
-			if head == nil {
-				t.Fatalf("%s: no #published-by", paths.Claim(project, s))
-			}
-			addrs := elementsWithClass(head, "site-addr")
+			addrs := htmlcheck.Texts(t, doc, "#published-by .site-addr")
 			host := strings.TrimPrefix(LookAlikes[i].indexURL, "https://")
 			host = host[:strings.LastIndex(host, "/")+1]
-			if len(addrs) != 1 || textOf(addrs[0]) != host {
-				t.Errorf("%s: #published-by shows addresses %v, want %q", paths.Claim(project, s), texts(addrs), host)
+			if len(addrs) != 1 || addrs[0] != host {
+				t.Errorf("%s: #published-by shows addresses %q, want %q", paths.Claim(project, s), addrs, host)
 			}
 			if project == uuid(1) {
 				continue
 			}
-			q := elementsWithClass(doc, "publisher-text")
-			if len(q) != 1 || q[0].Data != "blockquote" || !strings.Contains(textOf(q[0]), "Published by the site S3ctor") ||
-				!strings.HasPrefix(strings.TrimSpace(textOf(q[0])), "The site's summary:") {
-				t.Errorf("%s: the imitating summary is not in one labelled blockquote.publisher-text: %v", paths.Claim(project, s), texts(q))
+			if n := htmlcheck.Count(t, doc, ".publisher-text"); n != 1 {
+				t.Errorf("%s: %d .publisher-text, want the summary's alone", paths.Claim(project, s), n)
 			}
+			q := htmlcheck.One(t, doc, "blockquote.publisher-text")
+			if says := htmlcheck.Text(htmlcheck.One(t, q, "p.says")); says != "The site's summary:" {
+				t.Errorf("%s: the quotation is labelled %q", paths.Claim(project, s), says)
+			}
+			htmlcheck.Want(t, q, "p.lede", "Published by the site S3ctor")
 		}
 	}
-}
-
-func texts(ns []*html.Node) []string {
-	var out []string
-	for _, n := range ns {
-		out = append(out, textOf(n))
-	}
-	return out
 }
 
 // TestLookAlikeScreenshots shows the look-alike sites in Chromium at 1280 and 390 px: the

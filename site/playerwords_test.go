@@ -51,10 +51,7 @@ func TestNoOpenMWOneWording(t *testing.T) {
 			}
 		}
 	}
-	browse := string(readOut(t, out, "browse/recently-released/index.html"))
-	if !strings.Contains(htmlcheck.Text(htmlcheck.Parse(t, []byte(browse))), "· "+wording.NoOpenMW) {
-		t.Errorf("the browse list does not say %q", wording.NoOpenMW)
-	}
+	htmlcheck.Want(t, parsePage(t, out, "browse/recently-released/index.html"), "main ul.brief > li", "· "+wording.NoOpenMW)
 
 	// One home: the phrase in wording.go alone; the old wordings nowhere.
 	homes := []string{}
@@ -100,12 +97,7 @@ func TestPlayerPagesHoldNoScriptNotes(t *testing.T) {
 			continue
 		}
 		n++
-		text := visibleText(parsePage(t, out, p))
-		for _, w := range scriptNotes {
-			if strings.Contains(text, w) {
-				t.Errorf("%s shows %q", p, w)
-			}
-		}
+		htmlcheck.Lacks(t, parsePage(t, out, p), "body", scriptNotes...)
 	}
 	if n < 10 {
 		t.Errorf("only %d player pages checked", n)
