@@ -15,8 +15,7 @@ type Doc struct {
 	Kind     string    // DocIndex, DocProject, or "" when the kind could not be told
 	Index    *Index    // the site index once it passed the schema; nil otherwise
 	Manifest *Manifest // the manifest once it passed the schema; nil otherwise
-	// Loose is the manifest as far as the typed model holds it, whatever the schema said; nil
-	// when it does not fit.
+	// Loose is the manifest as far as the typed model holds it, whatever the schema said.
 	Loose *Manifest
 }
 
@@ -103,10 +102,9 @@ func decodeFindings(b []byte, want string, e entryWant) (*Doc, []Finding) {
 	return doc, sortFindings(findings)
 }
 
-// rulesBeside is the rule findings worth reporting beside the schema findings. A rule finding
-// at or under a value the schema faults is that fault again, so it is left out; when a value
-// the channel heads are computed from is at fault, their findings give way to one
-// RuleNotChecked finding (blocksHeads).
+// rulesBeside is the rule findings worth reporting beside the schema findings: none at or under
+// a value the schema faults, and one RuleNotChecked finding for the channel heads when a value
+// they are computed from is at fault (blocksHeads).
 func rulesBeside(schema, rules []Finding) []Finding {
 	if len(schema) == 0 {
 		return rules
@@ -143,8 +141,7 @@ func faulted(schema []Finding, ptr string) bool {
 	return false
 }
 
-// blocksHeads reports whether schema finding f faults a value the channel heads are computed
-// from.
+// blocksHeads reports whether f faults a value the channel heads are computed from.
 func blocksHeads(f Finding) bool {
 	t := strings.Split(f.Pointer, "/")
 	switch {
@@ -274,14 +271,12 @@ func SchemeOf(m *Manifest) version.Scheme {
 	return version.SchemeOf(m.Project.Versioning)
 }
 
-// shortNamespaces are the extension namespaces the protocol defines by short name; any other
-// must be dotted.
+// shortNamespaces are the extension namespaces the protocol names without a dot.
 var shortNamespaces = map[string]bool{"openmw": true}
 
 var dottedNamespace = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$`)
 
-// ValidNamespace reports whether name may name an extension: openmw or a dotted name (SPEC
-// section 1).
+// ValidNamespace reports whether name may name an extension: openmw or a dotted name.
 func ValidNamespace(name string) bool {
 	return shortNamespaces[name] || dottedNamespace.MatchString(name)
 }

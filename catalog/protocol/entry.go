@@ -21,8 +21,7 @@ func ValidateForEntry(b []byte, entry IndexEntry, where string) (*Manifest, []Fi
 	return d.Manifest, fs
 }
 
-// entryWant is what the index entry pointing at a manifest expects of it; the zero value
-// expects nothing.
+// entryWant is what the index entry pointing at a manifest expects; zero expects nothing.
 type entryWant struct {
 	id       string // the entry's id; "" skips RuleIDMatch
 	manifest string // the entry's manifest URL, for messages

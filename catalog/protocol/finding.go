@@ -40,8 +40,7 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s [%s] %s", p, Printable(f.Rule), Printable(f.Message))
 }
 
-// Summary renders findings for one problem line: the first three by String, joined by "; ",
-// then "and N more".
+// Summary renders findings for one problem line: the first three, then "and N more".
 func Summary(fs []Finding) string {
 	var parts []string
 	for i, f := range fs {
@@ -81,7 +80,7 @@ func Printable(s string) string {
 }
 
 // printableFindings passes every Message, Words and quotation through Printable: the one exit
-// every finding of this package leaves by. Pointers stay exact (Finding.String escapes them).
+// of this package's findings. Pointers stay exact.
 func printableFindings(fs []Finding) []Finding {
 	for i := range fs {
 		if fs[i].Words == "" {

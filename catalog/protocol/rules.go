@@ -7,8 +7,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
-// manifestRules checks the SPEC section 1 rules the schema cannot express on a manifest that
-// passed the schema.
+// manifestRules checks the SPEC section 1 rules on a manifest that passed the schema.
 func manifestRules(m *Manifest, e entryWant) []Finding {
 	var fs findings
 	if f, ok := e.idFinding(m); ok {
@@ -31,8 +30,7 @@ func (fs *findings) add(ptr, rule, format string, args ...any) {
 	*fs = append(*fs, found(ptr, rule, format, args...))
 }
 
-// release checks release i and returns its parsed version, nil when it does not parse under
-// sch.
+// release checks release i and returns its version parsed under sch, nil when it does not.
 func (fs *findings) release(r *Release, i int, sch version.Scheme, project string) *version.Version {
 	rp := Pointer("releases", i)
 	var parsed *version.Version
@@ -111,8 +109,7 @@ func (fs *findings) relationships(r *Release, i int) {
 	}
 }
 
-// uniquePrecedence: no two releases share a precedence (parsed is nil where a version does not
-// parse).
+// uniquePrecedence: no two releases share a precedence (parsed is nil where one does not parse).
 func (fs *findings) uniquePrecedence(m *Manifest, parsed []*version.Version) {
 	for j := range parsed {
 		for i := 0; i < j; i++ {

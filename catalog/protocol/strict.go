@@ -24,12 +24,10 @@ const (
 	TooLargeMessage = "refused by crawler policy: " + TooLargeReason
 )
 
-// MaxDepth is the deepest nesting of objects and arrays accepted; a real manifest nests about
-// 8 deep.
+// MaxDepth is the deepest nesting accepted; a real manifest nests about 8 deep.
 const MaxDepth = 64
 
-// maxNumberLen bounds a number literal's length: huge literals would make exact arithmetic
-// (big.Rat in schema checks) expensive.
+// maxNumberLen bounds a number literal's length, so exact arithmetic (big.Rat) stays cheap.
 const maxNumberLen = 64
 
 // parseStrict reads b as one JSON value (RFC 8259) with the strict policy: at most
@@ -316,8 +314,8 @@ func (p *scanner) escape(sb *strings.Builder, ptr string) error {
 	return nil
 }
 
-// unicodeEscape reads a \uXXXX escape at p.i into sb, with the low half a high surrogate needs;
-// a lone surrogate is RuleUTF8.
+// unicodeEscape reads a \uXXXX escape at p.i into sb, with a high surrogate's low half; a lone
+// surrogate is RuleUTF8.
 func (p *scanner) unicodeEscape(sb *strings.Builder, ptr string) error {
 	r, ok := p.hex(p.i + 2)
 	if !ok {

@@ -206,8 +206,8 @@ type Platform struct {
 	Arch string `json:"arch"` // x86_64 or aarch64
 }
 
-// ArtifactPlatform is the one platform a binary artifact runs on. Variant (portmaster, muos)
-// is skipped by clients that do not know it.
+// ArtifactPlatform is the one platform a binary artifact runs on; clients skip a Variant they
+// do not know.
 type ArtifactPlatform struct {
 	OS      string `json:"os"`                // windows, macos, linux or android
 	Arch    string `json:"arch"`              // x86_64 or aarch64
@@ -325,8 +325,7 @@ type Signature struct {
 	Identity string `json:"identity,omitempty"` // the signing identity as published
 }
 
-// OpenMWExtension decodes the release's "openmw" extension; nil when absent or of another
-// shape (validation reports that).
+// OpenMWExtension decodes the release's "openmw" extension; nil when absent or of another shape.
 func (r *Release) OpenMWExtension() *OpenMW {
 	raw, ok := r.Extensions["openmw"]
 	if !ok {

@@ -133,8 +133,7 @@ func quoting(text string, values ...string) phrase {
 	return phrase{format: fb.String(), args: args}
 }
 
-// constraintText is a catalog/version constraint error as a phrase, c and its comparators
-// quoted.
+// constraintText is a catalog/version constraint error as a phrase quoting c and its parts.
 func constraintText(err error, c string) phrase {
 	values := []string{c}
 	for _, p := range strings.Split(c, ",") {

@@ -105,8 +105,7 @@ func lineBreakEscape(c rune) string {
 	return ""
 }
 
-// WorkflowCommand returns the first line of s a runner would read as a workflow command, "" when
-// none.
+// WorkflowCommand returns the first line of s a runner would read as a workflow command, or "".
 func WorkflowCommand(s string) string {
 	start := 0
 	for i := 0; i <= len(s); {

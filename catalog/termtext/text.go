@@ -8,9 +8,6 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/textdir"
 )
 
-// Publisher text reaches terminals and CI logs, where a newline can start a workflow command
-// and ESC drives the terminal, so commands print it only through these helpers.
-
 // Text escapes s for one line of output, without quotes: every non-printable rune as Go escapes
 // it (\n, \x1b, \u202e), invalid UTF-8 as \xNN, "##[" as "##\x5b"; printable text and
 // backslashes are kept.
@@ -101,8 +98,7 @@ func JSON(b []byte) []byte {
 	return out
 }
 
-// jsonEscape reports how many bytes at the start of b JSON replaces by an escape, and the rune
-// the escape writes; 0 for anything else.
+// jsonEscape reports how many bytes at the start of b JSON escapes, and the rune written.
 func jsonEscape(b []byte) (int, rune) {
 	switch {
 	case len(b) >= 2 && b[0] == 0xC2 && b[1] >= 0x80 && b[1] <= 0x9F:

@@ -186,8 +186,7 @@ func CheckURL(s string) string {
 	return ""
 }
 
-// anyValue takes any TOML value and marks every key inside it decoded, so a known key holding
-// a table is no unknown key.
+// anyValue takes any TOML value and marks every key inside it decoded.
 type anyValue struct{}
 
 // UnmarshalTOML accepts v whatever it is.

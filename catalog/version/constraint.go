@@ -78,7 +78,7 @@ func leadingOp(p string) string {
 
 func trimSpace(s string) string { return strings.Trim(s, " \t\r\n\f") }
 
-// Match reports whether v satisfies every comparator, under v's scheme. The zero Constraint
+// Match reports whether v satisfies every comparator, under v's scheme; the zero Constraint
 // matches nothing.
 func (c Constraint) Match(v Version) bool {
 	if c.Any {

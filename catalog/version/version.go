@@ -23,8 +23,7 @@ const (
 // MaxNumbers is the most release numbers a version may have (SPEC section 1: 1 to 6).
 const MaxNumbers = 6
 
-// SchemeOf maps a manifest's project.versioning to a Scheme: "decimal" is Decimal, anything
-// else Numeric.
+// SchemeOf maps project.versioning to a Scheme: "decimal" is Decimal, anything else Numeric.
 func SchemeOf(versioning string) Scheme {
 	if versioning == string(Decimal) {
 		return Decimal
@@ -89,8 +88,7 @@ func Parse(s string, sch Scheme) (Version, error) {
 	return v, nil
 }
 
-// checkIdents checks dot-separated SemVer identifiers; pre forbids numeric leading zeros
-// (SemVer 2.0.0 items 9 and 10).
+// checkIdents checks dot-separated SemVer identifiers; pre forbids numeric leading zeros.
 func checkIdents(s string, pre bool) error {
 	if s == "" {
 		return fmt.Errorf("is empty")

@@ -127,8 +127,7 @@ func projectPhrases(changes []diff.Change) project {
 	return p
 }
 
-// releasePhrases is one phrase per release the changes name, by first mention; a new head is
-// said by its head.
+// releasePhrases is one phrase per release the changes name, by first mention.
 func releasePhrases(changes []diff.Change, p project) []string {
 	var versions []string
 	verbs := map[string][]string{}

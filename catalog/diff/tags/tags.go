@@ -21,8 +21,7 @@ const (
 	Migration = "migration"
 	// Dependencies: a relationship or the release's required content changed, anywhere.
 	Dependencies = "dependencies"
-	// Runtime: a runtime constraint, the OpenMW Lua API constraint or the critical extensions
-	// changed, anywhere.
+	// Runtime: a runtime, Lua API or critical extensions constraint changed, anywhere.
 	Runtime = "runtime"
 	// Status: a release's status or notice (release-status), or the project's status changed.
 	Status = "status"
@@ -37,8 +36,7 @@ const (
 	// Components: a component added or removed, its selection or OpenMW data changed, or a
 	// group's selection rule changed.
 	Components = "components"
-	// Metadata: a project field, tags, maintainers, credits, a link, Nexus Mods or media
-	// changed.
+	// Metadata: a project field, tags, maintainers, credits, a link, Nexus Mods or media.
 	Metadata = "metadata"
 	// Development: a changed event whose every top-level change concerns development.
 	Development = "development"
@@ -141,9 +139,8 @@ func isNull(raw json.RawMessage) bool {
 	return s == "" || s == "null"
 }
 
-// developmentOnly reports whether changes is not empty and every change concerns the
-// development channel. A change naming no channel takes that of another change about the same
-// version, if any.
+// developmentOnly reports whether changes is not empty and every change concerns development;
+// a change naming no channel takes that of another about the same version.
 func developmentOnly(changes []diff.Change) bool {
 	if len(changes) == 0 {
 		return false

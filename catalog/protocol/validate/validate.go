@@ -190,8 +190,8 @@ func (r *Result) add(fs ...protocol.Finding) {
 	}
 }
 
-// siteResults appends a result for every manifest of a site read but those given too, or
-// says on the index's result why none was read.
+// siteResults appends a result for every manifest of a site read but those given too, or says
+// why none was read.
 func siteResults(rs []Result, site *Site, given []string) []Result {
 	ix := &rs[len(rs)-1]
 	switch {
