@@ -18,11 +18,10 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/install/unzip"
 )
 
-// Apply makes the change: downloads, then every folder built in a stage beside the mods folder
-// and moved into place with the lock and the config files (a backup of each config file's
-// previous bytes beside it, "<file>.ashyams-backup"). It returns what the player should know:
-// sources rejected before the one used, files of theirs kept. On an error nothing of the
-// player's is changed.
+// Apply makes the change: downloads, then each folder built in a stage beside the mods folder
+// and moved into place with the lock and config files (each backed up as
+// "<file>.ashyams-backup"). It returns what the player should know; on an error nothing of
+// the player's is changed.
 func (c *Change) Apply(ctx context.Context) ([]string, error) {
 	var notes []string
 	cache := &download.Cache{Dir: c.o.Cache, Client: c.o.client(), Progress: c.o.Progress}
@@ -69,7 +68,7 @@ func (c *Change) Apply(ctx context.Context) ([]string, error) {
 		return notes, err
 	}
 	if files[filepath.Join(c.o.Mods, LockName)] == nil && c.old != nil && c.old.CreatedMods {
-		os.Remove(c.o.Mods) // only when empty: as it was before the first install
+		os.Remove(c.o.Mods) // only when empty, as before the first install
 	}
 	return notes, nil
 }
@@ -84,8 +83,8 @@ func sources(ss []engine.Source) []download.Source {
 	return out
 }
 
-// build makes in the stage each folder the change writes, and returns the folders changed
-// and the player's files kept.
+// build makes in the stage each folder the change writes; it returns the folders changed and
+// the player's files kept.
 func (c *Change) build(ctx context.Context, st *stage, got map[string]string) (folders, kept []string, err error) {
 	for i := range c.Claims {
 		cl := &c.Claims[i]
@@ -146,9 +145,8 @@ func sourceOf(cl *Claim) string {
 	return "the download cache"
 }
 
-// carry copies into dst, the claim's new folder, the files of its installed folder that are
-// not as install wrote them (the player changed or added them): they are kept, in place of
-// the new version's, and said. A new folder holding nothing is not made.
+// carry copies into dst the files of the claim's installed folder the player changed or added:
+// kept in place of the new version's, and said. An empty new folder is not made.
 func (c *Change) carry(cl *Claim, dst string) ([]string, error) {
 	ours := map[string]string{}
 	for _, f := range cl.Was.Files {
@@ -229,8 +227,7 @@ func dropFile(fs []unzip.File, path string) []unzip.File {
 	return out
 }
 
-// files are the lock and config files as the change leaves them, with the config files'
-// backups (nil: the file removed).
+// files are the lock and config files as the change leaves them, with backups (nil: removed).
 func (c *Change) files() (map[string][]byte, error) {
 	l := &Lock{Index: c.Index, Link: c.Link, Mods: c.o.Mods, CreatedMods: c.created || c.old != nil && c.old.CreatedMods}
 	for _, cl := range c.Claims {

@@ -5,13 +5,12 @@ import (
 	"fmt"
 )
 
-// The index's lines in a player's config file are one block between two marker lines (comments
-// naming the mods folder); every other byte of the file is the player's and stays where it is.
+// The index's lines in a player's config file are one block between two marker lines; every
+// other byte is the player's and stays.
 
-// findBlock returns the byte range [start, stop) of the block between the lines begin and end
-// in text: start at the begin line, stop after the end line and its line end. found is false
-// when text has neither line; a begin without an end after it, an end without a begin, or
-// either twice is an error, and nothing is guessed.
+// findBlock returns the byte range [start, stop) of the block from the begin line through the
+// end line's line end; found is false when text has neither. A lone or doubled marker is an
+// error: nothing is guessed.
 func findBlock(text []byte, begin, end string) (start, stop int, found bool, err error) {
 	start, stop = -1, -1
 	for at := 0; at < len(text); {
@@ -47,9 +46,8 @@ func eolOf(text []byte) string {
 	return "\n"
 }
 
-// mergeBlock returns text with its block holding lines: in place of the block it has, or at
-// its end; added says a line end was put before a new block because text did not end with
-// one. No lines removes the block (removeBlock with added false).
+// mergeBlock returns text with its block holding lines, in place or at its end (added: a line
+// end was put before it). No lines removes the block.
 func mergeBlock(text []byte, begin, end string, lines []string) (out []byte, added bool, err error) {
 	if len(lines) == 0 {
 		out, err = removeBlock(text, begin, end, false)
@@ -73,8 +71,7 @@ func mergeBlock(text []byte, begin, end string, lines []string) (out []byte, add
 	return concat(text, b.Bytes()), false, nil
 }
 
-// removeBlock returns text without its block; added (mergeBlock's) takes away the line end put
-// before it too, when the block ends the file.
+// removeBlock returns text without its block; added (mergeBlock's) removes that line end too.
 func removeBlock(text []byte, begin, end string, added bool) ([]byte, error) {
 	start, stop, found, err := findBlock(text, begin, end)
 	if err != nil || !found {

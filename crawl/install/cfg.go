@@ -13,8 +13,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/assets/engine"
 )
 
-// markers are the comment lines around the block of the mods folder mods, and the one naming
-// it inside the block: written by the one line writer, and told apart by a digest of mods.
+// markers are the comment lines around the block of mods and the one naming it inside,
+// written by the line writer and told apart by a digest of mods.
 func markers(e *engine.Engine, mods string) (begin, end, head string, err error) {
 	h := sha256.Sum256([]byte(mods))
 	id := "ashyams " + hex.EncodeToString(h[:4])
@@ -28,8 +28,7 @@ func markers(e *engine.Engine, mods string) (begin, end, head string, err error)
 	return
 }
 
-// cfgLines are the plan's lines of a block, with the lines of the claims kept as they are
-// (StateKeep) from the lock's block rec.
+// cfgLines are the plan's lines of a block, kept claims' lines taken from the lock's rec.
 func (c *Change) cfgLines(plan []engine.Line, rec *CfgRecord) []LockLine {
 	var out []LockLine
 	for _, l := range plan {
@@ -46,10 +45,10 @@ func (c *Change) cfgLines(plan []engine.Line, rec *CfgRecord) []LockLine {
 	return settingsLines(settingsOf(out))
 }
 
-// setting is a line of a block and the category line before it (none in openmw.cfg).
+// setting is a block line with its category line (none in openmw.cfg).
 type setting struct{ cat, line LockLine }
 
-// settingsOf pairs each line that is not a category ("[...]", no claim) with its category.
+// settingsOf pairs each non-category line with its category.
 func settingsOf(lines []LockLine) []setting {
 	var out []setting
 	var cat LockLine
@@ -63,7 +62,7 @@ func settingsOf(lines []LockLine) []setting {
 	return out
 }
 
-// settingsLines writes settings back as lines, a category line wherever the category changes.
+// settingsLines writes settings back, a category line wherever the category changes.
 func settingsLines(ss []setting) []LockLine {
 	var out []LockLine
 	for i, s := range ss {
@@ -94,10 +93,9 @@ func (c *Change) playerText(path string) ([]byte, error) {
 	return out, nil
 }
 
-// leaveOut drops the lines the player's files have already: a content file, groundcover file
-// or archive openmw.cfg lists (OpenMW aborts on a content file listed twice), a setting
-// settings.cfg sets (it aborts on a duplicate setting; the player's value is kept). A
-// player's openmw.cfg that lacks the base game's files the plan orders after is a warning.
+// leaveOut drops the lines the player's files already have (OpenMW aborts on a content file
+// or a setting listed twice; the player's value is kept). A player's openmw.cfg lacking the
+// base game's files the plan orders after is a warning.
 func (c *Change) leaveOut(base []engine.Line) error {
 	if c.o.OpenMWCfg != "" {
 		text, err := c.playerText(c.o.OpenMWCfg)
@@ -172,9 +170,8 @@ func without(lines []LockLine, idx []int) []LockLine {
 	return out
 }
 
-// settingKeys reads settings.cfg text as OpenMW does: "[category]" lines, "key = value"
-// lines split at the first "=", both sides trimmed, "#" comments. It returns the settings'
-// "category\x00key"s.
+// settingKeys reads settings.cfg text as OpenMW does ("[category]", "key = value" split at the
+// first "=" and trimmed, "#" comments) into "category\x00key"s.
 func settingKeys(text []byte) map[string]bool {
 	out := map[string]bool{}
 	cat := ""
@@ -194,8 +191,8 @@ func settingKeys(text []byte) map[string]bool {
 }
 
 // cfgFile is the file at path with its block holding lines (none: the block removed, and a
-// file the lock says install created removed when nothing else is left), the record of it
-// for the lock (nil when no block is left), and the file as it was (nil: absent).
+// file install created removed if left empty), the lock's record of it (nil: no block) and
+// the file as it was (nil: absent).
 func (c *Change) cfgFile(path string, lines []LockLine, was *CfgRecord) (out []byte, rec *CfgRecord, old []byte, err error) {
 	begin, end, head, err := markers(c.eng, c.o.Mods)
 	if err != nil {

@@ -26,8 +26,8 @@ type Planned struct {
 	Version string `json:"version"`
 }
 
-// ReadPlan reads PLAN: a plan link as it is, or a plan file (schemas/ashyams-plan-1, at most
-// 1 MiB), whose link and planned claims it returns.
+// ReadPlan reads PLAN: a plan link, or a plan file (schemas/ashyams-plan-1, at most 1 MiB),
+// returning its link and planned claims.
 func ReadPlan(arg string) (string, []Planned, error) {
 	if strings.HasPrefix(arg, "https://") || strings.HasPrefix(arg, "http://") {
 		return arg, nil, nil
@@ -46,8 +46,8 @@ func ReadPlan(arg string) (string, []Planned, error) {
 	return p.Link, p.Planned, nil
 }
 
-// readJSON decodes the file at path into v once it passes the schema, reading at most max
-// bytes. It reports false, and no error, when there is no file.
+// readJSON decodes the file at path (at most max bytes) into v once it passes the schema;
+// false, no error, when there is no file.
 func readJSON(path string, max int64, schema string, v any) (bool, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -75,8 +75,7 @@ func readJSON(path string, max int64, schema string, v any) (bool, error) {
 	return true, err
 }
 
-// index reads the files an index publishes: its plan page, the data parts under plan/data/
-// and network-data/catalog.json, through the guard.
+// index reads an index's plan page, data parts and network-data/catalog.json through the guard.
 type index struct {
 	base string // the folder holding plan/, ending in "/"
 	c    *guard.Client
@@ -88,8 +87,8 @@ const (
 	maxCatalog = 256 << 20
 )
 
-// openIndex checks a plan link and returns its index and the plan (the fragment, after "#").
-// The index is read over https; http only on a loopback address and with allowLoopback.
+// openIndex checks a plan link and returns its index and fragment; https only, http on a
+// loopback address with allowLoopback.
 func openIndex(link string, c *guard.Client, allowLoopback bool) (*index, string, error) {
 	u, err := url.Parse(link)
 	bad := func(why string) (*index, string, error) {
@@ -127,8 +126,7 @@ func (ix *index) get(ctx context.Context, rel string, max int64) ([]byte, error)
 	return r.Body, nil
 }
 
-// maxRounds bounds the rounds of data parts a plan reads (each round those the last one's
-// claims require).
+// maxRounds bounds the rounds of data parts a plan reads.
 const maxRounds = 64
 
 // load starts the plan engine on the index's plan page and reads the fragment's request.
@@ -172,8 +170,7 @@ func (ix *index) plan(ctx context.Context, e *engine.Engine, req engine.Request)
 	return nil, fmt.Errorf("the plan still names data parts to read after %d rounds", maxRounds)
 }
 
-// health is a claim as the catalog lists it: its name, current release, and how current the
-// index's copy is.
+// health is a claim as the catalog lists it: name, current release, how current the copy is.
 type health struct {
 	Name    string `json:"name"`
 	Current *struct {

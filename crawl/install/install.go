@@ -1,7 +1,7 @@
 // Package install is the DreamWeave client of `ashyams install`, `update` and `uninstall`
-// (SPEC section 8): a plan link planned by the plan page's engine (assets/engine), artifacts
-// verified (download), selected components extracted (unzip) into a stage moved into place,
-// the writer's lines in one marked block of the player's config files, and a lock file.
+// (SPEC section 8): a plan link planned by assets/engine, artifacts verified (download),
+// components extracted (unzip) into a stage moved into place, the writer's lines in one marked
+// block of the player's config files, and a lock file.
 package install
 
 import (
@@ -20,14 +20,14 @@ import (
 
 // Options configure a change to a mods folder.
 type Options struct {
-	// Mods is the mods folder, absolute; OpenMWCfg and SettingsCfg the player's files the
-	// lines go into ("": none); Cache the download cache every install shares.
+	// Mods is the mods folder, absolute; OpenMWCfg and SettingsCfg the player's files ("":
+	// none); Cache the shared download cache.
 	Mods, OpenMWCfg, SettingsCfg, Cache string
 	AllowLoopback                       bool
-	// Set holds choices of a setting releases ask different values of, as a link's set=.
+	// Set holds setting choices, as a link's set=.
 	Set []string
-	// Choose asks the player a question of the plan and returns the option chosen; nil: a
-	// question is an error saying how to answer it.
+	// Choose asks the player a plan's question and returns the option chosen; nil: a question
+	// is an error saying how to answer it.
 	Choose   func(q string, options []string) (int, error)
 	Progress func(url string, size, from int64) io.WriteCloser // download.Cache's
 	Client   *guard.Client                                     // nil: the guard
@@ -47,11 +47,11 @@ const (
 	StateUpdate = "update"
 	StateSame   = "same"
 	StateRemove = "remove"
-	StateKeep   = "keep" // installed, and no longer listed by the index: left as it is
+	StateKeep   = "keep" // installed, no longer listed by the index: left as it is
 )
 
-// Claim is one claim of a change: as it will be (as it is, for remove and keep), its state,
-// and Was, the installed one it updates.
+// Claim is one claim of a change as it will be (as it is, for remove and keep); Was is the
+// installed one it updates.
 type Claim struct {
 	LockClaim
 	State    string
@@ -63,9 +63,8 @@ type Claim struct {
 type Change struct {
 	Index, Link string
 	Claims      []Claim
-	// Skipped are claims of the plan that are not installed, and why; Warnings what the
-	// player should know first (a stale copy, the plan's findings); Left the lines left out
-	// because the player's file has them.
+	// Skipped are plan claims not installed, and why; Warnings what the player should know
+	// first; Left the lines left out because the player's file has them.
 	Skipped, Warnings, Left []string
 	// Cfg and Settings are the blocks' lines after the change.
 	Cfg, Settings []LockLine
@@ -83,8 +82,8 @@ func (r *Refused) Error() string {
 	return "the plan cannot be installed:\n  " + strings.Join(r.Reasons, "\n  ")
 }
 
-// Install plans the plan (a link or a plan file, ReadPlan) for o.Mods; a mods folder that
-// holds an install of another plan is refused.
+// Install plans the plan (a link or plan file, ReadPlan) for o.Mods; a mods folder holding an
+// install of another plan is refused.
 func Install(ctx context.Context, plan string, o Options) (*Change, error) {
 	link, planned, err := ReadPlan(plan)
 	if err != nil {
@@ -126,7 +125,7 @@ func Update(ctx context.Context, o Options) (*Change, error) {
 	return prepare(ctx, old.Link, o, old)
 }
 
-// keepCfg fills in the config files the lock names that o leaves out.
+// keepCfg fills in the config files the lock names and o leaves out.
 func keepCfg(o *Options, l *Lock) {
 	if o.OpenMWCfg == "" && l.OpenMWCfg != nil {
 		o.OpenMWCfg = l.OpenMWCfg.Path
@@ -196,7 +195,7 @@ func prepare(ctx context.Context, link string, o Options, old *Lock) (*Change, e
 	return c, c.leaveOut(plan.Base)
 }
 
-// ask plans req, putting each question the plan asks to the player and planning again.
+// ask plans req, putting each of the plan's questions to the player and planning again.
 func ask(ctx context.Context, ix *index, eng *engine.Engine, req *engine.Request, cat map[string]health, choose func(string, []string) (int, error)) (*engine.Plan, error) {
 	for range maxRounds {
 		plan, err := ix.plan(ctx, eng, *req)
@@ -316,8 +315,8 @@ func (l *Lock) claim(key string) *LockClaim {
 	return nil
 }
 
-// dropped adds the installed claims the plan no longer holds: removed, or kept as they are
-// when the index no longer lists them (withdrawn, never removed on its word alone).
+// dropped adds the installed claims the plan no longer holds: removed, or kept when the index
+// no longer lists them (never removed on its word alone).
 func (c *Change) dropped(cat map[string]health) {
 	if c.old == nil {
 		return
@@ -334,8 +333,8 @@ func (c *Change) dropped(cat map[string]health) {
 	}
 }
 
-// findingWords say the plan's findings (plan.js) in a line, {1} the claim it is about and {2}
-// the other; "" for those said elsewhere, the kind itself for the rest.
+// findingWords say plan.js findings in a line, {1} the claim and {2} the other; "" for those
+// said elsewhere.
 var findingWords = map[string]string{
 	"conflict":          "{1} declares a conflict with {2}",
 	"missing":           "{1} requires something this index does not list",

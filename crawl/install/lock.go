@@ -26,8 +26,8 @@ type Lock struct {
 	Claims      []LockClaim `json:"claims"`
 }
 
-// CfgRecord is a config file lines went into: whether install created it, whether it put a
-// line end before the block, and the block's lines.
+// CfgRecord is a config file lines went into: whether install created it or put a line end
+// before the block, and the block's lines.
 type CfgRecord struct {
 	Path    string     `json:"path"`
 	Created bool       `json:"created"`
@@ -41,8 +41,8 @@ type LockLine struct {
 	Key  string `json:"key"`
 }
 
-// LockClaim is one installed claim: its release, components, artifacts, and every file
-// written for it (paths under the mods folder, "/" between names).
+// LockClaim is one installed claim: release, components, artifacts, and every file written
+// (paths under the mods folder, "/"-separated).
 type LockClaim struct {
 	Key        string          `json:"key"`
 	Name       string          `json:"name"`
@@ -62,8 +62,7 @@ type LockComponent struct {
 	Path string `json:"path"`
 }
 
-// LockArtifact is an artifact installed and the source its verified bytes came from ("" for
-// the download cache).
+// LockArtifact is an artifact installed and the source of its verified bytes ("" for the cache).
 type LockArtifact struct {
 	ID       string `json:"id"`
 	Filename string `json:"filename"`
@@ -74,9 +73,8 @@ type LockArtifact struct {
 
 const lockFormat = "ashyams-lock-1"
 
-// ReadLock reads the lock file of the mods folder dir (at most 64 MiB): nil when there is
-// none. A lock that breaks its schema or names a path outside its claim's folder or another
-// mods folder is refused, naming what is wrong.
+// ReadLock reads the mods folder dir's lock (at most 64 MiB): nil when none. A lock breaking
+// its schema or naming a path outside its claim's folder or another mods folder is refused.
 func ReadLock(dir string) (*Lock, error) {
 	path := filepath.Join(dir, LockName)
 	var l Lock
@@ -125,7 +123,7 @@ func lockBytes(l *Lock) ([]byte, error) {
 	return append(b, '\n'), err
 }
 
-// cfg is the lock's record of openmw.cfg (or settings.cfg); nil for none or no lock.
+// cfg is the lock's record of openmw.cfg (or settings.cfg); nil for none.
 func (l *Lock) cfg(openmw bool) *CfgRecord {
 	switch {
 	case l == nil:

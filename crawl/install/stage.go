@@ -14,16 +14,15 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// A change to a mods folder is built in a stage folder beside it and then moved into place.
-// Until the change is complete the stage holds undo.json, what puts the mods folder and the
-// config files back as they were: an error rolls back at once, and a run killed half way is
+// A change is built in a stage folder beside the mods folder and moved into place. Until it
+// is complete the stage holds undo.json: an error rolls back at once, and a killed run is
 // rolled back by the next command on that mods folder (recoverStages).
 
 // stagePrefix begins a stage folder's name, followed by the mods folder's name.
 const stagePrefix = ".ashyams-stage-"
 
 // stage is one change in progress: new/<folder> holds each folder as it will be, old/<folder>
-// each folder as it was once moved aside.
+// each as it was, moved aside.
 type stage struct {
 	dir  string
 	mods string
@@ -37,8 +36,7 @@ type undo struct {
 	Files       []undoFile   `json:"files"`
 }
 
-// undoFolder is a folder of the mods folder the change replaces (New: with new/<Name>) or
-// removes.
+// undoFolder is a mods folder the change replaces (New: with new/<Name>) or removes.
 type undoFolder struct {
 	Name string `json:"name"`
 	New  bool   `json:"new"`
@@ -50,7 +48,7 @@ type undoFile struct {
 	Bytes []byte `json:"bytes"`
 }
 
-// failAt, when set (tests), is asked before each step of a change and fails it with its error.
+// failAt, set by tests, is asked before each step of a change and fails it with its error.
 var failAt func(step string) error
 
 func step(s string) error {
@@ -60,8 +58,7 @@ func step(s string) error {
 	return nil
 }
 
-// newStage recovers the mods folder's unfinished changes, makes the mods folder if it is
-// missing, and starts a stage beside it.
+// newStage recovers the mods folder's unfinished changes, makes it if missing, and starts a stage.
 func newStage(mods string) (*stage, error) {
 	if err := recoverStages(mods); err != nil {
 		return nil, err
@@ -87,8 +84,7 @@ func newStage(mods string) (*stage, error) {
 	return s, nil
 }
 
-// stageParent is where the stages of mods go: beside the folder mods names, links resolved,
-// so that moving a folder in is a rename within one file system.
+// stageParent is beside the folder mods names, links resolved, so a move in is a rename.
 func stageParent(mods string) string {
 	if r, err := filepath.EvalSymlinks(mods); err == nil {
 		mods = r
@@ -107,9 +103,8 @@ func (s *stage) discard() {
 	}
 }
 
-// commit moves the folders into place (those with new/<name> replace the mods folder's, the
-// others are removed) and writes the files (nil removes one), each replaced atomically. On an
-// error everything is put back and the stage removed.
+// commit moves the folders into place (new/<name> replaces, else removed) and writes the files
+// (nil removes), each atomically. On an error everything is put back and the stage removed.
 func (s *stage) commit(folders []string, files map[string][]byte) (err error) {
 	for _, f := range folders {
 		_, serr := os.Stat(s.newDir(f))
@@ -190,8 +185,8 @@ func putFile(path string, b []byte) error {
 	return store.ReplaceFile(path, b)
 }
 
-// rollback puts the mods folder and the files back as undo says they were, from the stage at
-// dir, and removes the stage. It can run again after it is cut short.
+// rollback puts the mods folder and files back as undo says, from the stage at dir, and removes
+// the stage. It can run again after it is cut short.
 func rollback(dir, mods string, u undo) error {
 	var errs []error
 	for _, f := range slices.Backward(u.Folders) {
@@ -220,8 +215,8 @@ func rollback(dir, mods string, u undo) error {
 	return nil
 }
 
-// recoverStages rolls back every unfinished change of the mods folder (a stage holding
-// undo.json) and removes stages that never got to one.
+// recoverStages rolls back each unfinished change of mods (a stage holding undo.json) and
+// removes stages that never got one.
 func recoverStages(mods string) error {
 	parent := stageParent(mods)
 	entries, err := os.ReadDir(parent)

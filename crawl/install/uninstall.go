@@ -8,10 +8,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/assets/engine"
 )
 
-// Uninstall plans taking out of o.Mods what install wrote for the projects named (project ids
-// or "<project-id>/<site-id>" keys; none: every claim), and their lines. Files the player
-// changed or added are kept. A project another one installed requires is refused unless that
-// one goes too.
+// Uninstall plans taking out of o.Mods what install wrote for projects (ids or
+// "<project-id>/<site-id>" keys; none: all), and their lines; files the player changed or added
+// stay. A project another installed one requires is refused unless that one goes too.
 func Uninstall(o Options, projects []string) (*Change, error) {
 	old, err := ReadLock(o.Mods)
 	if err == nil && old == nil {
@@ -70,8 +69,8 @@ func (c *Change) remaining(rec *CfgRecord) []LockLine {
 	return settingsLines(ss)
 }
 
-// relink takes the projects of the claims gone out of the lock's plan link, so that update
-// does not bring them back; a link left adding nothing adds the claims that stay.
+// relink takes the removed claims' projects out of the lock's plan link, so update does not
+// bring them back; a link left adding nothing adds the claims that stay.
 func (c *Change) relink(gone map[string]bool) error {
 	base, frag, _ := strings.Cut(c.Link, "#")
 	req, err := c.eng.ParseFragment(frag)

@@ -1,7 +1,6 @@
 // Package download fetches artifacts as the protocol's artifacts page says (SPEC section 8):
-// sources tried publisher first, then mirrors; bytes kept only when their length equals the
-// declared size and their SHA-256 the declared digest, otherwise the next source is tried; a
-// cache keyed by SHA-256 (two artifacts with one digest are one artifact), shared by every
+// publishers first, then mirrors; bytes kept only when their length and SHA-256 match the
+// declared ones, else the next source is tried; a cache keyed by SHA-256, shared by every
 // install; an interrupted download resumed with a Range request, from any source.
 package download
 
@@ -30,8 +29,8 @@ type Source struct {
 	Name string `json:"name,omitempty"`
 }
 
-// Artifact is what to fetch: the declared size in bytes, the declared SHA-256 (64 lowercase hex
-// digits) and the sources in the manifest's order.
+// Artifact is what to fetch: declared size in bytes, SHA-256 (64 lowercase hex) and sources in
+// manifest order.
 type Artifact struct {
 	Size    int64
 	SHA256  string
@@ -44,8 +43,8 @@ type Attempt struct {
 	Reason string
 }
 
-// Result is a verified artifact: its file in the cache, the source it came from (nil when the
-// cache held it) and the sources tried before it.
+// Result is a verified artifact: its cache file, the source it came from (nil: the cache held
+// it) and the sources tried before.
 type Result struct {
 	Path     string
 	Source   *Source
@@ -67,20 +66,19 @@ func (f *Failed) Error() string {
 	return b.String()
 }
 
-// Cache is a directory of verified artifacts, each named by its SHA-256, with a download in
-// progress beside it as "<sha256>.part".
+// Cache is a directory of verified artifacts named by SHA-256, a download in progress beside
+// each as "<sha256>.part".
 type Cache struct {
 	Dir    string
 	Client *guard.Client
-	// Progress, when set, is told of each transfer and returns the writer its bytes are copied
-	// to as they arrive (a progress bar), closed when the transfer ends.
+	// Progress is told of each transfer and returns the writer its bytes are copied to as
+	// they arrive, closed at the end.
 	Progress func(url string, size, from int64) io.WriteCloser
 }
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// Order is the order sources are tried in: publishers' first, then mirrors, each in the
-// manifest's order.
+// Order is the order sources are tried in: publishers', then mirrors, each in manifest order.
 func Order(srcs []Source) []Source {
 	out := slices.Clone(srcs)
 	slices.SortStableFunc(out, func(a, b Source) int {
@@ -96,9 +94,8 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// Get returns the verified artifact from the cache, downloading it first when the cache does
-// not hold it. A failed download of every source is a *Failed; a download cut by a network
-// failure is kept as a part for the next source or the next run to resume.
+// Get returns the verified artifact, downloading it when the cache lacks it. Every source
+// failing is a *Failed; a download cut by the network stays a part for the next to resume.
 func (c *Cache) Get(ctx context.Context, a Artifact) (*Result, error) {
 	if !sha256Hex.MatchString(a.SHA256) || a.Size < 0 {
 		return nil, fmt.Errorf("the artifact's declared digest %q or size %d is not one a download can be checked against", a.SHA256, a.Size)
@@ -125,7 +122,7 @@ func (c *Cache) Get(ctx context.Context, a Artifact) (*Result, error) {
 	return nil, &Failed{Attempts: res.Rejected}
 }
 
-// held reports whether the cache holds a's verified bytes at final; a file there that does not
+// held reports whether the cache holds a's verified bytes at final; a file that does not
 // verify is removed.
 func (c *Cache) held(final string, a Artifact) (bool, error) {
 	f, err := os.Open(final)
@@ -143,8 +140,8 @@ func (c *Cache) held(final string, a Artifact) (bool, error) {
 	return false, os.Remove(final)
 }
 
-// fetch downloads a from s into the part file and, verified, renames it to final. It returns
-// why s's bytes were not kept ("" when they were); its error is the cache's own failure.
+// fetch downloads a from s into the part file and, verified, renames it to final; it returns
+// why s's bytes were not kept ("" when they were), its error being the cache's own.
 func (c *Cache) fetch(ctx context.Context, a Artifact, s Source, final string) (string, error) {
 	part := final + ".part"
 	for again := true; ; again = false {
@@ -174,8 +171,8 @@ func (c *Cache) fetch(ctx context.Context, a Artifact, s Source, final string) (
 	}
 }
 
-// resume returns where the part file of a download ends and its bytes hashed; a part as long
-// as the artifact or longer is removed (it would have been verified already).
+// resume returns where a download's part ends and its bytes hashed; a part at least as long
+// as the artifact is removed (it would have verified).
 func resume(part string, size int64) (int64, hash.Hash, error) {
 	h := sha256.New()
 	f, err := os.Open(part)
@@ -195,8 +192,8 @@ func resume(part string, size int64) (int64, hash.Hash, error) {
 	return n, h, nil
 }
 
-// transfer streams s's bytes from byte from on into part, hashed into h (which holds the
-// bytes before from), and returns the part's length, or why s gave nothing worth checking.
+// transfer streams s's bytes from byte from on into part, hashed into h, and returns the
+// part's length, or why s gave nothing worth checking.
 func (c *Cache) transfer(ctx context.Context, a Artifact, s Source, part string, from int64, h hash.Hash) (int64, string, error) {
 	var f *os.File
 	got := from

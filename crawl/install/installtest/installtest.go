@@ -1,9 +1,7 @@
-// Package installtest publishes a synthetic DreamWeave network on loopback for the tests of the
-// install client (crawl/install, cmd/ashyams): projects whose release archives it builds as the
-// protocol's artifacts page says (stored, one folder per component, dreamweave.release.json at
-// the root), served as their publishers' and mirrors' downloads, and the index site that
-// site.Build makes from a state holding their manifests, served as a real index publishes it.
-// Test-only; not internal so that cmd/ashyams can import it.
+// Package installtest publishes a synthetic DreamWeave network on loopback for the install
+// client's tests (crawl/install, cmd/ashyams): release archives built as the artifacts page
+// says, served as publishers' and mirrors' downloads, and the index site site.Build makes from
+// their manifests. Test-only; not internal so cmd/ashyams can import it.
 package installtest
 
 import (
@@ -29,8 +27,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site"
 )
 
-// Component is one component of a release: its folder in the archive ("." the root), the
-// files in it (name -> bytes), and how OpenMW loads it (data directories: "." when none given).
+// Component is one component of a release: its folder in the archive ("." the root), files
+// (name -> bytes), and data directories ("." when none given).
 type Component struct {
 	ID, Path string
 	Optional bool // neither required nor a default
@@ -39,8 +37,8 @@ type Component struct {
 	Data     []string
 }
 
-// Entry is a raw entry of an archive (hostile ones): a file, or any other kind by Mode;
-// Deflate compresses it.
+// Entry is a raw, possibly hostile, archive entry: a file or any kind by Mode; Deflate
+// compresses it.
 type Entry struct {
 	Name    string
 	Body    string
@@ -56,14 +54,12 @@ type Project struct {
 	Settings          []protocol.OpenMWSetting
 	// Critical is critical_extensions (nil: ["openmw"]).
 	Critical []string
-	// Mirror adds a mirror source, listed before the publisher's (a client tries the
-	// publisher's first); Tamper makes the publisher serve other bytes of the same length;
-	// Broken makes every source fail.
+	// Mirror adds a mirror, listed before the publisher; Tamper makes the publisher serve other
+	// bytes of the same length; Broken makes every source fail.
 	Mirror, Tamper, Broken bool
 	// Entries are added to the archive as they are.
 	Entries []Entry
-	// Stale makes the index hold only a cached copy of the claim; Withdrawn takes it out of
-	// the catalog.
+	// Stale makes the index hold only a cached copy; Withdrawn takes it out of the catalog.
 	Stale, Withdrawn bool
 }
 
@@ -137,8 +133,7 @@ func (n *Network) Index() string { return n.URL + "index/" }
 // Link is the plan page's link with the plan fragment after "#".
 func (n *Network) Link(fragment string) string { return n.Index() + "plan/#" + fragment }
 
-// Publish builds the projects' archives, serves them, and builds and serves an index of them
-// (replacing what was published before).
+// Publish builds, serves and indexes the projects' archives, replacing what was published.
 func (n *Network) Publish(ps ...Project) {
 	tb := n.TB
 	tb.Helper()

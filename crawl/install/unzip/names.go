@@ -5,11 +5,10 @@ import (
 	"unicode/utf8"
 )
 
-// checkName says why an entry's name is refused, "" when it is not: a path that is empty,
-// absolute (a leading "/", a drive letter) or holds a backslash, an empty, "." or ".." segment,
-// or a segment Windows cannot hold (reserved device names, characters <>:"|?* and control
-// characters, a trailing dot or space, over 255 bytes). Names are UTF-8 (a zip's legacy code
-// page is not guessed).
+// checkName says why an entry's name is refused ("" if not): empty, absolute (a leading "/",
+// a drive letter), a backslash, an empty, "." or ".." segment, or a segment Windows cannot
+// hold (device names, <>:"|?*, controls, a trailing dot or space, over 255 bytes). Names are
+// UTF-8; a legacy code page is not guessed.
 func checkName(name string) string {
 	switch {
 	case name == "" || name == "/":

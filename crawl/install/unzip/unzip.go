@@ -1,8 +1,7 @@
-// Package unzip extracts a verified artifact (SPEC section 8): every entry of the archive is
-// checked before anything is written, and the archive is refused whole when one entry could
-// land outside the target, is not a plain file or directory, cannot exist on Windows, or
-// collides with another by case; sizes are counted as bytes are written, never taken from the
-// headers.
+// Package unzip extracts a verified artifact (SPEC section 8): every entry is checked before
+// anything is written, the archive refused whole when one could land outside the target, is no
+// plain file or directory, cannot exist on Windows, or collides by case; sizes are counted
+// while writing, never taken from headers.
 package unzip
 
 import (
@@ -17,8 +16,7 @@ import (
 	"strings"
 )
 
-// Limits bound one extraction: the bytes written (uncompressed, counted while writing) and the
-// entries the archive may hold.
+// Limits bound one extraction: bytes written (counted while writing) and entries.
 type Limits struct {
 	MaxBytes   int64
 	MaxEntries int
@@ -47,11 +45,9 @@ func (r *Refusal) Error() string {
 	return fmt.Sprintf("the archive is refused: entry %q %s", r.Entry, r.Reason)
 }
 
-// Extract writes under dest (an existing directory that holds none of the archive's paths)
-// the files of the zip at src whose paths are under one of prefixes (components' paths in the
-// archive; "." is all of it), and returns them in archive order. The archive is checked whole
-// first (Check). A failure can leave some files under dest: the caller extracts into a
-// directory of its own and removes it.
+// Extract writes under dest (an existing directory holding none of its paths) the files of the
+// zip at src under one of prefixes ("." is all), returning them in archive order, after Check.
+// A failure can leave files under dest: the caller extracts into a directory of its own.
 func Extract(src, dest string, prefixes []string, lim Limits) ([]File, error) {
 	zr, err := zip.OpenReader(src)
 	if err != nil {
@@ -93,7 +89,7 @@ func Extract(src, dest string, prefixes []string, lim Limits) ([]File, error) {
 }
 
 // write copies entry f to a new file at target, taking its bytes from *left (below zero: the
-// limit was passed, and the copy stopped one byte past it).
+// limit was passed).
 func write(f *zip.File, target string, left *int64) (File, error) {
 	rc, err := f.Open()
 	if err != nil {
@@ -126,10 +122,9 @@ func selected(name string, prefixes []string) bool {
 	return false
 }
 
-// Check refuses an archive with more entries than lim allows, headers announcing more bytes
-// than it allows, an encrypted entry, or an entry whose name or kind is refused (checkName):
-// not a regular file or a directory, or two entries whose paths, or a path and a parent
-// directory of another, are equal or differ only in case.
+// Check refuses an archive with too many entries or announced bytes, an encrypted entry, a
+// refused name (checkName) or kind (not a file or directory), or two paths (or a path and
+// another's parent) equal but for case.
 func Check(zr *zip.Reader, lim Limits) error {
 	if len(zr.File) > lim.MaxEntries {
 		return &Refusal{Reason: fmt.Sprintf("it has %d entries, over the limit of %d", len(zr.File), lim.MaxEntries)}
