@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 )
 
@@ -23,49 +24,62 @@ const (
 	tChanges                  // an array of release-level changes
 )
 
-// key is one JSON key of a change: its name, its value's type and the Change field holding it
-// (field for errors, at for a pointer to it).
+// key is one JSON key of a change: its name, its value's type and the Change field holding it.
 type key struct {
 	name, field string
 	typ         valueType
-	at          func(c *Change) any
+	index       []int // the field's index in Change
+}
+
+// newKey is the key name held in Change's field of that name; an unknown field panics.
+func newKey(name, field string, typ valueType) key {
+	f, ok := reflect.TypeFor[Change]().FieldByName(field)
+	if !ok {
+		panic("diff: Change has no field " + field)
+	}
+	return key{name, field, typ, f.Index}
+}
+
+// at is a pointer to the field of c that holds k.
+func (k key) at(c *Change) any {
+	return reflect.ValueOf(c).Elem().FieldByIndex(k.index).Addr().Interface()
 }
 
 // as is k holding a value of type t.
 func (k key) as(t valueType) key { k.typ = t; return k }
 
 var (
-	kField       = key{"field", "Field", tStr, func(c *Change) any { return &c.Field }}
-	kChannel     = key{"channel", "Channel", tStr, func(c *Change) any { return &c.Channel }}
-	kVersion     = key{"version", "Version", tStr, func(c *Change) any { return &c.Version }}
-	kDate        = key{"date", "Date", tOptStr, func(c *Change) any { return &c.Date }}
-	kStatus      = key{"status", "Status", tStatus, func(c *Change) any { return &c.Status }}
-	kNotes       = key{"notes", "Notes", tNotes, func(c *Change) any { return &c.Notes }}
-	kReason      = key{"reason", "Reason", tOptStr, func(c *Change) any { return &c.Reason }}
-	kReplacement = key{"replacement", "Replacement", tOptStr, func(c *Change) any { return &c.Replacement }}
-	kBefore      = key{"before", "Before", tOptStr, func(c *Change) any { return &c.Before }}
-	kAfter       = key{"after", "After", tOptStr, func(c *Change) any { return &c.After }}
-	kChanges     = key{"changes", "Changes", tChanges, func(c *Change) any { return &c.Changes }}
-	kAdded       = key{"added", "Added", tStrList, func(c *Change) any { return &c.Added }}
-	kRemoved     = key{"removed", "Removed", tStrList, func(c *Change) any { return &c.Removed }}
-	kLink        = key{"link", "Link", tStr, func(c *Change) any { return &c.Link }}
-	kRuntime     = key{"runtime", "Runtime", tStr, func(c *Change) any { return &c.Runtime }}
-	kCapability  = key{"capability", "Capability", tStr, func(c *Change) any { return &c.Capability }}
-	kKind        = key{"kind", "Kind", tStr, func(c *Change) any { return &c.Kind }}
+	kField       = newKey("field", "Field", tStr)
+	kChannel     = newKey("channel", "Channel", tStr)
+	kVersion     = newKey("version", "Version", tStr)
+	kDate        = newKey("date", "Date", tOptStr)
+	kStatus      = newKey("status", "Status", tStatus)
+	kNotes       = newKey("notes", "Notes", tNotes)
+	kReason      = newKey("reason", "Reason", tOptStr)
+	kReplacement = newKey("replacement", "Replacement", tOptStr)
+	kBefore      = newKey("before", "Before", tOptStr)
+	kAfter       = newKey("after", "After", tOptStr)
+	kChanges     = newKey("changes", "Changes", tChanges)
+	kAdded       = newKey("added", "Added", tStrList)
+	kRemoved     = newKey("removed", "Removed", tStrList)
+	kLink        = newKey("link", "Link", tStr)
+	kRuntime     = newKey("runtime", "Runtime", tStr)
+	kCapability  = newKey("capability", "Capability", tStr)
+	kKind        = newKey("kind", "Kind", tStr)
 	kRelKind     = kKind.as(tRelKind)
-	kTarget      = key{"target", "Target", tTarget, func(c *Change) any { return &c.Target }}
-	kConstraint  = key{"version", "Constraint", tOptStr, func(c *Change) any { return &c.Constraint }}
-	kComponent   = key{"component", "Component", tStr, func(c *Change) any { return &c.Component }}
-	kName        = key{"name", "Name", tStr, func(c *Change) any { return &c.Name }}
-	kDetails     = key{"details", "Details", tStrList, func(c *Change) any { return &c.Details }}
-	kGroup       = key{"group", "Group", tStr, func(c *Change) any { return &c.Group }}
-	kNamespace   = key{"namespace", "Namespace", tStr, func(c *Change) any { return &c.Namespace }}
-	kArtifact    = key{"artifact", "Artifact", tStr, func(c *Change) any { return &c.Artifact }}
-	kFilename    = key{"filename", "Filename", tStr, func(c *Change) any { return &c.Filename }}
-	kSize        = key{"size", "Size", tUint, func(c *Change) any { return &c.Size }}
-	kSHA256      = key{"sha256", "SHA256", tStr, func(c *Change) any { return &c.SHA256 }}
-	kURL         = key{"url", "URL", tStr, func(c *Change) any { return &c.URL }}
-	kFormat      = key{"format", "Format", tStr, func(c *Change) any { return &c.Format }}
+	kTarget      = newKey("target", "Target", tTarget)
+	kConstraint  = newKey("version", "Constraint", tOptStr)
+	kComponent   = newKey("component", "Component", tStr)
+	kName        = newKey("name", "Name", tStr)
+	kDetails     = newKey("details", "Details", tStrList)
+	kGroup       = newKey("group", "Group", tStr)
+	kNamespace   = newKey("namespace", "Namespace", tStr)
+	kArtifact    = newKey("artifact", "Artifact", tStr)
+	kFilename    = newKey("filename", "Filename", tStr)
+	kSize        = newKey("size", "Size", tUint)
+	kSHA256      = newKey("sha256", "SHA256", tStr)
+	kURL         = newKey("url", "URL", tStr)
+	kFormat      = newKey("format", "Format", tStr)
 )
 
 // fields is one key per Change field the vocabulary uses, in field order, so write can check
