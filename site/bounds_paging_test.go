@@ -281,3 +281,92 @@ func TestCapabilitiesPaged(t *testing.T) {
 	}
 	checkMore("User 1's page", (&render.Page{Path: claimPage}).Rel(capPage)+"#providers", requires)
 }
+
+// TestSitePagePaged: a site's page lists its projects paths.PageSize at a time, the site's
+// record (its addresses, health, discovery) on the first page only, every page linking the
+// next with a plain link; together the pages name every project once.
+func TestSitePagePaged(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	n := paths.PageSize + 3
+	for i := 1; i <= n; i++ {
+		f.Claim(a, sampleManifest(uuid(i), fmt.Sprintf("Project %02d", i), 1))
+	}
+	_, out := build(t, state, Options{})
+
+	docs := pagesOf(t, out, paths.Origin(a), 3)
+	if len(docs) != 2 {
+		t.Fatalf("the site's page has %d pages, want 2", len(docs))
+	}
+	seen := map[string]int{}
+	for k, doc := range docs {
+		lis := htmlcheck.All(t, doc, "main ul.results > li")
+		if want := []int{paths.PageSize, n - paths.PageSize}[k]; len(lis) != want {
+			t.Errorf("page %d lists %d projects, want %d", k+1, len(lis), want)
+		}
+		for _, li := range lis {
+			seen[htmlcheck.Text(htmlcheck.One(t, li, "a bdi"))]++
+		}
+		if got, want := htmlcheck.Count(t, doc, "main dl"), []int{1, 0}[k]; got != want {
+			t.Errorf("page %d holds the site's record %d times, want %d", k+1, got, want)
+		}
+		if htmlcheck.Count(t, doc, "h2#projects") != 1 {
+			t.Errorf("page %d has no projects heading", k+1)
+		}
+	}
+	for i := 1; i <= n; i++ {
+		if name := fmt.Sprintf("Project %02d", i); seen[name] != 1 {
+			t.Errorf("the site's pages name %s %d times, want once", name, seen[name])
+		}
+	}
+}
+
+// TestBrowseIndexPaged: the browse index lists its lists by type, status and tag one section
+// after the other, paths.PageSize links a page, the dated lists on the first page only; every
+// page links the next with a plain link, and together they link every list once.
+func TestBrowseIndexPaged(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	const claims, tagsEach = 10, 6
+	for i := 1; i <= claims; i++ {
+		m := sampleManifest(uuid(i), fmt.Sprintf("Project %02d", i), 1)
+		m.Project.Tags = nil
+		for k := 0; k < tagsEach; k++ {
+			m.Project.Tags = append(m.Project.Tags, fmt.Sprintf("tag%02d%d", i, k))
+		}
+		f.Claim(a, m)
+	}
+	_, out := build(t, state, Options{})
+
+	// One type, one status and claims*tagsEach tags.
+	lists := 2 + claims*tagsEach
+	docs := pagesOf(t, out, paths.Browse, 3)
+	if want := render.PageCount(lists); len(docs) != want {
+		t.Fatalf("the browse index has %d pages, want %d", len(docs), want)
+	}
+	seen := map[string]int{}
+	for k, doc := range docs {
+		if got, want := htmlcheck.Count(t, doc, "h2#dated"), []int{1, 0}[k]; got != want {
+			t.Errorf("page %d has the dated lists %d times, want %d", k+1, got, want)
+		}
+		lis := htmlcheck.All(t, doc, "main ul.tag-list > li")
+		if want := []int{paths.PageSize, lists - paths.PageSize}[k]; len(lis) != want {
+			t.Errorf("page %d links %d lists, want %d", k+1, len(lis), want)
+		}
+		for _, li := range lis {
+			seen[resolveFrom(paths.Page(paths.Browse, k+1), htmlcheck.Attr(htmlcheck.One(t, li, "a"), "href"))]++
+		}
+	}
+	if htmlcheck.Count(t, docs[0], "h2#types") != 1 || htmlcheck.Count(t, docs[1], "h2#types") != 0 || htmlcheck.Count(t, docs[1], "h2#tags") != 1 {
+		t.Error("the sections by type and by tag are not where the list's order puts them")
+	}
+	for i := 1; i <= claims; i++ {
+		for k := 0; k < tagsEach; k++ {
+			if p := fmt.Sprintf("browse/tag-tag%02d%d/index.html", i, k); seen[p] != 1 {
+				t.Errorf("the browse index links %s %d times, want once", p, seen[p])
+			}
+		}
+	}
+}

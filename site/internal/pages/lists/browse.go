@@ -27,10 +27,15 @@ type browseLink struct {
 	N           int
 }
 
-// browseIndex is the browse page: the lists by type, status and tag, and the dated lists.
+// browseIndex is one page of the browse index: the lists by type, status and tag, paged
+// one section after the other (render.Cut), and on the first page the dated lists.
 type browseIndex struct {
 	Types, Statuses, Tags []browseLink
 	Foundations           int
+	// First: the first page, which has the dated lists. Show says which of the sections by
+	// type, status and tag the page prints.
+	First bool
+	Show  [3]bool
 }
 
 // browseList is one browse page: a heading, what the list holds, and its entries in order.
@@ -75,8 +80,13 @@ func Browse(b *render.Site) error {
 	if err := browseDated(b, all, idx); err != nil {
 		return err
 	}
-	return b.Page("browse", &render.Page{Path: paths.Browse, Title: "Browse projects", Section: "browse",
-		Desc: "Lists of the projects in the catalog by type, status and tag, and by date, that need no script.", Data: idx})
+	return b.PagedList("browse", &render.Page{Path: paths.Browse, Title: "Browse projects", Section: "browse",
+		Desc: "Lists of the projects in the catalog by type, status and tag, and by date, that need no script."}, len(idx.Types)+len(idx.Statuses)+len(idx.Tags),
+		func(lo, hi int, pg *render.Pager) any {
+			parts := render.Cut(lo, hi, len(idx.Types), len(idx.Statuses), len(idx.Tags))
+			return &browseIndex{Types: idx.Types[parts[0].A:parts[0].B], Statuses: idx.Statuses[parts[1].A:parts[1].B], Tags: idx.Tags[parts[2].A:parts[2].B],
+				Foundations: idx.Foundations, First: pg == nil || pg.N == 1, Show: [3]bool{parts[0].Show, parts[1].Show, parts[2].Show}}
+		})
 }
 
 // browseByWord writes the lists of the projects by type, status and tag, and links them from

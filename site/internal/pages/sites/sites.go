@@ -31,6 +31,9 @@ type originView struct {
 	// LastTry: the site's last successful read was its last attempt, so the page gives the
 	// time once.
 	LastTry bool
+	// First: this is the first page of the site's, which has its record, issues and
+	// discovery; Claims are this page's projects, paged beneath.
+	First bool
 }
 
 func Origins(b *render.Site) error {
@@ -68,8 +71,13 @@ func Origins(b *render.Site) error {
 				v.Sources = append(v.Sources, b.SourceRow(s))
 			}
 		}
-		if err := b.Page("origin", &render.Page{Path: paths.Origin(o.ID), Title: "Site " + pubtext.Plain(b.Names.OriginText(o)), Section: "origins",
-			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists.", Data: v}); err != nil {
+		if err := b.PagedList("origin", &render.Page{Path: paths.Origin(o.ID), Title: "Site " + pubtext.Plain(b.Names.OriginText(o)), Section: "origins",
+			Desc: "One DreamWeave site index as this index observed it: health, problems and the projects it lists."}, len(v.Claims),
+			func(lo, hi int, pg *render.Pager) any {
+				pv := *v
+				pv.Claims, pv.First = v.Claims[lo:hi], pg == nil || pg.N == 1
+				return &pv
+			}); err != nil {
 			return err
 		}
 	}
