@@ -2,7 +2,6 @@ package site
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 )
 
@@ -48,17 +48,17 @@ func TestCorpusClaimFirstScreen(t *testing.T) {
 	doc := parsePage(t, out, paths.Claim(project, site))
 	pos, firstDownload, firstDev, digest := 0, -1, -1, -1
 	var downloadHref string
+	code, download := htmlcheck.MustCompile(t, "code"), htmlcheck.MustCompile(t, "a.download")
 	walk(doc, func(n *html.Node) bool {
 		pos++
-		if n.Type == html.TextNode && digest < 0 && strings.Contains(n.Data, rec.Ingested()) {
+		if digest < 0 && code.Match(n) && htmlcheck.Text(n) == rec.Ingested() {
 			digest = pos
 		}
 		if n.Type != html.ElementNode || n.DataAtom != atom.A {
 			return true
 		}
 		href, _ := attr(n, "href")
-		class, _ := attr(n, "class")
-		if firstDownload < 0 && strings.Contains(" "+class+" ", " download ") {
+		if firstDownload < 0 && download.Match(n) {
 			firstDownload, downloadHref = pos, href
 		}
 		if firstDev < 0 && dev[href] {

@@ -1,14 +1,13 @@
 package site
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 )
 
 // Events outlive their claims and sites: a refresh removes a site no enrolled source leads to,
@@ -27,8 +26,5 @@ func TestBuildKeepsEventsOfRemovedSites(t *testing.T) {
 	f.Event(m)
 	_, out := build(t, state, Options{})
 	id := store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
-	b, err := os.ReadFile(filepath.Join(out, "updates", id, "index.html"))
-	if err != nil || !strings.Contains(string(b), "Seven") {
-		t.Errorf("the removed site's event page: %v", err)
-	}
+	htmlcheck.Want(t, parsePage(t, out, "updates/"+id+"/index.html"), "h1", "Seven")
 }

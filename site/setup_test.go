@@ -227,11 +227,7 @@ func TestSetupCSP(t *testing.T) {
 			continue
 		}
 		csp := htmlcheck.Attr(metas[0], "content")
-		directives := map[string]string{} // directive name -> its sources
-		for _, d := range strings.Split(csp, ";") {
-			name, sources, _ := strings.Cut(strings.TrimSpace(d), " ")
-			directives[name] = sources
-		}
+		directives := cspDirectives(csp)
 		connect, hasConnect := directives["connect-src"]
 		_, hasScript := directives["script-src"]
 		var srcs []string

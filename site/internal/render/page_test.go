@@ -108,7 +108,7 @@ func TestFrameRenderedOncePerDepthAndSection(t *testing.T) {
 		t.Errorf("%d frame parts rendered, want 11", n)
 	}
 	h, _ := b.frame("siteheader", pages[2])
-	if !strings.Contains(string(h), `aria-current="page"`) {
+	if htmlcheck.Count(t, htmlcheck.Parse(t, []byte(h)), `a[aria-current="page"]`) != 1 {
 		t.Errorf("the project list's header does not mark its own entry as the page:\n%s", h)
 	}
 }
