@@ -1,8 +1,7 @@
 // Package guard is the crawler's guarded HTTP client (seeds/crawler.txt "Hostile input"): http
-// and https only, no userinfo, no proxy; names resolved by our resolver and dialled only at the
-// checked addresses (CheckAddr), so DNS rebinding cannot win; redirects re-checked hop by hop;
-// bodies capped at the limit whatever Content-Length says (decoded bytes for gzip); one deadline
-// per request, or per stall for a streamed download.
+// and https only, no userinfo, no proxy; names resolved by our resolver and only the checked
+// addresses dialled (CheckAddr), so DNS rebinding cannot win; each redirect re-checked; bodies
+// capped whatever Content-Length says; one deadline per request, or per stall for a download.
 package guard
 
 import (
@@ -33,34 +32,33 @@ const (
 	DefaultMaxRedirects       = 5
 )
 
-// Resolver looks names up. *net.Resolver satisfies it; tests inject stubs.
+// Resolver looks names up; *net.Resolver satisfies it.
 type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// DialFunc opens a TCP connection to addr, which is always a checked "ip:port".
+// DialFunc opens a TCP connection to addr, always a checked "ip:port".
 type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 
-// Options configure a Client. Zero fields take the defaults.
+// Options configure a Client; zero fields take the defaults.
 type Options struct {
-	// AllowLoopback (--allow-loopback) admits 127.0.0.0/8 and ::1 and nothing else.
+	// AllowLoopback (--allow-loopback) admits 127.0.0.0/8 and ::1 only.
 	AllowLoopback bool
 	MaxBytes      int64 // the body limit in bytes (decoded bytes for gzip); default 16 MiB
-	// Timeout is the one deadline per Get (for a Request.Stream body, the stall deadline).
-	// Default 30 s.
+	// Timeout is the one deadline per Get, or a Request.Stream body's stall deadline; 30 s.
 	Timeout      time.Duration
 	MaxRedirects int    // the most redirect hops followed; 0 means the default 5, negative none
 	UserAgent    string // sent with every request; default product.UserAgent
-	// Resolver resolves host names; default a pure-Go *net.Resolver (the C resolver's
-	// inet_aton reads numeric oddities as addresses).
+	// Resolver defaults to a pure-Go *net.Resolver (the C one's inet_aton reads numeric
+	// oddities as addresses).
 	Resolver Resolver
 	Dial     DialFunc // connects to a checked address; default a net.Dialer
 }
 
-// Client is the guarded HTTP client. Safe for concurrent use.
+// Client is the guarded HTTP client, safe for concurrent use.
 type Client struct {
 	o  Options
-	rt http.RoundTripper // the transport alone: redirects are ours (see Get)
+	rt http.RoundTripper // redirects are ours (see Get)
 }
 
 // New returns a Client with o's settings (defaults filled in).
@@ -92,36 +90,32 @@ func New(o Options) *Client {
 		ForceAttemptHTTP2:   true,
 		DisableCompression:  true, // we ask for gzip ourselves and count decoded bytes
 		MaxIdleConnsPerHost: 2,
-		// A refresh rarely returns to a host it finished: a bounded idle pool keeps open files
-		// from growing with the number of sites.
+		// A bounded idle pool: a refresh rarely returns to a host it finished.
 		MaxIdleConns:        maxIdleConns,
 		IdleConnTimeout:     30 * time.Second,
 		TLSHandshakeTimeout: 10 * time.Second,
 	}
-	// No http.Client: it parses a redirect's Location before any hook, so a bad Location
-	// would surface as a transport failure instead of a redirect.
+	// No http.Client: it parses a bad Location before any hook, hiding the redirect.
 	c.rt = tr
 	return c
 }
 
-// Options returns the client's effective options (defaults filled in).
+// Options returns the client's effective options.
 func (c *Client) Options() Options { return c.o }
 
-// Request is one GET. ETag and LastModified are the last good response's validators (a
-// conditional GET); Accept is sent when set; MaxBytes overrides Options.MaxBytes when positive.
+// Request is one GET: ETag and LastModified make it conditional; Accept is sent when set;
+// MaxBytes overrides Options.MaxBytes when positive.
 type Request struct {
 	URL          string
 	ETag         string
 	LastModified string
 	Accept       string
 	MaxBytes     int64
-	// Stream makes the request a download: called with the final non-304 response before its
-	// body is read, it returns the writer the bounded body is copied to (nil: skipped).
-	// The body is asked for without content-coding and abandoned when Options.Timeout passes
-	// without a byte.
+	// Stream makes a download: called with the final non-304 response, it returns the writer
+	// the bounded, uncompressed body goes to (nil: skipped); a stall of Options.Timeout ends it.
 	Stream func(*Response) (io.Writer, error)
-	// From > 0 asks for the body from byte From on (Range). 206 with a Content-Range starting
-	// at From (checked) says the server did; 200 that it sends the whole body.
+	// From > 0 asks for bytes From on (Range): 206 with a matching Content-Range, or 200 with
+	// the whole body.
 	From int64
 }
 
@@ -132,8 +126,8 @@ type Hop struct {
 	Status int    `json:"status"`
 }
 
-// Response is the final answer after redirects; any status is a Response (a 404 is a fact
-// about the site). NotModified marks a 304 (Body empty). Body is gzip-decoded.
+// Response is the final answer after redirects, any status (a 404 is a fact about the site).
+// NotModified marks a 304; Body is gzip-decoded.
 type Response struct {
 	URL         string // the final URL, after redirects
 	Status      int
@@ -143,16 +137,16 @@ type Response struct {
 	NotModified bool
 }
 
-// ETag returns the response's ETag header, "" if none.
+// ETag returns the ETag header, "" if none.
 func (r *Response) ETag() string { return r.Header.Get("ETag") }
 
-// LastModified returns the response's Last-Modified header, "" if none.
+// LastModified returns the Last-Modified header, "" if none.
 func (r *Response) LastModified() string { return r.Header.Get("Last-Modified") }
 
 var errDeadline = errors.New("guard deadline")
 
-// Get fetches r.URL under every rule of the guard. Every error is an *Error (see Kind) whose
-// Hops are the redirects followed before it; the caller's ctx ending is KindCanceled.
+// Get fetches r.URL under every rule of the guard. Every error is an *Error whose Hops are the
+// redirects followed; the caller's ctx ending is KindCanceled.
 func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 	resp, hops, err := c.get(ctx, r)
 	var e *Error
@@ -271,8 +265,8 @@ func (c *Client) redirect(u *url.URL, cur string, resp *http.Response, hops int)
 	return next.String(), nil
 }
 
-// stream checks a Range answer, then copies the body to the caller's writer, each chunk
-// putting the stall deadline off.
+// stream checks a Range answer and copies the body to the caller's writer, each chunk putting
+// the stall deadline off.
 func (c *Client) stream(r Request, out *Response, resp *http.Response, limit int64, deadline *time.Timer) error {
 	if cr := resp.Header.Get("Content-Range"); resp.StatusCode == http.StatusPartialContent && r.From > 0 &&
 		!strings.HasPrefix(cr, "bytes "+strconv.FormatInt(r.From, 10)+"-") {
@@ -321,13 +315,13 @@ func isRedirect(status int) bool {
 	return false
 }
 
-// drain reads a little of an unwanted body, so the connection can be reused, and closes it.
+// drain reads a little of an unwanted body, for connection reuse, and closes it.
 func drain(b io.ReadCloser) {
 	_, _ = io.CopyN(io.Discard, b, 64<<10)
 	b.Close()
 }
 
-// writeError is the caller's own failure while streaming: returned as it is, never as the site's.
+// writeError is the caller's own failure while streaming, never the site's.
 type writeError struct{ error }
 
 // errRawOver marks a gzip-encoded body whose encoded bytes alone pass the limit.
@@ -350,9 +344,8 @@ func (c *capReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readBody copies at most limit bytes of the body to w in chunks, calling tick after each.
-// An over-limit Content-Length is refused unread; gzip is capped on both encoded and decoded
-// bytes (a gzip bomb stops at the limit).
+// readBody copies at most limit body bytes to w, calling tick per chunk. An over-limit
+// Content-Length is refused unread; gzip is capped on encoded and decoded bytes.
 func readBody(resp *http.Response, limit int64, cur string, w io.Writer, tick func()) error {
 	tooLarge := func(announced, decoded bool) error {
 		return &Error{Kind: KindTooLarge, URL: redact(cur), Limit: limit, ContentLength: resp.ContentLength, Announced: announced, Decoded: decoded}
@@ -401,8 +394,8 @@ func readBody(resp *http.Response, limit int64, cur string, w io.Writer, tick fu
 	}
 }
 
-// dial is the transport's only way to connect: it re-checks the host, resolves a name with our
-// resolver, refuses it if any address is refused, then dials the checked addresses only.
+// dial is the transport's only way to connect: it re-checks the host and dials only checked
+// addresses of a name, refusing it if any is refused.
 func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	host, portStr, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -457,5 +450,5 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	return nil, errors.Join(errs...)
 }
 
-// maxIdleConns bounds idle connections across hosts: eight sources at two requests, twice over.
+// maxIdleConns: eight sources at two requests each, twice over.
 const maxIdleConns = 32

@@ -30,21 +30,21 @@ const (
 	KindCanceled
 )
 
-// Error is every failure of Client.Get and every refusal of CheckURL and CheckAddr. Error()
-// is the full sentence; Words gives short forms.
+// Error is every failure of Client.Get and refusal of CheckURL and CheckAddr: Error() is the
+// full sentence, Words the short forms.
 type Error struct {
 	Kind Kind
 	// URL is the URL the failure is about, user info redacted; "" for CheckAddr.
 	URL string
-	// Hops are the redirects followed before the failure, so a discovery trail records every
-	// URL tried (SPEC section 1); a KindRedirect is redirect len(Hops)+1.
+	// Hops are the redirects followed before the failure, for the discovery trail (SPEC
+	// section 1); a KindRedirect is redirect len(Hops)+1.
 	Hops   []Hop
 	Reason string // why (KindRefused, KindAddress, KindRedirect)
 	// Loopback (KindAddress): --allow-loopback would admit the address.
 	Loopback bool
 	Status   int // KindRedirect: the HTTP status of the redirect not followed
-	// KindTooLarge: the limit and announced length (-1 if none); Announced when Content-Length
-	// alone refused the body, Decoded when gzip-decoded bytes were counted.
+	// KindTooLarge: limit and announced length (-1: none); Announced when Content-Length
+	// alone refused it, Decoded when gzip-decoded bytes were counted.
 	Limit         int64
 	ContentLength int64
 	Announced     bool
@@ -52,8 +52,7 @@ type Error struct {
 	// KindTimeout: the deadline; Stalled when a download brought no byte for that long.
 	Timeout time.Duration
 	Stalled bool
-	// Transport (KindNetwork, KindTimeout): no connection was made (resolve, connect, TLS),
-	// so the fault may be the crawler's own network.
+	// Transport (KindNetwork, KindTimeout): no connection was made, so the fault may be ours.
 	Transport bool
 	Cause     error // KindNetwork, KindCanceled: the underlying error
 }
@@ -92,7 +91,7 @@ func (e *Error) Error() string {
 // Unwrap returns the Cause (nil for refusals, limits and timeouts).
 func (e *Error) Unwrap() error { return e.Cause }
 
-// Refusal reports whether k is a refusal by crawler policy rather than a failure to get an answer.
+// Refusal reports whether k is a refusal by crawler policy, not a failure to get an answer.
 func (k Kind) Refusal() bool {
 	return k == KindRefused || k == KindAddress || k == KindTooLarge || k == KindRedirect
 }
@@ -105,8 +104,8 @@ const (
 	Predicate             // after subject and URL: "is over the 16 MiB limit (refused by crawler policy)"
 )
 
-// Words says a failed fetch in form f without the URL. A non-*Error is a failure to reach the
-// URL in its wrapped error's words; a network failure after redirects names the URL that failed.
+// Words says a failed fetch in form f without the URL; a non-*Error is a failure to reach it.
+// A network failure after redirects names the URL that failed.
 func Words(err error, f Form) string {
 	var e *Error
 	if !errors.As(err, &e) {
