@@ -3,12 +3,9 @@
 // DreamWeave document at the URL is used as is; an HTML page's DreamWeave <link> is followed
 // (ReadLinks); otherwise dreamweave.json is tried up the path (WalkUpURLs).
 //
-// Where the spec leaves a choice: a fetch's final URL is what its document speaks for; a
-// manifest is walked up from to the index that should list it; a walk passes a level only on
-// a definite "not here" (404, 410, a well-formed non-index), so an outage never lets it walk
-// past an index; bodies are sniffed with protocol.Decode; a move needs evidence from the
-// enrolled URL itself (proof); the enrolled URL is asked conditionally only when a conclusion
-// is held, since a 304 has no body.
+// Where the spec leaves a choice: a fetch's final URL is what its document speaks for; a walk
+// passes a level only on a definite "not here" (404, 410, a well-formed non-index), so an
+// outage never walks past an index; a move needs evidence from the enrolled URL (proof).
 package discover
 
 import (
@@ -25,12 +22,12 @@ import (
 // IndexFile is the file name tried when walking up the path.
 const IndexFile = "dreamweave.json"
 
-// What the enrolled URL turned out to be (Result.Kind), and the kinds of DreamWeave documents.
+// What the enrolled URL turned out to be (Result.Kind).
 const (
 	KindIndex   = "index"   // a DreamWeave site index (document "index")
 	KindProject = "project" // a DreamWeave project manifest (document "project")
 	KindPage    = "page"    // an HTML page
-	KindOther   = "other"   // anything else: another status, not JSON nor HTML, not DreamWeave JSON
+	KindOther   = "other"   // anything else
 	// KindMalformed looks like JSON but fails protocol.Decode: not a definite "not here".
 	KindMalformed = "malformed"
 )
@@ -96,13 +93,12 @@ type Error struct {
 	// Outage: stopped at an answer that is not a definite "not here"; false: every URL
 	// answered, none with a site index.
 	Outage   bool
-	At       string             // the URL whose answer ended discovery, after redirects ("" when none did)
+	At       string             // the URL whose answer ended discovery, after redirects
 	Asked    string             // the URL requested when the answer at At came
 	Status   int                // At's HTTP status; 0 when the fetch failed
 	Err      error              // the guard's error, or the caller's context cause
 	Findings []protocol.Finding // At served malformed JSON (KindMalformed)
-	// Found is a site index the walk reached but did not adopt: the held index did not answer
-	// and nothing showed a move.
+	// Found is a site index the walk reached but did not adopt (the held one did not answer).
 	Found string
 	// BrokenLink: the page's index <link> target answered, but not as a site index.
 	BrokenLink bool
@@ -147,10 +143,10 @@ type run struct {
 	held                Held
 	res                 *Result
 	tried               map[string]bool                 // URLs with a recorded final outcome
-	end                 *Error                          // set when an answer that is not a definite "not here" ended discovery
-	ahead               func() (*guard.Response, error) // the held index asked ahead (Held.Ahead), until used
-	requests, unreached int                             // fetches made, and those that failed before a server answered
-	// evidence of a move: where each URL ended up, and whether a temporary redirect led there
+	end                 *Error                          // set when an answer ended discovery
+	ahead               func() (*guard.Response, error) // the held index asked ahead, until used
+	requests, unreached int                             // fetches, and those no server answered
+	// evidence of a move: where each URL ended, and whether a temporary redirect led there
 	enrolled, subject string
 	enrolledAt        string
 	enrolledTemp      bool
