@@ -1,11 +1,10 @@
-// Package exgen writes the example network's documents (crawl/example/www, www-next) from the
-// descriptions here, computing every manifest_sha256 and channel head, so the committed files
-// cannot drift. `go generate ./crawl/example` rewrites them; the test fails when they differ.
+// Package exgen writes the example network's documents (crawl/example/www, www-next),
+// computing every manifest_sha256 and channel head; `go generate ./crawl/example` rewrites
+// them, and a test fails when they differ.
 package exgen
 
-// The JSON shapes below mirror DreamWeave schema_version "2" (SPEC section 1) field for field,
-// in the order publishers write them. They are separate from catalog/protocol's types on
-// purpose: the example must not change when the typed model grows.
+// The JSON shapes below mirror schema_version "2" (SPEC section 1) in publishers' field order,
+// apart from catalog/protocol's types so the example does not change when those grow.
 
 type index struct {
 	SchemaVersion string  `json:"schema_version"`

@@ -14,9 +14,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
-// Files returns generation gen's web root (1: the first deployment, 2: the next): "<host>/<path>"
-// -> bytes, every digest and channel head computed, except the channels broken.example states
-// wrongly in generation 2.
+// Files returns generation gen's web root (1 or 2): "<host>/<path>" -> bytes, every digest and
+// head computed, but for broken.example's wrong channels in generation 2.
 func Files(gen int) (map[string][]byte, error) {
 	if gen != 1 && gen != 2 {
 		return nil, fmt.Errorf("exgen: no generation %d (want 1 or 2)", gen)
@@ -72,9 +71,8 @@ func Files(gen int) (map[string][]byte, error) {
 	return out, nil
 }
 
-// Next returns the files generation 2 changes or adds relative to generation 1 (the
-// crawl/example/www-next overlay). It fails if generation 2 would delete a file, which an
-// overlay cannot express.
+// Next returns the files generation 2 changes or adds (the www-next overlay); it fails if
+// generation 2 would delete one, which an overlay cannot express.
 func Next() (map[string][]byte, error) {
 	one, err := Files(1)
 	if err != nil {
@@ -98,9 +96,8 @@ func Next() (map[string][]byte, error) {
 	return out, nil
 }
 
-// Heads recomputes channel heads: for each channel, the highest-precedence release with status
-// available under the project's versioning scheme. Errors name a version that does not parse
-// or two releases of equal precedence.
+// Heads recomputes channel heads: per channel, the highest-precedence available release under
+// the versioning scheme. Errors name a bad version or two of equal precedence.
 func Heads(versioning string, rs []release) (map[string]string, error) {
 	sch := version.SchemeOf(versioning)
 	best := map[string]version.Version{}

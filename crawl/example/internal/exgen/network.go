@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Project ids. Each is a lowercase UUID chosen for the example; GapID is published by nobody.
+// Project ids, lowercase UUIDs chosen for the example; GapID is published by nobody.
 const (
 	EmberglowID  = "6a1f3c2e-8b4d-4e7a-9c1b-2d3e4f5a6b7c"
 	WickworkID   = "2b8e4d6f-1a3c-4e5b-8d7f-9a0b1c2d3e4f" // published by two sites: a conflict
@@ -32,18 +32,17 @@ const (
 // GapURL is a relationship URL outside every enrolled site.
 const GapURL = "https://www.tamriel-rebuilt.org/"
 
-// web is the scheme of every URL on an example site. The sites are served over plain HTTP by
-// the demo's loopback server, which answers for their names (crawl/loopback routes by Host), so
-// the documents, the state and the built site all name the real http://<host>.example/ URLs.
+// web is the scheme of every example URL: the demo's loopback server answers for the real
+// http://<host>.example/ names (host mode).
 const web = "http://"
 
-// CardImage is the path (below the web root) of Emberglow's featured card image.
+// CardImage is the web-root path of Emberglow's featured card image.
 const CardImage = "lanterns.example/emberglow/media/dusk.png"
 
 const generator = "hand-written example network (crawl/example)"
 
-// siteDef is one example site: its host, the directory of its index below the host ("" for
-// the root, else ending in "/"), its name, projects and any HTML pages.
+// siteDef is one example site: host, its index's directory below the host ("" or ending in
+// "/"), name, projects and HTML pages.
 type siteDef struct {
 	host, dir, name string
 	url             string // site.url as the index states it
@@ -51,8 +50,8 @@ type siteDef struct {
 	pages           map[string]string // path below the host -> HTML
 }
 
-// projDef is one project on one site. channels, when set, replaces the channel heads the
-// manifest would state (only the broken site does this).
+// projDef is one project on one site; channels, when set, replaces the computed channel heads
+// (only the broken site).
 type projDef struct {
 	p        project
 	releases []release
@@ -168,9 +167,8 @@ func sanitize(name string) string {
 	return string(b)
 }
 
-// HostileNotes is Kwama Lanterns' release note: Markdown with markup a site must neutralize.
-// The prose ("Balmora", the list) must survive; the script, frame, style, image handler and
-// javascript: link must not.
+// HostileNotes is Kwama Lanterns' release note: the prose must survive, the script, frame,
+// style, handler and javascript: link must not.
 const HostileNotes = "Tested in **Balmora** and _Suran_ at night.\n\n" +
 	"<script>alert('kwama-script')</script>\n\n" +
 	"<iframe src=\"https://evil.example/frame\"></iframe>\n\n" +
@@ -184,8 +182,7 @@ func network(gen int) []siteDef {
 	return []siteDef{lanterns(gen), ashfall(), tidewater(), broken(gen)}
 }
 
-// lanterns is the Lanterns Workshop at the root of lanterns.example: Emberglow, Wickwork and
-// Kwama Lanterns.
+// lanterns is the Lanterns Workshop at lanterns.example's root.
 func lanterns(gen int) siteDef {
 	const host = "lanterns.example"
 	return siteDef{
@@ -197,8 +194,8 @@ func lanterns(gen int) siteDef {
 	}
 }
 
-// emberglow is the featured mod, with a release on every channel, a yanked one and rich notes.
-// Generation 2 replaces its development build.
+// emberglow is the featured mod: every channel, a yanked release, rich notes; generation 2
+// replaces its development build.
 func emberglow(host string, gen int) projDef {
 	em := baseProject(EmberglowID, "Emberglow", "Lanterns, candles and braziers that follow the hour and the weather.",
 		"mod", "active", "numeric", host, "emberglow")
@@ -390,9 +387,8 @@ func broken(gen int) siteDef {
 	r100 := modRelease(cp, "1.0.0", "stable", "2026-09-10")
 	d := projDef{p: cp, updated: "2026-09-10", releases: []release{r100}}
 	if gen >= 2 {
-		// A publishing bug: 1.1.0 was added but the manifest's channels still name 1.0.0. The
-		// channels must equal the recomputed heads, so the manifest is invalid, and the index
-		// (which advertises its true digest and stable 1.1.0) leads the crawler right to it.
+		// A publishing bug: 1.1.0 was added but the channels still name 1.0.0, so the manifest is
+		// invalid, and the index (its true digest, stable 1.1.0) leads the crawler to it.
 		r110 := modRelease(cp, "1.1.0", "stable", "2026-10-08")
 		d.releases = []release{r110, r100}
 		d.updated = "2026-10-08"
