@@ -31,7 +31,7 @@ func TestCompileRefusesRemoteRefs(t *testing.T) {
 
 // TestCompileOurs: every schema in FS compiles with the index's settings, formats asserted.
 func TestCompileOurs(t *testing.T) {
-	for _, name := range []string{Index, Project, Catalog, FindTerms, FindIDs, FindFilters, FindRows, PlanFile, LockFile} {
+	for _, name := range []string{Index, Project, Catalog, Search, FindTerms, FindIDs, FindFilters, FindRows, PlanFile, LockFile} {
 		if _, err := Compile(FS, name); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}

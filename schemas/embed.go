@@ -1,6 +1,6 @@
 // Package schemas embeds this index's JSON Schemas: the DreamWeave site index and manifest (from
 // SPEC section 1; README.md lists the differences from the published snapshot), the network
-// catalog, the search index parts. Compile is the one place any schema is compiled.
+// catalog, search.json, the search index parts. Compile is the one place any schema is compiled.
 package schemas
 
 import "embed"
@@ -20,6 +20,10 @@ const (
 // Catalog names the network catalog v1 schema in FS (catalog.json and events.json), which the
 // build publishes.
 const Catalog = "dreamweave-network-catalog-1.schema.json"
+
+// Search names the schema of the build's network-data/search.json in FS: the reference
+// index's dreamweave-network-search format, version 1, which it publishes no schema for.
+const Search = "dreamweave-network-search-1.schema.json"
 
 // The schemas of the parts of the build's search index (network-data/find/, find.Dir in site/find):
 // the project list's and the plan page's own files, which only the site's scripts read.

@@ -323,11 +323,11 @@ func checkNames(n *network.Network) error {
 	return nil
 }
 
-// machineFiles writes the machine-readable files SPEC section 5 names. catalog.json and
-// events.json (catalog/format) and updates.xml are at the reference index's paths under
-// network-data/, and the catalog schema under schemas/; they are written with the reference's
-// keys in its order but without its indentation (compactJSON). Every JSON file is validated
-// against its schema first.
+// machineFiles writes the machine-readable files SPEC section 5 names, and the reference's
+// search.json. catalog.json and events.json (catalog/format), search.json (about.SearchJSON)
+// and updates.xml are at the reference index's paths under network-data/, and the catalog
+// schema under schemas/; they are written with the reference's keys in its order but without
+// its indentation (compactJSON). Every JSON file is validated against its schema first.
 // The JSON files are generated, validated and written as renders (spawn), beside the pages:
 // the catalog is the largest single file of a large build.
 func (b *builder) machineFiles() error {
@@ -344,6 +344,7 @@ func (b *builder) machineFiles() error {
 	files := []jsonFile{
 		{format.CatalogFile, func() ([]byte, error) { return format.Catalog(b.N, opts) }, func(d []byte) error { return format.Validate(format.CatalogFile, d) }},
 		{format.EventsFile, func() ([]byte, error) { return format.Events(b.N, opts) }, func(d []byte) error { return format.Validate(format.EventsFile, d) }},
+		{about.SearchFile, func() ([]byte, error) { return about.SearchJSON(b.Site) }, about.ValidateSearch},
 		{format.SchemaPath, embedded(format.SchemaFile), nil},
 	}
 	for _, f := range files {
@@ -365,15 +366,15 @@ type jsonFile struct {
 	validate func([]byte) error
 }
 
-// jsonFile generates, validates and writes f; the catalog and the events are written without
-// indentation.
+// jsonFile generates, validates and writes f; the catalog, the events and search.json are
+// written without indentation.
 func (b *builder) jsonFile(f jsonFile) error {
 	data, err := f.make()
 	if err != nil {
 		return err
 	}
 	switch f.name {
-	case format.CatalogFile, format.EventsFile:
+	case format.CatalogFile, format.EventsFile, about.SearchFile:
 		if data, err = compactJSON(data); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}

@@ -114,9 +114,9 @@ func TestReferencePortEveryStateBuildsASite(t *testing.T) {
 		"network-data/catalog.json", "network-data/updates.xml", find.Dir + "/terms.js"} {
 		readOut(t, out, p)
 	}
-	// Differs: no search.json; the project list's search index is under network-data/find/.
-	if _, err := os.Stat(filepath.Join(out, "network-data", "search.json")); err == nil {
-		t.Error("network-data/search.json is published")
+	// search.json at the reference's path, valid against its schema.
+	if err := about.ValidateSearch(readOut(t, out, about.SearchFile)); err != nil {
+		t.Errorf("%s: %v", about.SearchFile, err)
 	}
 	// The conflict page names both of Tallow's sites; the anomaly list holds Candlelight's event.
 	conflicts := htmlcheck.Parse(t, readOut(t, out, "conflicts/index.html"))
