@@ -27,11 +27,11 @@
 (function (api) {
   "use strict";
   if (typeof module === "object" && module.exports) {
-    module.exports = api;
+    module.exports = api(require("./version.js"));
   } else {
-    window.OpenMWCfg = api;
+    window.OpenMWCfg = api(window.DreamWeaveVersion);
   }
-})((function () {
+})(function (V) {
   "use strict";
 
   function set(list) {
@@ -44,19 +44,6 @@
   var listKeys = ["content", "groundcover", "data", "data-local", "config", "fallback-archive", "fallback"];
   var isList = set(listKeys);
 
-  function isBlank(c) {
-    return c === 32 || c === 9 || c === 13 || c === 10; // space \t \r \n
-  }
-  function trim(s) {
-    var i = 0, j = s.length;
-    while (i < j && isBlank(s.charCodeAt(i))) {
-      i++;
-    }
-    while (j > i && isBlank(s.charCodeAt(j - 1))) {
-      j--;
-    }
-    return i === 0 && j === s.length ? s : s.slice(i, j);
-  }
 
   // unquotePath reads a path value: quoted with "&" escapes, or as written.
   function unquotePath(v) {
@@ -98,7 +85,7 @@
       if (end < 0) {
         end = text.length;
       }
-      var s = trim(text.slice(start + (n === 1 && r.bom ? 1 : 0), end));
+      var s = V.trim(text.slice(start + (n === 1 && r.bom ? 1 : 0), end), true);
       start = end + 1;
       if (n === 1 && r.bom && s.indexOf("=") > 0 && s.charAt(0) !== "#") {
         r.lost = { line: 1, text: s };
@@ -120,8 +107,8 @@
         continue;
       }
       r.settings++;
-      var key = prefix + trim(s.slice(0, eq));
-      var value = trim(s.slice(eq + 1));
+      var key = prefix + V.trim(s.slice(0, eq), true);
+      var value = V.trim(s.slice(eq + 1), true);
       if (key === "content" || key === "data") {
         r.sawFiles = true;
       }
@@ -355,6 +342,6 @@
     throw new Error("no line of kind " + kind);
   }
 
-  return { parse: parse, unquotePath: unquotePath, fold: fold, trim: trim, folderName: folderName, dirParts: dirParts,
+  return { parse: parse, unquotePath: unquotePath, fold: fold, folderName: folderName, dirParts: dirParts,
     bidi: bidi, shown: shown, write: write, path: path, since: since };
-})());
+});

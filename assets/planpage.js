@@ -24,26 +24,7 @@
   $("plan-needs-script").hidden = true;
   form.hidden = false;
 
-  // el makes an element: attributes, then children, a string a text node (never markup) and
-  // an array its members, in order.
-  var bidi = window.OpenMWCfg.bidi;
-  function el(tag, attrs) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (a) {
-      e.setAttribute(a, attrs[a]);
-    });
-    (function add(cs, i) {
-      for (; i < cs.length; i++) {
-        var c = cs[i];
-        if (Array.isArray(c)) {
-          add(c, 0);
-        } else if (c !== null && c !== undefined && c !== "") {
-          e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
-        }
-      }
-    })(arguments, 2);
-    return e;
-  }
+  var bidi = window.OpenMWCfg.bidi, el = S.elements();
   function pub(s) {
     return el("bdi", {}, bidi(s));
   }

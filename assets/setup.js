@@ -10,27 +10,9 @@
   var cfg = window.OpenMWCfg;
   var engine = window.AshyamsSetupCheck;
   var V = window.DreamWeaveVersion;
-  var fold = cfg.fold, bidiText = engine.bidiText;
-
-  // el makes an element; string children become text nodes (bidiText), never markup, and
-  // an array its members, in order.
-  function el(tag, attrs) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (a) {
-      e.setAttribute(a, attrs[a]);
-    });
-    (function add(cs, i) {
-      for (; i < cs.length; i++) {
-        var c = cs[i];
-        if (Array.isArray(c)) {
-          add(c, 0);
-        } else if (c !== null && c !== undefined && c !== "") {
-          e.appendChild(typeof c === "string" ? document.createTextNode(bidiText(c)) : c);
-        }
-      }
-    })(arguments, 2);
-    return e;
-  }
+  var S = window.AshyamsShards;
+  var fold = cfg.fold;
+  var el = S.elements(cfg.bidi); // text from publishers and the file under the bidi rule
   // code shows a file name or constraint; dir="auto" isolates its direction.
   function code(s) {
     return el("code", { "data-pub": "", dir: "auto" }, s);
@@ -203,7 +185,7 @@
   function matchConstraint(s, v) {
     return V.matches(s, V.trim(v), "numeric");
   }
-  window.AshyamsSetup = { bidiText: bidiText, matchConstraint: matchConstraint }; // for the tests
+  window.AshyamsSetup = { bidiText: cfg.bidi, matchConstraint: matchConstraint }; // for the tests
 
   var form = document.getElementById("setup-form");
   var dataEl = document.getElementById("setup-data");
@@ -213,7 +195,6 @@
   // The page carries how its data is cut (site/shards.go); the parts are loaded as the
   // file names them and kept, so a second check loads only what it adds.
   var meta = JSON.parse(dataEl.textContent);
-  var S = window.AshyamsShards;
   var parts = S.loader("data/");
   var claimParts = S.loader("../plan/data/"); // the claims, in the plan page's parts
   var data = { claims: Object.create(null) };

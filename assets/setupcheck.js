@@ -1,6 +1,6 @@
 // The setup check's engine: compares an openmw.cfg, as openmwcfg.js read it, with what the
 // projects of this index declare (the setup data, site/setup.go) and returns the findings; and the
-// share link's parts (the fragment, base64url text) and the bidi rule for shown text. It
+// share link's parts (the fragment, base64url text). It
 // touches neither the page nor the network, so it runs in node too (assets/engines_test.go);
 // setup.js renders what it returns, and the plan page runs it on the openmw.cfg it writes.
 //
@@ -329,24 +329,6 @@
     return files;
   }
 
-  // bidiText applies the site's bidi rule (site/bidi.go) to text from publishers and from
-  // the file: embeddings, overrides and LRI/RLI isolates are removed, FSI..PDI isolates kept
-  // only in balanced pairs, so a name cannot reverse the words around it.
-  function bidiText(s) {
-    var parts = [], from = 0, open = 0;
-    for (var i = 0; i < s.length; i++) {
-      var c = s.charCodeAt(i);
-      if (c >= 0x202a && c <= 0x202e || c === 0x2066 || c === 0x2067 || (c === 0x2069 && !open)) {
-        parts.push(s.slice(from, i));
-        from = i + 1;
-        continue;
-      }
-      open += c === 0x2068 ? 1 : c === 0x2069 ? -1 : 0;
-    }
-    parts.push(s.slice(from));
-    return parts.join("") + (open > 0 ? "\u2069".repeat(open) : "");
-  }
-
   // params reads a fragment "#k=v&k=v" by scanning: a Map of each key's first value.
   function params(hash) {
     var m = new Map();
@@ -405,5 +387,5 @@
     return claims;
   }
 
-  return { check: check, setupView: setupView, lookups: lookups, keysOf: keysOf, folderIDs: folderIDs, indexes: indexes, bidiText: bidiText, params: params, encode: encode, decode: decode, claimFilesOf: claimFilesOf, baseContent: baseContent, baseArchives: baseArchives };
+  return { check: check, setupView: setupView, lookups: lookups, keysOf: keysOf, folderIDs: folderIDs, indexes: indexes, bidiText: cfg.bidi, params: params, encode: encode, decode: decode, claimFilesOf: claimFilesOf, baseContent: baseContent, baseArchives: baseArchives };
 });

@@ -6,24 +6,24 @@
 // connection, and a script loads from file:// as it does when served.
 //
 // Keyed tables filled from parts are made with Object.create(null), so no name a publisher
-// chose can reach a prototype.
-(function (api) {
+// chose can reach a prototype. Every page loads this file, so it also holds el (elements),
+// the pages' one element builder.
+(function (make) {
   "use strict";
   if (typeof module === "object" && module.exports) {
-    module.exports = api;
-  } else {
-    window.AshyamsShards = api;
-    var got = new Map();
-    window.AshyamsData = function (name, text) {
-      got.set(name, text);
-    };
-    api.taken = function (name) {
-      var t = got.get(name);
-      got.delete(name);
-      return t;
-    };
+    module.exports = make(require("./openmwcfg.js"));
+    return;
   }
-})((function () {
+  var api = window.AshyamsShards = make(window.OpenMWCfg), got = new Map();
+  window.AshyamsData = function (name, text) {
+    got.set(name, text);
+  };
+  api.taken = function (name) {
+    var t = got.get(name);
+    got.delete(name);
+    return t;
+  };
+})(function (cfg) {
   "use strict";
 
   // claimPart names the part holding the claims of project id p.
@@ -145,16 +145,12 @@
     });
     return obj;
   }
-  // fold lowercases ASCII letters only, as OpenMW compares content file names.
-  function fold(s) {
-    return s.replace(/[A-Z]+/g, function (c) { return c.toLowerCase(); });
-  }
   // contentOf is the content files the components declare, as the setup check lists them
   // (site/shards.go contentOf, the same rule): in component order (a component id once),
   // each name once (compared folded), with what every component declaring it needs (each
   // name once, none empty).
   function contentOf(components) {
-    var out = [], at = new Map(), ids = new Set();
+    var out = [], at = new Map(), ids = new Set(), fold = cfg.fold;
     components.forEach(function (comp) {
       if (ids.has(comp.id)) {
         return;
@@ -214,7 +210,31 @@
     return out;
   }
 
+  // elements returns el, the element builder of every page's script: el(tag, attrs,
+  // children...) sets the attributes, then appends each child: a node as it is, an array's
+  // members in order, anything else but null, undefined and "" as a text node (through text,
+  // when given), never as markup.
+  function elements(text) {
+    return function el(tag, attrs) {
+      var e = document.createElement(tag);
+      Object.keys(attrs || {}).forEach(function (a) {
+        e.setAttribute(a, attrs[a]);
+      });
+      (function add(cs, i) {
+        for (; i < cs.length; i++) {
+          var c = cs[i];
+          if (Array.isArray(c)) {
+            add(c, 0);
+          } else if (c !== null && c !== undefined && c !== "") {
+            e.appendChild(typeof c === "object" ? c : document.createTextNode(text ? text(c) : c));
+          }
+        }
+      })(arguments, 2);
+      return e;
+    };
+  }
+
   var api = { claimPart: claimPart, namePart: namePart, fnv1a: fnv1a, merge: merge, loader: loader, claimsOf: claimsOf,
-    partKeys: partKeys };
+    partKeys: partKeys, elements: elements };
   return api;
-})());
+});

@@ -379,21 +379,7 @@
     return count(n) + " " + (n === 1 ? one : many);
   }
 
-  function el(tag, cls, text) {
-    var n = document.createElement(tag);
-    if (cls) {
-      n.className = cls;
-    }
-    if (text !== undefined) {
-      n.textContent = text;
-    }
-    return n;
-  }
-  function pub(tag, text, cls) {
-    var n = el(tag, cls, text);
-    n.setAttribute("data-pub", "");
-    return n;
-  }
+  var el = S.elements();
   function bdi(text) {
     return el("bdi", null, text);
   }
@@ -417,39 +403,38 @@
   function renderRow(ix, i) {
     var e = {}, row = ix.rows.get(i);
     columns.forEach(function (c, k) { e[c] = row[k]; });
-    var li = el("li", "entry");
+    var li = el("li", { "class": "entry" });
     li.setAttribute("data-updated", e.updated);
     li.setAttribute("data-first", e.first);
-    var thumb = li.appendChild(el("div", "thumb"));
+    var thumb = li.appendChild(el("div", { "class": "thumb" }));
     if (e.thumb) {
-      var img = thumb.appendChild(el("img", "card-thumb"));
+      var img = thumb.appendChild(el("img", { "class": "card-thumb" }));
       img.src = root + e.thumb;
       img.width = 160;
       img.height = 90;
       img.alt = "";
       img.loading = "lazy";
     }
-    var body = li.appendChild(el("div", "entry-body"));
-    var a = body.appendChild(el("a", "result-title"));
+    var body = li.appendChild(el("div", { "class": "entry-body" }));
+    var a = body.appendChild(el("a", { "class": "result-title" }));
     a.href = root + "projects/" + e.key + "/index.html";
     a.appendChild(bdi(e.name));
     if (e.version) {
       body.appendChild(document.createTextNode(" "));
-      body.appendChild(el("bdi", "badge", e.version));
+      body.appendChild(el("bdi", { "class": "badge" }, e.version));
     }
     e.badges.forEach(function (b) {
       body.appendChild(document.createTextNode(" "));
-      body.appendChild(el("span", "badge " + b[0], b[1]));
+      body.appendChild(el("span", { "class": "badge " + b[0] }, b[1]));
     });
-    var meta = body.appendChild(el("div", "meta"));
+    var meta = body.appendChild(el("div", { "class": "meta" }));
     meta.appendChild(bdi(e.type));
     meta.appendChild(bdi(e.status));
     if (e.game) {
       meta.appendChild(bdi(e.game));
     }
-    var from = meta.appendChild(el("span", "", "from "));
-    from.appendChild(bdi(e.site));
-    var runs = meta.appendChild(el("span", "runs-on"));
+    meta.appendChild(el("span", {}, "from ", bdi(e.site)));
+    var runs = meta.appendChild(el("span", { "class": "runs-on" }));
     if (e.runtime === "constraint" && trim(e.openmw) === "*") {
       runs.textContent = "any OpenMW version";
     } else if (e.runtime === "constraint") {
@@ -459,13 +444,13 @@
       runs.textContent = e.runtime === "any" ? noOpenMW : "no current release";
     }
     if (e.summary) {
-      body.appendChild(pub("p", e.summary, "summary"));
+      body.appendChild(el("p", { "class": "summary", "data-pub": "" }, e.summary));
     }
     if (e.tags.length) { // as many as the page shows, the rest counted
-      var tags = body.appendChild(el("div", "meta tags")), shown = ix.rowTags ? e.tags.slice(0, ix.rowTags) : e.tags;
-      shown.forEach(function (t) { tags.appendChild(pub("span", t, "badge")); });
+      var tags = body.appendChild(el("div", { "class": "meta tags" })), shown = ix.rowTags ? e.tags.slice(0, ix.rowTags) : e.tags;
+      shown.forEach(function (t) { tags.appendChild(el("span", { "class": "badge", "data-pub": "" }, t)); });
       if (e.tags.length > shown.length) {
-        tags.appendChild(el("span", "more-tags", "and " + plural(e.tags.length - shown.length, "more tag", "more tags")));
+        tags.appendChild(el("span", { "class": "more-tags" }, "and " + plural(e.tags.length - shown.length, "more tag", "more tags")));
       }
     }
     return li;
@@ -486,12 +471,10 @@
   }
   // pagerFor is the page links of the results: previous, numbers around this page, next.
   function pagerFor(s, pages) {
-    var nav = el("nav", "pager");
-    nav.id = "results-pager";
-    nav.setAttribute("aria-label", "Pages of the results");
+    var nav = el("nav", { "class": "pager", id: "results-pager", "aria-label": "Pages of the results" });
     var ul = nav.appendChild(el("ul"));
     var link = function (p, text, rel) {
-      var a = el("a", "", text);
+      var a = el("a", {}, text);
       a.href = query(s, p) || "?";
       a.setAttribute("data-page", p);
       if (rel) {
@@ -511,7 +494,7 @@
         continue;
       }
       if (last && p > last + 1) {
-        ul.appendChild(el("li")).appendChild(el("span", "", "…")).setAttribute("aria-hidden", "true");
+        ul.appendChild(el("li")).appendChild(el("span", { "aria-hidden": "true" }, "…"));
       }
       link(p, String(p));
       last = p;

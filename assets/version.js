@@ -24,16 +24,17 @@
   var maxNumbers = 6;
   var operators = [">=", "<=", "!=", "=", ">", "<"]; // longest first
 
-  function isBlank(c) {
-    return c === 32 || c === 9 || c === 13 || c === 10 || c === 12; // space \t \r \n \f
+  function isBlank(c, ff) {
+    return c === 32 || c === 9 || c === 13 || c === 10 || c === ff; // space \t \r \n
   }
-  // trim removes the whitespace a constraint allows (space, tab, CR, LF, FF) from both ends.
-  function trim(s) {
-    var i = 0, j = s.length;
-    while (i < j && isBlank(s.charCodeAt(i))) {
+  // trim removes from both ends the whitespace a constraint allows (space, tab, CR, LF, FF),
+  // or, with cfg, what OpenMW's readers trim (the same but FF). The one trim of the scripts.
+  function trim(s, cfg) {
+    var i = 0, j = s.length, ff = cfg ? -1 : 12;
+    while (i < j && isBlank(s.charCodeAt(i), ff)) {
       i++;
     }
-    while (j > i && isBlank(s.charCodeAt(j - 1))) {
+    while (j > i && isBlank(s.charCodeAt(j - 1), ff)) {
       j--;
     }
     return i === 0 && j === s.length ? s : s.slice(i, j);
