@@ -106,35 +106,6 @@
     artifacts: { id: "", format: "", filename: "", sha256: "", sources: [] },
     content_files: { file: "", requires_content: [] }
   };
-  // partKeys are the names a claim part writes short, as site/shards.go partKeys lists
-  // them: the i-th is written as partDigits.charAt(i).
-  var partKeys = ["arch", "archives", "artifacts", "capability", "category", "channel", "components", "config",
-    "config_dirs", "conflicts", "content", "content_files", "critical_extensions", "current", "data", "data_dirs", "default", "description",
-    "fallback", "file", "filename", "format", "groundcover", "group", "groups", "health", "id", "installs", "key",
-    "kind", "lua_api", "name", "openmw", "os", "path", "platform", "project", "project_status", "provides",
-    "reason", "relationships", "release", "replacement", "required", "requires", "requires_content", "scheme",
-    "select", "settings", "sha256", "site_name", "size", "sources", "stale", "status", "suggested_with", "targets",
-    "url", "value", "variant", "version"];
-  var partDigits = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  var longKey = new Map(partKeys.map(function (k, i) { return [partDigits.charAt(i), k]; }));
-  // longKeys is v with every object's short names long again; a name not in partKeys is a
-  // fault of the part.
-  function longKeys(v) {
-    if (Array.isArray(v)) {
-      return v.map(longKeys);
-    }
-    if (v === null || typeof v !== "object") {
-      return v;
-    }
-    var out = {};
-    Object.keys(v).forEach(function (k) {
-      if (!longKey.has(k)) {
-        throw new Error("a claim part names " + JSON.stringify(k) + ", which is no short name");
-      }
-      out[longKey.get(k)] = longKeys(v[k]);
-    });
-    return out;
-  }
   // fill gives obj each key of defaults it lacks (a new list for a list), and returns it.
   function fill(obj, defaults) {
     Object.keys(defaults).forEach(function (k) {
@@ -180,14 +151,14 @@
     return out;
   }
   // claimsOf reads a claim part's claims (its "claims", by key) as the build computed them:
-  // each claim's names long (partKeys), its project, site and page from its key, every
+  // each claim's project, site and page from its key, every
   // value the part leaves out (left), a relationship's target "/<site>" as "<its
   // project>/<site>", and the content files, when the part leaves them out, from the
   // components (contentOf). It returns a table made with Object.create(null).
   function claimsOf(part) {
     var out = Object.create(null), claims = part && part.claims;
     Object.keys(claims || {}).forEach(function (key) {
-      var c = longKeys(claims[key]), slash = key.indexOf("/");
+      var c = claims[key], slash = key.indexOf("/");
       var derived = !Object.prototype.hasOwnProperty.call(c, "content_files");
       c.project = key.slice(0, slash);
       c.site = key.slice(slash + 1);
@@ -235,6 +206,6 @@
   }
 
   var api = { claimPart: claimPart, namePart: namePart, fnv1a: fnv1a, merge: merge, loader: loader, claimsOf: claimsOf,
-    partKeys: partKeys, elements: elements };
+    elements: elements };
   return api;
 });

@@ -28,49 +28,11 @@ func newEngine(t testing.TB) *Engine {
 	return e
 }
 
-// partDigits are the short names a data part writes, in the order of shards.js partKeys.
-const partDigits = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-
-// part writes claims (long names, by key) as the site writes the data part name
-// (site/shards.go): short names, in a single-quoted script string.
+// part writes claims (by key) as the site writes the data part name (site/shards.go): in a
+// single-quoted script string.
 func part(t testing.TB, e *Engine, name string, claims map[string]any) []byte {
 	t.Helper()
-	short := map[string]string{}
-	for i, k := range e.rt.Get("AshyamsShards").ToObject(e.rt).Get("partKeys").Export().([]any) {
-		short[k.(string)] = partDigits[i : i+1]
-	}
-	var conv func(v any) any
-	conv = func(v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			out := map[string]any{}
-			for k, e := range x {
-				s, ok := short[k]
-				if !ok {
-					t.Fatalf("no short name for %q", k)
-				}
-				out[s] = conv(e)
-			}
-			return out
-		case []any:
-			out := make([]any, len(x))
-			for i, e := range x {
-				out[i] = conv(e)
-			}
-			return out
-		}
-		return v
-	}
-	long := map[string]any{}
-	for k, c := range claims {
-		b, _ := json.Marshal(c)
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		long[k] = conv(m)
-	}
-	text, err := json.Marshal(map[string]any{"claims": long})
+	text, err := json.Marshal(map[string]any{"claims": claims})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package plan
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 )
@@ -16,8 +15,7 @@ import (
 // project: "/<site>" stands for "<project>/<site>" (a key never starts with "/"); and the
 // setup check's content files when they are what its components say (contentOf), as they
 // are unless the release's openmw extension describes a component the release does not
-// list. What is left is written with short names (PartKeys). The corpus's parts are half the
-// bytes of its claims' JSON.
+// list. Names are written in full: a served part's compression takes out their repeats.
 var (
 	keyFields = []string{"project", "site", "page"}
 	// prunedIn are the keys whose values are objects, or lists of objects, whose empty
@@ -32,37 +30,10 @@ var (
 		"":        {"health": "current", "project_status": "active"},
 		"release": {"channel": "stable", "current": true, "status": "available"},
 	}
-	// PartKeys are the JSON names a claim's part writes short: the i-th as partKey(i).
-	// They are every name an InstallClaim's JSON has but its key fields, and
-	// assets/shards.js PartKeys lists them in this order.
-	PartKeys = []string{"arch", "archives", "artifacts", "capability", "category", "channel", "components", "config",
-		"config_dirs", "conflicts", "content", "content_files", "critical_extensions", "current", "data", "data_dirs", "default", "description",
-		"fallback", "file", "filename", "format", "groundcover", "group", "groups", "health", "id", "installs", "key",
-		"kind", "lua_api", "name", "openmw", "os", "path", "platform", "project", "project_status", "provides",
-		"reason", "relationships", "release", "replacement", "required", "requires", "requires_content", "scheme",
-		"select", "settings", "sha256", "site_name", "size", "sources", "stale", "status", "suggested_with", "targets",
-		"url", "value", "variant", "version"}
-	partKeyOf = func() map[string]string {
-		m := map[string]string{}
-		for i, k := range PartKeys {
-			m[k] = partKey(i)
-		}
-		return m
-	}()
 )
 
-// partDigits are the short names: partKey(i) is the i-th, one character (PartKeys has at
-// most as many names).
-const partDigits = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-
-// ShortKey is the short name a claim's part writes for the key k ("" for a key it has none
-// for).
-func ShortKey(k string) string { return partKeyOf[k] }
-
-func partKey(i int) string { return partDigits[i : i+1] }
-
 // claimPart is c as its part holds it: c's JSON with keyFields, the empty values and the
-// usual ones left out, its names short.
+// usual ones left out.
 func claimPart(c *InstallClaim) (map[string]any, error) {
 	b, err := json.Marshal(c)
 	if err != nil {
@@ -100,40 +71,7 @@ func claimPart(c *InstallClaim) (map[string]any, error) {
 			}
 		}
 	}
-	s, err := shortKeys(m)
-	if err != nil {
-		return nil, fmt.Errorf("the claim %s/%s: %w", c.Project, c.Site, err)
-	}
-	return s.(map[string]any), nil
-}
-
-// shortKeys is v with every object's names as partKeyOf writes them.
-func shortKeys(v any) (any, error) {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			s, ok := partKeyOf[k]
-			if !ok {
-				return nil, fmt.Errorf("no short name for %q (PartKeys)", k)
-			}
-			var err error
-			if out[s], err = shortKeys(e); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			var err error
-			if out[i], err = shortKeys(e); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	return v, nil
+	return m, nil
 }
 
 // pruneUsual deletes the keys of m whose values are usual's for them, or, for a key usual
