@@ -41,11 +41,11 @@
   }
   // lower is s lowercased a character at a time (site/find.go lowercases tags so).
   function lower(s) {
-    var out = "";
+    var out = [];
     for (var ch of String(s)) {
-      out += lowerChar(ch);
+      out.push(lowerChar(ch));
     }
-    return out;
+    return out.join("");
   }
   // words is s's words, lowercase, in order, repeats kept.
   function words(s) {
@@ -66,36 +66,36 @@
   // joined by single hyphens, which are one token whose id is their text (the start of a
   // project id, when four characters or more).
   function tokens(s) {
-    var out = [], cur = "", sep = "", run = null;
+    var out = [], cur = [], sep = "", run = null; // sep: the characters between two words, up to two
     var end = function () {
-      var hex = isHex(cur);
+      var w = cur.join(""), hex = isHex(w);
       if (hex && run && sep === "-") {
-        run.words.push(cur);
-        run.id += "-" + cur;
+        run.words.push(w);
       } else {
-        run = {words: [cur], id: hex ? cur : null};
+        run = {words: [w], id: hex};
         out.push(run);
         if (!hex) {
           run = null;
         }
       }
-      cur = "";
+      cur = [];
       sep = "";
     };
     for (var ch of String(s)) {
       if (wordChar.test(ch)) {
-        cur += lowerChar(ch);
+        cur.push(lowerChar(ch));
       } else {
-        if (cur) {
+        if (cur.length) {
           end();
         }
-        sep += ch;
+        sep = sep.length < 2 ? sep + ch : sep;
       }
     }
-    if (cur) {
+    if (cur.length) {
       end();
     }
     out.forEach(function (t) {
+      t.id = t.id ? t.words.join("-") : null;
       if (t.id && t.id.length < 4) {
         t.id = null;
       }
@@ -324,13 +324,13 @@
     if (ix.allIDs) {
       return [];
     }
-    var out = [];
+    var out = new Set();
     tokens(String(q).slice(0, MAXQ)).forEach(function (t) {
-      if (t.id && !ix.ids.has(t.id[0]) && out.indexOf("i" + t.id[0]) < 0) {
-        out.push("i" + t.id[0]);
+      if (t.id && !ix.ids.has(t.id[0])) {
+        out.add("i" + t.id[0]);
       }
     });
-    return out;
+    return Array.from(out);
   }
   // and keeps in out the rows set holds too, adding how well (at most 255).
   function and(out, set) {
@@ -364,13 +364,14 @@
   // best is the numbers of at most limit rows of scores (match's answer) that skip(i) does not
   // refuse, the best first, equal ones in row order.
   function best(scores, limit, skip) {
-    var out = [];
-    for (var want = 255; want > 0 && out.length < limit; want--) {
-      for (var i = 0; i < scores.length && out.length < limit; i++) {
-        if (scores[i] === want && !(skip && skip(i))) {
-          out.push(i);
-        }
+    var by = [], out = [];
+    for (var i = 0; i < scores.length; i++) {
+      if (scores[i] && !(skip && skip(i))) {
+        (by[scores[i]] = by[scores[i]] || []).push(i);
       }
+    }
+    for (var want = 255; want > 0 && out.length < limit; want--) {
+      out.push.apply(out, (by[want] || []).slice(0, limit - out.length));
     }
     return out;
   }

@@ -151,19 +151,16 @@
   // 8 characters of its project id, so two projects of one name get two folders and the name
   // is the same on every plan. The setup check knows a data= folder so named as the project's.
   function folderName(name, project) {
-    var out = [], word = "", len = 0;
-    for (var i = 0; i < name.length && len < 40; i++) {
-      var code = name.charCodeAt(i);
-      if (code >= 48 && code <= 57 || code >= 65 && code <= 90 || code >= 97 && code <= 122) {
-        word += name.charAt(i);
-      } else if (word) {
-        out.push(word);
-        len += word.length + 1;
-        word = "";
+    var out = [], from = 0, len = 0;
+    for (var i = 0; i <= name.length && len < 40; i++) {
+      var code = i < name.length ? name.charCodeAt(i) : 32;
+      if (!(code >= 48 && code <= 57 || code >= 65 && code <= 90 || code >= 97 && code <= 122)) {
+        if (i > from) {
+          out.push(name.slice(from, i));
+          len += i - from + 1;
+        }
+        from = i + 1;
       }
-    }
-    if (word) {
-      out.push(word);
     }
     var joined = out.join("-").slice(0, 40);
     return (joined ? joined + "-" : "") + project.slice(0, 8);
@@ -285,7 +282,7 @@
       if (r.refused) {
         return r;
       }
-      segs = segs.concat(r.segs);
+      segs.push.apply(segs, r.segs);
     }
     return { text: head + segs.join(win ? "\\" : "/") };
   }

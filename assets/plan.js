@@ -152,6 +152,12 @@
     c.groups.forEach(function (g) { m.set(g.id, g); });
     return m;
   }
+  // membersOf maps each group id of c to its components, in component order.
+  function membersOf(c) {
+    var m = new Map();
+    c.components.forEach(function (comp) { push(m, comp.group, comp); });
+    return m;
+  }
 
   // problems lists why sel (a Set of component ids) is not a valid selection of c's release:
   // a required component left out, a group's rule broken, a selected component's requires
@@ -202,7 +208,7 @@
   // component that requires it), or null when that selection would not be valid: the page
   // offers only the changes toggle allows, so no invalid selection can be made through it.
   function toggle(c, sel, id, on) {
-    var comps = compMap(c), groups = groupMap(c), s = new Set(sel);
+    var comps = compMap(c), groups = groupMap(c), members = membersOf(c), s = new Set(sel);
     if (!comps.has(id)) {
       return null;
     }
@@ -220,8 +226,8 @@
         }
         var g = comp.group && groups.get(comp.group);
         if (g && (g.select === "exactly-one" || g.select === "at-most-one")) {
-          c.components.forEach(function (o) {
-            if (o.group === comp.group && o.id !== x) {
+          members.get(comp.group).forEach(function (o) {
+            if (o.id !== x) {
               s.delete(o.id);
             }
           });
@@ -274,8 +280,9 @@
     }
     // Defaults that are not a valid selection: fill each group that needs a member with its
     // first one, through toggle, which keeps requires and one-only groups whole.
+    var byGroup = membersOf(c);
     c.groups.forEach(function (g) {
-      var members = c.components.filter(function (comp) { return comp.group === g.id; });
+      var members = byGroup.get(g.id) || [];
       var n = members.filter(function (comp) { return s.has(comp.id); }).length;
       if ((g.select === "exactly-one" || g.select === "at-least-one") && n === 0 && members.length) {
         s.add(members[0].id);
@@ -959,6 +966,7 @@
   // each by key and under its project id (keys sorted). A part holds every claim of its
   // project ids, so a project's keys are complete once its part is added.
   function addClaims(data, claims) {
+    var touched = new Set();
     Object.keys(claims).forEach(function (key) {
       var c = claims[key];
       if (!c.release) {
@@ -970,8 +978,9 @@
         keys = data.projects[c.project] = [];
       }
       keys.push(key);
-      keys.sort();
+      touched.add(keys);
     });
+    touched.forEach(function (keys) { keys.sort(); });
   }
   // settleTargets leaves out of the relationships of data's claims the targets the planner
   // cannot add: claims without a release, known once loaded(key) says the part holding key

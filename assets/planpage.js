@@ -125,14 +125,13 @@
         });
         var scores = F.match(f.ix, q);
         var found = scores ? F.best(scores, 20, function (i) { return f.none[i] === 1; }) : [];
-        var chunks = [];
+        var chunks = new Set();
         found.forEach(function (i) {
-          var name = "r" + Math.floor(i / f.chunk);
-          if (!f.rows.has(i) && chunks.indexOf(name) < 0) {
-            chunks.push(name);
+          if (!f.rows.has(i)) {
+            chunks.add("r" + Math.floor(i / f.chunk));
           }
         });
-        return finder.load(chunks).then(function (parts) {
+        return finder.load(Array.from(chunks)).then(function (parts) {
           parts.forEach(function (doc) {
             doc.rows.forEach(function (r, k) { f.rows.set(doc.from + k, r); });
           });
@@ -219,8 +218,14 @@
   // (with "none" when at most one), checkboxes otherwise; a control is disabled when the
   // change it makes would not be a valid selection.
   function components(e) {
-    var c = e.c, box = el("div", { "class": "components" }), groups = new Map(), done = new Set();
+    var c = e.c, box = el("div", { "class": "components" }), groups = new Map(), done = new Set(), byGroup = new Map();
     c.groups.forEach(function (g) { groups.set(g.id, g); });
+    c.components.forEach(function (x) {
+      if (!byGroup.has(x.group)) {
+        byGroup.set(x.group, []);
+      }
+      byGroup.get(x.group).push(x);
+    });
     function control(id, text, checked, disabled, change, type, name) {
       var input = el("input", { type: type, id: id, name: name });
       input.checked = checked;
@@ -249,7 +254,7 @@
       } else if (!done.has(g.id)) {
         done.add(g.id);
         var one = g.select === "exactly-one" || g.select === "at-most-one", name = "group-" + c.project + "-" + g.id;
-        var members = c.components.filter(function (x) { return x.group === g.id; });
+        var members = byGroup.get(g.id);
         var fs = el("fieldset", { "data-group": g.id, "data-select": g.select },
           el("legend", {}, pub(g.name), " (" + { "exactly-one": "choose one", "at-most-one": "one or none", "at-least-one": "one or more", "any": "any" }[g.select] + ")"),
           members.map(function (x) { return comp(x, one ? "radio" : "checkbox", one ? name : ""); }));
@@ -340,24 +345,25 @@
   // it or, for a Windows folder, as PowerShell does (which also ends a string at a
   // typographic single quote, so those are doubled too).
   function shq(s, win) {
-    var out = "'";
+    var out = ["'"];
     for (var i = 0; i < s.length; i++) {
       var c = s.charAt(i);
-      out += c === "'" ? (win ? "''" : "'\\''") : win && c >= "\u2018" && c <= "\u201b" ? c + c : c;
+      out.push(c === "'" ? (win ? "''" : "'\\''") : win && c >= "\u2018" && c <= "\u201b" ? c + c : c);
     }
-    return out + "'";
+    return out.join("") + "'";
   }
   // platforms offers the platforms the plan's builds are for, and the one chosen.
   function platforms(plan) {
-    var sel = inputs.platform, fs = req.platform ? [req.platform] : [];
+    var sel = inputs.platform, fs = new Set(req.platform ? [req.platform] : []);
     plan.entries.forEach(function (e) {
       e.c.artifacts.forEach(function (a) {
         var f = P.platformOf(a);
-        if (f && fs.indexOf(f) < 0) {
-          fs.push(f);
+        if (f) {
+          fs.add(f);
         }
       });
     });
+    fs = Array.from(fs);
     $("plan-platform-box").hidden = !fs.length;
     sel.length = 1;
     fs.forEach(function (f) { sel.add(new Option(platName(f), f)); });

@@ -225,7 +225,7 @@
       var targets = [];
       Object.keys(data.claims).forEach(function (k) {
         if (keys.has(k) || ids.has(data.claims[k].project.slice(0, 8))) {
-          data.claims[k].relationships.forEach(function (r) { targets = targets.concat(r.targets); });
+          data.claims[k].relationships.forEach(function (r) { targets.push.apply(targets, r.targets); });
         }
       });
       return loadClaims(targets);

@@ -105,16 +105,15 @@
   }
 
   // folderOf says which claim a data= or config= folder belongs to: {value, line, what, how,
-  // keys}. how is "folder" when one of its folder names is the one the plan page gives a
+  // keys}; byPrefix is prefixes(data). how is "folder" when one of its folder names is the one the plan page gives a
   // claim (that claim), "dir" when it ends with a directory releases declare (every claim
   // declaring one so named), "base" for the base game's Data Files, "" when nothing in this
   // index names it. Each step is linear in the path.
-  function folderOf(data, d, what) {
+  function folderOf(data, byPrefix, d, what) {
     var parts = cfg.dirParts(d.value), res = { value: d.value, line: d.line, what: what, how: "", keys: [] };
     if (!parts.length) {
       return res;
     }
-    var byPrefix = prefixes(data);
     for (var i = parts.length - 1; i >= 0; i--) {
       var seg = parts[i], cands = seg.length >= 8 ? byPrefix.get(fold(seg.slice(-8))) : null;
       for (var j = 0; cands && j < cands.length; j++) {
@@ -213,8 +212,9 @@
       keys.forEach(function (x) { sure.set(x, true); });
       return { name: a.value, line: a.line, base: base, keys: keys };
     });
-    out.folders = parsed.data.map(function (d) { return folderOf(data, d, "data"); })
-      .concat(parsed.config.map(function (d) { return folderOf(data, d, "config"); }));
+    var byPrefix = prefixes(data);
+    out.folders = parsed.data.map(function (d) { return folderOf(data, byPrefix, d, "data"); })
+      .concat(parsed.config.map(function (d) { return folderOf(data, byPrefix, d, "config"); }));
     out.folders.forEach(function (f) {
       if (f.how === "folder" || f.how === "dir" && f.keys.length === 1) {
         sure.set(f.keys[0], true);
@@ -256,13 +256,14 @@
     }
     // Content the loaded files need: the release's list, and their own components' lists.
     var needers = new Map(); // folded need -> {need, files}
-    files.forEach(function (f) {
-      var decl = null;
-      for (var i = 0; i < c.content_files.length && !decl; i++) {
-        if (fold(c.content_files[i].file) === fold(f.name)) {
-          decl = c.content_files[i];
-        }
+    var decls = new Map(); // folded file -> the first entry declaring it
+    c.content_files.forEach(function (d) {
+      if (!decls.has(fold(d.file))) {
+        decls.set(fold(d.file), d);
       }
+    });
+    files.forEach(function (f) {
+      var decl = decls.get(fold(f.name));
       c.requires_content.concat(decl ? decl.requires_content : []).forEach(function (need) {
         var nk = fold(need);
         if (!needers.has(nk)) {
@@ -318,15 +319,23 @@
     }
   }
 
-  // claimFilesOf lists the files of key's claim that the check found loaded.
+  // claimFilesOf lists the files of key's claim that the check found loaded, from a table of
+  // found's made once.
+  var filesOf = new WeakMap();
   function claimFilesOf(found, key) {
-    var files = [];
-    found.matched.forEach(function (m) {
-      if (m.keys.indexOf(key) >= 0) {
-        files.push(m.file);
-      }
-    });
-    return files;
+    var m = filesOf.get(found);
+    if (!m) {
+      filesOf.set(found, m = new Map());
+      found.matched.forEach(function (x) {
+        x.keys.forEach(function (k) {
+          if (!m.has(k)) {
+            m.set(k, []);
+          }
+          m.get(k).push(x.file);
+        });
+      });
+    }
+    return m.get(key) || [];
   }
 
   // params reads a fragment "#k=v&k=v" by scanning: a Map of each key's first value.
@@ -343,11 +352,11 @@
   }
   // base64url of UTF-8 text, and back (null when it does not decode).
   function encode(text) {
-    var bytes = new TextEncoder().encode(text), bin = "";
-    for (var i = 0; i < bytes.length; i++) {
-      bin += String.fromCharCode(bytes[i]);
+    var bytes = new TextEncoder().encode(text), bin = [];
+    for (var i = 0; i < bytes.length; i += 4096) {
+      bin.push(String.fromCharCode.apply(null, bytes.subarray(i, i + 4096)));
     }
-    var b = btoa(bin), end = b.length;
+    var b = btoa(bin.join("")), end = b.length;
     while (end > 0 && b.charAt(end - 1) === "=") {
       end--;
     }

@@ -124,10 +124,13 @@
     var rows = items.map(rowOfItem);
     var ids = rows.map(function (r) { return [r[col.key].slice(0, r[col.key].indexOf("/"))]; });
     var byProject = new Map(), same = [];
-    rows.forEach(function (r, i) {
-      var p = ids[i][0];
-      byProject.set(p, (byProject.get(p) || []).concat([i]));
-    });
+    var add = function (m, k, i) {
+      if (!m.has(k)) {
+        m.set(k, []);
+      }
+      m.get(k).push(i);
+    };
+    rows.forEach(function (r, i) { add(byProject, ids[i][0], i); });
     byProject.forEach(function (is) {
       if (is.length > 1) {
         same.push(is);
@@ -146,7 +149,7 @@
         return at.get(r[col[k]]);
       })};
     };
-    var t = codes("type"), st = codes("status"), g = codes("game"), cons = [], tags = new Map();
+    var t = codes("type"), st = codes("status"), g = codes("game"), cons = [], conAt = new Map(), tags = new Map();
     var newest = function (k) {
       return rows.map(function (_, i) { return i; }).sort(function (a, b) {
         var x = rows[a][col[k]], y = rows[b][col[k]];
@@ -154,10 +157,7 @@
       });
     };
     rows.forEach(function (r, i) {
-      r[col.tags].forEach(function (tag) {
-        var l = F.lower(tag);
-        tags.set(l, (tags.get(l) || []).concat([i]));
-      });
+      r[col.tags].forEach(function (tag) { add(tags, F.lower(tag), i); });
     });
     var tagNames = Array.from(tags.keys()).sort();
     ix.filters = {types: t.vals, type: t.of, statuses: st.vals, status: st.of, games: g.vals, game: g.of, openmw: cons,
@@ -168,8 +168,10 @@
         if (r[col.runtime] !== "constraint" || !r[col.openmw]) {
           return 0;
         }
-        var k = cons.indexOf(r[col.openmw]);
-        return 2 + (k < 0 ? cons.push(r[col.openmw]) - 1 : k);
+        if (!conAt.has(r[col.openmw])) {
+          conAt.set(r[col.openmw], cons.push(r[col.openmw]) - 1);
+        }
+        return 2 + conAt.get(r[col.openmw]);
       }),
       notCurrent: rows.map(function (r, i) { return r[col.health] === "current" ? -1 : i; }).filter(function (i) { return i >= 0; }),
       conflict: rows.map(function (r, i) { return r[col.conflict] ? i : -1; }).filter(function (i) { return i >= 0; }),
@@ -574,16 +576,15 @@
     var pages = Math.max(1, Math.ceil(shown.length / PAGE));
     page = Math.min(Math.max(page, 1), pages);
     var on = shown.slice((page - 1) * PAGE, page * PAGE);
-    var chunks = [];
+    var chunks = new Set();
     on.forEach(function (i) {
-      var name = "r" + Math.floor(i / ix.chunk);
-      if (!ix.rows.has(i) && chunks.indexOf(name) < 0) {
-        chunks.push(name);
+      if (!ix.rows.has(i)) {
+        chunks.add("r" + Math.floor(i / ix.chunk));
       }
     });
-    if (chunks.length && !failed) {
+    if (chunks.size && !failed) {
       busy("Loading the results…");
-      want(ix, chunks);
+      want(ix, Array.from(chunks));
       return;
     }
     var items = on.filter(function (i) { return ix.rows.has(i); }).map(function (i) { return render(ix, i); });
