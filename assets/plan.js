@@ -995,32 +995,58 @@
   // parts lists the data parts (shards.js claimPart, project id prefixes prefix characters
   // long) the plan of req reads and loaded(name) says are not added yet: those of the
   // projects it adds and of every claim the relationships of the claims in data name,
-  // transitively. The page and the installer add them and ask again until none is left.
+  // transitively. The page and the installer add them and ask again until none is left; a
+  // walk is a worklist kept on data for the same projects, so a round goes on from the
+  // claims the last one waited for and reads each claim once in all.
+  var walks = new WeakMap(); // data -> the last walk
   function parts(data, req, prefix, loaded) {
-    var want = new Set(), seen = new Set(), todo = [];
+    var id = prefix + "\n" + req.add.join("\n"), w = walks.get(data);
+    if (!w || w.id !== id) {
+      w = { id: id, seen: new Set(), todo: [], bare: [] };
+      walks.set(data, w);
+      req.add.forEach(function (t) {
+        var at = t.indexOf("@");
+        if (at < 0) {
+          w.bare.push(t);
+        } else {
+          w.todo.push(t.slice(0, at) + "/" + t.slice(at + 1));
+        }
+      });
+    }
+    var want = new Set(), todo = w.todo, waiting = [];
     function need(id) {
       var n = S.claimPart(id, prefix);
       if (n.length === prefix + 1 && /^c[0-9a-f]*$/.test(n) && !loaded(n)) {
         want.add(n);
+        return true;
       }
+      return false;
     }
     req.add.forEach(function (t) {
-      var at = t.indexOf("@"), id = at < 0 ? t : t.slice(0, at);
-      need(id);
-      (at < 0 ? own(data.projects, id) || [] : [id + "/" + t.slice(at + 1)]).forEach(function (k) { todo.push(k); });
+      var at = t.indexOf("@");
+      need(at < 0 ? t : t.slice(0, at));
+    });
+    // A bare project id waits for its part, which holds all its claims.
+    w.bare = w.bare.filter(function (t) {
+      var keys = own(data.projects, t) || [];
+      keys.forEach(function (k) { todo.push(k); });
+      return !keys.length && need(t);
     });
     while (todo.length) {
       var k = todo.pop(), c = own(data.claims, k);
-      if (seen.has(k)) {
-        continue;
-      }
-      seen.add(k);
       if (!c) {
-        need(k.slice(0, k.indexOf("/")));
+        if (need(k.slice(0, k.indexOf("/")))) {
+          waiting.push(k); // read again once its part is added
+        }
         continue;
       }
+      if (w.seen.has(k)) {
+        continue;
+      }
+      w.seen.add(k);
       c.relationships.forEach(function (rel) { rel.targets.forEach(function (t) { todo.push(t); }); });
     }
+    w.todo = waiting;
     return Array.from(want);
   }
 
