@@ -1,26 +1,15 @@
-// The search engine of the project list (site.js) and of the plan page's project box
-// (planpage.js), apart from the pages that draw it: words, an index of them, and the rows a
-// query matches, with how well. It runs in the page (window.AshyamsFind) and in node
-// (require), where assets/engines_test.go checks it against the Go build's own words.
+// The search engine of the project list (site.js) and the plan page's project box: words,
+// their index, and how well the rows match a query; engines_test.go checks it in node
+// against the Go build. A word is a run of letters and digits, each character lowercased
+// alone, as site/find.go writes the index (network-data/find/): the "terms" part holds the
+// sorted words (UTF-16 order), each with its rows as base-36 gaps, decoded when reached.
+// Project ids have parts of their own by first character ("i0".."if"), read only for a
+// query holding an id's start (needs).
 //
-// A word is a run of letters and digits, each character lowercased on its own: the same rule
-// as site/find.go's findWords, which writes the index (network-data/find/) at build time, so
-// the browser reads a vocabulary rather than making one. The "terms" part is the sorted
-// distinct words (in JavaScript's string order, UTF-16 code units) and, for each, the rows
-// holding it, as strings of base-36 gaps decoded only for the words a query reaches. Project
-// ids are not words: they are in parts of their own by first character ("i0" .. "if"),
-// which a query needs only when it holds the start of an id (needs says which).
-//
-// Every query word must match a word of the row: one it starts (any length), one that holds
-// it (three characters or more), or a word of letters a typo away (from four letters one edit,
-// from eight two: insertion, deletion, substitution or adjacent swap) that starts with the
-// same character, so "candelight" finds Candlelight. Hex words joined by hyphens, four
-// characters or more, are also the start of a project id, so a pasted id finds its row. A
-// lookup reads the vocabulary, never the rows: prefixes by binary search, the substring scan
-// narrowed to the words that held the query less its last character (typing extends a word),
-// typos only among the words sharing the first character and within the length. A query is
-// read to its 200th character. No regular expression here can backtrack: each is a single
-// character class.
+// A query word matches a row's word it starts, one it is inside (from 3 characters), or one
+// of letters a typo away (one edit from 4 letters, two from 8; same first character).
+// Hyphen-joined hex words of 4+ characters are also an id's start. Lookups read the
+// vocabulary, never the rows; a query is read to 200 characters; no pattern backtracks.
 (function (api) {
   "use strict";
   if (typeof module === "object" && module.exports) {
@@ -33,8 +22,8 @@
   var wordChar = /[\p{L}\p{N}]/u, letters = /^\p{L}+$/u, MAXQ = 200;
   var START = 3, INSIDE = 2, TYPO = 1; // how well a word matches, best first
 
-  // lowerChar lowercases one character apart from its neighbours, and keeps the first
-  // character of a lowercase that is longer (U+0130 becomes "i"), as Go's unicode.ToLower does.
+  // lowerChar lowercases one character alone, keeping the first of a longer lowercase
+  // (U+0130 is "i"), as Go's unicode.ToLower.
   function lowerChar(ch) {
     var l = ch.toLowerCase();
     return l.length === ch.length ? l : String.fromCodePoint(l.codePointAt(0));
@@ -62,9 +51,8 @@
     }
     return true;
   }
-  // tokens is s's words grouped as a query reads them: each word alone, except hex words
-  // joined by single hyphens, which are one token whose id is their text (the start of a
-  // project id, when four characters or more).
+  // tokens is s's words as a query reads them: each alone, but hex words joined by single
+  // hyphens are one token, whose id is their text (4+ characters).
   function tokens(s) {
     var out = [], cur = [], sep = "", run = null; // sep: the characters between two words, up to two
     var end = function () {
@@ -114,8 +102,7 @@
     }
     return 0;
   }
-  // fromTerms is the index of a "terms" part (format ashyams-find-terms-1), or an Error saying
-  // what is not as the engine reads it.
+  // fromTerms is the index of a "terms" part (ashyams-find-terms-1), or an Error.
   function fromTerms(d) {
     if (!d || d.format !== "ashyams-find-terms-1" || typeof d.rows !== "number" || !Array.isArray(d.words) ||
       !Array.isArray(d.postings) || d.words.length !== d.postings.length) {
@@ -140,8 +127,8 @@
     ix.cache.clear();
     return undefined;
   }
-  // fromTexts is the index of one text per entry (the entries a page shows, when the index
-  // cannot be read), and of wholes[i], when given: the project ids entry i is found by.
+  // fromTexts indexes one text per entry (the page's, when the index does not load), and
+  // wholes[i], the project ids entry i is found by.
   function fromTexts(texts, wholes) {
     var post = new Map(), ids = new Map();
     var add = function (m, w, i) {
@@ -207,8 +194,7 @@
     }
     return lo;
   }
-  // distance is the edit distance of a and b (insertions, deletions, substitutions, adjacent
-  // swaps), or max+1 once it must pass max.
+  // distance is the edit distance of a and b (with adjacent swaps), or max+1 past max.
   function distance(a, b, max) {
     if (Math.abs(a.length - b.length) > max) {
       return max + 1;
@@ -237,8 +223,8 @@
     }
     return prev[b.length];
   }
-  // holding is the numbers of the terms that hold w after their first character, from the
-  // terms that held w less its last character when that was looked up.
+  // holding is the terms holding w after their first character, narrowed to those that
+  // held w less its last character (typing extends a word).
   function holding(ix, w) {
     var from = w.length > 3 ? ix.held.get(w.slice(0, -1)) : null, out = [], terms = ix.terms, k;
     if (from) {
@@ -267,8 +253,7 @@
     ix.cache.set(key, set);
     return set;
   }
-  // matching is how well each row (a Uint8Array by row: START, INSIDE, TYPO or 0) holds a
-  // word w finds.
+  // matching is how well each row holds a word w finds (Uint8Array: START, INSIDE, TYPO, 0).
   function matching(ix, w) {
     var hit = ix.cache.get("w" + w);
     if (hit) {
@@ -339,9 +324,8 @@
     }
     return out;
   }
-  // match is how well each row matches every word of query q (a Uint8Array by row: 0 for
-  // no match, more for a better one: a word's start counts most, a typo least), or null when
-  // q has no word (every row).
+  // match is how well each row matches every word of q (Uint8Array, 0 none, more better), or
+  // null when q has no word.
   function match(ix, q) {
     var toks = tokens(String(q).slice(0, MAXQ)), out = null;
     toks.forEach(function (t) {
@@ -361,8 +345,8 @@
     });
     return out;
   }
-  // best is the numbers of at most limit rows of scores (match's answer) that skip(i) does not
-  // refuse, the best first, equal ones in row order.
+  // best is at most limit rows of scores that skip(i) does not refuse, best first, then in
+  // row order.
   function best(scores, limit, skip) {
     var by = [], out = [];
     for (var i = 0; i < scores.length; i++) {

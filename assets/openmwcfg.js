@@ -1,29 +1,18 @@
-// Reads an openmw.cfg the way OpenMW reads one: the one reader the setup check (setup.js)
-// and the plan page (plan.js) share. Nothing here touches the page or the network:
-// OpenMWCfg.parse(text) returns what the file says.
-//
-// The rules, as OpenMW applies them:
-// - A line ends at "\n"; spaces, tabs, "\r" and "\n" around it are trimmed. A byte-order mark
-//   at the very start is not dropped: OpenMW 0.47 reads it as part of line 1, which is lost.
-// - A line whose first non-blank character is "#" is a comment. A "#" anywhere else is part of
-//   the value: content files may have one in their name.
-// - "[name]" starts a section; the keys after it are read as "name.key". OpenMW defines no
-//   section, so nothing inside one is a content= or data= line.
-// - "key=value" splits at the first "=", both sides trimmed. Keys repeat: each content= line
-//   adds one file to the load order, in the order written.
-// - Paths (data, data-local, resources, user-data, config) may be in double quotes: the quotes
-//   are removed, "&" takes the next character as it is ("&&" is "&", "&\"" is "\""), and
-//   anything after the closing quote is dropped. Unquoted, a path stops at its first space or
-//   tab. File names are never unquoted.
+// Reads an openmw.cfg as OpenMW does, for the setup check and the planner; it touches
+// neither page nor network. The rules:
+// - A line ends at "\n" and is trimmed of spaces, tabs, "\r" and "\n". A byte-order mark is
+//   kept: OpenMW 0.47 reads it into line 1, which is lost.
+// - A line starting with "#" is a comment; a "#" elsewhere is part of the value.
+// - "[name]" starts a section: its keys read "name.key", so none is content= or data=.
+// - "key=value" splits at the first "=", both sides trimmed; each content= line adds a file.
+// - Paths (data, data-local, resources, user-data, config) may be quoted: "&" escapes the
+//   next character and what follows the closing quote is dropped. Unquoted, a path stops at
+//   its first space or tab. File names are never unquoted.
 // - fallback=KEY,VALUE splits at the first ",".
-// - replace=KEY drops the KEY values read before it (replace=content, replace=data,
-//   replace=config, ...). OpenMW applies it to the configuration files loaded before the one
-//   that holds it; text given here is read as those files, in load order.
-// - A line that is not a setting is refused by OpenMW; here it is counted and skipped.
-//
-// A player's file is untrusted text: every step is linear in it (trimmed by index, split by
-// scanning, no regular expression that can backtrack), and keys are looked up in objects
-// without a prototype, so a line such as "constructor=x" is a key like any other.
+// - replace=KEY drops the KEY values read before it.
+// - A line that is not a setting is counted and skipped (OpenMW refuses it).
+// A player's file is untrusted: every step is linear (no backtracking pattern), and keys
+// are looked up in objects without a prototype.
 (function (api) {
   "use strict";
   if (typeof module === "object" && module.exports) {
@@ -66,12 +55,10 @@
   }
 
   // parse returns {content, groundcover, data, "data-local", config, "fallback-archive",
-  // fallback: [{value, line}] after replace= (a fallback entry also has key and val);
-  // replaced: [{key, line, dropped}]; ignored: [{line, text}]; settings: count of key=value
-  // lines; sawFiles: any content= or data= line at all (before replace=); bom: the text starts
-  // with a byte-order mark, and lost: {line, text}, the setting of line 1 it makes OpenMW
-  // lose; binary: the text holds NUL characters, so it is not a text file}. A path cut at a
-  // space has cut, the value as written. Lines are numbered from 1, as the file numbers them.
+  // fallback: [{value, line, cut?}] after replace= (fallback entries with key and val; cut:
+  // a path cut at a space, as written); replaced: [{key, line, dropped}]; ignored: [{line,
+  // text}]; settings: key=value lines; sawFiles: any content= or data= line; bom, and lost:
+  // the line-1 setting it loses; binary: NUL characters}. Lines count from 1.
   function parse(text) {
     var r = { replaced: [], ignored: [], settings: 0, sawFiles: false, bom: false, binary: text.indexOf("\u0000") >= 0 };
     listKeys.forEach(function (k) { r[k] = []; });
@@ -140,16 +127,14 @@
     return r;
   }
 
-  // fold lowercases ASCII letters only, as OpenMW compares content file names (and as the
-  // build folds the setup data's keys).
+  // fold lowercases ASCII letters only, as OpenMW compares content file names.
   function fold(s) {
     return s.replace(/[A-Z]+/g, function (c) { return c.toLowerCase(); });
   }
 
-  // folderName is the folder the plan page puts a project in under the player's mods folder:
-  // its name's ASCII letters and digits joined by "-" (at most 40 characters), then the first
-  // 8 characters of its project id, so two projects of one name get two folders and the name
-  // is the same on every plan. The setup check knows a data= folder so named as the project's.
+  // folderName is a project's folder under the mods folder: its name's ASCII letters and
+  // digits joined by "-" (at most 40), then its project id's first 8 characters, so two
+  // projects of one name differ and the setup check knows the folder.
   function folderName(name, project) {
     var out = [], from = 0, len = 0;
     for (var i = 0; i <= name.length && len < 40; i++) {
@@ -182,20 +167,19 @@
     return out;
   }
 
-  // since is the OpenMW version a line first loads in: a config= line and a .omwscripts
-  // content file (Lua) need 0.48; 0.47 ignores the first and stops at the second. "" for any.
+  // since is the OpenMW version a line needs: 0.48 for config= (0.47 ignores it) and a
+  // .omwscripts file (0.47 stops at it); "" for any.
   function since(kind, name) {
     return kind === "config" || kind === "content" && fold(name.slice(-11)) === ".omwscripts" ? "0.48" : "";
   }
 
-  // bidiAt classifies char code c by the site's bidi rule (site/bidi.go), the one JS home of
-  // the bidi control set: 1 an embedding, override, LRI or RLI (dropped), 2 FSI, 3 PDI, 0 none.
+  // bidiAt classifies char code c by the site's bidi rule (site/bidi.go): 1 an embedding,
+  // override, LRI or RLI (dropped), 2 FSI, 3 PDI, 0 none.
   function bidiAt(c) {
     return c >= 0x202a && c <= 0x202e || c === 0x2066 || c === 0x2067 ? 1 : c === 0x2068 ? 2 : c === 0x2069 ? 3 : 0;
   }
-  // bidi applies that rule to text from publishers and from a player's file shown on a page:
-  // embeddings, overrides, LRI and RLI are removed, FSI..PDI kept only in balanced pairs, so a
-  // name cannot reverse the words around it.
+  // bidi applies that rule to shown text: FSI..PDI kept only in balanced pairs, so a name
+  // cannot reverse the words around it.
   function bidi(s) {
     var parts = [], from = 0, open = 0;
     for (var i = 0; i < s.length; i++) {
@@ -211,19 +195,15 @@
     return parts.join("") + "\u2069".repeat(open);
   }
 
-  // ---- The line writer ----
-  // Every line this index gives a player (openmw.cfg, settings.cfg, SHA256SUMS, and what the
-  // installer writes) is written by write, from typed values, never from text glued into a
-  // line. A value the reader would take for anything else is refused, never mended.
+  // ---- The line writer: every line given to a player is written from typed values; a
+  // value a reader would take for anything else is refused, never mended. ----
 
-  // control says whether char code c may not stand in a written line: a C0 or C1 control
-  // (NEL is one), DEL, a line or paragraph separator, or a bidi control (it would reorder
-  // the line in the player's editor).
+  // control: char code c may not stand in a line (C0, C1, DEL, line or paragraph separator,
+  // bidi control).
   function control(c) {
     return c < 32 || c >= 127 && c < 160 || c === 0x2028 || c === 0x2029 || bidiAt(c) > 0;
   }
-  // shown is s as a page or a comment shows a value: each such character as \uXXXX, and at
-  // most 100 characters.
+  // shown is s as a page shows a value: such characters as \uXXXX, at most 100 characters.
   function shown(s) {
     var out = [], n = Math.min(s.length, 100);
     for (var i = 0; i < n; i++) {
@@ -232,8 +212,7 @@
     }
     return out.join("") + (s.length > n ? "\u2026 (" + s.length + " characters)" : "");
   }
-  // whyNot says why v cannot be one value of a line ("" when it can): empty, a control
-  // character, or a space at either end (the readers trim it away).
+  // whyNot says why v cannot be a line's value ("" when it can).
   function whyNot(v) {
     if (typeof v !== "string" || v === "") {
       return "is empty";
@@ -254,8 +233,8 @@
       (v === "." || v === ".." ? "is not a file name" : "");
     return w ? refuse(field, v, w) : null;
   }
-  // relParts splits a relative path as the protocol writes one (a component's path, a data
-  // directory: "/" between folders, "." the folder itself) into its folder names, or refuses it.
+  // relParts splits a protocol relative path ("/" between folders, "." itself) into folder
+  // names, or refuses it.
   function relParts(field, p) {
     var w = whyNot(p) || (p.charAt(0) === "/" ? "is an absolute path" : "") ||
       (p.indexOf("\\") >= 0 ? "holds a backslash (the protocol's paths use /)" : "") ||
@@ -266,9 +245,9 @@
     }
     return w ? refuse(field, p, w) : { segs: segs };
   }
-  // path is root (the player's mods folder, absolute: "/..." or, on Windows, "C:\\...",
-  // "C:/..." or "\\\\server\\...") with the relative paths rels ([field, path] each) under
-  // it, in the root's own form: backslashes throughout on Windows. {text} or {refused}.
+  // path is root (absolute: "/...", "C:\\...", "C:/..." or "\\\\server\\...") with rels
+  // ([field, path] each) under it, in the root's form (backslashes on Windows): {text} or
+  // {refused}.
   function path(root, rels) {
     var win = /^[A-Za-z]:[\\/]/.test(root) || root.slice(0, 2) === "\\\\";
     var w = whyNot(root) || (!win && root.charAt(0) !== "/" ? "is not an absolute path (such as /home/you/mods or C:\\Games\\Mods)" : "");
@@ -291,16 +270,12 @@
     return "\"" + p.replace(/[&"]/g, "&$&") + "\"";
   }
 
-  // write writes one line of kind from the typed value v, and returns {text} (the line,
-  // without its end) or {refused: {field, value, reason}}, field named as the protocol names
-  // it ("root" for the player's mods folder). Kinds and values:
-  //   data {root, folder, path, dir}: data="<root>/<folder>/<path>/<dir>", quoted and escaped
-  //   config {root, folder, path}: config="<root>/<folder>/<path>"
-  //   content, groundcover, fallback-archive {name}: content=<name>
-  //   fallback {key, value}: fallback=<key>,<value>
-  //   category {category}: [<category>]          setting {key, value}: <key> = <value>
-  //   sum {sha256, filename}: <sha256>  <filename>  (SHA256SUMS, as sha256sum -c reads it)
-  //   comment {text}: # <text>, every control character escaped: never refused.
+  // write writes one line of kind from v: {text} or {refused: {field, value, reason}}, field
+  // as the protocol names it ("root": the mods folder). Kinds and values:
+  //   data {root, folder, path, dir}, config {root, folder, path}: quoted paths
+  //   content, groundcover, fallback-archive {name}; fallback {key, value}
+  //   category {category}: [<category>]; setting {key, value}: <key> = <value>
+  //   sum {sha256, filename}: a SHA256SUMS line; comment {text}: never refused
   function write(kind, v) {
     var r, w;
     if (kind === "data" || kind === "config") {

@@ -1,34 +1,27 @@
-// The install planner's engine: from the projects a player chose and what their publishers
-// declare (the plan page's data parts, site/plan.go), the plan: every required project pulled
-// in, each release's component selection, the openmw.cfg lines, the settings.cfg values and
-// the downloads, each traced to the claim that declared it, and every finding. It follows the
-// protocol's installation page (SPEC section 7) and writes every line through the one line
-// writer (openmwcfg.js write). It touches neither the page nor the network: planpage.js draws
-// it, node runs it in the tests, and the installer runs it in Go (assets/engine).
-//
-// It never chooses for the player: where a project id is published by two sites, several
-// claims provide a capability, or two releases ask one setting different values, it asks.
+// The install planner's engine (SPEC section 7): from the projects a player chose and what
+// their publishers declare (the plan page's data parts), every required project, each
+// release's component selection, the openmw.cfg lines, settings.cfg values and downloads,
+// each traced to its claim, and every finding. Every line goes through openmwcfg.js write.
+// It touches neither page nor network: planpage.js draws it, node tests it, and the
+// installer runs it in Go (assets/engine). It never chooses for the player: two sites of one
+// project id, several providers of a capability, two values of one setting are asks.
 // Publisher and player text are keys here, so every keyed table is a Map or a Set.
 //
 // compute(data, req) returns {entries, asks, findings, cfg, base, settings, sums, downloads,
 // root, install}:
-//   entries: the claims planned, in dependency order: {key, c (the claim), why ({added} or
-//     {by, rel}), deps (keys), sel (a Set of component ids), initial, valid, refused, folder}.
+//   entries, in dependency order: {key, c (the claim), why ({added} or {by, rel}), deps,
+//     sel (a Set of component ids), initial, valid, refused, folder}.
 //   asks: {kind "identity" | "capability" | "setting", by, project, capability, category,
-//     setting, options (claim keys), values (setting asks: each option's value)}.
-//   findings: {kind, key?, other?, ...}; a value the writer refused is {kind "refused", key,
-//     field, value (as shown), reason}, and the link's own is {kind "link", field, value, reason}.
-//   cfg (the plan's openmw.cfg lines), base (the base game's, a block of their own), settings,
-//     sums (SHA256SUMS): lines {text, key (null: the base game, a category), base, undeclared}.
-//   downloads: {key, artifact, folder}; root: the mods folder the lines are under.
-//   install: for the installer, JSON, one per entry in load order: {key, project, site, name,
-//     version, folder (under root), path (root and folder, as the page shows it), installs,
-//     valid, refused ([{field, value, reason}]), requires (the keys of the planned claims it
-//     requires), critical_extensions (as the data gives them), components [{id, path (in the archive),
-//     folder (under root, "/" between names)}], artifacts [{id, format, filename, size,
-//     sha256, platform, sources [{url, kind, name}]}] (those the writer took), lines (the
-//     claim's openmw.cfg lines, in file order)}; a claim that is not valid, refused or has no
-//     openmw extension has no components and no lines.
+//     setting, options (claim keys), values (a setting's, by option)}.
+//   findings: {kind, key?, other?, ...}; "refused" {key, field, value (as shown), reason};
+//     "link" {field, value, reason}.
+//   cfg, base (the base game's), settings, sums: lines {text, key (null: base game or a
+//     category), base, undeclared}. downloads: {key, artifact, folder}. root: the mods folder.
+//   install, one per entry in load order: {key, project, site, name, version, folder, path,
+//     installs, valid, refused, requires (keys), critical_extensions, components [{id, path,
+//     folder}], artifacts [{id, format, filename, size, sha256, platform, sources [{url, kind,
+//     name}]}] (those written), lines}; an entry not valid, refused or without openmw
+//     extension has no components and no lines.
 (function (api) {
   "use strict";
   if (typeof module === "object" && module.exports) {
@@ -56,18 +49,14 @@
     l.push(v);
   }
 
-  // A plan link's bounds: values in a list (add, on, off, set), characters in a value, in the
-  // root and in a version, and parts of the link. What is over them is refused and said, so a
-  // link of any length plans at once.
+// A plan link's bounds (list values, characters of a value, root, version; parts): what is
+// over them is refused and said, so a link of any length plans at once.
   var caps = { add: 100, on: 400, off: 400, set: 100, value: 200, root: 400, openmw: 40, lua: 40, platform: 40, parts: 32 };
 
-  // parseFragment reads a plan link's fragment: #add=<project-id>[,<project-id>@<site-id>...]
-  // &openmw=<version>&lua=<revision>&root=<folder>&base=0&platform=<platformOf's token>
-  // &on=<project-id>:<component>,...
-  // &off=...&set=<project-id>[<category>]<key>,... (the project whose value of a setting the
-  // player chose). Each list value is decoded by itself, so it may hold an encoded ",". It
-  // scans; it never matches a pattern over the text. What it refuses is in refused
-  // [{field, value (as shown), reason}].
+// parseFragment reads #add=<id>[,<id>@<site>...]&openmw=<v>&lua=<v>&root=<folder>&base=0
+// &platform=<platformOf token>&on=<id>:<component>,...&off=...&set=<id>[<category>]<key>,...
+// by scanning. Each list value is decoded alone, so it may hold an encoded ",". Refusals
+// are in refused [{field, value (as shown), reason}].
   function parseFragment(hash) {
     var req = { add: [], openmw: "", lua: "", root: "", base: true, platform: "", on: [], off: [], set: [], refused: [] };
     var s = hash.charAt(0) === "#" ? hash.slice(1) : hash;
@@ -134,8 +123,8 @@
     return parts.length ? "#" + parts.join("&") : "";
   }
 
-  // folderName is the folder a project goes in under the mods folder (openmwcfg.js names it,
-  // so the setup check knows the folders a plan writes).
+// folderName is the project's folder under the mods folder (openmwcfg.js, so the setup
+// check knows it).
   function folderName(c) {
     return cfg.folderName(c.name, c.project);
   }
@@ -159,9 +148,8 @@
     return m;
   }
 
-  // problems lists why sel (a Set of component ids) is not a valid selection of c's release:
-  // a required component left out, a group's rule broken, a selected component's requires
-  // missing or its conflicts present. An empty list: the selection is valid.
+// problems lists why sel (a Set of component ids) is not a valid selection of c's release
+// (a required one left out, a group's rule broken, requires missing, conflicts present).
   function problems(c, sel) {
     var out = [], comps = compMap(c), counts = new Map();
     c.groups.forEach(function (g) { counts.set(g.id, 0); });
@@ -203,10 +191,9 @@
     return problems(c, sel).length === 0;
   }
 
-  // toggle returns the selection with component id turned on (with the components it
-  // requires, and the other members of a one-only group turned off) or off (with every
-  // component that requires it), or null when that selection would not be valid: the page
-  // offers only the changes toggle allows, so no invalid selection can be made through it.
+// toggle returns sel with component id on (with what it requires, the rest of a one-only
+// group off) or off (with what requires it), or null when that is not valid: the page
+// offers only what toggle allows.
   function toggle(c, sel, id, on) {
     var comps = compMap(c), groups = groupMap(c), members = membersOf(c), s = new Set(sel);
     if (!comps.has(id)) {
@@ -256,8 +243,8 @@
     return valid(c, s) ? s : null;
   }
 
-  // initialSelection is what the release offers before the player changes anything: the
-  // required and default components, and those suggested with a project in the plan.
+// initialSelection is the release's offer: required and default components, and those
+// suggested with a planned project.
   function initialSelection(c, planned) {
     var s = new Set();
     c.components.forEach(function (comp) {
@@ -278,8 +265,7 @@
     if (valid(c, s)) {
       return s;
     }
-    // Defaults that are not a valid selection: fill each group that needs a member with its
-    // first one, through toggle, which keeps requires and one-only groups whole.
+    // Still invalid: fill each group that needs a member with its first, drop extras.
     var byGroup = membersOf(c);
     c.groups.forEach(function (g) {
       var members = byGroup.get(g.id) || [];
@@ -294,9 +280,8 @@
     if (valid(c, s) || c.components.length > maxSearch) {
       return s;
     }
-    // Still not valid: the valid selection nearest the defaults (fewest changes; among
-    // those, the first in component order), when the release has few enough components to
-    // try them all; none found means none exists.
+    // Still invalid: the valid selection nearest the defaults (fewest changes, then first
+    // in component order), tried exhaustively for few components; none found, none exists.
     var n = c.components.length, want = 0, best = -1, bestDist = n + 1;
     c.components.forEach(function (comp, i) {
       if (comp.required || comp.default) {
@@ -337,8 +322,8 @@
 
   // ---- Orders ----
 
-  // Heap is a binary min-heap of [priority list, value], for the topological sorts: the ready
-  // node with the lowest priority goes first, so an order is the same on every run.
+// Heap is a binary min-heap of [priority list, value]: ready nodes go lowest priority
+// first, so an order is the same on every run.
   function Heap() {
     this.a = [];
   }
@@ -384,9 +369,8 @@
     return top[1];
   };
 
-  // topo orders nodes 0..n-1 along edges (from -> to: from first), the lowest priority first
-  // among those ready. It returns {order, cyclic}: nodes on or after a cycle are appended in
-  // priority order and listed in cyclic.
+// topo orders nodes 0..n-1 along edges [from, to], lowest priority first among the ready:
+// {order, cyclic, out}, nodes on or after a cycle appended in priority order.
   function topo(n, edges, pri) {
     var indeg = new Array(n).fill(0), out = [];
     for (var i = 0; i < n; i++) {
@@ -423,10 +407,9 @@
   }
   // ---- The plan, in phases over one state p ----
 
-  // resolve puts in p.entries what the player added (claims named by site first, so they
-  // settle the bare ids) and, by a worklist, every requirement with one candidate; then it
-  // settles each requirement against the claims planned: met (the entry's deps), missing, or
-  // the player's choice (an ask).
+// resolve plans what the player added (site-named claims first: they settle bare ids)
+// and, by a worklist, each requirement with one candidate; then settles each requirement:
+// met (deps), missing, or an ask.
   function resolve(p) {
     var data = p.data, queue = [], bare = [];
     function add(key, why) {
@@ -500,9 +483,8 @@
     });
   }
 
-  // relations finds what the planned claims declare about each other and the player's
-  // runtime: version constraints (under each target's scheme), conflicts, recommendations,
-  // runtimes, release statuses, and releases OpenMW is not told how to load.
+// relations finds version constraints (under each target's scheme), conflicts,
+// recommendations, runtimes, statuses and releases OpenMW cannot load.
   function relations(p) {
     var req = p.req, openmw = p.openmw = req.openmw ? V.parse(req.openmw, "numeric") : null, lua = req.lua ? V.parse(req.lua, "numeric") : null;
     if (req.openmw && !openmw) {
@@ -549,8 +531,7 @@
     });
   }
 
-  // order puts the entries in dependency order (p.ordered, each entry's order its place):
-  // the projects a project requires first.
+// order puts the entries in dependency order (p.ordered; e.order its place).
   function order(p) {
     var list = Array.from(p.entries.values()), pos = new Map(), edges = [];
     list.forEach(function (e, i) { pos.set(e.key, i); });
@@ -565,8 +546,8 @@
     p.ordered.forEach(function (e, i) { e.order = i; });
   }
 
-  // select makes each entry's component selection: the release's offer, then the link's
-  // changes (on=, off=), each kept only when the selection stays valid.
+// select makes each selection: the release's offer, then the link's on= and off=, each
+// kept only while the selection stays valid.
   function select(p) {
     var on = new Map(), off = new Map(), planned = new Set(p.byProject.keys());
     [[p.req.on, on], [p.req.off, off]].forEach(function (x) {
@@ -606,12 +587,10 @@
     });
   }
 
-  // write writes the lines of each valid entry's selected components through the writer, in
-  // the order components lists them (SPEC section 7). A claim one of whose values the writer
-  // refuses writes no line: each refusal is a finding. Each line is written once, as the
-  // first declared it; a file (content, archive, groundcover) declared again, or one of the
-  // base game's, is a finding, and so is a line the player's OpenMW is too old for (since).
-  // Content files become p.files, the content order's nodes.
+// write writes each valid entry's selected components' lines through the writer, in
+// component order. A refused value means no line for its claim, and a finding. A line is
+// written once; a file declared again, or the base game's, is a finding, as is a line the
+// player's OpenMW is too old for. Content files become p.files, the content order's nodes.
   function write(p) {
     var root = p.req.root || defaultRoot, r = cfg.path(root, []);
     if (r.refused) {
@@ -686,12 +665,11 @@
     });
   }
 
-  // content orders the content files: a topological order of what the manifests declare.
-  // Nodes: the base game's files, every planned file, and a start and an end for each
-  // project; edges: the base game before everything, a component's files in their listed
-  // order, each requires_content before the files that need it, and a required project's
-  // files before the files of the projects requiring it. The base game's lines are p.base,
-  // the others p.lines.content; a line nothing declares after the one before it is undeclared.
+// content orders the content files topologically. Nodes: the base game's files, the
+// planned files, a start and an end per project. Edges: base game first, a component's
+// files in order, requires_content before its needers, a required project's files before
+// its requirers'. Lines go to p.base and p.lines.content; one whose order against the line
+// before it nothing declares is undeclared.
   function content(p) {
     var base = p.req.base ? baseContent : [], files = p.files, nb = base.length, nf = files.length;
     var edges = [], baseIdx = new Map(), missing = new Set(), needsBase = new Set(), isBase = new Set(baseContent.map(fold));
@@ -748,8 +726,8 @@
     }
     var pos = [], prev = -1;
     ct.order.forEach(function (x, i) { pos[x] = i; });
-    // reaches: a path from a to b through the nodes ordered between them, so the walks of
-    // consecutive lines share no node and all of them together are linear.
+    // reaches: a path from a to b through nodes ordered between them; consecutive lines'
+    // walks share no node, so all together are linear.
     function reaches(a, b) {
       var seen = new Set([a]), todo = [a];
       while (todo.length) {
@@ -779,9 +757,8 @@
     });
   }
 
-  // merge writes p.cfg: openmw.cfg reads each key's lines as one list, so the lines of
-  // different keys may interleave: each claim's lines are written as one run where the content
-  // order allows, every key's lines kept in their order.
+// merge writes p.cfg: each claim's lines as one run where the content order allows, each
+// key's lines in their order (openmw.cfg reads each key as one list).
   function merge(p) {
     var kinds = ["data", "fallback-archive", "content", "groundcover", "fallback", "config"], head = kinds.map(function () { return 0; });
     var rank = function (l) { return p.entries.get(l.key).order; };
@@ -805,10 +782,8 @@
     }
   }
 
-  // settings writes p.settings: by category, in the order first asked, one line per key.
-  // A key asked one value writes it, after the first claim asking; a key asked different
-  // values waits for the player's choice (set=<project>[<category>]<key>) and until then is
-  // an ask and writes no line.
+// settings writes p.settings by category, first asked first, a line per key; a key asked
+// different values is an ask until the player chooses (set=<project>[<category>]<key>).
   function settings(p) {
     var cats = new Map(), chosen = new Map();
     p.req.set.forEach(function (t) {
@@ -856,17 +831,16 @@
     });
   }
 
-  // platformOf is the platform a binary artifact runs on, os-arch[-variant] ("linux-x86_64"):
-  // "" for every platform, null for a variant this client does not know, which it skips.
+// platformOf is an artifact's platform, os-arch[-variant]: "" for any, null for a variant
+// this client does not know.
   function platformOf(a) {
     var f = a.platform;
     return !f ? "" : f.variant && f.variant !== "portmaster" && f.variant !== "muos" ? null : f.os + "-" + f.arch + (f.variant ? "-" + f.variant : "");
   }
 
-  // downloads lists each entry's artifacts, with the publishers' stated digests as
-  // SHA256SUMS lines (each once), but builds of an unknown variant or another platform than
-  // the one chosen (platform=): a project with no build for it is a finding. An artifact the
-  // writer refuses has no line, and a finding.
+// downloads lists each entry's artifacts for the chosen platform (platform=) and their
+// SHA256SUMS lines, each once; a project with no build for it, and a refused artifact, are
+// findings.
   function downloads(p) {
     var seen = new Set(), want = p.req.platform;
     p.downloads = [];
@@ -899,7 +873,7 @@
     });
   }
 
-  // install is the installer's view of the plan (the shape is at the top of this file).
+// install is the installer's view of the plan (shape above).
   function install(p) {
     var lines = new Map();
     p.cfg.forEach(function (l) { push(lines, l.key, l.text); });
@@ -919,8 +893,7 @@
     });
   }
 
-  // compute plans req (parseFragment's shape) over data and returns the plan (its shape is
-  // at the top of this file). The same data and request give the same plan.
+// compute plans req (parseFragment's shape) over data; same input, same plan.
   function compute(data, req) {
     var p = { data: data, req: req, findings: [], asks: [], entries: new Map(), byProject: new Map() };
     p.finding = function (kind, f) {
@@ -934,10 +907,8 @@
       downloads: p.downloads, sums: p.sums, root: p.root, install: install(p) };
   }
 
-  // text writes lines as a file's text, each run of one source's lines after one comment
-  // naming it (label(key) gives the words; a line of no source, such as a settings.cfg
-  // category, ends a run), and a line whose order is not declared after a comment saying
-  // so. compute decides the runs: this is the one place a source's comment is written.
+// text writes lines as a file, each run of one source's lines after a comment naming it
+// (label(key)); an undeclared line gets a comment of its own. The one writer of those.
   function text(lines, label, header) {
     var out = header ? header.slice() : [], last = null;
     lines.forEach(function (l) {
@@ -954,17 +925,15 @@
     return out.join("\n") + (out.length ? "\n" : "");
   }
 
-  // label names claim c in the plan's comments and choices: "<name> <version> from <site>".
+// label names claim c: "<name> <version> from <site>".
   function label(c) {
     return c.name + " " + (c.release ? c.release.version : "") + " from " + c.site_name;
   }
 
   // ---- The data ----
 
-  // addClaims adds to data ({claims, projects}, tables made with Object.create(null)) the
-  // claims of one part (shards.js claimsOf's table) the planner plans: those with a release,
-  // each by key and under its project id (keys sorted). A part holds every claim of its
-  // project ids, so a project's keys are complete once its part is added.
+// addClaims adds a part's claims (claimsOf's table) that have a release to data, by key
+// and under their project id (keys sorted). A part holds all of its project ids' claims.
   function addClaims(data, claims) {
     var touched = new Set();
     Object.keys(claims).forEach(function (key) {
@@ -982,9 +951,8 @@
     });
     touched.forEach(function (keys) { keys.sort(); });
   }
-  // settleTargets leaves out of the relationships of data's claims the targets the planner
-  // cannot add: claims without a release, known once loaded(key) says the part holding key
-  // is added and the claim is not in data. A target whose part is not loaded yet stays.
+// settleTargets drops from data's relationships the targets that have no release, known
+// once loaded(key) says their part is added.
   function settleTargets(data, loaded) {
     Object.keys(data.claims).forEach(function (key) {
       data.claims[key].relationships.forEach(function (rel) {
@@ -992,12 +960,10 @@
       });
     });
   }
-  // parts lists the data parts (shards.js claimPart, project id prefixes prefix characters
-  // long) the plan of req reads and loaded(name) says are not added yet: those of the
-  // projects it adds and of every claim the relationships of the claims in data name,
-  // transitively. The page and the installer add them and ask again until none is left; a
-  // walk is a worklist kept on data for the same projects, so a round goes on from the
-  // claims the last one waited for and reads each claim once in all.
+// parts lists the parts (claimPart, prefix characters) the plan of req reads that
+// loaded(name) says are not added: the added projects', and transitively their
+// relationships' targets'. Callers add them and ask again until none is left; the walk is
+// a worklist kept on data, so each round goes on from the claims the last one waited for.
   var walks = new WeakMap(); // data -> the last walk
   function parts(data, req, prefix, loaded) {
     var id = prefix + "\n" + req.add.join("\n"), w = walks.get(data);
@@ -1050,9 +1016,6 @@
     return Array.from(want);
   }
 
-  return {
-    addClaims: addClaims, settleTargets: settleTargets, parts: parts, caps: caps,
-    parseFragment: parseFragment, fragment: fragment, compute: compute, problems: problems, valid: valid,
-    toggle: toggle, initialSelection: initialSelection, folderName: folderName, text: text, label: label, topo: topo, platformOf: platformOf
-  };
+  return { addClaims: addClaims, settleTargets: settleTargets, parts: parts, parseFragment: parseFragment,
+    fragment: fragment, compute: compute, toggle: toggle, text: text, label: label, platformOf: platformOf };
 });

@@ -1,11 +1,7 @@
-// The setup check's engine: compares an openmw.cfg, as openmwcfg.js read it, with what the
-// projects of this index declare (the setup data, site/setup.go) and returns the findings; and the
-// share link's parts (the fragment, base64url text). It
-// touches neither the page nor the network, so it runs in node too (assets/engines_test.go);
-// setup.js renders what it returns, and the plan page runs it on the openmw.cfg it writes.
-//
-// Names from publishers and from the player's file are keys here: every keyed table is a Map,
-// so a file named "constructor" or "__proto__" is a name like any other.
+// The setup check's engine: compares an openmw.cfg (openmwcfg.js parse) with what the
+// projects declare (the setup data, site/setup.go) and returns the findings; and the share
+// link's fragment and base64url text. It touches neither page nor network (node tests it).
+// Names are keys of Maps, so "__proto__" is a name like any other.
 (function (api) {
   "use strict";
   if (typeof module === "object" && module.exports) {
@@ -17,19 +13,17 @@
   "use strict";
   var fold = cfg.fold;
 
-  // The base game's own files (folded): the three masters and their archives. No project
-  // publishes them, and a project's requires_content names them.
+  // The base game's files (folded): no project publishes them; requires_content names them.
   var baseContent = new Map([["morrowind.esm", "Morrowind.esm"], ["tribunal.esm", "Tribunal.esm"], ["bloodmoon.esm", "Bloodmoon.esm"]]);
   var baseArchives = new Map([["morrowind.bsa", "Morrowind.bsa"], ["tribunal.bsa", "Tribunal.bsa"], ["bloodmoon.bsa", "Bloodmoon.bsa"]]);
 
-  // own returns obj[k] when obj has it as its own property (JSON.parse makes "__proto__" one),
-  // else undefined.
+  // own is obj's own property k, or undefined (JSON.parse makes "__proto__" an own one).
   function own(obj, k) {
     return obj && Object.prototype.hasOwnProperty.call(obj, k) ? obj[k] : undefined;
   }
 
-  // prefixes maps the first 8 characters of each claim's project id to its keys: a folder
-  // the plan page names ends with them (OpenMWCfg.folderName).
+  // prefixes maps each claim's project id's first 8 characters to its keys: a plan page
+  // folder ends with them (OpenMWCfg.folderName).
   function prefixes(data) {
     var m = new Map();
     Object.keys(data.claims).forEach(function (key) {
@@ -42,12 +36,11 @@
     return m;
   }
 
-  // The indexes of the data a name is looked up in, and what part of parsed each reads.
+  // The indexes of the data a name is looked up in.
   var indexes = ["content_files", "groundcover_files", "fallback_archives", "data_dirs"];
 
-  // lookups lists the folded names the check looks up for parsed, each once: content,
-  // groundcover and archive names, and the last folder name of each data= and config= line.
-  // The page loads the parts of the data that hold them before it checks.
+  // lookups lists the folded names to look up, each once: content, groundcover and archive
+  // names, and each data= and config= line's last folder name.
   function lookups(parsed) {
     var seen = new Set(), out = [];
     function add(k) {
@@ -82,8 +75,8 @@
     return out;
   }
 
-  // folderIDs lists the project id starts (8 hex characters, folded) that end a folder name
-  // of a data= or config= line, each once: the claims a folder the plan page names may be.
+  // folderIDs lists the folded 8-hex-character ends of the folder names of data= and config=
+  // lines, each once: the claims a plan page folder may be.
   function folderIDs(parsed) {
     var seen = new Set(), out = [];
     parsed.data.concat(parsed.config).forEach(function (e) {
@@ -104,11 +97,10 @@
     return out;
   }
 
-  // folderOf says which claim a data= or config= folder belongs to: {value, line, what, how,
-  // keys}; byPrefix is prefixes(data). how is "folder" when one of its folder names is the one the plan page gives a
-  // claim (that claim), "dir" when it ends with a directory releases declare (every claim
-  // declaring one so named), "base" for the base game's Data Files, "" when nothing in this
-  // index names it. Each step is linear in the path.
+  // folderOf says which claim a data= or config= folder is: {value, line, what, how, keys};
+  // byPrefix is prefixes(data). how: "folder" (a folder name the plan page gives a claim),
+  // "dir" (it ends with a directory releases declare: each such claim), "base" (Data Files),
+  // "" (none). Linear in the path.
   function folderOf(data, byPrefix, d, what) {
     var parts = cfg.dirParts(d.value), res = { value: d.value, line: d.line, what: what, how: "", keys: [] };
     if (!parts.length) {
@@ -153,9 +145,9 @@
     return true;
   }
 
-  // check compares a parsed openmw.cfg with the data and returns the findings, each
-  // {kind, ...} with the keys of the claims it is about. It reads nothing else. openmw is the
-  // player's OpenMW version as typed ("" when none). Its phases share one state, st.
+  // check compares a parsed openmw.cfg with the data: findings {kind, ...} with the keys of
+  // their claims. openmw is the player's version as typed ("" when none). Its phases share
+  // one state, st.
   function check(data, parsed, openmw) {
     var st = {
       data: data, version: openmw ? V.parse(openmw, "numeric") : null,
@@ -197,8 +189,7 @@
       });
     });
   }
-  // otherLines finds which claim each other kind of line names (folders, groundcover,
-  // archives).
+  // otherLines finds the claims the other lines name (folders, groundcover, archives).
   function otherLines(st, parsed) {
     var data = st.data, out = st.out, sure = st.sure, claimFiles = st.claimFiles;
     claimFiles.forEach(function (files, key) { sure.set(key, true); });
@@ -235,8 +226,7 @@
       });
     });
   }
-  // tooOld finds the lines the player's OpenMW is too old for (openmwcfg.js since): config=
-  // it ignores, a .omwscripts file it stops at.
+  // tooOld finds lines the player's OpenMW is too old for (openmwcfg.js since).
   function tooOld(st, parsed, loaded) {
     parsed.config.map(function (c) { return { kind: "config", name: c.value, line: c.line }; }).concat(loaded).forEach(function (f) {
       var need = cfg.since(f.kind || "content", f.name);
@@ -245,12 +235,11 @@
       }
     });
   }
-  // claimFindings finds what the claim key, whose loaded files are files, needs and declares:
-  // content missing or loaded after, projects required, conflicts, its runtime and statuses.
+  // claimFindings finds what claim key, with loaded files, needs and declares: content
+  // missing or after, projects required, conflicts, runtime and statuses.
   function claimFindings(st, key, files) {
     var data = st.data, out = st.out, c = own(data.claims, key);
-    // present: something in the file shows the claim is installed (a folder whose name
-    // several claims declare counts for each: a requirement it may meet is not reported).
+    // present: the file shows the claim (a folder several claims declare counts for each).
     function present(k) {
       return st.sure.has(k) || st.maybe.has(k);
     }
@@ -288,8 +277,7 @@
         if (r.targets.some(present)) {
           return;
         }
-        // A required project shows in openmw.cfg by its content files or its data folders;
-        // one that declares neither cannot be seen there, and that is said, not passed.
+        // A project declaring no content file or data folder cannot be seen here: said.
         var declared = r.targets.some(function (t) {
           var tc = own(data.claims, t);
           return tc.content_files.length > 0 || (tc.data_dirs || []).length > 0;
@@ -319,8 +307,7 @@
     }
   }
 
-  // claimFilesOf lists the files of key's claim that the check found loaded, from a table of
-  // found's made once.
+  // claimFilesOf lists the loaded files of key's claim (a table of found's, made once).
   var filesOf = new WeakMap();
   function claimFilesOf(found, key) {
     var m = filesOf.get(found);
@@ -375,11 +362,9 @@
     }
   }
 
-  // setupView reads the claims of a part of the plan page's data (shards.js claimsOf's
-  // table, which the planner reads too) as the check does, in place, and returns the table:
-  // a claim's relationships are its requires and conflicts when its release says how OpenMW
-  // installs it (installs), none otherwise, and the content it needs is each name once
-  // (compared folded), without empty names.
+  // setupView reads a plan part's claims (claimsOf's table) in place as the check does:
+  // relationships only requires and conflicts, and only when it installs; needed content
+  // each name once (folded), none empty.
   function setupView(claims) {
     Object.keys(claims).forEach(function (key) {
       var c = claims[key], seen = new Set();
@@ -396,5 +381,5 @@
     return claims;
   }
 
-  return { check: check, setupView: setupView, lookups: lookups, keysOf: keysOf, folderIDs: folderIDs, indexes: indexes, bidiText: cfg.bidi, params: params, encode: encode, decode: decode, claimFilesOf: claimFilesOf, baseContent: baseContent, baseArchives: baseArchives };
+  return { check: check, setupView: setupView, lookups: lookups, keysOf: keysOf, folderIDs: folderIDs, indexes: indexes, bidiText: cfg.bidi, params: params, encode: encode, decode: decode, claimFilesOf: claimFilesOf };
 });

@@ -1,13 +1,8 @@
-// The data parts of the setup and plan pages (site/shards.go writes them): which part holds a
-// project's claims or a name's entries, and, in the browser, loading parts as scripts of the
-// site. A part's file calls AshyamsData(name, text); text is the part's JSON, parsed here with
-// JSON.parse, so a key such as "__proto__" stays a key (an object literal would make it the
-// prototype). Scripts, not fetches: the pages' CSP allows scripts of the site and no
-// connection, and a script loads from file:// as it does when served.
-//
-// Keyed tables filled from parts are made with Object.create(null), so no name a publisher
-// chose can reach a prototype. Every page loads this file, so it also holds el (elements),
-// the pages' one element builder.
+// The setup and plan pages' data parts (site/shards.go): which part holds a project's
+// claims or a name, and loading parts as scripts of the site (the CSP allows no
+// connection; file:// works too). A part calls AshyamsData(name, text), text its JSON, so
+// "__proto__" stays a key; tables filled from parts have no prototype. Every page loads this
+// file, so it also holds the pages' one element builder (elements).
 (function (make) {
   "use strict";
   if (typeof module === "object" && module.exports) {
@@ -45,8 +40,7 @@
     return "n" + (fnv1a(k) % parts).toString(16);
   }
 
-  // merge copies src's own keys into dst (made with Object.create(null) when missing) and
-  // returns dst.
+  // merge copies src's own keys into dst (new, without prototype, when missing).
   function merge(dst, src) {
     dst = dst || Object.create(null);
     if (src) {
@@ -55,8 +49,8 @@
     return dst;
   }
 
-  // loader loads parts from dir (a URL ending in "/"): load(names) resolves to the parts'
-  // documents, in order, each part loaded once; a part that does not load rejects, naming it.
+  // loader loads parts from dir (ending in "/"): load(names) resolves to their documents, in
+  // order, each loaded once, or rejects naming a part that does not load.
   function loader(dir) {
     var parts = new Map();
     function one(name) {
@@ -89,12 +83,9 @@
     };
   }
 
-  // The values a claim part leaves out (site/shards.go claimPart), by where they are: the
-  // claim, its release, each relationship, component, artifact and content file; each is
-  // empty but a claim's health and project status and its release's channel, current and
-  // status, where the part leaves out the usual value (partUsual). Keys the build leaves out
-  // when empty anyway (a relationship's project, a release's reason, a component's group,
-  // ...) are not here: they stay absent.
+  // The values a claim part leaves out (site/plan/part.go), by where they are: empty ones,
+  // and a claim's usual health and project status and its release's channel, current and
+  // status. Keys the build omits when empty anyway stay absent.
   var left = {
     claim: { site_name: "", name: "", health: "current", stale: false, scheme: "", release: null, openmw: "", lua_api: "", critical_extensions: [],
       provides: [], relationships: [], installs: false, requires_content: [], settings: [], components: [], groups: [],
@@ -116,10 +107,9 @@
     });
     return obj;
   }
-  // contentOf is the content files the components declare, as the setup check lists them
-  // (site/shards.go contentOf, the same rule): in component order (a component id once),
-  // each name once (compared folded), with what every component declaring it needs (each
-  // name once, none empty).
+  // contentOf is the content files the components declare, as site/plan contentOf: in
+  // component order (each id once), each name once (folded), with what every component
+  // declaring it needs (each once, none empty).
   function contentOf(components) {
     var out = [], at = new Map(), ids = new Set(), fold = cfg.fold;
     components.forEach(function (comp) {
@@ -150,11 +140,9 @@
     });
     return out;
   }
-  // claimsOf reads a claim part's claims (its "claims", by key) as the build computed them:
-  // each claim's project, site and page from its key, every
-  // value the part leaves out (left), a relationship's target "/<site>" as "<its
-  // project>/<site>", and the content files, when the part leaves them out, from the
-  // components (contentOf). It returns a table made with Object.create(null).
+  // claimsOf reads a part's claims (by key) as the build computed them: project, site and
+  // page from the key, left-out values back, a target "/<site>" as "<project>/<site>", and
+  // content files from the components when left out. A table without prototype.
   function claimsOf(part) {
     var out = Object.create(null), claims = part && part.claims;
     Object.keys(claims || {}).forEach(function (key) {
@@ -181,10 +169,9 @@
     return out;
   }
 
-  // elements returns el, the element builder of every page's script: el(tag, attrs,
-  // children...) sets the attributes, then appends each child: a node as it is, an array's
-  // members in order, anything else but null, undefined and "" as a text node (through text,
-  // when given), never as markup.
+  // elements returns el(tag, attrs, children...): attributes set, then each child appended:
+  // a node, an array's members, or other values but null, undefined and "" as text (through
+  // text, when given), never markup.
   function elements(text) {
     return function el(tag, attrs) {
       var e = document.createElement(tag);

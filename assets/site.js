@@ -1,15 +1,10 @@
-// AsHyAmS project list: search, filters and sorting over the whole catalog. The pages work
-// without this script (static, 50 entries each). From the first focus on the form it loads
-// the parts of the list's search index (site/find) that the player's choice needs, as
-// scripts of the site (shards.js), and shows the matches a page at a time; if the index
-// cannot be loaded, the search and filters apply to the entries the page shows.
-//
-// Matching is find.js's; this script draws. A keystroke looks its words up in the
-// vocabulary, never in every entry; a filter is a set of rows made once from its codes,
-// intersected with the matches; only the page of 50 shown becomes elements. The state lives
-// in the address (?q=...&type=...&sort=...&page=...), so a filtered list can be shared and
-// Back returns to it. "Works with OpenMW" reads runtimes.openmw under the protocol's numeric
-// scheme (SPEC section 1, "Versions"); "declared" leaves out the releases stating none.
+// The project list's search, filters and sorting over the whole catalog; the pages work
+// without it (static, 50 entries each). From the first focus it loads the parts of the
+// search index (site/find) a choice needs and shows the matches a page at a time; when the
+// index does not load, it searches the page's own entries. find.js matches; a filter is a
+// row set made once; only the 50 shown become elements. The state lives in the address, so
+// a list can be shared and Back returns to it. "Works with OpenMW" reads runtimes.openmw
+// under the numeric scheme; "declared" leaves out the releases stating none.
 (function () {
   "use strict";
   var form = document.getElementById("filters");
@@ -32,9 +27,7 @@
   var pageStatus = status ? status.textContent : "";
   var index = null, loading = null, failed = "", page = 1, timer = 0, cost = 0;
 
-  // Versions and constraints are version.js's, the one implementation every script shares,
-  // read under the numeric scheme as runtimes.openmw is (SPEC section 1). Its trim works by
-  // index: a constraint of spaces cannot stall the list.
+  // version.js reads versions and constraints (numeric scheme, as runtimes.openmw is).
   var V = window.DreamWeaveVersion;
   var trim = V.trim;
   function parseVersion(s) {
@@ -54,10 +47,8 @@
   var col = {};
   columns.forEach(function (c, i) { col[c] = i; });
 
-  // An index: the number of rows (in name order), find.js's index of their words, the rows
-  // of each project id several rows claim, and, as they load, the filters (what filtersOf
-  // makes of the "filters" part) and the rows the results showed (by number). made keeps the
-  // entries drawn, sets the rows each filter value keeps.
+  // An index: its rows (name order), find.js's words, the rows of each project id several
+  // rows claim, and, as they load, the filters and rows; made: entries drawn; sets: filters'.
   function indexOf(n, words, same, chunk) {
     return {n: n, words: words, same: same, chunk: chunk, filters: null, rows: new Map(), items: null, rowTags: 0, made: new Map(), sets: new Map(), cons: new Map()};
   }
@@ -74,11 +65,9 @@
       tags: d.tags, tagRows: d.tag_rows, updated: d.updated, first: d.first};
   }
 
-  // When the index cannot be loaded, the entries the page shows are the index: their rows
-  // from what they show (templates/_catalog.html: type, status and game, then the site and
-  // what it runs on, in the first .meta; the tags in .tags; the health and conflict badges)
-  // and from the dates they carry as data attributes and the key their link's address ends in,
-  // their words from their text, their filters from both.
+  // When the index does not load, the page's entries are the index: rows from what they
+  // show (templates/_catalog.html: .meta, .tags, badges), their dates and link, words from
+  // their text.
   function rowOfItem(li) {
     var r = new Array(columns.length).fill("");
     r[col.key] = keyOfItem(li);
@@ -100,9 +89,8 @@
     r[col.openmw] = on ? on.textContent : all ? "*" : "";
     return r;
   }
-  // The words an entry on the page is found by: what it shows (its runtime aside: the OpenMW
-  // filter answers that), its site id, and its project id, as the index's words are made
-  // (site/find.go).
+  // The words an entry is found by: its text but its runtime (the OpenMW filter answers
+  // that), its site and project ids, as site/find.go makes them.
   function textOfItem(li) {
     var out = [], walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
     for (var n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -113,8 +101,7 @@
     var key = keyOfItem(li);
     return out.join(" ") + " " + key.slice(key.indexOf("/") + 1);
   }
-  // An entry's key, "<project>/<site>", from its link to the claim page, whose address ends
-  // in "<project>/<site>/index.html" (site/paths.go, claimPath).
+  // An entry's key, "<project>/<site>", from its link ".../<project>/<site>/index.html".
   function keyOfItem(li) {
     var a = li.querySelector("a.result-title"), parts = a ? a.getAttribute("href").split("/") : [];
     return parts.length >= 3 ? parts[parts.length - 3] + "/" + parts[parts.length - 2] : "";
@@ -199,8 +186,8 @@
     }
     return loading;
   }
-  // want loads the parts named, adds them to ix and applies the state then; a part that does
-  // not load is said in the status line, and a later change tries again.
+  // want loads the parts named into ix, then applies the state; a failure is said and a
+  // later change tries again.
   var pending = new Map();
   function want(ix, names) {
     names.forEach(function (name) {
@@ -294,9 +281,7 @@
       out.push(set(ix, "conflict=" + s.conflict, ofRows(f.conflict, s.conflict === "yes")));
     }
     if (version) {
-      // Each distinct constraint is parsed and decided once: true for one that holds and,
-      // unless only declared support counts, for a release without one; false for no current
-      // release or a constraint that does not parse.
+      // Each constraint is decided once; no constraint counts unless only declared ones do.
       out.push(set(ix, "openmw=" + trim(s.openmw) + s.declared, function (m) {
         var works = f.openmw.map(function (c) {
           if (!ix.cons.has(c)) {
@@ -345,8 +330,7 @@
     }
     return out;
   }
-  // projectsOf counts the distinct projects of rows is (ascending or not), from the rows of
-  // each project id several rows claim.
+  // projectsOf counts the distinct projects of rows is.
   function projectsOf(ix, is) {
     var n = is.length;
     if (ix.same.length) {
@@ -385,8 +369,7 @@
   function bdi(text) {
     return el("bdi", null, text);
   }
-  // render is row i's entry as the page prints it (templates/_catalog.html), made once and
-  // kept for the next results (at most 500 kept).
+  // render is row i's entry as templates/_catalog.html prints it, kept (up to 500).
   function render(ix, i) {
     if (ix.items) {
       return ix.items[i];
@@ -519,9 +502,7 @@
       old.remove();
     }
   }
-  // show makes the list's entries items, moving no entry that stays in its place: a filter
-  // that drops a few entries of the page removes those and appends the next, and the rest
-  // are neither removed nor laid out again.
+  // show makes the list's entries items, moving none that stays in place.
   function show(items) {
     var keep = new Set(items);
     Array.prototype.slice.call(list.children).forEach(function (li) {
@@ -561,8 +542,8 @@
       return;
     }
     var ix = index;
-    // What this state reads and is not loaded yet: a project id's part, the filters (for a
-    // filter or a sort), then the rows of the page shown. Each load applies the state again.
+    // What the state reads and lacks: an id's part, the filters (for a filter or sort),
+    // then the rows shown. Each load applies the state again.
     var need = ix.items ? [] : F.needs(ix.words, s.q);
     if (!ix.filters && fields.some(function (f) { return f !== "q" && !!s[f]; })) {
       need.push("filters");
@@ -619,8 +600,7 @@
       setTimeout(function () { want(ix, ["filters"]); }, 0); // for the player's next choice
     }
   }
-  // The address holds the state: replaced, not pushed, as one types, so Back leaves the
-  // list rather than undoing keystrokes; opened from a file some browsers refuse that.
+  // The address holds the state, replaced as one types so Back leaves the list.
   function remember() {
     var q = query(state(), page);
     if (q === location.search) {
@@ -629,7 +609,7 @@
     try {
       history.replaceState(null, "", location.pathname + q + location.hash);
     } catch (err) {
-      // file:// in some browsers: the state still applies, it just is not in the address.
+      // Some file:// pages refuse it: the state still applies.
     }
   }
   function restore() {
@@ -653,10 +633,8 @@
     cost = performance.now() - t0;
     remember();
   }
-  // Typing waits for a pause as long as the last update took (at most DEBOUNCE ms): where an
-  // update is quick each keystroke answers at once, where it is slow keystrokes gather. A
-  // choice applies at once. Either way a new search starts at its first page, and the list
-  // says it is being brought up to date.
+  // Typing waits for a pause as long as the last update took (at most DEBOUNCE ms); a
+  // choice applies at once. A new search starts at page 1.
   function changed(ev) {
     page = 1;
     var typed = ev.type === "input" && ev.target && ev.target.tagName === "INPUT";
@@ -679,8 +657,7 @@
   form.addEventListener("submit", function (ev) { ev.preventDefault(); page = 1; update(); });
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
-  // Load the words while the player types (what the filters and the sort read follows once
-  // the first results are drawn).
+  // Load the words while the player types.
   form.addEventListener("focusin", load, {once: true});
   document.addEventListener("click", function (ev) {
     var a = ev.target && ev.target.closest && ev.target.closest("#results-pager a[data-page]");
@@ -699,8 +676,7 @@
     }
   });
   restore();
-  // The filters start folded, so the first result is on the first screen, unless the
-  // address sets one.
+  // The filters start folded unless the address sets one.
   if (more) {
     var s0 = state();
     more.open = folded.some(function (f) { return !!s0[f]; });

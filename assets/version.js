@@ -1,17 +1,9 @@
-// DreamWeave versions and constraints (SPEC section 1, "Versions"), the one implementation the
-// site's scripts share: site.js (the project list's "Works with OpenMW"), setup.js and plan.js.
-// It mirrors catalog/version, and a test (assets/engines_test.go) compares the two over every
-// version and constraint of the corpus and over generated pairs.
-//
-// A version is release[-prerelease][+build]: 1 to 6 dot-separated numbers, the first without a
-// leading zero; in the numeric scheme no number has one, in the decimal scheme later numbers
-// may. Numeric compares numbers as integers (missing ones are 0); decimal compares the first as
-// an integer and each later one as the digits after a decimal point (trailing zeros stripped, a
-// prefix first). Pre-release identifiers compare as SemVer 2.0.0 section 11 and sort below
-// their release; build metadata is ignored.
-//
-// Everything here reads publisher text, so everything is linear in its input: whitespace is
-// trimmed by index and lists are split by scanning, never with a regular expression.
+// DreamWeave versions and constraints (SPEC section 1), the scripts' one implementation,
+// mirroring catalog/version (engines_test.go compares them). A version is
+// release[-pre][+build], 1 to 6 dot-separated numbers, the first without a leading zero (in
+// the numeric scheme none has one). Numeric compares numbers as integers (missing ones 0);
+// decimal compares later numbers as decimal fractions. Pre-releases compare as SemVer 2.0.0
+// and sort below their release; build is ignored. All is linear in publisher text.
 (function (api) {
   "use strict";
   if (typeof module === "object" && module.exports) {
@@ -51,8 +43,8 @@
     }
     return true;
   }
-  // idents splits dot-separated SemVer identifiers, or returns null when one is empty or
-  // holds a character outside [0-9A-Za-z-]; pre adds the no-leading-zero rule for numeric ones.
+  // idents splits dot-separated SemVer identifiers, or null when one is empty or not
+  // [0-9A-Za-z-]; pre forbids leading zeros in numeric ones.
   function idents(s, pre) {
     var ids = s.split(".");
     for (var i = 0; i < ids.length; i++) {
@@ -73,8 +65,8 @@
     return ids;
   }
 
-  // parse reads s under scheme ("numeric" or "decimal") and returns {scheme, release, pre,
-  // build} (release and pre as lists of strings), or null when s is not a version there.
+  // parse reads s under scheme ("numeric" or "decimal"): {scheme, release, pre, build}, or
+  // null.
   function parse(s, scheme) {
     if ((scheme !== "numeric" && scheme !== "decimal") || typeof s !== "string" || s === "") {
       return null;
@@ -167,9 +159,8 @@
     return comparePre(a.pre, b.pre);
   }
 
-  // parseConstraint reads "*" or comparators (= != > >= < <=, then a version under scheme)
-  // joined by ",", whitespace allowed around every part. It returns {any, comparators:
-  // [{op, version}]}, or null when s does not read as one.
+  // parseConstraint reads "*" or comparators (= != > >= < <= and a version) joined by ",",
+  // blanks allowed around parts: {any, comparators: [{op, version}]}, or null.
   function parseConstraint(s, scheme) {
     if (typeof s !== "string") {
       return null;
@@ -198,8 +189,7 @@
     return { any: false, comparators: out };
   }
 
-  // satisfies says whether parsed version v meets parsed constraint c, comparing under v's
-  // scheme.
+  // satisfies: parsed version v meets parsed constraint c, under v's scheme.
   function satisfies(c, v) {
     if (c.any) {
       return true;
@@ -218,8 +208,7 @@
     return true;
   }
 
-  // matches says whether version string v meets constraint string c, both read under scheme:
-  // true or false, or null when either does not parse.
+  // matches: version string v meets constraint string c under scheme (null: either fails).
   function matches(c, v, scheme) {
     var pc = parseConstraint(c, scheme), pv = parse(v, scheme);
     return pc && pv ? satisfies(pc, pv) : null;
