@@ -31,11 +31,11 @@ import (
 type Change struct {
 	Change string
 
-	Field       string          // a project or source field's name
-	Channel     string          // the channel
-	Version     string          // the release's version string
-	Date        *string         // the publisher's date, nil for none
-	Status      string          // the release status
+	Field       string // a project or source field's name
+	Channel     string
+	Version     string  // the release's version string
+	Date        *string // the publisher's date, nil for none
+	Status      string
 	Notes       json.RawMessage // the notes object as published, or null
 	Reason      *string         // the new notice's reason, nil for none
 	Replacement *string         // the new notice's replacement, nil for none
@@ -46,22 +46,22 @@ type Change struct {
 	Added      []string // what joined a set
 	Removed    []string // what left a set
 	Link       string   // the link's key (page, source, issues, ...)
-	Runtime    string   // the runtime id
-	Capability string   // the capability provided
-	Kind       string   // the relationship kind, or the download source's kind
-	Target     *Target  // what the relationship points at
-	Constraint *string  // the relationship's version constraint (key "version"), nil for none
-	Component  string   // the component id
+	Runtime    string
+	Capability string  // the capability provided
+	Kind       string  // the relationship kind, or the download source's kind
+	Target     *Target // what the relationship points at
+	Constraint *string // the relationship's version constraint (key "version"), nil for none
+	Component  string
 	Name       string   // the component's display name
 	Details    []string // "what: before → after" lines
-	Group      string   // the group id
-	Namespace  string   // the extension namespace
-	Artifact   string   // the artifact id
-	Filename   string   // the artifact's file name
-	Size       uint64   // the artifact's size in bytes
-	SHA256     string   // the artifact's digest
-	URL        string   // the download source's or signature's URL
-	Format     string   // the signature format
+	Group      string
+	Namespace  string
+	Artifact   string
+	Filename   string // the artifact's file name
+	Size       uint64 // the artifact's size in bytes
+	SHA256     string // the artifact's digest
+	URL        string // the download source's or signature's URL
+	Format     string // the signature format
 }
 
 // Target is what a relationship points at, as an event stores it: the project id or the

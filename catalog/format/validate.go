@@ -111,7 +111,7 @@ func (s *Schema) byFormat(f any) *jsonschema.Schema {
 // Listed is one claim of a published catalog with its site, as a reader of catalog.json needs
 // it.
 type Listed struct {
-	Project     string // the project id
+	Project     string
 	ManifestURL string // the claim's manifest URL
 	Health      string // the claim_health token
 	SiteName    string // the site's name; "" when the catalog gives none
