@@ -13,13 +13,13 @@ import (
 
 // Policy defaults (crawler policy, not the protocol; seeds/crawler.txt).
 const (
-	DefaultMaxSources      = 8                // sources read at once
-	DefaultPerHost         = 2                // requests in flight to one host
-	DefaultSiteBudget      = 10 * time.Minute // one site's reading after discovery: manifests, re-reads, images
-	DefaultDiscoveryBudget = 2 * time.Minute  // one source's discovery (at most a third of the deadline)
-	DefaultDeadline        = 45 * time.Minute // the whole refresh, well inside a scheduled job's limit
-	DefaultMaxImageBytes   = 4 << 20          // card image body limit, bytes
-	DefaultMaxImageSide    = 8192             // card image width or height limit, pixels
+	DefaultMaxSources      = 8 // sources read at once
+	DefaultPerHost         = 2 // requests in flight to one host
+	DefaultSiteBudget      = 10 * time.Minute
+	DefaultDiscoveryBudget = 2 * time.Minute
+	DefaultDeadline        = 45 * time.Minute
+	DefaultMaxImageBytes   = 4 << 20
+	DefaultMaxImageSide    = 8192
 	DefaultMaxImagePixels  = 4096 * 4096
 )
 
@@ -27,7 +27,7 @@ const (
 // mismatch, wait, re-read the site index and fetch again, once per wait.
 var RetryWaits = []time.Duration{5 * time.Second, 20 * time.Second}
 
-// Options configure a refresh. State and Sources are required; zero fields take defaults.
+// Options configure a refresh. State and Sources are required; zero fields take the Default*.
 type Options struct {
 	State   string           // state directory root (created when absent)
 	Sources []sources.Source // the enrolled sources (sources.Load)
@@ -35,27 +35,27 @@ type Options struct {
 	AllowLoopback bool // --allow-loopback: admit 127.0.0.0/8 and ::1, nothing else
 
 	Now      func() time.Time                                 // clock; default time.Now
-	Sleep    func(ctx context.Context, d time.Duration) error // the 5 s / 20 s waits; default a timer honouring ctx
+	Sleep    func(ctx context.Context, d time.Duration) error // RetryWaits; default a timer honouring ctx
 	Progress io.Writer                                        // progress lines (stderr); nil = none
 
-	MaxSources     int           // sources read at once; default 8
-	PerHost        int           // requests in flight per host; default 2
-	MaxBytes       int64         // document limit in bytes; default 16 MiB (guard.DefaultMaxBytes)
-	Timeout        time.Duration // one deadline per request; default guard.DefaultTimeout (30 s)
-	MaxImageBytes  int64         // card image limit in bytes; default 4 MiB
-	MaxImageSide   int           // card image width/height limit in pixels; default 8192
-	MaxImagePixels int64         // card image area limit in pixels; default 4096×4096
+	MaxSources     int           // sources read at once
+	PerHost        int           // requests in flight per host
+	MaxBytes       int64         // document limit in bytes; default guard.DefaultMaxBytes
+	Timeout        time.Duration // one deadline per request; default guard.DefaultTimeout
+	MaxImageBytes  int64         // card image body limit in bytes
+	MaxImageSide   int           // card image width and height limit in pixels
+	MaxImagePixels int64         // card image area limit in pixels
 
 	// SiteBudget bounds reading one site after discovery (manifests, index re-reads and their
-	// waits, card images); default 10 min. Claims not read in time keep their last good
+	// waits, card images). Claims not read in time keep their last good
 	// manifest as manifest-unreachable, the problem naming the budget.
 	SiteBudget time.Duration
 	// DiscoveryBudget bounds one source's discovery from when it gets its host slot; default
 	// the shorter of DefaultDiscoveryBudget and Deadline/3, so one slow source cannot starve
 	// the rest (sites are read only after every discovery ends).
 	DiscoveryBudget time.Duration
-	// Deadline bounds the whole refresh (--deadline); default 45 min, so the scheduled job
-	// reaches its commit. It stops the refresh as an interrupt does (*InterruptedError).
+	// Deadline bounds the whole refresh (--deadline), so the scheduled job reaches its commit.
+	// It stops the refresh as an interrupt does (*InterruptedError).
 	Deadline time.Duration
 
 	Resolver guard.Resolver // name resolution for the guard; nil = the guard's default
