@@ -142,14 +142,8 @@ func toolRelease(p project, ver, channel, date string) release {
 }
 
 func hostOf(u string) string {
-	const pre = web
-	rest := u[len(pre):]
-	for i := range len(rest) {
-		if rest[i] == '/' {
-			return rest[:i]
-		}
-	}
-	return rest
+	h, _, _ := strings.Cut(u[len(web):], "/")
+	return h
 }
 
 func sanitize(name string) string {
