@@ -23,9 +23,11 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"golang.org/x/net/html"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
@@ -136,6 +138,32 @@ func (b *setupBrowser) findings() ([]string, string) {
 	var s string
 	b.eval(`(document.getElementById("setup-summary") || {}).textContent || ""`, &s)
 	return f, s
+}
+
+// dom is the page as the browser holds it now, parsed, for the tests to read by selector.
+func (b *setupBrowser) dom() *html.Node {
+	b.t.Helper()
+	var s string
+	b.eval(`"<!DOCTYPE html>" + document.documentElement.outerHTML`, &s)
+	return htmlcheck.Parse(b.t, []byte(s))
+}
+
+// wantFinding fails the test unless a finding #setup-results li[data-kind=kind] whose attr
+// (data-file or data-key) is id says want.
+func (b *setupBrowser) wantFinding(kind, attr, id, want string) {
+	b.t.Helper()
+	var lis []*html.Node
+	for _, li := range htmlcheck.All(b.t, b.dom(), `#setup-results li[data-kind="`+kind+`"]`) {
+		if htmlcheck.Attr(li, attr) == id {
+			lis = append(lis, li)
+		}
+	}
+	for _, li := range lis {
+		if htmlcheck.Has(b.t, li, "li", want) {
+			return
+		}
+	}
+	b.t.Errorf("no %s finding with %s %q says %q (%d such findings)", kind, attr, id, want, len(lis))
 }
 
 // text is the text of the finding li[data-kind=kind] whose data-file (or data-key) is id.
@@ -403,7 +431,7 @@ func TestSetupFindingsInChromium(t *testing.T) {
 		`content=<img src=x onerror="window.__pwned=2">.esp`,
 		"content=WICK.esp", ""}, "\n")
 	b.paste(cfg, "0.49")
-	got, summary := b.findings()
+	got, _ := b.findings()
 	hostileCfg := plan.FoldASCII(`<img src=x onerror="window.__pwned=2">.esp`)
 	want := []string{
 		"conflict||" + s.wick + "||" + s.rival,
@@ -428,9 +456,7 @@ func TestSetupFindingsInChromium(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !strings.Contains(summary, "7 content files read: 4 declared by projects in this index, 2 not in this index") {
-		t.Errorf("summary %q", summary)
-	}
+	htmlcheck.Want(t, b.dom(), "#setup-summary", "7 content files read: 4 declared by projects in this index, 2 not in this index")
 	for _, c := range []struct{ kind, attr, id, want string }{
 		{"matched", "data-file", "wick.esp", "Two or more claims declare this file"},
 		{"matched", "data-file", "wick.esp", "Lantern Works"},
@@ -444,9 +470,7 @@ func TestSetupFindingsInChromium(t *testing.T) {
 		{"runtime", "data-key", s.wick, "runs on OpenMW >=0.50; 0.49 is outside it."},
 		{"release-status", "data-key", s.old, "no release is current; the newest, 1.0.1, is yanked: “Broke saves <script>alert('yank')</script>”. The publisher names 2.0.0 instead."},
 	} {
-		if txt := b.text(c.kind, c.attr, c.id); !strings.Contains(txt, c.want) {
-			t.Errorf("%s %s: %q does not say %q", c.kind, c.id, txt, c.want)
-		}
+		b.wantFinding(c.kind, c.attr, c.id, c.want)
 	}
 	// Nothing from the file or the publishers became markup.
 	var tags []string
@@ -527,13 +551,11 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	expect := func(how string, first int) {
 		t.Helper()
 		b.waitDone(how)
-		got, summary := b.findings()
+		got, _ := b.findings()
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: findings\n%s\nwant\n%s", how, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
-		if !strings.Contains(summary, "3 content files read: 2 declared by projects in this index, 1 not in this index") {
-			t.Errorf("%s: summary %q", how, summary)
-		}
+		htmlcheck.Want(t, b.dom(), "#setup-summary", "3 content files read: 2 declared by projects in this index, 1 not in this index")
 		for _, c := range []struct{ kind, attr, id, want string }{
 			{"matched", "data-file", "candlelight.omwscripts", fmt.Sprintf("Candlelight.omwscripts (line %d): declared by Candlelight 1.1.0 from DreamWeave Mod Template (stable) current", first)},
 			{"matched", "data-file", "horiz0n.esp", fmt.Sprintf("Horiz0n.esp (line %d): declared by Horiz0n", first+1)},
@@ -542,9 +564,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 			{"missing-content", "data-file", "morrowind.esm", fmt.Sprintf("Candlelight.omwscripts (line %d) needs Morrowind.esm, which is not loaded.", first)},
 			{"unknown", "data-file", "unknown thing.esp", fmt.Sprintf("Unknown Thing.esp (line %d): not in this index.", first+2)},
 		} {
-			if txt := b.text(c.kind, c.attr, c.id); !strings.Contains(txt, c.want) {
-				t.Errorf("%s: %s %s says %q, not %q", how, c.kind, c.id, txt, c.want)
-			}
+			b.wantFinding(c.kind, c.attr, c.id, c.want)
 		}
 		var link string
 		b.eval(`document.querySelector('#setup-results li[data-kind="matched"][data-file="horiz0n.esp"] a').getAttribute("href")`, &link)
@@ -658,9 +678,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	if !slices.Contains(got, "runtime||"+candle+"||") || len(got) != len(want)+1 {
 		t.Errorf("with OpenMW 0.48: %v", got)
 	}
-	if txt := b.text("runtime", "data-key", candle); !strings.Contains(txt, "runs on OpenMW >=0.49; 0.48 is outside it.") {
-		t.Errorf("the runtime finding says %q", txt)
-	}
+	b.wantFinding("runtime", "data-key", candle, "runs on OpenMW >=0.49; 0.48 is outside it.")
 	b.paste(cfg, "0.49")
 	if got, _ := b.findings(); !reflect.DeepEqual(got, want) {
 		t.Errorf("with OpenMW 0.49: %v", got)
@@ -675,11 +693,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 
 	// Not an openmw.cfg, and not text at all.
 	b.paste("[General]\nName=Morrowind\nVersion=1.6.1820\n", "")
-	var st string
-	b.eval(`document.getElementById("setup-status").textContent`, &st)
-	if !strings.Contains(st, "This does not look like an openmw.cfg: it has no content= or data= lines.") {
-		t.Errorf("a file that is not an openmw.cfg: %q", st)
-	}
+	htmlcheck.Want(t, b.dom(), "#setup-status", "This does not look like an openmw.cfg: it has no content= or data= lines.")
 	bin := filepath.Join(t.TempDir(), "save.ess")
 	if err := os.WriteFile(bin, append([]byte("TES3\x00\x00\x01"), []byte("content=Candlelight.omwscripts\n")...), 0o644); err != nil {
 		t.Fatal(err)
@@ -689,10 +703,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.waitDone("binary")
-	b.eval(`document.getElementById("setup-status").textContent`, &st)
-	if !strings.Contains(st, "This is not an openmw.cfg: it holds binary data") {
-		t.Errorf("a binary file: %q", st)
-	}
+	htmlcheck.Want(t, b.dom(), "#setup-status", "This is not an openmw.cfg: it holds binary data")
 	if got, _ := b.findings(); len(got) != 0 {
 		t.Errorf("a binary file shows findings: %v", got)
 	}
@@ -701,7 +712,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	// A large modded setup.
 	big, loadedDeclared, unknown := moddedConfig(data)
 	b.paste(big, "0.50")
-	got, summary := b.findings()
+	got, _ = b.findings()
 	counts := map[string]int{}
 	for _, f := range got {
 		counts[strings.SplitN(f, "|", 2)[0]]++
@@ -735,9 +746,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	if !slices.Contains(got, "order|tr_mainland.esm|"+candle+"||") {
 		t.Errorf("the modded setup loads TR_Mainland.esm after Candlelight - TR.omwscripts, and that is not shown")
 	}
-	if !strings.Contains(summary, fmt.Sprintf("%d content files read: %d declared by projects in this index, 3 of the base game, %d not in this index", loadedDeclared+unknown, loadedDeclared, unknown-3)) {
-		t.Errorf("the modded setup's summary: %q", summary)
-	}
+	htmlcheck.Want(t, b.dom(), "#setup-summary", fmt.Sprintf("%d content files read: %d declared by projects in this index, 3 of the base game, %d not in this index", loadedDeclared+unknown, loadedDeclared, unknown-3))
 	b.shot("setup-modded")
 	b.clean("modded")
 
