@@ -18,11 +18,10 @@ type held struct {
 	bytes     []byte
 	digest    string
 	m         *protocol.Manifest // nil when it no longer decodes
-	movedFrom string             // the site whose claim a move continues; "" for the claim's own manifest
+	movedFrom string             // the site whose claim a move continues
 }
 
-// readHeld reads a claim's held manifest, which must hash to recorded ("" for none): held bytes
-// serve a 304 or a diff only when their record vouches for them.
+// readHeld reads a claim's held manifest, which must hash to recorded ("" for none).
 func (r *run) readHeld(project, site, recorded string) (*held, error) {
 	if recorded == "" {
 		return nil, nil
@@ -42,8 +41,7 @@ func (r *run) readHeld(project, site, recorded string) (*held, error) {
 	return h, nil
 }
 
-// movedFrom finds the claim a claim new at this site continues (FORMATS section 1.11, "Move"):
-// the project at a site this source led to before, moved now or still held in origin.previous.
+// movedFrom finds the claim a claim new at this site continues (FORMATS section 1.11, "Move").
 func (r *run) movedFrom(project, site string) *store.Claim {
 	if r.p == nil {
 		return nil
@@ -61,8 +59,8 @@ func (r *run) movedFrom(project, site string) *store.Claim {
 	return nil
 }
 
-// readClaim brings one listed claim up to date. Every failure is recorded on the claim; the
-// held manifest is replaced only by one that passed every check.
+// readClaim brings one listed claim up to date; only a manifest passing every check replaces
+// the held one.
 func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEntry) error {
 	st, err := r.startClaim(sr.id, entry)
 	if err != nil {
@@ -78,8 +76,7 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 		return r.current(ctx, sr, c, h, nil, st.wasWithdrawn, st.before, false)
 	case c.Rejected != nil && c.Rejected.SHA256 == entry.ManifestSHA256 && c.Rejected.Crawler == product.Version &&
 		c.Rejected.Health != store.ClaimManifestUnreachable:
-		// The same refused bytes are not downloaded again (state.txt) unless they were not read;
-		// the findings stay while the record says that read's problem.
+		// The same refused bytes are not downloaded again (state.txt) unless they were not read.
 		var fs []store.Finding
 		if c.Problem != nil && *c.Problem == c.Rejected.Problem {
 			fs = c.Findings
@@ -97,13 +94,12 @@ func (r *run) readClaim(ctx context.Context, sr *siteRun, entry protocol.IndexEn
 // claimStart is a listed claim as its read begins.
 type claimStart struct {
 	c            store.Claim // the held record (or a new one), entry and attempt time set
-	h            *held       // the manifest held for this claim; nil when none
-	before       *held       // what the event's diff starts from: h, or the manifest a move left
-	wasWithdrawn bool        // the held record says withdrawn
+	h            *held       // the manifest held; nil when none
+	before       *held       // where the event's diff starts: h, or the manifest a move left
+	wasWithdrawn bool
 }
 
-// startClaim is the claim for entry at site as its read begins. A claim holding no manifest
-// here yet continues the claim a move left: its event's diff starts from there.
+// startClaim is the claim for entry at site as its read begins, continuing a moved claim.
 func (r *run) startClaim(site string, entry protocol.IndexEntry) (*claimStart, error) {
 	prev, had := r.prevClaims[site][entry.ID]
 	c := prev
@@ -133,8 +129,7 @@ func (r *run) startClaim(site string, entry protocol.IndexEntry) (*claimStart, e
 	return &claimStart{c: c, h: h, before: before, wasWithdrawn: had && prev.Health == store.ClaimWithdrawn}, nil
 }
 
-// settleFetched records what fetching gave: held still current, a failure (remembered in
-// Rejected), a manifest failing its entry, or an accepted one.
+// settleFetched records what fetching gave.
 func (r *run) settleFetched(ctx context.Context, sr *siteRun, st *claimStart, f fetchResult) error {
 	c, h := &st.c, st.h
 	c.Entry, c.AdvertisedSHA256 = f.entry, f.entry.ManifestSHA256
@@ -169,8 +164,7 @@ func (r *run) settleFetched(ctx context.Context, sr *siteRun, st *claimStart, f 
 	return r.current(ctx, sr, c, nh, m, st.wasWithdrawn, st.before, true)
 }
 
-// rejected remembers refused bytes by digest for this crawler version; health only when not
-// the default.
+// rejected remembers refused bytes by digest for this crawler version.
 func rejected(digest, health, problem string) *store.Rejected {
 	rj := &store.Rejected{SHA256: digest, Crawler: product.Version, Problem: problem}
 	if health != store.ClaimInvalid {
@@ -185,8 +179,7 @@ func (sr *siteRun) count(f func(*siteStats)) {
 	sr.mu.Unlock()
 }
 
-// current records a claim whose manifest is what the site advertises; replaced: now is newly
-// accepted bytes.
+// current records a claim whose manifest is what the site advertises; replaced: now is new.
 func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *held, m *protocol.Manifest, wasWithdrawn bool, before *held, replaced bool) error {
 	c.IngestedSHA256 = strp(now.digest)
 	c.Health, c.Problem, c.Rejected, c.Findings = store.ClaimCurrent, nil, nil, nil
@@ -249,7 +242,7 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 }
 
 // replace writes an accepted manifest so every moment is a sound state: the claim with
-// pending_sha256, the event, then manifest.json; the caller writes the final claim.
+// pending_sha256, the event, then manifest.json.
 func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 	rel := store.ClaimPath(c.Project, c.Origin)
 	var stub store.Claim
@@ -272,8 +265,7 @@ func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 	return r.st.WriteBytes(store.ManifestPath(c.Project, c.Origin), now.bytes)
 }
 
-// notCurrent records a claim whose advertised manifest could not be taken: the held manifest
-// stays; the claim says why, with every finding.
+// notCurrent records a claim whose advertised manifest could not be taken; the held one stays.
 func (r *run) notCurrent(sr *siteRun, c *store.Claim, health, problem string, fs []store.Finding) error {
 	c.Health, c.Problem, c.Findings = health, &problem, fs
 	sr.count(func(s *siteStats) { s.problems++ })
@@ -284,17 +276,17 @@ func (r *run) notCurrent(sr *siteRun, c *store.Claim, health, problem string, fs
 // fetchResult is the outcome of reading one advertised manifest.
 type fetchResult struct {
 	body        []byte              // bytes matching the advertised digest (health == "")
-	served      []byte              // the bytes last served when none matched (inconsistent)
+	served      []byte              // the bytes last served when none matched
 	resp        *guard.Response     // the response that gave them
-	entry       protocol.IndexEntry // the entry as last advertised (re-reads may update it)
-	version     *indexVersion       // the index version entry came from (nil: the one read at the start)
+	entry       protocol.IndexEntry // the entry as last advertised
+	version     *indexVersion       // the index version entry came from (nil: the first)
 	heldCurrent bool                // a re-read advertises the held manifest again
-	downloads   int                 // manifest bodies downloaded (a 304 is none)
+	downloads   int                 // manifest bodies downloaded
 	health      string              // non-empty: the claim health of a failure
 	problem     string
-	findings    []store.Finding // the failure, structured: the publisher's URL and digests quoted apart
-	reject      bool            // remember the advertised digest as refused
-	ctxErr      error           // the refresh was interrupted
+	findings    []store.Finding
+	reject      bool  // remember the advertised digest as refused
+	ctxErr      error // the refresh was interrupted
 }
 
 // fetchManifest downloads the advertised manifest and checks its digest. On a mismatch (a
@@ -345,8 +337,7 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 }
 
 // getManifest is one GET of the manifest, conditional only while the held digest is advertised
-// (validators are a courtesy; manifest_sha256 is the change signal, seeds/crawler.txt). It
-// returns the body, or done with res set.
+// (manifest_sha256 is the change signal, seeds/crawler.txt); done means res is set.
 func (r *run) getManifest(ctx context.Context, res *fetchResult, murl, adv string, h *held, v store.Validators) (body []byte, resp *guard.Response, done bool) {
 	heldAdvertised := h != nil && adv == h.digest
 	req := guard.Request{URL: murl, Accept: acceptManifest}
@@ -383,8 +374,8 @@ func (res *fetchResult) fail(health, problem string, values ...string) {
 	res.findings = []store.Finding{store.Quoting(health, problem, values...)}
 }
 
-// reReadEntry re-reads the site index conditionally and returns the project's entry in the
-// newest valid version; false (the entry in hand stands) when the re-read fails.
+// reReadEntry re-reads the site index and returns the project's entry in the newest valid
+// version; false when the re-read fails.
 func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol.IndexEntry, *indexVersion, bool) {
 	sr.mu.Lock()
 	cur := sr.latest
@@ -395,7 +386,7 @@ func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol
 		return protocol.IndexEntry{}, nil, false
 	case resp.NotModified:
 		sr.mu.Lock()
-		cur = sr.latest // another claim's re-read may have brought a newer one meanwhile
+		cur = sr.latest // another re-read may have brought a newer one
 		sr.mu.Unlock()
 	case resp.Status != 200:
 		return protocol.IndexEntry{}, nil, false
@@ -415,8 +406,7 @@ func (r *run) reReadEntry(ctx context.Context, sr *siteRun, id string) (protocol
 	return e, cur, ok
 }
 
-// manifestVerdict turns manifest findings into claim health and a problem, which does not
-// repeat the health's words.
+// manifestVerdict turns manifest findings into claim health and a problem.
 func manifestVerdict(fs []protocol.Finding) (health, problem string) {
 	switch {
 	case len(fs) == 0:

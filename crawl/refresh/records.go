@@ -20,8 +20,7 @@ func (r *run) putClaim(c store.Claim) error {
 	return nil
 }
 
-// mediaHeld is m, or when its image file is missing from the state, m without the file and with
-// a problem saying so (the next read fetches it again).
+// mediaHeld is m, or m without its file and with a problem when the file is missing.
 func (r *run) mediaHeld(m *store.Media) *store.Media {
 	if m == nil || m.File == nil || r.st.Exists(*m.File) {
 		return m
@@ -30,8 +29,7 @@ func (r *run) mediaHeld(m *store.Media) *store.Media {
 	return &store.Media{URL: m.URL, Alt: m.Alt, Problem: &problem}
 }
 
-// repairMedia rewrites held claims this refresh did not write whose cached image is missing, so
-// the state passes check.
+// repairMedia rewrites held claims not written now whose cached image is missing.
 func (r *run) repairMedia() error {
 	for _, site := range sortedKeys(r.prevClaims) {
 		for _, project := range sortedKeys(r.prevClaims[site]) {
@@ -65,9 +63,8 @@ func (r *run) putOrigin(o store.Origin) error {
 	return nil
 }
 
-// removeSite deletes a held site no source leads to (FORMATS section 1.11): claims, then index
-// and origin; events stay. Each record stops vouching for a file (pending_sha256) before the
-// file goes, so a refresh cut short leaves a sound state. line is the summary's line.
+// removeSite deletes a held site no source leads to (FORMATS section 1.11), events aside; each
+// record stops vouching for a file before it goes. line is the summary's line.
 func (r *run) removeSite(site, line string) error {
 	for _, project := range sortedKeys(r.prevClaims[site]) {
 		c := r.prevClaims[site][project]
@@ -103,8 +100,8 @@ func (r *run) removeSite(site, line string) error {
 	return nil
 }
 
-// releaseSite rewrites a site the source moved away from without its sources, before their
-// records name the new site; its claims stay until the move finishes (removeMoved).
+// releaseSite rewrites a site moved away from without its sources, before their records name
+// the new site.
 func (r *run) releaseSite(old string) error {
 	o, ok := r.prevOrigins[old]
 	if !ok || len(o.Sources) == 0 {
@@ -141,8 +138,8 @@ func (r *run) movePending(old, newIndexURL, problem string) error {
 	return nil
 }
 
-// withdraw marks a claim withdrawn (FORMATS section 1.4), with an event when it ever held a
-// manifest; record, manifest and history stay. why is the summary's words.
+// withdraw marks a claim withdrawn (FORMATS section 1.4), with an event if it ever held a
+// manifest; why is the summary's words.
 func (r *run) withdraw(site string, c store.Claim, why string) error {
 	if c.Health == store.ClaimWithdrawn {
 		return nil
@@ -164,8 +161,7 @@ func (r *run) withdraw(site string, c store.Claim, why string) error {
 	return nil
 }
 
-// event writes e unless its id (store.EventID, SPEC section 3) exists; the summary counts that
-// as already recorded.
+// event writes e unless its id (store.EventID, SPEC section 3) exists.
 func (r *run) event(e store.Event) error {
 	written, err := r.st.WriteEvent(e)
 	if err != nil {

@@ -1,10 +1,8 @@
 // Package refresh is the crawl stage (`ashyams refresh`): it reads every enrolled source once
-// and records what the sites said (seeds/crawler.txt, seeds/state.txt). Phase 1 discovers every
-// source and writes nothing (source.go, discovery.go, plan.go); phase 2 reads the sites reached
-// (site.go, claim.go, media.go), keeps the last good data of the others (verdict.go) and writes
-// whole records (records.go); network.json written last is the commit point. An interrupt or
-// the deadline stops new work and records what was not read (interrupt.go). Run errs only for
-// the index's own faults; every fact about a source is in the state and the Summary.
+// and records what the sites said (seeds/crawler.txt, seeds/state.txt). Phase 1 discovers and
+// writes nothing; phase 2 reads the sites reached, keeps the last good data of the others and
+// writes whole records, network.json last (the commit point). An interrupt or the deadline
+// stops new work and records what was not read. Run errs only for the index's own faults.
 package refresh
 
 import (
@@ -25,8 +23,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
-// StateError is a state that fails store.Check, refused before anything is read so a refresh
-// never launders it.
+// StateError is a state failing store.Check, refused before anything is read.
 type StateError struct {
 	State    string
 	Problems []store.Problem
@@ -91,17 +88,15 @@ type run struct {
 	st     state
 	get    getter // guarded, per-host limited
 	discov discoverFunc
-	now    string // the refresh's start time: every time recorded by this refresh
+	now    string // the refresh's start time, every time it records
 	p      *plan  // phase 1's conclusions, read-only in phase 2
-	// interrupt ends when the refresh stops (interrupted says why); per-source and per-site
-	// budgets are contexts below it whose end is recorded as a fact.
+	// interrupt ends when the refresh stops; budgets below it end as recorded facts.
 	interrupt context.Context
 
 	prevSources map[string]store.Source           // by URL
 	prevOrigins map[string]store.Origin           // by id
 	prevClaims  map[string]map[string]store.Claim // origin -> project -> claim
-	// indexValidators by index URL, only where the held bytes still hash to the recorded digest
-	// (a 304 must mean "what you hold").
+	// indexValidators by index URL, only where the held bytes hash to the recorded digest.
 	indexValidators map[string]store.Validators
 	hostValidators  map[string]map[string]store.Validators // the same, by the index URL's host
 
@@ -201,7 +196,7 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 }
 
 // settleOrigin finishes a replacement a refresh cut short: the held bytes (digest sum) are the
-// truth; the pending ones become the recorded digest (validators unknown).
+// truth.
 func settleOrigin(o store.Origin, sum string, held bool) store.Origin {
 	if o.PendingSHA256 == nil {
 		return o
@@ -226,8 +221,7 @@ func settleClaim(c store.Claim, sum string, held bool) store.Claim {
 }
 
 func (r *run) run(interrupt context.Context) (*Summary, error) {
-	// stop ends on the caller's interrupt or the deadline: no new work starts, requests in
-	// flight are abandoned, what was written stays whole.
+	// stop ends on the caller's interrupt or the deadline; what was written stays whole.
 	stop, cancel := r.budget(interrupt, r.o.Deadline, &BudgetError{What: "the refresh's deadline", Budget: r.o.Deadline}, "")
 	defer cancel()
 	r.interrupt = stop
@@ -287,9 +281,8 @@ func (r *run) run(interrupt context.Context) (*Summary, error) {
 	return r.end(runs, tasks, done)
 }
 
-// end finishes a refresh no write failed: records made durable, then network.json (the commit
-// point); interrupted, what was not read (nil tasks: discovery was cut short) as an
-// *InterruptedError.
+// end finishes a refresh no write failed: records made durable, then network.json; when
+// interrupted, an *InterruptedError (nil tasks: discovery was cut short).
 func (r *run) end(runs []*sourceRun, tasks []task, done []bool) (*Summary, error) {
 	stopped := r.interrupted()
 	if stopped == nil {
@@ -330,8 +323,8 @@ func (r *run) finish(runs []*sourceRun) {
 	r.sum.Warnings = warnings(runs)
 }
 
-// healthChanges lists every health this refresh changed, first sightings included (Before ""),
-// by origin then project. Callers hold r.mu.
+// healthChanges lists every health this refresh changed (Before "" for a first sighting), by
+// origin then project. Callers hold r.mu.
 func (r *run) healthChanges() []store.HealthChange {
 	var out []store.HealthChange
 	for k, after := range r.health {
@@ -356,8 +349,7 @@ func (r *run) healthChanges() []store.HealthChange {
 	return out
 }
 
-// progress prints one line through termtext.Line: publisher text must not reach a terminal or
-// CI log as controls.
+// progress prints one line through termtext.Line (publisher text, no controls).
 func (r *run) progress(format string, a ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

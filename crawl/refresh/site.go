@@ -15,13 +15,13 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
-// Accept headers: the DreamWeave media types first (SPEC section 1, discovery), JSON after.
+// Accept headers: the DreamWeave media types first, JSON after.
 const (
 	acceptIndex    = "application/vnd.dreamweave.index+json, application/json;q=0.9, */*;q=0.1"
 	acceptManifest = "application/vnd.dreamweave.project+json, application/json;q=0.9, */*;q=0.1"
 )
 
-// siteRun is one site being read: its index as read this time, for the claims to use.
+// siteRun is one site being read.
 type siteRun struct {
 	id       string
 	indexURL string
@@ -33,8 +33,7 @@ type siteRun struct {
 	entries map[string]protocol.IndexEntry
 	// latest is the newest valid version of the index in hand; re-reads are conditional on it.
 	latest *indexVersion
-	// used is the newest re-read version a claim was settled with: it becomes the held index,
-	// so the held index is the one the held manifests were checked against.
+	// used is the newest re-read version a claim was settled with: the held index to be.
 	used *indexVersion
 }
 
@@ -70,8 +69,8 @@ func (sr *siteRun) markUsed(v *indexVersion) {
 
 type siteStats struct{ fetched, unchanged, problems int }
 
-// readSite reads one site within Options.SiteBudget: the index (only a valid one replaces the
-// held bytes), every listed claim, then what the site no longer lists.
+// readSite reads one site within Options.SiteBudget: index, listed claims, then what the site
+// no longer lists.
 func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 	ctx, cancel := r.budget(ctx, r.o.SiteBudget, &BudgetError{What: "the site's time budget", Budget: r.o.SiteBudget}, site)
 	defer cancel()
@@ -144,8 +143,8 @@ func (r *run) siteOrigin(p *plan, site string, srs []*sourceRun) store.Origin {
 	return o
 }
 
-// indexBytes is the site index to read: discovery's answer, or the held bytes for a 304 (asked
-// again plainly when not held as recorded). problem says why not; err is the refresh's stop.
+// indexBytes is the index to read: discovery's answer, or the held bytes for a 304; problem
+// says why not; err is the refresh's stop.
 func (r *run) indexBytes(ctx context.Context, d *discovery, o store.Origin) (body []byte, fresh bool, problem string, err error) {
 	if !d.Resp.NotModified {
 		return d.Resp.Body, true, "", nil
@@ -165,8 +164,8 @@ func (r *run) indexBytes(ctx context.Context, d *discovery, o store.Origin) (bod
 	return resp.Body, true, "", nil
 }
 
-// listEntries fills sr.entries with the readable projects and returns them in index order, with
-// the site's issues (order, bad ids, duplicates, an enrolled manifest the index does not list).
+// listEntries fills sr.entries with the readable projects and returns them in index order,
+// with the site's issues.
 func (sr *siteRun) listEntries(idx *protocol.Index, orderIssue string, srs []*sourceRun) ([]protocol.IndexEntry, []string) {
 	var entries []protocol.IndexEntry
 	var issues []string
@@ -193,8 +192,7 @@ func (sr *siteRun) listEntries(idx *protocol.Index, orderIssue string, srs []*so
 	return entries, issues
 }
 
-// readClaims reads the listed claims, a few at once, then withdraws the held claims no longer
-// listed. Only the refresh's stop leaves a claim unread.
+// readClaims reads the listed claims, a few at once, then withdraws those no longer listed.
 func (r *run) readClaims(ctx context.Context, sr *siteRun, entries []protocol.IndexEntry) error {
 	done, err := parallel(r.interrupt, r.o.MaxSources, len(entries), func(i int) error {
 		return r.readClaim(ctx, sr, entries[i])
@@ -218,8 +216,8 @@ func (r *run) readClaims(ctx context.Context, sr *siteRun, entries []protocol.In
 	return nil
 }
 
-// removeMoved finishes moves into a site once read (FORMATS section 1.11): the old site is
-// removed once every claim of it listed here holds a manifest here; until then it stays, stale.
+// removeMoved finishes moves into a site once read (FORMATS section 1.11): the old site goes
+// once every claim of it listed here holds a manifest here.
 func (r *run) removeMoved(p *plan, sr *siteRun) error {
 	for _, old := range p.previous[sr.id] {
 		var waiting []string
@@ -243,8 +241,7 @@ func (r *run) removeMoved(p *plan, sr *siteRun) error {
 	return nil
 }
 
-// validateIndex validates a site index. Projects out of id order are an issue in words, not a
-// finding: the index is read as listed.
+// validateIndex validates a site index; projects out of id order are an issue, not a finding.
 func validateIndex(body []byte) (*protocol.Index, []protocol.Finding, string) {
 	idx, fs := protocol.ValidateIndex(body)
 	var fatal []protocol.Finding
@@ -281,8 +278,7 @@ func setSite(o *store.Origin, idx *protocol.Index) {
 	}
 }
 
-// replaceIndex writes new index bytes as replace writes a manifest: the origin record with
-// pending_sha256 first, then dreamweave.json; the caller writes the final record.
+// replaceIndex writes new index bytes as replace writes a manifest.
 func (r *run) replaceIndex(o store.Origin, body []byte) error {
 	d := store.Digest(body)
 	if o.IndexSHA256 != nil && *o.IndexSHA256 == d {
@@ -292,7 +288,7 @@ func (r *run) replaceIndex(o store.Origin, body []byte) error {
 	}
 	rel := store.OriginPath(o.ID)
 	var stub store.Origin
-	if err := r.st.ReadJSON(rel, &stub); err != nil { // a new origin: no findings yet
+	if err := r.st.ReadJSON(rel, &stub); err != nil { // a new origin
 		stub = store.Origin{ID: o.ID, IndexURL: o.IndexURL, Sources: []string{}, Redirects: []string{}, Issues: []string{}, Previous: []store.Move{},
 			Health: store.OriginUnreachable, Problem: strp("the refresh reading this site index was interrupted before it was recorded"),
 			FirstObserved: o.FirstObserved, LastAttempt: o.LastAttempt}
@@ -305,7 +301,7 @@ func (r *run) replaceIndex(o store.Origin, body []byte) error {
 }
 
 // originFirst writes the origin before anything names it, listing only sources already leading
-// here; writeSources then adds the rest, so each source always names an existing origin.
+// here, so each source always names an existing origin.
 func (r *run) originFirst(o store.Origin) error {
 	f := o
 	f.PendingSHA256 = nil
@@ -329,8 +325,8 @@ func (r *run) writeSources(o store.Origin, srs []*sourceRun) error {
 	return r.putOrigin(o)
 }
 
-// siteUnreadable records a site whose index was reached but not usable, with every finding.
-// Held bytes stay; claims go stale; a move into it stays pending (movePending).
+// siteUnreadable records a site whose index was reached but not usable; held bytes stay,
+// claims go stale, a move into it stays pending.
 func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*sourceRun, health, problem string, fs []store.Finding) error {
 	o.Health, o.Problem, o.Findings = health, &problem, fs
 	if o.Issues == nil {
@@ -365,8 +361,7 @@ func (r *run) siteUnreadable(p *plan, site string, o store.Origin, srs []*source
 	return nil
 }
 
-// finishSite records the site's issues; a re-read index a claim was settled against becomes
-// the held index.
+// finishSite records the site's issues; a re-read index claims were settled against is held.
 func (r *run) finishSite(sr *siteRun, issues []string) error {
 	sr.mu.Lock()
 	st, used := sr.stats, sr.used
@@ -405,8 +400,8 @@ func (r *run) finishSite(sr *siteRun, issues []string) error {
 	return nil
 }
 
-// fetchProblem describes a failed GET of what at u: the guard's error, a budget's words (no URL,
-// so the claims it cut share a line), or the HTTP status.
+// fetchProblem describes a failed GET of what at u: the guard's error, a budget's words (no
+// URL, so claims it cut share a line), or the HTTP status.
 func fetchProblem(what, u string, resp *guard.Response, err error) string {
 	var be *BudgetError
 	switch {
@@ -434,7 +429,7 @@ func (r *run) addMoves(held []store.Move, p *plan, site string) []store.Move {
 	return out
 }
 
-// resolve makes ref absolute against base (manifest and media URLs may be relative).
+// resolve makes ref absolute against base.
 func resolve(base, ref string) string {
 	b, err := url.Parse(base)
 	if err != nil {

@@ -11,8 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
-// sourceNames refuses, before any request, a source list two of whose URLs share one record
-// name (SourceID is a slug and 32 bits of a digest): the state cannot hold both.
+// sourceNames refuses, before any request, two sources sharing one record name (SourceID).
 func sourceNames(srcs []sources.Source) error {
 	seen := map[string]string{}
 	for _, s := range srcs {
@@ -59,9 +58,7 @@ func (r *run) discoverSource(ctx context.Context, src sources.Source) *sourceRun
 }
 
 // held is what discovery may ask conditionally and must not move away from without evidence:
-// validators of held indexes on the enrolled host and of the source's own (only where held
-// bytes hash to their digest), the enrolled URL's (only when its index is held so), and the
-// previous conclusion.
+// validators only where held bytes hash to their digest, and the previous conclusion.
 func (r *run) held(enrolled string, prev *store.Source) discover.Held {
 	h := discover.Held{Validators: map[string]store.Validators{}, Subject: r.o.subject}
 	for u, v := range r.hostValidators[hostOf(enrolled)] {
@@ -93,8 +90,8 @@ func (r *run) held(enrolled string, prev *store.Source) discover.Held {
 	return h
 }
 
-// removeSources deletes the records of sources no longer enrolled (FORMATS section 1.11), each
-// origin listing one rewritten without it first; their sites go in their own tasks.
+// removeSources deletes the records of sources no longer enrolled (FORMATS section 1.11),
+// rewriting each origin listing one first.
 func (r *run) removeSources(p *plan) error {
 	if len(p.removed) == 0 {
 		return nil
@@ -149,8 +146,7 @@ func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 		if sr.unusable == nil {
 			s.LastSuccess = strp(r.now)
 		} else {
-			// Reached but unusable: resolved with the parse problem, or the health of what
-			// stopped it. The site's line says why.
+			// Reached but unusable; the site's line says why.
 			s.Health, s.Problem, s.Findings = sr.unusable.health, strp(sr.unusable.problem), sr.unusable.findings
 			if s.Health != store.SourceResolved {
 				r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, "its site "+*site+" could not be read (the site's line says why)"))

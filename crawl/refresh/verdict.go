@@ -36,8 +36,8 @@ func sourceHealth(err error) string {
 	return store.SourceUnreachable
 }
 
-// warnings: when every source failed, the likeliest cause is the runner's network or a local
-// drill without --allow-loopback; say so loudly.
+// warnings: every source failing is likeliest the runner's network or a drill without
+// --allow-loopback; say so loudly.
 func warnings(runs []*sourceRun) []string {
 	if len(runs) == 0 {
 		return nil
@@ -71,8 +71,7 @@ func warnings(runs []*sourceRun) []string {
 	return out
 }
 
-// siteFailed records that every source leading to a held site failed: the site's health says
-// why, its claims go stale, nothing held changes.
+// siteFailed records that every source leading to a held site failed; nothing held changes.
 func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 	srs := p.failed[site]
 	health, problem, fs := r.failureVerdict(ctx, site, srs[0].err)
@@ -97,9 +96,8 @@ func (r *run) siteFailed(ctx context.Context, p *plan, site string) error {
 }
 
 // failureVerdict is a held site's health and problem when discovery through its sources failed
-// (an address refusal is unreachable: SSRF protection is not a limit); when every URL answered
-// "not here", the held index is asked why (probe). fs are the index's findings when they are
-// the verdict, else the problem with its URLs quoted.
+// (an address refusal is unreachable, not a limit); when every URL answered "not here", the
+// held index is asked why (probe).
 func (r *run) failureVerdict(ctx context.Context, site string, err error) (health, problem string, fs []store.Finding) {
 	x := r.prevOrigins[site].IndexURL
 	var de *discover.Error
@@ -158,8 +156,7 @@ func (r *run) probe(ctx context.Context, site string, de *discover.Error) (healt
 	return health, detail, []store.Finding{store.Quoting(health, detail, discoveryURLs(de, u)...)}
 }
 
-// originUnavailable records an origin that could not be read and marks its claims stale; held
-// bytes, validators and digests stay.
+// originUnavailable records an origin that could not be read and marks its claims stale.
 func (r *run) originUnavailable(site, health, problem string, fs []store.Finding, srcs []string) error {
 	o, ok := r.prevOrigins[site]
 	if !ok {
@@ -176,8 +173,7 @@ func (r *run) originUnavailable(site, health, problem string, fs []store.Finding
 	return r.claimsUnavailable(site, problem, fs)
 }
 
-// claimsUnavailable marks a site's listed claims stale, each keeping the site's findings; the
-// site's own summary line covers them.
+// claimsUnavailable marks a site's listed claims stale, each keeping the site's findings.
 func (r *run) claimsUnavailable(site, problem string, fs []store.Finding) error {
 	for _, project := range sortedKeys(r.prevClaims[site]) {
 		c := r.prevClaims[site][project]
@@ -208,7 +204,7 @@ func indexVerdict(fs []protocol.Finding) (health, problem string) {
 }
 
 // UnreachableError is a refresh whose two or more sources all failed before any server
-// answered (guard.IsTransport): the machine's network, not the sites', so nothing is recorded.
+// answered: the machine's network, not the sites', so nothing is recorded.
 type UnreachableError struct {
 	Failures []string // each source's URL and why it could not be reached, by URL
 }
