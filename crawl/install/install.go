@@ -114,6 +114,16 @@ func Install(ctx context.Context, plan string, o Options) (*Change, error) {
 
 // Update plans again the plan o.Mods' lock names, from the index as it is now.
 func Update(ctx context.Context, o Options) (*Change, error) {
+	old, err := installed(&o)
+	if err != nil {
+		return nil, err
+	}
+	return prepare(ctx, old.Link, o, old)
+}
+
+// installed reads the lock of o.Mods, an error when there is none, and points o at the cfg
+// files the lock names unless o names others.
+func installed(o *Options) (*Lock, error) {
 	old, err := ReadLock(o.Mods)
 	if err == nil && old == nil {
 		err = fmt.Errorf("%s has no %s: nothing was installed there", o.Mods, LockName)
@@ -121,18 +131,13 @@ func Update(ctx context.Context, o Options) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	keepCfg(&o, old)
-	return prepare(ctx, old.Link, o, old)
-}
-
-// keepCfg fills in the config files the lock names and o leaves out.
-func keepCfg(o *Options, l *Lock) {
-	if o.OpenMWCfg == "" && l.OpenMWCfg != nil {
-		o.OpenMWCfg = l.OpenMWCfg.Path
+	if o.OpenMWCfg == "" && old.OpenMWCfg != nil {
+		o.OpenMWCfg = old.OpenMWCfg.Path
 	}
-	if o.SettingsCfg == "" && l.SettingsCfg != nil {
-		o.SettingsCfg = l.SettingsCfg.Path
+	if o.SettingsCfg == "" && old.SettingsCfg != nil {
+		o.SettingsCfg = old.SettingsCfg.Path
 	}
+	return old, nil
 }
 
 func (c *Change) claim(key string) *Claim {

@@ -12,14 +12,10 @@ import (
 // "<project-id>/<site-id>" keys; none: all), and their lines; files the player changed or added
 // stay. A project another installed one requires is refused unless that one goes too.
 func Uninstall(o Options, projects []string) (*Change, error) {
-	old, err := ReadLock(o.Mods)
-	if err == nil && old == nil {
-		err = fmt.Errorf("%s has no %s: nothing was installed there", o.Mods, LockName)
-	}
+	old, err := installed(&o)
 	if err != nil {
 		return nil, err
 	}
-	keepCfg(&o, old)
 	eng, err := engine.New(engine.Options{})
 	if err != nil {
 		return nil, err
