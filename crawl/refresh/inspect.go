@@ -11,8 +11,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
-// InspectReport is what a refresh would record for one URL read from nothing (a dry run):
-// the source record with its discovery trail, the site it leads to, each claim and event.
+// InspectReport is what a refresh would record for one URL read from nothing (a dry run).
 type InspectReport struct {
 	URL     string
 	Source  store.Source
@@ -24,9 +23,8 @@ type InspectReport struct {
 	Manifests []ManifestCheck
 }
 
-// Inspect reads the site at rawURL as a refresh does, from an empty in-memory state, and
-// reports what would be recorded (o.State ignored, o.Sources replaced). Errs on a bad URL or a
-// cancelled context.
+// Inspect reads the site at rawURL as a refresh does, into an empty in-memory state, and
+// reports what would be recorded. Errs on a bad URL or a cancelled context.
 func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, error) {
 	if err := sources.CheckURL(rawURL); err != nil {
 		return nil, err
@@ -118,8 +116,7 @@ func (r *InspectReport) NotCurrent() (n int, by []string, count map[string]int) 
 	return n, by, count
 }
 
-// String renders the report for a person: trail, site, one line per claim. Publisher text goes
-// through termtext.Line and termtext.Quote.
+// String renders the report for a person, publisher text through termtext.
 func (r *InspectReport) String() string {
 	var b strings.Builder
 	line := func(format string, a ...any) { b.WriteString(termtext.Line(fmt.Sprintf(format, a...)) + "\n") }

@@ -23,8 +23,7 @@ func (e *InterruptedError) Error() string {
 	return "the refresh was interrupted (" + e.Reason + "): every record is whole, and network.json says what was not read; the next refresh reads it"
 }
 
-// stopError is the refresh's stop seen by a task, which ends without writing what it was
-// reading.
+// stopError is the refresh's stop seen by a task, which ends without writing.
 type stopError struct {
 	reason   string
 	deadline bool
@@ -53,8 +52,7 @@ func (r *run) stopped() error {
 	return nil
 }
 
-// budget starts a time budget below ctx ending with cause after d; subject (a URL, a site id,
-// "" for the deadline) lets tests end it (Options.budget).
+// budget starts a time budget below ctx ending with cause after d; subject lets tests end it.
 func (r *run) budget(ctx context.Context, d time.Duration, cause *BudgetError, subject string) (context.Context, context.CancelFunc) {
 	if r.o.budget != nil {
 		return r.o.budget(ctx, d, cause, subject)
@@ -62,9 +60,8 @@ func (r *run) budget(ctx context.Context, d time.Duration, cause *BudgetError, s
 	return context.WithTimeoutCause(ctx, d, cause)
 }
 
-// parallel runs f(0..n-1), at most k at once, and reports which ran to the end. Once stop is
-// done or an f failed it starts nothing more, waits for what runs and returns the first
-// failure (a *stopError is only work not done).
+// parallel runs f(0..n-1), at most k at once, reporting which ran to the end. Once stop is done
+// or an f failed it starts nothing more and returns the first failure (not a *stopError).
 func parallel(stop context.Context, k, n int, f func(int) error) ([]bool, error) {
 	g, halt := errgroup.WithContext(stop)
 	g.SetLimit(k)
@@ -93,8 +90,7 @@ type task struct {
 	run     func(context.Context, *run) error
 }
 
-// notRead lists what an interrupted refresh did not read (callers hold r.mu); nil tasks:
-// discovery was cut short.
+// notRead lists what an interrupted refresh did not read (callers hold r.mu).
 func (r *run) notRead(tasks []task, done []bool, s *stopError) *store.Interrupted {
 	x := &store.Interrupted{At: r.o.Now().UTC().Format(store.TimeFormat), Reason: s.reason,
 		SourcesNotRead: []string{}, SitesNotRead: []string{}, SitesPartlyRead: []store.PartlyRead{}}
@@ -137,7 +133,7 @@ func (r *run) notRead(tasks []task, done []bool, s *stopError) *store.Interrupte
 			}
 		}
 	}
-	written := map[string]map[string]bool{} // site -> projects whose claims were written ("" the origin)
+	written := map[string]map[string]bool{} // site -> projects written ("" the origin)
 	for k := range r.health {
 		if written[k.origin] == nil {
 			written[k.origin] = map[string]bool{}

@@ -40,8 +40,7 @@ func (h *hostLimit) sem(rawURL string) chan struct{} {
 	return sem
 }
 
-// tryAcquire takes a slot only if one is free now, so a request asked ahead never waits for,
-// or holds up, a slot another needs.
+// tryAcquire takes a slot only if one is free now: a request asked ahead never waits.
 func (h *hostLimit) tryAcquire(rawURL string) (release func(), ok bool) {
 	sem := h.sem(rawURL)
 	select {

@@ -7,8 +7,7 @@ import (
 	"os"
 )
 
-// LockedError is Run's answer when another refresh holds the state directory: two writing one
-// state interleave into a state neither produced.
+// LockedError is Run's answer when another refresh holds the state directory.
 type LockedError struct {
 	State string // the state directory
 	How   string // what holds the lock and how a stale one is cleared
@@ -18,9 +17,8 @@ func (e *LockedError) Error() string {
 	return fmt.Sprintf("another refresh is writing the state %s: %s", e.State, e.How)
 }
 
-// lockState creates the state directory if needed and locks it for the whole refresh: flock
-// where the system has one (never stale, nothing to commit), else lockFile. It returns the
-// release; a lock held elsewhere is a *LockedError.
+// lockState creates the state directory if needed and locks it for the whole refresh (flock,
+// else lockFile); it returns the release, or a *LockedError.
 func lockState(dir string) (func(), error) {
 	switch st, err := os.Stat(dir); {
 	case errors.Is(err, fs.ErrNotExist):
@@ -35,8 +33,7 @@ func lockState(dir string) (func(), error) {
 	return lockDir(dir)
 }
 
-// LockFile is the lock file lockFile creates without flock; its leading "." makes check and
-// the loader ignore it.
+// LockFile is the lock file lockFile creates without flock; check ignores dot files.
 const LockFile = ".ashyams-refresh.lock"
 
 // lockFile takes the lock as an O_EXCL file holding pid and start time, removed on release; a

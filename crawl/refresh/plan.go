@@ -8,8 +8,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// collisionError is a site index whose site id (a slug and 32 bits of a digest) another index
-// URL already has; the held record keeps the id.
+// collisionError is a site index whose site id another index URL already has.
 type collisionError struct {
 	site, owner, indexURL string
 }
@@ -26,9 +25,9 @@ type plan struct {
 	unreached []*sourceRun            // failed sources that never reached a site
 	moves     map[string]string       // old site -> new site
 	previous  map[string][]string     // new site -> old sites (moves into it)
-	movedBy   map[string]*sourceRun   // old site -> the source that now leads elsewhere (moves seen now)
+	movedBy   map[string]*sourceRun   // old site -> the source now leading elsewhere
 	pending   map[string][]string     // failed site -> old sites whose move into it waits
-	abandoned []string                // held sites no enrolled source leads to (moved ones included)
+	abandoned []string                // held sites no enrolled source leads to
 	removed   []store.Source          // held source records no longer enrolled
 }
 
@@ -87,8 +86,7 @@ func (r *run) placeSources(p *plan, runs []*sourceRun) {
 	}
 }
 
-// findMoves records the moves seen now: a source that led to a site that is not live leads to
-// another.
+// findMoves records the moves seen now: a source that led to a site not live leads elsewhere.
 func (r *run) findMoves(p *plan, runs []*sourceRun) {
 	listing := r.listing()
 	for _, sr := range runs {
@@ -109,9 +107,8 @@ func (r *run) findMoves(p *plan, runs []*sourceRun) {
 	}
 }
 
-// resumeMoves resumes the pending moves (the new site's index was unreadable when the move was
-// seen): each moves now if its new site is reached, else waits on. It returns the old sites kept
-// by such a move, which are not abandoned.
+// resumeMoves resumes pending moves: each moves now if its new site is reached, else waits. It
+// returns the old sites so kept, which are not abandoned.
 func (r *run) resumeMoves(p *plan) map[string]bool {
 	waiting := map[string]bool{}
 	for _, site := range sortedKeys(r.prevOrigins) {
@@ -137,8 +134,8 @@ func (r *run) resumeMoves(p *plan) map[string]bool {
 	return waiting
 }
 
-// collisions turns a site index whose site id another index URL has into a failure of its
-// source, never an overwrite. The held origin keeps its id; among new ones, the lowest URL.
+// collisions turns a site id clash into a failure of its source, never an overwrite: the held
+// origin keeps its id; among new ones, the lowest URL.
 func (r *run) collisions(runs []*sourceRun) {
 	owner := map[string]string{}
 	for id, o := range r.prevOrigins {
@@ -164,8 +161,7 @@ func (r *run) collisions(runs []*sourceRun) {
 	}
 }
 
-// live reports whether an enrolled source leads to site this time (reached, or failed with it
-// as its last known site).
+// live reports whether an enrolled source leads to site this time.
 func (p *plan) live(site string) bool {
 	_, a := p.reached[site]
 	_, b := p.failed[site]
@@ -189,7 +185,7 @@ func (r *run) listing() map[string][]string {
 }
 
 // previousSites are the held sites this source led to: its record's origin and any origin
-// listing it (which survives a refresh cut short between the two writes).
+// listing it.
 func (r *run) previousSites(sr *sourceRun, listing map[string][]string) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -210,7 +206,7 @@ func (p *plan) tasks() []task {
 	var out []task
 	for _, id := range p.abandoned {
 		if _, moved := p.moves[id]; moved {
-			continue // handled with the site it moved to, before that site's claims
+			continue // handled with the site it moved to
 		}
 		out = append(out, task{site: id, run: func(ctx context.Context, r *run) error { return r.removeSite(id, "no longer enrolled: "+id) }})
 	}

@@ -9,8 +9,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
-// Summary is what one refresh did. Problems counts facts by kind; Failures lists each failure
-// once, a site's line covering its claims and the sources that failed with it.
+// Summary is what one refresh did. Problems counts facts by kind; Failures lists each once.
 type Summary struct {
 	StartedAt string // the refresh's start time (network.json observed_at)
 	Sources   int    // enrolled sources read
@@ -24,8 +23,7 @@ type Summary struct {
 	Problems      map[string]int
 	Failures      []string
 	HealthChanges []store.HealthChange // as written to network.json
-	// Removed lists the sites removed (FORMATS section 1.11): "no longer enrolled: <site-id>"
-	// or "moved: <site-id> now continues as <site-id>". Their events stay.
+	// Removed lists the sites removed (FORMATS section 1.11), one line each; events stay.
 	Removed     []string
 	Warnings    []string           // said loudly at the end (on Progress)
 	Interrupted *store.Interrupted // what network.json records of a refresh cut short; nil when finished
@@ -145,8 +143,7 @@ func labelled(label, problem string) string {
 	return label + ": " + problem
 }
 
-// fact is one thing the summary reports: a site's, claim's or source's failure, a move, a
-// withdrawal or an image problem.
+// fact is one thing the summary reports.
 type fact struct {
 	kind    string   // the Summary.Problems key
 	site    string   // origin id ("" for a source fact)
@@ -185,8 +182,8 @@ func (f fact) line() string {
 	return "site " + f.site + ": " + labelled(f.label, f.what)
 }
 
-// ledger gathers facts into the summary's lines: one per site failure, one per group of claims
-// failing alike at one site, one per source or image.
+// ledger gathers facts into the summary's lines: one per site failure, per group of claims
+// failing alike at one site, per source or image.
 type ledger struct {
 	sites   map[string][]fact     // site -> its failures
 	covered map[string]int        // site -> claims its failure made stale
