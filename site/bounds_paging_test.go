@@ -370,3 +370,45 @@ func TestBrowseIndexPaged(t *testing.T) {
 		}
 	}
 }
+
+// TestConflictsPaged: the conflicts list pages its identity conflicts, then the moves,
+// paths.PageSize entries at a time with a plain link to the next page; together the pages
+// name every conflicting project id once, and the moves follow the last conflict.
+func TestConflictsPaged(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	b := f.Site("https://b.example/dreamweave.json", "Site B")
+	n := paths.PageSize + 1
+	for i := 1; i <= n; i++ {
+		f.Claim(a, sampleManifest(uuid(i), fmt.Sprintf("Twin %02d", i), 1))
+		f.Claim(b, sampleManifest(uuid(i), fmt.Sprintf("Twin %02d", i), 1))
+	}
+	_, out := build(t, state, Options{})
+
+	docs := pagesOf(t, out, "conflicts/index.html", 3)
+	if len(docs) != 2 {
+		t.Fatalf("the conflicts list has %d pages, want 2", len(docs))
+	}
+	seen := map[string]int{}
+	for k, doc := range docs {
+		lis := htmlcheck.All(t, doc, "main > ul.list > li")
+		if want := []int{paths.PageSize, 1}[k]; len(lis) != want {
+			t.Errorf("page %d lists %d conflicts, want %d", k+1, len(lis), want)
+		}
+		for _, li := range lis {
+			seen[htmlcheck.Text(htmlcheck.One(t, li, "code"))]++
+			if c := htmlcheck.Count(t, li, "ul > li > small"); c != 2 {
+				t.Errorf("page %d: a conflict names %d claims, want 2", k+1, c)
+			}
+		}
+		if got, want := htmlcheck.Count(t, doc, "h2#moves"), []int{0, 1}[k]; got != want {
+			t.Errorf("page %d has the moves' heading %d times, want %d", k+1, got, want)
+		}
+	}
+	for i := 1; i <= n; i++ {
+		if seen[uuid(i)] != 1 {
+			t.Errorf("the conflicts list names %s %d times, want once", uuid(i), seen[uuid(i)])
+		}
+	}
+}

@@ -281,12 +281,15 @@ func (vm *Model) MoveView(m *network.Move) *MoveView {
 	return v
 }
 
-// ConflictsData is the conflicts page: every identity conflict and move.
+// ConflictsData is one page of the conflicts list: its identity conflicts, moves and
+// curation entries, the list paged one section after the other.
 type ConflictsData struct {
 	Conflicts []ConflictRow
 	Moves     []*MoveView
 	// Unmatched are the curation entries that match nothing (network.Network.Unmatched).
 	Unmatched []string
+	// Show says whether the page prints the conflicts and the moves sections (render.Cut).
+	Show [2]bool
 }
 
 // ConflictRow is an identity conflict and where a link to its project leads

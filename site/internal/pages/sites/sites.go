@@ -84,6 +84,8 @@ func Origins(b *render.Site) error {
 	return nil
 }
 
+// Conflicts writes the conflicts list: the identity conflicts, the moves and the curation
+// entries that match nothing, paged one section after the other.
 func Conflicts(b *render.Site) error {
 	d := &view.ConflictsData{Unmatched: b.N.Unmatched}
 	for _, c := range b.N.Conflicts {
@@ -92,8 +94,13 @@ func Conflicts(b *render.Site) error {
 	for _, m := range b.N.Moves {
 		d.Moves = append(d.Moves, b.MoveView(m))
 	}
-	return b.Page("conflicts", &render.Page{Path: "conflicts/index.html", Title: "Identity conflicts and moves", Section: "conflicts",
-		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence.", Data: d})
+	return b.PagedList("conflicts", &render.Page{Path: "conflicts/index.html", Title: "Identity conflicts and moves", Section: "conflicts",
+		Desc: "Project ids that more than one site lists, and claims that moved between sites on evidence."}, len(d.Conflicts)+len(d.Moves)+len(d.Unmatched),
+		func(lo, hi int, _ *render.Pager) any {
+			parts := render.Cut(lo, hi, len(d.Conflicts), len(d.Moves), len(d.Unmatched))
+			return &view.ConflictsData{Conflicts: d.Conflicts[parts[0].A:parts[0].B], Moves: d.Moves[parts[1].A:parts[1].B],
+				Unmatched: d.Unmatched[parts[2].A:parts[2].B], Show: [2]bool{parts[0].Show, parts[1].Show}}
+		})
 }
 
 // capsData is one page of the capabilities list: its capabilities, each with the first
