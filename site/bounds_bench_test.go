@@ -180,7 +180,7 @@ func boundsKind(rel string) string {
 		case s == "":
 		case i > 0 && segs[i-1] == "page":
 			segs[i] = "<n>"
-		case i > 0 && segs[i-1] == "capabilities":
+		case i > 0 && segs[i-1] == "capabilities" && s != "page":
 			segs[i] = "<capability>"
 		case strings.HasPrefix(s, "tag-"):
 			segs[i] = "tag-<tag>"

@@ -412,3 +412,22 @@ func TestConflictsPaged(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundsKind: the guard benchmark names a page's kind with what varies from page to
+// page of it replaced, paged lists' pages included: the capabilities list's own pages are
+// not taken for a capability.
+func TestBoundsKind(t *testing.T) {
+	for rel, want := range map[string]string{
+		"capabilities/index.html":                                    "capabilities/",
+		"capabilities/page/3/index.html":                             "capabilities/page/<n>/",
+		"capabilities/x-shared-1a2b3c4d/index.html":                  "capabilities/<capability>/",
+		"capabilities/x-shared-1a2b3c4d/page/2/index.html":           "capabilities/<capability>/page/<n>/",
+		"origins/site-a-1a2b3c4d/page/2/index.html":                  "origins/<site>/page/<n>/",
+		"dependencies/used-by/" + uuid(1) + "/a-1a2b3c4d/index.html": "dependencies/used-by/<project>/<site>/",
+		"browse/page/7/index.html":                                   "browse/page/<n>/",
+	} {
+		if got := boundsKind(rel); got != want {
+			t.Errorf("boundsKind(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}
