@@ -53,7 +53,6 @@ func (p Problem) String() string {
 	return fmt.Sprintf("line %d: %s: %s", p.Line, p.Entry, p.Message)
 }
 
-// atLine sets the line of every problem in ps that has none.
 func atLine(ps []Problem, line int) []Problem {
 	for i := range ps {
 		if ps[i].Line == 0 {
@@ -313,7 +312,6 @@ func entryProblems(table string, n int, m map[string]any, unknown []string, want
 	return ps, bad
 }
 
-// projectField is stringField's project, also refused when it is not a lowercase UUID.
 func projectField(m map[string]any, bad func(string, ...any)) string {
 	p := stringField(m, "project", bad)
 	if p != "" && !store.IsProjectID(p) {

@@ -45,7 +45,6 @@ func (k key) at(c *Change) any {
 	return reflect.ValueOf(c).Elem().FieldByIndex(k.index).Addr().Interface()
 }
 
-// as is k holding a value of type t.
 func (k key) as(t valueType) key { k.typ = t; return k }
 
 var (
@@ -165,7 +164,6 @@ func (c *Change) write(buf *bytes.Buffer, nested bool) error {
 	return nil
 }
 
-// has reports whether one of k's keys is held by the Change field named field.
 func (k kind) has(field string) bool {
 	for _, x := range k.keys {
 		if x.field == field {
@@ -175,7 +173,6 @@ func (k kind) has(field string) bool {
 	return false
 }
 
-// named reports whether k has a key called name.
 func (k kind) named(name string) bool {
 	for _, x := range k.keys {
 		if x.name == name {
@@ -346,7 +343,6 @@ func (c *Change) readValue(k key, raw json.RawMessage, present bool) error {
 	return nil
 }
 
-// canonical checks a raw JSON value of k and returns it as the reference writes it.
 func (k key) canonical(raw json.RawMessage) (json.RawMessage, error) {
 	if k.typ == tNotes {
 		return canonicalNotes(raw)

@@ -105,7 +105,6 @@ func links(l protocol.Links) map[string]string {
 	return m
 }
 
-// nexus is the Nexus Mods integration as "game/mod_id", "" when there is none.
 func nexus(i protocol.Integrations) string {
 	if i.Nexusmods == nil {
 		return ""
@@ -244,7 +243,6 @@ func releaseChanges(b, a *protocol.Manifest, m matching) []Change {
 	return out
 }
 
-// notice is a release's current yank or deprecation notice, nil when it has none.
 func notice(r *protocol.Release) *protocol.Notice {
 	if r.Yanked != nil {
 		return r.Yanked

@@ -116,7 +116,6 @@ func valueText(v any) string {
 	return string(js(v))
 }
 
-// openmwDetails compares one component's OpenMW install data key by key (sorted).
 func openmwDetails(b, a map[string]any) []string {
 	var out []string
 	for _, k := range unionKeys(b, a) {

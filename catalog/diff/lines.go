@@ -75,8 +75,6 @@ func appendNotes(out []string, indent string, raw json.RawMessage) []string {
 	return out
 }
 
-// describe is the one-line text of a change without its nested changes: its token's line, or
-// what it holds for a token the vocabulary lacks.
 func describe(c Change) string {
 	if k, ok := vocabulary[c.Change]; ok {
 		return k.line(c)
@@ -84,7 +82,6 @@ func describe(c Change) string {
 	return unknownLine(c)
 }
 
-// beforeAfter is "before -> after", the values of a change.
 func beforeAfter(c Change) string { return text(c.Before) + " -> " + text(c.After) }
 
 // setLine is "tags: + a, - b": the token, then what joined and left the set.
@@ -95,7 +92,6 @@ func spacedSetLine(c Change) string {
 	return strings.ReplaceAll(c.Change, "-", " ") + ": " + setText(c.Added, c.Removed)
 }
 
-// channelHeadLine is a channel that appeared, went away or moved its head.
 func channelHeadLine(c Change) string {
 	switch {
 	case isNull(c.Before):
@@ -106,10 +102,8 @@ func channelHeadLine(c Change) string {
 	return c.Channel + " " + beforeAfter(c)
 }
 
-// releaseName is "release 1.2.0 (stable)", the channel left out when there is none.
 func releaseName(c Change) string { return "release " + c.Version + channelNote(c.Channel) }
 
-// releaseStatusLine is a release's status change, or its notice edited under the same status.
 func releaseStatusLine(c Change) string {
 	if bytes.Equal(c.Before, c.After) {
 		return releaseName(c) + " " + text(c.After) + " notice" + noticeNote(c.Reason, c.Replacement)
@@ -136,7 +130,6 @@ func releaseAddedLine(c Change) string {
 	return s
 }
 
-// artifactName is "artifact <id>".
 func artifactName(c Change) string { return "artifact " + c.Artifact }
 
 // unknownLine describes a token this build does not know by what it holds.

@@ -24,7 +24,6 @@ func opt(s string) json.RawMessage {
 	return js(s)
 }
 
-// optPtr is s as a nullable string: nil when empty.
 func optPtr(s string) *string {
 	if s == "" {
 		return nil
@@ -59,7 +58,6 @@ func setDiff(b, a []string) (added, removed []string) {
 	return added, removed
 }
 
-// setChange appends a change of token with the set difference of b and a, when there is one.
 func setChange(out []Change, token string, b, a []string) []Change {
 	added, removed := setDiff(b, a)
 	if len(added) == 0 && len(removed) == 0 {
@@ -122,7 +120,6 @@ func pairByKey(bn, an int, bkey, akey func(int) string) (a2b, b2a []int) {
 	return a2b, b2a
 }
 
-// present is v as a JSON string, or null when it is absent (!ok).
 func present(v string, ok bool) json.RawMessage {
 	if !ok {
 		return json.RawMessage("null")

@@ -110,7 +110,6 @@ func valueConstraintEqual(x, y any) bool {
 	return bytes.Equal(js(x), js(y))
 }
 
-// constraintValue is a decoded lua_api value as an event stores it.
 func constraintValue(v any) json.RawMessage {
 	switch x := v.(type) {
 	case nil:

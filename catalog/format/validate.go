@@ -97,7 +97,6 @@ func (s *Schema) Validate(name string, doc []byte) error {
 	return &ValidationError{File: name, Pointer: leaf.InstanceLocation, Keyword: leaf.KeywordLocation, Message: leaf.Message}
 }
 
-// byFormat is the definition a document whose "format" member is f follows.
 func (s *Schema) byFormat(f any) *jsonschema.Schema {
 	switch f {
 	case CatalogFormat:

@@ -78,7 +78,6 @@ func (ms *moveSet) fromOrigins() {
 	}
 }
 
-// fromEvents: an event's moved_from.
 func (ms *moveSet) fromEvents() {
 	n := ms.n
 	for _, e := range n.Events {

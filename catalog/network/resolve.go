@@ -222,7 +222,6 @@ func (rs *resolver) check(from, t *Claim, by, constraint string) *Resolution {
 	return res
 }
 
-// newResolution is a target t of a relationship of from, found by by, before any check.
 func newResolution(from, t *Claim, by string) *Resolution {
 	res := &Resolution{Claim: t, By: by, Scheme: t.Scheme, SchemeDiffers: t.Scheme != from.Scheme}
 	if t.Current != nil {
@@ -485,7 +484,6 @@ func distinct(rs []*Relationship, f func(*Relationship) string) []string {
 	return out
 }
 
-// candidateURL: only absolute http(s) URLs with a host can be inspected.
 func candidateURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil

@@ -136,7 +136,6 @@ func (fs *findings) cfgLines(r *Release, i int, project string) {
 	}
 }
 
-// cfgFile names the file a value at ptr is written to.
 func cfgFile(ptr string) string {
 	switch {
 	case strings.Contains(ptr, "/artifacts/"):

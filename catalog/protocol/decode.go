@@ -47,7 +47,6 @@ func ValidateManifest(b []byte, expectID string) (*Manifest, []Finding) {
 	return d.Manifest, fs
 }
 
-// decode is Decode, ValidateIndex and ValidateManifest.
 func decode(b []byte, want string, e entryWant) (*Doc, []Finding) {
 	d, fs := decodeFindings(b, want, e)
 	return d, printableFindings(fs)
@@ -157,7 +156,6 @@ func blocksHeads(f Finding) bool {
 	return false
 }
 
-// pointerWords names a pointer for a message: the pointer itself, or "the document".
 func pointerWords(ptr string) phrase {
 	if ptr == "" {
 		return phrase{format: "the top of the document"}

@@ -20,13 +20,11 @@ type Finding struct {
 	Quotes  []string `json:"quotes,omitempty"` // the quoted values, printable, by slot
 }
 
-// found is a finding whose message is format and args formatted by say.
 func found(ptr, rule, format string, args ...any) Finding {
 	m, w, q := say(format, args...)
 	return Finding{Pointer: ptr, Rule: rule, Message: m, Words: w, Quotes: q}
 }
 
-// same reports whether two findings have the same pointer, rule and message.
 func same(a, b Finding) bool {
 	return a.Pointer == b.Pointer && a.Rule == b.Rule && a.Message == b.Message
 }

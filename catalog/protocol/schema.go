@@ -19,7 +19,6 @@ var (
 	schemaErr     error
 )
 
-// ourSchemas compiles the embedded protocol schemas once.
 func ourSchemas() (index, project *jsonschema.Schema, err error) {
 	schemaOnce.Do(func() {
 		indexSchema, schemaErr = schemas.Compile(schemas.FS, schemas.Index)
@@ -130,7 +129,6 @@ var schemaForms = map[string]string{
 	"/$defs/release/properties/source/properties/revision/pattern": "a revision is a commit id of 40 or 64 lowercase hexadecimal digits",
 }
 
-// patternWords is the words for the pattern at the absolute keyword location loc.
 func patternWords(loc string) string {
 	if w, ok := schemaForms[formLocation(loc)]; ok {
 		return "not in the form this field takes: " + w
@@ -138,7 +136,6 @@ func patternWords(loc string) string {
 	return "not in the form this field takes (see the protocol's schema for this field)"
 }
 
-// formLocation is the keyword's place in its schema, from an absolute keyword location.
 func formLocation(loc string) string {
 	if i := strings.IndexByte(loc, '#'); i >= 0 {
 		return loc[i+1:]
@@ -158,7 +155,6 @@ func fieldLabel(ptr string) phrase {
 	return phrase{"field %q (%s)", []any{pub(name), pub(Printable(ptr))}}
 }
 
-// keyword is the last segment of a schema keyword location ("/properties/a/type" -> "type").
 func keyword(loc string) string {
 	if i := strings.LastIndexByte(loc, '/'); i >= 0 {
 		return loc[i+1:]

@@ -101,7 +101,6 @@ func (p *scanner) errorf(format string, args ...any) error {
 	return fmt.Errorf("malformed JSON at line %d, column %d: %s", line, col, fmt.Sprintf(format, args...))
 }
 
-// unexpected describes the byte at p.i (or the end of input) for an error.
 func (p *scanner) unexpected(want string) error {
 	if p.i >= len(p.b) {
 		return p.errorf("unexpected end of input, expected %s", want)
@@ -488,7 +487,6 @@ func locate(b []byte, ptrs []string) map[string]int {
 // parent is the pointer of the value holding ptr's ("" for the document and its members).
 func parent(ptr string) string { return ptr[:max(strings.LastIndexByte(ptr, '/'), 0)] }
 
-// lineCol turns a byte offset into a 1-based line and column.
 func lineCol(b []byte, off int) (int, int) {
 	off = min(max(off, 0), len(b))
 	pre := b[:off]

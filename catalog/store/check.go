@@ -160,7 +160,6 @@ func (c *checker) optTime(rel, field string, v *string) {
 	}
 }
 
-// readInto reads the record of key into m, or marks "<what>:<key>" broken.
 func readInto[T any](c *checker, what, key string, path func(string) string, m map[string]T) {
 	var v T
 	if c.read(path(key), &v) {
@@ -379,12 +378,10 @@ func (c *checker) checkEvents() {
 	}
 }
 
-// noOrigin reports a reference from rel to the origin id, which has no record.
 func (c *checker) noOrigin(k Kind, rel, id string) {
 	c.add(k, rel, "origin %s does not exist (no %s)", id, OriginPath(id))
 }
 
-// noProblem reports a record whose health says something is wrong but records no problem.
 func (c *checker) noProblem(rel, health string) {
 	c.add(BadValue, rel, "health is %s but no problem is recorded", health)
 }

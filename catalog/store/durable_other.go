@@ -2,5 +2,4 @@
 
 package store
 
-// syncAll syncs each written file, then each directory written into.
 func syncAll(_ string, files, dirs map[string]bool) error { return fsyncPaths(files, dirs) }

@@ -48,14 +48,12 @@ const (
 	webURLWords    = "is not an absolute http(s) URL"
 )
 
-// checkForm reports field's value v at rel when ok(v) is false.
 func (c *checker) checkForm(rel, field, v string, ok func(string) bool, words string) {
 	if !ok(v) {
 		c.add(BadValue, rel, "%s %q %s", field, v, words)
 	}
 }
 
-// checkURLs reports each value of field at rel that is not IsWebURL.
 func (c *checker) checkURLs(rel, field string, vs ...string) {
 	for _, v := range vs {
 		c.checkForm(rel, field, v, IsWebURL, webURLWords)

@@ -371,7 +371,6 @@ func readRecords[T any](d *Dir, dir string) ([]T, []string, error) {
 	return out, names, nil
 }
 
-// sortEvents orders events by observed_at, then id.
 func sortEvents(es []Event) {
 	sort.SliceStable(es, func(i, j int) bool {
 		if es[i].ObservedAt != es[j].ObservedAt {

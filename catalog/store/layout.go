@@ -15,7 +15,6 @@ func (c *checker) stray(rel string) {
 	c.add(Stray, rel, "is not part of the state layout (seeds/state.txt, \"Layout\")")
 }
 
-// entries lists the directory rel, sorted; a missing directory is empty.
 func (c *checker) entries(rel string) []fs.DirEntry {
 	ents, err := os.ReadDir(c.d.Path(rel))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -96,7 +95,6 @@ func (c *checker) notDirOrFile(rel string, e fs.DirEntry) bool {
 	return true
 }
 
-// leftoverDir reports an empty directory, which only an interrupted write leaves.
 func (c *checker) leftoverDir(rel string) {
 	c.out = append(c.out, Problem{Path: rel + "/", Kind: Leftover, Message: "holds no record: " + LeftoverMessage})
 }

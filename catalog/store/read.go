@@ -86,12 +86,10 @@ func (d *Dir) lstatBelow(rel string) (fs.FileInfo, error) {
 	return nil, &fs.PathError{Op: "lstat", Path: rel, Err: fs.ErrInvalid}
 }
 
-// notRegular is the ErrNotRegular error for rel, saying what it is instead.
 func notRegular(rel string, m fs.FileMode) error {
 	return &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it is %s; a state holds only directories and regular files, and nothing is read through anything else", ErrNotRegular, FileKind(m))}
 }
 
-// tooLarge is the ErrTooLarge error for rel.
 func tooLarge(rel string, size, limit int64) error {
 	return &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it holds %d bytes or more, over the %d-byte limit", ErrTooLarge, size, limit)}
 }

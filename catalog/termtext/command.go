@@ -77,7 +77,6 @@ func (r *commandRule) apply(dst, src []byte, final bool) (out, rest []byte) {
 	return r.end(dst, final), nil
 }
 
-// end writes a held ':' when the stream ends.
 func (r *commandRule) end(dst []byte, final bool) []byte {
 	if final && r.colon {
 		dst = append(dst, ':')

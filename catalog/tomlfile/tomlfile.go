@@ -223,7 +223,6 @@ func undecoded(text string, shape Shape) map[string]map[string]bool {
 	return out
 }
 
-// structOf is a struct type with one field of type typ per TOML key name.
 func structOf(names []string, typ reflect.Type) reflect.Type {
 	fields := make([]reflect.StructField, len(names))
 	for i, n := range names {
@@ -296,7 +295,6 @@ func keyOf(line string) (string, bool) {
 	return k, true
 }
 
-// unquote strips one pair of matching quotes around s.
 func unquote(s string) string {
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
 		return s[1 : len(s)-1]

@@ -137,7 +137,6 @@ func tagsRepeatHeadline(ts []string, ev store.Event) bool {
 	return true
 }
 
-// claimNames maps "project/site" to the name the claim's site index lists (for health lines).
 func claimNames(s *store.Snapshot) map[string]string {
 	m := make(map[string]string, len(s.Claims))
 	for _, c := range s.Claims {

@@ -223,7 +223,6 @@ func (e *env) show(c *install.Change) {
 	}
 }
 
-// confirm asks a yes or no question on the terminal.
 func (e *env) confirm(q string) bool {
 	fmt.Fprint(e.stdout, q+" [y/N] ")
 	e.flush()

@@ -46,7 +46,6 @@ type flagOutput struct {
 	env    *env
 }
 
-// register adds a command; called from each command's file in init.
 func register(c command) {
 	if _, dup := commands[c.name]; dup {
 		panic("duplicate command " + c.name)
@@ -123,7 +122,6 @@ func runHelp(e *env, args []string) int {
 	}
 }
 
-// runVersion is `ashyams version`: the version and the crawler's user agent on stdout.
 func runVersion(e *env, args []string) int {
 	fs := newFlags(e, "version", "")
 	if rc := parseNoArgs(e, fs, args, ""); rc >= 0 {
@@ -227,7 +225,6 @@ func newFlags(e *env, name, argsUsage string) *flag.FlagSet {
 	return fs
 }
 
-// flagNames lists the flags fs defines.
 func flagNames(fs *flag.FlagSet) []string {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })

@@ -173,7 +173,6 @@ func releasePhrases(changes []diff.Change, p project) []string {
 	return out
 }
 
-// unusualPhrase says what is unusual about a change diff.Unusual reports.
 func unusualPhrase(c diff.Change) string {
 	switch c.Change {
 	case diff.ChangeReleaseRemoved:
@@ -196,7 +195,6 @@ func statusVerb(c diff.Change) string {
 	return a
 }
 
-// hasBreaking reports whether a notes object has a non-empty notes.breaking.
 func hasBreaking(raw json.RawMessage) bool {
 	var n struct {
 		Breaking []string `json:"breaking"`

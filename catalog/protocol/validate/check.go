@@ -100,7 +100,6 @@ func pointsAt(indexSrc, manifestURL, src string) int {
 	return -1
 }
 
-// resolve is ref resolved against base when base is a URL, else ref.
 func resolve(base, ref string) string {
 	if b, err := url.Parse(base); err == nil && IsURL(base) {
 		if r, err := b.Parse(ref); err == nil {
@@ -268,7 +267,6 @@ func readCatalog(ctx context.Context, src string, rd Reader) (*Result, listed) {
 	return r, nil
 }
 
-// readError records why the document could not be read.
 func (r *Result) readError(err error) {
 	re := &ReadError{Verdict: VerdictUnreadable, Message: err.Error()}
 	if !errors.As(err, &re) && IsURL(r.Source) {

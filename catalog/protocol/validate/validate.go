@@ -183,7 +183,6 @@ func read(src string, b []byte, err error) Result {
 	return r
 }
 
-// add records findings of the document.
 func (r *Result) add(fs ...protocol.Finding) {
 	for _, f := range fs {
 		r.Findings = append(r.Findings, Finding{Finding: f, Source: r.Source})

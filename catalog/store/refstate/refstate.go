@@ -212,7 +212,6 @@ func (r *reader) events() {
 	}
 }
 
-// eventID is the reference's id of an event's facts (FORMATS section 1.5).
 func eventID(o map[string]json.RawMessage) string {
 	get := func(k string) string { s, _ := str(o[k]); return s }
 	text := strings.Join([]string{"dreamweave-network event 1", get("kind"), get("project"), get("origin"), get("before"), get("after")}, "\n")
