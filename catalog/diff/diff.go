@@ -250,7 +250,6 @@ func notice(r *protocol.Release) *protocol.Notice {
 	return r.Deprecated
 }
 
-// matchedRelease lists the changes of one release present in both manifests.
 func matchedRelease(b, a *protocol.Release) []Change {
 	var out []Change
 	bn, an := notice(b), notice(a)

@@ -66,7 +66,6 @@ func setChange(out []Change, token string, b, a []string) []Change {
 	return append(out, Change{Change: token, Added: added, Removed: removed})
 }
 
-// unionKeys returns the keys of two maps, sorted.
 func unionKeys[V any](b, a map[string]V) []string {
 	keys := slices.Collect(maps.Keys(b))
 	for k := range a {

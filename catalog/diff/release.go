@@ -136,7 +136,6 @@ func platformKeys(ps []protocol.Platform) []string {
 	return out
 }
 
-// targetOf is a relationship's target as events store it.
 func targetOf(r *protocol.Relationship) *Target {
 	name := r.Name
 	if name == "" {

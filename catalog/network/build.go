@@ -110,7 +110,6 @@ func build(snap *store.Snapshot, cur *curation.Curation) *Network {
 	return n
 }
 
-// loadClaim builds one claim from its record and its held manifest, if any.
 func loadClaim(snap *store.Snapshot, rec *store.ClaimRecord, n *Network) *Claim {
 	health, _ := store.ClaimHealthToken(rec.Health)
 	c := &Claim{
@@ -141,7 +140,6 @@ func loadClaim(snap *store.Snapshot, rec *store.ClaimRecord, n *Network) *Claim 
 	return c
 }
 
-// releases builds the release views, heads and the current release.
 func (c *Claim) releases() {
 	m := c.Manifest
 	byPtr := make(map[*protocol.Release]*Release, len(m.Releases))

@@ -266,7 +266,6 @@ func containsUse(us []CapabilityUse, from *Claim, kind string) bool {
 	return false
 }
 
-// usedBy fills UsedBy and ReferencedBy from the current relationships of listed claims.
 func (n *Network) usedBy() {
 	for _, r := range n.Relationships {
 		for _, t := range r.Targets {
@@ -572,7 +571,6 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// featured attaches the curation's featured projects to their listed claims.
 func (n *Network) featured() {
 	for _, f := range n.Curation.Featured {
 		ft := &Featured{Featured: f}

@@ -130,7 +130,6 @@ func rulesBeside(schema, rules []Finding) []Finding {
 	return out
 }
 
-// faulted reports whether a schema finding is at ptr or at a value holding it.
 func faulted(schema []Finding, ptr string) bool {
 	for _, f := range schema {
 		if f.Pointer == ptr || f.Pointer == "" || strings.HasPrefix(ptr, f.Pointer+"/") {

@@ -400,7 +400,6 @@ func Digest(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// deref is *s, or "" for nil (a null digest or time).
 func deref(s *string) string {
 	if s == nil {
 		return ""

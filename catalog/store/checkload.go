@@ -16,7 +16,6 @@ func (d *Dir) CheckLoad() (*Snapshot, []Problem) { return d.check(false).snapsho
 // media/, and the held manifests that pass, decoded once (Snapshot.Manifests).
 func (d *Dir) CheckLoadForRender() (*Snapshot, []Problem) { return d.check(true).snapshot() }
 
-// snapshot is what the checker read, as a Snapshot, and the problems it found.
 func (c *checker) snapshot() (*Snapshot, []Problem) {
 	if c.indexSums == nil { // no state directory: nothing was read
 		return &Snapshot{}, c.out

@@ -132,7 +132,6 @@ func (d *Dir) Remove(rel string) error {
 	return d.remove(rel)
 }
 
-// remove deletes the one file at rel and the directories it leaves empty.
 func (d *Dir) remove(rel string) error {
 	if err := os.Remove(d.Path(rel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", rel, err)
@@ -350,7 +349,6 @@ func (d *Dir) Load() (*Snapshot, error) {
 	return s, nil
 }
 
-// readRecords reads every .json file in dir, in name order, with their names.
 func readRecords[T any](d *Dir, dir string) ([]T, []string, error) {
 	files, err := d.list(dir, false)
 	if err != nil {

@@ -219,7 +219,6 @@ func RecordFiles(rel string, v any) ([]File, error) {
 	return files, nil
 }
 
-// bind sets an own file's record_sha256.
 func bind(o any, sum string) {
 	switch x := o.(type) {
 	case *networkOwn:

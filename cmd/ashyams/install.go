@@ -230,7 +230,6 @@ func (e *env) confirm(q string) bool {
 	return strings.EqualFold(l, "y") || strings.EqualFold(l, "yes")
 }
 
-// choose asks the player one of the plan's questions.
 func (e *env) choose(q string, opts []string) (int, error) {
 	fmt.Fprintln(e.stdout, "The plan asks: "+q)
 	for i, o := range opts {

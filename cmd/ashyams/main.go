@@ -329,12 +329,10 @@ func stage(cmd, name string, err error) string {
 	return name + ": " + withoutPrefix(err.Error(), cmd, name, first)
 }
 
-// noStateMessage says that no state directory exists at path, and how to get one.
 func noStateMessage(path string) string {
 	return fmt.Sprintf("no state at %s: run `.github/state.sh checkout` or `ashyams refresh` first", termtext.Text(path))
 }
 
-// requireState reports whether path is an existing state directory, else prints why.
 func (e *env) requireState(cmd, path string) bool {
 	st, err := os.Stat(path)
 	switch {

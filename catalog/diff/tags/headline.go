@@ -89,7 +89,6 @@ type project struct {
 	oldDevHead           map[string]bool // versions that were the development channel's head
 }
 
-// projectPhrases reads the changes that are not about one release.
 func projectPhrases(changes []diff.Change) project {
 	p := project{newHead: map[string]bool{}, oldDevHead: map[string]bool{}}
 	for _, c := range changes {

@@ -245,7 +245,6 @@ func (c listed) elsewhere(own keySet) func(id string) (string, string, bool) {
 	}
 }
 
-// readCatalog reads the catalog at src, and its claims when it could be read.
 func readCatalog(ctx context.Context, src string, rd Reader) (*Result, listed) {
 	r := &Result{Source: src, Kind: "catalog", Findings: []Finding{}}
 	b, err := rd.Read(ctx, src, MaxCatalogBytes)
@@ -275,7 +274,6 @@ func (r *Result) readError(err error) {
 	r.Verdict, r.Error = re.Verdict, re.Message
 }
 
-// finish gives the document its verdict and summary, and locates its findings.
 func (r *Result) finish() {
 	if r.Error == "" {
 		var fs []protocol.Finding
@@ -301,7 +299,6 @@ func (r *Result) finish() {
 	r.Summary = summary(r)
 }
 
-// locate gives each finding its line and column.
 func (r *Result) locate() {
 	if r.body == nil || len(r.Findings) == 0 {
 		return
