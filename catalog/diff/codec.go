@@ -182,7 +182,6 @@ func (k kind) named(name string) bool {
 	return false
 }
 
-// isZero reports whether the field p points at (a key's at) holds nothing.
 func isZero(p any) bool {
 	switch p := p.(type) {
 	case *string:

@@ -46,7 +46,6 @@ func (ms *moveSet) add(project, from, to string, ev Evidence) {
 	m.Evidence = append(m.Evidence, ev)
 }
 
-// fromClaims: a claim record's moved_to and moved_from.
 func (ms *moveSet) fromClaims() {
 	n := ms.n
 	for _, c := range n.Claims {

@@ -431,7 +431,6 @@ func (n *Network) gaps() {
 	n.candidates()
 }
 
-// candidates lists the gap URLs that lie outside every enrolled site, with their gaps.
 func (n *Network) candidates() {
 	enrolled := n.enrolledSites()
 	cands := map[string]*Candidate{}
@@ -454,7 +453,6 @@ func (n *Network) candidates() {
 	sort.Slice(n.Gaps.Candidates, func(i, j int) bool { return n.Gaps.Candidates[i].URL < n.Gaps.Candidates[j].URL })
 }
 
-// currentFirst is c's releases, its current release first, then the others in manifest order.
 func currentFirst(c *Claim) []*Release {
 	out := make([]*Release, 0, len(c.Releases))
 	for _, r := range c.Releases {

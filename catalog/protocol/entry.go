@@ -30,7 +30,6 @@ type entryWant struct {
 	checkSHA bool
 }
 
-// idFinding is the RuleIDMatch finding when m's project.id is not the entry's id.
 func (e entryWant) idFinding(m *Manifest) (Finding, bool) {
 	if e.id == "" || m.Project.ID == e.id {
 		return Finding{}, false
@@ -43,7 +42,6 @@ func (e entryWant) idFinding(m *Manifest) (Finding, bool) {
 	return found("/project/id", RuleIDMatch, format, pub(m.Project.ID), pub(e.id), where), true
 }
 
-// shaFinding is the RuleManifestSHA256 finding when b does not hash to the entry's digest.
 func (e entryWant) shaFinding(b []byte) (Finding, bool) {
 	sum := sha256.Sum256(b)
 	got := hex.EncodeToString(sum[:])

@@ -143,7 +143,6 @@ func formLocation(loc string) string {
 	return loc
 }
 
-// fieldLabel names the field a pointer ends in, for messages.
 func fieldLabel(ptr string) phrase {
 	if ptr == "" {
 		return phrase{format: "the document"}

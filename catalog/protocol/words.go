@@ -65,7 +65,6 @@ func say(format string, args ...any) (message, words string, quotes []string) {
 	return fmt.Sprintf(format, plain...), fmt.Sprintf(format, slots...), quotes
 }
 
-// renumber shifts the slots of a phrase's words by the quotes before it.
 func renumber(words string, by int) string {
 	if by == 0 {
 		return words

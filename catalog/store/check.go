@@ -101,7 +101,6 @@ func (c *checker) run() {
 	c.checkMedia()
 }
 
-// read decodes a record strictly, reporting a problem (and returning false) when it cannot.
 func (c *checker) read(rel string, v any) bool {
 	if err := c.d.ReadJSON(rel, v); err != nil {
 		msg := err.Error()

@@ -378,7 +378,6 @@ func sortEvents(es []Event) {
 	})
 }
 
-// onlyLeftovers reports whether the readable directory rel holds nothing but temporary files.
 func (d *Dir) onlyLeftovers(rel string) bool {
 	ents, err := os.ReadDir(d.Path(rel))
 	if err != nil {

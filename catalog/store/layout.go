@@ -23,7 +23,6 @@ func (c *checker) entries(rel string) []fs.DirEntry {
 	return ents
 }
 
-// scan walks the layout: it reports stray names and leftovers, and lists the records to read.
 func (c *checker) scan() {
 	for _, e := range c.entries("") {
 		n := e.Name()

@@ -50,7 +50,6 @@ func Summary(e store.Event) string {
 	return strings.Join(fs, "; ")
 }
 
-// facts are Headline's phrases, at most maxPhrases and then "and N more".
 func facts(e store.Event) []string {
 	var ps []string
 	switch e.Kind {

@@ -232,7 +232,6 @@ type listed map[string][]format.Listed
 
 func (c listed) listed(id string) bool { return len(c[id]) > 0 }
 
-// elsewhere is the site other than own that publishes an id.
 func (c listed) elsewhere(own keySet) func(id string) (string, string, bool) {
 	return func(id string) (string, string, bool) {
 		for _, cl := range c[id] {
@@ -317,7 +316,6 @@ func (r *Result) locate() {
 
 var kindWords = map[string]string{protocol.DocIndex: "site index", protocol.DocProject: "project manifest"}
 
-// summary is the verdict on a document in words.
 func summary(r *Result) string {
 	what := kindWords[r.Kind]
 	if what == "" {
