@@ -17,10 +17,12 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"golang.org/x/net/html"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
@@ -132,6 +134,17 @@ func makeBrowserSite(t *testing.T) (browserCase, error) {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// liveDoc is the page as the browser of ctx holds it now, parsed, for a test to read by
+// selector.
+func liveDoc(t testing.TB, ctx context.Context) *html.Node {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`"<!DOCTYPE html>" + document.documentElement.outerHTML`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return htmlcheck.Parse(t, []byte(s))
+}
 
 // browserLog records what must not happen while the pages load.
 type browserLog struct {
@@ -324,13 +337,7 @@ func TestBrowser(t *testing.T) {
 	if !found {
 		t.Errorf("searching %q does not show it: %v", find, visible)
 	}
-	status, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("filter-status")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(status, fmt.Sprintf("Showing %d of %d", len(visible), total)) {
-		t.Errorf("the status line says %q", status)
-	}
+	htmlcheck.Want(t, liveDoc(t, ctx), "#filter-status", fmt.Sprintf("Showing %d of %d", len(visible), total))
 	settle("projects/index.html")
 	fits("projects/index.html")
 	shot("projects-search")
@@ -407,10 +414,7 @@ func TestBrowser(t *testing.T) {
 		load(stale)
 		settle(stale)
 		fits(stale)
-		banner, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("staleness")))
-		if err != nil || !strings.Contains(banner, "This page may be out of date.") {
-			t.Errorf("%s: no staleness banner (%v): %q", stale, err, banner)
-		}
+		htmlcheck.Want(t, liveDoc(t, ctx), "#staleness", "This page may be out of date.")
 		shot("claim-stale")
 	}
 	for _, p := range []struct{ rel, name string }{{"health/index.html", "health"}, {"origins/index.html", "sites"}} {

@@ -149,7 +149,8 @@ func TestPlanHostileValuesInChromium(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(o.CFG, good+"\ncontent=Good.esp") {
+	cfg := strings.Split(o.CFG, "\n")
+	if i := slices.Index(cfg, good); i < 0 || i+1 >= len(cfg) || cfg[i+1] != "content=Good.esp" {
 		t.Errorf("the well-behaved claim is not planned:\n%s", o.CFG)
 	}
 	var refused map[string]string // key -> the finding's text
@@ -179,7 +180,7 @@ func TestPlanHostileValuesInChromium(t *testing.T) {
 		o := b.planOutputs()
 		var found string
 		b.eval(`Array.from(document.querySelectorAll('[data-plan-finding="link"][data-field=`+jsString(link.field)+`], [data-plan-finding="refused"][data-field=`+jsString(link.field)+`]')).map(li => li.textContent).join("\n")`, &found)
-		if found == "" || strings.ContainsAny(found, strings.Join(lineEnds, "")) || !strings.Contains(o.CFG, "content=Good.esp") || strings.Contains(o.CFG, "replace") || len(o.CFG) > 2000 {
+		if found == "" || strings.ContainsAny(found, strings.Join(lineEnds, "")) || !hasLine(o.CFG, "content=Good.esp") || strings.Contains(o.CFG, "replace") || len(o.CFG) > 2000 {
 			t.Errorf("%s: findings %q, openmw.cfg\n%.2000s", link.name, found, o.CFG)
 		}
 		b.clean(link.name)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
+	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
 )
@@ -121,12 +123,12 @@ func TestPlanPolishInChromium(t *testing.T) {
 		b.openPlan(link)
 
 		// The declared conflict, with its reason.
-		var conflicts []string
-		b.eval(`Array.from(document.querySelectorAll("#plan-results [data-plan-conflict]")).map(li => li.dataset.planConflict + "|" + li.textContent)`, &conflicts)
-		if len(conflicts) != 1 || !strings.HasPrefix(conflicts[0], candle+"|") ||
-			!strings.Contains(conflicts[0], "conflicts with Other mods that script vanilla light records (“Two scripts animating the same light fight every frame. Pick one.”).") {
-			t.Errorf("%s: the declared conflicts are %q", from.how, conflicts)
+		dom := b.dom()
+		conflicts := htmlcheck.All(t, dom, "#plan-results [data-plan-conflict]")
+		if len(conflicts) != 1 || htmlcheck.Attr(conflicts[0], "data-plan-conflict") != candle {
+			t.Errorf("%s: the declared conflicts are %q", from.how, htmlcheck.Texts(t, dom, "#plan-results [data-plan-conflict]"))
 		}
+		htmlcheck.Want(t, dom, "#plan-results [data-plan-conflict]", "conflicts with Other mods that script vanilla light records (“Two scripts animating the same light fight every frame. Pick one.”).")
 
 		// The platform choice.
 		var offered []string
@@ -189,11 +191,12 @@ func TestPlanPolishInChromium(t *testing.T) {
 			return ls
 		}
 		ls := lines()
+		sized := regexp.MustCompile(`\d [KM]iB`)
 		if len(ls) < 4 {
 			t.Fatalf("%s: %d downloads", from.how, len(ls))
 		}
 		for _, l := range ls {
-			if l.Rows != 1 || l.Links == 0 || !strings.Contains(l.Text, " KiB") && !strings.Contains(l.Text, " MiB") {
+			if l.Rows != 1 || l.Links == 0 || !sized.MatchString(l.Text) {
 				t.Errorf("%s: at 1280 px the download %q is on %d lines, with %d source links", from.how, l.Text, l.Rows, l.Links)
 			}
 		}
@@ -227,7 +230,12 @@ func TestPlanPolishInChromium(t *testing.T) {
 			t.Errorf("%s: the plan's link is %q", from.how, cmd.Link)
 		}
 		words, ok := strings.CutPrefix(strings.TrimSuffix(cmd.Text, "\n"), "ashyams install ")
-		if got := shellWords(t, words); !ok || !slices.Equal(got, []string{strings.ReplaceAll(cmd.Link, "'", "%27"), "--mods", root}) || !strings.Contains(cmd.Link, "platform=linux-x86_64") {
+		u, err := url.Parse(cmd.Link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plat, _ := url.ParseQuery(u.Fragment)
+		if got := shellWords(t, words); !ok || !slices.Equal(got, []string{strings.ReplaceAll(cmd.Link, "'", "%27"), "--mods", root}) || plat.Get("platform") != "linux-x86_64" {
 			t.Errorf("%s: the command %q reads as %q; the link is %q", from.how, cmd.Text, got, cmd.Link)
 		}
 		if cmd.Releases == "" || cmd.Players == "" {
