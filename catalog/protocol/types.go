@@ -1,6 +1,7 @@
 // Package protocol is the typed model of DreamWeave schema_version "2" documents (SPEC section
 // 1), the site index and the project manifest: their strict decoding, validation against the
-// embedded schemas and the rules the schemas cannot express. Field names are the protocol's.
+// embedded schemas and the rules the schemas cannot express. Field names are the protocol's;
+// names, descriptions, captions and reasons are display text, never matched; URLs are absolute.
 package protocol
 
 import "encoding/json"
@@ -26,16 +27,16 @@ type Index struct {
 
 // Site names the publisher's site as the index states it.
 type Site struct {
-	Name string `json:"name"` // display text
-	URL  string `json:"url"`  // absolute http(s) URL of the site's home page
+	Name string `json:"name"`
+	URL  string `json:"url"` // absolute http(s) URL of the site's home page
 }
 
 // IndexEntry is one project as a site index lists it. Encoded in the state, it has the
 // reference index's shape (summary omitted when absent, updated always present), so an entry
 // read and written back keeps its bytes.
 type IndexEntry struct {
-	ID             string            `json:"id"`                // lowercase UUID, the manifest's project.id (rule id-match)
-	Name           string            `json:"name"`              // display text, never matched
+	ID             string            `json:"id"` // lowercase UUID, the manifest's project.id (rule id-match)
+	Name           string            `json:"name"`
 	Summary        *string           `json:"summary,omitempty"` // nil when the index has none
 	Type           string            `json:"type"`              // a project type
 	Status         string            `json:"status"`            // a project status
@@ -79,8 +80,8 @@ type ChannelHead struct {
 
 // Project is a manifest's project metadata.
 type Project struct {
-	ID           string       `json:"id"`                   // lowercase UUID chosen by the author; never proof of who publishes it
-	Name         string       `json:"name"`                 // display text, never matched
+	ID           string       `json:"id"` // lowercase UUID chosen by the author; never proof of who publishes it
+	Name         string       `json:"name"`
 	Summary      string       `json:"summary,omitempty"`    // one-line description
 	Type         string       `json:"type"`                 // mod, library, framework, tool, assets, total-conversion or documentation
 	Status       string       `json:"status"`               // active, maintenance, experimental, deprecated or archived
@@ -97,15 +98,15 @@ type Project struct {
 
 // Person is a maintainer.
 type Person struct {
-	Name string `json:"name"`          // display text
-	URL  string `json:"url,omitempty"` // absolute URL
+	Name string `json:"name"`
+	URL  string `json:"url,omitempty"`
 }
 
 // Credit names a contributor and their role.
 type Credit struct {
-	Name string `json:"name"`           // display text
+	Name string `json:"name"`
 	Role string `json:"role,omitempty"` // free text
-	URL  string `json:"url,omitempty"`  // absolute URL
+	URL  string `json:"url,omitempty"`
 }
 
 // Links are the project's links: page, source and issues always; the rest optional.
@@ -134,13 +135,13 @@ type Nexusmods struct {
 
 // Media is an image or video the publisher shows for the project.
 type Media struct {
-	Kind      string `json:"kind"`                // "image" or "video"
-	URL       string `json:"url"`                 // absolute URL
-	Alt       string `json:"alt"`                 // display text
-	Thumbnail string `json:"thumbnail,omitempty"` // absolute URL
-	Caption   string `json:"caption,omitempty"`   // display text
-	Category  string `json:"category,omitempty"`  // free text
-	Featured  bool   `json:"featured,omitempty"`  // a card image candidate
+	Kind      string `json:"kind"` // "image" or "video"
+	URL       string `json:"url"`
+	Alt       string `json:"alt"`
+	Thumbnail string `json:"thumbnail,omitempty"`
+	Caption   string `json:"caption,omitempty"`
+	Category  string `json:"category,omitempty"` // free text
+	Featured  bool   `json:"featured,omitempty"` // a card image candidate
 }
 
 // Release is one published version. Date is the publisher's date, never the time this index
@@ -174,7 +175,7 @@ const (
 
 // Notice explains a yank or deprecation; Replacement is a version to use instead.
 type Notice struct {
-	Reason      string `json:"reason"`                // display text
+	Reason      string `json:"reason"`
 	Replacement string `json:"replacement,omitempty"` // a version under the project's scheme
 }
 
@@ -228,18 +229,18 @@ type Relationship struct {
 	Kind       string `json:"kind"`                 // a Kind* value
 	Project    string `json:"project,omitempty"`    // target project id
 	Capability string `json:"capability,omitempty"` // target capability; only for requires/recommends/conflicts
-	Name       string `json:"name,omitempty"`       // display text, never matched
-	Version    string `json:"version,omitempty"`    // a constraint, only with Project
-	URL        string `json:"url,omitempty"`        // where the target can be found; never followed
-	Reason     string `json:"reason,omitempty"`     // display text
+	Name       string `json:"name,omitempty"`
+	Version    string `json:"version,omitempty"` // a constraint, only with Project
+	URL        string `json:"url,omitempty"`     // where the target can be found; never followed
+	Reason     string `json:"reason,omitempty"`
 }
 
 // Component is an installable part of a release.
 type Component struct {
-	ID            string   `json:"id"`                    // a token unique in the release
-	Name          string   `json:"name"`                  // display text
-	Description   string   `json:"description,omitempty"` // display text
-	Path          string   `json:"path"`                  // directory inside the archive, forward slashes, "." for its root
+	ID            string   `json:"id"` // a token unique in the release
+	Name          string   `json:"name"`
+	Description   string   `json:"description,omitempty"`
+	Path          string   `json:"path"` // directory inside the archive, forward slashes, "." for its root
 	Required      bool     `json:"required"`
 	Default       bool     `json:"default"`
 	Group         string   `json:"group,omitempty"` // a Group id
@@ -250,10 +251,10 @@ type Component struct {
 
 // Group is a selection rule over components (exactly-one, at-most-one, at-least-one, any).
 type Group struct {
-	ID          string `json:"id"`                    // a token unique in the release
-	Name        string `json:"name"`                  // display text
-	Description string `json:"description,omitempty"` // display text
-	Select      string `json:"select"`                // exactly-one, at-most-one, at-least-one or any
+	ID          string `json:"id"` // a token unique in the release
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Select      string `json:"select"` // exactly-one, at-most-one, at-least-one or any
 }
 
 // OpenMW is the "openmw" extension: per-component install data, content required by the
@@ -312,9 +313,9 @@ type Layout struct {
 
 // ArtifactSource is a download URL; Kind is publisher or mirror.
 type ArtifactSource struct {
-	URL  string `json:"url"`            // absolute download URL
-	Kind string `json:"kind"`           // "publisher" or "mirror"
-	Name string `json:"name,omitempty"` // display text
+	URL  string `json:"url"`  // absolute download URL
+	Kind string `json:"kind"` // "publisher" or "mirror"
+	Name string `json:"name,omitempty"`
 }
 
 // Signature is a published signature, shown as published: this index never verifies one.
