@@ -12,6 +12,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/claim"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/sites"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
@@ -429,5 +430,46 @@ func TestBoundsKind(t *testing.T) {
 		if got := boundsKind(rel); got != want {
 			t.Errorf("boundsKind(%q) = %q, want %q", rel, got, want)
 		}
+	}
+}
+
+// TestClaimPageLinksCapabilityReferencesPage: a claim page that names the first
+// claim.UsedByShown releases referring to it links the others through a capability on that
+// capability's page, at the page of it where its references begin: after a page of
+// providers, its second.
+func TestClaimPageLinksCapabilityReferencesPage(t *testing.T) {
+	state := t.TempDir()
+	f := statetest.In(t, state)
+	a := f.Site("https://a.example/dreamweave.json", "Site A")
+	const lights = "x:lights"
+	for i := 1; i <= paths.PageSize; i++ {
+		m := sampleManifest(uuid(i), fmt.Sprintf("Provider %02d", i), 1)
+		m.Releases[0].Provides = []string{lights}
+		f.Claim(a, m)
+	}
+	for i := 1; i <= claim.UsedByShown+2; i++ {
+		m := sampleManifest(uuid(100+i), fmt.Sprintf("Fan %02d", i), 1)
+		m.Releases[0].Relationships = []protocol.Relationship{{Kind: "recommends", Capability: lights}}
+		f.Claim(a, m)
+	}
+	_, out := build(t, state, Options{})
+
+	rel := paths.Claim(uuid(1), a)
+	refs := htmlcheck.One(t, parsePage(t, out, rel), "section#used-by")
+	var link *html.Node
+	for _, x := range htmlcheck.All(t, refs, "p > a") {
+		if htmlcheck.Text(x) == lights {
+			link = x
+		}
+	}
+	if link == nil {
+		t.Fatal("Provider 01's page does not link the other references through the capability")
+	}
+	first := paths.Page(paths.Capability(lights), 2)
+	if got, want := htmlcheck.Attr(link, "href"), (&render.Page{Path: rel}).Rel(first)+"#references"; got != want {
+		t.Errorf("the link to the other references is %q, want %q", got, want)
+	}
+	if htmlcheck.Count(t, parsePage(t, out, first), "h2#references") != 1 {
+		t.Errorf("%s does not begin the references", first)
 	}
 }
