@@ -71,7 +71,6 @@ func stringList(v any) []string {
 	return out
 }
 
-// extensionChanges reports namespaces, sorted, added, removed or changed.
 func extensionChanges(b, a map[string]any) []Change {
 	var out []Change
 	for _, ns := range unionKeys(b, a) {

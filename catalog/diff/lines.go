@@ -132,7 +132,6 @@ func releaseAddedLine(c Change) string {
 
 func artifactName(c Change) string { return "artifact " + c.Artifact }
 
-// unknownLine describes a token this build does not know by what it holds.
 func unknownLine(c Change) string {
 	s := c.Change
 	for _, f := range []string{c.Channel, c.Version, c.Artifact, c.Component, c.Group, c.Field} {

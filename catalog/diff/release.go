@@ -286,7 +286,6 @@ func componentChanges(b, a []protocol.Component, bo, ao map[string]map[string]an
 	return out
 }
 
-// groupChanges reports each group, by id, whose selection rule changed, appeared or went.
 func groupChanges(b, a []protocol.Group) []Change {
 	sel := func(gs []protocol.Group) map[string]string {
 		m := map[string]string{}

@@ -106,7 +106,6 @@ func (ms *moveSet) fromMigrations() {
 	}
 }
 
-// linkMoves sorts the moves and their evidence and points the claims at them.
 func (n *Network) linkMoves() {
 	sort.Slice(n.Moves, func(i, j int) bool {
 		a, b := n.Moves[i], n.Moves[j]

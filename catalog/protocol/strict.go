@@ -282,7 +282,6 @@ func (p *scanner) str(ptr string) (string, error) {
 	return "", p.errorf("unexpected end of input in a string")
 }
 
-// escape reads the escape sequence at p.i (its backslash) into sb and moves past it.
 func (p *scanner) escape(sb *strings.Builder, ptr string) error {
 	if p.i+1 >= len(p.b) {
 		p.i++

@@ -96,7 +96,6 @@ func diffSummary(e *env, line func(string, ...any), n *store.Network, last, earl
 	return true
 }
 
-// diffClaim prints one claim's events: a header, then each event's headline, tags and lines.
 func diffClaim(line func(string, ...any), group []store.Event) {
 	first := group[0]
 	name := first.Name

@@ -132,7 +132,6 @@ func parseMixed(fs *flag.FlagSet, args []string) ([]string, int) {
 	}
 }
 
-// change plans a change with prepare, shows it, asks, and applies it.
 func (e *env) change(fs *flag.FlagSet, f *changeFlags, prepare func(context.Context, install.Options) (*install.Change, error)) int {
 	cmd := fs.Name()
 	o, err := f.options(e)
