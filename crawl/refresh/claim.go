@@ -289,9 +289,8 @@ type fetchResult struct {
 	ctxErr      error // the refresh was interrupted
 }
 
-// fetchManifest downloads the advertised manifest and checks its digest. On a mismatch (a
-// half-finished deployment, seeds/crawler.txt) it waits RetryWaits, re-reads the index and
-// tries again; still no match: inconsistent, last good kept.
+// fetchManifest downloads the advertised manifest and checks its digest; on a mismatch it
+// waits RetryWaits, re-reading the index (seeds/crawler.txt), then gives up: inconsistent.
 func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.IndexEntry, h *held, v store.Validators) fetchResult {
 	res := fetchResult{entry: entry}
 	murl := resolve(sr.indexURL, entry.Manifest)
@@ -337,7 +336,7 @@ func (r *run) fetchManifest(ctx context.Context, sr *siteRun, entry protocol.Ind
 }
 
 // getManifest is one GET of the manifest, conditional only while the held digest is advertised
-// (manifest_sha256 is the change signal, seeds/crawler.txt); done means res is set.
+// (seeds/crawler.txt); done means res is set.
 func (r *run) getManifest(ctx context.Context, res *fetchResult, murl, adv string, h *held, v store.Validators) (body []byte, resp *guard.Response, done bool) {
 	heldAdvertised := h != nil && adv == h.digest
 	req := guard.Request{URL: murl, Accept: acceptManifest}

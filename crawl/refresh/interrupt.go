@@ -12,10 +12,10 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// InterruptedError is a refresh cut short (a signal, the deadline): every record is whole, and
-// network.json and the Summary say what was not read.
+// InterruptedError is a refresh cut short (a signal, the deadline): records stay whole, and
+// network.json says what was not read.
 type InterruptedError struct {
-	Reason   string // why: the context's cause, or "the refresh's deadline (45m0s) ran out"
+	Reason   string // the context's cause, or the deadline's BudgetError
 	Deadline bool   // Options.Deadline ran out, not the caller's context
 }
 

@@ -10,8 +10,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
-// hostLimit bounds the requests in flight to one host (seeds/crawler.txt, "Who is knocking"):
-// index, manifests and card images all take a slot.
+// hostLimit bounds the requests in flight to one host (seeds/crawler.txt, "Who is knocking").
 type hostLimit struct {
 	n    int
 	mu   sync.Mutex

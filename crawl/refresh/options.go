@@ -50,9 +50,8 @@ type Options struct {
 	// waits, card images). Claims not read in time keep their last good
 	// manifest as manifest-unreachable, the problem naming the budget.
 	SiteBudget time.Duration
-	// DiscoveryBudget bounds one source's discovery from when it gets its host slot; default
-	// the shorter of DefaultDiscoveryBudget and Deadline/3, so one slow source cannot starve
-	// the rest (sites are read only after every discovery ends).
+	// DiscoveryBudget bounds one source's discovery from its host slot on (default the shorter
+	// of DefaultDiscoveryBudget and Deadline/3), so one slow source cannot starve the rest.
 	DiscoveryBudget time.Duration
 	// Deadline bounds the whole refresh (--deadline), so the scheduled job reaches its commit.
 	// It stops the refresh as an interrupt does (*InterruptedError).

@@ -65,8 +65,8 @@ func (r *run) plan(runs []*sourceRun) *plan {
 	return p
 }
 
-// placeSources puts each source under the site it reached; failed, under the held site its
-// record names when no other source reached it; otherwise among the unreached.
+// placeSources puts each source under the site it reached, or failed, under the held site its
+// record names when no other source reached it, or among the unreached.
 func (r *run) placeSources(p *plan, runs []*sourceRun) {
 	for _, sr := range runs {
 		switch {

@@ -4,7 +4,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// putClaim writes a claim's final record and notes its health; findings go only with a problem.
+// putClaim writes a claim's final record and notes its health.
 func (r *run) putClaim(c store.Claim) error {
 	c.Media = r.mediaHeld(c.Media)
 	if c.Problem == nil {
@@ -48,7 +48,7 @@ func (r *run) repairMedia() error {
 	return nil
 }
 
-// putOrigin writes an origin's record and notes its health; findings go only with a problem.
+// putOrigin writes an origin's record and notes its health.
 func (r *run) putOrigin(o store.Origin) error {
 	if o.Problem == nil {
 		o.Findings = nil

@@ -400,8 +400,8 @@ func (r *run) finishSite(sr *siteRun, issues []string) error {
 	return nil
 }
 
-// fetchProblem describes a failed GET of what at u: the guard's error, a budget's words (no
-// URL, so claims it cut share a line), or the HTTP status.
+// fetchProblem describes a failed GET of what at u; a budget's words name no URL, so the
+// claims it cut share a line.
 func fetchProblem(what, u string, resp *guard.Response, err error) string {
 	var be *BudgetError
 	switch {

@@ -128,8 +128,8 @@ func (r *run) removeSources(p *plan) error {
 	return nil
 }
 
-// writeSource records one source after discovery: site is the origin it leads to now (nil:
-// failed, the last known stays); covered is the site whose failure line already says why.
+// writeSource records one source after discovery: site is the origin it leads to (nil: it
+// failed); covered is the site whose failure line says why.
 func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 	s := store.Source{URL: sr.src.URL, LastAttempt: r.now, Trail: []store.TrailStep{}}
 	if sr.prev != nil {

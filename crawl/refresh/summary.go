@@ -29,8 +29,7 @@ type Summary struct {
 	Interrupted *store.Interrupted // what network.json records of a refresh cut short; nil when finished
 }
 
-// String is the summary as a commit message: a subject, health changes, problem counts and
-// each failure, every line through termtext.Line. Deterministic.
+// String is the summary as a commit message, every line through termtext.Line.
 func (s *Summary) String() string {
 	var b strings.Builder
 	stopped := ""
@@ -83,7 +82,7 @@ func kindLabel(k string) string {
 }
 
 // healthWords says what changed health, claims then sites: "2 claims became origin
-// unavailable, 1 claim recovered, 45 claims first seen, 1 site became unreachable".
+// unavailable, 1 claim recovered, 1 site became unreachable".
 func healthWords(hs []store.HealthChange) string {
 	var parts []string
 	for _, sites := range []bool{false, true} {

@@ -206,7 +206,7 @@ func indexVerdict(fs []protocol.Finding) (health, problem string) {
 // UnreachableError is a refresh whose two or more sources all failed before any server
 // answered: the machine's network, not the sites', so nothing is recorded.
 type UnreachableError struct {
-	Failures []string // each source's URL and why it could not be reached, by URL
+	Failures []string // each source's URL and why it was not reached
 }
 
 func (e *UnreachableError) Error() string {

@@ -1,7 +1,6 @@
 // Package refreshtest is test-only: fixture sites on one loopback server, crawled by a real
-// refresh, so tests of what reads a state start from a state the crawler wrote. The manifests
-// are corpustest's fixtures, edited as JSON values; each site is a base path ("/alpha/") whose
-// front page links its index, every media URL a small PNG on the same server.
+// refresh, so tests of what reads a state start from one the crawler wrote. Each site is a base
+// path ("/alpha/") whose front page links its index; media URLs are PNGs on the same server.
 package refreshtest
 
 import (
