@@ -18,10 +18,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/install/unzip"
 )
 
-// Apply makes the change: downloads, then each folder built in a stage beside the mods folder
-// and moved into place with the lock and config files (each backed up as
-// "<file>.ashyams-backup"). It returns what the player should know; on an error nothing of
-// the player's is changed.
+// Apply makes the change: downloads, then folders built in a stage and moved into place with
+// the lock and config files (backed up as "<file>.ashyams-backup"). It returns what the player
+// should know; on an error nothing of the player's changes.
 func (c *Change) Apply(ctx context.Context) ([]string, error) {
 	var notes []string
 	cache := &download.Cache{Dir: c.o.Cache, Client: c.o.client(), Progress: c.o.Progress}
@@ -83,8 +82,7 @@ func sources(ss []engine.Source) []download.Source {
 	return out
 }
 
-// build makes in the stage each folder the change writes; it returns the folders changed and
-// the player's files kept.
+// build makes in the stage each folder the change writes.
 func (c *Change) build(ctx context.Context, st *stage, got map[string]string) (folders, kept []string, err error) {
 	for i := range c.Claims {
 		cl := &c.Claims[i]
@@ -145,8 +143,8 @@ func sourceOf(cl *Claim) string {
 	return "the download cache"
 }
 
-// carry copies into dst the files of the claim's installed folder the player changed or added:
-// kept in place of the new version's, and said. An empty new folder is not made.
+// carry copies into dst the files of the claim's installed folder the player changed or added,
+// kept in place of the new version's.
 func (c *Change) carry(cl *Claim, dst string) ([]string, error) {
 	ours := map[string]string{}
 	for _, f := range cl.Was.Files {

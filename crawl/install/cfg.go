@@ -13,8 +13,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/assets/engine"
 )
 
-// markers are the comment lines around the block of mods and the one naming it inside,
-// written by the line writer and told apart by a digest of mods.
+// markers are the comment lines around mods' block and the one naming it inside.
 func markers(e *engine.Engine, mods string) (begin, end, head string, err error) {
 	h := sha256.Sum256([]byte(mods))
 	id := "ashyams " + hex.EncodeToString(h[:4])
@@ -93,9 +92,8 @@ func (c *Change) playerText(path string) ([]byte, error) {
 	return out, nil
 }
 
-// leaveOut drops the lines the player's files already have (OpenMW aborts on a content file
-// or a setting listed twice; the player's value is kept). A player's openmw.cfg lacking the
-// base game's files the plan orders after is a warning.
+// leaveOut drops lines the player's files already have (OpenMW aborts on a duplicate content
+// file or setting); an openmw.cfg lacking the base game's files is a warning.
 func (c *Change) leaveOut(base []engine.Line) error {
 	if c.o.OpenMWCfg != "" {
 		text, err := c.playerText(c.o.OpenMWCfg)
@@ -170,8 +168,7 @@ func without(lines []LockLine, idx []int) []LockLine {
 	return out
 }
 
-// settingKeys reads settings.cfg text as OpenMW does ("[category]", "key = value" split at the
-// first "=" and trimmed, "#" comments) into "category\x00key"s.
+// settingKeys reads settings.cfg text as OpenMW does into "category\x00key"s.
 func settingKeys(text []byte) map[string]bool {
 	out := map[string]bool{}
 	cat := ""
@@ -190,9 +187,8 @@ func settingKeys(text []byte) map[string]bool {
 	return out
 }
 
-// cfgFile is the file at path with its block holding lines (none: the block removed, and a
-// file install created removed if left empty), the lock's record of it (nil: no block) and
-// the file as it was (nil: absent).
+// cfgFile is the file at path with its block holding lines (none: removed), the lock's record
+// of it (nil: no block) and the file as it was (nil: absent).
 func (c *Change) cfgFile(path string, lines []LockLine, was *CfgRecord) (out []byte, rec *CfgRecord, old []byte, err error) {
 	begin, end, head, err := markers(c.eng, c.o.Mods)
 	if err != nil {

@@ -47,7 +47,7 @@ func ReadPlan(arg string) (string, []Planned, error) {
 }
 
 // readJSON decodes the file at path (at most max bytes) into v once it passes the schema;
-// false, no error, when there is no file.
+// false when there is no file.
 func readJSON(path string, max int64, schema string, v any) (bool, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -87,8 +87,8 @@ const (
 	maxCatalog = 256 << 20
 )
 
-// openIndex checks a plan link and returns its index and fragment; https only, http on a
-// loopback address with allowLoopback.
+// openIndex checks a plan link and returns its index and fragment: https, or http to loopback
+// with allowLoopback.
 func openIndex(link string, c *guard.Client, allowLoopback bool) (*index, string, error) {
 	u, err := url.Parse(link)
 	bad := func(why string) (*index, string, error) {

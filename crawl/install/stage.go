@@ -14,15 +14,13 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// A change is built in a stage folder beside the mods folder and moved into place. Until it
-// is complete the stage holds undo.json: an error rolls back at once, and a killed run is
-// rolled back by the next command on that mods folder (recoverStages).
+// A change is built in a stage folder beside the mods folder and moved into place; its
+// undo.json rolls back an error at once, or a killed run at the next command (recoverStages).
 
 // stagePrefix begins a stage folder's name, followed by the mods folder's name.
 const stagePrefix = ".ashyams-stage-"
 
-// stage is one change in progress: new/<folder> holds each folder as it will be, old/<folder>
-// each as it was, moved aside.
+// stage is one change in progress: new/<folder> as it will be, old/<folder> as it was.
 type stage struct {
 	dir  string
 	mods string
@@ -103,8 +101,8 @@ func (s *stage) discard() {
 	}
 }
 
-// commit moves the folders into place (new/<name> replaces, else removed) and writes the files
-// (nil removes), each atomically. On an error everything is put back and the stage removed.
+// commit moves the folders into place and writes the files (nil removes), each atomically; on
+// an error everything is put back.
 func (s *stage) commit(folders []string, files map[string][]byte) (err error) {
 	for _, f := range folders {
 		_, serr := os.Stat(s.newDir(f))
@@ -185,8 +183,8 @@ func putFile(path string, b []byte) error {
 	return store.ReplaceFile(path, b)
 }
 
-// rollback puts the mods folder and files back as undo says, from the stage at dir, and removes
-// the stage. It can run again after it is cut short.
+// rollback puts the mods folder and files back as undo says and removes the stage; it can run
+// again after it is cut short.
 func rollback(dir, mods string, u undo) error {
 	var errs []error
 	for _, f := range slices.Backward(u.Folders) {
@@ -215,8 +213,7 @@ func rollback(dir, mods string, u undo) error {
 	return nil
 }
 
-// recoverStages rolls back each unfinished change of mods (a stage holding undo.json) and
-// removes stages that never got one.
+// recoverStages rolls back each unfinished change of mods and removes stages without undo.json.
 func recoverStages(mods string) error {
 	parent := stageParent(mods)
 	entries, err := os.ReadDir(parent)

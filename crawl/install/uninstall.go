@@ -9,8 +9,8 @@ import (
 )
 
 // Uninstall plans taking out of o.Mods what install wrote for projects (ids or
-// "<project-id>/<site-id>" keys; none: all), and their lines; files the player changed or added
-// stay. A project another installed one requires is refused unless that one goes too.
+// "<project-id>/<site-id>" keys; none: all) and their lines, keeping the player's
+// files. A project another installed one requires is refused unless that one goes too.
 func Uninstall(o Options, projects []string) (*Change, error) {
 	old, err := installed(&o)
 	if err != nil {
@@ -66,7 +66,7 @@ func (c *Change) remaining(rec *CfgRecord) []LockLine {
 }
 
 // relink takes the removed claims' projects out of the lock's plan link, so update does not
-// bring them back; a link left adding nothing adds the claims that stay.
+// bring them back.
 func (c *Change) relink(gone map[string]bool) error {
 	base, frag, _ := strings.Cut(c.Link, "#")
 	req, err := c.eng.ParseFragment(frag)

@@ -29,8 +29,7 @@ type Source struct {
 	Name string `json:"name,omitempty"`
 }
 
-// Artifact is what to fetch: declared size in bytes, SHA-256 (64 lowercase hex) and sources in
-// manifest order.
+// Artifact is what to fetch: declared size, SHA-256 (lowercase hex) and sources in manifest order.
 type Artifact struct {
 	Size    int64
 	SHA256  string
@@ -43,8 +42,7 @@ type Attempt struct {
 	Reason string
 }
 
-// Result is a verified artifact: its cache file, the source it came from (nil: the cache held
-// it) and the sources tried before.
+// Result is a verified artifact: its cache file, its source (nil: the cache) and those tried.
 type Result struct {
 	Path     string
 	Source   *Source
@@ -66,13 +64,11 @@ func (f *Failed) Error() string {
 	return b.String()
 }
 
-// Cache is a directory of verified artifacts named by SHA-256, a download in progress beside
-// each as "<sha256>.part".
+// Cache is a directory of verified artifacts named by SHA-256, with "<sha256>.part" downloads.
 type Cache struct {
 	Dir    string
 	Client *guard.Client
-	// Progress is told of each transfer and returns the writer its bytes are copied to as
-	// they arrive, closed at the end.
+	// Progress returns the writer a transfer's bytes are copied to, closed at its end.
 	Progress func(url string, size, from int64) io.WriteCloser
 }
 
@@ -122,8 +118,7 @@ func (c *Cache) Get(ctx context.Context, a Artifact) (*Result, error) {
 	return nil, &Failed{Attempts: res.Rejected}
 }
 
-// held reports whether the cache holds a's verified bytes at final; a file that does not
-// verify is removed.
+// held reports whether the cache holds a's verified bytes at final, removing a bad file.
 func (c *Cache) held(final string, a Artifact) (bool, error) {
 	f, err := os.Open(final)
 	if errors.Is(err, os.ErrNotExist) {
@@ -171,8 +166,7 @@ func (c *Cache) fetch(ctx context.Context, a Artifact, s Source, final string) (
 	}
 }
 
-// resume returns where a download's part ends and its bytes hashed; a part at least as long
-// as the artifact is removed (it would have verified).
+// resume returns where a download's part ends and its bytes hashed; a part too long is removed.
 func resume(part string, size int64) (int64, hash.Hash, error) {
 	h := sha256.New()
 	f, err := os.Open(part)
@@ -192,8 +186,8 @@ func resume(part string, size int64) (int64, hash.Hash, error) {
 	return n, h, nil
 }
 
-// transfer streams s's bytes from byte from on into part, hashed into h, and returns the
-// part's length, or why s gave nothing worth checking.
+// transfer streams s's bytes from byte from on into part, hashed into h, returning the part's
+// length or why s gave nothing worth checking.
 func (c *Cache) transfer(ctx context.Context, a Artifact, s Source, part string, from int64, h hash.Hash) (int64, string, error) {
 	var f *os.File
 	got := from

@@ -2,22 +2,15 @@
 // player's config and reports what the engine did, read from its own log, so tests check the
 // lines the index writes against the engine itself (SPEC section 8).
 //
-// What Run relies on, measured with Debian's 0.47.0:
-//   - It reads $XDG_CONFIG_HOME/openmw/openmw.cfg, then /etc/openmw/openmw.cfg (whose data=
-//     folders do not exist and which names no content=), and logs to openmw.log beside the
-//     first, "[hh:mm:ss.mmm L] text" per line (L is I, W or E). Run gives it a temporary HOME
-//     and XDG dirs.
-//   - It logs "Adding BSA archive X" per fallback-archive=, "Adding data directory X" for its
-//     own <resources>/vfs and each existing data= folder, then "Loading content file X" per
-//     content=, in order.
-//   - The stand-in base game (BaseGame) has no NPC class, so a clean load ends with "Error:
-//     List of NPC classes is empty!" (Loaded). Other fatal errors are "Error: ..." or
-//     "... Aborting..." (a content file listed twice, names compared exactly; no content).
-//   - Before a fatal "Error:" it shows an SDL box, which blocks unless stdin is a terminal:
-//     Run gives it a pseudo-terminal and an Xvfb display.
-//   - A UTF-8 BOM is part of line 1: "\ufeffdata=X" is ignored, a comment or [section] there is
-//     fatal.
-//   - A content file needs only a TES3 header (Plugin), an archive only a BSA header.
+// What Run relies on, measured with Debian's 0.47.0: it reads $XDG_CONFIG_HOME/openmw/openmw.cfg
+// then /etc/openmw/openmw.cfg (no usable data=, no content=) and logs "[hh:mm:ss.mmm L] text"
+// lines to openmw.log beside the first: "Adding BSA archive X", "Adding data directory X"
+// (its own <resources>/vfs first), "Loading content file X", in order. The stand-in base game
+// has no NPC class, so a clean load ends "Error: List of NPC classes is empty!" (Loaded); other
+// fatal errors are "Error: ..." or "... Aborting...". Before a fatal error an SDL box blocks
+// unless stdin is a terminal: Run gives a pseudo-terminal and an Xvfb display, and temporary
+// HOME and XDG dirs. A UTF-8 BOM is part of line 1; content names compare exactly for
+// duplicates. A content file needs only a TES3 header (Plugin).
 //
 // Tests using Run skip under -short, and when openmw or Xvfb is missing unless ASHYAMS_CI is
 // set, where they fail.

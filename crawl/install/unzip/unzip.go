@@ -88,8 +88,7 @@ func Extract(src, dest string, prefixes []string, lim Limits) ([]File, error) {
 	return out, nil
 }
 
-// write copies entry f to a new file at target, taking its bytes from *left (below zero: the
-// limit was passed).
+// write copies entry f to a new file at target, taking its bytes from *left.
 func write(f *zip.File, target string, left *int64) (File, error) {
 	rc, err := f.Open()
 	if err != nil {
