@@ -187,8 +187,8 @@ var inputRules = map[string]bool{
 	protocol.RuleDepth: true, protocol.RuleNumberRange: true, protocol.RuleCrawlerPolicy: true,
 }
 
-// sniffJSON reads b with the strict decoder: KindIndex or KindProject (also a newer or invalid
-// one, which the crawler reports), KindMalformed with the findings, or KindOther.
+// sniffJSON reads b with the strict decoder: KindIndex or KindProject (even an invalid one),
+// KindMalformed with the findings, or KindOther.
 func sniffJSON(b []byte) (string, []protocol.Finding) {
 	doc, fs := protocol.Decode(b)
 	if doc != nil {

@@ -54,7 +54,7 @@ const (
 // Accept is sent with every discovery request: DreamWeave JSON first, then HTML.
 const Accept = IndexMediaType + ", " + ProjectMediaType + ", application/json;q=0.9, text/html;q=0.8, */*;q=0.1"
 
-// Held is what the crawler holds from earlier reads of this source; zero is a first discovery.
+// Held is what earlier reads of this source left; zero is a first discovery.
 type Held struct {
 	// Validators by URL; the enrolled URL is asked conditionally only when IndexURL is set.
 	Validators map[string]store.Validators

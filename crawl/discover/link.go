@@ -48,10 +48,9 @@ func (i Ignored) String() string {
 const maxIgnoredHref = 200
 
 // ReadLinks reads an HTML page's DreamWeave <link rel="alternate"> (SPEC section 1, step 2),
-// resolved against pageURL, as HTML reads them: only in the head (ended by </head>, <body>, a
-// body element or text), not in <template>, rel and type case-insensitive, type parameters
-// ignored, href trimmed and non-empty. An index link wins, else the first; ok is false without
-// one. ignored are the links skipped for their href, up to the one returned.
+// resolved against pageURL, as HTML reads them: in the head only, not in <template>, rel and
+// type case-insensitive, href trimmed and non-empty. An index link wins, else the first; ok is
+// false without one; ignored are the links skipped for their href.
 func ReadLinks(page []byte, pageURL *url.URL) (l Link, ok bool, ignored []Ignored) {
 	var project *Link
 	finish := func(project *Link) (Link, bool, []Ignored) {

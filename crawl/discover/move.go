@@ -8,10 +8,9 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
 
-// proof is how much a site index found weighs against the held one (canonical, so a spelling is
-// never a move; SPEC section 3, "Moves"). Strong: the enrolled URL is or links an index, in
-// place or through 301/308. Weak: the index is at the enrolled URL's own level. A walk beyond
-// it, or a 302, 303 or 307 on the way, is no evidence.
+// proof is how much a site index found weighs against the held one (SPEC section 3, "Moves").
+// Strong: the enrolled URL is or links an index, in place or via 301/308. Weak: the index is at
+// the enrolled URL's own level. Anything else is no evidence.
 type proof int
 
 const (
@@ -50,9 +49,7 @@ func (d *run) evidence() proof {
 	return proofNone
 }
 
-// ownLevel lists the canonical dreamweave.json URLs at the enrolled URL's own level: beside
-// where its permanent redirects ended and beside the manifest its page links; after a
-// temporary redirect, only its own directory if the redirect stayed in it.
+// ownLevel lists the canonical dreamweave.json URLs at the enrolled URL's own level.
 func (d *run) ownLevel() []string {
 	var out []string
 	add := func(u string) {
@@ -78,8 +75,7 @@ func (d *run) ownLevel() []string {
 }
 
 // askHeld asks the held index again when the found one is not strong evidence: it stands if it
-// answers in place or via permanent redirects; definitively gone, it yields to weak evidence;
-// otherwise discovery ends as an outage naming the index reached.
+// answers; definitively gone, it yields to weak evidence; otherwise discovery ends as an outage.
 func (d *run) askHeld(p proof) {
 	x, y := d.held.IndexURL, d.res.IndexURL
 	f := d.get(x, true)
