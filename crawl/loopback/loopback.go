@@ -1,10 +1,8 @@
 // Package loopback serves a web root of DreamWeave sites on 127.0.0.1 for drills, tests and the
-// demo, as shared/tools/replay.py does. Path mode answers /<host>/<path> from root/<host>/<path>,
-// rewriting "http(s)://<host>/" in .json and .html to this server and recomputing an index's
-// manifest_sha256 where the original matched; host mode answers by the Host header byte for
-// byte (clients use Resolver and Dial). Every answer carries an ETag and a fixed Last-Modified;
-// every request is logged before its answer; Rules inject behaviour per path. Stdlib only,
-// deterministic.
+// demo, as shared/tools/replay.py does: path mode answers /<host>/<path>, rewriting the hosts'
+// URLs to this server; host mode answers by the Host header, byte for byte. Answers carry an
+// ETag and a fixed Last-Modified; requests are logged before their answer; Rules inject
+// behaviour per path. Stdlib only, deterministic.
 package loopback
 
 import (
@@ -30,15 +28,14 @@ import (
 // LastModified is every document's Last-Modified (replay.py's), fixed for determinism.
 const LastModified = "Wed, 30 Sep 2026 19:57:46 GMT"
 
-// Rule injects behaviour for requests whose path matches; the first match wins (replay.py's
-// "rules"). Tried in order: Delay (then go on), Status, Redirect, Huge; Body and LieLength
-// change the normal answer. Zero fields are unset.
+// Rule injects behaviour for requests whose path matches; the first match wins. Tried in
+// order: Delay (then go on), Status, Redirect, Huge; Body and LieLength change the normal
+// answer. Zero fields are unset.
 type Rule struct {
-	// Path is a regular expression searched in the request URI, query included. In host mode
-	// the URI is prefixed with "/<host>", so a rule matches alike in both modes.
+	// Path is a regular expression searched in the request URI, "/<host>"-prefixed in host mode.
 	Path     string
 	Status   int    // answered with an empty body
-	Redirect string // a 302 Location; "{base}" expands to the base URL (final slash), "{port}" to the port
+	Redirect string // a 302 Location; "{base}" and "{port}" expand
 	Delay    time.Duration
 	Body     []byte // served as is (no rewriting) instead of the file
 	// Huge streams this many filler bytes as application/json without Content-Length.
@@ -60,9 +57,9 @@ type Logged struct {
 	Method string `json:"method"`
 	Path   string `json:"path"` // request URI, query included
 	Host   string `json:"host"`
-	// Status is the answer's status: 0 until it is set, just before the status line is sent.
+	// Status is the answer's status, set just before the status line is sent.
 	Status int `json:"status"`
-	// Bytes counts body bytes sent (for HEAD, that would be), each counted before it is sent.
+	// Bytes counts body bytes sent (for HEAD, that would be), each before it is sent.
 	Bytes           int64  `json:"bytes"`
 	UserAgent       string `json:"user_agent"`
 	IfNoneMatch     string `json:"if_none_match"`
@@ -80,8 +77,7 @@ type Server struct {
 	root  fs.FS
 	hosts []string
 	rules []compiled
-	// log holds pointers so a request's recorder fills its entry in later; ResetRequests
-	// detaches them.
+	// log holds pointers so a request's recorder fills its entry in later.
 	log []*Logged
 }
 
@@ -92,7 +88,6 @@ type compiled struct {
 }
 
 // Start serves root on 127.0.0.1 at a free port, root's top-level directories being the hosts.
-// It fails when the root cannot be listed, a rule's Path does not compile, or no port binds.
 func Start(root fs.FS, opts Options) (*Server, error) {
 	s := &Server{}
 	if err := s.SetRoot(root); err != nil {
@@ -133,8 +128,7 @@ func (s *Server) Hosts() []string {
 // Close stops the server and its open connections.
 func (s *Server) Close() error { return s.srv.Close() }
 
-// SetRoot replaces the web root while the server runs (a site's next deployment between two
-// refreshes). It fails when root cannot be listed.
+// SetRoot replaces the web root while the server runs; it fails when root cannot be listed.
 func (s *Server) SetRoot(root fs.FS) error {
 	if root == nil {
 		return errors.New("loopback: nil web root")
