@@ -10,9 +10,8 @@ import (
 )
 
 // CheckURL parses raw and checks all that needs no lookup (seeds/crawler.txt, "Hostile input"):
-// http or https, no userinfo, a host, a literal IP passing CheckAddr, no non-canonical IPv4
-// spelling (0177.0.0.1, 0x7f.1, 127.1, 2130706433, a trailing dot), a syntactic DNS name. Names
-// are checked address by address at dial time. Errors are KindRefused or KindAddress *Error.
+// http(s), no userinfo, a literal IP passing CheckAddr, no non-canonical IPv4 (0x7f.1, 127.1),
+// a DNS name (its addresses checked at dial time). Errors are KindRefused or KindAddress.
 func CheckURL(raw string, allowLoopback bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
