@@ -1,7 +1,6 @@
 // Package sources reads network/sources.toml, the sites this index reads (SPEC section 6): one
-// [[source]] per enrolled URL, with url, added (YYYY-MM-DD) and note. A bad file is refused
-// with every problem at once, naming entry and line, and fails the refresh: it is this
-// index's own bug. Messages never show a password.
+// [[source]] per enrolled URL with url, added (YYYY-MM-DD) and note. A bad file is refused with
+// every problem at once and fails the refresh. Messages never show a password.
 package sources
 
 import (
