@@ -1,17 +1,10 @@
 // Package example is a small DreamWeave network written for this index: four sites on the
 // reserved .example TLD, served on loopback (crawl/loopback's host mode) for `ashyams demo`,
-// the pull-request check and tests. Nothing here is real. On purpose:
-//   - lanterns.example (walked up to): Emberglow (three channels, a yanked release, breaking
-//     notes, a card image, requires Wickwork), Wickwork (deprecated release, a capability),
-//     Kwama Lanterns (preview only; hostile Markdown in its notes).
-//   - ashfall.example (enrolled at a project page): Ashstorm Weather (0.97 > 0.963), a second
-//     Wickwork (an identity conflict), Dunmer Roads (unpublished requirements: gaps), a guide.
-//   - tidewater.example (its page links dw/dreamweave.json): Tidecalc (artifacts per platform,
-//     a handheld variant, signatures), Saltmarsh Textures (1.1 > 1.05).
-//   - broken.example (enrolled at its index): Cinderpath, whose next deployment (WebNext)
-//     contradicts its channels, so the claim keeps its last good manifest.
-//
-// internal/exgen generates the documents (go generate), so every digest is computed.
+// the pull-request check and tests. Nothing here is real. Each site exercises something on
+// purpose: a walk up, an enrolled project page, a page linking its index, decimal versions,
+// a yanked release, hostile Markdown, an identity conflict, unpublished requirements (gaps),
+// per-platform artifacts, and broken.example, whose next deployment (WebNext) contradicts its
+// channels. internal/exgen generates the documents (go generate), so every digest is computed.
 package example
 
 import (
