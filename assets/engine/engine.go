@@ -1,9 +1,7 @@
 // Package engine runs the plan page's own scripts (version.js, openmwcfg.js, shards.js,
-// plan.js) in goja, so a Go program plans exactly as the page does and writes every line
-// through the page's one line writer: no second copy of the rules. An Engine holds the claims
-// of the data parts added to it; it is safe for concurrent use, calls running one at a time.
-// A call over Options.Timeout fails with ErrTimeout, and every later call too (its data may be
-// half added).
+// plan.js) in goja, so a Go program plans and writes lines exactly as the page does: no second
+// copy of the rules. An Engine holds the data parts added to it and runs one call at a time; a
+// call over Options.Timeout fails with ErrTimeout, as does every later call.
 package engine
 
 import (
@@ -236,9 +234,8 @@ func (e *Engine) AddPart(name string, file []byte) error {
 	return err
 }
 
-// Listed returns the indexes of lines (as the writer writes them) naming a content file,
-// groundcover file or fallback archive the openmw.cfg text already lists, compared as OpenMW
-// does: OpenMW aborts on a content file listed twice.
+// Listed returns the indexes of lines naming a content file, groundcover file or archive the
+// openmw.cfg text already lists, compared as OpenMW does (it aborts on a duplicate).
 func (e *Engine) Listed(text string, lines []string) ([]int, error) {
 	b, err := json.Marshal(lines)
 	if err != nil {
