@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
@@ -80,13 +81,7 @@ func runNodeTimed(t *testing.T, cases []nodeCase, limit time.Duration) ([]json.R
 // version or a constraint ("version", "openmw", "lua_api", and any runtimes value), sorted.
 func corpusStrings(t *testing.T) []string {
 	t.Helper()
-	root := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(root); err != nil {
-		if os.Getenv("ASHYAMS_CI") != "" {
-			t.Fatalf("../shared/corpus is absent: %v", err)
-		}
-		t.Skipf("../shared/corpus is absent: %v", err)
-	}
+	root := corpustest.Path(t, "")
 	set := map[string]bool{}
 	var walk func(v any, key string)
 	walk = func(v any, key string) {

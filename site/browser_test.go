@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"golang.org/x/net/html"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
@@ -73,7 +74,8 @@ func makeBrowserSite(t *testing.T) (browserCase, error) {
 		return bc, err
 	}
 	var cur string
-	if root := filepath.Join("..", "..", "shared", "corpus", "state"); exists(filepath.Join(root, "network.json")) {
+	if p, ok := corpustest.Find("state/network.json"); ok {
+		root := filepath.Dir(p)
 		if err := os.CopyFS(state, os.DirFS(root)); err != nil {
 			t.Fatal(err)
 		}
@@ -132,8 +134,6 @@ func makeBrowserSite(t *testing.T) (browserCase, error) {
 	bc.out = out
 	return bc, nil
 }
-
-func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // liveDoc is the page as the browser of ctx holds it now, parsed, for a test to read by
 // selector.

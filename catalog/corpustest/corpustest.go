@@ -55,10 +55,15 @@ func Path(tb testing.TB, rel string) string { return skipUnless(tb, "corpus/"+re
 // Shared is FindShared(rel), skipping tb, saying so, when it is absent.
 func Shared(tb testing.TB, rel string) string { return skipUnless(tb, rel) }
 
+// skipUnless is the path of rel below ../shared. When it is absent the test is skipped, or
+// fails under CI (ASHYAMS_CI set), which always runs with ../shared beside the clone.
 func skipUnless(tb testing.TB, rel string) string {
 	tb.Helper()
 	p, ok := FindShared(rel)
 	if !ok {
+		if os.Getenv("ASHYAMS_CI") != "" {
+			tb.Fatalf("../shared/%s is absent, and CI runs with it", rel)
+		}
 		tb.Skipf("../shared/%s is absent: this test reads the real corpus", rel)
 	}
 	return p

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
 // TestMain raises the GC target: the mutation suite re-validates tens of thousands of small
@@ -17,9 +19,6 @@ func TestMain(m *testing.M) {
 	debug.SetGCPercent(400)
 	os.Exit(m.Run())
 }
-
-// sharedDir is ../shared from the repository root; this package is two levels down.
-const sharedDir = "../../../shared"
 
 // corpusDoc is one real document from ../shared/corpus.
 type corpusDoc struct {
@@ -33,10 +32,7 @@ type corpusDoc struct {
 // It skips the test when ../shared/corpus is absent.
 func loadCorpus(t testing.TB) []corpusDoc {
 	t.Helper()
-	root := filepath.Join(sharedDir, "corpus")
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("../shared/corpus is absent (%v): the corpus tests need the shared real documents", err)
-	}
+	root := corpustest.Path(t, "")
 	var docs []corpusDoc
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {

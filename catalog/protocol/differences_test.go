@@ -3,11 +3,11 @@ package protocol
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -131,10 +131,7 @@ var (
 // its licence is not ours), with the same validator settings as ours.
 func snapshotSchemas(t *testing.T) (index, project *jsonschema.Schema) {
 	t.Helper()
-	dir := filepath.Join(sharedDir, "corpus", "schemas")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("../shared/corpus/schemas is absent (%v): the snapshot comparison needs the published schemas", err)
-	}
+	dir := corpustest.Path(t, "schemas")
 	snapOnce.Do(func() {
 		snapIndex, snapErr = schemas.Compile(os.DirFS(dir), "dreamweave-index-2.schema.json")
 		if snapErr == nil {

@@ -4,17 +4,18 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
 // TestValidateForEntry: the crawler's check of a manifest against the index entry pointing at
 // it finds exactly a wrong digest and a wrong id, naming the entry when told where it is.
 func TestValidateForEntry(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(sharedDir, "corpus", candlelight))
+	b, err := os.ReadFile(corpustest.Path(t, candlelight))
 	if err != nil {
-		t.Skipf("../shared/corpus is absent (%v): the entry cases check a real manifest", err)
+		t.Fatal(err)
 	}
 	sum := sha256.Sum256(b)
 	digest := hex.EncodeToString(sum[:])

@@ -2,10 +2,11 @@ package protocol
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
 // Real documents the rule cases edit (paths under ../shared/corpus).
@@ -20,9 +21,9 @@ const (
 // realTree reads one corpus document as a fresh tree.
 func realTree(t *testing.T, rel string) any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(sharedDir, "corpus", rel))
+	b, err := os.ReadFile(corpustest.Path(t, rel))
 	if err != nil {
-		t.Skipf("../shared/corpus is absent (%v): the rule cases edit real documents", err)
+		t.Fatal(err)
 	}
 	v, fs := parseStrict(b)
 	if fs != nil {

@@ -12,11 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol/validate"
 )
-
-const validateCorpus = "../../../shared/corpus"
 
 func runValidateCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -27,11 +26,7 @@ func runValidateCmd(t *testing.T, args ...string) (int, string, string) {
 
 func corpusPath(t *testing.T, rel string) string {
 	t.Helper()
-	p := filepath.Join(validateCorpus, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("../shared/corpus is absent (%v): validate tests read real documents", err)
-	}
-	return p
+	return corpustest.Path(t, rel)
 }
 
 const validMinimal = `{"schema_version":"2","document":"project","project":{"id":"7c1e4b2a-9d3f-4e8a-b6c5-2f1a0d9e8b73","name":"N","type":"mod","status":"active","game":"morrowind","tags":[],"maintainers":[],"links":{"page":"https://a.example/","source":"https://a.example/s","issues":"https://a.example/i"},"integrations":{},"media":[],"credits":[]},"channels":{},"releases":[]}`

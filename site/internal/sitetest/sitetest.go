@@ -20,18 +20,11 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
-// CorpusRoot is ../shared/corpus (catalog/corpustest). When it is absent the test is skipped,
-// or fails under CI (ASHYAMS_CI), which runs with it.
+// CorpusRoot is ../shared/corpus, holding the real state tree (catalog/corpustest.Path: the
+// test is skipped without it, or fails under CI).
 func CorpusRoot(tb testing.TB) string {
 	tb.Helper()
-	p, ok := corpustest.Find("state/network.json")
-	if !ok {
-		if os.Getenv("ASHYAMS_CI") != "" {
-			tb.Fatal("../shared/corpus is absent, and CI runs with it beside the clone")
-		}
-		tb.Skip("../shared/corpus is absent: the test needs the real state tree")
-	}
-	return filepath.Dir(filepath.Dir(p))
+	return filepath.Dir(filepath.Dir(corpustest.Path(tb, "state/network.json")))
 }
 
 // WriteSite writes files (slash path -> content) under a new temporary directory and returns
