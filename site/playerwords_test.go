@@ -18,40 +18,14 @@ import (
 // the two older wordings in none.
 func TestNoOpenMWOneWording(t *testing.T) {
 	t.Parallel()
-	out, _ := corpusBuild(t)
-	var none []string
-	for key, r := range findRuntimes(t, out) {
-		if r[0] == "any" {
-			none = append(none, key)
-		}
-	}
-	if len(none) == 0 {
-		t.Fatal("no corpus claim states no OpenMW constraint: the check would prove nothing")
-	}
-	list := htmlcheck.Parse(t, readOut(t, out, "projects/index.html"))
-	if got := htmlcheck.Attr(htmlcheck.One(t, list, "form#filters"), "data-no-openmw"); got != wording.NoOpenMW {
-		t.Errorf("the project list gives its script %q", got)
-	}
-	for _, key := range none {
-		entry := `a.result-title[href$="` + key + `/index.html"]`
-		var runs []string
-		for _, li := range htmlcheck.All(t, list, "#results > li.entry") {
-			if htmlcheck.Count(t, li, entry) == 1 {
-				runs = htmlcheck.Texts(t, li, ".runs-on")
-			}
-		}
-		if len(runs) != 1 || runs[0] != wording.NoOpenMW {
-			t.Errorf("the project list says %q of %s", runs, key)
-		}
-		claim := htmlcheck.Parse(t, readOut(t, out, "projects/"+key+"/index.html"))
-		dts, dds := htmlcheck.Texts(t, claim, "#current dt"), htmlcheck.Texts(t, claim, "#current dd")
-		for i, dt := range dts {
-			if dt == "Runs on" && dds[i] != wording.NoOpenMW {
-				t.Errorf("the claim page of %s says it runs on %q", key, dds[i])
-			}
-		}
-	}
-	htmlcheck.Want(t, parsePage(t, out, "browse/recently-released/index.html"), "main ul.brief > li", "· "+wording.NoOpenMW)
+	t.Run("generated", func(t *testing.T) {
+		out, _ := catalogState(t) // Brass Gears states no OpenMW constraint
+		noOpenMWWording(t, out)
+	})
+	t.Run("corpus", func(t *testing.T) {
+		out, _ := corpusBuild(t)
+		noOpenMWWording(t, out)
+	})
 
 	// One home: the phrase in wording.go alone; the old wordings nowhere.
 	homes := []string{}
@@ -81,6 +55,56 @@ func TestNoOpenMWOneWording(t *testing.T) {
 	}
 }
 
+// bothBuilds are the built sites a player-page test reads: a generated state, always, and the
+// real corpus, skipped without ../shared; so a clone without it checks the behaviour too.
+var bothBuilds = []struct {
+	name  string
+	build func(t *testing.T) (string, *Result)
+}{
+	{"synthetic", func(t *testing.T) (string, *Result) { _, res, out := synthBuild(t, 20); return out, res }},
+	{"corpus", func(t *testing.T) (string, *Result) { return corpusBuild(t) }},
+}
+
+// noOpenMWWording checks the built site out: a claim that states no OpenMW constraint is
+// said to in wording.NoOpenMW's words on the project list, its page and a browse list.
+func noOpenMWWording(t *testing.T, out string) {
+	t.Helper()
+	var none []string
+	for key, r := range findRuntimes(t, out) {
+		if r[0] == "any" {
+			none = append(none, key)
+		}
+	}
+	if len(none) == 0 {
+		t.Fatal("no claim states no OpenMW constraint: the check would prove nothing")
+	}
+	list := htmlcheck.Parse(t, readOut(t, out, "projects/index.html"))
+	if got := htmlcheck.Attr(htmlcheck.One(t, list, "form#filters"), "data-no-openmw"); got != wording.NoOpenMW {
+		t.Errorf("the project list gives its script %q", got)
+	}
+	for _, key := range none {
+		entry := `a.result-title[href$="` + key + `/index.html"]`
+		var runs []string
+		for _, li := range htmlcheck.All(t, list, "#results > li.entry") {
+			if htmlcheck.Count(t, li, entry) == 1 {
+				runs = htmlcheck.Texts(t, li, ".runs-on")
+			}
+		}
+		if len(runs) != 1 || runs[0] != wording.NoOpenMW {
+			t.Errorf("the project list says %q of %s", runs, key)
+		}
+		claim := htmlcheck.Parse(t, readOut(t, out, "projects/"+key+"/index.html"))
+		dts, dds := htmlcheck.Texts(t, claim, "#current dt"), htmlcheck.Texts(t, claim, "#current dd")
+		for i, dt := range dts {
+			if dt == "Runs on" && dds[i] != wording.NoOpenMW {
+				t.Errorf("the claim page of %s says it runs on %q", key, dds[i])
+			}
+		}
+	}
+	htmlcheck.Want(t, parsePage(t, out, "browse/recently-released/index.html"), "main ul.brief > li", "· "+wording.NoOpenMW)
+
+}
+
 // scriptNotes are words written for scripts and tests, which no player page shows.
 var scriptNotes = []string{"data-plan", "data-pub", "data-kind", "Scripts may", "elements marked", "element marked", "selector", "for the browser test", "for the tests"}
 
@@ -89,7 +113,17 @@ var scriptNotes = []string{"data-plan", "data-pub", "data-kind", "Scripts may", 
 // tests; those are in comments and docs (schemas/README.md documents the plan link).
 func TestPlayerPagesHoldNoScriptNotes(t *testing.T) {
 	t.Parallel()
-	out, res := corpusBuild(t)
+	for _, b := range bothBuilds {
+		t.Run(b.name, func(t *testing.T) {
+			out, res := b.build(t)
+			playerPagesHoldNoScriptNotes(t, out, res)
+		})
+	}
+}
+
+// playerPagesHoldNoScriptNotes checks the player pages of the built site out.
+func playerPagesHoldNoScriptNotes(t *testing.T, out string, res *Result) {
+	t.Helper()
 	n := 0
 	for _, p := range res.Pages {
 		if p != "index.html" && p != "projects/index.html" && p != "browse/index.html" && p != plan.PlanPage && p != plan.SetupPage &&
