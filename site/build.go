@@ -1,18 +1,9 @@
 // Package site is the render stage (SPEC section 5): it turns the state directory and the
-// curation file into a complete static site and the machine-readable files beside it. A built
-// site is checked by site/linkcheck and previewed by site/preview.
+// curation file into a complete static site and the machine-readable files beside it.
 //
-// # Determinism
-//
-// Build is a pure function of its inputs: the same state and curation give byte-identical
-// output. The only times on the site are observation times the crawler recorded; there is no
-// build time and no clock.
-//
-// # One model
-//
-// Every page renders from the network model (catalog/network), so no page computes its own
-// version of conflicts, resolution, capabilities, gaps or used-by. The render stage never reads
-// the network.
+// Build is a pure function of its inputs: the only times on the site are observation times
+// the crawler recorded. Every page renders from the network model (catalog/network), so no
+// page computes its own conflicts, resolution, capabilities, gaps or used-by.
 package site
 
 import (
@@ -48,8 +39,7 @@ import (
 
 // Defaults for the index's identity in the generated files and pages.
 const (
-	// DefaultBaseURL is where the site is published: used for sitemap.xml, canonical links,
-	// the Atom feed and each claim's network_page in catalog.json.
+	// DefaultBaseURL is where the site is published.
 	DefaultBaseURL = "https://dreamweave-mp.github.io/ashyams-go/"
 	// DefaultRepository is where the index's code and state live.
 	DefaultRepository = "https://github.com/DreamWeave-MP/ashyams-go"
@@ -58,14 +48,13 @@ const (
 )
 
 // Marker is the file every built site holds. Build replaces an existing output directory only
-// when it holds this file (or is empty), so a mistyped --out never deletes someone's files.
+// when it holds this file (or is empty), so a mistyped --out deletes nothing.
 const Marker = sitedir.Marker
 
 const markerText = "This directory is written by `ashyams build` and replaced whole by every build.\n"
 
 // BuiltBaseURL is the base URL the site in out was built for, as its Marker records it; ""
-// when out holds no marker or its marker has no base_url line.
-// Errors: a marker that cannot be read.
+// when there is none. Errors: a marker that cannot be read.
 func BuiltBaseURL(out string) (string, error) { return sitedir.BaseURL(out) }
 
 // BasePath is the path of an absolute base URL with a final "/": "/ashyams-go/" for
@@ -80,18 +69,15 @@ type Options struct {
 	Curation string
 	// Out is the output directory, replaced whole (see Marker).
 	Out string
-	// BaseURL is the absolute http(s) URL the site is published at ("" is DefaultBaseURL);
-	// used only for sitemap.xml, canonical links, the Atom feed and catalog network_page.
-	// Links between pages are always relative.
+	// BaseURL is the absolute http(s) URL the site is published at ("" is DefaultBaseURL),
+	// for sitemap.xml, canonical links, the Atom feed and catalog network_page.
 	BaseURL string
 	// Repository is the index's repository URL ("" is DefaultRepository).
 	Repository string
 
-	// templates replaces the embedded templates (tests only: a template with words check-site
-	// must catch).
+	// templates replaces the embedded templates (tests only).
 	templates fs.FS
-	// markdown replaces Markdown as the build's renderer of publisher Markdown (tests only:
-	// counting the conversions a build runs).
+	// markdown replaces the renderer of publisher Markdown (tests only).
 	markdown func(string) template.HTML
 }
 
@@ -107,12 +93,11 @@ type Result struct {
 
 // Build reads the state and curation and writes the complete site to o.Out.
 //
-// Errors: a bad option; a curation file that is refused (every problem named); a state record
-// that does not parse or contradicts itself in a way that changes what is shown (the path
-// and the problem in store.Check's words: those network.Refuses, then those refuses names); a cached media file whose bytes do not match its name; a generated JSON file
-// that does not match its schema; an output directory that is not a previous build. On error
-// the previous output, if any, is left as it was. An output directory that overlaps the state
-// directory (equal, inside it, or holding it) is refused before anything is read or written.
+// Errors: a bad option; a refused curation file; a state record that does not parse or
+// contradicts itself visibly (store.Check's words); a cached media file whose bytes do not
+// match its name; a generated JSON file that does not match its schema; an output directory
+// that is not a previous build or overlaps the state directory. On error the previous
+// output, if any, is left as it was.
 func Build(o Options) (*Result, error) {
 	base, err := normalizeBase(o.BaseURL)
 	if err != nil {
@@ -190,9 +175,8 @@ func normalizeBase(s string) (string, error) {
 }
 
 // NormalizeBaseURL checks a --base-url value and gives it a final "/"; "" is DefaultBaseURL.
-// A base URL is an absolute http(s) URL without user info, query or fragment: every page's
-// canonical link and every link the preview server mounts is built on it. The error names the
-// value and what it lacks.
+// A base URL is an absolute http(s) URL without user info, query or fragment. The error
+// names the value and what it lacks.
 func NormalizeBaseURL(s string) (string, error) {
 	if s == "" {
 		return DefaultBaseURL, nil
@@ -215,10 +199,9 @@ func checkOutDir(out string) error {
 	return nil
 }
 
-// OutDirOK returns nil when Build may replace out: it does not exist, it is empty, or it is a
-// previous build, holding Marker as a regular file. A marker that is a symbolic link (or any
-// other non-regular file) is refused: a link to some other site's marker would let a build
-// replace a directory no build created. Errors name out and what is wrong.
+// OutDirOK returns nil when Build may replace out: it does not exist, it is empty, or it
+// holds Marker as a regular file (a symbolic link could point at another site's marker).
+// Errors name out and what is wrong.
 func OutDirOK(out string) error {
 	ents, err := os.ReadDir(out)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -243,11 +226,9 @@ func OutDirOK(out string) error {
 	return nil
 }
 
-// swapDir puts the finished build tmp in place of out. Nothing is synced, neither file by
-// file nor the tree before the rename: the site is derived output that a build rewrites byte
-// for byte from the state, and the rename alone keeps a reader from seeing half a build. After
-// a crash the output may lack what the kernel had not written yet; the remedy is the next
-// build, which a sync of some 40,000 files would make seconds slower every time.
+// swapDir puts the finished build tmp in place of out. Nothing is synced: the site is
+// derived output the next build rewrites, and the rename alone keeps a reader from seeing
+// half a build.
 func swapDir(tmp, out string) error {
 	old := ""
 	if _, err := os.Stat(out); err == nil {
@@ -268,8 +249,7 @@ func swapDir(tmp, out string) error {
 	return nil
 }
 
-// builder is one build: its output and page machinery, and the steps that write the files
-// beside the pages.
+// builder is one build: its output, page machinery and the non-page file steps.
 type builder struct{ *render.Site }
 
 func (b *builder) build() error {
@@ -284,9 +264,8 @@ func (b *builder) build() error {
 		return err
 	}
 	b.Derived = view.Derive(b.N, b.Names)
-	// Pages and files render and write concurrently; each one's bytes depend only on its
-	// data, and the list of pages is sorted before anything reads it, so the output is the
-	// same.
+	// Pages and files render concurrently; each one's bytes depend only on its data, and the
+	// page list is sorted before anything reads it.
 	b.Start()
 	err = b.machineFiles()
 	if err == nil {
@@ -306,9 +285,8 @@ var (
 	siteIDPattern  = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 )
 
-// checkNames refuses record ids that cannot be page names: every page path is built from
-// them, so an id such as "../x" would write outside the output. Such an id is the state
-// contradicting its own naming rules (seeds/state.txt, "Names").
+// checkNames refuses record ids that cannot be page names ("../x" would write outside the
+// output): the state contradicting seeds/state.txt, "Names".
 func checkNames(n *network.Network) error {
 	for _, o := range n.Origins {
 		if !siteIDPattern.MatchString(o.ID) {
@@ -323,13 +301,10 @@ func checkNames(n *network.Network) error {
 	return nil
 }
 
-// machineFiles writes the machine-readable files SPEC section 5 names, and the reference's
-// search.json. catalog.json and events.json (catalog/format), search.json (about.SearchJSON)
-// and updates.xml are at the reference index's paths under network-data/, and the catalog
-// schema under schemas/; they are written with the reference's keys in its order but without
-// its indentation (compactJSON). Every JSON file is validated against its schema first.
-// The JSON files are generated, validated and written as renders (spawn), beside the pages:
-// the catalog is the largest single file of a large build.
+// machineFiles writes the machine-readable files SPEC section 5 names and search.json, at
+// the reference index's paths under network-data/ (schemas under schemas/), with its keys
+// in its order but compact. Every JSON file is validated against its schema first; they
+// render concurrently beside the pages.
 func (b *builder) machineFiles() error {
 	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.Base, Repository: b.Repo}, BaseURL: b.Base}
 	embedded := func(name string) func() ([]byte, error) {
@@ -358,16 +333,15 @@ func (b *builder) machineFiles() error {
 	return b.WriteRaw(feed.FeedFile, pubtext.Markup(atom)) // publisher text: as in every markup file
 }
 
-// jsonFile is one machine-readable JSON file: its path, how it is generated and the check of
-// its schema (nil for the schemas themselves).
+// jsonFile is one machine-readable JSON file: its path, generator and schema check (nil for
+// the schemas themselves).
 type jsonFile struct {
 	name     string
 	make     func() ([]byte, error)
 	validate func([]byte) error
 }
 
-// jsonFile generates, validates and writes f; the catalog, the events and search.json are
-// written without indentation.
+// jsonFile generates, validates and writes f.
 func (b *builder) jsonFile(f jsonFile) error {
 	data, err := f.make()
 	if err != nil {
@@ -388,9 +362,8 @@ func (b *builder) jsonFile(f jsonFile) error {
 	return b.WriteRaw(f.name, data)
 }
 
-// compactJSON is data without the whitespace between its tokens, with one final newline: the
-// same document, a quarter to a third smaller than indented by two spaces as it is generated
-// (the catalog alone is 28 MB indented at 10,000 claims). Strings keep their bytes and escapes.
+// compactJSON is data without whitespace between tokens, with one final newline: a quarter
+// to a third smaller than indented. Strings keep their bytes and escapes.
 func compactJSON(data []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(len(data))
@@ -401,15 +374,11 @@ func compactJSON(data []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// sitemapLimit is the most URLs one sitemap file may hold (the sitemap protocol's 50,000).
-// A variable so a test can reach it with a small site.
+// sitemapLimit is the most URLs one sitemap file may hold; a variable for tests.
 var sitemapLimit = 50_000
 
-// sitemap writes sitemap.xml (every page but the 404 page and the unmapped ones, which the
-// pages it lists link, by its public URL) and robots.txt.
-// A site of more pages than one sitemap may hold gets sitemap-1.xml, sitemap-2.xml, ... of
-// sitemapLimit URLs each, and sitemap.xml is their sitemap index, so robots.txt and anyone
-// reading sitemap.xml keep the one address.
+// sitemap writes sitemap.xml (every page but the 404 and unmapped ones, by public URL) and
+// robots.txt. Past sitemapLimit pages, sitemap.xml is an index of sitemap-1.xml, ... .
 func (b *builder) sitemap() error {
 	all, left := b.Pages()
 	pages := make([]string, 0, len(all))
@@ -461,11 +430,9 @@ func (b *builder) sitemap() error {
 	return b.Write("robots.txt", []byte(robots))
 }
 
-// checkOverlap refuses an output directory that overlaps the state directory: equal, out
-// inside state (the site would be written into the state, which check and the next build then
-// trip over), or state inside out (replacing the output whole would delete the state just
-// rendered). Paths are compared cleaned and absolute, with symlinks resolved as far as they
-// exist, so a link to the state is the state. The error names both paths.
+// checkOverlap refuses an output directory that equals, is inside or holds the state
+// directory, comparing resolved absolute paths (a link to the state is the state). The
+// error names both paths.
 func checkOverlap(state, out string) error {
 	s, err := resolvedPath(state)
 	if err != nil {
@@ -486,8 +453,7 @@ func checkOverlap(state, out string) error {
 	return nil
 }
 
-// resolvedPath is p absolute and cleaned, with symlinks resolved in the longest part of it
-// that exists (the rest, not yet created, is joined on as written).
+// resolvedPath is p absolute and cleaned, with symlinks resolved in its longest existing part.
 func resolvedPath(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {

@@ -1,7 +1,6 @@
-// Package plan computes the data of the setup check and the install planner (SPEC section 7):
-// what each listed claim declares about OpenMW content files, folders, archives, components
-// and artifacts, cut into the data parts the two pages load (site/shards). The pages' engines
-// are assets/setupcheck.js and assets/plan.js.
+// Package plan computes the data of the setup check and the install planner (SPEC section 7),
+// cut into the parts the two pages load (site/shards; engines assets/setupcheck.js and
+// assets/plan.js).
 package plan
 
 import (
@@ -20,21 +19,17 @@ import (
 const SetupPage = "setup/index.html"
 
 // SetupDoc is the setup check's data: what the current release of each listed claim
-// declares about OpenMW content files, folders and archives (extensions.openmw), as this
-// index last read it. The setup page loads its name indexes in parts (SetupParts) and its
-// claims from the plan page's parts (InstallParts).
+// declares under extensions.openmw. The page loads its name indexes from SetupParts and its
+// claims from InstallParts.
 type SetupDoc struct {
-	// ContentFiles maps a content file name, lowercased as OpenMW compares names (ASCII
-	// letters only), to the keys ("<project>/<site>") of every listed claim whose release
-	// declares it, sorted: two claims declaring one file are both there.
+	// ContentFiles maps a content file name, folded (FoldASCII), to the sorted keys
+	// ("<project>/<site>") of every listed claim whose release declares it.
 	ContentFiles map[string][]string `json:"content_files"`
-	// GroundcoverFiles and FallbackArchives map a groundcover file or an archive name, folded
-	// the same way, to the keys of every listed claim whose release declares it, sorted.
+	// GroundcoverFiles and FallbackArchives map a folded name likewise.
 	GroundcoverFiles map[string][]string `json:"groundcover_files"`
 	FallbackArchives map[string][]string `json:"fallback_archives"`
-	// DataDirs maps the last folder name of a data directory a release declares (the
-	// component's path joined to it, folded) to the keys of every listed claim declaring one
-	// so named, sorted: a data= line ending in that name may be that claim's.
+	// DataDirs maps the folded last folder name of a declared data directory likewise: a
+	// data= line ending in that name may be that claim's.
 	DataDirs map[string][]string `json:"data_dirs"`
 	// Claims holds every claim the maps or a relationship name, by key.
 	Claims map[string]*SetupClaim `json:"claims"`
@@ -50,13 +45,12 @@ type Head struct {
 	// Page is the claim's page, relative to the site root.
 	Page   string `json:"page"`
 	Health string `json:"health"`
-	// Stale: the claim's data is cached from an earlier read (its page shows a staleness
-	// banner).
+	// Stale: the claim's data is cached from an earlier read.
 	Stale bool `json:"stale"`
 }
 
-// Input is what the setup and plan data are computed from: the listed claims and each one's
-// Head, which the site computes with its names and paths.
+// Input is what the setup and plan data are computed from: the listed claims and each
+// one's Head.
 type Input struct {
 	Listed []*network.Claim
 	Head   func(*network.Claim) Head
@@ -67,26 +61,22 @@ type SetupClaim struct {
 	Head
 	// ProjectStatus is the manifest's project.status (active, deprecated, archived, ...).
 	ProjectStatus string `json:"project_status"`
-	// Release is the release read: the current release, else (every release is yanked or
-	// deprecated) the one of highest precedence; nil when the manifest has no release.
+	// Release is the release read (setupReleaseOf); nil when the manifest has none.
 	Release *Release `json:"release"`
 	// ContentFiles are the content files the release's components declare, in component
-	// order, each once (compared as OpenMW compares names).
+	// order, each once.
 	ContentFiles []Content `json:"content_files"`
 	// RequiresContent is extensions.openmw.requires_content: what the whole release needs.
 	RequiresContent []string `json:"requires_content"`
-	// OpenMW is runtimes.openmw as published (a numeric-scheme constraint); "" when the
-	// release names none.
+	// OpenMW is runtimes.openmw as published; "" when none.
 	OpenMW string `json:"openmw"`
-	// Relationships are the release's requires and conflicts relationships, in publisher
-	// order, without those naming the claim itself.
+	// Relationships are the release's requires and conflicts, in publisher order, without
+	// self-references.
 	Relationships []Relationship `json:"relationships"`
-	// DataDirs are the release's data directories, each its component's path joined to the
-	// declared directory ("/"-separated, "." parts dropped), each once; a directory that is
-	// the artifact's root is left out, since no folder name tells it apart. ConfigDirs are
-	// the paths of the components that carry an openmw.cfg (config). Groundcover and
-	// Archives are the groundcover files and fallback archives the release's components
-	// declare, each once.
+	// DataDirs are the release's data directories (component path joined, "/"-separated),
+	// each once, the artifact's root left out. ConfigDirs are the paths of components with an
+	// openmw.cfg. Groundcover and Archives are the declared groundcover files and fallback
+	// archives, each once.
 	DataDirs    []string `json:"data_dirs"`
 	ConfigDirs  []string `json:"config_dirs"`
 	Groundcover []string `json:"groundcover"`
@@ -100,7 +90,7 @@ type Release struct {
 	// Current: this is the claim's current release (SPEC section 4).
 	Current bool `json:"current"`
 	// Status is available, yanked or deprecated; Reason and Replacement are the publisher's
-	// notice for the last two.
+	// notice.
 	Status      string `json:"status"`
 	Reason      string `json:"reason,omitempty"`
 	Replacement string `json:"replacement,omitempty"`
@@ -110,8 +100,7 @@ type Release struct {
 type Content struct {
 	// File is the name as the publisher wrote it.
 	File string `json:"file"`
-	// RequiresContent is what every component declaring the file needs on top of the
-	// release's RequiresContent.
+	// RequiresContent is what every component declaring the file needs beyond the release's.
 	RequiresContent []string `json:"requires_content"`
 }
 
@@ -123,13 +112,12 @@ type Relationship struct {
 	Name       string `json:"name,omitempty"`
 	Version    string `json:"version,omitempty"`
 	Reason     string `json:"reason,omitempty"`
-	// Targets are the keys of every listed claim it resolves to (by project id or
-	// capability).
+	// Targets are the keys of every listed claim it resolves to.
 	Targets []string `json:"targets"`
 }
 
-// relationshipsOf lists r's relationships of the given kinds, in publisher order, without
-// those naming the claim itself; target, when set, sees every claim one resolves to.
+// relationshipsOf lists r's relationships of the given kinds, in order, without
+// self-references; target, when set, sees every claim one resolves to.
 func relationshipsOf(r *network.Release, target func(*network.Claim), kinds ...string) []Relationship {
 	out := []Relationship{}
 	for _, rel := range r.Relationships {
@@ -149,8 +137,8 @@ func relationshipsOf(r *network.Release, target func(*network.Claim), kinds ...s
 	return out
 }
 
-// FoldASCII lowercases ASCII letters only, as OpenMW compares content file names; other
-// characters are kept as they are, so the page's JavaScript folds names identically.
+// FoldASCII lowercases ASCII letters only, as OpenMW and the page's JavaScript compare
+// content file names.
 func FoldASCII(s string) string {
 	b := []byte(s)
 	for i, c := range b {
@@ -161,9 +149,8 @@ func FoldASCII(s string) string {
 	return string(b)
 }
 
-// Release picks the release a claim's setup entry reads: the current release, else the
-// available-or-not release of highest precedence under the claim's scheme (a manifest whose
-// every release is yanked or deprecated has no current release, and that is worth saying).
+// Release picks the release a claim's setup entry reads: the current release, else the one
+// of highest precedence under the claim's scheme (every release yanked or deprecated).
 func setupReleaseOf(c *network.Claim) *network.Release {
 	if c.Current != nil {
 		return c.Current
@@ -182,11 +169,9 @@ func setupReleaseOf(c *network.Claim) *network.Release {
 	return best
 }
 
-// declaredContent lists the content files r's openmw extension declares, in the order of the
-// release's components (extension entries for no listed component follow, by id), each once
-// by folded name, with the component-level requires_content that every component declaring
-// it shares: a file two components declare needs only what both need, since either may be
-// the one installed.
+// declaredContent lists the content files r's openmw extension declares, in component
+// order, each once by folded name, with the requires_content every declaring component
+// shares (either may be the one installed).
 func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []Content {
 	if ext == nil {
 		return nil
@@ -212,8 +197,7 @@ func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []Content {
 	return out
 }
 
-// extComponentIDs lists the ids of ext's components in the order of r's components, each
-// once, then the extension's entries for no listed component, by id.
+// extComponentIDs lists ext's component ids in r's component order, then the rest by id.
 func extComponentIDs(r *protocol.Release, ext *protocol.OpenMW) []string {
 	var ids, rest []string
 	listed := map[string]bool{}
@@ -232,8 +216,7 @@ func extComponentIDs(r *protocol.Release, ext *protocol.OpenMW) []string {
 	return append(ids, rest...)
 }
 
-// relDir joins a component's path and a directory under it as "/"-separated folder names,
-// "." and empty parts dropped ("" is the artifact's root).
+// relDir joins a component's path and a directory under it, "." and empty parts dropped.
 func relDir(parts ...string) string {
 	var out []string
 	for _, p := range parts {
@@ -246,8 +229,8 @@ func relDir(parts ...string) string {
 	return strings.Join(out, "/")
 }
 
-// declaredFiles fills e's data and config directories, groundcover files and archives from
-// r's openmw extension, in component order, each once.
+// declaredFiles fills e's directories, groundcover files and archives from r's openmw
+// extension, in component order, each once.
 func declaredFiles(e *SetupClaim, r *protocol.Release, ext *protocol.OpenMW) {
 	paths := map[string]string{}
 	for _, comp := range r.Components {
@@ -275,8 +258,7 @@ func lastDir(d string) string {
 	return FoldASCII(d[strings.LastIndexByte(d, '/')+1:])
 }
 
-// common keeps the names of list that are also in other (compared folded), in one pass over
-// each: a publisher's list of any length costs linear time.
+// common keeps the names of list also in other (compared folded), in linear time.
 func common(list, other []string) []string {
 	in := make(map[string]bool, len(other))
 	for _, o := range other {
@@ -291,8 +273,7 @@ func common(list, other []string) []string {
 	return out
 }
 
-// appendNew appends each non-empty name of add not already in list (compared folded), in one
-// pass over each.
+// appendNew appends each non-empty name of add not already in list (folded), in linear time.
 func appendNew(list []string, add ...string) []string {
 	seen := make(map[string]bool, len(list)+len(add))
 	for _, l := range list {
@@ -380,17 +361,15 @@ func Setup(in Input) *SetupDoc {
 }
 
 // SetupPageData is what the setup page carries itself: the counts its text states and how
-// its data is cut: the claims in the plan page's parts (PlanDataDir, InstallParts), the
-// name indexes in the parts under setup/data/ (SetupParts).
+// its data is cut (InstallParts, SetupParts).
 type SetupPageData struct {
 	Files  int         `json:"files"`
 	Claims int         `json:"claims"`
 	Shards shards.Plan `json:"shards"`
 }
 
-// SetupParts cuts the setup check's name indexes (content_files, groundcover_files,
-// fallback_archives, data_dirs) into the setup page's parts by a hash of each folded name,
-// every part written; prefix is the claim parts' (InstallParts).
+// SetupParts cuts the setup check's name indexes into the page's parts by a hash of each
+// folded name, every part written; prefix is the claim parts' (InstallParts).
 func SetupParts(doc *SetupDoc, prefix int) (SetupPageData, map[string]any) {
 	names := len(doc.ContentFiles) + len(doc.GroundcoverFiles) + len(doc.FallbackArchives) + len(doc.DataDirs)
 	plan := shards.Plan{Claims: prefix, Names: shards.NameShardCount(names)}

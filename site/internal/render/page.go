@@ -29,41 +29,29 @@ type Page struct {
 	Title string
 	// Section is the navigation entry the page belongs to.
 	Section string
-	// Desc is the meta description, in this index's own words only; "" for none (the pages
-	// of one project, claim or event, thousands of them, where it would say the same words
-	// on each: a search engine's snippet of their own text says more). No page names a
-	// canonical URL: the sitemap lists each page's public address, and the head stays small.
+	// Desc is the meta description, in this index's own words; "" for none (the thousands of
+	// project, claim and event pages, where it would repeat). No page names a canonical URL.
 	Desc string
-	// Script: the page loads site.js, after version.js, shards.js and find.js (the project list
-	// only).
+	// Script: the page loads site.js, after version.js, shards.js and find.js (project list only).
 	Script bool
-	// Feed is the Atom feed of this page's project, relative to the output root ("" for
-	// none): linked as an alternate in the head.
+	// Feed is this page's project's Atom feed, relative to the output root ("" for none).
 	Feed string
-	// SiteFeed: the head links the network's Atom feed as an alternate, on the pages it is the
-	// feed of (the home page and the update lists), not on every page.
+	// SiteFeed: the head links the network's Atom feed (home page and update lists only).
 	SiteFeed bool
-	// Unmapped: the sitemap leaves the page out, for it is one of thousands of thin pages
-	// (an event page, linked from the update lists and its claim's page; the project page of
-	// an id one site lists, which only leads to its claim's page).
+	// Unmapped: the sitemap leaves out this thin page (an event page; the project page of an
+	// id one site lists).
 	Unmapped bool
-	// Outside: the page may link publishers' addresses, so its head asks the browser to send
-	// no referrer on any link (one meta element instead of rel=noreferrer on every link).
+	// Outside: the page may link publishers' addresses, so its head asks for no referrer.
 	Outside bool
 	// Scripts are further scripts the page loads, in order (asset paths relative to the root).
 	Scripts []string
-	// Offline: the page may connect nowhere (CSP connect-src 'none'): the setup check, which
-	// reads a player's file and must not be able to send it.
+	// Offline: CSP connect-src 'none', for the setup check, which reads a player's file.
 	Offline bool
-	// Leaf: a page of the kinds a network has thousands of (a claim's, an event's). It gives
-	// its own times, so its footer leaves out the last refresh that every other page's footer
-	// gives, and its footer says only what being listed means: the publishers' page and the
-	// source are in every list page's footer and a click away under About.
+	// Leaf: one of the thousands of claim or event pages: its footer leaves out the last
+	// refresh and the publishers' and source links.
 	Leaf bool
-	// Rooted: links are root-relative, under the base URL's path ("/ashyams-go/assets/..."),
-	// instead of relative: the 404 page, which a host serves at any depth. Root-relative
-	// rather than absolute, so the page works wherever the site is served under that path
-	// (GitHub Pages, `ashyams serve`) and its styles pass the pages' 'self' CSP.
+	// Rooted: links are root-relative under the base URL's path ("/ashyams-go/assets/..."):
+	// the 404 page, which a host serves at any depth.
 	Rooted bool
 	// Root is the base URL's path, with a final "/" ("/" for a site at a host's root).
 	Root string
@@ -84,11 +72,9 @@ func (p *Page) Rel(target string) string {
 	return paths.Rel(p.Path, target)
 }
 
-// Near is target as the shortest relative link from this page: up to the directory the two
-// share, then down ("updates.xml" from "projects/<id>/index.html", "../index.html" from
-// "updates/<id>/index.html" to "updates/index.html"). Rel climbs to the root and back, the
-// same for every page of one depth, which is what the fragments rendered once per depth need;
-// a page's own template links what is near it with Near.
+// Near is target as the shortest relative link from this page ("../index.html" from
+// "updates/<id>/index.html" to "updates/index.html"). Rel is the same for every page of one
+// depth, which the per-depth fragments need; a page's own template uses Near.
 func (p *Page) Near(target string) string {
 	if p.Rooted {
 		return p.Rel(target)
@@ -104,7 +90,7 @@ func (p *Page) Near(target string) string {
 }
 
 // At is target, a page path with a fragment, as a link from this page: the fragment alone
-// when target is on this page, so a list's links to its own entries stay short.
+// when target is on this page.
 func (p *Page) At(target string) string {
 	if path, frag, ok := strings.Cut(target, "#"); ok && path == p.Path {
 		return "#" + frag
@@ -112,16 +98,14 @@ func (p *Page) At(target string) string {
 	return p.Near(target)
 }
 
-// siteMeta is what every page's frame shows: when the last refresh started and where the
-// code is. The crawler's user agent is on the publishers' page, not in every footer.
+// siteMeta is what every page's frame shows: the last refresh's start and the code's place.
 type siteMeta struct {
 	ObservedAt string
 	Repository string
 }
 
-// navItem is one entry of the site navigation: a few plain words. Also are the sections of
-// the pages it leads to besides its own (the network page's: conflicts, capabilities,
-// dependencies, gaps, health, releases are reached from the Sites entry).
+// navItem is one entry of the site navigation. Also are the sections besides its own whose
+// pages it leads to (Sites: conflicts, capabilities, dependencies, gaps, health, releases).
 type navItem struct {
 	Key, Label, Path string
 	Also             []string
@@ -140,9 +124,8 @@ func (n navItem) Current(section string) bool {
 	return false
 }
 
-// navLink is a navigation entry as one page shows it: the link from the page, and Current,
-// the aria-current value ("page" on the entry's own page, "true" on a page of its section,
-// else "").
+// navLink is a navigation entry as one page shows it; Current is the aria-current value
+// ("page", "true" within its section, else "").
 type navLink struct {
 	Href, Label, Current string
 }
@@ -175,21 +158,15 @@ var Nav = []navItem{
 // templateSet holds one parsed template per page kind, each with the layout and partials.
 type templateSet struct {
 	pages map[string]*template.Template
-	// shared holds only the shared files (_layout, _partials, _catalog): it renders the
-	// fragments the "entry" and "frame" functions memoize.
+	// shared holds only _layout, _partials and _catalog, for the memoized fragments.
 	shared *template.Template
 }
 
-// funcs are the template functions. Pages get view structs computed in Go (site/internal/view), so
-// these only format (size, when, plural), pass several values to a partial (dict), look up
-// the view.ClaimRef of a claim the model holds (ref), check a publisher URL (safeURL), render
-// publisher Markdown (md, mdItems) and print a fragment many pages share (entry, frame,
-// claimlink).
-// md and mdItems return template.HTML that is goldmark's output passed through the
-// sanitizer's allowlist (site/internal/markdown), which keeps no script, style, event attribute or
-// unsafe URL; entry, brief, frame and claimlink return html/template's own output for a shared
-// template. ref, entry, brief, frame, claimlink, md and mdItems here are stand-ins for parsing: each
-// build binds its own (bindFuncs), md and mdItems through the build's memo.
+// funcs are the template functions: they only format, pass values to a partial (dict),
+// look up views and print shared fragments. md and mdItems return goldmark's output passed
+// through the sanitizer's allowlist (site/internal/markdown). ref, entry, brief, frame,
+// claimlink, md and mdItems here are stand-ins for parsing: each build binds its own
+// (bindFuncs).
 var funcs = template.FuncMap{
 	"ref":       (*view.Model)(nil).Ref,
 	"health":    (*view.HealthList)(nil).Link,
@@ -223,9 +200,8 @@ func (b *Site) bindFuncs() {
 	b.tmpl.shared.Funcs(fm)
 }
 
-// fragments are the template fragments a build renders once and prints on many pages (entry,
-// frame), by a key holding everything the fragment's HTML depends on. Safe for concurrent
-// use; two renders of one key at once both render and print the same HTML.
+// fragments are the template fragments a build renders once and prints on many pages, by a
+// key holding everything the HTML depends on. Safe for concurrent use.
 type fragments struct {
 	mu sync.Mutex
 	m  map[any]template.HTML
@@ -234,9 +210,8 @@ type fragments struct {
 // fragmentBufs are scratch buffers for fragments: the memo keeps an exact-size copy.
 var fragmentBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// render returns the memoized HTML for key, else executes the template name of t with data
-// and keeps the result. It is html/template's own output, escaped for the HTML text context
-// where the functions print it, so it equals what {{template name data}} prints there.
+// render returns the memoized HTML for key, else executes template name of t with data and
+// keeps it: what {{template name data}} prints in the HTML text context.
 func (f *fragments) render(key any, t *template.Template, name string, data any) (template.HTML, error) {
 	f.mu.Lock()
 	h, ok := f.m[key]
@@ -257,66 +232,58 @@ func (f *fragments) render(key any, t *template.Template, name string, data any)
 	return h, nil
 }
 
-// entryKey is what a catalog entry's HTML depends on: the claim (its view.ClaimSummary is a function
-// of it), the page's link prefix (Page.Rel of "") and the date the list shows.
+// entryKey is what a catalog entry's HTML depends on: claim, link prefix, shown date.
 type entryKey struct {
 	c          *network.Claim
 	root, date string
 	filters    bool
 }
 
-// entry is the template function "entry": the "entry" template (_catalog.html) for s on page
-// p, showing date ("released", "updated" or ""). The project list and the browse lists show
-// the same entry for a claim, so each (claim, link prefix, date) is rendered once per build.
-// The data-* attributes the project list's script reads are printed on the project list only
-// (a fifth of an entry's bytes, on every browse list else).
+// entry is the template function "entry" (_catalog.html) for s on page p, showing date
+// ("released", "updated" or ""), rendered once per build for each key. The data-*
+// attributes the project list's script reads are printed on the project list only.
 func (b *Site) entry(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
 	filters := p.Section == "projects"
 	return b.frags.render(entryKey{s.C, p.Rel(""), date, filters}, b.tmpl.shared, "entry",
 		map[string]any{"Page": p, "Entry": s, "Date": date, "Filters": filters})
 }
 
-// briefKey is what a claim's line in a browse list depends on: the claim, the link prefix
-// and the date the list shows.
+// briefKey is what a claim's browse-list line depends on: claim, link prefix, shown date.
 type briefKey struct {
 	c          *network.Claim
 	root, date string
 }
 
-// brief is the template function "brief": the "brief" template (_partials.html) for s on
-// page p, showing date ("released", "updated" or ""). A claim is on several browse lists at
-// one depth, so each (claim, link prefix, date) is rendered once per build.
+// brief is the template function "brief" (_partials.html) for s on page p, showing date,
+// rendered once per build for each key.
 func (b *Site) brief(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
 	return b.frags.render(briefKey{s.C, p.Rel(""), date}, b.tmpl.shared, "brief",
 		map[string]any{"Page": p, "Entry": s, "Date": date})
 }
 
-// claimLinkKey is what a claim link's HTML depends on: the claim and the link prefix.
+// claimLinkKey is what a claim link's HTML depends on.
 type claimLinkKey struct {
 	c    *network.Claim
 	root string
 }
 
-// claimlink is the template function "claimlink": the "claimlink" template (_partials.html)
-// for c on page p. Claims are linked from many pages at each depth (requirements, users,
-// conflicts, lists), so each (claim, link prefix) is rendered once per build.
+// claimlink is the template function "claimlink" (_partials.html) for c on page p,
+// rendered once per build for each key.
 func (b *Site) claimlink(p *Page, c *network.Claim) (template.HTML, error) {
 	return b.frags.render(claimLinkKey{c, p.Rel("")}, b.tmpl.shared, "claimlink",
 		map[string]any{"Page": p, "Claim": c})
 }
 
-// frameKey is what a part of the page frame depends on: each on the link prefix; the header
-// also on the section and on the page's path when it is a navigation entry's (navFor); the
-// footer also on the build's siteMeta and on whether the page is a Leaf.
+// frameKey is what a part of the page frame depends on: the link prefix; the header also
+// the section and a navigation entry's path; the footer also siteMeta and Leaf.
 type frameKey struct {
 	name, root, section, navPage string
 	meta                         siteMeta
 	leaf                         bool
 }
 
-// frame is the template function "frame": the part name of the page frame (_layout.html:
-// "sitelinks", "siteheader" or "sitefooter") for page p. Every page prints each, and they
-// differ only by depth and section, so each is rendered once per build for each.
+// frame is the template function "frame": part name ("sitelinks", "siteheader" or
+// "sitefooter", _layout.html) for page p, rendered once per build for each key.
 func (b *Site) frame(name string, p *Page) (template.HTML, error) {
 	k := frameKey{name: name, root: p.Rel("")}
 	switch {
@@ -364,9 +331,9 @@ func loadTemplates(fsys fs.FS) (*templateSet, error) {
 	return ts, nil
 }
 
-// page queues the rendering of template kind with p, written at p.Path. data, when not nil,
-// computes p.Data on the worker (so a claim's view is built concurrently too). It returns an
-// error only for a template that does not exist; rendering errors stop the build later.
+// page queues the rendering of template kind with p, written at p.Path; data, when not
+// nil, computes p.Data on the worker. It errs only for a missing template; rendering errors
+// stop the build later.
 func (b *Site) Page(kind string, p *Page, data ...func() any) error {
 	t := b.tmpl.pages[kind]
 	if t == nil {
@@ -404,22 +371,19 @@ func (b *Site) Page(kind string, p *Page, data ...func() any) error {
 	return nil
 }
 
-// outsideKinds are the page kinds whose templates or scripts print publishers' addresses as
-// links (their download, source, home page and mirror links, release notes, site addresses).
+// outsideKinds are the page kinds that print publishers' addresses as links.
 var outsideKinds = map[string]bool{
 	"claim": true, "origin": true, "origins": true, "gaps": true, "health": true, "plan": true,
 }
 
-// wholeNetwork are the page kinds that list every claim, release, relationship or site of the
-// network: their pages grow with the network, to megabytes, where every other page grows
-// with one claim or one site. They render on buffer sets of their own (Site.listBufs).
+// wholeNetwork are the page kinds that list the whole network, growing to megabytes; they
+// render on buffer sets of their own (Site.listBufs).
 var wholeNetwork = map[string]bool{
 	"projects": true, "browse-list": true, "dependencies": true, "releases": true,
 	"capabilities": true, "updates": true, "health": true, "origins": true,
 }
 
-// pageBuf is one page render's buffers, reused from page to page: the rendered HTML and its
-// minified form.
+// pageBuf is one page render's buffers, reused: the HTML and its minified form.
 type pageBuf struct {
 	html bytes.Buffer
 	min  []byte

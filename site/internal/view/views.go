@@ -11,9 +11,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/wording"
 )
 
-// ClaimRef is a claim as every page that links or lists it shows it: its page, how its site
-// is named, its badges and its health in words. It is computed once per build for every
-// claim (ClaimRefs), so a template prints fields instead of calling a function per word.
+// ClaimRef is a claim as every page that links or lists it shows it, computed once per
+// build (ClaimRefs) so templates print fields.
 type ClaimRef struct {
 	C *network.Claim
 	// Path is the claim's page, relative to the output root; SitePath its site's page.
@@ -22,14 +21,13 @@ type ClaimRef struct {
 	SiteEnrolled bool
 	// MovedToPath is the page of the claim this one moved to ("" when it did not move).
 	MovedToPath string
-	// SiteLabel names the claim's site in running text (names.SiteLabel); SiteText adds the site's
-	// id when another site or claim is labelled the same (names.Names.ClaimSiteText).
+	// SiteLabel names the claim's site in running text; SiteText adds the site's id when
+	// another label is the same (names.Names.ClaimSiteText).
 	SiteLabel, SiteText string
-	// SiteAddr is the site's address beside its name in every row and header: its host, and
-	// its path too when another site's name looks the same (names.Address).
+	// SiteAddr is the site's address beside its name: its host, plus its path when another
+	// site's name looks the same (names.Address).
 	SiteAddr string
-	// ShowID: a link to the claim shows its site's id too (an identity conflict, or a site
-	// label shared with another site).
+	// ShowID: a link to the claim shows its site's id too.
 	ShowID bool
 	// Badges are the claim's badges in every list (health.ClaimBadges).
 	Badges []health.Badge
@@ -41,15 +39,13 @@ type ClaimRef struct {
 	Health string
 	// Excluded says why the claim is out of the catalog ("" when listed).
 	Excluded string
-	// Why is the claim's health and recorded problem as one sentence (health.ClaimWhy), for a
-	// claim that is cached or has no manifest yet; WithdrawnWhy is the withdrawal's reason for a
-	// withdrawn one (health.WithdrawnWhy).
+	// Why is the claim's health and problem as one sentence (health.ClaimWhy), for a cached
+	// claim or one without a manifest; WithdrawnWhy is a withdrawal's reason.
 	Why, WithdrawnWhy template.HTML
 	// Findings are every finding of the last read when Why counts several (health.FindingViews).
 	Findings []health.FindingView
 	// Rejected is the crawler's remembered refusal of the advertised manifest (nil for none);
-	// RejectedSame: its problem is the one Why already says; RejectedWhy is its problem as
-	// the page says it (health.ClaimProblem, health.ProblemHTML).
+	// RejectedSame: Why says its problem already; RejectedWhy is its problem in words.
 	Rejected     *store.Rejected
 	RejectedSame bool
 	RejectedWhy  template.HTML
@@ -91,8 +87,7 @@ func ClaimRefs(n *network.Network, sn *names.Names, hl *HealthList) map[*network
 	return out
 }
 
-// ref is c's ClaimRef: the template function "ref", which looks up what ClaimRefs computed
-// for the claims the model's structures hold (relationship targets, conflicts, users).
+// ref is the template function "ref": c's ClaimRef as ClaimRefs computed it.
 func (m *Model) Ref(c *network.Claim) *ClaimRef {
 	if r := m.Refs[c]; r != nil {
 		return r
@@ -100,8 +95,7 @@ func (m *Model) Ref(c *network.Claim) *ClaimRef {
 	return newClaimRef(m.Names, m.Health, c)
 }
 
-// SiteRow is NewOriginRow with what the pages show of the site: its page, names, health in
-// words and where the health page lists it.
+// SiteRow is NewOriginRow with the site's page, names, health and health-page place.
 func (m *Model) SiteRow(o *network.Origin) *OriginRow {
 	r := NewOriginRow(o)
 	r.Path, r.Name, r.Text = paths.Origin(o.ID), names.OriginName(o), m.Names.OriginText(o)
@@ -123,11 +117,9 @@ type SourceRow struct {
 	store.Source
 	// Anchor is the source's id on the health page.
 	Anchor string
-	// SitePath, SiteName and SiteHealth are the page, the name (healthData's naming) and the
-	// health list's entry of the site the source leads to ("" when it leads to none).
+	// SitePath, SiteName and SiteHealth are of the site the source leads to ("" for none).
 	SitePath, SiteName, SiteHealth string
-	// Why is why discovery failed, as one sentence with quotations marked (health.WhyHTML); "" for
-	// a resolved source.
+	// Why is why discovery failed (health.WhyHTML); "" for a resolved source.
 	Why template.HTML
 	// Steps are the discovery trail's URLs and outcomes (health.ProblemHTML).
 	Steps []TrailStep
@@ -162,30 +154,26 @@ func (m *Model) SourceRow(s store.Source) *SourceRow {
 	return r
 }
 
-// RelView is a resolved relationship as the pages show it: its targets' checks in words,
-// its odd inputs, and the pages it links.
+// RelView is a resolved relationship as the pages show it.
 type RelView struct {
 	*network.Relationship
-	// CapPath is the capability's page ("" when the relationship names none); Anchor the id
-	// of the stating release on its claim's page.
+	// CapPath is the capability's page ("" for none); Anchor the stating release's id on its
+	// claim's page.
 	CapPath, Anchor string
-	// CheckText is the constraint check in words; YesNo is "yes" or "no" when the check
-	// came out one way over the targets (Satisfied), else "": the class and the word the
-	// pages show.
+	// CheckText is the constraint check in words; YesNo is "yes" or "no" when the check came
+	// out one way over the targets, else "".
 	CheckText, YesNo string
 	// Targets are the relationship's targets; ProjectTargets those found by project id,
 	// each checked on its own (projectTargets).
 	Targets, ProjectTargets []*TargetView
-	// Shown are the targets a page names, the first TargetsShown; MoreTargets counts the
-	// others, which MorePath lists with the rest (the capability's providers, or the
-	// project's page), "" when Shown is all.
+	// Shown are the first TargetsShown targets; MoreTargets counts the rest, which MorePath
+	// lists ("" when Shown is all).
 	Shown       []*TargetView
 	MoreTargets int
 	MorePath    string
 	// Problems are the odd inputs (health.ProblemHTML).
 	Problems []template.HTML
-	// GapPath is the gap listing the target nobody publishes, on its page of the gaps list; ""
-	// when the relationship is not a gap's (it resolves, or its claim is out of the catalog).
+	// GapPath is the gap's place on the gaps list; "" when the relationship is no gap.
 	GapPath string
 }
 
@@ -243,9 +231,8 @@ func (m *Model) RelView(r *network.Relationship) *RelView {
 	return v
 }
 
-// TargetsShown is how many of a relationship's targets a page names: a capability many
-// claims provide keeps the line of every relationship naming it short, and the page that
-// lists them all is one link away (RelView.MorePath).
+// TargetsShown is how many of a relationship's targets a page names; the rest are one link
+// away (RelView.MorePath).
 const TargetsShown = 5
 
 // RelViews are the RelViews of rs, in order.
@@ -281,8 +268,8 @@ func (vm *Model) MoveView(m *network.Move) *MoveView {
 	return v
 }
 
-// ConflictsData is one page of the conflicts list: its identity conflicts, moves and
-// curation entries, the list paged one section after the other.
+// ConflictsData is one page of the conflicts list: identity conflicts, moves and curation
+// entries, paged one section after the other.
 type ConflictsData struct {
 	Conflicts []ConflictRow
 	Moves     []*MoveView
@@ -292,8 +279,7 @@ type ConflictsData struct {
 	Show [2]bool
 }
 
-// ConflictRow is an identity conflict and where a link to its project leads
-// (Model.ProjectLink).
+// ConflictRow is an identity conflict and its project link (Model.ProjectLink).
 type ConflictRow struct {
 	*network.Conflict
 	ProjectPath string
@@ -306,14 +292,12 @@ type CapView struct {
 	References []*RelView
 	// Referrers counts the distinct claims whose current release references it.
 	Referrers int
-	// RefsPath is its references' heading, on the page of its list that shows the first
-	// (CapRefs).
+	// RefsPath is its references' heading on the page of its list (CapRefs).
 	RefsPath string
 }
 
-// CapRefs is where the references of c begin: its page lists the providers, then the
-// references, paths.PageSize entries a page, and the first reference's page holds the
-// heading with the id "references".
+// CapRefs is where c's references begin on its paged list; that page holds the heading
+// with the id "references".
 func CapRefs(c *network.Capability) string {
 	return paths.PageOf(paths.Capability(c.Name), len(c.Providers)) + "#references"
 }
