@@ -1,6 +1,5 @@
-// Package find makes the project list's search index at build time (the parts under Dir):
-// the words, ids, filter codes, sort orders and rows that assets/find.js searches, each part
-// checked against its schema before it is written as a data part (site/shards).
+// Package find makes the project list's search index at build time: the parts under Dir
+// that assets/find.js searches, each checked against its schema.
 package find
 
 import (
@@ -22,27 +21,19 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/shards"
 )
 
-// Dir holds the project list's own search index, in parts the project list and the plan
-// page's project box load as they need them (assets/find.js, assets/shards.js), so the first
-// query costs what matching needs and a page of results what it shows:
+// Dir holds the project list's search index, in parts the project list and the plan page's
+// project box load as needed (assets/find.js, assets/shards.js):
 //
-//   - "terms": the words a search finds the listed claims by, each with its rows, made at
-//     build time; a query reads this part alone (schemas.FindTerms).
-//   - "i0" .. "if": the project ids the rows are found by, by the id's first character,
-//     loaded when a query holds the start of an id (schemas.FindIDs).
-//   - "filters": each row's type, status, game, tags, health, conflict and OpenMW
-//     constraint as small codes, and the rows in each sort order, loaded when the player
-//     first uses a filter or the sort (schemas.FindFilters).
-//   - "r0", "r1", ...: what the entries show, Chunk rows a part, loaded for the rows a
-//     page of results shows (schemas.FindRows).
+//   - "terms": the words the listed claims are found by, with their rows (schemas.FindTerms).
+//   - "i0" .. "if": project ids by first character (schemas.FindIDs).
+//   - "filters": each row's filter codes and the sort orders (schemas.FindFilters).
+//   - "r0", "r1", ...: what the entries show, Chunk rows a part (schemas.FindRows).
 //
-// Rows are the listed claims in the project list's order (by name). Parts are script files
-// (site/shards), so the plan page, whose CSP allows no connection, reads the same index, and
-// both pages search from file:// as when served.
+// Rows are the listed claims in the project list's order. Parts are script files
+// (site/shards), so the plan page, whose CSP allows no connection, and file:// work too.
 const Dir = format.DataDir + "/find"
 
-// Chunk is how many rows one rows part holds: at 10,000 claims about 20 KB a part, 2 KB
-// compressed, so a page of 50 results loads a few parts in name order.
+// Chunk is how many rows one rows part holds (about 20 KB a part at 10,000 claims).
 const Chunk = 64
 
 // The formats of the parts, one schema each; assets/find.js and assets/site.js refuse others.
@@ -53,17 +44,14 @@ const (
 	findRowsFormat    = "ashyams-find-rows-1"
 )
 
-// Columns are a row's values, in order: arrays rather than objects, as the column names
-// would be a third of the part.
+// Columns are a row's values, in order (arrays: column names would be a third of the part).
 var Columns = []string{"key", "name", "version", "site", "type", "status", "game", "tags", "health",
 	"conflict", "updated", "first", "runtime", "openmw", "summary", "thumb", "badges"}
 
-// Terms is the "terms" part. Words are the distinct words (words) of every row's text
-// and of what its entry does not show but a search should find (more), project ids
-// aside, sorted as JavaScript compares strings (UTF-16 code units) so the script looks them
-// up by binary search; Postings[i] is the rows holding Words[i] (findPostings). Same lists
-// the rows of each project id that more than one row claims (so a page counts projects
-// without the ids), NoRelease the rows with no current release (the plan's box skips them).
+// Terms is the "terms" part. Words are the distinct words of every row's shown and more
+// text, ids aside, sorted by UTF-16 code units for the script's binary search; Postings[i]
+// is the rows holding Words[i] (findPostings). Same lists the rows of each project id more
+// than one row claims, NoRelease the rows with no current release.
 type Terms struct {
 	Format    string   `json:"format"`
 	Rows      int      `json:"rows"`
@@ -74,20 +62,17 @@ type Terms struct {
 	Postings  []string `json:"postings"`
 }
 
-// IDs is an "i<c>" part: the project ids starting with c that rows are found by (their
-// own and those their relationships name), sorted, and the rows of each.
+// IDs is an "i<c>" part: the project ids starting with c that rows are found by, sorted,
+// and the rows of each.
 type IDs struct {
 	Format   string   `json:"format"`
 	IDs      []string `json:"ids"`
 	Postings []string `json:"postings"`
 }
 
-// Filters is the "filters" part: per row (by position) the index of its value in Types,
-// Statuses and Games, and its OpenMW code (0: works with no version, having no current
-// release or an empty constraint; 1: states no OpenMW constraint; 2+k: OpenMW[k] says);
-// NotCurrent and Conflict are the rows not current and those in an identity conflict; each
-// distinct tag, lowercased a character at a time, with its rows; and the rows in the order
-// of each sort (newest first, equal times in name order).
+// Filters is the "filters" part: per row the index of its value in Types, Statuses and
+// Games, and its OpenMW code (0: works with any version; 1: no constraint; 2+k: OpenMW[k]);
+// NotCurrent and Conflict rows; each tag with its rows; the rows in each sort order.
 type Filters struct {
 	Format     string   `json:"format"`
 	Types      []string `json:"types"`
@@ -106,8 +91,8 @@ type Filters struct {
 	First      []int    `json:"first"`
 }
 
-// Rows is an "r<k>" part: rows From to From+len(Rows)-1, each Columns' values.
-// RowTags is how many of a row's tags its entry shows.
+// Rows is an "r<k>" part: rows From to From+len(Rows)-1. RowTags is how many of a row's
+// tags its entry shows.
 type Rows struct {
 	Format  string   `json:"format"`
 	Columns []string `json:"columns"`
@@ -116,14 +101,14 @@ type Rows struct {
 	Rows    [][]any  `json:"rows"`
 }
 
-// findPart is one part of the index: its name, its document and the schema it must match.
+// findPart is one part of the index: its name, document and schema.
 type findPart struct {
 	name, schema string
 	doc          any
 }
 
-// Input is what the index is made from: the listed claims in the project list's order, each
-// one's Entry, and how many tags a list's row shows.
+// Input is what the index is made from: the listed claims in list order, each one's Entry,
+// and how many tags a row shows.
 type Input struct {
 	Listed  []*network.Claim
 	Entry   func(*network.Claim) Entry
@@ -133,8 +118,8 @@ type Input struct {
 // Entry is what the project list shows of a claim beside the model: the fields of its row.
 type Entry struct {
 	Version, Site, Type, Status, Game, Summary string
-	// Updated and First are observation times; Runtime and OpenMW the OpenMW filter's reading
-	// ("constraint", "any" or "none", and the constraint).
+	// Updated and First are observation times; Runtime ("constraint", "any" or "none") and
+	// OpenMW the OpenMW filter's reading.
 	Updated, First, Runtime, OpenMW string
 	// Thumb is the first file of the claim's card image ("" for none).
 	Thumb string
@@ -216,8 +201,7 @@ func parts(in Input) []findPart {
 	return partsOf(terms, filt, idPost, rows, in.RowTags)
 }
 
-// partsOf cuts the index into its parts: the filters, the ids by first character, the rows
-// Chunk at a time and the terms.
+// partsOf cuts the index into its parts.
 func partsOf(terms Terms, filt Filters, idPost map[string][]int, rows [][]any, rowTags int) []findPart {
 	parts := []findPart{{"filters", schemas.FindFilters, filt}}
 	ids, idRows := sortedPostings(idPost)
@@ -248,8 +232,7 @@ func addPosting(post map[string][]int, w string, i int) {
 	}
 }
 
-// sortedPostings is post's words sorted as JavaScript compares strings, and each one's rows
-// as findPostings.
+// sortedPostings is post's words in UTF-16 order, each one's rows as findPostings.
 func sortedPostings(post map[string][]int) ([]string, []string) {
 	words := make([]string, 0, len(post))
 	for w := range post {
@@ -263,8 +246,7 @@ func sortedPostings(post map[string][]int) ([]string, []string) {
 	return words, rows
 }
 
-// findPostings is ascending row numbers as the script decodes them: base-36 gaps, the first
-// from 0, joined by commas ("" for none).
+// findPostings is ascending row numbers as base-36 gaps joined by commas ("" for none).
 func findPostings(rows []int) string {
 	var buf []byte
 	prev := 0
@@ -310,8 +292,8 @@ func Write(in Input, write func(rel string, data []byte) error) error {
 	return nil
 }
 
-// findRow is c's row (Columns), and the text a search finds it by: what its entry shows
-// (its runtime aside: the OpenMW filter answers that) and its site id.
+// findRow is c's row and the text a search finds it by: what its entry shows (runtime
+// aside) and its site id.
 func findRow(c *network.Claim, s Entry) ([]any, string) {
 	health, conflict := "current", 0
 	if s.Stale {
@@ -339,10 +321,8 @@ func findRow(c *network.Claim, s Entry) ([]any, string) {
 		conflict, s.Updated, s.First, s.Runtime, s.OpenMW, s.Summary, s.Thumb, badges}, text
 }
 
-// more is the text a search of c should find that its entry does not show: maintainers,
-// license, channels, what its current release provides and names in its relationships, its
-// Lua API; and the project ids it is found by, its own and those its relationships name,
-// lowercased (the "i" parts), as a vocabulary of their parts would be mostly hex.
+// more is the text a search of c should find that its entry does not show, and the
+// project ids it is found by (its own and its relationships'), lowercased.
 func Extra(c *network.Claim) (string, []string) {
 	parts, ids := []string{}, []string{strings.ToLower(c.Key.Project)}
 	if m := c.Manifest; m != nil {
@@ -369,16 +349,15 @@ func Extra(c *network.Claim) (string, []string) {
 	return strings.Join(parts, " "), ids
 }
 
-// words is s's words as assets/find.js reads them: runs of letters and digits, each
-// character lowercased on its own (unicode.ToLower, which the script matches), repeats kept.
+// words is s's runs of letters and digits, each character lowercased (unicode.ToLower)
+// as assets/find.js does, repeats kept.
 func Words(s string) []string {
 	return strings.FieldsFunc(strings.Map(unicode.ToLower, s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
 	})
 }
 
-// sortUTF16 sorts words as JavaScript's < compares strings: by UTF-16 code units, which
-// differs from Go's byte order where a character past U+FFFF meets one from U+E000.
+// sortUTF16 sorts words by UTF-16 code units, as JavaScript's < compares strings.
 func sortUTF16(words []string) {
 	units := make(map[string][]uint16, len(words))
 	for _, w := range words {
@@ -390,8 +369,7 @@ func sortUTF16(words []string) {
 // findSchemas are the index's schemas, each compiled once.
 var findSchemas sync.Map // name -> func() (*jsonschema.Schema, error)
 
-// validateFind checks a part against the schema named; the error names the JSON pointer of
-// the value that does not match.
+// validateFind checks a part against the schema named; the error names the JSON pointer.
 func validateFind(name string, doc []byte) error {
 	f, _ := findSchemas.LoadOrStore(name, sync.OnceValues(func() (*jsonschema.Schema, error) { return schemas.Compile(schemas.FS, name) }))
 	s, err := f.(func() (*jsonschema.Schema, error))()

@@ -1,22 +1,14 @@
-// Package linkcheck checks a built site, as `ashyams check-site` and the demo do, before it is
-// published (SPEC section 5): every page is read from the output directory, never rendered
-// again, so it checks what a host would serve.
+// Package linkcheck checks a built site before it is published (SPEC section 5), reading
+// every page from the output directory, as a host would serve it.
 //
-// # What it checks
-//
-// Internal links, images and refreshes (<meta http-equiv=refresh>) resolve to files,
-// #fragments to ids on their page, ids are unique, URL schemes are http, https or mailto,
-// every page has a title and a language, images have alt text, headings do not skip a level,
-// and this index's own words never use the forbidden words (ForbiddenWords); a refresh's
-// content is an address, not words.
-//
-// # Publisher text
+// Internal links, images and refreshes resolve to files, #fragments to ids on their page,
+// ids are unique, URL schemes are http, https or mailto, every page has a title and a
+// language, images have alt text, headings do not skip a level, and this index's own words
+// never use ForbiddenWords.
 //
 // Text and links inside a <bdi> element or data-pub markup are the publisher's: their words
-// are theirs, and their links are checked for scheme only, even under the index's base URL (a
-// manifest must not block the deploy of the whole index). <bdi> is the element the templates
-// isolate a publisher's string in; they never hold the index's own words (the site package's
-// tests read every template for that).
+// are theirs, and their links are checked for scheme only (a manifest must not block the
+// deploy of the whole index).
 package linkcheck
 
 import (
@@ -51,21 +43,17 @@ type Problem struct {
 // String is "page: message", the line check-site prints.
 func (p Problem) String() string { return p.Page + ": " + p.Message }
 
-// ForbiddenWords matches the words never used about a project (SPEC section 5). check-site looks for them in
-// this index's own words only. Publisher text (names, summaries, tags, notes, alt texts, a
-// finding's quotations, a problem recorded as a flat string) is inside a <bdi> element or an element
-// carrying the data-pub attribute; every template marks it so, and nothing else is exempt:
-// not <code>, not a heading. A publisher's summary saying "safe" is the publisher speaking,
-// shown as theirs, not the index describing it; the same word in a template is the index's,
-// and fails.
+// ForbiddenWords matches the words never used about a project (SPEC section 5), looked for
+// in this index's own words only: publisher text is inside a <bdi> element or an element
+// carrying data-pub, and nothing else is exempt. "safe" in a publisher's summary is the
+// publisher speaking; the same word in a template fails.
 var ForbiddenWords = regexp.MustCompile(`(?i)\b(trusted|safe|verified\s+author|official|recommended)\b`)
 
 // Check reads the built site in out and returns every problem the package comment lists.
-// Links under baseURL are internal (except a publisher's, inside publisher markup: only
-// its scheme is checked), and so are root-relative links under its path ("/ashyams-go/...",
-// the 404 page's). baseURL "" is the one the site was built for (its marker's base_url), else
-// none, when "/" is the output root; another baseURL than the recorded one is one problem
-// saying so. The error is for an unreadable output directory only.
+// Links under baseURL, and root-relative links under its path, are internal (a publisher's
+// only checked for scheme). baseURL "" is the one the site's marker records, else none;
+// another than the recorded one is one problem. The error is for an unreadable output
+// directory only.
 func Check(out, baseURL string) ([]Problem, error) {
 	built, err := sitedir.BaseURL(out)
 	if err != nil {
@@ -74,8 +62,7 @@ func Check(out, baseURL string) ([]Problem, error) {
 	if baseURL == "" {
 		baseURL = built
 	} else if built != "" && canonLink(strings.TrimSuffix(built, "/")+"/") != canonLink(strings.TrimSuffix(baseURL, "/")+"/") {
-		// Every root-relative link of the 404 page and every absolute link would be reported
-		// one by one; the cause is one.
+		// One wrong base URL would otherwise be reported link by link.
 		return []Problem{{Page: ".", Message: fmt.Sprintf("the site was built for %s, not %s: rebuild with `ashyams build --base-url %s`, or check it without --base-url", built, baseURL, baseURL)}}, nil
 	}
 	files := map[string]bool{}
@@ -143,8 +130,8 @@ type checker struct {
 
 func (c *checker) add(page, msg string) { c.problems = append(c.problems, Problem{page, msg}) }
 
-// fragmentState marks, among a page's ids, a page that reads its fragment as state (an
-// element carries data-fragment-state): a link's "#key=value..." fragment to it names no id.
+// fragmentState marks a page that reads its fragment as state (data-fragment-state): a
+// "#key=value..." fragment to it names no id.
 const fragmentState = "\x00state"
 
 func (c *checker) collectIDs(page string, doc *html.Node) map[string]bool {
@@ -225,8 +212,8 @@ func (c *checker) page(p string, doc *html.Node) {
 	c.words(p, doc)
 }
 
-// refreshURL is the address a <meta http-equiv=refresh> element leads to ("0;url=a/index.html"
-// gives "a/index.html"); ok is false for any other element and for a refresh to no address.
+// refreshURL is the address a <meta http-equiv=refresh> leads to ("0;url=a/index.html"
+// gives "a/index.html"); ok is false for other elements and a refresh to no address.
 func refreshURL(n *html.Node) (u string, ok bool) {
 	if n.DataAtom != atom.Meta {
 		return "", false
@@ -271,9 +258,8 @@ func isPublisher(n *html.Node) bool {
 	return ok
 }
 
-// publisherTexts are the texts of every publisher element of a page (and the alt text of
-// publisher images), longest first: the strings a page's <title> and meta description may
-// quote from the publisher.
+// publisherTexts are the texts of a page's publisher elements (and publisher images' alt
+// text), longest first: what its <title> and meta description may quote.
 func publisherTexts(doc *html.Node) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -297,13 +283,9 @@ func publisherTexts(doc *html.Node) []string {
 	return out
 }
 
-// withoutPublisher removes every publisher text of the page from s, so what is left is the
-// index's own words. Bidi controls are compared away on both sides: plain-text contexts
-// carry publisher text without them (pubtext.Plain), the page's <bdi> elements with them.
-//
-// A title quotes at most the start of a long publisher text, cut and ended with "…": before
-// each "…", the longest end of the text there that begins some publisher text is taken out
-// too, so the cut quotation is not read as the index's words.
+// withoutPublisher removes every publisher text of the page from s, leaving the index's own
+// words, comparing bidi controls away (pubtext.Plain drops them). A title's quotation cut
+// with "…" is taken out too: the longest end before each "…" that begins a publisher text.
 func withoutPublisher(s string, pub []string) string {
 	stripped := make([]string, 0, len(pub))
 	for _, p := range pub {
@@ -338,11 +320,9 @@ func withoutPublisher(s string, pub []string) string {
 	return s
 }
 
-// words looks for forbidden words in this index's own text: text nodes and the human-readable
-// attributes (alt, title, aria-label, placeholder, meta content) outside publisher elements.
-// The <title> and the meta description cannot mark anything, so they are checked with every
-// publisher text of the page taken out: a page titled by a project's name quotes the name its
-// heading marks.
+// words looks for forbidden words in this index's own text: text nodes and human-readable
+// attributes outside publisher elements; the <title> and meta description with every
+// publisher text of the page taken out.
 func (c *checker) words(p string, doc *html.Node) {
 	seen := map[string]bool{}
 	report := func(s string) {
@@ -383,10 +363,8 @@ func (c *checker) words(p string, doc *html.Node) {
 }
 
 // underPublisher reports whether n is a rel=nofollow link or n or an element around it
-// carries data-pub: a link (<a href>) there is the publisher's (a relationship url, a
-// download, a link in release notes), even when it points under the base URL, which a
-// publisher's host may share (github.io). Only links: an image marked for its publisher alt
-// text still loads this index's own cached file.
+// carries data-pub: a link there is the publisher's, even under the base URL, which a
+// publisher's host may share (github.io). An image marked so still loads the index's file.
 func underPublisher(n *html.Node) bool {
 	if n.DataAtom == atom.A {
 		if rel, _ := htmlnode.Attr(n, "rel"); slices.Contains(strings.Fields(rel), "nofollow") {
@@ -401,11 +379,8 @@ func underPublisher(n *html.Node) bool {
 	return false
 }
 
-// publisherLink checks a publisher's URL found in page p under attribute key. Whether it
-// resolves is the publisher's matter, not this index's output: check-site must not fail (and
-// block every deploy) because one manifest links to a page of the index that does not exist.
-// Its scheme is still ours to check: the sanitizer and safeURL must have let through only
-// http, https and mailto, never a protocol-relative or relative URL.
+// publisherLink checks a publisher's URL found in page p under attribute key: only its
+// scheme, since whether it resolves is the publisher's matter and must not block a deploy.
 func (c *checker) publisherLink(p, key, raw string) {
 	v := strings.TrimSpace(raw)
 	u, err := url.Parse(v)
@@ -467,8 +442,8 @@ func (c *checker) link(p, key, raw string) {
 	c.internal(p, key, raw, v)
 }
 
-// canonLink is link v with its path in canonPath's spelling (its scheme and host, query and
-// fragment as written), so a link compares with the base URL however either escapes its path.
+// canonLink is link v with its path in canonPath's spelling, so it compares with the base
+// URL however either escapes its path.
 func canonLink(v string) string {
 	end := strings.IndexAny(v, "?#")
 	if end < 0 {

@@ -19,9 +19,9 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// Publisher CommonMark (release notes, SPEC section 1 "notes ... CommonMark, untrusted") goes
-// through goldmark and then a bluemonday allowlist (SPEC section 5, issue 4): prose and links
-// survive; scripts, frames, styles, images, forms and every attribute but href do not.
+// Publisher CommonMark (release notes, untrusted) goes through goldmark and then a
+// bluemonday allowlist: prose and links survive; scripts, frames, styles, images, forms
+// and every attribute but href do not.
 
 var (
 	mdOnce   sync.Once
@@ -30,11 +30,9 @@ var (
 )
 
 func markdownSetup() {
-	// WithUnsafe: goldmark passes raw HTML (blocks and inline) through, so the prose inside
-	// <p align>, <details> or <div> reaches the page; without it goldmark put a comment in
-	// place of the whole block and the words vanished. bluemonday below is the allowlist that
-	// drops every element and attribute not listed, and the content of script, style, iframe,
-	// object, noscript and title.
+	// WithUnsafe: raw HTML passes goldmark, so the prose inside <p align>, <details> or
+	// <div> reaches the page; bluemonday below drops every element and attribute not listed,
+	// and the content of script, style, iframe, object, noscript and title.
 	mdEngine = goldmark.New(
 		goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(flattenTransformer{}, 100))),
 		goldmark.WithRendererOptions(gmhtml.WithUnsafe()),
@@ -48,16 +46,14 @@ func markdownSetup() {
 	p.AllowURLSchemeWithCustomPolicy("mailto", func(u *url.URL) bool { return u.Opaque != "" })
 	p.RequireParseableURLs(true)
 	p.AllowRelativeURLs(false)
-	// rel=nofollow: the index vouches for no publisher's link. No rel=noreferrer: the pages
-	// that print publisher links send no referrer at all (the layout's referrer meta), and
-	// no link opens a new browsing context, so noopener would change nothing.
+	// rel=nofollow: the index vouches for no publisher's link. The pages printing publisher
+	// links send no referrer (the layout's meta) and open no new browsing context.
 	p.RequireNoFollowOnLinks(true)
 	mdPolicy = p
 }
 
-// flattenTransformer keeps publisher markup from disturbing the page outline and from loading
-// anything: a heading becomes a paragraph in bold (so the page's own headings stay in order),
-// and an image becomes its alt text in brackets (images are dropped, the words stay visible).
+// flattenTransformer keeps publisher markup from disturbing the outline or loading
+// anything: a heading becomes a bold paragraph, an image its alt text in brackets.
 type flattenTransformer struct{}
 
 func (flattenTransformer) Transform(doc *ast.Document, reader text.Reader, pc parser.Context) {
@@ -118,12 +114,9 @@ func nodeText(n ast.Node, src []byte) string {
 	return b.String()
 }
 
-// Markdown renders publisher CommonMark as sanitized HTML. It is "" when nothing visible is
-// left (only markup, or only what the allowlist drops), so templates can leave out the
-// element around it instead of showing an empty bullet. Goldmark errors cannot happen when
-// writing to a buffer; if one did, the text is shown escaped instead. The work happens in
-// reused buffers: a render allocates the parser's and the sanitizer's own state and the
-// returned HTML.
+// Markdown renders publisher CommonMark as sanitized HTML; "" when nothing visible is left,
+// so templates can leave out the element around it. Goldmark cannot fail writing to a
+// buffer; if it did, the text is shown escaped. Buffers are reused between renders.
 func Markdown(src string) template.HTML {
 	if strings.TrimSpace(src) == "" {
 		return "" // most optional fields are empty: no parser for them
@@ -138,8 +131,7 @@ func Markdown(src string) template.HTML {
 	return template.HTML(h) // #nosec: sanitized by the allowlist above
 }
 
-// Items renders each item with Markdown and keeps the ones with something to show,
-// in order: one bullet each, no empty bullets.
+// Items renders each item with Markdown and keeps, in order, those with something to show.
 func Items(items []string) []template.HTML { return renderItems(items, Markdown) }
 
 // renderItems renders each item with render and keeps the non-empty results, in order.
@@ -153,9 +145,7 @@ func renderItems(items []string, render func(string) template.HTML) []template.H
 	return out
 }
 
-// mdScratch is one Markdown render's buffers, reused from render to render: the source as
-// goldmark reads it, goldmark's HTML and the reader the sanitizer reads it through, the
-// sanitized HTML, and the text outside its tags.
+// mdScratch is one Markdown render's buffers, reused from render to render.
 type mdScratch struct {
 	src       []byte
 	md, clean bytes.Buffer
@@ -185,8 +175,8 @@ func (s *mdScratch) render(src string) []byte {
 }
 
 // hasText reports whether sanitized HTML h shows anything: text outside its tags, or a
-// thematic break (the one allowed element that is visible without text). Every "<" of h
-// starts a tag (bluemonday escapes the "<" of text); one without a ">" after it is text.
+// thematic break. Every "<" of h starts a tag (bluemonday escapes text's); one without a
+// ">" after it is text.
 func (s *mdScratch) hasText(h []byte) bool {
 	if bytes.Contains(h, thematicBreak) {
 		return true
@@ -211,8 +201,8 @@ func (s *mdScratch) hasText(h []byte) bool {
 
 var thematicBreak = []byte("<hr>")
 
-// bufWriter hands goldmark a bytes.Buffer as the buffered writer it writes through, which it
-// otherwise makes for every render (a bufio.Writer of 4 KiB around the buffer).
+// bufWriter hands goldmark a bytes.Buffer as its buffered writer, sparing a 4 KiB
+// bufio.Writer per render.
 type bufWriter struct{ *bytes.Buffer }
 
 // Buffered is 0: every byte written is in the buffer already.
@@ -221,10 +211,8 @@ func (bufWriter) Buffered() int { return 0 }
 // Flush has nothing to do.
 func (bufWriter) Flush() error { return nil }
 
-// SafeURL returns u when it is an absolute http or https URL with a host, or a mailto URL, and
-// "" otherwise (javascript:, data:, relative paths, control characters, spaces, user info
-// tricks are all refused). Publisher URLs are shown as links only when SafeURL accepts them;
-// otherwise they are shown as text.
+// SafeURL returns u when it is an absolute http or https URL with a host, or a mailto URL,
+// and "" otherwise. Publisher URLs are links only when SafeURL accepts them, else text.
 func SafeURL(u string) string {
 	if u == "" || len(u) > 8192 {
 		return ""

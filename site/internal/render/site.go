@@ -1,7 +1,6 @@
-// Package render is the site's page machinery: the output directory a build writes (each file
-// once, markup minified and passed through the bidi rule), the templates with their functions
-// and the fragments many pages share, the page frame (navigation, head, footer), paged lists,
-// and the renders that run concurrently. The pages themselves are in site/internal/pages.
+// Package render is the site's page machinery: the output directory (each file once,
+// minified, bidi-checked), templates, shared fragments, the page frame, paged lists and the
+// concurrent renders. The pages themselves are in site/internal/pages.
 package render
 
 import (
@@ -53,14 +52,13 @@ type Site struct {
 	renders *errgroup.Group // page renders, at most workers() at once
 	failed  context.Context // done once a render has failed
 	bufs    chan *pageBuf   // the running renders' buffers, one set each
-	// listBufs are the buffer sets of the pages that list the whole network (wholeNetwork):
-	// those pages run to megabytes, and rendering them on a few sets of their own lets those
-	// sets grow once instead of every worker's set growing to the largest list.
+	// listBufs are the buffer sets of the whole-network pages (wholeNetwork), megabytes
+	// each: a few sets of their own grow once instead of every worker's.
 	listBufs chan *pageBuf
 }
 
-// New is a build's Site writing into out: the templates from fsys (nil: the embedded ones)
-// parsed and this build's functions bound, md rendering publisher Markdown (nil: markdown.Markdown).
+// New is a build's Site writing into out: templates from fsys (nil: embedded), md
+// rendering publisher Markdown (nil: markdown.Markdown).
 func New(out string, dir *store.Dir, m *view.Model, base, repo string, fsys fs.FS, md func(string) template.HTML) (*Site, error) {
 	s := &Site{Model: m, Dir: dir, Base: base, Repo: repo, out: out, min: newMinifier(),
 		written: map[string]bool{}, dirs: map[string]bool{}, md: markdown.NewMemo(md)}
@@ -72,8 +70,8 @@ func New(out string, dir *store.Dir, m *view.Model, base, repo string, fsys fs.F
 	return s, nil
 }
 
-// Pages are the HTML pages written, sorted, and those the sitemap leaves out; to be read once
-// every render is done (Wait).
+// Pages are the HTML pages written, sorted, and those the sitemap leaves out; read after
+// Wait.
 func (b *Site) Pages() (pages, unmapped []string) {
 	sort.Strings(b.pages)
 	return b.pages, b.unmapped
@@ -100,9 +98,8 @@ func (b *Site) GoWrite(rel string, make func() ([]byte, error)) {
 // for concurrent use. Writing one path twice is a bug in the build.
 func (b *Site) Write(rel string, data []byte) error { return b.writeBuf(rel, data, nil) }
 
-// writeBuf is write with scratch, when not nil, a slice the minified bytes may be written
-// into and that is handed back (emptied, perhaps grown) for the next file: the page workers
-// each keep one, so a build does not allocate a page-sized buffer for every page.
+// writeBuf is write with scratch, when not nil, a slice for the minified bytes handed back
+// for the next file, so each worker reuses one buffer.
 func (b *Site) writeBuf(rel string, data []byte, scratch *[]byte) error {
 	if err := b.claimPath(rel); err != nil {
 		return err
@@ -128,8 +125,7 @@ func (b *Site) writeBuf(rel string, data []byte, scratch *[]byte) error {
 	return b.writeFile(rel, out)
 }
 
-// writeRaw writes data at rel as it is: for bytes already in their served form (the JSON
-// files, validated as served; the feed; cached images).
+// writeRaw writes data at rel as it is, for bytes already in their served form.
 func (b *Site) WriteRaw(rel string, data []byte) error {
 	if err := b.claimPath(rel); err != nil {
 		return err
@@ -156,8 +152,7 @@ func (b *Site) writeFile(rel string, data []byte) error {
 	return os.WriteFile(filepath.Join(b.out, filepath.FromSlash(rel)), data, 0o644)
 }
 
-// mkdir makes the output directory rel and its parents, remembering what exists so a build
-// of many pages does not ask the file system again for every page.
+// mkdir makes the output directory rel and its parents, remembering what exists.
 func (b *Site) mkdir(rel string) error {
 	if rel == "." || rel == "" {
 		return nil
@@ -180,14 +175,13 @@ func (b *Site) mkdir(rel string) error {
 	return nil
 }
 
-// workers is how many pages render and write at once: the work is as much file system
-// calls as it is CPU, so more than the cores.
+// workers is how many pages render at once: more than the cores, as much of the work is
+// file system calls.
 func workers() int { return 4 * runtime.GOMAXPROCS(0) }
 
-// Start readies the page renders: at most workers() at once, each with one of
-// workers() buffer sets, which live for the whole build (a sync.Pool is emptied by garbage
-// collections, after which renders regrow their buffers page by page). The network-wide
-// lists have GOMAXPROCS sets of their own (wholeNetwork).
+// Start readies the page renders: at most workers() at once, each with one of workers()
+// buffer sets living for the whole build (a sync.Pool is emptied by collections). The
+// network-wide lists have GOMAXPROCS sets of their own.
 func (b *Site) Start() {
 	b.renders, b.failed = errgroup.WithContext(context.Background())
 	b.renders.SetLimit(workers())

@@ -15,22 +15,20 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
-// derived is what the pages show about events beyond the model: each event's tags and
-// headline (catalog/diff/tags), its readable lines (catalog/diff.Lines), the events by tag, and
-// when this index first saw each release. All of it is read from the recorded events.
+// derived is what the pages show about events beyond the model, all read from the
+// recorded events: tags, headlines, lines, events by tag and first-seen releases.
 type Derived struct {
 	// Events newest first; events observed at the same time by claim name (PageOrder).
 	Events []*EventView
 	ByID   map[string]*EventView
-	// ByTag holds the events with each tag, newest first; Tags the tags in use, in the
-	// vocabulary's order.
+	// ByTag holds the events with each tag, newest first; Tags the tags in use, in
+	// vocabulary order.
 	ByTag map[string][]*EventView
 	Tags  []string
 	// ByClaim holds each claim's events, newest first.
 	ByClaim map[network.Key][]*EventView
 	// FirstSeen is, per claim and release version, the event in which this index first saw
-	// the release: the claim's first observation (event kind observed, the release in the
-	// manifest observed) or the change that added it (a top-level release-added).
+	// the release (FirstSeen).
 	FirstSeen map[network.Key]map[string]*EventView
 }
 
@@ -42,14 +40,12 @@ type EventView struct {
 	Lines    []string
 	// Claim is the claim the event belongs to (nil when the state no longer holds it).
 	Claim *network.Claim
-	// Site names the claim's site (names.Names.ClaimSiteText; the site's record or id when the state no
-	// longer holds the claim), and Title is the headline with it after the project's name:
-	// "Wickwork (Ashfall Collective): first observed". Every list of events, the event page
-	// and the feed name the site, so the events of a conflicted id are told apart.
+	// Site names the claim's site (names.Names.ClaimSiteText, else the site's record or
+	// id); Title is the headline with it after the project's name ("Wickwork (Ashfall
+	// Collective): first observed"), so a conflicted id's events are told apart.
 	Site, Title string
-	// Path is the event's page; TagLinks are its tags with their pages. Badges are the tags
-	// the event's page and lines show beside Title: TagLinks but the observed tag of a first
-	// observation, which Title already says (ListedPhrase).
+	// Path is the event's page; TagLinks its tags with their pages. Badges are TagLinks
+	// but a first observation's observed tag, which Title says.
 	Path             string
 	TagLinks, Badges []TagLink
 }
@@ -66,11 +62,9 @@ func TagLinks(tags []string) []TagLink {
 	return out
 }
 
-// siteHeadline puts the site after the name the headline starts with (tags.Headline starts
-// with the event's name, else its project id); a headline that does not gets the site at
-// its end, and a first observation is said in a player's words (PlayerRest). The title goes
-// to <title>, the event page's heading and the lists of updates, so the publisher parts are
-// made plain (pubtext.Plain).
+// siteHeadline puts the site after the name the headline starts with (else at its end)
+// and words a first observation for players (PlayerRest), the publisher parts plain
+// (pubtext.Plain).
 func siteHeadline(e *store.Event, headline, site string) string {
 	name := e.Name
 	if name == "" {
@@ -142,8 +136,7 @@ func newEventView(n *network.Network, sn *names.Names, e *store.Event) *EventVie
 	return v
 }
 
-// TagsInUse are the tags of byTag in the vocabulary's order (tagOrder), then the tags outside
-// the vocabulary this build knows, sorted.
+// TagsInUse are the tags of byTag in vocabulary order, then the unknown tags, sorted.
 func TagsInUse(byTag map[string][]*EventView) []string {
 	var out []string
 	known := map[string]bool{}
@@ -163,13 +156,10 @@ func TagsInUse(byTag map[string][]*EventView) []string {
 	return append(out, extra...)
 }
 
-// FirstSeen is, per release version of claim c (nil when the state no longer holds it), the
-// event of evs (c's events, newest first) in which this index first saw the release. It walks
-// the events oldest first. A release is first seen in the event whose top-level release-added
-// names it. The releases no event added were in the manifest when the claim was first
-// observed, but only when the recorded history is complete: the observed event and every
-// later manifest change link digest to digest up to the held manifest. Otherwise the page says
-// the time was not recorded.
+// FirstSeen is, per release version of claim c (nil when gone), the event of evs (newest
+// first) in which this index first saw the release: the one whose top-level release-added
+// names it, else the claim's observed event, but only when the recorded history links
+// digest to digest up to the held manifest. Otherwise the time was not recorded.
 func FirstSeen(c *network.Claim, evs []*EventView) map[string]*EventView {
 	seen := map[string]*EventView{}
 	var observed *EventView
@@ -202,10 +192,8 @@ func FirstSeen(c *network.Claim, evs []*EventView) map[string]*EventView {
 	return seen
 }
 
-// PageOrder is the order the pages list events in: newest first, and events observed at the
-// same time (one refresh records many) by the claim's name as people read it (case-folded),
-// then project id and site, then event id, so a refresh's updates read alphabetically rather
-// than in hash order. events.json keeps format.SortEvents' order (newest, then id).
+// PageOrder is the order the pages list events in: newest first, then by the claim's name
+// (case-folded), project id, site and event id. events.json keeps format.SortEvents' order.
 func PageOrder(n *network.Network, es []store.Event) []store.Event {
 	name := func(e *store.Event) string {
 		if c := n.ByKey[network.Key{Project: e.Project, Site: e.Origin}]; c != nil {

@@ -16,9 +16,8 @@ import (
 // Summary is how lists show one claim.
 type ClaimSummary struct {
 	C *network.Claim
-	// Summary is the publisher's summary cut to SummaryShown characters, so that a list row
-	// (and the search row drawn from it) stays bounded; WholeSummary is the whole text when
-	// it was cut, for the claim page, else "".
+	// Summary is the publisher's summary cut to SummaryShown characters, keeping list and
+	// search rows bounded; WholeSummary is the whole text when cut, else "".
 	Summary, WholeSummary string
 	Type                  string
 	Status                string
@@ -27,19 +26,16 @@ type ClaimSummary struct {
 	Version               string
 	Channel               string
 	Card                  *cards.Image
-	// Released is the current release's publisher's date ("" when none or not given);
-	// Updated when this index last saw the manifest change, else first saw the claim; First
-	// when it first saw the claim (observation times).
+	// Released is the current release's publisher date ("" for none); Updated when this
+	// index last saw the manifest change, else first saw the claim; First when it first saw
+	// it (observation times).
 	Released, Updated, First string
-	// OpenMW is the current release's runtimes.openmw constraint; Runtime says what the list's
-	// "works with OpenMW" filter reads: "constraint", "any" (a current release without one:
-	// runtime-independent) or "none" (no current release).
+	// OpenMW is the current release's runtimes.openmw constraint; Runtime is the list
+	// filter's reading: "constraint", "any" or "none" (no current release).
 	OpenMW, Runtime string
-	// RowTags are the first RowTags of Tags, the ones a list's row shows, and MoreTags how
-	// many more there are; TagList is RowTags one a line, as the list's tag filter reads them.
-	// A row is bounded because it is printed on the list page of each of its tags: all of a
-	// manifest's tags in every row would make n tags cost n² (the claim's page and the search
-	// index list every tag, once).
+	// RowTags are the first RowTags of Tags, which a list row shows, and MoreTags how many
+	// more; TagList is RowTags one a line, for the tag filter. A row is printed on each of its
+	// tags' list pages, so all tags in every row would cost n².
 	RowTags  []string
 	MoreTags int
 	TagList  string
@@ -93,19 +89,17 @@ func ByName(cs []*network.Claim) []*network.Claim {
 	return out
 }
 
-// OriginRow is a site in a list: the site and how many of its catalog claims are stale, and
-// (filled by SiteRow) what the pages show of it.
+// OriginRow is a site in a list: the site, its count of stale claims, and (SiteRow) what
+// the pages show of it.
 type OriginRow struct {
 	O *network.Origin
 	// Stale counts the site's claims in the catalog whose data is cached (not current).
 	Stale int
-	// Path is the site's page; Name how headings name it (names.OriginName), Text how running
-	// text does (names.Names.OriginText). Named: the site gives itself a name; ShowID: Text
-	// adds the site's id, so headings show it too.
+	// Path is the site's page; Name how headings name it, Text how running text does
+	// (names.Names.OriginText). Named: the site names itself; ShowID: Text adds its id.
 	Path, Name, Text string
 	Named, ShowID    bool
-	// Addr is the site's address with its path (names.Address), how a site that gives no name
-	// is shown.
+	// Addr is the site's address with its path (names.Address).
 	Addr string
 	// Enrolled: some entry of the source list leads to the site (enrolled).
 	Enrolled bool
@@ -116,8 +110,7 @@ type OriginRow struct {
 	Anchor, HealthPath string
 	// Out counts the site's claims out of the catalog.
 	Out int
-	// Why is the site's health and recorded problem as one sentence (health.OriginWhy); "" for
-	// a healthy site with no problem recorded.
+	// Why is the site's health and problem as one sentence (health.OriginWhy); "" for none.
 	Why template.HTML
 	// Findings are every finding of the last read when Why counts several (health.FindingViews).
 	Findings []health.FindingView
@@ -133,10 +126,9 @@ func NewOriginRow(o *network.Origin) *OriginRow {
 	return r
 }
 
-// SiteHealthText is a site's health, worded the same on the Sites page, the site's page and
-// the Health page: store.OriginHealthLabel's words ("healthy", "unreachable", ...), with the
-// count of cached claims when the site index was read but some claims are cached ("healthy,
-// 1 claim cached"), and "no longer enrolled" when no source leads to the site.
+// SiteHealthText is a site's health on every page: store.OriginHealthLabel's words, with
+// the count of cached claims ("healthy, 1 claim cached"), and "no longer enrolled" when no
+// source leads to the site.
 func SiteHealthText(r *OriginRow) string {
 	switch {
 	case !health.Enrolled(r.O):
@@ -164,8 +156,8 @@ func SiteRank(r *OriginRow) int {
 	return 2
 }
 
-// ProjectLink is the page a link to the project id leads to: its project page, or the page
-// of its one claim when one site lists it (projectKind).
+// ProjectLink is the page a link to the project id leads to: its project page, or its one
+// claim's page (projectKind).
 func (m *Model) ProjectLink(id string) string {
 	if p := m.N.ByProject[id]; p != nil && len(p.Claims) == 1 {
 		return paths.ClaimKey(p.Claims[0])
@@ -241,11 +233,9 @@ func PlayerRest(kind, rest string) string {
 	return strings.Replace(rest, ": "+ObservedPhrase, ": "+ListedPhrase, 1)
 }
 
-// ListedPhrase is what a player reads for a claim's first observation (tags.Headline's
-// "first observed", which events.json and the feeds keep): the home page's grouped line, the
-// event page's heading and every list of updates say it in these words.
+// ListedPhrase is a player's words for a claim's first observation (tags.Headline's "first
+// observed", kept in events.json and the feeds) on every page.
 const ListedPhrase = "listed for the first time"
 
-// ObservedPhrase is the headline's words for a first observation, which ListedPhrase replaces
-// on the pages.
+// ObservedPhrase is the headline's words for a first observation.
 const ObservedPhrase = "first observed"

@@ -1,6 +1,5 @@
-// Package claim renders the pages of one project and one claim: the project page when several
-// sites claim it, and each claim's page by section (head, releases, references and users,
-// history).
+// Package claim renders the pages of one project and one claim: the project page when
+// several sites claim it, and each claim's page by section.
 package claim
 
 import (
@@ -45,18 +44,15 @@ type projectView struct {
 	Names []string
 }
 
-// claimView is the claim page: the claim's list entry, then its page's sections' fields, one
-// struct (a field the template reads through an embedded struct costs reflect allocations on
-// every page). newClaimView fills it section by section.
+// claimView is the claim page: the claim's list entry, then its sections' fields, one flat
+// struct (fields read through an embedded struct cost reflect allocations on every page).
 type claimView struct {
 	*view.ClaimSummary
 	C *network.Claim
-	// The head: the project, its metadata and links, and the other claims of the project or
-	// of a name that looks the same (setHead).
+	// The head: the project, its metadata and links, and related claims (setHead).
 	Project *network.Project
-	// ProjectPath is the project's page, "" when this is the project's one claim (the project
-	// page leads here, and the claim page has no breadcrumb: it would only repeat the
-	// navigation's Projects); Names the names the project's claims publish.
+	// ProjectPath is the project's page, "" when this is the project's one claim (no
+	// breadcrumb then); Names the names the project's claims publish.
 	ProjectPath string
 	Names       []string
 	License     string
@@ -65,8 +61,8 @@ type claimView struct {
 	Links       []linkView
 	// Others are the other claims for the same project id.
 	Others []*network.Claim
-	// LookAlikes are listed claims of other project ids whose name looks like this one's
-	// (names.Projects.LookAlikes); LookAlikesMore counts those not named.
+	// LookAlikes are listed claims of other ids whose name looks like this one's;
+	// LookAlikesMore counts those not named.
 	LookAlikes     []*network.Claim
 	LookAlikesMore int
 	// MovedTo is the move away from the claim (nil when none); MovedFrom the moves to it.
@@ -74,54 +70,43 @@ type claimView struct {
 	MovedFrom []*view.MoveView
 	// The releases section (setReleases).
 	Releases []*releaseView
-	// NoSeen: no release has a recorded first-seen time. SameSeen is the event in which this
-	// index first saw every release, when one event shows them all (a claim's first
-	// observation): the releases list says it once instead of on every release.
+	// NoSeen: no release has a recorded first-seen time. SameSeen is the one event in which
+	// every release was first seen, said once in the list.
 	NoSeen   bool
 	SameSeen *view.EventView
 	// Common is the first release other than the current one when there are two or more;
-	// CommonRuntimes, CommonPlatforms and CommonRelationships say that every release other
-	// than the current one has Common's runtimes, platforms (some) or relationships, which
-	// differ from the current release's: the releases list says them once, not on each line.
+	// CommonRuntimes, CommonPlatforms and CommonRelationships say every non-current release
+	// shares Common's, which differ from the current one's: said once in the list.
 	Common                                               *releaseView
 	CommonRuntimes, CommonPlatforms, CommonRelationships bool
 	// Now is the current release as the first screen shows it; nil when there is none.
 	Now *releaseView
-	// Shown are the releases listed open: the current release, then the heads of the other
-	// channels but development. Behind are the rest (development builds, older, yanked and
-	// deprecated releases), in the manifest's order, behind a disclosure.
+	// Shown are the releases listed open: the current one, then the heads of the other
+	// channels but development. Behind are the rest, in manifest order, behind a disclosure.
 	Shown, Behind []*releaseView
-	// TagsAreVersions: every release other than the current one is in the current release's
-	// repository with its version as its source tag and no other source fact; the releases
-	// list says so once instead of on each line.
+	// TagsAreVersions: every non-current release is in the current one's repository with its
+	// version as source tag and no other source fact; said once.
 	TagsAreVersions bool
-	// CommonChannel: every release other than the current one is on the current release's
-	// channel, said once instead of on each line.
+	// CommonChannel: every non-current release is on the current one's channel; said once.
 	CommonChannel bool
-	// SourceIsLink: the current release's source repository is the project's Source link,
-	// which the current release's facts then point to instead of printing it again.
+	// SourceIsLink: the current release's source repository is the project's Source link.
 	SourceIsLink bool
-	// What refers to the claim: references and the claims that require it (setUses).
-	// Referenced are the current relationships that resolve to this claim and are not what
-	// Used by counts (a requires of another claim): recommends, conflicts, compatible,
-	// replaces, and any relationship naming its own project.
+	// What refers to the claim (setUses). Referenced are the current relationships resolving
+	// to it that Used by does not count: all but another claim's requires.
 	Referenced []*referenceView
 	// RefMoreCaps are the capabilities of the references past the first UsedByShown, whose
-	// pages list them (each Path is where its references begin, view.CapRefs), and RefMoreByID says that some of those name this claim's project
-	// id; both empty when Referenced is all.
+	// pages list them (view.CapRefs); RefMoreByID: some of those name this project id. Both
+	// empty when Referenced is all.
 	RefMoreCaps []capLink
 	RefMoreByID bool
-	// UsedBy are the first UsedByShown of the claims whose current release requires this
-	// one; UsedByMore is the list of every one of them (paths.UsedByOf), when there
-	// are more ("" when UsedBy is all), so that a claim many require keeps a bounded page.
+	// UsedBy are the first UsedByShown claims whose current release requires this one;
+	// UsedByMore is the page listing them all (paths.UsedByOf), "" when UsedBy is all.
 	UsedBy     []*network.Claim
 	UsedByMore string
-	// The claim's updates and how its last read went.
-	// Events are the claim's updates, each said without the claim's name and site, which
-	// the page's heading gives (tags.Summary: "first observed").
+	// Events are the claim's updates, worded without the claim's name and site.
 	Events []claimEvent
-	// ReadOK: the last attempt to read the claim succeeded (last success is last attempt),
-	// said in one line. SameDigest: the held manifest is the advertised one, one digest shown.
+	// ReadOK: the last read attempt succeeded. SameDigest: the held manifest is the advertised
+	// one.
 	ReadOK, SameDigest bool
 }
 
@@ -131,8 +116,7 @@ type claimEvent struct {
 	Summary string
 }
 
-// UsedByShown is how many of the claims requiring it a claim page names; the used-by list
-// names them all on its page (paths.UsedByOf).
+// UsedByShown is how many of the claims requiring it a claim page names.
 const UsedByShown = 20
 
 // runtimeView is one runtime a release names with its constraint (under the numeric scheme).
@@ -140,13 +124,13 @@ type runtimeView struct{ ID, Constraint string }
 
 type linkView struct{ Label, URL string }
 
-// referenceView is one relationship pointing at the claim page's claim: the relationship and
-// how it reached this claim ("project" or "capability", network.Resolution.By).
+// referenceView is one relationship pointing at the page's claim and how it resolved
+// ("project" or "capability", network.Resolution.By).
 type referenceView struct {
 	R  *network.Relationship
 	By string
-	// Verb is the relationship's kind as a verb phrase (wording.RelationVerb); Anchor the id of the
-	// referring release on its claim's page; CapPath the capability's page.
+	// Verb is the kind as a verb phrase (wording.RelationVerb); Anchor the referring
+	// release's id on its page; CapPath the capability's page.
 	Verb, Anchor, CapPath string
 }
 
@@ -187,8 +171,7 @@ func (v *claimView) setCommon() {
 	v.CommonRelationships = !first.SameRelationships && all(func(r *releaseView) any { return r.R.Release.Relationships })
 }
 
-// sameSeen is the event in which this index first saw every one of releases, or nil when
-// some release was first seen in another event or has no recorded first-seen time.
+// sameSeen is the event in which every one of releases was first seen, else nil.
 func sameSeen(releases []*releaseView) *view.EventView {
 	var e *view.EventView
 	for _, rv := range releases {
@@ -200,8 +183,7 @@ func sameSeen(releases []*releaseView) *view.EventView {
 	return e
 }
 
-// sameJSON reports whether a and b encode to the same JSON: two parts of a manifest that say
-// the same thing, whatever their Go values' nil slices.
+// sameJSON reports whether a and b encode to the same JSON, whatever their nil slices.
 func sameJSON(a, b any) bool {
 	x, err1 := json.Marshal(a)
 	y, err2 := json.Marshal(b)
@@ -300,8 +282,7 @@ func (v *claimView) setReleases(b *render.Site, c *network.Claim) {
 	}
 }
 
-// compareToNow marks what each release other than now shares with now, so its line says
-// only what differs.
+// compareToNow marks what each release other than now shares with now.
 func compareToNow(releases []*releaseView, now *releaseView) {
 	for _, rv := range releases {
 		if rv == now {

@@ -15,8 +15,7 @@ import (
 )
 
 type originsData struct {
-	// Read are the sites some enrolled source leads to; Unenrolled the sites no source leads
-	// to any more, kept as records but not read.
+	// Read are the sites some enrolled source leads to; Unenrolled those kept as records.
 	Read, Unenrolled []*view.OriginRow
 }
 
@@ -28,11 +27,10 @@ type originView struct {
 	HealthWhy string
 	// Issues are the site's publication issues, each a sentence (health.ClauseHTML).
 	Issues []template.HTML
-	// LastTry: the site's last successful read was its last attempt, so the page gives the
-	// time once.
+	// LastTry: the last successful read was the last attempt, so the time is given once.
 	LastTry bool
-	// First: this is the first page of the site's, which has its record, issues and
-	// discovery; Claims are this page's projects, paged beneath.
+	// First: this is the site's first page, with its record, issues and discovery; Claims
+	// are this page's projects.
 	First bool
 }
 
@@ -103,8 +101,8 @@ func Conflicts(b *render.Site) error {
 		})
 }
 
-// capsData is one page of the capabilities list: its capabilities, each with the first
-// ProvidersListed providers (Providers) and how many more its page lists (More).
+// capsData is one page of the capabilities list, each with the first ProvidersListed
+// providers and how many more its page lists.
 type capsData struct {
 	Caps []capRow
 }
@@ -116,12 +114,11 @@ type capRow struct {
 	More      int
 }
 
-// ProvidersListed is how many of a capability's providers the capabilities list names on
-// its line; its page names every one.
+// ProvidersListed is how many providers the capabilities list names on a line.
 const ProvidersListed = 5
 
-// capData is one page of a capability's page: its providers, then the releases that
-// reference it, paths.PageSize entries a page (render.Cut).
+// capData is one page of a capability's page: providers, then referring releases, paged
+// (render.Cut).
 type capData struct {
 	*view.CapView
 	Providers  []*network.Claim
@@ -166,29 +163,25 @@ func Capabilities(b *render.Site) error {
 
 type dependenciesData struct {
 	N *network.Network
-	// First: this is the list's first page, which has the graph, the cycles and the link to
-	// the claims others require; the relationships are paged beneath.
+	// First: the list's first page, with the graph, the cycles and the used-by link.
 	First bool
 	// UsedBy counts the claims others require (listed on paths.UsedBy).
 	UsedBy int
 	Graph  *graph.Info
-	// Groups are this page's relationships (network.Relationships), of Total, under the
-	// release that states them.
+	// Groups are this page's relationships, of Total, under their stating release.
 	Groups []depGroup
 	Total  int
 }
 
-// depGroup is the relationships of one claim's current release on one page of the list: the
-// claim is named once, above them.
+// depGroup is the relationships of one claim's current release on one page.
 type depGroup struct {
 	From    *network.Claim
 	Version string
 	Rels    []*view.RelView
 }
 
-// depGroups groups rels, in order, by the claim and release that state them: a claim's
-// relationships are consecutive, so each claim heads one group a page (a second one when its
-// relationships run on to the next page).
+// depGroups groups rels, in order, by stating claim and release; a claim's relationships
+// are consecutive, so it heads one group a page.
 func depGroups(rels []*view.RelView) []depGroup {
 	var out []depGroup
 	for i := 0; i < len(rels); {
@@ -209,7 +202,7 @@ type usedByData struct {
 }
 
 // usedByRow is one claim of the used-by list: the first UsedByListed claims requiring it,
-// and, when more do, how many more and the page listing every one (paths.UsedByOf).
+// and how many more and their page (paths.UsedByOf).
 type usedByRow struct {
 	C        *network.Claim
 	Users    []*network.Claim
@@ -217,9 +210,8 @@ type usedByRow struct {
 	MorePath string
 }
 
-// UsedByListed is how many of the claims requiring it the used-by list names on a claim's
-// line: a line stays short however many require the claim, and a page of the list stays
-// bounded; the rest are on the claim's own list (paths.UsedByOf), one link away.
+// UsedByListed is how many of the claims requiring it the used-by list names on a line,
+// keeping lines and pages bounded; the rest are one link away (paths.UsedByOf).
 const UsedByListed = 5
 
 // usedByOneData is one page of the list of every claim requiring Of.
@@ -282,7 +274,7 @@ func Dependencies(b *render.Site) error {
 // gapsData is one page of the gaps list: the rows of each section it shows, by gap.
 type gapsData struct {
 	// Groups are the four sections' gaps on this page (view.GapRows' order), Empty the
-	// informational references with nothing to group by, Candidates the addresses to look at.
+	// references with nothing to group by, Candidates the addresses to look at.
 	Groups     [4][]gapGroup
 	Empty      []*network.Relationship
 	Candidates []*network.Candidate
@@ -290,8 +282,8 @@ type gapsData struct {
 	Show [6]bool
 }
 
-// gapGroup is one gap's references on one page; First: the page holds its first one, so
-// the gap is named in full and carries its anchor there.
+// gapGroup is one gap's references on one page; First: its first one is here, with the
+// gap named in full and its anchor.
 type gapGroup struct {
 	Gap    *network.Gap
 	Anchor string
@@ -299,8 +291,7 @@ type gapGroup struct {
 	First  bool
 }
 
-// Gaps writes the gaps list, paged by reference: a gap with many references runs on over
-// pages, named again on each.
+// Gaps writes the gaps list, paged by reference, a gap named again on each page.
 func Gaps(b *render.Site) error {
 	g := b.N.Gaps
 	rows := view.GapRows(g)
