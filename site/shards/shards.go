@@ -1,19 +1,11 @@
-// Package shards is the format of the data parts the setup, plan and project list pages load
-// as script files (plan/data/, setup/data/, network-data/find/): how data is cut into parts,
-// how a part is named, and the script each part is written as (assets/shards.js reads them).
+// Package shards is the format of the data parts the setup, plan and project list pages
+// load as script files (plan/data/, setup/data/, network-data/find/; assets/shards.js):
+// the pages' CSP allows no connection, and a script loads from file:// too.
 //
-// The setup and plan pages carry only what their first screen needs; the data they check
-// and plan from is in script files (the claims in plan/data/, which both read, the setup
-// check's name indexes in setup/data/), each a part of the whole the page loads when the
-// player's file or plan names it. Script files, not JSON
-// fetched: the pages' CSP allows scripts from the site itself and no connection, and a
-// script file loads from file:// as it does when served, where a fetch does not.
-//
-// A part is named by what it holds: "c" and the first hex characters of the project ids of
-// the claims in it (ClaimShard), or "n" and a hash of the folded names it indexes
-// (NameShard). Its file calls AshyamsData(name, text) with the part's JSON as a string,
-// which the page parses: JSON.parse keeps a key such as "__proto__" a key, where a script's
-// object literal would not (assets/shards.js).
+// A part is named by what it holds: "c" and the first hex characters of its claims' project
+// ids (ClaimShard), or "n" and a hash of the folded names it indexes (NameShard). Its file
+// calls AshyamsData(name, text) with the part's JSON as a string, which JSON.parse keeps
+// safe from keys such as "__proto__".
 package shards
 
 import (
@@ -27,8 +19,8 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
-// ClaimsPerPart is the most claims one part of the claims holds, on average: at 10,000 claims
-// 256 parts of about 40 claims each (a part is at most about 44 KB, 9 KB compressed).
+// ClaimsPerPart is the most claims one claim part holds on average (256 parts of about 40
+// at 10,000 claims).
 const ClaimsPerPart = 64
 
 // namesPerPart is the most names (content files, folders) one part of a name index holds on
@@ -85,11 +77,9 @@ func NameShard(k string, parts int) string {
 	return fmt.Sprintf("n%x", fnv1a(k)%uint32(parts))
 }
 
-// Script is a part's file: AshyamsData('<name>', '<its JSON>'). The pages' scripts draw
-// its strings, so they follow the pages' bidi rule (pubtext.Text, each JSON string a stretch of
-// its own); the JSON is then written as served JSON is (no raw control or bidi character) and
-// quoted as a single-quoted script string (ScriptString): JSON's own double quotes stay as
-// they are, a tenth of a part's bytes.
+// Script is a part's file: AshyamsData('<name>', '<its JSON>'), its strings under the
+// pages' bidi rule (pubtext.Text) and served-JSON escaping, quoted single (ScriptString) so
+// JSON's double quotes stay as they are.
 func Script(name string, v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -102,9 +92,8 @@ func Script(name string, v any) ([]byte, error) {
 	return []byte("AshyamsData(" + ScriptString(name) + "," + ScriptString(string(text)) + ");\n"), nil
 }
 
-// ScriptString is s as a single-quoted JavaScript string literal: a backslash and a single quote
-// escaped, and every character a script cannot hold raw in a string (the line terminators,
-// and any other control character) as a \u escape.
+// ScriptString is s as a single-quoted JavaScript string literal: backslash and quote
+// escaped, control characters and line terminators as \u escapes.
 func ScriptString(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
@@ -124,9 +113,8 @@ func ScriptString(s string) string {
 	return b.String()
 }
 
-// AllClaimShards lists the name of every claim part a prefix length makes, so each is
-// written even when empty: the page may ask for any of them (a folder named like a plan's
-// folder names a prefix), and a part that does not load is then a fault, not a gap.
+// AllClaimShards lists every claim part a prefix length makes, so each is written even
+// when empty: a part that does not load is then a fault, not a gap.
 func AllClaimShards(prefix int) []string {
 	out := []string{""}
 	for i := 0; i < prefix; i++ {

@@ -12,22 +12,17 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 )
 
-// Names knows which display names (site_name) more than one site in the state gives
-// itself, compared as a reader sees them (Key: look-alikes, case, invisible characters
-// and spacing folded). Wherever such a site is named, its
-// site id is added, the same rule an identity conflict's claims get (ClaimSiteText): two
-// different sites must never read as one, and a new site naming itself after an established
-// one must not pass for it (SPEC section 5: sites are told apart, none preferred).
+// Names knows which display names (site_name) more than one site gives itself, compared
+// as a reader sees them (Key). Such a site is named with its site id added, as an identity
+// conflict's claims are (ClaimSiteText): sites are told apart, none preferred (SPEC
+// section 5).
 type Names struct {
 	shared map[string]bool // Key of each display name held by two or more sites
 }
 
-// Key is how display names are compared, so that two names a reader cannot tell apart
-// are one: default-ignorable code points (zero-width spaces and joiners, variation selectors,
-// bidi controls) dropped, then the UTS #39 confusable skeleton (Unicode's confusables.txt:
-// Cyrillic "а" is "a", U+2019 is the apostrophe), case folded and the skeleton taken again
-// (folding can make new look-alikes, "Ι" to "ι"), and every run of white space one space,
-// trimmed.
+// Key is how display names are compared, so names a reader cannot tell apart are one:
+// default-ignorable code points dropped, the UTS #39 confusable skeleton taken, case
+// folded and the skeleton taken again, and white space runs one space, trimmed.
 func Key(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if defaultIgnorable(r) {
@@ -42,18 +37,16 @@ func Key(s string) string {
 // foldCase is Unicode full case folding (golang.org/x/text/cases).
 var foldCase = cases.Fold()
 
-// defaultIgnorable reports whether r is a default-ignorable code point, one a renderer shows
-// as nothing: a format character (Cf: U+200B, U+200D, U+2066, U+FEFF, ...), a variation
-// selector, or one of Unicode's other default ignorables (U+034F, the Hangul fillers, ...).
+// defaultIgnorable reports whether r is a default-ignorable code point, one a renderer
+// shows as nothing (Cf, variation selectors, U+034F, the Hangul fillers, ...).
 func defaultIgnorable(r rune) bool {
 	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
 		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
 }
 
-// Address is a site's address as this index read it: the host of its index URL, with
-// the index's directory when withPath ("lanterns.example" or "lanterns.example/mods/"). It is
-// the index's own words, not the publisher's, and tells two sites apart whatever they call
-// themselves.
+// Address is a site's address as this index read it: its index URL's host, with the
+// directory when withPath ("lanterns.example/mods/"), telling sites apart whatever they
+// call themselves.
 func Address(o *network.Origin, withPath bool) string {
 	if o == nil {
 		return ""
@@ -92,9 +85,8 @@ func (s *Names) OriginShared(o *network.Origin) bool {
 	return s != nil && o != nil && o.SiteName != nil && s.shared[Key(*o.SiteName)]
 }
 
-// SharedName reports whether c's site must be named with its site id: another site gives
-// itself the same display name, or another claim for c's project id comes from a site
-// labelled the same (an identity conflict).
+// SharedName reports whether c's site must be named with its site id: another site or
+// another claim of c's project id is labelled the same.
 func (s *Names) SharedName(c *network.Claim) bool {
 	if c == nil {
 		return false
@@ -135,16 +127,14 @@ func (s *Names) OriginText(o *network.Origin) string {
 	return l
 }
 
-// ClaimText names a claim in plain text (page titles, the feed, the graph): its name and its
-// site, "Wickwork (Ashfall Collective)". Both parts are publisher text made plain (pubtext.Plain).
+// ClaimText names a claim in plain text (titles, the feed, the graph): "Wickwork (Ashfall
+// Collective)", publisher parts made plain (pubtext.Plain).
 func (s *Names) ClaimText(c *network.Claim) string {
 	return pubtext.Plain(c.Name) + " (" + pubtext.Plain(s.ClaimSiteText(c)) + ")"
 }
 
-// Projects groups the catalog's claims by how a reader sees their names (Key), so a
-// claim page can warn that other projects go by a name that looks the same: a new project
-// named after an established one, with a Cyrillic letter or a zero-width space, must not pass
-// for it. Claims for the same project id are an identity conflict, which has its own banner.
+// Projects groups the catalog's claims by Key, so a claim page can warn that other
+// project ids go by a name that looks the same (same ids are an identity conflict).
 type Projects map[string][]*network.Claim
 
 // NewProjects groups the listed claims of n by Key, in the catalog's order.
@@ -158,8 +148,7 @@ func NewProjects(n *network.Network) Projects {
 	return p
 }
 
-// MaxLookAlikes is how many look-alike claims a claim page names; it counts the rest, so a
-// site publishing a thousand copies of a name cannot make one page grow with them.
+// MaxLookAlikes is how many look-alike claims a claim page names; the rest are counted.
 const MaxLookAlikes = 10
 
 // LookAlikes returns the listed claims of other project ids whose name looks like c's (at
@@ -178,8 +167,8 @@ func (p Projects) LookAlikes(c *network.Claim) (shown []*network.Claim, more int
 	return shown, more
 }
 
-// SiteLabel is how a claim's site is named in running text: the name the site gives itself,
-// else this index's id for it. Display text only; the id links and disambiguates.
+// SiteLabel is how a claim's site is named in running text: its own name, else this
+// index's id for it.
 func SiteLabel(c *network.Claim) string {
 	if c == nil {
 		return ""
