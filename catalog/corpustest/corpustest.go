@@ -1,6 +1,8 @@
-// Package corpustest is test-only: the one place that knows where ../shared is, and that skips
-// a test without it. ASHYAMS_NO_SHARED=1 makes ../shared read as absent, so the generated
-// stand-ins can be run where it is present.
+// Package corpustest is test-only: the one place that knows where ../shared is, and the
+// generated stand-ins that check the same behaviours without it. A test reads the real corpus
+// through Optional, as one more case beside its generated ones, so a clone without ../shared
+// skips nothing. ASHYAMS_NO_SHARED=1 makes ../shared read as absent, so the generated cases can
+// be run alone where it is present.
 package corpustest
 
 import (
@@ -47,6 +49,21 @@ func FindShared(rel string) (string, bool) {
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	_, err = os.Stat(p)
 	return p, err == nil
+}
+
+// Optional is Find(rel) for a test whose generated cases check the same behaviour: when rel is
+// absent it logs so and reports false, or fails tb under CI (ASHYAMS_CI set), which always runs
+// with ../shared beside the clone.
+func Optional(tb testing.TB, rel string) (string, bool) {
+	tb.Helper()
+	p, ok := Find(rel)
+	if !ok {
+		if os.Getenv("ASHYAMS_CI") != "" {
+			tb.Fatalf("../shared/corpus/%s is absent, and CI runs with it", rel)
+		}
+		tb.Logf("../shared/corpus/%s is absent: the generated cases only", rel)
+	}
+	return p, ok
 }
 
 // Path is Find(rel), skipping tb, saying so, when it is absent.
