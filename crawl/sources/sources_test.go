@@ -14,24 +14,48 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 )
 
-func TestLoadCorpusSources(t *testing.T) {
-	p := corpustest.Path(t, "network/sources.toml")
-	ss, err := Load(p)
-	if err != nil {
+// Load reads a sources file of several entries under a header of comments, as enrolled: each
+// entry's fields, its place in the list and the line of its url key. A file written here, and
+// the corpus's when ../shared is present.
+func TestLoadSources(t *testing.T) {
+	doc := "# Sites this index reads.\n#\n# [[source]]\n# url = \"https://commented.example/\"\n\n" +
+		"[[source]]\nurl = \"https://first.example/mods/\"\nadded = \"2026-09-28\"\nnote = \"The first site: two mods.\"\n\n" +
+		"[[source]]\nnote = \"Keys in any order.\"\nadded = 2026-09-30\nurl = \"https://second.example/\"\n\n" +
+		"[[source]]\nurl = \"https://third.example/dreamweave.json\"\nadded = \"2026-10-01\"\nnote = \"An index URL.\"\n"
+	written := filepath.Join(t.TempDir(), "sources.toml")
+	if err := os.WriteFile(written, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if len(ss) != 14 {
-		t.Fatalf("got %d sources, want 14", len(ss))
+	type first struct{ url, added, note string }
+	type loadCase struct {
+		name, path string
+		n          int
+		first      first
 	}
-	first := ss[0]
-	if first.URL != "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/" || first.Added != "2026-09-28" ||
-		!strings.HasPrefix(first.Note, "The Mod Template's own example projects") || first.Entry != 1 {
-		t.Errorf("first source: %+v", first)
+	cases := []loadCase{{"generated", written, 3, first{"https://first.example/mods/", "2026-09-28", "The first site: two mods."}}}
+	if p, ok := corpustest.Optional(t, "network/sources.toml"); ok {
+		cases = append(cases, loadCase{"corpus", p, 14, first{"https://dreamweave-mp.github.io/DreamWeave-Mod-Template/", "2026-09-28", "The Mod Template's own example projects"}})
 	}
-	b, _ := os.ReadFile(p)
-	line := strings.Split(string(b), "\n")[first.Line-1]
-	if !strings.HasPrefix(line, `url = "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/"`) {
-		t.Errorf("Line %d points at %q, not the url key", first.Line, line)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ss, err := Load(tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ss) != tc.n {
+				t.Fatalf("got %d sources, want %d", len(ss), tc.n)
+			}
+			b, _ := os.ReadFile(tc.path)
+			lines := strings.Split(string(b), "\n")
+			for i, s := range ss {
+				if s.Entry != i+1 || s.Line < 1 || !strings.HasPrefix(lines[s.Line-1], `url = "`+s.URL+`"`) {
+					t.Errorf("source %d (%s): entry %d, line %d is not its url key", i+1, s.URL, s.Entry, s.Line)
+				}
+			}
+			if f := ss[0]; f.URL != tc.first.url || f.Added != tc.first.added || !strings.HasPrefix(f.Note, tc.first.note) {
+				t.Errorf("first source: %+v", f)
+			}
+		})
 	}
 }
 
