@@ -312,7 +312,7 @@ func TestPlanSyntheticData(t *testing.T) {
 // with all their parts weigh at most claimBudget bytes a claim (the site's size budget).
 func TestSetupPlanFirstLoadBounded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("two synthetic builds")
+		t.Skip("two synthetic builds: not under -short")
 	}
 	t.Parallel()
 	const partBudget = 128 << 10
@@ -360,7 +360,7 @@ func TestSetupPlanFirstLoadBounded(t *testing.T) {
 // put back and nothing more; and the parts are smaller than the claims they hold.
 func TestClaimPartsReadAsBuilt(t *testing.T) {
 	if testing.Short() {
-		t.Skip("three builds")
+		t.Skip("three builds: not under -short")
 	}
 	// An extension that describes a component the release does not list: the part writes
 	// that claim's content files, which its components do not say.

@@ -14,7 +14,7 @@ import (
 // and links the health page for the rest.
 func TestProjectListBounded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a synthetic site of 1,200 claims")
+		t.Skip("a synthetic site of 1,200 claims: not under -short")
 	}
 	t.Parallel()
 	_, _, out := synthBuild(t, 1200)
