@@ -10,16 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 )
 
 // TestFindWordsAgreeWithScript: the build's words (words, which find.json's index is made
 // of) are the words assets/find.js makes of a query, for every name, summary, tag and
-// further word of the real corpus and for text past ASCII whose lowercase needs care (final
+// further word of a generated network and the real corpus (when present) and for text past ASCII whose lowercase needs care (final
 // sigma, dotted I, title case, numbers that are not digits, marks, emoji), so any query
 // typed as a listing spells it finds that listing.
 func TestFindWordsAgreeWithScript(t *testing.T) {
@@ -31,16 +28,14 @@ func TestFindWordsAgreeWithScript(t *testing.T) {
 		t.Skipf("node is not installed (%v)", err)
 	}
 	texts := []string{"ΟΔΟΣ Σίσυφος", "İstanbul IJssel ǅemal ǈ", "Ⅻ ² ٣ ⑦ x²", "e\u0301te\u0301 a\u200db", "🙂 Smile 🙂", "ＦＵＬＬ width", "ẞtraße", "Ꭰꭰ", "\U0001D400BC"}
-	n, err := network.Load(store.Open(filepath.Join(sitetest.CorpusRoot(t), "state")), &curation.Curation{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range n.Claims {
-		more, _ := Extra(c)
-		texts = append(texts, c.Name, more, c.Key.Site)
-		if m := c.Manifest; m != nil {
-			texts = append(texts, m.Project.Summary)
-			texts = append(texts, m.Project.Tags...)
+	for _, n := range sitetest.Networks(t, 60) {
+		for _, c := range n.Claims {
+			more, _ := Extra(c)
+			texts = append(texts, c.Name, more, c.Key.Site)
+			if m := c.Manifest; m != nil {
+				texts = append(texts, m.Project.Summary)
+				texts = append(texts, m.Project.Tags...)
+			}
 		}
 	}
 	in, err := json.Marshal(texts)

@@ -2,15 +2,11 @@ package markdown
 
 import (
 	"html/template"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitetest"
 )
 
@@ -37,13 +33,9 @@ var hostileMarkdown = []string{
 	"[site](https://example.org/a?b=c) and <mailto:a@example.org>",
 }
 
-// corpusMarkdown is every release-notes text of the real corpus state.
-func corpusMarkdown(t *testing.T) []string {
+// networkMarkdown is every release-notes text of one network of sitetest.Networks.
+func networkMarkdown(t *testing.T, n sitetest.Network) []string {
 	t.Helper()
-	n, err := network.Load(store.Open(filepath.Join(sitetest.CorpusRoot(t), "state")), &curation.Curation{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
 	for _, c := range n.Claims {
 		if c.Manifest == nil {
@@ -54,7 +46,7 @@ func corpusMarkdown(t *testing.T) []string {
 		}
 	}
 	if len(out) == 0 {
-		t.Fatal("the corpus has no release notes: nothing to compare")
+		t.Fatalf("the %s network has no release notes: nothing to compare", n.Name)
 	}
 	return out
 }
@@ -100,9 +92,12 @@ func TestMDMemoMatchesMarkdownHostile(t *testing.T) {
 	checkMemoMatches(t, hostileMarkdown)
 }
 
-// TestMDMemoMatchesMarkdownCorpus: the same for every release-notes text of the real corpus.
-func TestMDMemoMatchesMarkdownCorpus(t *testing.T) {
-	checkMemoMatches(t, corpusMarkdown(t))
+// TestMDMemoMatchesMarkdownNotes: the same for every release-notes text of a generated
+// network (inline code, emphasis, lists, fenced code) and of the real corpus when present.
+func TestMDMemoMatchesMarkdownNotes(t *testing.T) {
+	for _, n := range sitetest.Networks(t, 60) {
+		t.Run(n.Name, func(t *testing.T) { checkMemoMatches(t, networkMarkdown(t, n)) })
+	}
 }
 
 // countingRender is Markdown that counts how often it ran for each text.

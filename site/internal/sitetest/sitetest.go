@@ -1,6 +1,6 @@
 // Package sitetest is what the tests of the site's packages share: small built-site trees
-// (WriteSite, Doc), image fixtures, data part strings read back (JSUnquote) and the shared
-// corpus (CorpusRoot).
+// (WriteSite, Doc), image fixtures, data part strings read back (JSUnquote) and the networks
+// texts are read from (Networks), the shared corpus among them when present.
 package sitetest
 
 import (
@@ -18,7 +18,39 @@ import (
 	"testing"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 )
+
+// Network is a network a test reads, by the name its case goes by.
+type Network struct {
+	Name string
+	*network.Network
+}
+
+// Networks are the networks a test reads texts from, loaded without curation: "generated", a
+// statetest.Varied state of n claims (names, summaries, tags and Markdown notes as the real
+// network has them), then "corpus", the real state, when ../shared holds it
+// (corpustest.Optional). A state that does not load fails tb.
+func Networks(tb testing.TB, n int) []Network {
+	tb.Helper()
+	states := []Network{{Name: "generated"}}
+	dirs := []string{filepath.Join(tb.TempDir(), "state")}
+	statetest.Varied(tb, dirs[0], n)
+	if p, ok := corpustest.Optional(tb, "state/network.json"); ok {
+		states, dirs = append(states, Network{Name: "corpus"}), append(dirs, filepath.Dir(p))
+	}
+	for i, dir := range dirs {
+		n, err := network.Load(store.Open(dir), &curation.Curation{})
+		if err != nil {
+			tb.Fatalf("the %s state: %v", states[i].Name, err)
+		}
+		states[i].Network = n
+	}
+	return states
+}
 
 // CorpusRoot is ../shared/corpus, holding the real state tree (catalog/corpustest.Path: the
 // test is skipped without it, or fails under CI).
