@@ -1,28 +1,52 @@
 package tags_test
 
 import (
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/internal/corpus"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// TestCorpusEvents: the reference index's 15 recorded events get these exact tags and
-// headlines (recorded before this index existed, classified by it at build time).
-func TestCorpusEvents(t *testing.T) {
-	snap, err := store.Open(filepath.Join(corpus.Root(t), "state")).Load()
+// eventWant is an event's tags and headline.
+type eventWant struct {
+	tags     []string
+	headline string
+}
+
+// TestEvents: the events a refresh of generated sites records, and with ../shared the
+// reference index's 15 recorded events (recorded before this index existed), get these exact
+// tags and headlines.
+func TestEvents(t *testing.T) {
+	gen := map[string]eventWant{}
+	for _, e := range generatedEvents(t) {
+		gen[e.Name+" "+e.Kind] = eventWant{tags.Tags(e), tags.Headline(e)}
+	}
+	wantGen := map[string]eventWant{
+		"Tallow observed":      {[]string{"observed"}, "Tallow: first observed"},
+		"Candlelight observed": {[]string{"observed"}, "Candlelight: first observed"},
+		"Tallow changed":       {[]string{"artifacts", "development"}, "Tallow: 1.0.1-dev.0 (development) re-dated, amended"},
+		"Candlelight changed": {[]string{"release", "breaking", "dependencies", "metadata"},
+			"Candlelight: stable 1.1.0 -> 1.2.0; 1.2.0 (stable) notes list breaking changes; license changed"},
+	}
+	if !reflect.DeepEqual(gen, wantGen) {
+		t.Errorf("generated events:\n got %q\nwant %q", gen, wantGen)
+	}
+	if root, ok := corpustest.Optional(t, "state"); ok {
+		corpusEvents(t, root)
+	}
+}
+
+// corpusEvents checks the tags and headlines of the reference's events in the state at root.
+func corpusEvents(t *testing.T, root string) {
+	snap, err := store.Open(root).Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]struct {
-		tags     []string
-		headline string
-	}{
+	want := map[string]eventWant{
 		"065dd09c24567a10fc27": {[]string{"observed"}, "Candlelight: first observed"},
 		"ae74e654ced04888c55e": {[]string{"observed"}, "Tallow: first observed"},
 		"069c44fd5f819054352d": {[]string{"observed"}, "Hawk3ye: first observed"},
@@ -58,20 +82,41 @@ func TestCorpusEvents(t *testing.T) {
 	}
 }
 
-// TestLinesOfCorpusEvent: the l3i 1.2.0 event reads as before -> after lines, nested facts
-// indented under the moved head.
-func TestLinesOfCorpusEvent(t *testing.T) {
-	snap, err := store.Open(filepath.Join(corpus.Root(t), "state")).Load()
+// TestLinesOfEvent: a moved head's event reads as before -> after lines, nested facts indented
+// under the moved head: Candlelight's generated one, and with ../shared the reference's l3i 1.2.0.
+func TestLinesOfEvent(t *testing.T) {
+	var got []string
+	for _, e := range generatedEvents(t) {
+		if e.Name == "Candlelight" && e.Kind == store.EventChanged {
+			got = diff.Lines(e.Changes)
+		}
+	}
+	want := []string{
+		"license (none) -> MIT",
+		"stable 1.1.0 -> 1.2.0",
+		"  requires Tallow >=1.0 -> >=1.1",
+		"  artifact flat size 1001 -> 2048 bytes",
+		"+ release 1.2.0 (stable, 2026-10-01)",
+		"  breaking: The flames group is exactly-one.",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	root, ok := corpustest.Optional(t, "state")
+	if !ok {
+		return
+	}
+	snap, err := store.Open(root).Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	got = nil
 	for _, e := range snap.Events {
 		if e.ID == "24dde8c981a08d975d79" {
 			got = diff.Lines(e.Changes)
 		}
 	}
-	want := []string{
+	want = []string{
 		"stable 1.1.0 -> 1.2.0",
 		"  requires dream-net =1.0.0 -> =1.1.0",
 		"  artifact crate size 1771181 -> 1803998 bytes",
@@ -179,25 +224,46 @@ func contains(l []string, s string) bool {
 
 // TestEventIDsStable: an event's id is a hash of fixed facts (store.EventID: kind, project,
 // site, digests), so it is the same on every run and machine, and it is the reference index's
-// formula, so every corpus event recomputes to its own id (two spelled out here, one with both
-// digests and one with before null).
+// formula, so every event a refresh records, and with ../shared every corpus event, recomputes
+// to its own id (two spelled out here on fixed facts and two corpus ones, each pair one with
+// both digests and one with before null).
 func TestEventIDsStable(t *testing.T) {
-	snap, err := store.Open(filepath.Join(corpus.Root(t), "state")).Load()
-	if err != nil {
-		t.Fatal(err)
+	eventIDs(t, generatedEvents(t), nil)
+	// the formula on fixed facts, pinned where the corpus's events are absent
+	a, b := strings.Repeat("a", 64), strings.Repeat("b", 64)
+	for _, c := range []struct {
+		kind   string
+		before *string
+		want   string
+	}{{store.EventChanged, &a, "53a380dadb8a5de4f62e"}, {store.EventObserved, nil, "cf5d4f9f5e547ade34c5"}} {
+		if id := store.EventID(c.kind, corpustest.TallowID, "mods-12345678", c.before, &b); id != c.want {
+			t.Errorf("%s: EventID = %s, want %s", c.kind, id, c.want)
+		}
 	}
-	want := map[string]string{
-		"22bed3a15b6baddaf67c": "22bed3a15b6baddaf67c", // changed, both digests
-		"065dd09c24567a10fc27": "065dd09c24567a10fc27", // observed, before null
+	if root, ok := corpustest.Optional(t, "state"); ok {
+		snap, err := store.Open(root).Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		eventIDs(t, snap.Events, map[string]string{
+			"22bed3a15b6baddaf67c": "22bed3a15b6baddaf67c", // changed, both digests
+			"065dd09c24567a10fc27": "065dd09c24567a10fc27", // observed, before null
+		})
 	}
+}
+
+// eventIDs checks that each event's id recomputes from its facts, twice alike, as want says
+// where it names the event, and that no two events share one.
+func eventIDs(t *testing.T, events []store.Event, want map[string]string) {
+	t.Helper()
 	seen := map[string]string{}
-	for _, e := range snap.Events {
+	for _, e := range events {
 		id := store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
 		if again := store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); again != id {
 			t.Errorf("%s: EventID not stable: %s then %s", e.ID, id, again)
 		}
-		if w, ok := want[e.ID]; ok && id != w {
-			t.Errorf("%s: EventID = %s, want %s", e.ID, id, w)
+		if w, ok := want[e.ID]; (ok && id != w) || id != e.ID {
+			t.Errorf("%s: EventID = %s", e.ID, id)
 		}
 		if other, dup := seen[id]; dup {
 			t.Errorf("events %s and %s get the same id %s", other, e.ID, id)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/internal/corpus"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/tags"
@@ -13,7 +14,7 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
-// Real projects of the corpus the golden pairs are built from.
+// Projects of the corpus the golden pairs are built from, each with a generated stand-in.
 const (
 	tallow       = "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14" // stable 1.0.0, development 1.0.1-dev.0, one flat artifact
 	candlelight  = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90" // components, a group, relationships, provides, lua_api
@@ -25,7 +26,7 @@ const (
 
 type edit func(t *testing.T, m *protocol.Manifest)
 
-// golden is one pair: a real manifest, and the same manifest with one thing edited.
+// golden is one pair: a manifest, and the same manifest with one thing edited.
 type golden struct {
 	name    string
 	project string
@@ -415,12 +416,14 @@ var goldens = []golden{
 		tags:  []string{"components"}},
 }
 
-// TestGoldenPairs: each pair is a real manifest and the same manifest with one thing edited;
-// Diff must give exactly the typed differences written here, and Tags exactly these tags.
+// TestGoldenPairs: each pair is a manifest and the same manifest with one thing edited, on the
+// project's generated stand-in and, with ../shared, on the real manifest; Diff must give
+// exactly the typed differences written here, and Tags exactly these tags.
 func TestGoldenPairs(t *testing.T) {
 	if len(goldens) < 25 {
 		t.Fatalf("%d golden pairs, want at least 25", len(goldens))
 	}
+	_, real := corpustest.Optional(t, "www")
 	seen := map[string]bool{}
 	for _, g := range goldens {
 		if seen[g.name] {
@@ -428,24 +431,33 @@ func TestGoldenPairs(t *testing.T) {
 		}
 		seen[g.name] = true
 		t.Run(g.name, func(t *testing.T) {
-			before, after := corpus.Manifest(t, g.project), corpus.Manifest(t, g.project)
-			if g.before != nil {
-				g.before(t, before)
-			}
-			g.after(t, after)
-			got := diff.Diff(before, after)
-			if g, w := canon(t, got), canonText(t, g.want); !bytes.Equal(g, w) {
-				t.Errorf("Diff:\n got: %s\nwant: %s", g, w)
-			}
-			ev := store.Event{Kind: store.EventChanged, Name: after.Project.Name, Changes: got}
-			if tg := tags.Tags(ev); !reflect.DeepEqual(tg, g.tags) {
-				t.Errorf("Tags = %q, want %q", tg, g.tags)
-			}
-			// the reverse edit is reported too (nothing is one-directional)
-			if len(got) > 0 && len(diff.Diff(after, before)) == 0 {
-				t.Errorf("Diff(after, before) is empty")
+			g.check(t, "generated", standIn(t, g.project), standIn(t, g.project))
+			if real {
+				g.check(t, "corpus", corpus.Manifest(t, g.project), corpus.Manifest(t, g.project))
 			}
 		})
+	}
+}
+
+// check applies g's edits to before and after, two copies of one manifest (base names which),
+// and checks the differences and tags against g's golden.
+func (g golden) check(t *testing.T, base string, before, after *protocol.Manifest) {
+	t.Helper()
+	if g.before != nil {
+		g.before(t, before)
+	}
+	g.after(t, after)
+	got := diff.Diff(before, after)
+	if g, w := canon(t, got), canonText(t, g.want); !bytes.Equal(g, w) {
+		t.Errorf("%s: Diff:\n got: %s\nwant: %s", base, g, w)
+	}
+	ev := store.Event{Kind: store.EventChanged, Name: after.Project.Name, Changes: got}
+	if tg := tags.Tags(ev); !reflect.DeepEqual(tg, g.tags) {
+		t.Errorf("%s: Tags = %q, want %q", base, tg, g.tags)
+	}
+	// the reverse edit is reported too (nothing is one-directional)
+	if len(got) > 0 && len(diff.Diff(after, before)) == 0 {
+		t.Errorf("%s: Diff(after, before) is empty", before.Generator)
 	}
 }
 
