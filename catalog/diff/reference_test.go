@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/internal/corpus"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -72,15 +73,24 @@ func devPredecessor(t testing.TB, from *protocol.Release, v string, ev []diff.Ch
 	return r
 }
 
-// TestReproducesReferenceEvents rebuilds the "before" manifest of each reference event whose
-// "after" manifest is in the corpus (its digest matches), by undoing what the event says
-// happened, and checks that Diff finds exactly the reference index's typed differences, in
-// its order and shape.
+// rebuild turns an event's after manifest into its before one; for the l3i history, pre trims
+// the after manifest first.
+type rebuild struct {
+	pre, edit func(t *testing.T, m *protocol.Manifest, ev []diff.Change)
+}
+
+// TestReproducesReferenceEvents rebuilds the "before" manifest of each event whose "after"
+// manifest is at hand, by undoing what the event says happened, and checks that Diff finds
+// exactly the event's typed differences, in its order and shape: the events a refresh of a
+// generated site records, each also against a golden written for it, and with ../shared each
+// reference event whose manifest is in the corpus (its digest matches).
 func TestReproducesReferenceEvents(t *testing.T) {
+	reproduceGenerated(t)
+	if _, ok := corpustest.Optional(t, "state/events"); !ok {
+		return
+	}
 	cases := []struct {
-		event string
-		// edit turns the after manifest into the before one; for the l3i history, pre trims
-		// the after manifest first.
+		event     string
 		pre, edit func(t *testing.T, m *protocol.Manifest, ev []diff.Change)
 	}{
 		{event: "11d3e334e1865ca9a24f", edit: func(t *testing.T, m *protocol.Manifest, ev []diff.Change) { unapply(t, m, ev) }},
@@ -140,37 +150,83 @@ func TestReproducesReferenceEvents(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.event, func(t *testing.T) {
 			var ev refEvent
-			if err := json.Unmarshal(corpus.EventFile(t, tc.event), &ev); err != nil {
+			b := corpus.EventFile(t, tc.event)
+			if err := json.Unmarshal(b, &ev); err != nil {
 				t.Fatal(err)
 			}
-			var changes []diff.Change
-			for _, raw := range ev.Changes {
-				var c diff.Change
-				if err := json.Unmarshal(raw, &c); err != nil {
-					t.Fatal(err)
-				}
-				changes = append(changes, c)
-			}
-			after := corpus.Manifest(t, ev.Project)
-			if tc.pre != nil {
-				tc.pre(t, after, changes)
-			}
-			before := corpus.Manifest(t, ev.Project)
-			if tc.pre != nil {
-				tc.pre(t, before, changes)
-			}
-			tc.edit(t, before, changes)
-			got := diff.Diff(before, after)
-			want := canon(t, ev.Changes)
-			if g := canon(t, got); !bytes.Equal(g, want) {
-				t.Errorf("Diff differs from the reference event\n got: %s\nwant: %s", g, want)
-			}
-			// and the reference JSON round-trips through Change unchanged
-			if g := canon(t, changes); !bytes.Equal(g, want) {
-				t.Errorf("reference changes do not round-trip through diff.Change\n got: %s\nwant: %s", g, want)
+			reproduce(t, b, func() *protocol.Manifest { return corpus.Manifest(t, ev.Project) }, rebuild{tc.pre, tc.edit})
+		})
+	}
+}
+
+// reproduceGenerated is TestReproducesReferenceEvents on the events of generatedRefresh, each
+// also checked against a golden written for it.
+func reproduceGenerated(t *testing.T) {
+	g := generatedRefresh(t)
+	for _, tc := range []struct {
+		name   string
+		edit   func(t *testing.T, m *protocol.Manifest, ev []diff.Change)
+		golden string
+	}{
+		{"Tallow", func(t *testing.T, m *protocol.Manifest, ev []diff.Change) { unapply(t, m, ev) },
+			`[{"change":"release-date","version":"1.0.1-dev.0","before":"2026-09-30","after":"2026-10-01"},
+			{"change":"release-amended","version":"1.0.1-dev.0","channel":"development","changes":[
+				{"change":"artifact-digest","artifact":"flat","before":"257befbc3e2a8b6d862fd596d1a12e2866fc0e82909b0752146162077a1a4339","after":"abababababababababababababababababababababababababababababababab"},
+				{"change":"artifact-size","artifact":"flat","before":1000,"after":2000},
+				{"change":"source-revision","field":"revision","before":"6e959099abf3c2471c4c8d461658b211e686284b","after":"cccccccccccccccccccccccccccccccccccccccc"}]}]`},
+		{"Candlelight", func(t *testing.T, m *protocol.Manifest, ev []diff.Change) {
+			corpus.RemoveRelease(t, m, "1.2.0")
+			corpus.SetHead(m, "stable", "1.1.0")
+		}, `[{"change":"channel-head","channel":"stable","before":"1.1.0","after":"1.2.0","changes":[
+				{"change":"relationship-constraint","kind":"requires","before":">=1.0","after":">=1.1",
+				"target":{"name":"Tallow","project":"9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14","url":"https://dreamweave-mp.github.io/DreamWeave-Mod-Template/simplified/"}}]},
+			{"change":"release-added","version":"1.2.0","channel":"stable","date":"2026-10-01","status":"available","notes":null}]`},
+		{"Lantern Forge", func(t *testing.T, m *protocol.Manifest, ev []diff.Change) { m.Project.License = "" },
+			`[{"change":"project-field","field":"license","before":null,"after":"MIT"}]`},
+	} {
+		t.Run("generated/"+tc.name, func(t *testing.T) {
+			after := g.after[tc.name]
+			got := reproduce(t, g.events[tc.name], func() *protocol.Manifest { return corpus.Decode(t, canon(t, after)) }, rebuild{edit: tc.edit})
+			if want := canon(t, json.RawMessage(tc.golden)); !bytes.Equal(got, want) {
+				t.Errorf("Diff differs from the golden\n got: %s\nwant: %s", got, want)
 			}
 		})
 	}
+}
+
+// reproduce rebuilds the before manifest of the event in file from fresh copies of its after
+// manifest, checks that Diff finds exactly the event's changes and that they round-trip
+// through diff.Change, and returns what Diff found, canonical.
+func reproduce(t *testing.T, file []byte, manifest func() *protocol.Manifest, rb rebuild) []byte {
+	t.Helper()
+	var ev refEvent
+	if err := json.Unmarshal(file, &ev); err != nil {
+		t.Fatal(err)
+	}
+	var changes []diff.Change
+	for _, raw := range ev.Changes {
+		var c diff.Change
+		if err := json.Unmarshal(raw, &c); err != nil {
+			t.Fatal(err)
+		}
+		changes = append(changes, c)
+	}
+	after, before := manifest(), manifest()
+	if rb.pre != nil {
+		rb.pre(t, after, changes)
+		rb.pre(t, before, changes)
+	}
+	rb.edit(t, before, changes)
+	got := canon(t, diff.Diff(before, after))
+	want := canon(t, ev.Changes)
+	if !bytes.Equal(got, want) {
+		t.Errorf("Diff differs from the event\n got: %s\nwant: %s", got, want)
+	}
+	// and the event's JSON round-trips through Change unchanged
+	if g := canon(t, changes); !bytes.Equal(g, want) {
+		t.Errorf("the event's changes do not round-trip through diff.Change\n got: %s\nwant: %s", g, want)
+	}
+	return got
 }
 
 // canon re-encodes v as indented JSON with keys in a fixed order, for comparison.

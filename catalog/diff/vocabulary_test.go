@@ -3,16 +3,17 @@ package diff_test
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
-	"github.com/DreamWeave-MP/ashyams-go/catalog/diff/internal/corpus"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 )
 
@@ -72,27 +73,45 @@ func lineDiff(want, got string) string {
 	return "got has extra lines"
 }
 
-// TestCorpusEventsRoundTrip: every event the reference index wrote (../shared/corpus/state/
-// events) reads as a state event, and written back as the state writes records gives its bytes.
-func TestCorpusEventsRoundTrip(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(corpus.Root(t), "state", "events", "*.json"))
+// TestEventsRoundTrip: every event a refresh of a generated site records, and with ../shared
+// every event the reference index wrote (../shared/corpus/state/events), reads as a state
+// event, and written back as the state writes records gives its bytes.
+func TestEventsRoundTrip(t *testing.T) {
+	g := generatedRefresh(t)
+	roundTrip(t, g.files, []string{"artifact-digest", "artifact-size", "channel-head", "project-field",
+		"relationship-constraint", "release-added", "release-amended", "release-date", "source-revision"})
+	dir, ok := corpustest.Optional(t, "state/events")
+	if !ok {
+		return
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 15 {
-		t.Fatalf("%d corpus events, want 15", len(files))
+	if len(paths) != 15 {
+		t.Fatalf("%d corpus events, want 15", len(paths))
 	}
-	tokens := map[string]bool{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
+	files := map[string][]byte{}
+	for _, p := range paths {
+		if files[filepath.Base(p)], err = os.ReadFile(p); err != nil {
 			t.Fatal(err)
 		}
+	}
+	roundTrip(t, files, []string{"artifact-digest", "artifact-size", "channel-head", "project-field", "relationship-constraint",
+		"release-added", "release-amended", "release-date", "release-removed", "source-revision"})
+}
+
+// roundTrip checks that each event file reads as a state event and writes back to its bytes,
+// and that the change tokens the files use are want, sorted.
+func roundTrip(t *testing.T, files map[string][]byte, want []string) {
+	t.Helper()
+	tokens := map[string]bool{}
+	for name, b := range files {
 		var e store.Event
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&e); err != nil {
-			t.Errorf("%s: %v", filepath.Base(f), err)
+			t.Errorf("%s: %v", name, err)
 			continue
 		}
 		for _, c := range flatten(e.Changes) {
@@ -100,22 +119,15 @@ func TestCorpusEventsRoundTrip(t *testing.T) {
 		}
 		out, err := store.MarshalRecord(e)
 		if err != nil {
-			t.Errorf("%s: %v", filepath.Base(f), err)
+			t.Errorf("%s: %v", name, err)
 			continue
 		}
 		if !bytes.Equal(out, b) {
-			t.Errorf("%s does not round-trip:\n%s", filepath.Base(f), lineDiff(string(b), string(out)))
+			t.Errorf("%s does not round-trip:\n%s", name, lineDiff(string(b), string(out)))
 		}
 	}
-	var seen []string
-	for tok := range tokens {
-		seen = append(seen, tok)
-	}
-	sort.Strings(seen)
-	want := []string{"artifact-digest", "artifact-size", "channel-head", "project-field", "relationship-constraint",
-		"release-added", "release-amended", "release-date", "release-removed", "source-revision"}
-	if !reflect.DeepEqual(seen, want) {
-		t.Errorf("corpus tokens = %q, want %q", seen, want)
+	if seen := slices.Sorted(maps.Keys(tokens)); !reflect.DeepEqual(seen, want) {
+		t.Errorf("tokens = %q, want %q", seen, want)
 	}
 }
 
