@@ -205,33 +205,36 @@ func Sites(tb testing.TB) map[string][]byte {
 		}
 		return files
 	}
-	site := func(dir, name string, projects ...Doc) {
-		url := "https://" + dir + "/"
-		files[dir+"/index.html"] = fmt.Appendf(nil, "<!doctype html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"utf-8\">\n  <title>%s</title>\n</head>\n<body>\n  <a href=\"%sdreamweave.json\">body links are never read</a>\n</body>\n</html>\n", name, url)
-		var entries []any
-		for _, m := range projects {
-			p := m.Project
-			id := p["id"].(string)
-			b := indent(tb, m)
-			files[dir+projectsPath+id+".json"] = b
-			heads := map[string]string{}
-			for ch, h := range m.Channels {
-				heads[ch] = h.(map[string]any)["version"].(string)
-			}
-			entries = append(entries, map[string]any{
-				"id": id, "name": p["name"], "summary": p["summary"], "type": p["type"], "status": "active",
-				"page": p["links"].(map[string]any)["page"], "manifest": url + projectsPath[1:] + id + ".json",
-				"manifest_sha256": digest(string(b)), "updated": "2026-09-30", "channels": heads,
-			})
-		}
-		files[dir+"/dreamweave.json"] = indent(tb, Doc{SchemaVersion: "2", Document: "index", Generator: "corpustest",
-			Site: map[string]any{"name": name, "url": url}, Projects: entries})
-	}
-	site(TemplateDir, "DreamWeave Mod Template", Manifest(Fixtures["candlelight.json"]), Manifest(Fixtures["tallow.json"]))
-	site(DreamIniDir, "dream-ini", Manifest(Project{ID: DreamIniID, Name: "dream-ini", Type: "tool",
+	Site(tb, files, TemplateDir, "DreamWeave Mod Template", Manifest(Fixtures["candlelight.json"]), Manifest(Fixtures["tallow.json"]))
+	Site(tb, files, DreamIniDir, "dream-ini", Manifest(Project{ID: DreamIniID, Name: "dream-ini", Type: "tool",
 		Summary: "Import Morrowind.ini into openmw.cfg.", Page: "https://" + DreamIniDir + "/home/",
 		Versions: []string{"1.0.2-dev.0", "1.0.1", "1.0.0"}}))
 	return files
+}
+
+// Site adds a site as published to files ("<host>/<path>" -> bytes): at dir (host and path),
+// named name, its index listing projects in the order given with their manifests below it.
+func Site(tb testing.TB, files map[string][]byte, dir, name string, projects ...Doc) {
+	url := "https://" + dir + "/"
+	files[dir+"/index.html"] = fmt.Appendf(nil, "<!doctype html>\n<html lang=\"en\">\n<head>\n  <meta charset=\"utf-8\">\n  <title>%s</title>\n</head>\n<body>\n  <a href=\"%sdreamweave.json\">body links are never read</a>\n</body>\n</html>\n", name, url)
+	var entries []any
+	for _, m := range projects {
+		p := m.Project
+		id := p["id"].(string)
+		b := indent(tb, m)
+		files[dir+projectsPath+id+".json"] = b
+		heads := map[string]string{}
+		for ch, h := range m.Channels {
+			heads[ch] = h.(map[string]any)["version"].(string)
+		}
+		entries = append(entries, map[string]any{
+			"id": id, "name": p["name"], "summary": p["summary"], "type": p["type"], "status": "active",
+			"page": p["links"].(map[string]any)["page"], "manifest": url + projectsPath[1:] + id + ".json",
+			"manifest_sha256": digest(string(b)), "updated": "2026-09-30", "channels": heads,
+		})
+	}
+	files[dir+"/dreamweave.json"] = indent(tb, Doc{SchemaVersion: "2", Document: "index", Generator: "corpustest",
+		Site: map[string]any{"name": name, "url": url}, Projects: entries})
 }
 
 // indent is v as a publisher writes it: indented, "key": value, a final newline.

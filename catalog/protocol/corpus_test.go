@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -20,55 +21,86 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// corpusDoc is one real document from ../shared/corpus.
+// corpusDoc is one document of a corpus, real or generated.
 type corpusDoc struct {
 	path string // relative to the corpus
 	b    []byte
 	kind string // DocIndex or DocProject, from where it lives
 }
 
-// loadCorpus returns every real JSON document of the corpus that is a site index or manifest:
-// www/**, state/origins/*/dreamweave.json, state/claims/*/*/manifest.json and fixtures/*.
-// It skips the test when ../shared/corpus is absent.
-func loadCorpus(t testing.TB) []corpusDoc {
+// docSet is one corpus: the generated one (generatedCorpus), and the real one in
+// ../shared/corpus when present. want counts its documents by top directory and kind.
+type docSet struct {
+	name    string
+	docs    []corpusDoc
+	want    map[string]int
+	entries int // index entries under www/, each pointing at a manifest there
+	claims  int // manifests under state/claims/<project id>/
+}
+
+// docSets returns the generated corpus and, when ../shared is present, the real one: every
+// JSON document that is a site index or manifest (www/**, state/origins/*/dreamweave.json,
+// state/claims/*/*/manifest.json and fixtures/*).
+func docSets(t testing.TB) []docSet {
 	t.Helper()
-	root := corpustest.Path(t, "")
-	var docs []corpusDoc
+	sets := []docSet{{name: "generated", docs: classify(generatedCorpus(t)), entries: 10, claims: 10,
+		want: map[string]int{"www index": 5, "www project": 10, "state project": 10}}}
+	root, ok := corpustest.Optional(t, "")
+	if !ok {
+		return sets
+	}
+	files := map[string][]byte{}
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
-		if d.IsDir() || !strings.HasSuffix(rel, ".json") {
+		if d.IsDir() || kindOf(rel) == "" {
 			return nil
 		}
-		var kind string
-		switch {
-		case strings.HasPrefix(rel, "www/") && strings.HasSuffix(rel, "/dreamweave.json"):
-			kind = DocIndex
-		case strings.HasPrefix(rel, "www/") && strings.Contains(rel, "/dreamweave/projects/"):
-			kind = DocProject
-		case strings.HasPrefix(rel, "state/origins/") && strings.HasSuffix(rel, "/dreamweave.json"):
-			kind = DocIndex
-		case strings.HasPrefix(rel, "state/claims/") && strings.HasSuffix(rel, "/manifest.json"):
-			kind = DocProject
-		case rel == "fixtures/dreamweave.json":
-			kind = DocIndex
-		case strings.HasPrefix(rel, "fixtures/"):
-			kind = DocProject
-		default:
-			return nil // schemas, records (origin.json, claim.json, events): not protocol documents
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		docs = append(docs, corpusDoc{path: rel, b: b, kind: kind})
-		return nil
+		files[rel], err = os.ReadFile(p)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The corpus README: 14 site indexes and 45 manifests under www/, the same under state/,
+	// and the fixtures (an older template index, its two manifests, a made-up program).
+	return append(sets, docSet{name: "corpus", docs: classify(files), entries: 45, claims: 45,
+		want: map[string]int{"www index": 14, "www project": 45, "state index": 14, "state project": 45, "fixtures index": 1, "fixtures project": 3}})
+}
+
+// kindOf is the kind of the document at rel in a corpus, or "" for schemas and records
+// (origin.json, claim.json, events), which are not protocol documents.
+func kindOf(rel string) string {
+	if !strings.HasSuffix(rel, ".json") {
+		return ""
+	}
+	switch {
+	case strings.HasPrefix(rel, "www/") && strings.HasSuffix(rel, "/dreamweave.json"):
+		return DocIndex
+	case strings.HasPrefix(rel, "www/") && strings.Contains(rel, "/dreamweave/projects/"):
+		return DocProject
+	case strings.HasPrefix(rel, "state/origins/") && strings.HasSuffix(rel, "/dreamweave.json"):
+		return DocIndex
+	case strings.HasPrefix(rel, "state/claims/") && strings.HasSuffix(rel, "/manifest.json"):
+		return DocProject
+	case rel == "fixtures/dreamweave.json":
+		return DocIndex
+	case strings.HasPrefix(rel, "fixtures/"):
+		return DocProject
+	}
+	return ""
+}
+
+// classify is the protocol documents of files (corpus path -> bytes), sorted by path.
+func classify(files map[string][]byte) []corpusDoc {
+	var docs []corpusDoc
+	for rel, b := range files {
+		if k := kindOf(rel); k != "" {
+			docs = append(docs, corpusDoc{path: rel, b: b, kind: k})
+		}
 	}
 	sort.Slice(docs, func(i, j int) bool { return docs[i].path < docs[j].path })
 	return docs
@@ -99,50 +131,56 @@ func uniqueDocs(docs []corpusDoc) []corpusDoc {
 	return out
 }
 
+// TestCorpusValidWithZeroFindings: every document of each corpus, real and generated, is valid
+// with no finding, and each corpus has the documents it is known to have.
 func TestCorpusValidWithZeroFindings(t *testing.T) {
-	docs := loadCorpus(t)
-	counts := map[string]int{}
-	for _, d := range docs {
-		var fs []Finding
-		if d.kind == DocIndex {
-			var ix *Index
-			ix, fs = ValidateIndex(d.b)
-			if ix == nil && len(fs) == 0 {
-				t.Errorf("%s: no index and no findings", d.path)
+	for _, set := range docSets(t) {
+		t.Run(set.name, func(t *testing.T) {
+			counts := map[string]int{}
+			for _, d := range set.docs {
+				var fs []Finding
+				if d.kind == DocIndex {
+					var ix *Index
+					ix, fs = ValidateIndex(d.b)
+					if ix == nil && len(fs) == 0 {
+						t.Errorf("%s: no index and no findings", d.path)
+					}
+				} else {
+					var m *Manifest
+					m, fs = ValidateManifest(d.b, "")
+					if m == nil && len(fs) == 0 {
+						t.Errorf("%s: no manifest and no findings", d.path)
+					}
+				}
+				for _, f := range fs {
+					t.Errorf("%s: %s", d.path, f)
+				}
+				counts[strings.SplitN(d.path, "/", 2)[0]+" "+d.kind]++
 			}
-		} else {
-			var m *Manifest
-			m, fs = ValidateManifest(d.b, "")
-			if m == nil && len(fs) == 0 {
-				t.Errorf("%s: no manifest and no findings", d.path)
+			t.Logf("validated %d documents: %v", len(set.docs), counts)
+			if !reflect.DeepEqual(counts, set.want) {
+				t.Errorf("found documents %v, want %v", counts, set.want)
 			}
-		}
-		for _, f := range fs {
-			t.Errorf("%s: %s", d.path, f)
-		}
-		counts[strings.SplitN(d.path, "/", 2)[0]+" "+d.kind]++
-	}
-	t.Logf("validated %d real documents: %v", len(docs), counts)
-	// The corpus README: 14 site indexes and 45 manifests under www/, the same under state/,
-	// and the fixtures (an older template index, its two manifests, a made-up program).
-	for k, want := range map[string]int{"www index": 14, "www project": 45, "state index": 14, "state project": 45, "fixtures index": 1, "fixtures project": 3} {
-		if counts[k] != want {
-			t.Errorf("found %d %s documents, want %d", counts[k], k, want)
-		}
+		})
 	}
 }
 
-// TestCorpusIndexEntriesMatchManifests validates every real manifest the way the crawler does,
-// with the id of the index entry that points at it, and checks that each entry's channels are
-// the manifest's channel heads.
+// TestCorpusIndexEntriesMatchManifests validates every manifest of each corpus the way the
+// crawler does, with the id of the index entry that points at it, and checks that each entry's
+// channels are the manifest's channel heads.
 func TestCorpusIndexEntriesMatchManifests(t *testing.T) {
-	docs := loadCorpus(t)
+	for _, set := range docSets(t) {
+		t.Run(set.name, func(t *testing.T) { checkEntriesMatchManifests(t, set) })
+	}
+}
+
+func checkEntriesMatchManifests(t *testing.T, set docSet) {
 	byPath := map[string][]byte{}
-	for _, d := range docs {
+	for _, d := range set.docs {
 		byPath[d.path] = d.b
 	}
 	entries := 0
-	for _, d := range docs {
+	for _, d := range set.docs {
 		if d.kind != DocIndex || !strings.HasPrefix(d.path, "www/") {
 			continue
 		}
@@ -177,12 +215,12 @@ func TestCorpusIndexEntriesMatchManifests(t *testing.T) {
 			entries++
 		}
 	}
-	if entries != 45 {
-		t.Errorf("checked %d index entries against their manifests, want the corpus's 45", entries)
+	if entries != set.entries {
+		t.Errorf("checked %d index entries against their manifests, want %d", entries, set.entries)
 	}
 	// state/claims/<project id>/<site>/manifest.json: the directory names the expected id.
 	claims := 0
-	for _, d := range docs {
+	for _, d := range set.docs {
 		if d.kind == DocProject && strings.HasPrefix(d.path, "state/claims/") {
 			id := strings.Split(d.path, "/")[2]
 			if _, fs := ValidateManifest(d.b, id); len(fs) != 0 {
@@ -191,7 +229,7 @@ func TestCorpusIndexEntriesMatchManifests(t *testing.T) {
 			claims++
 		}
 	}
-	if claims != 45 {
-		t.Errorf("checked %d claimed manifests, want 45", claims)
+	if claims != set.claims {
+		t.Errorf("checked %d claimed manifests, want %d", claims, set.claims)
 	}
 }

@@ -13,10 +13,21 @@ import (
 // TestValidateForEntry: the crawler's check of a manifest against the index entry pointing at
 // it finds exactly a wrong digest and a wrong id, naming the entry when told where it is.
 func TestValidateForEntry(t *testing.T) {
-	b, err := os.ReadFile(corpustest.Path(t, candlelight))
-	if err != nil {
-		t.Fatal(err)
+	docs := map[string][]byte{"generated": generatedCorpus(t)[genCandlelight]}
+	if p, ok := corpustest.Optional(t, candlelight); ok {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs["corpus"] = b
 	}
+	for name, b := range docs {
+		t.Run(name, func(t *testing.T) { validateForEntry(t, b) })
+	}
+}
+
+// validateForEntry is TestValidateForEntry on the bytes of a Candlelight manifest.
+func validateForEntry(t *testing.T, b []byte) {
 	sum := sha256.Sum256(b)
 	digest := hex.EncodeToString(sum[:])
 	const id = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90"

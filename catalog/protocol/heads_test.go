@@ -95,13 +95,14 @@ func TestSchemeOf(t *testing.T) {
 	}
 }
 
-// BenchmarkValidateLargestManifest validates the largest real manifest in the corpus, bytes in.
+// BenchmarkValidateLargestManifest validates the largest manifest of the corpora, bytes in.
 func BenchmarkValidateLargestManifest(b *testing.B) {
-	docs := loadCorpus(b)
 	var big corpusDoc
-	for _, d := range docs {
-		if d.kind == DocProject && len(d.b) > len(big.b) {
-			big = d
+	for _, set := range docSets(b) {
+		for _, d := range set.docs {
+			if d.kind == DocProject && len(d.b) > len(big.b) {
+				big = d
+			}
 		}
 	}
 	b.Logf("%s, %d bytes", big.path, len(big.b))

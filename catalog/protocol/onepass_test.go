@@ -65,94 +65,98 @@ func TestEveryPatternHasWords(t *testing.T) {
 // TestPatternFailuresSaidInWords: a bad version, constraint and id each give a pattern
 // finding that names the form in words and shows no regular expression.
 func TestPatternFailuresSaidInWords(t *testing.T) {
-	v := realTree(t, candlelight)
-	obj(v, "/releases/1")["version"] = "01.1"
-	obj(v, "/releases/0/runtimes")["openmw"] = "~0.49"
-	obj(v, "/project")["id"] = "NOT-A-UUID"
-	_, fs := ValidateManifest(encode(nil, v), "")
-	words := map[string]string{
-		"/releases/1/version":         "DreamWeave version",
-		"/releases/0/runtimes/openmw": "DreamWeave constraint",
-		"/project/id":                 "lowercase UUID",
-	}
-	for ptr, w := range words {
-		found := false
-		for _, f := range fs {
-			if f.Pointer == ptr && f.Rule == "pattern" {
-				found = true
-				if !strings.Contains(f.Message, w) {
-					t.Errorf("%s: the pattern finding does not say %q: %s", ptr, w, f.Message)
+	eachTree(t, candlelight, func(t *testing.T, v any) {
+		obj(v, "/releases/1")["version"] = "01.1"
+		obj(v, "/releases/0/runtimes")["openmw"] = "~0.49"
+		obj(v, "/project")["id"] = "NOT-A-UUID"
+		_, fs := ValidateManifest(encode(nil, v), "")
+		words := map[string]string{
+			"/releases/1/version":         "DreamWeave version",
+			"/releases/0/runtimes/openmw": "DreamWeave constraint",
+			"/project/id":                 "lowercase UUID",
+		}
+		for ptr, w := range words {
+			found := false
+			for _, f := range fs {
+				if f.Pointer == ptr && f.Rule == "pattern" {
+					found = true
+					if !strings.Contains(f.Message, w) {
+						t.Errorf("%s: the pattern finding does not say %q: %s", ptr, w, f.Message)
+					}
 				}
 			}
+			if !found {
+				t.Errorf("no pattern finding at %s in %v", ptr, fs)
+			}
 		}
-		if !found {
-			t.Errorf("no pattern finding at %s in %v", ptr, fs)
+		for _, f := range fs {
+			assertNoRegexp(t, f)
 		}
-	}
-	for _, f := range fs {
-		assertNoRegexp(t, f)
-	}
+	})
 }
 
 // TestOnePassAllFindings: a manifest with an unknown field, a bad version and a wrong digest
 // gets all three findings from one ValidateForEntry, and a protocol rule broken beside a
 // schema finding (a yanked notice on an available release) is reported in the same run.
 func TestOnePassAllFindings(t *testing.T) {
-	v := realTree(t, candlelight)
-	obj(v, "/project")["homepage"] = "https://example.org/"
-	obj(v, "/releases/2")["version"] = "1.0.0.0.0.0.0"
-	obj(v, "/releases/2")["deprecated"] = map[string]any{"reason": "old"}
-	b := encode(nil, v)
-	entry := IndexEntry{ID: "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90", Manifest: "projects/x.json", ManifestSHA256: strings.Repeat("0", 64)}
-	m, fs := ValidateForEntry(b, entry, "")
-	if m != nil {
-		t.Error("a schema-invalid manifest came back as a typed model")
-	}
-	for _, w := range []struct{ ptr, rule string }{
-		{"/project/homepage", "additionalProperties"},
-		{"/releases/2/version", "pattern"},
-		{"", RuleManifestSHA256},
-		{"/releases/2/deprecated", RuleStatusNotice},
-	} {
-		want(t, fs, w.ptr, w.rule)
-	}
-	for _, f := range fs {
-		assertNoRegexp(t, f)
-		if f.Pointer == "/releases/2/version" && f.Rule != "pattern" {
-			t.Errorf("the bad version is reported twice: %v", f)
+	eachTree(t, candlelight, func(t *testing.T, v any) {
+		obj(v, "/project")["homepage"] = "https://example.org/"
+		obj(v, "/releases/2")["version"] = "1.0.0.0.0.0.0"
+		obj(v, "/releases/2")["deprecated"] = map[string]any{"reason": "old"}
+		b := encode(nil, v)
+		entry := IndexEntry{ID: "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90", Manifest: "projects/x.json", ManifestSHA256: strings.Repeat("0", 64)}
+		m, fs := ValidateForEntry(b, entry, "")
+		if m != nil {
+			t.Error("a schema-invalid manifest came back as a typed model")
 		}
-	}
+		for _, w := range []struct{ ptr, rule string }{
+			{"/project/homepage", "additionalProperties"},
+			{"/releases/2/version", "pattern"},
+			{"", RuleManifestSHA256},
+			{"/releases/2/deprecated", RuleStatusNotice},
+		} {
+			want(t, fs, w.ptr, w.rule)
+		}
+		for _, f := range fs {
+			assertNoRegexp(t, f)
+			if f.Pointer == "/releases/2/version" && f.Rule != "pattern" {
+				t.Errorf("the bad version is reported twice: %v", f)
+			}
+		}
+	})
 }
 
 // TestHeadsNotCheckedSaysWhy: when a release's status is at fault, the channel heads cannot
 // be recomputed; the run says so, naming the value, instead of reporting wrong heads.
 func TestHeadsNotCheckedSaysWhy(t *testing.T) {
-	v := realTree(t, candlelight)
-	obj(v, "/releases/1")["status"] = json.Number("7")
-	_, fs := ValidateManifest(encode(nil, v), "")
-	want(t, fs, "/releases/1/status", "type", "enum")
-	var note *Finding
-	for i, f := range fs {
-		if f.Rule == RuleChannelHeads {
-			t.Errorf("channel heads reported from a release that could not be read: %v", f)
+	eachTree(t, candlelight, func(t *testing.T, v any) {
+		obj(v, "/releases/1")["status"] = json.Number("7")
+		_, fs := ValidateManifest(encode(nil, v), "")
+		want(t, fs, "/releases/1/status", "type", "enum")
+		var note *Finding
+		for i, f := range fs {
+			if f.Rule == RuleChannelHeads {
+				t.Errorf("channel heads reported from a release that could not be read: %v", f)
+			}
+			if f.Rule == RuleNotChecked {
+				note = &fs[i]
+			}
 		}
-		if f.Rule == RuleNotChecked {
-			note = &fs[i]
+		if note == nil || note.Pointer != "/channels" || !strings.Contains(note.Message, "/releases/1/status") {
+			t.Errorf("want a not-checked finding at /channels naming /releases/1/status, got %v", fs)
 		}
-	}
-	if note == nil || note.Pointer != "/channels" || !strings.Contains(note.Message, "/releases/1/status") {
-		t.Errorf("want a not-checked finding at /channels naming /releases/1/status, got %v", fs)
-	}
+	})
 }
 
 // TestRulesRunBesideSchemaOnIndex: an index with an unknown field and two entries out of
 // order gets both findings in one run.
 func TestRulesRunBesideSchemaOnIndex(t *testing.T) {
-	v := realTree(t, stashIndex)
-	p := arr(v, "/projects")
-	p[0], p[1] = p[1], p[0]
-	v.(map[string]any)["mirror"] = "x"
-	_, fs := ValidateIndex(encode(nil, v))
-	want(t, fs, "/mirror", "additionalProperties")
-	want(t, fs, "/projects/1/id", RuleIndexOrder)
+	eachTree(t, stashIndex, func(t *testing.T, v any) {
+		p := arr(v, "/projects")
+		p[0], p[1] = p[1], p[0]
+		v.(map[string]any)["mirror"] = "x"
+		_, fs := ValidateIndex(encode(nil, v))
+		want(t, fs, "/mirror", "additionalProperties")
+		want(t, fs, "/projects/1/id", RuleIndexOrder)
+	})
 }

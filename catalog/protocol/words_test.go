@@ -27,8 +27,15 @@ func checkWords(t *testing.T, f Finding) {
 // duplicate key, number range, newer protocol, index order and duplicate id) give findings
 // whose words hold slots where the message quotes the document, the values in Quotes.
 func TestWordsKeepPublisherTextApart(t *testing.T) {
+	for i, src := range trees(t, candlelight) {
+		t.Run(src.name, func(t *testing.T) { wordsApart(t, func(rel string) any { return trees(t, rel)[i].tree }) })
+	}
+}
+
+// wordsApart is TestWordsKeepPublisherTextApart on the documents tree gives, fresh each call.
+func wordsApart(t *testing.T, tree func(rel string) any) {
 	var all []Finding
-	v := realTree(t, candlelight)
+	v := tree(candlelight)
 	obj(v, "/project")["homepage"] = "https://example.org/"
 	obj(v, "/releases/2")["version"] = "1.0.0.0.0.0.0"
 	obj(v, "/releases/2")["deprecated"] = map[string]any{"reason": "old"}
@@ -45,7 +52,7 @@ func TestWordsKeepPublisherTextApart(t *testing.T) {
 		t.Errorf("the digest finding does not quote the entry's manifest URL and digest apart: %+v", sha)
 	}
 
-	v = realTree(t, candlelight)
+	v = tree(candlelight)
 	obj(v, "/releases/0/runtimes")["openmw"] = ">=0.49, >=x"
 	obj(v, "/project")["id"] = "0e7eb278-83f7-48e6-b938-25d306e84c41"
 	_, fs = ValidateForEntry(encode(nil, v), entry, "")
@@ -64,7 +71,7 @@ func TestWordsKeepPublisherTextApart(t *testing.T) {
 		_, fs := ValidateManifest([]byte(doc), "")
 		all = append(all, fs...)
 	}
-	ix := realTree(t, stashIndex)
+	ix := tree(stashIndex)
 	p := arr(ix, "/projects")
 	p[0], p[1] = p[1], p[0]
 	_, fs = ValidateIndex(encode(nil, ix))
