@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -21,16 +22,6 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/crawl/guard"
 )
-
-func corpus(t *testing.T) *Server {
-	t.Helper()
-	s, err := Start(os.DirFS(corpustest.Path(t, "www")), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
 
 func start(t *testing.T, root fstest.MapFS, o Options) *Server {
 	t.Helper()
@@ -84,12 +75,12 @@ type index struct {
 	} `json:"projects"`
 }
 
-// Every corpus site index, served through the loopback server, points at loopback manifests
-// whose served bytes hash to the advertised digest: the rewriting and the digest fix agree.
-func TestCorpusIndexesPointAtLoopbackWithMatchingDigests(t *testing.T) {
-	s := corpus(t)
+// corpusIndexes: every corpus site index, served through s (the corpus's www), points at
+// loopback manifests whose served bytes hash to the advertised digest: the rewriting and the
+// digest fix agree.
+func corpusIndexes(t *testing.T, s *Server, www string) {
 	const host = "dreamweave-mp.github.io"
-	ents, err := os.ReadDir(corpustest.Path(t, "www/"+host))
+	ents, err := os.ReadDir(filepath.Join(www, host))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +119,9 @@ func TestCorpusIndexesPointAtLoopbackWithMatchingDigests(t *testing.T) {
 	}
 }
 
-func TestCorpusFrontPageRewrittenAndDirectoryServesIndexHTML(t *testing.T) {
-	s := corpus(t)
+// corpusFrontPage: a corpus front page served through s is rewritten, and its directory
+// serves it with or without the final slash.
+func corpusFrontPage(t *testing.T, s *Server) {
 	r := get(t, s.URL()+"dreamweave-mp.github.io/S3ctors-S3cret-St4sh/")
 	if r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Fatalf("status %d, type %q", r.status, r.header.Get("Content-Type"))
@@ -698,9 +690,9 @@ func TestResolverAndDialReachOnlyThisServer(t *testing.T) {
 	}
 }
 
-// The two corpus tests above on corpustest.Sites (the corpus's sites, or their stand-ins):
-// a directory with or without its final slash serves its index.html, rewritten; every index
-// points at loopback manifests whose served bytes hash to the advertised digest.
+// On corpustest.Sites (the corpus's sites, or their stand-ins), and with ../shared on the whole
+// corpus: a directory with or without its final slash serves its index.html, rewritten; every
+// index points at loopback manifests whose served bytes hash to the advertised digest.
 func TestSitesRewrittenWithMatchingDigests(t *testing.T) {
 	root := fstest.MapFS{}
 	for p, b := range corpustest.Sites(t) {
@@ -710,7 +702,7 @@ func TestSitesRewrittenWithMatchingDigests(t *testing.T) {
 	for _, u := range []string{corpustest.TemplateDir + "/", corpustest.TemplateDir} {
 		r := get(t, s.URL()+u)
 		want := s.URL() + corpustest.TemplateDir + "/dreamweave.json"
-		if r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(string(r.body), want) {
+		if r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=utf-8" || !strings.Contains(string(r.body), `href="`+want+`"`) {
 			t.Errorf("%s: status %d, type %q, body without %s:\n%s", u, r.status, r.header.Get("Content-Type"), want, r.body)
 		}
 	}
@@ -730,5 +722,14 @@ func TestSitesRewrittenWithMatchingDigests(t *testing.T) {
 	}
 	if manifests != 3 {
 		t.Errorf("%d manifests checked, want 3", manifests)
+	}
+	if www, ok := corpustest.Optional(t, "www"); ok {
+		s, err := Start(os.DirFS(www), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		corpusIndexes(t, s, www)
+		corpusFrontPage(t, s)
 	}
 }
