@@ -1,8 +1,9 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,75 +11,86 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 )
 
-// The reference index's state fails exactly one of our invariants: its cached images are not
-// part of the corpus. Its 15 events verify under EventID (the same formula). Anything else
+// A state whose cached images are gone fails exactly one invariant, on each claim that holds
+// one: the refreshed state with its media directory removed (Candlelight's card image), and the
+// reference index's state, whose cached images are not part of the corpus. Anything else
 // reported would be a bug in Check; anything missing would mean Check does not read the records.
-func TestCheckCorpusStateReportsOnlyMissingMedia(t *testing.T) {
-	root := corpusState(t)
-	ps := Open(root).Check()
-	var media []string
-	for _, p := range ps {
-		switch {
-		case strings.HasSuffix(p.Path, "/claim.json") && strings.Contains(p.Message, "cached image media/") && strings.HasSuffix(p.Message, "does not exist") && p.Kind == MediaMissing:
-			media = append(media, p.Path)
-		default:
-			t.Errorf("unexpected problem: %s", p)
+func TestCheckReportsOnlyMissingMedia(t *testing.T) {
+	d, mods := refreshed(t)
+	must(t, os.RemoveAll(d.Path(MediaDir)))
+	cases := map[string][]string{d.Root: {ClaimPath(corpustest.CandlelightID, SiteID(mods+"dreamweave.json"))}}
+	if root, ok := corpustest.Optional(t, "state"); ok {
+		cases[root] = []string{
+			"claims/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8/claim.json",
+			"claims/e33a86c1-bc17-4f55-a72b-1ded0e58523b/dreamweave-mp-github-io-dream-archivetool-563195a7/claim.json",
+			"claims/f7b9633b-b7cb-4db9-a19f-63556586a81d/dreamweave-mp-github-io-dream-soft-render-81ca4bcc/claim.json",
 		}
 	}
-	want := []string{
-		"claims/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8/claim.json",
-		"claims/e33a86c1-bc17-4f55-a72b-1ded0e58523b/dreamweave-mp-github-io-dream-archivetool-563195a7/claim.json",
-		"claims/f7b9633b-b7cb-4db9-a19f-63556586a81d/dreamweave-mp-github-io-dream-soft-render-81ca4bcc/claim.json",
-	}
-	if strings.Join(media, ",") != strings.Join(want, ",") {
-		t.Errorf("missing-media problems on %v, want %v", media, want)
+	for root, want := range cases {
+		var media []string
+		for _, p := range Open(root).Check() {
+			switch {
+			case strings.HasSuffix(p.Path, "/claim.json") && strings.Contains(p.Message, "cached image media/") && strings.HasSuffix(p.Message, "does not exist") && p.Kind == MediaMissing:
+				media = append(media, p.Path)
+			default:
+				t.Errorf("%s: unexpected problem: %s", root, p)
+			}
+		}
+		if !slices.Equal(media, want) {
+			t.Errorf("%s: missing-media problems on %v, want %v", root, media, want)
+		}
 	}
 }
 
-// TestEventIDCorpus: every event the reference index recorded (corpus/state/events) is named
-// by EventID of its own facts, read from the file (not through Event), so the test does not
-// depend on the record type.
-func TestEventIDCorpus(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(corpusState(t), "events", "*.json"))
-	must(t, err)
-	if len(files) != 15 {
-		t.Fatalf("the corpus holds %d events, want 15", len(files))
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
+// TestEventIDOfRecordedEvents: every event a state records is named by the reference's formula
+// over its own facts (the first 20 hex digits of the SHA-256 of "dreamweave-network event 1",
+// kind, project, site, before and after, one a line), computed here and by EventID, from the
+// file (not through Event), so the test does not depend on the record type or on the writer:
+// the refreshed state's observed and changed events, and the reference index's.
+func TestEventIDOfRecordedEvents(t *testing.T) {
+	for _, sc := range wholeStates(t) {
+		files, err := filepath.Glob(filepath.Join(sc.root, "events", "*.json"))
 		must(t, err)
-		var e struct {
-			ID, Kind, Project, Origin string
-			Before, After             *string
+		if len(files) != sc.events {
+			t.Fatalf("%s holds %d events, want %d", sc.name, len(files), sc.events)
 		}
-		must(t, json.Unmarshal(b, &e))
-		stem := strings.TrimSuffix(filepath.Base(f), ".json")
-		if got := EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); got != stem || e.ID != stem {
-			t.Errorf("%s: id %s, EventID of its facts %s", filepath.Base(f), e.ID, got)
+		kinds := map[string]bool{}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			must(t, err)
+			var e struct {
+				ID, Kind, Project, Origin string
+				Before, After             *string
+			}
+			must(t, json.Unmarshal(b, &e))
+			kinds[e.Kind] = true
+			stem := strings.TrimSuffix(filepath.Base(f), ".json")
+			sum := sha256.Sum256([]byte(strings.Join([]string{"dreamweave-network event 1", e.Kind, e.Project, e.Origin, deref(e.Before), deref(e.After)}, "\n")))
+			want := hex.EncodeToString(sum[:])[:20]
+			if got := EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); got != want || e.ID != want || stem != want {
+				t.Errorf("%s: %s: id %s, EventID of its facts %s, the formula's %s", sc.name, filepath.Base(f), e.ID, got, want)
+			}
+		}
+		if !kinds[EventObserved] || !kinds[EventChanged] {
+			t.Errorf("%s: events of kinds %v, want observed and changed", sc.name, kinds)
 		}
 	}
 }
 
 // soundCorpus copies the corpus state and makes it pass: the three absent images dropped from
 // their claims. The repaired tree is built once and copied per test.
-// The corpus is looked for before the Once, so that without ../shared every caller skips (a
-// skip inside the Once would skip only the first test and leave the others an empty tree).
 func soundCorpus(t *testing.T) *Dir {
 	t.Helper()
-	src := corpusState(t)
+	src, _ := corpustest.Find("state")
 	soundOnce.Do(func() { soundFiles, soundErr = buildSound(src) })
 	if soundErr != nil {
 		t.Fatal(soundErr)
 	}
-	dst := t.TempDir()
-	for rel, b := range soundFiles {
-		p := filepath.Join(dst, filepath.FromSlash(rel))
-		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		must(t, os.WriteFile(p, b, 0o644))
-	}
-	d := Open(dst)
+	d := writeTree(t, soundFiles)
 	soundChecked.Do(func() { soundProblems = d.Check() }) // every copy holds the same bytes
 	if len(soundProblems) != 0 {
 		t.Fatalf("the repaired corpus state still fails: %v", soundProblems)
@@ -96,16 +108,7 @@ var (
 )
 
 func buildSound(src string) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	err := filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		b, err := os.ReadFile(p)
-		files[filepath.ToSlash(rel)] = b
-		return err
-	})
+	files, err := readTree(src)
 	if err != nil {
 		return nil, err
 	}
@@ -138,29 +141,31 @@ const (
 )
 
 // fixture is a sound state and the claim, site and source the tests corrupt in it: the tiny
-// state built in the test (always) and the repaired corpus (when ../shared is present).
+// state built in the test and the refreshed state (always), and the repaired corpus (when
+// ../shared is present).
 type fixture struct {
 	name                             string
 	build                            func(t *testing.T) *Dir
 	project, site, source, sourceURL string
 }
 
-func fixtures() []fixture {
-	return []fixture{
+func fixtures(t *testing.T) []fixture {
+	_, mods := refreshed(t)
+	fs := []fixture{
 		{"tiny", func(t *testing.T) *Dir { return tinyState(t) }, tinyProject, tinySite, tinySource, tinySourceURL},
-		{"corpus", soundCorpus, tplProject, tplSite, tplSource, "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/"},
+		{"refreshed", func(t *testing.T) *Dir { d, _ := refreshed(t); return d },
+			corpustest.CandlelightID, SiteID(mods + "dreamweave.json"), SourceID(mods), mods},
 	}
+	if _, ok := corpustest.Optional(t, "state"); ok {
+		fs = append(fs, fixture{"corpus", soundCorpus, tplProject, tplSite, tplSource, "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/"})
+	}
+	return fs
 }
 
 // forEachFixture runs f on every fixture, as a subtest named after it.
 func forEachFixture(t *testing.T, f func(t *testing.T, fx fixture)) {
-	for _, fx := range fixtures() {
-		t.Run(fx.name, func(t *testing.T) {
-			if fx.name == "corpus" {
-				corpusState(t) // skips the whole fixture, saying why, without ../shared
-			}
-			f(t, fx)
-		})
+	for _, fx := range fixtures(t) {
+		t.Run(fx.name, func(t *testing.T) { f(t, fx) })
 	}
 }
 
@@ -373,9 +378,19 @@ func TestCheckIsSorted(t *testing.T) {
 		must(t, os.MkdirAll(filepath.Dir(tiny.Path(rel)), 0o755))
 		must(t, os.WriteFile(tiny.Path(rel), nil, 0o644))
 	}
-	for name, dir := range map[string]func(*testing.T) *Dir{"tiny": func(*testing.T) *Dir { return tiny }, "corpus": func(t *testing.T) *Dir { return Open(corpusState(t)) }} {
+	// The refreshed state without its media, and with strays before and after every record.
+	fresh, _ := refreshed(t)
+	must(t, os.RemoveAll(fresh.Path(MediaDir)))
+	for _, rel := range []string{"zz-stray", "aa-stray"} {
+		must(t, os.WriteFile(fresh.Path(rel), nil, 0o644))
+	}
+	dirs := map[string]*Dir{"tiny": tiny, "refreshed": fresh}
+	if root, ok := corpustest.Optional(t, "state"); ok {
+		dirs["corpus"] = Open(root)
+	}
+	for name, dir := range dirs {
 		t.Run(name, func(t *testing.T) {
-			ps := dir(t).Check()
+			ps := dir.Check()
 			if len(ps) < 3 || !sort.SliceIsSorted(ps, func(i, j int) bool { return ps[i].Path < ps[j].Path }) {
 				t.Errorf("problems not sorted by path, or too few to tell: %v", ps)
 			}

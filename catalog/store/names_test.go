@@ -144,25 +144,28 @@ func FuzzCanonicalURL(f *testing.F) {
 	})
 }
 
-// Every URL the reference index's state holds (enrolled URLs and site index URLs) is already
-// canonical and names its record as held: normalising URLs renames nothing.
-func TestCorpusStateNamesUnchanged(t *testing.T) {
-	s, err := Open(corpusState(t)).Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, o := range s.Origins {
-		if CanonicalURL(o.IndexURL) != o.IndexURL || SiteID(CanonicalURL(o.IndexURL)) != o.ID {
-			t.Errorf("site %s (%s) would be renamed %s", o.ID, o.IndexURL, SiteID(CanonicalURL(o.IndexURL)))
+// Every URL a state holds (enrolled URLs and site index URLs), the refreshed state's and the
+// reference index's, is already canonical and names its record as held: normalising URLs
+// renames nothing.
+func TestStateNamesUnchanged(t *testing.T) {
+	for _, sc := range wholeStates(t) {
+		s, err := Open(sc.root).Load()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for _, src := range s.Sources {
-		if CanonicalURL(src.URL) != src.URL {
-			t.Errorf("enrolled URL %s is canonicalised to %s", src.URL, CanonicalURL(src.URL))
+		for _, o := range s.Origins {
+			if CanonicalURL(o.IndexURL) != o.IndexURL || SiteID(CanonicalURL(o.IndexURL)) != o.ID {
+				t.Errorf("%s: site %s (%s) would be renamed %s", sc.name, o.ID, o.IndexURL, SiteID(CanonicalURL(o.IndexURL)))
+			}
 		}
-	}
-	if len(s.Origins) == 0 || len(s.Sources) == 0 {
-		t.Fatal("the corpus state holds no sites")
+		for _, src := range s.Sources {
+			if CanonicalURL(src.URL) != src.URL {
+				t.Errorf("%s: enrolled URL %s is canonicalised to %s", sc.name, src.URL, CanonicalURL(src.URL))
+			}
+		}
+		if len(s.Origins) == 0 || len(s.Sources) == 0 {
+			t.Fatalf("%s holds no sites", sc.name)
+		}
 	}
 }
 
@@ -203,22 +206,24 @@ func TestNamesReferenceEdgeCases(t *testing.T) {
 	}
 }
 
-// Every source file and site directory of the reference index's state is named by the rule:
-// 14 sources, 14 sites.
-func TestCorpusNamesFollowTheRule(t *testing.T) {
-	s, err := Open(corpusState(t)).Load()
-	must(t, err)
-	for i, src := range s.Sources {
-		if got := SourceID(src.URL) + ".json"; got != s.SourceFiles[i] {
-			t.Errorf("source %s: named %s, rule gives %s", src.URL, s.SourceFiles[i], got)
+// Every source file and site directory of a state is named by the rule: the refreshed
+// state's 2 sources and 2 sites, the reference index's 14 and 14.
+func TestStateNamesFollowTheRule(t *testing.T) {
+	for _, sc := range wholeStates(t) {
+		s, err := Open(sc.root).Load()
+		must(t, err)
+		for i, src := range s.Sources {
+			if got := SourceID(src.URL) + ".json"; got != s.SourceFiles[i] {
+				t.Errorf("%s: source %s: named %s, rule gives %s", sc.name, src.URL, s.SourceFiles[i], got)
+			}
 		}
-	}
-	for _, o := range s.Origins {
-		if got := SiteID(o.IndexURL); got != o.ID {
-			t.Errorf("site %s: named %s, rule gives %s", o.IndexURL, o.ID, got)
+		for _, o := range s.Origins {
+			if got := SiteID(o.IndexURL); got != o.ID {
+				t.Errorf("%s: site %s: named %s, rule gives %s", sc.name, o.IndexURL, o.ID, got)
+			}
 		}
-	}
-	if len(s.Sources) != 14 || len(s.Origins) != 14 {
-		t.Errorf("%d sources, %d sites, want 14 and 14", len(s.Sources), len(s.Origins))
+		if len(s.Sources) != sc.sources || len(s.Origins) != sc.origins {
+			t.Errorf("%s: %d sources, %d sites, want %d and %d", sc.name, len(s.Sources), len(s.Origins), sc.sources, sc.origins)
+		}
 	}
 }

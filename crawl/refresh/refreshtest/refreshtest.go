@@ -29,9 +29,9 @@ import (
 
 // The fixtures' project ids.
 const (
-	CandlelightID = "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90"
-	TallowID      = "9b7e3f21-6c4d-4a8b-b1e2-3f5a7c9d0e14"
-	ProgramID     = "7c1e4b2a-9d3f-4e8a-b6c5-2f1a0d9e8b73"
+	CandlelightID = corpustest.CandlelightID
+	TallowID      = corpustest.TallowID
+	ProgramID     = corpustest.LanternForgeID
 )
 
 // First is the time of a Net's first refresh; each later one is six hours on.
@@ -277,6 +277,31 @@ func (n *Net) Refresh(urls ...string) *refresh.Summary {
 		n.tb.Fatalf("refresh of %q: %v\n%s", urls, err, progress.String())
 	}
 	return sum
+}
+
+// Network publishes corpustest's stand-ins for the corpus fixtures, whether ../shared is present
+// or not (Candlelight and Tallow at /mods/, Lantern Forge at /tools/), and refreshes both
+// twice, Tallow's summary changed between: a state of several sites, observed and changed
+// events and a cached image. It returns the two sites' URLs, as enrolled.
+func (n *Net) Network() []string {
+	n.tb.Helper()
+	m := func(name string) map[string]any {
+		var v map[string]any
+		if err := json.Unmarshal(Pretty(n.tb, corpustest.Manifest(corpustest.Fixtures[name])), &v); err != nil {
+			n.tb.Fatal(err)
+		}
+		return v
+	}
+	mods, tools := n.Site("/mods/"), n.Site("/tools/")
+	urls := []string{mods.URL(""), tools.URL("")}
+	tallow := m("tallow.json")
+	mods.Publish(m("candlelight.json"), tallow)
+	tools.Publish(m("lantern-forge.json"))
+	n.Refresh(urls...)
+	Obj(n.tb, tallow, "project")["summary"] = "Wakes your script at dusk and at dawn."
+	mods.Publish(m("candlelight.json"), tallow)
+	n.Refresh(urls...)
+	return urls
 }
 
 // Candlelight is the reference's Candlelight fixture: a mod with three releases that requires
