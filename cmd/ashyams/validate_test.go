@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,9 +25,33 @@ func runValidateCmd(t *testing.T, args ...string) (int, string, string) {
 	return rc, out.String(), errb.String()
 }
 
-func corpusPath(t *testing.T, rel string) string {
+// validateDocs are the documents the validate tests give: generated ones, by name, then the
+// corpus's at rels when ../shared is present, each written to (or found at) a file.
+func validateDocs(t *testing.T, generated map[string][]byte, rels ...string) map[string][]string {
 	t.Helper()
-	return corpustest.Path(t, rel)
+	docs := map[string][]string{}
+	dir := t.TempDir()
+	for name, b := range generated {
+		p := filepath.Join(dir, filepath.Base(name))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		docs["generated"] = append(docs["generated"], p)
+	}
+	sort.Strings(docs["generated"])
+	for _, rel := range rels {
+		if p, ok := corpustest.Optional(t, rel); ok {
+			docs["corpus"] = append(docs["corpus"], p)
+		}
+	}
+	return docs
+}
+
+// genSite is a generated site as published (corpustest.Site), at gen.example/<name>.
+func genSite(t *testing.T, name string, projects ...corpustest.Doc) map[string][]byte {
+	files := map[string][]byte{}
+	corpustest.Site(t, files, "gen.example/"+name, name, projects...)
+	return files
 }
 
 const validMinimal = `{"schema_version":"2","document":"project","project":{"id":"7c1e4b2a-9d3f-4e8a-b6c5-2f1a0d9e8b73","name":"N","type":"mod","status":"active","game":"morrowind","tags":[],"maintainers":[],"links":{"page":"https://a.example/","source":"https://a.example/s","issues":"https://a.example/i"},"integrations":{},"media":[],"credits":[]},"channels":{},"releases":[]}`
@@ -53,18 +78,42 @@ func writeTemp(t *testing.T, name, content string) string {
 	return p
 }
 
+// TestValidateRealDocuments: a site index of several projects and a decimal-versioned manifest
+// with binary artifacts are valid, each given alone.
 func TestValidateRealDocuments(t *testing.T) {
-	idx := corpusPath(t, "www/dreamweave-mp.github.io/Morrobroom/dreamweave.json")
-	man := corpusPath(t, "www/dreamweave-mp.github.io/S3LightFixes/dreamweave/projects/55e873c9-1ddc-4b13-b59a-0eb790bb2565.json")
-	// each alone: given together, a manifest of another site is one the index does not list
-	for doc, want := range map[string]string{idx: idx + ": valid site index\n", man: man + alone + man + ": valid project manifest\n"} {
-		rc, out, errs := runValidateCmd(t, doc)
-		if rc != 0 {
-			t.Fatalf("exit %d\n%s%s", rc, out, errs)
+	fx := corpustest.Fixtures
+	idx := genSite(t, "index", corpustest.Manifest(fx["candlelight.json"]), corpustest.Manifest(fx["lantern-forge.json"]), corpustest.Manifest(fx["tallow.json"]))
+	decimal := corpustest.Manifest(corpustest.Project{ID: "55e873c9-0000-4000-8000-000000000002", Name: "Decimal", Type: "tool", Summary: "Versions as decimals.",
+		Page: "https://gen.example/decimal/home/", Versions: []string{"0.4.61-dev.3", "0.4.6", "0.4.58"}, Platforms: []string{"windows/x86_64", "linux/x86_64"}})
+	decimal.Project["versioning"] = "decimal"
+	for _, r := range decimal.Releases {
+		for _, a := range r.(map[string]any)["artifacts"].([]any) {
+			a.(map[string]any)["format"] = "binary"
 		}
-		if out != want {
-			t.Errorf("output\n%s\nwant\n%s", out, want)
-		}
+	}
+	man := genSite(t, "decimal", decimal)
+	gen := map[string][]byte{"index.json": idx["gen.example/index/dreamweave.json"], "decimal.json": man["gen.example/decimal/dreamweave/projects/55e873c9-0000-4000-8000-000000000002.json"]}
+	for name, docs := range validateDocs(t, gen, "www/dreamweave-mp.github.io/Morrobroom/dreamweave.json",
+		"www/dreamweave-mp.github.io/S3LightFixes/dreamweave/projects/55e873c9-1ddc-4b13-b59a-0eb790bb2565.json") {
+		t.Run(name, func(t *testing.T) {
+			if len(docs) != 2 {
+				t.Fatalf("documents %v, want an index and a manifest", docs)
+			}
+			// each alone: given together, a manifest of another site is one the index does not list
+			for _, doc := range docs {
+				want := doc + alone + doc + ": valid project manifest\n"
+				if strings.HasSuffix(doc, "dreamweave.json") || strings.HasSuffix(doc, "index.json") {
+					want = doc + ": valid site index\n"
+				}
+				rc, out, errs := runValidateCmd(t, doc)
+				if rc != 0 {
+					t.Fatalf("exit %d\n%s%s", rc, out, errs)
+				}
+				if out != want {
+					t.Errorf("output\n%s\nwant\n%s", out, want)
+				}
+			}
+		})
 	}
 }
 
@@ -98,7 +147,15 @@ func TestValidateInvalidPrintsPointerRuleAndVerdict(t *testing.T) {
 // TestValidateRuleFindings: a schema-valid manifest breaking a protocol rule is invalid with the
 // rule named, and no "rules pending" note.
 func TestValidateRuleFindings(t *testing.T) {
-	p := corpusPath(t, "www/dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave/projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90.json")
+	site := genSite(t, "template", corpustest.Manifest(corpustest.Fixtures["candlelight.json"]))
+	gen := map[string][]byte{"candlelight.json": site["gen.example/template/dreamweave/projects/"+corpustest.CandlelightID+".json"]}
+	for name, docs := range validateDocs(t, gen, "www/dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave/projects/"+corpustest.CandlelightID+".json") {
+		t.Run(name, func(t *testing.T) { validateRuleFindings(t, docs[0]) })
+	}
+}
+
+// validateRuleFindings is TestValidateRuleFindings on the Candlelight manifest at p.
+func validateRuleFindings(t *testing.T, p string) {
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +164,7 @@ func TestValidateRuleFindings(t *testing.T) {
       "version": "1.1.0"`), []byte(`"stable": {
       "version": "1.0.0"`), 1)
 	if bytes.Equal(edited, b) {
-		t.Fatal("the stable channel head was not found in the real manifest")
+		t.Fatal("the stable channel head was not found in the manifest")
 	}
 	bad := writeTemp(t, "heads.json", string(edited))
 	rc, out, _ := runValidateCmd(t, bad)
