@@ -9,35 +9,52 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
 )
 
-// The reference index's own state (../shared/corpus/state) reads under its loader's rules:
-// every record and event, and every event id recomputes.
+// A state reads under the reference's loader rules: every record and event, and every event id
+// recomputes. The state of two refreshes of loopback sites (refreshtest's Network: observed and
+// changed events, a cached image), without this index's own files as the reference reads it,
+// and the reference index's own state (../shared/corpus/state) when present.
 func TestTheReferenceStateReads(t *testing.T) {
-	st, ps := Read(corpustest.Path(t, "state"))
-	for _, p := range ps {
-		t.Error(p)
+	n := refreshtest.New(t)
+	n.Network()
+	if err := os.RemoveAll(filepath.Join(n.State, store.OwnDir)); err != nil {
+		t.Fatal(err)
 	}
-	if st != (Stats{Network: 1, Sources: 14, Origins: 14, Claims: 45, Events: 15}) {
-		t.Errorf("read %+v, want 1 network, 14 sources, 14 origins, 45 claims, 15 events", st)
+	states := map[string]Stats{n.State: {Network: 1, Sources: 2, Origins: 2, Claims: 3, Events: 4, Media: 1}}
+	if root, ok := corpustest.Optional(t, "state"); ok {
+		states[root] = Stats{Network: 1, Sources: 14, Origins: 14, Claims: 45, Events: 15}
+	}
+	for root, want := range states {
+		st, ps := Read(root)
+		for _, p := range ps {
+			t.Errorf("%s: %s", root, p)
+		}
+		if st != want {
+			t.Errorf("%s: read %+v, want %+v", root, st, want)
+		}
 	}
 }
 
 // Each rule refuses what breaks it, naming the file and the field: an unknown key, a missing
 // key, a null where none is allowed, a token outside its vocabulary, a change outside the
-// change vocabulary, a misplaced record, a stray file the loader would parse.
+// change vocabulary, a misplaced record, a stray file the loader would parse. On a state
+// written by statetest, and on the reference index's when present.
 func TestRefuses(t *testing.T) {
+	s := statetest.New(t)
+	const index = "https://a.example/mods/dreamweave.json"
+	site := s.Site(index, "A")
+	s.Claim(site, statetest.Manifest(statetest.ID(1), "P", "", statetest.Release("1.0.0", "stable", nil)))
 	t.Run("generated", func(t *testing.T) {
-		s := statetest.New(t)
-		const index = "https://a.example/mods/dreamweave.json"
-		site := s.Site(index, "A")
-		s.Claim(site, statetest.Manifest(statetest.ID(1), "P", "", statetest.Release("1.0.0", "stable", nil)))
 		refuses(t, s.Dir.Root, store.SourcePath(store.SourceID("https://a.example/mods/")), store.ClaimPath(statetest.ID(1), site))
 	})
-	t.Run("corpus", func(t *testing.T) {
-		refuses(t, corpustest.Path(t, "state"), "sources/dreamweave-mp-github-io-dream-archive-266ac617.json",
-			"claims/0e7eb278-83f7-48e6-b938-25d306e84c41/dreamweave-mp-github-io-starwind-r3mastered-03fe43a4/claim.json")
-	})
+	if root, ok := corpustest.Optional(t, "state"); ok {
+		t.Run("corpus", func(t *testing.T) {
+			refuses(t, root, "sources/dreamweave-mp-github-io-dream-archive-266ac617.json",
+				"claims/0e7eb278-83f7-48e6-b938-25d306e84c41/dreamweave-mp-github-io-starwind-r3mastered-03fe43a4/claim.json")
+		})
+	}
 }
 
 // refuses breaks one rule at a time in a copy of the sound state at root, in the source record
