@@ -3,6 +3,7 @@ package discover
 import (
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,24 +70,49 @@ func TestFindLink(t *testing.T) {
 	}
 }
 
-func TestFindLinkCorpusFrontPages(t *testing.T) {
-	pages, _ := filepath.Glob(filepath.Join(corpustest.Path(t, "www"), "dreamweave-mp.github.io", "*", "index.html"))
-	for _, p := range pages {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+// TestFindLinkFrontPages: the front pages of corpustest.Sites (the corpus's, or their
+// stand-ins) link their index only in their body, which never counts, nor does a <link> or an
+// <a> with a DreamWeave type there; a page with the <link> in its head gives it. With ../shared, of every corpus front page only S3ctors-S3cret-St4sh's links its
+// index.
+func TestFindLinkFrontPages(t *testing.T) {
+	pages := map[string][]byte{corpustest.SitesHost + "/linked/index.html": page(link("dreamweave.json")).Data,
+		// the <link> and an <a> like it, both after the body has begun in a head left open
+		corpustest.SitesHost + "/in-body/index.html": []byte("<!doctype html><html><head><title>t</title><p>" +
+			link("dreamweave.json") + strings.Replace(link("dreamweave.json"), "<link", "<a", 1) + "</p></html>")}
+	for p, b := range corpustest.Sites(t) {
+		if strings.HasSuffix(p, "/index.html") {
+			pages[p] = b
 		}
-		site := filepath.Base(filepath.Dir(p))
-		base, _ := url.Parse("https://dreamweave-mp.github.io/" + site + "/")
+	}
+	links := 1 // linked's
+	if www, ok := corpustest.Optional(t, "www"); ok {
+		links++ // S3ctors-S3cret-St4sh's
+		files, _ := filepath.Glob(filepath.Join(www, corpustest.SitesHost, "*", "index.html"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(www, f)
+			pages[filepath.ToSlash(rel)] = b
+		}
+	}
+	found := 0
+	for p, b := range pages {
+		site := path.Dir(p)
+		base, _ := url.Parse("https://" + site + "/")
 		l, ok, _ := ReadLinks(b, base)
-		if site == "S3ctors-S3cret-St4sh" {
-			want := Link{"https://dreamweave-mp.github.io/S3ctors-S3cret-St4sh/dreamweave.json", KindIndex}
-			if !ok || l != want {
+		if base := path.Base(site); base == "S3ctors-S3cret-St4sh" || base == "linked" {
+			found++
+			if want := (Link{"https://" + site + "/dreamweave.json", KindIndex}); !ok || l != want {
 				t.Errorf("%s: %+v %v; want %+v", site, l, ok, want)
 			}
 		} else if ok {
 			t.Errorf("%s: found %+v; its front page has no DreamWeave <link> (its body <a> must not count)", site, l)
 		}
+	}
+	if len(pages) < 4 || found != links {
+		t.Errorf("%d front pages read, %d with a <link>; want %d", len(pages), found, links)
 	}
 }
 
