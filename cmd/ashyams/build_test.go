@@ -20,12 +20,16 @@ func runSiteCmd(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// build and check-site on a generated state, and on the corpus's when ../shared is present.
+// build and check-site on generated states (one of many claims, one a refresh wrote with its
+// events), and on the corpus's when ../shared is present.
 func TestBuildAndCheckSiteCommands(t *testing.T) {
 	t.Run("generated", func(t *testing.T) { buildAndCheckSite(t, smallState(t), "2 sites, 30 claims in the catalog, 0 events") })
-	t.Run("corpus", func(t *testing.T) {
-		buildAndCheckSite(t, corpustest.Path(t, "state"), "14 sites, 45 claims in the catalog, 15 events")
+	t.Run("refreshed", func(t *testing.T) {
+		buildAndCheckSite(t, refreshedState(t), "2 sites, 3 claims in the catalog, 4 events")
 	})
+	if state, ok := corpustest.Optional(t, "state"); ok {
+		t.Run("corpus", func(t *testing.T) { buildAndCheckSite(t, state, "14 sites, 45 claims in the catalog, 15 events") })
+	}
 }
 
 func buildAndCheckSite(t *testing.T, state, counts string) {

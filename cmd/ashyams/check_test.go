@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,20 +10,44 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
 )
 
-// The reference index's state lacks its cached images: check exits 1 naming exactly those
-// three claims. Its 15 events verify (the same event-id formula), so none is named.
-func TestCheckCorpusState(t *testing.T) {
-	state := corpustest.Path(t, "state")
-	rc, out, errs := runCmd("check", "--state", state)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if rc != 1 || len(lines) != 3 || errs != "ashyams check: "+state+": 3 broken invariants\n" {
-		t.Fatalf("exit %d, %d lines\n%s\n%s", rc, len(lines), out, errs)
+// refreshedState is the state refreshtest's Network writes: two loopback sites refreshed twice,
+// three claims, observed and changed events, Candlelight's cached card image.
+func refreshedState(t *testing.T) string {
+	t.Helper()
+	n := refreshtest.New(t)
+	n.Network()
+	return n.State
+}
+
+// A state without its cached images: check exits 1 naming exactly the claims that hold one,
+// and no event (their ids verify under the same formula). The refreshed state with its media
+// removed (Candlelight's), and the reference index's state, which lacks three.
+func TestCheckStateWithoutMedia(t *testing.T) {
+	state := refreshedState(t)
+	if err := os.RemoveAll(filepath.Join(state, store.MediaDir)); err != nil {
+		t.Fatal(err)
 	}
-	for _, l := range lines {
-		if !strings.Contains(l, "cached image media/") {
-			t.Errorf("unexpected problem: %s", l)
+	states := map[string]int{state: 1}
+	if corpus, ok := corpustest.Optional(t, "state"); ok {
+		states[corpus] = 3
+	}
+	for state, n := range states {
+		rc, out, errs := runCmd("check", "--state", state)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		want := fmt.Sprintf("ashyams check: %s: %d broken invariant", state, n)
+		if n > 1 {
+			want += "s"
+		}
+		if rc != 1 || len(lines) != n || errs != want+"\n" {
+			t.Fatalf("exit %d, %d lines\n%s\n%s", rc, len(lines), out, errs)
+		}
+		for _, l := range lines {
+			if !strings.Contains(l, "/claim.json: ") || !strings.Contains(l, "cached image media/") {
+				t.Errorf("unexpected problem: %s", l)
+			}
 		}
 	}
 }

@@ -25,14 +25,10 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
 
-// diffCorpusEvents is ../shared/corpus/state/events.
-func diffCorpusEvents(t *testing.T) string { return corpustest.Path(t, "state/events") }
-
-// diffState builds a state directory holding the given corpus events and a network.json whose
-// observed_at is at.
-func diffState(t *testing.T, at string, events ...string) string {
+// diffState builds a state directory holding the given events of the corpus's events
+// directory src and a network.json whose observed_at is at.
+func diffState(t *testing.T, src, at string, events ...string) string {
 	t.Helper()
-	src := diffCorpusEvents(t)
 	dir := genDiffState(t, at)
 	for _, id := range events {
 		b, err := os.ReadFile(filepath.Join(src, id+".json"))
@@ -82,9 +78,37 @@ func diffRun(args ...string) (int, string, string) {
 }
 
 // TestDiffLastRefresh: of the events in the state, only the last refresh's are shown, grouped
-// per claim, each with its headline, tags and before -> after lines.
+// per claim in claim order, each with its headline, tags and before -> after lines (the
+// formats catalog/diff and tags own); earlier and later events are not. On generated events,
+// and on the corpus's when ../shared is present.
 func TestDiffLastRefresh(t *testing.T) {
-	dir := diffState(t, "2026-09-30T22:19:18Z",
+	const at, before, later = "2026-09-30T22:19:18Z", "2026-09-28T23:19:01Z", "2026-10-01T00:00:00Z"
+	q := func(s string) json.RawMessage { return json.RawMessage(strconv.Quote(s)) }
+	d1, d2 := store.Digest([]byte("1")), store.Digest([]byte("2"))
+	summary := store.Event{Kind: store.EventChanged, Project: corpustest.TallowID, Origin: modTemplateSite, Name: "Tallow", ObservedAt: at,
+		Before: &d1, After: &d2, Changes: []diff.Change{{Change: diff.ChangeProjectField, Field: "summary", Before: q("old"), After: q("new")}}}
+	head := store.Event{Kind: store.EventChanged, Project: corpustest.CandlelightID, Origin: modTemplateSite, Name: "Candlelight", ObservedAt: at,
+		Before: &d2, After: &d1, Changes: []diff.Change{{Change: diff.ChangeChannelHead, Channel: "stable", Before: q("1.0.0"), After: q("1.1.0"), Changes: []diff.Change{}}}}
+	dir := genDiffState(t, at, summary, head, observed(corpustest.CandlelightID, "Candlelight", before), observed(corpustest.LanternForgeID, "Lantern Forge", later))
+	rc, out, errs := diffRun("diff", "--state", dir)
+	want := "The last refresh (" + at + ") recorded 2 events.\n"
+	for _, e := range []store.Event{head, summary} {
+		want += fmt.Sprintf("\n%q (%s) at %s\n  %s [%s]\n", e.Name, e.Project, e.Origin, tags.Headline(e), strings.Join(tags.Tags(e), ", "))
+		for _, l := range diff.Lines(e.Changes) {
+			want += "    " + l + "\n"
+		}
+	}
+	if rc != 0 || out != want {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", rc, errs, out, want)
+	}
+	if src, ok := corpustest.Optional(t, "state/events"); ok {
+		diffLastRefreshCorpus(t, src)
+	}
+}
+
+// diffLastRefreshCorpus is TestDiffLastRefresh on the corpus's events in src.
+func diffLastRefreshCorpus(t *testing.T, src string) {
+	dir := diffState(t, src, "2026-09-30T22:19:18Z",
 		// the last refresh's events
 		"22bed3a15b6baddaf67c", "30519cfae1de38a39b39", "4c906cd0ac06060bebd9",
 		// earlier and later ones, not shown
@@ -132,30 +156,6 @@ func TestDiffLastRefresh(t *testing.T) {
 `
 	if out != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
-	}
-}
-
-// The same on generated events: only the last refresh's, one header per claim in claim order,
-// each event's headline, tags and lines (the formats catalog/diff and tags own) under it.
-func TestDiffLastRefreshGenerated(t *testing.T) {
-	const at, before = "2026-09-30T22:19:18Z", "2026-09-28T23:19:01Z"
-	q := func(s string) json.RawMessage { return json.RawMessage(strconv.Quote(s)) }
-	d1, d2 := store.Digest([]byte("1")), store.Digest([]byte("2"))
-	summary := store.Event{Kind: store.EventChanged, Project: corpustest.TallowID, Origin: modTemplateSite, Name: "Tallow", ObservedAt: at,
-		Before: &d1, After: &d2, Changes: []diff.Change{{Change: diff.ChangeProjectField, Field: "summary", Before: q("old"), After: q("new")}}}
-	head := store.Event{Kind: store.EventChanged, Project: corpustest.CandlelightID, Origin: modTemplateSite, Name: "Candlelight", ObservedAt: at,
-		Before: &d2, After: &d1, Changes: []diff.Change{{Change: diff.ChangeChannelHead, Channel: "stable", Before: q("1.0.0"), After: q("1.1.0"), Changes: []diff.Change{}}}}
-	dir := genDiffState(t, at, summary, head, observed(corpustest.CandlelightID, "Candlelight", before))
-	rc, out, errs := diffRun("diff", "--state", dir)
-	want := "The last refresh (" + at + ") recorded 2 events.\n"
-	for _, e := range []store.Event{head, summary} {
-		want += fmt.Sprintf("\n%q (%s) at %s\n  %s [%s]\n", e.Name, e.Project, e.Origin, tags.Headline(e), strings.Join(tags.Tags(e), ", "))
-		for _, l := range diff.Lines(e.Changes) {
-			want += "    " + l + "\n"
-		}
-	}
-	if rc != 0 || out != want {
-		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", rc, errs, out, want)
 	}
 }
 
