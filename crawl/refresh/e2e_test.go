@@ -3,6 +3,7 @@ package refresh
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
@@ -20,21 +22,45 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/crawl/loopback"
 )
 
-// The real network, replayed: the corpus web root on loopback, the real enrolled URLs rewritten
-// to it. Every claim of the corpus ends current, each held manifest is byte for byte what was
-// served, check passes; a second refresh over unchanged sites downloads no manifest.
-func TestEndToEndCorpus(t *testing.T) {
+// TestEndToEnd: a network replayed on loopback, the enrolled URLs rewritten to it: the lab's
+// two sites (corpustest.Sites: the corpus's Mod Template and dream-ini, or their stand-ins),
+// and with ../shared the whole corpus web root with the reference's 14 enrolled URLs. Every
+// claim ends current, each held manifest is byte for byte what was served, check passes; a
+// second refresh over unchanged sites downloads no manifest.
+func TestEndToEnd(t *testing.T) {
 	t.Parallel()
-	www := corpustest.Path(t, "www")
-	ref := store.Open(corpustest.Path(t, "state"))
-	refSnap, err := ref.Load()
+	web := fstest.MapFS{}
+	for p, b := range labWeb(t) {
+		web[p] = &fstest.MapFile{Data: b}
+	}
+	endToEnd(t, web, func(srv *loopback.Server) []string {
+		return []string{srv.URL() + tplDir + "/", srv.URL() + iniDir + "/"}
+	}, 3, 2)
+	www, ok := corpustest.Optional(t, "www")
+	if !ok {
+		return
+	}
+	refSnap, err := store.Open(corpustest.Path(t, "state")).Load()
 	if err != nil {
 		t.Fatal(err)
 	}
+	endToEnd(t, os.DirFS(www), func(srv *loopback.Server) []string {
+		var urls []string
+		for _, s := range refSnap.Sources {
+			urls = append(urls, srv.Rewrite(s.URL))
+		}
+		return urls
+	}, 45, 14)
+}
+
+// endToEnd refreshes the enrolled URLs that urls gives for root served on loopback, twice, and
+// checks the state holds claims current claims of sources sources, as TestEndToEnd says.
+func endToEnd(t *testing.T, root fs.FS, urls func(*loopback.Server) []string, claims, sources int) {
+	t.Helper()
 	// Count requests in flight (each held 5 ms so that they overlap): at most two to one host.
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
-	srv, err := loopback.Start(os.DirFS(www), loopback.Options{Wrap: func(next http.Handler) http.Handler {
+	srv, err := loopback.Start(root, loopback.Options{Wrap: func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			inFlight++
@@ -51,21 +77,18 @@ func TestEndToEndCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	var urls []string
-	for _, s := range refSnap.Sources {
-		urls = append(urls, srv.Rewrite(s.URL))
-	}
-	if len(urls) != 14 {
-		t.Fatalf("the corpus enrolls %d sources, want 14", len(urls))
+	enrolled := urls(srv)
+	if len(enrolled) != sources {
+		t.Fatalf("%d sources enrolled, want %d", len(enrolled), sources)
 	}
 	state := filepath.Join(t.TempDir(), "state")
 	sl := &sleeper{}
-	sum := refresh(t, options(state, sl, urls...))
+	sum := refresh(t, options(state, sl, enrolled...))
 	t.Logf("first refresh:\n%s", sum)
 
 	snap := load(t, state)
-	if len(snap.Claims) != len(refSnap.Claims) || len(snap.Claims) != 45 {
-		t.Fatalf("%d claims, want the corpus's 45", len(snap.Claims))
+	if len(snap.Claims) != claims {
+		t.Fatalf("%d claims, want %d", len(snap.Claims), claims)
 	}
 	d := store.Open(state)
 	for _, c := range snap.Claims {
@@ -89,7 +112,7 @@ func TestEndToEndCorpus(t *testing.T) {
 			t.Errorf("origin %s: %s %v", o.ID, o.Health, deref(o.Problem))
 		}
 	}
-	if len(snap.Sources) != 14 || len(snap.Origins) != 14 || sum.Accepted != 45 || sum.Events != 45 || len(snap.Events) != 45 {
+	if len(snap.Sources) != sources || len(snap.Origins) != sources || sum.Accepted != claims || sum.Events != claims || len(snap.Events) != claims {
 		t.Errorf("sources %d, origins %d, accepted %d, events %d/%d", len(snap.Sources), len(snap.Origins), sum.Accepted, sum.Events, len(snap.Events))
 	}
 	mustCheck(t, state)
@@ -112,14 +135,14 @@ func TestEndToEndCorpus(t *testing.T) {
 	if err := store.Open(state).ReadJSON(store.NetworkFile, &n1); err != nil {
 		t.Fatal(err)
 	}
-	if len(n1.HealthChanges) != 45+14 || n1.HealthChanges[0].Before != "" || !reflectEqual(n1.HealthChanges, sum.HealthChanges) {
-		t.Errorf("network.json health changes: %d, want 59 first sightings", len(n1.HealthChanges))
+	if len(n1.HealthChanges) != claims+sources || n1.HealthChanges[0].Before != "" || !reflectEqual(n1.HealthChanges, sum.HealthChanges) {
+		t.Errorf("network.json health changes: %d, want %d first sightings", len(n1.HealthChanges), claims+sources)
 	}
 
 	before := snapshotFiles(t, state)
 	ownNetwork, _ := store.OwnPath(store.NetworkFile)
 	srv.ResetRequests()
-	sum2 := refresh(t, options(state, sl, urls...))
+	sum2 := refresh(t, options(state, sl, enrolled...))
 	t.Logf("second refresh:\n%s", sum2)
 	// Exactly two requests per source, both conditional and both answered 304: the enrolled
 	// page and its site index. No manifest, no image, nothing else. The server logs a request
@@ -144,7 +167,7 @@ func TestEndToEndCorpus(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("second refresh requests:\n%s\nwant exactly:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if sum2.Fetched != 0 || sum2.Unchanged != 45 || sum2.Events != 0 || sum2.EventsKnown != 0 || len(sum2.HealthChanges) != 0 || len(sum2.Failures) != 0 {
+	if sum2.Fetched != 0 || sum2.Unchanged != claims || sum2.Events != 0 || sum2.EventsKnown != 0 || len(sum2.HealthChanges) != 0 || len(sum2.Failures) != 0 {
 		t.Errorf("second refresh: fetched %d, unchanged %d, events %d (%d known), health changes %d, failures %v",
 			sum2.Fetched, sum2.Unchanged, sum2.Events, sum2.EventsKnown, len(sum2.HealthChanges), sum2.Failures)
 	}
