@@ -2,12 +2,16 @@ package format_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
@@ -15,9 +19,11 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/catalog/curation"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/format"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/product"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	nt "github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	rt "github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
 
@@ -28,9 +34,15 @@ var opts = format.Options{
 
 const publishedSchema = "schemas/dreamweave-network-catalog-1.schema.json"
 
-func corpus(t testing.TB) (*network.Network, *format.Schema) {
+// corpus is the model of the corpus's state and the published catalog schema, and whether
+// ../shared is present.
+func corpus(t testing.TB) (*network.Network, *format.Schema, bool) {
 	t.Helper()
-	n, err := network.Load(store.Open(corpustest.Path(t, "state")), nil)
+	state, ok := corpustest.Optional(t, "state")
+	if !ok {
+		return nil, nil, false
+	}
+	n, err := network.Load(store.Open(state), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +50,24 @@ func corpus(t testing.TB) (*network.Network, *format.Schema) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return n, pub
+	return n, pub, true
+}
+
+// twoSites crawls two fixture sites on loopback with a real refresh, one publishing Candlelight
+// and Tallow, the other Tallow again, and returns a function building the state's model.
+func twoSites(t testing.TB) (alpha *rt.Site, model func() *network.Network) {
+	net := rt.New(t)
+	alpha, beta := net.Site("/alpha/"), net.Site("/beta/")
+	alpha.Publish(rt.Candlelight(t), rt.Tallow(t))
+	beta.Publish(rt.Tallow(t))
+	net.Refresh(alpha.URL(""), beta.URL(""))
+	return alpha, func() *network.Network {
+		n, err := network.Load(store.Open(net.State), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
 }
 
 // generated is a network of a generated state for the tests the corpus's also runs: 30
@@ -81,54 +110,120 @@ func decode(t testing.TB, b []byte) map[string]any {
 	return m
 }
 
-// Over the corpus state: both files validate against our schema and the published one, and two
-// generations (from two separately built models) are byte-identical.
+// Over a state a real refresh of two sites wrote, and over the corpus state: both files validate
+// against our schema (and the published one, with the corpus), two generations from two
+// separately built models are byte-identical, and the catalog holds the state's claims.
 func TestCorpusFiles(t *testing.T) {
-	n, pub := corpus(t)
-	cat, ev := generate(t, n)
+	t.Run("generated", func(t *testing.T) {
+		alpha, model := twoSites(t)
+		// Candlelight's current release states the network's relationships: Tallow has none.
+		rels := 0
+		for _, r := range rt.Candlelight(t)["releases"].([]any) {
+			if r := r.(map[string]any); r["version"] == "1.1.0" {
+				rels = len(r["relationships"].([]any))
+			}
+		}
+		if rels == 0 {
+			t.Fatal("Candlelight's release 1.1.0 states no relationships")
+		}
+		c, events := checkFiles(t, model, nil, rt.First.Format(time.RFC3339), product.UserAgent, 3, 2, 1, rels, 1, 3)
+		sum := sha256.Sum256(alpha.Bytes(rt.Candlelight(t)))
+		origin := candlelight(t, c)["origin"].(string)
+		checkCandlelight(t, c, map[string]any{
+			"origin": origin, "manifest_sha256": hex.EncodeToString(sum[:]), "advertised_sha256": hex.EncodeToString(sum[:]),
+			"manifest_url": alpha.URL("dreamweave/projects/" + rt.CandlelightID + ".json"),
+			"network_page": opts.Index.URL + "projects/" + rt.CandlelightID + "/" + origin + "/",
+		})
+		if !strings.HasPrefix(origin, "127-0-0-1-alpha-") {
+			t.Errorf("Candlelight's origin %q is not the alpha site's", origin)
+		}
+		for _, x := range events {
+			if ev := x.(map[string]any); ev["kind"] != string(store.EventObserved) {
+				t.Errorf("event %v of a first refresh is %v, want observed", ev["id"], ev["kind"])
+			}
+		}
+	})
+	_, pub, ok := corpus(t)
+	if !ok {
+		return
+	}
+	t.Run("corpus", func(t *testing.T) {
+		model := func() *network.Network { n, _, _ := corpus(t); return n }
+		c, _ := checkFiles(t, model, pub, "2026-10-10T12:36:05Z", "AsHyAmS/0.1.0 (+https://github.com/DreamWeave-MP/AsHyAmS)", 45, 14, 0, 7, 1, 15)
+		// Candlelight, as the corpus records it (claim.json and its manifest).
+		checkCandlelight(t, c, map[string]any{
+			"origin":            "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8",
+			"manifest_sha256":   "283d9bccf44186a396f40c28ad06fc0e4f04f7e43b5864d8c4be43991ec658f8",
+			"advertised_sha256": "283d9bccf44186a396f40c28ad06fc0e4f04f7e43b5864d8c4be43991ec658f8",
+			"manifest_url":      "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave/projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90.json",
+			"network_page":      "https://index.example.org/net/projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8/",
+		})
+	})
+}
+
+// checkFiles generates both files from model twice and checks them: valid against our schema
+// and pub (when given), byte-identical, observed at observedAt by crawler, with the counts of
+// claims, origins, conflicts, relationships, capabilities and events given, events newest
+// first, each with a headline. It returns the catalog and the events, decoded.
+func checkFiles(t *testing.T, model func() *network.Network, pub *format.Schema, observedAt, crawler string, claims, origins, conflicts, rels, caps, events int) (map[string]any, []any) {
+	cat, ev := generate(t, model())
 	for name, b := range map[string][]byte{format.CatalogFile: cat, format.EventsFile: ev} {
 		if err := format.Validate(name, b); err != nil {
 			t.Errorf("our schema: %v", err)
+		}
+		if pub == nil {
+			continue
 		}
 		if err := pub.Validate(name, b); err != nil {
 			t.Errorf("published schema: %v", err)
 		}
 	}
-	n2, _ := corpus(t)
-	cat2, ev2 := generate(t, n2)
+	cat2, ev2 := generate(t, model())
 	if !bytes.Equal(cat, cat2) || !bytes.Equal(ev, ev2) {
 		t.Fatal("two generations differ")
 	}
-
 	c := decode(t, cat)
-	if c["observed_at"] != "2026-10-10T12:36:05Z" || c["crawler"] != "AsHyAmS/0.1.0 (+https://github.com/DreamWeave-MP/AsHyAmS)" {
+	if c["observed_at"] != observedAt || c["crawler"] != crawler {
 		t.Fatalf("observed_at %v crawler %v", c["observed_at"], c["crawler"])
 	}
-	claims := c["claims"].([]any)
-	if len(claims) != 45 || len(c["origins"].([]any)) != 14 || len(c["conflicts"].([]any)) != 0 ||
-		len(c["relationships"].([]any)) != 7 || len(c["capabilities"].([]any)) != 1 {
-		t.Fatalf("claims %d origins %d conflicts %d relationships %d capabilities %d", len(claims), len(c["origins"].([]any)),
-			len(c["conflicts"].([]any)), len(c["relationships"].([]any)), len(c["capabilities"].([]any)))
+	got := []int{len(c["claims"].([]any)), len(c["origins"].([]any)), len(c["conflicts"].([]any)), len(c["relationships"].([]any)), len(c["capabilities"].([]any))}
+	if want := []int{claims, origins, conflicts, rels, caps}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("claims, origins, conflicts, relationships, capabilities: %v, want %v", got, want)
 	}
-	// Candlelight, as the corpus records it (claim.json and its manifest).
-	var candle map[string]any
-	for _, x := range claims {
-		if x.(map[string]any)["name"] == "Candlelight" {
-			candle = x.(map[string]any)
+	evs := decode(t, ev)["events"].([]any)
+	if len(evs) != events {
+		t.Fatalf("%d events, want %d", len(evs), events)
+	}
+	for i := 1; i < len(evs); i++ {
+		a, b := evs[i-1].(map[string]any), evs[i].(map[string]any)
+		if a["observed_at"].(string) < b["observed_at"].(string) || (a["observed_at"] == b["observed_at"] && a["id"].(string) > b["id"].(string)) {
+			t.Fatalf("events %d and %d are not newest first, then by id", i-1, i)
 		}
 	}
-	want := map[string]any{
-		"project":           "4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90",
-		"origin":            "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8",
-		"manifest_sha256":   "283d9bccf44186a396f40c28ad06fc0e4f04f7e43b5864d8c4be43991ec658f8",
-		"advertised_sha256": "283d9bccf44186a396f40c28ad06fc0e4f04f7e43b5864d8c4be43991ec658f8",
-		"cached":            false,
-		"health":            "current",
-		"manifest_url":      "https://dreamweave-mp.github.io/DreamWeave-Mod-Template/dreamweave/projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90.json",
-		"network_page":      "https://index.example.org/net/projects/4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90/dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8/",
-		"conflict":          false,
-		"superseded_by":     nil,
+	for _, x := range evs {
+		if e := x.(map[string]any); e["headline"] == "" {
+			t.Errorf("event %v has no headline", e["id"])
+		}
 	}
+	return c, evs
+}
+
+// candlelight is Candlelight's claim in catalog c.
+func candlelight(t *testing.T, c map[string]any) map[string]any {
+	for _, x := range c["claims"].([]any) {
+		if x.(map[string]any)["name"] == "Candlelight" {
+			return x.(map[string]any)
+		}
+	}
+	t.Fatal("no Candlelight claim")
+	return nil
+}
+
+// checkCandlelight checks Candlelight's claim in c: the values of want, a current claim of the
+// fixture's releases, neither cached, in conflict nor superseded.
+func checkCandlelight(t *testing.T, c map[string]any, want map[string]any) {
+	candle := candlelight(t, c)
+	want["project"], want["cached"], want["health"], want["conflict"], want["superseded_by"] = rt.CandlelightID, false, "current", false, nil
 	for k, v := range want {
 		if candle[k] != v {
 			t.Errorf("Candlelight %s = %v, want %v", k, candle[k], v)
@@ -139,24 +234,6 @@ func TestCorpusFiles(t *testing.T) {
 	}
 	if ch := candle["channels"].(map[string]any); ch["stable"] != "1.1.0" || ch["development"] != "1.1.1-dev.0" || len(ch) != 2 {
 		t.Errorf("Candlelight channels = %v", ch)
-	}
-
-	e := decode(t, ev)
-	events := e["events"].([]any)
-	if len(events) != 15 {
-		t.Fatalf("%d events, want the corpus's 15", len(events))
-	}
-	for i := 1; i < len(events); i++ {
-		a, b := events[i-1].(map[string]any), events[i].(map[string]any)
-		if a["observed_at"].(string) < b["observed_at"].(string) || (a["observed_at"] == b["observed_at"] && a["id"].(string) > b["id"].(string)) {
-			t.Fatalf("events %d and %d are not newest first, then by id", i-1, i)
-		}
-	}
-	for _, x := range events {
-		ev := x.(map[string]any)
-		if ev["headline"] == "" {
-			t.Errorf("event %v has no headline", ev["id"])
-		}
 	}
 }
 
@@ -409,10 +486,9 @@ func checkKeyOrder(t *testing.T, b []byte, required [][]string) {
 // A file that breaks the schema is refused with the JSON pointer of the offending value.
 func TestValidateNamesThePointer(t *testing.T) {
 	t.Run("generated", func(t *testing.T) { validateNamesThePointer(t, generated(t), nil) })
-	t.Run("corpus", func(t *testing.T) {
-		n, pub := corpus(t)
-		validateNamesThePointer(t, n, pub)
-	})
+	if n, pub, ok := corpus(t); ok {
+		t.Run("corpus", func(t *testing.T) { validateNamesThePointer(t, n, pub) })
+	}
 }
 
 // validateNamesThePointer breaks n's files one value at a time; ours and, when given, the
@@ -534,17 +610,45 @@ func BenchmarkModelAndCatalog(b *testing.B) {
 	}
 }
 
-// Our schema is our own text but the same format: with the annotations (title, description,
-// $id) removed, it states exactly the published schema's constraints.
+// publishedConstraints is the SHA-256 of the published v1 catalog schema's constraints: the
+// schema without its annotations (title, description, $id), as JSON with sorted keys.
+const publishedConstraints = "e47f73679c7f84e774c05fcb09f33faf66e5ea7720377449f53de36a4d44a473"
+
+// Our schema is our own text but the same format: with the annotations removed, it states
+// exactly the published schema's constraints. Without ../shared the published schema is known
+// by the digest of its constraints; with it, the digest is checked to be the published one's.
 func TestSchemaSameFormatAsPublished(t *testing.T) {
-	pubBytes, err := os.ReadFile(corpustest.Path(t, publishedSchema))
-	if err != nil {
-		t.Fatal(err)
-	}
 	ourBytes, err := schemas.FS.ReadFile(format.SchemaFile)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ours := constraints(t, ourBytes)
+	if sum := sha256.Sum256(ours); hex.EncodeToString(sum[:]) != publishedConstraints {
+		t.Errorf("our catalog schema's constraints hash to %x, not to the published v1 schema's %s", sum, publishedConstraints)
+	}
+	p, ok := corpustest.Optional(t, publishedSchema)
+	if !ok {
+		return
+	}
+	pubBytes, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := constraints(t, pubBytes)
+	if sum := sha256.Sum256(theirs); hex.EncodeToString(sum[:]) != publishedConstraints {
+		t.Errorf("the published schema's constraints hash to %x, not to publishedConstraints", sum)
+	}
+	if !bytes.Equal(ours, theirs) {
+		t.Fatal("our catalog schema's constraints differ from the published v1 schema's")
+	}
+	if bytes.Equal(ourBytes, pubBytes) {
+		t.Fatal("our schema is a copy of the published one; it should be written in our own words")
+	}
+}
+
+// constraints is the JSON Schema b without its annotations (title, description, $id), as JSON
+// with sorted keys.
+func constraints(t *testing.T, b []byte) []byte {
 	var strip func(v any) any
 	strip = func(v any) any {
 		switch x := v.(type) {
@@ -563,21 +667,15 @@ func TestSchemaSameFormatAsPublished(t *testing.T) {
 		}
 		return v
 	}
-	var ours, pub any
-	if err := json.Unmarshal(ourBytes, &ours); err != nil {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(pubBytes, &pub); err != nil {
+	out, err := json.Marshal(strip(v))
+	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := json.Marshal(strip(ours))
-	b, _ := json.Marshal(strip(pub))
-	if !bytes.Equal(a, b) {
-		t.Fatal("our catalog schema's constraints differ from the published v1 schema's")
-	}
-	if bytes.Equal(ourBytes, pubBytes) {
-		t.Fatal("our schema is a copy of the published one; it should be written in our own words")
-	}
+	return out
 }
 
 // TestValidateNamesTheBadValue: the corpus's generated files are valid, and one bad value in
