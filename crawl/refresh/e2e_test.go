@@ -57,15 +57,21 @@ func TestEndToEnd(t *testing.T) {
 // checks the state holds claims current claims of sources sources, as TestEndToEnd says.
 func endToEnd(t *testing.T, root fs.FS, urls func(*loopback.Server) []string, claims, sources int) {
 	t.Helper()
-	// Count requests in flight (each held 5 ms so that they overlap): at most two to one host.
+	// Count requests in flight: at most two to one host. A request waits (up to a second) until
+	// the limit has been in flight once, so reaching it does not depend on the scheduler, then
+	// is held 5 ms so that a third would overlap.
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
+	reached := func() bool { mu.Lock(); defer mu.Unlock(); return peak >= DefaultPerHost }
 	srv, err := loopback.Start(root, loopback.Options{Wrap: func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			inFlight++
 			peak = max(peak, inFlight)
 			mu.Unlock()
+			for end := time.Now().Add(time.Second); !reached() && time.Now().Before(end); {
+				time.Sleep(time.Millisecond)
+			}
 			time.Sleep(5 * time.Millisecond)
 			next.ServeHTTP(w, r)
 			mu.Lock()
