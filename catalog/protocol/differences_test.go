@@ -1,6 +1,9 @@
 package protocol
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -144,6 +147,42 @@ func snapshotSchemas(t *testing.T) (index, project *jsonschema.Schema) {
 	return snapIndex, snapProject
 }
 
+// comparedConstraints is the SHA-256 of the constraints (constraints) of our site index schema
+// then our manifest schema: those TestSnapshotSameVerdict last compared with the snapshot.
+const comparedConstraints = "7b97ea493ce493db9e27f455e19fa971e4275b7fbba7067514bb7a0a5518ff0c"
+
+// constraints is the JSON Schema b without its annotations (title, description, $id), as JSON
+// with sorted keys.
+func constraints(t *testing.T, b []byte) []byte {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	var strip func(v any) any
+	strip = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			out := map[string]any{}
+			for k, e := range x {
+				if k != "title" && k != "description" && k != "$id" {
+					out[k] = strip(e)
+				}
+			}
+			return out
+		case []any:
+			for i := range x {
+				x[i] = strip(x[i])
+			}
+		}
+		return v
+	}
+	out, err := json.Marshal(strip(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func findingKeys(fs []Finding) map[string]bool {
 	m := make(map[string]bool, len(fs))
 	for _, f := range fs {
@@ -158,9 +197,26 @@ func findingKeys(fs []Finding) map[string]bool {
 // First, every snapshot finding on a real document must be explained by a documented difference.
 // Then each mutation that touches no documented difference must be rejected by the snapshot as
 // it is by us (TestMutationsRejectedNamingTheField asserts our side for the same mutations).
+//
+// Without ../shared the snapshot is absent, and our schemas' constraints are checked to be those
+// the comparison last passed on (comparedConstraints).
 func TestSnapshotSameVerdict(t *testing.T) {
+	var all []byte
+	for _, name := range []string{schemas.Index, schemas.Project} {
+		b, err := schemas.FS.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, constraints(t, b)...)
+	}
+	if sum := sha256.Sum256(all); hex.EncodeToString(sum[:]) != comparedConstraints {
+		t.Errorf("our index and manifest schemas' constraints hash to %x, not to those the snapshot comparison passed on: run it with ../shared, then renew comparedConstraints", sum)
+	}
 	if testing.Short() {
 		t.Skip("the snapshot schema over thousands of generated mutations; skipped with -short")
+	}
+	if _, ok := corpustest.Optional(t, "schemas"); !ok {
+		return
 	}
 	docs := generatedMutations(t)
 	sIndex, sProject := snapshotSchemas(t)
