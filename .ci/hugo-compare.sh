@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # .ci/hugo-compare.sh: the render stage side by side with Hugo on this machine, in one run.
-# Not run by CI (it installs a package and takes minutes). Installs Debian's hugo, generates a
+# Not run by CI (it installs a package, builds Hugo and takes minutes). Installs Debian's hugo,
+# builds the newest Hugo the Go module proxy builds (HUGO_NEW, below; the go command fetches
+# Go 1.27 as its toolchain for it; the binary is kept in ~/.cache/ashyams), generates a
 # Hugo site that does the work of BenchmarkBuild10k's synthetic site (10,000 claims on 1,000
 # sites, 5 releases each, one event per claim) with the features a Hugo user reaches for:
 # front matter, sections, taxonomies, partials, site.GetPage to resolve relationships,
@@ -10,9 +12,12 @@
 # event pages, site pages, capability pages, the full project list, seven browse lists of all
 # claims, the dependencies and releases lists and the health page. Not generated: the JSON
 # files (catalog, events, search) that our build also writes and checks. It builds the Hugo
-# site once and the synthetic state once (the benchmark), then prints for each the HTML pages,
-# their total bytes, all files, the wall time and the pages per second, and the ratio.
+# site once with each Hugo and the synthetic state once (the benchmark), then prints for each
+# the HTML pages, their total bytes, all files, the wall time and the pages per second, and
+# the ratios.
 #   usage: .ci/hugo-compare.sh [CLAIMS]    (default 10000; the benchmark always builds 10,000)
+#   HUGO_NEW=v0.166.0 (default): the version of github.com/gohugoio/hugo to build; the later
+#   ones need module versions the proxy refuses. HUGO_NEW=none leaves it out.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -26,7 +31,17 @@ if ! command -v hugo >/dev/null; then
 	"${sudo[@]}" apt-get update -q
 	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends hugo
 fi
-hugo version
+hugos=("$(command -v hugo)")
+hugo_new=${HUGO_NEW:-v0.166.0}
+if [ "$hugo_new" != none ]; then
+	bin=${XDG_CACHE_HOME:-$HOME/.cache}/ashyams/hugo-$hugo_new
+	if [ ! -x "$bin/hugo" ]; then
+		echo "building Hugo $hugo_new from the Go module proxy (minutes, once)"
+		GOTOOLCHAIN=go1.27.3 GOBIN=$bin go install "github.com/gohugoio/hugo@$hugo_new"
+	fi
+	hugos+=("$bin/hugo")
+fi
+for h in "${hugos[@]}"; do "$h" version; done
 
 site=$tmp/hugo
 lay=$site/layouts
@@ -271,29 +286,37 @@ BEGIN {
 	}
 }'
 
-echo "hugo: building the site of $claims claims"
 # bash's time keyword gives hugo's user and system CPU seconds: on a shared machine they vary
 # less than the wall clock (the benchmark reports its own as cpu-s/op).
-start=$(date +%s%N)
 TIMEFORMAT='%U %S'
-{ time hugo --quiet --minify --source "$site" --destination "$tmp/hugo-public" 2>&3; } 3>&2 2>"$tmp/hugo-time"
-end=$(date +%s%N)
-hugo_cpu=$(awk '{print $1 + $2}' "$tmp/hugo-time")
-hugo_ns=$((end - start))
-hugo_files=$(find "$tmp/hugo-public" -type f | wc -l)
-read -r hugo_pages hugo_bytes < <(find "$tmp/hugo-public" -name '*.html' -printf '%s\n' | awk '{b += $1} END {print NR, b}')
+results=()
+for h in "${hugos[@]}"; do
+	v=$("$h" version | awk '{print $2}')
+	echo "hugo $v: building the site of $claims claims"
+	rm -rf "$tmp/hugo-public"
+	start=$(date +%s%N)
+	{ time "$h" --quiet --minify --source "$site" --destination "$tmp/hugo-public" 2>&3; } 3>&2 2>"$tmp/hugo-time"
+	end=$(date +%s%N)
+	cpu=$(awk '{print $1 + $2}' "$tmp/hugo-time")
+	files=$(find "$tmp/hugo-public" -type f | wc -l)
+	read -r pages bytes < <(find "$tmp/hugo-public" -name '*.html' -printf '%s\n' | awk '{b += $1} END {print NR, b}')
+	results+=("$v $pages $bytes $files $((end - start)) $cpu")
+done
 
 echo "ashyams: building the synthetic state of BenchmarkBuild10k (10,000 claims) once"
 # tee to a file of its own: reopening /dev/stderr would truncate a log that stderr goes to.
 go test ./site -run '^$' -bench 'BenchmarkBuild10k$' -benchtime 1x | tee "$tmp/bench" >&2
 bench=$(grep '^BenchmarkBuild10k' "$tmp/bench")
 metric() { echo "$bench" | awk -v unit="$1" '{for (i = 2; i < NF; i++) if ($(i+1) == unit) print $i}'; }
-ash_ns=$(metric ns/op)
 
-awk -v hp="$hugo_pages" -v hb="$hugo_bytes" -v hf="$hugo_files" -v hn="$hugo_ns" -v hc="$hugo_cpu" \
-	-v ap="$(metric pages)" -v ab="$(metric html-bytes)" -v af="$(metric files)" -v an="$ash_ns" -v ac="$(metric cpu-s/op)" 'BEGIN {
-	hr = hp / (hn / 1e9); ar = ap / (an / 1e9)
-	printf "hugo:    %d pages, %d bytes of HTML (%.0f MB), %d files, in %.1f s (%.1f CPU-s): %.0f pages/s\n", hp, hb, hb / 1e6, hf, hn / 1e9, hc, hr
-	printf "ashyams: %d pages, %d bytes of HTML (%.0f MB), %d files, in %.1f s (%.1f CPU-s): %.0f pages/s\n", ap, ab, ab / 1e6, af, an / 1e9, ac, ar
-	printf "ashyams / hugo: %.2fx pages/s, %.2fx pages per CPU-second\n", ar / hr, (ap / ac) / (hp / hc)
+printf '%s\n' "${results[@]}" | awk -v ap="$(metric pages)" -v ab="$(metric html-bytes)" -v af="$(metric files)" \
+	-v an="$(metric ns/op)" -v ac="$(metric cpu-s/op)" -v am="$(metric alloc-MB/op)" -v ar="$(metric maxrss-MB)" '
+BEGIN {
+	arate = ap / (an / 1e9)
+	printf "ashyams: %d pages, %d bytes of HTML (%.0f MB), %d files, in %.1f s (%.1f CPU-s): %.0f pages/s; %.0f MB allocated, %.0f MB max RSS\n", ap, ab, ab / 1e6, af, an / 1e9, ac, arate, am, ar
+}
+{
+	hr = $2 / ($5 / 1e9)
+	printf "hugo %s: %d pages, %d bytes of HTML (%.0f MB), %d files, in %.1f s (%.1f CPU-s): %.0f pages/s\n", $1, $2, $3, $3 / 1e6, $4, $5 / 1e9, $6, hr
+	printf "ashyams / hugo %s: %.2fx pages/s, %.2fx pages per CPU-second\n", $1, arate / hr, (ap / ac) / ($2 / $6)
 }'
