@@ -13,14 +13,19 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 )
 
-// TestCorpusClaimFirstScreen builds the corpus and reads S3LightFixes' claim page in document
-// order: its first download link is an artifact of the current stable release, and it comes
-// before any link to a development artifact and before the index's digests of the manifest.
+// TestCorpusClaimFirstScreen builds each corpusCase and reads its first-screen claim (the
+// generated network's Candlelight, the corpus's S3LightFixes) in document order: its first
+// download link is an artifact of the current stable release, and it comes before any link to
+// a development artifact and before the index's digests of the manifest.
 func TestCorpusClaimFirstScreen(t *testing.T) {
-	state := filepath.Join(corpusRoot(t), "state")
-	out, _ := corpusBuild(t)
-	const project, site = "55e873c9-1ddc-4b13-b59a-0eb790bb2565", "dreamweave-mp-github-io-s3lightfixes-bb9d2c5d"
-	d := store.Open(state)
+	for _, c := range corpusCases(t) {
+		t.Run(c.name, func(t *testing.T) { claimFirstScreen(t, c) })
+	}
+}
+
+func claimFirstScreen(t *testing.T, c corpusCase) {
+	out, project, site := c.out, c.project, c.site
+	d := store.Open(c.state)
 	var rec store.Claim
 	if err := d.ReadJSON(store.ClaimPath(project, site), &rec); err != nil {
 		t.Fatal(err)
@@ -34,7 +39,7 @@ func TestCorpusClaimFirstScreen(t *testing.T) {
 		for _, a := range r.Artifacts {
 			for _, s := range a.Sources {
 				switch {
-				case r.Version == "0.4.6":
+				case r.Version == c.stable:
 					stable[s.URL] = true
 				case r.Channel == "development":
 					dev[s.URL] = true
@@ -43,7 +48,7 @@ func TestCorpusClaimFirstScreen(t *testing.T) {
 		}
 	}
 	if len(stable) == 0 || len(dev) == 0 {
-		t.Fatalf("the corpus manifest has %d stable 0.4.6 and %d development artifact addresses: the test would prove nothing", len(stable), len(dev))
+		t.Fatalf("the manifest has %d stable %s and %d development artifact addresses: the test would prove nothing", len(stable), c.stable, len(dev))
 	}
 	doc := parsePage(t, out, paths.Claim(project, site))
 	pos, firstDownload, firstDev, digest := 0, -1, -1, -1
@@ -70,7 +75,7 @@ func TestCorpusClaimFirstScreen(t *testing.T) {
 		t.Fatal("the claim page has no download link")
 	}
 	if !stable[downloadHref] {
-		t.Errorf("the first download link is %q, not an artifact of the stable release 0.4.6", downloadHref)
+		t.Errorf("the first download link is %q, not an artifact of the stable release %s", downloadHref, c.stable)
 	}
 	if firstDev < 0 || digest < 0 {
 		t.Fatalf("the page shows no development artifact (%d) or no held digest (%d)", firstDev, digest)

@@ -53,20 +53,29 @@ var (
 	corpusErr  error
 )
 
-// TestBuildCorpus builds the site from the real state in ../shared/corpus/state and checks
-// the issue's list: every claim and origin has its page, catalog.json and events.json match
-// our schema and the published one, check-site passes, and two builds are byte-identical.
+// TestBuildCorpus builds the site from each corpusCase's state (a generated network crawled by
+// real refreshes, and the real state in ../shared/corpus/state when present) and checks the
+// issue's list: every claim and origin has its page, catalog.json and events.json match our
+// schema (and the published one, which the corpus holds), check-site passes, and two builds are
+// byte-identical.
 func TestBuildCorpus(t *testing.T) {
 	t.Parallel()
-	root := corpusRoot(t)
-	state := filepath.Join(root, "state")
-	out1, res := corpusBuild(t)
-	snap, err := store.Open(state).Load()
+	for _, c := range corpusCases(t) {
+		t.Run(c.name, func(t *testing.T) { buildCorpus(t, c) })
+	}
+}
+
+// corpusCounts are the claims, origins and events of each corpusCase's state.
+var corpusCounts = map[string][3]int{"generated": {6, 4, 7}, "corpus": {45, 14, 15}}
+
+func buildCorpus(t *testing.T, c corpusCase) {
+	out1, res := c.out, c.res
+	snap, err := store.Open(c.state).Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(snap.Claims) != 45 || len(snap.Origins) != 14 {
-		t.Fatalf("corpus has %d claims and %d origins, want 45 and 14", len(snap.Claims), len(snap.Origins))
+	if got := [3]int{len(snap.Claims), len(snap.Origins), len(snap.Events)}; got != corpusCounts[c.name] {
+		t.Fatalf("%d claims, %d origins and %d events, want %v", got[0], got[1], got[2], corpusCounts[c.name])
 	}
 	pages := map[string]bool{}
 	for _, p := range res.Pages {
@@ -106,14 +115,17 @@ func TestBuildCorpus(t *testing.T) {
 	}
 
 	// The machine-readable files against our schema and the published one.
-	pub, err := format.CompileSchema(os.DirFS(filepath.Join(root, "schemas")), format.SchemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, name := range []string{format.CatalogFile, format.EventsFile} {
 		b := readOut(t, out1, name)
 		if err := format.Validate(name, b); err != nil {
 			t.Errorf("%s against our schema: %v", name, err)
+		}
+		if c.root == "" {
+			continue
+		}
+		pub, err := format.CompileSchema(os.DirFS(filepath.Join(c.root, "schemas")), format.SchemaFile)
+		if err != nil {
+			t.Fatal(err)
 		}
 		if err := pub.Validate(name, b); err != nil {
 			t.Errorf("%s against the published schema: %v", name, err)
@@ -138,7 +150,7 @@ func TestBuildCorpus(t *testing.T) {
 
 	// A second build into another directory is byte-identical.
 	out2 := filepath.Join(t.TempDir(), "public")
-	if _, err := Build(Options{State: state, Curation: filepath.Join(root, "network", "curation.toml"), Out: out2}); err != nil {
+	if _, err := Build(Options{State: c.state, Curation: c.curation, Out: out2}); err != nil {
 		t.Fatal(err)
 	}
 	a, b := tree(t, out1), tree(t, out2)
@@ -151,12 +163,12 @@ func TestBuildCorpus(t *testing.T) {
 		}
 	}
 	// And rebuilding over the second output gives the same bytes again.
-	if _, err := Build(Options{State: state, Curation: filepath.Join(root, "network", "curation.toml"), Out: out2}); err != nil {
+	if _, err := Build(Options{State: c.state, Curation: c.curation, Out: out2}); err != nil {
 		t.Fatal(err)
 	}
-	c := tree(t, out2)
+	again := tree(t, out2)
 	for name, data := range a {
-		if !bytes.Equal(data, c[name]) {
+		if !bytes.Equal(data, again[name]) {
 			t.Errorf("%s differs after rebuilding in place", name)
 		}
 	}
@@ -190,10 +202,16 @@ func tree(tb testing.TB, root string) map[string][]byte {
 // (../shared/corpus/schemas/dreamweave-network-catalog-1.schema.json), all three JSON files
 // without indentation, the Atom feed's ids and links, and the feed link of the home page and
 // the update lists. Nothing is left at the old root paths, search.json is at the reference's
-// path, and setup.json is not published.
+// path, and setup.json is not published. Each corpusCase is read; the reference's schema is
+// the corpus's, so it is read for the real corpus only.
 func TestCorpusPublishesAtReferencePaths(t *testing.T) {
-	root := corpusRoot(t)
-	out, _ := corpusBuild(t)
+	for _, c := range corpusCases(t) {
+		t.Run(c.name, func(t *testing.T) { publishesAtReferencePaths(t, c) })
+	}
+}
+
+func publishesAtReferencePaths(t *testing.T, c corpusCase) {
+	out := c.out
 	for _, f := range []string{"network-data/catalog.json", "network-data/events.json", "network-data/search.json",
 		"network-data/updates.xml", "schemas/dreamweave-network-catalog-1.schema.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
@@ -215,14 +233,16 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	}
 
 	// catalog.json and events.json against the reference's schema, both unindented.
-	ref, err := format.CompileSchema(os.DirFS(filepath.Join(root, "schemas")), format.SchemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, f := range []string{format.CatalogFile, format.EventsFile} {
 		b := readOut(t, out, f)
-		if err := ref.Validate(f, b); err != nil {
-			t.Errorf("%s against the reference's schema: %v", f, err)
+		if c.root != "" {
+			ref, err := format.CompileSchema(os.DirFS(filepath.Join(c.root, "schemas")), format.SchemaFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ref.Validate(f, b); err != nil {
+				t.Errorf("%s against the reference's schema: %v", f, err)
+			}
 		}
 		var compact bytes.Buffer
 		if err := json.Compact(&compact, b); err != nil || !bytes.Equal(append(compact.Bytes(), '\n'), b) {
@@ -240,20 +260,21 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	if want := strings.TrimSuffix(DefaultBaseURL, "/"); cat.Index["url"] != want || cat.Index["name"] != IndexName || cat.Index["repository"] != DefaultRepository {
 		t.Errorf("index = %v, want url %s (no final slash), name %s, repository %s", cat.Index, want, IndexName, DefaultRepository)
 	}
-	if len(cat.Origins) != 14 || len(cat.Claims) != 45 {
-		t.Fatalf("%d origins and %d claims, want 14 and 45", len(cat.Origins), len(cat.Claims))
+	counts := corpusCounts[c.name]
+	if len(cat.Origins) != counts[1] || len(cat.Claims) != counts[0] {
+		t.Fatalf("%d origins and %d claims, want %d and %d", len(cat.Origins), len(cat.Claims), counts[1], counts[0])
 	}
 	originKeys := "id index_url site_name site_url sources health problem first_observed last_attempt last_success projects"
 	if got := objectKeys(cat.Origins[0]); got != sortedWords(originKeys) {
 		t.Errorf("an origin has the keys %s, want %s", got, sortedWords(originKeys))
 	}
 	claimKeys := "project origin name summary type status versioning game license tags page manifest_url manifest_sha256 advertised_sha256 health cached problem first_observed last_changed last_attempt last_success channels current runtimes lua_api provides conflict superseded_by network_page"
-	for _, c := range cat.Claims {
-		if got := objectKeys(c); got != sortedWords(claimKeys) {
+	for _, cl := range cat.Claims {
+		if got := objectKeys(cl); got != sortedWords(claimKeys) {
 			t.Fatalf("a claim has the keys %s, want %s", got, sortedWords(claimKeys))
 		}
-		if want := DefaultBaseURL + "projects/" + c["project"].(string) + "/" + c["origin"].(string) + "/"; c["network_page"] != want {
-			t.Errorf("network_page %v, want %s", c["network_page"], want)
+		if want := DefaultBaseURL + "projects/" + cl["project"].(string) + "/" + cl["origin"].(string) + "/"; cl["network_page"] != want {
+			t.Errorf("network_page %v, want %s", cl["network_page"], want)
 		}
 	}
 	var evs struct {
@@ -265,8 +286,8 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	if err := json.Unmarshal(readOut(t, out, format.EventsFile), &evs); err != nil {
 		t.Fatal(err)
 	}
-	if len(evs.Events) != 15 {
-		t.Fatalf("%d events, want 15", len(evs.Events))
+	if len(evs.Events) != counts[2] {
+		t.Fatalf("%d events, want %d", len(evs.Events), counts[2])
 	}
 	headlines := map[string]string{}
 	for _, e := range evs.Events {
@@ -276,7 +297,7 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 		headlines[e.ID] = e.Name + ": " + e.Headline
 	}
 
-	checkFeed(t, out, DefaultBaseURL, "2026-10-10T12:36:05Z", headlines)
+	checkFeed(t, out, DefaultBaseURL, c.observed, headlines)
 
 	// Every link of the site resolves.
 	res, err := linkcheck.Check(out, "")
@@ -290,7 +311,7 @@ func TestCorpusPublishesAtReferencePaths(t *testing.T) {
 	// lists), and not of every page.
 	want := `head > link[rel=alternate][type="application/atom+xml"][title="AsHyAmS updates"]`
 	for p, n := range map[string]int{"index.html": 1, "updates/index.html": 1, "updates/release/index.html": 1, "projects/index.html": 0, "about/index.html": 0,
-		paths.Claim("4d0c9f6e-2b1a-4c8e-9f3a-7e5d1b2c6a90", "dreamweave-mp-github-io-dreamweave-mod-template-439f8bc8"): 0} {
+		paths.Claim(c.project, c.site): 0} {
 		doc := parsePage(t, out, p)
 		if got := htmlcheck.Count(t, doc, want); got != n {
 			t.Errorf("%s has %d %s, want %d", p, got, want, n)

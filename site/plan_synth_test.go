@@ -373,6 +373,14 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 		`"extra":{"data_directories":[],"content_files":["Extra.esp"],"groundcover_files":[],"fallback_archives":[],"fallback_entries":{},"config":false,"requires_content":[]}},` +
 		`"requires_content":["Base.esm","base.esm"],"settings":[]}`)}
 	f.Claim(site, m)
+	// An experimental project whose one release is a development build: a project status and
+	// a channel other than the usual.
+	nightly := sampleManifest(uuid(803), "Nightly", 1)
+	nightly.Project.Status = "experimental"
+	r := &nightly.Releases[0]
+	r.Version, r.Channel = "0.1.0-dev.1", "development"
+	nightly.Channels = map[string]protocol.ChannelHead{"development": {Version: r.Version}}
+	f.Claim(site, nightly)
 	oddKey := uuid(801) + "/" + site
 	// Two components declaring one file: it needs what both need. Its origin is unavailable.
 	both := sampleManifest(uuid(802), "Shared", 1)
@@ -386,8 +394,10 @@ func TestClaimPartsReadAsBuilt(t *testing.T) {
 		`"requires_content":[],"settings":[]}`)}
 	f.Claim(site, both, func(c *store.Claim) { c.Health = store.ClaimOriginUnavailable }) // a health other than current
 	unusual := map[string]bool{}
-	states := map[string]string{"plan synthetic": newPlanSynth(t, t.TempDir()).state, "setup": newSetupState(t).state,
-		"corpus": filepath.Join(corpusRoot(t), "state"), "odd": odd}
+	states := map[string]string{"plan synthetic": newPlanSynth(t, t.TempDir()).state, "setup": newSetupState(t).state, "odd": odd}
+	for _, c := range corpusCases(t) {
+		states[c.name] = c.state
+	}
 	for name, state := range states {
 		out := filepath.Join(t.TempDir(), "public")
 		if _, err := Build(Options{State: state, Out: out}); err != nil {

@@ -22,7 +22,7 @@ import (
 // reads nothing but the state (TestImportsNothingFromCrawl); only this test crawls to make one.
 
 // fictional is Tallow under another id, name, type and summary.
-func fictional(t *testing.T, id, name, typ, summary string) map[string]any {
+func fictional(t testing.TB, id, name, typ, summary string) map[string]any {
 	m := rt.Tallow(t)
 	p := rt.Obj(t, m, "project")
 	p["id"], p["name"], p["type"] = id, name, typ
@@ -33,7 +33,7 @@ func fictional(t *testing.T, id, name, typ, summary string) map[string]any {
 // candlelightMovedOn is Candlelight a release later: a new stable 1.2.0 with breaking and
 // migration notes and a stricter requirement, a new development build, new bytes for 1.1.0
 // under its old version (the anomaly) and 1.0.0 yanked.
-func candlelightMovedOn(t *testing.T) map[string]any {
+func candlelightMovedOn(t testing.TB) map[string]any {
 	m := rt.Candlelight(t)
 	rs := m["releases"].([]any)
 	stable := rt.Copy(t, rs[1].(map[string]any))
@@ -49,6 +49,7 @@ func candlelightMovedOn(t *testing.T) map[string]any {
 	art := rt.Obj(t, stable, "artifacts", 0)
 	rt.Obj(t, art, "digests")["sha256"] = strings.Repeat("1", 64)
 	art["size"] = 260001
+	rt.Obj(t, art, "sources", 0)["url"] = "https://code.example/candlelight/releases/1.2.0/p.zip"
 	dev := rt.Copy(t, rs[0].(map[string]any))
 	dev["version"] = "1.2.1-dev.3"
 	rt.Obj(t, rs[1], "artifacts", 0, "digests")["sha256"] = strings.Repeat("2", 64)
@@ -60,17 +61,22 @@ func candlelightMovedOn(t *testing.T) map[string]any {
 	return m
 }
 
-func TestReferencePortEveryStateBuildsASite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("two refreshes and a full build: not under -short")
-	}
-	net := rt.New(t)
+// The reference port's network: Candlelight (moved on a release, 1.0.0 yanked), Tallow and
+// Lantern Forge on the Mod Template site, Tallow claimed again elsewhere, Ashfall Weather
+// (requiring Candlelight's capability from another site) on a site that goes down, Lantern
+// Glass on a site advertising a version its manifest lacks.
+const ashfallID, glassID = "3e7c2d10-8a4b-4f6e-9c1d-5b2a7e9f0c48", "c5a1e8f2-4d3b-4a7c-8e9f-1b2c3d4e5f60"
+
+// referenceNetwork publishes the reference port's network on net and refreshes it twice into
+// net.State, the second time with the flaky site down; it returns the Mod Template site and
+// the other site claiming Tallow.
+func referenceNetwork(t testing.TB, net *rt.Net) (template, elsewhere *rt.Site) {
+	t.Helper()
 	template, elsewhere, flaky, broken := net.Site("/mod-template/"), net.Site("/elsewhere/"), net.Site("/flaky/"), net.Site("/broken/")
 	template.Publish(rt.Candlelight(t), rt.Tallow(t), rt.Program(t))
 	impostor := rt.Tallow(t)
 	rt.Obj(t, impostor, "project")["name"] = "Tallow (another site's claim)"
 	elsewhere.Publish(impostor)
-	const ashfallID, glassID = "3e7c2d10-8a4b-4f6e-9c1d-5b2a7e9f0c48", "c5a1e8f2-4d3b-4a7c-8e9f-1b2c3d4e5f60"
 	ashfall := fictional(t, ashfallID, "Ashfall Weather", "mod", "Ash storms that dim every flame they pass.")
 	rt.Obj(t, ashfall, "project")["tags"] = []any{"Weather", "OpenMW"}
 	for _, r := range ashfall["releases"].([]any) {
@@ -92,7 +98,15 @@ func TestReferencePortEveryStateBuildsASite(t *testing.T) {
 	if sum := net.Refresh(urls...); sum.Problems["source "+store.SourceUnreachable] != 1 {
 		t.Fatalf("problems %v; want one unreachable source", sum.Problems)
 	}
+	return template, elsewhere
+}
 
+func TestReferencePortEveryStateBuildsASite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two refreshes and a full build: not under -short")
+	}
+	net := rt.New(t)
+	template, elsewhere := referenceNetwork(t, net)
 	res, out := build(t, net.State, Options{})
 	n := res.Network
 	if len(n.Conflicts) != 1 || n.Conflicts[0].Project != rt.TallowID {

@@ -537,9 +537,9 @@ func TestXSSHelpersCatchExecutableMarkup(t *testing.T) {
 // every link to a publisher's address is rel=nofollow, opens nothing new, and its page sends
 // no referrer.
 func TestCorpusOutsideLinksSendNoReferrer(t *testing.T) {
-	for _, b := range bothBuilds {
+	for _, b := range bothBuilds(t) {
 		t.Run(b.name, func(t *testing.T) {
-			out, res := b.build(t)
+			out, res := b.out, b.res
 			outside := 0
 			for _, p := range res.Pages {
 				doc := parsePage(t, out, p)
