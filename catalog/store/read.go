@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -55,10 +56,13 @@ func (d *Dir) readFile(rel string, limit int64) ([]byte, error) {
 	if !os.SameFile(st, fst) {
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it was replaced while being opened", ErrNotRegular)}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	// Sized by Stat: one allocation where io.ReadAll's doubling makes about three.
+	var buf bytes.Buffer
+	buf.Grow(int(min(fst.Size(), limit)) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: err}
 	}
+	b := buf.Bytes()
 	if int64(len(b)) > limit { // the file grew after Stat
 		return nil, tooLarge(rel, int64(len(b)), limit)
 	}
