@@ -2,12 +2,11 @@ package format
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 )
@@ -85,15 +84,11 @@ func (s *Schema) Validate(name string, doc []byte) error {
 	if m, ok := v.(map[string]any); ok {
 		sch = s.byFormat(m["format"])
 	}
-	err = sch.Validate(v)
-	if err == nil {
+	f := schemas.Check(sch, v)
+	if f == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	leaf := schemas.Deepest(ve)
+	leaf := f.Deepest()
 	return &ValidationError{File: name, Pointer: leaf.InstanceLocation, Keyword: leaf.KeywordLocation, Message: leaf.Message}
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // difference is one deliberate difference between our schemas and the published snapshot,

@@ -1,15 +1,14 @@
 package protocol
 
 import (
-	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
 var (
@@ -32,28 +31,28 @@ func ourSchemas() (index, project *jsonschema.Schema, err error) {
 // SchemaFindings validates v (as parseStrict returns it) against s: one finding per missing
 // required field and per unknown field; oneOf/anyOf failures collapse into one.
 func SchemaFindings(s *jsonschema.Schema, v any) []Finding {
-	err := s.Validate(v)
-	if err == nil {
+	f := schemas.Check(s, v)
+	if f == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return printableFindings([]Finding{{Rule: RuleInternal, Message: "schema validation failed: " + err.Error()}})
+	if f.Kind == nil {
+		return printableFindings([]Finding{{Rule: RuleInternal, Message: "schema validation failed: " + f.Message}})
 	}
 	var out []Finding
-	collect(ve, &out, v)
+	collect(f, &out, v)
 	return printableFindings(sortFindings(out))
 }
 
-// collect turns one validation error of the document v into findings.
-func collect(ve *jsonschema.ValidationError, out *[]Finding, v any) {
+// collect turns one validation failure of the document v into findings.
+func collect(ve *schemas.Failure, out *[]Finding, v any) {
 	kw := keyword(ve.KeywordLocation)
+	ptr := ve.InstanceLocation
 	if (kw == "oneOf" || kw == "anyOf") && len(ve.Causes) > 0 {
 		var leaves []Finding
 		for _, c := range ve.Causes {
 			collect(c, &leaves, v)
 		}
-		format, args := "%s matches none of the allowed forms: ", []any{fieldLabel(instancePointer(ve.InstanceLocation))}
+		format, args := "%s matches none of the allowed forms: ", []any{fieldLabel(ptr)}
 		for i, l := range leaves {
 			if i > 0 {
 				format += "; "
@@ -61,7 +60,7 @@ func collect(ve *jsonschema.ValidationError, out *[]Finding, v any) {
 			format += "%s"
 			args = append(args, leafPhrase(l))
 		}
-		*out = append(*out, found(instancePointer(ve.InstanceLocation), kw, format, args...))
+		*out = append(*out, found(ptr, kw, format, args...))
 		return
 	}
 	if len(ve.Causes) > 0 {
@@ -70,26 +69,22 @@ func collect(ve *jsonschema.ValidationError, out *[]Finding, v any) {
 		}
 		return
 	}
-	ptr := instancePointer(ve.InstanceLocation)
-	switch kw {
-	case "required":
-		for _, name := range quotedNames(strings.TrimPrefix(ve.Message, "missing properties: ")) {
-			p := ptr + "/" + escapeToken(name)
+	switch k := ve.Kind.(type) {
+	case *kind.Required:
+		for _, name := range k.Missing {
 			msg := fmt.Sprintf("required field %q is missing", name)
 			if strings.Contains(ve.KeywordLocation, "/then/") {
 				msg += " (required by the value of another field here, such as format binary)"
 			}
-			*out = append(*out, Finding{Pointer: p, Rule: kw, Message: msg})
+			*out = append(*out, Finding{Pointer: ptr + "/" + escapeToken(name), Rule: kw, Message: msg})
 		}
 		return
-	case "additionalProperties":
-		if strings.HasPrefix(ve.Message, "additionalProperties ") {
-			for _, name := range quotedNames(strings.TrimSuffix(strings.TrimPrefix(ve.Message, "additionalProperties "), " not allowed")) {
-				*out = append(*out, found(ptr+"/"+escapeToken(name), kw,
-					"unknown field %q is not allowed here (core fields are frozen; new data goes in namespaced extensions)", pub(name)))
-			}
-			return
+	case *kind.AdditionalProperties:
+		for _, name := range k.Properties {
+			*out = append(*out, found(ptr+"/"+escapeToken(name), kw,
+				"unknown field %q is not allowed here (core fields are frozen; new data goes in namespaced extensions)", pub(name)))
 		}
+		return
 	}
 	msg := phrase{"%s", []any{ve.Message}}
 	switch kw {
@@ -159,55 +154,4 @@ func keyword(loc string) string {
 		return loc[i+1:]
 	}
 	return loc
-}
-
-// instancePointer turns the validator's instance location into a plain RFC 6901 pointer.
-func instancePointer(loc string) string {
-	if loc == "" {
-		return ""
-	}
-	toks := strings.Split(loc, "/")
-	for i, t := range toks {
-		if u, err := url.PathUnescape(t); err == nil {
-			toks[i] = u
-		}
-	}
-	return strings.Join(toks, "/")
-}
-
-// quotedNames parses the validator's list of quoted names: 'a', 'b\'c'.
-func quotedNames(s string) []string {
-	var names []string
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\'' {
-			continue
-		}
-		j := i + 1
-		var raw strings.Builder
-		for ; j < len(s) && s[j] != '\''; j++ {
-			if s[j] == '\\' && j+1 < len(s) {
-				if s[j+1] == '\'' {
-					raw.WriteByte('\'')
-					j++
-					continue
-				}
-				raw.WriteByte('\\')
-				raw.WriteByte(s[j+1])
-				j++
-				continue
-			}
-			if s[j] == '"' {
-				raw.WriteString(`\"`)
-				continue
-			}
-			raw.WriteByte(s[j])
-		}
-		if u, err := strconv.Unquote(`"` + raw.String() + `"`); err == nil {
-			names = append(names, u)
-		} else {
-			names = append(names, raw.String())
-		}
-		i = j
-	}
-	return names
 }
