@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/url"
 	"os"
@@ -17,24 +18,91 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/refstate"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
 )
 
 // The continuation: this index takes over the reference index's state as its operator would
-// (docs/adoption.md). The reference's network-state branch, holding ../shared/corpus/state,
-// is on a local bare remote of its own; the operator fetches it, pushes it as this index's
-// network-state, checks it out with .github/state.sh and checks it. The built ashyams then
-// refreshes it against the same documents at their real URLs, served byte for byte by
-// ../shared/tools/realnet.py in a loopback-only namespace. Nothing the sites publish changed,
-// so the refresh downloads no manifest, records no event, keeps every held manifest, site index
-// and event byte for byte and every first_observed, and leaves all 45 claims current; the state
-// it leaves passes check and builds, and its commit is pushed. The hand-back: the branch pushed
-// back to the reference's remote is a fast-forward of the reference's, and a clone of it reads
-// under the reference's loader rules, with this index's own files and without.
+// (docs/adoption.md). The reference's network-state branch is on a local bare remote of its
+// own; the operator fetches it, pushes it as this index's network-state, checks it out with
+// .github/state.sh and checks it. The built ashyams then refreshes it against the same
+// documents at the same URLs. Nothing the sites publish changed, so the refresh downloads no
+// manifest, records no event, keeps every held manifest, site index and event byte for byte
+// and every first_observed, and leaves every claim current; the state it leaves passes check
+// and builds, and its commit is pushed. The hand-back: the branch pushed back to the
+// reference's remote is a fast-forward of the reference's, and a clone of it reads under the
+// reference's loader rules, with this index's own files and without.
+//
+// Two reference states: a generated one, the state of refreshtest's Network without this
+// index's own files and without its cached image, refreshed against the same loopback sites;
+// and, when ../shared is present, ../shared/corpus/state (45 claims, 3 card images not held),
+// refreshed against the corpus's documents at their real URLs, served byte for byte by
+// ../shared/tools/realnet.py in a loopback-only namespace.
 func TestContinueTheReferenceState(t *testing.T) {
-	shared := corpustest.Shared(t, "")
-	corpus := filepath.Join(shared, "corpus", "state")
-	realnet(t)
-	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the command and runs whole refreshes; skipped with -short")
+	}
+	t.Run("generated", func(t *testing.T) {
+		t.Parallel()
+		n := refreshtest.New(t)
+		urls := n.Network()
+		for _, rel := range []string{store.OwnDir, store.MediaDir} {
+			if err := os.RemoveAll(filepath.Join(n.State, rel)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dir := t.TempDir()
+		var toml string
+		for _, u := range urls {
+			toml += fmt.Sprintf("[[source]]\nurl = %q\nadded = \"2026-09-28\"\nnote = \"A loopback site.\"\n\n", u)
+		}
+		sources, curation := writeFile(t, dir, "sources.toml", toml), writeFile(t, dir, "curation.toml", "# No decisions.\n")
+		host := strings.TrimPrefix(n.URL(""), "http://")
+		continueState(t, continuation{state: n.State, sources: sources, curation: curation, claims: 3, missingMedia: 1,
+			refresh: func(cmd *exec.Cmd) []logged {
+				n.ForgetRequests()
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("refresh: %v\nstdout:\n%s\nstderr:\n%s", err, cmd.Stdout, cmd.Stderr)
+				}
+				var out []logged
+				for _, p := range n.Requests() {
+					out = append(out, logged{Method: "GET", Host: host, Path: p})
+				}
+				return out
+			}})
+	})
+	root, ok := corpustest.FindShared("")
+	if _, corpus := corpustest.Optional(t, "state"); !ok || !corpus {
+		return
+	}
+	t.Run("corpus", func(t *testing.T) {
+		realnet(t)
+		t.Parallel()
+		log := filepath.Join(t.TempDir(), "requests.log")
+		continueState(t, continuation{state: filepath.Join(root, "corpus", "state"),
+			sources:  filepath.Join(root, "corpus", "network", "sources.toml"),
+			curation: filepath.Join(root, "corpus", "network", "curation.toml"), claims: 45, missingMedia: 3,
+			refresh: func(cmd *exec.Cmd) []logged {
+				rn := exec.Command("python3", append([]string{filepath.Join(root, "tools", "realnet.py"), "--log", log, "--"}, cmd.Args...)...)
+				rn.Stdout, rn.Stderr = cmd.Stdout, cmd.Stderr
+				if err := rn.Run(); err != nil {
+					t.Fatalf("refresh under realnet: %v\nstdout:\n%s\nstderr:\n%s", err, cmd.Stdout, cmd.Stderr)
+				}
+				return readLog(t, log)
+			}})
+	})
+}
+
+// continuation is a reference state to take over and the sites it observed.
+type continuation struct {
+	state, sources, curation string
+	claims, missingMedia     int // claims in the state, and card images they name without holding
+	// refresh runs cmd (the built ashyams refresh of the state, stdout and stderr set) against
+	// the sites and returns the requests they answered, failing the test if it fails.
+	refresh func(cmd *exec.Cmd) []logged
+}
+
+func continueState(t *testing.T, ct continuation) {
+	corpus := ct.state
 	g := newGitEnv(t)
 	dir := t.TempDir()
 	bin := builtCommand(t)
@@ -63,23 +131,17 @@ func TestContinueTheReferenceState(t *testing.T) {
 		t.Fatalf("checkout of the taken-over branch: %s", out)
 	}
 	state := filepath.Join(c, "state")
-	// check names the 3 card images the corpus claims hold without their files, and nothing else.
+	// check names the card images the claims hold without their files, and nothing else.
 	out, err := exec.Command(bin, "check", "--state", state).CombinedOutput()
-	if err == nil || strings.Count(string(out), "does not exist") != 3 || !strings.Contains(string(out), "3 broken invariants") {
+	if err == nil || strings.Count(string(out), "does not exist") != ct.missingMedia || !strings.Contains(string(out), fmt.Sprintf("%d broken invariant", ct.missingMedia)) {
 		t.Fatalf("check of the taken-over branch: %v\n%s", err, out)
 	}
 	before := treeFiles(t, state)
-	sources := filepath.Join(shared, "corpus", "network", "sources.toml")
-	curation := filepath.Join(shared, "corpus", "network", "curation.toml")
-	log := filepath.Join(dir, "requests.log")
-
-	cmd := exec.Command("python3", filepath.Join(shared, "tools", "realnet.py"), "--log", log, "--",
-		bin, "refresh", "--state", state, "--sources", sources, "--curation", curation, "--allow-loopback")
+	sources, curation := ct.sources, ct.curation
+	cmd := exec.Command(bin, "refresh", "--state", state, "--sources", sources, "--curation", curation, "--allow-loopback")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("refresh under realnet: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
-	}
+	requests := ct.refresh(cmd)
 	after := treeFiles(t, state)
 
 	// No manifest was asked for: every manifest URL a held claim's entry names, and any URL of
@@ -103,12 +165,11 @@ func TestContinueTheReferenceState(t *testing.T) {
 		}
 		manifests[u.Host+u.Path] = true
 	}
-	if len(manifests) != 45 {
-		t.Fatalf("%d manifest URLs in the corpus claims, want 45", len(manifests))
+	if len(manifests) != ct.claims {
+		t.Fatalf("%d manifest URLs in the claims, want %d", len(manifests), ct.claims)
 	}
-	requests := readLog(t, log)
 	if len(requests) == 0 {
-		t.Fatalf("realnet logged no request: the refresh read nothing\nstderr:\n%s", stderr.String())
+		t.Fatalf("no request logged: the refresh read nothing\nstderr:\n%s", stderr.String())
 	}
 	for _, r := range requests {
 		path, _, _ := strings.Cut(r.Path, "?")
@@ -133,7 +194,7 @@ func TestContinueTheReferenceState(t *testing.T) {
 		}
 	}
 
-	// All 45 claims current, every first_observed unchanged (claims and sites).
+	// Every claim current, every first_observed unchanged (claims and sites).
 	current := 0
 	for p, b := range after {
 		if strings.HasPrefix(p, store.OwnDir+"/") || !strings.HasSuffix(p, "/claim.json") && !strings.HasSuffix(p, "/origin.json") {
@@ -160,13 +221,13 @@ func TestContinueTheReferenceState(t *testing.T) {
 			}
 		}
 	}
-	if current != 45 {
-		t.Errorf("%d claims current, want 45\nsummary:\n%s", current, stdout.String())
+	if current != ct.claims {
+		t.Errorf("%d claims current, want %d\nsummary:\n%s", current, ct.claims, stdout.String())
 	}
 
 	// The reference's records changed only where a refresh of the same observations changes
 	// them: when it ran, what discovery answered, the validators the site sent, and the card
-	// images the corpus names without holding. Nothing else, and no key of this index's own.
+	// images the claims name without holding. Nothing else, and no key of this index's own.
 	allowed := map[string][]string{
 		"network": {"observed_at"},
 		"sources": {"last_attempt", "last_success", "trail"},
@@ -231,13 +292,14 @@ func TestContinueTheReferenceState(t *testing.T) {
 	if out, err := exec.Command(bin, "check", "--state", state).CombinedOutput(); err != nil {
 		t.Errorf("check after the continuation: %v\n%s", err, out)
 	}
-	// What an operator sees with git: only the reference's record files and ashyams-go/.
+	// What an operator sees with git: only the reference's record files, ashyams-go/ and media/
+	// (the card images a state names without holding, fetched again).
 	for _, line := range strings.Split(g.git(c, "-C", "state", "status", "--short"), "\n") {
 		if len(line) < 3 {
 			t.Fatalf("git status after the refresh: %q", line)
 		}
 		p := strings.TrimSpace(line[2:])
-		if !(p == "network.json" || strings.HasPrefix(p, "sources/") || strings.HasPrefix(p, "origins/") || strings.HasPrefix(p, "claims/") || p == store.OwnDir+"/") {
+		if !(p == "network.json" || strings.HasPrefix(p, "sources/") || strings.HasPrefix(p, "origins/") || strings.HasPrefix(p, "claims/") || p == store.OwnDir+"/" || p == store.MediaDir+"/") {
 			t.Errorf("git status after the refresh: %q", line)
 		}
 	}

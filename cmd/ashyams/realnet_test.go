@@ -11,41 +11,91 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
+	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
 )
 
-// The interrupt drill against the real network at its real URLs (../shared/tools/realnet.py: a
-// loopback-only namespace serving the corpus byte for byte, its manifests slowed by a scenario):
-// a refresh of a fresh state from the corpus's source list is interrupted by SIGINT once every
-// source is discovered, while the sites' manifests are in flight. It exits 130, its summary and
-// network.json say it was interrupted and what was not read, check passes and diff says so. The
-// next refresh (nothing slowed) completes and loses nothing: it holds exactly the sites, claims
-// and events an uninterrupted refresh of a fresh state holds.
+// The interrupt drill: a refresh of a fresh state is interrupted by SIGINT once every source is
+// discovered, while the sites' manifests are in flight (slowed to two minutes). It exits 130,
+// its summary and network.json say it was interrupted and what was not read, check passes and
+// diff says so. The next refresh (nothing slowed) completes and loses nothing: it holds exactly
+// the sites, claims and events an uninterrupted refresh of a fresh state holds.
 //
-// It runs the built command, as a user would. It skips only when ../shared is absent (and not
-// under ASHYAMS_CI=1, where the shared inputs are always present).
+// It runs the built command, as a user would, against generated sites (refreshtest's Network,
+// on loopback) and, when ../shared is present, against the real network at its real URLs
+// (../shared/tools/realnet.py: a loopback-only namespace serving the corpus byte for byte).
 func TestRealnetInterruptedRefresh(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a realnet.py run of the whole corpus; skipped with -short")
+		t.Skip("whole refreshes of the built command; skipped with -short")
 	}
-	t.Parallel()
-	if _, ok := corpustest.FindShared("tools/realnet.py"); !ok && os.Getenv("ASHYAMS_CI") != "" {
+	t.Run("generated", func(t *testing.T) {
+		t.Parallel()
+		n := refreshtest.New(t)
+		urls := n.Network()
+		var toml string
+		for _, u := range urls {
+			toml += fmt.Sprintf("[[source]]\nurl = %q\nadded = \"2026-09-28\"\nnote = \"A loopback site.\"\n\n", u)
+		}
+		dir := t.TempDir()
+		interruptedRefresh(t, writeFile(t, dir, "sources.toml", toml), writeFile(t, dir, "curation.toml", "# No decisions.\n"),
+			func(slow bool, env []string, script string) {
+				if n.BringUp(); slow {
+					n.Slow("/dreamweave/projects/", 2*time.Minute)
+				}
+				cmd := exec.Command("sh", "-c", script)
+				cmd.Env = append(os.Environ(), env...)
+				if b, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%v\n%s", err, b)
+				}
+			})
+	})
+	root, ok := corpustest.FindShared("tools/realnet.py")
+	if !ok && os.Getenv("ASHYAMS_CI") != "" {
 		t.Fatal("ASHYAMS_CI is set but ../shared is absent")
 	}
-	realnet := corpustest.Shared(t, "tools/realnet.py")
-	srcs := corpustest.Path(t, "network/sources.toml")
-	abs := func(p string) string {
-		a, err := filepath.Abs(p)
-		if err != nil {
+	srcs, ok2 := corpustest.Optional(t, "network/sources.toml")
+	if !ok || !ok2 {
+		return
+	}
+	t.Run("corpus", func(t *testing.T) {
+		t.Parallel()
+		realnet, srcs := absPath(t, root), absPath(t, srcs)
+		// Every manifest (a project id's .json) answers after two minutes; site indexes and pages
+		// are served at once.
+		scenario := filepath.Join(t.TempDir(), "slow-manifests.json")
+		if err := os.WriteFile(scenario, []byte(`{"rules": [{"path": "/[0-9a-f-]{36}\\.json$", "delay": 120}]}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return a
+		interruptedRefresh(t, srcs, absPath(t, filepath.Join("..", "..", "network", "curation.toml")),
+			func(slow bool, env []string, script string) {
+				args := []string{realnet}
+				if slow {
+					args = append(args, "--scenario", scenario)
+				}
+				cmd := exec.Command("python3", append(args, "--", "sh", "-c", script)...)
+				cmd.Env = append(os.Environ(), env...)
+				if b, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("realnet: %v\n%s", err, b)
+				}
+			})
+	})
+}
+
+func absPath(t *testing.T, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
 	}
-	realnet, srcs = abs(realnet), abs(srcs)
-	curation := abs(filepath.Join("..", "..", "network", "curation.toml"))
+	return a
+}
+
+// interruptedRefresh is the drill on the sites of the sources file srcs; run runs a shell
+// script with env added where the sites answer, their manifests slowed when slow is set.
+func interruptedRefresh(t *testing.T, srcs, curation string, run func(slow bool, env []string, script string)) {
 	raw, err := os.ReadFile(srcs)
 	if err != nil {
 		t.Fatal(err)
@@ -53,27 +103,14 @@ func TestRealnetInterruptedRefresh(t *testing.T) {
 	n := strings.Count(string(raw), "[[source]]")
 	dir := t.TempDir()
 	bin := builtCommand(t)
-	// Every manifest (a project id's .json) answers after two minutes; site indexes and pages
-	// are served at once.
-	scenario := filepath.Join(dir, "slow-manifests.json")
-	if err := os.WriteFile(scenario, []byte(`{"rules": [{"path": "/[0-9a-f-]{36}\\.json$", "delay": 120}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
 	if err := os.Mkdir(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	realnetRun := func(args []string, script string) {
-		t.Helper()
-		cmd := exec.Command("python3", append(append([]string{realnet}, args...), "--", "sh", "-c", script)...)
-		cmd.Env = append(os.Environ(), "BIN="+bin, "SRC="+srcs, "CUR="+curation, "STATE="+state, "OUT="+out, "N="+strconv.Itoa(n))
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("realnet: %v\n%s", err, b)
-		}
-	}
+	env := []string{"BIN=" + bin, "SRC=" + srcs, "CUR=" + curation, "STATE=" + state, "OUT=" + out, "N=" + strconv.Itoa(n)}
 	// The refresh runs in the background; SIGINT once the progress says every source was
 	// discovered (the sites' manifests are then being asked for, and answer in two minutes).
-	realnetRun([]string{"--scenario", scenario}, `
+	run(true, env, `
 "$BIN" refresh --sources "$SRC" --curation "$CUR" --state "$STATE" --allow-loopback > "$OUT/summary.txt" 2> "$OUT/progress.txt" &
 pid=$!
 i=0
@@ -130,7 +167,7 @@ wait $pid; echo $? > "$OUT/rc"
 	t.Logf("interrupted: %d sites not read, %d partly read", len(x.SitesNotRead), len(x.SitesPartlyRead))
 
 	// Nothing slowed: the next refresh completes; a fresh state refreshed once is the reference.
-	realnetRun(nil, `
+	run(false, env, `
 "$BIN" refresh --sources "$SRC" --curation "$CUR" --state "$STATE" --allow-loopback > "$OUT/summary2.txt" 2>&1; echo $? > "$OUT/rc2"
 "$BIN" check --state "$STATE" > "$OUT/check2.txt" 2>&1; echo $? > "$OUT/check2.rc"
 "$BIN" refresh --sources "$SRC" --curation "$CUR" --state "$STATE.ref" --allow-loopback > "$OUT/summary3.txt" 2>&1; echo $? > "$OUT/rc3"

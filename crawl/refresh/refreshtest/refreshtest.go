@@ -46,6 +46,8 @@ type Net struct {
 	mu     sync.Mutex
 	routes map[string]route
 	down   []string // path prefixes that hang up
+	slow   []string // parts of paths that answer after a delay
+	delay  time.Duration
 	asked  []string // the paths requested, in order
 	runs   int
 }
@@ -73,7 +75,20 @@ func (n *Net) serve(w http.ResponseWriter, r *http.Request) {
 	for _, p := range n.down {
 		hang = hang || strings.HasPrefix(r.URL.Path, p)
 	}
+	var wait time.Duration
+	for _, p := range n.slow {
+		if strings.Contains(r.URL.Path, p) {
+			wait = n.delay
+		}
+	}
 	n.mu.Unlock()
+	if wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if hang {
 		if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
 			c.Close()
@@ -112,11 +127,18 @@ func (n *Net) Redirect(path, location string, status int) {
 	n.routes[path] = route{status: status, header: http.Header{"Location": {location}}}
 }
 
-// BringUp ends every TakeDown: the sites answer again as before.
+// Slow makes every path containing part answer after d, unless its client goes first.
+func (n *Net) Slow(part string, d time.Duration) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.slow, n.delay = append(n.slow, part), d
+}
+
+// BringUp ends every TakeDown and Slow: the sites answer again as before.
 func (n *Net) BringUp() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.down = nil
+	n.down, n.slow = nil, nil
 }
 
 // Requests are the paths requested since the server started or ForgetRequests, in order.
