@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+	rt "github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
 	"github.com/DreamWeave-MP/ashyams-go/site/preview"
@@ -74,18 +77,110 @@ func contentLines(cfg string) []string {
 	return out
 }
 
-// TestPlanCorpusInChromium plans Candlelight on the corpus in Chromium, served and from
-// file://, at 1280 and 390 px: Tallow is pulled in, each group has exactly one choice,
-// Tallow's content loads before Candlelight's, OpenMW 0.48 is outside Candlelight's >=0.49;
-// the plan's openmw.cfg given to the setup check has no finding of a missing requirement or
-// an order; a component changed through the page's controls is in the link, and the link
-// opened again shows the same plan; nothing is fetched from outside the site.
+// TestPlanCorpusInChromium plans Candlelight in Chromium, served and from file://, at 1280 and
+// 390 px, on the Mod Template's projects crawled from loopback (modTemplateBuild) and on the
+// corpus when present: Tallow is pulled in, each group has at most or exactly one choice as it
+// says, Tallow's content loads before Candlelight's, OpenMW 0.48 is outside Candlelight's
+// constraint; the plan's openmw.cfg given to the setup check has no finding of a missing
+// requirement or an order; a component changed through the page's controls is in the link,
+// and the link opened again shows the same plan; nothing is fetched from outside the site.
+// The files, folders and settings expected are those of each build's plan data (planFactsOf).
 func TestPlanCorpusInChromium(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("a browser test")
 	}
-	out, _ := corpusBuild(t)
+	outs := []string{modTemplateBuild(t)}
+	if _, ok := corpustest.Optional(t, "state/network.json"); ok {
+		out, _ := corpusBuild(t)
+		outs = append(outs, out)
+	}
+	for i, out := range outs {
+		t.Run([]string{"generated", "corpus"}[i], func(t *testing.T) { planInChromium(t, out) })
+	}
+}
+
+// planFacts are what Candlelight's plan writes, read from a build's plan data: Tallow's and
+// Candlelight's first content files, Candlelight's OpenMW constraint, its first component's
+// folder, its first artifact's file name, its first setting ("" for none), the folders of
+// the first two components of its group, and the second's id.
+type planFacts struct {
+	tallowContent, candleContent, openmw, core, file, setting, flameOn, flameOff, flameID string
+}
+
+func planFactsOf(t *testing.T, out string) planFacts {
+	t.Helper()
+	var doc plan.Doc
+	if err := json.Unmarshal(planDataOf(t, out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	claim := func(id string) *plan.Claim {
+		if ks := doc.Projects[id]; len(ks) == 1 {
+			return doc.Claims[ks[0]]
+		}
+		t.Fatalf("the plan data has %v claims of %s, want one", doc.Projects[id], id)
+		return nil
+	}
+	candle, tallow := claim(planCandlelight), claim(planTallow)
+	folder := func(c plan.Component) string {
+		dir := c.Path
+		for _, d := range c.Data[:min(1, len(c.Data))] {
+			if d != "." {
+				dir += "/" + d
+			}
+		}
+		return strings.ReplaceAll(dir, "/", `\`)
+	}
+	f := planFacts{tallowContent: tallow.Components[0].Content[0], candleContent: candle.Components[0].Content[0], openmw: candle.OpenMW,
+		core: folder(candle.Components[0]), file: candle.Artifacts[0].Filename}
+	if len(candle.Settings) > 0 {
+		f.setting = candle.Settings[0].Key + " = " + candle.Settings[0].Value
+	}
+	var group []plan.Component
+	for _, c := range candle.Components {
+		if c.Group != "" {
+			group = append(group, c)
+		}
+	}
+	if len(group) < 2 {
+		t.Fatalf("Candlelight's plan data has %d components in a group, want two", len(group))
+	}
+	f.flameOff, f.flameOn, f.flameID = folder(group[0]), folder(group[1]), group[1].ID
+	return f
+}
+
+var (
+	modTemplateOnce sync.Once
+	modTemplateOut  string
+)
+
+// modTemplateBuild is the site built from the Mod Template's projects (Candlelight, Tallow,
+// Lantern Forge) published on one loopback site and crawled by a real refresh, once per test
+// binary: Candlelight's plan where nothing else claims what it requires.
+func modTemplateBuild(t *testing.T) string {
+	t.Helper()
+	modTemplateOnce.Do(func() {
+		dir, err := sharedTempDir("ashyams-modtemplate-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := rt.New(t)
+		net.State = filepath.Join(dir, "state")
+		template := net.Site("/mod-template/")
+		template.Publish(rt.Candlelight(t), rt.Tallow(t), rt.Program(t))
+		net.Refresh(template.URL(""))
+		_, out := build(t, net.State, Options{Out: filepath.Join(dir, "public")})
+		modTemplateOut = out
+	})
+	if modTemplateOut == "" {
+		t.Fatal("the Mod Template site was not made (its first build stopped)")
+	}
+	return modTemplateOut
+}
+
+// planInChromium is TestPlanCorpusInChromium on the built site out.
+func planInChromium(t *testing.T, out string) {
+	facts := planFactsOf(t, out)
 	srv := httptest.NewServer(preview.Handler(out))
 	defer srv.Close()
 	su, _ := url.Parse(srv.URL)
@@ -155,13 +250,13 @@ func TestPlanCorpusInChromium(t *testing.T) {
 			}
 		}
 		content := contentLines(o.CFG)
-		ti, ci := slices.Index(content, "Tallow.omwscripts"), slices.Index(content, "Candlelight.omwscripts")
+		ti, ci := slices.Index(content, facts.tallowContent), slices.Index(content, facts.candleContent)
 		if ti < 0 || ci < 0 || ti > ci {
 			t.Errorf("%s: content lines %v do not load Tallow's before Candlelight's", from.how, content)
 		}
-		htmlcheck.Want(t, b.dom(), `[data-plan-finding="runtime"][data-key="`+candle+`"]`, ">=0.49", "0.48")
-		if !hasLine(o.CFG, `data="C:\Games\Mods\Candlelight-4d0c9f6e\00 Core"`) || !hasLineEnding(o.Sums, "  candlelight.zip") ||
-			!hasLine(o.Settings, "force per pixel lighting = true") {
+		htmlcheck.Want(t, b.dom(), `[data-plan-finding="runtime"][data-key="`+candle+`"]`, facts.openmw, "0.48")
+		if !hasLine(o.CFG, `data="C:\Games\Mods\Candlelight-4d0c9f6e\`+facts.core+`"`) || !hasLineEnding(o.Sums, "  "+facts.file) ||
+			facts.setting != "" && !hasLine(o.Settings, facts.setting) {
 			t.Errorf("%s: outputs\n%s\n%s\n%s", from.how, o.CFG, o.Settings, o.Sums)
 		}
 		for _, w := range []int64{1280, 390} {
@@ -188,7 +283,7 @@ func TestPlanCorpusInChromium(t *testing.T) {
 			Line           bool
 		}
 		b.eval(`(() => { const p = document.querySelector('[data-plan-output="openmw.cfg"]');
-			return {Scroll: p.scrollWidth, Client: p.clientWidth, Line: p.textContent.split("\n").includes('data="`+strings.ReplaceAll(long, "/", `\\`)+`\\Candlelight-4d0c9f6e\\00 Core"')} })()`, &box)
+			return {Scroll: p.scrollWidth, Client: p.clientWidth, Line: p.textContent.split("\n").includes('data="`+strings.ReplaceAll(long, "/", `\\`)+`\\Candlelight-4d0c9f6e\\`+strings.ReplaceAll(facts.core, `\`, `\\`)+`"')} })()`, &box)
 		if box.Scroll > box.Client || !box.Line {
 			t.Errorf("%s: at 390 px the openmw.cfg box is %d px of text in %d px; the long line kept whole: %v", from.how, box.Scroll, box.Client, box.Line)
 		}
@@ -199,11 +294,12 @@ func TestPlanCorpusInChromium(t *testing.T) {
 		b.axe(from.how + " plan")
 		b.clean(from.how + " plan")
 
-		// A component changed through the page: the 4K flames instead of the 2K.
-		b.click(`input[data-component="flames-4k"]`)
+		// A component changed through the page: the group's second component (the 4K flames)
+		// instead of its first (the 2K).
+		b.click(`input[data-component="` + facts.flameID + `"]`)
 		b.wait(`location.hash.indexOf("on=") >= 0`, "the changed selection in the link")
 		changed := b.planOutputs()
-		if !hasLineEnding(changed.CFG, `\21 Flames 4K"`) || hasLineEnding(changed.CFG, `\20 Flames 2K"`) {
+		if !hasLineEnding(changed.CFG, `\`+facts.flameOn+`"`) || hasLineEnding(changed.CFG, `\`+facts.flameOff+`"`) {
 			t.Errorf("%s: after choosing the 4K flames the plan writes\n%s", from.how, changed.CFG)
 		}
 		again := strings.SplitN(link, "#", 2)[0] + changed.Hash
