@@ -147,7 +147,7 @@ func snapshotSchemas(t *testing.T) (index, project *jsonschema.Schema) {
 	return snapIndex, snapProject
 }
 
-// comparedConstraints is the SHA-256 of the constraints (constraints) of our site index schema
+// comparedConstraints is the SHA-256 of the constraints of our site index schema
 // then our manifest schema: those TestSnapshotSameVerdict last compared with the snapshot.
 const comparedConstraints = "7b97ea493ce493db9e27f455e19fa971e4275b7fbba7067514bb7a0a5518ff0c"
 
@@ -192,9 +192,10 @@ func findingKeys(fs []Finding) map[string]bool {
 }
 
 // TestSnapshotSameVerdict runs the published snapshot over the generated mutations. Every
-// real manifest is already rejected by the snapshot (the protocol moved on), so the snapshot's
-// verdict on a mutation is whether it finds something new compared with the unmutated document.
-// First, every snapshot finding on a real document must be explained by a documented difference.
+// manifest, real or generated, is already rejected by the snapshot (the protocol moved on), so
+// the snapshot's verdict on a mutation is whether it finds something new compared with the
+// unmutated document. First, every snapshot finding on an unmutated document must be explained
+// by a documented difference.
 // Then each mutation that touches no documented difference must be rejected by the snapshot as
 // it is by us (TestMutationsRejectedNamingTheField asserts our side for the same mutations).
 //
@@ -236,11 +237,11 @@ func TestSnapshotSameVerdict(t *testing.T) {
 				// schemas/README.md: the snapshot rejects every real manifest (each uses
 				// versioning, which it does not know).
 				if c.first && d.kind == DocProject && len(base) == 0 {
-					t.Errorf("the snapshot accepts this real manifest; schemas/README.md says it rejects all of them")
+					t.Errorf("the snapshot accepts this manifest; schemas/README.md says it rejects all of them")
 				}
 				for _, f := range base {
 					if c.first && explains(f.Pointer) == "" {
-						t.Errorf("snapshot finding on the real document not explained by a documented difference: %s", f)
+						t.Errorf("snapshot finding on the unmutated document not explained by a documented difference: %s", f)
 					}
 				}
 				baseKeys := findingKeys(base)

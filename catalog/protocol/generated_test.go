@@ -32,7 +32,7 @@ var (
 )
 
 // generatedCorpus is a corpus of generated documents, "www/<host>/<path>" and
-// "state/claims/<id>/<site>/manifest.json" -> bytes: five sites, eleven manifests.
+// "state/claims/<id>/<site>/manifest.json" -> bytes: five sites, ten manifests, each also as a claim.
 func generatedCorpus(tb testing.TB) map[string][]byte {
 	tb.Helper()
 	genOnce.Do(func() {
