@@ -1,7 +1,6 @@
 package network_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,30 +43,15 @@ func generatedNet(t *testing.T) (*rt.Net, []string) {
 	t.Helper()
 	net := rt.New(t)
 	mods, tools := net.Site("/mods/"), net.Site("/tools/")
-	program := generatedFixture(t, "lantern-forge.json")
+	program := rt.Generated(t, "lantern-forge.json")
 	for _, r := range program["releases"].([]any) {
 		rel := r.(map[string]any)
 		rel["relationships"] = append(rel["relationships"].([]any),
 			map[string]any{"kind": "requires", "project": rt.TallowID, "name": "Tallow", "version": ">=2.0"})
 	}
-	mods.Publish(generatedFixture(t, "candlelight.json"), generatedFixture(t, "tallow.json"))
+	mods.Publish(rt.Generated(t, "candlelight.json"), rt.Generated(t, "tallow.json"))
 	tools.Publish(program)
 	return net, []string{mods.URL(""), tools.URL("")}
-}
-
-// generatedFixture is corpustest's stand-in for the corpus fixture name as a JSON value, the
-// same with ../shared present or not (rt.Candlelight and the like read the corpus's when present).
-func generatedFixture(t *testing.T, name string) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(corpustest.Manifest(corpustest.Fixtures[name]))
-	var m map[string]any
-	if err == nil {
-		err = json.Unmarshal(b, &m)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 // modelWant is what a model's figures are, counted apart from the model.
@@ -221,16 +205,12 @@ func checkModel(t *testing.T, n *network.Network, want modelWant) {
 // reference index's history: 5 observed events whose digests are not the held manifests'
 // (later changes were not kept) and 10 changed events with no observed event before them
 // (checked with jq: `jq -r .kind events/*.json | sort | uniq -c` and each observed event's
-// after against its claim's ingested_sha256). The generated state is two refreshes of the
-// generated network, Tallow changed between them, with its observed events then removed: the
-// same kind of cut history. Before the cut, its releases have a FirstSeen.
+// after against its claim's ingested_sha256). The generated state is refreshtest's Network (two
+// refreshes, Tallow changed between them) with its observed events then removed: the same kind
+// of cut history. Before the cut, its releases have a FirstSeen.
 func TestFirstSeenNotGuessed(t *testing.T) {
-	net, urls := generatedNet(t)
-	net.Refresh(urls...)
-	tallow := generatedFixture(t, "tallow.json")
-	rt.Obj(t, tallow, "project")["summary"] = "Wakes your script at dusk and at dawn."
-	net.Site("/mods/").Publish(generatedFixture(t, "candlelight.json"), tallow)
-	net.Refresh(urls...)
+	net := rt.New(t)
+	net.Network()
 	load := func() *network.Network {
 		n, err := network.Load(store.Open(net.State), nil)
 		if err != nil {
