@@ -17,7 +17,7 @@ func (b *builder) renderPages() error {
 	steps := []func(*render.Site) error{
 		lists.Home, lists.Projects, claim.Claims, sites.Origins, lists.Releases, lists.Updates,
 		sites.Conflicts, sites.Capabilities, sites.Dependencies, sites.Gaps, sites.Health, lists.Network,
-		about.About, about.Join, about.Setup, about.Plan, lists.Browse, feed.Projects, about.NotFound,
+		about.About, about.Join, about.SetupAndPlan, lists.Browse, feed.Projects, about.NotFound,
 	}
 	for _, f := range steps {
 		if err := f(s); err != nil {

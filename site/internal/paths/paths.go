@@ -54,7 +54,14 @@ func ClaimKey(c *network.Claim) string { return Claim(c.Project, c.Site) }
 
 // rootOf is the relative prefix from a page at p to the output root: "" for index.html,
 // "../" for projects/index.html, and so on.
-func Root(p string) string { return strings.Repeat("../", strings.Count(p, "/")) }
+func Root(p string) string {
+	if n := 3 * strings.Count(p, "/"); n <= len(ups) {
+		return ups[:n] // no allocation for the depths pages have
+	}
+	return strings.Repeat("../", strings.Count(p, "/"))
+}
+
+const ups = "../../../../../../../../"
 
 // relURL is target (relative to the root) as seen from a page at p.
 func Rel(p, target string) string { return Root(p) + target }

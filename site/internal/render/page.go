@@ -79,14 +79,15 @@ func (p *Page) Near(target string) string {
 	if p.Rooted {
 		return p.Rel(target)
 	}
-	from := strings.Split(p.Path, "/")
-	from = from[:len(from)-1]
-	to := strings.Split(target, "/")
-	k := 0
-	for k < len(from) && k < len(to)-1 && from[k] == to[k] {
-		k++
+	from, to := p.Path, target // shed the directories both share, whole ones only
+	for {
+		i, j := strings.IndexByte(from, '/'), strings.IndexByte(to, '/')
+		if i < 0 || i != j || from[:i] != to[:j] {
+			break
+		}
+		from, to = from[i+1:], to[j+1:]
 	}
-	return strings.Repeat("../", len(from)-k) + strings.Join(to[k:], "/")
+	return paths.Rel(from, to)
 }
 
 // At is target, a page path with a fragment, as a link from this page: the fragment alone
@@ -210,9 +211,10 @@ type fragments struct {
 // fragmentBufs are scratch buffers for fragments: the memo keeps an exact-size copy.
 var fragmentBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// render returns the memoized HTML for key, else executes template name of t with data and
-// keeps it: what {{template name data}} prints in the HTML text context.
-func (f *fragments) render(key any, t *template.Template, name string, data any) (template.HTML, error) {
+// render returns the memoized HTML for key, else executes template name of t with data()
+// and keeps it: what {{template name data}} prints in the HTML text context. data is called
+// only on a miss, so a hit allocates nothing.
+func (f *fragments) render(key any, t *template.Template, name string, data func() any) (template.HTML, error) {
 	f.mu.Lock()
 	h, ok := f.m[key]
 	f.mu.Unlock()
@@ -222,7 +224,7 @@ func (f *fragments) render(key any, t *template.Template, name string, data any)
 	buf := fragmentBufs.Get().(*bytes.Buffer)
 	defer fragmentBufs.Put(buf)
 	buf.Reset()
-	if err := t.ExecuteTemplate(buf, name, data); err != nil {
+	if err := t.ExecuteTemplate(buf, name, data()); err != nil {
 		return "", err
 	}
 	h = template.HTML(buf.String())
@@ -244,8 +246,9 @@ type entryKey struct {
 // attributes the project list's script reads are printed on the project list only.
 func (b *Site) entry(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
 	filters := p.Section == "projects"
-	return b.frags.render(entryKey{s.C, p.Rel(""), date, filters}, b.tmpl.shared, "entry",
-		map[string]any{"Page": p, "Entry": s, "Date": date, "Filters": filters})
+	return b.frags.render(entryKey{s.C, p.Rel(""), date, filters}, b.tmpl.shared, "entry", func() any {
+		return map[string]any{"Page": p, "Entry": s, "Date": date, "Filters": filters}
+	})
 }
 
 // briefKey is what a claim's browse-list line depends on: claim, link prefix, shown date.
@@ -257,8 +260,9 @@ type briefKey struct {
 // brief is the template function "brief" (_partials.html) for s on page p, showing date,
 // rendered once per build for each key.
 func (b *Site) brief(p *Page, s *view.ClaimSummary, date string) (template.HTML, error) {
-	return b.frags.render(briefKey{s.C, p.Rel(""), date}, b.tmpl.shared, "brief",
-		map[string]any{"Page": p, "Entry": s, "Date": date})
+	return b.frags.render(briefKey{s.C, p.Rel(""), date}, b.tmpl.shared, "brief", func() any {
+		return map[string]any{"Page": p, "Entry": s, "Date": date}
+	})
 }
 
 // claimLinkKey is what a claim link's HTML depends on.
@@ -270,8 +274,9 @@ type claimLinkKey struct {
 // claimlink is the template function "claimlink" (_partials.html) for c on page p,
 // rendered once per build for each key.
 func (b *Site) claimlink(p *Page, c *network.Claim) (template.HTML, error) {
-	return b.frags.render(claimLinkKey{c, p.Rel("")}, b.tmpl.shared, "claimlink",
-		map[string]any{"Page": p, "Claim": c})
+	return b.frags.render(claimLinkKey{c, p.Rel("")}, b.tmpl.shared, "claimlink", func() any {
+		return map[string]any{"Page": p, "Claim": c}
+	})
 }
 
 // frameKey is what a part of the page frame depends on: the link prefix; the header also
@@ -297,7 +302,7 @@ func (b *Site) frame(name string, p *Page) (template.HTML, error) {
 	case name == "sitefooter" && p.Meta != nil:
 		k.meta, k.leaf = *p.Meta, p.Leaf
 	}
-	return b.frags.render(k, b.tmpl.shared, name, p)
+	return b.frags.render(k, b.tmpl.shared, name, func() any { return p })
 }
 
 // loadTemplates parses the page templates from fsys (nil: the embedded templates.FS).

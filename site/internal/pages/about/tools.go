@@ -19,12 +19,22 @@ func PlanInput(b *render.Site) plan.Input {
 	}}
 }
 
-// setupPage is the setup check (plan.SetupPage): a player's openmw.cfg read in the browser
-// against the setup check's data (plan.Setup), which the page loads in parts as the file
-// names them (its CSP allows scripts of the site and no connection): the name indexes from
+// SetupAndPlan writes the setup check and the install planner, from one plan.Setup.
+func SetupAndPlan(b *render.Site) error {
+	in := PlanInput(b)
+	doc := plan.Setup(in)
+	if err := setup(b, doc); err != nil {
+		return err
+	}
+	return planPage(b, in, doc)
+}
+
+// setup is the setup check (plan.SetupPage): a player's openmw.cfg read in the browser
+// against the setup check's data (doc), which the page loads in parts as the file names
+// them (its CSP allows scripts of the site and no connection): the name indexes from
 // plan.SetupDataDir, the claims from the plan page's parts.
-func Setup(b *render.Site) error {
-	data, parts := plan.SetupParts(plan.Setup(PlanInput(b)), shards.ClaimPrefixLen(len(b.N.Listed)))
+func setup(b *render.Site, doc *plan.SetupDoc) error {
+	data, parts := plan.SetupParts(doc, shards.ClaimPrefixLen(len(b.N.Listed)))
 	if err := shards.Write(plan.SetupDataDir, parts, b.WriteRaw); err != nil {
 		return err
 	}
@@ -35,9 +45,8 @@ func Setup(b *render.Site) error {
 
 // planPage is the install planner (plan.PlanPage); its data is in parts under
 // plan.PlanDataDir, which the setup page loads too.
-func Plan(b *render.Site) error {
-	in := PlanInput(b)
-	claims := plan.Install(in, plan.Setup(in))
+func planPage(b *render.Site, in plan.Input, doc *plan.SetupDoc) error {
+	claims := plan.Install(in, doc)
 	prefix := shards.ClaimPrefixLen(len(b.N.Listed))
 	parts, err := plan.InstallParts(claims, prefix)
 	if err != nil {
