@@ -42,14 +42,14 @@ type releaseView struct {
 // type, which a release other than the current one leaves out when the current release's
 // artifact of the same id has the same.
 type artifactView struct {
-	*protocol.Artifact
+	A        *protocol.Artifact
 	ShowKind bool
 }
 
 // Short is the artifact's size in its largest unit ("12.1 KiB"; "900 bytes" below a KiB), for
 // a line that is not the current release's: the SHA-256 beside it identifies the file.
 func (a artifactView) Short() string {
-	s := wording.Size(a.Size)
+	s := wording.Size(a.A.Size)
 	if i := strings.Index(s, " ("); i >= 0 {
 		return strings.TrimSuffix(s[i+2:], ")")
 	}
@@ -80,7 +80,7 @@ func newReleaseView(b *render.Site, r *network.Release, firstSeen *view.EventVie
 		}
 	}
 	for i := range r.Artifacts {
-		rv.Artifacts = append(rv.Artifacts, artifactView{Artifact: &r.Artifacts[i], ShowKind: true})
+		rv.Artifacts = append(rv.Artifacts, artifactView{A: &r.Artifacts[i], ShowKind: true})
 	}
 	for _, p := range r.Provides {
 		rv.Provides = append(rv.Provides, capLink{Name: p, Path: paths.Capability(p)})
