@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -39,6 +40,7 @@ func (d *Dir) check(render bool) *checker {
 type checker struct {
 	d       *Dir
 	render  bool
+	buf     bytes.Buffer // the file being checked: one buffer for every record and held file
 	out     []Problem
 	sources map[string]Source // by file stem
 	origins map[string]Origin // by directory name
@@ -102,7 +104,7 @@ func (c *checker) run() {
 }
 
 func (c *checker) read(rel string, v any) bool {
-	if err := c.d.ReadJSON(rel, v); err != nil {
+	if err := c.d.readJSON(&c.buf, rel, v); err != nil {
 		msg := err.Error()
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

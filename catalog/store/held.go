@@ -12,7 +12,7 @@ import (
 // replacement is pending.
 func (c *checker) checkIndex(site string, o Origin) {
 	idx := OriginIndexPath(site)
-	b, err := c.d.ReadBytes(idx)
+	b, err := c.d.readInto(&c.buf, idx, MaxHeldBytes)
 	recorded := deref(o.IndexSHA256)
 	switch {
 	case err == nil:
@@ -45,7 +45,7 @@ func (c *checker) heldMatches(rel, records, field, got, recorded, pending string
 // of the claim's project.
 func (c *checker) checkManifest(project, site string, cl Claim) {
 	mrel := ManifestPath(project, site)
-	b, err := c.d.ReadBytes(mrel)
+	b, err := c.d.readInto(&c.buf, mrel, MaxHeldBytes)
 	pending := deref(cl.PendingSHA256)
 	if cl.PendingSHA256 != nil && !hexDigest.MatchString(pending) {
 		c.add(BadValue, ClaimPath(project, site), "pending_sha256 %q is not a SHA-256 digest", pending)

@@ -227,8 +227,11 @@ func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 
 // ReadJSON decodes the record at rel into v with its own file (DecodeRecord); unknown fields
 // are an error naming the path.
-func (d *Dir) ReadJSON(rel string, v any) error {
-	b, err := d.readFile(rel, MaxRecordBytes)
+func (d *Dir) ReadJSON(rel string, v any) error { return d.readJSON(new(bytes.Buffer), rel, v) }
+
+// readJSON is ReadJSON reading the record into buf.
+func (d *Dir) readJSON(buf *bytes.Buffer, rel string, v any) error {
+	b, err := d.readInto(buf, rel, MaxRecordBytes)
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,11 @@ var ErrTooLarge = errors.New("over the size limit")
 // the root: each directory on the way and the file are checked with Lstat, and the file opened
 // is the one checked (os.SameFile). A missing file's error is fs.ErrNotExist.
 func (d *Dir) readFile(rel string, limit int64) ([]byte, error) {
+	return d.readInto(new(bytes.Buffer), rel, limit)
+}
+
+// readInto is readFile into buf, emptied first: the bytes are buf's until its next use.
+func (d *Dir) readInto(buf *bytes.Buffer, rel string, limit int64) ([]byte, error) {
 	st, err := d.lstatBelow(rel)
 	if err != nil {
 		return nil, err
@@ -57,7 +62,7 @@ func (d *Dir) readFile(rel string, limit int64) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: fmt.Errorf("%w: it was replaced while being opened", ErrNotRegular)}
 	}
 	// Sized by Stat: one allocation where io.ReadAll's doubling makes about three.
-	var buf bytes.Buffer
+	buf.Reset()
 	buf.Grow(int(min(fst.Size(), limit)) + bytes.MinRead)
 	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, &fs.PathError{Op: "read", Path: rel, Err: err}
