@@ -304,7 +304,7 @@ func checkNames(n *network.Network) error {
 // machineFiles writes the machine-readable files SPEC section 5 names and search.json, at
 // the reference index's paths under network-data/ (schemas under schemas/), with its keys
 // in its order but compact. Every JSON file is validated against its schema first; they
-// render concurrently beside the pages.
+// render in turn, concurrently with the pages.
 func (b *builder) machineFiles() error {
 	opts := format.Options{Index: format.Index{Name: IndexName, URL: b.Base, Repository: b.Repo}, BaseURL: b.Base}
 	embedded := func(name string) func() ([]byte, error) {
@@ -322,9 +322,14 @@ func (b *builder) machineFiles() error {
 		{about.SearchFile, func() ([]byte, error) { return about.SearchJSON(b.Site) }, about.ValidateSearch},
 		{format.SchemaPath, embedded(format.SchemaFile), nil},
 	}
-	for _, f := range files {
-		b.Go(func() error { return b.jsonFile(f) })
-	}
+	b.Go(func() error { // one after another: a file's decoded tree is garbage before the next
+		for _, f := range files {
+			if err := b.jsonFile(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	b.Go(func() error { return find.Write(about.FindInput(b.Site), b.WriteRaw) })
 	atom, err := feed.Atom(b.Site)
 	if err != nil {
