@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
+	"github.com/DreamWeave-MP/ashyams-go/catalog/diff"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
@@ -62,7 +64,7 @@ var (
 
 // makeBrowserSite builds the site the browser reads: the corpus state when ../shared is there
 // (with one project featured and given a card image, and one claim cached), else a small
-// synthetic state of two sites.
+// synthetic state of two sites with a capability, an event and OpenMW constraints to filter by.
 func makeBrowserSite(t *testing.T) (browserCase, error) {
 	var bc browserCase
 	dir, err := sharedTempDir("ashyams-browser-site-")
@@ -114,12 +116,26 @@ func makeBrowserSite(t *testing.T) (browserCase, error) {
 		bc.claim, bc.find = paths.Claim(candlelight, site), "Candlelight"
 	} else {
 		f := statetest.In(t, state)
-		site := f.Site("https://a.example/dreamweave.json", "Site A")
+		site := f.Site("https://dream-a.example/dreamweave.json", "Site A")
+		// OpenMW constraints to filter by: none, one 0.49 is outside, one 0.50 is outside. The
+		// sites' hosts hold "dream", so a search for it finds every claim, as in the corpus.
+		runtimes := []map[string]string{{}, {"openmw": ">=0.50"}, {"openmw": ">=0.48, <0.50"}}
 		for i := 0; i < 12; i++ {
-			f.Claim(site, sampleManifest(uuid(i), fmt.Sprintf("Project %02d", i), 3))
+			m := sampleManifest(uuid(i), fmt.Sprintf("Project %02d", i), 3)
+			for r := range m.Releases {
+				if i < len(runtimes) {
+					m.Releases[r].Runtimes = runtimes[i]
+				}
+			}
+			f.Claim(site, m)
 		}
-		f.Claim(site, sampleManifest(uuid(99), "Lantern Keeper", 2))
-		other := f.Site("https://b.example/dreamweave.json", "Brass Harbour")
+		keeper := sampleManifest(uuid(99), "Lantern Keeper", 2)
+		keeper.Releases[0].Provides = []string{"synthetic:lanterns"} // a capability page
+		kept := f.Claim(site, keeper)
+		before := strings.Repeat("c", 64) // an event page and an update list of its tag
+		f.Event(store.Event{Kind: store.EventChanged, Project: uuid(99), Origin: site, Name: "Lantern Keeper", ObservedAt: "2026-09-20T00:00:00Z",
+			Before: &before, After: &kept, Changes: []diff.Change{{Change: "project-field", Field: "summary", Before: json.RawMessage(`"old"`), After: json.RawMessage(`"new"`)}}})
+		other := f.Site("https://dream-b.example/dreamweave.json", "Brass Harbour")
 		f.Claim(other, sampleManifest(uuid(98), "Stale Lamp", 2), func(c *store.Claim) {
 			c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("the site could not be read on the last crawl: HTTP 503")
 		})
