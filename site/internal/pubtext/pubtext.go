@@ -7,6 +7,7 @@ package pubtext
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/bidi"
 
@@ -164,10 +165,10 @@ const MaxTitle = 200
 // is one, and ended with "…"; an isolate the cut leaves open is closed (Plain's FSI). A
 // shorter title is returned as it is.
 func ClipTitle(title string) string {
-	r := []rune(title)
-	if len(r) <= MaxTitle {
+	if utf8.RuneCountInString(title) <= MaxTitle {
 		return title
 	}
+	r := []rune(title)
 	r = r[:MaxTitle-1]
 	for i := len(r) - 1; i >= len(r)-30; i-- {
 		if r[i] == ' ' {

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io/fs"
 	"path"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -416,18 +417,28 @@ func (b *Site) WriteAssets() error {
 	return nil
 }
 
-// dict builds a map for passing several values to a partial: dict "k1" v1 "k2" v2.
-func dict(kv ...any) (map[string]any, error) {
+// partialArgs are the values dict passes a partial, by the names the partials read; nil when
+// not given, as a map's missing key. A struct, not a map: a template reads a field without
+// allocating, and a map's value with.
+type partialArgs struct {
+	Page, Card, Claim, D, Event, Except, Gaps, Here, Items, Links, List, N, R, Rel, Rows, Tags, Text, Title, URL, V, Verb any
+}
+
+// dict gathers several values for a partial: dict "k1" v1 "k2" v2, each key a field of
+// partialArgs.
+func dict(kv ...any) (*partialArgs, error) {
 	if len(kv)%2 != 0 {
 		return nil, fmt.Errorf("dict: odd number of arguments")
 	}
-	m := make(map[string]any, len(kv)/2)
+	a := new(partialArgs)
+	v := reflect.ValueOf(a).Elem()
 	for i := 0; i < len(kv); i += 2 {
-		k, ok := kv[i].(string)
-		if !ok {
-			return nil, fmt.Errorf("dict: key %v is not a string", kv[i])
+		k, _ := kv[i].(string)
+		f := v.FieldByName(k)
+		if !f.IsValid() {
+			return nil, fmt.Errorf("dict: key %v is no partial's argument", kv[i])
 		}
-		m[k] = kv[i+1]
+		f.Set(reflect.ValueOf(&kv[i+1]).Elem()) // the interface as it is: no copy of its value
 	}
-	return m, nil
+	return a, nil
 }

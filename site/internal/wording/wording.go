@@ -22,7 +22,9 @@ func Deref(s *string) string {
 	return *s
 }
 
-// When shows an observation time ("2026-10-10T12:36:05Z") as "2026-10-10 12:36:05 UTC".
+// When shows an observation time ("2026-10-10T12:36:05Z") as "2026-10-10 12:36:05 UTC":
+// the template function "when", plain text without a <time> element, which nothing that
+// reads the pages uses.
 func When(s string) string {
 	if len(s) == 20 && s[10] == 'T' && s[19] == 'Z' {
 		return s[:10] + " " + s[11:19] + " UTC"
