@@ -58,8 +58,6 @@ type Page struct {
 	Root string
 	Base string
 	Meta *siteMeta
-	// Nav is the site navigation as this page shows it.
-	Nav []navLink
 	// Pager is where this page stands in a paged list (nil for a page that is no list's).
 	Pager *Pager
 	Data  any
@@ -132,8 +130,9 @@ type navLink struct {
 	Href, Label, Current string
 }
 
-// navFor is the navigation as page p shows it.
-func navFor(p *Page) []navLink {
+// Nav is the site navigation as page p shows it, computed when the memoized header is
+// rendered (frame), not for every page.
+func (p *Page) Nav() []navLink {
 	out := make([]navLink, len(Nav))
 	for i, n := range Nav {
 		out[i] = navLink{Href: p.Rel(n.Path), Label: n.Label}
@@ -350,7 +349,6 @@ func (b *Site) Page(kind string, p *Page, data ...func() any) error {
 	}
 	p.Base, p.Root = b.Base, sitedir.BasePath(b.Base)
 	p.Title = pubtext.ClipTitle(p.Title)
-	p.Nav = navFor(p)
 	p.SiteFeed = kind == "home" || kind == "updates"
 	p.Outside = outsideKinds[kind]
 	b.mu.Lock()

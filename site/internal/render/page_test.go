@@ -78,9 +78,7 @@ func TestFrameRenderedOncePerDepthAndSection(t *testing.T) {
 	b := boundBuilder(t, "", "", 0)
 	meta := &siteMeta{ObservedAt: "2026-09-02T13:01:00Z", Repository: "https://example.org/r"}
 	page := func(path, section string) *Page {
-		p := &Page{Path: path, Section: section, Meta: meta}
-		p.Nav = navFor(p)
-		return p
+		return &Page{Path: path, Section: section, Meta: meta}
 	}
 	pages := []*Page{
 		page("projects/a/s/index.html", "projects"), page("projects/b/s/index.html", "projects"),
