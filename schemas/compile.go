@@ -67,10 +67,12 @@ func Decode(doc []byte) (any, error) {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("not JSON: trailing data after the document")
+		return nil, errTrailing
 	}
 	return v, nil
 }
+
+var errTrailing = errors.New("not JSON: trailing data after the document")
 
 // decode reads the next value of dec as Decoder.Decode into an any would, but the document's
 // object and its arrays token by token: the decoder then buffers one of their members at a
@@ -120,15 +122,15 @@ func token(dec *json.Decoder, depth int) (json.Token, error) {
 	return t, err
 }
 
-// Validate decodes doc and validates it against s. The error says the document is not JSON,
+// Validate decodes doc and validates it against s, in parts (CheckParts). The error says the document is not JSON,
 // or names the JSON pointer of the most specific value that does not match
 // (`the value at "/records/0/url": does not match pattern ...`; "" is the whole document).
 func Validate(s *jsonschema.Schema, doc []byte) error {
-	v, err := Decode(doc)
+	f, err := CheckParts(s, doc)
 	if err != nil {
 		return err
 	}
-	if f := Check(s, v); f != nil {
+	if f != nil {
 		leaf := f.Deepest()
 		return fmt.Errorf("the value at %q: %s (schema %s)", leaf.InstanceLocation, leaf.Message, leaf.KeywordLocation)
 	}
@@ -191,10 +193,13 @@ func failure(e *jsonschema.ValidationError, parentURL, kwLoc, key string) *Failu
 func pointer(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
-		b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
+		b.WriteString("/" + escape(t))
 	}
 	return b.String()
 }
+
+// escape is t as a token of a JSON pointer.
+func escape(t string) string { return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1") }
 
 var english = message.NewPrinter(language.English)
 

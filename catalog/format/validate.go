@@ -73,18 +73,21 @@ func (e *ValidationError) Error() string {
 	return fmt.Sprintf("%s: %s: %s (schema %s)", e.File, ptr, e.Message, e.Keyword)
 }
 
-// Validate checks doc against the definition its format names, else the whole schema. The
-// error is a *ValidationError at the most specific failure, or says the file is not JSON.
+// Validate checks doc against the definition its format names, else the whole schema, a claim
+// or event at a time (schemas.CheckParts). The error is a *ValidationError at the most
+// specific failure, or says the file is not JSON.
 func (s *Schema) Validate(name string, doc []byte) error {
-	v, err := schemas.Decode(doc)
+	var head struct {
+		Format any `json:"format"`
+	}
+	sch := s.root
+	if json.Unmarshal(doc, &head) == nil {
+		sch = s.byFormat(head.Format)
+	}
+	f, err := schemas.CheckParts(sch, doc)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	sch := s.root
-	if m, ok := v.(map[string]any); ok {
-		sch = s.byFormat(m["format"])
-	}
-	f := schemas.Check(sch, v)
 	if f == nil {
 		return nil
 	}
