@@ -62,8 +62,8 @@ func (refuse) Load(u string) (any, error) {
 func Decode(doc []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
-	v, err := decode(dec, 0)
-	if err != nil {
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -73,45 +73,6 @@ func Decode(doc []byte) (any, error) {
 }
 
 var errTrailing = errors.New("not JSON: trailing data after the document")
-
-// decode reads the next value of dec as Decoder.Decode into an any would, but the document's
-// object and its arrays token by token: the decoder then buffers one of their members at a
-// time, not the whole document (its buffer doubles up to it).
-func decode(dec *json.Decoder, depth int) (any, error) {
-	if depth == 2 {
-		var v any
-		return v, dec.Decode(&v)
-	}
-	t, err := token(dec, depth)
-	if err != nil || (t != json.Delim('{') && t != json.Delim('[')) {
-		return t, err
-	}
-	m, a := map[string]any{}, []any{}
-	for dec.More() {
-		if t == json.Delim('[') {
-			v, err := decode(dec, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-			continue
-		}
-		k, err := token(dec, 1)
-		if err == nil {
-			m[k.(string)], err = decode(dec, depth+1)
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if _, err := token(dec, 1); err != nil {
-		return nil, err
-	}
-	if t == json.Delim('[') {
-		return a, nil
-	}
-	return m, nil
-}
 
 // token is dec's next token; the end of the input inside a value is unexpected.
 func token(dec *json.Decoder, depth int) (json.Token, error) {

@@ -40,14 +40,16 @@ func CheckParts(s *jsonschema.Schema, doc []byte) (*Failure, error) {
 			return whole()
 		}
 		if items == nil || !bytes.HasPrefix(bytes.TrimLeft(doc[dec.InputOffset():], " \t\r\n:"), []byte("[")) {
-			obj[key], err = decode(dec, 1)
+			var v any
+			err = dec.Decode(&v)
+			obj[key] = v
 			continue
 		}
 		obj[key] = []any{}
 		token(dec, 1) // the '['
 		for i := 0; err == nil && dec.More(); i++ {
 			var v any
-			if v, err = decode(dec, 2); err == nil {
+			if err = dec.Decode(&v); err == nil {
 				if f := Check(items, v); f != nil {
 					fails.Causes = append(fails.Causes, under(f, "/"+escape(key)+"/"+strconv.Itoa(i), "/properties/"+escape(key)+"/items"))
 				}
