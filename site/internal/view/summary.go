@@ -76,16 +76,30 @@ func (m *Model) Summarize(c *network.Claim) *ClaimSummary {
 	return s
 }
 
-// byName orders claims for people: by name (case-folded), then project id and site.
+// byName orders claims for people: by name (case-folded), then project id and site. Each
+// name is folded once, not at every comparison.
 func ByName(cs []*network.Claim) []*network.Claim {
-	out := append([]*network.Claim(nil), cs...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := strings.ToLower(out[i].Name), strings.ToLower(out[j].Name)
-		if a != b {
+	type named struct {
+		name string
+		c    *network.Claim
+	}
+	if len(cs) == 0 {
+		return nil
+	}
+	ns := make([]named, len(cs))
+	for i, c := range cs {
+		ns[i] = named{strings.ToLower(c.Name), c}
+	}
+	sort.SliceStable(ns, func(i, j int) bool {
+		if a, b := ns[i].name, ns[j].name; a != b {
 			return a < b
 		}
-		return out[i].Key.Less(out[j].Key)
+		return ns[i].c.Key.Less(ns[j].c.Key)
 	})
+	out := make([]*network.Claim, len(ns))
+	for i, n := range ns {
+		out[i] = n.c
+	}
 	return out
 }
 
