@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,8 +19,10 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store/statetest"
+	rt "github.com/DreamWeave-MP/ashyams-go/crawl/refresh/refreshtest"
 	"github.com/DreamWeave-MP/ashyams-go/schemas"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
 	"github.com/DreamWeave-MP/ashyams-go/site/plan"
@@ -38,20 +41,25 @@ func planPlatforms(doc plan.Doc, keys ...string) []string {
 	var out []string
 	for _, k := range keys {
 		for _, a := range doc.Claims[k].Artifacts {
-			p := a.Platform
-			if p == nil || p.Variant != "" && p.Variant != "portmaster" && p.Variant != "muos" {
-				continue
-			}
-			tok := p.OS + "-" + p.Arch
-			if p.Variant != "" {
-				tok += "-" + p.Variant
-			}
-			if !slices.Contains(out, tok) {
+			if tok := platformToken(a); tok != "" && !slices.Contains(out, tok) {
 				out = append(out, tok)
 			}
 		}
 	}
 	return out
+}
+
+// platformToken is a's platform as plan.js's platformOf writes it, "" for an artifact of every
+// platform or of a variant the page does not know.
+func platformToken(a plan.Artifact) string {
+	p := a.Platform
+	if p == nil || p.Variant != "" && p.Variant != "portmaster" && p.Variant != "muos" {
+		return ""
+	}
+	if p.Variant != "" {
+		return p.OS + "-" + p.Arch + "-" + p.Variant
+	}
+	return p.OS + "-" + p.Arch
 }
 
 // uriComponent is s as JavaScript's encodeURIComponent writes it, as a plan link holds it.
@@ -70,8 +78,9 @@ func shellWords(t *testing.T, s string) []string {
 }
 
 // TestPlanPolishInChromium plans Candlelight (a declared conflict with no target, and its
-// reason), S3LightFixes and dream-ini (tools with a build per platform) on the corpus, served
-// and from file://, with a mods folder holding a quote, a space and "&":
+// reason), S3LightFixes and dream-ini (tools with a build per platform) on the corpus when
+// present, and Wick Trimmer and Ember Ini on a generated build (polishBuild), served and from
+// file://, with a mods folder holding a quote, a space and "&":
 //   - the declared conflict is listed with its reason;
 //   - the platform choice offers exactly the platforms of the builds the page knows; a choice
 //     lists only that platform's builds and digests, is in the link, and a tool with no such
@@ -90,13 +99,134 @@ func TestPlanPolishInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser test")
 	}
-	out, _ := corpusBuild(t)
+	t.Run("generated", func(t *testing.T) { planPolishInChromium(t, polishBuild(t), polishWick, polishEmber, false) })
+	if _, ok := corpustest.Optional(t, "state/network.json"); ok {
+		t.Run("corpus", func(t *testing.T) {
+			out, _ := corpusBuild(t)
+			planPolishInChromium(t, out, planS3LightFixes, planDreamIni, true)
+		})
+	}
+}
+
+// Generated tools with a build per platform: Wick Trimmer (Linux, Windows and macOS; OpenMW
+// 0.51 on) and Ember Ini (Linux, Windows and muOS); and Dusk Horizon, a mod declaring
+// polishHorizonFile with no runtime constraint.
+const (
+	polishWick        = "5ea1c0de-0000-4000-8000-00000000a11c"
+	polishEmber       = "5ea1c0de-0000-4000-8000-00000000e3be"
+	polishHorizon     = "5ea1c0de-0000-4000-8000-0000000d05c0"
+	polishHorizonFile = "DuskHorizon.esp"
+	polishSiteName    = "Ember Hollow Mods"
+)
+
+var (
+	polishOnce sync.Once
+	polishOut  string
+)
+
+// polishBuild is the site built from Candlelight (its conflict with a reason, Morrowind.esm
+// required, its Tamriel Rebuilt component requiring TR_Mainland.esm), Tallow, Dusk Horizon
+// and the two generated tools published on one loopback site named polishSiteName and crawled
+// by a real refresh, once per test binary.
+func polishBuild(t *testing.T) string {
+	t.Helper()
+	polishOnce.Do(func() {
+		dir, err := sharedTempDir("ashyams-polish-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := rt.New(t)
+		net.State = filepath.Join(dir, "state")
+		candle := rt.Generated(t, "candlelight.json")
+		for _, r := range candle["releases"].([]any) {
+			openmw := r.(map[string]any)["extensions"].(map[string]any)["openmw"].(map[string]any)
+			openmw["requires_content"] = []any{"Morrowind.esm"}
+			openmw["components"].(map[string]any)["tamriel-rebuilt"].(map[string]any)["requires_content"] = []any{"TR_Mainland.esm"}
+			for _, rel := range r.(map[string]any)["relationships"].([]any) {
+				if rel := rel.(map[string]any); rel["kind"] == "conflicts" {
+					rel["reason"] = "Two wicks on one candle: pick one."
+				}
+			}
+		}
+		tool := func(id, name string, platforms ...string) map[string]any {
+			var m map[string]any
+			doc := corpustest.Manifest(corpustest.Project{ID: id, Name: name, Type: "tool", Summary: name + " for lights.",
+				Page: "https://tools.example/" + id + "/", Versions: []string{"2.0.1-dev.0", "2.0.0"}, Platforms: platforms})
+			if err := json.Unmarshal(rt.Pretty(t, doc), &m); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range m["releases"].([]any) {
+				for _, a := range r.(map[string]any)["artifacts"].([]any) {
+					a.(map[string]any)["filename"] = strings.ToLower(strings.ReplaceAll(name, " ", "-")) + "-" + a.(map[string]any)["filename"].(string)
+				}
+			}
+			return m
+		}
+		ember := tool(polishEmber, "Ember Ini", "linux/x86_64", "windows/x86_64", "linux/aarch64")
+		for _, r := range ember["releases"].([]any) {
+			for _, a := range r.(map[string]any)["artifacts"].([]any) {
+				if a := a.(map[string]any); a["id"] == "linux-aarch64" {
+					a["platform"].(map[string]any)["variant"] = "muos"
+					a["filename"] = strings.Replace(a["filename"].(string), ".zip", ".muxapp", 1)
+				}
+			}
+		}
+		site := net.Site("/polish/")
+		wick, horizon := tool(polishWick, "Wick Trimmer", "linux/x86_64", "windows/x86_64", "macos/aarch64"), tool(polishHorizon, "Dusk Horizon")
+		horizon["project"].(map[string]any)["type"] = "mod"
+		for _, r := range wick["releases"].([]any) {
+			r.(map[string]any)["runtimes"] = map[string]any{"openmw": ">=0.51"}
+		}
+		for _, r := range horizon["releases"].([]any) {
+			r.(map[string]any)["runtimes"] = map[string]any{"openmw": "*"}
+			r.(map[string]any)["extensions"].(map[string]any)["openmw"].(map[string]any)["components"].(map[string]any)["main"].(map[string]any)["content_files"] = []any{polishHorizonFile}
+		}
+		ms := []map[string]any{candle, rt.Generated(t, "tallow.json"), horizon, wick, ember}
+		for i, m := range ms { // sizes a player reads in KiB and MiB
+			for _, r := range m["releases"].([]any) {
+				for _, a := range r.(map[string]any)["artifacts"].([]any) {
+					a.(map[string]any)["size"] = 48_000 << (i * 3)
+				}
+			}
+		}
+		site.Publish(ms...)
+		var entries []map[string]any
+		for _, m := range ms {
+			entries = append(entries, site.Entry(m, site.Bytes(m)))
+		}
+		net.Serve(site.Base+"dreamweave.json", "application/json", rt.Pretty(t, map[string]any{"schema_version": "2", "document": "index",
+			"generator": "fixture", "site": map[string]any{"name": polishSiteName, "url": site.URL("")}, "projects": entries}))
+		net.Refresh(site.URL(""))
+		_, out := build(t, net.State, Options{Out: filepath.Join(dir, "public")})
+		polishOut = out
+	})
+	if polishOut == "" {
+		t.Fatal("the polish site was not made (its first build stopped)")
+	}
+	return polishOut
+}
+
+// platformFiles are the file names of claim k's artifacts for platform token p (plan.js's
+// platformOf), with those for every platform.
+func platformFiles(doc plan.Doc, k, p string) []string {
+	var out []string
+	for _, a := range doc.Claims[k].Artifacts {
+		if a.Platform == nil || platformToken(a) == p {
+			out = append(out, a.Filename)
+		}
+	}
+	return out
+}
+
+// planPolishInChromium is TestPlanPolishInChromium on the built site out, planning Candlelight
+// and the tools s3ID and iniID (with a build per platform, iniID's for muOS too).
+func planPolishInChromium(t *testing.T, out, s3ID, iniID string, corpus bool) {
 	var doc plan.Doc
 	if err := json.Unmarshal(planDataOf(t, out), &doc); err != nil {
 		t.Fatal(err)
 	}
 	key := func(id string) string { return doc.Projects[id][0] }
-	candle, s3, ini := key(planCandlelight), key(planS3LightFixes), key(planDreamIni)
+	candle, s3, ini := key(planCandlelight), key(s3ID), key(iniID)
 	srv := httptest.NewServer(preview.Handler(out))
 	defer srv.Close()
 	su, _ := url.Parse(srv.URL)
@@ -119,7 +249,7 @@ func TestPlanPolishInChromium(t *testing.T) {
 	gesture := func(p *runtime.EvaluateParams) { yes := true; p.UserGesture = &yes }
 
 	for _, from := range []struct{ how, root string }{{"served", siteRoot}, {"file://", fileRoot}} {
-		link := from.root + plan.PlanPage + "#add=" + strings.Join([]string{planCandlelight, planS3LightFixes, planDreamIni}, ",") + "&root=" + uriComponent(root)
+		link := from.root + plan.PlanPage + "#add=" + strings.Join([]string{planCandlelight, s3ID, iniID}, ",") + "&root=" + uriComponent(root)
 		b.openPlan(link)
 
 		// The declared conflict, with its reason.
@@ -128,7 +258,14 @@ func TestPlanPolishInChromium(t *testing.T) {
 		if len(conflicts) != 1 || htmlcheck.Attr(conflicts[0], "data-plan-conflict") != candle {
 			t.Errorf("%s: the declared conflicts are %q", from.how, htmlcheck.Texts(t, dom, "#plan-results [data-plan-conflict]"))
 		}
-		htmlcheck.Want(t, dom, "#plan-results [data-plan-conflict]", "conflicts with Other mods that script vanilla light records (“Two scripts animating the same light fight every frame. Pick one.”).")
+		for _, r := range doc.Claims[candle].Relationships {
+			if r.Kind == "conflicts" {
+				htmlcheck.Want(t, dom, "#plan-results [data-plan-conflict]", "conflicts with "+r.Name+" (“"+r.Reason+"”).")
+			}
+		}
+		if corpus {
+			htmlcheck.Want(t, dom, "#plan-results [data-plan-conflict]", "conflicts with Other mods that script vanilla light records (“Two scripts animating the same light fight every frame. Pick one.”).")
+		}
 
 		// The platform choice.
 		var offered []string
@@ -147,16 +284,26 @@ func TestPlanPolishInChromium(t *testing.T) {
 			b.eval(`Array.from(document.querySelectorAll('ul.downloads > li[data-key="`+k+`"] .file')).map(s => s.textContent)`, &f)
 			return f
 		}
-		o := choose("linux-aarch64-muos")
-		if f := files(ini); !slices.Equal(f, []string{"dream-ini-Portmaster-ARM64.muxapp"}) || len(files(s3)) != 0 || !slices.Contains(o.Findings, "platform|"+s3) || slices.Contains(o.Findings, "platform|"+ini) {
+		const muos, linux = "linux-aarch64-muos", "linux-x86_64"
+		o := choose(muos)
+		if f := files(ini); len(f) == 0 || !slices.Equal(f, platformFiles(doc, ini, muos)) || len(platformFiles(doc, s3, muos)) != 0 || len(files(s3)) != 0 ||
+			!slices.Contains(o.Findings, "platform|"+s3) || slices.Contains(o.Findings, "platform|"+ini) || corpus && !slices.Equal(f, []string{"dream-ini-Portmaster-ARM64.muxapp"}) {
 			t.Errorf("%s: for muOS the downloads are %v and %v; findings %v", from.how, f, files(s3), o.Findings)
 		}
-		o = choose("linux-x86_64")
-		if !slices.Equal(files(s3), []string{"s3lightfixes-Linux-X64.zip"}) || !slices.Equal(files(ini), []string{"dream-ini-Linux-X64.zip"}) || !slices.Equal(files(candle), []string{"candlelight.zip"}) {
+		o = choose(linux)
+		var sums []string // the files planned for linux x86_64, Tallow's among them
+		for _, k := range append([]string{key(planTallow)}, candle, s3, ini) {
+			want := platformFiles(doc, k, linux)
+			if got := files(k); len(want) != 1 || !slices.Equal(got, want) {
+				t.Errorf("%s: for linux x86_64 %s downloads %v, want %v", from.how, k, got, want)
+			}
+			sums = append(sums, want...)
+		}
+		if corpus && (!slices.Equal(files(s3), []string{"s3lightfixes-Linux-X64.zip"}) || !slices.Equal(files(ini), []string{"dream-ini-Linux-X64.zip"}) || !slices.Equal(files(candle), []string{"candlelight.zip"})) {
 			t.Errorf("%s: for linux x86_64 the downloads are %v, %v, %v", from.how, files(s3), files(ini), files(candle))
 		}
 		for _, l := range strings.Split(strings.TrimSpace(o.Sums), "\n") {
-			if !strings.HasPrefix(l, "#") && !strings.HasSuffix(l, "-Linux-X64.zip") && !strings.HasSuffix(l, "  candlelight.zip") && !strings.HasSuffix(l, "  tallow.zip") {
+			if _, f, _ := strings.Cut(l, "  "); !strings.HasPrefix(l, "#") && !slices.Contains(sums, f) {
 				t.Errorf("%s: for linux x86_64 SHA256SUMS holds %q", from.how, l)
 			}
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"golang.org/x/net/html"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 	"github.com/DreamWeave-MP/ashyams-go/site/browsertest"
 	"github.com/DreamWeave-MP/ashyams-go/site/htmlcheck"
@@ -505,7 +506,8 @@ func TestSetupFindingsInChromium(t *testing.T) {
 	}
 }
 
-// TestSetupCorpusInChromium is the check on the corpus build: a configuration loading
+// TestSetupCorpusInChromium is the check on a generated build (polishBuild) and on the corpus
+// build when present; on the corpus: a configuration loading
 // Candlelight.omwscripts, Horiz0n.esp and "Unknown Thing.esp" shows Candlelight and Horiz0n
 // matched, Tallow missing (a required project), Morrowind.esm missing (required content) and
 // Unknown Thing.esp not in this index, and nothing else; the same pasted, from the URL
@@ -516,18 +518,41 @@ func TestSetupFindingsInChromium(t *testing.T) {
 func TestSetupCorpusInChromium(t *testing.T) {
 	t.Parallel()
 	browsertest.Path(t) // skips under -short or with no browser, before the build
-	out, _ := corpusBuild(t)
+	t.Run("generated", func(t *testing.T) {
+		setupCorpusInChromium(t, polishBuild(t), "Candlelight-core.omwscripts", polishHorizonFile, "Tallow-main.omwscripts", false)
+	})
+	if _, ok := corpustest.Optional(t, "state/network.json"); ok {
+		t.Run("corpus", func(t *testing.T) {
+			out, _ := corpusBuild(t)
+			setupCorpusInChromium(t, out, "Candlelight.omwscripts", "Horiz0n.esp", "Tallow.omwscripts", true)
+		})
+	}
+}
+
+// setupCorpusInChromium is TestSetupCorpusInChromium on the built site out, where candleFile
+// is Candlelight's first content file, horizonFile a content file of a project with no
+// runtime constraint, and tallowFile Tallow's; the texts expected are read from its setup data.
+func setupCorpusInChromium(t *testing.T, out, candleFile, horizonFile, tallowFile string, corpus bool) {
 	data := *setupDataOf(t, out)
 	keyOf := func(file string) string {
 		t.Helper()
 		ks := data.ContentFiles[plan.FoldASCII(file)]
 		if len(ks) != 1 {
-			t.Fatalf("the corpus has %d claims declaring %s", len(ks), file)
+			t.Fatalf("the site has %d claims declaring %s", len(ks), file)
 		}
 		return ks[0]
 	}
-	candle, horizon, tallow := keyOf("Candlelight.omwscripts"), keyOf("Horiz0n.esp"), keyOf("Tallow.omwscripts")
+	candle, horizon, tallow := keyOf(candleFile), keyOf(horizonFile), keyOf(tallowFile)
 	tallowID := strings.SplitN(tallow, "/", 2)[0]
+	cc, hc, tc := data.Claims[candle], data.Claims[horizon], data.Claims[tallow]
+	if len(cc.RequiresContent) == 0 || len(cc.DataDirs) == 0 || hc.OpenMW != "*" {
+		t.Fatalf("Candlelight requires %v in %v; the other project runs on %q", cc.RequiresContent, cc.DataDirs, hc.OpenMW)
+	}
+	if corpus && (cc.SiteName != "DreamWeave Mod Template" || cc.Release.Version != "1.1.0" || hc.Name != "Horiz0n" || cc.RequiresContent[0] != "Morrowind.esm" || cc.OpenMW != ">=0.49") {
+		t.Errorf("the corpus's Candlelight is %s %s from %s, requiring %v, on OpenMW %s; Horiz0n is %s", cc.Name, cc.Release.Version, cc.SiteName, cc.RequiresContent, cc.OpenMW, hc.Name)
+	}
+	dataDir := strings.ReplaceAll(cc.DataDirs[0], "/", `\`)
+	needs := cc.RequiresContent[0]
 
 	srv := httptest.NewServer(preview.Handler(out))
 	defer srv.Close()
@@ -536,14 +561,14 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	b := newSetupBrowser(t, su.Host, filepath.ToSlash(out)+"/")
 	page := siteRoot + plan.SetupPage
 
-	cfg := "# OpenMW user configuration\r\ndata=\"C:\\Games\\Morrowind\\Data Files\"\r\ndata=\"C:\\Mods\\Candlelight\\00 Core\"\r\n" +
-		"content=Candlelight.omwscripts\r\ncontent=Horiz0n.esp\r\ncontent=Unknown Thing.esp\r\n"
+	cfg := "# OpenMW user configuration\r\ndata=\"C:\\Games\\Morrowind\\Data Files\"\r\ndata=\"C:\\Mods\\" + cc.Name + `\` + dataDir + "\"\r\n" +
+		"content=" + candleFile + "\r\ncontent=" + horizonFile + "\r\ncontent=Unknown Thing.esp\r\n"
 	want := []string{
 		"data-base||||", // C:\Games\Morrowind\Data Files
 		"data-dir||||",  // C:\Mods\Candlelight\00 Core: ends like Candlelight's 00 Core
-		"matched|candlelight.omwscripts|||",
-		"matched|horiz0n.esp|||",
-		"missing-content|morrowind.esm|" + candle + "||",
+		"matched|" + plan.FoldASCII(candleFile) + "|||",
+		"matched|" + plan.FoldASCII(horizonFile) + "|||",
+		"missing-content|" + plan.FoldASCII(needs) + "|" + candle + "||",
 		"missing-project||" + candle + "|" + tallowID + "|",
 		"unknown|unknown thing.esp|||",
 	}
@@ -557,17 +582,17 @@ func TestSetupCorpusInChromium(t *testing.T) {
 		}
 		htmlcheck.Want(t, b.dom(), "#setup-summary", "3 content files read: 2 declared by projects in this index, 1 not in this index")
 		for _, c := range []struct{ kind, attr, id, want string }{
-			{"matched", "data-file", "candlelight.omwscripts", fmt.Sprintf("Candlelight.omwscripts (line %d): declared by Candlelight 1.1.0 from DreamWeave Mod Template (stable) current", first)},
-			{"matched", "data-file", "horiz0n.esp", fmt.Sprintf("Horiz0n.esp (line %d): declared by Horiz0n", first+1)},
-			{"missing-project", "data-key", candle, "Declared by Candlelight 1.1.0 from DreamWeave Mod Template: requires the project Tallow"},
-			{"missing-project", "data-key", candle, "None of the content files it declares is loaded: Tallow.omwscripts."},
-			{"missing-content", "data-file", "morrowind.esm", fmt.Sprintf("Candlelight.omwscripts (line %d) needs Morrowind.esm, which is not loaded.", first)},
+			{"matched", "data-file", plan.FoldASCII(candleFile), fmt.Sprintf("%s (line %d): declared by %s %s from %s (%s) current", candleFile, first, cc.Name, cc.Release.Version, cc.SiteName, cc.Release.Channel)},
+			{"matched", "data-file", plan.FoldASCII(horizonFile), fmt.Sprintf("%s (line %d): declared by %s", horizonFile, first+1, hc.Name)},
+			{"missing-project", "data-key", candle, "Declared by " + cc.Name + " " + cc.Release.Version + " from " + cc.SiteName + ": requires the project " + tc.Name},
+			{"missing-project", "data-key", candle, "None of the content files it declares is loaded: " + tallowFile},
+			{"missing-content", "data-file", plan.FoldASCII(needs), fmt.Sprintf("%s (line %d) needs %s, which is not loaded.", candleFile, first, needs)},
 			{"unknown", "data-file", "unknown thing.esp", fmt.Sprintf("Unknown Thing.esp (line %d): not in this index.", first+2)},
 		} {
 			b.wantFinding(c.kind, c.attr, c.id, c.want)
 		}
 		var link string
-		b.eval(`document.querySelector('#setup-results li[data-kind="matched"][data-file="horiz0n.esp"] a').getAttribute("href")`, &link)
+		b.eval(`document.querySelector('#setup-results li[data-kind="matched"][data-file="`+plan.FoldASCII(horizonFile)+`"] a').getAttribute("href")`, &link)
 		if link != "../"+paths.Claim(strings.SplitN(horizon, "/", 2)[0], strings.SplitN(horizon, "/", 2)[1]) {
 			t.Errorf("%s: Horiz0n links to %q", how, link)
 		}
@@ -653,7 +678,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	}
 	enc, ver, _ := strings.Cut(strings.TrimPrefix(link, prefix), "&openmw=")
 	shared, err := base64.RawURLEncoding.DecodeString(enc)
-	if err != nil || string(shared) != "\n\n\ncontent=Candlelight.omwscripts\ncontent=Horiz0n.esp\ncontent=Unknown Thing.esp\n" || ver != "0.49" {
+	if err != nil || string(shared) != "\n\n\ncontent="+candleFile+"\ncontent="+horizonFile+"\ncontent=Unknown Thing.esp\n" || ver != "0.49" {
 		t.Errorf("the share link holds %q (%v) and version %q", shared, err, ver)
 	}
 	b.open(link)
@@ -678,7 +703,7 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	if !slices.Contains(got, "runtime||"+candle+"||") || len(got) != len(want)+1 {
 		t.Errorf("with OpenMW 0.48: %v", got)
 	}
-	b.wantFinding("runtime", "data-key", candle, "runs on OpenMW >=0.49; 0.48 is outside it.")
+	b.wantFinding("runtime", "data-key", candle, "runs on OpenMW "+cc.OpenMW+"; 0.48 is outside it.")
 	b.paste(cfg, "0.49")
 	if got, _ := b.findings(); !reflect.DeepEqual(got, want) {
 		t.Errorf("with OpenMW 0.49: %v", got)
@@ -777,9 +802,10 @@ func TestSetupCorpusInChromium(t *testing.T) {
 	b.clean("names")
 
 	// The other kinds of line: each is said to be a project's, the base game's, or nobody's.
-	b.paste("data=\"C:/Mods/Candlelight-4d0c9f6e/00 Core\"\ndata=/b\ndata=\"C:/Morrowind/Data Files\"\ngroundcover=Grass.esp\nfallback-archive=Morrowind.bsa\nfallback-archive=Other.bsa\ncontent=Morrowind.esm\n", "")
+	folder := "C:/Mods/" + cc.Name + "-" + candle[:8] + "/" + cc.DataDirs[0]
+	b.paste("data=\""+folder+"\"\ndata=/b\ndata=\"C:/Morrowind/Data Files\"\ngroundcover=Grass.esp\nfallback-archive=Morrowind.bsa\nfallback-archive=Other.bsa\ncontent=Morrowind.esm\n", "")
 	for _, want := range []struct{ kind, text string }{
-		{"data-folder", "C:/Mods/Candlelight-4d0c9f6e/00 Core (line 1): the folder the plan page names for Candlelight"},
+		{"data-folder", folder + " (line 1): the folder the plan page names for " + cc.Name},
 		{"data-unknown", "/b (line 2): a folder (data=) no project in this index declares or names."},
 		{"data-base", "C:/Morrowind/Data Files (line 3): the base game's Data Files (data=)."},
 		{"groundcover-unknown", "Grass.esp (line 4): groundcover no project in this index declares."},
