@@ -62,7 +62,7 @@ func TestKilledInstall(t *testing.T) {
 		return
 	}
 	if testing.Short() {
-		t.Skip("runs a test binary in another process")
+		t.Skip("-short: runs a test binary in another process")
 	}
 	n := installtest.New(t)
 	n.Publish(alpha, beta)
