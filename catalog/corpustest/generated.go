@@ -154,15 +154,11 @@ var Fixtures = map[string]Project{
 // (Fixtures) without ../shared.
 func Fixture(tb testing.TB, name string) map[string]any {
 	tb.Helper()
-	var b []byte
-	var err error
-	if p, ok := Find("fixtures/" + name); ok {
-		b, err = os.ReadFile(p)
-	} else if f, known := Fixtures[name]; known {
-		b, err = json.Marshal(Manifest(f))
-	} else {
-		tb.Fatalf("no fixture %s", name)
+	p, ok := Find("fixtures/" + name)
+	if !ok {
+		return Generated(tb, name)
 	}
+	b, err := os.ReadFile(p)
 	var m map[string]any
 	if err == nil {
 		err = json.Unmarshal(b, &m)
@@ -171,6 +167,58 @@ func Fixture(tb testing.TB, name string) map[string]any {
 		tb.Fatalf("fixture %s: %v", name, err)
 	}
 	return m
+}
+
+// Generated is the generated stand-in for fixtures/<name> (Fixtures) as a JSON value, whether
+// or not ../shared is present.
+func Generated(tb testing.TB, name string) map[string]any {
+	tb.Helper()
+	f, known := Fixtures[name]
+	if !known {
+		tb.Fatalf("no fixture %s", name)
+	}
+	b, err := json.Marshal(Manifest(f))
+	var m map[string]any
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err != nil {
+		tb.Fatalf("fixture %s: %v", name, err)
+	}
+	return m
+}
+
+// SchemaConstraints is the JSON Schema b without its annotations (title, description, $id),
+// as JSON with sorted keys: what two schemas must share to accept the same documents.
+func SchemaConstraints(tb testing.TB, b []byte) []byte {
+	tb.Helper()
+	var strip func(v any) any
+	strip = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			out := map[string]any{}
+			for k, e := range x {
+				if k != "title" && k != "description" && k != "$id" {
+					out[k] = strip(e)
+				}
+			}
+			return out
+		case []any:
+			for i := range x {
+				x[i] = strip(x[i])
+			}
+		}
+		return v
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		tb.Fatal(err)
+	}
+	out, err := json.Marshal(strip(v))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }
 
 // The corpus sites Sites holds, below www/.

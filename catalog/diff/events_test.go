@@ -28,15 +28,7 @@ func generatedRefresh(t *testing.T) genRefresh {
 	t.Helper()
 	var ms []map[string]any
 	for _, name := range []string{"tallow.json", "candlelight.json", "lantern-forge.json"} {
-		b, err := json.Marshal(corpustest.Manifest(corpustest.Fixtures[name]))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, m)
+		ms = append(ms, corpustest.Generated(t, name))
 	}
 	n := refreshtest.New(t)
 	site := n.Site("/mods/")

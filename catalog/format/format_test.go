@@ -622,7 +622,7 @@ func TestSchemaSameFormatAsPublished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ours := constraints(t, ourBytes)
+	ours := corpustest.SchemaConstraints(t, ourBytes)
 	if sum := sha256.Sum256(ours); hex.EncodeToString(sum[:]) != publishedConstraints {
 		t.Errorf("our catalog schema's constraints hash to %x, not to the published v1 schema's %s", sum, publishedConstraints)
 	}
@@ -634,7 +634,7 @@ func TestSchemaSameFormatAsPublished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	theirs := constraints(t, pubBytes)
+	theirs := corpustest.SchemaConstraints(t, pubBytes)
 	if sum := sha256.Sum256(theirs); hex.EncodeToString(sum[:]) != publishedConstraints {
 		t.Errorf("the published schema's constraints hash to %x, not to publishedConstraints", sum)
 	}
@@ -644,38 +644,6 @@ func TestSchemaSameFormatAsPublished(t *testing.T) {
 	if bytes.Equal(ourBytes, pubBytes) {
 		t.Fatal("our schema is a copy of the published one; it should be written in our own words")
 	}
-}
-
-// constraints is the JSON Schema b without its annotations (title, description, $id), as JSON
-// with sorted keys.
-func constraints(t *testing.T, b []byte) []byte {
-	var strip func(v any) any
-	strip = func(v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			out := map[string]any{}
-			for k, e := range x {
-				if k != "title" && k != "description" && k != "$id" {
-					out[k] = strip(e)
-				}
-			}
-			return out
-		case []any:
-			for i := range x {
-				x[i] = strip(x[i])
-			}
-		}
-		return v
-	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.Marshal(strip(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // TestValidateNamesTheBadValue: the corpus's generated files are valid, and one bad value in

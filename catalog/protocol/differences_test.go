@@ -3,7 +3,6 @@ package protocol
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -151,38 +150,6 @@ func snapshotSchemas(t *testing.T) (index, project *jsonschema.Schema) {
 // then our manifest schema: those TestSnapshotSameVerdict last compared with the snapshot.
 const comparedConstraints = "7b97ea493ce493db9e27f455e19fa971e4275b7fbba7067514bb7a0a5518ff0c"
 
-// constraints is the JSON Schema b without its annotations (title, description, $id), as JSON
-// with sorted keys.
-func constraints(t *testing.T, b []byte) []byte {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	var strip func(v any) any
-	strip = func(v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			out := map[string]any{}
-			for k, e := range x {
-				if k != "title" && k != "description" && k != "$id" {
-					out[k] = strip(e)
-				}
-			}
-			return out
-		case []any:
-			for i := range x {
-				x[i] = strip(x[i])
-			}
-		}
-		return v
-	}
-	out, err := json.Marshal(strip(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func findingKeys(fs []Finding) map[string]bool {
 	m := make(map[string]bool, len(fs))
 	for _, f := range fs {
@@ -208,7 +175,7 @@ func TestSnapshotSameVerdict(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all = append(all, constraints(t, b)...)
+		all = append(all, corpustest.SchemaConstraints(t, b)...)
 	}
 	if sum := sha256.Sum256(all); hex.EncodeToString(sum[:]) != comparedConstraints {
 		t.Errorf("our index and manifest schemas' constraints hash to %x, not to those the snapshot comparison passed on: run it with ../shared, then renew comparedConstraints", sum)

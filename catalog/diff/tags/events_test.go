@@ -1,7 +1,6 @@
 package tags_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -16,7 +15,7 @@ import (
 // bigger file and lists a breaking change, with a license added.
 func generatedEvents(t *testing.T) []store.Event {
 	t.Helper()
-	tallow, candle := generated(t, "tallow.json"), generated(t, "candlelight.json")
+	tallow, candle := corpustest.Generated(t, "tallow.json"), corpustest.Generated(t, "candlelight.json")
 	n := refreshtest.New(t)
 	site := n.Site("/mods/")
 	site.Publish(tallow, candle)
@@ -46,18 +45,4 @@ func generatedEvents(t *testing.T) []store.Event {
 		t.Fatalf("%d events, want 4", len(snap.Events))
 	}
 	return snap.Events
-}
-
-// generated is corpustest's generated stand-in for fixtures/<name> as a JSON value.
-func generated(t *testing.T, name string) map[string]any {
-	t.Helper()
-	b, err := json.Marshal(corpustest.Manifest(corpustest.Fixtures[name]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
