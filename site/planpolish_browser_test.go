@@ -137,7 +137,7 @@ func polishBuild(t *testing.T) string {
 		}
 		net := rt.New(t)
 		net.State = filepath.Join(dir, "state")
-		candle := rt.Generated(t, "candlelight.json")
+		candle := corpustest.Generated(t, "candlelight.json")
 		for _, r := range candle["releases"].([]any) {
 			openmw := r.(map[string]any)["extensions"].(map[string]any)["openmw"].(map[string]any)
 			openmw["requires_content"] = []any{"Morrowind.esm"}
@@ -181,7 +181,7 @@ func polishBuild(t *testing.T) string {
 			r.(map[string]any)["runtimes"] = map[string]any{"openmw": "*"}
 			r.(map[string]any)["extensions"].(map[string]any)["openmw"].(map[string]any)["components"].(map[string]any)["main"].(map[string]any)["content_files"] = []any{polishHorizonFile}
 		}
-		ms := []map[string]any{candle, rt.Generated(t, "tallow.json"), horizon, wick, ember}
+		ms := []map[string]any{candle, corpustest.Generated(t, "tallow.json"), horizon, wick, ember}
 		for i, m := range ms { // sizes a player reads in KiB and MiB
 			for _, r := range m["releases"].([]any) {
 				for _, a := range r.(map[string]any)["artifacts"].([]any) {

@@ -43,13 +43,13 @@ func generatedNet(t *testing.T) (*rt.Net, []string) {
 	t.Helper()
 	net := rt.New(t)
 	mods, tools := net.Site("/mods/"), net.Site("/tools/")
-	program := rt.Generated(t, "lantern-forge.json")
+	program := corpustest.Generated(t, "lantern-forge.json")
 	for _, r := range program["releases"].([]any) {
 		rel := r.(map[string]any)
 		rel["relationships"] = append(rel["relationships"].([]any),
 			map[string]any{"kind": "requires", "project": rt.TallowID, "name": "Tallow", "version": ">=2.0"})
 	}
-	mods.Publish(rt.Generated(t, "candlelight.json"), rt.Generated(t, "tallow.json"))
+	mods.Publish(corpustest.Generated(t, "candlelight.json"), corpustest.Generated(t, "tallow.json"))
 	tools.Publish(program)
 	return net, []string{mods.URL(""), tools.URL("")}
 }

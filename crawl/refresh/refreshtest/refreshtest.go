@@ -301,31 +301,21 @@ func (n *Net) Refresh(urls ...string) *refresh.Summary {
 	return sum
 }
 
-// Network publishes Generated stand-ins (Candlelight and Tallow at /mods/, Lantern Forge at
+// Network publishes corpustest.Generated stand-ins (Candlelight and Tallow at /mods/, Lantern Forge at
 // /tools/) and refreshes both twice, Tallow's summary changed between: a state of several
 // sites, observed and changed events and a cached image. It returns the sites' URLs.
 func (n *Net) Network() []string {
 	n.tb.Helper()
 	mods, tools := n.Site("/mods/"), n.Site("/tools/")
 	urls := []string{mods.URL(""), tools.URL("")}
-	tallow := Generated(n.tb, "tallow.json")
-	mods.Publish(Generated(n.tb, "candlelight.json"), tallow)
-	tools.Publish(Generated(n.tb, "lantern-forge.json"))
+	tallow := corpustest.Generated(n.tb, "tallow.json")
+	mods.Publish(corpustest.Generated(n.tb, "candlelight.json"), tallow)
+	tools.Publish(corpustest.Generated(n.tb, "lantern-forge.json"))
 	n.Refresh(urls...)
 	Obj(n.tb, tallow, "project")["summary"] = "Wakes your script at dusk and at dawn."
-	mods.Publish(Generated(n.tb, "candlelight.json"), tallow)
+	mods.Publish(corpustest.Generated(n.tb, "candlelight.json"), tallow)
 	n.Refresh(urls...)
 	return urls
-}
-
-// Generated is corpustest's stand-in for the corpus fixture name, whether ../shared is present
-// or not (Candlelight and the like read the corpus's when it is).
-func Generated(tb testing.TB, name string) map[string]any {
-	var v map[string]any
-	if err := json.Unmarshal(Pretty(tb, corpustest.Manifest(corpustest.Fixtures[name])), &v); err != nil {
-		tb.Fatal(err)
-	}
-	return v
 }
 
 // Candlelight is the reference's Candlelight fixture: a mod with three releases that requires
