@@ -58,10 +58,7 @@ func Optional(tb testing.TB, rel string) (string, bool) {
 	tb.Helper()
 	p, ok := Find(rel)
 	if !ok {
-		if os.Getenv("ASHYAMS_CI") != "" {
-			tb.Fatalf("../shared/corpus/%s is absent, and CI runs with it", rel)
-		}
-		tb.Logf("../shared/corpus/%s is absent: the generated cases only", rel)
+		absent(tb, "corpus/"+rel, tb.Logf, "the generated cases only")
 	}
 	return p, ok
 }
@@ -73,15 +70,22 @@ func Path(tb testing.TB, rel string) string { return skipUnless(tb, "corpus/"+re
 func Shared(tb testing.TB, rel string) string { return skipUnless(tb, rel) }
 
 // skipUnless is the path of rel below ../shared. When it is absent the test is skipped, or
-// fails under CI (ASHYAMS_CI set), which always runs with ../shared beside the clone.
+// fails under CI.
 func skipUnless(tb testing.TB, rel string) string {
 	tb.Helper()
 	p, ok := FindShared(rel)
 	if !ok {
-		if os.Getenv("ASHYAMS_CI") != "" {
-			tb.Fatalf("../shared/%s is absent, and CI runs with it", rel)
-		}
-		tb.Skipf("../shared/%s is absent: this test reads the real corpus", rel)
+		absent(tb, rel, tb.Skipf, "this test reads the real corpus")
 	}
 	return p
+}
+
+// absent reports ../shared/rel missing through say, or fails tb under CI (ASHYAMS_CI set),
+// which always runs with ../shared beside the clone.
+func absent(tb testing.TB, rel string, say func(string, ...any), why string) {
+	tb.Helper()
+	if os.Getenv("ASHYAMS_CI") != "" {
+		tb.Fatalf("../shared/%s is absent, and CI runs with it", rel)
+	}
+	say("../shared/%s is absent: %s", rel, why)
 }

@@ -159,14 +159,7 @@ func Fixture(tb testing.TB, name string) map[string]any {
 		return Generated(tb, name)
 	}
 	b, err := os.ReadFile(p)
-	var m map[string]any
-	if err == nil {
-		err = json.Unmarshal(b, &m)
-	}
-	if err != nil {
-		tb.Fatalf("fixture %s: %v", name, err)
-	}
-	return m
+	return value(tb, name, b, err)
 }
 
 // Generated is the generated stand-in for fixtures/<name> (Fixtures) as a JSON value, whether
@@ -178,6 +171,12 @@ func Generated(tb testing.TB, name string) map[string]any {
 		tb.Fatalf("no fixture %s", name)
 	}
 	b, err := json.Marshal(Manifest(f))
+	return value(tb, name, b, err)
+}
+
+// value is the fixture name's bytes b as a JSON value, failing tb on err or bad JSON.
+func value(tb testing.TB, name string, b []byte, err error) map[string]any {
+	tb.Helper()
 	var m map[string]any
 	if err == nil {
 		err = json.Unmarshal(b, &m)
