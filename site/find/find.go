@@ -3,7 +3,7 @@
 package find
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"slices"
 	"sort"
@@ -271,20 +271,19 @@ func newestFirst(times []string) []int {
 }
 
 // Write validates each part of the index against its schema and writes it under Dir
-// through write.
+// through write, which keeps no reference to data (the next part reuses its bytes).
 func Write(in Input, write func(rel string, data []byte) error) error {
+	var buf bytes.Buffer
+	var js []byte
 	for _, p := range parts(in) {
-		data, err := json.Marshal(p.doc)
+		data, err := shards.Encode(&buf, Dir+"/"+p.name, p.doc)
 		if err != nil {
-			return fmt.Errorf("%s/%s: %w", Dir, p.name, err)
+			return err
 		}
 		if err := validateFind(p.schema, data); err != nil {
 			return fmt.Errorf("generated %s/%s.js does not match its schema: %w", Dir, p.name, err)
 		}
-		js, err := shards.Script(p.name, p.doc)
-		if err != nil {
-			return err
-		}
+		js = shards.Script(js[:0], p.name, data)
 		if err := write(Dir+"/"+p.name+".js", js); err != nil {
 			return err
 		}

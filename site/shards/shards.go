@@ -12,8 +12,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
-	"strings"
+	"maps"
+	"slices"
+	"unicode/utf8"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/termtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
@@ -77,46 +78,50 @@ func NameShard(k string, parts int) string {
 	return fmt.Sprintf("n%x", fnv1a(k)%uint32(parts))
 }
 
-// Script is a part's file: AshyamsData('<name>', '<its JSON>'), its strings under the
-// pages' bidi rule (pubtext.Text) and served-JSON escaping, quoted single (ScriptString) so
-// JSON's double quotes stay as they are.
-func Script(name string, v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+// Script appends to dst a part's file: AshyamsData('<name>', '<data>'), data (Encode's) under
+// the pages' bidi rule (pubtext.Text) and served-JSON escaping, quoted single (ScriptString)
+// so JSON's double quotes stay as they are.
+func Script(dst []byte, name string, data []byte) []byte {
+	text := termtext.JSON(pubtext.Text(data, func(c byte) bool { return c == '"' }))
+	dst = appendQuoted(append(dst, "AshyamsData("...), []byte(name))
+	return append(appendQuoted(append(dst, ','), text), ");\n"...)
+}
+
+// Encode is v's JSON as a part holds it, HTML characters unescaped, in buf (reset).
+func Encode(buf *bytes.Buffer, name string, v any) ([]byte, error) {
+	buf.Reset()
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("the data part %s: %w", name, err)
 	}
-	quoteEnds := func(c byte) bool { return c == '"' }
-	text := termtext.JSON(pubtext.Text(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), quoteEnds))
-	return []byte("AshyamsData(" + ScriptString(name) + "," + ScriptString(string(text)) + ");\n"), nil
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // ScriptString is s as a single-quoted JavaScript string literal: backslash and quote
 // escaped, control characters and line terminators as \u escapes.
-func ScriptString(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('\'')
-	for _, r := range s {
+func ScriptString(s string) string { return string(appendQuoted(nil, []byte(s))) }
+
+// appendQuoted appends s quoted as ScriptString quotes it.
+func appendQuoted(dst, s []byte) []byte {
+	dst = append(slices.Grow(dst, len(s)+2), '\'')
+	for _, r := range string(s) {
 		switch {
 		case r == '\\' || r == '\'':
-			b.WriteByte('\\')
-			b.WriteRune(r)
+			dst = append(dst, '\\', byte(r))
 		case r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029':
-			fmt.Fprintf(&b, "\\u%04x", r)
+			dst = fmt.Appendf(dst, "\\u%04x", r)
 		default:
-			b.WriteRune(r)
+			dst = utf8.AppendRune(dst, r)
 		}
 	}
-	b.WriteByte('\'')
-	return b.String()
+	return append(dst, '\'')
 }
 
 // AllClaimShards lists every claim part a prefix length makes, so each is written even
 // when empty: a part that does not load is then a fault, not a gap.
 func AllClaimShards(prefix int) []string {
-	out := []string{""}
+	out := []string{"c"}
 	for i := 0; i < prefix; i++ {
 		var next []string
 		for _, p := range out {
@@ -126,24 +131,20 @@ func AllClaimShards(prefix int) []string {
 		}
 		out = next
 	}
-	for i, p := range out {
-		out[i] = "c" + p
-	}
 	return out
 }
 
-// Write writes each part of parts as dir/<name>.js through write, in name order.
+// Write writes each part of parts as dir/<name>.js through write, in name order; write
+// keeps no reference to data, whose bytes the next part reuses.
 func Write(dir string, parts map[string]any, write func(rel string, data []byte) error) error {
-	names := make([]string, 0, len(parts))
-	for n := range parts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		js, err := Script(n, parts[n])
+	var buf bytes.Buffer
+	var js []byte
+	for _, n := range slices.Sorted(maps.Keys(parts)) {
+		data, err := Encode(&buf, n, parts[n])
 		if err != nil {
 			return err
 		}
+		js = Script(js[:0], n, data)
 		if err := write(dir+"/"+n+".js", js); err != nil {
 			return err
 		}
