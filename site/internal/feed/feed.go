@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorilla/feeds"
@@ -53,9 +54,6 @@ type projectEntry struct {
 	Author  *feeds.AtomAuthor
 }
 
-// FeedXml makes atomFeed a feeds.XmlFeed.
-func (f *atomFeed) FeedXml() any { return f }
-
 // atom is the Atom feed of the latest FeedSize events as the reference index writes it: its id
 // and alternate <base>updates/, and its updated the last refresh's start (atomOf).
 func Atom(b *render.Site) ([]byte, error) {
@@ -67,12 +65,14 @@ func Atom(b *render.Site) ([]byte, error) {
 	if b.N.State != nil {
 		observed = b.N.State.ObservedAt
 	}
-	return atomOf(b, FeedFile, render.IndexName+": updates in the DreamWeave network", b.Base+"updates/",
+	var buf bytes.Buffer
+	err := atomOf(&buf, b, FeedFile, render.IndexName+": updates in the DreamWeave network", b.Base+"updates/",
 		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs, observed, false)
+	return buf.Bytes(), err
 }
 
-// atomOf is an Atom feed of evs (newest first) named title, published at name (a path from the
-// site's root), about the page at link, with the subtitle desc ("" for none), in the
+// atomOf writes to w an Atom feed of evs (newest first) named title, published at name (a path
+// from the site's root), about the page at link, with the subtitle desc ("" for none), in the
 // reference index's form: the feed's id is link,
 // it links self to itself and alternate to link, and its updated is updated (an observation
 // time; "" gives the Unix epoch, never the clock). Each entry's id and link are the event's
@@ -87,12 +87,12 @@ func Atom(b *render.Site) ([]byte, error) {
 // updated and author, the project id the feed's own), and the feed names its author only
 // when an entry has none (each entry names its site). The network's feed keeps the
 // reference's form. Errors name the file.
-func atomOf(b *render.Site, name, title, link, desc string, evs []*view.EventView, updated string, project bool) ([]byte, error) {
+func atomOf(w *bytes.Buffer, b *render.Site, name, title, link, desc string, evs []*view.EventView, updated string, project bool) error {
 	up := time.Unix(0, 0).UTC()
 	if updated != "" {
 		t, err := time.Parse(store.TimeFormat, updated)
 		if err != nil {
-			return nil, fmt.Errorf("%s: observation time %q: %w", name, updated, err)
+			return fmt.Errorf("%s: observation time %q: %w", name, updated, err)
 		}
 		up = t
 	}
@@ -117,7 +117,7 @@ func atomOf(b *render.Site, name, title, link, desc string, evs []*view.EventVie
 	for _, e := range evs {
 		t, err := time.Parse(store.TimeFormat, e.ObservedAt)
 		if err != nil {
-			return nil, fmt.Errorf("%s: event %s observed_at %q: %w", name, e.ID, e.ObservedAt, err)
+			return fmt.Errorf("%s: event %s observed_at %q: %w", name, e.ID, e.ObservedAt, err)
 		}
 		page := b.Base + paths.Dir(paths.Event(e.ID))
 		claim := e.Name
@@ -148,15 +148,38 @@ func atomOf(b *render.Site, name, title, link, desc string, evs []*view.EventVie
 			Author:  author,
 		})
 	}
-	atom, err := feeds.ToXML(f)
+	var err error
+	if project { // unindented (it is minified), one encoder for many: a new one allocates 4 KB
+		e := projectEncoders.Get().(*projectEncoder)
+		e.out = w
+		if err = e.Encode(f); err == nil { // else it may hold open elements
+			projectEncoders.Put(e)
+		}
+	} else { // as gorilla/feeds writes a feed
+		w.WriteString(xml.Header[:len(xml.Header)-1])
+		enc := xml.NewEncoder(w)
+		enc.Indent("", "  ")
+		err = enc.Encode(f)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	if project {
-		atom = strings.TrimPrefix(atom, xml.Header[:len(xml.Header)-1])
-	}
-	return []byte(atom), nil
+	return nil
 }
+
+// projectEncoder is a project feed's encoder, writing to out.
+type projectEncoder struct {
+	*xml.Encoder
+	out *bytes.Buffer
+}
+
+func (e *projectEncoder) Write(p []byte) (int, error) { return e.out.Write(p) }
+
+var projectEncoders = sync.Pool{New: func() any {
+	e := &projectEncoder{}
+	e.Encoder = xml.NewEncoder(e)
+	return e
+}}
 
 // htmlEscape escapes text for an Atom summary of type "html".
 func htmlEscape(s string) string {

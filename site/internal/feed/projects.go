@@ -31,9 +31,9 @@ func Projects(b *render.Site) error {
 		} else if b.N.State != nil {
 			updated = b.N.State.ObservedAt
 		}
-		b.GoWrite(name, func() ([]byte, error) {
+		b.GoWrite(name, func(buf *bytes.Buffer) error {
 			// no subtitle: the title names the project, the entries say the rest
-			return atomOf(b, name, render.IndexName+": "+view.ProjectTitle(p), b.Base+paths.Dir(paths.Project(p.ID)), "", evs, updated, true)
+			return atomOf(buf, b, name, render.IndexName+": "+view.ProjectTitle(p), b.Base+paths.Dir(paths.Project(p.ID)), "", evs, updated, true)
 		})
 	}
 	return opml(b)

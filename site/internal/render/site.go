@@ -4,6 +4,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -83,14 +84,16 @@ func (b *Site) Files() int { return len(b.written) }
 // Go runs f as a render, beside the pages (Wait returns its error).
 func (b *Site) Go(f func() error) { b.spawn(b.bufs, func(*pageBuf) error { return f() }) }
 
-// GoWrite writes at rel the markup make returns, as a render with a render's buffers.
-func (b *Site) GoWrite(rel string, make func() ([]byte, error)) {
+// GoWrite writes at rel the markup make writes into buf (empty), as a render with a
+// render's buffers.
+func (b *Site) GoWrite(rel string, make func(buf *bytes.Buffer) error) {
 	b.spawn(b.bufs, func(pb *pageBuf) error {
-		data, err := make()
-		if err != nil {
+		pb.html.Reset()
+		if err := make(&pb.html); err != nil {
 			return err
 		}
-		return b.writeBuf(rel, data, &pb.min)
+		pb.html.Grow(1) // the minifier's terminator fits: it reads the markup in place
+		return b.writeBuf(rel, pb.html.Bytes(), &pb.min)
 	})
 }
 
