@@ -17,7 +17,7 @@ import (
 // conflict's claims are (ClaimSiteText): sites are told apart, none preferred (SPEC
 // section 5).
 type Names struct {
-	shared map[string]bool // Key of each display name held by two or more sites
+	shared map[string]bool // each display name, as given, whose Key two or more sites hold
 }
 
 // Key is how display names are compared, so names a reader cannot tell apart are one:
@@ -63,26 +63,25 @@ func Address(o *network.Origin, withPath bool) string {
 
 // New finds the display names shared by sites of n.
 func New(n *network.Network) *Names {
-	count := map[string]int{}
+	keys, count := map[string]string{}, map[string]int{}
 	for _, o := range n.Origins {
 		if o.SiteName != nil {
 			if k := Key(*o.SiteName); k != "" {
+				keys[*o.SiteName] = k
 				count[k]++
 			}
 		}
 	}
 	s := &Names{shared: map[string]bool{}}
-	for k, c := range count {
-		if c > 1 {
-			s.shared[k] = true
-		}
+	for name, k := range keys {
+		s.shared[name] = count[k] > 1
 	}
 	return s
 }
 
-// OriginShared reports whether another site gives itself o's display name.
+// OriginShared reports whether another site of the network gives itself o's display name.
 func (s *Names) OriginShared(o *network.Origin) bool {
-	return s != nil && o != nil && o.SiteName != nil && s.shared[Key(*o.SiteName)]
+	return s != nil && o != nil && o.SiteName != nil && s.shared[*o.SiteName]
 }
 
 // SharedName reports whether c's site must be named with its site id: another site or
