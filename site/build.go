@@ -368,11 +368,11 @@ func (b *builder) jsonFile(f jsonFile) error {
 }
 
 // compactJSON is data without whitespace between tokens, with one final newline: a quarter
-// to a third smaller than indented. Strings keep their bytes and escapes.
+// to a third smaller than indented. Strings keep their bytes and escapes. It compacts in
+// place: json.Compact writes no byte before reading it.
 func compactJSON(data []byte) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.Grow(len(data))
-	if err := json.Compact(&buf, data); err != nil {
+	buf := bytes.NewBuffer(data[:0])
+	if err := json.Compact(buf, data); err != nil {
 		return nil, err
 	}
 	buf.WriteByte('\n')
