@@ -232,10 +232,10 @@ func Catalog(n *network.Network, o Options) ([]byte, error) {
 		Index:         o.Index.json(),
 		ObservedAt:    observed,
 		Crawler:       crawler,
-		Origins:       []originJSON{},
-		Claims:        []claimJSON{},
+		Origins:       make([]originJSON, 0, len(n.Origins)), // sized: growing copies the structs
+		Claims:        make([]claimJSON, 0, len(n.Listed)),
 		Conflicts:     []conflictJSON{},
-		Relationships: []relationshipJSON{},
+		Relationships: make([]relationshipJSON, 0, len(n.Relationships)),
 		Capabilities:  []capabilityJSON{},
 	}
 	for _, og := range n.Origins {

@@ -63,7 +63,8 @@ var (
 // name), then a capability record per capability (by name), a site record per site (by id)
 // and a page record per hand-written page (handWritten's order). Unindented, as catalog.json.
 func SearchJSON(b *render.Site) ([]byte, error) {
-	doc := SearchDoc{Format: "dreamweave-network-search", FormatVersion: 1, Records: []SearchRecord{}}
+	doc := SearchDoc{Format: "dreamweave-network-search", FormatVersion: 1,
+		Records: make([]SearchRecord, 0, len(b.N.Listed)+len(b.N.Capabilities)+len(b.N.Origins)+len(handWritten))}
 	for _, c := range view.ByName(b.N.Listed) {
 		doc.Records = append(doc.Records, projectRecord(b, c))
 	}
@@ -101,10 +102,9 @@ func SearchJSON(b *render.Site) ([]byte, error) {
 func projectRecord(b *render.Site, c *network.Claim) SearchRecord {
 	s := b.Summarize(c)
 	p := c.Manifest.Project
-	f := map[string][]string{
-		"type": {s.Type}, "status": {s.Status}, "game": {s.Game}, "tag": s.Tags, "health": {c.Health},
-		"id": {c.Project}, "site": {b.Names.ClaimSiteText(c), c.Site},
-	}
+	f := make(map[string][]string, 20) // sized: a map grows by copying
+	f["type"], f["status"], f["game"], f["tag"], f["health"] = []string{s.Type}, []string{s.Status}, []string{s.Game}, s.Tags, []string{c.Health}
+	f["id"], f["site"] = []string{c.Project}, []string{b.Names.ClaimSiteText(c), c.Site}
 	for _, m := range p.Maintainers {
 		f["maintainer"] = append(f["maintainer"], m.Name)
 	}
@@ -140,10 +140,10 @@ func projectRecord(b *render.Site, c *network.Claim) SearchRecord {
 		summary = s.WholeSummary
 	}
 	rec := SearchRecord{Title: c.Name, URL: paths.Dir(paths.ClaimKey(c)), Kind: SearchProject, Summary: summary,
-		Badge: s.Type + " · " + s.Status, Fields: map[string][]string{}}
-	parts := []string{c.Name, summary}
+		Badge: s.Type + " · " + s.Status, Fields: make(map[string][]string, len(fields))}
+	parts := append(make([]string, 0, 32), c.Name, summary)
 	for _, k := range fields {
-		vs := []string{}
+		vs := make([]string, 0, len(f[k]))
 		for _, v := range f[k] {
 			if v = strings.ToLower(strings.TrimSpace(v)); v != "" {
 				vs = append(vs, v)
@@ -165,7 +165,7 @@ func textRecord(r SearchRecord) SearchRecord {
 
 // searchText is the lowercase join of the non-empty parts, one space between them.
 func searchText(parts []string) string {
-	var out []string
+	out := parts[:0] // parts are not read again
 	for _, p := range parts {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, strings.ToLower(p))
