@@ -175,6 +175,11 @@ type RelView struct {
 	Problems []template.HTML
 	// GapPath is the gap's place on the gaps list; "" when the relationship is no gap.
 	GapPath string
+	// The relationship's target kind as its line reads it: Cap names a capability (target
+	// capability or both), Both a capability and a project id, ByProject a project id only,
+	// Neither nothing to resolve; NamesProject: the line names the project id (target both, or
+	// project with no target found). Fields: a template reads them without a call.
+	Cap, Both, ByProject, Neither, NamesProject bool
 }
 
 // TargetView is one target of a relationship with its check in words.
@@ -199,7 +204,9 @@ func yesNo(b *bool) string {
 
 // RelView computes r's RelView.
 func (m *Model) RelView(r *network.Relationship) *RelView {
-	v := &RelView{Relationship: r, Anchor: ReleaseAnchor(r.Release.Version), CheckText: CheckText(r.Check), YesNo: yesNo(r.Satisfied)}
+	v := &RelView{Relationship: r, Anchor: ReleaseAnchor(r.Release.Version), CheckText: CheckText(r.Check), YesNo: yesNo(r.Satisfied),
+		Both: r.Target == network.TargetBoth, ByProject: r.Target == network.TargetProject, Neither: r.Target == network.TargetNeither}
+	v.Cap, v.NamesProject = v.Both || r.Target == network.TargetCapability, v.Both || v.ByProject && len(r.Targets) == 0
 	if r.Capability != "" {
 		v.CapPath = paths.Capability(r.Capability)
 	}

@@ -280,6 +280,9 @@ func (v *claimView) setReleases(b *render.Site, c *network.Claim) {
 			v.TagsAreVersions = false
 		}
 	}
+	for _, rv := range v.Releases {
+		rv.setLine(v)
+	}
 }
 
 // compareToNow marks what each release other than now shares with now.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/network"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
+	"github.com/DreamWeave-MP/ashyams-go/site/internal/markdown"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
@@ -36,6 +37,35 @@ type releaseView struct {
 	// platforms and relationships: its line leaves them out instead of printing them again,
 	// and the releases list says so once.
 	SameRepository, SameComponents, SameOpenMW, SameRuntimes, SamePlatforms, SameRelationships bool
+	// What the release's line prints (setLine): the channel, a status other than available,
+	// its runtimes, platforms and relationships, the source facts folded under its digests;
+	// Heads are the channels it heads, as badges. Fields, not template logic: a template's
+	// function call allocates, a field read does not.
+	Channel, Unavailable, SaysRuntimes, SaysPlatforms, SaysRelationships, FoldSource bool
+	Heads                                                                            []string
+}
+
+// setLine sets the fields of rv's line on the page of v.
+func (rv *releaseView) setLine(v *claimView) {
+	r, s := rv.R, rv.R.Source
+	rv.Channel = r.Current || !v.CommonChannel
+	rv.Unavailable = r.Status != protocol.StatusAvailable
+	rv.SaysRuntimes = !rv.SameRuntimes && !v.CommonRuntimes
+	rv.SaysPlatforms = len(r.Platforms) > 0 && !rv.SamePlatforms && !v.CommonPlatforms
+	rv.SaysRelationships = !rv.SameRelationships && !v.CommonRelationships
+	rv.FoldSource = rv.SameRepository && !v.TagsAreVersions && s.Tag+s.Release+s.Revision != ""
+	for _, h := range r.Head {
+		if !r.Current || h != r.Channel {
+			rv.Heads = append(rv.Heads, h)
+		}
+	}
+	for i := range rv.Artifacts {
+		a := &rv.Artifacts[i]
+		a.Lone = len(rv.Artifacts) == 1 && a.A.Platform == nil
+		if src := a.A.Sources; len(src) > 0 && src[0].Kind == "publisher" {
+			a.First = markdown.SafeURL(src[0].URL)
+		}
+	}
 }
 
 // artifactView is one artifact of a release. ShowKind: its line gives its format and media
@@ -44,6 +74,10 @@ type releaseView struct {
 type artifactView struct {
 	A        *protocol.Artifact
 	ShowKind bool
+	// Lone: the release's one artifact, for any platform. First is the address of its first
+	// source when that is the publisher's and linkable (markdown.SafeURL), else "".
+	Lone  bool
+	First string
 }
 
 // Short is the artifact's size in its largest unit ("12.1 KiB"; "900 bytes" below a KiB), for
