@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -16,133 +17,133 @@ import (
 // setup check's content files when they are what its components say (contentOf), as they
 // are unless the release's openmw extension describes a component the release does not
 // list. Names are written in full: a served part's compression takes out their repeats.
-var (
-	keyFields = []string{"project", "site", "page"}
-	// prunedIn are the keys whose values are objects, or lists of objects, whose empty
-	// values are left out too. Settings and groups are kept as published: a setting's
-	// value may be false or "".
-	prunedIn = []string{"release", "relationships", "components", "artifacts", "content_files"}
-	// Usual are the values, other than empty ones, a part leaves out where they are
-	// usual: a claim is current and its project active; its release is the claim's
-	// current one, of the stable channel (the protocol's default) and available. An empty
-	// value of these keys is written.
-	Usual = map[string]map[string]any{
-		"":        {"health": "current", "project_status": "active"},
-		"release": {"channel": "stable", "current": true, "status": "available"},
-	}
-)
+//
+// Usual are, by key, the values other than empty ones a part leaves out where they are
+// usual: a claim is current and its project active; its release is the claim's current
+// one, of the stable channel (the protocol's default) and available. An empty value of these
+// keys is written. The other keys name the lists of objects whose empty values are left out
+// too; settings and groups are kept as published: a setting's value may be false or "".
+var Usual = map[string]map[string]any{
+	"":              {"health": "current", "project_status": "active"},
+	"release":       {"channel": "stable", "current": true, "status": "available"},
+	"relationships": nil, "components": nil, "artifacts": nil, "content_files": nil,
+}
 
-// claimPart is c as its part holds it: c's JSON with keyFields, the empty values and the
-// usual ones left out.
-func claimPart(c *InstallClaim) (map[string]any, error) {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber() // sizes stay exact
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, err
-	}
-	for _, k := range keyFields {
-		delete(m, k)
-	}
-	pruneUsual(m, Usual[""])
+// claimPart is c as its part holds it: c's JSON without its key's fields, the empty values
+// and the usual ones, each object's keys sorted as a decoded object is written.
+func claimPart(c *InstallClaim) (json.RawMessage, error) {
+	p := *c
+	p.Project, p.Site, p.Page = "", "", ""   // left out as empty
+	p.ContentFiles = orEmpty(c.ContentFiles) // written when none, if the components declare some
 	if reflect.DeepEqual(contentOf(c.Components), c.ContentFiles) {
-		delete(m, "content_files")
-	} else if _, ok := m["content_files"]; !ok {
-		m["content_files"] = []any{} // none, though the components declare some
+		p.ContentFiles = nil
 	}
-	if rels, ok := m["relationships"].([]any); ok {
-		for _, r := range rels {
-			shortTargets(r.(map[string]any))
+	p.Relationships = slices.Clone(c.Relationships)
+	for i := range p.Relationships {
+		r := &p.Relationships[i]
+		r.Targets = slices.Clone(r.Targets) // a target of r's project as "/<site>"
+		for j, t := range r.Targets {
+			if rest, ok := strings.CutPrefix(t, r.Project); ok && r.Project != "" && strings.HasPrefix(rest, "/") {
+				r.Targets[j] = rest
+			}
 		}
 	}
-	for _, k := range prunedIn {
-		switch v := m[k].(type) {
-		case map[string]any:
-			pruneUsual(v, Usual[k])
-		case []any:
-			for _, e := range v {
-				if o, ok := e.(map[string]any); ok {
-					pruneUsual(o, Usual[k])
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as the part's script is written
+	if err := enc.Encode(&p); err != nil {
+		return nil, err
+	}
+	return sortedJSON(make([]byte, 0, b.Len()), bytes.TrimSpace(b.Bytes()), Usual[""], 2), nil
+}
+
+// sortedJSON appends the compact JSON value v to out, each object's keys sorted, without
+// the members leftOut names of v (depth 2) and of its Usual members' objects (depth 1).
+func sortedJSON(out, v []byte, usual map[string]any, depth int) []byte {
+	if v[0] != '{' && v[0] != '[' {
+		return append(out, v...)
+	}
+	ms := split(v)
+	if v[0] == '{' {
+		slices.SortFunc(ms, bytes.Compare) // by name: '"' sorts before a name's letters
+	}
+	out = append(out, v[0])
+	for _, m := range ms {
+		val, u, d := m, usual, depth
+		if v[0] == '{' {
+			k := string(m[1 : 1+bytes.IndexByte(m[1:], '"')]) // a struct's names need no escapes
+			if val, d = m[len(k)+3:], 0; depth > 0 && leftOut(usual, k, val) {
+				continue
+			}
+			var in bool
+			if u, in = Usual[k]; in && depth == 2 {
+				d = 1
+			}
+		}
+		if out[len(out)-1] != v[0] { // not the first
+			out = append(out, ',')
+		}
+		out = sortedJSON(append(out, m[:len(m)-len(val)]...), val, u, d)
+	}
+	return append(out, v[len(v)-1])
+}
+
+// split lists the members of the compact JSON object, or the elements of the list, v.
+func split(v []byte) [][]byte {
+	var out [][]byte
+	depth, start := 0, 1
+	for i := 1; i < len(v)-1; i++ {
+		switch v[i] {
+		case '"':
+			for i++; v[i] != '"'; i++ {
+				if v[i] == '\\' {
+					i++
 				}
 			}
-		}
-	}
-	return m, nil
-}
-
-// pruneUsual deletes the keys of m whose values are usual's for them, or, for a key usual
-// does not name, empty: "", false, null or an empty list.
-func pruneUsual(m map[string]any, usual map[string]any) {
-	for k, v := range m {
-		if u, ok := usual[k]; ok {
-			if v == u {
-				delete(m, k)
-			}
-			continue
-		}
-		switch v := v.(type) {
-		case nil:
-			delete(m, k)
-		case string:
-			if v == "" {
-				delete(m, k)
-			}
-		case bool:
-			if !v {
-				delete(m, k)
-			}
-		case []any:
-			if len(v) == 0 {
-				delete(m, k)
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				out, start = append(out, v[start:i]), i+1
 			}
 		}
 	}
-}
-
-// shortTargets writes the targets of the relationship r that are claims of r's project as
-// "/<site>".
-func shortTargets(r map[string]any) {
-	p, _ := r["project"].(string)
-	ts, _ := r["targets"].([]any)
-	if p == "" {
-		return
-	}
-	for i, t := range ts {
-		if s, ok := t.(string); ok && strings.HasPrefix(s, p+"/") {
-			ts[i] = s[len(p):]
-		}
-	}
-}
-
-// contentOf is the content files comps declare as the setup check lists them
-// (declaredContent) when the openmw extension describes only listed components: in component
-// order (a component id once), each name once (compared folded), with what every component
-// declaring it needs. assets/shards.js contentOf is the same rule.
-func contentOf(comps []Component) []Content {
-	out := []Content{}
-	at := map[string]int{}
-	seen := map[string]bool{}
-	for _, comp := range comps {
-		if seen[comp.ID] {
-			continue
-		}
-		seen[comp.ID] = true
-		for _, f := range comp.Content {
-			if f == "" {
-				continue
-			}
-			k := FoldASCII(f)
-			if i, ok := at[k]; ok {
-				out[i].RequiresContent = common(out[i].RequiresContent, comp.RequiresContent)
-				continue
-			}
-			at[k] = len(out)
-			out = append(out, Content{File: f, RequiresContent: appendNew([]string{}, comp.RequiresContent...)})
-		}
+	if len(v) > 2 {
+		out = append(out, v[start:len(v)-1])
 	}
 	return out
+}
+
+// leftOut says whether a part leaves out the member k (JSON v) of an object with usual
+// values usual: v is usual's for k or, for a key usual does not name, empty. An empty list
+// of content files is written (claimPart leaves theirs out as null).
+func leftOut(usual map[string]any, k string, v []byte) bool {
+	if u, ok := usual[k]; ok {
+		b, _ := json.Marshal(u)
+		return bytes.Equal(v, b)
+	}
+	switch string(v) {
+	case "null", `""`, "false":
+		return true
+	case "[]":
+		return k != "content_files"
+	}
+	return false
+}
+
+// contentOf is the content files comps declare as the setup check lists them (contentList)
+// when the openmw extension describes only listed components, a component id once.
+// assets/shards.js contentOf is the same rule.
+func contentOf(comps []Component) []Content {
+	var pairs [][2][]string
+	seen := map[string]bool{}
+	for _, comp := range comps {
+		if !seen[comp.ID] {
+			seen[comp.ID] = true
+			pairs = append(pairs, [2][]string{comp.Content, comp.RequiresContent})
+		}
+	}
+	return contentList(pairs)
 }

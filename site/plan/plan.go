@@ -84,9 +84,10 @@ type Artifact struct {
 	Sources  []protocol.ArtifactSource  `json:"sources"`
 }
 
-func nonNilStrings(s []string) []string {
+// orEmpty is s, [] when nil: the pages' data writes [] for none.
+func orEmpty[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }
@@ -99,9 +100,7 @@ func Install(in Input, setup *SetupDoc) map[string]*InstallClaim {
 	claims := map[string]*InstallClaim{}
 	for _, c := range in.Listed {
 		k := c.Key.String()
-		ic := &InstallClaim{Claim: Claim{Head: in.Head(c), Scheme: string(c.Scheme), Provides: []string{},
-			Relationships: []Relationship{}, RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{},
-			Components: []Component{}, Groups: []protocol.Group{}, Artifacts: []Artifact{}, CriticalExtensions: []string{}},
+		ic := &InstallClaim{Claim: claimOf(in, c, setupReleaseOf(c), setup),
 			ContentFiles: []Content{}, DataDirs: []string{}, ConfigDirs: []string{}}
 		if c.Manifest != nil {
 			ic.ProjectStatus = c.Manifest.Project.Status
@@ -109,48 +108,36 @@ func Install(in Input, setup *SetupDoc) map[string]*InstallClaim {
 		if sc := setup.Claims[k]; sc != nil {
 			ic.ContentFiles, ic.DataDirs, ic.ConfigDirs = sc.ContentFiles, sc.DataDirs, sc.ConfigDirs
 		}
-		if r := setupReleaseOf(c); r != nil {
-			ic.Claim = claimOf(in, c, r)
-		}
 		claims[k] = ic
 	}
 	return claims
 }
 
-// claimOf is what the planner reads of c and its release r.
-func claimOf(in Input, c *network.Claim, r *network.Release) Claim {
-	pc := Claim{Head: in.Head(c), Scheme: string(c.Scheme),
-		Release: &Release{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status},
-		OpenMW:  r.Runtimes["openmw"], Provides: nonNilStrings(r.Provides),
-		Relationships:   relationshipsOf(r, nil, protocol.KindRequires, protocol.KindConflicts, protocol.KindRecommends),
-		RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{}, Components: []Component{},
-		Groups: r.Groups, Artifacts: []Artifact{}, CriticalExtensions: nonNilStrings(r.CriticalExtensions)}
-	switch {
-	case r.Yanked != nil:
-		pc.Release.Reason, pc.Release.Replacement = r.Yanked.Reason, r.Yanked.Replacement
-	case r.Deprecated != nil:
-		pc.Release.Reason, pc.Release.Replacement = r.Deprecated.Reason, r.Deprecated.Replacement
+// claimOf is what the planner reads of c and its release r (nil for none).
+func claimOf(in Input, c *network.Claim, r *network.Release, setup *SetupDoc) Claim {
+	pc := Claim{Head: in.Head(c), Scheme: string(c.Scheme), Provides: []string{},
+		Relationships: []Relationship{}, RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{},
+		Components: []Component{}, Groups: []protocol.Group{}, Artifacts: []Artifact{}, CriticalExtensions: []string{}}
+	if r == nil {
+		return pc
 	}
-	if pc.Groups == nil {
-		pc.Groups = []protocol.Group{}
-	}
-	ext := r.OpenMWExtension()
+	pc.Release, pc.OpenMW, pc.Provides = releaseOf(r), r.Runtimes["openmw"], orEmpty(r.Provides)
+	pc.Relationships = relationshipsOf(r, nil, protocol.KindRequires, protocol.KindConflicts, protocol.KindRecommends)
+	pc.CriticalExtensions, pc.Groups = orEmpty(r.CriticalExtensions), orEmpty(r.Groups)
+	ext := setup.extOf(r)
 	if ext != nil {
 		pc.Installs = true
 		pc.LuaAPI = ext.LuaAPI
-		pc.RequiresContent = nonNilStrings(ext.RequiresContent)
-		if ext.Settings != nil {
-			pc.Settings = ext.Settings
-		}
+		pc.RequiresContent, pc.Settings = orEmpty(ext.RequiresContent), orEmpty(ext.Settings)
 	}
 	for _, comp := range r.Components {
 		p := Component{Component: comp, Data: []string{}, Content: []string{}, Groundcover: []string{},
 			Archives: []string{}, Fallback: [][2]string{}, RequiresContent: []string{}}
-		p.Requires, p.Conflicts, p.SuggestedWith = nonNilStrings(p.Requires), nonNilStrings(p.Conflicts), nonNilStrings(p.SuggestedWith)
+		p.Requires, p.Conflicts, p.SuggestedWith = orEmpty(p.Requires), orEmpty(p.Conflicts), orEmpty(p.SuggestedWith)
 		if ext != nil {
 			if oc, ok := ext.Components[comp.ID]; ok {
-				p.Data, p.Content, p.Groundcover = nonNilStrings(oc.DataDirectories), nonNilStrings(oc.ContentFiles), nonNilStrings(oc.GroundcoverFiles)
-				p.Archives, p.Config, p.RequiresContent = nonNilStrings(oc.FallbackArchives), oc.Config, nonNilStrings(oc.RequiresContent)
+				p.Data, p.Content, p.Groundcover = orEmpty(oc.DataDirectories), orEmpty(oc.ContentFiles), orEmpty(oc.GroundcoverFiles)
+				p.Archives, p.Config, p.RequiresContent = orEmpty(oc.FallbackArchives), oc.Config, orEmpty(oc.RequiresContent)
 				for _, k := range slices.Sorted(maps.Keys(oc.FallbackEntries)) {
 					p.Fallback = append(p.Fallback, [2]string{k, oc.FallbackEntries[k]})
 				}
@@ -160,10 +147,7 @@ func claimOf(in Input, c *network.Claim, r *network.Release) Claim {
 	}
 	for _, a := range r.Artifacts {
 		pa := Artifact{ID: a.ID, Format: a.Format, Filename: a.Filename, Size: a.Size, SHA256: a.Digests.SHA256,
-			Platform: a.Platform, Sources: a.Sources}
-		if pa.Sources == nil {
-			pa.Sources = []protocol.ArtifactSource{}
-		}
+			Platform: a.Platform, Sources: orEmpty(a.Sources)}
 		pc.Artifacts = append(pc.Artifacts, pa)
 	}
 	return pc

@@ -4,6 +4,7 @@
 package plan
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -33,6 +34,28 @@ type SetupDoc struct {
 	DataDirs map[string][]string `json:"data_dirs"`
 	// Claims holds every claim the maps or a relationship name, by key.
 	Claims map[string]*SetupClaim `json:"claims"`
+
+	ext map[*network.Release]*protocol.OpenMW
+}
+
+// extOf is r's openmw extension, decoded once (d.ext) for Setup and Install.
+func (d *SetupDoc) extOf(r *network.Release) *protocol.OpenMW {
+	if _, ok := d.ext[r]; !ok {
+		if d.ext == nil {
+			d.ext = map[*network.Release]*protocol.OpenMW{}
+		}
+		d.ext[r] = r.OpenMWExtension()
+	}
+	return d.ext[r]
+}
+
+// releaseOf is the Release the pages say r is.
+func releaseOf(r *network.Release) *Release {
+	out := &Release{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status}
+	if n := cmp.Or(r.Yanked, r.Deprecated); n != nil {
+		out.Reason, out.Replacement = n.Reason, n.Replacement
+	}
+	return out
 }
 
 // Head is what the setup and plan pages' data say of every claim they hold.
@@ -169,29 +192,20 @@ func setupReleaseOf(c *network.Claim) *network.Release {
 	return best
 }
 
-// declaredContent lists the content files r's openmw extension declares, in component
-// order, each once by folded name, with the requires_content every declaring component
-// shares (either may be the one installed).
-func declaredContent(r *protocol.Release, ext *protocol.OpenMW) []Content {
-	if ext == nil {
-		return nil
-	}
-	var out []Content
+// contentList lists the content files of each [content files, requires_content] pair, in
+// order, each once by folded name, with the requires_content every pair declaring it shares
+// (either may be the one installed).
+func contentList(comps [][2][]string) []Content {
+	out := []Content{}
 	at := map[string]int{}
-	for _, id := range extComponentIDs(r, ext) {
-		comp := ext.Components[id]
-		for _, f := range comp.ContentFiles {
-			if f == "" {
-				continue
+	for _, comp := range comps {
+		for _, f := range comp[0] {
+			if i, ok := at[FoldASCII(f)]; ok {
+				out[i].RequiresContent = common(out[i].RequiresContent, comp[1])
+			} else if f != "" {
+				at[FoldASCII(f)] = len(out)
+				out = append(out, Content{File: f, RequiresContent: appendNew([]string{}, comp[1]...)})
 			}
-			k := FoldASCII(f)
-			i, ok := at[k]
-			if !ok {
-				at[k] = len(out)
-				out = append(out, Content{File: f, RequiresContent: appendNew([]string{}, comp.RequiresContent...)})
-				continue
-			}
-			out[i].RequiresContent = common(out[i].RequiresContent, comp.RequiresContent)
 		}
 	}
 	return out
@@ -229,8 +243,8 @@ func relDir(parts ...string) string {
 	return strings.Join(out, "/")
 }
 
-// declaredFiles fills e's directories, groundcover files and archives from r's openmw
-// extension, in component order, each once.
+// declaredFiles fills e's content files (contentList), directories, groundcover files and
+// archives from r's openmw extension, in component order, each once.
 func declaredFiles(e *SetupClaim, r *protocol.Release, ext *protocol.OpenMW) {
 	paths := map[string]string{}
 	for _, comp := range r.Components {
@@ -238,8 +252,10 @@ func declaredFiles(e *SetupClaim, r *protocol.Release, ext *protocol.OpenMW) {
 			paths[comp.ID] = comp.Path
 		}
 	}
+	var content [][2][]string
 	for _, id := range extComponentIDs(r, ext) {
 		oc := ext.Components[id]
+		content = append(content, [2][]string{oc.ContentFiles, oc.RequiresContent})
 		for _, d := range oc.DataDirectories {
 			if rd := relDir(paths[id], d); rd != "" {
 				e.DataDirs = appendNew(e.DataDirs, rd)
@@ -251,26 +267,16 @@ func declaredFiles(e *SetupClaim, r *protocol.Release, ext *protocol.OpenMW) {
 		e.Groundcover = appendNew(e.Groundcover, oc.GroundcoverFiles...)
 		e.Archives = appendNew(e.Archives, oc.FallbackArchives...)
 	}
+	e.ContentFiles = contentList(content)
 }
 
-// lastDir is the folded last folder name of a "/"-separated directory.
-func lastDir(d string) string {
-	return FoldASCII(d[strings.LastIndexByte(d, '/')+1:])
-}
-
-// common keeps the names of list also in other (compared folded), in linear time.
+// common keeps, in place, the names of list also in other (compared folded), in linear time.
 func common(list, other []string) []string {
 	in := make(map[string]bool, len(other))
 	for _, o := range other {
 		in[FoldASCII(o)] = true
 	}
-	out := []string{}
-	for _, l := range list {
-		if in[FoldASCII(l)] {
-			out = append(out, l)
-		}
-	}
-	return out
+	return slices.DeleteFunc(list, func(l string) bool { return !in[FoldASCII(l)] })
 }
 
 // appendNew appends each non-empty name of add not already in list (folded), in linear time.
@@ -304,50 +310,35 @@ func Setup(in Input) *SetupDoc {
 		if c.Manifest != nil {
 			e.ProjectStatus = c.Manifest.Project.Status
 		}
-		r := setupReleaseOf(c)
-		if r == nil {
-			doc.Claims[k] = e
-			return e
-		}
-		e.Release = &Release{Version: r.Version, Channel: r.Channel, Current: r.Current, Status: r.Status}
-		switch {
-		case r.Yanked != nil:
-			e.Release.Reason, e.Release.Replacement = r.Yanked.Reason, r.Yanked.Replacement
-		case r.Deprecated != nil:
-			e.Release.Reason, e.Release.Replacement = r.Deprecated.Reason, r.Deprecated.Replacement
-		}
-		e.OpenMW = r.Runtimes["openmw"]
-		if ext := r.OpenMWExtension(); ext != nil {
-			e.ContentFiles = append(e.ContentFiles, declaredContent(r.Release, ext)...)
-			e.RequiresContent = appendNew(e.RequiresContent, ext.RequiresContent...)
-			declaredFiles(e, r.Release, ext)
-		}
 		doc.Claims[k] = e
+		if r := setupReleaseOf(c); r != nil {
+			e.Release, e.OpenMW = releaseOf(r), r.Runtimes["openmw"]
+			if ext := doc.extOf(r); ext != nil {
+				e.RequiresContent = appendNew(e.RequiresContent, ext.RequiresContent...)
+				declaredFiles(e, r.Release, ext)
+			}
+		}
 		return e
 	}
 	for _, c := range in.Listed {
 		r := setupReleaseOf(c)
-		if r == nil || r.OpenMWExtension() == nil {
+		if r == nil || doc.extOf(r) == nil {
 			continue
 		}
 		e := entry(c)
 		key := c.Key.String()
-		for _, f := range e.ContentFiles {
-			k := FoldASCII(f.File)
-			doc.ContentFiles[k] = append(doc.ContentFiles[k], key)
-		}
-		for _, f := range e.Groundcover {
-			doc.GroundcoverFiles[FoldASCII(f)] = append(doc.GroundcoverFiles[FoldASCII(f)], key)
-		}
-		for _, f := range e.Archives {
-			doc.FallbackArchives[FoldASCII(f)] = append(doc.FallbackArchives[FoldASCII(f)], key)
-		}
-		last := map[string]bool{}
-		for _, d := range append(slices.Clone(e.DataDirs), e.ConfigDirs...) {
-			if k := lastDir(d); !last[k] {
-				last[k] = true
-				doc.DataDirs[k] = append(doc.DataDirs[k], key)
+		add := func(m map[string][]string, names ...string) {
+			for _, f := range names {
+				m[FoldASCII(f)] = append(m[FoldASCII(f)], key)
 			}
+		}
+		for _, f := range e.ContentFiles {
+			add(doc.ContentFiles, f.File)
+		}
+		add(doc.GroundcoverFiles, e.Groundcover...)
+		add(doc.FallbackArchives, e.Archives...)
+		for _, d := range slices.Concat(e.DataDirs, e.ConfigDirs) {
+			add(doc.DataDirs, d[strings.LastIndexByte(d, '/')+1:])
 		}
 		e.Relationships = relationshipsOf(r, func(t *network.Claim) { entry(t) }, protocol.KindRequires, protocol.KindConflicts)
 	}
@@ -376,7 +367,7 @@ func SetupParts(doc *SetupDoc, prefix int) (SetupPageData, map[string]any) {
 	parts := map[string]any{}
 	type index = map[string]map[string][]string
 	idx := map[string]index{}
-	for i := 0; i < plan.Names; i++ {
+	for i := range plan.Names {
 		n := fmt.Sprintf("n%x", i)
 		idx[n] = index{"content_files": {}, "groundcover_files": {}, "fallback_archives": {}, "data_dirs": {}}
 		parts[n] = idx[n]
