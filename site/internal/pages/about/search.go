@@ -2,6 +2,7 @@ package about
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -102,7 +103,7 @@ func SearchJSON(b *render.Site) ([]byte, error) {
 func projectRecord(b *render.Site, c *network.Claim) SearchRecord {
 	s := b.Summarize(c)
 	p := c.Manifest.Project
-	f := make(map[string][]string, 20) // sized: a map grows by copying
+	f := make(map[string][]string, 20) // the record's fields, sized: a map grows by copying
 	f["type"], f["status"], f["game"], f["tag"], f["health"] = []string{s.Type}, []string{s.Status}, []string{s.Game}, s.Tags, []string{c.Health}
 	f["id"], f["site"] = []string{c.Project}, []string{b.Names.ClaimSiteText(c), c.Site}
 	for _, m := range p.Maintainers {
@@ -140,7 +141,7 @@ func projectRecord(b *render.Site, c *network.Claim) SearchRecord {
 		summary = s.WholeSummary
 	}
 	rec := SearchRecord{Title: c.Name, URL: paths.Dir(paths.ClaimKey(c)), Kind: SearchProject, Summary: summary,
-		Badge: s.Type + " · " + s.Status, Fields: make(map[string][]string, len(fields))}
+		Badge: s.Type + " · " + s.Status, Fields: f}
 	parts := append(make([]string, 0, 32), c.Name, summary)
 	for _, k := range fields {
 		vs := make([]string, 0, len(f[k]))
@@ -149,8 +150,13 @@ func projectRecord(b *render.Site, c *network.Claim) SearchRecord {
 				vs = append(vs, v)
 			}
 		}
-		rec.Fields[k] = vs
+		f[k] = vs
 		parts = append(parts, vs...)
+	}
+	for k := range f {
+		if !slices.Contains(fields, k) { // a relationship kind of no field
+			delete(f, k)
+		}
 	}
 	rec.Text = searchText(parts)
 	return rec
