@@ -148,35 +148,31 @@ func atomOf(w *bytes.Buffer, b *render.Site, name, title, link, desc string, evs
 			Author:  author,
 		})
 	}
-	var err error
-	if project { // unindented (it is minified), one encoder for many: a new one allocates 4 KB
-		e := projectEncoders.Get().(*projectEncoder)
-		e.out = w
-		if err = e.Encode(f); err == nil { // else it may hold open elements
-			projectEncoders.Put(e)
-		}
-	} else { // as gorilla/feeds writes a feed
+	e := encoders.Get().(*encoder) // one for many: a new one allocates 4 KB
+	e.out = w
+	if !project { // as gorilla/feeds writes a feed (a project's is minified)
 		w.WriteString(xml.Header[:len(xml.Header)-1])
-		enc := xml.NewEncoder(w)
-		enc.Indent("", "  ")
-		err = enc.Encode(f)
+		e.Indent("", "  ")
 	}
-	if err != nil {
+	if err := e.Encode(f); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	if project { // unindented, and not left inside an element by an error
+		encoders.Put(e)
 	}
 	return nil
 }
 
-// projectEncoder is a project feed's encoder, writing to out.
-type projectEncoder struct {
+// encoder is an XML encoder writing to out.
+type encoder struct {
 	*xml.Encoder
 	out *bytes.Buffer
 }
 
-func (e *projectEncoder) Write(p []byte) (int, error) { return e.out.Write(p) }
+func (e *encoder) Write(p []byte) (int, error) { return e.out.Write(p) }
 
-var projectEncoders = sync.Pool{New: func() any {
-	e := &projectEncoder{}
+var encoders = sync.Pool{New: func() any {
+	e := &encoder{}
 	e.Encoder = xml.NewEncoder(e)
 	return e
 }}
