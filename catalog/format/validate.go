@@ -34,17 +34,8 @@ func CompileSchema(fsys fs.FS, name string) (*Schema, error) {
 	return s, nil
 }
 
-var (
-	ourOnce   sync.Once
-	ourSchema *Schema
-	ourErr    error
-)
-
 // OurSchema is our embedded schema (schemas.FS, SchemaFile), compiled once.
-func OurSchema() (*Schema, error) {
-	ourOnce.Do(func() { ourSchema, ourErr = CompileSchema(schemas.FS, SchemaFile) })
-	return ourSchema, ourErr
-}
+var OurSchema = sync.OnceValues(func() (*Schema, error) { return CompileSchema(schemas.FS, SchemaFile) })
 
 // Validate checks a generated file against our embedded schema; the error is a
 // *ValidationError.

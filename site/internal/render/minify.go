@@ -41,16 +41,11 @@ func newMinifier() *minify.M {
 	return m
 }
 
-// minifyAs minifies b as the file type of ext; unknown extensions are returned unchanged.
-// The minifier reads b in place (a buffer.Reader hands it the slice; a bytes.Reader would be
-// copied whole first) and writes into a new slice of b's size.
-func minifyAs(m *minify.M, ext string, b []byte) ([]byte, error) {
-	return minifyInto(m, ext, b, make([]byte, 0, len(b)))
-}
-
-// minifyInto is minifyAs writing into dst (whose contents are replaced): a builder reuses one
-// dst per worker instead of allocating a page-sized slice for every page. The minifier's
-// input needs one byte of spare capacity after b, or it copies b to add its terminator.
+// minifyInto minifies b as the file type of ext into dst (whose contents are replaced);
+// unknown extensions are returned unchanged. A builder reuses one dst per worker instead of
+// allocating a page-sized slice for every page. The minifier reads b in place (a
+// buffer.Reader hands it the slice; a bytes.Reader would be copied whole first), and needs
+// one byte of spare capacity after b, or it copies b to add its terminator.
 func minifyInto(m *minify.M, ext string, b, dst []byte) ([]byte, error) {
 	mt, ok := mediaTypes[ext]
 	if !ok {

@@ -99,26 +99,23 @@ func (b *Site) GoWrite(rel string, make func(buf *bytes.Buffer) error) {
 
 // Write writes a file at rel (slash path) in the output, minifying known text types. Safe
 // for concurrent use. Writing one path twice is a bug in the build.
-func (b *Site) Write(rel string, data []byte) error { return b.writeBuf(rel, data, nil) }
+func (b *Site) Write(rel string, data []byte) error {
+	min := make([]byte, 0, len(data))
+	return b.writeBuf(rel, data, &min)
+}
 
-// writeBuf is write with scratch, when not nil, a slice for the minified bytes handed back
-// for the next file, so each worker reuses one buffer.
+// writeBuf is Write minifying into scratch, a slice handed back for the next file, so each
+// worker reuses one buffer.
 func (b *Site) writeBuf(rel string, data []byte, scratch *[]byte) error {
 	if err := b.claimPath(rel); err != nil {
 		return err
 	}
 	ext := path.Ext(rel)
-	var out []byte
-	var err error
-	if scratch != nil {
-		out, err = minifyInto(b.min, ext, data, *scratch)
-	} else {
-		out, err = minifyAs(b.min, ext, data)
-	}
+	out, err := minifyInto(b.min, ext, data, *scratch)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
-	if _, known := mediaTypes[ext]; known && scratch != nil {
+	if _, known := mediaTypes[ext]; known {
 		defer func() { *scratch = out[:0] }()
 	}
 	switch ext {
