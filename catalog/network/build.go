@@ -144,7 +144,7 @@ func (c *Claim) releases() {
 	m := c.Manifest
 	byPtr := make(map[*protocol.Release]*Release, len(m.Releases))
 	for i := range m.Releases {
-		r := &Release{Release: &m.Releases[i], Claim: c}
+		r := &Release{Release: &m.Releases[i], Claim: c, openmw: m.Releases[i].OpenMWExtension()}
 		c.Releases = append(c.Releases, r)
 		byPtr[r.Release] = r
 	}

@@ -144,6 +144,16 @@ type Release struct {
 	// the publisher's Date (SPEC section 4).
 	FirstSeen      string
 	FirstSeenEvent *store.Event // one of Claim.Events; nil exactly when FirstSeen is ""
+	openmw         *protocol.OpenMW
+}
+
+// OpenMWExtension is protocol.Release's, decoded once as the model is built: no reader
+// changes it.
+func (r *Release) OpenMWExtension() *protocol.OpenMW {
+	if r.openmw == nil {
+		return r.Release.OpenMWExtension()
+	}
+	return r.openmw
 }
 
 // TargetKind says what a relationship points at.

@@ -100,7 +100,7 @@ func Install(in Input, setup *SetupDoc) map[string]*InstallClaim {
 	claims := map[string]*InstallClaim{}
 	for _, c := range in.Listed {
 		k := c.Key.String()
-		ic := &InstallClaim{Claim: claimOf(in, c, setupReleaseOf(c), setup),
+		ic := &InstallClaim{Claim: claimOf(in, c, setupReleaseOf(c)),
 			ContentFiles: []Content{}, DataDirs: []string{}, ConfigDirs: []string{}}
 		if c.Manifest != nil {
 			ic.ProjectStatus = c.Manifest.Project.Status
@@ -114,7 +114,7 @@ func Install(in Input, setup *SetupDoc) map[string]*InstallClaim {
 }
 
 // claimOf is what the planner reads of c and its release r (nil for none).
-func claimOf(in Input, c *network.Claim, r *network.Release, setup *SetupDoc) Claim {
+func claimOf(in Input, c *network.Claim, r *network.Release) Claim {
 	pc := Claim{Head: in.Head(c), Scheme: string(c.Scheme), Provides: []string{},
 		Relationships: []Relationship{}, RequiresContent: []string{}, Settings: []protocol.OpenMWSetting{},
 		Components: []Component{}, Groups: []protocol.Group{}, Artifacts: []Artifact{}, CriticalExtensions: []string{}}
@@ -124,7 +124,7 @@ func claimOf(in Input, c *network.Claim, r *network.Release, setup *SetupDoc) Cl
 	pc.Release, pc.OpenMW, pc.Provides = releaseOf(r), r.Runtimes["openmw"], orEmpty(r.Provides)
 	pc.Relationships = relationshipsOf(r, nil, protocol.KindRequires, protocol.KindConflicts, protocol.KindRecommends)
 	pc.CriticalExtensions, pc.Groups = orEmpty(r.CriticalExtensions), orEmpty(r.Groups)
-	ext := setup.extOf(r)
+	ext := r.OpenMWExtension()
 	if ext != nil {
 		pc.Installs = true
 		pc.LuaAPI = ext.LuaAPI

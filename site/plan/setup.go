@@ -34,19 +34,6 @@ type SetupDoc struct {
 	DataDirs map[string][]string `json:"data_dirs"`
 	// Claims holds every claim the maps or a relationship name, by key.
 	Claims map[string]*SetupClaim `json:"claims"`
-
-	ext map[*network.Release]*protocol.OpenMW
-}
-
-// extOf is r's openmw extension, decoded once (d.ext) for Setup and Install.
-func (d *SetupDoc) extOf(r *network.Release) *protocol.OpenMW {
-	if _, ok := d.ext[r]; !ok {
-		if d.ext == nil {
-			d.ext = map[*network.Release]*protocol.OpenMW{}
-		}
-		d.ext[r] = r.OpenMWExtension()
-	}
-	return d.ext[r]
 }
 
 // releaseOf is the Release the pages say r is.
@@ -313,7 +300,7 @@ func Setup(in Input) *SetupDoc {
 		doc.Claims[k] = e
 		if r := setupReleaseOf(c); r != nil {
 			e.Release, e.OpenMW = releaseOf(r), r.Runtimes["openmw"]
-			if ext := doc.extOf(r); ext != nil {
+			if ext := r.OpenMWExtension(); ext != nil {
 				e.RequiresContent = appendNew(e.RequiresContent, ext.RequiresContent...)
 				declaredFiles(e, r.Release, ext)
 			}
@@ -322,7 +309,7 @@ func Setup(in Input) *SetupDoc {
 	}
 	for _, c := range in.Listed {
 		r := setupReleaseOf(c)
-		if r == nil || doc.extOf(r) == nil {
+		if r == nil || r.OpenMWExtension() == nil {
 			continue
 		}
 		e := entry(c)
