@@ -31,7 +31,6 @@ import (
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/feed"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/pages/about"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/paths"
-	"github.com/DreamWeave-MP/ashyams-go/site/internal/pubtext"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/render"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/sitedir"
 	"github.com/DreamWeave-MP/ashyams-go/site/internal/view"
@@ -331,11 +330,7 @@ func (b *builder) machineFiles() error {
 		return nil
 	})
 	b.Go(func() error { return find.Write(about.FindInput(b.Site), b.WriteRaw) })
-	atom, err := feed.Atom(b.Site)
-	if err != nil {
-		return err
-	}
-	return b.WriteRaw(feed.FeedFile, pubtext.Markup(atom)) // publisher text: as in every markup file
+	return feed.Atom(b.Site)
 }
 
 // jsonFile is one machine-readable JSON file: its path, generator and schema check (nil for

@@ -287,7 +287,7 @@ func Catalog(n *network.Network, o Options) ([]byte, error) {
 		}
 		cat.Capabilities = append(cat.Capabilities, cj)
 	}
-	return encode(cat)
+	return store.MarshalLarge(cat) // as store.MarshalRecord writes a record, in fewer copies
 }
 
 // claim is one listed claim as catalog v1 states it, from its held manifest and record.
@@ -389,15 +389,5 @@ func Events(n *network.Network, o Options) ([]byte, error) {
 		}
 		doc.Events = append(doc.Events, ej)
 	}
-	return encode(doc)
-}
-
-// encode writes v as store.MarshalRecord writes a record, without a copy of the whole document
-// per step (store.MarshalLarge); struct fields are declared in the reference's order.
-func encode(v any) ([]byte, error) {
-	b, err := store.MarshalLarge(v)
-	if err != nil {
-		return nil, fmt.Errorf("format: encode: %w", err)
-	}
-	return b, nil
+	return store.MarshalLarge(doc)
 }

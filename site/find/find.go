@@ -351,14 +351,9 @@ func Extra(c *network.Claim) (string, []string) {
 // words is s's runs of letters and digits, each character lowercased (unicode.ToLower)
 // as assets/find.js does, repeats kept.
 func Words(s string) []string {
-	words := strings.FieldsFunc(s, func(r rune) bool {
-		r = unicode.ToLower(r)
+	return strings.FieldsFunc(strings.Map(unicode.ToLower, s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
 	})
-	for i, w := range words {
-		words[i] = strings.Map(unicode.ToLower, w) // a copy only when w changes
-	}
-	return words
 }
 
 // sortUTF16 sorts words by UTF-16 code units, as JavaScript's < compares strings.

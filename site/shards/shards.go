@@ -104,7 +104,7 @@ func ScriptString(s string) string { return string(appendQuoted(nil, []byte(s)))
 
 // appendQuoted appends s quoted as ScriptString quotes it.
 func appendQuoted(dst, s []byte) []byte {
-	dst = append(slices.Grow(dst, len(s)+2), '\'')
+	dst = append(dst, '\'')
 	for _, r := range string(s) {
 		switch {
 		case r == '\\' || r == '\'':

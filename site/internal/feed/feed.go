@@ -54,9 +54,10 @@ type projectEntry struct {
 	Author  *feeds.AtomAuthor
 }
 
-// atom is the Atom feed of the latest FeedSize events as the reference index writes it: its id
-// and alternate <base>updates/, and its updated the last refresh's start (atomOf).
-func Atom(b *render.Site) ([]byte, error) {
+// Atom writes FeedFile, the Atom feed of the latest FeedSize events as the reference index
+// writes it: its id and alternate <base>updates/, and its updated the last refresh's start
+// (atomOf).
+func Atom(b *render.Site) error {
 	evs := b.Derived.Events
 	if len(evs) > FeedSize {
 		evs = evs[:FeedSize]
@@ -66,9 +67,11 @@ func Atom(b *render.Site) ([]byte, error) {
 		observed = b.N.State.ObservedAt
 	}
 	var buf bytes.Buffer
-	err := atomOf(&buf, b, FeedFile, render.IndexName+": updates in the DreamWeave network", b.Base+"updates/",
-		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs, observed, false)
-	return buf.Bytes(), err
+	if err := atomOf(&buf, b, FeedFile, render.IndexName+": updates in the DreamWeave network", b.Base+"updates/",
+		"Changes this index observed in the manifests DreamWeave sites publish, newest first.", evs, observed, false); err != nil {
+		return err
+	}
+	return b.WriteRaw(FeedFile, pubtext.Markup(buf.Bytes())) // publisher text: as in every markup file
 }
 
 // atomOf writes to w an Atom feed of evs (newest first) named title, published at name (a path
@@ -149,7 +152,7 @@ func atomOf(w *bytes.Buffer, b *render.Site, name, title, link, desc string, evs
 		})
 	}
 	e := encoders.Get().(*encoder) // one for many: a new one allocates 4 KB
-	e.out = w
+	e.Buffer = w
 	if !project { // as gorilla/feeds writes a feed (a project's is minified)
 		w.WriteString(xml.Header[:len(xml.Header)-1])
 		e.Indent("", "  ")
@@ -163,13 +166,11 @@ func atomOf(w *bytes.Buffer, b *render.Site, name, title, link, desc string, evs
 	return nil
 }
 
-// encoder is an XML encoder writing to out.
+// encoder is an XML encoder writing to its Buffer.
 type encoder struct {
 	*xml.Encoder
-	out *bytes.Buffer
+	*bytes.Buffer
 }
-
-func (e *encoder) Write(p []byte) (int, error) { return e.out.Write(p) }
 
 var encoders = sync.Pool{New: func() any {
 	e := &encoder{}

@@ -103,9 +103,10 @@ func SearchJSON(b *render.Site) ([]byte, error) {
 func projectRecord(b *render.Site, c *network.Claim) SearchRecord {
 	s := b.Summarize(c)
 	p := c.Manifest.Project
-	f := make(map[string][]string, 20) // the record's fields, sized: a map grows by copying
-	f["type"], f["status"], f["game"], f["tag"], f["health"] = []string{s.Type}, []string{s.Status}, []string{s.Game}, s.Tags, []string{c.Health}
-	f["id"], f["site"] = []string{c.Project}, []string{b.Names.ClaimSiteText(c), c.Site}
+	f := map[string][]string{ // the record's fields
+		"type": {s.Type}, "status": {s.Status}, "game": {s.Game}, "tag": s.Tags, "health": {c.Health},
+		"id": {c.Project}, "site": {b.Names.ClaimSiteText(c), c.Site},
+	}
 	for _, m := range p.Maintainers {
 		f["maintainer"] = append(f["maintainer"], m.Name)
 	}
