@@ -41,6 +41,7 @@ type checker struct {
 	d       *Dir
 	render  bool
 	buf     bytes.Buffer // the file being checked: one buffer for every record and held file
+	dec     recordDecoder
 	out     []Problem
 	sources map[string]Source // by file stem
 	origins map[string]Origin // by directory name
@@ -104,7 +105,7 @@ func (c *checker) run() {
 }
 
 func (c *checker) read(rel string, v any) bool {
-	if err := c.d.readJSON(&c.buf, rel, v); err != nil {
+	if err := c.d.readJSON(&c.buf, &c.dec, rel, v); err != nil {
 		msg := err.Error()
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

@@ -227,10 +227,12 @@ func (d *Dir) WriteEvent(e Event) (written bool, err error) {
 
 // ReadJSON decodes the record at rel into v with its own file (DecodeRecord); unknown fields
 // are an error naming the path.
-func (d *Dir) ReadJSON(rel string, v any) error { return d.readJSON(new(bytes.Buffer), rel, v) }
+func (d *Dir) ReadJSON(rel string, v any) error {
+	return d.readJSON(new(bytes.Buffer), new(recordDecoder), rel, v)
+}
 
-// readJSON is ReadJSON reading the record into buf.
-func (d *Dir) readJSON(buf *bytes.Buffer, rel string, v any) error {
+// readJSON is ReadJSON reading the record into buf and decoding it with rd.
+func (d *Dir) readJSON(buf *bytes.Buffer, rd *recordDecoder, rel string, v any) error {
 	b, err := d.readInto(buf, rel, MaxRecordBytes)
 	if err != nil {
 		return err
@@ -242,7 +244,7 @@ func (d *Dir) readJSON(buf *bytes.Buffer, rel string, v any) error {
 			return err
 		}
 	}
-	return DecodeRecord(rel, b, ownB, v)
+	return decodeRecord(rd, rel, b, ownB, v)
 }
 
 // ReadBytes returns the held file at rel, a regular file of at most MaxHeldBytes.

@@ -233,22 +233,42 @@ func bind(o any, sum string) {
 }
 
 // decodeStrict decodes b into v, refusing unknown fields and trailing data.
-func decodeStrict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
+func decodeStrict(b []byte, v any) error { return new(recordDecoder).decode(b, v) }
+
+// recordDecoder is decodeStrict for records in turn, through one json.Decoder kept while
+// each record leaves only blanks after it.
+type recordDecoder struct {
+	r   bytes.Reader
+	dec *json.Decoder
+	fed int64 // bytes dec read before this record
+}
+
+func (rd *recordDecoder) decode(b []byte, v any) error {
+	if rd.dec == nil {
+		rd.dec, rd.fed = json.NewDecoder(&rd.r), 0
+		rd.dec.DisallowUnknownFields()
 	}
-	if dec.More() {
-		return fmt.Errorf("trailing data after the record")
+	rd.r.Reset(b)
+	err := rd.dec.Decode(v)
+	if err == nil && rd.dec.More() {
+		err = fmt.Errorf("trailing data after the record")
 	}
-	return nil
+	// More is false before '}' or ']' too.
+	if err != nil || len(bytes.TrimLeft(b[rd.dec.InputOffset()-rd.fed:], " \t\r\n")) > 0 {
+		rd.dec = nil
+	}
+	rd.fed += int64(len(b))
+	return err
 }
 
 // DecodeRecord decodes the record bytes rec at rel into v strictly, then what its own file
 // ownB adds when bound to rec.
 func DecodeRecord(rel string, rec, ownB []byte, v any) error {
-	if err := decodeStrict(rec, v); err != nil {
+	return decodeRecord(new(recordDecoder), rel, rec, ownB, v)
+}
+
+func decodeRecord(rd *recordDecoder, rel string, rec, ownB []byte, v any) error {
+	if err := rd.decode(rec, v); err != nil {
 		return fmt.Errorf("%s: %w", rel, err)
 	}
 	if _, ok := own(v); !ok || ownB == nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -152,5 +153,46 @@ func TestTidyRemovesOrphanOwnFiles(t *testing.T) {
 	}
 	if !d.Exists(ownRel) || !d.Exists(OwnReadmePath) {
 		t.Error("Tidy removed an own file whose record is there, or the README")
+	}
+}
+
+// One recordDecoder reading records in turn decodes each as a fresh decoder does: the same
+// value and the same error, whatever the record before it left (a refusal, a trailing '}').
+func TestRecordDecoderInTurn(t *testing.T) {
+	records := []string{
+		`{"id":"a","kind":"observed"}`,
+		"{\"id\":\"b\"}\n\n",
+		`{"id":"c"}}`,
+		`{"id":"d"}]`,
+		`{"id":"e"} {"id":"f"}`,
+		`{"id":"g","colour":"red"}`,
+		`{"id":"h"`,
+		``,
+		" \n",
+		`{"id":`,
+		`[1]`,
+		`{"id":"i"} x`,
+		`{"id":1}`,
+	}
+	decode := func(rd *recordDecoder, rec string) string {
+		var e Event
+		err := rd.decode([]byte(rec), &e)
+		return fmt.Sprintf("%+v %v", e, err)
+	}
+	for _, first := range records {
+		for _, second := range records {
+			rd := &recordDecoder{}
+			decode(rd, first)
+			if got, want := decode(rd, second), decode(&recordDecoder{}, second); got != want {
+				t.Errorf("%q after %q: %s, alone %s", second, first, got, want)
+			}
+		}
+	}
+	// In turn, and from the start again, every record decodes as it does alone.
+	rd := &recordDecoder{}
+	for _, rec := range append(records, records...) {
+		if got, want := decode(rd, rec), decode(&recordDecoder{}, rec); got != want {
+			t.Errorf("%q in turn: %s, alone %s", rec, got, want)
+		}
 	}
 }
