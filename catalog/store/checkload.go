@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,7 +21,9 @@ func (c *checker) snapshot() (*Snapshot, []Problem) {
 	if c.indexSums == nil { // no state directory: nothing was read
 		return &Snapshot{}, c.out
 	}
-	s := &Snapshot{Network: c.net, IndexDigests: c.indexSums, ManifestDigests: map[string]string{}}
+	keys := sortedKeys(c.claims)
+	s := &Snapshot{Network: c.net, IndexDigests: c.indexSums, ManifestDigests: map[string]string{},
+		Claims: slices.Grow([]ClaimRecord(nil), len(keys))}
 	if c.render {
 		s.Manifests = map[string]*protocol.Manifest{}
 	}
@@ -33,7 +36,6 @@ func (c *checker) snapshot() (*Snapshot, []Problem) {
 	for _, site := range sortedKeys(c.origins) {
 		s.Origins = append(s.Origins, c.origins[site])
 	}
-	keys := sortedKeys(c.claims)
 	sort.SliceStable(keys, func(i, j int) bool { // by project, then site
 		pi, si, _ := strings.Cut(keys[i], "/")
 		pj, sj, _ := strings.Cut(keys[j], "/")
@@ -43,12 +45,13 @@ func (c *checker) snapshot() (*Snapshot, []Problem) {
 		return si < sj
 	})
 	for _, k := range keys {
-		s.Claims = append(s.Claims, ClaimRecord{Claim: c.claims[k], Dir: ClaimsDir + "/" + k})
+		dir := ClaimsDir + "/" + k
+		s.Claims = append(s.Claims, ClaimRecord{Claim: c.claims[k], Dir: dir})
 		if sum, ok := c.manSums[k]; ok {
-			s.ManifestDigests[ClaimsDir+"/"+k] = sum
+			s.ManifestDigests[dir] = sum
 		}
 		if m, ok := c.manifests[k]; ok && c.render {
-			s.Manifests[ClaimsDir+"/"+k] = m
+			s.Manifests[dir] = m
 		}
 	}
 	s.Events = c.events

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -83,7 +84,13 @@ func (c *checker) checkManifest(project, site string, cl Claim) {
 // project; nil when they do not.
 func (c *checker) manifest(rel, project string, b []byte) *protocol.Manifest {
 	var m protocol.Manifest
+	if n := bytes.Count(b, []byte(`"artifacts"`)); n > 0 { // one a release; decoding grows by one
+		m.Releases = make([]protocol.Release, 0, min(n, 64))
+	}
 	err := json.Unmarshal(b, &m)
+	if len(m.Releases) == 0 && cap(m.Releases) > 0 { // no releases key ([] makes a new slice)
+		m.Releases = nil
+	}
 	var syntax *json.SyntaxError
 	switch {
 	case errors.As(err, &syntax):

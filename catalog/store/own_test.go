@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
 )
 
 // fullClaim is a claim holding every extra this index keeps beside a claim record.
@@ -193,6 +196,37 @@ func TestRecordDecoderInTurn(t *testing.T) {
 	for _, rec := range append(records, records...) {
 		if got, want := decode(rd, rec), decode(&recordDecoder{}, rec); got != want {
 			t.Errorf("%q in turn: %s, alone %s", rec, got, want)
+		}
+	}
+}
+
+// The held manifest the render keeps is what json.Unmarshal makes of its bytes, releases
+// sized ahead or not: nil when the key is absent or null, empty when [], each release whole.
+func TestCheckerManifestAsUnmarshal(t *testing.T) {
+	const id = "00000000-0000-4000-8000-000000000001"
+	head := `{"document":"project","project":{"id":"` + id + `"}`
+	rel := `{"version":"1.0.%d","artifacts":[{"id":"main"}],"provides":["artifacts"]}`
+	var many []string
+	for i := range 70 {
+		many = append(many, fmt.Sprintf(rel, i))
+	}
+	for _, releases := range []string{
+		``,
+		`,"releases":null`,
+		`,"releases":[]`,
+		`,"releases":[` + fmt.Sprintf(rel, 0) + `]`,
+		`,"releases":[` + strings.Join(many[:3], ",") + `]`,
+		`,"releases":[` + strings.Join(many, ",") + `]`,
+		`,"extensions":{"artifacts":1},"releases":[]`,
+	} {
+		b := []byte(head + releases + `}`)
+		var want protocol.Manifest
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		got := (&checker{}).manifest("m.json", id, b)
+		if got == nil || !reflect.DeepEqual(*got, want) {
+			t.Errorf("%s: %+v, want %+v", releases, got, want)
 		}
 	}
 }
