@@ -46,7 +46,7 @@ func (c *checker) scan() {
 		case e.IsDir() && n == ClaimsDir:
 			for _, p := range c.files(ClaimsDir, "/") {
 				sites := c.files(ClaimsDir+"/"+p, "/")
-				if len(c.entries(ClaimsDir+"/"+p)) == 0 {
+				if len(sites) == 0 && len(c.entries(ClaimsDir+"/"+p)) == 0 {
 					c.leftoverDir(ClaimsDir + "/" + p)
 				}
 				for _, site := range sites {

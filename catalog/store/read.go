@@ -77,22 +77,23 @@ func (d *Dir) readInto(buf *bytes.Buffer, rel string, limit int64) ([]byte, erro
 // lstatBelow is Lstat of rel, having checked that every directory between the root and rel is
 // no symbolic link. The root itself may be one: the operator chose it.
 func (d *Dir) lstatBelow(rel string) (fs.FileInfo, error) {
-	parts := strings.Split(rel, "/")
-	p := d.Root
-	for i, part := range parts {
-		p = filepath.Join(p, part)
-		st, err := os.Lstat(p)
+	p := filepath.Clean(d.Root) + string(filepath.Separator)
+	root := len(p)
+	p += filepath.FromSlash(rel) // each directory on the way is a prefix
+	for i := 0; ; i++ {
+		n := strings.IndexByte(rel[i:], '/')
+		if n < 0 {
+			return os.Lstat(p)
+		}
+		i += n
+		st, err := os.Lstat(p[:root+i])
 		if err != nil {
 			return nil, err
 		}
-		if i == len(parts)-1 {
-			return st, nil
-		}
 		if !st.IsDir() {
-			return nil, notRegular(strings.Join(parts[:i+1], "/"), st.Mode())
+			return nil, notRegular(rel[:i], st.Mode())
 		}
 	}
-	return nil, &fs.PathError{Op: "lstat", Path: rel, Err: fs.ErrInvalid}
 }
 
 func notRegular(rel string, m fs.FileMode) error {
