@@ -428,34 +428,27 @@ func (d *Dir) Tidy() ([]string, error) {
 	if err != nil {
 		return removed, err
 	}
-	rmEmpty := func(rel string) error {
-		ents, err := os.ReadDir(d.Path(rel))
-		if err != nil || len(ents) > 0 {
-			return nil
-		}
-		if err := os.Remove(d.Path(rel)); err != nil {
-			return fmt.Errorf("tidy: %w", err)
-		}
-		removed = append(removed, rel+"/")
-		return nil
-	}
+	var dirs []string // each site and claim directory, a project's after its sites
 	sites, _ := d.list(OriginsDir, true)
 	for _, site := range sites {
-		if err := rmEmpty(OriginsDir + "/" + site); err != nil {
-			return removed, err
-		}
+		dirs = append(dirs, OriginsDir+"/"+site)
 	}
 	projects, _ := d.list(ClaimsDir, true)
 	for _, p := range projects {
 		sites, _ := d.list(ClaimsDir+"/"+p, true)
 		for _, site := range sites {
-			if err := rmEmpty(ClaimsDir + "/" + p + "/" + site); err != nil {
-				return removed, err
-			}
+			dirs = append(dirs, ClaimsDir+"/"+p+"/"+site)
 		}
-		if err := rmEmpty(ClaimsDir + "/" + p); err != nil {
-			return removed, err
+		dirs = append(dirs, ClaimsDir+"/"+p)
+	}
+	for _, rel := range dirs {
+		if ents, err := os.ReadDir(d.Path(rel)); err != nil || len(ents) > 0 {
+			continue
 		}
+		if err := os.Remove(d.Path(rel)); err != nil {
+			return removed, fmt.Errorf("tidy: %w", err)
+		}
+		removed = append(removed, rel+"/")
 	}
 	sort.Strings(removed)
 	return removed, nil

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -28,16 +29,11 @@ func opt(c check) member { return member{check: c, optional: true} }
 // an object.
 func (r *reader) object(rel, at string, raw json.RawMessage, sh shape) map[string]json.RawMessage {
 	var o map[string]json.RawMessage
-	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &o) != nil {
+	if isNull(raw) || json.Unmarshal(raw, &o) != nil {
 		r.add(rel, "%s is not an object", name(at))
 		return nil
 	}
-	keys := make([]string, 0, len(o))
-	for k := range o {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(o)) {
 		m, ok := sh[k]
 		if !ok {
 			r.add(rel, "unknown field %q%s", k, in(at))
@@ -47,12 +43,7 @@ func (r *reader) object(rel, at string, raw json.RawMessage, sh shape) map[strin
 			r.add(rel, "%s %s", join(at, k), msg)
 		}
 	}
-	want := make([]string, 0, len(sh))
-	for k := range sh {
-		want = append(want, k)
-	}
-	sort.Strings(want)
-	for _, k := range want {
+	for _, k := range slices.Sorted(maps.Keys(sh)) {
 		if _, ok := o[k]; !ok && !sh[k].optional {
 			r.add(rel, "missing field %q%s", k, in(at))
 		}
