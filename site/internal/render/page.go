@@ -184,7 +184,7 @@ var funcs = template.FuncMap{
 	"plural":    wording.Plural,
 	"trimmed":   strings.TrimSpace,
 	"verb":      wording.RelationVerb,
-	"urltext":   wording.URLText,
+	"urllink":   func(u string) extLink { return extLink{u, wording.URLText(u)} },
 	"idnhost":   wording.IDNHost,
 	"listed":    func() string { return view.ListedPhrase },
 	"noopenmw":  func() string { return wording.NoOpenMW },
@@ -414,6 +414,10 @@ func (b *Site) WriteAssets() error {
 	}
 	return nil
 }
+
+// extLink is a publisher's URL and the words a link to it shows (wording.URLText), for the
+// "extlink" partial without a dict.
+type extLink struct{ URL, Text string }
 
 // partialArgs are the values dict passes a partial, by the names the partials read; nil when
 // not given, as a map's missing key. A struct, not a map: a template reads a field without

@@ -28,8 +28,8 @@ func Claims(b *render.Site) error {
 			return err
 		}
 		for _, c := range p.Claims {
-			if err := b.Page("claim", &render.Page{Path: paths.ClaimKey(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.Names.ClaimSiteText(c)), Section: "projects", Feed: paths.ProjectFeed(c.Project), Leaf: true},
-				func() any { return newClaimView(b, c) }); err != nil {
+			pg := &render.Page{Path: paths.ClaimKey(c), Title: pubtext.Plain(c.Name) + " from " + pubtext.Plain(b.Names.ClaimSiteText(c)), Section: "projects", Feed: paths.ProjectFeed(c.Project), Leaf: true}
+			if err := b.Page("claim", pg, func() any { return newClaimView(b, c, pg) }); err != nil {
 				return err
 			}
 		}
@@ -198,10 +198,10 @@ func newProjectView(b *render.Site, p *network.Project) *projectView {
 	return v
 }
 
-func newClaimView(b *render.Site, c *network.Claim) *claimView {
+func newClaimView(b *render.Site, c *network.Claim, pg *render.Page) *claimView {
 	v := &claimView{S: b.Summarize(c), C: c}
 	v.setHead(b, c)
-	v.setReleases(b, c)
+	v.setReleases(b, c, pg)
 	v.setUses(b, c)
 	for _, e := range b.Derived.ByClaim[c.Key] {
 		s := tags.Summary(*e.Event)
@@ -250,7 +250,7 @@ func (h *claimView) setHead(b *render.Site, c *network.Claim) {
 }
 
 // setReleases fills the releases section of c, after setHead (it reads Meta).
-func (v *claimView) setReleases(b *render.Site, c *network.Claim) {
+func (v *claimView) setReleases(b *render.Site, c *network.Claim, pg *render.Page) {
 	meta := v.Meta
 	seen := b.Derived.FirstSeen[c.Key]
 	v.NoSeen = len(seen) == 0
@@ -281,7 +281,7 @@ func (v *claimView) setReleases(b *render.Site, c *network.Claim) {
 		}
 	}
 	for _, rv := range v.Releases {
-		rv.setLine(v)
+		rv.setLine(v, pg)
 	}
 }
 

@@ -37,17 +37,19 @@ type releaseView struct {
 	// platforms and relationships: its line leaves them out instead of printing them again,
 	// and the releases list says so once.
 	SameRepository, SameComponents, SameOpenMW, SameRuntimes, SamePlatforms, SameRelationships bool
-	// What the release's line prints (setLine): the channel, a status other than available,
-	// its runtimes, platforms and relationships, the source facts folded under its digests;
-	// Heads are the channels it heads, as badges. Fields, not template logic: a template's
-	// function call allocates, a field read does not.
-	Channel, Unavailable, SaysRuntimes, SaysPlatforms, SaysRelationships, FoldSource bool
-	Heads                                                                            []string
+	// What the release's line on Page prints (setLine): the channel, a status other than
+	// available, the first-seen time, its runtimes, platforms and relationships, the source
+	// facts folded under its digests; Heads are the channels it heads, as badges. Fields, not
+	// template logic or a dict: a template's function call allocates, a field read does not.
+	Page                                                                                   *render.Page
+	Channel, Unavailable, Seen, SaysRuntimes, SaysPlatforms, SaysRelationships, FoldSource bool
+	Heads                                                                                  []string
 }
 
-// setLine sets the fields of rv's line on the page of v.
-func (rv *releaseView) setLine(v *claimView) {
+// setLine sets the fields of rv's line on v's page pg.
+func (rv *releaseView) setLine(v *claimView, pg *render.Page) {
 	r, s := rv.R, rv.R.Source
+	rv.Page, rv.Seen = pg, v.SameSeen == nil
 	rv.Channel = r.Current || !v.CommonChannel
 	rv.Unavailable = r.Status != protocol.StatusAvailable
 	rv.SaysRuntimes = !rv.SameRuntimes && !v.CommonRuntimes
