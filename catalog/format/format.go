@@ -287,7 +287,7 @@ func Catalog(n *network.Network, o Options) ([]byte, error) {
 		}
 		cat.Capabilities = append(cat.Capabilities, cj)
 	}
-	return store.MarshalLarge(cat) // as store.MarshalRecord writes a record, in fewer copies
+	return store.MarshalLarge(cat)
 }
 
 // claim is one listed claim as catalog v1 states it, from its held manifest and record.

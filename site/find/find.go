@@ -271,7 +271,7 @@ func newestFirst(times []string) []int {
 }
 
 // Write validates each part of the index against its schema and writes it under Dir
-// through write, which keeps no reference to data (the next part reuses its bytes).
+// through write, which must not keep data.
 func Write(in Input, write func(rel string, data []byte) error) error {
 	var buf bytes.Buffer
 	var js []byte

@@ -95,7 +95,7 @@ func Encode(buf *bytes.Buffer, name string, v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("the data part %s: %w", name, err)
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return buf.Bytes()[:buf.Len()-1], nil
 }
 
 // ScriptString is s as a single-quoted JavaScript string literal: backslash and quote
@@ -122,7 +122,7 @@ func appendQuoted(dst, s []byte) []byte {
 // when empty: a part that does not load is then a fault, not a gap.
 func AllClaimShards(prefix int) []string {
 	out := []string{"c"}
-	for i := 0; i < prefix; i++ {
+	for range prefix {
 		var next []string
 		for _, p := range out {
 			for _, c := range "0123456789abcdef" {
@@ -134,8 +134,8 @@ func AllClaimShards(prefix int) []string {
 	return out
 }
 
-// Write writes each part of parts as dir/<name>.js through write, in name order; write
-// keeps no reference to data, whose bytes the next part reuses.
+// Write writes each part of parts as dir/<name>.js through write (which must not keep
+// data), in name order.
 func Write(dir string, parts map[string]any, write func(rel string, data []byte) error) error {
 	var buf bytes.Buffer
 	var js []byte

@@ -4,6 +4,7 @@ package feed
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"strings"
@@ -123,11 +124,7 @@ func atomOf(w *bytes.Buffer, b *render.Site, name, title, link, desc string, evs
 			return fmt.Errorf("%s: event %s observed_at %q: %w", name, e.ID, e.ObservedAt, err)
 		}
 		page := b.Base + paths.Dir(paths.Event(e.ID))
-		claim := e.Name
-		if claim == "" {
-			claim = e.Project
-		}
-		title := pubtext.Plain(claim) + ": " + textdir.Strip(tags.Summary(*e.Event))
+		title := pubtext.Plain(cmp.Or(e.Name, e.Project)) + ": " + textdir.Strip(tags.Summary(*e.Event))
 		author := &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: pubtext.Plain(e.Site)}}
 		if project {
 			sum := ""
@@ -142,14 +139,10 @@ func atomOf(w *bytes.Buffer, b *render.Site, name, title, link, desc string, evs
 		if len(e.Tags) > 0 {
 			sum = "Tags: " + strings.Join(e.Tags, ", ") + ". " + sum
 		}
-		f.Entries = append(f.Entries, &feeds.AtomEntry{
-			Title:   title,
-			Updated: t.Format(time.RFC3339),
-			Id:      page,
-			Links:   []feeds.AtomLink{{Href: page, Rel: "alternate", Type: "text/html"}},
-			Summary: &feeds.AtomSummary{Content: htmlEscape(sum), Type: "html"},
-			Author:  author,
-		})
+		var esc bytes.Buffer // the summary's type is "html"
+		render.XMLEscape(&esc, sum)
+		f.Entries = append(f.Entries, &feeds.AtomEntry{Title: title, Updated: t.Format(time.RFC3339), Id: page,
+			Links: []feeds.AtomLink{{Href: page, Rel: "alternate", Type: "text/html"}}, Summary: &feeds.AtomSummary{Content: esc.String(), Type: "html"}, Author: author})
 	}
 	e := encoders.Get().(*encoder) // one for many: a new one allocates 4 KB
 	e.Buffer = w
@@ -177,10 +170,3 @@ var encoders = sync.Pool{New: func() any {
 	e.Encoder = xml.NewEncoder(e)
 	return e
 }}
-
-// htmlEscape escapes text for an Atom summary of type "html".
-func htmlEscape(s string) string {
-	var buf bytes.Buffer
-	render.XMLEscape(&buf, s)
-	return buf.String()
-}

@@ -84,8 +84,7 @@ func (b *Site) Files() int { return len(b.written) }
 // Go runs f as a render, beside the pages (Wait returns its error).
 func (b *Site) Go(f func() error) { b.spawn(b.bufs, func(*pageBuf) error { return f() }) }
 
-// GoWrite writes at rel the markup make writes into buf (empty), as a render with a
-// render's buffers.
+// GoWrite writes at rel the markup make writes into buf, as a render with a render's buffers.
 func (b *Site) GoWrite(rel string, make func(buf *bytes.Buffer) error) {
 	b.spawn(b.bufs, func(pb *pageBuf) error {
 		pb.html.Reset()

@@ -103,7 +103,7 @@ func SearchJSON(b *render.Site) ([]byte, error) {
 func projectRecord(b *render.Site, c *network.Claim) SearchRecord {
 	s := b.Summarize(c)
 	p := c.Manifest.Project
-	f := map[string][]string{ // the record's fields
+	f := map[string][]string{
 		"type": {s.Type}, "status": {s.Status}, "game": {s.Game}, "tag": s.Tags, "health": {c.Health},
 		"id": {c.Project}, "site": {b.Names.ClaimSiteText(c), c.Site},
 	}
@@ -131,7 +131,7 @@ func projectRecord(b *render.Site, c *network.Claim) SearchRecord {
 		f["provides"] = r.Provides
 		for _, rel := range r.Relationships {
 			for _, v := range []string{rel.Project, rel.Capability, rel.Name} {
-				if v != "" {
+				if v != "" && slices.Contains(fields, rel.Kind) { // f holds only fields
 					f[rel.Kind] = append(f[rel.Kind], v)
 				}
 			}
@@ -153,11 +153,6 @@ func projectRecord(b *render.Site, c *network.Claim) SearchRecord {
 		}
 		f[k] = vs
 		parts = append(parts, vs...)
-	}
-	for k := range f {
-		if !slices.Contains(fields, k) { // a relationship kind of no field
-			delete(f, k)
-		}
 	}
 	rec.Text = searchText(parts)
 	return rec
