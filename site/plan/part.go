@@ -29,10 +29,19 @@ var Usual = map[string]map[string]any{
 	"relationships": nil, "components": nil, "artifacts": nil, "content_files": nil,
 }
 
+// parter writes claims' parts, reusing from one claim to the next the claim (p), its JSON
+// (b) and the members sortedJSON holds, outer objects' first (ms).
+type parter struct {
+	p  InstallClaim
+	b  bytes.Buffer
+	ms [][]byte
+}
+
 // claimPart is c as its part holds it: c's JSON without its key's fields, the empty values
 // and the usual ones, each object's keys sorted as a decoded object is written.
-func claimPart(c *InstallClaim) (json.RawMessage, error) {
-	p := *c
+func (w *parter) claimPart(c *InstallClaim) (json.RawMessage, error) {
+	w.p = *c
+	p := &w.p
 	p.Project, p.Site, p.Page = "", "", ""   // left out as empty
 	p.ContentFiles = orEmpty(c.ContentFiles) // written when none, if the components declare some
 	if reflect.DeepEqual(contentOf(c.Components), c.ContentFiles) {
@@ -48,22 +57,24 @@ func claimPart(c *InstallClaim) (json.RawMessage, error) {
 			}
 		}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	w.b.Reset()
+	enc := json.NewEncoder(&w.b)
 	enc.SetEscapeHTML(false) // as the part's script is written
-	if err := enc.Encode(&p); err != nil {
+	if err := enc.Encode(p); err != nil {
 		return nil, err
 	}
-	return sortedJSON(make([]byte, 0, b.Len()), bytes.TrimSpace(b.Bytes()), Usual[""], 2), nil
+	return w.sortedJSON(make([]byte, 0, w.b.Len()), bytes.TrimSpace(w.b.Bytes()), Usual[""], 2), nil
 }
 
 // sortedJSON appends the compact JSON value v to out, each object's keys sorted, without
 // the members leftOut names of v (depth 2) and of its Usual members' objects (depth 1).
-func sortedJSON(out, v []byte, usual map[string]any, depth int) []byte {
+func (w *parter) sortedJSON(out, v []byte, usual map[string]any, depth int) []byte {
 	if v[0] != '{' && v[0] != '[' {
 		return append(out, v...)
 	}
-	ms := split(v)
+	n := len(w.ms)
+	w.ms = split(w.ms, v)
+	ms := w.ms[n:]
 	if v[0] == '{' {
 		slices.SortFunc(ms, bytes.Compare) // by name: '"' sorts before a name's letters
 	}
@@ -83,14 +94,14 @@ func sortedJSON(out, v []byte, usual map[string]any, depth int) []byte {
 		if out[len(out)-1] != v[0] { // not the first
 			out = append(out, ',')
 		}
-		out = sortedJSON(append(out, m[:len(m)-len(val)]...), val, u, d)
+		out = w.sortedJSON(append(out, m[:len(m)-len(val)]...), val, u, d)
 	}
+	w.ms = w.ms[:n]
 	return append(out, v[len(v)-1])
 }
 
-// split lists the members of the compact JSON object, or the elements of the list, v.
-func split(v []byte) [][]byte {
-	var out [][]byte
+// split appends to out the members of the compact JSON object, or the elements of the list, v.
+func split(out [][]byte, v []byte) [][]byte {
 	depth, start := 0, 1
 	for i := 1; i < len(v)-1; i++ {
 		switch v[i] {

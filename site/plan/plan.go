@@ -167,23 +167,21 @@ type PlanPageData struct {
 
 // InstallParts cuts the claims into the parts under PlanDataDir: "c<prefix>" holds the
 // claims of the project ids with that prefix (shards.ClaimPrefixLen of every listed claim), every
-// part written, each claim as claimPart writes it. The project box searches the project
+// part written, each claim as parter.claimPart writes it. The project box searches the project
 // list's index (FindDir).
 func InstallParts(claims map[string]*InstallClaim, prefix int) (map[string]any, error) {
-	parts := map[string]map[string]any{}
+	parts, out := map[string]map[string]any{}, map[string]any{}
 	for _, n := range shards.AllClaimShards(prefix) {
 		parts[n] = map[string]any{}
+		out[n] = map[string]any{"claims": parts[n]}
 	}
+	var w parter
 	for k, c := range claims {
-		v, err := claimPart(c)
+		v, err := w.claimPart(c)
 		if err != nil {
 			return nil, fmt.Errorf("the claim %s: %w", k, err)
 		}
 		parts[shards.ClaimShard(c.Project, prefix)][k] = v
-	}
-	out := map[string]any{}
-	for n, cs := range parts {
-		out[n] = map[string]any{"claims": cs}
 	}
 	return out, nil
 }
