@@ -6,23 +6,23 @@ package refreshtest
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/corpustest"
-
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/refresh"
 	"github.com/DreamWeave-MP/ashyams-go/crawl/sources"
 )
@@ -99,9 +99,7 @@ func (n *Net) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	for k, v := range rt.header {
-		w.Header()[k] = v
-	}
+	maps.Copy(w.Header(), rt.header)
 	w.WriteHeader(rt.status)
 	w.Write(rt.body)
 }
@@ -110,7 +108,7 @@ func (n *Net) serve(w http.ResponseWriter, r *http.Request) {
 func (n *Net) Serve(path, contentType string, body []byte) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.routes[path] = route{status: http.StatusOK, header: http.Header{"Content-Type": {contentType}}, body: append([]byte(nil), body...)}
+	n.routes[path] = route{status: http.StatusOK, header: http.Header{"Content-Type": {contentType}}, body: bytes.Clone(body)}
 }
 
 // TakeDown makes every path below prefix hang up without an answer: a site that is down.
@@ -145,7 +143,7 @@ func (n *Net) BringUp() {
 func (n *Net) Requests() []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return append([]string(nil), n.asked...)
+	return slices.Clone(n.asked)
 }
 
 // ForgetRequests empties the request log.
@@ -203,14 +201,10 @@ func (s *Site) Bytes(m map[string]any) []byte {
 // Index serves the site index listing entries (from Entry).
 func (s *Site) Index(entries ...map[string]any) {
 	s.net.tb.Helper()
-	list := []any{}
-	for _, e := range entries {
-		list = append(list, e)
-	}
 	index := map[string]any{
 		"schema_version": "2", "document": "index", "generator": "fixture",
 		"site":     map[string]any{"name": "Fixture site", "url": s.URL("")},
-		"projects": list,
+		"projects": append([]map[string]any{}, entries...),
 	}
 	s.net.Serve(s.Base+"dreamweave.json", "application/json", Pretty(s.net.tb, index))
 }
@@ -223,11 +217,10 @@ func (s *Site) Entry(m map[string]any, served []byte) map[string]any {
 	for ch, head := range m["channels"].(map[string]any) {
 		channels[ch] = head.(map[string]any)["version"]
 	}
-	sum := sha256.Sum256(served)
 	e := map[string]any{
 		"id": id, "name": p["name"], "summary": p["summary"], "type": p["type"], "status": p["status"],
 		"page": s.URL(id + "/"), "manifest": s.URL("dreamweave/projects/" + id + ".json"),
-		"manifest_sha256": hex.EncodeToString(sum[:]), "channels": channels,
+		"manifest_sha256": store.Digest(served), "channels": channels,
 	}
 	if rs, _ := m["releases"].([]any); len(rs) > 0 {
 		e["updated"] = rs[0].(map[string]any)["date"]
