@@ -181,13 +181,13 @@ func (sr *siteRun) count(f func(*siteStats)) {
 
 // current records a claim whose manifest is what the site advertises; replaced: now is new.
 func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *held, m *protocol.Manifest, wasWithdrawn bool, before *held, replaced bool) error {
-	c.IngestedSHA256 = strp(now.digest)
+	c.IngestedSHA256 = new(now.digest)
 	c.Health, c.Problem, c.Rejected, c.Findings = store.ClaimCurrent, nil, nil, nil
-	c.LastSuccess = strp(r.now)
+	c.LastSuccess = new(r.now)
 	var e *store.Event
 	switch {
 	case replaced:
-		c.LastChanged = strp(r.now)
+		c.LastChanged = new(r.now)
 		kind := store.EventChanged
 		switch {
 		case before != nil && before.movedFrom != "":
@@ -198,12 +198,12 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 			kind = store.EventObserved
 		}
 		e = &store.Event{Kind: kind, Project: c.Project, Origin: c.Origin, Name: m.Project.Name, ObservedAt: r.now,
-			After: strp(now.digest), Changes: noChanges()}
+			After: new(now.digest), Changes: noChanges()}
 		if before != nil && before.movedFrom != "" {
-			e.MovedFrom = strp(before.movedFrom)
+			e.MovedFrom = new(before.movedFrom)
 		}
 		if before != nil {
-			e.Before = strp(before.digest)
+			e.Before = new(before.digest)
 			if before.m != nil {
 				e.Changes = diff.Diff(before.m, m)
 			}
@@ -214,7 +214,7 @@ func (r *run) current(ctx context.Context, sr *siteRun, c *store.Claim, now *hel
 	case wasWithdrawn:
 		// Listed again with the manifest it held (FORMATS section 1.5).
 		e = &store.Event{Kind: store.EventRestored, Project: c.Project, Origin: c.Origin, Name: c.Entry.Name, ObservedAt: r.now,
-			After: strp(now.digest), Changes: noChanges()}
+			After: new(now.digest), Changes: noChanges()}
 	}
 	if e != nil {
 		e.ID = store.EventID(e.Kind, e.Project, e.Origin, e.Before, e.After)
@@ -251,9 +251,9 @@ func (r *run) replace(c *store.Claim, now *held, e *store.Event) error {
 		stub.IngestedSHA256, stub.Validators, stub.Media = nil, store.Validators{}, nil
 		stub.LastChanged, stub.LastSuccess = nil, nil
 		stub.Health = store.ClaimManifestUnreachable
-		stub.Problem, stub.Findings = strp("the refresh reading this manifest was interrupted before it was recorded"), nil
+		stub.Problem, stub.Findings = new("the refresh reading this manifest was interrupted before it was recorded"), nil
 	}
-	stub.PendingSHA256 = strp(now.digest)
+	stub.PendingSHA256 = new(now.digest)
 	if err := r.st.WriteJSON(rel, stub); err != nil {
 		return err
 	}

@@ -136,7 +136,7 @@ func TestCheckCatchesCurrentClaimsOfARemovedSource(t *testing.T) {
 	l.refresh(tpl, ini)
 	d := store.Open(l.state)
 	s := l.sourceRecord(tpl)
-	s.Health, s.Problem = store.SourceRemoved, strp("no longer listed in network/sources.toml; this index does not read it any more")
+	s.Health, s.Problem = store.SourceRemoved, new("no longer listed in network/sources.toml; this index does not read it any more")
 	if err := d.WriteJSON(store.SourcePath(store.SourceID(tpl)), s); err != nil {
 		t.Fatal(err)
 	}

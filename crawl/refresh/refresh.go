@@ -32,7 +32,7 @@ type StateError struct {
 func (e *StateError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the state %s fails check with %s; a state that contradicts itself is this index's bug: fix the crawler, or delete the state and refresh from nothing. Nothing was read or written:",
-		e.State, plural(len(e.Problems), "problem", "problems"))
+		e.State, plural(len(e.Problems), "problem"))
 	for _, p := range e.Problems {
 		b.WriteString("\n  " + p.String())
 	}
@@ -380,8 +380,6 @@ func (r *run) coveredClaim(site, health string) {
 	r.sum.Problems[health]++
 	r.led.cover(site)
 }
-
-func strp(s string) *string { return &s }
 
 func noChanges() []diffChange { return []diffChange{} }
 

@@ -95,9 +95,9 @@ func (r *run) readSite(ctx context.Context, p *plan, site string) error {
 		}
 		o.Validators = store.Validators{ETag: d.Resp.ETag(), LastModified: d.Resp.LastModified()}
 	}
-	o.IndexSHA256 = strp(store.Digest(body))
+	o.IndexSHA256 = new(store.Digest(body))
 	setSite(&o, idx)
-	o.Health, o.Problem, o.LastSuccess, o.Findings = store.OriginHealthy, nil, strp(r.now), nil
+	o.Health, o.Problem, o.LastSuccess, o.Findings = store.OriginHealthy, nil, new(r.now), nil
 	if o.Issues == nil {
 		o.Issues = []string{}
 	}
@@ -271,10 +271,10 @@ func validateIndex(body []byte) (*protocol.Index, []protocol.Finding, string) {
 
 // setSite copies the site's name, URL and generator from a valid index.
 func setSite(o *store.Origin, idx *protocol.Index) {
-	o.SiteName, o.SiteURL = strp(idx.Site.Name), strp(idx.Site.URL)
+	o.SiteName, o.SiteURL = new(idx.Site.Name), new(idx.Site.URL)
 	o.Generator = nil
 	if idx.Generator != "" {
-		o.Generator = strp(idx.Generator)
+		o.Generator = new(idx.Generator)
 	}
 }
 
@@ -290,7 +290,7 @@ func (r *run) replaceIndex(o store.Origin, body []byte) error {
 	var stub store.Origin
 	if err := r.st.ReadJSON(rel, &stub); err != nil { // a new origin
 		stub = store.Origin{ID: o.ID, IndexURL: o.IndexURL, Sources: []string{}, Redirects: []string{}, Issues: []string{}, Previous: []store.Move{},
-			Health: store.OriginUnreachable, Problem: strp("the refresh reading this site index was interrupted before it was recorded"),
+			Health: store.OriginUnreachable, Problem: new("the refresh reading this site index was interrupted before it was recorded"),
 			FirstObserved: o.FirstObserved, LastAttempt: o.LastAttempt}
 	}
 	stub.PendingSHA256 = &d
@@ -371,7 +371,7 @@ func (r *run) finishSite(sr *siteRun, issues []string) error {
 		if err := r.replaceIndex(o, used.body); err != nil {
 			return err
 		}
-		o.IndexSHA256, o.Validators = strp(store.Digest(used.body)), used.validators
+		o.IndexSHA256, o.Validators = new(store.Digest(used.body)), used.validators
 		setSite(&o, used.index)
 	}
 	for _, id := range sortedKeys(sr.entries) {
@@ -396,7 +396,7 @@ func (r *run) finishSite(sr *siteRun, issues []string) error {
 	r.sum.SitesRead++
 	r.mu.Unlock()
 	r.siteProgress(sr.id, fmt.Sprintf("%s, %s fetched, %d unchanged, %d not current",
-		plural(len(sr.entries), "project", "projects"), plural(st.fetched, "manifest", "manifests"), st.unchanged, st.problems))
+		plural(len(sr.entries), "project"), plural(st.fetched, "manifest"), st.unchanged, st.problems))
 	return nil
 }
 
@@ -455,13 +455,5 @@ func listsManifest(indexURL string, entries []protocol.IndexEntry, manifestURL s
 
 // safeName reports whether a project id can name a directory: lowercase hex and hyphens.
 func safeName(id string) bool {
-	if id == "" {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r == '-') {
-			return false
-		}
-	}
-	return true
+	return id != "" && strings.Trim(id, "0123456789abcdef-") == ""
 }

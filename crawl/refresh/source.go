@@ -141,20 +141,20 @@ func (r *run) writeSource(sr *sourceRun, site *string, covered string) error {
 	if site != nil && sr.err == nil {
 		s.Origin = site
 		s.Health = store.SourceResolved
-		s.Method = strp(sr.d.Method)
+		s.Method = new(sr.d.Method)
 		s.Validators = sr.d.PageValidators
 		if sr.unusable == nil {
-			s.LastSuccess = strp(r.now)
+			s.LastSuccess = new(r.now)
 		} else {
 			// Reached but unusable; the site's line says why.
-			s.Health, s.Problem, s.Findings = sr.unusable.health, strp(sr.unusable.problem), sr.unusable.findings
+			s.Health, s.Problem, s.Findings = sr.unusable.health, new(sr.unusable.problem), sr.unusable.findings
 			if s.Health != store.SourceResolved {
 				r.fact(sourceFact(sr.src.URL, "source "+s.Health, s.Health, "its site "+*site+" could not be read (the site's line says why)"))
 			}
 		}
 	} else {
 		s.Health = sourceHealth(sr.err)
-		s.Problem = strp(sr.err.Error())
+		s.Problem = new(sr.err.Error())
 		urls := []string{sr.src.URL}
 		var de *discover.Error
 		if errors.As(sr.err, &de) {

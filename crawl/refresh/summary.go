@@ -37,10 +37,10 @@ func (s *Summary) String() string {
 		stopped = " INTERRUPTED (" + x.Reason + ")"
 	}
 	fmt.Fprintf(&b, "refresh %s%s: %s, %s read, %s fetched, %d unchanged, %d accepted, %s",
-		s.StartedAt, stopped, plural(s.Sources, "source", "sources"), plural(s.SitesRead, "site", "sites"),
-		plural(s.Fetched, "manifest", "manifests"), s.Unchanged, s.Accepted, plural(s.Events, "event", "events"))
+		s.StartedAt, stopped, plural(s.Sources, "source"), plural(s.SitesRead, "site"),
+		plural(s.Fetched, "manifest"), s.Unchanged, s.Accepted, plural(s.Events, "event"))
 	if s.EventsKnown > 0 {
-		fmt.Fprintf(&b, " (%s already recorded)", plural(s.EventsKnown, "event", "events"))
+		fmt.Fprintf(&b, " (%s already recorded)", plural(s.EventsKnown, "event"))
 	}
 	b.WriteString("\n")
 	if x := s.Interrupted; x != nil {
@@ -86,9 +86,9 @@ func kindLabel(k string) string {
 func healthWords(hs []store.HealthChange) string {
 	var parts []string
 	for _, sites := range []bool{false, true} {
-		one, many := "claim", "claims"
+		one := "claim"
 		if sites {
-			one, many = "site", "sites"
+			one = "site"
 		}
 		became := map[string]int{}
 		recovered, first := 0, 0
@@ -111,23 +111,24 @@ func healthWords(hs []store.HealthChange) string {
 			if sites {
 				label = store.OriginHealthLabel(after)
 			}
-			parts = append(parts, plural(became[after], one, many)+" became "+label)
+			parts = append(parts, plural(became[after], one)+" became "+label)
 		}
 		if recovered > 0 {
-			parts = append(parts, plural(recovered, one, many)+" recovered")
+			parts = append(parts, plural(recovered, one)+" recovered")
 		}
 		if first > 0 {
-			parts = append(parts, plural(first, one, many)+" first seen")
+			parts = append(parts, plural(first, one)+" first seen")
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
-func plural(n int, one, many string) string {
+// plural is "1 word" or "N words".
+func plural(n int, word string) string {
 	if n == 1 {
-		return "1 " + one
+		return "1 " + word
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // labelled joins a health label and a problem, unless the problem already says the label.
@@ -216,7 +217,7 @@ func (l *ledger) lines() []string {
 		for _, f := range fs {
 			line := f.line()
 			if n := l.covered[site]; n > 0 {
-				line += fmt.Sprintf(" [%s kept as last seen, marked origin unavailable]", plural(n, "claim", "claims"))
+				line += fmt.Sprintf(" [%s kept as last seen, marked origin unavailable]", plural(n, "claim"))
 			}
 			if len(f.sources) > 0 {
 				line += " [enrolled as " + strings.Join(f.sources, ", ") + "]"
@@ -242,7 +243,7 @@ func InterruptedLines(x *store.Interrupted) []string {
 		return []string{"Interrupted: " + x.Reason + ". What it read is not recorded: a record whose last_attempt is older than the refresh's start was not read."}
 	}
 	out := []string{fmt.Sprintf("Interrupted at %s (%s): %s not read, %s not read, %s partly read; what was not read keeps its previous records (their last_attempt is older), and the next refresh reads it.",
-		x.At, x.Reason, plural(len(x.SourcesNotRead), "source", "sources"), plural(len(x.SitesNotRead), "site", "sites"), plural(len(x.SitesPartlyRead), "site", "sites"))}
+		x.At, x.Reason, plural(len(x.SourcesNotRead), "source"), plural(len(x.SitesNotRead), "site"), plural(len(x.SitesPartlyRead), "site"))}
 	for _, u := range x.SourcesNotRead {
 		out = append(out, "  source not read: "+u)
 	}
@@ -252,7 +253,7 @@ func InterruptedLines(x *store.Interrupted) []string {
 	for _, p := range x.SitesPartlyRead {
 		l := "  site partly read: " + p.Site
 		if len(p.Projects) > 0 {
-			l += " (" + plural(len(p.Projects), "claim", "claims") + " not read: " + strings.Join(p.Projects, ", ") + ")"
+			l += " (" + plural(len(p.Projects), "claim") + " not read: " + strings.Join(p.Projects, ", ") + ")"
 		} else {
 			l += " (every claim read; its publication issues not updated)"
 		}
