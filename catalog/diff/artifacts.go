@@ -27,11 +27,7 @@ func artifactChanges(b, a []protocol.Artifact, md mode) []Change {
 		aa := &a[j]
 		i := a2b[j]
 		if i < 0 {
-			size := uint64(0)
-			if aa.Size > 0 {
-				size = uint64(aa.Size)
-			}
-			out = append(out, Change{Change: ChangeArtifactAdded, Artifact: aa.ID, Filename: aa.Filename, Size: size, SHA256: aa.Digests.SHA256})
+			out = append(out, Change{Change: ChangeArtifactAdded, Artifact: aa.ID, Filename: aa.Filename, Size: uint64(max(aa.Size, 0)), SHA256: aa.Digests.SHA256})
 			continue
 		}
 		ba := &b[i]

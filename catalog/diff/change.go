@@ -20,7 +20,8 @@ package diff
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -207,10 +208,7 @@ var releaseLevel = map[string]kind{
 
 // vocabulary is topLevel and releaseLevel in one map, each release-level kind marked nested.
 var vocabulary = func() map[string]kind {
-	m := make(map[string]kind, len(topLevel)+len(releaseLevel))
-	for t, k := range topLevel {
-		m[t] = k
-	}
+	m := maps.Clone(topLevel)
 	for t, k := range releaseLevel {
 		k.nested = true
 		m[t] = k
@@ -222,10 +220,5 @@ func ks(keys ...key) []key { return keys }
 
 // Tokens returns every change token of the vocabulary, sorted.
 func Tokens() []string {
-	out := make([]string, 0, len(vocabulary))
-	for t := range vocabulary {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(vocabulary))
 }

@@ -3,7 +3,6 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
 	"strconv"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/protocol"
@@ -185,20 +184,8 @@ func headIndex(m *protocol.Manifest, channel, v string) int {
 // channelChanges reports each channel whose head moved, appeared or went away, by name; a head
 // renamed to the same release (equal precedence) is no move.
 func channelChanges(b, a *protocol.Manifest, m matching) []Change {
-	names := map[string]bool{}
-	for n := range b.Channels {
-		names[n] = true
-	}
-	for n := range a.Channels {
-		names[n] = true
-	}
-	sorted := make([]string, 0, len(names))
-	for n := range names {
-		sorted = append(sorted, n)
-	}
-	sort.Strings(sorted)
 	var out []Change
-	for _, ch := range sorted {
+	for _, ch := range unionKeys(b.Channels, a.Channels) {
 		bh, inB := b.Channels[ch]
 		ah, inA := a.Channels[ch]
 		switch {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"sort"
 )
 
 // js encodes v as compact JSON without HTML escaping; null when it cannot be encoded.
@@ -34,28 +33,21 @@ func optPtr(s string) *string {
 // setDiff returns the strings of a not in b and of b not in a, sorted and distinct: the
 // reference compares these lists as sets.
 func setDiff(b, a []string) (added, removed []string) {
-	in := func(l []string) map[string]bool {
-		m := map[string]bool{}
-		for _, s := range l {
-			m[s] = true
+	minus := func(x, y []string) []string {
+		out, seen := []string{}, map[string]bool{}
+		for _, s := range y {
+			seen[s] = true
 		}
-		return m
-	}
-	bs, as := in(b), in(a)
-	added, removed = []string{}, []string{}
-	for s := range as {
-		if !bs[s] {
-			added = append(added, s)
+		for _, s := range x {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
 		}
+		slices.Sort(out)
+		return out
 	}
-	for s := range bs {
-		if !as[s] {
-			removed = append(removed, s)
-		}
-	}
-	sort.Strings(added)
-	sort.Strings(removed)
-	return added, removed
+	return minus(a, b), minus(b, a)
 }
 
 func setChange(out []Change, token string, b, a []string) []Change {
@@ -105,11 +97,11 @@ func minus[T any](x, y []T, key func(T) string) []T {
 func pairByKey(bn, an int, bkey, akey func(int) string) (a2b, b2a []int) {
 	a2b, b2a = make([]int, an), make([]int, bn)
 	queue := map[string][]int{}
-	for i := 0; i < bn; i++ {
+	for i := range bn {
 		b2a[i] = -1
 		queue[bkey(i)] = append(queue[bkey(i)], i)
 	}
-	for j := 0; j < an; j++ {
+	for j := range an {
 		a2b[j] = -1
 		if q := queue[akey(j)]; len(q) > 0 {
 			a2b[j], b2a[q[0]] = q[0], j
