@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -239,18 +240,11 @@ func statusWords(resp *guard.Response, kind string) string {
 	case kind == KindIndex:
 		return OutcomeIndex
 	}
-	ct := resp.Header.Get("Content-Type")
-	if ct == "" {
-		ct = "none"
-	}
+	ct := cmp.Or(resp.Header.Get("Content-Type"), "none")
 	if json.Valid(resp.Body) {
 		return "JSON, but not a DreamWeave document (no schema_version, or document is not \"index\" or \"project\")"
 	}
 	return "neither DreamWeave JSON nor HTML (Content-Type: " + ct + ")"
-}
-
-func validators(resp *guard.Response) store.Validators {
-	return store.Validators{ETag: resp.ETag(), LastModified: resp.LastModified()}
 }
 
 // request is the GET for u, conditional on its held validators (own or canonical spelling).

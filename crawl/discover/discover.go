@@ -9,6 +9,7 @@
 package discover
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"net/url"
@@ -110,10 +111,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // Discover runs discovery from the enrolled URL with c; with no site index found it returns an
 // *Error too. Fetch failures are facts in the trail.
 func Discover(ctx context.Context, c *guard.Client, enrolled string, held Held) (*Result, error) {
-	d := &run{ctx: ctx, c: c, held: held, res: &Result{}, tried: map[string]bool{}, enrolled: enrolled, subject: held.Subject}
-	if d.subject == "" {
-		d.subject = "the enrolled URL"
-	}
+	d := &run{ctx: ctx, c: c, held: held, res: &Result{}, tried: map[string]bool{}, enrolled: enrolled,
+		subject: cmp.Or(held.Subject, "the enrolled URL")}
 	d.held.IndexURL = store.CanonicalURL(held.IndexURL)
 	d.discover(enrolled)
 	if d.res.IndexURL != "" && d.end == nil {
@@ -125,10 +124,7 @@ func Discover(ctx context.Context, c *guard.Client, enrolled string, held Held) 
 	if d.end != nil || d.res.IndexURL == "" {
 		e := d.end
 		if e == nil {
-			e = &Error{Problem: d.res.Problem}
-			if e.Problem == "" {
-				e.Problem = "no site index found"
-			}
+			e = &Error{Problem: cmp.Or(d.res.Problem, "no site index found")}
 		}
 		e.URL = enrolled
 		d.res.IndexURL, d.res.Method, d.res.Response, d.res.Problem = "", "", nil, e.Problem
@@ -212,7 +208,7 @@ func (d *run) discover(enrolled string) {
 		d.res.Kind = KindOther // a 404 or 410: the walk goes on from its URL
 	}
 	if resp.Status == http.StatusOK && f.kind != KindIndex {
-		d.res.PageValidators = validators(resp)
+		d.res.PageValidators = store.Validators{ETag: resp.ETag(), LastModified: resp.LastModified()}
 	}
 	switch f.kind {
 	case KindIndex:

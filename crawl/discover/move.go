@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 
@@ -57,10 +58,7 @@ func (d *run) ownLevel() []string {
 			out = append(out, store.CanonicalURL(w[0]))
 		}
 	}
-	at := d.enrolledAt
-	if at == "" {
-		at = d.enrolled
-	}
+	at := cmp.Or(d.enrolledAt, d.enrolled)
 	if d.enrolledTemp {
 		if a, b := WalkUpURLs(d.enrolled), WalkUpURLs(at); len(a) > 0 && len(b) > 0 && a[0] == b[0] {
 			add(d.enrolled)
@@ -81,10 +79,7 @@ func (d *run) askHeld(p proof) {
 	f := d.get(x, true)
 	at := f.finalURL(x)
 	temp := Temporary(f.hops)
-	method := d.held.Method
-	if method == "" {
-		method = MethodWalkUp
-	}
+	method := cmp.Or(d.held.Method, MethodWalkUp)
 	answered := f.isIndex()
 	reached, short := "discovery reached the site index "+y, "discovery reached "+y
 	switch d.res.Method {
