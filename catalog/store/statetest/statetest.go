@@ -3,6 +3,7 @@
 package statetest
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -93,17 +94,14 @@ func (s *State) Site(indexURL, name string) string {
 func (s *State) origin(indexURL, name string, sources []string, trail []store.TrailStep) string {
 	s.TB.Helper()
 	id := store.SiteID(indexURL)
-	if name == "" {
-		name = "Site " + id
-	}
+	name = cmp.Or(name, "Site "+id)
 	siteURL := indexURL[:len(indexURL)-len("dreamweave.json")]
 	held := []byte(indexURL)
 	s.WriteBytes(store.OriginIndexPath(id), held)
-	t, gen, sum := Time, "test generator", store.Digest(held)
 	s.Write(store.OriginPath(id), store.Origin{
-		ID: id, IndexURL: indexURL, SiteName: &name, SiteURL: &siteURL, Generator: &gen, Sources: sources,
-		Redirects: []string{}, IndexSHA256: &sum, Health: store.OriginHealthy, Issues: []string{}, Previous: []store.Move{},
-		FirstObserved: FirstObserved, LastAttempt: Time, LastSuccess: &t,
+		ID: id, IndexURL: indexURL, SiteName: &name, SiteURL: &siteURL, Generator: new("test generator"), Sources: sources,
+		Redirects: []string{}, IndexSHA256: new(store.Digest(held)), Health: store.OriginHealthy, Issues: []string{}, Previous: []store.Move{},
+		FirstObserved: FirstObserved, LastAttempt: Time, LastSuccess: new(Time),
 	})
 	for _, src := range sources {
 		method, steps := "the enrolled URL is the site index", trail
@@ -114,7 +112,7 @@ func (s *State) origin(indexURL, name string, sources []string, trail []store.Tr
 		}
 		s.Write(store.SourcePath(store.SourceID(src)), store.Source{
 			URL: src, Origin: &id, Health: store.SourceResolved, Method: &method,
-			Trail: steps, LastAttempt: Time, LastSuccess: &t,
+			Trail: steps, LastAttempt: Time, LastSuccess: new(Time),
 		})
 	}
 	return id
@@ -140,17 +138,16 @@ func (s *State) ClaimBytes(site string, m *protocol.Manifest, manifest []byte, e
 	for name, h := range m.Channels {
 		channels[name] = h.Version
 	}
-	t, changed, updated, summary := Time, LastChanged, "2026-10-01", m.Project.Summary
 	c := store.Claim{
 		Project: project, Origin: site,
 		Entry: protocol.IndexEntry{
-			ID: project, Name: m.Project.Name, Summary: &summary, Type: m.Project.Type, Status: m.Project.Status,
+			ID: project, Name: m.Project.Name, Summary: new(m.Project.Summary), Type: m.Project.Type, Status: m.Project.Status,
 			Page:     m.Project.Links.Page,
-			Manifest: "https://example.org/" + site + "/" + project + ".json", ManifestSHA256: sum, Updated: &updated,
+			Manifest: "https://example.org/" + site + "/" + project + ".json", ManifestSHA256: sum, Updated: new("2026-10-01"),
 			Channels: channels,
 		},
 		AdvertisedSHA256: sum, IngestedSHA256: &sum, Health: store.ClaimCurrent,
-		FirstObserved: FirstObserved, LastChanged: &changed, LastAttempt: Time, LastSuccess: &t,
+		FirstObserved: FirstObserved, LastChanged: new(LastChanged), LastAttempt: Time, LastSuccess: new(Time),
 	}
 	for _, e := range edit {
 		if e != nil {

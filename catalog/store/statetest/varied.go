@@ -57,7 +57,7 @@ func (v *varied) site(k, size int) {
 			s.TB.Fatal(err)
 		}
 		if bad {
-			o.Health, o.Problem = store.OriginUnreachable, ptr("HTTP 503 for the site index")
+			o.Health, o.Problem = store.OriginUnreachable, new("HTTP 503 for the site index")
 			o.Issues = []string{"the site index lists a project twice"}
 		} else {
 			o.Sources = []string{}
@@ -83,11 +83,11 @@ func (v *varied) claim(site string, cached, gone bool) {
 	edit := func(c *store.Claim) {
 		switch {
 		case gone || i%100 == 41:
-			c.Health, c.Problem = store.ClaimWithdrawn, ptr("the site index no longer lists the project")
+			c.Health, c.Problem = store.ClaimWithdrawn, new("the site index no longer lists the project")
 		case cached:
-			c.Health, c.Problem = store.ClaimOriginUnavailable, ptr("HTTP 503 for the site index")
+			c.Health, c.Problem = store.ClaimOriginUnavailable, new("HTTP 503 for the site index")
 		case i%60 == 17:
-			c.Health, c.Problem = store.ClaimInvalid, ptr("releases[0].version: not a version under the numeric scheme")
+			c.Health, c.Problem = store.ClaimInvalid, new("releases[0].version: not a version under the numeric scheme")
 			c.AdvertisedSHA256 = store.Digest([]byte(pid))
 		}
 	}
@@ -95,7 +95,7 @@ func (v *varied) claim(site string, cached, gone bool) {
 		v.s.Write(store.ClaimPath(pid, site), store.Claim{Project: pid, Origin: site,
 			Entry: protocol.IndexEntry{ID: pid, Name: m.Project.Name, Type: m.Project.Type, Status: m.Project.Status, Page: m.Project.Links.Page,
 				Manifest: m.Project.Links.Page + "dreamweave.json", ManifestSHA256: store.Digest([]byte(pid)), Channels: map[string]string{}},
-			AdvertisedSHA256: store.Digest([]byte(pid)), Health: store.ClaimManifestUnreachable, Problem: ptr("HTTP 404 for the manifest"),
+			AdvertisedSHA256: store.Digest([]byte(pid)), Health: store.ClaimManifestUnreachable, Problem: new("HTTP 404 for the manifest"),
 			FirstObserved: FirstObserved, LastAttempt: Time})
 		return
 	}
@@ -254,8 +254,6 @@ func prose(i, salt, k int) string {
 	}
 	return b.String()
 }
-
-func ptr(s string) *string { return &s }
 
 var (
 	vWords      = []string{"Ashen", "Glowing", "Silent", "Better", "Ancient", "Hidden", "Dwemer", "Velothi", "Imperial", "Telvanni", "Mournful", "Bright", "Stormy", "Gilded", "Wandering", "Quiet"}

@@ -7,8 +7,6 @@ package installtest
 import (
 	"archive/zip"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -145,13 +143,11 @@ func (n *Network) Publish(ps ...Project) {
 		switch {
 		case p.Stale:
 			edit = func(c *store.Claim) {
-				why := "the manifest could not be fetched: HTTP 503"
-				c.Health, c.Problem, c.AdvertisedSHA256 = store.ClaimManifestUnreachable, &why, strings.Repeat("ab", 32)
+				c.Health, c.Problem, c.AdvertisedSHA256 = store.ClaimManifestUnreachable, new("the manifest could not be fetched: HTTP 503"), strings.Repeat("ab", 32)
 			}
 		case p.Withdrawn:
 			edit = func(c *store.Claim) {
-				why := "no longer listed by its site's index"
-				c.Health, c.Problem = store.ClaimWithdrawn, &why
+				c.Health, c.Problem = store.ClaimWithdrawn, new("no longer listed by its site's index")
 			}
 		}
 		st.Claim(siteID, m, edit)
@@ -207,11 +203,10 @@ func (n *Network) manifest(p Project) *protocol.Manifest {
 		"versioning": "numeric", "version": p.Version, "format": format, "runtimes": r.Runtimes, "critical_extensions": r.CriticalExtensions})
 	es = append(es, Entry{Name: "dreamweave.release.json", Body: string(payload)})
 	zipped := Zip(n.TB, append(es, p.Entries...)...)
-	h := sha256.Sum256(zipped)
 	file := fmt.Sprintf("%s-%s.zip", strings.ReplaceAll(p.Name, " ", "-"), p.Version)
 	pub, mirror := "/pub/"+p.ID+"/"+file, "/mirror/"+p.ID+"/"+file
 	a := &r.Artifacts[0]
-	a.Format, a.Filename, a.Size, a.Digests.SHA256 = format, file, int64(len(zipped)), hex.EncodeToString(h[:])
+	a.Format, a.Filename, a.Size, a.Digests.SHA256 = format, file, int64(len(zipped)), store.Digest(zipped)
 	a.Sources = []protocol.ArtifactSource{{URL: n.URL[:len(n.URL)-1] + pub, Kind: "publisher"}}
 	if p.Mirror {
 		a.Sources = append([]protocol.ArtifactSource{{URL: n.URL[:len(n.URL)-1] + mirror, Kind: "mirror", Name: "Mirror"}}, a.Sources...)
