@@ -2,6 +2,7 @@ package diff
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strconv"
 
@@ -137,14 +138,7 @@ func platformKeys(ps []protocol.Platform) []string {
 }
 
 func targetOf(r *protocol.Relationship) *Target {
-	name := r.Name
-	if name == "" {
-		name = r.Capability
-	}
-	if name == "" {
-		name = r.Project
-	}
-	return &Target{Project: r.Project, Capability: r.Capability, Name: name, URL: r.URL}
+	return &Target{Project: r.Project, Capability: r.Capability, Name: cmp.Or(r.Name, r.Capability, r.Project), URL: r.URL}
 }
 
 // relationshipIdentity is what a relationship is about: its project id, else its capability,

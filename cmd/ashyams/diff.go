@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -98,11 +99,7 @@ func diffSummary(e *env, line func(string, ...any), n *store.Network, last, earl
 
 func diffClaim(line func(string, ...any), group []store.Event) {
 	first := group[0]
-	name := first.Name
-	if name == "" {
-		name = first.Project
-	}
-	line("%s (%s) at %s", termtext.Quote(name), first.Project, first.Origin)
+	line("%s (%s) at %s", termtext.Quote(cmp.Or(first.Name, first.Project)), first.Project, first.Origin)
 	for _, ev := range group {
 		l := "  " + tags.Headline(ev)
 		if t := tags.Tags(ev); len(t) > 0 && !tagsRepeatHeadline(t, ev) {
@@ -118,12 +115,8 @@ func diffClaim(line func(string, ...any), group []store.Event) {
 // tagsRepeatHeadline reports whether every tag is already a word of the event's headline after
 // the claim's name, which is left out: a project called "Release Notes" must not hide a tag.
 func tagsRepeatHeadline(ts []string, ev store.Event) bool {
-	name := ev.Name
-	if name == "" {
-		name = ev.Project
-	}
 	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.TrimPrefix(tags.Headline(ev), name), func(r rune) bool {
+	for _, w := range strings.FieldsFunc(strings.TrimPrefix(tags.Headline(ev), cmp.Or(ev.Name, ev.Project)), func(r rune) bool {
 		return !unicode.IsLetter(r)
 	}) {
 		words[strings.ToLower(w)] = true
@@ -176,11 +169,7 @@ func healthLines(hs []store.HealthChange, names map[string]string) []string {
 			if sites {
 				return h.Origin
 			}
-			name := names[h.Project+"/"+h.Origin]
-			if name == "" {
-				name = h.Project
-			}
-			return termtext.Quote(name) + " (" + h.Project + ") at " + h.Origin
+			return termtext.Quote(cmp.Or(names[h.Project+"/"+h.Origin], h.Project)) + " (" + h.Project + ") at " + h.Origin
 		}
 		for _, words := range diffKeys(became) {
 			out = append(out, plural(len(became[words]), one)+" became "+words+":")

@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -113,7 +114,7 @@ func (c *Change) build(ctx context.Context, st *stage, got map[string]string) (f
 			files, err := unzip.Extract(got[cl.Key], dst, prefixes, lim)
 			if err != nil {
 				a := cl.artifact
-				return nil, nil, fmt.Errorf("%s: the artifact %s (%s) from %s: %w", c.name(cl), a.ID, a.Filename, sourceOf(cl), err)
+				return nil, nil, fmt.Errorf("%s: the artifact %s (%s) from %s: %w", c.name(cl), a.ID, a.Filename, cmp.Or(cl.Artifacts[0].Source, "the download cache"), err)
 			}
 			cl.Files = nil
 			for _, f := range files {
@@ -134,13 +135,6 @@ func (c *Change) build(ctx context.Context, st *stage, got map[string]string) (f
 		}
 	}
 	return folders, kept, nil
-}
-
-func sourceOf(cl *Claim) string {
-	if s := cl.Artifacts[0].Source; s != "" {
-		return s
-	}
-	return "the download cache"
 }
 
 // carry copies into dst the files of the claim's installed folder the player changed or added,

@@ -8,6 +8,7 @@ package loopback
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -196,10 +197,7 @@ func (s *Server) file(urlPath string, rewrite bool) ([]byte, string, bool) {
 
 // localPath maps a URL path to a file name in root (directory -> index.html); "" when none.
 func localPath(root fs.FS, urlPath string) string {
-	p := strings.TrimPrefix(path.Clean("/"+urlPath), "/")
-	if p == "" {
-		p = "."
-	}
+	p := cmp.Or(strings.TrimPrefix(path.Clean("/"+urlPath), "/"), ".")
 	if !fs.ValidPath(p) {
 		return ""
 	}

@@ -1,6 +1,7 @@
 package refresh
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -192,10 +193,7 @@ func (r *InspectReport) String() string {
 
 // findingLine is a recorded finding on one line, as protocol.Finding.String writes one.
 func findingLine(f store.Finding) string {
-	at := f.At
-	if at == "" {
-		at = "(document)"
-	}
+	at := cmp.Or(f.At, "(document)")
 	segs, _ := f.Segments()
 	return at + " [" + f.Kind + "] " + strings.Join(segs, "")
 }

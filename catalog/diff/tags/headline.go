@@ -1,6 +1,7 @@
 package tags
 
 import (
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -30,10 +31,7 @@ const (
 // "and N more". Only notes.breaking makes a release "list breaking changes". No publisher
 // text is quoted; the caller escapes the result.
 func Headline(e store.Event) string {
-	name := e.Name
-	if name == "" {
-		name = e.Project
-	}
+	name := cmp.Or(e.Name, e.Project)
 	if e.MovedFrom != nil {
 		name += " (moved from " + *e.MovedFrom + ")"
 	}
