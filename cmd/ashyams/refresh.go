@@ -104,23 +104,21 @@ stops it at once, every record still whole.
 	if sum != nil {
 		fmt.Fprint(e.stdout, sum.String()) // escaped line by line
 	}
+	if err == nil {
+		return 0
+	}
+	e.errorf("refresh", "%v", err)
 	var ie *refresh.InterruptedError
 	var ue *refresh.UnreachableError
 	switch {
 	case errors.As(err, &ue):
-		e.errorf("refresh", "%v", err)
 		return exitUnreachable
-	case errors.As(err, &ie):
-		e.errorf("refresh", "%v", err)
-		if ie.Deadline {
-			return exitDeadline
-		}
+	case errors.As(err, &ie) && ie.Deadline:
+		return exitDeadline
+	case ie != nil:
 		return int(code.Load())
-	case err != nil:
-		e.errorf("refresh", "%v", err)
-		return 1
 	}
-	return 0
+	return 1
 }
 
 // interruptOn stops the refresh on SIGINT or SIGTERM: the first cancels ctx and says so, a

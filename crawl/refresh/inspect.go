@@ -182,8 +182,6 @@ func (r *InspectReport) String() string {
 				line("    card image: %s", *c.Media.Problem)
 			}
 		}
-	}
-	if len(r.Claims) > 0 {
 		b.WriteString("\n")
 		line("%s", r.currentLine())
 	}
@@ -193,7 +191,6 @@ func (r *InspectReport) String() string {
 
 // findingLine is a recorded finding on one line, as protocol.Finding.String writes one.
 func findingLine(f store.Finding) string {
-	at := cmp.Or(f.At, "(document)")
 	segs, _ := f.Segments()
-	return at + " [" + f.Kind + "] " + strings.Join(segs, "")
+	return cmp.Or(f.At, "(document)") + " [" + f.Kind + "] " + strings.Join(segs, "")
 }
