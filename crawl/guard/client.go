@@ -16,6 +16,7 @@ import (
 	"net/http/httptrace"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -84,7 +85,8 @@ func New(o Options) *Client {
 		o.Dial = (&net.Dialer{}).DialContext
 	}
 	c := &Client{o: o}
-	tr := &http.Transport{
+	// No http.Client: it parses a bad Location before any hook, hiding the redirect.
+	c.rt = &http.Transport{
 		Proxy:               nil, // never: a proxy would resolve names itself
 		DialContext:         c.dial,
 		ForceAttemptHTTP2:   true,
@@ -95,8 +97,6 @@ func New(o Options) *Client {
 		IdleConnTimeout:     30 * time.Second,
 		TLSHandshakeTimeout: 10 * time.Second,
 	}
-	// No http.Client: it parses a bad Location before any hook, hiding the redirect.
-	c.rt = tr
 	return c
 }
 
@@ -151,7 +151,7 @@ func (c *Client) Get(ctx context.Context, r Request) (*Response, error) {
 	resp, hops, err := c.get(ctx, r)
 	var e *Error
 	if errors.As(err, &e) && len(hops) > 0 {
-		e.Hops = append([]Hop(nil), hops...)
+		e.Hops = slices.Clone(hops)
 	}
 	return resp, err
 }

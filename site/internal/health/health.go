@@ -56,7 +56,7 @@ func capitalize(s string) string {
 // sentence ends s with a full stop unless it already ends a sentence.
 func sentence(s string) string {
 	s = strings.TrimSpace(s)
-	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?") {
 		return s
 	}
 	return s + "."
@@ -126,11 +126,10 @@ func findingHTML(f store.Finding) template.HTML {
 	}
 	segs, quoted := f.Segments()
 	for i, seg := range segs {
-		if quoted[i] {
-			b.WriteString(`<bdi>` + template.HTMLEscapeString(seg) + `</bdi>`)
-			continue
+		if seg = template.HTMLEscapeString(seg); quoted[i] {
+			seg = `<bdi>` + seg + `</bdi>`
 		}
-		b.WriteString(template.HTMLEscapeString(seg))
+		b.WriteString(seg)
 	}
 	return template.HTML(b.String())
 }
