@@ -14,6 +14,7 @@ package htmlcheck
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,12 +210,7 @@ func isNameByte(c byte) bool {
 
 // Match reports whether the element n matches s.
 func (s *Selector) Match(n *html.Node) bool {
-	for _, steps := range s.alts {
-		if matchSteps(n, steps) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.alts, func(steps []step) bool { return matchSteps(n, steps) })
 }
 
 // matchSteps reports whether n matches the last step and its ancestors the ones before it.
@@ -251,7 +247,7 @@ func (st step) match(n *html.Node) bool {
 	}
 	for _, c := range st.class {
 		v, _ := htmlnode.Attr(n, "class")
-		if !hasWord(v, c) {
+		if !slices.Contains(strings.Fields(v), c) {
 			return false
 		}
 	}
@@ -264,7 +260,7 @@ func (st step) match(n *html.Node) bool {
 		case "=":
 			ok = v == a.val
 		case "~=":
-			ok = hasWord(v, a.val)
+			ok = slices.Contains(strings.Fields(v), a.val)
 		case "^=":
 			ok = a.val != "" && strings.HasPrefix(v, a.val)
 		case "$=":
@@ -277,15 +273,6 @@ func (st step) match(n *html.Node) bool {
 		}
 	}
 	return true
-}
-
-func hasWord(list, w string) bool {
-	for _, f := range strings.Fields(list) {
-		if f == w {
-			return true
-		}
-	}
-	return false
 }
 
 // All returns every element under n (n included) that matches sel, in document order.
