@@ -25,7 +25,7 @@ type Names struct {
 // folded and the skeleton taken again, and white space runs one space, trimmed.
 func Key(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if defaultIgnorable(r) {
+		if unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
 			return -1
 		}
 		return r
@@ -36,13 +36,6 @@ func Key(s string) string {
 
 // foldCase is Unicode full case folding (golang.org/x/text/cases).
 var foldCase = cases.Fold()
-
-// defaultIgnorable reports whether r is a default-ignorable code point, one a renderer
-// shows as nothing (Cf, variation selectors, U+034F, the Hangul fillers, ...).
-func defaultIgnorable(r rune) bool {
-	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
-		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
-}
 
 // Address is a site's address as this index read it: its index URL's host, with the
 // directory when withPath ("lanterns.example/mods/"), telling sites apart whatever they
