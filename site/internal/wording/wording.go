@@ -35,9 +35,7 @@ func When(s string) string {
 // Size is a byte count with thousands separators and a binary unit: "23,274 bytes
 // (22.7 KiB)".
 func Size(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
+	s, neg := strings.CutPrefix(strconv.FormatInt(n, 10), "-")
 	var b strings.Builder
 	for i, r := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
@@ -92,21 +90,10 @@ func Clip(s string, n int) string {
 // RelationVerb is a relationship kind as a verb phrase whose object is the target: "requires",
 // "recommends", "conflicts with", "is compatible with", "replaces"; "" for a kind the
 // protocol does not define (the page then quotes it).
-func RelationVerb(kind string) string {
-	switch kind {
-	case protocol.KindRequires:
-		return "requires"
-	case protocol.KindRecommends:
-		return "recommends"
-	case protocol.KindConflicts:
-		return "conflicts with"
-	case protocol.KindCompatible:
-		return "is compatible with"
-	case protocol.KindReplaces:
-		return "replaces"
-	}
-	return ""
-}
+func RelationVerb(kind string) string { return relationVerbs[kind] }
+
+var relationVerbs = map[string]string{protocol.KindRequires: "requires", protocol.KindRecommends: "recommends",
+	protocol.KindConflicts: "conflicts with", protocol.KindCompatible: "is compatible with", protocol.KindReplaces: "replaces"}
 
 // linkShown is how many characters of a publisher URL after its host a link shows.
 const linkShown = 40
@@ -173,13 +160,7 @@ func IDNHost(raw string) string {
 		}
 	}
 	host = strings.ToLower(host)
-	plain := true
-	for i := 0; i < len(host); i++ {
-		if host[i] >= 0x80 {
-			plain = false
-			break
-		}
-	}
+	plain := !strings.ContainsFunc(host, func(r rune) bool { return r >= 0x80 })
 	if host == "" || plain && !strings.HasPrefix(host, "xn--") && !strings.Contains(host, ".xn--") {
 		return ""
 	}
