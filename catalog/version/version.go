@@ -4,6 +4,7 @@
 package version
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -110,17 +111,7 @@ func checkIdents(s string, pre bool) error {
 	return nil
 }
 
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func allDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // String returns the version exactly as published.
 func (v Version) String() string {
@@ -153,8 +144,7 @@ func Compare(a, b Version) int {
 func Less(a, b Version) bool { return Compare(a, b) < 0 }
 
 func compareRelease(a, b []string, sch Scheme) int {
-	n := max(len(a), len(b))
-	for i := 0; i < n; i++ {
+	for i := range max(len(a), len(b)) {
 		x, y := at(a, i), at(b, i)
 		var c int
 		if i > 0 && sch == Decimal {
@@ -181,10 +171,7 @@ func at(s []string, i int) string {
 func compareInt(x, y string) int {
 	x, y = strings.TrimLeft(x, "0"), strings.TrimLeft(y, "0")
 	if len(x) != len(y) {
-		if len(x) < len(y) {
-			return -1
-		}
-		return 1
+		return cmp.Compare(len(x), len(y))
 	}
 	return strings.Compare(x, y)
 }
@@ -217,11 +204,5 @@ func comparePre(a, b []string) int {
 			return c
 		}
 	}
-	switch {
-	case len(a) < len(b):
-		return -1
-	case len(a) > len(b):
-		return 1
-	}
-	return 0
+	return cmp.Compare(len(a), len(b))
 }
