@@ -45,10 +45,4 @@ func RedactURL(s string) string {
 
 // runEnd reports whether c ends a run of RedactURL: a character user info cannot hold
 // unescaped and that text puts around URLs.
-func runEnd(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>', '/':
-		return true
-	}
-	return false
-}
+func runEnd(c byte) bool { return strings.IndexByte(" \t\n\r\"'`<>/", c) >= 0 }

@@ -25,7 +25,7 @@ func termEscape(s string, quote bool) string {
 	clean := !quote
 	for i := 0; clean && i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n == 1) || !printable(r) || strings.HasPrefix(s[i:], "##[") {
+		if (r == utf8.RuneError && n == 1) || !strconv.IsPrint(r) || strings.HasPrefix(s[i:], "##[") {
 			clean = false
 		}
 		i += n
@@ -48,7 +48,7 @@ func termEscape(s string, quote bool) string {
 			b.WriteRune(r)
 		case r == '[' && i >= 2 && s[i-2:i] == "##":
 			b.WriteString(`\x5b`)
-		case !printable(r):
+		case !strconv.IsPrint(r): // a control, format, unassigned rune or separator but ' '
 			q := strconv.QuoteRuneToASCII(r) // '\n', '\x1b', '\u202e'
 			b.WriteString(q[1 : len(q)-1])
 		default:
@@ -61,9 +61,6 @@ func termEscape(s string, quote bool) string {
 	}
 	return b.String()
 }
-
-// printable is strconv.IsPrint: no control, format, unassigned rune or separator but ' '.
-func printable(r rune) bool { return strconv.IsPrint(r) }
 
 // JSON makes encoded JSON safe to print and serve: C1 controls, bidi formatting characters,
 // U+2028, U+2029 and the '[' of "##[" become \uXXXX escapes, which decode to the same value. b
