@@ -284,7 +284,7 @@ func CheckNote(note string) string {
 		if r == '\u200c' || r == '\u200d' {
 			continue
 		}
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
 			return fmt.Sprintf("holds the control or formatting character %U; one line of plain text is wanted", r)
 		}
 	}
