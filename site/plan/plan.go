@@ -125,30 +125,24 @@ func claimOf(in Input, c *network.Claim, r *network.Release) Claim {
 	pc.Relationships = relationshipsOf(r, nil, protocol.KindRequires, protocol.KindConflicts, protocol.KindRecommends)
 	pc.CriticalExtensions, pc.Groups = orEmpty(r.CriticalExtensions), orEmpty(r.Groups)
 	ext := r.OpenMWExtension()
-	if ext != nil {
-		pc.Installs = true
-		pc.LuaAPI = ext.LuaAPI
-		pc.RequiresContent, pc.Settings = orEmpty(ext.RequiresContent), orEmpty(ext.Settings)
+	if pc.Installs = ext != nil; ext == nil {
+		ext = &protocol.OpenMW{}
 	}
+	pc.LuaAPI, pc.RequiresContent, pc.Settings = ext.LuaAPI, orEmpty(ext.RequiresContent), orEmpty(ext.Settings)
 	for _, comp := range r.Components {
-		p := Component{Component: comp, Data: []string{}, Content: []string{}, Groundcover: []string{},
-			Archives: []string{}, Fallback: [][2]string{}, RequiresContent: []string{}}
+		oc := ext.Components[comp.ID]
+		p := Component{Component: comp, Data: orEmpty(oc.DataDirectories), Content: orEmpty(oc.ContentFiles),
+			Groundcover: orEmpty(oc.GroundcoverFiles), Archives: orEmpty(oc.FallbackArchives), Fallback: [][2]string{},
+			Config: oc.Config, RequiresContent: orEmpty(oc.RequiresContent)}
 		p.Requires, p.Conflicts, p.SuggestedWith = orEmpty(p.Requires), orEmpty(p.Conflicts), orEmpty(p.SuggestedWith)
-		if ext != nil {
-			if oc, ok := ext.Components[comp.ID]; ok {
-				p.Data, p.Content, p.Groundcover = orEmpty(oc.DataDirectories), orEmpty(oc.ContentFiles), orEmpty(oc.GroundcoverFiles)
-				p.Archives, p.Config, p.RequiresContent = orEmpty(oc.FallbackArchives), oc.Config, orEmpty(oc.RequiresContent)
-				for _, k := range slices.Sorted(maps.Keys(oc.FallbackEntries)) {
-					p.Fallback = append(p.Fallback, [2]string{k, oc.FallbackEntries[k]})
-				}
-			}
+		for _, k := range slices.Sorted(maps.Keys(oc.FallbackEntries)) {
+			p.Fallback = append(p.Fallback, [2]string{k, oc.FallbackEntries[k]})
 		}
 		pc.Components = append(pc.Components, p)
 	}
 	for _, a := range r.Artifacts {
-		pa := Artifact{ID: a.ID, Format: a.Format, Filename: a.Filename, Size: a.Size, SHA256: a.Digests.SHA256,
-			Platform: a.Platform, Sources: orEmpty(a.Sources)}
-		pc.Artifacts = append(pc.Artifacts, pa)
+		pc.Artifacts = append(pc.Artifacts, Artifact{ID: a.ID, Format: a.Format, Filename: a.Filename, Size: a.Size,
+			SHA256: a.Digests.SHA256, Platform: a.Platform, Sources: orEmpty(a.Sources)})
 	}
 	return pc
 }
