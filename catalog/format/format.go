@@ -232,7 +232,7 @@ func Catalog(n *network.Network, o Options) ([]byte, error) {
 		Index:         o.Index.json(),
 		ObservedAt:    observed,
 		Crawler:       crawler,
-		Origins:       make([]originJSON, 0, len(n.Origins)), // sized: growing copies the structs
+		Origins:       []originJSON{},
 		Claims:        make([]claimJSON, 0, len(n.Listed)),
 		Conflicts:     []conflictJSON{},
 		Relationships: make([]relationshipJSON, 0, len(n.Relationships)),

@@ -274,16 +274,15 @@ func newestFirst(times []string) []int {
 // through write, which must not keep data.
 func Write(in Input, write func(rel string, data []byte) error) error {
 	var buf bytes.Buffer
-	var js []byte
+	var js, data []byte
+	var err error
 	for _, p := range parts(in) {
-		data, err := shards.Encode(&buf, Dir+"/"+p.name, p.doc)
-		if err != nil {
+		if js, data, err = shards.Script(js[:0], &buf, p.name, p.doc); err != nil {
 			return err
 		}
 		if err := validateFind(p.schema, data); err != nil {
 			return fmt.Errorf("generated %s/%s.js does not match its schema: %w", Dir, p.name, err)
 		}
-		js = shards.Script(js[:0], p.name, data)
 		if err := write(Dir+"/"+p.name+".js", js); err != nil {
 			return err
 		}

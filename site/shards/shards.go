@@ -78,24 +78,21 @@ func NameShard(k string, parts int) string {
 	return fmt.Sprintf("n%x", fnv1a(k)%uint32(parts))
 }
 
-// Script appends to dst a part's file: AshyamsData('<name>', '<data>'), data (Encode's) under
-// the pages' bidi rule (pubtext.Text) and served-JSON escaping, quoted single (ScriptString)
-// so JSON's double quotes stay as they are.
-func Script(dst []byte, name string, data []byte) []byte {
-	text := termtext.JSON(pubtext.Text(data, func(c byte) bool { return c == '"' }))
-	dst = appendQuoted(append(dst, "AshyamsData("...), []byte(name))
-	return append(appendQuoted(append(dst, ','), text), ");\n"...)
-}
-
-// Encode is v's JSON as a part holds it, HTML characters unescaped, in buf (reset).
-func Encode(buf *bytes.Buffer, name string, v any) ([]byte, error) {
+// Script appends to dst a part's file, AshyamsData('<name>', '<v>'), and returns it with v's
+// JSON, which buf (reset) holds: HTML characters unescaped, under the pages' bidi rule
+// (pubtext.Text) and served-JSON escaping in the file, quoted single (ScriptString) so JSON's
+// double quotes stay as they are.
+func Script(dst []byte, buf *bytes.Buffer, name string, v any) (js, data []byte, err error) {
 	buf.Reset()
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("the data part %s: %w", name, err)
+		return nil, nil, fmt.Errorf("the data part %s: %w", name, err)
 	}
-	return buf.Bytes()[:buf.Len()-1], nil
+	data = buf.Bytes()[:buf.Len()-1]
+	text := termtext.JSON(pubtext.Text(data, func(c byte) bool { return c == '"' }))
+	dst = appendQuoted(append(dst, "AshyamsData("...), []byte(name))
+	return append(appendQuoted(append(dst, ','), text), ");\n"...), data, nil
 }
 
 // ScriptString is s as a single-quoted JavaScript string literal: backslash and quote
@@ -139,12 +136,11 @@ func AllClaimShards(prefix int) []string {
 func Write(dir string, parts map[string]any, write func(rel string, data []byte) error) error {
 	var buf bytes.Buffer
 	var js []byte
+	var err error
 	for _, n := range slices.Sorted(maps.Keys(parts)) {
-		data, err := Encode(&buf, n, parts[n])
-		if err != nil {
+		if js, _, err = Script(js[:0], &buf, n, parts[n]); err != nil {
 			return err
 		}
-		js = Script(js[:0], n, data)
 		if err := write(dir+"/"+n+".js", js); err != nil {
 			return err
 		}

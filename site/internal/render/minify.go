@@ -42,10 +42,9 @@ func newMinifier() *minify.M {
 }
 
 // minifyInto minifies b as the file type of ext into dst (whose contents are replaced);
-// unknown extensions are returned unchanged. A builder reuses one dst per worker instead of
-// allocating a page-sized slice for every page. The minifier reads b in place (a
-// buffer.Reader hands it the slice; a bytes.Reader would be copied whole first), and needs
-// one byte of spare capacity after b, or it copies b to add its terminator.
+// unknown extensions are returned unchanged. The minifier reads b in place (a bytes.Reader
+// would copy it whole first) and needs one byte of spare capacity after b, or it copies b to
+// add its terminator.
 func minifyInto(m *minify.M, ext string, b, dst []byte) ([]byte, error) {
 	mt, ok := mediaTypes[ext]
 	if !ok {

@@ -91,7 +91,7 @@ func (b *Site) GoWrite(rel string, make func(buf *bytes.Buffer) error) {
 		if err := make(&pb.html); err != nil {
 			return err
 		}
-		pb.html.Grow(1) // the minifier's terminator fits: it reads the markup in place
+		pb.html.Grow(1) // room for the minifier's terminator
 		return b.writeBuf(rel, pb.html.Bytes(), &pb.min)
 	})
 }
