@@ -78,7 +78,7 @@ func (c *Change) name(cl *Claim) string { return label(cl.Name, cl.Version, cl.K
 func sources(ss []engine.Source) []download.Source {
 	out := make([]download.Source, len(ss))
 	for i, s := range ss {
-		out[i] = download.Source{URL: s.URL, Kind: s.Kind, Name: s.Name}
+		out[i] = download.Source(s)
 	}
 	return out
 }
@@ -107,11 +107,7 @@ func (c *Change) build(ctx context.Context, st *stage, got map[string]string) (f
 			if err := os.Mkdir(dst, 0o755); err != nil {
 				return nil, nil, err
 			}
-			lim := c.o.Limits
-			if lim == (unzip.Limits{}) {
-				lim = unzip.DefaultLimits
-			}
-			files, err := unzip.Extract(got[cl.Key], dst, prefixes, lim)
+			files, err := unzip.Extract(got[cl.Key], dst, prefixes, cmp.Or(c.o.Limits, unzip.DefaultLimits))
 			if err != nil {
 				a := cl.artifact
 				return nil, nil, fmt.Errorf("%s: the artifact %s (%s) from %s: %w", c.name(cl), a.ID, a.Filename, cmp.Or(cl.Artifacts[0].Source, "the download cache"), err)

@@ -119,11 +119,7 @@ func (c *Change) leaveOut(base []engine.Line) error {
 		if err != nil {
 			return err
 		}
-		var missing []string
-		for _, l := range without(toLines(baseLines), listed) {
-			missing = append(missing, l.Text)
-		}
-		if len(missing) > 0 {
+		if missing := without(baseLines, listed); len(missing) > 0 {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s lacks the base game's %s, which the plan loads its content after: add them with the OpenMW launcher", c.o.OpenMWCfg, strings.Join(missing, ", ")))
 		}
 	}
@@ -148,17 +144,10 @@ func (c *Change) leaveOut(base []engine.Line) error {
 	return nil
 }
 
-func toLines(texts []string) []LockLine {
-	out := make([]LockLine, len(texts))
-	for i, t := range texts {
-		out[i].Text = t
-	}
-	return out
-}
-
-func without(lines []LockLine, idx []int) []LockLine {
-	var out []LockLine
-	for i, l := range lines {
+// without is xs but the items at idx, an increasing list of indexes.
+func without[T any](xs []T, idx []int) []T {
+	var out []T
+	for i, l := range xs {
 		if len(idx) > 0 && idx[0] == i {
 			idx = idx[1:]
 			continue
