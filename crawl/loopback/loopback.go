@@ -269,9 +269,7 @@ type recorder struct {
 
 func (r *recorder) started(code int) {
 	r.s.mu.Lock()
-	if r.entry.Status == 0 {
-		r.entry.Status = code
-	}
+	r.entry.Status = cmp.Or(r.entry.Status, code)
 	r.s.mu.Unlock()
 }
 
@@ -279,9 +277,7 @@ func (r *recorder) started(code int) {
 // writes are not counted.
 func (r *recorder) set(status int, bytes int64) {
 	r.s.mu.Lock()
-	if status != 0 {
-		r.entry.Status = status
-	}
+	r.entry.Status = cmp.Or(status, r.entry.Status)
 	r.entry.Bytes = bytes
 	r.fixed = true
 	r.s.mu.Unlock()
@@ -294,9 +290,7 @@ func (r *recorder) WriteHeader(code int) {
 
 func (r *recorder) Write(b []byte) (int, error) {
 	r.s.mu.Lock()
-	if r.entry.Status == 0 {
-		r.entry.Status = http.StatusOK
-	}
+	r.entry.Status = cmp.Or(r.entry.Status, http.StatusOK)
 	count := !r.fixed
 	if count {
 		r.entry.Bytes += int64(len(b)) // before the write: the client may read it at once

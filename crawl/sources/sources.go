@@ -4,6 +4,7 @@
 package sources
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
@@ -162,10 +163,7 @@ var entryKeys = []string{"url", "added", "note"}
 
 // readEntry reads the n-th [[source]] table; the Source's URL is set only when it passed.
 func readEntry(n int, m map[string]any, f *tomlfile.File, o Options) (Source, []Problem) {
-	s := Source{Entry: n, Line: f.KeyLine("source", n, "url")}
-	if s.Line == 0 {
-		s.Line = f.Header("source", n)
-	}
+	s := Source{Entry: n, Line: cmp.Or(f.KeyLine("source", n, "url"), f.Header("source", n))}
 	var ps []Problem
 	bad := func(format string, a ...any) {
 		ps = append(ps, Problem{Entry: n, Line: s.Line, Message: fmt.Sprintf(format, a...)})
