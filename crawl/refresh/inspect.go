@@ -32,7 +32,7 @@ func Inspect(ctx context.Context, rawURL string, o Options) (*InspectReport, err
 	}
 	o.Sources = []sources.Source{{URL: rawURL, Entry: 1}}
 	o.subject = "the URL"
-	mem := newMemState()
+	mem := &memState{files: map[string][]byte{}}
 	mc := &manifestChecks{seen: map[string]fetchResult{}, urls: map[string]string{}}
 	o.observe = mc.observe
 	r := newRun(o, mem, &store.Snapshot{})

@@ -80,7 +80,7 @@ func (r *run) cardImage(ctx context.Context, c *store.Claim, m *protocol.Manifes
 		return r.st.WriteBytes(file, body) // before the claim that names it
 	}
 	c.Media = &store.Media{URL: u, Alt: pick.Alt, Problem: &problem, Definitive: definitive}
-	r.fact(imageFact(c.Origin, c.Project, problem))
+	r.fact(fact{kind: "image", site: c.Origin, project: c.Project, label: "card image", what: problem})
 	return nil
 }
 

@@ -135,7 +135,7 @@ func newRun(o Options, st state, snap *store.Snapshot) *run {
 		prevSources: map[string]store.Source{},
 		prevOrigins: map[string]store.Origin{},
 		prevClaims:  map[string]map[string]store.Claim{},
-		led:         newLedger(),
+		led:         &ledger{sites: map[string][]fact{}, covered: map[string]int{}, groups: map[groupKey][]string{}},
 		health:      map[healthKey]string{},
 		problems:    map[healthKey]*string{},
 		srcWritten:  map[string]bool{},
@@ -378,7 +378,7 @@ func (r *run) coveredClaim(site, health string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sum.Problems[health]++
-	r.led.cover(site)
+	r.led.covered[site]++
 }
 
 func noChanges() []diffChange { return []diffChange{} }

@@ -30,8 +30,6 @@ type memState struct {
 	files map[string][]byte
 }
 
-func newMemState() *memState { return &memState{files: map[string][]byte{}} }
-
 func (m *memState) ReadJSON(rel string, v any) error {
 	b, err := m.ReadBytes(rel)
 	if err != nil {

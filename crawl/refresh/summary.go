@@ -166,10 +166,6 @@ func sourceFact(u, kind, label, problem string) fact {
 	return fact{kind: kind, source: u, label: label, what: problem}
 }
 
-func imageFact(site, project, problem string) fact {
-	return fact{kind: "image", site: site, project: project, label: "card image", what: problem}
-}
-
 func (f fact) line() string {
 	switch {
 	case f.source != "":
@@ -191,10 +187,6 @@ type ledger struct {
 	others  []string
 }
 
-func newLedger() *ledger {
-	return &ledger{sites: map[string][]fact{}, covered: map[string]int{}, groups: map[groupKey][]string{}}
-}
-
 func (l *ledger) add(f fact) {
 	switch {
 	case f.source != "" || f.kind == "image":
@@ -208,8 +200,6 @@ func (l *ledger) add(f fact) {
 }
 
 type groupKey struct{ kind, site, label, what string }
-
-func (l *ledger) cover(site string) { l.covered[site]++ }
 
 func (l *ledger) lines() []string {
 	out := append([]string(nil), l.others...)
