@@ -212,10 +212,9 @@ func newFlags(e *env, name, argsUsage string) *flag.FlagSet {
 	out := &flagOutput{Writer: e.stderr, stdout: e.stdout, env: e}
 	fs.SetOutput(out)
 	fs.Usage = func() {
-		line := "usage: ashyams " + name + " [flags]"
-		if len(flagNames(fs)) == 0 {
-			line = "usage: ashyams " + name
-		}
+		flags := "" // " [flags]" when the set has any
+		fs.VisitAll(func(*flag.Flag) { flags = " [flags]" })
+		line := "usage: ashyams " + name + flags
 		if argsUsage != "" {
 			line += " " + argsUsage
 		}
@@ -223,12 +222,6 @@ func newFlags(e *env, name, argsUsage string) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	return fs
-}
-
-func flagNames(fs *flag.FlagSet) []string {
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	return names
 }
 
 // parseFlags parses args and returns -1 to go on, 0 after -h, 2 after a usage error.

@@ -184,7 +184,7 @@ func (n *Network) manifest(p Project) *protocol.Manifest {
 		if data == nil {
 			data = []string{"."}
 		}
-		ext.Components[c.ID] = protocol.OpenMWComponent{DataDirectories: data, ContentFiles: nonNil(c.Content), GroundcoverFiles: []string{},
+		ext.Components[c.ID] = protocol.OpenMWComponent{DataDirectories: data, ContentFiles: append([]string{}, c.Content...), GroundcoverFiles: []string{},
 			FallbackArchives: []string{}, FallbackEntries: map[string]string{}, RequiresContent: []string{}}
 		for name, body := range c.Files {
 			es = append(es, Entry{Name: strings.TrimPrefix(c.Path+"/", "./") + name, Body: body})
@@ -225,13 +225,6 @@ func (n *Network) manifest(p Project) *protocol.Manifest {
 	}
 	n.mu.Unlock()
 	return statetest.Manifest(p.ID, p.Name, "", r)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // Zip is a stored zip of the entries, sorted, dated 1980-01-01, as the Mod Template builds one.
