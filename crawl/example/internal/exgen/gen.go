@@ -2,8 +2,6 @@ package exgen
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -11,6 +9,7 @@ import (
 	"image/png"
 	"sort"
 
+	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
 
@@ -46,11 +45,10 @@ func Files(gen int) (map[string][]byte, error) {
 			}
 			rel := s.dir + "projects/" + d.p.ID + ".json"
 			out[s.host+"/"+rel] = b
-			sum := sha256.Sum256(b)
 			ix.Projects = append(ix.Projects, entry{
 				ID: d.p.ID, Name: d.p.Name, Summary: d.p.Summary, Type: d.p.Type, Status: d.p.Status,
 				Page: d.p.Links.Page, Manifest: web + s.host + "/" + rel,
-				ManifestSHA256: hex.EncodeToString(sum[:]), Updated: d.updated, Channels: heads,
+				ManifestSHA256: store.Digest(b), Updated: d.updated, Channels: heads,
 			})
 		}
 		sort.Slice(ix.Projects, func(i, j int) bool { return ix.Projects[i].ID < ix.Projects[j].ID })
