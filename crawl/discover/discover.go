@@ -203,10 +203,7 @@ func (d *run) discover(enrolled string) {
 	}
 	resp := f.resp
 	d.tried[at] = true
-	d.res.Kind = f.kind
-	if f.kind == "" {
-		d.res.Kind = KindOther // a 404 or 410: the walk goes on from its URL
-	}
+	d.res.Kind = cmp.Or(f.kind, KindOther) // "": a 404 or 410, the walk goes on from its URL
 	if resp.Status == http.StatusOK && f.kind != KindIndex {
 		d.res.PageValidators = store.Validators{ETag: resp.ETag(), LastModified: resp.LastModified()}
 	}

@@ -3,6 +3,7 @@ package discover
 import (
 	"cmp"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/store"
@@ -41,11 +42,8 @@ func (d *run) evidence() proof {
 	case !d.enrolledTemp && (d.res.Method == MethodIndex || d.res.Method == MethodLink):
 		return proofStrong
 	}
-	asked := store.CanonicalURL(d.foundAsked)
-	for _, u := range d.ownLevel() {
-		if u == asked {
-			return proofWeak
-		}
+	if slices.Contains(d.ownLevel(), store.CanonicalURL(d.foundAsked)) {
+		return proofWeak
 	}
 	return proofNone
 }
