@@ -98,7 +98,7 @@ func checkIdents(s string, pre bool) error {
 		if id == "" {
 			return fmt.Errorf("identifier %d is empty", i+1)
 		}
-		for j := 0; j < len(id); j++ {
+		for j := range len(id) {
 			c := id[j]
 			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
 				return fmt.Errorf("identifier %q has %q (only 0-9 A-Z a-z - allowed)", id, c)

@@ -132,7 +132,7 @@ func asciiHost(host string) (string, error) {
 		if label == "" || len(label) > 63 {
 			return "", fmt.Errorf("host %q is not a valid host name (empty or over-long label)", host)
 		}
-		for i := 0; i < len(label); i++ {
+		for i := range len(label) {
 			c := label[i]
 			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
 				return "", fmt.Errorf("host %q is not a valid host name (character %q)", host, c)

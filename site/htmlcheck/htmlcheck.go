@@ -196,7 +196,7 @@ func parseAttr(src string) (attrTest, error) {
 }
 
 func isName(s string) bool {
-	for i := 0; i < len(s); i++ {
+	for i := range len(s) {
 		if !isNameByte(s[i]) {
 			return false
 		}

@@ -35,11 +35,11 @@ func Progressive(w, h, acScans int) []byte {
 	blocks := ((w + 7) / 8) * ((h + 7) / 8)
 	seg(0xDA, 1, 1, 0x00, 0, 0, 0)
 	var bw bitWriter
-	for i := 0; i < blocks; i++ {
+	for range blocks {
 		bw.put(0, 1)
 	}
 	b.Write(bw.flush())
-	for s := 0; s < acScans; s++ {
+	for range acScans {
 		seg(0xDA, 1, 1, 0x00, 1, 63, 0)
 		for left := blocks; left > 0; {
 			run := min(left, 32767)

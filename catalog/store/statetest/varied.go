@@ -66,7 +66,7 @@ func (v *varied) site(k, size int) {
 		}
 		s.Write(store.OriginPath(id), o)
 	}
-	for j := 0; j < size; j++ {
+	for range size {
 		v.claim(id, bad, k == 5)
 	}
 }
@@ -237,7 +237,7 @@ func hashHex(i int, s string) string {
 // prose is k sentences chained from the word lists, with inline code and emphasis now and then.
 func prose(i, salt, k int) string {
 	var b strings.Builder
-	for s := 0; s < k; s++ {
+	for s := range k {
 		if s > 0 {
 			b.WriteByte(' ')
 		}

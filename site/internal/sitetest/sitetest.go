@@ -115,8 +115,8 @@ func JSUnquote(q string) (string, error) {
 
 func Solid(w, h int, c color.NRGBA) *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
+	for y := range h {
+		for x := range w {
 			img.SetNRGBA(x, y, c)
 		}
 	}
@@ -149,8 +149,8 @@ func PNGHeader(w, h uint32) []byte {
 // Gradient is an opaque test image that shows whether a card is cropped and scaled.
 func Gradient(w, h int) *image.NRGBA {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
+	for y := range h {
+		for x := range w {
 			img.SetNRGBA(x, y, color.NRGBA{uint8(40 + 200*x/w), uint8(80 + 100*y/h), uint8(220 - 180*x/w), 255})
 		}
 	}
