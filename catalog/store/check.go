@@ -43,10 +43,10 @@ type checker struct {
 	buf     bytes.Buffer // the file being checked: one buffer for every record and held file
 	dec     recordDecoder
 	out     []Problem
-	sources map[string]Source // by file stem
-	origins map[string]Origin // by directory name
-	claims  map[string]Claim  // by "project/site"
-	broken  map[string]bool   // "source:<stem>", "origin:<site>", "claim:<project>/<site>" that do not parse
+	sources map[string]*Source // by file stem
+	origins map[string]*Origin // by directory name
+	claims  map[string]*Claim  // by "project/site"
+	broken  map[string]bool    // "source:<stem>", "origin:<site>", "claim:<project>/<site>" that do not parse
 	// found by the layout scan, sorted
 	sourceFiles []string // stems of sources/*.json
 	siteDirs    []string // origins/<site> holding origin.json
@@ -78,9 +78,9 @@ func (c *checker) run() {
 		c.add(NoState, "", "the state path %s is not a directory", c.d.Root)
 		return
 	}
-	c.sources = map[string]Source{}
-	c.origins = map[string]Origin{}
-	c.claims = map[string]Claim{}
+	c.sources = map[string]*Source{}
+	c.origins = map[string]*Origin{}
+	c.claims = map[string]*Claim{}
 	c.broken = map[string]bool{}
 	c.indexSums = map[string]string{}
 	c.manSums = map[string]string{}
@@ -162,9 +162,9 @@ func (c *checker) optTime(rel, field string, v *string) {
 	}
 }
 
-func readInto[T any](c *checker, what, key string, path func(string) string, m map[string]T) {
-	var v T
-	if c.read(path(key), &v) {
+func readInto[T any](c *checker, what, key string, path func(string) string, m map[string]*T) {
+	v := new(T)
+	if c.read(path(key), v) {
 		m[key] = v
 	} else {
 		c.broken[what+":"+key] = true
@@ -234,7 +234,7 @@ func (c *checker) checkOrigins() {
 		if o.Health != OriginHealthy && o.Problem == nil {
 			c.noProblem(rel, o.Health)
 		}
-		c.checkIndex(site, o)
+		c.checkIndex(site, *o)
 		for _, u := range o.Sources {
 			stem := SourceID(u)
 			s, ok := c.sources[stem]
@@ -319,7 +319,7 @@ func (c *checker) checkClaims() {
 		if cl.Health != ClaimCurrent && cl.Health != ClaimWithdrawn && cl.Problem == nil {
 			c.noProblem(rel, cl.Health)
 		}
-		c.checkManifest(project, site, cl)
+		c.checkManifest(project, site, *cl)
 		if cl.Media != nil && cl.Media.File != nil {
 			f := *cl.Media.File
 			if !strings.HasPrefix(f, MediaDir+"/") || strings.Contains(strings.TrimPrefix(f, MediaDir+"/"), "/") {
@@ -347,13 +347,15 @@ func (c *checker) checkClaims() {
 }
 
 func (c *checker) checkEvents() {
+	c.events = slices.Grow(c.events, len(c.eventFiles))
 	for _, f := range c.eventFiles {
 		rel := EventsDir + "/" + f
-		var e Event
-		if !c.read(rel, &e) {
+		c.events = append(c.events, Event{}) // decoded in place
+		e := &c.events[len(c.events)-1]
+		if !c.read(rel, e) {
+			c.events = c.events[:len(c.events)-1]
 			continue
 		}
-		c.events = append(c.events, e)
 		if want := EventID(e.Kind, e.Project, e.Origin, e.Before, e.After); e.ID != want {
 			c.add(EventIDMismatch, rel, "event id does not match its facts: the id is %s; the reference index's formula over its kind, project, origin, before and after gives %s", e.ID, want)
 		}

@@ -29,12 +29,12 @@ func (c *checker) snapshot() (*Snapshot, []Problem) {
 	}
 	for _, f := range c.sourceFiles { // file name order, as listed
 		if src, ok := c.sources[strings.TrimSuffix(f, ".json")]; ok {
-			s.Sources = append(s.Sources, src)
+			s.Sources = append(s.Sources, *src)
 			s.SourceFiles = append(s.SourceFiles, f)
 		}
 	}
 	for _, site := range sortedKeys(c.origins) {
-		s.Origins = append(s.Origins, c.origins[site])
+		s.Origins = append(s.Origins, *c.origins[site])
 	}
 	sort.SliceStable(keys, func(i, j int) bool { // by project, then site
 		pi, si, _ := strings.Cut(keys[i], "/")
@@ -46,7 +46,7 @@ func (c *checker) snapshot() (*Snapshot, []Problem) {
 	})
 	for _, k := range keys {
 		dir := ClaimsDir + "/" + k
-		s.Claims = append(s.Claims, ClaimRecord{Claim: c.claims[k], Dir: dir})
+		s.Claims = append(s.Claims, ClaimRecord{Claim: *c.claims[k], Dir: dir})
 		if sum, ok := c.manSums[k]; ok {
 			s.ManifestDigests[dir] = sum
 		}
