@@ -34,15 +34,9 @@ func runValidate(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	loop := fs.Bool("allow-loopback", false, "admit 127.0.0.0/8 and ::1 for URLs (local drills only)")
 	catalog := fs.String("catalog", "", "an index's network-data/catalog.json (file or URL): report relationships to project ids it does not list and ids another site publishes")
-	var sources []string
-	for rest := args; ; rest = fs.Args()[1:] {
-		if rc := parseFlags(fs, rest); rc >= 0 {
-			return rc
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		sources = append(sources, fs.Arg(0))
+	sources, rc := parseMixed(fs, args)
+	if rc >= 0 {
+		return rc
 	}
 	if len(sources) == 0 {
 		e.errorf("validate", "at least one file or URL is required")
