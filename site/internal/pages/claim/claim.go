@@ -285,22 +285,32 @@ func (v *claimView) setReleases(b *render.Site, c *network.Claim, pg *render.Pag
 	}
 }
 
-// compareToNow marks what each release other than now shares with now.
+// compareToNow marks what each release other than now shares with now, encoding now's parts
+// once.
 func compareToNow(releases []*releaseView, now *releaseView) {
+	parts := func(rv *releaseView) []any {
+		return []any{rv.R.Components, rv.R.Groups, rv.OpenMW, rv.R.Runtimes, rv.R.Platforms, rv.R.Release.Relationships}
+	}
+	var nowJSON [6][]byte
+	for i, p := range parts(now) {
+		nowJSON[i], _ = json.Marshal(p)
+	}
+	kinds := map[string][2]string{}
+	for _, a := range now.R.Artifacts {
+		kinds[a.ID] = [2]string{a.Format, a.MediaType}
+	}
 	for _, rv := range releases {
 		if rv == now {
 			continue
 		}
-		rv.SameRepository = rv.R.Source.Repository == now.R.Source.Repository
-		rv.SameComponents = sameJSON(rv.R.Components, now.R.Components) && sameJSON(rv.R.Groups, now.R.Groups)
-		rv.SameOpenMW = rv.OpenMW != nil && sameJSON(rv.OpenMW, now.OpenMW)
-		rv.SameRuntimes = sameJSON(rv.R.Runtimes, now.R.Runtimes)
-		rv.SamePlatforms = sameJSON(rv.R.Platforms, now.R.Platforms)
-		rv.SameRelationships = sameJSON(rv.R.Release.Relationships, now.R.Release.Relationships)
-		kinds := map[string][2]string{}
-		for _, a := range now.R.Artifacts {
-			kinds[a.ID] = [2]string{a.Format, a.MediaType}
+		var same [6]bool
+		for i, p := range parts(rv) {
+			b, err := json.Marshal(p)
+			same[i] = err == nil && nowJSON[i] != nil && bytes.Equal(b, nowJSON[i])
 		}
+		rv.SameRepository = rv.R.Source.Repository == now.R.Source.Repository
+		rv.SameComponents, rv.SameOpenMW = same[0] && same[1], rv.OpenMW != nil && same[2]
+		rv.SameRuntimes, rv.SamePlatforms, rv.SameRelationships = same[3], same[4], same[5]
 		for i := range rv.Artifacts {
 			a := rv.Artifacts[i].A
 			k, ok := kinds[a.ID]
