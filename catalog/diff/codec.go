@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 )
 
@@ -157,29 +158,11 @@ func (c *Change) write(buf *bytes.Buffer, nested bool) error {
 	}
 	buf.WriteByte('}')
 	for _, f := range fields {
-		if !kd.has(f.field) && !isZero(f.at(c)) {
+		if !slices.ContainsFunc(kd.keys, func(k key) bool { return k.field == f.field }) && !isZero(f.at(c)) {
 			return fmt.Errorf("change %q has no key %q, but its %s is set", c.Change, f.name, f.field)
 		}
 	}
 	return nil
-}
-
-func (k kind) has(field string) bool {
-	for _, x := range k.keys {
-		if x.field == field {
-			return true
-		}
-	}
-	return false
-}
-
-func (k kind) named(name string) bool {
-	for _, x := range k.keys {
-		if x.name == name {
-			return true
-		}
-	}
-	return false
 }
 
 func isZero(p any) bool {
@@ -270,7 +253,7 @@ func (c *Change) read(b []byte, nested bool) error {
 		return err
 	}
 	for _, kv := range kvs {
-		if kv.key != "change" && !kd.named(kv.key) {
+		if kv.key != "change" && !slices.ContainsFunc(kd.keys, func(k key) bool { return k.name == kv.key }) {
 			return fmt.Errorf("change %q: unknown key %q", c.Change, kv.key)
 		}
 	}

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/DreamWeave-MP/ashyams-go/catalog/version"
 )
@@ -15,9 +16,11 @@ func Unusual(c Change, all []Change) bool {
 	case ChangeProjectField:
 		return c.Field == "versioning" && SchemeChanged(c.Before, c.After)
 	case ChangeReleaseRemoved:
-		return c.Channel != Development || !developmentArrives(all)
+		return c.Channel != Development || !slices.ContainsFunc(all, func(a Change) bool {
+			return a.Change == ChangeReleaseAdded && a.Channel == Development
+		})
 	case ChangeReleaseAmended:
-		return c.Channel != Development && holdsDigest(c.Changes)
+		return c.Channel != Development && slices.ContainsFunc(c.Changes, func(n Change) bool { return n.Change == ChangeArtifactDigest })
 	}
 	return false
 }
@@ -29,22 +32,4 @@ func SchemeChanged(before, after json.RawMessage) bool {
 	json.Unmarshal(before, &b)
 	json.Unmarshal(after, &a)
 	return version.SchemeOf(b) != version.SchemeOf(a)
-}
-
-func developmentArrives(all []Change) bool {
-	for _, c := range all {
-		if c.Change == ChangeReleaseAdded && c.Channel == Development {
-			return true
-		}
-	}
-	return false
-}
-
-func holdsDigest(cs []Change) bool {
-	for _, c := range cs {
-		if c.Change == ChangeArtifactDigest {
-			return true
-		}
-	}
-	return false
 }
