@@ -37,8 +37,8 @@ func Path(t testing.TB) string {
 // Start opens a tab of the test binary's headless Chromium (shared) in a browser context of
 // its own (its own cookies, storage and cache, as a fresh browser would have) and returns a
 // chromedp context on it. listen, when not nil, receives every event of the tab. The tab and
-// its browser context close when the test ends. No clock bounds it: a loaded machine makes a
-// browser slow, not wrong, and a hung one is stopped by go test's -timeout.
+// its browser context close when the test ends. No step has a deadline (a loaded machine makes
+// a browser slow, not wrong), but a tab open for Limit is hung: see watch.
 func Start(t testing.TB, listen func(ev any)) context.Context {
 	t.Helper()
 	bin := Path(t)
@@ -51,12 +51,40 @@ func Start(t testing.TB, listen func(ev any)) context.Context {
 		opts = append(opts, chromedp.WithListener(listen))
 	}
 	ctx, cancel := chromedp.NewContext(root, opts...)
+	stopWatch := watch(t, root, cancel)
+	t.Cleanup(func() { stopWatch(); cancel() })
 	if err := chromedp.Do(ctx); err != nil {
-		cancel()
 		t.Fatalf("opening a tab in %s: %v", bin, err)
 	}
-	t.Cleanup(cancel)
 	return ctx
+}
+
+// Limit is how long a tab may stay open: several times the slowest browser test under the
+// race detector on a loaded 2-core machine, well below go test's -timeout.
+var Limit = 10 * time.Minute
+
+// watch fails t once its tab has been open for Limit, then closes the tab (cancel), so the
+// step waiting in it fails naming itself, and retires its browser (root), so the next tests
+// get a fresh one. The returned func, called before t ends, stops the watch.
+func watch(t testing.TB, root context.Context, cancel func()) (stop func()) {
+	var mu sync.Mutex
+	ended := false
+	timer := time.AfterFunc(Limit, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if ended {
+			return
+		}
+		t.Errorf("the tab was open for %v: taken as hung and closed", Limit)
+		retire(root)
+		cancel()
+	})
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		ended = true
+		timer.Stop()
+	}
 }
 
 // The browser the tests of one binary share: launching Chromium costs about a second of CPU,
@@ -65,7 +93,19 @@ var (
 	browserMu   sync.Mutex
 	browserCtx  context.Context // a context on the browser's first tab; nil before shared
 	browserStop func()
+	retired     []func() // stop browsers retired by a hung tab, at Stop
 )
+
+// retire makes the next Start launch a new browser when root, which may be hung as a whole,
+// is the shared one. It ends at Stop, not now: other tests' tabs may still work in it.
+func retire(root context.Context) {
+	browserMu.Lock()
+	defer browserMu.Unlock()
+	if root == browserCtx {
+		retired = append(retired, browserStop)
+		browserCtx, browserStop = nil, nil
+	}
+}
 
 // shared returns the shared browser, launching it (bin, its own profile, no network of its
 // own: no QUIC, background fetches, component updates or sync; a 1280x900 window) when there
@@ -101,12 +141,16 @@ func shared(bin string) (context.Context, error) {
 	return ctx, nil
 }
 
-// Stop ends the shared browser, if Start launched one. TestMain calls it after the tests, so
-// no Chromium outlives the test binary.
+// Stop ends the shared browser, if Start launched one, and any browser a hung tab retired.
+// TestMain calls it after the tests, so no Chromium outlives the test binary.
 func Stop() {
 	browserMu.Lock()
 	defer browserMu.Unlock()
 	stopLocked()
+	for _, stop := range retired {
+		stop()
+	}
+	retired = nil
 }
 
 func stopLocked() {
