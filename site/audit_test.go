@@ -57,9 +57,7 @@ func newBrowserSessionOn(t *testing.T, bc browserCase, h http.Handler) *browserS
 // open loads the page at address u and waits for its footer.
 func (s *browserSession) open(u string) {
 	s.t.Helper()
-	if err := chromedp.Do(s.ctx, chromedp.Navigate(u), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
-		s.t.Fatalf("load %s: %v", u, err)
-	}
+	navigate(s.t, s.ctx, u, "body > footer")
 }
 
 // fileURL is the address of the built page rel opened from its file.
@@ -171,9 +169,7 @@ func TestBrowserOpenMWAndSort(t *testing.T) {
 			} else {
 				s.open(s.fileURL("projects/index.html") + query)
 			}
-			if err := chromedp.Do(s.ctx, chromedp.WaitVisible(chromedp.ID("q"))); err != nil {
-				t.Fatal(err)
-			}
+			waitShown(t, s.ctx, "#q")
 			// The filters start folded unless the address sets one: unfold them as a player does.
 			eval[bool](s, `(() => { const d = document.getElementById("more-filters"); if (!d.open) d.querySelector("summary").click(); return d.open })()`)
 			settled(t, s.ctx)
@@ -198,9 +194,7 @@ func TestBrowserOpenMWAndSort(t *testing.T) {
 				t.Fatalf("%s: OpenMW %s keeps %d of %d claims, %d declared: the check would prove nothing", where, typed, len(want), len(all), len(declared))
 			}
 			eval[bool](s, `(() => { const q = document.getElementById("f-openmw"); q.value = ""; q.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)
-			if err := chromedp.Do(s.ctx, chromedp.SendKeys(chromedp.ID("f-openmw"), typed)); err != nil {
-				t.Fatal(err)
-			}
+			typeInto(t, s.ctx, "#f-openmw", typed)
 			settled(t, s.ctx)
 			if got := visibleKeys(t, s.ctx); strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("%s: works with OpenMW %s shows %v, want %v", where, typed, got, want)

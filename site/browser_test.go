@@ -263,9 +263,7 @@ func TestBrowser(t *testing.T) {
 	}
 	load := func(rel string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
-			t.Fatalf("load %s: %v", rel, err)
-		}
+		navigate(t, ctx, root+rel, "body > footer")
 	}
 	settle := func(rel string) {
 		t.Helper()
@@ -329,9 +327,7 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("q")), chromedp.SendKeys(chromedp.ID("q"), find)); err != nil {
-		t.Fatal(err)
-	}
+	typeInto(t, ctx, "#q", find)
 	settled(t, ctx)
 	visible, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
 		`Array.from(document.querySelectorAll("#results > li")).filter(li => !li.hidden).map(li => li.querySelector(".result-title").textContent)`))
@@ -362,9 +358,7 @@ func TestBrowser(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("q").value = "", true`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), typo)); err != nil {
-		t.Fatal(err)
-	}
+	typeInto(t, ctx, "#q", typo)
 	settled(t, ctx)
 	if got := visibleKeys(t, ctx); len(got) == 0 || len(got) >= total {
 		t.Errorf("searching %q (a typo of %q) shows %d of %d entries", typo, find, len(got), total)
@@ -375,21 +369,20 @@ func TestBrowser(t *testing.T) {
 		t.Helper()
 		load("projects/index.html" + query)
 		if query != "" {
-			if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(`#filters[data-source="index"]`))); err != nil {
-				t.Fatalf("the search index was not read: %v", err)
-			}
+			waitFor(t, ctx, `#filters[data-source="index"]`)
 		}
 		settled(t, ctx)
 	})
 	settle("projects/index.html (searches)")
 	// Back from a claim to a filtered list: the address holds the search, and the list
 	// shows it again.
+	// The list is read and clicked once its script has applied the search: before that an
+	// entry can move or go under the pointer, and the click opens nothing.
 	load("projects/index.html?q=" + url.QueryEscape("from "+bc.siteName))
+	settled(t, ctx)
 	before := visibleKeys(t, ctx)
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#results > li:not([hidden]) a.result-title`)),
-		chromedp.WaitReady(chromedp.CSS("#facts"))); err != nil {
-		t.Fatalf("open a claim from the filtered list: %v", err)
-	}
+	clickOn(t, ctx, `#results > li:not([hidden]) a.result-title`)
+	browsertest.Until(t, ctx, `document.readyState === "complete" && !!document.getElementById("facts")`)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`history.back(), true`)); err != nil {
 		t.Fatalf("back to the list: %v", err)
 	}
@@ -408,13 +401,9 @@ func TestBrowser(t *testing.T) {
 	fileURL := (&url.URL{Scheme: "file", Path: filepath.ToSlash(out) + "/projects/index.html"}).String()
 	fromFile := projectSearches(t, ctx, bc, func(query string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(fileURL+query), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
-			t.Fatalf("load %s%s: %v", fileURL, query, err)
-		}
+		navigate(t, ctx, fileURL+query, "body > footer")
 		if query != "" {
-			if err := chromedp.Do(ctx, chromedp.WaitReady(chromedp.CSS(`#filters[data-source="index"]`))); err != nil {
-				t.Fatalf("%s%s: the search index was not read: %v", fileURL, query, err)
-			}
+			waitFor(t, ctx, `#filters[data-source="index"]`)
 		}
 		settled(t, ctx)
 	})
@@ -443,9 +432,7 @@ func TestBrowser(t *testing.T) {
 	// The 404 page, at a depth the site does not have: styled (its stylesheet passes the
 	// 'self' CSP) and its links stay inside the site.
 	missing := root + "no/such/page/"
-	if err := chromedp.Do(ctx, chromedp.Navigate(missing), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
-		t.Fatalf("load the 404 page: %v", err)
-	}
+	navigate(t, ctx, missing, "body > footer")
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 300))`, chromedp.EvalAwaitPromise)); err != nil {
 		t.Fatal(err)
 	}
@@ -518,20 +505,14 @@ func projectSearches(t *testing.T, ctx context.Context, bc browserCase, open fun
 		t.Fatalf("the browser site has %d claims, %d of them from %s and %d not current: the searches below would prove nothing", len(all), len(ofSite), bc.siteID, len(stale))
 	}
 	status := func() string {
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("filter-status")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return shownText(t, ctx, "#filter-status")
 	}
 	search := func(q string, want []string) {
 		t.Helper()
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const q = document.getElementById("q"); q.value = ""; q.dispatchEvent(new Event("input", {bubbles: true})); return true })()`)); err != nil {
 			t.Fatal(err)
 		}
-		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), q)); err != nil {
-			t.Fatal(err)
-		}
+		typeInto(t, ctx, "#q", q)
 		settled(t, ctx)
 		got := visibleKeys(t, ctx)
 		if strings.Join(got, " ") != strings.Join(want, " ") {

@@ -150,9 +150,10 @@ func TestLookAlikeScreenshots(t *testing.T) {
 	pages := map[string]string{"projects": "projects/", "spoof-claim": path.Dir(paths.Claim(uuid(12), sites[2])) + "/"}
 	for _, w := range []int64{1280, 390} {
 		for name, rel := range pages {
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900), chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, 900)); err != nil {
 				t.Fatalf("%s at %d px: %v", rel, w, err)
 			}
+			navigate(t, ctx, root+rel, "body > footer")
 			shown, err := chromedp.Run(ctx, chromedp.Evaluate[int](`[...document.querySelectorAll(".site-addr")].filter(e => e.getBoundingClientRect().width > 0).length`))
 			if err != nil {
 				t.Fatal(err)

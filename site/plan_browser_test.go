@@ -195,9 +195,7 @@ func planInChromium(t *testing.T, out string) {
 			t.Fatal(err)
 		}
 		b.wait(`document.readyState === "complete" && !document.getElementById("plan-form").hidden`, "the plan page")
-		if err := chromedp.Do(b.ctx, chromedp.SendKeys("#plan-search", "candelight")); err != nil {
-			t.Fatal(err)
-		}
+		typeInto(t, b.ctx, "#plan-search", "candelight")
 		b.wait(`document.getElementById("plan-matches").getAttribute("data-query") === "candelight"`, "the offers for the whole query")
 		var offered []string
 		b.eval(`Array.from(document.querySelectorAll("#plan-matches button")).map(x => x.textContent)`, &offered)
@@ -219,9 +217,7 @@ func planInChromium(t *testing.T, out string) {
 		}
 		b.axe(from.how + " project box")
 		// A project id, pasted whole, offers its project (and those requiring it: Candlelight).
-		if err := chromedp.Do(b.ctx, chromedp.SendKeys("#plan-search", planTallow)); err != nil {
-			t.Fatal(err)
-		}
+		typeInto(t, b.ctx, "#plan-search", planTallow)
 		b.wait(`document.getElementById("plan-matches").getAttribute("data-query") === "`+planTallow+`"`, "the offers for the id")
 		b.eval(`Array.from(document.querySelectorAll("#plan-matches button")).map(x => x.textContent)`, &offered)
 		if !slices.ContainsFunc(offered, func(s string) bool { return strings.HasPrefix(s, "Add Tallow") }) || len(offered) > 2 {

@@ -173,9 +173,7 @@ func measurePlayer(b *testing.B, bin, out string, phone bool) []string {
 		mu.Lock()
 		bytes = 0
 		mu.Unlock()
-		if err := chromedp.Do(ctx, chromedp.Navigate(root+rel), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
-			b.Fatalf("%s: %v", rel, err)
-		}
+		navigate(b, ctx, root+rel, "body > footer")
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 500))`, chromedp.EvalAwaitPromise)); err != nil {
 			b.Fatal(err)
 		}

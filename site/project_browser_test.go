@@ -59,9 +59,7 @@ func TestBrowserOneSiteProjectPage(t *testing.T) {
 		}
 		for _, pg := range [][2]string{{"project-one", one}, {"project-two", two}} {
 			kind, rel := pg[0], pg[1]
-			if err := chromedp.Do(held.ctx, chromedp.Navigate(held.root+rel), chromedp.WaitReady(chromedp.CSS("main h1"))); err != nil {
-				t.Fatalf("load %s: %v", rel, err)
-			}
+			navigate(t, held.ctx, held.root+rel, "main h1")
 			eval[bool](held, `new Promise(r => setTimeout(() => r(true), 300))`) // the refresh's time to be answered
 			if got := eval[string](held, `location.href`); got != held.root+paths.Dir(rel) {
 				t.Fatalf("%s: the browser is at %s, want it held on the page", kind, got)

@@ -46,9 +46,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	listed := view.ByName(res.Network.Listed)
 	open := func(query string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Navigate(root+"projects/index.html"+query), chromedp.WaitReady(chromedp.CSS("body > footer"))); err != nil {
-			t.Fatal(err)
-		}
+		navigate(t, ctx, root+"projects/index.html"+query, "body > footer")
 		settled(t, ctx)
 	}
 	titles := func() []string {
@@ -61,11 +59,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 	}
 	status := func() string {
 		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("filter-status")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return shownText(t, ctx, "#filter-status")
 	}
 
 	open("")
@@ -78,9 +72,7 @@ func TestBrowserSearchWholeCatalog(t *testing.T) {
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("q").value = "", true`)); err != nil {
 			t.Fatal(err)
 		}
-		if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("q"), q)); err != nil {
-			t.Fatal(err)
-		}
+		typeInto(t, ctx, "#q", q)
 		settled(t, ctx)
 		got := titles()
 		found := false
