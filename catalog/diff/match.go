@@ -33,21 +33,9 @@ func optPtr(s string) *string {
 // setDiff returns the strings of a not in b and of b not in a, sorted and distinct: the
 // reference compares these lists as sets.
 func setDiff(b, a []string) (added, removed []string) {
-	minus := func(x, y []string) []string {
-		out, seen := []string{}, map[string]bool{}
-		for _, s := range y {
-			seen[s] = true
-		}
-		for _, s := range x {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
-	return minus(a, b), minus(b, a)
+	distinct := func(l []string) []string { return slices.Compact(slices.Sorted(slices.Values(l))) }
+	id := func(s string) string { return s }
+	return append([]string{}, minus(distinct(a), b, id)...), append([]string{}, minus(distinct(b), a, id)...)
 }
 
 func setChange(out []Change, token string, b, a []string) []Change {
